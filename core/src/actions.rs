@@ -1,0 +1,192 @@
+//! Actions and their text notation.
+//!
+//! Every decision is answered by one atomic action (`role builder`,
+//! `build well`, `pay quarry`, `produce sugar_mill`, `pass`, …). For scenarios
+//! and the terminal, one line may hold several: `build library pay well
+//! smithy spend indigo_plant` or `produce sugar_mill tobacco_storage`.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::cards::{CardIdx, CardTable};
+
+/// The five roles. Their mechanics are Rust; their numbers are ruleset data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Role {
+    Builder,
+    Producer,
+    Trader,
+    Councillor,
+    Prospector,
+}
+
+impl Role {
+    /// All roles, in the order they lie on the table.
+    pub const ALL: [Role; 5] = [Role::Builder, Role::Producer, Role::Trader, Role::Councillor, Role::Prospector];
+
+    /// The lowercase name used in actions and scripts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Builder => "builder",
+            Role::Producer => "producer",
+            Role::Trader => "trader",
+            Role::Councillor => "councillor",
+            Role::Prospector => "prospector",
+        }
+    }
+
+    /// Reads a role name.
+    pub fn parse(s: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == s)
+    }
+
+    /// Bit of this role in a set of roles.
+    pub(crate) fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// One atomic answer to the pending decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Choose a role; `boost: false` declines a once-per-round privilege boost (2-player library).
+    Role {
+        /// The role.
+        role: Role,
+        /// Use the privilege boost.
+        boost: bool,
+    },
+    /// Build a card from the hand (or a public card), optionally over an own building.
+    Build {
+        /// The card to build.
+        card: CardIdx,
+        /// The own building to cover.
+        over: Option<CardIdx>,
+    },
+    /// Pay one card of the building cost from the hand.
+    Pay(CardIdx),
+    /// Pay one card of the building cost with the good on this building.
+    Spend(CardIdx),
+    /// Put a good on an empty building of this type.
+    Produce(CardIdx),
+    /// Sell the good on a building of this type.
+    Sell(CardIdx),
+    /// Keep one of the offered cards.
+    Keep(CardIdx),
+    /// Discard one hand card.
+    Discard(CardIdx),
+    /// Put one hand card under the building making the offer.
+    Tuck(CardIdx),
+    /// Decline, or stop (produce, sell, tuck fewer than allowed).
+    Pass,
+}
+
+impl Action {
+    /// The action as text, with card ids from `cards`.
+    pub fn text(&self, cards: &CardTable) -> String {
+        let id = |c: &CardIdx| cards.id(*c).to_owned();
+        match self {
+            Action::Role { role, boost: true } => format!("role {}", role.name()),
+            Action::Role { role, boost: false } => format!("role {} plain", role.name()),
+            Action::Build { card, over: None } => format!("build {}", id(card)),
+            Action::Build { card, over: Some(o) } => format!("build {} over {}", id(card), id(o)),
+            Action::Pay(c) => format!("pay {}", id(c)),
+            Action::Spend(c) => format!("spend {}", id(c)),
+            Action::Produce(c) => format!("produce {}", id(c)),
+            Action::Sell(c) => format!("sell {}", id(c)),
+            Action::Keep(c) => format!("keep {}", id(c)),
+            Action::Discard(c) => format!("discard {}", id(c)),
+            Action::Tuck(c) => format!("tuck {}", id(c)),
+            Action::Pass => "pass".to_owned(),
+        }
+    }
+
+    /// True for the actions that continue a decision that may stop early.
+    pub(crate) fn may_stop_after(&self) -> bool {
+        matches!(self, Action::Produce(_) | Action::Sell(_) | Action::Tuck(_) | Action::Keep(_))
+    }
+}
+
+/// A line of action text: one or more atomic actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The atomic actions in order.
+    pub actions: Vec<Action>,
+    /// Stop the decision after these (`produce a` means "only a").
+    pub stop: bool,
+}
+
+/// Reads a line of action text.
+pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some((&verb, rest)) = words.split_first() else {
+        return Err("empty action; write e.g. `pass` or `role builder`".into());
+    };
+    let card = |w: &str| cards.lookup(w);
+    let cards_of = |ws: &[&str]| ws.iter().map(|w| card(w)).collect::<Result<Vec<_>, _>>();
+    let mut actions = Vec::new();
+    let mut stop = false;
+    match verb {
+        "pass" if rest.is_empty() => actions.push(Action::Pass),
+        "role" => {
+            let (name, plain) = match rest {
+                [name] => (*name, false),
+                [name, "plain"] => (*name, true),
+                _ => return Err("write `role <role>` or `role <role> plain`".into()),
+            };
+            let role = Role::parse(name).ok_or_else(|| {
+                format!("unknown role `{name}`; roles: builder, producer, trader, councillor, prospector")
+            })?;
+            actions.push(Action::Role { role, boost: !plain });
+        }
+        "build" => {
+            let Some((&target, mut tail)) = rest.split_first() else {
+                return Err("write `build <card> [over <building>] [pay <card>…] [spend <building>…]`".into());
+            };
+            let target = card(target)?;
+            let mut over = None;
+            if let ["over", b, more @ ..] = tail {
+                over = Some(card(b)?);
+                tail = more;
+            }
+            actions.push(Action::Build { card: target, over });
+            let mut mode = "";
+            for w in tail {
+                match *w {
+                    "pay" | "spend" => mode = w,
+                    _ if mode == "pay" => actions.push(Action::Pay(card(w)?)),
+                    _ if mode == "spend" => actions.push(Action::Spend(card(w)?)),
+                    _ => return Err(format!("unexpected `{w}`; after the card write `over`, `pay` or `spend`")),
+                }
+            }
+        }
+        "pay" | "spend" | "produce" | "sell" | "keep" | "discard" | "tuck" if !rest.is_empty() => {
+            let make: fn(CardIdx) -> Action = match verb {
+                "pay" => Action::Pay,
+                "spend" => Action::Spend,
+                "produce" => Action::Produce,
+                "sell" => Action::Sell,
+                "keep" => Action::Keep,
+                "discard" => Action::Discard,
+                _ => Action::Tuck,
+            };
+            actions.extend(cards_of(rest)?.into_iter().map(make));
+            stop = matches!(verb, "produce" | "sell" | "tuck");
+        }
+        _ => {
+            return Err(format!(
+                "unknown action `{verb}`; actions: role, build, pay, spend, produce, sell, keep, discard, tuck, pass"
+            ));
+        }
+    }
+    Ok(Line { actions, stop })
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,68 @@
+//! Bots: players driven by code through the same `pending`/`apply` API as
+//! everyone else.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::actions::Action;
+use crate::error::GameError;
+use crate::game::Game;
+use crate::rng;
+
+/// A player that picks one of the legal actions.
+pub trait Bot: Send {
+    /// Short name for reports (`random`, `greedy`, …).
+    fn name(&self) -> &str;
+    /// Chooses one of `legal` (never empty) for the pending decision of `game`.
+    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action;
+}
+
+/// Picks uniformly among the legal actions, from its own seeded stream.
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: ChaCha8Rng,
+}
+
+impl RandomBot {
+    /// A random bot with its own seed.
+    pub fn new(seed: u64) -> Self {
+        RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl Bot for RandomBot {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn choose(&mut self, _game: &Game, legal: &[Action]) -> Action {
+        legal[rng::below(&mut self.rng, legal.len())]
+    }
+}
+
+/// Rounds after which a bot game is stopped as stuck (no real game lasts 30).
+pub const MAX_ROUNDS: u32 = 200;
+
+/// Plays a game to its end with one bot per seat.
+pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<(), GameError> {
+    play_out_with(game, bots, |_, _| {})
+}
+
+/// Plays a game to its end, calling `watch` after every action.
+pub fn play_out_with(
+    game: &mut Game,
+    bots: &mut [Box<dyn Bot>],
+    mut watch: impl FnMut(&Game, Action),
+) -> Result<(), GameError> {
+    while let Some(d) = game.pending() {
+        if game.round() > MAX_ROUNDS {
+            return Err(GameError::Broken(format!("no game end after {MAX_ROUNDS} rounds")));
+        }
+        let seat = d.seat();
+        let legal = game.legal_actions();
+        let action = bots[seat].choose(game, &legal);
+        game.apply(action)?;
+        watch(game, action);
+    }
+    Ok(())
+}

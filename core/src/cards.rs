@@ -1,0 +1,204 @@
+//! Card types: what a card set TOML file says about each building.
+
+use std::collections::HashMap;
+
+use rhai::ImmutableString;
+use serde::Deserialize;
+
+use crate::error::{LoadError, Pos};
+use crate::files::Source;
+
+/// Index of a card type in a ruleset's card table.
+pub type CardIdx = u16;
+
+/// What kind of building a card is; the rules treat the two differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Holds one good; a player may own several of the same.
+    Production,
+    /// A player may own only one of each (when the ruleset says so).
+    City,
+}
+
+impl Kind {
+    /// The lowercase name used in TOML and scripts.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Production => "production",
+            Kind::City => "city",
+        }
+    }
+}
+
+/// One building type as the ruleset resolved it.
+#[derive(Clone, Debug)]
+pub struct CardDef {
+    /// snake_case id used in scenarios, actions and scripts.
+    pub id: ImmutableString,
+    /// Display name.
+    pub name: String,
+    /// Production or city building.
+    pub kind: Kind,
+    /// The good a production building makes (index into the ruleset's goods).
+    pub good: Option<usize>,
+    /// The good's name as written in the card file.
+    pub good_name: Option<String>,
+    /// Building cost in cards.
+    pub cost: i32,
+    /// Printed victory points.
+    pub vp: i32,
+    /// Copies in the deck (or on the table, for public cards).
+    pub copies: u32,
+    /// Free-form tags scripts can ask about (`monument`, …).
+    pub tags: Vec<ImmutableString>,
+    /// The Rhai script with this card's hooks, if any.
+    pub script: Option<Source>,
+    /// Hook call order among cards (lower first); the rulebook fixes some orders.
+    pub order: i32,
+    /// A city building that carries a good like a production building does.
+    pub holds_good: bool,
+    /// Sale price of a good on this building, whatever the trading tile says.
+    pub fixed_price: Option<i32>,
+    /// Victory points per card placed under this building.
+    pub under_vp: i32,
+    /// Lies face up beside the roles instead of in the deck; anyone may build it.
+    pub public: bool,
+    /// The file that defined the card (for error messages).
+    pub defined_in: Source,
+}
+
+/// All card types of a ruleset, indexed by [`CardIdx`].
+#[derive(Clone, Debug, Default)]
+pub struct CardTable {
+    /// Card types in definition order.
+    pub cards: Vec<CardDef>,
+    by_id: HashMap<String, CardIdx>,
+}
+
+impl CardTable {
+    /// Builds the table and its id index.
+    pub fn new(cards: Vec<CardDef>) -> Self {
+        let by_id = cards.iter().enumerate().map(|(i, c)| (c.id.to_string(), i as CardIdx)).collect();
+        CardTable { cards, by_id }
+    }
+
+    /// The card with this id.
+    pub fn idx(&self, id: &str) -> Option<CardIdx> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The card type at an index.
+    pub fn get(&self, idx: CardIdx) -> &CardDef {
+        &self.cards[idx as usize]
+    }
+
+    /// The id of a card type.
+    pub fn id(&self, idx: CardIdx) -> &str {
+        self.cards[idx as usize].id.as_str()
+    }
+
+    /// Looks a card up by id, with a "did you mean" hint on failure.
+    pub fn lookup(&self, id: &str) -> Result<CardIdx, String> {
+        self.idx(id).ok_or_else(|| {
+            let hint = self.closest(id).map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
+            format!("unknown card `{id}`{hint}")
+        })
+    }
+
+    /// The known id closest to a misspelt one.
+    pub fn closest(&self, id: &str) -> Option<&str> {
+        self.cards
+            .iter()
+            .map(|c| (edit_distance(id, &c.id), c.id.as_str()))
+            .filter(|(d, _)| *d <= 3)
+            .min()
+            .map(|(_, c)| c)
+    }
+
+    /// Number of card types.
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    /// True when the table has no cards.
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// One `[[card]]` table of a card set file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CardSpec {
+    pub id: String,
+    pub name: String,
+    pub kind: Kind,
+    pub good: Option<String>,
+    pub cost: i32,
+    pub vp: i32,
+    pub copies: u32,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    pub script: Option<String>,
+    #[serde(default)]
+    pub order: i32,
+    #[serde(default)]
+    pub holds_good: bool,
+    pub fixed_price: Option<i32>,
+    #[serde(default)]
+    pub under_vp: i32,
+    #[serde(default)]
+    pub public: bool,
+}
+
+/// A card set file such as `cards/base.toml`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CardSetFile {
+    /// Directory of this set's scripts, relative to the file.
+    pub script_dir: String,
+    #[serde(rename = "card", default)]
+    pub cards: Vec<CardSpec>,
+}
+
+/// A card read from a file, with where it came from.
+#[derive(Clone, Debug)]
+pub(crate) struct SourcedCard {
+    pub spec: CardSpec,
+    pub file: Source,
+    pub script_dir: Source,
+    pub pos: Pos,
+}
+
+/// Reads a card set file.
+pub(crate) fn read_card_set(file: &Source) -> Result<Vec<SourcedCard>, LoadError> {
+    let text = file.read()?;
+    let set: CardSetFile = toml::from_str(&text).map_err(|e| {
+        LoadError::toml(file, &text, &e).help("see cards/base.toml for the fields a card takes")
+    })?;
+    let script_dir = file.join(&format!("{}/_", set.script_dir));
+    Ok(set
+        .cards
+        .into_iter()
+        .map(|spec| {
+            let pos = Pos::of_text(&text, &format!("\"{}\"", spec.id));
+            SourcedCard { spec, file: file.clone(), script_dir: script_dir.clone(), pos }
+        })
+        .collect())
+}

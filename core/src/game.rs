@@ -1,0 +1,1048 @@
+//! The game state and the state machine that drives it.
+//!
+//! `Game::pending()` says who must decide what; `Game::apply()` validates an
+//! action and advances until the next real decision. Work still to do in the
+//! round sits in a queue of [`Step`]s; a step either runs by itself or sets a
+//! pending [`Decision`]. Decisions with only one legal answer are answered
+//! automatically, so a pending decision is always a real choice.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rhai::Dynamic;
+
+use crate::actions::{Action, Line, Role, parse_line};
+use crate::cards::{CardIdx, Kind};
+use crate::error::GameError;
+use crate::hooks::{self, Ctx, Hook};
+use crate::rng;
+use crate::ruleset::Ruleset;
+
+/// One building in a player's city: the top card and what lies on or under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The building in play.
+    pub card: CardIdx,
+    /// Buildings covered by it (crane), out of play.
+    pub covered: Vec<CardIdx>,
+    /// The good on it: a face-down card.
+    pub good: Option<CardIdx>,
+    /// Cards under it (chapel, bank, harbor); they stay when it is covered.
+    pub under: Vec<CardIdx>,
+    /// The building that collected `under` (scores `under_vp` each).
+    pub under_from: Option<CardIdx>,
+    /// False during the builder phase in which it was built.
+    pub active: bool,
+    /// How often its offer was taken (a bank's once per game).
+    pub uses: u32,
+}
+
+impl Slot {
+    /// A freshly built (or scenario-placed) building.
+    pub fn new(card: CardIdx, active: bool) -> Self {
+        Slot { card, covered: Vec::new(), good: None, under: Vec::new(), under_from: None, active, uses: 0 }
+    }
+}
+
+/// One seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Player {
+    /// Cards in hand.
+    pub hand: Vec<CardIdx>,
+    /// Buildings in play, in the order built.
+    pub city: Vec<Slot>,
+    /// A once-per-round privilege boost was used this round.
+    pub boost_used: bool,
+}
+
+impl Player {
+    /// Goods on this player's buildings.
+    pub fn goods(&self) -> usize {
+        self.city.iter().filter(|s| s.good.is_some()).count()
+    }
+
+    /// True if a building of this type is in play.
+    pub fn owns(&self, card: CardIdx) -> bool {
+        self.city.iter().any(|s| s.card == card)
+    }
+}
+
+/// Why a player discards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiscardReason {
+    /// Hand limit at round start.
+    HandLimit,
+    /// Councillor phase with cards taken into the hand first (archive).
+    Council,
+    /// Setup variant: back down to the start hand.
+    Setup,
+}
+
+/// A building the player may build now, with its cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOption {
+    /// The card to build.
+    pub card: CardIdx,
+    /// The slot it would cover.
+    pub over: Option<usize>,
+    /// Cards to pay after all discounts.
+    pub cost: i32,
+}
+
+/// What the player at `seat` must decide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Choose a role.
+    Role {
+        /// Who chooses.
+        seat: usize,
+        /// The privilege factor a boost would give (1 = none).
+        boost: i32,
+        /// The boost is once per round, so declining it is a real choice.
+        optional_boost: bool,
+    },
+    /// Build one building, or pass.
+    Build {
+        /// Who builds.
+        seat: usize,
+        /// What can be built and for how much.
+        options: Vec<BuildOption>,
+        /// Goods that may pay part of the cost.
+        goods_as_cards: i32,
+    },
+    /// Pay the rest of a building cost.
+    Pay {
+        /// Who pays.
+        seat: usize,
+        /// The building being built.
+        card: CardIdx,
+        /// The slot being covered.
+        over: Option<usize>,
+        /// Cards still to pay.
+        remaining: i32,
+        /// Goods that may still pay.
+        goods_left: i32,
+        /// Cards paid so far.
+        paid: i32,
+        /// The card came from the public display, not the hand.
+        public: bool,
+    },
+    /// Produce goods, one at a time.
+    Produce {
+        /// Who produces.
+        seat: usize,
+        /// Goods still allowed.
+        left: i32,
+        /// Goods produced so far.
+        done: i32,
+    },
+    /// Sell goods, one at a time.
+    Sell {
+        /// Who sells.
+        seat: usize,
+        /// Sales still allowed.
+        left: i32,
+        /// Goods sold so far.
+        done: i32,
+    },
+    /// Keep cards from those drawn (councillor), one at a time.
+    Keep {
+        /// Who keeps.
+        seat: usize,
+        /// Cards still to keep.
+        left: usize,
+    },
+    /// Discard hand cards, one at a time.
+    Discard {
+        /// Who discards.
+        seat: usize,
+        /// Cards still to discard.
+        left: usize,
+        /// Why.
+        reason: DiscardReason,
+    },
+    /// Keep one of the revealed cards that may be kept, or pass.
+    Reveal {
+        /// Who reveals.
+        seat: usize,
+        /// The building that revealed them.
+        slot: usize,
+        /// Cards that may be kept.
+        keepable: Vec<CardIdx>,
+    },
+    /// Put hand cards under a building (chapel, bank), or stop.
+    Tuck {
+        /// Whose building.
+        seat: usize,
+        /// The building.
+        slot: usize,
+        /// Cards still allowed.
+        left: usize,
+        /// Cards tucked so far.
+        done: usize,
+    },
+    /// Discard up to `left` hand cards, then draw as many (office building).
+    Exchange {
+        /// Who exchanges.
+        seat: usize,
+        /// Cards still allowed.
+        left: usize,
+        /// Cards discarded so far.
+        done: usize,
+    },
+}
+
+impl Decision {
+    /// The seat that must act.
+    pub fn seat(&self) -> usize {
+        match *self {
+            Decision::Role { seat, .. }
+            | Decision::Build { seat, .. }
+            | Decision::Pay { seat, .. }
+            | Decision::Produce { seat, .. }
+            | Decision::Sell { seat, .. }
+            | Decision::Keep { seat, .. }
+            | Decision::Discard { seat, .. }
+            | Decision::Reveal { seat, .. }
+            | Decision::Tuck { seat, .. }
+            | Decision::Exchange { seat, .. } => seat,
+        }
+    }
+
+    /// The decision's name in JSON and the terminal.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decision::Role { .. } => "role",
+            Decision::Build { .. } => "build",
+            Decision::Pay { .. } => "pay",
+            Decision::Produce { .. } => "produce",
+            Decision::Sell { .. } => "sell",
+            Decision::Keep { .. } => "keep",
+            Decision::Discard { .. } => "discard",
+            Decision::Reveal { .. } => "reveal",
+            Decision::Tuck { .. } => "tuck",
+            Decision::Exchange { .. } => "exchange",
+        }
+    }
+}
+
+/// Work still to do, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A round-start offer of one building (chapel, bank, office building).
+    Offer { seat: usize, slot: usize },
+    /// Check one player's hand limit.
+    HandLimit { seat: usize },
+    /// Setup variant: discard back to the start hand.
+    SetupDiscard { seat: usize },
+    /// A player chooses a role.
+    ChooseRole { seat: usize },
+    /// Things that happen once when a phase starts.
+    PhaseStart,
+    /// One player's turn in the current phase.
+    Turn { seat: usize },
+    /// A building reveals cards in the prospector phase.
+    Reveal { seat: usize, slot: usize },
+    /// Things that happen once when a phase ends.
+    PhaseEnd,
+    /// The governor passes left; a new round begins.
+    RoundEnd,
+}
+
+/// The phase being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// Its role.
+    pub role: Role,
+    /// Who chose it.
+    pub chooser: usize,
+    /// The privilege factor (2 with a library).
+    pub factor: i32,
+}
+
+/// Something that happened, for logs and the terminal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The player it concerns, if any.
+    pub seat: Option<usize>,
+    /// What happened, in words with card ids.
+    pub text: String,
+}
+
+/// A game of San Juan.
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) rs: Arc<Ruleset>,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) players: Vec<Player>,
+    /// Draw pile; the top card is the last element.
+    pub(crate) deck: Vec<CardIdx>,
+    pub(crate) discard: Vec<CardIdx>,
+    /// Public cards anyone may build (the cathedral).
+    pub(crate) public: Vec<CardIdx>,
+    /// Cards drawn or revealed and not yet placed (councillor, gold mine, sold goods).
+    pub(crate) limbo: Vec<CardIdx>,
+    /// Trading tiles, top first.
+    pub(crate) tiles: VecDeque<usize>,
+    pub(crate) tile: Option<usize>,
+    pub(crate) governor: usize,
+    pub(crate) round: u32,
+    pub(crate) roles_taken: u8,
+    pub(crate) phase: Option<Phase>,
+    pub(crate) phase_sold: i32,
+    pub(crate) steps: VecDeque<Step>,
+    pub(crate) pending: Option<Decision>,
+    pub(crate) over: bool,
+    pub(crate) broken: Option<String>,
+    pub(crate) log: Option<Vec<Event>>,
+    /// Buildings in play per seat, shared with script contexts.
+    pub(crate) in_play: Arc<Vec<Vec<CardIdx>>>,
+    pub(crate) actions_applied: u64,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("ruleset", &self.rs.id)
+            .field("round", &self.round)
+            .field("pending", &self.pending)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Game {
+    /// A new game: setup per the ruleset, governor chosen by the seed.
+    pub fn new(rs: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        let rules = &rs.rules;
+        if players < rules.min_players || players > rules.max_players {
+            return Err(GameError::Parse {
+                text: players.to_string(),
+                why: format!(
+                    "ruleset `{}` is for {} to {} players",
+                    rs.id, rules.min_players, rules.max_players
+                ),
+            });
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let governor = rng::below(&mut rng, players);
+        let mut game = Game::empty(rs, players, rng);
+        game.governor = governor;
+        let mut pool = game.all_deck_cards();
+        for p in 0..players {
+            for &b in &game.rs.start_buildings.clone() {
+                if let Some(i) = pool.iter().position(|&c| c == b) {
+                    pool.swap_remove(i);
+                }
+                game.players[p].city.push(Slot::new(b, true));
+            }
+        }
+        rng::shuffle(&mut game.rng, &mut pool);
+        game.deck = pool;
+        let mut tiles: Vec<usize> = (0..game.rs.rules.trading_tiles.len()).collect();
+        rng::shuffle(&mut game.rng, &mut tiles);
+        game.tiles = tiles.into();
+        let variant = game.rs.rules.setup_variant;
+        for k in 0..players {
+            let seat = (governor + k) % players;
+            let n = if variant { game.rs.rules.setup_variant_draws[k] } else { game.rs.rules.start_hand };
+            game.draw_to_hand(seat, n as i32);
+            if variant {
+                game.steps.push_back(Step::SetupDiscard { seat });
+            }
+        }
+        game.refresh_in_play();
+        game.start_round(true);
+        game.advance()?;
+        Ok(game)
+    }
+
+    /// A game with no cards dealt; scenarios fill it in.
+    pub(crate) fn empty(rs: Arc<Ruleset>, players: usize, rng: ChaCha8Rng) -> Game {
+        let public = rs
+            .cards
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.public)
+            .flat_map(|(i, c)| std::iter::repeat_n(i as CardIdx, c.copies as usize))
+            .collect();
+        Game {
+            rs,
+            rng,
+            players: vec![Player::default(); players],
+            deck: Vec::new(),
+            discard: Vec::new(),
+            public,
+            limbo: Vec::new(),
+            tiles: VecDeque::new(),
+            tile: None,
+            governor: 0,
+            round: 1,
+            roles_taken: 0,
+            phase: None,
+            phase_sold: 0,
+            steps: VecDeque::new(),
+            pending: None,
+            over: false,
+            broken: None,
+            log: None,
+            in_play: Arc::new(Vec::new()),
+            actions_applied: 0,
+        }
+    }
+
+    /// Every deck card (not public ones), one entry per copy.
+    pub(crate) fn all_deck_cards(&self) -> Vec<CardIdx> {
+        self.rs
+            .cards
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.public)
+            .flat_map(|(i, c)| std::iter::repeat_n(i as CardIdx, c.copies as usize))
+            .collect()
+    }
+
+    /// Turns the event log on (off by default, for speed).
+    pub fn log_events(&mut self, on: bool) {
+        self.log = on.then(Vec::new);
+    }
+
+    /// Events since the last call.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    pub(crate) fn event(&mut self, seat: Option<usize>, text: impl FnOnce(&Game) -> String) {
+        if self.log.is_some() {
+            let text = text(self);
+            if let Some(log) = &mut self.log {
+                log.push(Event { seat, text });
+            }
+        }
+    }
+
+    /// The ruleset this game is played with.
+    pub fn ruleset(&self) -> &Arc<Ruleset> {
+        &self.rs
+    }
+
+    /// Number of players.
+    pub fn num_players(&self) -> usize {
+        self.players.len()
+    }
+
+    /// A player's state.
+    pub fn player(&self, seat: usize) -> &Player {
+        &self.players[seat]
+    }
+
+    /// The seat holding the governor card.
+    pub fn governor(&self) -> usize {
+        self.governor
+    }
+
+    /// Round number, from 1.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Cards in the draw pile.
+    pub fn deck_size(&self) -> usize {
+        self.deck.len()
+    }
+
+    /// Cards in the discard pile.
+    pub fn discard_size(&self) -> usize {
+        self.discard.len()
+    }
+
+    /// Public cards still on the table (the cathedral).
+    pub fn public_cards(&self) -> &[CardIdx] {
+        &self.public
+    }
+
+    /// Cards drawn or revealed that wait for a decision.
+    pub fn limbo(&self) -> &[CardIdx] {
+        &self.limbo
+    }
+
+    /// The face-up trading tile, if a trader phase is on.
+    pub fn trading_tile(&self) -> Option<&[i32]> {
+        self.tile.map(|t| self.rs.rules.trading_tiles[t].as_slice())
+    }
+
+    /// The current phase, if one is being played.
+    pub fn phase(&self) -> Option<Phase> {
+        self.phase
+    }
+
+    /// Roles already chosen this round.
+    pub fn roles_taken(&self) -> Vec<Role> {
+        Role::ALL.into_iter().filter(|r| self.roles_taken & r.bit() != 0).collect()
+    }
+
+    /// The decision waiting for an answer; `None` once the game is over.
+    pub fn pending(&self) -> Option<&Decision> {
+        self.pending.as_ref()
+    }
+
+    /// True once the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// Number of actions applied (including automatic ones).
+    pub fn actions_applied(&self) -> u64 {
+        self.actions_applied
+    }
+
+    /// Applies one action and advances to the next real decision.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        if let Some(why) = &self.broken {
+            return Err(GameError::Broken(why.clone()));
+        }
+        if self.pending.is_none() {
+            return Err(GameError::Over);
+        }
+        self.check_legal(action)?;
+        let result = self.apply_legal(action).and_then(|()| self.advance());
+        if let Err(e) = &result {
+            self.broken = Some(e.to_string());
+        }
+        result.map(|()| self.take_events())
+    }
+
+    /// Applies a line of action text (one or more atomic actions).
+    pub fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
+        let Line { actions, stop } =
+            parse_line(text, &self.rs.cards).map_err(|why| GameError::Parse { text: text.into(), why })?;
+        let mut events = Vec::new();
+        let seat = self.pending.as_ref().map(Decision::seat);
+        for a in &actions {
+            events.extend(self.apply(*a)?);
+        }
+        // `produce a` means "on a only": stop the same decision if it is still open.
+        let last = actions.last().copied();
+        if stop
+            && last.is_some_and(|a| a.may_stop_after())
+            && self.pending.as_ref().map(Decision::seat) == seat
+            && self.legal_actions().contains(&Action::Pass)
+            && self.same_kind_pending(last.unwrap())
+        {
+            events.extend(self.apply(Action::Pass)?);
+        }
+        Ok(events)
+    }
+
+    fn same_kind_pending(&self, last: Action) -> bool {
+        matches!(
+            (self.pending.as_ref(), last),
+            (Some(Decision::Produce { .. }), Action::Produce(_))
+                | (Some(Decision::Sell { .. }), Action::Sell(_))
+                | (Some(Decision::Tuck { .. }), Action::Tuck(_))
+        )
+    }
+
+    fn check_legal(&self, action: Action) -> Result<(), GameError> {
+        let legal = self.legal_actions();
+        if legal.contains(&action) {
+            return Ok(());
+        }
+        let cards = &self.rs.cards;
+        let decision = self.pending.as_ref().map_or("none", Decision::name);
+        Err(GameError::Illegal {
+            action: action.text(cards),
+            why: format!("seat {} must decide: {decision}", self.pending.as_ref().map_or(0, Decision::seat)),
+            legal: legal.iter().map(|a| a.text(cards)).collect(),
+        })
+    }
+
+    /// Runs steps until a decision with a real choice is pending or the game ends.
+    pub(crate) fn advance(&mut self) -> Result<(), GameError> {
+        loop {
+            if self.pending.is_some() {
+                let legal = self.legal_actions();
+                match legal.as_slice() {
+                    [only] => {
+                        self.apply_legal(*only)?;
+                        continue;
+                    }
+                    [] => {
+                        self.pending = None;
+                        continue;
+                    }
+                    _ => return Ok(()),
+                }
+            }
+            if self.over {
+                return Ok(());
+            }
+            let step = match self.steps.pop_front() {
+                Some(s) => s,
+                None => Step::RoundEnd,
+            };
+            self.run_step(step)?;
+        }
+    }
+
+    fn run_step(&mut self, step: Step) -> Result<(), GameError> {
+        match step {
+            Step::Offer { seat, slot } => self.round_start_offer(seat, slot),
+            Step::HandLimit { seat } => self.hand_limit(seat),
+            Step::SetupDiscard { seat } => {
+                let keep = self.rs.rules.start_hand;
+                let left = self.players[seat].hand.len().saturating_sub(keep);
+                if left > 0 {
+                    self.pending = Some(Decision::Discard { seat, left, reason: DiscardReason::Setup });
+                }
+                Ok(())
+            }
+            Step::ChooseRole { seat } => {
+                let boost = self.privilege_factor(seat)?;
+                let limited = self.boost_limited();
+                let boost = if limited && self.players[seat].boost_used { 1 } else { boost };
+                self.pending = Some(Decision::Role { seat, boost, optional_boost: limited && boost > 1 });
+                Ok(())
+            }
+            Step::PhaseStart => self.phase_start(),
+            Step::Turn { seat } => self.turn(seat),
+            Step::Reveal { seat, slot } => self.reveal(seat, slot),
+            Step::PhaseEnd => self.phase_end(),
+            Step::RoundEnd => {
+                self.governor = (self.governor + 1) % self.players.len();
+                self.round += 1;
+                self.roles_taken = 0;
+                self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
+                self.start_round(false);
+                Ok(())
+            }
+        }
+    }
+
+    /// Queues a round: offers and hand limits (not in the first round), then role choices.
+    pub(crate) fn start_round(&mut self, first: bool) {
+        let n = self.players.len();
+        for p in &mut self.players {
+            p.boost_used = false;
+        }
+        if !first {
+            let mut offers = Vec::new();
+            for k in 0..n {
+                let seat = (self.governor + k) % n;
+                for (slot, s) in self.players[seat].city.iter().enumerate() {
+                    if s.active && self.rs.scripts.listens(Hook::RoundStart as usize, s.card as usize) {
+                        offers.push((self.rs.cards.get(s.card).order, k, slot, seat));
+                    }
+                }
+            }
+            offers.sort();
+            for (_, _, slot, seat) in offers {
+                self.steps.push_back(Step::Offer { seat, slot });
+            }
+            for k in 0..n {
+                self.steps.push_back(Step::HandLimit { seat: (self.governor + k) % n });
+            }
+        }
+        let roles = self.rs.rules.roles_per_round(n).min(Role::ALL.len());
+        for k in 0..roles {
+            self.steps.push_back(Step::ChooseRole { seat: (self.governor + k) % n });
+        }
+        self.steps.push_back(Step::RoundEnd);
+    }
+
+    /// True when a privilege boost works only once per round at this player count.
+    pub(crate) fn boost_limited(&self) -> bool {
+        self.rs.rules.privilege_boost_once_per_round.contains(&self.players.len())
+    }
+
+    // ----- cards moving -------------------------------------------------
+
+    /// Draws the top card, reshuffling the discard pile into a new draw pile when empty.
+    pub(crate) fn draw(&mut self) -> Option<CardIdx> {
+        if self.deck.is_empty() {
+            if self.discard.is_empty() {
+                return None;
+            }
+            self.deck = std::mem::take(&mut self.discard);
+            rng::shuffle(&mut self.rng, &mut self.deck);
+            self.event(None, |_| "the discard pile is shuffled into a new draw pile".into());
+        }
+        self.deck.pop()
+    }
+
+    /// Draws up to `n` cards into a hand; returns how many were drawn.
+    pub(crate) fn draw_to_hand(&mut self, seat: usize, n: i32) -> i32 {
+        let mut drawn = 0;
+        for _ in 0..n.max(0) {
+            match self.draw() {
+                Some(c) => {
+                    self.players[seat].hand.push(c);
+                    drawn += 1;
+                }
+                None => break,
+            }
+        }
+        if drawn > 0 {
+            self.event(Some(seat), |_| format!("seat {seat} draws {drawn}"));
+        }
+        drawn
+    }
+
+    /// Removes one card of a type from a hand.
+    pub(crate) fn take_from_hand(&mut self, seat: usize, card: CardIdx) -> CardIdx {
+        let hand = &mut self.players[seat].hand;
+        let i = hand.iter().position(|&c| c == card).expect("legal action names a card in hand");
+        hand.swap_remove(i)
+    }
+
+    pub(crate) fn refresh_in_play(&mut self) {
+        self.in_play = Arc::new(self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect());
+    }
+
+    /// Distinct card types in a list, in first-seen order.
+    pub(crate) fn distinct(cards: impl IntoIterator<Item = CardIdx>) -> Vec<CardIdx> {
+        let mut out: Vec<CardIdx> = Vec::new();
+        for c in cards {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    // ----- hooks ----------------------------------------------------------
+
+    /// A context for `seat`'s building in `slot`.
+    pub(crate) fn ctx(&self, seat: usize, slot: usize) -> Ctx {
+        let p = &self.players[seat];
+        let s = &p.city[slot];
+        Ctx {
+            table: Arc::clone(&self.rs.cards),
+            card: s.card,
+            seat,
+            players: self.players.len(),
+            round: self.round,
+            role: self.phase.map_or("", |ph| ph.role.name()),
+            privileged: self.phase.is_some_and(|ph| ph.chooser == seat),
+            hand: p.hand.len() as i32,
+            goods: p.goods() as i32,
+            target: None,
+            over: None,
+            produced: 0,
+            sold: 0,
+            total_sold: self.phase_sold,
+            uses: s.uses as i32,
+            under: s.under.len() as i32,
+            subtotal: 0,
+            buildings: Arc::clone(&self.in_play),
+            revealed: Arc::new(Vec::new()),
+        }
+    }
+
+    /// The active slots of `seat` that listen to `hook`, in hook order.
+    pub(crate) fn listeners(&self, hook: Hook, seat: usize) -> Vec<usize> {
+        self.listeners_where(hook, seat, |s| s.active)
+    }
+
+    pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Vec<usize> {
+        let scripts = &self.rs.scripts;
+        let mut out: Vec<usize> = self.players[seat]
+            .city
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| keep(s) && scripts.listens(hook as usize, s.card as usize))
+            .map(|(i, _)| i)
+            .collect();
+        if out.len() > 1 {
+            let cards = &self.rs.cards;
+            let city = &self.players[seat].city;
+            out.sort_by_key(|&i| (cards.get(city[i].card).order, i));
+        }
+        out
+    }
+
+    /// Calls a hook with a prepared context.
+    pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
+        let card = ctx.card as usize;
+        Ok(self.rs.scripts.call(hook as usize, card, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT))
+    }
+
+    /// Calls a hook that returns an integer.
+    pub(crate) fn call_int(&self, hook: Hook, ctx: Ctx) -> Result<i32, GameError> {
+        let card = ctx.card as usize;
+        let v = self.call(hook, ctx)?;
+        hooks::as_int(v).map_err(|e| self.rs.scripts.bad_return(hook as usize, card, &e).into())
+    }
+
+    /// Sum of an integer hook over `seat`'s listening buildings, with `edit` filling the context.
+    pub(crate) fn sum_hook(&self, hook: Hook, seat: usize, edit: impl Fn(&mut Ctx)) -> Result<i32, GameError> {
+        let mut total = 0;
+        for slot in self.listeners(hook, seat) {
+            let mut ctx = self.ctx(seat, slot);
+            edit(&mut ctx);
+            total += self.call_int(hook, ctx)?;
+        }
+        Ok(total)
+    }
+
+    /// Runs a "draw n cards" hook for each listening building, one after another.
+    pub(crate) fn draw_hooks(&mut self, hook: Hook, seat: usize, edit: impl Fn(&mut Ctx)) -> Result<(), GameError> {
+        for slot in self.listeners(hook, seat) {
+            let mut ctx = self.ctx(seat, slot);
+            edit(&mut ctx);
+            let n = self.call_int(hook, ctx)?;
+            if n > 0 {
+                let card = self.players[seat].city[slot].card;
+                self.event(Some(seat), |g| format!("seat {seat}: {} gives {n} card(s)", g.rs.cards.id(card)));
+                self.draw_to_hand(seat, n);
+            }
+        }
+        Ok(())
+    }
+
+    /// The privilege factor `seat` would get from its buildings (1 = none).
+    pub(crate) fn privilege_factor(&self, seat: usize) -> Result<i32, GameError> {
+        let mut factor = 1;
+        for slot in self.listeners(Hook::Privilege, seat) {
+            factor = factor.max(self.call_int(Hook::Privilege, self.ctx(seat, slot))?);
+        }
+        Ok(factor)
+    }
+
+    /// A fresh random number source for callers that need one tied to this game (bots use their own).
+    pub fn next_u64(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+
+    // ----- round start ---------------------------------------------------
+
+    fn round_start_offer(&mut self, seat: usize, slot: usize) -> Result<(), GameError> {
+        let ctx = self.ctx(seat, slot);
+        let card = ctx.card as usize;
+        let v = self.call(Hook::RoundStart, ctx)?;
+        let map = hooks::as_map(v, &["tuck", "exchange"])
+            .map_err(|e| self.rs.scripts.bad_return(Hook::RoundStart as usize, card, &e))?;
+        let tuck = hooks::map_int(&map, "tuck").map_err(|e| self.rs.scripts.bad_return(0, card, &e))?;
+        let exchange = hooks::map_int(&map, "exchange").map_err(|e| self.rs.scripts.bad_return(0, card, &e))?;
+        if self.players[seat].hand.is_empty() {
+            return Ok(());
+        }
+        if tuck > 0 {
+            self.pending = Some(Decision::Tuck { seat, slot, left: tuck as usize, done: 0 });
+        } else if exchange > 0 {
+            self.pending = Some(Decision::Exchange { seat, left: exchange as usize, done: 0 });
+        }
+        Ok(())
+    }
+
+    /// The hand limit of `seat` now.
+    pub fn hand_limit_of(&self, seat: usize) -> Result<i32, GameError> {
+        let mut limit = self.rs.rules.hand_limit;
+        for slot in self.listeners(Hook::HandLimit, seat) {
+            limit = limit.max(self.call_int(Hook::HandLimit, self.ctx(seat, slot))?);
+        }
+        Ok(limit)
+    }
+
+    fn hand_limit(&mut self, seat: usize) -> Result<(), GameError> {
+        let limit = self.hand_limit_of(seat)?.max(0) as usize;
+        let hand = self.players[seat].hand.len();
+        if hand > limit {
+            self.pending = Some(Decision::Discard { seat, left: hand - limit, reason: DiscardReason::HandLimit });
+        }
+        Ok(())
+    }
+
+    // ----- legal actions ---------------------------------------------------
+
+    /// Every legal answer to the pending decision.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let Some(d) = &self.pending else { return Vec::new() };
+        let hand_types = |seat: usize| Game::distinct(self.players[seat].hand.iter().copied());
+        match d {
+            Decision::Role { seat: _, boost, optional_boost } => {
+                let mut out = Vec::new();
+                for role in Role::ALL {
+                    if self.roles_taken & role.bit() == 0 {
+                        out.push(Action::Role { role, boost: true });
+                        if *optional_boost && *boost > 1 {
+                            out.push(Action::Role { role, boost: false });
+                        }
+                    }
+                }
+                out
+            }
+            Decision::Build { options, .. } => {
+                let city = |o: &BuildOption| o.over.map(|s| self.players[d.seat()].city[s].card);
+                let mut out: Vec<Action> =
+                    options.iter().map(|o| Action::Build { card: o.card, over: city(o) }).collect();
+                out.dedup();
+                out.push(Action::Pass);
+                out
+            }
+            Decision::Pay { seat, remaining, goods_left, .. } => {
+                let hand = &self.players[*seat].hand;
+                let goods = self.players[*seat].goods() as i32;
+                if (*goods_left == 0 || goods == 0) && *remaining as usize >= hand.len() && !hand.is_empty() {
+                    return vec![Action::Pay(hand[0])]; // every card must go: nothing to choose
+                }
+                let mut out: Vec<Action> = hand_types(*seat).into_iter().map(Action::Pay).collect();
+                if *remaining > 0 && *goods_left > 0 {
+                    let goods = self.players[*seat].city.iter().filter(|s| s.good.is_some()).map(|s| s.card);
+                    out.extend(Game::distinct(goods).into_iter().map(Action::Spend));
+                }
+                out
+            }
+            Decision::Produce { seat, .. } => {
+                let cards = &self.rs.cards;
+                let empty = self.players[*seat]
+                    .city
+                    .iter()
+                    .filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production)
+                    .map(|s| s.card);
+                let mut out: Vec<Action> = Game::distinct(empty).into_iter().map(Action::Produce).collect();
+                out.push(Action::Pass);
+                out
+            }
+            Decision::Sell { seat, .. } => {
+                let goods = self.players[*seat].city.iter().filter(|s| s.good.is_some()).map(|s| s.card);
+                let mut out: Vec<Action> = Game::distinct(goods).into_iter().map(Action::Sell).collect();
+                out.push(Action::Pass);
+                out
+            }
+            Decision::Keep { left, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => vec![Action::Keep(self.limbo[0])],
+            Decision::Discard { seat, left, .. }
+                if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() => {
+                vec![Action::Discard(self.players[*seat].hand[0])]
+            }
+            Decision::Keep { .. } => Game::distinct(self.limbo.iter().copied()).into_iter().map(Action::Keep).collect(),
+            Decision::Discard { seat, .. } => hand_types(*seat).into_iter().map(Action::Discard).collect(),
+            Decision::Reveal { keepable, .. } => {
+                let mut out: Vec<Action> = Game::distinct(keepable.iter().copied()).into_iter().map(Action::Keep).collect();
+                out.push(Action::Pass);
+                out
+            }
+            Decision::Tuck { seat, .. } => {
+                let mut out: Vec<Action> = hand_types(*seat).into_iter().map(Action::Tuck).collect();
+                out.push(Action::Pass);
+                out
+            }
+            Decision::Exchange { seat, .. } => {
+                let mut out: Vec<Action> = hand_types(*seat).into_iter().map(Action::Discard).collect();
+                out.push(Action::Pass);
+                out
+            }
+        }
+    }
+
+    /// Applies an action known to be legal.
+    fn apply_legal(&mut self, action: Action) -> Result<(), GameError> {
+        self.actions_applied += 1;
+        let decision = self.pending.take().expect("a decision is pending");
+        let seat = decision.seat();
+        if self.log.is_some() {
+            let text = action.text(&self.rs.cards);
+            self.event(Some(seat), |_| format!("seat {seat}: {text}"));
+        }
+        match (decision, action) {
+            (Decision::Role { seat, boost, .. }, Action::Role { role, boost: use_boost }) => {
+                self.choose_role(seat, role, if use_boost { boost } else { 1 })
+            }
+            (d @ Decision::Build { .. }, a) => self.apply_build(d, a),
+            (d @ Decision::Pay { .. }, a) => self.apply_pay(d, a),
+            (d @ Decision::Produce { .. }, a) => self.apply_produce(d, a),
+            (d @ Decision::Sell { .. }, a) => self.apply_sell(d, a),
+            (Decision::Keep { seat, left }, Action::Keep(card)) => {
+                let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
+                let c = self.limbo.swap_remove(i);
+                self.players[seat].hand.push(c);
+                if left > 1 && !self.limbo.is_empty() {
+                    self.pending = Some(Decision::Keep { seat, left: left - 1 });
+                } else {
+                    self.discard.append(&mut self.limbo);
+                }
+                Ok(())
+            }
+            (Decision::Discard { seat, left, reason }, Action::Discard(card)) => {
+                let c = self.take_from_hand(seat, card);
+                self.discard.push(c);
+                if left > 1 {
+                    self.pending = Some(Decision::Discard { seat, left: left - 1, reason });
+                }
+                Ok(())
+            }
+            (Decision::Reveal { seat, .. }, a) => {
+                if let Action::Keep(card) = a {
+                    let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
+                    let c = self.limbo.swap_remove(i);
+                    self.players[seat].hand.push(c);
+                }
+                self.discard.append(&mut self.limbo);
+                Ok(())
+            }
+            (Decision::Tuck { seat, slot, left, done }, a) => {
+                let done = if let Action::Tuck(card) = a {
+                    let c = self.take_from_hand(seat, card);
+                    let s = &mut self.players[seat].city[slot];
+                    s.under.push(c);
+                    s.under_from = Some(s.card);
+                    done + 1
+                } else {
+                    done
+                };
+                let more = matches!(a, Action::Tuck(_)) && left > 1 && !self.players[seat].hand.is_empty();
+                if more {
+                    self.pending = Some(Decision::Tuck { seat, slot, left: left - 1, done });
+                } else if done > 0 {
+                    self.players[seat].city[slot].uses += 1;
+                }
+                Ok(())
+            }
+            (Decision::Exchange { seat, left, done }, a) => {
+                let done = if let Action::Discard(card) = a {
+                    let c = self.take_from_hand(seat, card);
+                    self.discard.push(c);
+                    done + 1
+                } else {
+                    done
+                };
+                let more = matches!(a, Action::Discard(_)) && left > 1 && !self.players[seat].hand.is_empty();
+                if more {
+                    self.pending = Some(Decision::Exchange { seat, left: left - 1, done });
+                } else {
+                    self.draw_to_hand(seat, done as i32);
+                }
+                Ok(())
+            }
+            (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
+        }
+    }
+
+    fn choose_role(&mut self, seat: usize, role: Role, factor: i32) -> Result<(), GameError> {
+        self.roles_taken |= role.bit();
+        if factor > 1 && self.boost_limited() {
+            self.players[seat].boost_used = true;
+        }
+        self.phase = Some(Phase { role, chooser: seat, factor });
+        self.phase_sold = 0;
+        let n = self.players.len();
+        let mut steps = vec![Step::PhaseStart];
+        steps.extend((0..n).map(|k| Step::Turn { seat: (seat + k) % n }));
+        steps.push(Step::PhaseEnd);
+        for s in steps.into_iter().rev() {
+            self.steps.push_front(s);
+        }
+        Ok(())
+    }
+
+    /// The extra privilege amount for `seat` in the current phase: `base × factor` for the chooser.
+    pub(crate) fn privilege(&self, seat: usize, base: i32) -> i32 {
+        match self.phase {
+            Some(ph) if ph.chooser == seat => base * ph.factor,
+            _ => 0,
+        }
+    }
+}

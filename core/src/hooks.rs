@@ -1,0 +1,327 @@
+//! The hooks San Juan raises, the read-only context a script sees, and how
+//! each hook's return value is read.
+//!
+//! A card's script implements a hook by defining a function of the same name
+//! taking one parameter, `ctx`. A hook may return `()` for "nothing".
+//! Within one hook, owners are called in card `order` (lower first), then in
+//! the order the buildings were built.
+
+use std::sync::Arc;
+
+use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
+
+use crate::cards::{CardIdx, CardTable};
+use crate::script::HookSpec;
+
+/// Hook ids; the index into [`HOOKS`].
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Hook {
+    RoundStart,
+    HandLimit,
+    Privilege,
+    BuildOptions,
+    BuildCost,
+    Build,
+    BuilderEnd,
+    Produce,
+    Produced,
+    Sell,
+    Sold,
+    TraderEnd,
+    CouncilStart,
+    Council,
+    Prospect,
+    Reveal,
+    Score,
+}
+
+/// Every hook, in [`Hook`] order, with its contract.
+pub static HOOKS: &[HookSpec] = &[
+    HookSpec {
+        name: "on_round_start",
+        arity: 1,
+        doc: "called at the start of every round after the first, per owner, before the hand limit; \
+              return () or an offer map: #{ tuck: n } (put up to n hand cards under this building) \
+              or #{ exchange: n } (discard up to n hand cards, then draw as many)",
+    },
+    HookSpec {
+        name: "on_hand_limit",
+        arity: 1,
+        doc: "called when the hand limit is checked at round start; return the hand limit this \
+              building allows (an integer); the owner's limit is the largest of these and the ruleset's",
+    },
+    HookSpec {
+        name: "on_privilege",
+        arity: 1,
+        doc: "called when the owner chooses a role; return the factor the privilege is multiplied by \
+              (an integer; the largest factor counts)",
+    },
+    HookSpec {
+        name: "on_build_options",
+        arity: 1,
+        doc: "called at the start of the owner's builder turn; return a map with any of \
+              overbuild: bool (may build over an own building), overbuild_except: [card ids] \
+              (buildings that may not be built over), goods_as_cards: n (pay with up to n goods)",
+    },
+    HookSpec {
+        name: "on_build_cost",
+        arity: 1,
+        doc: "called for each building the owner could build (ctx.target, ctx.over); return the \
+              discount (an integer); the cost never falls below 0",
+    },
+    HookSpec {
+        name: "on_build",
+        arity: 1,
+        doc: "called after the owner built and paid (ctx.target is the new building, ctx.hand the \
+              cards left); return the number of cards to draw",
+    },
+    HookSpec {
+        name: "on_builder_end",
+        arity: 1,
+        doc: "called at the end of every builder phase, before new buildings start to work; \
+              return the number of cards to draw",
+    },
+    HookSpec {
+        name: "on_produce",
+        arity: 1,
+        doc: "called before the owner produces; return how many more goods the owner may produce",
+    },
+    HookSpec {
+        name: "on_produced",
+        arity: 1,
+        doc: "called after the owner produced ctx.produced goods; return the number of cards to draw",
+    },
+    HookSpec {
+        name: "on_sell",
+        arity: 1,
+        doc: "called before the owner sells; return how many more goods the owner may sell",
+    },
+    HookSpec {
+        name: "on_sold",
+        arity: 1,
+        doc: "called after the owner sold ctx.sold goods; return the number of cards to draw, or a \
+              map #{ draw: n, tuck_sold: n } (tuck_sold: sold goods that go under this building \
+              instead of the discard pile)",
+    },
+    HookSpec {
+        name: "on_trader_end",
+        arity: 1,
+        doc: "called at the end of every trader phase (ctx.total_sold: goods sold by all players); \
+              return the number of cards to draw",
+    },
+    HookSpec {
+        name: "on_council_start",
+        arity: 1,
+        doc: "called at the start of every councillor phase, per owner; return true to put the top \
+              card of the draw pile on this building as a good (if it has none)",
+    },
+    HookSpec {
+        name: "on_council",
+        arity: 1,
+        doc: "called before the owner draws in the councillor phase; return a map with any of \
+              draw: n (more cards), keep: n (keep more), from_hand: bool (drawn cards go to the hand \
+              and the discards may come from the whole hand)",
+    },
+    HookSpec {
+        name: "on_prospect",
+        arity: 1,
+        doc: "called in the prospector phase after the privilege, per owner clockwise from the \
+              prospector; return the number of cards to reveal from the draw pile",
+    },
+    HookSpec {
+        name: "on_reveal",
+        arity: 1,
+        doc: "called with the cards this building revealed (ctx.revealed); return an array of the \
+              card ids the owner may keep one of (empty: all are discarded)",
+    },
+    HookSpec {
+        name: "on_score",
+        arity: 1,
+        doc: "called at game end, in card order (ctx.subtotal: the owner's points so far); return \
+              the victory points this building adds",
+    },
+];
+
+/// A card as a script sees it: `card.id`, `card.kind`, `card.cost`, `card.vp`, `card.good`, `card.tags`.
+#[derive(Clone)]
+pub struct Card {
+    table: Arc<CardTable>,
+    idx: CardIdx,
+}
+
+impl Card {
+    fn new(table: &Arc<CardTable>, idx: CardIdx) -> Self {
+        Card { table: Arc::clone(table), idx }
+    }
+}
+
+/// What a hook knows: the owner's situation and the game's public facts.
+#[derive(Clone)]
+pub struct Ctx {
+    /// The card table.
+    pub table: Arc<CardTable>,
+    /// The building whose script runs.
+    pub card: CardIdx,
+    /// The owner's seat.
+    pub seat: usize,
+    /// Number of players.
+    pub players: usize,
+    /// Round number, from 1.
+    pub round: u32,
+    /// The role of the current phase (`builder`, …) or "".
+    pub role: &'static str,
+    /// The owner chose the current role.
+    pub privileged: bool,
+    /// Cards in the owner's hand.
+    pub hand: i32,
+    /// The owner's goods.
+    pub goods: i32,
+    /// The building being built.
+    pub target: Option<CardIdx>,
+    /// The building being built over.
+    pub over: Option<CardIdx>,
+    /// Goods the owner produced this phase.
+    pub produced: i32,
+    /// Goods the owner sold this phase.
+    pub sold: i32,
+    /// Goods all players sold this phase.
+    pub total_sold: i32,
+    /// Times this building's offer was taken.
+    pub uses: i32,
+    /// Cards under this building.
+    pub under: i32,
+    /// Points so far (scoring only).
+    pub subtotal: i32,
+    /// Buildings in play, per seat.
+    pub buildings: Arc<Vec<Vec<CardIdx>>>,
+    /// Cards this building revealed.
+    pub revealed: Arc<Vec<CardIdx>>,
+}
+
+impl Ctx {
+    fn card_value(&self, idx: Option<CardIdx>) -> Dynamic {
+        idx.map_or(Dynamic::UNIT, |i| Dynamic::from(Card::new(&self.table, i)))
+    }
+
+    fn cards(&self, list: &[CardIdx]) -> Array {
+        list.iter().map(|&i| Dynamic::from(Card::new(&self.table, i))).collect()
+    }
+}
+
+/// Registers [`Ctx`] and [`Card`] with their getters.
+pub fn register(engine: &mut Engine) {
+    engine
+        .register_type_with_name::<Card>("Card")
+        .register_get("id", |c: &mut Card| c.table.get(c.idx).id.clone())
+        .register_get("name", |c: &mut Card| ImmutableString::from(c.table.get(c.idx).name.as_str()))
+        .register_get("kind", |c: &mut Card| ImmutableString::from(c.table.get(c.idx).kind.as_str()))
+        .register_get("cost", |c: &mut Card| c.table.get(c.idx).cost)
+        .register_get("vp", |c: &mut Card| c.table.get(c.idx).vp)
+        .register_get("good", |c: &mut Card| c.table.get(c.idx).good.is_some())
+        .register_get("tags", |c: &mut Card| {
+            c.table.get(c.idx).tags.iter().cloned().map(Dynamic::from).collect::<Array>()
+        })
+        .register_fn("has_tag", |c: &mut Card, tag: &str| c.table.get(c.idx).tags.iter().any(|t| t == tag))
+        .register_fn("to_string", |c: &mut Card| c.table.get(c.idx).id.clone())
+        .register_fn("==", |a: Card, b: Card| a.idx == b.idx)
+        .register_fn("!=", |a: Card, b: Card| a.idx != b.idx);
+
+    engine
+        .register_type_with_name::<Ctx>("Ctx")
+        .register_get("card", |c: &mut Ctx| Card::new(&c.table, c.card))
+        .register_get("seat", |c: &mut Ctx| c.seat as i32)
+        .register_get("players", |c: &mut Ctx| c.players as i32)
+        .register_get("round", |c: &mut Ctx| c.round as i32)
+        .register_get("role", |c: &mut Ctx| ImmutableString::from(c.role))
+        .register_get("privileged", |c: &mut Ctx| c.privileged)
+        .register_get("hand", |c: &mut Ctx| c.hand)
+        .register_get("goods", |c: &mut Ctx| c.goods)
+        .register_get("target", |c: &mut Ctx| c.card_value(c.target))
+        .register_get("over", |c: &mut Ctx| c.card_value(c.over))
+        .register_get("produced", |c: &mut Ctx| c.produced)
+        .register_get("sold", |c: &mut Ctx| c.sold)
+        .register_get("total_sold", |c: &mut Ctx| c.total_sold)
+        .register_get("uses", |c: &mut Ctx| c.uses)
+        .register_get("under", |c: &mut Ctx| c.under)
+        .register_get("subtotal", |c: &mut Ctx| c.subtotal)
+        .register_get("revealed", |c: &mut Ctx| c.cards(&c.revealed.clone()))
+        .register_get("buildings", |c: &mut Ctx| c.cards(&c.buildings[c.seat].clone()))
+        .register_get("others", |c: &mut Ctx| {
+            let n = c.players;
+            (1..n)
+                .map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n].clone())))
+                .collect::<Array>()
+        })
+        .register_fn("count_kind", |c: &mut Ctx, kind: &str| {
+            c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).kind.as_str() == kind).count() as i32
+        })
+        .register_fn("count_tag", |c: &mut Ctx, tag: &str| {
+            c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).tags.iter().any(|t| t == tag)).count()
+                as i32
+        })
+        .register_fn("built_by_anyone", |c: &mut Ctx, id: &str| {
+            c.buildings.iter().flatten().any(|&i| c.table.get(i).id == id)
+        });
+}
+
+/// Reads an integer result; `()` counts as 0.
+pub fn as_int(value: Dynamic) -> Result<i32, String> {
+    if value.is_unit() {
+        return Ok(0);
+    }
+    value.as_int().map_err(|t| format!("returned a {t}, expected an integer"))
+}
+
+/// Reads a boolean result; `()` counts as false.
+pub fn as_bool(value: Dynamic) -> Result<bool, String> {
+    if value.is_unit() {
+        return Ok(false);
+    }
+    value.as_bool().map_err(|t| format!("returned a {t}, expected true or false"))
+}
+
+/// Reads a map result with only the keys in `allowed`; `()` is an empty map.
+pub fn as_map(value: Dynamic, allowed: &[&str]) -> Result<Map, String> {
+    if value.is_unit() {
+        return Ok(Map::new());
+    }
+    let type_name = value.type_name();
+    let map = value.try_cast::<Map>().ok_or_else(|| format!("returned a {type_name}, expected a map"))?;
+    if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!("returned unknown key `{k}` (allowed: {})", allowed.join(", ")));
+    }
+    Ok(map)
+}
+
+/// An integer field of a map result (0 when missing).
+pub fn map_int(map: &Map, key: &str) -> Result<i32, String> {
+    map.get(key).cloned().map_or(Ok(0), as_int).map_err(|e| format!("key `{key}` {e}"))
+}
+
+/// A boolean field of a map result (false when missing).
+pub fn map_bool(map: &Map, key: &str) -> Result<bool, String> {
+    map.get(key).cloned().map_or(Ok(false), as_bool).map_err(|e| format!("key `{key}` {e}"))
+}
+
+/// A list of card ids in a result (an array of strings or cards).
+pub fn as_ids(value: Dynamic) -> Result<Vec<String>, String> {
+    if value.is_unit() {
+        return Ok(Vec::new());
+    }
+    let type_name = value.type_name();
+    let array = value.try_cast::<Array>().ok_or_else(|| format!("returned a {type_name}, expected an array"))?;
+    array
+        .into_iter()
+        .map(|v| {
+            if v.is_string() {
+                Ok(v.into_string().unwrap_or_default())
+            } else if let Some(card) = v.clone().try_cast::<Card>() {
+                Ok(card.table.get(card.idx).id.to_string())
+            } else {
+                Err(format!("returned an array holding a {}, expected card ids", v.type_name()))
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,27 @@
+//! San Juan rules engine: the card model, the state machine, the hook
+//! pipeline that runs each building's Rhai script, and scoring.
+//!
+//! Start at [`Ruleset::load`] and [`Game::new`]; drive a game with
+//! [`Game::pending`], [`Game::legal_actions`] and [`Game::apply`].
+#![warn(missing_docs)]
+
+pub mod actions;
+pub mod bots;
+pub mod cards;
+pub mod error;
+pub mod files;
+pub mod game;
+pub mod hooks;
+mod roles;
+pub mod rng;
+pub mod ruleset;
+pub mod scenario;
+pub mod score;
+pub mod script;
+pub mod view;
+
+pub use actions::{Action, Role};
+pub use error::{GameError, LoadError, LoadErrors, ScriptError};
+pub use game::{Decision, Game};
+pub use ruleset::{DEFAULT_RULESET, Ruleset};
+pub use score::Score;

@@ -1,0 +1,463 @@
+//! The five roles: what each phase does at its start, in each player's turn
+//! and at its end. Amounts come from the ruleset; card effects from hooks.
+
+use std::sync::Arc;
+
+use crate::actions::{Action, Role};
+use crate::cards::{CardIdx, Kind};
+use crate::error::GameError;
+use crate::game::{BuildOption, Decision, DiscardReason, Game, Slot, Step};
+use crate::hooks::{self, Hook};
+
+impl Game {
+    pub(crate) fn phase_start(&mut self) -> Result<(), GameError> {
+        let Some(phase) = self.phase else { return Ok(()) };
+        match phase.role {
+            Role::Trader => {
+                let t = self.tiles.pop_front();
+                self.tile = t;
+                self.event(None, |g| format!("trading tile {:?}", g.trading_tile().unwrap_or(&[])));
+            }
+            Role::Councillor => {
+                let n = self.players.len();
+                for k in 0..n {
+                    let seat = (phase.chooser + k) % n;
+                    for slot in self.listeners(Hook::CouncilStart, seat) {
+                        let ctx = self.ctx(seat, slot);
+                        let card = ctx.card as usize;
+                        let v = self.call(Hook::CouncilStart, ctx)?;
+                        let put = hooks::as_bool(v)
+                            .map_err(|e| self.rs.scripts.bad_return(Hook::CouncilStart as usize, card, &e))?;
+                        if put
+                            && self.players[seat].city[slot].good.is_none()
+                            && let Some(c) = self.draw()
+                        {
+                            self.players[seat].city[slot].good = Some(c);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    pub(crate) fn phase_end(&mut self) -> Result<(), GameError> {
+        let Some(phase) = self.phase else { return Ok(()) };
+        let n = self.players.len();
+        match phase.role {
+            Role::Builder => {
+                for k in 0..n {
+                    let seat = (phase.chooser + k) % n;
+                    self.draw_hooks(Hook::BuilderEnd, seat, |_| {})?;
+                }
+                for p in &mut self.players {
+                    for s in &mut p.city {
+                        s.active = true;
+                    }
+                }
+                let end = self.rs.rules.end_buildings;
+                if self.players.iter().any(|p| p.city.len() >= end) {
+                    self.over = true;
+                    self.steps.clear();
+                    self.event(None, |_| "the game ends".into());
+                }
+            }
+            Role::Trader => {
+                for k in 0..n {
+                    let seat = (phase.chooser + k) % n;
+                    let total = self.phase_sold;
+                    self.draw_hooks(Hook::TraderEnd, seat, |c| c.total_sold = total)?;
+                }
+                if let Some(t) = self.tile.take() {
+                    self.tiles.push_back(t);
+                }
+            }
+            _ => {}
+        }
+        self.phase = None;
+        Ok(())
+    }
+
+    pub(crate) fn turn(&mut self, seat: usize) -> Result<(), GameError> {
+        let Some(phase) = self.phase else { return Ok(()) };
+        let rules = &self.rs.rules;
+        match phase.role {
+            Role::Builder => self.builder_turn(seat),
+            Role::Producer => {
+                let base = rules.produce + self.privilege(seat, rules.producer_privilege);
+                let left = base + self.sum_hook(Hook::Produce, seat, |_| {})?;
+                if left > 0 {
+                    self.pending = Some(Decision::Produce { seat, left, done: 0 });
+                }
+                Ok(())
+            }
+            Role::Trader => {
+                let base = rules.sell + self.privilege(seat, rules.trader_privilege);
+                let left = base + self.sum_hook(Hook::Sell, seat, |_| {})?;
+                if left > 0 {
+                    self.pending = Some(Decision::Sell { seat, left, done: 0 });
+                }
+                Ok(())
+            }
+            Role::Councillor => self.councillor_turn(seat),
+            Role::Prospector => {
+                let extra = self.privilege(seat, rules.prospector_privilege);
+                self.draw_to_hand(seat, extra);
+                let reveals: Vec<Step> = self
+                    .listeners(Hook::Prospect, seat)
+                    .into_iter()
+                    .map(|slot| Step::Reveal { seat, slot })
+                    .collect();
+                for s in reveals.into_iter().rev() {
+                    self.steps.push_front(s);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    // ----- builder -----------------------------------------------------------
+
+    fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
+        let mut overbuild = false;
+        let mut except: Vec<String> = Vec::new();
+        let mut goods_as_cards = 0;
+        for slot in self.listeners(Hook::BuildOptions, seat) {
+            let ctx = self.ctx(seat, slot);
+            let card = ctx.card as usize;
+            let bad = |e: String| self.rs.scripts.bad_return(Hook::BuildOptions as usize, card, &e);
+            let map = hooks::as_map(self.call(Hook::BuildOptions, ctx)?, &["overbuild", "overbuild_except", "goods_as_cards"])
+                .map_err(bad)?;
+            overbuild |= hooks::map_bool(&map, "overbuild").map_err(bad)?;
+            goods_as_cards += hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
+            if let Some(v) = map.get("overbuild_except") {
+                except.extend(hooks::as_ids(v.clone()).map_err(bad)?);
+            }
+        }
+        let p = &self.players[seat];
+        let goods = p.goods() as i32;
+        let goods_as_cards = goods_as_cards.min(goods);
+        let cards = Arc::clone(&self.rs.cards);
+        let unique = self.rs.rules.unique_city_buildings;
+        let mut candidates: Vec<(CardIdx, bool)> =
+            Game::distinct(p.hand.iter().copied()).into_iter().map(|c| (c, false)).collect();
+        candidates.extend(Game::distinct(self.public.iter().copied()).into_iter().map(|c| (c, true)));
+
+        let mut options = Vec::new();
+        for (card, public) in candidates {
+            let def = cards.get(card);
+            let owned = p.owns(card);
+            let in_hand_after = p.hand.len() as i32 - i32::from(!public);
+            let budget = in_hand_after + goods_as_cards;
+            if !(unique && def.kind == Kind::City && owned) {
+                let cost = self.build_cost(seat, card, None)?;
+                if cost <= budget {
+                    options.push(BuildOption { card, over: None, cost });
+                }
+            }
+            if !overbuild {
+                continue;
+            }
+            for (slot, s) in p.city.iter().enumerate() {
+                let covered = cards.get(s.card);
+                let excluded = except.iter().any(|e| covered.id == e.as_str());
+                // Covering X with a city building you already own elsewhere would make two.
+                let twice = unique && def.kind == Kind::City && owned && s.card != card;
+                if s.card == card || excluded || twice || !s.active {
+                    continue;
+                }
+                // Of several equal buildings, offer the one without a good (nothing is lost).
+                let same_earlier = p.city[..slot].iter().any(|o| o.card == s.card);
+                if same_earlier {
+                    continue;
+                }
+                let slot = p
+                    .city
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| o.card == s.card && o.active)
+                    .min_by_key(|(i, o)| (o.good.is_some(), *i))
+                    .map(|(i, _)| i)
+                    .unwrap_or(slot);
+                let cost = self.build_cost(seat, card, Some(slot))?;
+                if cost <= budget {
+                    options.push(BuildOption { card, over: Some(slot), cost });
+                }
+            }
+        }
+        if !options.is_empty() {
+            self.pending = Some(Decision::Build { seat, options, goods_as_cards });
+        }
+        Ok(())
+    }
+
+    /// The cost of building `card` (over `slot`) for `seat` now, never below 0.
+    pub(crate) fn build_cost(&self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<i32, GameError> {
+        let base = self.rs.cards.get(card).cost;
+        let privilege = self.privilege(seat, self.rs.rules.builder_discount);
+        let over_card = over.map(|s| self.players[seat].city[s].card);
+        let discount = self.sum_hook(Hook::BuildCost, seat, |c| {
+            c.target = Some(card);
+            c.over = over_card;
+        })?;
+        Ok((base - privilege - discount).max(0))
+    }
+
+    pub(crate) fn apply_build(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
+        let Decision::Build { seat, options, goods_as_cards } = d else { unreachable!() };
+        let Action::Build { card, over } = a else {
+            self.event(Some(seat), |_| format!("seat {seat} does not build"));
+            return Ok(());
+        };
+        let opt = options
+            .iter()
+            .find(|o| o.card == card && o.over.map(|s| self.players[seat].city[s].card) == over)
+            .copied()
+            .expect("legal build");
+        let public = !self.players[seat].hand.contains(&card);
+        if public {
+            let i = self.public.iter().position(|&c| c == card).expect("public card");
+            self.limbo.push(self.public.swap_remove(i));
+        } else {
+            let c = self.take_from_hand(seat, card);
+            self.limbo.push(c);
+        }
+        let pay = Decision::Pay {
+            seat,
+            card,
+            over: opt.over,
+            remaining: opt.cost,
+            goods_left: goods_as_cards,
+            paid: 0,
+            public,
+        };
+        self.continue_pay(pay)
+    }
+
+    fn continue_pay(&mut self, d: Decision) -> Result<(), GameError> {
+        let Decision::Pay { seat, card, over, remaining, paid, .. } = d else { unreachable!() };
+        if remaining > 0 {
+            self.pending = Some(d);
+            return Ok(());
+        }
+        self.place_building(seat, card, over, paid)
+    }
+
+    pub(crate) fn apply_pay(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
+        let Decision::Pay { seat, card, over, remaining, goods_left, paid, public } = d else { unreachable!() };
+        let goods_left = match a {
+            Action::Pay(c) => {
+                let c = self.take_from_hand(seat, c);
+                self.discard.push(c);
+                goods_left
+            }
+            Action::Spend(b) => {
+                let slot = self.players[seat]
+                    .city
+                    .iter()
+                    .position(|s| s.card == b && s.good.is_some())
+                    .expect("legal spend");
+                let good = self.players[seat].city[slot].good.take().expect("good");
+                self.discard.push(good);
+                goods_left - 1
+            }
+            _ => unreachable!(),
+        };
+        let next = Decision::Pay { seat, card, over, remaining: remaining - 1, goods_left, paid: paid + 1, public };
+        self.continue_pay(next)
+    }
+
+    fn place_building(&mut self, seat: usize, card: CardIdx, over: Option<usize>, paid: i32) -> Result<(), GameError> {
+        let i = self.limbo.iter().position(|&c| c == card).expect("building waits in limbo");
+        self.limbo.swap_remove(i);
+        match over {
+            Some(slot) => {
+                let s = &mut self.players[seat].city[slot];
+                if let Some(good) = s.good.take() {
+                    self.discard.push(good);
+                }
+                let old = std::mem::replace(&mut s.card, card);
+                s.covered.push(old);
+                s.active = false;
+                s.uses = 0;
+            }
+            None => self.players[seat].city.push(Slot::new(card, false)),
+        }
+        self.refresh_in_play();
+        self.event(Some(seat), |g| {
+            let over = over.map(|s| format!(" over {}", g.rs.cards.id(*g.players[seat].city[s].covered.last().unwrap())));
+            format!("seat {seat} builds {}{} paying {paid}", g.rs.cards.id(card), over.unwrap_or_default())
+        });
+        let over_card = over.and_then(|s| self.players[seat].city[s].covered.last().copied());
+        for slot in self.listeners(Hook::Build, seat) {
+            let mut ctx = self.ctx(seat, slot);
+            ctx.target = Some(card);
+            ctx.over = over_card;
+            let n = self.call_int(Hook::Build, ctx)?;
+            if n > 0 {
+                self.draw_to_hand(seat, n);
+            }
+        }
+        Ok(())
+    }
+
+    // ----- producer and trader -------------------------------------------
+
+    pub(crate) fn apply_produce(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
+        let Decision::Produce { seat, left, done } = d else { unreachable!() };
+        if let Action::Produce(b) = a {
+            let cards = &self.rs.cards;
+            let slot = self.players[seat]
+                .city
+                .iter()
+                .position(|s| s.card == b && s.good.is_none() && cards.get(s.card).kind == Kind::Production)
+                .expect("legal produce");
+            if let Some(good) = self.draw() {
+                self.players[seat].city[slot].good = Some(good);
+                let (left, done) = (left - 1, done + 1);
+                if left > 0 {
+                    self.pending = Some(Decision::Produce { seat, left, done });
+                    return Ok(());
+                }
+                return self.draw_hooks(Hook::Produced, seat, |c| c.produced = done);
+            }
+        }
+        self.draw_hooks(Hook::Produced, seat, |c| c.produced = done)
+    }
+
+    pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
+        let Decision::Sell { seat, left, done } = d else { unreachable!() };
+        if let Action::Sell(b) = a {
+            let slot = self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
+            let good = self.players[seat].city[slot].good.take().expect("good");
+            self.limbo.push(good);
+            let price = self.price_of(b);
+            self.draw_to_hand(seat, price);
+            self.phase_sold += 1;
+            let (left, done) = (left - 1, done + 1);
+            if left > 0 {
+                self.pending = Some(Decision::Sell { seat, left, done });
+                return Ok(());
+            }
+            return self.finish_selling(seat, done);
+        }
+        self.finish_selling(seat, done)
+    }
+
+    /// The price of the good on a building of this type at the face-up tile.
+    pub fn price_of(&self, building: CardIdx) -> i32 {
+        let def = self.rs.cards.get(building);
+        if let Some(p) = def.fixed_price {
+            return p;
+        }
+        match (def.good, self.trading_tile()) {
+            (Some(g), Some(tile)) => tile.get(g).copied().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
+        for slot in self.listeners(Hook::Sold, seat) {
+            let mut ctx = self.ctx(seat, slot);
+            ctx.sold = sold;
+            let card = ctx.card as usize;
+            let v = self.call(Hook::Sold, ctx)?;
+            let bad = |e: String| self.rs.scripts.bad_return(Hook::Sold as usize, card, &e);
+            let (draw, tuck) = if v.is_int() || v.is_unit() {
+                (hooks::as_int(v).map_err(bad)?, 0)
+            } else {
+                let map = hooks::as_map(v, &["draw", "tuck_sold"]).map_err(bad)?;
+                (hooks::map_int(&map, "draw").map_err(bad)?, hooks::map_int(&map, "tuck_sold").map_err(bad)?)
+            };
+            for _ in 0..tuck {
+                if let Some(c) = self.limbo.pop() {
+                    let s = &mut self.players[seat].city[slot];
+                    s.under.push(c);
+                    s.under_from = Some(s.card);
+                }
+            }
+            if draw > 0 {
+                self.draw_to_hand(seat, draw);
+            }
+        }
+        self.discard.append(&mut self.limbo);
+        Ok(())
+    }
+
+    // ----- councillor ----------------------------------------------------------
+
+    fn councillor_turn(&mut self, seat: usize) -> Result<(), GameError> {
+        let rules = &self.rs.rules;
+        let mut draw = rules.council_draw + self.privilege(seat, rules.council_privilege);
+        let mut keep = rules.council_keep;
+        let mut from_hand = false;
+        for slot in self.listeners(Hook::Council, seat) {
+            let ctx = self.ctx(seat, slot);
+            let card = ctx.card as usize;
+            let bad = |e: String| self.rs.scripts.bad_return(Hook::Council as usize, card, &e);
+            let map = hooks::as_map(self.call(Hook::Council, ctx)?, &["draw", "keep", "from_hand"]).map_err(bad)?;
+            draw += hooks::map_int(&map, "draw").map_err(bad)?;
+            keep += hooks::map_int(&map, "keep").map_err(bad)?;
+            from_hand |= hooks::map_bool(&map, "from_hand").map_err(bad)?;
+        }
+        let mut drawn = 0;
+        for _ in 0..draw.max(0) {
+            match self.draw() {
+                Some(c) => {
+                    self.limbo.push(c);
+                    drawn += 1;
+                }
+                None => break,
+            }
+        }
+        self.event(Some(seat), |_| format!("seat {seat} draws {drawn} to choose from"));
+        let keep = keep.max(0) as usize;
+        if from_hand {
+            self.players[seat].hand.append(&mut self.limbo);
+            let left = (drawn as usize).saturating_sub(keep);
+            if left > 0 {
+                self.pending = Some(Decision::Discard { seat, left, reason: DiscardReason::Council });
+            }
+        } else if keep >= self.limbo.len() {
+            self.players[seat].hand.append(&mut self.limbo);
+        } else if keep == 0 {
+            self.discard.append(&mut self.limbo);
+        } else {
+            self.pending = Some(Decision::Keep { seat, left: keep });
+        }
+        Ok(())
+    }
+
+    // ----- prospector ------------------------------------------------------------
+
+    pub(crate) fn reveal(&mut self, seat: usize, slot: usize) -> Result<(), GameError> {
+        let n = self.call_int(Hook::Prospect, self.ctx(seat, slot))?;
+        for _ in 0..n.max(0) {
+            match self.draw() {
+                Some(c) => self.limbo.push(c),
+                None => break,
+            }
+        }
+        if self.limbo.is_empty() {
+            return Ok(());
+        }
+        self.event(Some(seat), |g| {
+            let ids: Vec<&str> = g.limbo.iter().map(|&c| g.rs.cards.id(c)).collect();
+            format!("seat {seat} reveals {}", ids.join(", "))
+        });
+        let mut ctx = self.ctx(seat, slot);
+        ctx.revealed = Arc::new(self.limbo.clone());
+        let card = ctx.card as usize;
+        let v = self.call(Hook::Reveal, ctx)?;
+        let ids = hooks::as_ids(v).map_err(|e| self.rs.scripts.bad_return(Hook::Reveal as usize, card, &e))?;
+        let keepable: Vec<CardIdx> =
+            self.limbo.iter().copied().filter(|&c| ids.iter().any(|id| self.rs.cards.id(c) == id)).collect();
+        if keepable.is_empty() {
+            self.discard.append(&mut self.limbo);
+        } else {
+            self.pending = Some(Decision::Reveal { seat, slot, keepable });
+        }
+        Ok(())
+    }
+}
