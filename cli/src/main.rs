@@ -1,1 +1,102 @@
-fn main(){}
+//! `sanjuan`: the command line over the San Juan rules engine. Only argument
+//! parsing, I/O and printing live here; the work is in `sanjuan-core`.
+
+mod cards;
+mod play;
+mod scenario;
+mod simulate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// San Juan rules engine: simulate, play, and test rule changes.
+#[derive(Parser)]
+#[command(name = "sanjuan", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play many games between bots and print win rates and games per second.
+    ///
+    /// Example: sanjuan simulate --games 10000 --players 4 --seed 1
+    Simulate(simulate::Args),
+    /// Play a game in the terminal against random bots.
+    ///
+    /// Example: sanjuan play --players 3 --seat 0
+    Play(play::Args),
+    /// Set up a scenario file, play its actions and show the result.
+    ///
+    /// Example: sanjuan scenario snapshots/scenarios/palace_34_to_42.toml --json
+    Scenario {
+        /// The scenario TOML file.
+        file: PathBuf,
+        /// Print the resulting state as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Verify the scenario's [expect] table; exit 1 if anything differs.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Score the position a scenario file reaches.
+    ///
+    /// Example: sanjuan score snapshots/scenarios/palace_34_to_42.toml --json
+    Score {
+        /// The scenario TOML file.
+        file: PathBuf,
+        /// Print the scores as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the cards of a ruleset with cost, points, copies and script.
+    ///
+    /// Example: sanjuan cards --ruleset second-edition
+    Cards {
+        /// Ruleset id or path to a ruleset TOML file.
+        #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
+        ruleset: String,
+    },
+    /// Load a ruleset and compile its scripts; report every problem with file:line:column.
+    ///
+    /// Example: sanjuan check --ruleset cards/rulesets/second-edition.toml
+    Check {
+        /// Ruleset id or path (also accepted as the positional argument).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Ruleset path.
+        path: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Simulate(args) => simulate::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Scenario { file, json, check } => scenario::run(&file, json, check),
+        Command::Score { file, json } => scenario::score(&file, json),
+        Command::Cards { ruleset } => cards::list(&ruleset),
+        Command::Check { ruleset, path } => {
+            cards::check(&path.or(ruleset).unwrap_or_else(|| sanjuan_core::DEFAULT_RULESET.into()))
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What a command returns: an exit code, or an error message for stderr.
+type CmdResult = Result<ExitCode, String>;
+
+/// Loads a ruleset, turning every problem into one message.
+fn load_ruleset(spec: &str) -> Result<std::sync::Arc<sanjuan_core::Ruleset>, String> {
+    sanjuan_core::Ruleset::load(spec).map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())
+}

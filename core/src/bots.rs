@@ -40,9 +40,6 @@ impl Bot for RandomBot {
     }
 }
 
-/// Rounds after which a bot game is stopped as stuck (no real game lasts 30).
-pub const MAX_ROUNDS: u32 = 200;
-
 /// Plays a game to its end with one bot per seat.
 pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<(), GameError> {
     play_out_with(game, bots, |_, _| {})
@@ -55,9 +52,6 @@ pub fn play_out_with(
     mut watch: impl FnMut(&Game, Action),
 ) -> Result<(), GameError> {
     while let Some(d) = game.pending() {
-        if game.round() > MAX_ROUNDS {
-            return Err(GameError::Broken(format!("no game end after {MAX_ROUNDS} rounds")));
-        }
         let seat = d.seat();
         let legal = game.legal_actions();
         let action = bots[seat].choose(game, &legal);
@@ -65,4 +59,15 @@ pub fn play_out_with(
         watch(game, action);
     }
     Ok(())
+}
+
+/// Names accepted by [`make`].
+pub const BOT_NAMES: &[&str] = &["random"];
+
+/// A bot by name, seeded.
+pub fn make(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    match name {
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        other => Err(format!("unknown bot `{other}`; bots: {}", BOT_NAMES.join(", "))),
+    }
 }

@@ -295,6 +295,7 @@ pub struct Game {
     pub(crate) steps: VecDeque<Step>,
     pub(crate) pending: Option<Decision>,
     pub(crate) over: bool,
+    pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,
     pub(crate) log: Option<Vec<Event>>,
     /// Buildings in play per seat, shared with script contexts.
@@ -386,6 +387,7 @@ impl Game {
             steps: VecDeque::new(),
             pending: None,
             over: false,
+            stalled: false,
             broken: None,
             log: None,
             in_play: Arc::new(Vec::new()),
@@ -492,6 +494,11 @@ impl Game {
     /// True once the game has ended.
     pub fn is_over(&self) -> bool {
         self.over
+    }
+
+    /// True if the game ended by the `max_rounds` safety valve, not by the rules.
+    pub fn stalled(&self) -> bool {
+        self.stalled
     }
 
     /// Number of actions applied (including automatic ones).
@@ -612,6 +619,13 @@ impl Game {
             Step::Reveal { seat, slot } => self.reveal(seat, slot),
             Step::PhaseEnd => self.phase_end(),
             Step::RoundEnd => {
+                if self.round >= self.rs.rules.max_rounds {
+                    self.over = true;
+                    self.stalled = true;
+                    self.steps.clear();
+                    self.event(None, |g| format!("no game end after {} rounds: the game is scored as it stands", g.round));
+                    return Ok(());
+                }
                 self.governor = (self.governor + 1) % self.players.len();
                 self.round += 1;
                 self.roles_taken = 0;

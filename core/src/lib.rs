@@ -18,6 +18,7 @@ pub mod ruleset;
 pub mod scenario;
 pub mod score;
 pub mod script;
+pub mod sim;
 pub mod view;
 
 pub use actions::{Action, Role};

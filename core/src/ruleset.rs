@@ -32,6 +32,9 @@ pub struct Rules {
     pub hand_limit: i32,
     /// The game ends after the builder phase in which someone has this many buildings.
     pub end_buildings: usize,
+    /// Not in the rulebook: a game still running after this many rounds ends as it
+    /// stands (bot games can stall with every card under chapels or cranes).
+    pub max_rounds: u32,
     /// Roles chosen per round, by number of players ("2" = 3: governor, opponent, governor).
     pub roles_per_round: BTreeMap<String, usize>,
     /// Player counts in which a privilege boost (the library) works only once per round.

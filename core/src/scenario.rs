@@ -1,1 +1,371 @@
-//! Scenarios.
+//! Scenarios: a TOML file that sets up a position and plays actions from it.
+//! The snapshot tests, `sanjuan scenario` and `sanjuan score` all read this
+//! one format (see DESIGN.md).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+
+use crate::cards::CardIdx;
+use crate::error::{LoadError, Pos};
+use crate::files::Source;
+use crate::game::{Game, Slot};
+use crate::rng;
+use crate::ruleset::{DEFAULT_RULESET, Ruleset};
+
+/// One seat of a scenario.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSpec {
+    /// Buildings in play, in the order built.
+    #[serde(default)]
+    pub buildings: Vec<String>,
+    /// Buildings that carry a good (one entry per good).
+    #[serde(default)]
+    pub goods: Vec<String>,
+    /// Hand cards.
+    #[serde(default)]
+    pub hand: Vec<String>,
+    /// Number of cards under a building (chapel, bank, harbor).
+    #[serde(default)]
+    pub under: BTreeMap<String, usize>,
+    /// Buildings covered by a building in play: `{ palace = ["chapel"] }`.
+    #[serde(default)]
+    pub covered: BTreeMap<String, Vec<String>>,
+}
+
+/// What `sanjuan scenario --check` verifies after the actions.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Total score per seat.
+    pub scores: Option<Vec<i32>>,
+    /// Score breakdown entries per seat (only the keys given are checked).
+    pub breakdown: Option<Vec<BTreeMap<String, i32>>>,
+    /// Hand size per seat.
+    pub hand_sizes: Option<Vec<usize>>,
+    /// Hand per seat (sorted card ids).
+    pub hands: Option<Vec<Vec<String>>>,
+    /// Buildings per seat, in order.
+    pub buildings: Option<Vec<Vec<String>>>,
+    /// Buildings with a good per seat.
+    pub goods: Option<Vec<Vec<String>>>,
+    /// Cards under buildings per seat.
+    pub under: Option<Vec<BTreeMap<String, usize>>>,
+    /// The winning seats.
+    pub winners: Option<Vec<usize>>,
+    /// The game is over.
+    pub over: Option<bool>,
+    /// The pending decision's name (`build`, `pay`, …) or `none`.
+    pub pending: Option<String>,
+    /// The seat that must decide.
+    pub pending_seat: Option<usize>,
+    /// The legal actions, exactly.
+    pub legal: Option<Vec<String>>,
+    /// Actions that must be legal.
+    pub legal_includes: Option<Vec<String>>,
+    /// Actions that must not be legal.
+    pub legal_excludes: Option<Vec<String>>,
+    /// Cards in the draw pile.
+    pub deck_size: Option<usize>,
+    /// Cards in the discard pile.
+    pub discard_size: Option<usize>,
+}
+
+/// The scenario file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// What the scenario shows, in a sentence.
+    #[serde(default)]
+    pub description: String,
+    /// Ruleset id or path (relative to the scenario file).
+    pub ruleset: Option<String>,
+    /// Seed for whatever the scenario leaves unplaced.
+    #[serde(default)]
+    pub seed: u64,
+    /// Seat holding the governor card.
+    #[serde(default)]
+    pub governor: usize,
+    /// Round number (round 1 has no round-start effects).
+    pub round: Option<u32>,
+    /// Run the start-of-round effects (chapel, hand limit, …) before the first role.
+    #[serde(default)]
+    pub round_start: bool,
+    /// Top of the draw pile, top first.
+    #[serde(default)]
+    pub deck: Vec<String>,
+    /// Cards in the discard pile.
+    #[serde(default)]
+    pub discard: Vec<String>,
+    /// Top of the trading tile stack, as price lists.
+    #[serde(default)]
+    pub trading_tiles: Vec<Vec<i32>>,
+    /// Actions to play, in the notation `sanjuan play` accepts.
+    #[serde(default)]
+    pub actions: Vec<String>,
+    /// One table per seat.
+    pub players: Vec<PlayerSpec>,
+    /// Checks for `--check` and the snapshot tests.
+    pub expect: Option<Expect>,
+}
+
+/// A scenario read from a file or a string.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Where it came from.
+    pub source: Source,
+    /// Its text.
+    pub text: String,
+    /// Its parsed content.
+    pub file: ScenarioFile,
+}
+
+impl Scenario {
+    /// Reads a scenario file.
+    pub fn load(path: &std::path::Path) -> Result<Scenario, LoadError> {
+        let source = Source::Disk(path.to_path_buf());
+        let text = source.read()?;
+        Scenario::parse(source, text)
+    }
+
+    /// Parses scenario text; `source` names it in errors.
+    pub fn parse(source: Source, text: String) -> Result<Scenario, LoadError> {
+        let file = toml::from_str(&text).map_err(|e| {
+            LoadError::toml(&source, &text, &e).help("see DESIGN.md, section Scenarios, for the format")
+        })?;
+        Ok(Scenario { source, text, file })
+    }
+
+    fn err(&self, needle: &str, message: impl Into<String>) -> LoadError {
+        LoadError::at(&self.source, Pos::of_text(&self.text, needle), message)
+    }
+
+    /// Loads the scenario's ruleset.
+    pub fn ruleset(&self) -> Result<Arc<Ruleset>, crate::error::LoadErrors> {
+        let spec = self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
+        Ruleset::load_relative(spec, &self.source)
+    }
+
+    /// The position the scenario sets up, before its actions.
+    pub fn setup(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+        let f = &self.file;
+        let n = f.players.len();
+        let rules = &rs.rules;
+        if n < rules.min_players || n > rules.max_players {
+            return Err(self.err("[[players]]", format!("{n} players; ruleset `{}` is for {} to {}", rs.id, rules.min_players, rules.max_players)));
+        }
+        if f.governor >= n {
+            return Err(self.err("governor", format!("governor {} is not a seat (seats 0 to {})", f.governor, n - 1)));
+        }
+        let cards = Arc::clone(&rs.cards);
+        let lookup = |id: &str| -> Result<CardIdx, LoadError> {
+            cards.lookup(id).map_err(|e| self.err(&format!("\"{id}\""), e).help("card ids are the snake_case ids of cards/*.toml; `sanjuan cards` lists them"))
+        };
+        let mut game = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(f.seed));
+        game.governor = f.governor;
+        game.round = f.round.unwrap_or(1);
+        let mut pool = game.all_deck_cards();
+        let mut take = |c: CardIdx, game: &mut Game, what: &str| -> Result<(), LoadError> {
+            if let Some(i) = pool.iter().position(|&x| x == c) {
+                pool.swap_remove(i);
+                return Ok(());
+            }
+            if let Some(i) = game.public.iter().position(|&x| x == c) {
+                game.public.swap_remove(i);
+                return Ok(());
+            }
+            let id = cards.id(c);
+            Err(self.err(&format!("\"{id}\""), format!("{what}: no copy of `{id}` is left (the ruleset has {})", cards.get(c).copies))
+                .help("every card is in exactly one place; place at most as many copies as the deck holds"))
+        };
+        for (seat, p) in f.players.iter().enumerate() {
+            for b in &p.buildings {
+                let c = lookup(b)?;
+                take(c, &mut game, &format!("seat {seat} buildings"))?;
+                game.players[seat].city.push(Slot::new(c, true));
+            }
+            for (top, below) in &p.covered {
+                let t = lookup(top)?;
+                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == t) else {
+                    return Err(self.err(top, format!("seat {seat}: `{top}` covers buildings but is not among its buildings")));
+                };
+                for b in below {
+                    let c = lookup(b)?;
+                    take(c, &mut game, &format!("seat {seat} covered"))?;
+                    game.players[seat].city[slot].covered.push(c);
+                }
+            }
+            for h in &p.hand {
+                let c = lookup(h)?;
+                take(c, &mut game, &format!("seat {seat} hand"))?;
+                game.players[seat].hand.push(c);
+            }
+        }
+        let mut top = Vec::new();
+        for d in &f.deck {
+            let c = lookup(d)?;
+            take(c, &mut game, "deck")?;
+            top.push(c);
+        }
+        for d in &f.discard {
+            let c = lookup(d)?;
+            take(c, &mut game, "discard")?;
+            game.discard.push(c);
+        }
+        rng::shuffle(&mut game.rng, &mut pool);
+        // Goods and cards under buildings are face down: any unplaced cards will do.
+        for (seat, p) in f.players.iter().enumerate() {
+            for g in &p.goods {
+                let c = lookup(g)?;
+                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c && s.good.is_none() && (rs.cards.get(s.card).holds_good)) else {
+                    return Err(self.err(&format!("\"{g}\""), format!("seat {seat}: no empty `{g}` to put a good on")).help("list the building in `buildings` once per good; only production buildings (and cards with holds_good) carry goods"));
+                };
+                let good = pool.pop().ok_or_else(|| self.err("goods", "no cards left for goods"))?;
+                game.players[seat].city[slot].good = Some(good);
+            }
+            for (b, &count) in &p.under {
+                let c = lookup(b)?;
+                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c || s.covered.contains(&c)) else {
+                    return Err(self.err(b, format!("seat {seat}: cards under `{b}`, which is not built")));
+                };
+                for _ in 0..count {
+                    let card = pool.pop().ok_or_else(|| self.err("under", "no cards left to put under buildings"))?;
+                    game.players[seat].city[slot].under.push(card);
+                }
+                game.players[seat].city[slot].under_from = Some(c);
+            }
+        }
+        game.deck = pool;
+        game.deck.extend(top.iter().rev());
+        let mut tiles: Vec<usize> = (0..rules.trading_tiles.len()).collect();
+        rng::shuffle(&mut game.rng, &mut tiles);
+        for (k, t) in f.trading_tiles.iter().enumerate() {
+            let Some(i) = tiles.iter().position(|&i| &rules.trading_tiles[i] == t) else {
+                return Err(self.err("trading_tiles", format!("trading tile {t:?} is not one of the ruleset's (or is listed twice)")).help(format!("tiles: {:?}", rules.trading_tiles)));
+            };
+            let tile = tiles.remove(i);
+            tiles.insert(k, tile);
+        }
+        game.tiles = tiles.into();
+        game.refresh_in_play();
+        game.start_round(!f.round_start);
+        game.advance().map_err(|e| self.err("[[players]]", format!("setting up: {e}")))?;
+        Ok(game)
+    }
+
+    /// Sets up and plays the scenario's actions.
+    pub fn play(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+        let mut game = self.setup(rs)?;
+        for (i, action) in self.file.actions.iter().enumerate() {
+            game.apply_text(action).map_err(|e| {
+                self.err(&format!("\"{action}\""), format!("action {} `{action}`: {e}", i + 1))
+                    .help("each action answers the pending decision; `sanjuan scenario FILE --json` shows it with the legal actions")
+            })?;
+        }
+        Ok(game)
+    }
+
+    /// Loads the ruleset, sets up and plays; every error as a load error.
+    pub fn run(&self) -> Result<Game, crate::error::LoadErrors> {
+        let rs = self.ruleset()?;
+        Ok(self.play(rs)?)
+    }
+
+    /// Checks `[expect]` against a game; returns the failures.
+    pub fn check(&self, game: &Game) -> Result<Vec<String>, crate::error::GameError> {
+        let Some(e) = &self.file.expect else { return Ok(Vec::new()) };
+        let cards = &game.rs.cards;
+        let mut fails = Vec::new();
+        let mut eq = |what: &str, want: String, got: String| {
+            if want != got {
+                fails.push(format!("{what}: expected {want}, got {got}"));
+            }
+        };
+        let n = game.num_players();
+        let scores = game.scores()?;
+        if let Some(want) = &e.scores {
+            eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
+        }
+        if let Some(want) = &e.breakdown {
+            for (seat, entries) in want.iter().enumerate().take(n) {
+                for (k, v) in entries {
+                    eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
+                }
+            }
+        }
+        let per_seat = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>();
+        if let Some(want) = &e.hand_sizes {
+            eq("hand sizes", format!("{want:?}"), format!("{:?}", (0..n).map(|s| game.players[s].hand.len()).collect::<Vec<_>>()));
+        }
+        if let Some(want) = &e.hands {
+            let got: Vec<Vec<String>> = (0..n)
+                .map(|s| {
+                    let mut h: Vec<String> = game.players[s].hand.iter().map(|&c| cards.id(c).to_owned()).collect();
+                    h.sort();
+                    h
+                })
+                .collect();
+            let want: Vec<Vec<String>> = want.iter().map(|h| { let mut h = h.clone(); h.sort(); h }).collect();
+            eq("hands", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.buildings {
+            let got: Vec<Vec<&str>> = (0..n).map(|s| game.players[s].city.iter().map(|x| cards.id(x.card)).collect()).collect();
+            eq("buildings", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.goods {
+            let got: Vec<Vec<&str>> = (0..n)
+                .map(|s| game.players[s].city.iter().filter(|x| x.good.is_some()).map(|x| cards.id(x.card)).collect())
+                .collect();
+            eq("goods", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.under {
+            let got = per_seat(&|s| {
+                let mut m: BTreeMap<String, usize> = BTreeMap::new();
+                for x in &game.players[s].city {
+                    if let Some(f) = x.under_from {
+                        *m.entry(cards.id(f).to_owned()).or_default() += x.under.len();
+                    }
+                }
+                format!("{m:?}")
+            });
+            eq("under", format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()), format!("{got:?}"));
+        }
+        if let Some(want) = &e.winners {
+            eq("winners", format!("{want:?}"), format!("{:?}", game.winners()?));
+        }
+        if let Some(want) = e.over {
+            eq("over", want.to_string(), game.is_over().to_string());
+        }
+        if let Some(want) = &e.pending {
+            eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
+        }
+        if let Some(want) = e.pending_seat {
+            eq("pending seat", want.to_string(), format!("{}", game.pending().map_or(usize::MAX, |d| d.seat())));
+        }
+        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(cards)).collect();
+        if let Some(want) = &e.legal {
+            eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
+        }
+        if let Some(want) = e.deck_size {
+            eq("deck size", want.to_string(), game.deck_size().to_string());
+        }
+        if let Some(want) = e.discard_size {
+            eq("discard size", want.to_string(), game.discard_size().to_string());
+        }
+        for a in e.legal_includes.iter().flatten() {
+            if !legal.contains(a) {
+                fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
+            }
+        }
+        for a in e.legal_excludes.iter().flatten() {
+            if legal.contains(a) {
+                fails.push(format!("`{a}` should not be legal"));
+            }
+        }
+        Ok(fails)
+    }
+}

@@ -1,0 +1,42 @@
+//! `sanjuan cards` and `sanjuan check`.
+
+use std::process::ExitCode;
+
+use sanjuan_core::Ruleset;
+
+use crate::{CmdResult, load_ruleset};
+
+/// Prints the resolved card table.
+pub fn list(spec: &str) -> CmdResult {
+    let rs = load_ruleset(spec)?;
+    println!("{} ({}): {} cards", rs.name, rs.id, rs.total_cards());
+    println!("{:<18} {:<10} {:>4} {:>3} {:>6}  script", "id", "kind", "cost", "vp", "copies");
+    for c in &rs.cards.cards {
+        let script = c.script.as_ref().map(ToString::to_string).unwrap_or_default();
+        let public = if c.public { " (public)" } else { "" };
+        println!("{:<18} {:<10} {:>4} {:>3} {:>6}  {script}{public}", c.id, c.kind.as_str(), c.cost, c.vp, c.copies);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Loads a ruleset and reports every problem.
+pub fn check(spec: &str) -> CmdResult {
+    match Ruleset::load(spec) {
+        Ok(rs) => {
+            let scripted = rs.cards.cards.iter().filter(|c| c.script.is_some()).count();
+            println!(
+                "ok: {} ({}), {} card types, {} cards, {scripted} scripts compiled",
+                rs.name,
+                rs.source,
+                rs.cards.len(),
+                rs.total_cards()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(errors) => {
+            eprintln!("{errors}");
+            eprintln!("{} problem(s) found", errors.0.len());
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

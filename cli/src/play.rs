@@ -1,0 +1,117 @@
+//! `sanjuan play`: a game against random bots, one line per action.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use sanjuan_core::bots::{self, Bot};
+use sanjuan_core::{Game, GameError};
+
+use crate::{CmdResult, load_ruleset};
+
+/// Arguments of `sanjuan play`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Number of players.
+    #[arg(long, default_value_t = 3)]
+    players: usize,
+    /// Your seat (0 = first).
+    #[arg(long, default_value_t = 0)]
+    seat: usize,
+    /// Game seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Ruleset id or path.
+    #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
+    ruleset: String,
+}
+
+/// Prints the state as seen by `viewer` (or everything).
+pub fn print_state(game: &Game, viewer: Option<usize>) {
+    let cards = &game.ruleset().cards;
+    println!(
+        "round {}, governor seat {}, deck {}, discard {}",
+        game.round(),
+        game.governor(),
+        game.deck_size(),
+        game.discard_size()
+    );
+    for seat in 0..game.num_players() {
+        let p = game.player(seat);
+        let city: Vec<String> = p
+            .city
+            .iter()
+            .map(|s| {
+                let mut t = cards.id(s.card).to_owned();
+                if s.good.is_some() {
+                    t.push('*');
+                }
+                if !s.under.is_empty() {
+                    t.push_str(&format!("[{} under]", s.under.len()));
+                }
+                t
+            })
+            .collect();
+        let score = game.score(seat).map(|s| s.total).unwrap_or_default();
+        println!("seat {seat}: {} buildings ({score} VP): {}", p.city.len(), city.join(" "));
+        if viewer.is_none_or(|v| v == seat) {
+            let mut hand: Vec<&str> = p.hand.iter().map(|&c| cards.id(c)).collect();
+            hand.sort_unstable();
+            println!("        hand ({}): {}", hand.len(), hand.join(" "));
+        } else {
+            println!("        hand: {} cards", p.hand.len());
+        }
+    }
+    if let Some(d) = game.pending() {
+        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(cards)).collect();
+        println!("seat {} decides: {} -> {}", d.seat(), d.name(), legal.join(" | "));
+        if !game.limbo().is_empty() && viewer.is_none_or(|v| v == d.seat()) {
+            let offered: Vec<&str> = game.limbo().iter().map(|&c| cards.id(c)).collect();
+            println!("offered: {}", offered.join(" "));
+        }
+    }
+}
+
+/// Runs an interactive game on stdin/stdout.
+pub fn run(args: Args) -> CmdResult {
+    let rs = load_ruleset(&args.ruleset)?;
+    let mut game = Game::new(rs, args.players, args.seed).map_err(|e| e.to_string())?;
+    game.log_events(true);
+    if args.seat >= args.players {
+        return Err(format!("--seat {} is not a seat of a {}-player game", args.seat, args.players));
+    }
+    let mut bots: Vec<Box<dyn Bot>> =
+        (0..args.players).map(|s| bots::make("random", args.seed + s as u64).expect("random bot")).collect();
+    println!("You are seat {}. Type an action (e.g. `role builder`, `build well pay quarry`, `pass`), or `quit`.", args.seat);
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    while let Some(d) = game.pending() {
+        let seat = d.seat();
+        if seat != args.seat {
+            let legal = game.legal_actions();
+            let action = bots[seat].choose(&game, &legal);
+            for e in game.apply(action).map_err(|e| e.to_string())? {
+                println!("  {}", e.text);
+            }
+            continue;
+        }
+        print_state(&game, Some(args.seat));
+        print!("> ");
+        std::io::stdout().flush().ok();
+        let Some(Ok(line)) = lines.next() else { break };
+        let line = line.trim();
+        if line == "quit" {
+            return Ok(ExitCode::SUCCESS);
+        }
+        match game.apply_text(line) {
+            Ok(events) => events.iter().for_each(|e| println!("  {}", e.text)),
+            Err(e @ (GameError::Illegal { .. } | GameError::Parse { .. })) => println!("{e}"),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    if game.is_over() {
+        print_state(&game, None);
+        let winners = game.winners().map_err(|e| e.to_string())?;
+        println!("game over; winner(s): seat {:?}", winners);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,108 @@
+//! `sanjuan simulate`: many games in parallel, a summary, optional JSON lines.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use sanjuan_core::sim::{GameRecord, Summary, play_one};
+
+use crate::{CmdResult, load_ruleset};
+
+/// Arguments of `sanjuan simulate`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Players per game (ignored when --bots names every seat).
+    #[arg(long, default_value_t = 4)]
+    players: usize,
+    /// Run seed: the same seed gives the same games, whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Index of the first game (for splitting a study into shards).
+    #[arg(long, default_value_t = 0)]
+    seed_start: u64,
+    /// Ruleset id or path.
+    #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
+    ruleset: String,
+    /// Bots per seat, comma-separated (one name applies to every seat).
+    #[arg(long, default_value = "random")]
+    bots: String,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Write one JSON line per game to this file.
+    #[arg(long)]
+    json_lines: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs the simulation and prints the summary.
+pub fn run(args: Args) -> CmdResult {
+    let rs = load_ruleset(&args.ruleset)?;
+    let mut bots: Vec<String> = args.bots.split(',').map(|s| s.trim().to_owned()).collect();
+    if bots.len() == 1 {
+        bots = vec![bots[0].clone(); args.players];
+    }
+    for b in &bots {
+        sanjuan_core::bots::make(b, 0)?;
+    }
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
+    let bar = if args.quiet || args.games < 2000 {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(args.games).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, ETA {eta}").expect("template"),
+        )
+    };
+    let start = Instant::now();
+    let range = args.seed_start..args.seed_start + args.games;
+    let records: Vec<Result<GameRecord, String>> = pool.install(|| {
+        range
+            .into_par_iter()
+            .progress_with(bar.clone())
+            .map(|i| play_one(&rs, &bots, args.seed, i).map_err(|e| format!("game {i}: {e}")))
+            .collect()
+    });
+    let elapsed = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let records: Vec<GameRecord> = records.into_iter().collect::<Result<_, _>>()?;
+    if let Some(path) = &args.json_lines {
+        let mut out = std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+        for r in &records {
+            serde_json::to_writer(&mut out, r).map_err(|e| e.to_string())?;
+            writeln!(out).map_err(|e| e.to_string())?;
+        }
+    }
+    let mut summary = Summary::default();
+    for r in &records {
+        summary.add(r);
+    }
+    let gps = args.games as f64 / elapsed;
+    println!("ruleset {} | {} games, {} players, seed {} | bots {}", rs.id, args.games, bots.len(), args.seed, bots.join(","));
+    println!(
+        "{:.2} s on {jobs} thread(s): {:.0} games/s ({:.0} games/s per thread), {:.1} rounds/game, {:.0} actions/game",
+        elapsed,
+        gps,
+        gps / jobs as f64,
+        summary.mean_rounds(),
+        summary.actions_sum as f64 / summary.games.max(1) as f64
+    );
+    if summary.stalled > 0 {
+        println!("{} game(s) stalled and ended at the ruleset's max_rounds", summary.stalled);
+    }
+    println!("{:<6} {:<10} {:>8} {:>10}", "seat", "bot", "win %", "avg score");
+    for (seat, bot) in bots.iter().enumerate() {
+        println!("{seat:<6} {bot:<10} {:>8.1} {:>10.1}", 100.0 * summary.win_rate(seat), summary.mean_score(seat));
+    }
+    Ok(ExitCode::SUCCESS)
+}
