@@ -53,8 +53,7 @@ pub fn play_out_with(
 ) -> Result<(), GameError> {
     while let Some(d) = game.pending() {
         let seat = d.seat();
-        let legal = game.legal_actions();
-        let action = bots[seat].choose(game, &legal);
+        let action = bots[seat].choose(game, game.legal_actions());
         game.apply(action)?;
         watch(game, action);
     }

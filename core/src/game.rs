@@ -9,6 +9,8 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rhai::Dynamic;
@@ -19,6 +21,9 @@ use crate::error::GameError;
 use crate::hooks::{self, Ctx, Hook};
 use crate::rng;
 use crate::ruleset::Ruleset;
+
+/// Slots of a player's city that listen to a hook, in call order.
+pub(crate) type Listeners = SmallVec<[usize; 8]>;
 
 /// One building in a player's city: the top card and what lies on or under it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -294,12 +299,16 @@ pub struct Game {
     pub(crate) phase_sold: i32,
     pub(crate) steps: VecDeque<Step>,
     pub(crate) pending: Option<Decision>,
+    /// The legal answers to `pending`, worked out once per decision.
+    pub(crate) legal: Vec<Action>,
     pub(crate) over: bool,
     pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,
     pub(crate) log: Option<Vec<Event>>,
     /// Buildings in play per seat, shared with script contexts.
     pub(crate) in_play: Arc<Vec<Vec<CardIdx>>>,
+    /// Per seat, a bit per hook some building in the city listens to (a quick "nobody").
+    pub(crate) hook_mask: Vec<u32>,
     pub(crate) actions_applied: u64,
 }
 
@@ -386,11 +395,13 @@ impl Game {
             phase_sold: 0,
             steps: VecDeque::new(),
             pending: None,
+            legal: Vec::new(),
             over: false,
             stalled: false,
             broken: None,
             log: None,
             in_play: Arc::new(Vec::new()),
+            hook_mask: vec![0; players],
             actions_applied: 0,
         }
     }
@@ -571,19 +582,27 @@ impl Game {
     pub(crate) fn advance(&mut self) -> Result<(), GameError> {
         loop {
             if self.pending.is_some() {
-                let legal = self.legal_actions();
+                let mut legal = std::mem::take(&mut self.legal);
+                self.compute_legal(&mut legal);
                 match legal.as_slice() {
                     [only] => {
-                        self.apply_legal(*only)?;
+                        let only = *only;
+                        self.legal = legal;
+                        self.apply_legal(only)?;
                         continue;
                     }
                     [] => {
+                        self.legal = legal;
                         self.pending = None;
                         continue;
                     }
-                    _ => return Ok(()),
+                    _ => {
+                        self.legal = legal;
+                        return Ok(());
+                    }
                 }
             }
+            self.legal.clear();
             if self.over {
                 return Ok(());
             }
@@ -712,13 +731,30 @@ impl Game {
         hand.swap_remove(i)
     }
 
+    /// Call after any change to a city: the shared building lists and the hook masks.
     pub(crate) fn refresh_in_play(&mut self) {
         self.in_play = Arc::new(self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect());
+        let scripts = &self.rs.scripts;
+        self.hook_mask = self
+            .players
+            .iter()
+            .map(|p| {
+                let mut mask = 0u32;
+                for s in &p.city {
+                    for h in 0..scripts.hooks().len() {
+                        if scripts.listens(h, s.card as usize) {
+                            mask |= 1 << h;
+                        }
+                    }
+                }
+                mask
+            })
+            .collect();
     }
 
     /// Distinct card types in a list, in first-seen order.
-    pub(crate) fn distinct(cards: impl IntoIterator<Item = CardIdx>) -> Vec<CardIdx> {
-        let mut out: Vec<CardIdx> = Vec::new();
+    pub(crate) fn distinct(cards: impl IntoIterator<Item = CardIdx>) -> SmallVec<[CardIdx; 16]> {
+        let mut out: SmallVec<[CardIdx; 16]> = SmallVec::new();
         for c in cards {
             if !out.contains(&c) {
                 out.push(c);
@@ -752,18 +788,21 @@ impl Game {
             under: s.under.len() as i32,
             subtotal: 0,
             buildings: Arc::clone(&self.in_play),
-            revealed: Arc::new(Vec::new()),
+            revealed: None,
         }
     }
 
     /// The active slots of `seat` that listen to `hook`, in hook order.
-    pub(crate) fn listeners(&self, hook: Hook, seat: usize) -> Vec<usize> {
+    pub(crate) fn listeners(&self, hook: Hook, seat: usize) -> Listeners {
         self.listeners_where(hook, seat, |s| s.active)
     }
 
-    pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Vec<usize> {
+    pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Listeners {
+        if self.hook_mask[seat] & (1 << hook as u32) == 0 {
+            return Listeners::new();
+        }
         let scripts = &self.rs.scripts;
-        let mut out: Vec<usize> = self.players[seat]
+        let mut out: Listeners = self.players[seat]
             .city
             .iter()
             .enumerate()
@@ -781,7 +820,7 @@ impl Game {
     /// Calls a hook with a prepared context.
     pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
         let card = ctx.card as usize;
-        Ok(self.rs.scripts.call(hook as usize, card, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT))
+        Ok(self.rs.scripts.call_with(hook as usize, card, || Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT))
     }
 
     /// Calls a hook that returns an integer.
@@ -872,8 +911,18 @@ impl Game {
 
     // ----- legal actions ---------------------------------------------------
 
-    /// Every legal answer to the pending decision.
-    pub fn legal_actions(&self) -> Vec<Action> {
+    /// Every legal answer to the pending decision (empty once the game is over).
+    pub fn legal_actions(&self) -> &[Action] {
+        &self.legal
+    }
+
+    /// Works out the legal answers to the pending decision into `out`.
+    fn compute_legal(&self, out: &mut Vec<Action>) {
+        out.clear();
+        out.extend(self.legal_list());
+    }
+
+    fn legal_list(&self) -> Vec<Action> {
         let Some(d) = &self.pending else { return Vec::new() };
         let hand_types = |seat: usize| Game::distinct(self.players[seat].hand.iter().copied());
         match d {

@@ -7,11 +7,12 @@
 //! the order the buildings were built.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};
-use crate::script::HookSpec;
+use crate::script::{HookSpec, ScriptHost};
 
 /// Hook ids; the index into [`HOOKS`].
 #[allow(missing_docs)]
@@ -197,7 +198,7 @@ pub struct Ctx {
     /// Buildings in play, per seat.
     pub buildings: Arc<Vec<Vec<CardIdx>>>,
     /// Cards this building revealed.
-    pub revealed: Arc<Vec<CardIdx>>,
+    pub revealed: Option<Arc<Vec<CardIdx>>>,
 }
 
 impl Ctx {
@@ -246,12 +247,12 @@ pub fn register(engine: &mut Engine) {
         .register_get("uses", |c: &mut Ctx| c.uses)
         .register_get("under", |c: &mut Ctx| c.under)
         .register_get("subtotal", |c: &mut Ctx| c.subtotal)
-        .register_get("revealed", |c: &mut Ctx| c.cards(&c.revealed.clone()))
-        .register_get("buildings", |c: &mut Ctx| c.cards(&c.buildings[c.seat].clone()))
+        .register_get("revealed", |c: &mut Ctx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
+        .register_get("buildings", |c: &mut Ctx| c.cards(&c.buildings[c.seat]))
         .register_get("others", |c: &mut Ctx| {
             let n = c.players;
             (1..n)
-                .map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n].clone())))
+                .map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n])))
                 .collect::<Array>()
         })
         .register_fn("count_kind", |c: &mut Ctx, kind: &str| {
@@ -324,4 +325,55 @@ pub fn as_ids(value: Dynamic) -> Result<Vec<String>, String> {
             }
         })
         .collect()
+}
+
+/// Remembers integer hooks that are functions of the building being built
+/// (`ctx.target`, `ctx.over`, `ctx.card`) only, such as the smithy's discount.
+/// The script host finds which hooks qualify by reading their code; their
+/// values are filled in on first use and shared by every game of the ruleset.
+pub struct TargetMemo {
+    cards: usize,
+    per_owner: Vec<Option<Box<[AtomicI32]>>>,
+}
+
+const UNKNOWN: i32 = i32::MIN;
+
+impl TargetMemo {
+    /// Finds the owners whose `hook` reads nothing but target, over and card.
+    pub fn new(scripts: &ScriptHost, hook: Hook, cards: usize) -> Self {
+        let per_owner = (0..cards)
+            .map(|owner| {
+                let reads = scripts.reads(hook as usize, owner)?;
+                reads.iter().all(|r| matches!(r.as_str(), "target" | "over" | "card")).then(|| {
+                    (0..cards * (cards + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect::<Box<[AtomicI32]>>()
+                })
+            })
+            .collect();
+        TargetMemo { cards, per_owner }
+    }
+
+    fn slot(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<&AtomicI32> {
+        let table = self.per_owner.get(owner as usize)?.as_ref()?;
+        let over = over.map_or(self.cards, usize::from);
+        table.get(target as usize * (self.cards + 1) + over)
+    }
+
+    /// The remembered value, if any.
+    pub fn get(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<i32> {
+        self.slot(owner, target, over).map(|a| a.load(Ordering::Relaxed)).filter(|&v| v != UNKNOWN)
+    }
+
+    /// Remembers a value (ignored for owners whose hook depends on more).
+    pub fn set(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>, value: i32) {
+        if let Some(a) = self.slot(owner, target, over)
+            && value != UNKNOWN
+        {
+            a.store(value, Ordering::Relaxed);
+        }
+    }
+
+    /// Number of owners whose hook is remembered.
+    pub fn owners(&self) -> usize {
+        self.per_owner.iter().filter(|o| o.is_some()).count()
+    }
 }

@@ -197,10 +197,22 @@ impl Game {
         let base = self.rs.cards.get(card).cost;
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let over_card = over.map(|s| self.players[seat].city[s].card);
-        let discount = self.sum_hook(Hook::BuildCost, seat, |c| {
-            c.target = Some(card);
-            c.over = over_card;
-        })?;
+        let memo = &self.rs.build_cost_memo;
+        let mut discount = 0;
+        for slot in self.listeners(Hook::BuildCost, seat) {
+            let owner = self.players[seat].city[slot].card;
+            discount += match memo.get(owner, card, over_card) {
+                Some(v) => v,
+                None => {
+                    let mut ctx = self.ctx(seat, slot);
+                    ctx.target = Some(card);
+                    ctx.over = over_card;
+                    let v = self.call_int(Hook::BuildCost, ctx)?;
+                    memo.set(owner, card, over_card, v);
+                    v
+                }
+            };
+        }
         Ok((base - privilege - discount).max(0))
     }
 
@@ -447,7 +459,7 @@ impl Game {
             format!("seat {seat} reveals {}", ids.join(", "))
         });
         let mut ctx = self.ctx(seat, slot);
-        ctx.revealed = Arc::new(self.limbo.clone());
+        ctx.revealed = Some(Arc::new(self.limbo.clone()));
         let card = ctx.card as usize;
         let v = self.call(Hook::Reveal, ctx)?;
         let ids = hooks::as_ids(v).map_err(|e| self.rs.scripts.bad_return(Hook::Reveal as usize, card, &e))?;

@@ -135,6 +135,8 @@ pub struct Ruleset {
     pub order: Vec<CardIdx>,
     /// The card set files used.
     pub sets: Vec<Source>,
+    /// Remembered `on_build_cost` values of hooks that depend only on what is built.
+    pub build_cost_memo: hooks::TargetMemo,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -256,6 +258,7 @@ impl Ruleset {
         }
         let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
         order.sort_by_key(|&i| (table.get(i).order, i));
+        let build_cost_memo = hooks::TargetMemo::new(&scripts, hooks::Hook::BuildCost, table.len());
         Ok(Arc::new(Ruleset {
             id: top.id.clone(),
             name: top.name.clone(),
@@ -268,6 +271,7 @@ impl Ruleset {
             start_buildings,
             order,
             sets,
+            build_cost_memo,
         }))
     }
 

@@ -65,8 +65,12 @@ impl Game {
 
     /// The winning seats: most points, then most hand cards plus goods; still tied means shared.
     pub fn winners(&self) -> Result<Vec<usize>, GameError> {
-        let scores = self.scores()?;
-        let best = scores.iter().map(|s| (s.total, s.tie_break)).max().unwrap_or_default();
-        Ok((0..scores.len()).filter(|&i| (scores[i].total, scores[i].tie_break) == best).collect())
+        Ok(winners_of(&self.scores()?))
     }
+}
+
+/// The winning seats among these scores: most points, then the tie-break; still tied means shared.
+pub fn winners_of(scores: &[Score]) -> Vec<usize> {
+    let best = scores.iter().map(|s| (s.total, s.tie_break)).max().unwrap_or_default();
+    (0..scores.len()).filter(|&i| (scores[i].total, scores[i].tie_break) == best).collect()
 }

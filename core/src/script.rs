@@ -57,6 +57,9 @@ pub struct ScriptHost {
     by_source: HashMap<Source, usize>,
     /// `dispatch[hook][owner]`: the script that implements `hook` for `owner`.
     dispatch: Vec<Vec<Option<u32>>>,
+    /// `constants[hook][owner]`: the value of a hook whose body is a literal
+    /// (`fn on_hand_limit(ctx) { 12 }`), so calling it can be skipped.
+    constants: Vec<Vec<Option<Dynamic>>>,
     owners: Vec<String>,
 }
 
@@ -81,6 +84,7 @@ impl ScriptHost {
             scripts: Vec::new(),
             by_source: HashMap::new(),
             dispatch: vec![Vec::new(); hooks.len()],
+            constants: vec![Vec::new(); hooks.len()],
             owners: Vec::new(),
         }
     }
@@ -95,6 +99,9 @@ impl ScriptHost {
         let idx = self.owners.len();
         self.owners.push(owner.to_owned());
         for table in &mut self.dispatch {
+            table.push(None);
+        }
+        for table in &mut self.constants {
             table.push(None);
         }
         let Some(source) = source else { return Vec::new() };
@@ -131,6 +138,7 @@ impl ScriptHost {
                         );
                     } else {
                         self.dispatch[h][idx] = Some(script as u32);
+                        self.constants[h][idx] = literal_body(&self.scripts[script].ast, f.name);
                     }
                 }
                 None if f.name.starts_with("on_") => {
@@ -181,6 +189,32 @@ impl ScriptHost {
         self.dispatch[hook][owner].map(|s| &self.scripts[s as usize].source)
     }
 
+    /// The properties `owner`'s `hook` reads from its parameter, if that is all it does with it.
+    pub fn reads(&self, hook: usize, owner: usize) -> Option<Vec<String>> {
+        let script = self.dispatch[hook][owner]?;
+        param_reads(&self.scripts[script as usize].ast, self.hooks[hook].name)
+    }
+
+    /// The value of a hook whose body is a literal, if it is one.
+    #[inline]
+    pub fn constant(&self, hook: usize, owner: usize) -> Option<&Dynamic> {
+        self.constants[hook][owner].as_ref()
+    }
+
+    /// Calls `hook` for `owner` with the argument `arg()` builds; `Ok(None)` when it
+    /// does not listen. A hook whose body is a literal returns it without a call.
+    pub fn call_with(
+        &self,
+        hook: usize,
+        owner: usize,
+        arg: impl FnOnce() -> Dynamic,
+    ) -> Result<Option<Dynamic>, ScriptError> {
+        if let Some(v) = self.constant(hook, owner) {
+            return Ok(Some(v.clone()));
+        }
+        self.call(hook, owner, arg())
+    }
+
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
     pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
@@ -223,6 +257,116 @@ impl ScriptHost {
     }
 }
 
+/// The span of function `name`'s body, as (line, column) pairs.
+fn body_span(ast: &AST, name: &str) -> Option<((usize, usize), (usize, usize), String)> {
+    let def = ast.iter_fn_def().find(|f| f.name == name)?;
+    let param = def.params.first().map(ToString::to_string).unwrap_or_default();
+    Some((key(def.body.start_position()), key(def.body.end_position()), param))
+}
+
+fn key(p: Position) -> (usize, usize) {
+    (p.line().unwrap_or(0), p.position().unwrap_or(0))
+}
+
+/// The properties function `name` reads from its first parameter (`ctx.target` →
+/// `target`), or `None` if it uses the parameter in any other way (a method
+/// call, passing it on). A hook that reads only some properties is a function
+/// of them, which lets the caller tabulate it.
+fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
+    use rhai::{ASTNode, Expr};
+    let (start, end, param) = body_span(ast, name)?;
+    let mut reads: Vec<String> = Vec::new();
+    let mut other_use = false;
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
+        if v.1 != param.as_str() {
+            return true;
+        }
+        let prop = match path.iter().rev().nth(1) {
+            Some(ASTNode::Expr(Expr::Dot(bin, ..))) if matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) => {
+                match &bin.rhs {
+                    Expr::Property(p, _) => Some(p.2.to_string()),
+                    Expr::Dot(inner, ..) | Expr::Index(inner, ..) => match &inner.lhs {
+                        Expr::Property(p, _) => Some(p.2.to_string()),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match prop {
+            Some(p) if !reads.contains(&p) => reads.push(p),
+            Some(_) => {}
+            None => other_use = true,
+        }
+        true
+    });
+    (!other_use).then_some(reads)
+}
+
+/// The value of function `name` when its whole body is one literal expression.
+/// Such a function cannot depend on its arguments, so its value can be cached.
+fn literal_body(ast: &AST, name: &str) -> Option<Dynamic> {
+    let (start, end, _) = body_span(ast, name)?;
+    let mut top = 0;
+    let mut value = None;
+    // The walk visits every function; a top-level node inside this body's span is one of its statements.
+    ast.walk(&mut |path: &[rhai::ASTNode]| {
+        if let [node] = path
+            && (start..=end).contains(&key(node.position()))
+        {
+            top += 1;
+            value = match node {
+                rhai::ASTNode::Stmt(rhai::Stmt::Expr(e)) => e.get_literal_value(None),
+                rhai::ASTNode::Stmt(rhai::Stmt::Return(Some(e), ..)) => e.get_literal_value(None),
+                rhai::ASTNode::Expr(e) => e.get_literal_value(None),
+                _ => None,
+            };
+        }
+        true
+    });
+    if top == 1 { value } else { None }
+}
+
 fn pos(p: Position) -> Pos {
     Pos { line: p.line().unwrap_or(0), col: p.position().unwrap_or(0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_bodies_are_detected_and_others_are_not() {
+        let engine = Engine::new_raw();
+        let ast = engine
+            .compile("fn a(ctx) { 12 } fn b(ctx) { #{ keep: 1 } } fn c(ctx) { ctx.hand } fn d(ctx) { let x = 1; x }")
+            .unwrap();
+        assert_eq!(literal_body(&ast, "a").and_then(|v| v.as_int().ok()), Some(12));
+        assert!(literal_body(&ast, "b").is_some_and(|v| v.is_map()));
+        assert!(literal_body(&ast, "c").is_none());
+        assert!(literal_body(&ast, "d").is_none());
+    }
+
+    #[test]
+    fn parameter_reads_are_listed_and_other_uses_are_not() {
+        let engine = Engine::new_raw();
+        let ast = engine
+            .compile(
+                "fn a(ctx) { if ctx.target.kind == \"city\" { 1 } else { 0 } }
+                 fn b(ctx) { if ctx.over == () { 0 } else { ctx.over.cost } }
+                 fn c(ctx) { ctx.count_kind(\"city\") }
+                 fn d(ctx) { helper(ctx) }
+                 fn helper(x) { 1 }",
+            )
+            .unwrap();
+        assert_eq!(param_reads(&ast, "a"), Some(vec!["target".to_owned()]));
+        assert_eq!(param_reads(&ast, "b"), Some(vec!["over".to_owned()]));
+        assert_eq!(param_reads(&ast, "c"), None);
+        assert_eq!(param_reads(&ast, "d"), None);
+    }
 }

@@ -56,13 +56,14 @@ pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u
         .map_err(|why| GameError::Parse { text: bot_names.join(","), why })?;
     play_out(&mut game, &mut bots)?;
     let cards = &rs.cards;
+    let scores = game.scores()?;
     Ok(GameRecord {
         index,
         seed,
         bots: bot_names.to_vec(),
         rounds: game.round(),
-        scores: game.scores()?.iter().map(|s| s.total).collect(),
-        winners: game.winners()?,
+        winners: crate::score::winners_of(&scores),
+        scores: scores.iter().map(|s| s.total).collect(),
         buildings: (0..bot_names.len())
             .map(|s| game.player(s).city.iter().map(|x| cards.id(x.card).to_owned()).collect())
             .collect(),
