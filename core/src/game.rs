@@ -507,6 +507,24 @@ impl Game {
         self.over
     }
 
+    /// How many copies of each card type are where: the count per type over the
+    /// draw pile, discard pile, hands, buildings (top, covered, good, under),
+    /// public cards and cards waiting for a decision. Equals the ruleset's copies
+    /// at every point of a game.
+    pub fn census(&self) -> Vec<u32> {
+        let mut count = vec![0u32; self.rs.cards.len()];
+        let mut add = |c: &CardIdx| count[*c as usize] += 1;
+        self.deck.iter().chain(&self.discard).chain(&self.public).chain(&self.limbo).for_each(&mut add);
+        for p in &self.players {
+            p.hand.iter().for_each(&mut add);
+            for s in &p.city {
+                add(&s.card);
+                s.covered.iter().chain(&s.under).chain(s.good.iter()).for_each(&mut add);
+            }
+        }
+        count
+    }
+
     /// True if the game ended by the `max_rounds` safety valve, not by the rules.
     pub fn stalled(&self) -> bool {
         self.stalled

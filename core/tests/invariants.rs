@@ -1,0 +1,92 @@
+//! Invariants over many seeded random games: every card is always in exactly
+//! one place, nobody holds more than their hand limit when a round starts,
+//! and every game ends.
+
+use std::sync::Arc;
+
+use sanjuan_core::bots::{Bot, RandomBot};
+use sanjuan_core::{Decision, Game, Ruleset};
+
+const GAMES_PER_COUNT: u64 = 1000;
+
+fn check_game(rs: &Arc<Ruleset>, players: usize, seed: u64) {
+    let copies: Vec<u32> = rs.cards.cards.iter().map(|c| c.copies).collect();
+    let mut game = Game::new(Arc::clone(rs), players, seed).unwrap();
+    let mut bots: Vec<RandomBot> = (0..players as u64).map(|s| RandomBot::new(seed * 31 + s)).collect();
+    let mut steps = 0;
+    while let Some(d) = game.pending() {
+        let seat = d.seat();
+        // The first role choice of a round comes right after the hand-limit check.
+        if matches!(d, Decision::Role { .. }) && game.roles_taken().is_empty() && game.round() > 1 {
+            for s in 0..players {
+                let limit = game.hand_limit_of(s).unwrap() as usize;
+                let hand = game.player(s).hand.len();
+                assert!(hand <= limit, "seed {seed}: seat {s} holds {hand} > limit {limit} at round start");
+            }
+        }
+        let action = bots[seat].choose(&game, game.legal_actions());
+        game.apply(action).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(game.census(), copies, "seed {seed}: a card was lost or duplicated after {steps} actions");
+        steps += 1;
+        assert!(steps < 100_000, "seed {seed}: no end in sight");
+    }
+    assert!(game.is_over(), "seed {seed}: no decision pending but the game is not over");
+    assert!(game.legal_actions().is_empty());
+}
+
+fn check_count(players: usize) {
+    let rs = Ruleset::load("second-edition").unwrap();
+    assert_eq!(rs.total_cards(), 110);
+    for seed in 0..GAMES_PER_COUNT {
+        check_game(&rs, players, seed);
+    }
+}
+
+#[test]
+fn two_players() {
+    check_count(2);
+}
+
+#[test]
+fn three_players() {
+    check_count(3);
+}
+
+#[test]
+fn four_players() {
+    check_count(4);
+}
+
+#[test]
+fn same_seed_same_game() {
+    let rs = Ruleset::load("second-edition").unwrap();
+    let bots = vec!["random".to_owned(); 4];
+    for index in 0..20 {
+        let a = sanjuan_core::sim::play_one(&rs, &bots, 7, index).unwrap();
+        let b = sanjuan_core::sim::play_one(&rs, &bots, 7, index).unwrap();
+        assert_eq!(a, b);
+    }
+    let c = sanjuan_core::sim::play_one(&rs, &bots, 8, 0).unwrap();
+    let a = sanjuan_core::sim::play_one(&rs, &bots, 7, 0).unwrap();
+    assert_ne!(a.seed, c.seed);
+}
+
+#[test]
+fn replaying_the_actions_of_a_seed_gives_the_same_game() {
+    let rs = Ruleset::load("second-edition").unwrap();
+    let mut game = Game::new(Arc::clone(&rs), 3, 42).unwrap();
+    let mut bot = RandomBot::new(1);
+    let mut actions = Vec::new();
+    while game.pending().is_some() {
+        let a = bot.choose(&game, game.legal_actions());
+        actions.push(a);
+        game.apply(a).unwrap();
+    }
+    let mut replay = Game::new(rs, 3, 42).unwrap();
+    for a in actions {
+        replay.apply(a).unwrap();
+    }
+    assert!(replay.is_over());
+    assert_eq!(replay.scores().unwrap(), game.scores().unwrap());
+    assert_eq!(replay.census(), game.census());
+}
