@@ -81,14 +81,16 @@ pub fn run(args: Args) -> CmdResult {
     }
     let mut bots: Vec<Box<dyn Bot>> =
         (0..args.players).map(|s| bots::make("random", args.seed + s as u64).expect("random bot")).collect();
-    println!("You are seat {}. Type an action (e.g. `role builder`, `build well pay quarry`, `pass`), or `quit`.", args.seat);
+    println!(
+        "You are seat {}. Type an action (e.g. `role builder`, `build well pay quarry`, `pass`), or `quit`.",
+        args.seat
+    );
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     while let Some(d) = game.pending() {
         let seat = d.seat();
         if seat != args.seat {
-            let legal = game.legal_actions();
-            let action = bots[seat].choose(&game, &legal);
+            let action = bots[seat].choose(&game, game.legal_actions());
             for e in game.apply(action).map_err(|e| e.to_string())? {
                 println!("  {}", e.text);
             }

@@ -75,9 +75,8 @@ pub fn run(args: Args) -> CmdResult {
     bar.finish_and_clear();
     let records: Vec<GameRecord> = records.into_iter().collect::<Result<_, _>>()?;
     if let Some(path) = &args.json_lines {
-        let mut out = std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        );
+        let mut out =
+            std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?);
         for r in &records {
             serde_json::to_writer(&mut out, r).map_err(|e| e.to_string())?;
             writeln!(out).map_err(|e| e.to_string())?;
@@ -88,7 +87,14 @@ pub fn run(args: Args) -> CmdResult {
         summary.add(r);
     }
     let gps = args.games as f64 / elapsed;
-    println!("ruleset {} | {} games, {} players, seed {} | bots {}", rs.id, args.games, bots.len(), args.seed, bots.join(","));
+    println!(
+        "ruleset {} | {} games, {} players, seed {} | bots {}",
+        rs.id,
+        args.games,
+        bots.len(),
+        args.seed,
+        bots.join(",")
+    );
     println!(
         "{:.2} s on {jobs} thread(s): {:.0} games/s ({:.0} games/s per thread), {:.1} rounds/game, {:.0} actions/game",
         elapsed,

@@ -189,9 +189,8 @@ pub(crate) struct SourcedCard {
 /// Reads a card set file.
 pub(crate) fn read_card_set(file: &Source) -> Result<Vec<SourcedCard>, LoadError> {
     let text = file.read()?;
-    let set: CardSetFile = toml::from_str(&text).map_err(|e| {
-        LoadError::toml(file, &text, &e).help("see cards/base.toml for the fields a card takes")
-    })?;
+    let set: CardSetFile = toml::from_str(&text)
+        .map_err(|e| LoadError::toml(file, &text, &e).help("see cards/base.toml for the fields a card takes"))?;
     let script_dir = file.join(&format!("{}/_", set.script_dir));
     Ok(set
         .cards

@@ -24,10 +24,7 @@ impl Source {
     /// The built-in ruleset with this id (`cards/rulesets/<id>.toml`).
     pub fn builtin_ruleset(id: &str) -> Option<Source> {
         let path = format!("cards/rulesets/{id}.toml");
-        BUILTIN_FILES
-            .iter()
-            .any(|(p, _)| *p == path)
-            .then_some(Source::Builtin(path))
+        BUILTIN_FILES.iter().any(|(p, _)| *p == path).then_some(Source::Builtin(path))
     }
 
     /// Ids of all built-in rulesets (not the examples).
@@ -63,9 +60,7 @@ impl Source {
                 .find(|(q, _)| q == p)
                 .map(|(_, text)| (*text).to_owned())
                 .ok_or_else(|| LoadError::missing(self, "no such built-in file")),
-            Source::Disk(p) => {
-                std::fs::read_to_string(p).map_err(|e| LoadError::missing(self, &e.to_string()))
-            }
+            Source::Disk(p) => std::fs::read_to_string(p).map_err(|e| LoadError::missing(self, &e.to_string())),
         }
     }
 

@@ -329,10 +329,7 @@ impl Game {
         if players < rules.min_players || players > rules.max_players {
             return Err(GameError::Parse {
                 text: players.to_string(),
-                why: format!(
-                    "ruleset `{}` is for {} to {} players",
-                    rs.id, rules.min_players, rules.max_players
-                ),
+                why: format!("ruleset `{}` is for {} to {} players", rs.id, rules.min_players, rules.max_players),
             });
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -660,7 +657,9 @@ impl Game {
                     self.over = true;
                     self.stalled = true;
                     self.steps.clear();
-                    self.event(None, |g| format!("no game end after {} rounds: the game is scored as it stands", g.round));
+                    self.event(None, |g| {
+                        format!("no game end after {} rounds: the game is scored as it stands", g.round)
+                    });
                     return Ok(());
                 }
                 self.governor = (self.governor + 1) % self.players.len();
@@ -994,15 +993,19 @@ impl Game {
                 out.push(Action::Pass);
                 out
             }
-            Decision::Keep { left, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => vec![Action::Keep(self.limbo[0])],
+            Decision::Keep { left, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {
+                vec![Action::Keep(self.limbo[0])]
+            }
             Decision::Discard { seat, left, .. }
-                if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() => {
+                if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() =>
+            {
                 vec![Action::Discard(self.players[*seat].hand[0])]
             }
             Decision::Keep { .. } => Game::distinct(self.limbo.iter().copied()).into_iter().map(Action::Keep).collect(),
             Decision::Discard { seat, .. } => hand_types(*seat).into_iter().map(Action::Discard).collect(),
             Decision::Reveal { keepable, .. } => {
-                let mut out: Vec<Action> = Game::distinct(keepable.iter().copied()).into_iter().map(Action::Keep).collect();
+                let mut out: Vec<Action> =
+                    Game::distinct(keepable.iter().copied()).into_iter().map(Action::Keep).collect();
                 out.push(Action::Pass);
                 out
             }

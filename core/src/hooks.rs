@@ -251,16 +251,13 @@ pub fn register(engine: &mut Engine) {
         .register_get("buildings", |c: &mut Ctx| c.cards(&c.buildings[c.seat]))
         .register_get("others", |c: &mut Ctx| {
             let n = c.players;
-            (1..n)
-                .map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n])))
-                .collect::<Array>()
+            (1..n).map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n]))).collect::<Array>()
         })
         .register_fn("count_kind", |c: &mut Ctx, kind: &str| {
             c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).kind.as_str() == kind).count() as i32
         })
         .register_fn("count_tag", |c: &mut Ctx, tag: &str| {
-            c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).tags.iter().any(|t| t == tag)).count()
-                as i32
+            c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).tags.iter().any(|t| t == tag)).count() as i32
         })
         .register_fn("built_by_anyone", |c: &mut Ctx, id: &str| {
             c.buildings.iter().flatten().any(|&i| c.table.get(i).id == id)
@@ -344,9 +341,10 @@ impl TargetMemo {
         let per_owner = (0..cards)
             .map(|owner| {
                 let reads = scripts.reads(hook as usize, owner)?;
-                reads.iter().all(|r| matches!(r.as_str(), "target" | "over" | "card")).then(|| {
-                    (0..cards * (cards + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect::<Box<[AtomicI32]>>()
-                })
+                reads
+                    .iter()
+                    .all(|r| matches!(r.as_str(), "target" | "over" | "card"))
+                    .then(|| (0..cards * (cards + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect::<Box<[AtomicI32]>>())
             })
             .collect();
         TargetMemo { cards, per_owner }

@@ -104,11 +104,8 @@ impl Game {
             Role::Prospector => {
                 let extra = self.privilege(seat, rules.prospector_privilege);
                 self.draw_to_hand(seat, extra);
-                let reveals: Vec<Step> = self
-                    .listeners(Hook::Prospect, seat)
-                    .into_iter()
-                    .map(|slot| Step::Reveal { seat, slot })
-                    .collect();
+                let reveals: Vec<Step> =
+                    self.listeners(Hook::Prospect, seat).into_iter().map(|slot| Step::Reveal { seat, slot }).collect();
                 for s in reveals.into_iter().rev() {
                     self.steps.push_front(s);
                 }
@@ -127,8 +124,11 @@ impl Game {
             let ctx = self.ctx(seat, slot);
             let card = ctx.card as usize;
             let bad = |e: String| self.rs.scripts.bad_return(Hook::BuildOptions as usize, card, &e);
-            let map = hooks::as_map(self.call(Hook::BuildOptions, ctx)?, &["overbuild", "overbuild_except", "goods_as_cards"])
-                .map_err(bad)?;
+            let map = hooks::as_map(
+                self.call(Hook::BuildOptions, ctx)?,
+                &["overbuild", "overbuild_except", "goods_as_cards"],
+            )
+            .map_err(bad)?;
             overbuild |= hooks::map_bool(&map, "overbuild").map_err(bad)?;
             goods_as_cards += hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
             if let Some(v) = map.get("overbuild_except") {
@@ -190,6 +190,11 @@ impl Game {
             self.pending = Some(Decision::Build { seat, options, goods_as_cards });
         }
         Ok(())
+    }
+
+    /// What `seat` would pay now to build `card` (not over anything), never below 0.
+    pub fn build_cost_now(&self, seat: usize, card: CardIdx) -> Result<i32, GameError> {
+        self.build_cost(seat, card, None)
     }
 
     /// The cost of building `card` (over `slot`) for `seat` now, never below 0.
@@ -265,11 +270,8 @@ impl Game {
                 goods_left
             }
             Action::Spend(b) => {
-                let slot = self.players[seat]
-                    .city
-                    .iter()
-                    .position(|s| s.card == b && s.good.is_some())
-                    .expect("legal spend");
+                let slot =
+                    self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal spend");
                 let good = self.players[seat].city[slot].good.take().expect("good");
                 self.discard.push(good);
                 goods_left - 1
@@ -298,7 +300,8 @@ impl Game {
         }
         self.refresh_in_play();
         self.event(Some(seat), |g| {
-            let over = over.map(|s| format!(" over {}", g.rs.cards.id(*g.players[seat].city[s].covered.last().unwrap())));
+            let over =
+                over.map(|s| format!(" over {}", g.rs.cards.id(*g.players[seat].city[s].covered.last().unwrap())));
             format!("seat {seat} builds {}{} paying {paid}", g.rs.cards.id(card), over.unwrap_or_default())
         });
         let over_card = over.and_then(|s| self.players[seat].city[s].covered.last().copied());
@@ -341,7 +344,8 @@ impl Game {
     pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
         let Decision::Sell { seat, left, done } = d else { unreachable!() };
         if let Action::Sell(b) = a {
-            let slot = self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
+            let slot =
+                self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
             let good = self.players[seat].city[slot].good.take().expect("good");
             self.limbo.push(good);
             let price = self.price_of(b);

@@ -183,10 +183,9 @@ impl Ruleset {
         let mut seen: BTreeMap<String, Source> = BTreeMap::new();
         specs.retain(|c| match seen.get(&c.spec.id) {
             Some(first) => {
-                errors.push(
-                    LoadError::at(&c.file, c.pos, format!("card id `{}` is defined twice", c.spec.id))
-                        .help(format!("it is already defined in {first}; change one id, or patch it with [cards.{}]", c.spec.id)),
-                );
+                errors.push(LoadError::at(&c.file, c.pos, format!("card id `{}` is defined twice", c.spec.id)).help(
+                    format!("it is already defined in {first}; change one id, or patch it with [cards.{}]", c.spec.id),
+                ));
                 false
             }
             None => {
@@ -205,10 +204,10 @@ impl Ruleset {
                 let Some(def) = defs.iter_mut().find(|d| d.id == id.as_str()) else {
                     let known = CardTable::new(defs.clone());
                     let hint = known.closest(id).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default();
-                    errors.push(
-                        LoadError::at(file, pos, format!("[cards.{id}] patches a card no set defines"))
-                            .help(format!("{hint}to add a new card, put it in a card set file listed in `extra_sets`")),
-                    );
+                    errors
+                        .push(LoadError::at(file, pos, format!("[cards.{id}] patches a card no set defines")).help(
+                            format!("{hint}to add a new card, put it in a card set file listed in `extra_sets`"),
+                        ));
                     continue;
                 };
                 apply_patch(def, patch, file);
@@ -316,11 +315,14 @@ fn read_chain(source: &Source) -> Result<Vec<(Source, RulesetFile)>, LoadError> 
         }
         let text = src.read()?;
         let rf: RulesetFile = toml::from_str(&text).map_err(|e| {
-            LoadError::toml(&src, &text, &e).help("a ruleset has id, name, extends or sets, [rules] and [cards.<id>] tables")
+            LoadError::toml(&src, &text, &e)
+                .help("a ruleset has id, name, extends or sets, [rules] and [cards.<id>] tables")
         })?;
         if let Some(parent) = &rf.extends {
-            let p = resolve_spec(parent, Some(&src)).map_err(|e| {
-                LoadError { pos: Pos::of_text(&text, "extends"), file: src.to_string(), ..e }
+            let p = resolve_spec(parent, Some(&src)).map_err(|e| LoadError {
+                pos: Pos::of_text(&text, "extends"),
+                file: src.to_string(),
+                ..e
             })?;
             next = Some(p);
         } else if rf.sets.is_none() {
@@ -420,15 +422,14 @@ fn validate_card(def: &CardDef, rules: Option<&Rules>, errors: &mut Vec<LoadErro
     if def.copies > 200 {
         err(format!("card `{}` has {} copies", def.id, def.copies), "copies must be between 0 and 200");
     }
-    if let Some(rules) = rules {
-        if let Some(t) = &def.good_name {
-            if !rules.goods.iter().any(|g| g == t) {
-                err(
-                    format!("card `{}` makes good `{t}`, which the ruleset does not list", def.id),
-                    &format!("goods: {}", rules.goods.join(", ")),
-                );
-            }
-        }
+    if let Some(rules) = rules
+        && let Some(t) = &def.good_name
+        && !rules.goods.iter().any(|g| g == t)
+    {
+        err(
+            format!("card `{}` makes good `{t}`, which the ruleset does not list", def.id),
+            &format!("goods: {}", rules.goods.join(", ")),
+        );
     }
 }
 
@@ -481,4 +482,3 @@ fn validate_rules(
         err("goods", "a good is listed twice".into(), "list each good once");
     }
 }
-

@@ -156,14 +156,20 @@ impl Scenario {
         let n = f.players.len();
         let rules = &rs.rules;
         if n < rules.min_players || n > rules.max_players {
-            return Err(self.err("[[players]]", format!("{n} players; ruleset `{}` is for {} to {}", rs.id, rules.min_players, rules.max_players)));
+            return Err(self.err(
+                "[[players]]",
+                format!("{n} players; ruleset `{}` is for {} to {}", rs.id, rules.min_players, rules.max_players),
+            ));
         }
         if f.governor >= n {
             return Err(self.err("governor", format!("governor {} is not a seat (seats 0 to {})", f.governor, n - 1)));
         }
         let cards = Arc::clone(&rs.cards);
         let lookup = |id: &str| -> Result<CardIdx, LoadError> {
-            cards.lookup(id).map_err(|e| self.err(&format!("\"{id}\""), e).help("card ids are the snake_case ids of cards/*.toml; `sanjuan cards` lists them"))
+            cards.lookup(id).map_err(|e| {
+                self.err(&format!("\"{id}\""), e)
+                    .help("card ids are the snake_case ids of cards/*.toml; `sanjuan cards` lists them")
+            })
         };
         let mut game = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(f.seed));
         game.governor = f.governor;
@@ -179,7 +185,11 @@ impl Scenario {
                 return Ok(());
             }
             let id = cards.id(c);
-            Err(self.err(&format!("\"{id}\""), format!("{what}: no copy of `{id}` is left (the ruleset has {})", cards.get(c).copies))
+            Err(self
+                .err(
+                    &format!("\"{id}\""),
+                    format!("{what}: no copy of `{id}` is left (the ruleset has {})", cards.get(c).copies),
+                )
                 .help("every card is in exactly one place; place at most as many copies as the deck holds"))
         };
         for (seat, p) in f.players.iter().enumerate() {
@@ -191,7 +201,9 @@ impl Scenario {
             for (top, below) in &p.covered {
                 let t = lookup(top)?;
                 let Some(slot) = game.players[seat].city.iter().position(|s| s.card == t) else {
-                    return Err(self.err(top, format!("seat {seat}: `{top}` covers buildings but is not among its buildings")));
+                    return Err(
+                        self.err(top, format!("seat {seat}: `{top}` covers buildings but is not among its buildings"))
+                    );
                 };
                 for b in below {
                     let c = lookup(b)?;
@@ -221,7 +233,11 @@ impl Scenario {
         for (seat, p) in f.players.iter().enumerate() {
             for g in &p.goods {
                 let c = lookup(g)?;
-                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c && s.good.is_none() && (rs.cards.get(s.card).holds_good)) else {
+                let Some(slot) = game.players[seat]
+                    .city
+                    .iter()
+                    .position(|s| s.card == c && s.good.is_none() && (rs.cards.get(s.card).holds_good))
+                else {
                     return Err(self.err(&format!("\"{g}\""), format!("seat {seat}: no empty `{g}` to put a good on")).help("list the building in `buildings` once per good; only production buildings (and cards with holds_good) carry goods"));
                 };
                 let good = pool.pop().ok_or_else(|| self.err("goods", "no cards left for goods"))?;
@@ -229,7 +245,8 @@ impl Scenario {
             }
             for (b, &count) in &p.under {
                 let c = lookup(b)?;
-                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c || s.covered.contains(&c)) else {
+                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c || s.covered.contains(&c))
+                else {
                     return Err(self.err(b, format!("seat {seat}: cards under `{b}`, which is not built")));
                 };
                 for _ in 0..count {
@@ -245,7 +262,12 @@ impl Scenario {
         rng::shuffle(&mut game.rng, &mut tiles);
         for (k, t) in f.trading_tiles.iter().enumerate() {
             let Some(i) = tiles.iter().position(|&i| &rules.trading_tiles[i] == t) else {
-                return Err(self.err("trading_tiles", format!("trading tile {t:?} is not one of the ruleset's (or is listed twice)")).help(format!("tiles: {:?}", rules.trading_tiles)));
+                return Err(self
+                    .err(
+                        "trading_tiles",
+                        format!("trading tile {t:?} is not one of the ruleset's (or is listed twice)"),
+                    )
+                    .help(format!("tiles: {:?}", rules.trading_tiles)));
             };
             let tile = tiles.remove(i);
             tiles.insert(k, tile);
@@ -299,7 +321,11 @@ impl Scenario {
         }
         let per_seat = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>();
         if let Some(want) = &e.hand_sizes {
-            eq("hand sizes", format!("{want:?}"), format!("{:?}", (0..n).map(|s| game.players[s].hand.len()).collect::<Vec<_>>()));
+            eq(
+                "hand sizes",
+                format!("{want:?}"),
+                format!("{:?}", (0..n).map(|s| game.players[s].hand.len()).collect::<Vec<_>>()),
+            );
         }
         if let Some(want) = &e.hands {
             let got: Vec<Vec<String>> = (0..n)
@@ -309,11 +335,19 @@ impl Scenario {
                     h
                 })
                 .collect();
-            let want: Vec<Vec<String>> = want.iter().map(|h| { let mut h = h.clone(); h.sort(); h }).collect();
+            let want: Vec<Vec<String>> = want
+                .iter()
+                .map(|h| {
+                    let mut h = h.clone();
+                    h.sort();
+                    h
+                })
+                .collect();
             eq("hands", format!("{want:?}"), format!("{got:?}"));
         }
         if let Some(want) = &e.buildings {
-            let got: Vec<Vec<&str>> = (0..n).map(|s| game.players[s].city.iter().map(|x| cards.id(x.card)).collect()).collect();
+            let got: Vec<Vec<&str>> =
+                (0..n).map(|s| game.players[s].city.iter().map(|x| cards.id(x.card)).collect()).collect();
             eq("buildings", format!("{want:?}"), format!("{got:?}"));
         }
         if let Some(want) = &e.goods {

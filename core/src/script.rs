@@ -230,16 +230,20 @@ impl ScriptHost {
     /// A script error that names card, file, hook and line:column.
     pub fn error(&self, hook: usize, owner: usize, source: &Source, e: &EvalAltResult) -> ScriptError {
         let hint = match e {
-            EvalAltResult::ErrorTooManyOperations(_) => {
-                " (the script ran too long: look for a loop that never ends)"
-            }
+            EvalAltResult::ErrorTooManyOperations(_) => " (the script ran too long: look for a loop that never ends)",
             _ => "",
         };
+        let mut at = pos(e.position());
+        if at.line == 0 {
+            // Some errors (too many operations) carry no position: point at the hook.
+            let text = source.read().unwrap_or_default();
+            at = Pos::of_text(&text, &format!("fn {}", self.hooks[hook].name));
+        }
         ScriptError {
             card: self.owners[owner].clone(),
             file: source.to_string(),
             hook: self.hooks[hook].name.to_owned(),
-            pos: pos(e.position()),
+            pos: at,
             message: format!("{e}{hint}"),
         }
     }
@@ -258,13 +262,16 @@ impl ScriptHost {
 }
 
 /// The span of function `name`'s body, as (line, column) pairs.
-fn body_span(ast: &AST, name: &str) -> Option<((usize, usize), (usize, usize), String)> {
+fn body_span(ast: &AST, name: &str) -> Option<(LineCol, LineCol, String)> {
     let def = ast.iter_fn_def().find(|f| f.name == name)?;
     let param = def.params.first().map(ToString::to_string).unwrap_or_default();
     Some((key(def.body.start_position()), key(def.body.end_position()), param))
 }
 
-fn key(p: Position) -> (usize, usize) {
+/// A (line, column) pair that orders positions in a file.
+type LineCol = (usize, usize);
+
+fn key(p: Position) -> LineCol {
     (p.line().unwrap_or(0), p.position().unwrap_or(0))
 }
 

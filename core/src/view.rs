@@ -93,12 +93,8 @@ impl Game {
 
     /// Every player's score as the `players` array of `sanjuan score --json`.
     pub fn scores_json(&self) -> Result<Value, GameError> {
-        let players: Vec<Value> = self
-            .scores()?
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| json!({ "seat": seat, "score": s.to_json() }))
-            .collect();
+        let players: Vec<Value> =
+            self.scores()?.iter().enumerate().map(|(seat, s)| json!({ "seat": seat, "score": s.to_json() })).collect();
         Ok(json!({ "players": players }))
     }
 }

@@ -2,13 +2,11 @@
 //! hold, and its resulting state must match the accepted snapshot.
 //! New or changed snapshots: `cargo insta review` (with CI set, they fail).
 
-use std::path::Path;
-
 use sanjuan_core::scenario::Scenario;
 
 #[test]
 fn scenarios() {
-    insta::glob!(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"), "*.toml", |path: &Path| {
+    insta::glob!(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"), "*.toml", |path: &std::path::Path| {
         let scenario = Scenario::load(path).unwrap_or_else(|e| panic!("{e}"));
         let game = scenario.run().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let fails = scenario.check(&game).expect("scoring works");
