@@ -175,6 +175,17 @@ pub(crate) struct CardSetFile {
     pub script_dir: String,
     #[serde(rename = "card", default)]
     pub cards: Vec<CardSpec>,
+    /// More copies of cards another set defines (`sugar_mill = 1`).
+    #[serde(default)]
+    pub add_copies: std::collections::BTreeMap<String, u32>,
+}
+
+/// What a card set file holds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CardSet {
+    pub cards: Vec<SourcedCard>,
+    /// (card id, extra copies, file, position).
+    pub add_copies: Vec<(String, u32, Source, Pos)>,
 }
 
 /// A card read from a file, with where it came from.
@@ -187,17 +198,23 @@ pub(crate) struct SourcedCard {
 }
 
 /// Reads a card set file.
-pub(crate) fn read_card_set(file: &Source) -> Result<Vec<SourcedCard>, LoadError> {
+pub(crate) fn read_card_set(file: &Source) -> Result<CardSet, LoadError> {
     let text = file.read()?;
     let set: CardSetFile = toml::from_str(&text)
         .map_err(|e| LoadError::toml(file, &text, &e).help("see cards/base.toml for the fields a card takes"))?;
     let script_dir = file.join(&format!("{}/_", set.script_dir));
-    Ok(set
+    let add_copies = set
+        .add_copies
+        .iter()
+        .map(|(id, &n)| (id.clone(), n, file.clone(), Pos::of_text(&text, &format!("{id} ="))))
+        .collect();
+    let cards = set
         .cards
         .into_iter()
         .map(|spec| {
             let pos = Pos::of_text(&text, &format!("\"{}\"", spec.id));
             SourcedCard { spec, file: file.clone(), script_dir: script_dir.clone(), pos }
         })
-        .collect())
+        .collect();
+    Ok(CardSet { cards, add_copies })
 }

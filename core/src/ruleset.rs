@@ -174,9 +174,13 @@ impl Ruleset {
             sets.extend(rf.extra_sets.iter().map(|p| file.join(p)));
         }
         let mut specs: Vec<SourcedCard> = Vec::new();
+        let mut add_copies = Vec::new();
         for set in &sets {
             match read_card_set(set) {
-                Ok(cards) => specs.extend(cards),
+                Ok(s) => {
+                    specs.extend(s.cards);
+                    add_copies.extend(s.add_copies);
+                }
                 Err(e) => errors.push(e),
             }
         }
@@ -195,6 +199,15 @@ impl Ruleset {
         });
 
         let mut defs: Vec<CardDef> = specs.iter().map(|c| to_def(c, &mut errors)).collect();
+        for (id, n, file, pos) in add_copies {
+            match defs.iter_mut().find(|d| d.id == id.as_str()) {
+                Some(d) => d.copies += n,
+                None => errors.push(
+                    LoadError::at(&file, pos, format!("add_copies names `{id}`, which no card set defines"))
+                        .help("add_copies adds copies of a card another set of the ruleset defines"),
+                ),
+            }
+        }
 
         // Per-card patches, parent first so the child wins.
         for (file, rf) in chain.iter().rev() {

@@ -34,9 +34,9 @@ fn check_game(rs: &Arc<Ruleset>, players: usize, seed: u64) {
     assert!(game.legal_actions().is_empty());
 }
 
-fn check_count(players: usize) {
-    let rs = Ruleset::load("second-edition").unwrap();
-    assert_eq!(rs.total_cards(), 110);
+fn check_count(ruleset: &str, cards: usize, players: usize) {
+    let rs = Ruleset::load(ruleset).unwrap();
+    assert_eq!(rs.total_cards(), cards);
     for seed in 0..GAMES_PER_COUNT {
         check_game(&rs, players, seed);
     }
@@ -44,31 +44,54 @@ fn check_count(players: usize) {
 
 #[test]
 fn two_players() {
-    check_count(2);
+    check_count("second-edition", 110, 2);
 }
 
 #[test]
 fn three_players() {
-    check_count(3);
+    check_count("second-edition", 110, 3);
 }
 
 #[test]
 fn four_players() {
-    check_count(4);
+    check_count("second-edition", 110, 4);
+}
+
+/// 143 deck cards and the cathedral.
+#[test]
+fn expansion_two_players() {
+    check_count("second-edition-expansion", 144, 2);
+}
+
+#[test]
+fn expansion_three_players() {
+    check_count("second-edition-expansion", 144, 3);
+}
+
+#[test]
+fn expansion_four_players() {
+    check_count("second-edition-expansion", 144, 4);
+}
+
+#[test]
+fn first_edition_four_players() {
+    check_count("first-edition", 110, 4);
 }
 
 #[test]
 fn same_seed_same_game() {
-    let rs = Ruleset::load("second-edition").unwrap();
     let bots = vec!["random".to_owned(); 4];
     for index in 0..20 {
+        let rs = Ruleset::load(if index % 2 == 0 { "second-edition" } else { "second-edition-expansion" }).unwrap();
         let a = sanjuan_core::sim::play_one(&rs, &bots, 7, index).unwrap();
         let b = sanjuan_core::sim::play_one(&rs, &bots, 7, index).unwrap();
         assert_eq!(a, b);
     }
+    let rs = Ruleset::load("second-edition").unwrap();
     let c = sanjuan_core::sim::play_one(&rs, &bots, 8, 0).unwrap();
     let a = sanjuan_core::sim::play_one(&rs, &bots, 7, 0).unwrap();
     assert_ne!(a.seed, c.seed);
+    assert_ne!(a, c);
 }
 
 #[test]
