@@ -19,6 +19,17 @@ pub fn list(spec: &str) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints what differs between two rulesets.
+pub fn diff(a: &str, b: &str) -> CmdResult {
+    let (ra, rb) = (load_ruleset(a)?, load_ruleset(b)?);
+    let lines = ra.diff(&rb);
+    println!("{} -> {}: {} difference(s)", ra.id, rb.id, lines.len());
+    for line in lines {
+        println!("  {line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Loads a ruleset and reports every problem.
 pub fn check(spec: &str) -> CmdResult {
     match Ruleset::load(spec) {

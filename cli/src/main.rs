@@ -52,13 +52,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the cards of a ruleset with cost, points, copies and script.
+    /// List the cards of a ruleset with cost, points, copies and script, or diff two rulesets.
     ///
-    /// Example: sanjuan cards --ruleset second-edition
+    /// Examples: sanjuan cards --ruleset second-edition;
+    /// sanjuan cards --ruleset second-edition --diff first-edition
     Cards {
         /// Ruleset id or path to a ruleset TOML file.
         #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
         ruleset: String,
+        /// Show only what differs in this other ruleset, rule by rule and card by card.
+        #[arg(long)]
+        diff: Option<String>,
     },
     /// Load a ruleset and compile its scripts; report every problem with file:line:column.
     ///
@@ -79,7 +83,8 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Scenario { file, json, check } => scenario::run(&file, json, check),
         Command::Score { file, json } => scenario::score(&file, json),
-        Command::Cards { ruleset } => cards::list(&ruleset),
+        Command::Cards { ruleset, diff: None } => cards::list(&ruleset),
+        Command::Cards { ruleset, diff: Some(other) } => cards::diff(&ruleset, &other),
         Command::Check { ruleset, path } => {
             cards::check(&path.or(ruleset).unwrap_or_else(|| sanjuan_core::DEFAULT_RULESET.into()))
         }

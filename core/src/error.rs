@@ -140,6 +140,9 @@ pub enum GameError {
         /// What is wrong with it.
         why: String,
     },
+    /// The game cannot be set up as asked (player count, bots).
+    #[error("{0}")]
+    Setup(String),
     /// The game has ended; no action is pending.
     #[error("the game is over; no action is pending")]
     Over,

@@ -287,10 +287,64 @@ impl Ruleset {
         }))
     }
 
+    /// What differs from `other`, rule by rule and card by card, one line each
+    /// (`rules.hand_limit: 7 -> 6`, `+ card guard_room`, `card prefecture: cost 4 -> 3`).
+    pub fn diff(&self, other: &Ruleset) -> Vec<String> {
+        let mut out = Vec::new();
+        let table = |r: &Rules| match toml::Value::try_from(r) {
+            Ok(toml::Value::Table(t)) => t,
+            _ => toml::Table::new(),
+        };
+        let (a, b) = (table(&self.rules), table(&other.rules));
+        for key in a.keys().chain(b.keys().filter(|k| !a.contains_key(*k))) {
+            let show = |v: Option<&toml::Value>| v.map_or("(none)".to_owned(), ToString::to_string);
+            if a.get(key) != b.get(key) {
+                out.push(format!("rules.{key}: {} -> {}", show(a.get(key)), show(b.get(key))));
+            }
+        }
+        for card in &self.cards.cards {
+            match other.cards.idx(&card.id) {
+                None => {
+                    out.push(format!("- card {} (cost {}, {} VP, {} copies)", card.id, card.cost, card.vp, card.copies))
+                }
+                Some(i) => {
+                    let theirs = other.cards.get(i);
+                    let changes = card_changes(card, theirs);
+                    if !changes.is_empty() {
+                        out.push(format!("card {}: {}", card.id, changes.join(", ")));
+                    }
+                }
+            }
+        }
+        for card in other.cards.cards.iter().filter(|c| self.cards.idx(&c.id).is_none()) {
+            out.push(format!("+ card {} (cost {}, {} VP, {} copies)", card.id, card.cost, card.vp, card.copies));
+        }
+        out
+    }
+
     /// Total number of cards in the game (deck cards plus public cards).
     pub fn total_cards(&self) -> usize {
         self.cards.cards.iter().map(|c| c.copies as usize).sum()
     }
+}
+
+/// The fields in which two definitions of a card differ, as `field a -> b`.
+fn card_changes(a: &CardDef, b: &CardDef) -> Vec<String> {
+    let script = |c: &CardDef| c.script.as_ref().map_or("(none)".to_owned(), ToString::to_string);
+    let fields: [(&str, String, String); 11] = [
+        ("name", a.name.clone(), b.name.clone()),
+        ("kind", a.kind.as_str().into(), b.kind.as_str().into()),
+        ("cost", a.cost.to_string(), b.cost.to_string()),
+        ("vp", a.vp.to_string(), b.vp.to_string()),
+        ("copies", a.copies.to_string(), b.copies.to_string()),
+        ("script", script(a), script(b)),
+        ("tags", format!("{:?}", a.tags), format!("{:?}", b.tags)),
+        ("order", a.order.to_string(), b.order.to_string()),
+        ("holds_good", a.holds_good.to_string(), b.holds_good.to_string()),
+        ("fixed_price", format!("{:?}", a.fixed_price), format!("{:?}", b.fixed_price)),
+        ("under_vp", a.under_vp.to_string(), b.under_vp.to_string()),
+    ];
+    fields.into_iter().filter(|(_, x, y)| x != y).map(|(f, x, y)| format!("{f} {x} -> {y}")).collect()
 }
 
 /// Turns `second-edition` or `path/to/file.toml` into a source.

@@ -53,7 +53,7 @@ pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u
         .enumerate()
         .map(|(i, n)| bots::make(n, game_seed(seed, i as u64 + 1)))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|why| GameError::Parse { text: bot_names.join(","), why })?;
+        .map_err(GameError::Setup)?;
     play_out(&mut game, &mut bots)?;
     let cards = &rs.cards;
     let scores = game.scores()?;

@@ -164,3 +164,22 @@ fn swapping_a_script_in_toml_changes_behaviour() {
     assert!(rs.cards.idx("smithy").is_none() && rs.cards.idx("forge").is_some());
     drop(dir);
 }
+
+#[test]
+fn first_edition_is_three_card_changes_from_the_second() {
+    let second = Ruleset::load("second-edition").unwrap();
+    let first = Ruleset::load("first-edition").unwrap();
+    assert_eq!(
+        second.diff(&first),
+        vec![
+            "card gold_mine: script scripts/gold_mine.rhai -> scripts/gold_mine_1st.rhai",
+            "card prefecture: cost 4 -> 3",
+            "card guild_hall: script scripts/guild_hall.rhai -> scripts/guild_hall_1st.rhai",
+        ]
+    );
+    let expansion = Ruleset::load("second-edition-expansion").unwrap();
+    let diff = second.diff(&expansion);
+    assert!(diff.contains(&"rules.hand_limit: 7 -> 6".to_owned()), "{diff:?}");
+    assert!(diff.contains(&"+ card cathedral (cost 7, 0 VP, 1 copies)".to_owned()), "{diff:?}");
+    assert_eq!(diff.iter().filter(|l| l.starts_with("+ card")).count(), 11);
+}
