@@ -42,12 +42,23 @@ pub struct Slot {
     pub active: bool,
     /// How often its offer was taken (a bank's once per game).
     pub uses: u32,
+    /// The round in which the top card was built (0: at setup or placed by a scenario).
+    pub built_round: u32,
 }
 
 impl Slot {
     /// A freshly built (or scenario-placed) building.
     pub fn new(card: CardIdx, active: bool) -> Self {
-        Slot { card, covered: Vec::new(), good: None, under: Vec::new(), under_from: None, active, uses: 0 }
+        Slot {
+            card,
+            covered: Vec::new(),
+            good: None,
+            under: Vec::new(),
+            under_from: None,
+            active,
+            uses: 0,
+            built_round: 0,
+        }
     }
 }
 

@@ -295,8 +295,13 @@ impl Game {
                 s.covered.push(old);
                 s.active = false;
                 s.uses = 0;
+                s.built_round = self.round;
             }
-            None => self.players[seat].city.push(Slot::new(card, false)),
+            None => {
+                let mut slot = Slot::new(card, false);
+                slot.built_round = self.round;
+                self.players[seat].city.push(slot);
+            }
         }
         self.refresh_in_play();
         self.event(Some(seat), |g| {

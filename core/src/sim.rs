@@ -12,9 +12,22 @@ use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
 
+/// A building in a final city and the round it was built in (0: at setup).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Built {
+    /// Card id.
+    pub id: String,
+    /// Round built.
+    pub round: u32,
+}
+
 /// The outcome of one game, as one JSON line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Run seed the game's seed derives from.
+    pub run_seed: u64,
     /// Index of the game in the run (seed-start + k).
     pub index: u64,
     /// The game's own seed.
@@ -27,8 +40,8 @@ pub struct GameRecord {
     pub scores: Vec<i32>,
     /// Winning seats.
     pub winners: Vec<usize>,
-    /// Buildings in play at the end, per seat.
-    pub buildings: Vec<Vec<String>>,
+    /// Buildings in play at the end, per seat, with the round each was built.
+    pub buildings: Vec<Vec<Built>>,
     /// Actions applied, automatic ones included.
     pub actions: u64,
     /// Ended by the ruleset's `max_rounds` safety valve.
@@ -58,6 +71,8 @@ pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u
     let cards = &rs.cards;
     let scores = game.scores()?;
     Ok(GameRecord {
+        ruleset: rs.id.clone(),
+        run_seed,
         index,
         seed,
         bots: bot_names.to_vec(),
@@ -65,7 +80,10 @@ pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u
         winners: crate::score::winners_of(&scores),
         scores: scores.iter().map(|s| s.total).collect(),
         buildings: (0..bot_names.len())
-            .map(|s| game.player(s).city.iter().map(|x| cards.id(x.card).to_owned()).collect())
+            .map(|s| {
+                let city = &game.player(s).city;
+                city.iter().map(|x| Built { id: cards.id(x.card).to_owned(), round: x.built_round }).collect()
+            })
             .collect(),
         actions: game.actions_applied(),
         stalled: game.stalled(),
