@@ -1,12 +1,13 @@
 //! Bots: players driven by code through the same `pending`/`apply` API as
 //! everyone else.
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::actions::Action;
+use crate::actions::{Action, Role};
+use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
-use crate::game::Game;
+use crate::game::{Decision, Game};
 use crate::rng;
 
 /// A player that picks one of the legal actions.
@@ -60,13 +61,236 @@ pub fn play_out_with(
     Ok(())
 }
 
-/// Names accepted by [`make`].
-pub const BOT_NAMES: &[&str] = &["random"];
+/// Names accepted by [`make`]; `mcts:N` sets the iterations per move.
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "mcts", "mcts:N"];
 
 /// A bot by name, seeded.
 pub fn make(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    match name {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        other => Err(format!("unknown bot `{other}`; bots: {}", BOT_NAMES.join(", "))),
+    match name.split_once(':') {
+        None if name == "random" => Ok(Box::new(RandomBot::new(seed))),
+        None if name == "greedy" => Ok(Box::new(GreedyBot)),
+        None if name == "mcts" => Ok(Box::new(MctsBot::new(seed, MctsBot::DEFAULT_ITERATIONS))),
+        Some(("mcts", n)) => match n.parse::<u32>() {
+            Ok(n) if n > 0 => Ok(Box::new(MctsBot::new(seed, n))),
+            _ => Err(format!("`{name}`: write mcts:N with N a positive number of iterations per move")),
+        },
+        _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
+    }
+}
+
+/// Plays by rules of thumb: values cards by points, cost and whether they do
+/// something, keeps goods flowing, and picks the role whose privilege pays most.
+/// It reads only what its seat may see.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GreedyBot;
+
+impl GreedyBot {
+    /// How much the bot wants to own a card (also: how loath it is to pay with it).
+    fn card_value(game: &Game, seat: usize, card: CardIdx) -> f64 {
+        let def = game.ruleset().cards.get(card);
+        let p = game.player(seat);
+        let production = p.city.iter().filter(|s| game.ruleset().cards.get(s.card).kind == Kind::Production).count();
+        let mut v = f64::from(def.vp) + 0.4 * f64::from(def.cost);
+        if def.kind == Kind::Production && production < 4 {
+            v += 2.0;
+        }
+        if def.script.is_some() && def.kind == Kind::City {
+            // Effects pay off over the rounds still to come; scoring cards at the end.
+            v += if def.cost >= 6 { 3.0 } else { (8.0 - f64::from(game.round())).max(0.0) * 0.4 };
+        }
+        v
+    }
+
+    fn role_value(game: &Game, seat: usize, role: Role) -> f64 {
+        let p = game.player(seat);
+        let cards = &game.ruleset().cards;
+        let empty = p.city.iter().filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production).count();
+        let goods = p.goods();
+        match role {
+            Role::Builder => {
+                let budget = p.hand.len() as i32; // after the card itself, plus the privilege
+                p.hand
+                    .iter()
+                    .filter(|&&c| game.build_cost_now(seat, c).is_ok_and(|cost| cost - 1 < budget))
+                    .map(|&c| 2.0 + Self::card_value(game, seat, c))
+                    .fold(0.0, f64::max)
+            }
+            Role::Producer => 1.6 * empty.min(3) as f64,
+            Role::Trader => 2.0 * goods.min(3) as f64,
+            Role::Councillor => 2.5 - 0.2 * p.hand.len() as f64,
+            Role::Prospector => 1.5,
+        }
+    }
+
+    fn best_by<F: Fn(&Action) -> f64>(legal: &[Action], score: F) -> Action {
+        let mut best = legal[0];
+        let mut best_score = f64::NEG_INFINITY;
+        for a in legal {
+            let s = score(a);
+            if s > best_score {
+                best = *a;
+                best_score = s;
+            }
+        }
+        best
+    }
+}
+
+impl Bot for GreedyBot {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
+        let Some(d) = game.pending() else { return legal[0] };
+        let seat = d.seat();
+        let value = |c: CardIdx| Self::card_value(game, seat, c);
+        let hand = game.player(seat).hand.len();
+        Self::best_by(legal, |a| match *a {
+            Action::Role { role, boost } => Self::role_value(game, seat, role) + if boost { 0.1 } else { 0.0 },
+            Action::Build { card, over } => {
+                let cost = f64::from(game.ruleset().cards.get(card).cost);
+                let lost = over.map_or(0.0, &value);
+                value(card) - lost - 0.2 * cost
+            }
+            Action::Pay(c) | Action::Discard(c) => -value(c),
+            Action::Spend(_) => 0.5,
+            Action::Produce(b) | Action::Sell(b) => {
+                let good = game.ruleset().cards.get(b).good.unwrap_or(0) as f64;
+                10.0 + good + f64::from(game.price_of(b))
+            }
+            Action::Keep(c) => value(c),
+            Action::Tuck(c) => {
+                if hand > 4 {
+                    5.0 - value(c)
+                } else {
+                    -10.0
+                }
+            }
+            Action::Pass => match d {
+                Decision::Tuck { .. } => 0.0,
+                Decision::Exchange { .. } => -2.5,
+                _ => -1.0,
+            },
+        })
+    }
+}
+
+/// Information-set Monte Carlo tree search (single observer): each iteration
+/// deals the cards this seat cannot see at random ([`Game::determinize`]),
+/// walks a tree of actions shared by all deals (UCB1 with availability counts),
+/// and plays the rest of the game with random moves. The move most visited wins.
+#[derive(Clone, Debug)]
+pub struct MctsBot {
+    rng: ChaCha8Rng,
+    iterations: u32,
+    exploration: f64,
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    action: Option<Action>,
+    /// The seat that chose `action`.
+    seat: usize,
+    children: Vec<usize>,
+    visits: u32,
+    available: u32,
+    reward: f64,
+}
+
+impl MctsBot {
+    /// Iterations per move when none are given.
+    pub const DEFAULT_ITERATIONS: u32 = 200;
+
+    /// A search bot doing `iterations` determinized playouts per move.
+    pub fn new(seed: u64, iterations: u32) -> Self {
+        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), iterations, exploration: 0.7 }
+    }
+
+    fn iterate(&mut self, root: &Game, me: usize, tree: &mut Vec<Node>) {
+        let seed = self.rng.next_u64();
+        let mut game = root.determinize(me, seed);
+        let mut node = 0;
+        let mut path = vec![0];
+        // Selection and expansion.
+        while let Some(d) = game.pending() {
+            let seat = d.seat();
+            let legal = game.legal_actions();
+            let mut untried: smallvec::SmallVec<[Action; 16]> = smallvec::SmallVec::new();
+            for a in legal {
+                match tree[node].children.iter().find(|&&c| tree[c].action == Some(*a)) {
+                    Some(&c) => tree[c].available += 1,
+                    None => untried.push(*a),
+                }
+            }
+            if !untried.is_empty() {
+                let a = untried[rng::below(&mut self.rng, untried.len())];
+                let child = tree.len();
+                tree.push(Node { action: Some(a), seat, children: Vec::new(), visits: 0, available: 1, reward: 0.0 });
+                tree[node].children.push(child);
+                path.push(child);
+                if game.apply(a).is_err() {
+                    return;
+                }
+                break;
+            }
+            let c = self.exploration;
+            let best = tree[node]
+                .children
+                .iter()
+                .copied()
+                .filter(|&ch| legal.contains(&tree[ch].action.expect("child has an action")))
+                .max_by(|&x, &y| {
+                    let ucb = |n: &Node| {
+                        n.reward / f64::from(n.visits.max(1))
+                            + c * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt()
+                    };
+                    ucb(&tree[x]).total_cmp(&ucb(&tree[y]))
+                })
+                .expect("a legal child");
+            node = best;
+            path.push(node);
+            if game.apply(tree[node].action.expect("action")).is_err() {
+                return;
+            }
+        }
+        // Playout with random moves.
+        while let Some(_d) = game.pending() {
+            let legal = game.legal_actions();
+            let a = legal[rng::below(&mut self.rng, legal.len())];
+            if game.apply(a).is_err() {
+                return;
+            }
+        }
+        let Ok(winners) = game.winners() else { return };
+        let share = 1.0 / winners.len() as f64;
+        for &n in &path {
+            tree[n].visits += 1;
+            if winners.contains(&tree[n].seat) {
+                tree[n].reward += share;
+            }
+        }
+    }
+}
+
+impl Bot for MctsBot {
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
+        let Some(d) = game.pending() else { return legal[0] };
+        let me = d.seat();
+        let mut tree =
+            vec![Node { action: None, seat: me, children: Vec::new(), visits: 0, available: 0, reward: 0.0 }];
+        for _ in 0..self.iterations {
+            self.iterate(game, me, &mut tree);
+        }
+        tree[0]
+            .children
+            .iter()
+            .filter_map(|&c| tree[c].action.filter(|a| legal.contains(a)).map(|a| (tree[c].visits, a)))
+            .max_by_key(|(v, _)| *v)
+            .map_or(legal[0], |(_, a)| a)
     }
 }

@@ -105,6 +105,8 @@ pub struct BuildOption {
     pub over: Option<usize>,
     /// Cards to pay after all discounts.
     pub cost: i32,
+    /// Goods that may pay part of the cost.
+    pub goods_as_cards: i32,
 }
 
 /// What the player at `seat` must decide.
@@ -125,8 +127,6 @@ pub enum Decision {
         seat: usize,
         /// What can be built and for how much.
         options: Vec<BuildOption>,
-        /// Goods that may pay part of the cost.
-        goods_as_cards: i32,
     },
     /// Pay the rest of a building cost.
     Pay {
@@ -312,6 +312,8 @@ pub struct Game {
     pub(crate) pending: Option<Decision>,
     /// The legal answers to `pending`, worked out once per decision.
     pub(crate) legal: Vec<Action>,
+    /// Cards paid automatically since the last build (a forced payment).
+    pub(crate) auto_paid: Vec<CardIdx>,
     pub(crate) over: bool,
     pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,
@@ -404,6 +406,7 @@ impl Game {
             steps: VecDeque::new(),
             pending: None,
             legal: Vec::new(),
+            auto_paid: Vec::new(),
             over: false,
             stalled: false,
             broken: None,
@@ -533,6 +536,51 @@ impl Game {
         count
     }
 
+    /// A game consistent with what `seat` can see: the cards `seat` cannot see
+    /// (other hands, the draw and discard piles, goods, cards under other
+    /// players' buildings) are dealt again at random, in the same numbers, and
+    /// the game's own random stream is replaced. Search bots play on these.
+    pub fn determinize(&self, seat: usize, seed: u64) -> Game {
+        let mut g = self.clone();
+        g.log = None;
+        g.rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pool: Vec<CardIdx> = Vec::with_capacity(g.deck.len() + g.discard.len() + 32);
+        pool.extend_from_slice(&g.deck);
+        pool.extend_from_slice(&g.discard);
+        for (s, p) in g.players.iter().enumerate() {
+            if s != seat {
+                pool.extend_from_slice(&p.hand);
+            }
+            for slot in &p.city {
+                pool.extend(slot.good);
+                if s != seat {
+                    pool.extend_from_slice(&slot.under);
+                }
+            }
+        }
+        rng::shuffle(&mut g.rng, &mut pool);
+        let mut take = |n: usize| pool.split_off(pool.len() - n);
+        let (deck, discard) = (g.deck.len(), g.discard.len());
+        g.deck = take(deck);
+        g.discard = take(discard);
+        for (s, p) in g.players.iter_mut().enumerate() {
+            if s != seat {
+                let n = p.hand.len();
+                p.hand = take(n);
+            }
+            for slot in &mut p.city {
+                if let Some(good) = &mut slot.good {
+                    *good = take(1)[0];
+                }
+                if s != seat {
+                    let n = slot.under.len();
+                    slot.under = take(n);
+                }
+            }
+        }
+        g
+    }
+
     /// True if the game ended by the `max_rounds` safety valve, not by the rules.
     pub fn stalled(&self) -> bool {
         self.stalled
@@ -566,6 +614,14 @@ impl Game {
         let mut events = Vec::new();
         let seat = self.pending.as_ref().map(Decision::seat);
         for a in &actions {
+            // A forced payment (every hand card) was made automatically; accept it written out.
+            if let Action::Pay(c) = a
+                && !matches!(self.pending, Some(Decision::Pay { .. }))
+                && let Some(i) = self.auto_paid.iter().position(|x| x == c)
+            {
+                self.auto_paid.swap_remove(i);
+                continue;
+            }
             events.extend(self.apply(*a)?);
         }
         // `produce a` means "on a only": stop the same decision if it is still open.
@@ -974,16 +1030,17 @@ impl Game {
                 out.push(Action::Pass);
                 out
             }
-            Decision::Pay { seat, remaining, goods_left, .. } => {
+            Decision::Pay { seat, remaining, goods_left, over, .. } => {
                 let hand = &self.players[*seat].hand;
-                let goods = self.players[*seat].goods() as i32;
+                let city = &self.players[*seat].city;
+                let spendable = || city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != *over);
+                let goods = spendable().count() as i32;
                 if (*goods_left == 0 || goods == 0) && *remaining as usize >= hand.len() && !hand.is_empty() {
                     return vec![Action::Pay(hand[0])]; // every card must go: nothing to choose
                 }
                 let mut out: Vec<Action> = hand_types(*seat).into_iter().map(Action::Pay).collect();
                 if *remaining > 0 && *goods_left > 0 {
-                    let goods = self.players[*seat].city.iter().filter(|s| s.good.is_some()).map(|s| s.card);
-                    out.extend(Game::distinct(goods).into_iter().map(Action::Spend));
+                    out.extend(Game::distinct(spendable().map(|(_, s)| s.card)).into_iter().map(Action::Spend));
                 }
                 out
             }
@@ -1036,6 +1093,11 @@ impl Game {
     /// Applies an action known to be legal.
     fn apply_legal(&mut self, action: Action) -> Result<(), GameError> {
         self.actions_applied += 1;
+        match action {
+            Action::Build { .. } => self.auto_paid.clear(),
+            Action::Pay(c) if self.legal.len() <= 1 => self.auto_paid.push(c),
+            _ => {}
+        }
         let decision = self.pending.take().expect("a decision is pending");
         let seat = decision.seat();
         if self.log.is_some() {

@@ -24,6 +24,7 @@ pub enum Hook {
     Privilege,
     BuildOptions,
     BuildCost,
+    CoveredCost,
     Build,
     BuilderEnd,
     Produce,
@@ -71,6 +72,12 @@ pub static HOOKS: &[HookSpec] = &[
         arity: 1,
         doc: "called for each building the owner could build (ctx.target, ctx.over); return the \
               discount (an integer); the cost never falls below 0",
+    },
+    HookSpec {
+        name: "on_covered_cost",
+        arity: 1,
+        doc: "called for the building about to be built over (ctx.target is the new building); \
+              return a further discount (a covered building's other hooks no longer count)",
     },
     HookSpec {
         name: "on_build",

@@ -12,6 +12,7 @@ pub mod error;
 pub mod files;
 pub mod game;
 pub mod hooks;
+pub mod report;
 pub mod rng;
 mod roles;
 pub mod ruleset;

@@ -119,7 +119,8 @@ impl Game {
     fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
         let mut overbuild = false;
         let mut except: Vec<String> = Vec::new();
-        let mut goods_as_cards = 0;
+        // Goods that may pay, per granting building: a covered building grants nothing.
+        let mut goods_grants: Vec<(usize, i32)> = Vec::new();
         for slot in self.listeners(Hook::BuildOptions, seat) {
             let ctx = self.ctx(seat, slot);
             let card = ctx.card as usize;
@@ -130,14 +131,19 @@ impl Game {
             )
             .map_err(bad)?;
             overbuild |= hooks::map_bool(&map, "overbuild").map_err(bad)?;
-            goods_as_cards += hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
+            goods_grants.push((slot, hooks::map_int(&map, "goods_as_cards").map_err(bad)?));
             if let Some(v) = map.get("overbuild_except") {
                 except.extend(hooks::as_ids(v.clone()).map_err(bad)?);
             }
         }
         let p = &self.players[seat];
-        let goods = p.goods() as i32;
-        let goods_as_cards = goods_as_cards.min(goods);
+        // A covered building loses its function and its good at once (EN2 crane; DE2:
+        // "es kann für den Bau des neuen Gebäudes nicht genutzt werden").
+        let goods_for = |over: Option<usize>| -> i32 {
+            let granted: i32 = goods_grants.iter().filter(|(s, _)| Some(*s) != over).map(|(_, n)| n).sum();
+            let goods = p.city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != over).count();
+            granted.min(goods as i32)
+        };
         let cards = Arc::clone(&self.rs.cards);
         let unique = self.rs.rules.unique_city_buildings;
         let mut candidates: Vec<(CardIdx, bool)> =
@@ -149,45 +155,39 @@ impl Game {
             let def = cards.get(card);
             let owned = p.owns(card);
             let in_hand_after = p.hand.len() as i32 - i32::from(!public);
-            let budget = in_hand_after + goods_as_cards;
-            if !(unique && def.kind == Kind::City && owned) {
-                let cost = self.build_cost(seat, card, None)?;
-                if cost <= budget {
-                    options.push(BuildOption { card, over: None, cost });
-                }
+            // Covering X with a city building you already own elsewhere would make two.
+            if unique && def.kind == Kind::City && owned {
+                continue;
+            }
+            let goods = goods_for(None);
+            let cost = self.build_cost(seat, card, None)?;
+            if cost <= in_hand_after + goods {
+                options.push(BuildOption { card, over: None, cost, goods_as_cards: goods });
             }
             if !overbuild {
                 continue;
             }
             for (slot, s) in p.city.iter().enumerate() {
-                let covered = cards.get(s.card);
-                let excluded = except.iter().any(|e| covered.id == e.as_str());
-                // Covering X with a city building you already own elsewhere would make two.
-                let twice = unique && def.kind == Kind::City && owned && s.card != card;
-                if s.card == card || excluded || twice || !s.active {
+                let excluded = except.iter().any(|e| cards.get(s.card).id == e.as_str());
+                // Of several equal buildings, offer only the first one without a good (nothing is lost).
+                let better_twin = p.city.iter().enumerate().any(|(i, o)| {
+                    i != slot
+                        && o.card == s.card
+                        && o.active
+                        && (o.good.is_none(), std::cmp::Reverse(i)) > (s.good.is_none(), std::cmp::Reverse(slot))
+                });
+                if s.card == card || excluded || !s.active || better_twin {
                     continue;
                 }
-                // Of several equal buildings, offer the one without a good (nothing is lost).
-                let same_earlier = p.city[..slot].iter().any(|o| o.card == s.card);
-                if same_earlier {
-                    continue;
-                }
-                let slot = p
-                    .city
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, o)| o.card == s.card && o.active)
-                    .min_by_key(|(i, o)| (o.good.is_some(), *i))
-                    .map(|(i, _)| i)
-                    .unwrap_or(slot);
+                let goods = goods_for(Some(slot));
                 let cost = self.build_cost(seat, card, Some(slot))?;
-                if cost <= budget {
-                    options.push(BuildOption { card, over: Some(slot), cost });
+                if cost <= in_hand_after + goods {
+                    options.push(BuildOption { card, over: Some(slot), cost, goods_as_cards: goods });
                 }
             }
         }
         if !options.is_empty() {
-            self.pending = Some(Decision::Build { seat, options, goods_as_cards });
+            self.pending = Some(Decision::Build { seat, options });
         }
         Ok(())
     }
@@ -204,7 +204,8 @@ impl Game {
         let over_card = over.map(|s| self.players[seat].city[s].card);
         let memo = &self.rs.build_cost_memo;
         let mut discount = 0;
-        for slot in self.listeners(Hook::BuildCost, seat) {
+        // The building being covered has already lost its function.
+        for slot in self.listeners(Hook::BuildCost, seat).into_iter().filter(|&s| Some(s) != over) {
             let owner = self.players[seat].city[slot].card;
             discount += match memo.get(owner, card, over_card) {
                 Some(v) => v,
@@ -218,11 +219,19 @@ impl Game {
                 }
             };
         }
+        if let Some(slot) = over
+            && self.rs.scripts.listens(Hook::CoveredCost as usize, self.players[seat].city[slot].card as usize)
+        {
+            let mut ctx = self.ctx(seat, slot);
+            ctx.target = Some(card);
+            ctx.over = over_card;
+            discount += self.call_int(Hook::CoveredCost, ctx)?;
+        }
         Ok((base - privilege - discount).max(0))
     }
 
     pub(crate) fn apply_build(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
-        let Decision::Build { seat, options, goods_as_cards } = d else { unreachable!() };
+        let Decision::Build { seat, options } = d else { unreachable!() };
         let Action::Build { card, over } = a else {
             self.event(Some(seat), |_| format!("seat {seat} does not build"));
             return Ok(());
@@ -245,7 +254,7 @@ impl Game {
             card,
             over: opt.over,
             remaining: opt.cost,
-            goods_left: goods_as_cards,
+            goods_left: opt.goods_as_cards,
             paid: 0,
             public,
         };

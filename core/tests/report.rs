@@ -1,0 +1,317 @@
+//! Balance reports over a small hand-written set of records whose numbers
+//! were worked out by hand (the arithmetic is in the comments), plus a
+//! comparison with known p-values, parsing and merging.
+
+use sanjuan_core::report::{self, ReportError, Shard};
+use sanjuan_core::sim::{Built, GameRecord};
+
+/// A 2-player record. `cities` lists (id, round) per seat.
+fn game(
+    index: u64,
+    bots: [&str; 2],
+    rounds: u32,
+    scores: [i32; 2],
+    winners: &[usize],
+    cities: [&[(&str, u32)]; 2],
+) -> GameRecord {
+    GameRecord {
+        ruleset: "second-edition".into(),
+        run_seed: 7,
+        index,
+        seed: 1000 + index,
+        bots: bots.iter().map(|b| (*b).to_owned()).collect(),
+        rounds,
+        scores: scores.to_vec(),
+        winners: winners.to_vec(),
+        buildings: cities
+            .iter()
+            .map(|c| c.iter().map(|(id, round)| Built { id: (*id).to_owned(), round: *round }).collect())
+            .collect(),
+        actions: 100,
+        stalled: false,
+    }
+}
+
+/// Six 2-player games; alpha and beta swap seats every game; game 2 is a tie.
+///
+/// | game | seats        | rounds | scores | winners | seat 0 builds       | seat 1 builds          |
+/// |------|--------------|--------|--------|---------|---------------------|------------------------|
+/// | 0    | alpha, beta  | 10     | 30 25  | 0       | smithy 2, library 5 | smithy 3               |
+/// | 1    | beta, alpha  | 12     | 20 28  | 1       | sugar_mill 4        | library 6, smithy 8    |
+/// | 2    | alpha, beta  | 11     | 22 22  | 0, 1    | smithy 1            | indigo_plant 3         |
+/// | 3    | beta, alpha  | 9      | 31 19  | 0       | library 4, sugar 5  | -                      |
+/// | 4    | alpha, beta  | 13     | 18 26  | 1       | -                   | library 7, smithy 2    |
+/// | 5    | beta, alpha  | 12     | 24 27  | 1       | smithy 5            | sugar_mill 9 (stalled) |
+///
+/// Everyone starts with an indigo plant (round 0), which does not count as built.
+fn fixture() -> Vec<GameRecord> {
+    let ip = ("indigo_plant", 0);
+    let mut g = vec![
+        game(0, ["alpha", "beta"], 10, [30, 25], &[0], [&[ip, ("smithy", 2), ("library", 5)], &[ip, ("smithy", 3)]]),
+        game(1, ["beta", "alpha"], 12, [20, 28], &[1], [&[ip, ("sugar_mill", 4)], &[ip, ("library", 6), ("smithy", 8)]]),
+        game(2, ["alpha", "beta"], 11, [22, 22], &[0, 1], [&[ip, ("smithy", 1)], &[ip, ("indigo_plant", 3)]]),
+        game(3, ["beta", "alpha"], 9, [31, 19], &[0], [&[ip, ("library", 4), ("sugar_mill", 5)], &[ip]]),
+        game(4, ["alpha", "beta"], 13, [18, 26], &[1], [&[ip], &[ip, ("library", 7), ("smithy", 2)]]),
+        game(5, ["beta", "alpha"], 12, [24, 27], &[1], [&[ip, ("smithy", 5)], &[ip, ("sugar_mill", 9)]]),
+    ];
+    g[5].stalled = true;
+    g
+}
+
+fn close(actual: f64, expected: f64, tol: f64) {
+    assert!((actual - expected).abs() <= tol, "{actual} is not {expected} ± {tol}");
+}
+
+/// To 3 decimals.
+fn d3(actual: f64, expected: f64) {
+    close(actual, expected, 0.0005);
+}
+
+#[test]
+fn seats_win_rates_with_wilson_intervals_and_shared_wins() {
+    let r = report::report(&fixture());
+    assert_eq!((r.games, r.player_games), (6, 12));
+    assert_eq!(r.seats.len(), 2);
+    let s0 = &r.seats[0];
+    assert_eq!((s0.label.as_str(), s0.games), ("seat 0", 6));
+    // Seat 0 wins games 0 and 3 and half of game 2: 2.5 / 6.
+    assert_eq!(s0.win_rate.hits, 2.5);
+    d3(s0.win_rate.value, 0.417);
+    // Wilson, z = 1.96, n = 6, p = 5/12: z²/n = 0.64027, centre = (p + 0.32013)/1.64027 = 0.44920,
+    // half = 1.96/1.64027 · √(p(1−p)/6 + 3.8416/144) = 1.19492 · 0.25973 = 0.30973.
+    d3(s0.win_rate.lo, 0.139);
+    d3(s0.win_rate.hi, 0.759);
+    // Seat 1: 3.5 / 6, the mirror image.
+    let s1 = &r.seats[1];
+    d3(s1.win_rate.value, 0.583);
+    d3(s1.win_rate.lo, 0.241);
+    d3(s1.win_rate.hi, 0.861);
+    // Seat 0 scores 30 20 22 31 18 24: mean 145/6, squared deviations sum 140.833, sd √(140.833/5) = 5.307,
+    // half-width 1.96 · 5.307 / √6 = 4.247.
+    d3(s0.score.value, 24.167);
+    d3(s0.score.sd, 5.307);
+    d3(s0.score.lo, 19.920);
+    d3(s0.score.hi, 28.413);
+    // Seat 1 scores 25 28 22 19 26 27: mean 24.5, sd 3.391, half-width 2.713.
+    d3(s1.score.value, 24.5);
+    d3(s1.score.lo, 21.787);
+    d3(s1.score.hi, 27.213);
+}
+
+#[test]
+fn bots_count_player_games_whatever_the_seat() {
+    let r = report::report(&fixture());
+    let names: Vec<&str> = r.bots.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(names, ["alpha", "beta"]);
+    // alpha: won games 0, 1 and 5, half of game 2: 3.5 / 6; scores 30 28 22 19 18 27, mean 24.
+    let alpha = &r.bots[0];
+    assert_eq!((alpha.games, alpha.win_rate.hits), (6, 3.5));
+    d3(alpha.win_rate.lo, 0.241);
+    d3(alpha.win_rate.hi, 0.861);
+    d3(alpha.score.value, 24.0);
+    d3(alpha.score.lo, 19.983);
+    d3(alpha.score.hi, 28.017);
+    let beta = &r.bots[1];
+    assert_eq!((beta.games, beta.win_rate.hits), (6, 2.5));
+    d3(beta.score.value, 148.0 / 6.0);
+}
+
+#[test]
+fn buildings_built_share_builders_win_rate_and_round() {
+    let r = report::report(&fixture());
+    let ids: Vec<&str> = r.buildings.iter().map(|b| b.id.as_str()).collect();
+    assert_eq!(ids, ["indigo_plant", "library", "smithy", "sugar_mill"]);
+    let get = |id: &str| r.buildings.iter().find(|b| b.id == id).unwrap();
+
+    // Library: built in 4 of 12 player-games (0/0, 1/1, 3/0, 4/1), each by the winner.
+    let lib = get("library");
+    assert_eq!((lib.built.hits, lib.built.n), (4.0, 12));
+    d3(lib.built.value, 0.333);
+    d3(lib.built.lo, 0.138);
+    d3(lib.built.hi, 0.609);
+    assert_eq!((lib.builders.hits, lib.builders.n), (4.0, 4));
+    d3(lib.builders.lo, 0.510);
+    assert_eq!(lib.builders.hi, 1.0);
+    // Others: 6 wins in all minus 4 = 2 of 8.
+    assert_eq!((lib.others.hits, lib.others.n), (2.0, 8));
+    // Pooled 6/12 = 0.5, se = √(0.25 · (1/4 + 1/8)) = 0.30619, z = 0.75 / 0.30619 = 2.4495, p = 0.0143.
+    d3(lib.p, 0.014);
+    assert!(lib.significant);
+    // Rounds 5, 6, 4, 7.
+    d3(lib.round.value, 5.5);
+
+    // Smithy: 6 of 12; builders' wins 1 + 0 + 1 + 0.5 + 1 + 0 = 3.5 of 6, others 2.5 of 6.
+    let smithy = get("smithy");
+    assert_eq!((smithy.built.hits, smithy.built.n), (6.0, 12));
+    d3(smithy.built.lo, 0.254);
+    d3(smithy.built.hi, 0.746);
+    d3(smithy.builders.value, 0.583);
+    d3(smithy.others.value, 0.417);
+    // z = (7/12 − 5/12) / √(0.25 · 2/6) = 0.57735, p = 0.5637.
+    d3(smithy.p, 0.564);
+    assert!(!smithy.significant);
+    // Rounds 2, 3, 8, 1, 2, 5.
+    d3(smithy.round.value, 3.5);
+
+    // Sugar mill: 3 of 12, builders win 2 of 3, others 4 of 9.
+    let sugar = get("sugar_mill");
+    d3(sugar.built.value, 0.25);
+    d3(sugar.builders.value, 0.667);
+    d3(sugar.others.value, 0.444);
+    d3(sugar.p, 0.505);
+    d3(sugar.round.value, 6.0);
+
+    // Indigo plant: the start buildings (round 0) do not count; one copy built in round 3 (game 2, a tie).
+    let ip = get("indigo_plant");
+    assert_eq!((ip.built.hits, ip.built.n), (1.0, 12));
+    d3(ip.built.value, 0.083);
+    assert_eq!((ip.builders.hits, ip.builders.n), (0.5, 1));
+    // Builders 0.5 and others 5.5/11 = 0.5: no difference at all.
+    assert_eq!(ip.p, 1.0);
+    assert!(ip.round.sd.is_nan() && ip.round.value == 3.0);
+}
+
+#[test]
+fn game_length_and_stalled_share() {
+    let r = report::report(&fixture());
+    let l = &r.length;
+    // Rounds 10 12 11 9 13 12: mean 67/6, sd 1.472, half-width 1.178.
+    d3(l.rounds.value, 11.167);
+    d3(l.rounds.lo, 9.989);
+    d3(l.rounds.hi, 12.344);
+    assert_eq!((l.min, l.max), (9, 13));
+    assert_eq!(l.histogram.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(), [(9, 1), (10, 1), (11, 1), (12, 2), (13, 1)]);
+    assert_eq!((l.stalled.hits, l.stalled.n), (1.0, 6));
+    d3(l.stalled.lo, 0.030);
+    d3(l.stalled.hi, 0.564);
+    assert_eq!(r.runs.len(), 1);
+    assert_eq!((r.runs[0].run_seed, r.runs[0].games, r.runs[0].missing()), (7, 6, 0));
+}
+
+/// 50 two-player games: seat 0 wins the first `seat0_wins`, alternately
+/// scoring `score0` and `score0 + 10`; seat 0 builds a library in the first
+/// `library_games` games.
+fn generated(seat0_wins: u64, score0: i32, library_games: u64) -> Vec<GameRecord> {
+    (0..50)
+        .map(|i| {
+            let s0 = if i % 2 == 0 { score0 } else { score0 + 10 };
+            let winner = if i < seat0_wins { 0 } else { 1 };
+            let lib: &[(&str, u32)] = if i < library_games { &[("library", 4)] } else { &[] };
+            game(i, ["random", "random"], 12, [s0, 25], &[winner], [lib, &[]])
+        })
+        .collect()
+}
+
+#[test]
+fn comparison_with_known_p_values() {
+    let a = generated(30, 20, 50);
+    let b = generated(20, 22, 30);
+    let c = report::compare(&a, &b);
+    let seat0 = &c.seats[0];
+    assert_eq!(seat0.label, "seat 0");
+    // Win rate 0.6 → 0.4: pooled 0.5, se = √(0.25 · 2/50) = 0.1, z = −2, p = erfc(√2) = 0.0455.
+    d3(seat0.win_rate.diff, -0.2);
+    close(seat0.win_rate.p, 0.045_500_26, 1e-6);
+    assert!(seat0.win_rate.significant);
+    // Scores 20/30 → 22/32: means 25 → 27, both sd² = 25 · 50/49, se = √(50/49), z = 1.97990, p = 0.04771.
+    d3(seat0.score.diff, 2.0);
+    close(seat0.score.p, 0.047_714_88, 1e-6);
+    assert!(seat0.score.significant);
+    // Seat 1 scores 25 in every game of both sets: no spread, no difference.
+    assert_eq!((c.seats[1].score.diff, c.seats[1].score.p), (0.0, 1.0));
+    // Library built in 50 → 30 of 100 player-games: pooled 0.4, se = √(0.24 · 2/100), z = −2.8868, p = 0.00389.
+    let lib = c.buildings.iter().find(|d| d.id == "library").unwrap();
+    d3(lib.built.diff, -0.2);
+    close(lib.built.p, 0.003_892_42, 1e-6);
+    assert!(lib.built.significant);
+    // Its builders win 30/50 → 20/30: pooled 50/80, se = √(0.234375 · (1/50 + 1/30)) = 0.1118, z = 0.5963, p = 0.551.
+    d3(lib.builders.diff, 0.067);
+    d3(lib.builders.p, 0.551);
+    assert!(!lib.builders.significant);
+    // Same bots, same length.
+    assert_eq!(c.bots.len(), 1);
+    assert_eq!((c.rounds.diff, c.rounds.p), (0.0, 1.0));
+
+    let text = report::render_comparison_text(&c);
+    assert!(text.contains("library"), "{text}");
+    assert!(text.contains("0.046  *"), "{text}");
+    let html = report::render_comparison_html(&c);
+    assert!(html.contains("<svg") && html.contains("A: second-edition"), "side-by-side legend missing");
+}
+
+#[test]
+fn erfc_matches_reference_values() {
+    // Abramowitz and Stegun, table 7.1: erfc(0.5) = 0.4795001222, erfc(1) = 0.1572992071, erfc(2) = 0.0046777350.
+    close(report::erfc(0.0), 1.0, 2e-7);
+    close(report::erfc(0.5), 0.479_500_122_2, 1e-7);
+    close(report::erfc(1.0), 0.157_299_207_1, 1e-7);
+    close(report::erfc(2.0), 0.004_677_735_0, 1e-9);
+    close(report::erfc(-1.0), 1.842_700_792_9, 2e-7);
+    // z = 1.96 is the two-sided 5% point.
+    close(report::two_sided_p(1.96), 0.05, 1e-4);
+}
+
+#[test]
+fn parse_names_the_line_and_skips_blank_lines() {
+    let records = fixture();
+    let mut text = String::new();
+    for r in &records[..2] {
+        text.push_str(&serde_json::to_string(r).unwrap());
+        text.push('\n');
+    }
+    text.push('\n');
+    assert_eq!(report::parse_json_lines(&text, "a.jsonl").unwrap(), records[..2]);
+    text.push_str("{\"ruleset\": \"x\"}\n");
+    let err = report::parse_json_lines(&text, "a.jsonl").unwrap_err();
+    assert!(matches!(err, ReportError::Parse { line: 4, .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(message.starts_with("a.jsonl:4: not a game record: missing field"), "{message}");
+}
+
+#[test]
+fn merge_sorts_shards_and_rejects_duplicates_and_mixed_rulesets() {
+    let records = fixture();
+    let shard = |name: &str, rs: &[GameRecord]| Shard { source: name.into(), records: rs.to_vec() };
+    // Shards in any order, records in any order within a shard.
+    let mut tail = records[3..].to_vec();
+    tail.reverse();
+    let merged = report::merge(vec![shard("b", &tail), shard("a", &records[..3])]).unwrap();
+    assert_eq!(merged, records);
+
+    let err = report::merge(vec![shard("a", &records[..4]), shard("b", &records[3..])]).unwrap_err();
+    assert!(matches!(err, ReportError::Duplicate { run_seed: 7, index: 3, .. }), "{err:?}");
+    assert!(err.to_string().contains("in a and in b"), "{err}");
+
+    let mut other = records[4..].to_vec();
+    other[0].ruleset = "first-edition".into();
+    let err = report::merge(vec![shard("a", &records[..4]), shard("b", &other)]).unwrap_err();
+    assert!(matches!(err, ReportError::MixedRulesets { .. }), "{err:?}");
+    assert!(err.to_string().contains("`second-edition` (a) and `first-edition` (b)"), "{err}");
+}
+
+#[test]
+fn text_and_html_renderings() {
+    let r = report::report(&fixture());
+    let text = report::render_text(&r);
+    for needle in ["ruleset second-edition", "6 games, 12 player-games", "seat 0", "alpha", "library", "41.7", "13.9–75.9"] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+    let html = report::render_html(&r);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    // Self-contained: inline CSS and SVG, nothing fetched, no scripts.
+    assert!(html.contains("<style>") && html.matches("<svg").count() >= 5);
+    for banned in ["<script", "http:", "https:", "src=", "href=", "<link"] {
+        assert!(!html.contains(banned), "HTML contains {banned}");
+    }
+    // Whiskers for the intervals and the library row flagged as significant.
+    assert!(html.contains("class=\"whisker\""));
+    assert!(html.contains("library *"));
+}
+
+#[test]
+fn names_are_escaped_in_html() {
+    let mut records = fixture();
+    records[0].bots[0] = "<b>&evil</b>".into();
+    let html = report::render_html(&report::report(&records));
+    assert!(!html.contains("<b>&evil") && html.contains("&lt;b&gt;&amp;evil"));
+}
