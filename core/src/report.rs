@@ -430,7 +430,8 @@ struct BuildingAcc {
 
 /// The report of one record set.
 pub fn report(records: &[GameRecord]) -> Report {
-    let rulesets: Vec<String> = records.iter().map(|r| r.ruleset.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+    let rulesets: Vec<String> =
+        records.iter().map(|r| r.ruleset.clone()).collect::<BTreeSet<_>>().into_iter().collect();
     let mut player_counts = BTreeMap::new();
     let mut runs: BTreeMap<u64, Run> = BTreeMap::new();
     let mut seats: Vec<Acc> = Vec::new();
@@ -439,7 +440,8 @@ pub fn report(records: &[GameRecord]) -> Report {
     let mut player_games = 0u64;
     for r in records {
         *player_counts.entry(r.scores.len()).or_insert(0) += 1;
-        let run = runs.entry(r.run_seed).or_insert(Run { run_seed: r.run_seed, games: 0, first: r.index, last: r.index });
+        let run =
+            runs.entry(r.run_seed).or_insert(Run { run_seed: r.run_seed, games: 0, first: r.index, last: r.index });
         run.games += 1;
         run.first = run.first.min(r.index);
         run.last = run.last.max(r.index);
@@ -571,7 +573,8 @@ fn player_diffs(a: &[PlayerStats], b: &[PlayerStats], order: impl Fn(&str) -> (u
         win_rate: Rate::wilson(0.0, 0),
         score: Mean::of(&[]),
     };
-    let mut labels: Vec<&str> = a.iter().chain(b).map(|s| s.label.as_str()).collect::<BTreeSet<_>>().into_iter().collect();
+    let mut labels: Vec<&str> =
+        a.iter().chain(b).map(|s| s.label.as_str()).collect::<BTreeSet<_>>().into_iter().collect();
     labels.sort_by_key(|l| order(l));
     labels
         .into_iter()
@@ -605,7 +608,11 @@ pub fn compare(a: &[GameRecord], b: &[GameRecord]) -> Comparison {
                     .map_or((Rate::wilson(0.0, r.player_games), Rate::wilson(0.0, 0)), |s| (s.built, s.builders))
             };
             let ((built_a, win_a), (built_b, win_b)) = (side(&ra), side(&rb));
-            BuildingDiff { id: id.to_owned(), built: Diff::rates(&built_a, &built_b), builders: Diff::rates(&win_a, &win_b) }
+            BuildingDiff {
+                id: id.to_owned(),
+                built: Diff::rates(&built_a, &built_b),
+                builders: Diff::rates(&win_a, &win_b),
+            }
         })
         .collect();
     let rounds = Diff::means(&ra.length.rounds, &rb.length.rounds);
@@ -636,11 +643,17 @@ fn signed(x: f64, decimals: usize) -> String {
     if x.is_finite() { format!("{x:+.decimals$}") } else { "-".into() }
 }
 
+/// A p-value: 3 decimals from 0.1, 3 significant digits below (so 0.0497
+/// does not read as 0.050), "<0.001" below 0.001.
 fn pval(p: f64) -> String {
     if p.is_nan() {
         "-".into()
     } else if p < 0.001 {
         "<0.001".into()
+    } else if p < 0.01 {
+        format!("{p:.5}")
+    } else if p < 0.1 {
+        format!("{p:.4}")
     } else {
         format!("{p:.3}")
     }
@@ -803,7 +816,9 @@ fn describe(r: &Report) -> Vec<String> {
 
 const NOTE: &str = "Win rates count a shared win as 1/k; intervals are 95% (Wilson for rates, mean ± 1.96·sd/√n for means). \
 A building counts as built when a copy built in round 1 or later is in the final city; the start building does not count. \
-p: two-sided, two-proportion z-test for rates, Welch z for means; * marks p < 0.05, not corrected for multiple comparisons.";
+p: two-sided, two-proportion z-test for rates, Welch z for means; * marks p < 0.05, not corrected for multiple comparisons. \
+Builders of almost any building win more often than others simply because winners build more: \
+compare buildings with each other rather than with the fair share.";
 
 // ---------------------------------------------------------------------------
 // Text
@@ -983,18 +998,18 @@ struct BarRow {
     flag: bool,
 }
 
-/// A round upper bound for an axis: 1, 2, 2.5 or 5 times a power of ten.
-fn nice_ceiling(x: f64) -> f64 {
-    if !x.is_finite() || x <= 0.0 {
-        return 1.0;
+/// A round tick step (1, 2, 2.5 or 5 times a power of ten) giving at most
+/// four steps up to `max`, and the axis end: the first tick at or above `max`.
+fn nice_axis(max: f64) -> (f64, f64) {
+    if !max.is_finite() || max <= 0.0 {
+        return (1.0, 0.25);
     }
-    let p = 10f64.powf(x.log10().floor());
-    for m in [1.0, 2.0, 2.5, 5.0, 10.0] {
-        if m * p >= x * (1.0 - 1e-9) {
-            return m * p;
-        }
-    }
-    10.0 * p
+    let rough = max / 4.0;
+    let p = 10f64.powf(rough.log10().floor());
+    let step =
+        [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * p).find(|s| *s >= rough * (1.0 - 1e-9)).unwrap_or(10.0 * p);
+    let end = step * (max / step - 1e-9).ceil().max(1.0);
+    (end, step)
 }
 
 fn axis_label(v: f64, percent: bool) -> String {
@@ -1043,10 +1058,7 @@ fn hbar_chart(
     if let Some((v, _)) = &reference {
         max = max.max(*v);
     }
-    let mut max = nice_ceiling(max);
-    if percent {
-        max = max.min(1.0);
-    }
+    let (max, step) = nice_axis(if percent { max.min(1.0) } else { max });
     let x = |v: f64| LABEL + (v.clamp(0.0, max) / max) * PLOT;
     let _ = writeln!(
         out,
@@ -1075,8 +1087,9 @@ fn hbar_chart(
     }
     // Grid and axis.
     let bottom = top + rows.len() as f64 * row_h;
-    for k in 0..=4 {
-        let v = max * f64::from(k) / 4.0;
+    let ticks = (max / step).round() as u32;
+    for k in 0..=ticks {
+        let v = step * f64::from(k);
         let gx = x(v);
         let _ = writeln!(
             out,
@@ -1123,13 +1136,7 @@ fn hbar_chart(
                 );
             }
             let text = if percent { format!("{}%", pct(b.value)) } else { num(b.value, 2) };
-            let _ = writeln!(
-                out,
-                "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                LABEL + PLOT + 8.0,
-                mid + 4.0,
-                esc(&text)
-            );
+            let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>", LABEL + PLOT + 8.0, mid + 4.0, esc(&text));
         }
         if let Some(m) = row.mark.filter(|m| m.is_finite()) {
             let mx = x(m);
@@ -1157,7 +1164,14 @@ fn hbar_chart(
 }
 
 /// A vertical bar chart (a histogram): one group per category, one bar per series.
-fn vbar_chart(out: &mut String, title: &str, categories: &[String], series: &[Vec<f64>], legend: &[String], percent: bool) {
+fn vbar_chart(
+    out: &mut String,
+    title: &str,
+    categories: &[String],
+    series: &[Vec<f64>],
+    legend: &[String],
+    percent: bool,
+) {
     const W: f64 = 760.0;
     const H: f64 = 250.0;
     const LEFT: f64 = 50.0;
@@ -1166,7 +1180,7 @@ fn vbar_chart(out: &mut String, title: &str, categories: &[String], series: &[Ve
     const BOTTOM: f64 = 40.0;
     let plot_w = W - LEFT - RIGHT;
     let plot_h = H - TOP - BOTTOM;
-    let max = nice_ceiling(series.iter().flatten().copied().filter(|v| v.is_finite()).fold(0.0, f64::max));
+    let (max, step) = nice_axis(series.iter().flatten().copied().filter(|v| v.is_finite()).fold(0.0, f64::max));
     let y = |v: f64| TOP + plot_h - (v / max) * plot_h;
     let _ = writeln!(
         out,
@@ -1185,8 +1199,9 @@ fn vbar_chart(out: &mut String, title: &str, categories: &[String], series: &[Ve
         );
         lx += 24.0 + 7.0 * name.chars().count() as f64;
     }
-    for k in 0..=4 {
-        let v = max * f64::from(k) / 4.0;
+    let ticks = (max / step).round() as u32;
+    for k in 0..=ticks {
+        let v = step * f64::from(k);
         let gy = y(v);
         let _ = writeln!(
             out,
@@ -1268,10 +1283,16 @@ fn fair_share(r: &Report) -> Option<(f64, String)> {
 pub fn render_html(r: &Report) -> String {
     let title = format!("San Juan balance report: {}", r.rulesets.join(", "));
     let mut out = html_head(&title);
-    let _ = writeln!(out, "<p class=\"meta\">{}</p>", describe(r).iter().map(|l| esc(l)).collect::<Vec<_>>().join("<br>"));
+    let _ =
+        writeln!(out, "<p class=\"meta\">{}</p>", describe(r).iter().map(|l| esc(l)).collect::<Vec<_>>().join("<br>"));
     let single = |rows: &[PlayerStats]| -> Vec<BarRow> {
         rows.iter()
-            .map(|s| BarRow { label: s.label.clone(), bars: vec![Bar::rate(&s.win_rate, "win rate")], mark: None, flag: false })
+            .map(|s| BarRow {
+                label: s.label.clone(),
+                bars: vec![Bar::rate(&s.win_rate, "win rate")],
+                mark: None,
+                flag: false,
+            })
             .collect()
     };
 
@@ -1350,7 +1371,9 @@ pub fn render_comparison_html(c: &Comparison) -> String {
     for (label, r) in [("A", &c.a), ("B", &c.b)] {
         let _ = writeln!(out, "<p class=\"meta\"><b>{label}</b>: {}</p>", esc(&describe(r).join(" | ")));
     }
-    out.push_str("<p>Every difference is B − A (rates in percentage points). Highlighted rows differ at p &lt; 0.05.</p>\n");
+    out.push_str(
+        "<p>Every difference is B − A (rates in percentage points). Highlighted rows differ at p &lt; 0.05.</p>\n",
+    );
 
     let find_player = |rows: &[PlayerStats], label: &str| {
         rows.iter().find(|s| s.label == label).map_or(Rate::wilson(0.0, 0), |s| s.win_rate)
