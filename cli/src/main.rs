@@ -3,6 +3,7 @@
 
 mod cards;
 mod play;
+mod report;
 mod scenario;
 mod simulate;
 
@@ -74,6 +75,16 @@ enum Command {
         /// Ruleset path.
         path: Option<String>,
     },
+    /// Balance report over JSON-lines game records (the shards are merged): win rates per seat,
+    /// bot and building with 95% intervals, game length; text, and HTML with charts if asked.
+    ///
+    /// Examples: sanjuan report shard-0.jsonl shard-1.jsonl --html report.html;
+    /// sanjuan report second.jsonl --compare first.jsonl --html comparison.html
+    Report(report::Args),
+    /// Merge JSON-lines shards into one file sorted by (run seed, game index).
+    ///
+    /// Example: sanjuan merge shard-0.jsonl shard-1.jsonl -o study.jsonl
+    Merge(report::MergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +99,8 @@ fn main() -> ExitCode {
         Command::Check { ruleset, path } => {
             cards::check(&path.or(ruleset).unwrap_or_else(|| sanjuan_core::DEFAULT_RULESET.into()))
         }
+        Command::Report(args) => report::run(args),
+        Command::Merge(args) => report::merge(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,88 @@
+//! `sanjuan report` and `sanjuan merge`: balance reports over the JSON-lines
+//! game records of `sanjuan simulate --json-lines`, read from one or more
+//! shard files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use sanjuan_core::report::{self, Shard};
+use sanjuan_core::sim::GameRecord;
+
+use crate::CmdResult;
+
+/// Arguments of `sanjuan report`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// JSON-lines files written by `sanjuan simulate --json-lines` (the shards of one study; merged).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Also write the report as a self-contained HTML page with charts.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+    /// Compare: the files after --compare form set B, the files before it set A.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    compare: Vec<PathBuf>,
+}
+
+/// Arguments of `sanjuan merge`.
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// JSON-lines shard files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The merged file, sorted by (run seed, index).
+    #[arg(short = 'o', long = "output", value_name = "OUT.jsonl")]
+    output: PathBuf,
+}
+
+/// Reads and merges shard files into one record set.
+fn read_set(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
+    let mut shards = Vec::with_capacity(files.len());
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        shards.push(Shard::parse(&text, &path.display().to_string()).map_err(|e| e.to_string())?);
+    }
+    let records = report::merge(shards).map_err(|e| e.to_string())?;
+    if records.is_empty() {
+        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!("no game records in {}", names.join(", ")));
+    }
+    Ok(records)
+}
+
+fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
+    std::fs::write(path, contents).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Prints the report (or the comparison) and writes the HTML page if asked.
+pub fn run(args: Args) -> CmdResult {
+    let a = read_set(&args.files)?;
+    let (text, html) = if args.compare.is_empty() {
+        let r = report::report(&a);
+        (report::render_text(&r), args.html.as_ref().map(|_| report::render_html(&r)))
+    } else {
+        let b = read_set(&args.compare)?;
+        let c = report::compare(&a, &b);
+        (report::render_comparison_text(&c), args.html.as_ref().map(|_| report::render_comparison_html(&c)))
+    };
+    print!("{text}");
+    if let (Some(path), Some(html)) = (&args.html, html) {
+        write_file(path, &html)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the merged, sorted records as JSON lines.
+pub fn merge(args: MergeArgs) -> CmdResult {
+    let records = read_set(&args.files)?;
+    let mut out = Vec::new();
+    for r in &records {
+        serde_json::to_writer(&mut out, r).map_err(|e| e.to_string())?;
+        writeln!(out).map_err(|e| e.to_string())?;
+    }
+    write_file(&args.output, out)?;
+    eprintln!("merged {} games from {} file(s) into {}", records.len(), args.files.len(), args.output.display());
+    Ok(ExitCode::SUCCESS)
+}
