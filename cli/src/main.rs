@@ -1,6 +1,7 @@
 //! `sanjuan`: the command line over the San Juan rules engine. Only argument
 //! parsing, I/O and printing live here; the work is in `sanjuan-core`.
 
+mod bench;
 mod cards;
 mod play;
 mod report;
@@ -26,6 +27,10 @@ enum Command {
     ///
     /// Example: sanjuan simulate --games 10000 --players 4 --seed 1
     Simulate(simulate::Args),
+    /// Measure throughput: games/s per core, script share, MCTS iterations/s, parallel speed-up.
+    ///
+    /// Example: sanjuan bench --games 4000
+    Bench(bench::Args),
     /// Play a game in the terminal against random bots.
     ///
     /// Example: sanjuan play --players 3 --seat 0
@@ -92,6 +97,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Simulate(args) => simulate::run(args),
         Command::Play(args) => play::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Scenario { file, json, check } => scenario::run(&file, json, check),
         Command::Score { file, json } => scenario::score(&file, json),
         Command::Cards { ruleset, diff: None } => cards::list(&ruleset),

@@ -179,7 +179,9 @@ impl Bot for GreedyBot {
 /// Information-set Monte Carlo tree search (single observer): each iteration
 /// deals the cards this seat cannot see at random ([`Game::determinize`]),
 /// walks a tree of actions shared by all deals (UCB1 with availability counts),
-/// and plays the rest of the game with random moves. The move most visited wins.
+/// and plays the rest of the game with greedy moves (10% random). The move most
+/// visited wins. It searches role and build decisions; payments, goods and
+/// card choices follow the greedy bot's rules.
 #[derive(Clone, Debug)]
 pub struct MctsBot {
     rng: ChaCha8Rng,
@@ -200,7 +202,7 @@ struct Node {
 
 impl MctsBot {
     /// Iterations per move when none are given.
-    pub const DEFAULT_ITERATIONS: u32 = 200;
+    pub const DEFAULT_ITERATIONS: u32 = 100;
 
     /// A search bot doing `iterations` determinized playouts per move.
     pub fn new(seed: u64, iterations: u32) -> Self {
@@ -254,21 +256,30 @@ impl MctsBot {
                 return;
             }
         }
-        // Playout with random moves.
-        while let Some(_d) = game.pending() {
+        // Playout: the greedy bot for everyone, with a random move now and then.
+        let mut greedy = GreedyBot;
+        while game.pending().is_some() {
             let legal = game.legal_actions();
-            let a = legal[rng::below(&mut self.rng, legal.len())];
+            let a = if rng::below(&mut self.rng, 10) == 0 {
+                legal[rng::below(&mut self.rng, legal.len())]
+            } else {
+                greedy.choose(&game, legal)
+            };
             if game.apply(a).is_err() {
                 return;
             }
         }
-        let Ok(winners) = game.winners() else { return };
+        let Ok(scores) = game.scores() else { return };
+        let winners = crate::score::winners_of(&scores);
         let share = 1.0 / winners.len() as f64;
         for &n in &path {
+            let seat = tree[n].seat;
+            // Mostly the win; a little of the margin over the best other player breaks ties.
+            let best_other = scores.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| x.total).max();
+            let margin = f64::from(scores[seat].total - best_other.unwrap_or(0));
+            let win = if winners.contains(&seat) { share } else { 0.0 };
             tree[n].visits += 1;
-            if winners.contains(&tree[n].seat) {
-                tree[n].reward += share;
-            }
+            tree[n].reward += 0.8 * win + 0.2 * (0.5 + 0.5 * (margin / 10.0).tanh());
         }
     }
 }
@@ -280,6 +291,10 @@ impl Bot for MctsBot {
 
     fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
         let Some(d) = game.pending() else { return legal[0] };
+        // Search the decisions that shape a game (roles, buildings); the rest the greedy rules handle.
+        if !matches!(d, Decision::Role { .. } | Decision::Build { .. }) {
+            return GreedyBot.choose(game, legal);
+        }
         let me = d.seat();
         let mut tree =
             vec![Node { action: None, seat: me, children: Vec::new(), visits: 0, available: 0, reward: 0.0 }];

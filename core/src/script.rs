@@ -218,6 +218,7 @@ impl ScriptHost {
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
     pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
+        let _timer = profile::Timer::start();
         let script = &self.scripts[script as usize];
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(false);
@@ -257,6 +258,47 @@ impl ScriptHost {
             hook: self.hooks[hook].name.to_owned(),
             pos: Pos::default(),
             message: format!("{what}; {}", self.hooks[hook].doc),
+        }
+    }
+}
+
+/// Optional timing of script calls, per thread, for `sanjuan bench`.
+pub mod profile {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Instant;
+
+    static ON: AtomicBool = AtomicBool::new(false);
+    thread_local! {
+        static CALLS: Cell<u64> = const { Cell::new(0) };
+        static NANOS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Turns timing on or off for every thread.
+    pub fn enable(on: bool) {
+        ON.store(on, Ordering::Relaxed);
+    }
+
+    /// Script calls and nanoseconds spent in them on this thread since the last call.
+    pub fn take() -> (u64, u64) {
+        (CALLS.with(|c| c.replace(0)), NANOS.with(|n| n.replace(0)))
+    }
+
+    /// Measures one call while alive.
+    pub(crate) struct Timer(Option<Instant>);
+
+    impl Timer {
+        pub(crate) fn start() -> Timer {
+            Timer(ON.load(Ordering::Relaxed).then(Instant::now))
+        }
+    }
+
+    impl Drop for Timer {
+        fn drop(&mut self) {
+            if let Some(t) = self.0 {
+                CALLS.with(|c| c.set(c.get() + 1));
+                NANOS.with(|n| n.set(n.get() + t.elapsed().as_nanos() as u64));
+            }
         }
     }
 }
