@@ -80,8 +80,10 @@ enum Command {
         /// Ruleset path.
         path: Option<String>,
     },
-    /// Balance report over JSON-lines game records (the shards are merged): win rates per seat,
-    /// bot and building with 95% intervals, game length; text, and HTML with charts if asked.
+    /// Balance report over JSON-lines game records (shards merged), or a comparison of two sets.
+    ///
+    /// Win rates per seat, bot and building with 95% intervals, game length; with --compare,
+    /// the differences B - A and their p-values. Text on stdout, HTML with charts if asked.
     ///
     /// Examples: sanjuan report shard-0.jsonl shard-1.jsonl --html report.html;
     /// sanjuan report second.jsonl --compare first.jsonl --html comparison.html

@@ -1,0 +1,122 @@
+//! Sharding a study: a run split into `--seed-start` shards and merged gives
+//! the same records and the same report as the run in one piece, and the
+//! thread count does not change the records.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn sanjuan(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("run sanjuan");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sanjuan-report-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn simulate(out: &Path, extra: &[&str]) {
+    let path = out.to_str().unwrap();
+    let mut args = vec!["simulate", "--seed", "5", "--players", "3", "--quiet", "--json-lines", path];
+    args.extend_from_slice(extra);
+    let (ok, _, err) = sanjuan(&args);
+    assert!(ok, "simulate {extra:?}: {err}");
+}
+
+fn records(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn shards_merge_to_the_single_run() {
+    let dir = scratch("shards");
+    let (whole, s1, s2, merged) =
+        (dir.join("a.jsonl"), dir.join("s1.jsonl"), dir.join("s2.jsonl"), dir.join("m.jsonl"));
+    simulate(&whole, &["--games", "40"]);
+    simulate(&s1, &["--seed-start", "0", "--games", "25"]);
+    simulate(&s2, &["--seed-start", "25", "--games", "15"]);
+    // Shards given in either order.
+    let (ok, _, err) = sanjuan(&["merge", s2.to_str().unwrap(), s1.to_str().unwrap(), "-o", merged.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(err.contains("merged 40 games from 2 file(s)"), "{err}");
+    let (single, joined) = (records(&whole), records(&merged));
+    assert_eq!(single.len(), 40);
+    assert_eq!(joined, single);
+    assert_eq!(std::fs::read(&merged).unwrap(), std::fs::read(&whole).unwrap());
+
+    // The report over the shards is the report over the single run.
+    let (ok, one, err) = sanjuan(&["report", whole.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let (ok, two, err) = sanjuan(&["report", s1.to_str().unwrap(), s2.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert_eq!(two, one);
+    assert!(one.contains("40 games, 120 player-games (3 players: 40)"), "{one}");
+    assert!(one.contains("run seed 5: games 0–39\n"), "{one}");
+    let seat_games: u64 = one
+        .lines()
+        .filter(|l| l.strip_prefix("seat ").is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(seat_games, 120, "{one}");
+    // Seat 0's win rate in the report is the one in the records (a shared win counts 1/k).
+    let wins: f64 = single
+        .iter()
+        .map(|r| {
+            let winners = r["winners"].as_array().unwrap();
+            if winners.iter().any(|w| w == 0) { 1.0 / winners.len() as f64 } else { 0.0 }
+        })
+        .sum();
+    let seat0 = one.lines().find(|l| l.starts_with("seat 0 ")).unwrap();
+    assert_eq!(seat0.split_whitespace().nth(3).unwrap(), format!("{:.1}", 100.0 * wins / 40.0), "{one}");
+
+    // A missing shard shows in the report, a repeated one is an error.
+    let (ok, out, _) = sanjuan(&["report", s2.to_str().unwrap()]);
+    assert!(ok && out.contains("run seed 5: games 25–39\n"), "{out}");
+    let (ok, _, err) = sanjuan(&["report", s1.to_str().unwrap(), whole.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("appears twice") && err.contains("s1.jsonl"), "{err}");
+
+    // HTML and a comparison.
+    let html = dir.join("r.html");
+    let (ok, out, err) =
+        sanjuan(&["report", s1.to_str().unwrap(), "--compare", s2.to_str().unwrap(), "--html", html.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("differences are B − A"), "{out}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<svg") && !page.contains("<script"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn thread_count_does_not_change_the_records() {
+    let dir = scratch("jobs");
+    let (one, two) = (dir.join("j1.jsonl"), dir.join("j2.jsonl"));
+    simulate(&one, &["--games", "30", "--jobs", "1"]);
+    simulate(&two, &["--games", "30", "--jobs", "2"]);
+    assert_eq!(records(&one).len(), 30);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bad_line_is_named() {
+    let dir = scratch("bad");
+    let good = dir.join("good.jsonl");
+    simulate(&good, &["--games", "2"]);
+    let bad = dir.join("bad.jsonl");
+    let mut text = std::fs::read_to_string(&good).unwrap();
+    text.push_str("{not json\n");
+    std::fs::write(&bad, text).unwrap();
+    let (ok, _, err) = sanjuan(&["report", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("bad.jsonl:3: not a game record"), "{err}");
+    let (ok, _, err) = sanjuan(&["report"]);
+    assert!(!ok && err.contains("FILE"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
