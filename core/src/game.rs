@@ -22,6 +22,9 @@ use crate::hooks::{self, Ctx, Hook};
 use crate::rng;
 use crate::ruleset::Ruleset;
 
+/// Legal actions of one decision, usually few.
+type LegalList = SmallVec<[Action; 24]>;
+
 /// Slots of a player's city that listen to a hook, in call order.
 pub(crate) type Listeners = SmallVec<[usize; 8]>;
 
@@ -1006,12 +1009,12 @@ impl Game {
         out.extend(self.legal_list());
     }
 
-    fn legal_list(&self) -> Vec<Action> {
-        let Some(d) = &self.pending else { return Vec::new() };
+    fn legal_list(&self) -> LegalList {
+        let Some(d) = &self.pending else { return LegalList::new() };
         let hand_types = |seat: usize| Game::distinct(self.players[seat].hand.iter().copied());
         match d {
             Decision::Role { seat: _, boost, optional_boost } => {
-                let mut out = Vec::new();
+                let mut out = LegalList::new();
                 for role in Role::ALL {
                     if self.roles_taken & role.bit() == 0 {
                         out.push(Action::Role { role, boost: true });
@@ -1024,7 +1027,7 @@ impl Game {
             }
             Decision::Build { options, .. } => {
                 let city = |o: &BuildOption| o.over.map(|s| self.players[d.seat()].city[s].card);
-                let mut out: Vec<Action> =
+                let mut out: LegalList =
                     options.iter().map(|o| Action::Build { card: o.card, over: city(o) }).collect();
                 out.dedup();
                 out.push(Action::Pass);
@@ -1036,9 +1039,9 @@ impl Game {
                 let spendable = || city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != *over);
                 let goods = spendable().count() as i32;
                 if (*goods_left == 0 || goods == 0) && *remaining as usize >= hand.len() && !hand.is_empty() {
-                    return vec![Action::Pay(hand[0])]; // every card must go: nothing to choose
+                    return smallvec::smallvec![Action::Pay(hand[0])]; // every card must go: nothing to choose
                 }
-                let mut out: Vec<Action> = hand_types(*seat).into_iter().map(Action::Pay).collect();
+                let mut out: LegalList = hand_types(*seat).into_iter().map(Action::Pay).collect();
                 if *remaining > 0 && *goods_left > 0 {
                     out.extend(Game::distinct(spendable().map(|(_, s)| s.card)).into_iter().map(Action::Spend));
                 }
@@ -1051,39 +1054,39 @@ impl Game {
                     .iter()
                     .filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production)
                     .map(|s| s.card);
-                let mut out: Vec<Action> = Game::distinct(empty).into_iter().map(Action::Produce).collect();
+                let mut out: LegalList = Game::distinct(empty).into_iter().map(Action::Produce).collect();
                 out.push(Action::Pass);
                 out
             }
             Decision::Sell { seat, .. } => {
                 let goods = self.players[*seat].city.iter().filter(|s| s.good.is_some()).map(|s| s.card);
-                let mut out: Vec<Action> = Game::distinct(goods).into_iter().map(Action::Sell).collect();
+                let mut out: LegalList = Game::distinct(goods).into_iter().map(Action::Sell).collect();
                 out.push(Action::Pass);
                 out
             }
             Decision::Keep { left, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {
-                vec![Action::Keep(self.limbo[0])]
+                smallvec::smallvec![Action::Keep(self.limbo[0])]
             }
             Decision::Discard { seat, left, .. }
                 if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() =>
             {
-                vec![Action::Discard(self.players[*seat].hand[0])]
+                smallvec::smallvec![Action::Discard(self.players[*seat].hand[0])]
             }
             Decision::Keep { .. } => Game::distinct(self.limbo.iter().copied()).into_iter().map(Action::Keep).collect(),
             Decision::Discard { seat, .. } => hand_types(*seat).into_iter().map(Action::Discard).collect(),
             Decision::Reveal { keepable, .. } => {
-                let mut out: Vec<Action> =
+                let mut out: LegalList =
                     Game::distinct(keepable.iter().copied()).into_iter().map(Action::Keep).collect();
                 out.push(Action::Pass);
                 out
             }
             Decision::Tuck { seat, .. } => {
-                let mut out: Vec<Action> = hand_types(*seat).into_iter().map(Action::Tuck).collect();
+                let mut out: LegalList = hand_types(*seat).into_iter().map(Action::Tuck).collect();
                 out.push(Action::Pass);
                 out
             }
             Decision::Exchange { seat, .. } => {
-                let mut out: Vec<Action> = hand_types(*seat).into_iter().map(Action::Discard).collect();
+                let mut out: LegalList = hand_types(*seat).into_iter().map(Action::Discard).collect();
                 out.push(Action::Pass);
                 out
             }

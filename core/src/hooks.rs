@@ -268,6 +268,32 @@ pub fn register(engine: &mut Engine) {
         })
         .register_fn("built_by_anyone", |c: &mut Ctx, id: &str| {
             c.buildings.iter().flatten().any(|&i| c.table.get(i).id == id)
+        })
+        .register_fn("count_types", |c: &mut Ctx, kind: &str| {
+            let mut seen: Vec<CardIdx> = Vec::new();
+            for &i in &c.buildings[c.seat] {
+                if c.table.get(i).kind.as_str() == kind && !seen.contains(&i) {
+                    seen.push(i);
+                }
+            }
+            seen.len() as i32
+        });
+
+    // A small library over arrays of cards, so that scripts stay short (and fast).
+    let cards_of = |a: &Array| -> Vec<Card> { a.iter().filter_map(|v| v.clone().try_cast::<Card>()).collect() };
+    engine
+        .register_fn("costs", move |a: Array| -> Array {
+            cards_of(&a).iter().map(|c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
+        })
+        .register_fn("ids", move |a: Array| -> Array {
+            cards_of(&a).iter().map(|c| Dynamic::from(c.table.get(c.idx).id.clone())).collect()
+        })
+        .register_fn("cheapest", move |a: Array| -> Dynamic {
+            cards_of(&a).into_iter().min_by_key(|c| c.table.get(c.idx).cost).map_or(Dynamic::UNIT, Dynamic::from)
+        })
+        .register_fn("all_different", |a: Array| -> bool {
+            let keys: Vec<String> = a.iter().map(ToString::to_string).collect();
+            keys.iter().enumerate().all(|(i, k)| !keys[..i].contains(k))
         });
 }
 
