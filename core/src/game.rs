@@ -907,7 +907,8 @@ impl Game {
     /// Calls a hook with a prepared context.
     pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
         let card = ctx.card as usize;
-        Ok(self.rs.scripts.call_with(hook as usize, card, || Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT))
+        let value = self.rs.scripts.call_memo(hook as usize, card, ctx, Ctx::scalar, Dynamic::from)?;
+        Ok(value.unwrap_or(Dynamic::UNIT))
     }
 
     /// Calls a hook that returns an integer.

@@ -7,12 +7,11 @@
 //! the order the buildings were built.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, Ordering};
 
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};
-use crate::script::{HookSpec, ScriptHost};
+use crate::script::HookSpec;
 
 /// Hook ids; the index into [`HOOKS`].
 #[allow(missing_docs)]
@@ -152,6 +151,27 @@ pub static HOOKS: &[HookSpec] = &[
     },
 ];
 
+/// The context properties that are plain values, in [`Ctx::scalar`] order. A hook
+/// that reads nothing else is remembered by their values (see `ScriptHost::call_memo`).
+pub static SCALARS: &[&str] = &[
+    "card",
+    "seat",
+    "players",
+    "round",
+    "role",
+    "privileged",
+    "hand",
+    "goods",
+    "target",
+    "over",
+    "produced",
+    "sold",
+    "total_sold",
+    "uses",
+    "under",
+    "subtotal",
+];
+
 /// A card as a script sees it: `card.id`, `card.kind`, `card.cost`, `card.vp`, `card.good`, `card.tags`.
 #[derive(Clone)]
 pub struct Card {
@@ -209,6 +229,32 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The i-th of [`SCALARS`] as a number (cards by index + 1, none as 0).
+    pub fn scalar(&self, i: usize) -> i32 {
+        let card = |c: Option<CardIdx>| c.map_or(0, |c| i32::from(c) + 1);
+        match i {
+            0 => i32::from(self.card),
+            1 => self.seat as i32,
+            2 => self.players as i32,
+            3 => self.round as i32,
+            4 => ["", "builder", "producer", "trader", "councillor", "prospector"]
+                .iter()
+                .position(|r| *r == self.role)
+                .map_or(-1, |i| i as i32),
+            5 => i32::from(self.privileged),
+            6 => self.hand,
+            7 => self.goods,
+            8 => card(self.target),
+            9 => card(self.over),
+            10 => self.produced,
+            11 => self.sold,
+            12 => self.total_sold,
+            13 => self.uses,
+            14 => self.under,
+            _ => self.subtotal,
+        }
+    }
+
     fn card_value(&self, idx: Option<CardIdx>) -> Dynamic {
         idx.map_or(Dynamic::UNIT, |i| Dynamic::from(Card::new(&self.table, i)))
     }
@@ -355,56 +401,4 @@ pub fn as_ids(value: Dynamic) -> Result<Vec<String>, String> {
             }
         })
         .collect()
-}
-
-/// Remembers integer hooks that are functions of the building being built
-/// (`ctx.target`, `ctx.over`, `ctx.card`) only, such as the smithy's discount.
-/// The script host finds which hooks qualify by reading their code; their
-/// values are filled in on first use and shared by every game of the ruleset.
-pub struct TargetMemo {
-    cards: usize,
-    per_owner: Vec<Option<Box<[AtomicI32]>>>,
-}
-
-const UNKNOWN: i32 = i32::MIN;
-
-impl TargetMemo {
-    /// Finds the owners whose `hook` reads nothing but target, over and card.
-    pub fn new(scripts: &ScriptHost, hook: Hook, cards: usize) -> Self {
-        let per_owner = (0..cards)
-            .map(|owner| {
-                let reads = scripts.reads(hook as usize, owner)?;
-                reads
-                    .iter()
-                    .all(|r| matches!(r.as_str(), "target" | "over" | "card"))
-                    .then(|| (0..cards * (cards + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect::<Box<[AtomicI32]>>())
-            })
-            .collect();
-        TargetMemo { cards, per_owner }
-    }
-
-    fn slot(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<&AtomicI32> {
-        let table = self.per_owner.get(owner as usize)?.as_ref()?;
-        let over = over.map_or(self.cards, usize::from);
-        table.get(target as usize * (self.cards + 1) + over)
-    }
-
-    /// The remembered value, if any.
-    pub fn get(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<i32> {
-        self.slot(owner, target, over).map(|a| a.load(Ordering::Relaxed)).filter(|&v| v != UNKNOWN)
-    }
-
-    /// Remembers a value (ignored for owners whose hook depends on more).
-    pub fn set(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>, value: i32) {
-        if let Some(a) = self.slot(owner, target, over)
-            && value != UNKNOWN
-        {
-            a.store(value, Ordering::Relaxed);
-        }
-    }
-
-    /// Number of owners whose hook is remembered.
-    pub fn owners(&self) -> usize {
-        self.per_owner.iter().filter(|o| o.is_some()).count()
-    }
 }

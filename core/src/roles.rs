@@ -202,22 +202,13 @@ impl Game {
         let base = self.rs.cards.get(card).cost;
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let over_card = over.map(|s| self.players[seat].city[s].card);
-        let memo = &self.rs.build_cost_memo;
         let mut discount = 0;
         // The building being covered has already lost its function.
         for slot in self.listeners(Hook::BuildCost, seat).into_iter().filter(|&s| Some(s) != over) {
-            let owner = self.players[seat].city[slot].card;
-            discount += match memo.get(owner, card, over_card) {
-                Some(v) => v,
-                None => {
-                    let mut ctx = self.ctx(seat, slot);
-                    ctx.target = Some(card);
-                    ctx.over = over_card;
-                    let v = self.call_int(Hook::BuildCost, ctx)?;
-                    memo.set(owner, card, over_card, v);
-                    v
-                }
-            };
+            let mut ctx = self.ctx(seat, slot);
+            ctx.target = Some(card);
+            ctx.over = over_card;
+            discount += self.call_int(Hook::BuildCost, ctx)?;
         }
         if let Some(slot) = over
             && self.rs.scripts.listens(Hook::CoveredCost as usize, self.players[seat].city[slot].card as usize)

@@ -135,8 +135,6 @@ pub struct Ruleset {
     pub order: Vec<CardIdx>,
     /// The card set files used.
     pub sets: Vec<Source>,
-    /// Remembered `on_build_cost` values of hooks that depend only on what is built.
-    pub build_cost_memo: hooks::TargetMemo,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -260,7 +258,7 @@ impl Ruleset {
             validate_rules(rules, &table, &chain[0].0, &mut start_buildings, &mut errors);
         }
 
-        let mut scripts = ScriptHost::new(HOOKS, Limits::default(), hooks::register);
+        let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, Limits::default(), hooks::register);
         for def in &table.cards {
             errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
         }
@@ -270,7 +268,6 @@ impl Ruleset {
         }
         let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
         order.sort_by_key(|&i| (table.get(i).order, i));
-        let build_cost_memo = hooks::TargetMemo::new(&scripts, hooks::Hook::BuildCost, table.len());
         Ok(Arc::new(Ruleset {
             id: top.id.clone(),
             name: top.name.clone(),
@@ -283,7 +280,6 @@ impl Ruleset {
             start_buildings,
             order,
             sets,
-            build_cost_memo,
         }))
     }
 

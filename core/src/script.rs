@@ -4,7 +4,11 @@
 //! Nothing here knows San Juan; the hook list and the context type come from
 //! the caller, so another card game can reuse the host.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use smallvec::SmallVec;
 
 use rhai::packages::Package;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, OptimizationLevel, Position, Scope};
@@ -60,12 +64,27 @@ pub struct ScriptHost {
     /// `constants[hook][owner]`: the value of a hook whose body is a literal
     /// (`fn on_hand_limit(ctx) { 12 }`), so calling it can be skipped.
     constants: Vec<Vec<Option<Dynamic>>>,
+    /// Scalar properties of the context a hook's value may be remembered by.
+    scalars: &'static [&'static str],
+    /// `memo_props[hook][owner]`: the scalars a hook reads, when that is all it reads:
+    /// its value is then a function of them and is remembered per thread.
+    memo_props: Vec<Vec<Option<SmallVec<[u8; MEMO_KEY]>>>>,
+    /// Tells this host's remembered values from another's.
+    id: u64,
     owners: Vec<String>,
 }
 
 impl ScriptHost {
     /// A sandboxed engine for these hooks; `register` adds the game's types.
-    pub fn new(hooks: &'static [HookSpec], limits: Limits, register: impl FnOnce(&mut Engine)) -> Self {
+    /// `scalars` names the context properties that are plain values (not lists):
+    /// a hook that reads only those is remembered by their values.
+    pub fn new(
+        hooks: &'static [HookSpec],
+        scalars: &'static [&'static str],
+        limits: Limits,
+        register: impl FnOnce(&mut Engine),
+    ) -> Self {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut engine = Engine::new_raw();
         engine.register_global_module(rhai::packages::StandardPackage::new().as_shared_module());
         engine
@@ -85,6 +104,9 @@ impl ScriptHost {
             by_source: HashMap::new(),
             dispatch: vec![Vec::new(); hooks.len()],
             constants: vec![Vec::new(); hooks.len()],
+            scalars,
+            memo_props: vec![Vec::new(); hooks.len()],
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             owners: Vec::new(),
         }
     }
@@ -102,6 +124,9 @@ impl ScriptHost {
             table.push(None);
         }
         for table in &mut self.constants {
+            table.push(None);
+        }
+        for table in &mut self.memo_props {
             table.push(None);
         }
         let Some(source) = source else { return Vec::new() };
@@ -138,7 +163,15 @@ impl ScriptHost {
                         );
                     } else {
                         self.dispatch[h][idx] = Some(script as u32);
-                        self.constants[h][idx] = literal_body(&self.scripts[script].ast, f.name);
+                        let ast = &self.scripts[script].ast;
+                        self.constants[h][idx] = literal_body(ast, f.name);
+                        self.memo_props[h][idx] = param_reads(ast, f.name).and_then(|reads| {
+                            let props: Option<SmallVec<[u8; MEMO_KEY]>> = reads
+                                .iter()
+                                .map(|r| self.scalars.iter().position(|s| s == r).map(|i| i as u8))
+                                .collect();
+                            props.filter(|p| p.len() <= MEMO_KEY)
+                        });
                     }
                 }
                 None if f.name.starts_with("on_") => {
@@ -201,18 +234,44 @@ impl ScriptHost {
         self.constants[hook][owner].as_ref()
     }
 
-    /// Calls `hook` for `owner` with the argument `arg()` builds; `Ok(None)` when it
-    /// does not listen. A hook whose body is a literal returns it without a call.
-    pub fn call_with(
+    /// True when `owner`'s `hook` is a function of scalar context properties only.
+    pub fn remembered(&self, hook: usize, owner: usize) -> bool {
+        self.memo_props[hook][owner].is_some()
+    }
+
+    /// Calls `hook` for `owner` with the context `ctx` (turned into the script's
+    /// argument by `wrap`); `Ok(None)` when it does not listen. A literal-bodied
+    /// hook returns its literal; a hook that reads only scalar properties
+    /// (`scalar(ctx, i)` gives the i-th of `scalars`) is computed once per thread
+    /// for each combination of their values.
+    pub fn call_memo<T>(
         &self,
         hook: usize,
         owner: usize,
-        arg: impl FnOnce() -> Dynamic,
+        ctx: T,
+        scalar: impl Fn(&T, usize) -> i32,
+        wrap: impl FnOnce(T) -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
+        if !self.listens(hook, owner) {
+            return Ok(None);
+        }
         if let Some(v) = self.constant(hook, owner) {
             return Ok(Some(v.clone()));
         }
-        self.call(hook, owner, arg())
+        let Some(props) = &self.memo_props[hook][owner] else { return self.call(hook, owner, wrap(ctx)) };
+        let mut values = [0i32; MEMO_KEY];
+        for (slot, &p) in values.iter_mut().zip(props) {
+            *slot = scalar(&ctx, usize::from(p));
+        }
+        let key = MemoKey { host: self.id, hook: hook as u16, owner: owner as u32, values };
+        if let Some(v) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
+            return Ok(Some(v));
+        }
+        let value = self.call(hook, owner, wrap(ctx))?;
+        if let Some(v) = &value {
+            MEMO.with(|m| m.borrow_mut().insert(key, v.clone()));
+        }
+        Ok(value)
     }
 
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
@@ -260,6 +319,23 @@ impl ScriptHost {
             message: format!("{what}; {}", self.hooks[hook].doc),
         }
     }
+}
+
+/// Most scalar properties a remembered hook may read.
+const MEMO_KEY: usize = 4;
+
+/// A remembered hook value: which host, hook and owner, and the values it read.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct MemoKey {
+    host: u64,
+    hook: u16,
+    owner: u32,
+    values: [i32; MEMO_KEY],
+}
+
+thread_local! {
+    /// Per thread, so games on many threads never contend for it.
+    static MEMO: RefCell<HashMap<MemoKey, Dynamic>> = RefCell::new(HashMap::new());
 }
 
 /// Optional timing of script calls, per thread, for `sanjuan bench`.
