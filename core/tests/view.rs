@@ -1,0 +1,49 @@
+//! A player's view hides what that seat cannot see; a determinized game keeps
+//! what it can see and redeals only the rest.
+
+use sanjuan_core::bots::{Bot, RandomBot};
+use sanjuan_core::{Game, Ruleset};
+
+fn mid_game() -> Game {
+    let rs = Ruleset::load("second-edition-expansion").unwrap();
+    let mut game = Game::new(rs, 3, 5).unwrap();
+    let mut bot = RandomBot::new(9);
+    for _ in 0..120 {
+        let a = bot.choose(&game, game.legal_actions());
+        game.apply(a).unwrap();
+    }
+    game
+}
+
+#[test]
+fn a_players_view_hides_other_hands() {
+    let game = mid_game();
+    let view = game.to_json(Some(1)).unwrap();
+    let players = view["players"].as_array().unwrap();
+    assert!(players[1].get("hand").is_some());
+    for p in [&players[0], &players[2]] {
+        assert!(p.get("hand").is_none(), "{p}");
+        assert!(p["hand_size"].as_u64().is_some());
+    }
+    let full = game.to_json(None).unwrap();
+    assert!(full["players"][0].get("hand").is_some());
+}
+
+#[test]
+fn determinizing_keeps_what_the_seat_sees() {
+    let game = mid_game();
+    for seed in 0..20 {
+        let d = game.determinize(0, seed);
+        assert_eq!(d.census(), game.census(), "cards are only redealt");
+        assert_eq!(d.player(0).hand, game.player(0).hand);
+        for s in 0..3 {
+            assert_eq!(d.player(s).hand.len(), game.player(s).hand.len());
+            let cities = |g: &Game| g.player(s).city.iter().map(|x| (x.card, x.good.is_some())).collect::<Vec<_>>();
+            assert_eq!(cities(&d), cities(&game));
+        }
+        assert_eq!(d.deck_size(), game.deck_size());
+        assert_eq!(d.pending(), game.pending());
+    }
+    let hands: Vec<_> = (0..20).map(|seed| game.determinize(0, seed).player(1).hand.clone()).collect();
+    assert!(hands.iter().any(|h| *h != game.player(1).hand), "other hands are redealt");
+}
