@@ -1,15 +1,7 @@
 //! The command-line contract: exit codes, JSON keys and rulebook numbers.
 
-use std::process::Command;
-
-fn sanjuan(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("run sanjuan");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
-}
+mod common;
+use common::sanjuan;
 
 #[test]
 fn score_json_gives_the_rulebook_palace_number() {

@@ -3,16 +3,9 @@
 //! thread count does not change the records.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn sanjuan(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("run sanjuan");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
-}
+mod common;
+use common::sanjuan;
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {

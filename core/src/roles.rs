@@ -84,19 +84,18 @@ impl Game {
         let rules = &self.rs.rules;
         match phase.role {
             Role::Builder => self.builder_turn(seat),
-            Role::Producer => {
-                let base = rules.produce + self.privilege(seat, rules.producer_privilege);
-                let left = base + self.sum_hook(Hook::Produce, seat, |_| {})?;
+            // Goods to produce or sell: the action, the privilege, then the buildings' extras.
+            Role::Producer | Role::Trader => {
+                let (base, privilege, hook) = match phase.role {
+                    Role::Producer => (rules.produce, rules.producer_privilege, Hook::Produce),
+                    _ => (rules.sell, rules.trader_privilege, Hook::Sell),
+                };
+                let left = base + self.privilege(seat, privilege) + self.sum_hook(hook, seat, |_| {})?;
                 if left > 0 {
-                    self.pending = Some(Decision::Produce { seat, left, done: 0 });
-                }
-                Ok(())
-            }
-            Role::Trader => {
-                let base = rules.sell + self.privilege(seat, rules.trader_privilege);
-                let left = base + self.sum_hook(Hook::Sell, seat, |_| {})?;
-                if left > 0 {
-                    self.pending = Some(Decision::Sell { seat, left, done: 0 });
+                    self.pending = Some(match phase.role {
+                        Role::Producer => Decision::Produce { seat, left, done: 0 },
+                        _ => Decision::Sell { seat, left, done: 0 },
+                    });
                 }
                 Ok(())
             }
