@@ -1060,24 +1060,7 @@ fn hbar_chart(
     }
     let (max, step) = nice_axis(if percent { max.min(1.0) } else { max });
     let x = |v: f64| LABEL + (v.clamp(0.0, max) / max) * PLOT;
-    let _ = writeln!(
-        out,
-        "<svg width=\"{W}\" height=\"{height}\" viewBox=\"0 0 {W} {height}\" role=\"img\" aria-label=\"{t}\"><title>{t}</title>",
-        t = esc(title)
-    );
-    let _ = writeln!(out, "<text x=\"0\" y=\"14\" font-weight=\"bold\" font-size=\"13\">{}</text>", esc(title));
-    // Legend.
-    let mut lx = LABEL;
-    for (i, name) in legend.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<rect x=\"{lx}\" y=\"21\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"30\">{}</text>",
-            COLORS[i % 2],
-            lx + 14.0,
-            esc(name)
-        );
-        lx += 24.0 + 7.0 * name.chars().count() as f64;
-    }
+    let lx = svg_open(out, W, height, title, legend, LABEL);
     if rows.iter().any(|r| r.mark.is_some()) {
         let _ = writeln!(
             out,
@@ -1182,23 +1165,7 @@ fn vbar_chart(
     let plot_h = H - TOP - BOTTOM;
     let (max, step) = nice_axis(series.iter().flatten().copied().filter(|v| v.is_finite()).fold(0.0, f64::max));
     let y = |v: f64| TOP + plot_h - (v / max) * plot_h;
-    let _ = writeln!(
-        out,
-        "<svg width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{t}\"><title>{t}</title>",
-        t = esc(title)
-    );
-    let _ = writeln!(out, "<text x=\"0\" y=\"14\" font-weight=\"bold\" font-size=\"13\">{}</text>", esc(title));
-    let mut lx = LEFT;
-    for (i, name) in legend.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<rect x=\"{lx}\" y=\"21\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"30\">{}</text>",
-            COLORS[i % 2],
-            lx + 14.0,
-            esc(name)
-        );
-        lx += 24.0 + 7.0 * name.chars().count() as f64;
-    }
+    let _ = svg_open(out, W, H, title, legend, LEFT);
     let ticks = (max / step).round() as u32;
     for k in 0..=ticks {
         let v = step * f64::from(k);
@@ -1459,4 +1426,27 @@ pub fn render_comparison_html(c: &Comparison) -> String {
     out.push_str(&building_diff_table(&c.buildings).html());
     out.push_str(&html_tail());
     out
+}
+
+/// Opens an SVG chart: the element, its title and a legend starting at `legend_x`;
+/// returns where the legend ends.
+fn svg_open(out: &mut String, width: f64, height: f64, title: &str, legend: &[String], legend_x: f64) -> f64 {
+    let t = esc(title);
+    let _ = writeln!(
+        out,
+        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" role=\"img\" aria-label=\"{t}\"><title>{t}</title>"
+    );
+    let _ = writeln!(out, "<text x=\"0\" y=\"14\" font-weight=\"bold\" font-size=\"13\">{t}</text>");
+    let mut lx = legend_x;
+    for (i, name) in legend.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<rect x=\"{lx}\" y=\"21\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"30\">{}</text>",
+            COLORS[i % 2],
+            lx + 14.0,
+            esc(name)
+        );
+        lx += 24.0 + 7.0 * name.chars().count() as f64;
+    }
+    lx
 }
