@@ -18,7 +18,7 @@ use rhai::Dynamic;
 use crate::actions::{Action, Line, Role, parse_line};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
-use crate::hooks::{self, Ctx, Hook};
+use crate::hooks::{self, Ctx, Hook, ScriptCtx};
 use crate::rng;
 use crate::ruleset::Ruleset;
 
@@ -821,22 +821,9 @@ impl Game {
     /// Call after any change to a city: the shared building lists and the hook masks.
     pub(crate) fn refresh_in_play(&mut self) {
         self.in_play = Arc::new(self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect());
-        let scripts = &self.rs.scripts;
-        self.hook_mask = self
-            .players
-            .iter()
-            .map(|p| {
-                let mut mask = 0u32;
-                for s in &p.city {
-                    for h in 0..scripts.hooks().len() {
-                        if scripts.listens(h, s.card as usize) {
-                            mask |= 1 << h;
-                        }
-                    }
-                }
-                mask
-            })
-            .collect();
+        let masks = &self.rs.hook_masks;
+        self.hook_mask =
+            self.players.iter().map(|p| p.city.iter().fold(0, |m, s| m | masks[s.card as usize])).collect();
     }
 
     /// Distinct card types in a list, in first-seen order.
@@ -857,7 +844,6 @@ impl Game {
         let p = &self.players[seat];
         let s = &p.city[slot];
         Ctx {
-            table: Arc::clone(&self.rs.cards),
             card: s.card,
             seat,
             players: self.players.len(),
@@ -874,8 +860,6 @@ impl Game {
             uses: s.uses as i32,
             under: s.under.len() as i32,
             subtotal: 0,
-            buildings: Arc::clone(&self.in_play),
-            revealed: None,
         }
     }
 
@@ -907,8 +891,14 @@ impl Game {
     /// Calls a hook with a prepared context.
     pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
         let card = ctx.card as usize;
-        let value = self.rs.scripts.call_memo(hook as usize, card, ctx, Ctx::scalar, Dynamic::from)?;
+        let wrap = |facts| Dynamic::from(self.script_ctx(facts, None));
+        let value = self.rs.scripts.call_memo(hook as usize, card, ctx, Ctx::scalar, wrap)?;
         Ok(value.unwrap_or(Dynamic::UNIT))
+    }
+
+    /// The `ctx` a script receives, with the lists it may walk.
+    pub(crate) fn script_ctx(&self, facts: Ctx, revealed: Option<Arc<Vec<CardIdx>>>) -> ScriptCtx {
+        ScriptCtx { facts, table: Arc::clone(&self.rs.cards), buildings: Arc::clone(&self.in_play), revealed }
     }
 
     /// Calls a hook that returns an integer.

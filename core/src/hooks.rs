@@ -185,11 +185,10 @@ impl Card {
     }
 }
 
-/// What a hook knows: the owner's situation and the game's public facts.
-#[derive(Clone)]
+/// What a hook knows: the owner's situation and the game's public facts, as
+/// plain values (cheap to make; a remembered hook is looked up by them).
+#[derive(Clone, Copy, Debug)]
 pub struct Ctx {
-    /// The card table.
-    pub table: Arc<CardTable>,
     /// The building whose script runs.
     pub card: CardIdx,
     /// The owner's seat.
@@ -222,10 +221,27 @@ pub struct Ctx {
     pub under: i32,
     /// Points so far (scoring only).
     pub subtotal: i32,
+}
+
+/// The `ctx` a script receives: the plain facts plus the lists (cards, cities,
+/// revealed cards) it may walk. Made only when a script really runs.
+#[derive(Clone)]
+pub struct ScriptCtx {
+    /// The plain facts.
+    pub facts: Ctx,
+    /// The card table.
+    pub table: Arc<CardTable>,
     /// Buildings in play, per seat.
     pub buildings: Arc<Vec<Vec<CardIdx>>>,
     /// Cards this building revealed.
     pub revealed: Option<Arc<Vec<CardIdx>>>,
+}
+
+impl std::ops::Deref for ScriptCtx {
+    type Target = Ctx;
+    fn deref(&self) -> &Ctx {
+        &self.facts
+    }
 }
 
 impl Ctx {
@@ -254,7 +270,9 @@ impl Ctx {
             _ => self.subtotal,
         }
     }
+}
 
+impl ScriptCtx {
     fn card_value(&self, idx: Option<CardIdx>) -> Dynamic {
         idx.map_or(Dynamic::UNIT, |i| Dynamic::from(Card::new(&self.table, i)))
     }
@@ -283,39 +301,39 @@ pub fn register(engine: &mut Engine) {
         .register_fn("!=", |a: Card, b: Card| a.idx != b.idx);
 
     engine
-        .register_type_with_name::<Ctx>("Ctx")
-        .register_get("card", |c: &mut Ctx| Card::new(&c.table, c.card))
-        .register_get("seat", |c: &mut Ctx| c.seat as i32)
-        .register_get("players", |c: &mut Ctx| c.players as i32)
-        .register_get("round", |c: &mut Ctx| c.round as i32)
-        .register_get("role", |c: &mut Ctx| ImmutableString::from(c.role))
-        .register_get("privileged", |c: &mut Ctx| c.privileged)
-        .register_get("hand", |c: &mut Ctx| c.hand)
-        .register_get("goods", |c: &mut Ctx| c.goods)
-        .register_get("target", |c: &mut Ctx| c.card_value(c.target))
-        .register_get("over", |c: &mut Ctx| c.card_value(c.over))
-        .register_get("produced", |c: &mut Ctx| c.produced)
-        .register_get("sold", |c: &mut Ctx| c.sold)
-        .register_get("total_sold", |c: &mut Ctx| c.total_sold)
-        .register_get("uses", |c: &mut Ctx| c.uses)
-        .register_get("under", |c: &mut Ctx| c.under)
-        .register_get("subtotal", |c: &mut Ctx| c.subtotal)
-        .register_get("revealed", |c: &mut Ctx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
-        .register_get("buildings", |c: &mut Ctx| c.cards(&c.buildings[c.seat]))
-        .register_get("others", |c: &mut Ctx| {
+        .register_type_with_name::<ScriptCtx>("Ctx")
+        .register_get("card", |c: &mut ScriptCtx| Card::new(&c.table, c.facts.card))
+        .register_get("seat", |c: &mut ScriptCtx| c.seat as i32)
+        .register_get("players", |c: &mut ScriptCtx| c.players as i32)
+        .register_get("round", |c: &mut ScriptCtx| c.round as i32)
+        .register_get("role", |c: &mut ScriptCtx| ImmutableString::from(c.role))
+        .register_get("privileged", |c: &mut ScriptCtx| c.privileged)
+        .register_get("hand", |c: &mut ScriptCtx| c.hand)
+        .register_get("goods", |c: &mut ScriptCtx| c.goods)
+        .register_get("target", |c: &mut ScriptCtx| c.card_value(c.target))
+        .register_get("over", |c: &mut ScriptCtx| c.card_value(c.over))
+        .register_get("produced", |c: &mut ScriptCtx| c.produced)
+        .register_get("sold", |c: &mut ScriptCtx| c.sold)
+        .register_get("total_sold", |c: &mut ScriptCtx| c.total_sold)
+        .register_get("uses", |c: &mut ScriptCtx| c.uses)
+        .register_get("under", |c: &mut ScriptCtx| c.under)
+        .register_get("subtotal", |c: &mut ScriptCtx| c.subtotal)
+        .register_get("revealed", |c: &mut ScriptCtx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
+        .register_get("buildings", |c: &mut ScriptCtx| c.cards(&c.buildings[c.seat]))
+        .register_get("others", |c: &mut ScriptCtx| {
             let n = c.players;
             (1..n).map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n]))).collect::<Array>()
         })
-        .register_fn("count_kind", |c: &mut Ctx, kind: &str| {
+        .register_fn("count_kind", |c: &mut ScriptCtx, kind: &str| {
             c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).kind.as_str() == kind).count() as i32
         })
-        .register_fn("count_tag", |c: &mut Ctx, tag: &str| {
+        .register_fn("count_tag", |c: &mut ScriptCtx, tag: &str| {
             c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).tags.iter().any(|t| t == tag)).count() as i32
         })
-        .register_fn("built_by_anyone", |c: &mut Ctx, id: &str| {
+        .register_fn("built_by_anyone", |c: &mut ScriptCtx, id: &str| {
             c.buildings.iter().flatten().any(|&i| c.table.get(i).id == id)
         })
-        .register_fn("count_types", |c: &mut Ctx, kind: &str| {
+        .register_fn("count_types", |c: &mut ScriptCtx, kind: &str| {
             let mut seen: Vec<CardIdx> = Vec::new();
             for &i in &c.buildings[c.seat] {
                 if c.table.get(i).kind.as_str() == kind && !seen.contains(&i) {

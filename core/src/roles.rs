@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use rhai::Dynamic;
+
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
@@ -466,10 +468,9 @@ impl Game {
             let ids: Vec<&str> = g.limbo.iter().map(|&c| g.rs.cards.id(c)).collect();
             format!("seat {seat} reveals {}", ids.join(", "))
         });
-        let mut ctx = self.ctx(seat, slot);
-        ctx.revealed = Some(Arc::new(self.limbo.clone()));
+        let ctx = self.script_ctx(self.ctx(seat, slot), Some(Arc::new(self.limbo.clone())));
         let card = ctx.card as usize;
-        let v = self.call(Hook::Reveal, ctx)?;
+        let v = self.rs.scripts.call(Hook::Reveal as usize, card, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT);
         let ids = hooks::as_ids(v).map_err(|e| self.rs.scripts.bad_return(Hook::Reveal as usize, card, &e))?;
         let keepable: Vec<CardIdx> =
             self.limbo.iter().copied().filter(|&c| ids.iter().any(|id| self.rs.cards.id(c) == id)).collect();

@@ -135,6 +135,8 @@ pub struct Ruleset {
     pub order: Vec<CardIdx>,
     /// The card set files used.
     pub sets: Vec<Source>,
+    /// Per card, a bit per hook its script defines.
+    pub hook_masks: Vec<u32>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -268,6 +270,7 @@ impl Ruleset {
         }
         let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
         order.sort_by_key(|&i| (table.get(i).order, i));
+        let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
         Ok(Arc::new(Ruleset {
             id: top.id.clone(),
             name: top.name.clone(),
@@ -280,6 +283,7 @@ impl Ruleset {
             start_buildings,
             order,
             sets,
+            hook_masks,
         }))
     }
 

@@ -212,6 +212,15 @@ impl ScriptHost {
         self.dispatch[hook].get(owner).is_some_and(Option::is_some)
     }
 
+    /// A bit per hook `owner` listens to.
+    pub fn owner_mask(&self, owner: usize) -> u32 {
+        self.dispatch
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.get(owner).is_some_and(Option::is_some))
+            .fold(0, |m, (h, _)| m | 1 << h)
+    }
+
     /// True when any owner listens to `hook`.
     pub fn anyone_listens(&self, hook: usize) -> bool {
         self.dispatch[hook].iter().any(Option::is_some)
