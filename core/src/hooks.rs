@@ -333,6 +333,10 @@ pub fn register(engine: &mut Engine) {
         .register_fn("built_by_anyone", |c: &mut ScriptCtx, id: &str| {
             c.buildings.iter().flatten().any(|&i| c.table.get(i).id == id)
         })
+        .register_fn("building_counts", |c: &mut ScriptCtx| {
+            let n = c.players;
+            (0..n).map(|k| Dynamic::from_int(c.buildings[(c.seat + k) % n].len() as i32)).collect::<Array>()
+        })
         .register_fn("count_types", |c: &mut ScriptCtx, kind: &str| {
             let mut seen: Vec<CardIdx> = Vec::new();
             for &i in &c.buildings[c.seat] {
