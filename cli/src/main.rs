@@ -35,6 +35,16 @@ enum Command {
     ///
     /// Example: sanjuan play --players 3 --seat 0
     Play(play::Args),
+    /// Replay a game saved with `sanjuan play --save FILE`: every event, then the final state.
+    ///
+    /// Example: sanjuan replay game.toml --json
+    Replay {
+        /// The saved game (TOML: ruleset, players, seed, actions).
+        file: PathBuf,
+        /// Print only the final state, as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Set up a scenario file, play its actions and show the result.
     ///
     /// Example: sanjuan scenario snapshots/scenarios/palace_34_to_42.toml --json
@@ -100,6 +110,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Replay { file, json } => play::replay(&file, json),
         Command::Scenario { file, json, check } => scenario::run(&file, json, check),
         Command::Score { file, json } => scenario::score(&file, json),
         Command::Cards { ruleset, diff: None } => cards::list(&ruleset),

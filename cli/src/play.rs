@@ -4,6 +4,7 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use sanjuan_core::bots::{self, Bot};
+use sanjuan_core::saved::SavedGame;
 use sanjuan_core::{Game, GameError};
 
 use crate::{CmdResult, load_ruleset};
@@ -23,6 +24,10 @@ pub struct Args {
     /// Ruleset id or path.
     #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
     ruleset: String,
+    /// Write the game (seed and every action) to this file when it ends or you quit;
+    /// `sanjuan replay FILE` plays it again.
+    #[arg(long)]
+    save: Option<std::path::PathBuf>,
 }
 
 /// Prints the state as seen by `viewer` (or everything).
@@ -75,6 +80,8 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
 pub fn run(args: Args) -> CmdResult {
     let rs = load_ruleset(&args.ruleset)?;
     let mut game = Game::new(rs, args.players, args.seed).map_err(|e| e.to_string())?;
+    let mut saved =
+        SavedGame { ruleset: args.ruleset.clone(), players: args.players, seed: args.seed, actions: Vec::new() };
     game.log_events(true);
     if args.seat >= args.players {
         return Err(format!("--seat {} is not a seat of a {}-player game", args.seat, args.players));
@@ -91,6 +98,7 @@ pub fn run(args: Args) -> CmdResult {
         let seat = d.seat();
         if seat != args.seat {
             let action = bots[seat].choose(&game, game.legal_actions());
+            saved.actions.push(action.text(&game.ruleset().cards));
             for e in game.apply(action).map_err(|e| e.to_string())? {
                 println!("  {}", e.text);
             }
@@ -102,18 +110,44 @@ pub fn run(args: Args) -> CmdResult {
         let Some(Ok(line)) = lines.next() else { break };
         let line = line.trim();
         if line == "quit" {
-            return Ok(ExitCode::SUCCESS);
+            break;
         }
         match game.apply_text(line) {
-            Ok(events) => events.iter().for_each(|e| println!("  {}", e.text)),
+            Ok(events) => {
+                saved.actions.push(line.to_owned());
+                events.iter().for_each(|e| println!("  {}", e.text));
+            }
             Err(e @ (GameError::Illegal { .. } | GameError::Parse { .. })) => println!("{e}"),
             Err(e) => return Err(e.to_string()),
         }
+    }
+    if let Some(path) = &args.save {
+        std::fs::write(path, saved.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("saved to {}; replay with: sanjuan replay {}", path.display(), path.display());
     }
     if game.is_over() {
         print_state(&game, None);
         let winners = game.winners().map_err(|e| e.to_string())?;
         println!("game over; winner(s): seat {:?}", winners);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Replays a saved game and shows what happened.
+pub fn replay(file: &std::path::Path, json: bool) -> CmdResult {
+    let source = sanjuan_core::files::Source::Disk(file.to_path_buf());
+    let text = source.read().map_err(|e| e.to_string())?;
+    let saved = SavedGame::parse(&source, &text).map_err(|e| e.to_string())?;
+    let (game, events) =
+        saved.replay(&source, !json).map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
+    if json {
+        let state = game.to_json(None).map_err(|e| e.to_string())?;
+        println!("{}", serde_json::to_string_pretty(&state).expect("json"));
+    } else {
+        for e in &events {
+            println!("  {}", e.text);
+        }
+        print_state(&game, None);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -68,3 +68,28 @@ fn bad_arguments_get_a_clear_error() {
     assert!(!ok);
     assert!(err.contains("2 to 4 players"), "{err}");
 }
+
+#[test]
+fn a_saved_game_replays_to_the_same_state() {
+    use std::io::Write;
+    let file = std::env::temp_dir().join(format!("sanjuan-save-{}.toml", std::process::id()));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .args(["play", "--players", "3", "--seat", "1", "--seed", "4", "--save", file.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Whatever seat 1 is asked first, `pass` or a role is answered; then quit.
+    child.stdin.take().unwrap().write_all(b"role producer\npass\nrole trader\nquit\n").unwrap();
+    assert!(child.wait_with_output().unwrap().status.success());
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("seed = 4") && saved.contains("actions = ["), "{saved}");
+    let (ok, first, err) = sanjuan(&["replay", file.to_str().unwrap(), "--json"]);
+    assert!(ok, "{err}");
+    let (_, second, _) = sanjuan(&["replay", file.to_str().unwrap(), "--json"]);
+    assert_eq!(first, second);
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    // We quit when asked to decide, so the replay stops at seat 1's decision too.
+    assert_eq!(v["pending"]["seat"], 1, "{first}");
+    std::fs::remove_file(&file).ok();
+}

@@ -16,6 +16,7 @@ pub mod report;
 pub mod rng;
 mod roles;
 pub mod ruleset;
+pub mod saved;
 pub mod scenario;
 pub mod score;
 pub mod script;
