@@ -321,8 +321,6 @@ pub struct Game {
     pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,
     pub(crate) log: Option<Vec<Event>>,
-    /// Buildings in play per seat, shared with script contexts.
-    pub(crate) in_play: Arc<Vec<Vec<CardIdx>>>,
     /// Per seat, a bit per hook some building in the city listens to (a quick "nobody").
     pub(crate) hook_mask: Vec<u32>,
     pub(crate) actions_applied: u64,
@@ -343,10 +341,10 @@ impl Game {
     pub fn new(rs: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
         let rules = &rs.rules;
         if players < rules.min_players || players > rules.max_players {
-            return Err(GameError::Parse {
-                text: players.to_string(),
-                why: format!("ruleset `{}` is for {} to {} players", rs.id, rules.min_players, rules.max_players),
-            });
+            return Err(GameError::Setup(format!(
+                "{players} players: ruleset `{}` is for {} to {} players",
+                rs.id, rules.min_players, rules.max_players
+            )));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let governor = rng::below(&mut rng, players);
@@ -375,7 +373,7 @@ impl Game {
                 game.steps.push_back(Step::SetupDiscard { seat });
             }
         }
-        game.refresh_in_play();
+        game.refresh_hook_masks();
         game.start_round(true);
         game.advance()?;
         Ok(game)
@@ -414,7 +412,6 @@ impl Game {
             stalled: false,
             broken: None,
             log: None,
-            in_play: Arc::new(Vec::new()),
             hook_mask: vec![0; players],
             actions_applied: 0,
         }
@@ -818,9 +815,8 @@ impl Game {
         hand.swap_remove(i)
     }
 
-    /// Call after any change to a city: the shared building lists and the hook masks.
-    pub(crate) fn refresh_in_play(&mut self) {
-        self.in_play = Arc::new(self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect());
+    /// Call after any change to a city: which hooks each seat's buildings listen to.
+    pub(crate) fn refresh_hook_masks(&mut self) {
         let masks = &self.rs.hook_masks;
         self.hook_mask =
             self.players.iter().map(|p| p.city.iter().fold(0, |m, s| m | masks[s.card as usize])).collect();
@@ -898,7 +894,8 @@ impl Game {
 
     /// The `ctx` a script receives, with the lists it may walk.
     pub(crate) fn script_ctx(&self, facts: Ctx, revealed: Option<Arc<Vec<CardIdx>>>) -> ScriptCtx {
-        ScriptCtx { facts, table: Arc::clone(&self.rs.cards), buildings: Arc::clone(&self.in_play), revealed }
+        let buildings = self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect();
+        ScriptCtx { facts, table: Arc::clone(&self.rs.cards), buildings: Arc::new(buildings), revealed }
     }
 
     /// Calls a hook that returns an integer.
@@ -1180,12 +1177,12 @@ impl Game {
         self.phase = Some(Phase { role, chooser: seat, factor });
         self.phase_sold = 0;
         let n = self.players.len();
-        let mut steps = vec![Step::PhaseStart];
-        steps.extend((0..n).map(|k| Step::Turn { seat: (seat + k) % n }));
-        steps.push(Step::PhaseEnd);
-        for s in steps.into_iter().rev() {
-            self.steps.push_front(s);
+        // In front of the queue, in order: phase start, one turn per seat from the chooser, phase end.
+        self.steps.push_front(Step::PhaseEnd);
+        for k in (0..n).rev() {
+            self.steps.push_front(Step::Turn { seat: (seat + k) % n });
         }
+        self.steps.push_front(Step::PhaseStart);
         Ok(())
     }
 

@@ -304,7 +304,7 @@ impl Game {
                 self.players[seat].city.push(slot);
             }
         }
-        self.refresh_in_play();
+        self.refresh_hook_masks();
         self.event(Some(seat), |g| {
             let over =
                 over.map(|s| format!(" over {}", g.rs.cards.id(*g.players[seat].city[s].covered.last().unwrap())));

@@ -273,7 +273,7 @@ impl Scenario {
             tiles.insert(k, tile);
         }
         game.tiles = tiles.into();
-        game.refresh_in_play();
+        game.refresh_hook_masks();
         game.start_round(!f.round_start);
         game.advance().map_err(|e| self.err("[[players]]", format!("setting up: {e}")))?;
         Ok(game)

@@ -344,7 +344,7 @@ struct MemoKey {
 
 thread_local! {
     /// Per thread, so games on many threads never contend for it.
-    static MEMO: RefCell<HashMap<MemoKey, Dynamic>> = RefCell::new(HashMap::new());
+    static MEMO: RefCell<rustc_hash::FxHashMap<MemoKey, Dynamic>> = RefCell::new(rustc_hash::FxHashMap::default());
 }
 
 /// Optional timing of script calls, per thread, for `sanjuan bench`.
