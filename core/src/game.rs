@@ -112,6 +112,9 @@ pub struct BuildOption {
     pub goods_as_cards: i32,
 }
 
+/// The buildings a player may build in one turn (usually a handful).
+pub type BuildOptions = SmallVec<[BuildOption; 8]>;
+
 /// What the player at `seat` must decide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -129,7 +132,7 @@ pub enum Decision {
         /// Who builds.
         seat: usize,
         /// What can be built and for how much.
-        options: Vec<BuildOption>,
+        options: BuildOptions,
     },
     /// Pay the rest of a building cost.
     Pay {

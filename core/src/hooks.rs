@@ -348,16 +348,22 @@ pub fn register(engine: &mut Engine) {
         });
 
     // A small library over arrays of cards, so that scripts stay short (and fast).
-    let cards_of = |a: &Array| -> Vec<Card> { a.iter().filter_map(|v| v.clone().try_cast::<Card>()).collect() };
+    // Cards are read in place (no copies of the boxed values).
+    fn each_card<'a, T>(a: &'a Array, f: impl Fn(&Card) -> T + 'a) -> impl Iterator<Item = T> + 'a {
+        a.iter().filter_map(move |v| v.read_lock::<Card>().map(|c| f(&c)))
+    }
     engine
-        .register_fn("costs", move |a: Array| -> Array {
-            cards_of(&a).iter().map(|c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
+        .register_fn("costs", |a: Array| -> Array {
+            each_card(&a, |c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
         })
-        .register_fn("ids", move |a: Array| -> Array {
-            cards_of(&a).iter().map(|c| Dynamic::from(c.table.get(c.idx).id.clone())).collect()
+        .register_fn("ids", |a: Array| -> Array {
+            each_card(&a, |c| Dynamic::from(c.table.get(c.idx).id.clone())).collect()
         })
-        .register_fn("cheapest", move |a: Array| -> Dynamic {
-            cards_of(&a).into_iter().min_by_key(|c| c.table.get(c.idx).cost).map_or(Dynamic::UNIT, Dynamic::from)
+        .register_fn("cheapest", |a: Array| -> Dynamic {
+            let best = each_card(&a, |c| (c.table.get(c.idx).cost, c.clone()))
+                .enumerate()
+                .min_by_key(|(i, (cost, _))| (*cost, *i));
+            best.map_or(Dynamic::UNIT, |(_, (_, c))| Dynamic::from(c))
         })
         .register_fn("all_different", |a: Array| -> bool {
             let keys: Vec<String> = a.iter().map(ToString::to_string).collect();

@@ -8,7 +8,7 @@ use rhai::Dynamic;
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
-use crate::game::{BuildOption, Decision, DiscardReason, Game, Slot, Step};
+use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step};
 use crate::hooks::{self, Hook};
 
 impl Game {
@@ -121,7 +121,7 @@ impl Game {
         let mut overbuild = false;
         let mut except: Vec<String> = Vec::new();
         // Goods that may pay, per granting building: a covered building grants nothing.
-        let mut goods_grants: Vec<(usize, i32)> = Vec::new();
+        let mut goods_grants: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
         for slot in self.listeners(Hook::BuildOptions, seat) {
             let ctx = self.ctx(seat, slot);
             let card = ctx.card as usize;
@@ -147,11 +147,11 @@ impl Game {
         };
         let cards = Arc::clone(&self.rs.cards);
         let unique = self.rs.rules.unique_city_buildings;
-        let mut candidates: Vec<(CardIdx, bool)> =
+        let mut candidates: smallvec::SmallVec<[(CardIdx, bool); 16]> =
             Game::distinct(p.hand.iter().copied()).into_iter().map(|c| (c, false)).collect();
         candidates.extend(Game::distinct(self.public.iter().copied()).into_iter().map(|c| (c, true)));
 
-        let mut options = Vec::new();
+        let mut options = BuildOptions::new();
         for (card, public) in candidates {
             let def = cards.get(card);
             let owned = p.owns(card);
