@@ -116,6 +116,8 @@ pub struct BuildOption {
 pub type BuildOptions = SmallVec<[BuildOption; 8]>;
 
 /// What the player at `seat` must decide.
+// The build options live inline: one heap allocation fewer per builder turn.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// Choose a role.
