@@ -1,21 +1,22 @@
 //! Bots: players driven by code through the same `pending`/`apply` API as
-//! everyone else.
+//! everyone else. The random bot, `play_out` and the tree search work on any
+//! [`TurnGame`]; the greedy rules are San Juan's.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
-use crate::error::GameError;
 use crate::game::{Decision, Game};
 use crate::rng;
+use crate::turns::{Determinize, TurnGame};
 
-/// A player that picks one of the legal actions.
-pub trait Bot: Send {
+/// A player that picks one of the legal actions of a game (San Juan by default).
+pub trait Bot<G: TurnGame = Game>: Send {
     /// Short name for reports (`random`, `greedy`, …).
     fn name(&self) -> &str;
     /// Chooses one of `legal` (never empty) for the pending decision of `game`.
-    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action;
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action;
 }
 
 /// Picks uniformly among the legal actions, from its own seeded stream.
@@ -31,32 +32,21 @@ impl RandomBot {
     }
 }
 
-impl Bot for RandomBot {
+impl<G: TurnGame> Bot<G> for RandomBot {
     fn name(&self) -> &str {
         "random"
     }
 
-    fn choose(&mut self, _game: &Game, legal: &[Action]) -> Action {
+    fn choose(&mut self, _game: &G, legal: &[G::Action]) -> G::Action {
         legal[rng::below(&mut self.rng, legal.len())]
     }
 }
 
 /// Plays a game to its end with one bot per seat.
-pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<(), GameError> {
-    play_out_with(game, bots, |_, _| {})
-}
-
-/// Plays a game to its end, calling `watch` after every action.
-pub fn play_out_with(
-    game: &mut Game,
-    bots: &mut [Box<dyn Bot>],
-    mut watch: impl FnMut(&Game, Action),
-) -> Result<(), GameError> {
-    while let Some(d) = game.pending() {
-        let seat = d.seat();
-        let action = bots[seat].choose(game, game.legal_actions());
-        game.apply(action)?;
-        watch(game, action);
+pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Result<(), G::Error> {
+    while let Some(seat) = game.to_move() {
+        let action = bots[seat].choose(game, game.legal());
+        game.play(action)?;
     }
     Ok(())
 }
@@ -190,8 +180,8 @@ pub struct MctsBot {
 }
 
 #[derive(Clone, Debug)]
-struct Node {
-    action: Option<Action>,
+struct Node<A> {
+    action: Option<A>,
     /// The seat that chose `action`.
     seat: usize,
     children: Vec<usize>,
@@ -209,16 +199,38 @@ impl MctsBot {
         MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), iterations, exploration: 0.7 }
     }
 
-    fn iterate(&mut self, root: &Game, me: usize, tree: &mut Vec<Node>) {
+    /// Searches `root` for the seat to move and returns the most visited legal action.
+    /// `playout` plays for every seat after the tree (10% of its moves are random).
+    pub fn search<G: Determinize>(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
+        let Some(me) = root.to_move() else { return legal[0] };
+        let mut tree: Vec<Node<G::Action>> =
+            vec![Node { action: None, seat: me, children: Vec::new(), visits: 0, available: 0, reward: 0.0 }];
+        for _ in 0..self.iterations {
+            self.iterate(root, me, &mut tree, playout);
+        }
+        tree[0]
+            .children
+            .iter()
+            .filter_map(|&c| tree[c].action.filter(|a| legal.contains(a)).map(|a| (tree[c].visits, a)))
+            .max_by_key(|(v, _)| *v)
+            .map_or(legal[0], |(_, a)| a)
+    }
+
+    fn iterate<G: Determinize>(
+        &mut self,
+        root: &G,
+        me: usize,
+        tree: &mut Vec<Node<G::Action>>,
+        playout: &mut dyn Bot<G>,
+    ) {
         let seed = self.rng.next_u64();
         let mut game = root.determinize(me, seed);
         let mut node = 0;
         let mut path = vec![0];
         // Selection and expansion.
-        while let Some(d) = game.pending() {
-            let seat = d.seat();
-            let legal = game.legal_actions();
-            let mut untried: smallvec::SmallVec<[Action; 16]> = smallvec::SmallVec::new();
+        while let Some(seat) = game.to_move() {
+            let legal = game.legal();
+            let mut untried: smallvec::SmallVec<[G::Action; 16]> = smallvec::SmallVec::new();
             for a in legal {
                 match tree[node].children.iter().find(|&&c| tree[c].action == Some(*a)) {
                     Some(&c) => tree[c].available += 1,
@@ -231,55 +243,45 @@ impl MctsBot {
                 tree.push(Node { action: Some(a), seat, children: Vec::new(), visits: 0, available: 1, reward: 0.0 });
                 tree[node].children.push(child);
                 path.push(child);
-                if game.apply(a).is_err() {
+                if game.play(a).is_err() {
                     return;
                 }
                 break;
             }
             let c = self.exploration;
+            let ucb = |n: &Node<G::Action>| {
+                n.reward / f64::from(n.visits.max(1))
+                    + c * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt()
+            };
             let best = tree[node]
                 .children
                 .iter()
                 .copied()
-                .filter(|&ch| legal.contains(&tree[ch].action.expect("child has an action")))
-                .max_by(|&x, &y| {
-                    let ucb = |n: &Node| {
-                        n.reward / f64::from(n.visits.max(1))
-                            + c * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt()
-                    };
-                    ucb(&tree[x]).total_cmp(&ucb(&tree[y]))
-                })
+                .filter(|&ch| tree[ch].action.is_some_and(|a| legal.contains(&a)))
+                .max_by(|&x, &y| ucb(&tree[x]).total_cmp(&ucb(&tree[y])))
                 .expect("a legal child");
             node = best;
             path.push(node);
-            if game.apply(tree[node].action.expect("action")).is_err() {
+            if game.play(tree[node].action.expect("action")).is_err() {
                 return;
             }
         }
-        // Playout: the greedy bot for everyone, with a random move now and then.
-        let mut greedy = GreedyBot;
-        while game.pending().is_some() {
-            let legal = game.legal_actions();
+        // Playout.
+        while game.to_move().is_some() {
+            let legal = game.legal();
             let a = if rng::below(&mut self.rng, 10) == 0 {
                 legal[rng::below(&mut self.rng, legal.len())]
             } else {
-                greedy.choose(&game, legal)
+                playout.choose(&game, legal)
             };
-            if game.apply(a).is_err() {
+            if game.play(a).is_err() {
                 return;
             }
         }
-        let Ok(scores) = game.scores() else { return };
-        let winners = crate::score::winners_of(&scores);
-        let share = 1.0 / winners.len() as f64;
+        let Some(rewards) = game.rewards() else { return };
         for &n in &path {
-            let seat = tree[n].seat;
-            // Mostly the win; a little of the margin over the best other player breaks ties.
-            let best_other = scores.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| x.total).max();
-            let margin = f64::from(scores[seat].total - best_other.unwrap_or(0));
-            let win = if winners.contains(&seat) { share } else { 0.0 };
             tree[n].visits += 1;
-            tree[n].reward += 0.8 * win + 0.2 * (0.5 + 0.5 * (margin / 10.0).tanh());
+            tree[n].reward += rewards[tree[n].seat];
         }
     }
 }
@@ -290,22 +292,10 @@ impl Bot for MctsBot {
     }
 
     fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
-        let Some(d) = game.pending() else { return legal[0] };
         // Search the decisions that shape a game (roles, buildings); the rest the greedy rules handle.
-        if !matches!(d, Decision::Role { .. } | Decision::Build { .. }) {
+        if !matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. })) {
             return GreedyBot.choose(game, legal);
         }
-        let me = d.seat();
-        let mut tree =
-            vec![Node { action: None, seat: me, children: Vec::new(), visits: 0, available: 0, reward: 0.0 }];
-        for _ in 0..self.iterations {
-            self.iterate(game, me, &mut tree);
-        }
-        tree[0]
-            .children
-            .iter()
-            .filter_map(|&c| tree[c].action.filter(|a| legal.contains(a)).map(|a| (tree[c].visits, a)))
-            .max_by_key(|(v, _)| *v)
-            .map_or(legal[0], |(_, a)| a)
+        self.search(game, legal, &mut GreedyBot)
     }
 }

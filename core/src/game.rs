@@ -1199,3 +1199,51 @@ impl Game {
         }
     }
 }
+
+impl crate::turns::TurnGame for Game {
+    type Action = Action;
+    type Error = GameError;
+
+    fn seats(&self) -> usize {
+        self.players.len()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        self.pending.as_ref().map(Decision::seat)
+    }
+
+    fn legal(&self) -> &[Action] {
+        &self.legal
+    }
+
+    fn play(&mut self, action: Action) -> Result<(), GameError> {
+        self.apply(action).map(|_| ())
+    }
+
+    /// Mostly the win share; a fifth is the margin over the best other player,
+    /// so that a search also prefers winning (or losing) by more (or less).
+    fn rewards(&self) -> Option<Vec<f64>> {
+        if !self.over {
+            return None;
+        }
+        let scores = self.scores().ok()?;
+        let winners = crate::score::winners_of(&scores);
+        let share = 1.0 / winners.len() as f64;
+        Some(
+            (0..scores.len())
+                .map(|seat| {
+                    let best_other = scores.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| x.total).max();
+                    let margin = f64::from(scores[seat].total - best_other.unwrap_or(0));
+                    let win = if winners.contains(&seat) { share } else { 0.0 };
+                    0.8 * win + 0.2 * (0.5 + 0.5 * (margin / 10.0).tanh())
+                })
+                .collect(),
+        )
+    }
+}
+
+impl crate::turns::Determinize for Game {
+    fn determinize(&self, seat: usize, seed: u64) -> Game {
+        Game::determinize(self, seat, seed)
+    }
+}

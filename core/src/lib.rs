@@ -21,6 +21,7 @@ pub mod scenario;
 pub mod score;
 pub mod script;
 pub mod sim;
+pub mod turns;
 pub mod view;
 
 pub use actions::{Action, Role};

@@ -1,0 +1,29 @@
+//! The game-independent decision interface: what bots, simulations and
+//! searches need from a turn-based card game. San Juan implements it in
+//! [`crate::game`]; a second game would implement it and reuse the random
+//! bot, `play_out` and the Monte Carlo search as they are.
+
+/// A game as seen by code that plays it: who must decide, the legal answers,
+/// applying one, and how it turned out.
+pub trait TurnGame: Clone {
+    /// One answer to a decision.
+    type Action: Copy + PartialEq + std::fmt::Debug;
+    /// Why an action or a script failed.
+    type Error: std::fmt::Display;
+    /// Number of seats.
+    fn seats(&self) -> usize;
+    /// The seat that must decide now; `None` once the game is over.
+    fn to_move(&self) -> Option<usize>;
+    /// The legal answers (never empty while someone is to move).
+    fn legal(&self) -> &[Self::Action];
+    /// Applies a legal answer.
+    fn play(&mut self, action: Self::Action) -> Result<(), Self::Error>;
+    /// Once over: each seat's reward in 0..=1 (a win share, possibly shaded by the margin).
+    fn rewards(&self) -> Option<Vec<f64>>;
+}
+
+/// A game with hidden information that a search can sample.
+pub trait Determinize: TurnGame {
+    /// A game consistent with everything `seat` can see, the rest dealt again from `seed`.
+    fn determinize(&self, seat: usize, seed: u64) -> Self;
+}
