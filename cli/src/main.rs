@@ -31,9 +31,9 @@ enum Command {
     ///
     /// Example: sanjuan bench --games 4000
     Bench(bench::Args),
-    /// Play a game in the terminal against random bots.
+    /// Play a game in the terminal against bots (random by default).
     ///
-    /// Example: sanjuan play --players 3 --seat 0
+    /// Example: sanjuan play --players 3 --seat 0 --bots greedy
     Play(play::Args),
     /// Replay a game saved with `sanjuan play --save FILE`: every event, then the final state.
     ///
@@ -105,6 +105,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Like other Unix tools, stop quietly when the reader of our output goes away
+    // (`sanjuan … | head`) instead of panicking on a broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default SIGPIPE action before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate(args) => simulate::run(args),

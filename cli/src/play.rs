@@ -1,4 +1,4 @@
-//! `sanjuan play`: a game against random bots, one line per action.
+//! `sanjuan play`: a game against bots, one line per action.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -24,6 +24,9 @@ pub struct Args {
     /// Ruleset id or path.
     #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
     ruleset: String,
+    /// The opponents' bot: random, greedy, mcts or mcts:N.
+    #[arg(long, default_value = "random")]
+    bots: String,
     /// Write the game (seed and every action) to this file when it ends or you quit;
     /// `sanjuan replay FILE` plays it again.
     #[arg(long)]
@@ -87,7 +90,7 @@ pub fn run(args: Args) -> CmdResult {
         return Err(format!("--seat {} is not a seat of a {}-player game", args.seat, args.players));
     }
     let mut bots: Vec<Box<dyn Bot>> =
-        (0..args.players).map(|s| bots::make("random", args.seed + s as u64).expect("random bot")).collect();
+        (0..args.players).map(|s| bots::make(&args.bots, args.seed + s as u64)).collect::<Result<_, _>>()?;
     println!(
         "You are seat {}. Type an action (e.g. `role builder`, `build well pay quarry`, `pass`), or `quit`.",
         args.seat
