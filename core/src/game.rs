@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rhai::Dynamic;
 
@@ -943,11 +943,6 @@ impl Game {
             factor = factor.max(self.call_int(Hook::Privilege, self.ctx(seat, slot))?);
         }
         Ok(factor)
-    }
-
-    /// A fresh random number source for callers that need one tied to this game (bots use their own).
-    pub fn next_u64(&mut self) -> u64 {
-        self.rng.next_u64()
     }
 
     // ----- round start ---------------------------------------------------

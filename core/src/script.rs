@@ -221,11 +221,6 @@ impl ScriptHost {
             .fold(0, |m, (h, _)| m | 1 << h)
     }
 
-    /// True when any owner listens to `hook`.
-    pub fn anyone_listens(&self, hook: usize) -> bool {
-        self.dispatch[hook].iter().any(Option::is_some)
-    }
-
     /// The script file of an owner, if it has one for `hook`.
     pub fn source_of(&self, hook: usize, owner: usize) -> Option<&Source> {
         self.dispatch[hook][owner].map(|s| &self.scripts[s as usize].source)
@@ -241,11 +236,6 @@ impl ScriptHost {
     #[inline]
     pub fn constant(&self, hook: usize, owner: usize) -> Option<&Dynamic> {
         self.constants[hook][owner].as_ref()
-    }
-
-    /// True when `owner`'s `hook` is a function of scalar context properties only.
-    pub fn remembered(&self, hook: usize, owner: usize) -> bool {
-        self.memo_props[hook][owner].is_some()
     }
 
     /// Calls `hook` for `owner` with the context `ctx` (turned into the script's
