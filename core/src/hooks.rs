@@ -7,11 +7,12 @@
 //! the order the buildings were built.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};
-use crate::script::HookSpec;
+use crate::script::{HookSpec, ScriptHost};
 
 /// Hook ids; the index into [`HOOKS`].
 #[allow(missing_docs)]
@@ -429,4 +430,51 @@ pub fn as_ids(value: Dynamic) -> Result<Vec<String>, String> {
             }
         })
         .collect()
+}
+
+/// A fast path for `on_build_cost` hooks that read only `ctx.target`,
+/// `ctx.over` and `ctx.card` (smithy, quarry, crane): their discounts sit in a
+/// table per ruleset, filled on first use, so the builder's many candidate
+/// costs need neither a context nor a map lookup. Shared by all threads
+/// (entries are written once and only read after that).
+pub struct CostTable {
+    cards: usize,
+    per_owner: Vec<Option<Box<[AtomicI32]>>>,
+}
+
+const UNKNOWN: i32 = i32::MIN;
+
+impl CostTable {
+    /// Finds the owners whose `on_build_cost` qualifies.
+    pub fn new(scripts: &ScriptHost, cards: usize) -> Self {
+        let per_owner = (0..cards)
+            .map(|owner| {
+                let reads = scripts.memo_reads(Hook::BuildCost as usize, owner)?;
+                reads
+                    .iter()
+                    .all(|r| matches!(*r, "target" | "over" | "card"))
+                    .then(|| (0..cards * (cards + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect::<Box<[AtomicI32]>>())
+            })
+            .collect();
+        CostTable { cards, per_owner }
+    }
+
+    fn entry(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<&AtomicI32> {
+        let table = self.per_owner.get(usize::from(owner))?.as_ref()?;
+        table.get(usize::from(target) * (self.cards + 1) + over.map_or(self.cards, usize::from))
+    }
+
+    /// The discount, if this owner's hook qualifies and it was computed before.
+    pub fn get(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<i32> {
+        self.entry(owner, target, over).map(|a| a.load(Ordering::Relaxed)).filter(|&v| v != UNKNOWN)
+    }
+
+    /// Records a discount (ignored for owners whose hook reads more).
+    pub fn set(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>, value: i32) {
+        if let Some(a) = self.entry(owner, target, over)
+            && value != UNKNOWN
+        {
+            a.store(value, Ordering::Relaxed);
+        }
+    }
 }

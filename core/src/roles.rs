@@ -205,11 +205,20 @@ impl Game {
         let over_card = over.map(|s| self.players[seat].city[s].card);
         let mut discount = 0;
         // The building being covered has already lost its function.
+        let table = &self.rs.cost_table;
         for slot in self.listeners(Hook::BuildCost, seat).into_iter().filter(|&s| Some(s) != over) {
-            let mut ctx = self.ctx(seat, slot);
-            ctx.target = Some(card);
-            ctx.over = over_card;
-            discount += self.call_int(Hook::BuildCost, ctx)?;
+            let owner = self.players[seat].city[slot].card;
+            discount += match table.get(owner, card, over_card) {
+                Some(v) => v,
+                None => {
+                    let mut ctx = self.ctx(seat, slot);
+                    ctx.target = Some(card);
+                    ctx.over = over_card;
+                    let v = self.call_int(Hook::BuildCost, ctx)?;
+                    table.set(owner, card, over_card, v);
+                    v
+                }
+            };
         }
         if let Some(slot) = over
             && self.rs.scripts.listens(Hook::CoveredCost as usize, self.players[seat].city[slot].card as usize)

@@ -137,6 +137,8 @@ pub struct Ruleset {
     pub sets: Vec<Source>,
     /// Per card, a bit per hook its script defines.
     pub hook_masks: Vec<u32>,
+    /// Discounts of build-cost hooks that depend only on what is built.
+    pub cost_table: hooks::CostTable,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -271,6 +273,7 @@ impl Ruleset {
         let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
         order.sort_by_key(|&i| (table.get(i).order, i));
         let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
+        let cost_table = hooks::CostTable::new(&scripts, table.len());
         Ok(Arc::new(Ruleset {
             id: top.id.clone(),
             name: top.name.clone(),
@@ -284,6 +287,7 @@ impl Ruleset {
             order,
             sets,
             hook_masks,
+            cost_table,
         }))
     }
 

@@ -232,6 +232,12 @@ impl ScriptHost {
         param_reads(&self.scripts[script as usize].ast, self.hooks[hook].name)
     }
 
+    /// The scalar properties `owner`'s `hook` reads, when those are all it reads.
+    pub fn memo_reads(&self, hook: usize, owner: usize) -> Option<Vec<&'static str>> {
+        let props = self.memo_props[hook].get(owner)?.as_ref()?;
+        Some(props.iter().map(|&p| self.scalars[usize::from(p)]).collect())
+    }
+
     /// The value of a hook whose body is a literal, if it is one.
     #[inline]
     pub fn constant(&self, hook: usize, owner: usize) -> Option<&Dynamic> {
