@@ -22,9 +22,6 @@ use crate::hooks::{self, Ctx, Hook, ScriptCtx};
 use crate::rng;
 use crate::ruleset::Ruleset;
 
-/// Legal actions of one decision, usually few.
-type LegalList = SmallVec<[Action; 24]>;
-
 /// Slots of a player's city that listen to a hook, in call order.
 pub(crate) type Listeners = SmallVec<[usize; 8]>;
 
@@ -994,15 +991,20 @@ impl Game {
     /// Works out the legal answers to the pending decision into `out`.
     fn compute_legal(&self, out: &mut Vec<Action>) {
         out.clear();
-        out.extend(self.legal_list());
-    }
-
-    fn legal_list(&self) -> LegalList {
-        let Some(d) = &self.pending else { return LegalList::new() };
-        let hand_types = |seat: usize| Game::distinct(self.players[seat].hand.iter().copied());
+        let Some(d) = &self.pending else { return };
+        // One action per distinct card, in first-seen order.
+        fn each_distinct(out: &mut Vec<Action>, cards: impl IntoIterator<Item = CardIdx>, make: fn(CardIdx) -> Action) {
+            let start = out.len();
+            for c in cards {
+                let a = make(c);
+                if !out[start..].contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        let hand = |seat: usize| self.players[seat].hand.iter().copied();
         match d {
             Decision::Role { seat: _, boost, optional_boost } => {
-                let mut out = LegalList::new();
                 for role in Role::ALL {
                     if self.roles_taken & role.bit() == 0 {
                         out.push(Action::Role { role, boost: true });
@@ -1011,29 +1013,27 @@ impl Game {
                         }
                     }
                 }
-                out
             }
             Decision::Build { options, .. } => {
                 let city = |o: &BuildOption| o.over.map(|s| self.players[d.seat()].city[s].card);
-                let mut out: LegalList =
-                    options.iter().map(|o| Action::Build { card: o.card, over: city(o) }).collect();
+                out.extend(options.iter().map(|o| Action::Build { card: o.card, over: city(o) }));
                 out.dedup();
                 out.push(Action::Pass);
-                out
             }
             Decision::Pay { seat, remaining, goods_left, over, .. } => {
-                let hand = &self.players[*seat].hand;
+                let hand_cards = &self.players[*seat].hand;
                 let city = &self.players[*seat].city;
                 let spendable = || city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != *over);
                 let goods = spendable().count() as i32;
-                if (*goods_left == 0 || goods == 0) && *remaining as usize >= hand.len() && !hand.is_empty() {
-                    return smallvec::smallvec![Action::Pay(hand[0])]; // every card must go: nothing to choose
+                if (*goods_left == 0 || goods == 0) && *remaining as usize >= hand_cards.len() && !hand_cards.is_empty()
+                {
+                    out.push(Action::Pay(hand_cards[0])); // every card must go: nothing to choose
+                    return;
                 }
-                let mut out: LegalList = hand_types(*seat).into_iter().map(Action::Pay).collect();
+                each_distinct(out, hand(*seat), Action::Pay);
                 if *remaining > 0 && *goods_left > 0 {
-                    out.extend(Game::distinct(spendable().map(|(_, s)| s.card)).into_iter().map(Action::Spend));
+                    each_distinct(out, spendable().map(|(_, s)| s.card), Action::Spend);
                 }
-                out
             }
             Decision::Produce { seat, .. } => {
                 let cards = &self.rs.cards;
@@ -1042,41 +1042,35 @@ impl Game {
                     .iter()
                     .filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production)
                     .map(|s| s.card);
-                let mut out: LegalList = Game::distinct(empty).into_iter().map(Action::Produce).collect();
+                each_distinct(out, empty, Action::Produce);
                 out.push(Action::Pass);
-                out
             }
             Decision::Sell { seat, .. } => {
                 let goods = self.players[*seat].city.iter().filter(|s| s.good.is_some()).map(|s| s.card);
-                let mut out: LegalList = Game::distinct(goods).into_iter().map(Action::Sell).collect();
+                each_distinct(out, goods, Action::Sell);
                 out.push(Action::Pass);
-                out
             }
             Decision::Keep { left, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {
-                smallvec::smallvec![Action::Keep(self.limbo[0])]
+                out.push(Action::Keep(self.limbo[0]));
             }
             Decision::Discard { seat, left, .. }
                 if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() =>
             {
-                smallvec::smallvec![Action::Discard(self.players[*seat].hand[0])]
+                out.push(Action::Discard(self.players[*seat].hand[0]));
             }
-            Decision::Keep { .. } => Game::distinct(self.limbo.iter().copied()).into_iter().map(Action::Keep).collect(),
-            Decision::Discard { seat, .. } => hand_types(*seat).into_iter().map(Action::Discard).collect(),
+            Decision::Keep { .. } => each_distinct(out, self.limbo.iter().copied(), Action::Keep),
+            Decision::Discard { seat, .. } => each_distinct(out, hand(*seat), Action::Discard),
             Decision::Reveal { keepable, .. } => {
-                let mut out: LegalList =
-                    Game::distinct(keepable.iter().copied()).into_iter().map(Action::Keep).collect();
+                each_distinct(out, keepable.iter().copied(), Action::Keep);
                 out.push(Action::Pass);
-                out
             }
             Decision::Tuck { seat, .. } => {
-                let mut out: LegalList = hand_types(*seat).into_iter().map(Action::Tuck).collect();
+                each_distinct(out, hand(*seat), Action::Tuck);
                 out.push(Action::Pass);
-                out
             }
             Decision::Exchange { seat, .. } => {
-                let mut out: LegalList = hand_types(*seat).into_iter().map(Action::Discard).collect();
+                each_distinct(out, hand(*seat), Action::Discard);
                 out.push(Action::Pass);
-                out
             }
         }
     }
