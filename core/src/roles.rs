@@ -151,7 +151,7 @@ impl Game {
             Game::distinct(p.hand.iter().copied()).into_iter().map(|c| (c, false)).collect();
         candidates.extend(Game::distinct(self.public.iter().copied()).into_iter().map(|c| (c, true)));
 
-        let mut options = BuildOptions::new();
+        let mut options = BuildOptions::with_capacity(candidates.len() * if overbuild { 1 + p.city.len() } else { 1 });
         for (card, public) in candidates {
             let def = cards.get(card);
             let owned = p.owns(card);
