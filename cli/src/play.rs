@@ -45,6 +45,8 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
     );
     for seat in 0..game.num_players() {
         let p = game.player(seat);
+        // Others' cards under chapel/bank/harbor, and so their scores, are hidden.
+        let sees_all = viewer.is_none_or(|v| v == seat);
         let city: Vec<String> = p
             .city
             .iter()
@@ -53,14 +55,17 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
                 if s.good.is_some() {
                     t.push('*');
                 }
-                if !s.under.is_empty() {
+                if sees_all && !s.under.is_empty() {
                     t.push_str(&format!("[{} under]", s.under.len()));
                 }
                 t
             })
             .collect();
-        let score = game.score(seat).map(|s| s.total).unwrap_or_default();
-        println!("seat {seat}: {} buildings ({score} VP): {}", p.city.len(), city.join(" "));
+        let score = match game.score(seat) {
+            Ok(s) if sees_all => format!(" ({} VP)", s.total),
+            _ => String::new(),
+        };
+        println!("seat {seat}: {} buildings{score}: {}", p.city.len(), city.join(" "));
         if viewer.is_none_or(|v| v == seat) {
             let mut hand: Vec<&str> = p.hand.iter().map(|&c| cards.id(c)).collect();
             hand.sort_unstable();

@@ -19,8 +19,9 @@ impl Score {
 }
 
 impl Game {
-    /// The state as JSON. `viewer: Some(seat)` hides other hands and the deck order
-    /// (only sizes are shown); `None` shows everything.
+    /// The state as JSON. `viewer: Some(seat)` hides other hands, the deck order
+    /// (only sizes are shown), and others' cards under buildings and scores;
+    /// `None` shows everything.
     pub fn to_json(&self, viewer: Option<usize>) -> Result<Value, GameError> {
         let cards = &self.rs.cards;
         let ids = |v: &[u16]| -> Vec<&str> { v.iter().map(|&c| cards.id(c)).collect() };
@@ -37,19 +38,27 @@ impl Game {
             o.insert("buildings".into(), json!(p.city.iter().map(|s| cards.id(s.card)).collect::<Vec<_>>()));
             let goods: Vec<&str> = p.city.iter().filter(|s| s.good.is_some()).map(|s| cards.id(s.card)).collect();
             o.insert("goods".into(), json!(goods));
+            // Cards under a chapel, bank or harbor are face down and their number
+            // need not be told (EN2 chapel note): a player's view shows neither
+            // the others' counts nor the scores that would reveal them.
+            let sees_all = viewer.is_none_or(|v| v == seat);
             let mut under = Map::new();
-            for s in &p.city {
+            for s in p.city.iter().filter(|_| sees_all) {
                 if let Some(from) = s.under_from {
                     let n = under.get(cards.id(from)).and_then(Value::as_u64).unwrap_or(0);
                     under.insert(cards.id(from).into(), json!(n + s.under.len() as u64));
                 }
             }
-            o.insert("under".into(), Value::Object(under));
+            if sees_all {
+                o.insert("under".into(), Value::Object(under));
+            }
             let covered: Vec<&str> = p.city.iter().flat_map(|s| s.covered.iter()).map(|&c| cards.id(c)).collect();
             if !covered.is_empty() {
                 o.insert("covered".into(), json!(covered));
             }
-            o.insert("score".into(), self.score(seat)?.to_json());
+            if sees_all {
+                o.insert("score".into(), self.score(seat)?.to_json());
+            }
             players.push(Value::Object(o));
         }
         let mut out = Map::new();

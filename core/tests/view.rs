@@ -23,8 +23,10 @@ fn a_players_view_hides_other_hands() {
     assert!(players[1].get("hand").is_some());
     for p in [&players[0], &players[2]] {
         assert!(p.get("hand").is_none(), "{p}");
+        assert!(p.get("under").is_none() && p.get("score").is_none(), "{p}");
         assert!(p["hand_size"].as_u64().is_some());
     }
+    assert!(players[1].get("score").is_some());
     let full = game.to_json(None).unwrap();
     assert!(full["players"][0].get("hand").is_some());
 }
