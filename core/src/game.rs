@@ -147,8 +147,6 @@ pub enum Decision {
         goods_left: i32,
         /// Cards paid so far.
         paid: i32,
-        /// The card came from the public display, not the hand.
-        public: bool,
     },
     /// Produce goods, one at a time.
     Produce {

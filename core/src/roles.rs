@@ -242,23 +242,15 @@ impl Game {
             .find(|o| o.card == card && o.over.map(|s| self.players[seat].city[s].card) == over)
             .copied()
             .expect("legal build");
-        let public = !self.players[seat].hand.contains(&card);
-        if public {
+        if !self.players[seat].hand.contains(&card) {
             let i = self.public.iter().position(|&c| c == card).expect("public card");
             self.limbo.push(self.public.swap_remove(i));
         } else {
             let c = self.take_from_hand(seat, card);
             self.limbo.push(c);
         }
-        let pay = Decision::Pay {
-            seat,
-            card,
-            over: opt.over,
-            remaining: opt.cost,
-            goods_left: opt.goods_as_cards,
-            paid: 0,
-            public,
-        };
+        let pay =
+            Decision::Pay { seat, card, over: opt.over, remaining: opt.cost, goods_left: opt.goods_as_cards, paid: 0 };
         self.continue_pay(pay)
     }
 
@@ -272,7 +264,7 @@ impl Game {
     }
 
     pub(crate) fn apply_pay(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
-        let Decision::Pay { seat, card, over, remaining, goods_left, paid, public } = d else { unreachable!() };
+        let Decision::Pay { seat, card, over, remaining, goods_left, paid } = d else { unreachable!() };
         let goods_left = match a {
             Action::Pay(c) => {
                 let c = self.take_from_hand(seat, c);
@@ -288,7 +280,7 @@ impl Game {
             }
             _ => unreachable!(),
         };
-        let next = Decision::Pay { seat, card, over, remaining: remaining - 1, goods_left, paid: paid + 1, public };
+        let next = Decision::Pay { seat, card, over, remaining: remaining - 1, goods_left, paid: paid + 1 };
         self.continue_pay(next)
     }
 
