@@ -808,6 +808,18 @@ impl Game {
         drawn
     }
 
+    /// Draws up to `n` cards face up to wait for a decision (councillor, gold mine);
+    /// returns how many were drawn.
+    pub(crate) fn draw_to_limbo(&mut self, n: i32) -> i32 {
+        let mut drawn = 0;
+        while drawn < n {
+            let Some(c) = self.draw() else { break };
+            self.limbo.push(c);
+            drawn += 1;
+        }
+        drawn
+    }
+
     /// Removes one card of a type from a hand.
     pub(crate) fn take_from_hand(&mut self, seat: usize, card: CardIdx) -> CardIdx {
         let hand = &mut self.players[seat].hand;
@@ -933,11 +945,16 @@ impl Game {
 
     /// The privilege factor `seat` would get from its buildings (1 = none).
     pub(crate) fn privilege_factor(&self, seat: usize) -> Result<i32, GameError> {
-        let mut factor = 1;
-        for slot in self.listeners(Hook::Privilege, seat) {
-            factor = factor.max(self.call_int(Hook::Privilege, self.ctx(seat, slot))?);
+        self.max_hook(Hook::Privilege, seat, 1)
+    }
+
+    /// The largest of `floor` and the values `seat`'s buildings return for `hook`.
+    fn max_hook(&self, hook: Hook, seat: usize, floor: i32) -> Result<i32, GameError> {
+        let mut best = floor;
+        for slot in self.listeners(hook, seat) {
+            best = best.max(self.call_int(hook, self.ctx(seat, slot))?);
         }
-        Ok(factor)
+        Ok(best)
     }
 
     // ----- round start ---------------------------------------------------
@@ -946,10 +963,10 @@ impl Game {
         let ctx = self.ctx(seat, slot);
         let card = ctx.card as usize;
         let v = self.call(Hook::RoundStart, ctx)?;
-        let map = hooks::as_map(v, &["tuck", "exchange"])
-            .map_err(|e| self.rs.scripts.bad_return(Hook::RoundStart as usize, card, &e))?;
-        let tuck = hooks::map_int(&map, "tuck").map_err(|e| self.rs.scripts.bad_return(0, card, &e))?;
-        let exchange = hooks::map_int(&map, "exchange").map_err(|e| self.rs.scripts.bad_return(0, card, &e))?;
+        let bad = |e: String| self.rs.scripts.bad_return(Hook::RoundStart as usize, card, &e);
+        let map = hooks::as_map(v, &["tuck", "exchange"]).map_err(bad)?;
+        let tuck = hooks::map_int(&map, "tuck").map_err(bad)?;
+        let exchange = hooks::map_int(&map, "exchange").map_err(bad)?;
         if self.players[seat].hand.is_empty() {
             return Ok(());
         }
@@ -963,11 +980,7 @@ impl Game {
 
     /// The hand limit of `seat` now.
     pub fn hand_limit_of(&self, seat: usize) -> Result<i32, GameError> {
-        let mut limit = self.rs.rules.hand_limit;
-        for slot in self.listeners(Hook::HandLimit, seat) {
-            limit = limit.max(self.call_int(Hook::HandLimit, self.ctx(seat, slot))?);
-        }
-        Ok(limit)
+        self.max_hook(Hook::HandLimit, seat, self.rs.rules.hand_limit)
     }
 
     fn hand_limit(&mut self, seat: usize) -> Result<(), GameError> {

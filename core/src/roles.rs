@@ -424,16 +424,7 @@ impl Game {
             keep += hooks::map_int(&map, "keep").map_err(bad)?;
             from_hand |= hooks::map_bool(&map, "from_hand").map_err(bad)?;
         }
-        let mut drawn = 0;
-        for _ in 0..draw.max(0) {
-            match self.draw() {
-                Some(c) => {
-                    self.limbo.push(c);
-                    drawn += 1;
-                }
-                None => break,
-            }
-        }
+        let drawn = self.draw_to_limbo(draw);
         self.event(Some(seat), |_| format!("seat {seat} draws {drawn} to choose from"));
         let keep = keep.max(0) as usize;
         if from_hand {
@@ -456,12 +447,7 @@ impl Game {
 
     pub(crate) fn reveal(&mut self, seat: usize, slot: usize) -> Result<(), GameError> {
         let n = self.call_int(Hook::Prospect, self.ctx(seat, slot))?;
-        for _ in 0..n.max(0) {
-            match self.draw() {
-                Some(c) => self.limbo.push(c),
-                None => break,
-            }
-        }
+        self.draw_to_limbo(n);
         if self.limbo.is_empty() {
             return Ok(());
         }
