@@ -38,6 +38,8 @@ pub struct CardDef {
     pub id: ImmutableString,
     /// Display name.
     pub name: String,
+    /// What the card does, in one line (shown by `play`, `cards` and `scenario`).
+    pub text: String,
     /// Production or city building.
     pub kind: Kind,
     /// The good a production building makes (index into the ruleset's goods).
@@ -148,6 +150,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 pub(crate) struct CardSpec {
     pub id: String,
     pub name: String,
+    #[serde(default)]
+    pub text: String,
     pub kind: Kind,
     pub good: Option<String>,
     pub cost: i32,

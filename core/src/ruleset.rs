@@ -81,6 +81,7 @@ impl Rules {
 #[serde(deny_unknown_fields)]
 struct CardPatch {
     name: Option<String>,
+    text: Option<String>,
     cost: Option<i32>,
     vp: Option<i32>,
     copies: Option<u32>,
@@ -335,8 +336,9 @@ impl Ruleset {
 /// The fields in which two definitions of a card differ, as `field a -> b`.
 fn card_changes(a: &CardDef, b: &CardDef) -> Vec<String> {
     let script = |c: &CardDef| c.script.as_ref().map_or("(none)".to_owned(), ToString::to_string);
-    let fields: [(&str, String, String); 11] = [
+    let fields: [(&str, String, String); 12] = [
         ("name", a.name.clone(), b.name.clone()),
+        ("text", a.text.clone(), b.text.clone()),
         ("kind", a.kind.as_str().into(), b.kind.as_str().into()),
         ("cost", a.cost.to_string(), b.cost.to_string()),
         ("vp", a.vp.to_string(), b.vp.to_string()),
@@ -427,6 +429,7 @@ fn to_def(c: &SourcedCard, errors: &mut Vec<LoadError>) -> CardDef {
     CardDef {
         id: s.id.as_str().into(),
         name: s.name.clone(),
+        text: s.text.clone(),
         kind: s.kind,
         good: None,
         cost: s.cost,
@@ -447,6 +450,9 @@ fn to_def(c: &SourcedCard, errors: &mut Vec<LoadError>) -> CardDef {
 fn apply_patch(def: &mut CardDef, p: &CardPatch, file: &Source) {
     if let Some(v) = &p.name {
         def.name = v.clone();
+    }
+    if let Some(v) = &p.text {
+        def.text = v.clone();
     }
     if let Some(v) = p.cost {
         def.cost = v;
