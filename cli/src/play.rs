@@ -88,9 +88,8 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
 pub fn run(args: Args) -> CmdResult {
     let rs = load_ruleset(&args.ruleset)?;
     let mut game = Game::new(rs, args.players, args.seed).map_err(|e| e.to_string())?;
-    let mut saved =
-        SavedGame { ruleset: args.ruleset.clone(), players: args.players, seed: args.seed, actions: Vec::new() };
     game.log_events(true);
+    game.record_actions(true);
     if args.seat >= args.players {
         return Err(format!("--seat {} is not a seat of a {}-player game", args.seat, args.players));
     }
@@ -106,9 +105,13 @@ pub fn run(args: Args) -> CmdResult {
         let seat = d.seat();
         if seat != args.seat {
             let action = bots[seat].choose(&game, game.legal_actions());
-            saved.actions.push(action.text(&game.ruleset().cards));
-            for e in game.apply(action).map_err(|e| e.to_string())? {
-                println!("  {}", e.text);
+            match game.apply(action) {
+                Ok(events) => events.iter().for_each(|e| println!("  {}", e.text)),
+                Err(e) => {
+                    // Keep what was played so far: the error can be replayed and reported.
+                    save(&args, &game)?;
+                    return Err(e.to_string());
+                }
             }
             continue;
         }
@@ -121,24 +124,41 @@ pub fn run(args: Args) -> CmdResult {
             break;
         }
         match game.apply_text(line) {
-            Ok(events) => {
-                saved.actions.push(line.to_owned());
-                events.iter().for_each(|e| println!("  {}", e.text));
-            }
+            Ok(events) => events.iter().for_each(|e| println!("  {}", e.text)),
             Err(e @ (GameError::Illegal { .. } | GameError::Parse { .. })) => println!("{e}"),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => {
+                save(&args, &game)?;
+                return Err(e.to_string());
+            }
         }
     }
-    if let Some(path) = &args.save {
-        std::fs::write(path, saved.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
-        eprintln!("saved to {}; replay with: sanjuan replay {}", path.display(), path.display());
-    }
+    save(&args, &game)?;
     if game.is_over() {
         print_state(&game, None);
         let winners = game.winners().map_err(|e| e.to_string())?;
         println!("game over; winner(s): seat {:?}", winners);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the game so far to `--save`, if given.
+fn save(args: &Args, game: &Game) -> Result<(), String> {
+    let Some(path) = &args.save else { return Ok(()) };
+    let seats =
+        (0..args.players).map(|s| if s == args.seat { "human".to_owned() } else { args.bots.clone() }).collect();
+    let saved = SavedGame::of(game, &ruleset_for_save(&args.ruleset), args.seed, seats);
+    std::fs::write(path, saved.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("saved to {}; replay with: sanjuan replay {}", path.display(), path.display());
+    Ok(())
+}
+
+/// The ruleset as a saved file should name it: a built-in id as it is, a path
+/// made absolute (a saved file resolves relative paths against its own folder).
+pub fn ruleset_for_save(spec: &str) -> String {
+    if !spec.ends_with(".toml") && !spec.contains('/') {
+        return spec.to_owned(); // an id
+    }
+    std::fs::canonicalize(spec).map_or_else(|_| spec.to_owned(), |p| p.display().to_string())
 }
 
 /// Replays a saved game and shows what happened.

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use sanjuan_core::sim::{GameRecord, Summary, play_one};
+use sanjuan_core::sim::{GameRecord, Summary, play_one, play_one_saved};
 
 use crate::{CmdResult, load_ruleset};
 
@@ -38,6 +38,10 @@ pub struct Args {
     /// Write one JSON line per game to this file.
     #[arg(long)]
     json_lines: Option<PathBuf>,
+    /// Write every game to this folder as a saved game (`game-<index>.toml`), which
+    /// `sanjuan replay` plays again action by action.
+    #[arg(long, value_name = "DIR")]
+    save_games: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -62,18 +66,28 @@ pub fn run(args: Args) -> CmdResult {
             ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, ETA {eta}").expect("template"),
         )
     };
+    if let Some(dir) = &args.save_games {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--save-games {}: {e}", dir.display()))?;
+    }
+    let saved_ruleset = crate::play::ruleset_for_save(&args.ruleset);
+    let one = |i: u64| -> Result<GameRecord, String> {
+        let Some(dir) = &args.save_games else {
+            return play_one(&rs, &bots, args.seed, i).map_err(|e| format!("game {i}: {e}"));
+        };
+        let (record, saved) =
+            play_one_saved(&rs, &bots, args.seed, i, &saved_ruleset).map_err(|e| format!("game {i}: {e}"))?;
+        let path = dir.join(format!("game-{i}.toml"));
+        std::fs::write(&path, saved.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(record)
+    };
     let start = Instant::now();
     let range = args.seed_start..args.seed_start + args.games;
-    let records: Vec<Result<GameRecord, String>> = pool.install(|| {
-        range
-            .into_par_iter()
-            .progress_with(bar.clone())
-            .map(|i| play_one(&rs, &bots, args.seed, i).map_err(|e| format!("game {i}: {e}")))
-            .collect()
-    });
+    // Collecting into a Result stops every thread at the first error instead of playing on.
+    let records: Result<Vec<GameRecord>, String> =
+        pool.install(|| range.into_par_iter().progress_with(bar.clone()).map(one).collect());
     let elapsed = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let records: Vec<GameRecord> = records.into_iter().collect::<Result<_, _>>()?;
+    let records = records?;
     if let Some(path) = &args.json_lines {
         let mut out =
             std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?);

@@ -321,6 +321,8 @@ pub struct Game {
     pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,
     pub(crate) log: Option<Vec<Event>>,
+    /// Every action given to `apply`, when recording (saved games, undo).
+    pub(crate) record: Option<Vec<Action>>,
     /// Per seat, a bit per hook some building in the city listens to (a quick "nobody").
     pub(crate) hook_mask: Vec<u32>,
     pub(crate) actions_applied: u64,
@@ -412,6 +414,7 @@ impl Game {
             stalled: false,
             broken: None,
             log: None,
+            record: None,
             hook_mask: vec![0; players],
             actions_applied: 0,
         }
@@ -432,6 +435,18 @@ impl Game {
     /// Turns the event log on (off by default, for speed).
     pub fn log_events(&mut self, on: bool) {
         self.log = on.then(Vec::new);
+    }
+
+    /// Turns recording of the answered actions on (off by default, for speed):
+    /// [`Game::recorded`] then replays this game from its seed with [`Game::apply_exact`].
+    pub fn record_actions(&mut self, on: bool) {
+        self.record = on.then(Vec::new);
+    }
+
+    /// The actions answered since recording was turned on, one atomic action each
+    /// (automatic answers to one-choice decisions are not included: replay makes them again).
+    pub fn recorded(&self) -> &[Action] {
+        self.record.as_deref().unwrap_or_default()
     }
 
     /// Events since the last call.
@@ -543,6 +558,7 @@ impl Game {
     pub fn determinize(&self, seat: usize, seed: u64) -> Game {
         let mut g = self.clone();
         g.log = None;
+        g.record = None;
         g.rng = ChaCha8Rng::seed_from_u64(seed);
         let mut pool: Vec<CardIdx> = Vec::with_capacity(g.deck.len() + g.discard.len() + 32);
         pool.extend_from_slice(&g.deck);
@@ -600,6 +616,9 @@ impl Game {
             return Err(GameError::Over);
         }
         self.check_legal(action)?;
+        if let Some(record) = &mut self.record {
+            record.push(action);
+        }
         let result = self.apply_legal(action).and_then(|()| self.advance());
         if let Err(e) = &result {
             self.broken = Some(e.to_string());
@@ -633,6 +652,19 @@ impl Game {
             && self.same_kind_pending(last.unwrap())
         {
             events.extend(self.apply(Action::Pass)?);
+        }
+        Ok(events)
+    }
+
+    /// Applies the atomic actions of a line exactly as written: unlike
+    /// [`Game::apply_text`], `produce a` does not end the decision. Saved games
+    /// replay with this, since they hold one recorded action per line.
+    pub fn apply_exact(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
+        let Line { actions, .. } =
+            parse_line(text, &self.rs.cards).map_err(|why| GameError::Parse { text: text.into(), why })?;
+        let mut events = Vec::new();
+        for a in actions {
+            events.extend(self.apply(a)?);
         }
         Ok(events)
     }

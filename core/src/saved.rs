@@ -10,25 +10,62 @@ use crate::files::Source;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
 
-/// What `sanjuan play --save` writes and `sanjuan replay` reads (TOML).
+/// The format written today: one recorded atomic action per entry.
+pub const SAVED_GAME_VERSION: u32 = 2;
+
+/// What `sanjuan play --save` and `simulate --save-games` write and `sanjuan replay` reads (TOML).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SavedGame {
-    /// Ruleset id or path.
+    /// Format version: 2 holds one atomic action per entry (as recorded by the
+    /// game); 1 (files without the key) holds lines as typed at `play`.
+    #[serde(default = "version_one")]
+    pub version: u32,
+    /// Ruleset id or path (a relative path is relative to the saved file).
     pub ruleset: String,
     /// Number of players.
     pub players: usize,
     /// Game seed.
     pub seed: u64,
+    /// Who played each seat (`human`, `random`, `greedy`, `mcts:100`…), for information.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<String>,
     /// Every action answered, in order, in the action notation.
     pub actions: Vec<String>,
 }
 
+fn version_one() -> u32 {
+    1
+}
+
 impl SavedGame {
+    /// A saved game of `game` so far: its recorded actions (see [`Game::record_actions`]).
+    pub fn of(game: &Game, ruleset: &str, seed: u64, seats: Vec<String>) -> SavedGame {
+        let cards = &game.ruleset().cards;
+        SavedGame {
+            version: SAVED_GAME_VERSION,
+            ruleset: ruleset.to_owned(),
+            players: game.num_players(),
+            seed,
+            seats,
+            actions: game.recorded().iter().map(|a| a.text(cards)).collect(),
+        }
+    }
+
     /// Reads a saved game.
     pub fn parse(source: &Source, text: &str) -> Result<SavedGame, LoadError> {
-        toml::from_str(text)
-            .map_err(|e| LoadError::toml(source, text, &e).help("a saved game has ruleset, players, seed and actions"))
+        let saved: SavedGame = toml::from_str(text).map_err(|e| {
+            LoadError::toml(source, text, &e).help("a saved game has version, ruleset, players, seed and actions")
+        })?;
+        if saved.version == 0 || saved.version > SAVED_GAME_VERSION {
+            return Err(LoadError::at(
+                source,
+                Pos::of_text(text, "version"),
+                format!("saved-game format version {} is not one this program reads", saved.version),
+            )
+            .help(format!("versions 1 to {SAVED_GAME_VERSION} are read; a newer file needs a newer sanjuan")));
+        }
+        Ok(saved)
     }
 
     /// The saved game as TOML.
@@ -39,14 +76,27 @@ impl SavedGame {
     /// Replays the game; `log` turns the event log on.
     pub fn replay(&self, source: &Source, log: bool) -> Result<(Game, Vec<crate::game::Event>), LoadErrors> {
         let rs: Arc<Ruleset> = Ruleset::load_relative(&self.ruleset, source)?;
+        self.replay_with(rs, source, log)
+    }
+
+    /// Replays the game on an already loaded ruleset.
+    pub fn replay_with(
+        &self,
+        rs: Arc<Ruleset>,
+        source: &Source,
+        log: bool,
+    ) -> Result<(Game, Vec<crate::game::Event>), LoadErrors> {
         let text = source.read().unwrap_or_default();
         let err = |m: String| LoadError::at(source, Pos::default(), m);
         let mut game = Game::new(rs, self.players, self.seed).map_err(|e| err(e.to_string()))?;
         game.log_events(log);
+        game.record_actions(true);
         let mut events = game.take_events();
         for (i, a) in self.actions.iter().enumerate() {
-            let more = game.apply_text(a).map_err(|e| {
+            let applied = if self.version == 1 { game.apply_text(a) } else { game.apply_exact(a) };
+            let more = applied.map_err(|e| {
                 LoadError::at(source, Pos::of_text(&text, &format!("\"{a}\"")), format!("action {} `{a}`: {e}", i + 1))
+                    .help("the saved game does not fit this ruleset: was the ruleset changed since it was saved?")
             })?;
             events.extend(more);
         }

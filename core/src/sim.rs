@@ -11,6 +11,7 @@ use crate::bots::{self, play_out};
 use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
+use crate::saved::SavedGame;
 
 /// A building in a final city and the round it was built in (0: at setup).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,8 +60,35 @@ pub fn game_seed(run_seed: u64, index: u64) -> u64 {
 
 /// Plays game number `index` of a run.
 pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u64) -> Result<GameRecord, GameError> {
+    play_game(rs, bot_names, run_seed, index, false).map(|(record, _)| record)
+}
+
+/// Plays game number `index` of a run and keeps it as a saved game that
+/// `SavedGame::replay` plays again (`ruleset` is what the saved file names).
+pub fn play_one_saved(
+    rs: &Arc<Ruleset>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+    ruleset: &str,
+) -> Result<(GameRecord, SavedGame), GameError> {
+    let (record, game) = play_game(rs, bot_names, run_seed, index, true)?;
+    let saved = SavedGame::of(&game, ruleset, record.seed, bot_names.to_vec());
+    Ok((record, saved))
+}
+
+/// Plays game number `index` of a run and returns its record and final state;
+/// with `record`, the game keeps its actions ([`Game::recorded`]).
+pub fn play_game(
+    rs: &Arc<Ruleset>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+    record: bool,
+) -> Result<(GameRecord, Game), GameError> {
     let seed = game_seed(run_seed, index);
     let mut game = Game::new(Arc::clone(rs), bot_names.len(), seed)?;
+    game.record_actions(record);
     let mut bots = bot_names
         .iter()
         .enumerate()
@@ -70,7 +98,7 @@ pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u
     play_out(&mut game, &mut bots)?;
     let cards = &rs.cards;
     let scores = game.scores()?;
-    Ok(GameRecord {
+    let record = GameRecord {
         ruleset: rs.id.clone(),
         run_seed,
         index,
@@ -87,7 +115,8 @@ pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u
             .collect(),
         actions: game.actions_applied(),
         stalled: game.stalled(),
-    })
+    };
+    Ok((record, game))
 }
 
 /// Totals over many games.

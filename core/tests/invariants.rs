@@ -113,3 +113,37 @@ fn replaying_the_actions_of_a_seed_gives_the_same_game() {
     assert_eq!(replay.scores().unwrap(), game.scores().unwrap());
     assert_eq!(replay.census(), game.census());
 }
+
+/// Every game the program saves replays to the same final state: bots of every
+/// kind (their produce, sell and pay choices are one card per action), every
+/// built-in ruleset, 2 to 4 players, through the TOML text a user would keep.
+#[test]
+fn saved_bot_games_replay_to_the_same_final_state() {
+    use sanjuan_core::files::Source;
+    use sanjuan_core::saved::SavedGame;
+    use sanjuan_core::sim::play_game;
+
+    let lineups: [&[&str]; 4] =
+        [&["random", "random"], &["greedy", "random", "mcts:4"], &["mcts:3", "greedy"], &["greedy"; 4]];
+    let mut replayed = 0;
+    for id in Source::builtin_ruleset_ids() {
+        let rs = Ruleset::load(&id).unwrap();
+        for (k, lineup) in lineups.iter().enumerate() {
+            let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
+            let games = if lineup.iter().any(|b| b.starts_with("mcts")) { 6 } else { 30 };
+            for index in 0..games {
+                let (record, game) = play_game(&rs, &bots, 11 + k as u64, index, true).unwrap();
+                let saved = SavedGame::of(&game, &id, record.seed, bots.clone());
+                let source = Source::Disk(format!("{id}-{k}-{index}.toml").into());
+                let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
+                assert_eq!(back, saved, "the saved TOML reads back as written");
+                let (again, _) = back.replay_with(Arc::clone(&rs), &source, false).unwrap_or_else(|e| panic!("{e}"));
+                assert!(again.is_over(), "{id} {lineup:?} game {index}: replay stops before the end");
+                assert_eq!(again.to_json(None).unwrap(), game.to_json(None).unwrap(), "{id} {lineup:?} game {index}");
+                assert_eq!(again.actions_applied(), game.actions_applied());
+                replayed += 1;
+            }
+        }
+    }
+    assert!(replayed >= 200, "only {replayed} games replayed");
+}
