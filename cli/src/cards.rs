@@ -30,24 +30,48 @@ pub fn diff(a: &str, b: &str) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads a ruleset and reports every problem.
-pub fn check(spec: &str) -> CmdResult {
-    match Ruleset::load(spec) {
-        Ok(rs) => {
-            let scripted = rs.cards.cards.iter().filter(|c| c.script.is_some()).count();
-            println!(
-                "ok: {} ({}), {} card types, {} cards, {scripted} scripts compiled",
-                rs.name,
-                rs.source,
-                rs.cards.len(),
-                rs.total_cards()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+/// Loads a ruleset and reports every problem; with `games`, plays that many
+/// random games with the card census after every action.
+pub fn check(spec: &str, games: u64) -> CmdResult {
+    let rs = match Ruleset::load(spec) {
+        Ok(rs) => rs,
         Err(errors) => {
             eprintln!("{errors}");
             eprintln!("{} problem(s) found", errors.0.len());
-            Ok(ExitCode::FAILURE)
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    for w in &rs.warnings {
+        eprintln!("{}", w.to_string().replacen("error", "warning", 1));
+    }
+    let scripted = rs.cards.cards.iter().filter(|c| c.script.is_some()).count();
+    println!(
+        "ok: {} ({}), {} card types, {} cards, {scripted} scripts compiled, fingerprint {}",
+        rs.name,
+        rs.source,
+        rs.cards.len(),
+        rs.total_cards(),
+        rs.fingerprint
+    );
+    if games == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let counts: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).collect();
+    let mut actions = 0u64;
+    for k in 0..games {
+        let players = counts[(k % counts.len() as u64) as usize];
+        match sanjuan_core::sim::check_random_game(&rs, players, k) {
+            Ok(n) => actions += n,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::FAILURE);
+            }
         }
     }
+    println!(
+        "ok: {games} random games ({} to {} players), {actions} actions, every card in exactly one place after each",
+        counts[0],
+        counts[counts.len() - 1]
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -82,13 +82,19 @@ enum Command {
     },
     /// Load a ruleset and compile its scripts; report every problem with file:line:column.
     ///
-    /// Example: sanjuan check --ruleset cards/rulesets/second-edition.toml
+    /// With --games N, also play N random games (2 to max players, in turn) and check after
+    /// every action that every card is in exactly one place.
+    ///
+    /// Example: sanjuan check --ruleset cards/rulesets/second-edition.toml --games 200
     Check {
         /// Ruleset id or path (also accepted as the positional argument).
         #[arg(long)]
         ruleset: Option<String>,
         /// Ruleset path.
         path: Option<String>,
+        /// Random games to play with the card census after every action.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+        games: u64,
     },
     /// Balance report over JSON-lines game records (shards merged), or a comparison of two sets.
     ///
@@ -122,8 +128,8 @@ fn main() -> ExitCode {
         Command::Score { file, json } => scenario::score(&file, json),
         Command::Cards { ruleset, diff: None } => cards::list(&ruleset),
         Command::Cards { ruleset, diff: Some(other) } => cards::diff(&ruleset, &other),
-        Command::Check { ruleset, path } => {
-            cards::check(&path.or(ruleset).unwrap_or_else(|| sanjuan_core::DEFAULT_RULESET.into()))
+        Command::Check { ruleset, path, games } => {
+            cards::check(&path.or(ruleset).unwrap_or_else(|| sanjuan_core::DEFAULT_RULESET.into()), games)
         }
         Command::Report(args) => report::run(args),
         Command::Merge(args) => report::merge(args),
@@ -131,7 +137,12 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            // A rendered diagnostic already starts with `error`.
+            if message.starts_with("error") {
+                eprintln!("{message}");
+            } else {
+                eprintln!("error: {message}");
+            }
             ExitCode::FAILURE
         }
     }
@@ -142,5 +153,5 @@ type CmdResult = Result<ExitCode, String>;
 
 /// Loads a ruleset, turning every problem into one message.
 fn load_ruleset(spec: &str) -> Result<std::sync::Arc<sanjuan_core::Ruleset>, String> {
-    sanjuan_core::Ruleset::load(spec).map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())
+    sanjuan_core::Ruleset::load(spec).map_err(|e| e.to_string())
 }

@@ -23,6 +23,9 @@ pub struct Args {
     /// Compare: the files after --compare form set B, the files before it set A.
     #[arg(long, num_args = 1.., value_name = "FILE")]
     compare: Vec<PathBuf>,
+    /// Accept records of one ruleset id played with different content (fingerprints).
+    #[arg(long)]
+    allow_mixed: bool,
 }
 
 /// Arguments of `sanjuan merge`.
@@ -34,16 +37,19 @@ pub struct MergeArgs {
     /// The merged file, sorted by (run seed, index).
     #[arg(short = 'o', long = "output", value_name = "OUT.jsonl")]
     output: PathBuf,
+    /// Accept records of one ruleset id played with different content (fingerprints).
+    #[arg(long)]
+    allow_mixed: bool,
 }
 
 /// Reads and merges shard files into one record set.
-fn read_set(files: &[PathBuf]) -> Result<Vec<GameRecord>, String> {
+fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, String> {
     let mut shards = Vec::with_capacity(files.len());
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         shards.push(Shard::parse(&text, &path.display().to_string()).map_err(|e| e.to_string())?);
     }
-    let records = report::merge(shards).map_err(|e| e.to_string())?;
+    let records = report::merge_with(shards, allow_mixed).map_err(|e| e.to_string())?;
     if records.is_empty() {
         let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
         return Err(format!("no game records in {}", names.join(", ")));
@@ -57,12 +63,20 @@ fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
 
 /// Prints the report (or the comparison) and writes the HTML page if asked.
 pub fn run(args: Args) -> CmdResult {
-    let a = read_set(&args.files)?;
+    let a = read_set(&args.files, args.allow_mixed)?;
     let (text, html) = if args.compare.is_empty() {
         let r = report::report(&a);
         (report::render_text(&r), args.html.as_ref().map(|_| report::render_html(&r)))
     } else {
-        let b = read_set(&args.compare)?;
+        let b = read_set(&args.compare, args.allow_mixed)?;
+        let (fa, fb) = (&a[0], &b[0]);
+        if fa.ruleset == fb.ruleset && fa.fingerprint != fb.fingerprint {
+            eprintln!(
+                "note: both sets are labelled `{}` but were played with different content ({} and {}); \
+                 give a changed ruleset an id of its own so reports tell them apart",
+                fa.ruleset, fa.fingerprint, fb.fingerprint
+            );
+        }
         let c = report::compare(&a, &b);
         (report::render_comparison_text(&c), args.html.as_ref().map(|_| report::render_comparison_html(&c)))
     };
@@ -76,7 +90,7 @@ pub fn run(args: Args) -> CmdResult {
 
 /// Writes the merged, sorted records as JSON lines.
 pub fn merge(args: MergeArgs) -> CmdResult {
-    let records = read_set(&args.files)?;
+    let records = read_set(&args.files, args.allow_mixed)?;
     let mut out = Vec::new();
     for r in &records {
         serde_json::to_writer(&mut out, r).map_err(|e| e.to_string())?;

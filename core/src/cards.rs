@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use rhai::ImmutableString;
 use serde::Deserialize;
 
-use crate::error::{LoadError, Pos};
+use std::sync::Arc;
+
+use crate::doc::TomlDoc;
+use crate::error::LoadError;
 use crate::files::Source;
 
 /// Index of a card type in a ruleset's card table.
@@ -110,12 +113,7 @@ impl CardTable {
 
     /// The known id closest to a misspelt one.
     pub fn closest(&self, id: &str) -> Option<&str> {
-        self.cards
-            .iter()
-            .map(|c| (edit_distance(id, &c.id), c.id.as_str()))
-            .filter(|(d, _)| *d <= 3)
-            .min()
-            .map(|(_, c)| c)
+        crate::error::closest(id, self.cards.iter().map(|c| c.id.as_str()))
     }
 
     /// Number of card types.
@@ -127,21 +125,6 @@ impl CardTable {
     pub fn is_empty(&self) -> bool {
         self.cards.is_empty()
     }
-}
-
-/// Levenshtein distance, for "did you mean" hints.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// One `[[card]]` table of a card set file.
@@ -185,40 +168,100 @@ pub(crate) struct CardSetFile {
 }
 
 /// What a card set file holds.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct CardSet {
     pub cards: Vec<SourcedCard>,
-    /// (card id, extra copies, file, position).
-    pub add_copies: Vec<(String, u32, Source, Pos)>,
+    /// (card id, extra copies, the file).
+    pub add_copies: Vec<(String, u32, Arc<TomlDoc>)>,
 }
 
 /// A card read from a file, with where it came from.
 #[derive(Clone, Debug)]
 pub(crate) struct SourcedCard {
     pub spec: CardSpec,
-    pub file: Source,
+    pub doc: Arc<TomlDoc>,
+    /// Its index among the file's `[[card]]` tables (its path is `card.<index>`).
+    pub index: usize,
     pub script_dir: Source,
-    pub pos: Pos,
+}
+
+impl SourcedCard {
+    /// The path of one of this card's fields in its file.
+    pub fn path(&self, field: &str) -> String {
+        format!("card.{}.{field}", self.index)
+    }
 }
 
 /// Reads a card set file.
 pub(crate) fn read_card_set(file: &Source) -> Result<CardSet, LoadError> {
-    let text = file.read()?;
-    let set: CardSetFile = toml::from_str(&text)
-        .map_err(|e| LoadError::toml(file, &text, &e).help("see cards/base.toml for the fields a card takes"))?;
+    let doc = Arc::new(TomlDoc::read(file)?);
+    let set: CardSetFile =
+        doc.deserialize().map_err(|e| e.help("every field a card takes is in docs/rulesets.md (card set files)"))?;
     let script_dir = file.join(&format!("{}/_", set.script_dir));
-    let add_copies = set
-        .add_copies
-        .iter()
-        .map(|(id, &n)| (id.clone(), n, file.clone(), Pos::of_text(&text, &format!("{id} ="))))
-        .collect();
+    let add_copies = set.add_copies.iter().map(|(id, &n)| (id.clone(), n, Arc::clone(&doc))).collect();
     let cards = set
         .cards
         .into_iter()
-        .map(|spec| {
-            let pos = Pos::of_text(&text, &format!("\"{}\"", spec.id));
-            SourcedCard { spec, file: file.clone(), script_dir: script_dir.clone(), pos }
-        })
+        .enumerate()
+        .map(|(index, spec)| SourcedCard { spec, doc: Arc::clone(&doc), index, script_dir: script_dir.clone() })
         .collect();
     Ok(CardSet { cards, add_copies })
+}
+
+/// Words of the action notation, which a card id may not be (`build pass` would be ambiguous).
+pub const RESERVED_IDS: &[&str] = &[
+    "role",
+    "build",
+    "over",
+    "pay",
+    "spend",
+    "produce",
+    "sell",
+    "keep",
+    "discard",
+    "tuck",
+    "pass",
+    "plain",
+    "choose",
+    "undo",
+    "quit",
+    "help",
+    "cathedral_spot",
+];
+
+/// Why `id` cannot be a card id, if it cannot: ids are written in actions and scenarios.
+pub fn invalid_id(id: &str) -> Option<String> {
+    let ok_chars = id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if id.is_empty() {
+        Some("a card id may not be empty".into())
+    } else if id.len() > 48 {
+        Some(format!("card id `{id}` is longer than 48 characters"))
+    } else if !ok_chars || !id.starts_with(|c: char| c.is_ascii_lowercase()) {
+        Some(format!("card id `{id}` must be snake_case: a lowercase letter, then lowercase letters, digits or `_`"))
+    } else if RESERVED_IDS.contains(&id) {
+        Some(format!("card id `{id}` is a word of the action notation"))
+    } else {
+        None
+    }
+}
+
+/// The allowed range of each numeric card field, for card set files and patches alike.
+pub const CARD_RANGES: &[(&str, i64, i64)] = &[
+    ("cost", 0, 20),
+    ("vp", -20, 50),
+    ("copies", 0, 200),
+    ("order", -1000, 1000),
+    ("fixed_price", 0, 20),
+    ("under_vp", 0, 10),
+];
+
+/// An error when a numeric card field is out of its range.
+pub(crate) fn check_card_number(doc: &TomlDoc, path: &str, field: &str, value: i64, errors: &mut Vec<LoadError>) {
+    let Some(&(_, lo, hi)) = CARD_RANGES.iter().find(|(f, ..)| *f == field) else { return };
+    if value < lo || value > hi {
+        errors.push(
+            doc.error(path, format!("`{field}` is {value}; it must be between {lo} and {hi}"))
+                .help(format!("write a {field} from {lo} to {hi}")),
+        );
+    }
 }

@@ -64,6 +64,38 @@ impl Source {
         }
     }
 
+    /// The root of the rules tree this file belongs to: the nearest folder above
+    /// it that holds a `cards` folder, else the file's own folder. A ruleset reads
+    /// only files inside its tree (`None` for built-in files, which cannot leave theirs).
+    pub fn tree_root(&self) -> Option<PathBuf> {
+        let Source::Disk(p) = self else { return None };
+        let file = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        let dir = file.parent()?.to_path_buf();
+        let root = dir.ancestors().find(|a| a.join("cards").is_dir()).map(Path::to_path_buf);
+        Some(root.unwrap_or(dir))
+    }
+
+    /// An error unless this file lies inside `root` (symbolic links and `..` resolved)
+    /// and has the extension `ext`: rule files name only rule files of their own tree.
+    pub fn check_inside(&self, root: Option<&Path>, ext: &str) -> Result<(), LoadError> {
+        let path = match self {
+            Source::Builtin(p) => Path::new(p.as_str()),
+            Source::Disk(p) => p.as_path(),
+        };
+        if path.extension().and_then(|e| e.to_str()) != Some(ext) {
+            return Err(LoadError::at(self, Default::default(), format!("`{self}` is not a .{ext} file"))
+                .help(format!("a rule file names only .{ext} files here")));
+        }
+        let (Source::Disk(p), Some(root)) = (self, root) else { return Ok(()) };
+        // A file that does not exist is reported when it is read.
+        let Ok(real) = std::fs::canonicalize(p) else { return Ok(()) };
+        if real.starts_with(root) {
+            return Ok(());
+        }
+        Err(LoadError::at(self, Default::default(), format!("`{self}` lies outside the rules tree {}", root.display()))
+            .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree"))
+    }
+
     /// The file name without directories or extension (`smithy` for `scripts/smithy.rhai`).
     pub fn stem(&self) -> String {
         let p = match self {
@@ -83,13 +115,15 @@ impl fmt::Display for Source {
     }
 }
 
-/// Resolves `.` and `..` without touching the disk.
+/// Resolves `.` and `..` without touching the disk. A `..` that climbs above
+/// the start is kept, and a second one is kept too (`../../x` stays as it is).
 fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
             Component::ParentDir => {
-                if !out.pop() {
+                let climbs = matches!(out.components().next_back(), None | Some(Component::ParentDir));
+                if climbs || !out.pop() {
                     out.push("..");
                 }
             }
@@ -109,5 +143,14 @@ mod tests {
         let ruleset = Source::builtin_ruleset("second-edition").expect("built in");
         assert_eq!(ruleset.join("../base.toml"), Source::Builtin("cards/base.toml".into()));
         assert!(ruleset.join("../base.toml").read().unwrap().contains("indigo_plant"));
+    }
+
+    #[test]
+    fn a_second_parent_step_climbs_again_instead_of_cancelling_the_first() {
+        assert_eq!(normalize(Path::new("../../x.toml")), PathBuf::from("../../x.toml"));
+        assert_eq!(normalize(Path::new("a/../../x.toml")), PathBuf::from("../x.toml"));
+        assert_eq!(normalize(Path::new("a/b/../../c/./x.toml")), PathBuf::from("c/x.toml"));
+        let disk = Source::Disk("rules/cards/rulesets/r.toml".into());
+        assert_eq!(disk.join("../../../other.toml"), Source::Disk("other.toml".into()));
     }
 }

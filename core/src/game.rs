@@ -355,9 +355,14 @@ impl Game {
         let mut pool = game.all_deck_cards();
         for p in 0..players {
             for &b in &game.rs.start_buildings.clone() {
-                if let Some(i) = pool.iter().position(|&c| c == b) {
-                    pool.swap_remove(i);
-                }
+                // Loading checks the deck holds enough; never create a card.
+                let Some(i) = pool.iter().position(|&c| c == b) else {
+                    return Err(GameError::Setup(format!(
+                        "the deck has too few `{}` for {players} players' start buildings",
+                        game.rs.cards.id(b)
+                    )));
+                };
+                pool.swap_remove(i);
                 game.players[p].city.push(Slot::new(b, true));
             }
         }
@@ -946,7 +951,8 @@ impl Game {
     pub(crate) fn call_int(&self, hook: Hook, ctx: Ctx) -> Result<i32, GameError> {
         let card = ctx.card as usize;
         let v = self.call(hook, ctx)?;
-        hooks::as_int(v).map_err(|e| self.rs.scripts.bad_return(hook as usize, card, &e).into())
+        hooks::as_int_in(v, hooks::HOOKS[hook as usize].range)
+            .map_err(|e| self.rs.scripts.bad_return(hook as usize, card, &e).into())
     }
 
     /// Sum of an integer hook over `seat`'s listening buildings, with `edit` filling the context.
@@ -955,7 +961,7 @@ impl Game {
         for slot in self.listeners(hook, seat) {
             let mut ctx = self.ctx(seat, slot);
             edit(&mut ctx);
-            total += self.call_int(hook, ctx)?;
+            total = self.call_int(hook, ctx)?.saturating_add(total);
         }
         Ok(total)
     }
@@ -1226,7 +1232,7 @@ impl Game {
     /// The extra privilege amount for `seat` in the current phase: `base × factor` for the chooser.
     pub(crate) fn privilege(&self, seat: usize, base: i32) -> i32 {
         match self.phase {
-            Some(ph) if ph.chooser == seat => base * ph.factor,
+            Some(ph) if ph.chooser == seat => base.saturating_mul(ph.factor),
             _ => 0,
         }
     }

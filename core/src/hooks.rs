@@ -6,8 +6,8 @@
 //! Within one hook, owners are called in card `order` (lower first), then in
 //! the order the buildings were built.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
@@ -44,6 +44,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_round_start",
         arity: 1,
+        range: None,
         doc: "called at the start of every round after the first, per owner, before the hand limit; \
               return () or an offer map: #{ tuck: n } (put up to n hand cards under this building) \
               or #{ exchange: n } (discard up to n hand cards, then draw as many)",
@@ -51,18 +52,21 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_hand_limit",
         arity: 1,
+        range: Some((0, 200)),
         doc: "called when the hand limit is checked at round start; return the hand limit this \
               building allows (an integer); the owner's limit is the largest of these and the ruleset's",
     },
     HookSpec {
         name: "on_privilege",
         arity: 1,
+        range: Some((1, 10)),
         doc: "called when the owner chooses a role; return the factor the privilege is multiplied by \
               (an integer; the largest factor counts)",
     },
     HookSpec {
         name: "on_build_options",
         arity: 1,
+        range: None,
         doc: "called at the start of the owner's builder turn; return a map with any of \
               overbuild: bool (may build over an own building), overbuild_except: [card ids] \
               (buildings that may not be built over), goods_as_cards: n (pay with up to n goods)",
@@ -70,45 +74,53 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_build_cost",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called for each building the owner could build (ctx.target, ctx.over); return the \
               discount (an integer); the cost never falls below 0",
     },
     HookSpec {
         name: "on_covered_cost",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called for the building about to be built over (ctx.target is the new building); \
               return a further discount (a covered building's other hooks no longer count)",
     },
     HookSpec {
         name: "on_build",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called after the owner built and paid (ctx.target is the new building, ctx.hand the \
               cards left); return the number of cards to draw",
     },
     HookSpec {
         name: "on_builder_end",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called at the end of every builder phase, before new buildings start to work; \
               return the number of cards to draw",
     },
     HookSpec {
         name: "on_produce",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called before the owner produces; return how many more goods the owner may produce",
     },
     HookSpec {
         name: "on_produced",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called after the owner produced ctx.produced goods; return the number of cards to draw",
     },
     HookSpec {
         name: "on_sell",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called before the owner sells; return how many more goods the owner may sell",
     },
     HookSpec {
         name: "on_sold",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called after the owner sold ctx.sold goods; return the number of cards to draw, or a \
               map #{ draw: n, tuck_sold: n } (tuck_sold: sold goods that go under this building \
               instead of the discard pile)",
@@ -116,18 +128,21 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_trader_end",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called at the end of every trader phase (ctx.total_sold: goods sold by all players); \
               return the number of cards to draw",
     },
     HookSpec {
         name: "on_council_start",
         arity: 1,
+        range: None,
         doc: "called at the start of every councillor phase, per owner; return true to put the top \
               card of the draw pile on this building as a good (if it has none)",
     },
     HookSpec {
         name: "on_council",
         arity: 1,
+        range: None,
         doc: "called before the owner draws in the councillor phase; return a map with any of \
               draw: n (more cards), keep: n (keep more), from_hand: bool (drawn cards go to the hand \
               and the discards may come from the whole hand)",
@@ -135,18 +150,21 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_prospect",
         arity: 1,
+        range: Some((0, 20)),
         doc: "called in the prospector phase after the privilege, per owner clockwise from the \
               prospector; return the number of cards to reveal from the draw pile",
     },
     HookSpec {
         name: "on_reveal",
         arity: 1,
+        range: None,
         doc: "called with the cards this building revealed (ctx.revealed); return an array of the \
               card ids the owner may keep one of (empty: all are discarded)",
     },
     HookSpec {
         name: "on_score",
         arity: 1,
+        range: Some((-100, 200)),
         doc: "called at game end, in card order (ctx.subtotal: the owner's points so far); return \
               the victory points this building adds",
     },
@@ -171,6 +189,35 @@ pub static SCALARS: &[&str] = &[
     "uses",
     "under",
     "subtotal",
+];
+
+/// Every property and method of `ctx` (the plain values first), for `check`'s
+/// "no such property" and the scripting reference.
+pub static CTX_MEMBERS: &[&str] = &[
+    "card",
+    "seat",
+    "players",
+    "round",
+    "role",
+    "privileged",
+    "hand",
+    "goods",
+    "target",
+    "over",
+    "produced",
+    "sold",
+    "total_sold",
+    "uses",
+    "under",
+    "subtotal",
+    "revealed",
+    "buildings",
+    "others",
+    "count_kind",
+    "count_tag",
+    "built_by_anyone",
+    "building_counts",
+    "count_types",
 ];
 
 /// A card as a script sees it: `card.id`, `card.kind`, `card.cost`, `card.vp`, `card.good`, `card.tags`.
@@ -367,8 +414,8 @@ pub fn register(engine: &mut Engine) {
             best.map_or(Dynamic::UNIT, |(_, (_, c))| Dynamic::from(c))
         })
         .register_fn("all_different", |a: Array| -> bool {
-            let keys: Vec<String> = a.iter().map(ToString::to_string).collect();
-            keys.iter().enumerate().all(|(i, k)| !keys[..i].contains(k))
+            let mut seen = std::collections::HashSet::with_capacity(a.len());
+            a.iter().all(|v| seen.insert(v.to_string()))
         });
 }
 
@@ -379,6 +426,27 @@ pub fn as_int(value: Dynamic) -> Result<i32, String> {
     }
     value.as_int().map_err(|t| format!("returned a {t}, expected an integer"))
 }
+
+/// Reads an integer result that must lie in `range` (a hook's [`HookSpec::range`]).
+pub fn as_int_in(value: Dynamic, range: Option<(i64, i64)>) -> Result<i32, String> {
+    let n = as_int(value)?;
+    match range {
+        Some((lo, hi)) if i64::from(n) < lo || i64::from(n) > hi => {
+            Err(format!("returned {n}, outside the allowed {lo} to {hi}"))
+        }
+        _ => Ok(n),
+    }
+}
+
+/// The range of each integer key a hook's map may hold; a key means the same in every hook.
+pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[
+    ("tuck", 0, 200),
+    ("exchange", 0, 200),
+    ("goods_as_cards", 0, 20),
+    ("draw", 0, 50),
+    ("keep", 0, 50),
+    ("tuck_sold", 0, 20),
+];
 
 /// Reads a boolean result; `()` counts as false.
 pub fn as_bool(value: Dynamic) -> Result<bool, String> {
@@ -403,7 +471,8 @@ pub fn as_map(value: Dynamic, allowed: &[&str]) -> Result<Map, String> {
 
 /// An integer field of a map result (0 when missing).
 pub fn map_int(map: &Map, key: &str) -> Result<i32, String> {
-    map.get(key).cloned().map_or(Ok(0), as_int).map_err(|e| format!("key `{key}` {e}"))
+    let range = MAP_KEY_RANGES.iter().find(|(k, ..)| *k == key).map(|&(_, lo, hi)| (lo, hi));
+    map.get(key).cloned().map_or(Ok(0), |v| as_int_in(v, range)).map_err(|e| format!("key `{key}` {e}"))
 }
 
 /// A boolean field of a map result (false when missing).
@@ -439,10 +508,16 @@ pub fn as_ids(value: Dynamic) -> Result<Vec<String>, String> {
 /// (entries are written once and only read after that).
 pub struct CostTable {
     cards: usize,
-    per_owner: Vec<Option<Box<[AtomicI32]>>>,
+    /// Per owner: `None` when its hook reads more than target/over; else a
+    /// table made on first use, so memory grows with the cards really built.
+    per_owner: Vec<Option<OnceLock<Box<[AtomicI32]>>>>,
 }
 
 const UNKNOWN: i32 = i32::MIN;
+
+/// Above this many card types the per-owner tables (cards² entries each) would
+/// cost more than they save; the per-thread memo serves those rulesets.
+const MAX_TABLE_CARDS: usize = 256;
 
 impl CostTable {
     /// Finds the owners whose `on_build_cost` qualifies.
@@ -450,18 +525,19 @@ impl CostTable {
         let per_owner = (0..cards)
             .map(|owner| {
                 let reads = scripts.memo_reads(Hook::BuildCost as usize, owner)?;
-                reads
-                    .iter()
-                    .all(|r| matches!(*r, "target" | "over" | "card"))
-                    .then(|| (0..cards * (cards + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect::<Box<[AtomicI32]>>())
+                let qualifies =
+                    cards <= MAX_TABLE_CARDS && reads.iter().all(|r| matches!(*r, "target" | "over" | "card"));
+                qualifies.then(OnceLock::new)
             })
             .collect();
         CostTable { cards, per_owner }
     }
 
     fn entry(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<&AtomicI32> {
-        let table = self.per_owner.get(usize::from(owner))?.as_ref()?;
-        table.get(usize::from(target) * (self.cards + 1) + over.map_or(self.cards, usize::from))
+        let lazy = self.per_owner.get(usize::from(owner))?.as_ref()?;
+        let n = self.cards;
+        let table = lazy.get_or_init(|| (0..n * (n + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect());
+        table.get(usize::from(target) * (n + 1) + over.map_or(n, usize::from))
     }
 
     /// The discount, if this owner's hook qualifies and it was computed before.

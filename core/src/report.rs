@@ -72,6 +72,23 @@ pub enum ReportError {
         /// Where it came from.
         second_file: String,
     },
+    /// Records under one ruleset id whose rules differ (a copied tree that kept the id).
+    #[error(
+        "records of ruleset `{ruleset}` were played with different content: fingerprint {first} ({first_file}) \
+         and {second} ({second_file}); give a changed ruleset an id of its own, or pass --allow-mixed to merge anyway"
+    )]
+    MixedContent {
+        /// The ruleset id both carry.
+        ruleset: String,
+        /// The first fingerprint seen.
+        first: String,
+        /// Where it came from.
+        first_file: String,
+        /// The other fingerprint.
+        second: String,
+        /// Where it came from.
+        second_file: String,
+    },
 }
 
 /// Records read from one source (a shard file).
@@ -114,10 +131,17 @@ pub fn parse_json_lines(text: &str, source_name: &str) -> Result<Vec<GameRecord>
 }
 
 /// Merges shards: concatenates them, sorts by (run seed, index) and rejects
-/// a game that appears twice or records of more than one ruleset.
+/// a game that appears twice, records of more than one ruleset, and records of
+/// one ruleset id played with different content.
 pub fn merge(shards: Vec<Shard>) -> Result<Vec<GameRecord>, ReportError> {
+    merge_with(shards, false)
+}
+
+/// [`merge`], optionally accepting one id with different content (`--allow-mixed`).
+pub fn merge_with(shards: Vec<Shard>, allow_mixed: bool) -> Result<Vec<GameRecord>, ReportError> {
     let mut tagged: Vec<(GameRecord, usize)> = Vec::new();
     let mut first: Option<(String, usize)> = None;
+    let mut first_print: Option<(String, usize)> = None;
     for (k, shard) in shards.iter().enumerate() {
         for r in &shard.records {
             match &first {
@@ -131,6 +155,22 @@ pub fn merge(shards: Vec<Shard>) -> Result<Vec<GameRecord>, ReportError> {
                     });
                 }
                 Some(_) => {}
+            }
+            // Records written before fingerprints existed carry none: nothing to compare.
+            if !allow_mixed && !r.fingerprint.is_empty() {
+                match &first_print {
+                    None => first_print = Some((r.fingerprint.clone(), k)),
+                    Some((fp, fk)) if *fp != r.fingerprint => {
+                        return Err(ReportError::MixedContent {
+                            ruleset: r.ruleset.clone(),
+                            first: fp.clone(),
+                            first_file: shards[*fk].source.clone(),
+                            second: r.fingerprint.clone(),
+                            second_file: shard.source.clone(),
+                        });
+                    }
+                    Some(_) => {}
+                }
             }
         }
     }

@@ -226,7 +226,7 @@ impl Game {
             let mut ctx = self.ctx(seat, slot);
             ctx.target = Some(card);
             ctx.over = over_card;
-            discount += self.call_int(Hook::CoveredCost, ctx)?;
+            discount = discount.saturating_add(self.call_int(Hook::CoveredCost, ctx)?);
         }
         Ok((base - privilege - discount).max(0))
     }
@@ -388,7 +388,7 @@ impl Game {
             let v = self.call(Hook::Sold, ctx)?;
             let bad = |e: String| self.rs.scripts.bad_return(Hook::Sold as usize, card, &e);
             let (draw, tuck) = if v.is_int() || v.is_unit() {
-                (hooks::as_int(v).map_err(bad)?, 0)
+                (hooks::as_int_in(v, hooks::HOOKS[Hook::Sold as usize].range).map_err(bad)?, 0)
             } else {
                 let map = hooks::as_map(v, &["draw", "tuck_sold"]).map_err(bad)?;
                 (hooks::map_int(&map, "draw").map_err(bad)?, hooks::map_int(&map, "tuck_sold").map_err(bad)?)
@@ -420,8 +420,8 @@ impl Game {
             let card = ctx.card as usize;
             let bad = |e: String| self.rs.scripts.bad_return(Hook::Council as usize, card, &e);
             let map = hooks::as_map(self.call(Hook::Council, ctx)?, &["draw", "keep", "from_hand"]).map_err(bad)?;
-            draw += hooks::map_int(&map, "draw").map_err(bad)?;
-            keep += hooks::map_int(&map, "keep").map_err(bad)?;
+            draw = draw.saturating_add(hooks::map_int(&map, "draw").map_err(bad)?);
+            keep = keep.saturating_add(hooks::map_int(&map, "keep").map_err(bad)?);
             from_hand |= hooks::map_bool(&map, "from_hand").map_err(bad)?;
         }
         let drawn = self.draw_to_limbo(draw);

@@ -4,70 +4,124 @@
 //! `[rules]` table is merged key by key over the parent's, its `[cards.<id>]`
 //! tables patch single fields of a card, and `extra_sets` adds card files.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{CardDef, CardIdx, CardTable, SourcedCard, read_card_set};
+use crate::cards::{CardDef, CardIdx, CardTable, SourcedCard, check_card_number, invalid_id, read_card_set};
+use crate::doc::TomlDoc;
 use crate::error::{LoadError, LoadErrors, Pos};
 use crate::files::Source;
 use crate::hooks::{self, HOOKS};
 use crate::script::{Limits, ScriptHost};
 
-/// The rule numbers of a ruleset. Every field is required: the numbers live
-/// in `cards/rulesets/*.toml`, not in Rust.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Rules {
+/// Declares every rule number once: its type, its allowed range and what it
+/// means. From this list come [`Rules`] (all keys, after `extends`), one file's
+/// partial `[rules]` table, the merge, and the range checks.
+macro_rules! rules {
+    ($( $(#[doc = $doc:literal])* $field:ident : $ty:ty => $range:expr ),* $(,)?) => {
+        /// The rule numbers of a ruleset. Every key is required once `extends`
+        /// is followed: the numbers live in `cards/rulesets/*.toml`, not in Rust.
+        #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        pub struct Rules {
+            $( $(#[doc = $doc])* pub $field: $ty, )*
+        }
+
+        /// One file's `[rules]` table: only the keys it sets.
+        #[derive(Clone, Debug, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub(crate) struct RulesPatch {
+            $( $field: Option<$ty>, )*
+        }
+
+        /// Every rule key with the range its numbers must lie in (`None`: not a number).
+        pub static RULE_KEYS: &[(&str, Option<(i64, i64)>)] = &[ $( (stringify!($field), $range), )* ];
+
+        impl RulesPatch {
+            /// The numbers this table sets, as (path under `rules.`, value, range).
+            fn numbers(&self) -> Vec<(String, i64, (i64, i64))> {
+                let mut out = Vec::new();
+                $(
+                    if let (Some(v), Some(range)) = (&self.$field, $range) {
+                        let mut found = Vec::new();
+                        v.numbers(stringify!($field).to_owned(), &mut found);
+                        out.extend(found.into_iter().map(|(p, n)| (p, n, range)));
+                    }
+                )*
+                out
+            }
+
+            /// The rules of a chain of tables, parent first; or the keys nobody set.
+            fn merge(chain: &[&RulesPatch]) -> Result<Rules, Vec<&'static str>> {
+                $( let mut $field: Option<$ty> = None; )*
+                for patch in chain {
+                    $( if let Some(v) = &patch.$field { $field = Some(v.clone()); } )*
+                }
+                let mut missing = Vec::new();
+                $( if $field.is_none() { missing.push(stringify!($field)); } )*
+                if !missing.is_empty() {
+                    return Err(missing);
+                }
+                Ok(Rules { $( $field: $field.unwrap_or_else(|| unreachable!()), )* })
+            }
+        }
+    };
+}
+
+rules! {
     /// Fewest players.
-    pub min_players: usize,
+    min_players: usize => Some((2, MAX_PLAYERS)),
     /// Most players.
-    pub max_players: usize,
+    max_players: usize => Some((2, MAX_PLAYERS)),
     /// Cards dealt to each player at setup.
-    pub start_hand: usize,
+    start_hand: usize => Some((0, 50)),
     /// Buildings each player starts with, face up (taken out of the deck).
-    pub start_buildings: Vec<String>,
+    start_buildings: Vec<String> => None,
     /// Hand limit checked at the start of each round (buildings may raise it).
-    pub hand_limit: i32,
+    hand_limit: i32 => Some((1, 200)),
     /// The game ends after the builder phase in which someone has this many buildings.
-    pub end_buildings: usize,
+    end_buildings: usize => Some((1, 100)),
     /// Not in the rulebook: a game still running after this many rounds ends as it
     /// stands (bot games can stall with every card under chapels or cranes).
-    pub max_rounds: u32,
+    max_rounds: u32 => Some((1, 10_000)),
     /// Roles chosen per round, by number of players ("2" = 3: governor, opponent, governor).
-    pub roles_per_round: BTreeMap<String, usize>,
+    roles_per_round: BTreeMap<String, usize> => Some((1, 5)),
     /// Player counts in which a privilege boost (the library) works only once per round.
-    pub privilege_boost_once_per_round: Vec<usize>,
+    privilege_boost_once_per_round: Vec<usize> => Some((2, MAX_PLAYERS)),
     /// Builder privilege: cards off the cost.
-    pub builder_discount: i32,
+    builder_discount: i32 => Some((0, 20)),
     /// Goods each player may produce.
-    pub produce: i32,
+    produce: i32 => Some((0, 20)),
     /// Producer privilege: extra goods.
-    pub producer_privilege: i32,
+    producer_privilege: i32 => Some((0, 20)),
     /// Goods each player may sell.
-    pub sell: i32,
+    sell: i32 => Some((0, 20)),
     /// Trader privilege: extra sales.
-    pub trader_privilege: i32,
+    trader_privilege: i32 => Some((0, 20)),
     /// Cards each player draws in the councillor phase.
-    pub council_draw: i32,
+    council_draw: i32 => Some((0, 50)),
     /// Councillor privilege: extra cards drawn.
-    pub council_privilege: i32,
+    council_privilege: i32 => Some((0, 50)),
     /// Cards each player keeps in the councillor phase.
-    pub council_keep: i32,
+    council_keep: i32 => Some((0, 50)),
     /// Prospector privilege: cards drawn.
-    pub prospector_privilege: i32,
+    prospector_privilege: i32 => Some((0, 20)),
     /// Goods, in trading-tile column order.
-    pub goods: Vec<String>,
+    goods: Vec<String> => None,
     /// Trading house tiles: the price of each good, in `goods` order.
-    pub trading_tiles: Vec<Vec<i32>>,
+    trading_tiles: Vec<Vec<i32>> => Some((0, 20)),
     /// A player may own only one of each city building.
-    pub unique_city_buildings: bool,
+    unique_city_buildings: bool => None,
     /// Setup variant: players draw more cards and keep `start_hand`.
-    pub setup_variant: bool,
+    setup_variant: bool => None,
     /// Setup variant: cards drawn by the 1st, 2nd, … player.
-    pub setup_variant_draws: Vec<usize>,
+    setup_variant_draws: Vec<usize> => Some((0, 50)),
 }
+
+/// The most players a ruleset may allow: a sanity bound, far above San Juan's 4.
+pub const MAX_PLAYERS: i64 = 12;
 
 impl Rules {
     /// Roles chosen per round with `players` players.
@@ -76,10 +130,50 @@ impl Rules {
     }
 }
 
+/// The numbers in a rule value, each with its path, for the range checks.
+trait Numbers {
+    fn numbers(&self, path: String, out: &mut Vec<(String, i64)>);
+}
+
+macro_rules! scalar_numbers {
+    ($($t:ty),*) => {$(
+        impl Numbers for $t {
+            fn numbers(&self, path: String, out: &mut Vec<(String, i64)>) {
+                out.push((path, i64::try_from(*self).unwrap_or(i64::MAX)));
+            }
+        }
+    )*};
+}
+scalar_numbers!(i32, u32, usize);
+
+impl Numbers for bool {
+    fn numbers(&self, _: String, _: &mut Vec<(String, i64)>) {}
+}
+
+impl Numbers for String {
+    fn numbers(&self, _: String, _: &mut Vec<(String, i64)>) {}
+}
+
+impl<T: Numbers> Numbers for Vec<T> {
+    fn numbers(&self, path: String, out: &mut Vec<(String, i64)>) {
+        for (i, v) in self.iter().enumerate() {
+            v.numbers(format!("{path}.{i}"), out);
+        }
+    }
+}
+
+impl<T: Numbers> Numbers for BTreeMap<String, T> {
+    fn numbers(&self, path: String, out: &mut Vec<(String, i64)>) {
+        for (k, v) in self {
+            v.numbers(format!("{path}.{k}"), out);
+        }
+    }
+}
+
 /// A per-card override in a ruleset (`[cards.prefecture] cost = 3`).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CardPatch {
+pub(crate) struct CardPatch {
     name: Option<String>,
     text: Option<String>,
     cost: Option<i32>,
@@ -95,9 +189,25 @@ struct CardPatch {
     public: Option<bool>,
 }
 
+impl CardPatch {
+    /// The numbers this patch sets, by field name.
+    fn numbers(&self) -> Vec<(&'static str, i64)> {
+        let fields = [
+            ("cost", self.cost.map(i64::from)),
+            ("vp", self.vp.map(i64::from)),
+            ("copies", self.copies.map(i64::from)),
+            ("order", self.order.map(i64::from)),
+            ("fixed_price", self.fixed_price.map(i64::from)),
+            ("under_vp", self.under_vp.map(i64::from)),
+        ];
+        fields.into_iter().filter_map(|(f, v)| v.map(|v| (f, v))).collect()
+    }
+}
+
+/// A ruleset file as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RulesetFile {
+pub(crate) struct RulesetFile {
     id: String,
     name: String,
     #[serde(default)]
@@ -107,9 +217,15 @@ struct RulesetFile {
     #[serde(default)]
     extra_sets: Vec<String>,
     #[serde(default)]
-    rules: toml::Table,
+    rules: RulesPatch,
     #[serde(default)]
     cards: BTreeMap<String, CardPatch>,
+}
+
+/// One file of a ruleset's `extends` chain.
+struct Link {
+    doc: Arc<TomlDoc>,
+    file: RulesetFile,
 }
 
 /// A loaded ruleset: rules, cards and compiled scripts. Shared by all games.
@@ -140,6 +256,12 @@ pub struct Ruleset {
     pub hook_masks: Vec<u32>,
     /// Discounts of build-cost hooks that depend only on what is built.
     pub cost_table: hooks::CostTable,
+    /// A digest of everything that decides play: rules, cards and script texts.
+    /// Game records carry it, so results of two different rulesets that share
+    /// an id are not mixed up.
+    pub fingerprint: String,
+    /// Problems that do not stop loading (a built-in id given to other content).
+    pub warnings: Vec<LoadError>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -165,85 +287,121 @@ impl Ruleset {
     /// Loads the ruleset in `source`, reporting every problem found.
     pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
         let mut errors = Vec::new();
-        let chain = read_chain(&source)?;
-        let top = &chain[0].1;
+        let root = source.tree_root();
+        let chain = read_chain(&source, root.as_deref())?;
+        let top = &chain[0];
 
         // Card sets: the nearest file that names `sets`, plus every `extra_sets`.
         let mut sets: Vec<Source> = Vec::new();
-        for (file, rf) in chain.iter().rev() {
-            if let Some(s) = &rf.sets {
-                sets = s.iter().map(|p| file.join(p)).collect();
+        for link in chain.iter().rev() {
+            let file = &link.doc.source;
+            let inside = |key: &str, i: usize, p: &str| {
+                let s = file.join(p);
+                s.check_inside(root.as_deref(), "toml")
+                    .map(|()| s)
+                    .map_err(|e| relocate(e, &link.doc, &format!("{key}.{i}")))
+            };
+            if let Some(s) = &link.file.sets {
+                sets.clear();
+                for (i, p) in s.iter().enumerate() {
+                    inside("sets", i, p).map_or_else(|e| errors.push(e), |s| sets.push(s));
+                }
             }
-            sets.extend(rf.extra_sets.iter().map(|p| file.join(p)));
+            for (i, p) in link.file.extra_sets.iter().enumerate() {
+                inside("extra_sets", i, p).map_or_else(|e| errors.push(e), |s| sets.push(s));
+            }
         }
         let mut specs: Vec<SourcedCard> = Vec::new();
         let mut add_copies = Vec::new();
+        let mut sets_read = true;
         for set in &sets {
             match read_card_set(set) {
                 Ok(s) => {
                     specs.extend(s.cards);
                     add_copies.extend(s.add_copies);
                 }
-                Err(e) => errors.push(e),
+                Err(e) => {
+                    errors.push(e);
+                    sets_read = false;
+                }
             }
         }
         let mut seen: BTreeMap<String, Source> = BTreeMap::new();
         specs.retain(|c| match seen.get(&c.spec.id) {
             Some(first) => {
-                errors.push(LoadError::at(&c.file, c.pos, format!("card id `{}` is defined twice", c.spec.id)).help(
+                errors.push(c.doc.error(&c.path("id"), format!("card id `{}` is defined twice", c.spec.id)).help(
                     format!("it is already defined in {first}; change one id, or patch it with [cards.{}]", c.spec.id),
                 ));
                 false
             }
             None => {
-                seen.insert(c.spec.id.clone(), c.file.clone());
+                seen.insert(c.spec.id.clone(), c.doc.source.clone());
                 true
             }
         });
 
-        let mut defs: Vec<CardDef> = specs.iter().map(|c| to_def(c, &mut errors)).collect();
-        for (id, n, file, pos) in add_copies {
+        let mut defs: Vec<CardDef> = specs.iter().map(|c| to_def(c, root.as_deref(), &mut errors)).collect();
+        for (id, n, doc) in add_copies {
             match defs.iter_mut().find(|d| d.id == id.as_str()) {
-                Some(d) => d.copies += n,
+                Some(d) => d.copies = d.copies.saturating_add(n),
                 None => errors.push(
-                    LoadError::at(&file, pos, format!("add_copies names `{id}`, which no card set defines"))
-                        .help("add_copies adds copies of a card another set of the ruleset defines"),
+                    doc.key_error(
+                        &format!("add_copies.{id}"),
+                        format!("add_copies names `{id}`, which no card set defines"),
+                    )
+                    .help("add_copies adds copies of a card another set of the ruleset defines"),
                 ),
             }
         }
 
         // Per-card patches, parent first so the child wins.
-        for (file, rf) in chain.iter().rev() {
-            let text = file.read().unwrap_or_default();
-            for (id, patch) in &rf.cards {
-                let pos = Pos::of_text(&text, &format!("[cards.{id}]"));
+        for link in chain.iter().rev() {
+            for (id, patch) in &link.file.cards {
+                let path = format!("cards.{id}");
                 let Some(def) = defs.iter_mut().find(|d| d.id == id.as_str()) else {
-                    let known = CardTable::new(defs.clone());
-                    let hint = known.closest(id).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default();
-                    errors
-                        .push(LoadError::at(file, pos, format!("[cards.{id}] patches a card no set defines")).help(
-                            format!("{hint}to add a new card, put it in a card set file listed in `extra_sets`"),
-                        ));
+                    let hint = crate::error::closest(id, defs.iter().map(|d| d.id.as_str()))
+                        .map(|c| format!("did you mean `{c}`? "))
+                        .unwrap_or_default();
+                    errors.push(
+                        link.doc
+                            .key_error(&path, format!("[cards.{id}] patches a card no set defines"))
+                            .help(format!("{hint}to add a new card, put it in a card set file listed in `extra_sets`")),
+                    );
                     continue;
                 };
-                apply_patch(def, patch, file);
+                for (field, value) in patch.numbers() {
+                    check_card_number(&link.doc, &format!("{path}.{field}"), field, value, &mut errors);
+                }
+                if let Err(e) = apply_patch(def, patch, &link.doc.source, root.as_deref()) {
+                    errors.push(relocate(e, &link.doc, &format!("{path}.script")));
+                }
             }
         }
 
-        let merged = merge_rules(&chain);
-        let rules: Option<Rules> = match Rules::deserialize(toml::Value::Table(merged)) {
+        // Rules: each file's table is checked where it is written, then merged.
+        for link in &chain {
+            for (path, value, (lo, hi)) in link.file.rules.numbers() {
+                if value < lo || value > hi {
+                    errors.push(
+                        link.doc
+                            .error(
+                                &format!("rules.{path}"),
+                                format!("rules.{path} is {value}; it must be between {lo} and {hi}"),
+                            )
+                            .help("the range of every rule number is in docs/rulesets.md"),
+                    );
+                }
+            }
+        }
+        let patches: Vec<&RulesPatch> = chain.iter().rev().map(|l| &l.file.rules).collect();
+        let rules = match RulesPatch::merge(&patches) {
             Ok(r) => Some(r),
-            Err(e) => {
-                let msg = e.message().to_owned();
-                let key = msg.split('`').nth(1).unwrap_or("");
-                let (file, text) = chain
-                    .iter()
-                    .map(|(f, _)| (f, f.read().unwrap_or_default()))
-                    .find(|(_, t)| !key.is_empty() && t.contains(key))
-                    .unwrap_or((&chain[0].0, String::new()));
+            Err(missing) => {
+                let keys = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
                 errors.push(
-                    LoadError::at(file, Pos::of_text(&text, key), format!("[rules]: {msg}"))
-                        .help("see cards/rulesets/second-edition.toml for every rule number"),
+                    top.doc
+                        .key_error("rules", format!("the ruleset sets no {keys}"))
+                        .help("add them under [rules], or `extends` a ruleset that sets them (docs/rulesets.md)"),
                 );
                 None
             }
@@ -255,15 +413,17 @@ impl Ruleset {
             }
         }
         let table = CardTable::new(defs);
-        for def in &table.cards {
-            validate_card(def, rules.as_ref(), &mut errors);
+        for c in &specs {
+            validate_card(c, rules.as_ref(), &mut errors);
         }
         let mut start_buildings = Vec::new();
-        if let Some(rules) = &rules {
-            validate_rules(rules, &table, &chain[0].0, &mut start_buildings, &mut errors);
+        // Without every card, cross checks (start buildings, the deal) would only repeat the first error.
+        if let Some(rules) = rules.as_ref().filter(|_| sets_read) {
+            validate_rules(rules, &table, &chain, &mut start_buildings, &mut errors);
         }
 
-        let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, Limits::default(), hooks::register);
+        let mut scripts =
+            ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MEMBERS, Limits::default(), hooks::register);
         for def in &table.cards {
             errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
         }
@@ -271,17 +431,21 @@ impl Ruleset {
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }
+        let rules = rules.unwrap_or_else(|| unreachable!("no errors means the rules merged"));
         let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
         order.sort_by_key(|&i| (table.get(i).order, i));
         let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
         let cost_table = hooks::CostTable::new(&scripts, table.len());
+        let fingerprint = fingerprint(&rules, &table);
+        let id = top.file.id.clone();
+        let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
         Ok(Arc::new(Ruleset {
-            id: top.id.clone(),
-            name: top.name.clone(),
-            description: top.description.clone(),
-            source: chain[0].0.clone(),
-            parents: chain[1..].iter().map(|(s, _)| s.clone()).collect(),
-            rules: rules.expect("no errors means rules parsed"),
+            id,
+            name: top.file.name.clone(),
+            description: top.file.description.clone(),
+            source: top.doc.source.clone(),
+            parents: chain[1..].iter().map(|l| l.doc.source.clone()).collect(),
+            rules,
             cards: Arc::new(table),
             scripts,
             start_buildings,
@@ -289,6 +453,8 @@ impl Ruleset {
             sets,
             hook_masks,
             cost_table,
+            fingerprint,
+            warnings,
         }))
     }
 
@@ -372,59 +538,66 @@ fn resolve_spec(spec: &str, from: Option<&Source>) -> Result<Source, LoadError> 
     }
     Source::builtin_ruleset(spec).ok_or_else(|| {
         let ids = Source::builtin_ruleset_ids();
-        LoadError::at(&Source::Disk(spec.into()), Pos::default(), format!("unknown ruleset `{spec}`"))
-            .help(format!("built-in rulesets: {}; or give a path to a .toml file", ids.join(", ")))
+        let near = crate::error::closest(spec, ids.iter().map(String::as_str)).map(|c| format!("did you mean `{c}`? "));
+        LoadError::at(&Source::Disk(spec.into()), Pos::default(), format!("unknown ruleset `{spec}`")).help(format!(
+            "{}built-in rulesets: {}; or give a path to a .toml file",
+            near.unwrap_or_default(),
+            ids.join(", ")
+        ))
     })
 }
 
+/// Moves an error about a file to the place in `doc` that named it.
+fn relocate(e: LoadError, doc: &TomlDoc, path: &str) -> LoadError {
+    let help = e.help.clone();
+    let mut moved = doc.error(path, e.message);
+    moved.help = help;
+    moved
+}
+
 /// The ruleset file and its ancestors, nearest first.
-fn read_chain(source: &Source) -> Result<Vec<(Source, RulesetFile)>, LoadError> {
-    let mut chain: Vec<(Source, RulesetFile)> = Vec::new();
+fn read_chain(source: &Source, root: Option<&std::path::Path>) -> Result<Vec<Link>, LoadError> {
+    let mut chain: Vec<Link> = Vec::new();
+    source.check_inside(None, "toml")?;
     let mut next = Some(source.clone());
     while let Some(src) = next.take() {
-        if chain.iter().any(|(s, _)| *s == src) {
-            return Err(LoadError::at(&src, Pos::default(), "`extends` forms a cycle")
+        if chain.iter().any(|l| l.doc.source == src) {
+            let last = &chain[chain.len() - 1].doc;
+            return Err(last
+                .error("extends", "`extends` forms a cycle")
                 .help("a ruleset may not extend itself, directly or through others"));
         }
-        let text = src.read()?;
-        let rf: RulesetFile = toml::from_str(&text).map_err(|e| {
-            LoadError::toml(&src, &text, &e)
-                .help("a ruleset has id, name, extends or sets, [rules] and [cards.<id>] tables")
+        let doc = Arc::new(TomlDoc::read(&src)?);
+        let file: RulesetFile = doc.deserialize().map_err(|e| {
+            e.help("a ruleset has id, name, extends or sets, [rules] and [cards.<id>] tables (docs/rulesets.md)")
         })?;
-        if let Some(parent) = &rf.extends {
-            let p = resolve_spec(parent, Some(&src)).map_err(|e| LoadError {
-                pos: Pos::of_text(&text, "extends"),
-                file: src.to_string(),
-                ..e
-            })?;
+        if let Some(parent) = &file.extends {
+            let p = resolve_spec(parent, Some(&src))
+                .and_then(|p| p.check_inside(root, "toml").map(|()| p))
+                .map_err(|e| relocate(e, &doc, "extends"))?;
             next = Some(p);
-        } else if rf.sets.is_none() {
-            return Err(LoadError::at(&src, Pos::default(), "this ruleset names no card sets")
+        } else if file.sets.is_none() {
+            return Err(doc
+                .key_error("id", "this ruleset names no card sets")
                 .help("add `sets = [\"../base.toml\"]` or `extends = \"second-edition\"`"));
         }
-        chain.push((src, rf));
+        chain.push(Link { doc, file });
     }
     Ok(chain)
 }
 
-/// Merges `[rules]` tables key by key, parent first.
-fn merge_rules(chain: &[(Source, RulesetFile)]) -> toml::Table {
-    let mut merged = toml::Table::new();
-    for (_, rf) in chain.iter().rev() {
-        for (k, v) in &rf.rules {
-            merged.insert(k.clone(), v.clone());
-        }
-    }
-    merged
-}
-
-fn to_def(c: &SourcedCard, errors: &mut Vec<LoadError>) -> CardDef {
+fn to_def(c: &SourcedCard, root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> CardDef {
     let s = &c.spec;
     if s.kind == crate::cards::Kind::Production && s.good.is_none() {
         errors.push(
-            LoadError::at(&c.file, c.pos, format!("production building `{}` names no good", s.id))
+            c.doc
+                .key_error(&c.path("kind"), format!("production building `{}` names no good", s.id))
                 .help("add `good = \"indigo\"` (one of the ruleset's goods)"),
         );
+    }
+    let script = s.script.as_ref().map(|p| c.script_dir.join(p));
+    if let Some(Err(e)) = script.as_ref().map(|p| p.check_inside(root, "rhai")) {
+        errors.push(relocate(e, &c.doc, &c.path("script")));
     }
     CardDef {
         id: s.id.as_str().into(),
@@ -436,18 +609,23 @@ fn to_def(c: &SourcedCard, errors: &mut Vec<LoadError>) -> CardDef {
         vp: s.vp,
         copies: s.copies,
         tags: s.tags.iter().map(|t| t.as_str().into()).collect(),
-        script: s.script.as_ref().map(|p| c.script_dir.join(p)),
+        script,
         order: s.order,
         holds_good: s.holds_good || s.kind == crate::cards::Kind::Production,
         fixed_price: s.fixed_price,
         under_vp: s.under_vp,
         public: s.public,
         good_name: s.good.clone(),
-        defined_in: c.file.clone(),
+        defined_in: c.doc.source.clone(),
     }
 }
 
-fn apply_patch(def: &mut CardDef, p: &CardPatch, file: &Source) {
+fn apply_patch(
+    def: &mut CardDef,
+    p: &CardPatch,
+    file: &Source,
+    root: Option<&std::path::Path>,
+) -> Result<(), LoadError> {
     if let Some(v) = &p.name {
         def.name = v.clone();
     }
@@ -466,9 +644,6 @@ fn apply_patch(def: &mut CardDef, p: &CardPatch, file: &Source) {
     if let Some(v) = &p.tags {
         def.tags = v.iter().map(|t| t.as_str().into()).collect();
     }
-    if let Some(v) = &p.script {
-        def.script = (!v.is_empty()).then(|| file.join(v));
-    }
     if let Some(v) = p.order {
         def.order = v;
     }
@@ -484,78 +659,198 @@ fn apply_patch(def: &mut CardDef, p: &CardPatch, file: &Source) {
     if let Some(v) = p.public {
         def.public = v;
     }
+    if let Some(v) = &p.script {
+        let script = (!v.is_empty()).then(|| file.join(v));
+        if let Some(s) = &script {
+            s.check_inside(root, "rhai")?;
+        }
+        def.script = script;
+    }
+    Ok(())
 }
 
-fn validate_card(def: &CardDef, rules: Option<&Rules>, errors: &mut Vec<LoadError>) {
-    let text = def.defined_in.read().unwrap_or_default();
-    let pos = Pos::of_text(&text, &format!("\"{}\"", def.id));
-    let mut err = |msg: String, help: &str| errors.push(LoadError::at(&def.defined_in, pos, msg).help(help));
-    if def.cost < 0 || def.cost > 20 {
-        err(format!("card `{}` costs {}", def.id, def.cost), "a cost is a number of cards from 0 to 20");
+/// Checks one card as its set file writes it: id, name and numbers.
+fn validate_card(c: &SourcedCard, rules: Option<&Rules>, errors: &mut Vec<LoadError>) {
+    let s = &c.spec;
+    if let Some(why) = invalid_id(&s.id) {
+        errors.push(c.doc.error(&c.path("id"), why).help("ids are snake_case English names, e.g. `sugar_mill`"));
     }
-    if def.copies == 0 && !def.public {
-        // copies = 0 is how a ruleset removes a card; allowed.
+    if s.name.trim().is_empty() {
+        errors.push(
+            c.doc
+                .error(&c.path("name"), format!("card `{}` has an empty name", s.id))
+                .help("write the name players see"),
+        );
     }
-    if def.copies > 200 {
-        err(format!("card `{}` has {} copies", def.id, def.copies), "copies must be between 0 and 200");
+    let numbers = [
+        ("cost", Some(i64::from(s.cost))),
+        ("vp", Some(i64::from(s.vp))),
+        ("copies", Some(i64::from(s.copies))),
+        ("order", Some(i64::from(s.order))),
+        ("fixed_price", s.fixed_price.map(i64::from)),
+        ("under_vp", Some(i64::from(s.under_vp))),
+    ];
+    for (field, value) in numbers {
+        if let Some(v) = value {
+            check_card_number(&c.doc, &c.path(field), field, v, errors);
+        }
     }
     if let Some(rules) = rules
-        && let Some(t) = &def.good_name
+        && let Some(t) = &s.good
         && !rules.goods.iter().any(|g| g == t)
     {
-        err(
-            format!("card `{}` makes good `{t}`, which the ruleset does not list", def.id),
-            &format!("goods: {}", rules.goods.join(", ")),
+        let near =
+            crate::error::closest(t, rules.goods.iter().map(String::as_str)).map(|g| format!("did you mean `{g}`? "));
+        errors.push(
+            c.doc
+                .error(&c.path("good"), format!("card `{}` makes good `{t}`, which the ruleset does not list", s.id))
+                .help(format!("{}goods: {}", near.unwrap_or_default(), rules.goods.join(", "))),
         );
     }
 }
 
+/// Checks that go across rule keys, each reported in the file that set the key last.
 fn validate_rules(
     rules: &Rules,
     table: &CardTable,
-    file: &Source,
+    chain: &[Link],
     start: &mut Vec<CardIdx>,
     errors: &mut Vec<LoadError>,
 ) {
-    let text = file.read().unwrap_or_default();
-    let mut err = |key: &str, msg: String, help: &str| {
-        errors.push(LoadError::at(file, Pos::of_text(&text, key), msg).help(help));
+    let at = |path: &str| -> &TomlDoc {
+        let key = format!("rules.{path}");
+        chain.iter().map(|l| &*l.doc).find(|d| d.has(&key)).unwrap_or(&chain[0].doc)
     };
-    if rules.min_players < 1 || rules.min_players > rules.max_players {
-        err("min_players", "min_players must be at least 1 and at most max_players".into(), "e.g. 2 and 4");
+    let mut err = |path: &str, msg: String, help: String| {
+        errors.push(at(path).error(&format!("rules.{path}"), msg).help(help));
+    };
+    if rules.min_players > rules.max_players {
+        err(
+            "min_players",
+            format!("min_players ({}) is more than max_players ({})", rules.min_players, rules.max_players),
+            "e.g. 2 and 4".into(),
+        );
     }
     if rules.trading_tiles.is_empty() {
-        err("trading_tiles", "there are no trading tiles".into(), "list at least one tile");
+        err("trading_tiles", "there are no trading tiles".into(), "list at least one tile".into());
     }
     for (i, tile) in rules.trading_tiles.iter().enumerate() {
         if tile.len() != rules.goods.len() {
             err(
-                "trading_tiles",
+                &format!("trading_tiles.{i}"),
                 format!("trading tile {} has {} prices for {} goods", i + 1, tile.len(), rules.goods.len()),
-                "give one price per good, in the order of `goods`",
+                "give one price per good, in the order of `goods`".into(),
             );
         }
     }
-    for id in &rules.start_buildings {
+    if rules.goods.is_empty() {
+        err("goods", "the ruleset lists no goods".into(), "e.g. goods = [\"indigo\", \"sugar\"]".into());
+    }
+    for (i, g) in rules.goods.iter().enumerate() {
+        if g.trim().is_empty() {
+            err(&format!("goods.{i}"), "a good's name is empty".into(), "name every good".into());
+        } else if rules.goods[..i].contains(g) {
+            err(&format!("goods.{i}"), format!("good `{g}` is listed twice"), "list each good once".into());
+        }
+    }
+    for (i, id) in rules.start_buildings.iter().enumerate() {
         match table.lookup(id) {
-            Ok(i) => start.push(i),
-            Err(e) => err("start_buildings", format!("start_buildings: {e}"), "name a card of the ruleset"),
+            Ok(c) => start.push(c),
+            Err(e) => err(
+                &format!("start_buildings.{i}"),
+                format!("start_buildings: {e}"),
+                "name a card of the ruleset".into(),
+            ),
         }
     }
     for key in rules.roles_per_round.keys() {
-        if key.parse::<usize>().is_err() {
-            err(key, format!("roles_per_round key `{key}` is not a player count"), "write e.g. `2 = 3`");
+        match key.parse::<usize>() {
+            Ok(n) if (rules.min_players..=rules.max_players).contains(&n) => {}
+            _ => err(
+                &format!("roles_per_round.{key}"),
+                format!("roles_per_round key `{key}` is not a player count of this ruleset"),
+                format!("write counts from {} to {}, e.g. `2 = 3`", rules.min_players, rules.max_players),
+            ),
         }
     }
     if rules.setup_variant && rules.setup_variant_draws.len() < rules.max_players {
         err(
             "setup_variant_draws",
             "setup_variant_draws has fewer entries than max_players".into(),
-            "give the cards drawn by each seat, e.g. [5, 6, 7, 8]",
+            "give the cards drawn by each seat, e.g. [5, 6, 7, 8]".into(),
         );
     }
-    let dup: HashSet<_> = rules.goods.iter().collect();
-    if dup.len() != rules.goods.len() {
-        err("goods", "a good is listed twice".into(), "list each good once");
+    // The setup must be dealt from the cards there are: never create a card.
+    let n = rules.max_players;
+    let mut needed: BTreeMap<CardIdx, usize> = BTreeMap::new();
+    for &c in start.iter() {
+        *needed.entry(c).or_default() += n;
+    }
+    for (&c, &k) in &needed {
+        let def = table.get(c);
+        let have = if def.public { 0 } else { def.copies as usize };
+        if k > have {
+            err(
+                "start_buildings",
+                format!("{n} players start with {k} `{}` in all, but the deck holds {have}", def.id),
+                "give the card more copies, or lower max_players".into(),
+            );
+        }
+    }
+    let deck: usize = table.cards.iter().filter(|c| !c.public).map(|c| c.copies as usize).sum();
+    let left = deck.saturating_sub(needed.values().sum());
+    let (key, dealt) = if rules.setup_variant {
+        ("setup_variant_draws", rules.setup_variant_draws.iter().take(n).sum::<usize>())
+    } else {
+        ("start_hand", rules.start_hand.saturating_mul(n))
+    };
+    if dealt > left {
+        err(
+            key,
+            format!("{n} players are dealt {dealt} cards, but only {left} are left after the start buildings"),
+            "deal fewer cards, add cards, or lower max_players".into(),
+        );
+    }
+}
+
+/// A short digest of what decides play: the rules, every card's fields and its script's text.
+fn fingerprint(rules: &Rules, table: &CardTable) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(toml::to_string(rules).unwrap_or_default());
+    for c in &table.cards {
+        let script = c.script.as_ref().and_then(|s| s.read().ok()).unwrap_or_default();
+        h.update(format!(
+            "\0{}|{}|{}|{:?}|{:?}|{}|{}|{}|{:?}|{}|{:?}|{}|{}|{}\0{script}",
+            c.id,
+            c.name,
+            c.kind.as_str(),
+            c.good_name,
+            c.tags,
+            c.cost,
+            c.vp,
+            c.copies,
+            c.fixed_price,
+            c.order,
+            c.script.is_some(),
+            c.holds_good,
+            c.under_vp,
+            c.public
+        ));
+    }
+    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// A warning when a file on disk takes a built-in ruleset's id for other content:
+/// its game records would be labelled, and merged, as the built-in one's.
+fn builtin_id_clash(id: &str, doc: &TomlDoc, source: &Source, fingerprint: &str) -> Vec<LoadError> {
+    let (Source::Disk(_), Some(builtin)) = (source, Source::builtin_ruleset(id)) else { return Vec::new() };
+    match Ruleset::load_source(builtin) {
+        Ok(b) if b.fingerprint != fingerprint => {
+            vec![doc.error("id", format!("this ruleset differs from the built-in `{id}` but has its id")).help(
+                "give it an id of its own (e.g. `id = \"my-rules\"`): game records are labelled and merged by id",
+            )]
+        }
+        _ => Vec::new(),
     }
 }

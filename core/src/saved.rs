@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::doc::TomlDoc;
 use crate::error::{LoadError, LoadErrors, Pos};
 use crate::files::Source;
 use crate::game::Game;
@@ -54,16 +55,14 @@ impl SavedGame {
 
     /// Reads a saved game.
     pub fn parse(source: &Source, text: &str) -> Result<SavedGame, LoadError> {
-        let saved: SavedGame = toml::from_str(text).map_err(|e| {
-            LoadError::toml(source, text, &e).help("a saved game has version, ruleset, players, seed and actions")
-        })?;
+        let doc = TomlDoc::parse(source.clone(), text.to_owned())?;
+        let saved: SavedGame = doc
+            .deserialize()
+            .map_err(|e| e.help("a saved game has version, ruleset, players, seed and actions (docs/json.md)"))?;
         if saved.version == 0 || saved.version > SAVED_GAME_VERSION {
-            return Err(LoadError::at(
-                source,
-                Pos::of_text(text, "version"),
-                format!("saved-game format version {} is not one this program reads", saved.version),
-            )
-            .help(format!("versions 1 to {SAVED_GAME_VERSION} are read; a newer file needs a newer sanjuan")));
+            return Err(doc
+                .error("version", format!("saved-game format version {} is not one this program reads", saved.version))
+                .help(format!("versions 1 to {SAVED_GAME_VERSION} are read; a newer file needs a newer sanjuan")));
         }
         Ok(saved)
     }
@@ -86,7 +85,7 @@ impl SavedGame {
         source: &Source,
         log: bool,
     ) -> Result<(Game, Vec<crate::game::Event>), LoadErrors> {
-        let text = source.read().unwrap_or_default();
+        let doc = TomlDoc::read(source).ok();
         let err = |m: String| LoadError::at(source, Pos::default(), m);
         let mut game = Game::new(rs, self.players, self.seed).map_err(|e| err(e.to_string()))?;
         game.log_events(log);
@@ -95,7 +94,9 @@ impl SavedGame {
         for (i, a) in self.actions.iter().enumerate() {
             let applied = if self.version == 1 { game.apply_text(a) } else { game.apply_exact(a) };
             let more = applied.map_err(|e| {
-                LoadError::at(source, Pos::of_text(&text, &format!("\"{a}\"")), format!("action {} `{a}`: {e}", i + 1))
+                let message = format!("action {} `{a}`: {e}", i + 1);
+                doc.as_ref()
+                    .map_or_else(|| err(message.clone()), |d| d.error(&format!("actions.{i}"), message.clone()))
                     .help("the saved game does not fit this ruleset: was the ruleset changed since it was saved?")
             })?;
             events.extend(more);

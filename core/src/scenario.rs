@@ -1,6 +1,6 @@
 //! Scenarios: a TOML file that sets up a position and plays actions from it.
 //! The snapshot tests, `sanjuan scenario` and `sanjuan score` all read this
-//! one format (see DESIGN.md).
+//! one format (docs/scenarios.md).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -10,7 +10,8 @@ use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
 use crate::cards::CardIdx;
-use crate::error::{LoadError, Pos};
+use crate::doc::TomlDoc;
+use crate::error::LoadError;
 use crate::files::Source;
 use crate::game::{Game, Slot};
 use crate::rng;
@@ -118,8 +119,8 @@ pub struct ScenarioFile {
 pub struct Scenario {
     /// Where it came from.
     pub source: Source,
-    /// Its text.
-    pub text: String,
+    /// Its text, with the position of every key and value.
+    doc: Arc<TomlDoc>,
     /// Its parsed content.
     pub file: ScenarioFile,
 }
@@ -134,14 +135,14 @@ impl Scenario {
 
     /// Parses scenario text; `source` names it in errors.
     pub fn parse(source: Source, text: String) -> Result<Scenario, LoadError> {
-        let file = toml::from_str(&text).map_err(|e| {
-            LoadError::toml(&source, &text, &e).help("see DESIGN.md, section Scenarios, for the format")
-        })?;
-        Ok(Scenario { source, text, file })
+        let doc = TomlDoc::parse(source.clone(), text)?;
+        let file = doc.deserialize().map_err(|e| e.help("the scenario format is in docs/scenarios.md"))?;
+        Ok(Scenario { source, doc: Arc::new(doc), file })
     }
 
-    fn err(&self, needle: &str, message: impl Into<String>) -> LoadError {
-        LoadError::at(&self.source, Pos::of_text(&self.text, needle), message)
+    /// An error about the value at `path` (`players.0.hand.2`, `governor`).
+    fn err(&self, path: &str, message: impl Into<String>) -> LoadError {
+        self.doc.error(path, message)
     }
 
     /// Loads the scenario's ruleset.
@@ -157,7 +158,7 @@ impl Scenario {
         let rules = &rs.rules;
         if n < rules.min_players || n > rules.max_players {
             return Err(self.err(
-                "[[players]]",
+                "players",
                 format!("{n} players; ruleset `{}` is for {} to {}", rs.id, rules.min_players, rules.max_players),
             ));
         }
@@ -165,17 +166,16 @@ impl Scenario {
             return Err(self.err("governor", format!("governor {} is not a seat (seats 0 to {})", f.governor, n - 1)));
         }
         let cards = Arc::clone(&rs.cards);
-        let lookup = |id: &str| -> Result<CardIdx, LoadError> {
+        let lookup = |id: &str, path: &str| -> Result<CardIdx, LoadError> {
             cards.lookup(id).map_err(|e| {
-                self.err(&format!("\"{id}\""), e)
-                    .help("card ids are the snake_case ids of cards/*.toml; `sanjuan cards` lists them")
+                self.err(path, e).help("card ids are the snake_case ids of the card files; `sanjuan cards` lists them")
             })
         };
         let mut game = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(f.seed));
         game.governor = f.governor;
         game.round = f.round.unwrap_or(1);
         let mut pool = game.all_deck_cards();
-        let mut take = |c: CardIdx, game: &mut Game, what: &str| -> Result<(), LoadError> {
+        let mut take = |c: CardIdx, game: &mut Game, what: &str, path: &str| -> Result<(), LoadError> {
             if let Some(i) = pool.iter().position(|&x| x == c) {
                 pool.swap_remove(i);
                 return Ok(());
@@ -186,71 +186,77 @@ impl Scenario {
             }
             let id = cards.id(c);
             Err(self
-                .err(
-                    &format!("\"{id}\""),
-                    format!("{what}: no copy of `{id}` is left (the ruleset has {})", cards.get(c).copies),
-                )
+                .err(path, format!("{what}: no copy of `{id}` is left (the ruleset has {})", cards.get(c).copies))
                 .help("every card is in exactly one place; place at most as many copies as the deck holds"))
         };
         for (seat, p) in f.players.iter().enumerate() {
-            for b in &p.buildings {
-                let c = lookup(b)?;
-                take(c, &mut game, &format!("seat {seat} buildings"))?;
+            for (i, b) in p.buildings.iter().enumerate() {
+                let path = format!("players.{seat}.buildings.{i}");
+                let c = lookup(b, &path)?;
+                take(c, &mut game, &format!("seat {seat} buildings"), &path)?;
                 game.players[seat].city.push(Slot::new(c, true));
             }
             for (top, below) in &p.covered {
-                let t = lookup(top)?;
+                let base = format!("players.{seat}.covered.{top}");
+                let t = lookup(top, &base)?;
                 let Some(slot) = game.players[seat].city.iter().position(|s| s.card == t) else {
-                    return Err(
-                        self.err(top, format!("seat {seat}: `{top}` covers buildings but is not among its buildings"))
-                    );
+                    return Err(self.doc.key_error(
+                        &base,
+                        format!("seat {seat}: `{top}` covers buildings but is not among its buildings"),
+                    ));
                 };
-                for b in below {
-                    let c = lookup(b)?;
-                    take(c, &mut game, &format!("seat {seat} covered"))?;
+                for (i, b) in below.iter().enumerate() {
+                    let path = format!("{base}.{i}");
+                    let c = lookup(b, &path)?;
+                    take(c, &mut game, &format!("seat {seat} covered"), &path)?;
                     game.players[seat].city[slot].covered.push(c);
                 }
             }
-            for h in &p.hand {
-                let c = lookup(h)?;
-                take(c, &mut game, &format!("seat {seat} hand"))?;
+            for (i, h) in p.hand.iter().enumerate() {
+                let path = format!("players.{seat}.hand.{i}");
+                let c = lookup(h, &path)?;
+                take(c, &mut game, &format!("seat {seat} hand"), &path)?;
                 game.players[seat].hand.push(c);
             }
         }
         let mut top = Vec::new();
-        for d in &f.deck {
-            let c = lookup(d)?;
-            take(c, &mut game, "deck")?;
+        for (i, d) in f.deck.iter().enumerate() {
+            let path = format!("deck.{i}");
+            let c = lookup(d, &path)?;
+            take(c, &mut game, "deck", &path)?;
             top.push(c);
         }
-        for d in &f.discard {
-            let c = lookup(d)?;
-            take(c, &mut game, "discard")?;
+        for (i, d) in f.discard.iter().enumerate() {
+            let path = format!("discard.{i}");
+            let c = lookup(d, &path)?;
+            take(c, &mut game, "discard", &path)?;
             game.discard.push(c);
         }
         rng::shuffle(&mut game.rng, &mut pool);
         // Goods and cards under buildings are face down: any unplaced cards will do.
         for (seat, p) in f.players.iter().enumerate() {
-            for g in &p.goods {
-                let c = lookup(g)?;
+            for (i, g) in p.goods.iter().enumerate() {
+                let path = format!("players.{seat}.goods.{i}");
+                let c = lookup(g, &path)?;
                 let Some(slot) = game.players[seat]
                     .city
                     .iter()
                     .position(|s| s.card == c && s.good.is_none() && (rs.cards.get(s.card).holds_good))
                 else {
-                    return Err(self.err(&format!("\"{g}\""), format!("seat {seat}: no empty `{g}` to put a good on")).help("list the building in `buildings` once per good; only production buildings (and cards with holds_good) carry goods"));
+                    return Err(self.err(&path, format!("seat {seat}: no empty `{g}` to put a good on")).help("list the building in `buildings` once per good; only production buildings (and cards with holds_good) carry goods"));
                 };
-                let good = pool.pop().ok_or_else(|| self.err("goods", "no cards left for goods"))?;
+                let good = pool.pop().ok_or_else(|| self.err(&path, "no cards left for goods"))?;
                 game.players[seat].city[slot].good = Some(good);
             }
             for (b, &count) in &p.under {
-                let c = lookup(b)?;
+                let path = format!("players.{seat}.under.{b}");
+                let c = lookup(b, &path)?;
                 let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c || s.covered.contains(&c))
                 else {
-                    return Err(self.err(b, format!("seat {seat}: cards under `{b}`, which is not built")));
+                    return Err(self.err(&path, format!("seat {seat}: cards under `{b}`, which is not built")));
                 };
                 for _ in 0..count {
-                    let card = pool.pop().ok_or_else(|| self.err("under", "no cards left to put under buildings"))?;
+                    let card = pool.pop().ok_or_else(|| self.err(&path, "no cards left to put under buildings"))?;
                     game.players[seat].city[slot].under.push(card);
                 }
                 game.players[seat].city[slot].under_from = Some(c);
@@ -264,7 +270,7 @@ impl Scenario {
             let Some(i) = tiles.iter().position(|&i| &rules.trading_tiles[i] == t) else {
                 return Err(self
                     .err(
-                        "trading_tiles",
+                        &format!("trading_tiles.{k}"),
                         format!("trading tile {t:?} is not one of the ruleset's (or is listed twice)"),
                     )
                     .help(format!("tiles: {:?}", rules.trading_tiles)));
@@ -275,7 +281,7 @@ impl Scenario {
         game.tiles = tiles.into();
         game.refresh_hook_masks();
         game.start_round(!f.round_start);
-        game.advance().map_err(|e| self.err("[[players]]", format!("setting up: {e}")))?;
+        game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
         Ok(game)
     }
 
@@ -284,8 +290,19 @@ impl Scenario {
         let mut game = self.setup(rs)?;
         for (i, action) in self.file.actions.iter().enumerate() {
             game.apply_text(action).map_err(|e| {
-                self.err(&format!("\"{action}\""), format!("action {} `{action}`: {e}", i + 1))
-                    .help("each action answers the pending decision; `sanjuan scenario FILE --json` shows it with the legal actions")
+                let path = format!("actions.{i}");
+                let at = self.err(&path, "");
+                match e {
+                    // The script is where the problem is; the action is what ran it.
+                    crate::error::GameError::Script(se) => {
+                        let mut err = LoadError::from(*se);
+                        err.message = format!("action {} `{action}`: {}", i + 1, err.message);
+                        err.help(format!("the action is at {}:{}:{}", at.file, at.pos.line, at.pos.col))
+                    }
+                    e => self.err(&path, format!("action {} `{action}`: {e}", i + 1)).help(
+                        "each action answers the pending decision; `sanjuan scenario FILE --json` shows it with the legal actions",
+                    ),
+                }
             })?;
         }
         Ok(game)

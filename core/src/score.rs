@@ -20,9 +20,9 @@ pub struct Score {
 
 impl Score {
     fn add(&mut self, key: &str, points: i32) {
-        self.total += points;
+        self.total = self.total.saturating_add(points);
         match self.breakdown.iter_mut().find(|(k, _)| k == key) {
-            Some((_, v)) => *v += points,
+            Some((_, v)) => *v = v.saturating_add(points),
             None => self.breakdown.push((key.to_owned(), points)),
         }
     }
@@ -42,7 +42,7 @@ impl Game {
         score.add("buildings", p.city.iter().map(|s| cards.get(s.card).vp).sum());
         for s in &p.city {
             if let Some(from) = s.under_from {
-                let vp = cards.get(from).under_vp * s.under.len() as i32;
+                let vp = cards.get(from).under_vp.saturating_mul(s.under.len() as i32);
                 if vp != 0 {
                     score.add(cards.id(from), vp);
                 }

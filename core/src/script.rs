@@ -13,7 +13,6 @@ use smallvec::SmallVec;
 use rhai::packages::Package;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, OptimizationLevel, Position, Scope};
 
-use crate::cards::edit_distance;
 use crate::error::{LoadError, Pos, ScriptError};
 use crate::files::Source;
 
@@ -24,6 +23,8 @@ pub struct HookSpec {
     pub name: &'static str,
     /// Number of parameters the function must take.
     pub arity: usize,
+    /// The range an integer result must lie in (`None`: the result is not a number).
+    pub range: Option<(i64, i64)>,
     /// When it is called and what it returns (for `sanjuan check` and docs).
     pub doc: &'static str,
 }
@@ -37,12 +38,22 @@ pub struct Limits {
     pub call_levels: usize,
     /// Maximum string, array and map sizes.
     pub size: usize,
+    /// Wall-clock bound per call, checked every few thousand operations.
+    pub millis: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { operations: 200_000, call_levels: 32, size: 10_000 }
+        Limits { operations: 200_000, call_levels: 32, size: 10_000, millis: 2_000 }
     }
+}
+
+/// Functions a script may not call: they wait, or run text as code.
+const FORBIDDEN_FNS: &[&str] = &["sleep", "eval"];
+
+thread_local! {
+    /// When the script call running on this thread must stop (the wall-clock bound).
+    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
 }
 
 /// One compiled script.
@@ -66,11 +77,14 @@ pub struct ScriptHost {
     constants: Vec<Vec<Option<Dynamic>>>,
     /// Scalar properties of the context a hook's value may be remembered by.
     scalars: &'static [&'static str],
+    /// Every property and method of the context, for `check`'s "no such property".
+    ctx_members: &'static [&'static str],
     /// `memo_props[hook][owner]`: the scalars a hook reads, when that is all it reads:
     /// its value is then a function of them and is remembered per thread.
     memo_props: Vec<Vec<Option<SmallVec<[u8; MEMO_KEY]>>>>,
     /// Tells this host's remembered values from another's.
     id: u64,
+    limits: Limits,
     owners: Vec<String>,
 }
 
@@ -81,6 +95,7 @@ impl ScriptHost {
     pub fn new(
         hooks: &'static [HookSpec],
         scalars: &'static [&'static str],
+        ctx_members: &'static [&'static str],
         limits: Limits,
         register: impl FnOnce(&mut Engine),
     ) -> Self {
@@ -96,6 +111,19 @@ impl ScriptHost {
             .set_max_string_size(limits.size)
             .set_max_array_size(limits.size)
             .set_max_map_size(limits.size);
+        engine.disable_symbol("eval");
+        // Found at load time too; this stops a call made through a function pointer.
+        engine.register_fn("sleep", |_: rhai::INT| -> Result<(), Box<EvalAltResult>> {
+            Err("scripts may not wait: `sleep` is not available".into())
+        });
+        let millis = limits.millis;
+        engine.on_progress(move |ops| {
+            if ops % 4096 != 0 {
+                return None;
+            }
+            let late = DEADLINE.with(|d| d.get().is_some_and(|t| std::time::Instant::now() > t));
+            late.then(|| Dynamic::from(format!("the script ran longer than {millis} ms")))
+        });
         register(&mut engine);
         ScriptHost {
             engine,
@@ -105,6 +133,8 @@ impl ScriptHost {
             dispatch: vec![Vec::new(); hooks.len()],
             constants: vec![Vec::new(); hooks.len()],
             scalars,
+            ctx_members,
+            limits,
             memo_props: vec![Vec::new(); hooks.len()],
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             owners: Vec::new(),
@@ -142,15 +172,24 @@ impl ScriptHost {
             },
         };
         let mut errors = Vec::new();
-        let text = source.read().unwrap_or_default();
-        for f in self.scripts[script].ast.iter_functions() {
-            let pos = Pos::of_text(&text, &format!("fn {}", f.name));
+        let text: std::sync::Arc<str> = source.read().unwrap_or_default().into();
+        let ast = &self.scripts[script].ast;
+        for (name, at) in calls_to(ast, FORBIDDEN_FNS) {
+            errors.push(
+                LoadError::at_pos(source, &text, at, format!("scripts may not call `{name}`")).help(
+                    "a hook must return at once: no waiting, no running text as code (docs/scripting.md, sandbox)",
+                ),
+            );
+        }
+        for f in ast.iter_functions() {
+            let pos = fn_pos(ast, f.name);
             match self.hooks.iter().position(|h| h.name == f.name) {
                 Some(h) => {
                     if f.params.len() != self.hooks[h].arity {
                         errors.push(
-                            LoadError::at(
+                            LoadError::at_pos(
                                 source,
+                                &text,
                                 pos,
                                 format!(
                                     "hook `{}` of card `{owner}` takes {} parameter(s), but the engine passes {}",
@@ -161,30 +200,40 @@ impl ScriptHost {
                             )
                             .help(format!("write `fn {}(ctx)`; {}", f.name, self.hooks[h].doc)),
                         );
-                    } else {
-                        self.dispatch[h][idx] = Some(script as u32);
-                        let ast = &self.scripts[script].ast;
-                        self.constants[h][idx] = literal_body(ast, f.name);
-                        self.memo_props[h][idx] = param_reads(ast, f.name).and_then(|reads| {
-                            let props: Option<SmallVec<[u8; MEMO_KEY]>> = reads
-                                .iter()
-                                .map(|r| self.scalars.iter().position(|s| s == r).map(|i| i as u8))
-                                .collect();
-                            props.filter(|p| p.len() <= MEMO_KEY)
-                        });
+                        continue;
                     }
+                    for (prop, at) in member_uses(ast, f.name) {
+                        if !self.ctx_members.contains(&prop.as_str()) {
+                            let near = crate::error::closest(&prop, self.ctx_members.iter().copied())
+                                .map(|c| format!("did you mean `{c}`? "))
+                                .unwrap_or_default();
+                            errors.push(
+                                LoadError::at_pos(
+                                    source,
+                                    &text,
+                                    at,
+                                    format!("`ctx` has no property or method `{prop}`"),
+                                )
+                                .help(format!("{near}ctx has: {} (docs/scripting.md)", self.ctx_members.join(", "))),
+                            );
+                        }
+                    }
+                    self.dispatch[h][idx] = Some(script as u32);
+                    let ast = &self.scripts[script].ast;
+                    self.constants[h][idx] = literal_body(ast, f.name);
+                    self.memo_props[h][idx] = param_reads(ast, f.name).and_then(|reads| {
+                        let props: Option<SmallVec<[u8; MEMO_KEY]>> =
+                            reads.iter().map(|r| self.scalars.iter().position(|s| s == r).map(|i| i as u8)).collect();
+                        props.filter(|p| p.len() <= MEMO_KEY)
+                    });
                 }
                 None if f.name.starts_with("on_") => {
-                    let near = self
-                        .hooks
-                        .iter()
-                        .map(|h| (edit_distance(f.name, h.name), h.name))
-                        .min()
-                        .map(|(_, n)| format!("did you mean `{n}`? "))
+                    let near = crate::error::closest(f.name, self.hooks.iter().map(|h| h.name))
+                        .map(|n| format!("did you mean `{n}`? "))
                         .unwrap_or_default();
                     let all: Vec<_> = self.hooks.iter().map(|h| h.name).collect();
                     errors.push(
-                        LoadError::at(source, pos, format!("`{}` is not a hook the engine calls", f.name))
+                        LoadError::at_pos(source, &text, pos, format!("`{}` is not a hook the engine calls", f.name))
                             .help(format!("{near}hooks: {}", all.join(", "))),
                     );
                 }
@@ -195,11 +244,16 @@ impl ScriptHost {
     }
 
     fn compile(&self, source: &Source) -> Result<Script, Vec<LoadError>> {
-        let text = source.read().map_err(|e| vec![e])?;
-        let mut ast = self.engine.compile(&text).map_err(|e| {
+        let text: std::sync::Arc<str> = source.read().map_err(|e| vec![e])?.into();
+        let mut ast = self.engine.compile(&*text).map_err(|e| {
             vec![
-                LoadError::at(source, pos(e.position()), format!("script does not compile: {}", e.err_type()))
-                    .help("Rhai syntax: https://rhai.rs/book/ ; variables must be declared with `let`"),
+                LoadError::at_pos(
+                    source,
+                    &text,
+                    pos(e.position()),
+                    format!("script does not compile: {}", e.err_type()),
+                )
+                .help(parse_hint(e.err_type())),
             ]
         })?;
         ast.set_source(source.to_string());
@@ -283,47 +337,147 @@ impl ScriptHost {
     pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
         let _timer = profile::Timer::start();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(self.limits.millis);
+        let outer = DEADLINE.with(|d| d.replace(Some(deadline)));
         let script = &self.scripts[script as usize];
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(false);
-        self.engine
-            .call_fn_with_options::<Dynamic>(options, &mut scope, &script.ast, self.hooks[hook].name, (arg,))
-            .map(Some)
-            .map_err(|e| self.error(hook, owner, &script.source, &e))
+        let result = self.engine.call_fn_with_options::<Dynamic>(
+            options,
+            &mut scope,
+            &script.ast,
+            self.hooks[hook].name,
+            (arg,),
+        );
+        DEADLINE.with(|d| d.set(outer));
+        result.map(Some).map_err(|e| self.error(hook, owner, &script.source, &e))
     }
 
     /// A script error that names card, file, hook and line:column.
     pub fn error(&self, hook: usize, owner: usize, source: &Source, e: &EvalAltResult) -> ScriptError {
         let hint = match e {
             EvalAltResult::ErrorTooManyOperations(_) => " (the script ran too long: look for a loop that never ends)",
+            EvalAltResult::ErrorTerminated(..) => {
+                " (look for a loop that never ends, or work that grows with the game)"
+            }
             _ => "",
+        };
+        let message = match e {
+            EvalAltResult::ErrorTerminated(why, _) => format!("stopped: {why}{hint}"),
+            _ => format!("{e}{hint}"),
         };
         let mut at = pos(e.position());
         if at.line == 0 {
             // Some errors (too many operations) carry no position: point at the hook.
-            let text = source.read().unwrap_or_default();
-            at = Pos::of_text(&text, &format!("fn {}", self.hooks[hook].name));
+            at = self.hook_pos(hook, owner);
         }
+        self.script_error(hook, owner, source, at, message)
+    }
+
+    fn script_error(&self, hook: usize, owner: usize, source: &Source, at: Pos, message: String) -> ScriptError {
+        let text: std::sync::Arc<str> = source.read().unwrap_or_default().into();
+        let snippet = LoadError::at_pos(source, &text, at, "").snippet.map(Box::new);
         ScriptError {
             card: self.owners[owner].clone(),
             file: source.to_string(),
             hook: self.hooks[hook].name.to_owned(),
             pos: at,
-            message: format!("{e}{hint}"),
+            message,
+            snippet,
         }
     }
 
-    /// A wrong return value, reported like a script error.
-    pub fn bad_return(&self, hook: usize, owner: usize, what: &str) -> ScriptError {
-        let file = self.source_of(hook, owner).map(ToString::to_string).unwrap_or_default();
-        ScriptError {
-            card: self.owners[owner].clone(),
-            file,
-            hook: self.hooks[hook].name.to_owned(),
-            pos: Pos::default(),
-            message: format!("{what}; {}", self.hooks[hook].doc),
-        }
+    /// Where `owner`'s function for `hook` starts.
+    fn hook_pos(&self, hook: usize, owner: usize) -> Pos {
+        self.dispatch[hook][owner]
+            .map_or_else(Pos::default, |s| fn_pos(&self.scripts[s as usize].ast, self.hooks[hook].name))
     }
+
+    /// A wrong return value, reported like a script error at the hook's function.
+    pub fn bad_return(&self, hook: usize, owner: usize, what: &str) -> ScriptError {
+        let source = self.source_of(hook, owner).cloned().unwrap_or(Source::Builtin(String::new()));
+        let message = format!("{what}; {}", self.hooks[hook].doc);
+        self.script_error(hook, owner, &source, self.hook_pos(hook, owner), message)
+    }
+}
+
+/// A hint for each kind of syntax error, instead of one hint for all.
+fn parse_hint(e: &rhai::ParseErrorType) -> String {
+    use rhai::ParseErrorType as P;
+    match e {
+        P::VariableUndefined(v) => {
+            format!("declare `{v}` with `let {v} = …;` before using it; a hook sees only `ctx` and its own variables")
+        }
+        P::MissingToken(token, _) => format!("add the missing `{token}`"),
+        P::UnexpectedEOF => "the script ends too early: a `}` or `)` is missing".into(),
+        P::FnMissingParams(name) => format!("write `fn {name}(ctx) {{ … }}`"),
+        P::FnMissingBody(name) => format!("give `{name}` a body in `{{ … }}`"),
+        P::FnDuplicatedDefinition(name, _) => format!("`{name}` is defined twice: keep one"),
+        P::UnknownOperator(op) => format!("`{op}` is not a Rhai operator"),
+        P::Reserved(word) => format!("`{word}` is reserved in Rhai: choose another name"),
+        P::ExprExpected(what) => format!("a value is expected here ({what})"),
+        P::AssignmentToConstant(name) => format!("`{name}` is a constant: declare it with `let` to change it"),
+        P::BadInput(_) => "a character or literal Rhai cannot read; check quotes and numbers (integers only)".into(),
+        _ => "Rhai syntax: https://rhai.rs/book/ ; hooks are `fn on_…(ctx) { … }` (docs/scripting.md)".into(),
+    }
+}
+
+/// Where function `name` starts (its body's opening line), for errors about it.
+fn fn_pos(ast: &AST, name: &str) -> Pos {
+    ast.iter_fn_def().find(|f| f.name == name).map_or_else(Pos::default, |f| pos(f.body.start_position()))
+}
+
+/// The properties and methods function `name` uses on its first parameter
+/// (`ctx.hand`, `ctx.count_kind(…)`), with where.
+fn member_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
+    use rhai::{ASTNode, Expr};
+    let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        if let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.last()
+            && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str())
+        {
+            let member = match &bin.rhs {
+                Expr::Property(p, at) => Some((p.2.to_string(), *at)),
+                Expr::MethodCall(call, at) => Some((call.name.to_string(), *at)),
+                Expr::Dot(inner, ..) | Expr::Index(inner, ..) => match &inner.lhs {
+                    Expr::Property(p, at) => Some((p.2.to_string(), *at)),
+                    Expr::MethodCall(call, at) => Some((call.name.to_string(), *at)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((m, at)) = member {
+                out.push((m, pos(at)));
+            }
+        }
+        true
+    });
+    out
+}
+
+/// Calls anywhere in the script to one of `names`, with where.
+fn calls_to(ast: &AST, names: &[&str]) -> Vec<(String, Pos)> {
+    use rhai::{ASTNode, Expr, Stmt};
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let call = match path.last() {
+            Some(ASTNode::Expr(Expr::FnCall(call, at))) => Some((call.name.as_str(), *at)),
+            Some(ASTNode::Stmt(Stmt::FnCall(call, at))) => Some((call.name.as_str(), *at)),
+            Some(ASTNode::Expr(Expr::MethodCall(call, at))) => Some((call.name.as_str(), *at)),
+            _ => None,
+        };
+        if let Some((n, at)) = call
+            && names.contains(&n)
+        {
+            out.push((n.to_owned(), pos(at)));
+        }
+        true
+    });
+    out
 }
 
 /// Most scalar properties a remembered hook may read.

@@ -39,7 +39,7 @@ fn toml_syntax_error_names_file_and_line() {
     let (dir, ruleset) = copy_rules();
     edit(&dir.path().join("cards/base.toml"), "cost = 2\nvp = 1\ncopies = 8", "cost = = 2\nvp = 1\ncopies = 8");
     let err = load_err(&ruleset);
-    assert!(err.contains("base.toml:25:8:"), "{err}");
+    assert!(err.contains("base.toml:25:8") && err.contains("cost = = 2") && !err.contains("start_buildings"), "{err}");
 }
 
 #[test]
@@ -78,7 +78,7 @@ hand = ["well", "quarry"]
 "#;
     let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("loop.toml".into()), text.into()).unwrap();
     let err = scenario.play(rs).unwrap_err().to_string();
-    assert!(err.contains("poor_house.rhai:1:1:") && err.contains("on_build") && err.contains("ran too long"), "{err}");
+    assert!(err.contains("poor_house.rhai:1:") && err.contains("on_build") && err.contains("ran too long"), "{err}");
 }
 
 #[test]
@@ -102,13 +102,17 @@ buildings = ["tower"]
 #[test]
 fn a_game_stops_after_a_script_error_and_says_why() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/library.rhai"), "fn on_privilege(ctx) { ctx.no_such_thing }\n").unwrap();
+    fs::write(
+        dir.path().join("scripts/library.rhai"),
+        "fn on_privilege(ctx) {\n  let a = [1];\n  a[ctx.hand + 5]\n}\n",
+    )
+    .unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"library\"]\n[[players]]\n";
     let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("l.toml".into()), text.into()).unwrap();
     // The library is asked for its factor when its owner is about to choose a role.
     let err = scenario.setup(rs).unwrap_err().to_string();
-    assert!(err.contains("library.rhai:1:") && err.contains("no_such_thing"), "{err}");
+    assert!(err.contains("library.rhai:3:") && err.contains("out of bounds"), "{err}");
 }
 
 #[test]

@@ -5,33 +5,12 @@
 use std::sync::Arc;
 
 use sanjuan_core::bots::{Bot, RandomBot};
-use sanjuan_core::{Decision, Game, Ruleset};
+use sanjuan_core::{Game, Ruleset};
 
 const GAMES_PER_COUNT: u64 = 1000;
 
 fn check_game(rs: &Arc<Ruleset>, players: usize, seed: u64) {
-    let copies: Vec<u32> = rs.cards.cards.iter().map(|c| c.copies).collect();
-    let mut game = Game::new(Arc::clone(rs), players, seed).unwrap();
-    let mut bots: Vec<RandomBot> = (0..players as u64).map(|s| RandomBot::new(seed * 31 + s)).collect();
-    let mut steps = 0;
-    while let Some(d) = game.pending() {
-        let seat = d.seat();
-        // The first role choice of a round comes right after the hand-limit check.
-        if matches!(d, Decision::Role { .. }) && game.roles_taken().is_empty() && game.round() > 1 {
-            for s in 0..players {
-                let limit = game.hand_limit_of(s).unwrap() as usize;
-                let hand = game.player(s).hand.len();
-                assert!(hand <= limit, "seed {seed}: seat {s} holds {hand} > limit {limit} at round start");
-            }
-        }
-        let action = bots[seat].choose(&game, game.legal_actions());
-        game.apply(action).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert_eq!(game.census(), copies, "seed {seed}: a card was lost or duplicated after {steps} actions");
-        steps += 1;
-        assert!(steps < 100_000, "seed {seed}: no end in sight");
-    }
-    assert!(game.is_over(), "seed {seed}: no decision pending but the game is not over");
-    assert!(game.legal_actions().is_empty());
+    sanjuan_core::sim::check_random_game(rs, players, seed).unwrap_or_else(|e| panic!("{e}"));
 }
 
 fn check_count(ruleset: &str, cards: usize, players: usize) {

@@ -15,6 +15,7 @@ fn game(
     cities: [&[(&str, u32)]; 2],
 ) -> GameRecord {
     GameRecord {
+        fingerprint: String::new(),
         ruleset: "second-edition".into(),
         run_seed: 7,
         index,
