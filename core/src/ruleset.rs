@@ -79,7 +79,7 @@ impl Rules {
 /// A per-card override in a ruleset (`[cards.prefecture] cost = 3`).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CardPatch {
+pub(crate) struct CardPatch {
     name: Option<String>,
     text: Option<String>,
     cost: Option<i32>,
@@ -97,7 +97,7 @@ struct CardPatch {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RulesetFile {
+pub(crate) struct RulesetFile {
     id: String,
     name: String,
     #[serde(default)]
