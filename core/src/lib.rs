@@ -9,6 +9,7 @@ pub mod actions;
 pub mod bots;
 pub mod cards;
 pub mod doc;
+pub mod doc_keys;
 pub mod error;
 pub mod files;
 pub mod game;

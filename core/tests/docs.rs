@@ -1,0 +1,152 @@
+//! The user documentation in `docs/` keeps up with the code: every file-format
+//! key, hook, script property and JSON key the code has must be named on its
+//! docs page, written as code (`` `hand_limit` ``), and the scenario examples
+//! on the pages must run.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use sanjuan_core::doc_keys::{self, JSON_MD, SCENARIOS_MD};
+use sanjuan_core::files::Source;
+use sanjuan_core::scenario::Scenario;
+use serde_json::Value;
+
+fn docs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs")
+}
+
+fn read_page(page: &str) -> String {
+    let path = docs_dir().join(page);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// True when `text` names `key` as code: `` `key` ``, or the key opening a code
+/// span as a TOML table (`` `[key]` ``, `` `[[key]]` ``, `` `[key.<id>]` ``) or a
+/// call (`` `key(k)` ``). A plain word in a sentence does not count, so a key
+/// is documented where a designer would look it up.
+fn mentions(text: &str, key: &str) -> bool {
+    text.match_indices(key).any(|(at, _)| {
+        let before = &text[..at];
+        let after = text[at + key.len()..].chars().next();
+        ["`", "`[", "`[["].iter().any(|open| before.ends_with(open)) && matches!(after, Some('`' | ']' | '.' | '('))
+    })
+}
+
+/// Every (page, key) whose key the page does not name, as `docs/page: `key``.
+fn missing(keys: impl IntoIterator<Item = (&'static str, String)>) -> Vec<String> {
+    let mut pages: BTreeMap<&str, String> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (page, key) in keys {
+        let text = pages.entry(page).or_insert_with(|| read_page(page));
+        let line = format!("docs/{page}: `{key}`");
+        if !mentions(text, &key) && !out.contains(&line) {
+            out.push(line);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_key_and_hook_in_the_code_is_in_the_docs() {
+    let missing = missing(doc_keys::code_keys());
+    assert!(
+        missing.is_empty(),
+        "{} name(s) are in the code but not in the docs (write each between backticks on its page):\n  {}",
+        missing.len(),
+        missing.join("\n  ")
+    );
+}
+
+/// Object keys of a JSON value, all levels down, except the keys of maps
+/// keyed by card id (a score's `breakdown`, a player's `under`).
+fn json_keys(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.insert(k.clone());
+                if k != "breakdown" && k != "under" {
+                    json_keys(v, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| json_keys(v, out)),
+        _ => {}
+    }
+}
+
+/// The JSON state has no struct to read keys from: they are the keys of the
+/// states the project's scenarios reach, which between them show every one.
+#[test]
+fn every_key_of_the_json_state_is_in_the_docs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/scenarios");
+    let mut keys = BTreeSet::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for path in &files {
+        let scenario = Scenario::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let game = scenario.run().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        json_keys(&game.to_json(None).expect("state"), &mut keys);
+        json_keys(&game.scores_json().expect("scores"), &mut keys);
+    }
+    assert!(keys.contains("pending") && keys.contains("legal"), "the scenarios were read: {keys:?}");
+    let missing = missing(keys.into_iter().map(|k| (JSON_MD, k)));
+    assert!(
+        missing.is_empty(),
+        "{} JSON key(s) are in the state but not in the docs:\n  {}",
+        missing.len(),
+        missing.join("\n  ")
+    );
+}
+
+/// The fenced TOML blocks of a page that hold a whole scenario (`[[players]]`).
+fn scenario_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        match &mut current {
+            None if line.trim_start().starts_with("```toml") => current = Some(String::new()),
+            None => {}
+            Some(block) if line.trim_start().starts_with("```") => {
+                if block.contains("[[players]]") {
+                    blocks.push(std::mem::take(block));
+                }
+                current = None;
+            }
+            Some(block) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+        }
+    }
+    blocks
+}
+
+#[test]
+fn the_scenario_examples_in_the_docs_run_and_pass_their_checks() {
+    let page = docs_dir().join(SCENARIOS_MD);
+    let blocks = scenario_blocks(&read_page(SCENARIOS_MD));
+    assert!(!blocks.is_empty(), "docs/{SCENARIOS_MD} shows no complete scenario");
+    for (i, text) in blocks.into_iter().enumerate() {
+        let scenario = Scenario::parse(Source::Disk(page.clone()), text.clone())
+            .unwrap_or_else(|e| panic!("example {} of docs/{SCENARIOS_MD}: {e}\n{text}", i + 1));
+        let game = scenario.run().unwrap_or_else(|e| panic!("example {} of docs/{SCENARIOS_MD}: {e}\n{text}", i + 1));
+        let fails = scenario.check(&game).expect("scoring works");
+        assert!(fails.is_empty(), "example {} of docs/{SCENARIOS_MD}: {}\n{text}", i + 1, fails.join("; "));
+    }
+}
+
+#[test]
+fn a_key_counts_only_as_code() {
+    assert!(mentions("| `hand_limit` | integer |", "hand_limit"));
+    assert!(mentions("the `[rules]` table", "rules"));
+    assert!(mentions("`[[card]]`", "card"));
+    assert!(mentions("`[cards.<id>]`", "cards"));
+    assert!(mentions("`count_kind(k)`", "count_kind"));
+    assert!(!mentions("the hand limit is hand_limit", "hand_limit"));
+    assert!(!mentions("`start_hand_limit`", "hand_limit"));
+    assert!(!mentions("`hand_limits`", "hand_limit"));
+}
