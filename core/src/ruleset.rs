@@ -502,7 +502,8 @@ impl Ruleset {
 /// The fields in which two definitions of a card differ, as `field a -> b`.
 fn card_changes(a: &CardDef, b: &CardDef) -> Vec<String> {
     let script = |c: &CardDef| c.script.as_ref().map_or("(none)".to_owned(), ToString::to_string);
-    let fields: [(&str, String, String); 12] = [
+    let fields: [(&str, String, String); 13] = [
+        ("public", a.public.to_string(), b.public.to_string()),
         ("name", a.name.clone(), b.name.clone()),
         ("text", a.text.clone(), b.text.clone()),
         ("kind", a.kind.as_str().into(), b.kind.as_str().into()),
@@ -595,9 +596,10 @@ fn to_def(c: &SourcedCard, root: Option<&std::path::Path>, errors: &mut Vec<Load
                 .help("add `good = \"indigo\"` (one of the ruleset's goods)"),
         );
     }
-    let script = s.script.as_ref().map(|p| c.script_dir.join(p));
+    let mut script = s.script.as_ref().map(|p| c.script_dir.join(p));
     if let Some(Err(e)) = script.as_ref().map(|p| p.check_inside(root, "rhai")) {
         errors.push(relocate(e, &c.doc, &c.path("script")));
+        script = None; // never read, so never shown
     }
     CardDef {
         id: s.id.as_str().into(),
@@ -717,47 +719,53 @@ fn validate_rules(
     start: &mut Vec<CardIdx>,
     errors: &mut Vec<LoadError>,
 ) {
-    let at = |path: &str| -> &TomlDoc {
-        let key = format!("rules.{path}");
-        chain.iter().map(|l| &*l.doc).find(|d| d.has(&key)).unwrap_or(&chain[0].doc)
-    };
-    let mut err = |path: &str, msg: String, help: String| {
-        errors.push(at(path).error(&format!("rules.{path}"), msg).help(help));
+    // A check about several keys is reported at the nearest file that sets one of them
+    // (the house rule that changed `max_players`, not the parent that set `start_buildings`).
+    let mut err = |paths: &[&str], msg: String, help: String| {
+        let keys: Vec<String> = paths
+            .iter()
+            .map(|p| if p.starts_with("cards.") { (*p).to_owned() } else { format!("rules.{p}") })
+            .collect();
+        let (doc, key) = chain
+            .iter()
+            .find_map(|l| keys.iter().find(|k| l.doc.has(k)).map(|k| (&*l.doc, k.as_str())))
+            .unwrap_or((&*chain[0].doc, "rules"));
+        errors.push(doc.error(key, msg).help(help));
     };
     if rules.min_players > rules.max_players {
         err(
-            "min_players",
+            &["max_players", "min_players"],
             format!("min_players ({}) is more than max_players ({})", rules.min_players, rules.max_players),
             "e.g. 2 and 4".into(),
         );
     }
     if rules.trading_tiles.is_empty() {
-        err("trading_tiles", "there are no trading tiles".into(), "list at least one tile".into());
+        err(&["trading_tiles"], "there are no trading tiles".into(), "list at least one tile".into());
     }
     for (i, tile) in rules.trading_tiles.iter().enumerate() {
         if tile.len() != rules.goods.len() {
             err(
-                &format!("trading_tiles.{i}"),
+                &[&format!("trading_tiles.{i}")],
                 format!("trading tile {} has {} prices for {} goods", i + 1, tile.len(), rules.goods.len()),
                 "give one price per good, in the order of `goods`".into(),
             );
         }
     }
     if rules.goods.is_empty() {
-        err("goods", "the ruleset lists no goods".into(), "e.g. goods = [\"indigo\", \"sugar\"]".into());
+        err(&["goods"], "the ruleset lists no goods".into(), "e.g. goods = [\"indigo\", \"sugar\"]".into());
     }
     for (i, g) in rules.goods.iter().enumerate() {
         if g.trim().is_empty() {
-            err(&format!("goods.{i}"), "a good's name is empty".into(), "name every good".into());
+            err(&[&format!("goods.{i}")], "a good's name is empty".into(), "name every good".into());
         } else if rules.goods[..i].contains(g) {
-            err(&format!("goods.{i}"), format!("good `{g}` is listed twice"), "list each good once".into());
+            err(&[&format!("goods.{i}")], format!("good `{g}` is listed twice"), "list each good once".into());
         }
     }
     for (i, id) in rules.start_buildings.iter().enumerate() {
         match table.lookup(id) {
             Ok(c) => start.push(c),
             Err(e) => err(
-                &format!("start_buildings.{i}"),
+                &[&format!("start_buildings.{i}")],
                 format!("start_buildings: {e}"),
                 "name a card of the ruleset".into(),
             ),
@@ -765,17 +773,17 @@ fn validate_rules(
     }
     for key in rules.roles_per_round.keys() {
         match key.parse::<usize>() {
-            Ok(n) if (rules.min_players..=rules.max_players).contains(&n) => {}
+            Ok(n) if (2..=MAX_PLAYERS as usize).contains(&n) => {}
             _ => err(
-                &format!("roles_per_round.{key}"),
+                &[&format!("roles_per_round.{key}")],
                 format!("roles_per_round key `{key}` is not a player count of this ruleset"),
-                format!("write counts from {} to {}, e.g. `2 = 3`", rules.min_players, rules.max_players),
+                format!("write player counts from 2 to {MAX_PLAYERS}, e.g. `2 = 3`"),
             ),
         }
     }
     if rules.setup_variant && rules.setup_variant_draws.len() < rules.max_players {
         err(
-            "setup_variant_draws",
+            &["setup_variant_draws", "max_players", "setup_variant"],
             "setup_variant_draws has fewer entries than max_players".into(),
             "give the cards drawn by each seat, e.g. [5, 6, 7, 8]".into(),
         );
@@ -791,7 +799,7 @@ fn validate_rules(
         let have = if def.public { 0 } else { def.copies as usize };
         if k > have {
             err(
-                "start_buildings",
+                &[&format!("cards.{}.copies", def.id), "max_players", "start_buildings"],
                 format!("{n} players start with {k} `{}` in all, but the deck holds {have}", def.id),
                 "give the card more copies, or lower max_players".into(),
             );
@@ -804,9 +812,10 @@ fn validate_rules(
     } else {
         ("start_hand", rules.start_hand.saturating_mul(n))
     };
+    let keys = [key, "max_players", "start_buildings"];
     if dealt > left {
         err(
-            key,
+            &keys,
             format!("{n} players are dealt {dealt} cards, but only {left} are left after the start buildings"),
             "deal fewer cards, add cards, or lower max_players".into(),
         );

@@ -606,7 +606,12 @@ fn literal_body(ast: &AST, name: &str) -> Option<Dynamic> {
             top += 1;
             value = match node {
                 rhai::ASTNode::Stmt(rhai::Stmt::Expr(e)) => e.get_literal_value(None),
-                rhai::ASTNode::Stmt(rhai::Stmt::Return(Some(e), ..)) => e.get_literal_value(None),
+                // `throw x` is a Return with the BREAK flag: an error, not a value.
+                rhai::ASTNode::Stmt(rhai::Stmt::Return(Some(e), flags, _))
+                    if !flags.contains(rhai::ASTFlags::BREAK) =>
+                {
+                    e.get_literal_value(None)
+                }
                 rhai::ASTNode::Expr(e) => e.get_literal_value(None),
                 _ => None,
             };
@@ -634,6 +639,8 @@ mod tests {
         assert!(literal_body(&ast, "b").is_some_and(|v| v.is_map()));
         assert!(literal_body(&ast, "c").is_none());
         assert!(literal_body(&ast, "d").is_none());
+        let thrown = engine.compile("fn t(ctx) { throw 5; }").unwrap();
+        assert!(literal_body(&thrown, "t").is_none(), "a thrown value is an error, not the hook's value");
     }
 
     #[test]

@@ -187,3 +187,163 @@ fn first_edition_is_three_card_changes_from_the_second() {
     assert!(diff.contains(&"+ card cathedral (cost 7, 0 VP, 1 copies)".to_owned()), "{diff:?}");
     assert_eq!(diff.iter().filter(|l| l.starts_with("+ card")).count(), 11);
 }
+
+/// A house rule over the built-in 2nd edition, written to a temp dir; its load errors.
+fn house_rule_errors(body: &str, extra_files: &[(&str, &str)]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("house.toml");
+    fs::write(&path, format!("id = \"house\"\nname = \"House\"\nextends = \"second-edition\"\n{body}")).unwrap();
+    for (name, text) in extra_files {
+        fs::create_dir_all(dir.path().join(name).parent().unwrap()).unwrap();
+        fs::write(dir.path().join(name), text).unwrap();
+    }
+    match Ruleset::load(path.to_str().unwrap()) {
+        Ok(_) => String::new(),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Every rule number and card field has a range; a value outside it is an error
+/// at the line that writes it, with the source line shown.
+#[test]
+fn the_schema_refuses_out_of_range_rules_and_card_fields_where_they_are_written() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "[rules]\nhand_limit = -1\n",
+            "house.toml:5:14",
+            &["rules.hand_limit is -1", "between 1 and 200", "hand_limit = -1"],
+        ),
+        ("[rules]\nhand_limit = 0\n", "house.toml:5:14", &["between 1 and 200"]),
+        ("[rules]\nroles_per_round = { 2 = 0 }\n", "house.toml:5:25", &["rules.roles_per_round.2 is 0"]),
+        ("[rules]\ntrading_tiles = [[1, 1, 1, 2, -2]]\n", "house.toml:5:31", &["rules.trading_tiles.0.4 is -2"]),
+        ("[rules]\nmax_players = 100\n", "house.toml:5:15", &["rules.max_players is 100", "between 2 and 12"]),
+        ("[rules]\nmax_players = 11\n", "house.toml:5:15", &["11 players start with 11 `indigo_plant`", "holds 10"]),
+        (
+            "[rules]\nstart_buildings = [\"palace\"]\nmax_players = 3\n",
+            "house.toml:6:15",
+            &["3 players start with 3 `palace`", "holds 2"],
+        ),
+        (
+            "[rules]\nstart_buildings = [\"palace\", \"palace\", \"palace\"]\n",
+            "house.toml:5:",
+            &["start with 12 `palace`"],
+        ),
+        ("[rules]\nstart_hand = 40\n", "house.toml:5:14", &["dealt 160 cards"]),
+        ("[rules]\nhand_limt = 8\n", "house.toml:5:1", &["unknown field `hand_limt`", "did you mean `hand_limit`?"]),
+        (
+            "[rules]\nmin_players = 4\nmax_players = 3\n",
+            "house.toml:6:15",
+            &["min_players (4) is more than max_players (3)"],
+        ),
+        ("[cards.library]\ncost = -3\n", "house.toml:5:8", &["`cost` is -3", "between 0 and 20"]),
+        ("[cards.indigo_plant]\ncopies = 0\n", "house.toml:5:10", &["start with 4 `indigo_plant`", "holds 0"]),
+        (
+            "[cards.libary]\nvp = 2\n",
+            "house.toml:4:8",
+            &["[cards.libary] patches a card no set defines", "did you mean `library`?"],
+        ),
+        ("[cards.library]\nvp = 99\n", "house.toml:5:6", &["`vp` is 99"]),
+    ];
+    let mut failures = Vec::new();
+    for (body, at, wants) in cases {
+        let err = house_rule_errors(body, &[]);
+        if !err.contains(at) || !wants.iter().all(|w| err.contains(w)) || !err.contains('^') {
+            failures.push(format!("--- {body:?}: want {at} and {wants:?}, got:\n{err}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn card_ids_that_clash_with_the_notation_or_are_malformed_are_refused() {
+    for (id, want) in [
+        ("pass", "word of the action notation"),
+        ("", "may not be empty"),
+        ("Big Hall", "snake_case"),
+        ("9lives", "snake_case"),
+    ] {
+        let set = format!(
+            "script_dir = \".\"\n[[card]]\nid = \"{id}\"\nname = \"X\"\nkind = \"city\"\ncost = 1\nvp = 1\ncopies = 1\n"
+        );
+        let err = house_rule_errors("extra_sets = [\"set.toml\"]\n", &[("set.toml", &set)]);
+        assert!(err.contains("set.toml:3:6") && err.contains(want), "{id:?}: {err}");
+    }
+}
+
+#[test]
+fn paths_may_not_leave_the_rules_tree_nor_name_other_kinds_of_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.rhai");
+    fs::write(&secret, "topsecretword").unwrap();
+    let tree = dir.path().join("tree");
+    fs::create_dir_all(tree.join("cards")).unwrap();
+    let set = "script_dir = \"../..\"\n[[card]]\nid = \"spy\"\nname = \"Spy\"\nkind = \"city\"\ncost = 1\nvp = 1\ncopies = 1\nscript = \"secret.rhai\"\n";
+    fs::write(tree.join("cards/set.toml"), set).unwrap();
+    let rules = "id = \"t\"\nname = \"T\"\nextends = \"second-edition\"\nextra_sets = [\"set.toml\"]\n";
+    fs::write(tree.join("cards/r.toml"), rules).unwrap();
+    let err = load_err(&tree.join("cards/r.toml"));
+    assert!(err.contains("lies outside the rules tree") && err.contains("set.toml:9:10"), "{err}");
+    assert!(!err.contains("topsecretword"), "an error must not show another file's content: {err}");
+    let err = house_rule_errors("extra_sets = [\"/etc/passwd\"]\n", &[]);
+    assert!(err.contains("is not a .toml file") && !err.contains("root:"), "{err}");
+}
+
+#[test]
+fn scripts_may_not_sleep_and_are_stopped_by_the_clock() {
+    let set = "script_dir = \".\"\n[[card]]\nid = \"nap\"\nname = \"Nap\"\nkind = \"city\"\ncost = 1\nvp = 1\ncopies = 1\nscript = \"nap.rhai\"\n";
+    let err = house_rule_errors(
+        "extra_sets = [\"set.toml\"]\n",
+        &[("set.toml", set), ("nap.rhai", "fn on_score(ctx) {\n    sleep(100);\n    0\n}\n")],
+    );
+    assert!(err.contains("nap.rhai:2:5") && err.contains("may not call `sleep`"), "{err}");
+    // Through a function pointer the load-time check cannot see it; the call still fails at once.
+    let (_dir, ruleset) = copy_rules();
+    let dir = ruleset.parent().unwrap().parent().unwrap().parent().unwrap();
+    fs::write(
+        dir.join("scripts/tower.rhai"),
+        "fn on_hand_limit(ctx) { let f = Fn(\"sle\" + \"ep\"); f.call(100); 12 }\n",
+    )
+    .unwrap();
+    let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
+    let text = "round_start = true\nround = 2\n[[players]]\nbuildings = [\"tower\"]\n[[players]]\n";
+    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text.into()).unwrap();
+    let err = scenario.setup(rs).unwrap_err().to_string();
+    assert!(err.contains("may not wait"), "{err}");
+}
+
+#[test]
+fn hook_results_outside_their_range_stop_the_game_naming_card_file_line_and_hook() {
+    for (script, want) in [
+        ("fn on_score(ctx) { 2147483647 }\n", "returned 2147483647, outside the allowed -100 to 200"),
+        ("fn on_score(ctx) {\n    -5000\n}\n", "returned -5000"),
+    ] {
+        let (dir, ruleset) = copy_rules();
+        fs::write(dir.path().join("scripts/guild_hall.rhai"), script).unwrap();
+        let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
+        let text = "[[players]]\nbuildings = [\"guild_hall\"]\n[[players]]\n";
+        let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("g.toml".into()), text.into()).unwrap();
+        let game = scenario.play(rs).unwrap();
+        let err = game.scores().unwrap_err().to_string();
+        assert!(err.contains("guild_hall.rhai:1:") && err.contains("on_score") && err.contains(want), "{err}");
+    }
+    let (dir, ruleset) = copy_rules();
+    fs::write(dir.path().join("scripts/smithy.rhai"), "fn on_build_cost(ctx) { -1 }\n").unwrap();
+    let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
+    let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"smithy\"]\nhand = [\"well\", \"quarry\"]\n[[players]]\n";
+    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("s.toml".into()), text.into()).unwrap();
+    let err = scenario.play(rs).unwrap_err().to_string();
+    assert!(err.contains("smithy.rhai:1:") && err.contains("returned -1, outside the allowed 0 to 20"), "{err}");
+}
+
+#[test]
+fn a_copied_tree_that_keeps_a_builtin_id_is_warned_about_and_fingerprinted_apart() {
+    let (dir, ruleset) = copy_rules();
+    let same = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
+    assert!(same.warnings.is_empty(), "an unchanged copy is the same content");
+    assert_eq!(same.fingerprint, Ruleset::load("second-edition").unwrap().fingerprint);
+    edit(&dir.path().join("cards/base.toml"), "cost = 2\nvp = 1\ncopies = 8", "cost = 3\nvp = 1\ncopies = 8");
+    let changed = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
+    assert_ne!(changed.fingerprint, same.fingerprint);
+    let w = changed.warnings.iter().map(ToString::to_string).collect::<String>();
+    assert!(w.contains("differs from the built-in `second-edition` but has its id"), "{w}");
+}
