@@ -7,6 +7,7 @@ mod play;
 mod report;
 mod scenario;
 mod simulate;
+mod test;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -108,6 +109,13 @@ enum Command {
     ///
     /// Example: sanjuan merge shard-0.jsonl shard-1.jsonl -o study.jsonl
     Merge(report::MergeArgs),
+    /// Run every scenario file in a folder against its [expect] table and report each.
+    ///
+    /// One line per file (PASS or FAIL), then what failed, then a count; exit 0 when all
+    /// pass, 1 when any fails, 2 when the folder is missing or holds no *.toml file.
+    ///
+    /// Examples: sanjuan test my-scenarios/; sanjuan test my-scenarios/ --filter library
+    Test(test::Args),
 }
 
 fn main() -> ExitCode {
@@ -133,6 +141,7 @@ fn main() -> ExitCode {
         }
         Command::Report(args) => report::run(args),
         Command::Merge(args) => report::merge(args),
+        Command::Test(args) => test::run(args),
     };
     match result {
         Ok(code) => code,
