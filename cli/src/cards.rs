@@ -10,11 +10,21 @@ use crate::{CmdResult, load_ruleset};
 pub fn list(spec: &str) -> CmdResult {
     let rs = load_ruleset(spec)?;
     println!("{} ({}): {} cards", rs.name, rs.id, rs.total_cards());
-    println!("{:<18} {:<10} {:>4} {:>3} {:>6}  script", "id", "kind", "cost", "vp", "copies");
+    let script = |c: &sanjuan_core::cards::CardDef| c.script.as_ref().map(ToString::to_string).unwrap_or_default();
+    let width = rs.cards.cards.iter().map(|c| script(c).len()).max().unwrap_or(0).max("script".len());
+    println!("{:<18} {:<10} {:>4} {:>3} {:>6}  {:<width$}  text", "id", "kind", "cost", "vp", "copies", "script");
     for c in &rs.cards.cards {
-        let script = c.script.as_ref().map(ToString::to_string).unwrap_or_default();
-        let public = if c.public { " (public)" } else { "" };
-        println!("{:<18} {:<10} {:>4} {:>3} {:>6}  {script}{public}", c.id, c.kind.as_str(), c.cost, c.vp, c.copies);
+        let public = if c.public { " (public: anyone may build it)" } else { "" };
+        println!(
+            "{:<18} {:<10} {:>4} {:>3} {:>6}  {:<width$}  {}{public}",
+            c.id,
+            c.kind.as_str(),
+            c.cost,
+            c.vp,
+            c.copies,
+            script(c),
+            c.text
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

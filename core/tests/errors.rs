@@ -37,9 +37,13 @@ fn load_err(ruleset: &Path) -> String {
 #[test]
 fn toml_syntax_error_names_file_and_line() {
     let (dir, ruleset) = copy_rules();
-    edit(&dir.path().join("cards/base.toml"), "cost = 2\nvp = 1\ncopies = 8", "cost = = 2\nvp = 1\ncopies = 8");
+    let base = dir.path().join("cards/base.toml");
+    let before = fs::read_to_string(&base).unwrap();
+    let line = before[..before.find("cost = 2\nvp = 1\ncopies = 8").unwrap()].lines().count() + 1;
+    edit(&base, "cost = 2\nvp = 1\ncopies = 8", "cost = = 2\nvp = 1\ncopies = 8");
     let err = load_err(&ruleset);
-    assert!(err.contains("base.toml:25:8") && err.contains("cost = = 2") && !err.contains("start_buildings"), "{err}");
+    let at = format!("base.toml:{line}:8");
+    assert!(err.contains(&at) && err.contains("cost = = 2") && !err.contains("start_buildings"), "{err}");
 }
 
 #[test]
@@ -176,9 +180,12 @@ fn first_edition_is_three_card_changes_from_the_second() {
     assert_eq!(
         second.diff(&first),
         vec![
-            "card gold_mine: script scripts/gold_mine.rhai -> scripts/gold_mine_1st.rhai",
+            "card gold_mine: text Prospector: reveal 4 cards; if all costs differ, keep the cheapest, else discard all -> \
+             Prospector: reveal 4 cards; if all costs differ, keep any one, else discard all, \
+             script scripts/gold_mine.rhai -> scripts/gold_mine_1st.rhai",
             "card prefecture: cost 4 -> 3",
-            "card guild_hall: script scripts/guild_hall.rhai -> scripts/guild_hall_1st.rhai",
+            "card guild_hall: text Game end: 1 VP per production building and 1 VP per type of production building -> \
+             Game end: 2 VP per production building, script scripts/guild_hall.rhai -> scripts/guild_hall_1st.rhai",
         ]
     );
     let expansion = Ruleset::load("second-edition-expansion").unwrap();
