@@ -267,7 +267,9 @@ impl Scenario {
         let mut tiles: Vec<usize> = (0..rules.trading_tiles.len()).collect();
         rng::shuffle(&mut game.rng, &mut tiles);
         for (k, t) in f.trading_tiles.iter().enumerate() {
-            let Some(i) = tiles.iter().position(|&i| &rules.trading_tiles[i] == t) else {
+            // Only the tiles not yet placed: a tile listed twice, or more tiles than the ruleset has, is an error.
+            let unplaced = tiles.get(k..).unwrap_or_default();
+            let Some(i) = unplaced.iter().position(|&i| &rules.trading_tiles[i] == t).map(|i| i + k) else {
                 return Err(self
                     .err(
                         &format!("trading_tiles.{k}"),
