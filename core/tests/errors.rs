@@ -183,3 +183,18 @@ fn first_edition_is_three_card_changes_from_the_second() {
     assert!(diff.contains(&"+ card cathedral (cost 7, 0 VP, 1 copies)".to_owned()), "{diff:?}");
     assert_eq!(diff.iter().filter(|l| l.starts_with("+ card")).count(), 11);
 }
+
+#[test]
+fn a_trading_tile_listed_twice_or_a_sixth_tile_is_refused() {
+    let first = "[1, 1, 1, 2, 2]";
+    let all = "[1, 1, 1, 2, 2], [1, 1, 2, 2, 2], [1, 1, 2, 2, 3], [1, 2, 2, 2, 3], [1, 2, 2, 3, 3]";
+    for tiles in [format!("{first}, {first}"), format!("{all}, {first}")] {
+        let text = format!("trading_tiles = [{tiles}]\n[[players]]\n[[players]]\n");
+        let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text).unwrap();
+        let err = scenario.run().unwrap_err().to_string();
+        assert!(err.contains("t.toml:1:") && err.contains("listed more often than the ruleset has it"), "{err}");
+    }
+    let text = format!("trading_tiles = [{all}]\n[[players]]\n[[players]]\n");
+    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text).unwrap();
+    assert!(scenario.run().is_ok(), "all five tiles, each once, is a valid order");
+}
