@@ -377,7 +377,14 @@ pub fn as_int(value: Dynamic) -> Result<i32, String> {
     if value.is_unit() {
         return Ok(0);
     }
-    value.as_int().map_err(|t| format!("returned a {t}, expected an integer"))
+    let n = value.as_int().map_err(|t| format!("returned a {t}, expected an integer"))?;
+    // The engine sums and multiplies hook results in i32; the same bound as the
+    // rule numbers keeps a runaway script from overflowing them.
+    let max = crate::ruleset::MAX_RULE_NUMBER;
+    if !(-max..=max).contains(&n) {
+        return Err(format!("returned {n}; a hook's number must be between -{max} and {max}"));
+    }
+    Ok(n)
 }
 
 /// Reads a boolean result; `()` counts as false.

@@ -15,6 +15,13 @@ use crate::files::Source;
 use crate::hooks::{self, HOOKS};
 use crate::script::{Limits, ScriptHost};
 
+/// The most seats a ruleset may allow (`max_players`).
+pub const MAX_PLAYERS: usize = 100;
+/// The largest `max_rounds` a ruleset may set.
+pub const MAX_ROUNDS: u32 = 10_000;
+/// The largest magnitude of a rule number, a trading-tile price or a card's points.
+pub const MAX_RULE_NUMBER: i32 = 1000;
+
 /// The rule numbers of a ruleset. Every field is required: the numbers live
 /// in `cards/rulesets/*.toml`, not in Rust.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -499,6 +506,15 @@ fn validate_card(def: &CardDef, rules: Option<&Rules>, errors: &mut Vec<LoadErro
     if def.copies > 200 {
         err(format!("card `{}` has {} copies", def.id, def.copies), "copies must be between 0 and 200");
     }
+    // Scores and prices are summed in i32: a bound keeps any sum of them far from overflow.
+    for (field, v) in [("vp", def.vp), ("under_vp", def.under_vp), ("fixed_price", def.fixed_price.unwrap_or(0))] {
+        if !(-MAX_RULE_NUMBER..=MAX_RULE_NUMBER).contains(&v) {
+            err(
+                format!("card `{}` has {field} = {v}", def.id),
+                &format!("{field} must be between -{MAX_RULE_NUMBER} and {MAX_RULE_NUMBER}"),
+            );
+        }
+    }
     if let Some(rules) = rules
         && let Some(t) = &def.good_name
         && !rules.goods.iter().any(|g| g == t)
@@ -523,6 +539,44 @@ fn validate_rules(
     };
     if rules.min_players < 1 || rules.min_players > rules.max_players {
         err("min_players", "min_players must be at least 1 and at most max_players".into(), "e.g. 2 and 4");
+    }
+    if rules.max_players > MAX_PLAYERS {
+        let msg = format!("max_players = {} is too large", rules.max_players);
+        err("max_players", msg, &format!("a ruleset allows at most {MAX_PLAYERS} players"));
+    }
+    if rules.max_rounds > MAX_ROUNDS {
+        let help = format!("at most {MAX_ROUNDS}: it only ends games that stall");
+        err("max_rounds", format!("max_rounds = {} is too large", rules.max_rounds), &help);
+    }
+    // The engine adds and multiplies these in i32 (privileges, prices, discounts): a
+    // bound far beyond any card game keeps every such sum from overflowing.
+    let counts = [("start_hand", rules.start_hand), ("end_buildings", rules.end_buildings)];
+    for (key, v) in counts.into_iter().chain(rules.setup_variant_draws.iter().map(|&v| ("setup_variant_draws", v))) {
+        if v > MAX_RULE_NUMBER as usize {
+            err(key, format!("{key} = {v} is too large"), &format!("at most {MAX_RULE_NUMBER}"));
+        }
+    }
+    let numbers = [
+        ("hand_limit", rules.hand_limit),
+        ("builder_discount", rules.builder_discount),
+        ("produce", rules.produce),
+        ("producer_privilege", rules.producer_privilege),
+        ("sell", rules.sell),
+        ("trader_privilege", rules.trader_privilege),
+        ("council_draw", rules.council_draw),
+        ("council_privilege", rules.council_privilege),
+        ("council_keep", rules.council_keep),
+        ("prospector_privilege", rules.prospector_privilege),
+    ];
+    let prices = rules.trading_tiles.iter().flatten().map(|&v| ("trading_tiles", v));
+    for (key, v) in numbers.into_iter().chain(prices) {
+        if !(-MAX_RULE_NUMBER..=MAX_RULE_NUMBER).contains(&v) {
+            err(
+                key,
+                format!("{key}: {v} is out of range"),
+                &format!("between -{MAX_RULE_NUMBER} and {MAX_RULE_NUMBER}"),
+            );
+        }
     }
     if rules.trading_tiles.is_empty() {
         err("trading_tiles", "there are no trading tiles".into(), "list at least one tile");

@@ -198,3 +198,28 @@ fn a_trading_tile_listed_twice_or_a_sixth_tile_is_refused() {
     let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text).unwrap();
     assert!(scenario.run().is_ok(), "all five tiles, each once, is a valid order");
 }
+
+#[test]
+fn a_hook_returning_a_runaway_number_names_card_and_hook() {
+    let (dir, ruleset) = copy_rules();
+    fs::write(dir.path().join("scripts/tower.rhai"), "fn on_hand_limit(ctx) { 2147483647 }\n").unwrap();
+    let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
+    let text = "round_start = true\nround = 2\n[[players]]\nbuildings = [\"tower\"]\n[[players]]\n";
+    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text.into()).unwrap();
+    let err = scenario.setup(rs).unwrap_err().to_string();
+    assert!(err.contains("on_hand_limit") && err.contains("returned 2147483647"), "{err}");
+}
+
+#[test]
+fn rule_numbers_beyond_any_game_are_refused() {
+    let (_dir, ruleset) = copy_rules();
+    edit(&ruleset, "max_players = 4", "max_players = 100000000000");
+    edit(&ruleset, "max_rounds = 100", "max_rounds = 4294967295");
+    edit(&ruleset, "produce = 1\n", "produce = 2147483647\n");
+    let err = load_err(&ruleset);
+    for what in
+        ["max_players = 100000000000 is too large", "max_rounds = 4294967295 is too large", "produce: 2147483647"]
+    {
+        assert!(err.contains(what), "{what}: {err}");
+    }
+}
