@@ -17,10 +17,10 @@ use crate::{CmdResult, load_ruleset};
 #[derive(clap::Args)]
 pub struct Args {
     /// Games per measurement.
-    #[arg(long, default_value_t = 4000)]
+    #[arg(long, default_value_t = 4000, value_parser = crate::limits::games())]
     games: u64,
     /// MCTS decisions to time.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     mcts_moves: u32,
     /// Seed of the benchmark games.
     #[arg(long, default_value_t = 1)]

@@ -13,7 +13,7 @@ use crate::{CmdResult, load_ruleset};
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of players.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = crate::limits::players())]
     players: usize,
     /// Your seat (0 = first).
     #[arg(long, default_value_t = 0)]
@@ -93,8 +93,9 @@ pub fn run(args: Args) -> CmdResult {
     if args.seat >= args.players {
         return Err(format!("--seat {} is not a seat of a {}-player game", args.seat, args.players));
     }
-    let mut bots: Vec<Box<dyn Bot>> =
-        (0..args.players).map(|s| bots::make(&args.bots, args.seed + s as u64)).collect::<Result<_, _>>()?;
+    let mut bots: Vec<Box<dyn Bot>> = (0..args.players)
+        .map(|s| bots::make(&args.bots, args.seed.wrapping_add(s as u64)))
+        .collect::<Result<_, _>>()?;
     println!(
         "You are seat {}. Type an action (e.g. `role builder`, `build well pay quarry`, `pass`), or `quit`.",
         args.seat

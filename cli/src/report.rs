@@ -46,7 +46,7 @@ pub struct MergeArgs {
 fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, String> {
     let mut shards = Vec::with_capacity(files.len());
     for path in files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = read_json_lines(path)?;
         shards.push(Shard::parse(&text, &path.display().to_string()).map_err(|e| e.to_string())?);
     }
     let records = report::merge_with(shards, allow_mixed).map_err(|e| e.to_string())?;
@@ -55,6 +55,44 @@ fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, Str
         return Err(format!("no game records in {}", names.join(", ")));
     }
     Ok(records)
+}
+
+/// The longest line read as one game record (a 4-player record is a few KB).
+const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Reads a JSON-lines file line by line, refusing a line longer than any game
+/// record: a device such as `/dev/zero` given as a file would otherwise be read
+/// until memory runs out.
+fn read_json_lines(path: &Path) -> Result<String, String> {
+    use std::io::{BufRead, Read};
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut reader = std::io::BufReader::new(file);
+    let (mut text, mut line) = (String::new(), Vec::new());
+    for number in 1.. {
+        line.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        if line.len() > MAX_LINE_BYTES {
+            return Err(format!(
+                "{}:{number}: line longer than {} KiB; give the JSON-lines files of `sanjuan simulate --json-lines`",
+                path.display(),
+                MAX_LINE_BYTES >> 10
+            ));
+        }
+        let line = std::str::from_utf8(&line).map_err(|_| {
+            format!(
+                "{}:{number}: not UTF-8 text; give the JSON-lines files of `sanjuan simulate --json-lines`",
+                path.display()
+            )
+        })?;
+        text.push_str(line);
+    }
+    Ok(text)
 }
 
 fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {

@@ -15,10 +15,10 @@ use crate::{CmdResult, load_ruleset};
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::limits::games())]
     games: u64,
     /// Players per game (ignored when --bots names every seat).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = crate::limits::players())]
     players: usize,
     /// Run seed: the same seed gives the same games, whatever the thread count.
     #[arg(long, default_value_t = 1)]
@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long, default_value = "random")]
     bots: String,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::jobs())]
     jobs: Option<usize>,
     /// Write one JSON line per game to this file.
     #[arg(long)]
@@ -49,8 +49,10 @@ pub struct Args {
 
 /// Runs the simulation and prints the summary.
 pub fn run(args: Args) -> CmdResult {
+    crate::limits::check_game_range(args.seed_start, args.games)?;
     let rs = load_ruleset(&args.ruleset)?;
     let mut bots: Vec<String> = args.bots.split(',').map(|s| s.trim().to_owned()).collect();
+    crate::limits::check_players(&rs, if bots.len() == 1 { args.players } else { bots.len() })?;
     if bots.len() == 1 {
         bots = vec![bots[0].clone(); args.players];
     }

@@ -39,7 +39,16 @@ pub fn run(args: Args) -> CmdResult {
     let mut stdout = std::io::stdout().lock();
     for file in &files {
         let name = stem(file);
-        let verdict = match problems(file) {
+        // A bug in the engine fails this scenario, not the whole run.
+        let outcome = std::panic::catch_unwind(|| problems(file)).unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            Err(vec![format!("the engine panicked ({why}): a bug in sanjuan; please report it with this file")])
+        });
+        let verdict = match outcome {
             Ok(()) => "PASS",
             Err(why) => {
                 failures.push((file, why));

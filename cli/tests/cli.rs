@@ -179,3 +179,255 @@ fn test_command_exits_2_on_an_empty_or_missing_folder() {
     assert!(err.starts_with("error: ") && err.contains("missing"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// What a hostile command line must end in.
+#[derive(Clone, Copy, Debug)]
+enum Outcome {
+    /// The input is fine after all: exit 0.
+    Fine,
+    /// Refused with this exit code (2: clap's usage errors and `test`'s bad arguments)
+    /// and an `error: …` line on stderr.
+    Refused(i32),
+    /// `sanjuan test` ran and reported the file as FAIL: exit 1.
+    Reported,
+    /// No subcommand: clap prints the usage and exits 2.
+    Usage,
+}
+
+/// Exit code, stdout, stderr; `None` for the code when it had to be killed.
+fn run_with_deadline(args: &[String], deadline: std::time::Duration) -> (Option<i32>, String, String) {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sanjuan");
+    // Drain both pipes while waiting, or a chatty child blocks on a full pipe.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).ok();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait for sanjuan") {
+            break status.code();
+        }
+        if start.elapsed() > deadline {
+            child.kill().ok();
+            child.wait().ok();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    (code, out.join().unwrap(), err.join().unwrap())
+}
+
+/// Every subcommand over hostile values: zero, negative and huge numbers, missing
+/// files, a folder or a device for a file, non-UTF-8 and empty files, unknown
+/// ids, absurd player counts and records. None may panic, abort or run on.
+#[test]
+fn no_command_line_value_panics_aborts_or_hangs() {
+    use Outcome::{Fine, Refused, Reported, Usage};
+    let dir = temp_dir("hostile");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let write = |name: &str, bytes: &[u8]| std::fs::write(dir.join(name), bytes).unwrap();
+    write("empty.toml", b"");
+    write("nonutf8.toml", b"\xff\xfe\x00 not text");
+    std::fs::create_dir_all(dir.join("folder.toml")).unwrap();
+    std::fs::create_dir_all(dir.join("no-scenarios")).unwrap();
+    write(
+        "six_tiles.toml",
+        b"trading_tiles = [[1, 1, 1, 2, 2], [1, 1, 2, 2, 2], [1, 1, 2, 2, 3], [1, 2, 2, 2, 3], [1, 2, 2, 3, 3], \
+          [1, 1, 1, 2, 2]]\n[[players]]\n[[players]]\n[expect]\nscores = [1, 1]\n",
+    );
+    write("far_governor.toml", b"governor = 18446744073709551615\n[[players]]\n[[players]]\n");
+    write("no_expect.toml", b"[[players]]\nbuildings = [\"indigo_plant\"]\n[[players]]\n");
+    let ruleset = |rules: &str| format!("id = \"h\"\nname = \"H\"\nextends = \"second-edition\"\n[rules]\n{rules}\n");
+    // A designer's script whose number would overflow the score.
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    write("rules/runaway.rhai", b"fn on_score(ctx) { 2147483647 }\n");
+    write("rules/runaway.toml", ruleset("").replace("[rules]", "[cards.statue]\nscript = \"runaway.rhai\"").as_bytes());
+    write(
+        "runaway_script.toml",
+        b"ruleset = \"rules/runaway.toml\"\n[[players]]\nbuildings = [\"indigo_plant\", \"statue\"]\n[[players]]\n\
+          [expect]\nscores = [1, 1]\n",
+    );
+    write("huge_players.toml", ruleset("max_players = 100000000000").as_bytes());
+    write("endless.toml", ruleset("end_buildings = 1000\nmax_rounds = 4294967295").as_bytes());
+    write("overflowing.toml", ruleset("produce = 2147483647").as_bytes());
+    let save = |players: &str, seed: &str| {
+        format!("ruleset = \"second-edition\"\nplayers = {players}\nseed = {seed}\nactions = []\n")
+    };
+    write("save_huge_players.toml", save("100000000000", "1").as_bytes());
+    write("save_last_seed.toml", save("3", "18446744073709551615").as_bytes());
+    write("save_negative_seed.toml", save("3", "-1").as_bytes());
+    let record = |index: u64, rounds: u64| {
+        format!(
+            "{{\"ruleset\":\"second-edition\",\"run_seed\":1,\"index\":{index},\"seed\":7,\"bots\":[\"random\",\"random\"],\
+             \"rounds\":{rounds},\"scores\":[21,12],\"winners\":[0],\"buildings\":[[{{\"id\":\"indigo_plant\",\"round\":0}}],\
+             [{{\"id\":\"indigo_plant\",\"round\":0}}]],\"actions\":275,\"stalled\":false}}\n"
+        )
+    };
+    write("rounds_max.jsonl", record(0, 4_294_967_295).as_bytes());
+    write("rounds_spread.jsonl", (record(0, 28) + &record(1, 4_294_967_295)).as_bytes());
+    write("rounds_normal.jsonl", record(0, 28).as_bytes());
+    let palace = "snapshots/scenarios/palace_34_to_42.toml".to_owned();
+
+    let mut cases: Vec<(Vec<String>, Outcome)> = Vec::new();
+    let mut case =
+        |args: &[&str], outcome: Outcome| cases.push((args.iter().map(|&a| a.to_owned()).collect(), outcome));
+    let (missing, folder, empty, nonutf8) =
+        (path("missing.toml"), path("folder.toml"), path("empty.toml"), path("nonutf8.toml"));
+    let (huge_rs, endless_rs, overflowing_rs) =
+        (path("huge_players.toml"), path("endless.toml"), path("overflowing.toml"));
+    let out = path("out.jsonl");
+
+    case(&[], Usage);
+    case(&["nonsense"], Refused(2));
+    for games in ["0", "-1", "18446744073709551615", "18446744073709551616", "100000000000"] {
+        case(&["simulate", "--games", games], Refused(2));
+        case(&["bench", "--games", games], Refused(2));
+    }
+    for players in ["0", "-3", "100000000000", "18446744073709551615"] {
+        case(&["simulate", "--players", players, "--games", "1"], Refused(2));
+        case(&["play", "--players", players], Refused(2));
+    }
+    case(&["simulate", "--players", "1", "--games", "1"], Refused(1));
+    case(&["simulate", "--players", "5", "--games", "1"], Refused(1));
+    case(&["simulate", "--bots", "random,random,random,random,random", "--games", "1"], Refused(1));
+    case(&["simulate", "--seed-start", "18446744073709551615", "--games", "2"], Refused(1));
+    case(&["simulate", "--seed-start", "18446744073709551615", "--games", "1"], Refused(1));
+    case(&["simulate", "--seed-start", "18446744073709551614", "--games", "1", "--players", "2", "--quiet"], Fine);
+    case(&["simulate", "--seed", "18446744073709551615", "--games", "2", "--players", "2", "--quiet"], Fine);
+    for jobs in ["0", "-1", "257", "100000000000"] {
+        case(&["simulate", "--jobs", jobs, "--games", "1"], Refused(2));
+    }
+    case(&["simulate", "--jobs", "1", "--games", "2", "--players", "2", "--quiet"], Fine);
+    for bots in ["nonsense", "mcts:0", "mcts:-1", "mcts:4294967295", "mcts:18446744073709551615", ",,"] {
+        case(&["simulate", "--bots", bots, "--games", "1"], Refused(1));
+        case(&["play", "--bots", bots], Refused(1));
+    }
+    for rs in ["nonsense-ruleset", "", &missing, &folder, &empty, &nonutf8, &huge_rs, &endless_rs, &overflowing_rs] {
+        case(&["simulate", "--ruleset", rs, "--games", "1"], Refused(1));
+        case(&["play", "--ruleset", rs], Refused(1));
+        case(&["cards", "--ruleset", rs], Refused(1));
+        case(&["cards", "--diff", rs], Refused(1));
+        case(&["check", rs], Refused(1));
+    }
+    case(&["simulate", "--games", "1", "--json-lines", &folder], Refused(1));
+    case(&["simulate", "--games", "1", "--json-lines", &path("no/such/dir/x.jsonl")], Refused(1));
+
+    case(&["bench", "--mcts-moves", "0"], Refused(2));
+    case(&["bench", "--mcts-moves", "-1"], Refused(2));
+    case(&["bench", "--games", "1", "--mcts-moves", "1"], Fine);
+
+    case(&["play"], Fine);
+    case(&["play", "--players", "1"], Refused(1));
+    case(&["play", "--seat", "3"], Refused(1));
+    case(&["play", "--seat", "18446744073709551615"], Refused(1));
+    case(&["play", "--seed", "18446744073709551615"], Fine);
+    case(&["play", "--players", "4", "--seat", "3", "--seed", "18446744073709551615"], Fine);
+    case(&["play", "--save", &folder], Refused(1));
+
+    let mut files = vec![missing.clone(), folder.clone(), empty.clone(), nonutf8.clone()];
+    if cfg!(unix) {
+        files.push("/dev/zero".into());
+    }
+    for file in &files {
+        case(&["replay", file], Refused(1));
+        case(&["replay", file, "--json"], Refused(1));
+        case(&["scenario", file], Refused(1));
+        case(&["scenario", file, "--json", "--check"], Refused(1));
+        case(&["score", file, "--json"], Refused(1));
+        case(&["report", file], Refused(1));
+        case(&["merge", file, "-o", &out], Refused(1));
+        case(&["cards", "--ruleset", file], Refused(1));
+        case(&["check", file], Refused(1));
+        // A missing path or a folder without *.toml is a bad argument; a bad file is a FAIL.
+        case(&["test", file], if *file == missing || *file == folder { Refused(2) } else { Reported });
+    }
+    case(&["replay", &path("save_huge_players.toml")], Refused(1));
+    case(&["replay", &path("save_negative_seed.toml")], Refused(1));
+    case(&["replay", &path("save_last_seed.toml"), "--json"], Fine);
+    for scenario in ["six_tiles.toml", "far_governor.toml", "runaway_script.toml"] {
+        case(&["scenario", &path(scenario)], Refused(1));
+        case(&["score", &path(scenario)], Refused(1));
+        case(&["test", &path(scenario)], Reported);
+    }
+    case(&["scenario", &path("no_expect.toml"), "--check"], Refused(1));
+    case(&["scenario", &path("no_expect.toml")], Fine);
+    case(&["test", &path("no_expect.toml")], Reported);
+    case(&["scenario", &palace, "--check"], Fine);
+    case(&["score", &palace], Fine);
+    case(&["cards"], Fine);
+    case(&["check", "second-edition"], Fine);
+
+    case(&["report"], Refused(2));
+    case(&["report", &path("rounds_max.jsonl")], Fine);
+    case(&["report", &path("rounds_spread.jsonl"), "--html", &path("spread.html")], Fine);
+    let normal = path("rounds_normal.jsonl");
+    case(&["report", &normal, "--compare", &path("rounds_spread.jsonl"), "--html", &path("compare.html")], Fine);
+    case(&["report", &normal, "--html", &folder], Refused(1));
+    case(&["report", &normal, "--compare", &folder], Refused(1));
+    case(&["merge", &normal], Refused(2));
+    case(&["merge", &path("rounds_max.jsonl"), "-o", &out], Fine);
+    case(&["merge", &normal, "-o", &folder], Refused(1));
+
+    case(&["test"], Refused(2));
+    case(&["test", &path("no-scenarios")], Refused(2));
+    case(&["test", &dir.join("no-scenarios/missing").to_string_lossy()], Refused(2));
+    case(&["test", "snapshots/scenarios", "--filter", "no scenario has this in its name"], Refused(2));
+    case(&["test", "snapshots/scenarios", "--filter", "palace_34"], Fine);
+
+    let deadline = std::time::Duration::from_secs(20);
+    let mut problems = Vec::new();
+    for (args, outcome) in &cases {
+        let (code, stdout, stderr) = run_with_deadline(args, deadline);
+        let first = stderr.lines().next().unwrap_or("");
+        let wrong = if code.is_none() {
+            Some(format!("killed: still running after {deadline:?} (or ended by a signal)"))
+        } else if stderr.contains("panicked") || stderr.contains("memory allocation") {
+            Some("panicked or aborted".to_owned())
+        } else {
+            match outcome {
+                Fine if code != Some(0) => Some(format!("expected exit 0, got {code:?}")),
+                Refused(want) if code != Some(*want) => Some(format!("expected exit {want}, got {code:?}")),
+                Refused(_) if !first.starts_with("error: ") || first.len() < 20 => {
+                    Some("stderr does not start with a clear `error: …` line".to_owned())
+                }
+                Reported if code != Some(1) || !stdout.contains("FAIL ") => {
+                    Some(format!("expected exit 1 and a FAIL line, got {code:?}"))
+                }
+                Usage if code != Some(2) || !stderr.contains("Usage: sanjuan") => {
+                    Some(format!("expected exit 2 and the usage, got {code:?}"))
+                }
+                _ => None,
+            }
+        };
+        if let Some(why) = wrong {
+            problems.push(format!(
+                "sanjuan {}: {why}\n  stdout: {}\n  stderr: {}",
+                args.join(" "),
+                stdout.trim(),
+                stderr.trim()
+            ));
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        problems.is_empty(),
+        "{} of {} command lines misbehave:\n{}",
+        problems.len(),
+        cases.len(),
+        problems.join("\n")
+    );
+}

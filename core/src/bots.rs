@@ -61,8 +61,11 @@ pub fn make(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
         None if name == "greedy" => Ok(Box::new(GreedyBot)),
         None if name == "mcts" => Ok(Box::new(MctsBot::new(seed, MctsBot::DEFAULT_ITERATIONS))),
         Some(("mcts", n)) => match n.parse::<u32>() {
-            Ok(n) if n > 0 => Ok(Box::new(MctsBot::new(seed, n))),
-            _ => Err(format!("`{name}`: write mcts:N with N a positive number of iterations per move")),
+            Ok(n) if (1..=MctsBot::MAX_ITERATIONS).contains(&n) => Ok(Box::new(MctsBot::new(seed, n))),
+            _ => Err(format!(
+                "`{name}`: write mcts:N with N the iterations per move, from 1 to {}",
+                MctsBot::MAX_ITERATIONS
+            )),
         },
         _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
     }
@@ -193,6 +196,8 @@ struct Node<A> {
 impl MctsBot {
     /// Iterations per move when none are given.
     pub const DEFAULT_ITERATIONS: u32 = 100;
+    /// The most iterations `mcts:N` accepts: beyond it one move takes minutes, a game days.
+    pub const MAX_ITERATIONS: u32 = 1_000_000;
 
     /// A search bot doing `iterations` determinized playouts per move.
     pub fn new(seed: u64, iterations: u32) -> Self {

@@ -60,7 +60,7 @@ impl Source {
                 .find(|(q, _)| q == p)
                 .map(|(_, text)| (*text).to_owned())
                 .ok_or_else(|| LoadError::missing(self, "no such built-in file")),
-            Source::Disk(p) => std::fs::read_to_string(p).map_err(|e| LoadError::missing(self, &e.to_string())),
+            Source::Disk(p) => read_bounded(p).map_err(|e| LoadError::missing(self, &e.to_string())),
         }
     }
 
@@ -113,6 +113,24 @@ impl fmt::Display for Source {
             Source::Disk(p) => write!(f, "{}", p.display()),
         }
     }
+}
+
+/// The largest rule, scenario or saved-game file read (the biggest shipped is a few KiB).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a text file, refusing one larger than [`MAX_FILE_BYTES`]: a device such as
+/// `/dev/zero` given as a file would otherwise be read until memory runs out.
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, too big for a rule, scenario or saved-game file",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(text)
 }
 
 /// Resolves `.` and `..` without touching the disk. A `..` that climbs above

@@ -1346,21 +1346,32 @@ pub fn render_html(r: &Report) -> String {
     out
 }
 
+/// The widest span of round counts whose empty rounds a histogram still shows.
+const MAX_FILLED_COLUMNS: u32 = 500;
+
 /// Histogram columns over the union of round counts, from the fewest to the
-/// most rounds with empty rounds filled in. One series per histogram, in
+/// most rounds with empty rounds filled in (when the span is not absurd). One series per histogram, in
 /// counts when there is one histogram and in shares of games otherwise.
 fn histogram_columns(hists: &[&BTreeMap<u32, u64>]) -> (Vec<String>, Vec<Vec<f64>>) {
     let lo = hists.iter().filter_map(|h| h.keys().next()).min().copied();
     let hi = hists.iter().filter_map(|h| h.keys().next_back()).max().copied();
     let (Some(lo), Some(hi)) = (lo, hi) else { return (vec![], vec![]) };
-    let cats = (lo..=hi).map(|r| r.to_string()).collect();
+    // A record claiming billions of rounds must not make billions of columns: past a
+    // chart's width only the round counts that occur get one.
+    let rounds: Vec<u32> = if hi - lo <= MAX_FILLED_COLUMNS {
+        (lo..=hi).collect()
+    } else {
+        hists.iter().flat_map(|h| h.keys().copied()).collect::<std::collections::BTreeSet<u32>>().into_iter().collect()
+    };
+    let cats = rounds.iter().map(|r| r.to_string()).collect();
     let series = hists
         .iter()
         .map(|h| {
             let total = h.values().sum::<u64>().max(1) as f64;
-            (lo..=hi)
+            rounds
+                .iter()
                 .map(|r| {
-                    let c = h.get(&r).copied().unwrap_or(0) as f64;
+                    let c = h.get(r).copied().unwrap_or(0) as f64;
                     if hists.len() == 1 { c } else { c / total }
                 })
                 .collect()

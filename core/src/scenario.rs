@@ -267,13 +267,14 @@ impl Scenario {
         let mut tiles: Vec<usize> = (0..rules.trading_tiles.len()).collect();
         rng::shuffle(&mut game.rng, &mut tiles);
         for (k, t) in f.trading_tiles.iter().enumerate() {
-            // Only the tiles not yet placed: a tile listed twice, or more tiles than the ruleset has, is an error.
+            // Only tiles not yet placed on top: a tile listed twice, or more tiles than the
+            // ruleset has, is an error rather than an insertion past the end.
             let unplaced = tiles.get(k..).unwrap_or_default();
             let Some(i) = unplaced.iter().position(|&i| &rules.trading_tiles[i] == t).map(|i| i + k) else {
                 return Err(self
                     .err(
                         &format!("trading_tiles.{k}"),
-                        format!("trading tile {t:?} is not one of the ruleset's (or is listed twice)"),
+                        format!("trading tile {t:?} is not one of the ruleset's {} tiles, or is listed more often than the ruleset has it", rules.trading_tiles.len()),
                     )
                     .help(format!("tiles: {:?}", rules.trading_tiles)));
             };

@@ -161,14 +161,14 @@ impl Summary {
         self.stalled += u64::from(r.stalled);
     }
 
-    /// Win share per seat.
+    /// Win share per seat (0 for a seat no game had).
     pub fn win_rate(&self, seat: usize) -> f64 {
-        self.wins[seat] / self.games.max(1) as f64
+        self.wins.get(seat).copied().unwrap_or(0.0) / self.games.max(1) as f64
     }
 
-    /// Mean score per seat.
+    /// Mean score per seat (0 for a seat no game had).
     pub fn mean_score(&self, seat: usize) -> f64 {
-        self.score_sum[seat] as f64 / self.games.max(1) as f64
+        self.score_sum.get(seat).copied().unwrap_or(0) as f64 / self.games.max(1) as f64
     }
 
     /// Mean rounds per game.

@@ -354,3 +354,41 @@ fn a_copied_tree_that_keeps_a_builtin_id_is_warned_about_and_fingerprinted_apart
     let w = changed.warnings.iter().map(ToString::to_string).collect::<String>();
     assert!(w.contains("differs from the built-in `second-edition` but has its id"), "{w}");
 }
+
+#[test]
+fn a_trading_tile_listed_twice_or_a_sixth_tile_is_refused() {
+    let first = "[1, 1, 1, 2, 2]";
+    let all = "[1, 1, 1, 2, 2], [1, 1, 2, 2, 2], [1, 1, 2, 2, 3], [1, 2, 2, 2, 3], [1, 2, 2, 3, 3]";
+    for tiles in [format!("{first}, {first}"), format!("{all}, {first}")] {
+        let text = format!("trading_tiles = [{tiles}]\n[[players]]\n[[players]]\n");
+        let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text).unwrap();
+        let err = scenario.run().unwrap_err().to_string();
+        assert!(err.contains("t.toml:1:") && err.contains("listed more often than the ruleset has it"), "{err}");
+    }
+    let text = format!("trading_tiles = [{all}]\n[[players]]\n[[players]]\n");
+    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text).unwrap();
+    assert!(scenario.run().is_ok(), "all five tiles, each once, is a valid order");
+}
+
+#[test]
+fn a_hook_returning_a_runaway_number_names_card_and_hook() {
+    let (dir, ruleset) = copy_rules();
+    fs::write(dir.path().join("scripts/tower.rhai"), "fn on_hand_limit(ctx) { 2147483647 }\n").unwrap();
+    let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
+    let text = "round_start = true\nround = 2\n[[players]]\nbuildings = [\"tower\"]\n[[players]]\n";
+    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text.into()).unwrap();
+    let err = scenario.setup(rs).unwrap_err().to_string();
+    assert!(err.contains("on_hand_limit") && err.contains("returned 2147483647"), "{err}");
+}
+
+#[test]
+fn rule_numbers_beyond_any_game_are_refused() {
+    let (_dir, ruleset) = copy_rules();
+    edit(&ruleset, "max_players = 4", "max_players = 100000000000");
+    edit(&ruleset, "max_rounds = 100", "max_rounds = 4294967295");
+    edit(&ruleset, "produce = 1\n", "produce = 2147483647\n");
+    let err = load_err(&ruleset);
+    for what in ["rules.max_players is 100000000000", "rules.max_rounds is 4294967295", "rules.produce is 2147483647"] {
+        assert!(err.contains(what), "{what}: {err}");
+    }
+}
