@@ -93,3 +93,18 @@ fn a_saved_game_replays_to_the_same_state() {
     assert_eq!(v["pending"]["seat"], 1, "{first}");
     std::fs::remove_file(&file).ok();
 }
+
+#[test]
+fn scenario_trace_names_the_building_behind_each_effect() {
+    let (ok, out, err) = sanjuan(&["scenario", "snapshots/scenarios/producer_well_producer.toml", "--trace"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("action 2 `produce indigo_plant sugar_mill`:"), "{out}");
+    assert!(out.contains("  seat 0: well gives 1 card: statue\n"), "{out}");
+    // The state still follows the events.
+    assert!(out.contains("seat 0 decides") || out.contains("seat 1 decides"), "{out}");
+    let (ok, out, err) = sanjuan(&["scenario", "snapshots/scenarios/builder_library_doubles_privilege.toml", "-v"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("seat 0: library doubles the builder privilege"), "{out}");
+    let (_, plain, _) = sanjuan(&["scenario", "snapshots/scenarios/builder_library_doubles_privilege.toml"]);
+    assert!(!plain.contains("doubles"), "{plain}");
+}
