@@ -59,6 +59,8 @@ enum Command {
         /// Verify the scenario's [expect] table; exit 1 if anything differs.
         #[arg(long)]
         check: bool,
+        #[command(flatten)]
+        trace: scenario::Trace,
     },
     /// Score the position a scenario file reaches.
     ///
@@ -133,7 +135,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay { file, json } => play::replay(&file, json),
-        Command::Scenario { file, json, check } => scenario::run(&file, json, check),
+        Command::Scenario { file, json, check, trace } => scenario::run(&file, json, check, trace),
         Command::Score { file, json } => scenario::score(&file, json),
         Command::Cards { ruleset, diff: None } => cards::list(&ruleset),
         Command::Cards { ruleset, diff: Some(other) } => cards::diff(&ruleset, &other),

@@ -8,15 +8,52 @@ use sanjuan_core::scenario::Scenario;
 
 use crate::CmdResult;
 
+/// `sanjuan scenario --trace`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct Trace {
+    /// Print every event of the scenario's actions, with the building that caused it, before the state.
+    #[arg(long, short = 'v', conflicts_with = "json")]
+    trace: bool,
+}
+
 fn play(file: &Path) -> Result<(Scenario, Game), String> {
     let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
     let game = scenario.run().map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
     Ok((scenario, game))
 }
 
-/// Plays a scenario and prints the state (and the check result).
-pub fn run(file: &Path, json: bool, check: bool) -> CmdResult {
-    let (scenario, game) = play(file)?;
+/// Plays the scenario's actions one by one, printing each one's events.
+fn play_traced(file: &Path) -> Result<(Scenario, Game), String> {
+    let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let rs = scenario.ruleset().map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
+    let mut game = scenario.setup(rs).map_err(|e| e.to_string())?;
+    game.log_events(true);
+    let cards = std::sync::Arc::clone(&game.ruleset().cards);
+    for (i, action) in scenario.file.actions.iter().enumerate() {
+        println!("action {} `{action}`:", i + 1);
+        match game.apply_text(action) {
+            Ok(events) => {
+                for e in &events {
+                    // Name the cause unless the text already does.
+                    let name = e.cause.map(|c| cards.get(c).name.to_lowercase());
+                    match name {
+                        Some(n) if !e.text.contains(&n) => println!("  {}  [{n}]", e.text),
+                        _ => println!("  {}", e.text),
+                    }
+                }
+            }
+            // The untraced run words the error with the file position.
+            Err(_) => return play(file),
+        }
+    }
+    println!();
+    Ok((scenario, game))
+}
+
+/// Plays a scenario and prints the state (and the check result); `trace`
+/// prints the events of each action first.
+pub fn run(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
+    let (scenario, game) = if trace.trace { play_traced(file)? } else { play(file)? };
     let state = game.to_json(None).map_err(|e| e.to_string())?;
     if json {
         println!("{}", serde_json::to_string_pretty(&state).expect("json"));

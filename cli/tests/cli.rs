@@ -278,7 +278,7 @@ fn no_command_line_value_panics_aborts_or_hangs() {
         )
     };
     write("rounds_max.jsonl", record(0, 4_294_967_295).as_bytes());
-    write("rounds_spread.jsonl", (record(0, 28) + &record(1, 4_294_967_295)).as_bytes());
+    write("rounds_spread.jsonl", format!("{}{}", record(0, 28), record(1, 4_294_967_295)).as_bytes());
     write("rounds_normal.jsonl", record(0, 28).as_bytes());
     let palace = "snapshots/scenarios/palace_34_to_42.toml".to_owned();
 
@@ -430,4 +430,19 @@ fn no_command_line_value_panics_aborts_or_hangs() {
         cases.len(),
         problems.join("\n")
     );
+}
+
+#[test]
+fn scenario_trace_names_the_building_behind_each_effect() {
+    let (ok, out, err) = sanjuan(&["scenario", "snapshots/scenarios/producer_well_producer.toml", "--trace"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("action 2 `produce indigo_plant sugar_mill`:"), "{out}");
+    assert!(out.contains("  seat 0: well gives 1 card: statue\n"), "{out}");
+    // The state still follows the events.
+    assert!(out.contains("seat 0 decides") || out.contains("seat 1 decides"), "{out}");
+    let (ok, out, err) = sanjuan(&["scenario", "snapshots/scenarios/builder_library_doubles_privilege.toml", "-v"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("seat 0: library doubles the builder privilege"), "{out}");
+    let (_, plain, _) = sanjuan(&["scenario", "snapshots/scenarios/builder_library_doubles_privilege.toml"]);
+    assert!(!plain.contains("doubles"), "{plain}");
 }

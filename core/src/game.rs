@@ -281,13 +281,61 @@ pub struct Phase {
     pub factor: i32,
 }
 
+/// "1 card", "3 cards".
+pub(crate) fn n_cards(n: impl Into<i64>) -> String {
+    count(n, "card")
+}
+
+/// "1 good", "3 goods": a number and a noun that takes an s.
+pub(crate) fn count(n: impl Into<i64>, noun: &str) -> String {
+    match n.into() {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
+/// Who may read an event's full text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    /// Everyone at the table.
+    Public,
+    /// Only this seat: the text names cards the others cannot see (a hand card
+    /// paid, discarded, kept or put under a building; the cards drawn).
+    Seat(usize),
+}
+
 /// Something that happened, for logs and the terminal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// The player it concerns, if any.
     pub seat: Option<usize>,
-    /// What happened, in words with card ids.
+    /// The building whose effect caused it (the library that doubled a privilege,
+    /// the well that gave a card), if any.
+    pub cause: Option<CardIdx>,
+    /// Who may read `text`.
+    pub visibility: Visibility,
+    /// What happened, in words with card ids, hidden cards included.
     pub text: String,
+    /// What the seats that may not read `text` learn instead ("seat 2 keeps 1 card").
+    pub public_text: Option<String>,
+}
+
+impl Event {
+    /// The event as `seat` sees it: the public text in place of one that names
+    /// cards hidden from `seat`; `None` if `seat` learns nothing from it.
+    pub fn seen_by(&self, seat: usize) -> Option<Event> {
+        match self.visibility {
+            Visibility::Public => Some(self.clone()),
+            Visibility::Seat(s) if s == seat => Some(self.clone()),
+            Visibility::Seat(_) => self.public_text.as_ref().map(|text| Event {
+                seat: self.seat,
+                cause: self.cause,
+                visibility: Visibility::Public,
+                text: text.clone(),
+                public_text: None,
+            }),
+        }
+    }
 }
 
 /// A game of San Juan.
@@ -454,18 +502,64 @@ impl Game {
         self.record.as_deref().unwrap_or_default()
     }
 
-    /// Events since the last call.
+    /// Events since the last call, hidden cards included (an observer's log);
+    /// [`Event::seen_by`] gives what one seat sees of each.
     pub fn take_events(&mut self) -> Vec<Event> {
         self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// Logs a public event that no building caused.
     pub(crate) fn event(&mut self, seat: Option<usize>, text: impl FnOnce(&Game) -> String) {
+        self.log_event(seat, None, None, |g| (text(g), None));
+    }
+
+    /// Logs a public event caused by the building `cause` of `seat`.
+    pub(crate) fn event_from(&mut self, seat: usize, cause: CardIdx, text: impl FnOnce(&Game) -> String) {
+        self.log_event(Some(seat), Some(cause), None, |g| (text(g), None));
+    }
+
+    /// Logs an event whose text only `seat` may read; `texts` gives (that text, what the others learn).
+    pub(crate) fn secret_event(
+        &mut self,
+        seat: usize,
+        cause: Option<CardIdx>,
+        texts: impl FnOnce(&Game) -> (String, String),
+    ) {
+        self.log_event(Some(seat), cause, Some(seat), |g| {
+            let (private, public) = texts(g);
+            (private, Some(public))
+        });
+    }
+
+    pub(crate) fn log_event(
+        &mut self,
+        seat: Option<usize>,
+        cause: Option<CardIdx>,
+        only: Option<usize>,
+        texts: impl FnOnce(&Game) -> (String, Option<String>),
+    ) {
         if self.log.is_some() {
-            let text = text(self);
+            let (text, public_text) = texts(self);
+            let visibility = only.map_or(Visibility::Public, Visibility::Seat);
             if let Some(log) = &mut self.log {
-                log.push(Event { seat, text });
+                log.push(Event { seat, cause, visibility, text, public_text });
             }
         }
+    }
+
+    /// True while events are logged: work done only to describe an event checks this first.
+    pub(crate) fn logging(&self) -> bool {
+        self.log.is_some()
+    }
+
+    /// A building's name as a sentence names it: `gold mine`.
+    pub(crate) fn name_of(&self, card: CardIdx) -> String {
+        self.rs.cards.get(card).name.to_lowercase()
+    }
+
+    /// Card ids, comma-separated.
+    pub(crate) fn ids(&self, cards: &[CardIdx]) -> String {
+        cards.iter().map(|&c| self.rs.cards.id(c)).collect::<Vec<_>>().join(", ")
     }
 
     /// The ruleset this game is played with.
@@ -516,6 +610,13 @@ impl Game {
     /// The face-up trading tile, if a trader phase is on.
     pub fn trading_tile(&self) -> Option<&[i32]> {
         self.tile.map(|t| self.rs.rules.trading_tiles[t].as_slice())
+    }
+
+    /// The face-up trading tile with good names: `indigo 1, sugar 1, tobacco 2, coffee 2, silver 3`.
+    pub fn trading_tile_text(&self) -> Option<String> {
+        let goods = &self.rs.rules.goods;
+        let tile = self.trading_tile()?;
+        Some(tile.iter().zip(goods).map(|(price, good)| format!("{good} {price}")).collect::<Vec<_>>().join(", "))
     }
 
     /// The current phase, if one is being played.
@@ -637,7 +738,15 @@ impl Game {
             parse_line(text, &self.rs.cards).map_err(|why| GameError::Parse { text: text.into(), why })?;
         let mut events = Vec::new();
         let seat = self.pending.as_ref().map(Decision::seat);
+        let start = self.pending.clone();
+        let mut built = match &start {
+            Some(Decision::Pay { card, .. }) => Some(*card),
+            _ => None,
+        };
         for a in &actions {
+            if let Action::Build { card, .. } = a {
+                built = Some(*card);
+            }
             // A forced payment (every hand card) was made automatically; accept it written out.
             if let Action::Pay(c) = a
                 && !matches!(self.pending, Some(Decision::Pay { .. }))
@@ -645,6 +754,18 @@ impl Game {
             {
                 self.auto_paid.swap_remove(i);
                 continue;
+            }
+            // A line answers one seat's decision: what is left once it is over
+            // would otherwise answer the next decision, maybe another seat's.
+            if let Some(start) = &start
+                && !self.continues(start)
+            {
+                let cards = &self.rs.cards;
+                return Err(GameError::Illegal {
+                    action: a.text(cards),
+                    why: self.line_overrun(start, *a, built),
+                    legal: self.legal.iter().map(|a| a.text(cards)).collect(),
+                });
             }
             events.extend(self.apply(*a)?);
         }
@@ -684,17 +805,252 @@ impl Game {
     }
 
     fn check_legal(&self, action: Action) -> Result<(), GameError> {
-        let legal = self.legal_actions();
-        if legal.contains(&action) {
-            return Ok(());
-        }
+        let Some(why) = self.why_illegal(action) else { return Ok(()) };
         let cards = &self.rs.cards;
-        let decision = self.pending.as_ref().map_or("none", Decision::name);
         Err(GameError::Illegal {
             action: action.text(cards),
-            why: format!("seat {} must decide: {decision}", self.pending.as_ref().map_or(0, Decision::seat)),
-            legal: legal.iter().map(|a| a.text(cards)).collect(),
+            why,
+            legal: self.legal.iter().map(|a| a.text(cards)).collect(),
         })
+    }
+
+    /// True while the pending decision is still `start`'s seat answering it
+    /// (paying for a building continues choosing it).
+    fn continues(&self, start: &Decision) -> bool {
+        match &self.pending {
+            Some(now) => {
+                now.seat() == start.seat()
+                    && (now.name() == start.name()
+                        || matches!((start, now), (Decision::Build { .. }, Decision::Pay { .. })))
+            }
+            None => false,
+        }
+    }
+
+    /// Why a line's action `a` comes too late: `start`, the decision the line
+    /// answered, is over (an allowance used up, a building paid in full).
+    fn line_overrun(&self, start: &Decision, a: Action, built: Option<CardIdx>) -> String {
+        let cards = &self.rs.cards;
+        let seat = start.seat();
+        let only = |left: i64, done: i64, noun: &str| {
+            let more = if done > 0 { " more" } else { "" };
+            match left {
+                1 => format!("only 1{more} {noun}"),
+                n => format!("only {n}{more} {noun}s"),
+            }
+        };
+        let why = match start {
+            Decision::Produce { left, done, .. } => {
+                format!("seat {seat} may produce {}", only((*left).into(), (*done).into(), "good"))
+            }
+            Decision::Sell { left, done, .. } => {
+                format!("seat {seat} may sell {}", only((*left).into(), (*done).into(), "good"))
+            }
+            Decision::Keep { left, .. } => format!("seat {seat} may keep {}", only(*left as i64, 0, "card")),
+            Decision::Discard { left, .. } => format!("seat {seat} discards {}", only(*left as i64, 0, "card")),
+            Decision::Tuck { left, slot, .. } => format!(
+                "seat {seat} may put {} under its {}",
+                only(*left as i64, 0, "card"),
+                self.name_of(self.players[seat].city[*slot].card)
+            ),
+            Decision::Exchange { left, .. } => format!("seat {seat} may exchange {}", only(*left as i64, 0, "card")),
+            Decision::Pay { .. } | Decision::Build { .. } if matches!(a, Action::Pay(_) | Action::Spend(_)) => {
+                let what = built.map_or("the building".to_owned(), |c| cards.id(c).to_owned());
+                format!("seat {seat} has paid all that {what} costs")
+            }
+            Decision::Role { .. } => format!("seat {seat} chooses one role per turn"),
+            _ => format!("seat {seat}'s {} is over", start.name()),
+        };
+        let next = match &self.pending {
+            Some(d) => format!("; now seat {} must {}", d.seat(), self.task(d)),
+            None => String::new(),
+        };
+        format!("{why}{next}")
+    }
+
+    /// What the seat of decision `d` must do, in words: `choose a role`.
+    fn task(&self, d: &Decision) -> String {
+        let cards = &self.rs.cards;
+        match d {
+            Decision::Role { .. } => "choose a role".into(),
+            Decision::Build { .. } => "build or pass".into(),
+            Decision::Pay { card, remaining, .. } => {
+                format!("pay {} more for {}", n_cards(*remaining), cards.id(*card))
+            }
+            Decision::Produce { .. } => "produce or pass".into(),
+            Decision::Sell { .. } => "sell or pass".into(),
+            Decision::Keep { left, .. } => format!("keep {} of the drawn cards", left),
+            Decision::Discard { left, .. } => format!("discard {}", n_cards(*left as i64)),
+            Decision::Reveal { .. } => "keep a revealed card or pass".into(),
+            Decision::Tuck { seat, slot, .. } => {
+                format!("put cards under its {} or pass", self.name_of(self.players[*seat].city[*slot].card))
+            }
+            Decision::Exchange { .. } => "discard cards to exchange or pass".into(),
+        }
+    }
+
+    /// Why `action` is not a legal answer to the pending decision, in words
+    /// (`seat 0 already has a smithy; a city building may be built only once`);
+    /// `None` if it is legal.
+    pub fn why_illegal(&self, action: Action) -> Option<String> {
+        if self.legal.contains(&action) {
+            return None;
+        }
+        let Some(d) = &self.pending else {
+            return Some("the game is over; no decision is pending".into());
+        };
+        let seat = d.seat();
+        let cards = &self.rs.cards;
+        let id = |c: CardIdx| cards.id(c);
+        let p = &self.players[seat];
+        let in_hand = |c: CardIdx| p.hand.contains(&c);
+        let no_card = |c: CardIdx| format!("seat {seat} has no {} in hand", id(c));
+        let answers = matches!(
+            (d, action),
+            (Decision::Role { .. }, Action::Role { .. })
+                | (Decision::Build { .. }, Action::Build { .. } | Action::Pass)
+                | (Decision::Pay { .. }, Action::Pay(_) | Action::Spend(_))
+                | (Decision::Produce { .. }, Action::Produce(_) | Action::Pass)
+                | (Decision::Sell { .. }, Action::Sell(_) | Action::Pass)
+                | (Decision::Keep { .. }, Action::Keep(_))
+                | (Decision::Discard { .. }, Action::Discard(_))
+                | (Decision::Reveal { .. }, Action::Keep(_) | Action::Pass)
+                | (Decision::Tuck { .. }, Action::Tuck(_) | Action::Pass)
+                | (Decision::Exchange { .. }, Action::Discard(_) | Action::Pass)
+        );
+        if !answers {
+            let verb = match action {
+                Action::Role { .. } => "choose a role",
+                Action::Build { .. } => "build",
+                Action::Pay(_) => "pay",
+                Action::Spend(_) => "spend a good",
+                Action::Produce(_) => "produce",
+                Action::Sell(_) => "sell",
+                Action::Keep(_) => "keep a card",
+                Action::Discard(_) => "discard",
+                Action::Tuck(_) => "put a card under a building",
+                Action::Pass => "pass",
+            };
+            return Some(format!("seat {seat} must {}, not {verb}", self.task(d)));
+        }
+        let why = match (d, action) {
+            (Decision::Role { .. }, Action::Role { role, .. }) if self.roles_taken & role.bit() != 0 => {
+                format!("the {role} was already chosen this round")
+            }
+            (Decision::Role { .. }, Action::Role { role, boost: false }) => {
+                format!("seat {seat} has no privilege boost to decline; write `role {role}`")
+            }
+            (Decision::Build { .. }, Action::Build { card, over }) => self.why_not_build(seat, card, over),
+            (
+                Decision::Pay { .. } | Decision::Discard { .. } | Decision::Exchange { .. } | Decision::Tuck { .. },
+                Action::Pay(c) | Action::Discard(c) | Action::Tuck(c),
+            ) if !in_hand(c) => no_card(c),
+            (Decision::Pay { goods_left, over, .. }, Action::Spend(b)) => {
+                let slots = || p.city.iter().enumerate().filter(|(_, s)| s.card == b);
+                if *goods_left <= 0 {
+                    format!("seat {seat} may pay with no (more) goods")
+                } else if slots().next().is_none() {
+                    format!("seat {seat} has no {}", id(b))
+                } else if slots().all(|(i, s)| s.good.is_none() || Some(i) == *over) {
+                    let covered = slots().any(|(i, s)| s.good.is_some() && Some(i) == *over);
+                    if covered {
+                        format!("the good on {} is lost with the building it covers", id(b))
+                    } else {
+                        format!("seat {seat} has no good on {}", id(b))
+                    }
+                } else {
+                    format!("seat {seat} cannot spend the good on {} now", id(b))
+                }
+            }
+            (Decision::Produce { .. }, Action::Produce(b)) => {
+                let def = cards.get(b);
+                if !p.owns(b) {
+                    format!("seat {seat} has no {}", id(b))
+                } else if def.kind != Kind::Production {
+                    format!("{} is not a production building; only production buildings produce", id(b))
+                } else {
+                    format!("seat {seat}'s {} already has a good; a building holds one good at most", id(b))
+                }
+            }
+            (Decision::Sell { .. }, Action::Sell(b)) => {
+                if !p.owns(b) {
+                    format!("seat {seat} has no {}", id(b))
+                } else {
+                    format!("seat {seat} has no good on {}", id(b))
+                }
+            }
+            (Decision::Keep { .. }, Action::Keep(c)) => format!("{} is not among the cards seat {seat} drew", id(c)),
+            (Decision::Reveal { slot, keepable, .. }, Action::Keep(c)) => {
+                let by = self.name_of(p.city[*slot].card);
+                if !self.limbo.contains(&c) {
+                    format!("{} is not among the cards the {by} revealed", id(c))
+                } else {
+                    let ids: Vec<&str> = keepable.iter().map(|&k| id(k)).collect();
+                    format!("the {by} lets seat {seat} keep only {}", ids.join(", "))
+                }
+            }
+            _ => format!("seat {seat} must {}", self.task(d)),
+        };
+        Some(why)
+    }
+
+    /// Why `seat` cannot build `card` (over a building of type `over`) now.
+    fn why_not_build(&self, seat: usize, card: CardIdx, over: Option<CardIdx>) -> String {
+        let cards = &self.rs.cards;
+        let id = |c: CardIdx| cards.id(c);
+        let p = &self.players[seat];
+        let public = !p.hand.contains(&card) && self.public.contains(&card);
+        if !p.hand.contains(&card) && !public {
+            return format!("seat {seat} has no {} in hand", id(card));
+        }
+        let def = cards.get(card);
+        if self.rs.rules.unique_city_buildings && def.kind == Kind::City && p.owns(card) {
+            return format!("seat {seat} already has a {}; a city building may be built only once", id(card));
+        }
+        let abilities = match self.build_abilities(seat) {
+            Ok(a) => a,
+            Err(e) => return format!("a script failed while working it out: {e}"),
+        };
+        let mut slot = None;
+        if let Some(o) = over {
+            if abilities.overbuild.is_none() {
+                return format!("none of seat {seat}'s buildings lets it build over another");
+            }
+            let slots: Vec<usize> = (0..p.city.len()).filter(|&i| p.city[i].card == o).collect();
+            if slots.is_empty() {
+                return format!("seat {seat} has no {} to build over", id(o));
+            }
+            if o == card {
+                return format!("{} cannot be built over a {} (the same building)", id(card), id(o));
+            }
+            if abilities.except.iter().any(|e| e.as_str() == id(o)) {
+                return format!("{} cannot be built over", id(o));
+            }
+            let Some(&active) = slots.iter().find(|&&i| p.city[i].active) else {
+                return format!("{} was built in this builder phase; it can be built over from the next one", id(o));
+            };
+            slot = Some(active);
+        }
+        let cost = match self.build_cost(seat, card, slot) {
+            Ok(c) => c,
+            Err(e) => return format!("a script failed while working out the cost: {e}"),
+        };
+        let others = p.hand.len() - usize::from(!public);
+        let granted: i32 = abilities.goods_grants.iter().filter(|(s, _)| Some(*s) != slot).map(|(_, n)| n).sum();
+        let goods = p.city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != slot).count();
+        let goods = granted.min(goods as i32).max(0);
+        if cost > others as i32 + goods {
+            let discounted = if cost == def.cost { "" } else { " after discounts" };
+            let over = over.map(|o| format!(" over {}", id(o))).unwrap_or_default();
+            let spend = if goods > 0 { format!(" and {} it may spend", count(goods, "good")) } else { String::new() };
+            let other = if public { "" } else { " other" };
+            let has = match others {
+                1 => format!("1{other} card"),
+                n => format!("{n}{other} cards"),
+            };
+            return format!("{}{over} costs {cost}{discounted}; seat {seat} has {has}{spend}", id(card));
+        }
+        format!("{} cannot be built now", id(card))
     }
 
     /// Runs steps until a decision with a real choice is pending or the game ends.
@@ -829,6 +1185,12 @@ impl Game {
 
     /// Draws up to `n` cards into a hand; returns how many were drawn.
     pub(crate) fn draw_to_hand(&mut self, seat: usize, n: i32) -> i32 {
+        self.draw_from(seat, n, None)
+    }
+
+    /// Draws up to `n` cards into a hand because of the building `cause` (a well,
+    /// a market hall…), or of the role when `None`; returns how many were drawn.
+    pub(crate) fn draw_from(&mut self, seat: usize, n: i32, cause: Option<CardIdx>) -> i32 {
         let mut drawn = 0;
         for _ in 0..n.max(0) {
             match self.draw() {
@@ -840,7 +1202,16 @@ impl Game {
             }
         }
         if drawn > 0 {
-            self.event(Some(seat), |_| format!("seat {seat} draws {drawn}"));
+            // Drawn cards go to the hand unseen by the others: they learn the count.
+            self.secret_event(seat, cause, |g| {
+                let hand = &g.players[seat].hand;
+                let ids = g.ids(&hand[hand.len() - drawn as usize..]);
+                let head = match cause {
+                    Some(c) => format!("seat {seat}: {} gives {}", g.name_of(c), n_cards(drawn)),
+                    None => format!("seat {seat} draws {}", n_cards(drawn)),
+                };
+                (format!("{head}: {ids}"), head)
+            });
         }
         drawn
     }
@@ -955,15 +1326,29 @@ impl Game {
             .map_err(|e| self.rs.scripts.bad_return(hook as usize, card, &e).into())
     }
 
-    /// Sum of an integer hook over `seat`'s listening buildings, with `edit` filling the context.
-    pub(crate) fn sum_hook(&self, hook: Hook, seat: usize, edit: impl Fn(&mut Ctx)) -> Result<i32, GameError> {
+    /// Sum of an integer hook over `seat`'s listening buildings; each building
+    /// that adds something is logged as `say(its id, what it adds)`.
+    pub(crate) fn sum_hook(&mut self, hook: Hook, seat: usize, say: fn(&str, i32) -> String) -> Result<i32, GameError> {
         let mut total = 0;
         for slot in self.listeners(hook, seat) {
-            let mut ctx = self.ctx(seat, slot);
-            edit(&mut ctx);
-            total = self.call_int(hook, ctx)?.saturating_add(total);
+            let n = self.call_int(hook, self.ctx(seat, slot))?;
+            if n != 0 {
+                let card = self.players[seat].city[slot].card;
+                self.event_from(seat, card, |g| format!("seat {seat}: {}", say(&g.name_of(card), n)));
+            }
+            total = n.saturating_add(total);
         }
         Ok(total)
+    }
+
+    /// The first of `seat`'s buildings whose `hook` returns `value`: which one
+    /// gave a privilege factor or a hand limit, for the log.
+    pub(crate) fn hook_source(&self, hook: Hook, seat: usize, value: i32) -> Option<CardIdx> {
+        let slot = self
+            .listeners(hook, seat)
+            .into_iter()
+            .find(|&slot| self.call_int(hook, self.ctx(seat, slot)).is_ok_and(|v| v == value))?;
+        Some(self.players[seat].city[slot].card)
     }
 
     /// Runs a "draw n cards" hook for each listening building, one after another.
@@ -974,8 +1359,7 @@ impl Game {
             let n = self.call_int(hook, ctx)?;
             if n > 0 {
                 let card = self.players[seat].city[slot].card;
-                self.event(Some(seat), |g| format!("seat {seat}: {} gives {n} card(s)", g.rs.cards.id(card)));
-                self.draw_to_hand(seat, n);
+                self.draw_from(seat, n, Some(card));
             }
         }
         Ok(())
@@ -1008,6 +1392,17 @@ impl Game {
         if self.players[seat].hand.is_empty() {
             return Ok(());
         }
+        if self.logging() && (tuck > 0 || exchange > 0) {
+            let hand = self.players[seat].hand.len() as i32;
+            let (n, what, end) = if tuck > 0 { (tuck, "put", " under it") } else { (exchange, "exchange", "") };
+            let amount = match n {
+                1 => "1 hand card".to_owned(),
+                n if n >= hand && n > 2 => "any number of hand cards".to_owned(),
+                n => format!("up to {n} hand cards"),
+            };
+            let card = self.players[seat].city[slot].card;
+            self.event_from(seat, card, |g| format!("seat {seat}: {} lets it {what} {amount}{end}", g.name_of(card)));
+        }
         if tuck > 0 {
             self.pending = Some(Decision::Tuck { seat, slot, left: tuck as usize, done: 0 });
         } else if exchange > 0 {
@@ -1025,6 +1420,14 @@ impl Game {
         let limit = self.hand_limit_of(seat)?.max(0) as usize;
         let hand = self.players[seat].hand.len();
         if hand > limit {
+            if self.logging() {
+                let raised = limit as i32 > self.rs.rules.hand_limit;
+                let cause = if raised { self.hook_source(Hook::HandLimit, seat, limit as i32) } else { None };
+                let by = cause.map(|c| format!(" ({} allows {limit})", self.name_of(c))).unwrap_or_default();
+                let text =
+                    format!("seat {seat} has {hand} cards, more than the hand limit{by}: discards {}", hand - limit);
+                self.log_event(Some(seat), cause, None, |_| (text, None));
+            }
             self.pending = Some(Decision::Discard { seat, left: hand - limit, reason: DiscardReason::HandLimit });
         }
         Ok(())
@@ -1133,10 +1536,8 @@ impl Game {
             _ => {}
         }
         let decision = self.pending.take().expect("a decision is pending");
-        let seat = decision.seat();
-        if self.log.is_some() {
-            let text = action.text(&self.rs.cards);
-            self.event(Some(seat), |_| format!("seat {seat}: {text}"));
+        if self.logging() {
+            self.log_action(&decision, action);
         }
         match (decision, action) {
             (Decision::Role { seat, boost, .. }, Action::Role { role, boost: use_boost }) => {
@@ -1153,6 +1554,13 @@ impl Game {
                 if left > 1 && !self.limbo.is_empty() {
                     self.pending = Some(Decision::Keep { seat, left: left - 1 });
                 } else {
+                    if !self.limbo.is_empty() {
+                        let n = self.limbo.len();
+                        self.secret_event(seat, None, |g| {
+                            let public = format!("seat {seat} discards the other {}", n_cards(n as i64));
+                            (format!("{public}: {}", g.ids(&g.limbo)), public)
+                        });
+                    }
                     self.discard.append(&mut self.limbo);
                 }
                 Ok(())
@@ -1212,10 +1620,88 @@ impl Game {
         }
     }
 
+    /// Logs an answered decision. A hand card paid, discarded, kept from the
+    /// councillor's draw or put under a building is named to its owner only.
+    fn log_action(&mut self, d: &Decision, action: Action) {
+        let seat = d.seat();
+        let id = |g: &Game, c: CardIdx| g.rs.cards.id(c).to_owned();
+        match (d, action) {
+            (Decision::Role { boost, .. }, Action::Role { role, boost: used }) => {
+                let plain = if !used && *boost > 1 { " without the privilege boost" } else { "" };
+                self.event(Some(seat), |_| format!("seat {seat} chooses the {role}{plain}"));
+            }
+            (_, Action::Build { card, over }) => self.event(Some(seat), |g| match over {
+                Some(o) => format!("seat {seat} builds {} over {}", id(g, card), id(g, o)),
+                None => format!("seat {seat} builds {}", id(g, card)),
+            }),
+            (_, Action::Pay(c)) => self.secret_event(seat, None, |g| {
+                (format!("seat {seat} pays with {}", id(g, c)), format!("seat {seat} pays with 1 card"))
+            }),
+            (_, Action::Spend(b)) => {
+                let cause = self.goods_payer(seat);
+                self.log_event(Some(seat), cause, None, |g| {
+                    (format!("seat {seat} pays with the good on {}", id(g, b)), None)
+                });
+            }
+            (_, Action::Produce(b)) => self.event(Some(seat), |g| format!("seat {seat} produces on {}", id(g, b))),
+            (_, Action::Sell(b)) => self.event(Some(seat), |g| {
+                format!("seat {seat} sells the good on {} for {}", id(g, b), n_cards(g.price_of(b)))
+            }),
+            (Decision::Reveal { slot, .. }, Action::Keep(c)) => {
+                let cause = self.players[seat].city[*slot].card;
+                self.event_from(seat, cause, |g| format!("seat {seat} keeps {}", id(g, c)));
+            }
+            (_, Action::Keep(c)) => self.secret_event(seat, None, |g| {
+                (format!("seat {seat} keeps {}", id(g, c)), format!("seat {seat} keeps 1 card"))
+            }),
+            (Decision::Exchange { .. }, Action::Discard(c)) => self.secret_event(seat, None, |g| {
+                (format!("seat {seat} exchanges {}", id(g, c)), format!("seat {seat} exchanges 1 card"))
+            }),
+            (Decision::Discard { reason, .. }, Action::Discard(c)) => {
+                let why = match reason {
+                    DiscardReason::HandLimit => " (hand limit)",
+                    DiscardReason::Council | DiscardReason::Setup => "",
+                };
+                self.secret_event(seat, None, |g| {
+                    (format!("seat {seat} discards {}{why}", id(g, c)), format!("seat {seat} discards 1 card{why}"))
+                });
+            }
+            (Decision::Tuck { slot, .. }, Action::Tuck(c)) => {
+                let under = self.players[seat].city[*slot].card;
+                self.secret_event(seat, Some(under), |g| {
+                    let b = g.name_of(under);
+                    (
+                        format!("seat {seat} puts {} under its {b}", id(g, c)),
+                        format!("seat {seat} puts 1 card under its {b}"),
+                    )
+                });
+            }
+            // Not building is told by the builder step itself.
+            (Decision::Build { .. }, Action::Pass) => {}
+            (_, Action::Pass) => self.event(Some(seat), |_| format!("seat {seat} passes")),
+            (_, a) => {
+                let text = a.text(&self.rs.cards);
+                self.event(Some(seat), |_| format!("seat {seat}: {text}"));
+            }
+        }
+    }
+
     fn choose_role(&mut self, seat: usize, role: Role, factor: i32) -> Result<(), GameError> {
         self.roles_taken |= role.bit();
         if factor > 1 && self.boost_limited() {
             self.players[seat].boost_used = true;
+        }
+        if factor > 1 && self.logging() {
+            let cause = self.hook_source(Hook::Privilege, seat, factor);
+            let by = match factor {
+                2 => "doubles".to_owned(),
+                3 => "triples".to_owned(),
+                n => format!("multiplies by {n}"),
+            };
+            let who = cause.map_or("a building".to_owned(), |c| self.name_of(c));
+            self.log_event(Some(seat), cause, None, |_| {
+                (format!("seat {seat}: {who} {by} the {role} privilege"), None)
+            });
         }
         self.phase = Some(Phase { role, chooser: seat, factor });
         self.phase_sold = 0;

@@ -8,7 +8,7 @@ use rhai::Dynamic;
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
-use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step};
+use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
 use crate::hooks::{self, Hook};
 
 impl Game {
@@ -18,7 +18,7 @@ impl Game {
             Role::Trader => {
                 let t = self.tiles.pop_front();
                 self.tile = t;
-                self.event(None, |g| format!("trading tile {:?}", g.trading_tile().unwrap_or(&[])));
+                self.event(None, |g| format!("trading tile: {}", g.trading_tile_text().unwrap_or_default()));
             }
             Role::Councillor => {
                 let n = self.players.len();
@@ -35,6 +35,8 @@ impl Game {
                             && let Some(c) = self.draw()
                         {
                             self.players[seat].city[slot].good = Some(c);
+                            let b = card as CardIdx;
+                            self.event_from(seat, b, |g| format!("seat {seat}: {} gets a good", g.name_of(b)));
                         }
                     }
                 }
@@ -88,11 +90,16 @@ impl Game {
             Role::Builder => self.builder_turn(seat),
             // Goods to produce or sell: the action, the privilege, then the buildings' extras.
             Role::Producer | Role::Trader => {
-                let (base, privilege, hook) = match phase.role {
-                    Role::Producer => (rules.produce, rules.producer_privilege, Hook::Produce),
-                    _ => (rules.sell, rules.trader_privilege, Hook::Sell),
+                type Say = fn(&str, i32) -> String;
+                let (base, privilege, hook, say): (i32, i32, Hook, Say) = match phase.role {
+                    Role::Producer => (rules.produce, rules.producer_privilege, Hook::Produce, |id, n| {
+                        format!("{id} lets it produce {} more", count(n, "good"))
+                    }),
+                    _ => (rules.sell, rules.trader_privilege, Hook::Sell, |id, n| {
+                        format!("{id} lets it sell {} more", count(n, "good"))
+                    }),
                 };
-                let left = base + self.privilege(seat, privilege) + self.sum_hook(hook, seat, |_| {})?;
+                let left = base + self.privilege(seat, privilege) + self.sum_hook(hook, seat, say)?;
                 if left > 0 {
                     self.pending = Some(match phase.role {
                         Role::Producer => Decision::Produce { seat, left, done: 0 },
@@ -117,11 +124,9 @@ impl Game {
 
     // ----- builder -----------------------------------------------------------
 
-    fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
-        let mut overbuild = false;
-        let mut except: Vec<String> = Vec::new();
-        // Goods that may pay, per granting building: a covered building grants nothing.
-        let mut goods_grants: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
+    /// What `seat`'s buildings let it do in a builder turn (build over, pay with goods).
+    pub(crate) fn build_abilities(&self, seat: usize) -> Result<BuildAbilities, GameError> {
+        let mut out = BuildAbilities::default();
         for slot in self.listeners(Hook::BuildOptions, seat) {
             let ctx = self.ctx(seat, slot);
             let card = ctx.card as usize;
@@ -131,12 +136,27 @@ impl Game {
                 &["overbuild", "overbuild_except", "goods_as_cards"],
             )
             .map_err(bad)?;
-            overbuild |= hooks::map_bool(&map, "overbuild").map_err(bad)?;
-            goods_grants.push((slot, hooks::map_int(&map, "goods_as_cards").map_err(bad)?));
+            if hooks::map_bool(&map, "overbuild").map_err(bad)? {
+                out.overbuild.get_or_insert(slot);
+            }
+            out.goods_grants.push((slot, hooks::map_int(&map, "goods_as_cards").map_err(bad)?));
             if let Some(v) = map.get("overbuild_except") {
-                except.extend(hooks::as_ids(v.clone()).map_err(bad)?);
+                out.except.extend(hooks::as_ids(v.clone()).map_err(bad)?);
             }
         }
+        Ok(out)
+    }
+
+    /// The building that lets `seat` pay with goods (a black market), for the log.
+    pub(crate) fn goods_payer(&self, seat: usize) -> Option<CardIdx> {
+        let abilities = self.build_abilities(seat).ok()?;
+        let (slot, _) = abilities.goods_grants.iter().find(|(_, n)| *n > 0)?;
+        Some(self.players[seat].city[*slot].card)
+    }
+
+    fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
+        let BuildAbilities { overbuild, except, goods_grants } = self.build_abilities(seat)?;
+        let overbuild = overbuild.is_some();
         let p = &self.players[seat];
         // A covered building loses its function and its good at once (EN2 crane; DE2:
         // "es kann für den Bau des neuen Gebäudes nicht genutzt werden").
@@ -200,15 +220,30 @@ impl Game {
 
     /// The cost of building `card` (over `slot`) for `seat` now, never below 0.
     pub(crate) fn build_cost(&self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<i32, GameError> {
+        self.build_cost_parts(seat, card, over, |_, _| {})
+    }
+
+    /// [`Game::build_cost`], telling `part` each discount and the building that
+    /// gives it (`None`: the builder's privilege).
+    pub(crate) fn build_cost_parts(
+        &self,
+        seat: usize,
+        card: CardIdx,
+        over: Option<usize>,
+        mut part: impl FnMut(Option<CardIdx>, i32),
+    ) -> Result<i32, GameError> {
         let base = self.rs.cards.get(card).cost;
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
+        if privilege != 0 {
+            part(None, privilege);
+        }
         let over_card = over.map(|s| self.players[seat].city[s].card);
         let mut discount = 0;
         // The building being covered has already lost its function.
         let table = &self.rs.cost_table;
         for slot in self.listeners(Hook::BuildCost, seat).into_iter().filter(|&s| Some(s) != over) {
             let owner = self.players[seat].city[slot].card;
-            discount += match table.get(owner, card, over_card) {
+            let v = match table.get(owner, card, over_card) {
                 Some(v) => v,
                 None => {
                     let mut ctx = self.ctx(seat, slot);
@@ -219,6 +254,10 @@ impl Game {
                     v
                 }
             };
+            if v != 0 {
+                part(Some(owner), v);
+            }
+            discount = v.saturating_add(discount);
         }
         if let Some(slot) = over
             && self.rs.scripts.listens(Hook::CoveredCost as usize, self.players[seat].city[slot].card as usize)
@@ -226,7 +265,11 @@ impl Game {
             let mut ctx = self.ctx(seat, slot);
             ctx.target = Some(card);
             ctx.over = over_card;
-            discount = discount.saturating_add(self.call_int(Hook::CoveredCost, ctx)?);
+            let v = self.call_int(Hook::CoveredCost, ctx)?;
+            if v != 0 {
+                part(over_card, v);
+            }
+            discount = v.saturating_add(discount);
         }
         Ok((base - privilege - discount).max(0))
     }
@@ -242,6 +285,9 @@ impl Game {
             .find(|o| o.card == card && o.over.map(|s| self.players[seat].city[s].card) == over)
             .copied()
             .expect("legal build");
+        if self.logging() {
+            self.log_build_cost(seat, card, opt.over)?;
+        }
         if !self.players[seat].hand.contains(&card) {
             let i = self.public.iter().position(|&c| c == card).expect("public card");
             self.limbo.push(self.public.swap_remove(i));
@@ -252,6 +298,27 @@ impl Game {
         let pay =
             Decision::Pay { seat, card, over: opt.over, remaining: opt.cost, goods_left: opt.goods_as_cards, paid: 0 };
         self.continue_pay(pay)
+    }
+
+    /// Logs a building's printed cost and each discount with the building that gives it.
+    fn log_build_cost(&mut self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<(), GameError> {
+        let mut parts: smallvec::SmallVec<[(Option<CardIdx>, i32); 4]> = smallvec::SmallVec::new();
+        let cost = self.build_cost_parts(seat, card, over, |by, n| parts.push((by, n)))?;
+        let base = self.rs.cards.get(card).cost;
+        for (by, n) in parts {
+            let target = self.rs.cards.id(card).to_owned();
+            let text = match by {
+                Some(b) => format!("seat {seat}: {} lowers the cost of {target} by {n}", self.name_of(b)),
+                None => format!("seat {seat}: the builder's privilege lowers the cost of {target} by {n}"),
+            };
+            self.log_event(Some(seat), by, None, |_| (text, None));
+        }
+        if cost != base {
+            self.event(Some(seat), |g| {
+                format!("seat {seat}: {} costs {} instead of {base}", g.rs.cards.id(card), n_cards(cost))
+            });
+        }
+        Ok(())
     }
 
     fn continue_pay(&mut self, d: Decision) -> Result<(), GameError> {
@@ -309,7 +376,7 @@ impl Game {
         self.event(Some(seat), |g| {
             let over =
                 over.map(|s| format!(" over {}", g.rs.cards.id(*g.players[seat].city[s].covered.last().unwrap())));
-            format!("seat {seat} builds {}{} paying {paid}", g.rs.cards.id(card), over.unwrap_or_default())
+            format!("seat {seat} has built {}{} for {}", g.rs.cards.id(card), over.unwrap_or_default(), n_cards(paid))
         });
         let over_card = over.and_then(|s| self.players[seat].city[s].covered.last().copied());
         for slot in self.listeners(Hook::Build, seat) {
@@ -318,7 +385,8 @@ impl Game {
             ctx.over = over_card;
             let n = self.call_int(Hook::Build, ctx)?;
             if n > 0 {
-                self.draw_to_hand(seat, n);
+                let owner = self.players[seat].city[slot].card;
+                self.draw_from(seat, n, Some(owner));
             }
         }
         Ok(())
@@ -393,15 +461,23 @@ impl Game {
                 let map = hooks::as_map(v, &["draw", "tuck_sold"]).map_err(bad)?;
                 (hooks::map_int(&map, "draw").map_err(bad)?, hooks::map_int(&map, "tuck_sold").map_err(bad)?)
             };
+            let mut tucked = 0;
             for _ in 0..tuck {
                 if let Some(c) = self.limbo.pop() {
                     let s = &mut self.players[seat].city[slot];
                     s.under.push(c);
                     s.under_from = Some(s.card);
+                    tucked += 1;
                 }
             }
+            let owner = self.players[seat].city[slot].card;
+            if tucked > 0 {
+                self.event_from(seat, owner, |g| {
+                    format!("seat {seat}: {} takes {} sold under it", g.name_of(owner), count(tucked, "good"))
+                });
+            }
             if draw > 0 {
-                self.draw_to_hand(seat, draw);
+                self.draw_from(seat, draw, Some(owner));
             }
         }
         self.discard.append(&mut self.limbo);
@@ -420,12 +496,33 @@ impl Game {
             let card = ctx.card as usize;
             let bad = |e: String| self.rs.scripts.bad_return(Hook::Council as usize, card, &e);
             let map = hooks::as_map(self.call(Hook::Council, ctx)?, &["draw", "keep", "from_hand"]).map_err(bad)?;
-            draw = draw.saturating_add(hooks::map_int(&map, "draw").map_err(bad)?);
-            keep = keep.saturating_add(hooks::map_int(&map, "keep").map_err(bad)?);
-            from_hand |= hooks::map_bool(&map, "from_hand").map_err(bad)?;
+            let more_draw = hooks::map_int(&map, "draw").map_err(bad)?;
+            let more_keep = hooks::map_int(&map, "keep").map_err(bad)?;
+            let to_hand = hooks::map_bool(&map, "from_hand").map_err(bad)?;
+            draw = draw.saturating_add(more_draw);
+            keep = keep.saturating_add(more_keep);
+            from_hand |= to_hand;
+            if self.logging() && (more_draw != 0 || more_keep != 0 || to_hand) {
+                let mut what = Vec::new();
+                if more_draw != 0 {
+                    what.push(format!("draw {} more", count(more_draw, "card")));
+                }
+                if more_keep != 0 {
+                    what.push(format!("keep {} more", count(more_keep, "card")));
+                }
+                if to_hand {
+                    what.push("take the drawn cards into the hand and discard from the whole hand".to_owned());
+                }
+                let b = card as CardIdx;
+                self.event_from(seat, b, |g| format!("seat {seat}: {} lets it {}", g.name_of(b), what.join(", ")));
+            }
         }
         let drawn = self.draw_to_limbo(draw);
-        self.event(Some(seat), |_| format!("seat {seat} draws {drawn} to choose from"));
+        // The councillor's cards are for its eyes only: the others learn how many.
+        self.secret_event(seat, None, |g| {
+            let public = format!("seat {seat} draws {} to choose from", n_cards(drawn));
+            (format!("{public}: {}", g.ids(&g.limbo)), public)
+        });
         let keep = keep.max(0) as usize;
         if from_hand {
             self.players[seat].hand.append(&mut self.limbo);
@@ -434,8 +531,13 @@ impl Game {
                 self.pending = Some(Decision::Discard { seat, left, reason: DiscardReason::Council });
             }
         } else if keep >= self.limbo.len() {
+            self.secret_event(seat, None, |g| {
+                let public = format!("seat {seat} keeps {}", n_cards(g.limbo.len() as i64));
+                (format!("seat {seat} keeps {}", g.ids(&g.limbo)), public)
+            });
             self.players[seat].hand.append(&mut self.limbo);
         } else if keep == 0 {
+            self.event(Some(seat), |_| format!("seat {seat} keeps none of the drawn cards"));
             self.discard.append(&mut self.limbo);
         } else {
             self.pending = Some(Decision::Keep { seat, left: keep });
@@ -451,9 +553,15 @@ impl Game {
         if self.limbo.is_empty() {
             return Ok(());
         }
-        self.event(Some(seat), |g| {
-            let ids: Vec<&str> = g.limbo.iter().map(|&c| g.rs.cards.id(c)).collect();
-            format!("seat {seat} reveals {}", ids.join(", "))
+        // Revealed cards lie face up: everyone sees them.
+        let revealer = self.players[seat].city[slot].card;
+        self.event_from(seat, revealer, |g| {
+            format!(
+                "seat {seat}: {} reveals {}: {}",
+                g.name_of(revealer),
+                n_cards(g.limbo.len() as i64),
+                g.ids(&g.limbo)
+            )
         });
         let ctx = self.script_ctx(self.ctx(seat, slot), Some(Arc::new(self.limbo.clone())));
         let card = ctx.card as usize;
@@ -462,10 +570,24 @@ impl Game {
         let keepable: Vec<CardIdx> =
             self.limbo.iter().copied().filter(|&c| ids.iter().any(|id| self.rs.cards.id(c) == id)).collect();
         if keepable.is_empty() {
+            self.event_from(seat, revealer, |g| {
+                format!("seat {seat}: {} lets it keep none of them; all are discarded", g.name_of(revealer))
+            });
             self.discard.append(&mut self.limbo);
         } else {
             self.pending = Some(Decision::Reveal { seat, slot, keepable });
         }
         Ok(())
     }
+}
+
+/// What a seat's buildings let it do in a builder turn.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BuildAbilities {
+    /// The first slot whose building lets its owner build over another (a crane).
+    pub overbuild: Option<usize>,
+    /// Buildings that may not be built over (the crane itself).
+    pub except: Vec<String>,
+    /// Goods that may pay, per granting slot: a covered building grants nothing.
+    pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
 }

@@ -1,0 +1,99 @@
+//! An illegal action says why, in the words a player would use.
+
+mod common;
+use common::{refused, setup};
+
+use sanjuan_core::Action;
+
+const TWO_SEATS: &str = "[[players]]\nbuildings = [\"indigo_plant\"]\n[[players]]\nbuildings = [\"indigo_plant\"]\n";
+
+#[test]
+fn building_a_card_not_in_hand() {
+    let mut game = setup(
+        "actions = []\n[[players]]\nbuildings = [\"indigo_plant\"]\nhand = [\"well\", \"statue\"]\n[[players]]\n",
+    );
+    game.apply_text("role builder").unwrap();
+    let err = refused(&mut game, "build library");
+    assert!(err.contains("illegal action `build library`: seat 0 has no library in hand"), "{err}");
+    assert!(err.contains("legal now: build well, pass"), "{err}");
+}
+
+#[test]
+fn a_second_copy_of_a_city_building() {
+    let mut game = setup(
+        "[[players]]\nbuildings = [\"indigo_plant\", \"smithy\"]\nhand = [\"smithy\", \"well\", \"statue\"]\n[[players]]\n",
+    );
+    game.apply_text("role builder").unwrap();
+    let err = refused(&mut game, "build smithy");
+    assert!(err.contains("seat 0 already has a smithy; a city building may be built only once"), "{err}");
+}
+
+#[test]
+fn a_card_that_costs_more_than_the_seat_can_pay() {
+    let mut game =
+        setup("[[players]]\nbuildings = [\"indigo_plant\"]\nhand = [\"library\", \"well\", \"statue\"]\n[[players]]\n");
+    game.apply_text("role builder").unwrap();
+    let err = refused(&mut game, "build library");
+    assert!(err.contains("library costs 4 after discounts; seat 0 has 2 other cards"), "{err}");
+    // Without a discount there is nothing to say "after".
+    let mut game = setup(
+        "governor = 1\n[[players]]\nbuildings = [\"indigo_plant\"]\nhand = [\"library\", \"well\", \"statue\"]\n\
+         [[players]]\nhand = [\"smithy\"]\n",
+    );
+    game.apply_text("role builder").unwrap();
+    game.apply_text("pass").unwrap();
+    let err = refused(&mut game, "build library");
+    assert!(err.contains("library costs 5; seat 0 has 2 other cards"), "{err}");
+}
+
+#[test]
+fn selling_beyond_the_allowance() {
+    // Seat 1 is the trader; seat 0 sells one good.
+    let mut game = setup(
+        "governor = 1\ntrading_tiles = [[1, 1, 2, 2, 3]]\n[[players]]\nbuildings = [\"indigo_plant\", \"sugar_mill\"]\n\
+         goods = [\"indigo_plant\", \"sugar_mill\"]\n[[players]]\nbuildings = [\"indigo_plant\"]\n",
+    );
+    game.apply_text("role trader").unwrap();
+    let hand = game.player(0).hand.len();
+    let err = refused(&mut game, "sell indigo_plant sugar_mill");
+    assert!(err.contains("illegal action `sell sugar_mill`: seat 0 may sell only 1 good"), "{err}");
+    assert!(err.contains("now seat 0 must choose a role"), "{err}");
+    assert_eq!(game.player(0).hand.len(), hand + 1, "the first sale stands");
+}
+
+#[test]
+fn producing_beyond_the_allowance_and_on_a_full_building() {
+    let text = "governor = 1\n[[players]]\nbuildings = [\"indigo_plant\", \"sugar_mill\", \"tobacco_storage\"]\n\
+                goods = [\"indigo_plant\"]\n[[players]]\nbuildings = [\"indigo_plant\"]\ngoods = [\"indigo_plant\"]\n";
+    let mut game = setup(text);
+    game.apply_text("role producer").unwrap();
+    let err = refused(&mut game, "produce indigo_plant");
+    assert!(err.contains("seat 0's indigo_plant already has a good; a building holds one good at most"), "{err}");
+    let err = refused(&mut game, "produce sugar_mill tobacco_storage");
+    assert!(err.contains("seat 0 may produce only 1 good"), "{err}");
+}
+
+#[test]
+fn the_wrong_kind_of_decision() {
+    let mut game = setup(&format!("governor = 1\n{TWO_SEATS}"));
+    let err = refused(&mut game, "build well");
+    assert!(err.contains("seat 1 must choose a role, not build"), "{err}");
+    let err = refused(&mut game, "pass");
+    assert!(err.contains("seat 1 must choose a role, not pass"), "{err}");
+}
+
+#[test]
+fn a_role_already_chosen() {
+    let mut game = setup(&format!("governor = 1\n{TWO_SEATS}"));
+    game.apply_text("role prospector").unwrap();
+    let err = refused(&mut game, "role prospector");
+    assert!(err.contains("the prospector was already chosen this round"), "{err}");
+}
+
+#[test]
+fn why_illegal_is_none_for_a_legal_action() {
+    let game = setup(TWO_SEATS);
+    let first = game.legal_actions()[0];
+    assert_eq!(game.why_illegal(first), None);
+    assert!(game.why_illegal(Action::Pass).is_some());
+}
