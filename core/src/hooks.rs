@@ -191,25 +191,9 @@ pub static SCALARS: &[&str] = &[
     "subtotal",
 ];
 
-/// Every property and method of `ctx` (the plain values first), for `check`'s
-/// "no such property" and the scripting reference.
-pub static CTX_MEMBERS: &[&str] = &[
-    "card",
-    "seat",
-    "players",
-    "round",
-    "role",
-    "privileged",
-    "hand",
-    "goods",
-    "target",
-    "over",
-    "produced",
-    "sold",
-    "total_sold",
-    "uses",
-    "under",
-    "subtotal",
+/// The properties and methods of `ctx` beyond [`SCALARS`] (lists and methods),
+/// for `check`'s "no such property".
+pub static CTX_MORE: &[&str] = &[
     "revealed",
     "buildings",
     "others",

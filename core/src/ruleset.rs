@@ -422,8 +422,7 @@ impl Ruleset {
             validate_rules(rules, &table, &chain, &mut start_buildings, &mut errors);
         }
 
-        let mut scripts =
-            ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MEMBERS, Limits::default(), hooks::register);
+        let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MORE, Limits::default(), hooks::register);
         for def in &table.cards {
             errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
         }

@@ -77,7 +77,7 @@ pub struct ScriptHost {
     constants: Vec<Vec<Option<Dynamic>>>,
     /// Scalar properties of the context a hook's value may be remembered by.
     scalars: &'static [&'static str],
-    /// Every property and method of the context, for `check`'s "no such property".
+    /// The context's properties and methods beyond `scalars`, for `check`'s "no such property".
     ctx_members: &'static [&'static str],
     /// `memo_props[hook][owner]`: the scalars a hook reads, when that is all it reads:
     /// its value is then a function of them and is remembered per thread.
@@ -202,19 +202,17 @@ impl ScriptHost {
                         );
                         continue;
                     }
+                    let members = || self.scalars.iter().chain(self.ctx_members).copied();
                     for (prop, at) in member_uses(ast, f.name) {
-                        if !self.ctx_members.contains(&prop.as_str()) {
-                            let near = crate::error::closest(&prop, self.ctx_members.iter().copied())
+                        if !members().any(|m| m == prop) {
+                            let near = crate::error::closest(&prop, members())
                                 .map(|c| format!("did you mean `{c}`? "))
                                 .unwrap_or_default();
+                            let all: Vec<&str> = members().collect();
+                            let message = format!("`ctx` has no property or method `{prop}`");
                             errors.push(
-                                LoadError::at_pos(
-                                    source,
-                                    &text,
-                                    at,
-                                    format!("`ctx` has no property or method `{prop}`"),
-                                )
-                                .help(format!("{near}ctx has: {} (docs/scripting.md)", self.ctx_members.join(", "))),
+                                LoadError::at_pos(source, &text, at, message)
+                                    .help(format!("{near}ctx has: {} (docs/scripting.md)", all.join(", "))),
                             );
                         }
                     }
