@@ -1551,7 +1551,10 @@ impl Game {
                     if !self.limbo.is_empty() {
                         let n = self.limbo.len();
                         self.secret_event(seat, None, |g| {
-                            let public = format!("seat {seat} discards the other {}", n_cards(n as i64));
+                            let public = match n {
+                                1 => format!("seat {seat} discards the other card"),
+                                n => format!("seat {seat} discards the other {n} cards"),
+                            };
                             (format!("{public}: {}", g.ids(&g.limbo)), public)
                         });
                     }
@@ -1643,7 +1646,7 @@ impl Game {
             }),
             (Decision::Reveal { slot, .. }, Action::Keep(c)) => {
                 let cause = self.players[seat].city[*slot].card;
-                self.event_from(seat, cause, |g| format!("seat {seat} keeps {}", id(g, c)));
+                self.event_from(seat, cause, |g| format!("seat {seat} keeps the revealed {}", id(g, c)));
             }
             (_, Action::Keep(c)) => self.secret_event(seat, None, |g| {
                 (format!("seat {seat} keeps {}", id(g, c)), format!("seat {seat} keeps 1 card"))

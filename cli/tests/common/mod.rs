@@ -11,3 +11,24 @@ pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
         .expect("run sanjuan");
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
+
+/// Runs `sanjuan args…` with `stdin` as its input; returns (success, stdout, stderr).
+#[allow(dead_code)] // the report tests share this module and play no games
+pub fn sanjuan_with_input(args: &[&str], stdin: &str) -> (bool, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sanjuan");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_owned();
+    // Written from a thread: the program may stop reading (game over) or fill its output pipe first.
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()).ok());
+    let out = child.wait_with_output().expect("wait for sanjuan");
+    writer.join().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
