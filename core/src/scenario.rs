@@ -1,6 +1,6 @@
 //! Scenarios: a TOML file that sets up a position and plays actions from it.
 //! The snapshot tests, `sanjuan scenario` and `sanjuan score` all read this
-//! one format (see DESIGN.md).
+//! one format: the fields of [`ScenarioFile`].
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -135,7 +135,9 @@ impl Scenario {
     /// Parses scenario text; `source` names it in errors.
     pub fn parse(source: Source, text: String) -> Result<Scenario, LoadError> {
         let file = toml::from_str(&text).map_err(|e| {
-            LoadError::toml(&source, &text, &e).help("see DESIGN.md, section Scenarios, for the format")
+            LoadError::toml(&source, &text, &e).help(
+                "a scenario has the keys of `ScenarioFile` (core/src/scenario.rs); snapshots/scenarios/ has examples",
+            )
         })?;
         Ok(Scenario { source, text, file })
     }

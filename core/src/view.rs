@@ -1,6 +1,6 @@
 //! What a player (or an omniscient observer) sees, as JSON.
 //!
-//! The keys are part of the command-line contract (DESIGN.md): `players`
+//! The keys are part of the command-line contract: `players`
 //! with `seat`, `hand`, `buildings`, `goods`, `under`, `score`; `deck_size`,
 //! `discard_size`, `pending` and, once the game is over, `winner`.
 
