@@ -1000,7 +1000,8 @@ impl Game {
         }
         let def = cards.get(card);
         if self.rs.rules.unique_city_buildings && def.kind == Kind::City && p.owns(card) {
-            return format!("seat {seat} already has a {}; a city building may be built only once", id(card));
+            let a = if id(card).starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            return format!("seat {seat} already has {a} {}; a city building may be built only once", id(card));
         }
         let abilities = match self.build_abilities(seat) {
             Ok(a) => a,
@@ -1016,7 +1017,7 @@ impl Game {
                 return format!("seat {seat} has no {} to build over", id(o));
             }
             if o == card {
-                return format!("{} cannot be built over a {} (the same building)", id(card), id(o));
+                return format!("{} cannot be built over another {}", id(card), id(o));
             }
             if abilities.except.iter().any(|e| e.as_str() == id(o)) {
                 return format!("{} cannot be built over", id(o));
