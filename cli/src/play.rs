@@ -240,7 +240,8 @@ impl Session {
         game.log_events(true);
         game.record_actions(true);
         let bot = args.bots.clone().unwrap_or_else(|| "random".into());
-        bots::make(&bot, 0)?;
+        bots::make(&bot, 0)?; // a misspelt bot fails now, not at its first move
+
         let seats = (0..args.players).map(|s| if s == args.seat { "human".into() } else { bot.clone() }).collect();
         Ok(Session {
             rs,
@@ -298,9 +299,16 @@ impl Session {
             })?;
         }
         game.log_events(true);
+        // A relative ruleset path is relative to the saved file; saving elsewhere needs it absolute.
+        let ruleset = match file.parent() {
+            Some(dir) if saved.ruleset.ends_with(".toml") || saved.ruleset.contains('/') => {
+                ruleset_for_save(&dir.join(&saved.ruleset).display().to_string())
+            }
+            _ => saved.ruleset.clone(),
+        };
         Ok(Session {
             rs,
-            ruleset: saved.ruleset.clone(),
+            ruleset,
             seed: saved.seed,
             human,
             seats,
@@ -530,8 +538,9 @@ impl Session {
                 format!("Your {by} revealed {}. Keep one, or pass:", shown.join(", "))
             }
             Decision::Tuck { slot, .. } => {
-                let by = self.name(g.player(self.human).city[*slot].card);
-                format!("Put hand cards face down under your {by} (1 VP each at the end), or stop:")
+                let card = g.player(self.human).city[*slot].card;
+                let vp = self.cards().get(card).under_vp;
+                format!("Put hand cards face down under your {} ({vp} VP each at the end), or stop:", self.name(card))
             }
             Decision::Exchange { .. } => "Exchange hand cards (discard now, draw as many after), or stop:".into(),
         };
