@@ -1005,7 +1005,8 @@ impl Game {
         }
         let def = cards.get(card);
         if self.rs.rules.unique_city_buildings && def.kind == Kind::City && p.owns(card) {
-            return format!("seat {seat} already has a {}; a city building may be built only once", id(card));
+            let a = if id(card).starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            return format!("seat {seat} already has {a} {}; a city building may be built only once", id(card));
         }
         let abilities = match self.build_abilities(seat) {
             Ok(a) => a,
@@ -1021,7 +1022,7 @@ impl Game {
                 return format!("seat {seat} has no {} to build over", id(o));
             }
             if o == card {
-                return format!("{} cannot be built over a {} (the same building)", id(card), id(o));
+                return format!("{} cannot be built over another {}", id(card), id(o));
             }
             if abilities.except.iter().any(|e| e.as_str() == id(o)) {
                 return format!("{} cannot be built over", id(o));
@@ -1557,7 +1558,10 @@ impl Game {
                     if !self.limbo.is_empty() {
                         let n = self.limbo.len();
                         self.secret_event(seat, None, |g| {
-                            let public = format!("seat {seat} discards the other {}", n_cards(n as i64));
+                            let public = match n {
+                                1 => format!("seat {seat} discards the other card"),
+                                n => format!("seat {seat} discards the other {n} cards"),
+                            };
                             (format!("{public}: {}", g.ids(&g.limbo)), public)
                         });
                     }
@@ -1649,7 +1653,7 @@ impl Game {
             }),
             (Decision::Reveal { slot, .. }, Action::Keep(c)) => {
                 let cause = self.players[seat].city[*slot].card;
-                self.event_from(seat, cause, |g| format!("seat {seat} keeps {}", id(g, c)));
+                self.event_from(seat, cause, |g| format!("seat {seat} keeps the revealed {}", id(g, c)));
             }
             (_, Action::Keep(c)) => self.secret_event(seat, None, |g| {
                 (format!("seat {seat} keeps {}", id(g, c)), format!("seat {seat} keeps 1 card"))

@@ -26,6 +26,28 @@ fn a_second_copy_of_a_city_building() {
     game.apply_text("role builder").unwrap();
     let err = refused(&mut game, "build smithy");
     assert!(err.contains("seat 0 already has a smithy; a city building may be built only once"), "{err}");
+    let mut game = setup(
+        "[[players]]\nbuildings = [\"aqueduct\"]\nhand = [\"aqueduct\", \"well\", \"statue\", \"hero\"]\n[[players]]\n",
+    );
+    game.apply_text("role builder").unwrap();
+    let err = refused(&mut game, "build aqueduct");
+    assert!(err.contains("seat 0 already has an aqueduct"), "{err}");
+}
+
+#[test]
+fn building_over_another_building() {
+    let hand = "hand = [\"palace\", \"well\", \"statue\", \"hero\"]";
+    let mut game = setup(&format!("[[players]]\nbuildings = [\"chapel\"]\n{hand}\n[[players]]\n"));
+    game.apply_text("role builder").unwrap();
+    let err = refused(&mut game, "build palace over chapel");
+    assert!(err.contains("none of seat 0's buildings lets it build over another"), "{err}");
+    let mut game = setup(&format!("[[players]]\nbuildings = [\"chapel\", \"crane\"]\n{hand}\n[[players]]\n"));
+    game.apply_text("role builder").unwrap();
+    let err = refused(&mut game, "build palace over crane");
+    assert!(err.contains("crane cannot be built over"), "{err}");
+    let err = refused(&mut game, "build palace over tower");
+    assert!(err.contains("seat 0 has no tower to build over"), "{err}");
+    game.apply_text("build palace over chapel pay well statue").unwrap();
 }
 
 #[test]
