@@ -30,6 +30,11 @@ fn edit(path: &Path, from: &str, to: &str) {
     fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
+/// A scenario written inline, named `name` in errors.
+fn scenario(name: &str, text: &str) -> Scenario {
+    Scenario::parse(sanjuan_core::files::Source::Disk(name.into()), text.to_owned()).unwrap()
+}
+
 fn load_err(ruleset: &Path) -> String {
     Ruleset::load(ruleset.to_str().unwrap()).expect_err("should not load").to_string()
 }
@@ -80,7 +85,7 @@ buildings = ["poor_house"]
 hand = ["well", "quarry"]
 [[players]]
 "#;
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("loop.toml".into()), text.into()).unwrap();
+    let scenario = scenario("loop.toml", text);
     let err = scenario.play(rs).unwrap_err().to_string();
     assert!(err.contains("poor_house.rhai:1:") && err.contains("on_build") && err.contains("ran too long"), "{err}");
 }
@@ -98,7 +103,7 @@ round = 2
 buildings = ["tower"]
 [[players]]
 "#;
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text.into()).unwrap();
+    let scenario = scenario("t.toml", text);
     let err = scenario.setup(rs).unwrap_err().to_string();
     assert!(err.contains("tower") && err.contains("on_hand_limit") && err.contains("expected an integer"), "{err}");
 }
@@ -113,7 +118,7 @@ fn a_game_stops_after_a_script_error_and_says_why() {
     .unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"library\"]\n[[players]]\n";
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("l.toml".into()), text.into()).unwrap();
+    let scenario = scenario("l.toml", text);
     // The library is asked for its factor when its owner is about to choose a role.
     let err = scenario.setup(rs).unwrap_err().to_string();
     assert!(err.contains("library.rhai:3:") && err.contains("out of bounds"), "{err}");
@@ -122,7 +127,7 @@ fn a_game_stops_after_a_script_error_and_says_why() {
 #[test]
 fn unknown_card_in_a_scenario_names_line_and_suggests() {
     let text = "[[players]]\nbuildings = [\"indigo_plant\"]\nhand = [\"smithee\"]\n[[players]]\n";
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("s.toml".into()), text.into()).unwrap();
+    let scenario = scenario("s.toml", text);
     let err = scenario.run().unwrap_err().to_string();
     assert!(err.contains("s.toml:3:") && err.contains("unknown card `smithee`") && err.contains("smithy"), "{err}");
 }
@@ -130,7 +135,7 @@ fn unknown_card_in_a_scenario_names_line_and_suggests() {
 #[test]
 fn illegal_action_in_a_scenario_says_which_and_what_was_legal() {
     let text = "actions = [\"role builder\", \"build palace pay well\"]\n[[players]]\nhand = [\"palace\", \"well\"]\n[[players]]\n";
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("s.toml".into()), text.into()).unwrap();
+    let scenario = scenario("s.toml", text);
     let err = scenario.run().unwrap_err().to_string();
     assert!(err.contains("s.toml:1:") && err.contains("action 2 `build palace pay well`"), "{err}");
     assert!(err.contains("legal now: build well, pass"), "{err}");
@@ -154,7 +159,7 @@ fn swapping_a_script_in_toml_changes_behaviour() {
     let cost = |ruleset: &str, card: &str| -> i32 {
         let rs = Ruleset::load(ruleset).unwrap();
         let text = scenario_text(ruleset);
-        let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("x.toml".into()), text).unwrap();
+        let scenario = scenario("x.toml", &text);
         let game = scenario.setup(rs.clone()).unwrap();
         let idx = rs.cards.idx(card).unwrap();
         game.build_cost_now(0, idx).unwrap()
@@ -313,7 +318,7 @@ fn scripts_may_not_sleep_and_are_stopped_by_the_clock() {
     .unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "round_start = true\nround = 2\n[[players]]\nbuildings = [\"tower\"]\n[[players]]\n";
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text.into()).unwrap();
+    let scenario = scenario("t.toml", text);
     let err = scenario.setup(rs).unwrap_err().to_string();
     assert!(err.contains("may not wait"), "{err}");
 }
@@ -328,7 +333,7 @@ fn hook_results_outside_their_range_stop_the_game_naming_card_file_line_and_hook
         fs::write(dir.path().join("scripts/guild_hall.rhai"), script).unwrap();
         let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
         let text = "[[players]]\nbuildings = [\"guild_hall\"]\n[[players]]\n";
-        let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("g.toml".into()), text.into()).unwrap();
+        let scenario = scenario("g.toml", text);
         let game = scenario.play(rs).unwrap();
         let err = game.scores().unwrap_err().to_string();
         assert!(err.contains("guild_hall.rhai:1:") && err.contains("on_score") && err.contains(want), "{err}");
@@ -337,7 +342,7 @@ fn hook_results_outside_their_range_stop_the_game_naming_card_file_line_and_hook
     fs::write(dir.path().join("scripts/smithy.rhai"), "fn on_build_cost(ctx) { -1 }\n").unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"smithy\"]\nhand = [\"well\", \"quarry\"]\n[[players]]\n";
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("s.toml".into()), text.into()).unwrap();
+    let scenario = scenario("s.toml", text);
     let err = scenario.play(rs).unwrap_err().to_string();
     assert!(err.contains("smithy.rhai:1:") && err.contains("returned -1, outside the allowed 0 to 20"), "{err}");
 }
@@ -361,12 +366,12 @@ fn a_trading_tile_listed_twice_or_a_sixth_tile_is_refused() {
     let all = "[1, 1, 1, 2, 2], [1, 1, 2, 2, 2], [1, 1, 2, 2, 3], [1, 2, 2, 2, 3], [1, 2, 2, 3, 3]";
     for tiles in [format!("{first}, {first}"), format!("{all}, {first}")] {
         let text = format!("trading_tiles = [{tiles}]\n[[players]]\n[[players]]\n");
-        let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text).unwrap();
+        let scenario = scenario("t.toml", &text);
         let err = scenario.run().unwrap_err().to_string();
         assert!(err.contains("t.toml:1:") && err.contains("listed more often than the ruleset has it"), "{err}");
     }
     let text = format!("trading_tiles = [{all}]\n[[players]]\n[[players]]\n");
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text).unwrap();
+    let scenario = scenario("t.toml", &text);
     assert!(scenario.run().is_ok(), "all five tiles, each once, is a valid order");
 }
 
@@ -376,7 +381,7 @@ fn a_hook_returning_a_runaway_number_names_card_and_hook() {
     fs::write(dir.path().join("scripts/tower.rhai"), "fn on_hand_limit(ctx) { 2147483647 }\n").unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "round_start = true\nround = 2\n[[players]]\nbuildings = [\"tower\"]\n[[players]]\n";
-    let scenario = Scenario::parse(sanjuan_core::files::Source::Disk("t.toml".into()), text.into()).unwrap();
+    let scenario = scenario("t.toml", text);
     let err = scenario.setup(rs).unwrap_err().to_string();
     assert!(err.contains("on_hand_limit") && err.contains("returned 2147483647"), "{err}");
 }
