@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use sanjuan_core::bots::{Bot, MctsBot};
-use sanjuan_core::script::profile;
-use sanjuan_core::sim::play_one;
-use sanjuan_core::{Game, Ruleset};
+use san_juan::bots::{Bot, MctsBot};
+use san_juan::script::profile;
+use san_juan::sim::play_one;
+use san_juan::{Game, Ruleset};
 
 use crate::{CmdResult, load_ruleset};
 
@@ -83,12 +83,12 @@ pub fn run(args: Args) -> CmdResult {
     // MCTS: time whole decisions of a 2-player game and count iterations.
     let mut game = Game::new(rs.clone(), 2, args.seed).map_err(|e| e.to_string())?;
     let mut bot = MctsBot::new(args.seed, MctsBot::DEFAULT_ITERATIONS);
-    let mut greedy = sanjuan_core::bots::GreedyBot;
+    let mut greedy = san_juan::bots::GreedyBot;
     let (mut searched, mut secs) = (0u32, 0.0);
     while searched < args.mcts_moves && game.pending().is_some() {
         let legal = game.legal_actions().to_vec();
         let searches =
-            matches!(game.pending(), Some(sanjuan_core::Decision::Role { .. } | sanjuan_core::Decision::Build { .. }));
+            matches!(game.pending(), Some(san_juan::Decision::Role { .. } | san_juan::Decision::Build { .. }));
         let start = Instant::now();
         let a = if searches { bot.choose(&game, &legal) } else { greedy.choose(&game, &legal) };
         if searches {

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use sanjuan_core::Ruleset;
+use san_juan::Ruleset;
 
 use crate::{CmdResult, load_ruleset};
 
@@ -10,7 +10,7 @@ use crate::{CmdResult, load_ruleset};
 pub fn list(spec: &str) -> CmdResult {
     let rs = load_ruleset(spec)?;
     println!("{} ({}): {} cards", rs.name, rs.id, rs.total_cards());
-    let script = |c: &sanjuan_core::cards::CardDef| c.script.as_ref().map(ToString::to_string).unwrap_or_default();
+    let script = |c: &san_juan::cards::CardDef| c.script.as_ref().map(ToString::to_string).unwrap_or_default();
     let width = rs.cards.cards.iter().map(|c| script(c).len()).max().unwrap_or(0).max("script".len());
     println!("{:<18} {:<10} {:>4} {:>3} {:>6}  {:<width$}  text", "id", "kind", "cost", "vp", "copies", "script");
     for c in &rs.cards.cards {
@@ -70,7 +70,7 @@ pub fn check(spec: &str, games: u64) -> CmdResult {
     let mut actions = 0u64;
     for k in 0..games {
         let players = counts[(k % counts.len() as u64) as usize];
-        match sanjuan_core::sim::check_random_game(&rs, players, k) {
+        match san_juan::sim::check_random_game(&rs, players, k) {
             Ok(n) => actions += n,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -2,7 +2,7 @@
 //! message instead of running for days, exhausting memory or overflowing.
 
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
-use sanjuan_core::Ruleset;
+use san_juan::Ruleset;
 
 /// The most games one `simulate` run plays: its records are kept in memory
 /// (about 2.5 KB each), so larger studies run as shards (`--seed-start`).
@@ -23,7 +23,7 @@ pub fn jobs() -> impl TypedValueParser<Value = usize> {
 
 /// `--players`: what any ruleset may allow; the ruleset's own range is checked once it is loaded.
 pub fn players() -> impl TypedValueParser<Value = usize> {
-    RangedU64ValueParser::<usize>::new().range(1..=sanjuan_core::ruleset::MAX_PLAYERS as u64)
+    RangedU64ValueParser::<usize>::new().range(1..=san_juan::ruleset::MAX_PLAYERS as u64)
 }
 
 /// Refuses a player count the ruleset does not allow.

@@ -1,5 +1,5 @@
 //! `sanjuan`: the command line over the San Juan rules engine. Only argument
-//! parsing, I/O and printing live here; the work is in `sanjuan-core`.
+//! parsing, I/O and printing live here; the work is in the game crates (`san-juan`) and the engine crates.
 
 mod bench;
 mod cards;
@@ -78,7 +78,7 @@ enum Command {
     /// sanjuan cards --ruleset second-edition --diff first-edition
     Cards {
         /// Ruleset id or path to a ruleset TOML file.
-        #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
+        #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
         ruleset: String,
         /// Show only what differs in this other ruleset, rule by rule and card by card.
         #[arg(long)]
@@ -89,7 +89,7 @@ enum Command {
     /// With --games N, also play N random games (2 to max players, in turn) and check after
     /// every action that every card is in exactly one place.
     ///
-    /// Example: sanjuan check --ruleset cards/rulesets/second-edition.toml --games 200
+    /// Example: sanjuan check --ruleset cards/san-juan/rulesets/second-edition.toml --games 200
     Check {
         /// Ruleset id or path (also accepted as the positional argument).
         #[arg(long)]
@@ -140,7 +140,7 @@ fn main() -> ExitCode {
         Command::Cards { ruleset, diff: None } => cards::list(&ruleset),
         Command::Cards { ruleset, diff: Some(other) } => cards::diff(&ruleset, &other),
         Command::Check { ruleset, path, games } => {
-            cards::check(&path.or(ruleset).unwrap_or_else(|| sanjuan_core::DEFAULT_RULESET.into()), games)
+            cards::check(&path.or(ruleset).unwrap_or_else(|| san_juan::DEFAULT_RULESET.into()), games)
         }
         Command::Report(args) => report::run(args),
         Command::Merge(args) => report::merge(args),
@@ -164,6 +164,6 @@ fn main() -> ExitCode {
 type CmdResult = Result<ExitCode, String>;
 
 /// Loads a ruleset, turning every problem into one message.
-fn load_ruleset(spec: &str) -> Result<std::sync::Arc<sanjuan_core::Ruleset>, String> {
-    sanjuan_core::Ruleset::load(spec).map_err(|e| e.to_string())
+fn load_ruleset(spec: &str) -> Result<std::sync::Arc<san_juan::Ruleset>, String> {
+    san_juan::Ruleset::load(spec).map_err(|e| e.to_string())
 }

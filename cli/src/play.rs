@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use sanjuan_core::bots;
-use sanjuan_core::cards::CardIdx;
-use sanjuan_core::files::Source;
-use sanjuan_core::game::{Decision, DiscardReason, Event};
-use sanjuan_core::saved::SavedGame;
-use sanjuan_core::{Action, Game, GameError, Role, Ruleset};
+use san_juan::bots;
+use san_juan::cards::CardIdx;
+use san_juan::files::Source;
+use san_juan::game::{Decision, DiscardReason, Event};
+use san_juan::saved::SavedGame;
+use san_juan::{Action, Game, GameError, Role, Ruleset};
 
 use crate::{CmdResult, load_ruleset};
 
@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
     /// Ruleset id or path.
-    #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
+    #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
     ruleset: String,
     /// The opponents' bot: random, greedy, mcts or mcts:N [default: random, or the saved seats with --resume].
     #[arg(long)]
@@ -325,7 +325,7 @@ impl Session {
         let bots: Vec<String> =
             (0..n).filter(|&s| s != self.human).map(|s| format!("seat {s} {}", self.seats[s])).collect();
         println!("You are seat {}; {}.", self.human, bots.join(", "));
-        let ruleset = if self.ruleset == sanjuan_core::DEFAULT_RULESET {
+        let ruleset = if self.ruleset == san_juan::DEFAULT_RULESET {
             String::new()
         } else {
             format!(" --ruleset {}", self.ruleset)
@@ -341,7 +341,7 @@ impl Session {
         }
     }
 
-    fn cards(&self) -> &sanjuan_core::cards::CardTable {
+    fn cards(&self) -> &san_juan::cards::CardTable {
         &self.rs.cards
     }
 

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use sanjuan_core::report::{self, Shard};
-use sanjuan_core::sim::GameRecord;
+use san_juan::report::{self, Shard};
+use san_juan::sim::GameRecord;
 
 use crate::CmdResult;
 

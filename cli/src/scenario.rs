@@ -3,8 +3,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use sanjuan_core::Game;
-use sanjuan_core::scenario::Scenario;
+use san_juan::Game;
+use san_juan::scenario::Scenario;
 
 use crate::CmdResult;
 

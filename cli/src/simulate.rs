@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use sanjuan_core::sim::{GameRecord, Summary, play_one, play_one_saved};
+use san_juan::sim::{GameRecord, Summary, play_one, play_one_saved};
 
 use crate::{CmdResult, load_ruleset};
 
@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed_start: u64,
     /// Ruleset id or path.
-    #[arg(long, default_value = sanjuan_core::DEFAULT_RULESET)]
+    #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
     ruleset: String,
     /// Bots per seat, comma-separated (one name applies to every seat).
     #[arg(long, default_value = "random")]
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> CmdResult {
         bots = vec![bots[0].clone(); args.players];
     }
     for b in &bots {
-        sanjuan_core::bots::make(b, 0)?;
+        san_juan::bots::make(b, 0)?;
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use sanjuan_core::scenario::Scenario;
+use san_juan::scenario::Scenario;
 
 use crate::CmdResult;
 

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use sanjuan_core::scenario::Scenario;
+use san_juan::scenario::Scenario;
 
 fn main() -> std::process::ExitCode {
     let mut args = Arguments::from_args();

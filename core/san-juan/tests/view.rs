@@ -1,8 +1,8 @@
 //! A player's view hides what that seat cannot see; a determinized game keeps
 //! what it can see and redeals only the rest.
 
-use sanjuan_core::bots::{Bot, RandomBot};
-use sanjuan_core::{Game, Ruleset};
+use san_juan::bots::{Bot, RandomBot};
+use san_juan::{Game, Ruleset};
 
 fn mid_game() -> Game {
     let rs = Ruleset::load("second-edition-expansion").unwrap();

@@ -6,13 +6,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use sanjuan_core::doc_keys::{self, JSON_MD, SCENARIOS_MD};
-use sanjuan_core::files::Source;
-use sanjuan_core::scenario::Scenario;
+use san_juan::doc_keys::{self, JSON_MD, SCENARIOS_MD};
+use san_juan::files::Source;
+use san_juan::scenario::Scenario;
 use serde_json::Value;
 
 fn docs_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs")
 }
 
 fn read_page(page: &str) -> String {
@@ -78,7 +78,7 @@ fn json_keys(value: &Value, out: &mut BTreeSet<String>) {
 /// states the project's scenarios reach, which between them show every one.
 #[test]
 fn every_key_of_the_json_state_is_in_the_docs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/scenarios");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/scenarios");
     let mut keys = BTreeSet::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

@@ -19,12 +19,12 @@ fn collect(root: &Path, rel: &str, out: &mut Vec<(String, String)>) {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    println!("cargo:rerun-if-changed=../cards");
-    println!("cargo:rerun-if-changed=../scripts");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    println!("cargo:rerun-if-changed=../../cards/san-juan");
+    println!("cargo:rerun-if-changed=../../scripts/san-juan");
     let mut files = Vec::new();
-    collect(&root, "cards", &mut files);
-    collect(&root, "scripts", &mut files);
+    collect(&root, "cards/san-juan", &mut files);
+    collect(&root, "scripts/san-juan", &mut files);
     let mut code = String::from("pub(crate) static BUILTIN_FILES: &[(&str, &str)] = &[\n");
     for (rel, abs) in files {
         writeln!(code, "    ({rel:?}, include_str!({abs:?})),").unwrap();

@@ -6,9 +6,9 @@ use common::setup_logged;
 
 use std::collections::HashSet;
 
-use sanjuan_core::bots::{Bot, RandomBot};
-use sanjuan_core::game::{Event, Visibility};
-use sanjuan_core::{Game, Ruleset};
+use san_juan::bots::{Bot, RandomBot};
+use san_juan::game::{Event, Visibility};
+use san_juan::{Game, Ruleset};
 
 fn caused_by<'a>(game: &Game, events: &'a [Event], card: &str) -> Vec<&'a str> {
     let idx = game.ruleset().cards.idx(card).unwrap();

@@ -21,9 +21,9 @@ pub enum Source {
 }
 
 impl Source {
-    /// The built-in ruleset with this id (`cards/rulesets/<id>.toml`).
+    /// The built-in ruleset with this id (`cards/san-juan/rulesets/<id>.toml`).
     pub fn builtin_ruleset(id: &str) -> Option<Source> {
-        let path = format!("cards/rulesets/{id}.toml");
+        let path = format!("cards/san-juan/rulesets/{id}.toml");
         BUILTIN_FILES.iter().any(|(p, _)| *p == path).then_some(Source::Builtin(path))
     }
 
@@ -31,7 +31,7 @@ impl Source {
     pub fn builtin_ruleset_ids() -> Vec<String> {
         BUILTIN_FILES
             .iter()
-            .filter_map(|(p, _)| p.strip_prefix("cards/rulesets/"))
+            .filter_map(|(p, _)| p.strip_prefix("cards/san-juan/rulesets/"))
             .filter(|p| !p.contains('/'))
             .filter_map(|p| p.strip_suffix(".toml"))
             .map(str::to_owned)
@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn builtin_paths_resolve_relative_to_their_file() {
         let ruleset = Source::builtin_ruleset("second-edition").expect("built in");
-        assert_eq!(ruleset.join("../base.toml"), Source::Builtin("cards/base.toml".into()));
+        assert_eq!(ruleset.join("../base.toml"), Source::Builtin("cards/san-juan/base.toml".into()));
         assert!(ruleset.join("../base.toml").read().unwrap().contains("indigo_plant"));
     }
 
@@ -168,7 +168,7 @@ mod tests {
         assert_eq!(normalize(Path::new("../../x.toml")), PathBuf::from("../../x.toml"));
         assert_eq!(normalize(Path::new("a/../../x.toml")), PathBuf::from("../x.toml"));
         assert_eq!(normalize(Path::new("a/b/../../c/./x.toml")), PathBuf::from("c/x.toml"));
-        let disk = Source::Disk("rules/cards/rulesets/r.toml".into());
-        assert_eq!(disk.join("../../../other.toml"), Source::Disk("other.toml".into()));
+        let disk = Source::Disk("rules/cards/san-juan/rulesets/r.toml".into());
+        assert_eq!(disk.join("../../../../other.toml"), Source::Disk("other.toml".into()));
     }
 }

@@ -22,7 +22,7 @@ use crate::script::{Limits, ScriptHost};
 macro_rules! rules {
     ($( $(#[doc = $doc:literal])* $field:ident : $ty:ty => $range:expr ),* $(,)?) => {
         /// The rule numbers of a ruleset. Every key is required once `extends`
-        /// is followed: the numbers live in `cards/rulesets/*.toml`, not in Rust.
+        /// is followed: the numbers live in `cards/san-juan/rulesets/*.toml`, not in Rust.
         #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
         #[serde(deny_unknown_fields)]
         pub struct Rules {

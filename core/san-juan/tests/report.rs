@@ -2,8 +2,8 @@
 //! were worked out by hand (the arithmetic is in the comments), plus a
 //! comparison with known p-values, parsing and merging.
 
-use sanjuan_core::report::{self, ReportError, Shard};
-use sanjuan_core::sim::{Built, GameRecord};
+use san_juan::report::{self, ReportError, Shard};
+use san_juan::sim::{Built, GameRecord};
 
 /// A 2-player record. `cities` lists (id, round) per seat.
 fn game(

@@ -5,14 +5,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use sanjuan_core::Ruleset;
-use sanjuan_core::scenario::Scenario;
+use san_juan::Ruleset;
+use san_juan::scenario::Scenario;
 
 /// A copy of the repository's cards/ and scripts/ to edit.
 fn copy_rules() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for sub in ["cards", "cards/rulesets", "scripts"] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for sub in ["cards/san-juan", "cards/san-juan/rulesets", "scripts/san-juan"] {
         fs::create_dir_all(dir.path().join(sub)).unwrap();
         for entry in fs::read_dir(root.join(sub)).unwrap().flatten() {
             if entry.path().is_file() {
@@ -20,7 +20,7 @@ fn copy_rules() -> (tempfile::TempDir, PathBuf) {
             }
         }
     }
-    let ruleset = dir.path().join("cards/rulesets/second-edition.toml");
+    let ruleset = dir.path().join("cards/san-juan/rulesets/second-edition.toml");
     (dir, ruleset)
 }
 
@@ -32,7 +32,7 @@ fn edit(path: &Path, from: &str, to: &str) {
 
 /// A scenario written inline, named `name` in errors.
 fn scenario(name: &str, text: &str) -> Scenario {
-    Scenario::parse(sanjuan_core::files::Source::Disk(name.into()), text.to_owned()).unwrap()
+    Scenario::parse(san_juan::files::Source::Disk(name.into()), text.to_owned()).unwrap()
 }
 
 fn load_err(ruleset: &Path) -> String {
@@ -42,7 +42,7 @@ fn load_err(ruleset: &Path) -> String {
 #[test]
 fn toml_syntax_error_names_file_and_line() {
     let (dir, ruleset) = copy_rules();
-    let base = dir.path().join("cards/base.toml");
+    let base = dir.path().join("cards/san-juan/base.toml");
     let before = fs::read_to_string(&base).unwrap();
     let line = before[..before.find("cost = 2\nvp = 1\ncopies = 8").unwrap()].lines().count() + 1;
     edit(&base, "cost = 2\nvp = 1\ncopies = 8", "cost = = 2\nvp = 1\ncopies = 8");
@@ -54,7 +54,7 @@ fn toml_syntax_error_names_file_and_line() {
 #[test]
 fn script_that_does_not_compile_names_file_line_and_column() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/smithy.rhai"), "fn on_build_cost(ctx) {\n    let x = ;\n    x\n}\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/smithy.rhai"), "fn on_build_cost(ctx) {\n    let x = ;\n    x\n}\n").unwrap();
     let err = load_err(&ruleset);
     assert!(err.contains("smithy.rhai:2:"), "{err}");
     assert!(err.contains("does not compile"), "{err}");
@@ -63,9 +63,9 @@ fn script_that_does_not_compile_names_file_line_and_column() {
 #[test]
 fn every_problem_is_reported_at_once() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/smithy.rhai"), "fn on_build_cost(ctx, extra) { 1 }\n").unwrap();
-    fs::write(dir.path().join("scripts/quarry.rhai"), "fn on_bulid_cost(ctx) { 1 }\n").unwrap();
-    edit(&dir.path().join("cards/base.toml"), "script = \"well.rhai\"", "script = \"wel.rhai\"");
+    fs::write(dir.path().join("scripts/san-juan/smithy.rhai"), "fn on_build_cost(ctx, extra) { 1 }\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/quarry.rhai"), "fn on_bulid_cost(ctx) { 1 }\n").unwrap();
+    edit(&dir.path().join("cards/san-juan/base.toml"), "script = \"well.rhai\"", "script = \"wel.rhai\"");
     let err = load_err(&ruleset);
     assert!(err.contains("smithy.rhai:1:") && err.contains("takes 2 parameter(s)"), "{err}");
     assert!(err.contains("quarry.rhai:1:") && err.contains("did you mean `on_build_cost`"), "{err}");
@@ -75,7 +75,7 @@ fn every_problem_is_reported_at_once() {
 #[test]
 fn a_script_that_loops_forever_is_stopped_and_named() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/poor_house.rhai"), "fn on_build(ctx) { let n = 0; loop { n += 1; } }\n")
+    fs::write(dir.path().join("scripts/san-juan/poor_house.rhai"), "fn on_build(ctx) { let n = 0; loop { n += 1; } }\n")
         .unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = r#"
@@ -93,7 +93,7 @@ hand = ["well", "quarry"]
 #[test]
 fn a_hook_returning_the_wrong_type_names_card_and_hook() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/tower.rhai"), "fn on_hand_limit(ctx) { \"twelve\" }\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/tower.rhai"), "fn on_hand_limit(ctx) { \"twelve\" }\n").unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     // The hand limit is checked when a round starts.
     let text = r#"
@@ -112,7 +112,7 @@ buildings = ["tower"]
 fn a_game_stops_after_a_script_error_and_says_why() {
     let (dir, ruleset) = copy_rules();
     fs::write(
-        dir.path().join("scripts/library.rhai"),
+        dir.path().join("scripts/san-juan/library.rhai"),
         "fn on_privilege(ctx) {\n  let a = [1];\n  a[ctx.hand + 5]\n}\n",
     )
     .unwrap();
@@ -168,11 +168,11 @@ fn swapping_a_script_in_toml_changes_behaviour() {
     let path = ruleset.to_str().unwrap().to_owned();
     assert_eq!(cost(&path, "sugar_mill"), 1);
     assert_eq!(cost(&path, "well"), 2);
-    edit(&dir.path().join("cards/base.toml"), "script = \"smithy.rhai\"", "script = \"quarry.rhai\"");
+    edit(&dir.path().join("cards/san-juan/base.toml"), "script = \"smithy.rhai\"", "script = \"quarry.rhai\"");
     assert_eq!(cost(&path, "sugar_mill"), 2);
     assert_eq!(cost(&path, "well"), 1);
     // Renaming the card's id renames it everywhere a scenario or action names it.
-    edit(&dir.path().join("cards/base.toml"), "id = \"smithy\"", "id = \"forge\"");
+    edit(&dir.path().join("cards/san-juan/base.toml"), "id = \"smithy\"", "id = \"forge\"");
     let rs = Ruleset::load(&path).unwrap();
     assert!(rs.cards.idx("smithy").is_none() && rs.cards.idx("forge").is_some());
     drop(dir);
@@ -187,10 +187,10 @@ fn first_edition_is_three_card_changes_from_the_second() {
         vec![
             "card gold_mine: text Prospector: reveal 4 cards; if all costs differ, keep the cheapest, else discard all -> \
              Prospector: reveal 4 cards; if all costs differ, keep any one, else discard all, \
-             script scripts/gold_mine.rhai -> scripts/gold_mine_1st.rhai",
+             script scripts/san-juan/gold_mine.rhai -> scripts/san-juan/gold_mine_1st.rhai",
             "card prefecture: cost 4 -> 3",
             "card guild_hall: text Game end: 1 VP per production building and 1 VP per type of production building -> \
-             Game end: 2 VP per production building, script scripts/guild_hall.rhai -> scripts/guild_hall_1st.rhai",
+             Game end: 2 VP per production building, script scripts/san-juan/guild_hall.rhai -> scripts/san-juan/guild_hall_1st.rhai",
         ]
     );
     let expansion = Ruleset::load("second-edition-expansion").unwrap();
@@ -310,9 +310,9 @@ fn scripts_may_not_sleep_and_are_stopped_by_the_clock() {
     assert!(err.contains("nap.rhai:2:5") && err.contains("may not call `sleep`"), "{err}");
     // Through a function pointer the load-time check cannot see it; the call still fails at once.
     let (_dir, ruleset) = copy_rules();
-    let dir = ruleset.parent().unwrap().parent().unwrap().parent().unwrap();
+    let dir = ruleset.ancestors().nth(4).unwrap();
     fs::write(
-        dir.join("scripts/tower.rhai"),
+        dir.join("scripts/san-juan/tower.rhai"),
         "fn on_hand_limit(ctx) { let f = Fn(\"sle\" + \"ep\"); f.call(100); 12 }\n",
     )
     .unwrap();
@@ -330,7 +330,7 @@ fn hook_results_outside_their_range_stop_the_game_naming_card_file_line_and_hook
         ("fn on_score(ctx) {\n    -5000\n}\n", "returned -5000"),
     ] {
         let (dir, ruleset) = copy_rules();
-        fs::write(dir.path().join("scripts/guild_hall.rhai"), script).unwrap();
+        fs::write(dir.path().join("scripts/san-juan/guild_hall.rhai"), script).unwrap();
         let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
         let text = "[[players]]\nbuildings = [\"guild_hall\"]\n[[players]]\n";
         let scenario = scenario("g.toml", text);
@@ -339,7 +339,7 @@ fn hook_results_outside_their_range_stop_the_game_naming_card_file_line_and_hook
         assert!(err.contains("guild_hall.rhai:1:") && err.contains("on_score") && err.contains(want), "{err}");
     }
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/smithy.rhai"), "fn on_build_cost(ctx) { -1 }\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/smithy.rhai"), "fn on_build_cost(ctx) { -1 }\n").unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"smithy\"]\nhand = [\"well\", \"quarry\"]\n[[players]]\n";
     let scenario = scenario("s.toml", text);
@@ -353,7 +353,7 @@ fn a_copied_tree_that_keeps_a_builtin_id_is_warned_about_and_fingerprinted_apart
     let same = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     assert!(same.warnings.is_empty(), "an unchanged copy is the same content");
     assert_eq!(same.fingerprint, Ruleset::load("second-edition").unwrap().fingerprint);
-    edit(&dir.path().join("cards/base.toml"), "cost = 2\nvp = 1\ncopies = 8", "cost = 3\nvp = 1\ncopies = 8");
+    edit(&dir.path().join("cards/san-juan/base.toml"), "cost = 2\nvp = 1\ncopies = 8", "cost = 3\nvp = 1\ncopies = 8");
     let changed = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     assert_ne!(changed.fingerprint, same.fingerprint);
     let w = changed.warnings.iter().map(ToString::to_string).collect::<String>();
@@ -378,7 +378,7 @@ fn a_trading_tile_listed_twice_or_a_sixth_tile_is_refused() {
 #[test]
 fn a_hook_returning_a_runaway_number_names_card_and_hook() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/tower.rhai"), "fn on_hand_limit(ctx) { 2147483647 }\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/tower.rhai"), "fn on_hand_limit(ctx) { 2147483647 }\n").unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "round_start = true\nround = 2\n[[players]]\nbuildings = [\"tower\"]\n[[players]]\n";
     let scenario = scenario("t.toml", text);

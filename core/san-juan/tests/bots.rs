@@ -1,10 +1,10 @@
 //! Bots only ever play legal moves (`Game::apply` checks every one) and finish
 //! their games; the greedy bot is clearly better than random.
 
-use sanjuan_core::Ruleset;
-use sanjuan_core::sim::play_one;
+use san_juan::Ruleset;
+use san_juan::sim::play_one;
 
-fn play(ruleset: &str, bots: &[&str], games: u64) -> Vec<sanjuan_core::sim::GameRecord> {
+fn play(ruleset: &str, bots: &[&str], games: u64) -> Vec<san_juan::sim::GameRecord> {
     let rs = Ruleset::load(ruleset).unwrap();
     let bots: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
     (0..games).map(|i| play_one(&rs, &bots, 11, i).unwrap_or_else(|e| panic!("game {i}: {e}"))).collect()

@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use sanjuan_core::bots::{Bot, RandomBot};
-use sanjuan_core::{Game, Ruleset};
+use san_juan::bots::{Bot, RandomBot};
+use san_juan::{Game, Ruleset};
 
 const GAMES_PER_COUNT: u64 = 1000;
 
 fn check_game(rs: &Arc<Ruleset>, players: usize, seed: u64) {
-    sanjuan_core::sim::check_random_game(rs, players, seed).unwrap_or_else(|e| panic!("{e}"));
+    san_juan::sim::check_random_game(rs, players, seed).unwrap_or_else(|e| panic!("{e}"));
 }
 
 fn check_count(ruleset: &str, cards: usize, players: usize) {
@@ -62,13 +62,13 @@ fn same_seed_same_game() {
     let bots = vec!["random".to_owned(); 4];
     for index in 0..20 {
         let rs = Ruleset::load(if index % 2 == 0 { "second-edition" } else { "second-edition-expansion" }).unwrap();
-        let a = sanjuan_core::sim::play_one(&rs, &bots, 7, index).unwrap();
-        let b = sanjuan_core::sim::play_one(&rs, &bots, 7, index).unwrap();
+        let a = san_juan::sim::play_one(&rs, &bots, 7, index).unwrap();
+        let b = san_juan::sim::play_one(&rs, &bots, 7, index).unwrap();
         assert_eq!(a, b);
     }
     let rs = Ruleset::load("second-edition").unwrap();
-    let c = sanjuan_core::sim::play_one(&rs, &bots, 8, 0).unwrap();
-    let a = sanjuan_core::sim::play_one(&rs, &bots, 7, 0).unwrap();
+    let c = san_juan::sim::play_one(&rs, &bots, 8, 0).unwrap();
+    let a = san_juan::sim::play_one(&rs, &bots, 7, 0).unwrap();
     assert_ne!(a.seed, c.seed);
     assert_ne!(a, c);
 }
@@ -98,9 +98,9 @@ fn replaying_the_actions_of_a_seed_gives_the_same_game() {
 /// built-in ruleset, 2 to 4 players, through the TOML text a user would keep.
 #[test]
 fn saved_bot_games_replay_to_the_same_final_state() {
-    use sanjuan_core::files::Source;
-    use sanjuan_core::saved::SavedGame;
-    use sanjuan_core::sim::play_game;
+    use san_juan::files::Source;
+    use san_juan::saved::SavedGame;
+    use san_juan::sim::play_game;
 
     let lineups: [&[&str]; 4] =
         [&["random", "random"], &["greedy", "random", "mcts:4"], &["mcts:3", "greedy"], &["greedy"; 4]];

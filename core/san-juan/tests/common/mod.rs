@@ -2,9 +2,9 @@
 
 #![allow(dead_code)] // each test file uses some of them
 
-use sanjuan_core::Game;
-use sanjuan_core::files::Source;
-use sanjuan_core::scenario::Scenario;
+use san_juan::Game;
+use san_juan::files::Source;
+use san_juan::scenario::Scenario;
 
 /// The position `text` (scenario TOML) sets up, before its actions.
 pub fn setup(text: &str) -> Game {

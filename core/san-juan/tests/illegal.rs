@@ -3,7 +3,7 @@
 mod common;
 use common::{refused, setup};
 
-use sanjuan_core::Action;
+use san_juan::Action;
 
 const TWO_SEATS: &str = "[[players]]\nbuildings = [\"indigo_plant\"]\n[[players]]\nbuildings = [\"indigo_plant\"]\n";
 
