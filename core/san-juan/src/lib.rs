@@ -15,7 +15,7 @@ pub mod files;
 pub mod game;
 pub mod hooks;
 pub mod report;
-pub mod rng;
+pub use engine_play::rng;
 mod roles;
 pub mod ruleset;
 pub mod saved;
@@ -23,7 +23,7 @@ pub mod scenario;
 pub mod score;
 pub mod script;
 pub mod sim;
-pub mod turns;
+pub use engine_play::turns;
 pub mod view;
 
 pub use actions::{Action, Role};

@@ -54,7 +54,8 @@ fn toml_syntax_error_names_file_and_line() {
 #[test]
 fn script_that_does_not_compile_names_file_line_and_column() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/san-juan/smithy.rhai"), "fn on_build_cost(ctx) {\n    let x = ;\n    x\n}\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/smithy.rhai"), "fn on_build_cost(ctx) {\n    let x = ;\n    x\n}\n")
+        .unwrap();
     let err = load_err(&ruleset);
     assert!(err.contains("smithy.rhai:2:"), "{err}");
     assert!(err.contains("does not compile"), "{err}");
@@ -75,8 +76,11 @@ fn every_problem_is_reported_at_once() {
 #[test]
 fn a_script_that_loops_forever_is_stopped_and_named() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/san-juan/poor_house.rhai"), "fn on_build(ctx) { let n = 0; loop { n += 1; } }\n")
-        .unwrap();
+    fs::write(
+        dir.path().join("scripts/san-juan/poor_house.rhai"),
+        "fn on_build(ctx) { let n = 0; loop { n += 1; } }\n",
+    )
+    .unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = r#"
 actions = ["role builder", "build well pay quarry"]

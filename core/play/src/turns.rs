@@ -1,7 +1,6 @@
-//! The game-independent decision interface: what bots, simulations and
-//! searches need from a turn-based card game. San Juan implements it in
-//! [`crate::game`]; a second game would implement it and reuse the random
-//! bot, `play_out` and the Monte Carlo search as they are.
+//! The decision interface: what bots, simulations and searches need from a
+//! turn-based card game. Each game crate implements it for its state and
+//! reuses the random bot, `play_out` and the tree search as they are.
 
 /// A game as seen by code that plays it: who must decide, the legal answers,
 /// applying one, and how it turned out.

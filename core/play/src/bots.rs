@@ -1,0 +1,169 @@
+//! Bots that need no knowledge of a game: they play any [`TurnGame`] through
+//! the same decision interface as everyone else.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::rng;
+use crate::turns::{Determinize, TurnGame};
+
+/// A player that picks one of the legal actions of a game.
+pub trait Bot<G: TurnGame>: Send {
+    /// Short name for reports (`random`, `greedy`, …).
+    fn name(&self) -> &str;
+    /// Chooses one of `legal` (never empty) for the pending decision of `game`.
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action;
+}
+
+/// Picks uniformly among the legal actions, from its own seeded stream.
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: ChaCha8Rng,
+}
+
+impl RandomBot {
+    /// A random bot with its own seed.
+    pub fn new(seed: u64) -> Self {
+        RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl<G: TurnGame> Bot<G> for RandomBot {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn choose(&mut self, _game: &G, legal: &[G::Action]) -> G::Action {
+        legal[rng::below(&mut self.rng, legal.len())]
+    }
+}
+
+/// Plays a game to its end with one bot per seat.
+pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Result<(), G::Error> {
+    while let Some(seat) = game.to_move() {
+        let action = bots[seat].choose(game, game.legal());
+        game.play(action)?;
+    }
+    Ok(())
+}
+
+/// Information-set Monte Carlo tree search (single observer): each iteration
+/// deals what this seat cannot see at random ([`Determinize::determinize`]),
+/// walks a tree of actions shared by all deals (UCB1 with availability counts),
+/// and plays the rest of the game with a game's own playout bot (10% random
+/// moves). The move most visited wins.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    rng: ChaCha8Rng,
+    iterations: u32,
+    exploration: f64,
+}
+
+#[derive(Clone, Debug)]
+struct Node<A> {
+    action: Option<A>,
+    /// The seat that chose `action`.
+    seat: usize,
+    children: Vec<usize>,
+    visits: u32,
+    available: u32,
+    reward: f64,
+}
+
+impl Mcts {
+    /// Iterations per move when none are given.
+    pub const DEFAULT_ITERATIONS: u32 = 100;
+    /// The most iterations `mcts:N` accepts: beyond it one move takes minutes, a game days.
+    pub const MAX_ITERATIONS: u32 = 1_000_000;
+
+    /// A search bot doing `iterations` determinized playouts per move.
+    pub fn new(seed: u64, iterations: u32) -> Self {
+        Mcts { rng: ChaCha8Rng::seed_from_u64(seed), iterations, exploration: 0.7 }
+    }
+
+    /// Searches `root` for the seat to move and returns the most visited legal action.
+    /// `playout` plays for every seat after the tree (10% of its moves are random).
+    pub fn search<G: Determinize>(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
+        let Some(me) = root.to_move() else { return legal[0] };
+        let mut tree: Vec<Node<G::Action>> =
+            vec![Node { action: None, seat: me, children: Vec::new(), visits: 0, available: 0, reward: 0.0 }];
+        for _ in 0..self.iterations {
+            self.iterate(root, me, &mut tree, playout);
+        }
+        tree[0]
+            .children
+            .iter()
+            .filter_map(|&c| tree[c].action.filter(|a| legal.contains(a)).map(|a| (tree[c].visits, a)))
+            .max_by_key(|(v, _)| *v)
+            .map_or(legal[0], |(_, a)| a)
+    }
+
+    fn iterate<G: Determinize>(
+        &mut self,
+        root: &G,
+        me: usize,
+        tree: &mut Vec<Node<G::Action>>,
+        playout: &mut dyn Bot<G>,
+    ) {
+        let seed = self.rng.next_u64();
+        let mut game = root.determinize(me, seed);
+        let mut node = 0;
+        let mut path = vec![0];
+        // Selection and expansion.
+        while let Some(seat) = game.to_move() {
+            let legal = game.legal();
+            let mut untried: smallvec::SmallVec<[G::Action; 16]> = smallvec::SmallVec::new();
+            for a in legal {
+                match tree[node].children.iter().find(|&&c| tree[c].action == Some(*a)) {
+                    Some(&c) => tree[c].available += 1,
+                    None => untried.push(*a),
+                }
+            }
+            if !untried.is_empty() {
+                let a = untried[rng::below(&mut self.rng, untried.len())];
+                let child = tree.len();
+                tree.push(Node { action: Some(a), seat, children: Vec::new(), visits: 0, available: 1, reward: 0.0 });
+                tree[node].children.push(child);
+                path.push(child);
+                if game.play(a).is_err() {
+                    return;
+                }
+                break;
+            }
+            let c = self.exploration;
+            let ucb = |n: &Node<G::Action>| {
+                n.reward / f64::from(n.visits.max(1))
+                    + c * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt()
+            };
+            let best = tree[node]
+                .children
+                .iter()
+                .copied()
+                .filter(|&ch| tree[ch].action.is_some_and(|a| legal.contains(&a)))
+                .max_by(|&x, &y| ucb(&tree[x]).total_cmp(&ucb(&tree[y])))
+                .expect("a legal child");
+            node = best;
+            path.push(node);
+            if game.play(tree[node].action.expect("action")).is_err() {
+                return;
+            }
+        }
+        // Playout.
+        while game.to_move().is_some() {
+            let legal = game.legal();
+            let a = if rng::below(&mut self.rng, 10) == 0 {
+                legal[rng::below(&mut self.rng, legal.len())]
+            } else {
+                playout.choose(&game, legal)
+            };
+            if game.play(a).is_err() {
+                return;
+            }
+        }
+        let Some(rewards) = game.rewards() else { return };
+        for &n in &path {
+            tree[n].visits += 1;
+            tree[n].reward += rewards[tree[n].seat];
+        }
+    }
+}

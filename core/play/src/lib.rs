@@ -1,0 +1,11 @@
+//! Game-independent play: portable seeded randomness ([`rng`]), the decision
+//! interface every game implements ([`turns`]), and the bots that need no
+//! knowledge of a game ([`bots`]: random, `play_out`, information-set MCTS).
+#![warn(missing_docs)]
+
+pub mod bots;
+pub mod rng;
+pub mod turns;
+
+pub use bots::{Bot, Mcts, RandomBot, play_out};
+pub use turns::{Determinize, TurnGame};
