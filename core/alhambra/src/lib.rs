@@ -6,12 +6,14 @@
 #![warn(missing_docs)]
 
 pub mod actions;
+pub mod bots;
 pub mod error;
 pub mod files;
 pub mod game;
 pub use engine_play::rng;
 pub mod ruleset;
 pub mod score;
+pub mod sim;
 pub use engine_play::turns;
 
 pub use actions::Action;

@@ -1,0 +1,227 @@
+//! Alhambra's bots: the greedy rules of thumb, and the tree search set to
+//! search the turn decisions with greedy playouts. The random bot and the
+//! search itself are the engine's.
+
+use engine_play::bots::Mcts;
+pub use engine_play::bots::{Bot, RandomBot, play_out};
+
+use crate::actions::Action;
+use crate::game::{Decision, Game};
+use crate::ruleset::{MAX_TYPES, Money};
+use crate::score::scoring_points;
+
+/// Names accepted by [`make`]; `mcts:N` sets the iterations per move.
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "mcts", "mcts:N"];
+
+/// A bot by name, seeded.
+pub fn make(name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
+    match name.split_once(':') {
+        None if name == "random" => Ok(Box::new(RandomBot::new(seed))),
+        None if name == "greedy" => Ok(Box::new(GreedyBot)),
+        None if name == "mcts" => Ok(Box::new(MctsBot::new(seed, MctsBot::DEFAULT_ITERATIONS))),
+        Some(("mcts", n)) => match n.parse::<u32>() {
+            Ok(n) if (1..=MctsBot::MAX_ITERATIONS).contains(&n) => Ok(Box::new(MctsBot::new(seed, n))),
+            _ => Err(format!(
+                "`{name}`: write mcts:N with N the iterations per move, from 1 to {}",
+                MctsBot::MAX_ITERATIONS
+            )),
+        },
+        _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
+    }
+}
+
+/// Plays by rules of thumb: buys the building that gains it the most points
+/// in the coming scorings (majorities), preferring an exact payment (another
+/// action) and a small overpayment; else takes the money of the highest total.
+/// It reads only what its seat may see.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GreedyBot;
+
+impl GreedyBot {
+    /// Points `seat` gains, against the average other collector, in the next
+    /// scoring and the final one if it gets one more building of type `t`.
+    fn majority_gain(game: &Game, seat: usize, t: usize, to_neutral: bool) -> f64 {
+        let rs = game.ruleset();
+        let mut counts: Vec<[u8; MAX_TYPES]> =
+            (0..game.num_players()).map(|s| game.player(s).counts).chain(game.neutral().map(|n| n.counts)).collect();
+        let tables: Vec<&Vec<Vec<i32>>> = {
+            let done = game.scored().len();
+            let next = rs.scorings.get(done).map(|s| &s.ranks);
+            let last = rs.scorings.last().map(|s| &s.ranks);
+            next.into_iter().chain(last.filter(|_| done + 1 < rs.scorings.len())).collect()
+        };
+        let value = |counts: &[[u8; MAX_TYPES]]| -> Vec<f64> {
+            let mut out = vec![0.0; counts.len()];
+            for ranks in &tables {
+                let p =
+                    scoring_points(counts, ranks, rs.types.len(), rs.rules.rank_needs_a_building).unwrap_or_default();
+                for (c, row) in p.iter().enumerate() {
+                    out[c] += f64::from(row[t]);
+                }
+            }
+            out
+        };
+        let before = value(&counts);
+        let who = if to_neutral { counts.len() - 1 } else { seat };
+        counts[who][t] += 1;
+        let after = value(&counts);
+        let others: Vec<usize> = (0..counts.len()).filter(|&c| c != seat).collect();
+        let others_gain = others.iter().map(|&c| after[c] - before[c]).sum::<f64>() / others.len().max(1) as f64;
+        after[seat] - before[seat] - others_gain
+    }
+
+    /// The cards of `hand` in `currency` that pay at least `owed` with the
+    /// least overpayment (then the fewest cards), and that overpayment.
+    fn best_payment(hand: &[Money], currency: u8, owed: u32) -> Option<(Vec<Money>, u32)> {
+        let mut cards: Vec<Money> = hand.iter().copied().filter(|m| m.currency == currency).collect();
+        cards.sort_unstable_by(|a, b| b.value.cmp(&a.value));
+        let total: u32 = cards.iter().map(|m| u32::from(m.value)).sum();
+        if total < owed {
+            return None;
+        }
+        // Hands are small; above 16 cards of one currency, pay the largest first.
+        if cards.len() > 16 {
+            let mut paid = 0;
+            let mut out = Vec::new();
+            for m in cards {
+                if paid >= owed {
+                    break;
+                }
+                paid += u32::from(m.value);
+                out.push(m);
+            }
+            return Some((out, paid - owed));
+        }
+        let mut best: Option<(u32, u32, u32)> = None; // (overpay, cards, mask)
+        for mask in 1u32..(1 << cards.len()) {
+            let sum: u32 = (0..cards.len()).filter(|i| mask & (1 << i) != 0).map(|i| u32::from(cards[i].value)).sum();
+            if sum < owed {
+                continue;
+            }
+            let key = (sum - owed, mask.count_ones(), mask);
+            if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
+                best = Some(key);
+            }
+        }
+        let (over, _, mask) = best?;
+        Some(((0..cards.len()).filter(|i| mask & (1 << i) != 0).map(|i| cards[i]).collect(), over))
+    }
+
+    /// The most money a take starting with `first` can bring (the rest of the
+    /// display within the take limit).
+    fn take_total(game: &Game, first: Money, already: u32) -> u32 {
+        let limit = game.ruleset().rules.take_limit;
+        let taken = already + u32::from(first.value);
+        if taken > limit {
+            return taken;
+        }
+        let mut rest: Vec<u32> = game.money_display().iter().map(|m| u32::from(m.value)).collect();
+        if let Some(i) = rest.iter().position(|&v| v == u32::from(first.value)) {
+            rest.swap_remove(i);
+        }
+        let mut best = 0;
+        for mask in 0u32..(1 << rest.len()) {
+            let s: u32 = (0..rest.len()).filter(|i| mask & (1 << i) != 0).map(|i| rest[i]).sum();
+            if taken + s <= limit {
+                best = best.max(s);
+            }
+        }
+        taken + best
+    }
+
+    /// How much the bot likes buying the building in `slot`.
+    fn buy_value(game: &Game, seat: usize, slot: u8) -> f64 {
+        let rs = game.ruleset();
+        let Some(b) = game.building_display()[slot as usize] else { return f64::NEG_INFINITY };
+        let def = rs.building(b);
+        let currency = rs.yard[slot as usize];
+        let Some((_, over)) = Self::best_payment(&game.player(seat).hand, currency, u32::from(def.price)) else {
+            return f64::NEG_INFINITY;
+        };
+        let gain = Self::majority_gain(game, seat, def.kind as usize, false);
+        let pay = if over == 0 { 4.0 } else { -0.6 * f64::from(over) };
+        gain + pay - 0.15 * f64::from(def.price) + 2.0
+    }
+
+    fn best_by<F: Fn(&Action) -> f64>(legal: &[Action], score: F) -> Action {
+        let mut best = legal[0];
+        let mut best_score = f64::NEG_INFINITY;
+        for a in legal {
+            let s = score(a);
+            if s > best_score {
+                best = *a;
+                best_score = s;
+            }
+        }
+        best
+    }
+}
+
+impl Bot<Game> for GreedyBot {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
+        let Some(&d) = game.pending() else { return legal[0] };
+        let seat = d.seat();
+        match d {
+            Decision::Pay { slot, paid, .. } => {
+                let rs = game.ruleset();
+                let b = game.building_display()[slot as usize].expect("being bought");
+                let owed = u32::from(rs.building(b).price).saturating_sub(paid);
+                let plan = Self::best_payment(&game.player(seat).hand, rs.yard[slot as usize], owed);
+                let first = plan.and_then(|(cards, _)| cards.first().copied());
+                first.map(Action::Pay).filter(|a| legal.contains(a)).unwrap_or(legal[0])
+            }
+            Decision::Donate { slot, .. } => {
+                let rs = game.ruleset();
+                let b = game.building_display()[slot as usize].expect("being bought");
+                let t = rs.building(b).kind as usize;
+                let keep = Self::majority_gain(game, seat, t, false);
+                let donate = Self::majority_gain(game, seat, t, true);
+                if donate > keep { Action::Donate } else { Action::Keep }
+            }
+            Decision::Take { taken, .. } => Self::best_by(legal, |a| match *a {
+                Action::Take(m) => f64::from(Self::take_total(game, m, taken)),
+                _ => f64::from(taken),
+            }),
+            Decision::Turn { .. } => Self::best_by(legal, |a| match *a {
+                Action::Take(m) => 0.8 * f64::from(Self::take_total(game, m, 0)),
+                Action::Buy(slot) => Self::buy_value(game, seat, slot),
+                _ => 0.0,
+            }),
+        }
+    }
+}
+
+/// The engine's tree search ([`Mcts`]) on the decisions that shape a game
+/// (what to take or buy, keeping or donating); paying and taking more follow
+/// the greedy bot's rules, which also play the rest of each sampled game.
+#[derive(Clone, Debug)]
+pub struct MctsBot(Mcts);
+
+impl MctsBot {
+    /// Iterations per move when none are given.
+    pub const DEFAULT_ITERATIONS: u32 = Mcts::DEFAULT_ITERATIONS;
+    /// The most iterations `mcts:N` accepts.
+    pub const MAX_ITERATIONS: u32 = Mcts::MAX_ITERATIONS;
+
+    /// A search bot doing `iterations` determinized playouts per move.
+    pub fn new(seed: u64, iterations: u32) -> Self {
+        MctsBot(Mcts::new(seed, iterations))
+    }
+}
+
+impl Bot<Game> for MctsBot {
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
+        if !matches!(game.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. })) {
+            return GreedyBot.choose(game, legal);
+        }
+        self.0.search(game, legal, &mut GreedyBot)
+    }
+}
