@@ -74,7 +74,7 @@ impl GreedyBot {
     /// least overpayment (then the fewest cards), and that overpayment.
     fn best_payment(hand: &[Money], currency: u8, owed: u32) -> Option<(Vec<Money>, u32)> {
         let mut cards: Vec<Money> = hand.iter().copied().filter(|m| m.currency == currency).collect();
-        cards.sort_unstable_by(|a, b| b.value.cmp(&a.value));
+        cards.sort_unstable_by_key(|m| std::cmp::Reverse(m.value));
         let total: u32 = cards.iter().map(|m| u32::from(m.value)).sum();
         if total < owed {
             return None;
