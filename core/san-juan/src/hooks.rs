@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, OnceLock};
 
+pub use engine_script::results::{as_bool, as_int, as_int_in, as_map, map_int_in};
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};
@@ -403,25 +404,6 @@ pub fn register(engine: &mut Engine) {
         });
 }
 
-/// Reads an integer result; `()` counts as 0.
-pub fn as_int(value: Dynamic) -> Result<i32, String> {
-    if value.is_unit() {
-        return Ok(0);
-    }
-    value.as_int().map_err(|t| format!("returned a {t}, expected an integer"))
-}
-
-/// Reads an integer result that must lie in `range` (a hook's [`HookSpec::range`]).
-pub fn as_int_in(value: Dynamic, range: Option<(i64, i64)>) -> Result<i32, String> {
-    let n = as_int(value)?;
-    match range {
-        Some((lo, hi)) if i64::from(n) < lo || i64::from(n) > hi => {
-            Err(format!("returned {n}, outside the allowed {lo} to {hi}"))
-        }
-        _ => Ok(n),
-    }
-}
-
 /// The range of each integer key a hook's map may hold; a key means the same in every hook.
 pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[
     ("tuck", 0, 200),
@@ -432,31 +414,9 @@ pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[
     ("tuck_sold", 0, 20),
 ];
 
-/// Reads a boolean result; `()` counts as false.
-pub fn as_bool(value: Dynamic) -> Result<bool, String> {
-    if value.is_unit() {
-        return Ok(false);
-    }
-    value.as_bool().map_err(|t| format!("returned a {t}, expected true or false"))
-}
-
-/// Reads a map result with only the keys in `allowed`; `()` is an empty map.
-pub fn as_map(value: Dynamic, allowed: &[&str]) -> Result<Map, String> {
-    if value.is_unit() {
-        return Ok(Map::new());
-    }
-    let type_name = value.type_name();
-    let map = value.try_cast::<Map>().ok_or_else(|| format!("returned a {type_name}, expected a map"))?;
-    if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!("returned unknown key `{k}` (allowed: {})", allowed.join(", ")));
-    }
-    Ok(map)
-}
-
 /// An integer field of a map result (0 when missing).
 pub fn map_int(map: &Map, key: &str) -> Result<i32, String> {
-    let range = MAP_KEY_RANGES.iter().find(|(k, ..)| *k == key).map(|&(_, lo, hi)| (lo, hi));
-    map.get(key).cloned().map_or(Ok(0), |v| as_int_in(v, range)).map_err(|e| format!("key `{key}` {e}"))
+    map_int_in(map, key, MAP_KEY_RANGES)
 }
 
 /// A boolean field of a map result (false when missing).

@@ -8,7 +8,7 @@
 pub mod actions;
 pub mod bots;
 pub mod cards;
-pub mod doc;
+pub use engine_rules::doc;
 pub mod doc_keys;
 pub mod error;
 pub mod files;
@@ -21,7 +21,7 @@ pub mod ruleset;
 pub mod saved;
 pub mod scenario;
 pub mod score;
-pub mod script;
+pub use engine_script as script;
 pub mod sim;
 pub use engine_play::turns;
 pub mod view;

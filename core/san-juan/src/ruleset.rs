@@ -7,68 +7,16 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::cards::{CardDef, CardIdx, CardTable, SourcedCard, check_card_number, invalid_id, read_card_set};
 use crate::doc::TomlDoc;
-use crate::error::{LoadError, LoadErrors, Pos};
-use crate::files::Source;
+use crate::error::{LoadError, LoadErrors};
+use crate::files::{LIBRARY, Source};
 use crate::hooks::{self, HOOKS};
 use crate::script::{Limits, ScriptHost};
-
-/// Declares every rule number once: its type, its allowed range and what it
-/// means. From this list come [`Rules`] (all keys, after `extends`), one file's
-/// partial `[rules]` table, the merge, and the range checks.
-macro_rules! rules {
-    ($( $(#[doc = $doc:literal])* $field:ident : $ty:ty => $range:expr ),* $(,)?) => {
-        /// The rule numbers of a ruleset. Every key is required once `extends`
-        /// is followed: the numbers live in `cards/san-juan/rulesets/*.toml`, not in Rust.
-        #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-        #[serde(deny_unknown_fields)]
-        pub struct Rules {
-            $( $(#[doc = $doc])* pub $field: $ty, )*
-        }
-
-        /// One file's `[rules]` table: only the keys it sets.
-        #[derive(Clone, Debug, Default, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        pub(crate) struct RulesPatch {
-            $( $field: Option<$ty>, )*
-        }
-
-        /// Every rule key with the range its numbers must lie in (`None`: not a number).
-        pub static RULE_KEYS: &[(&str, Option<(i64, i64)>)] = &[ $( (stringify!($field), $range), )* ];
-
-        impl RulesPatch {
-            /// The numbers this table sets, as (path under `rules.`, value, range).
-            fn numbers(&self) -> Vec<(String, i64, (i64, i64))> {
-                let mut out = Vec::new();
-                $(
-                    if let (Some(v), Some(range)) = (&self.$field, $range) {
-                        let mut found = Vec::new();
-                        v.numbers(stringify!($field).to_owned(), &mut found);
-                        out.extend(found.into_iter().map(|(p, n)| (p, n, range)));
-                    }
-                )*
-                out
-            }
-
-            /// The rules of a chain of tables, parent first; or the keys nobody set.
-            fn merge(chain: &[&RulesPatch]) -> Result<Rules, Vec<&'static str>> {
-                $( let mut $field: Option<$ty> = None; )*
-                for patch in chain {
-                    $( if let Some(v) = &patch.$field { $field = Some(v.clone()); } )*
-                }
-                let mut missing = Vec::new();
-                $( if $field.is_none() { missing.push(stringify!($field)); } )*
-                if !missing.is_empty() {
-                    return Err(missing);
-                }
-                Ok(Rules { $( $field: $field.unwrap_or_else(|| unreachable!()), )* })
-            }
-        }
-    };
-}
+use engine_rules::chain::{ChainFile, read_chain, relocate, resolve_spec};
+use engine_rules::rules;
 
 rules! {
     /// Fewest players.
@@ -130,46 +78,6 @@ impl Rules {
     }
 }
 
-/// The numbers in a rule value, each with its path, for the range checks.
-trait Numbers {
-    fn numbers(&self, path: String, out: &mut Vec<(String, i64)>);
-}
-
-macro_rules! scalar_numbers {
-    ($($t:ty),*) => {$(
-        impl Numbers for $t {
-            fn numbers(&self, path: String, out: &mut Vec<(String, i64)>) {
-                out.push((path, i64::try_from(*self).unwrap_or(i64::MAX)));
-            }
-        }
-    )*};
-}
-scalar_numbers!(i32, u32, usize);
-
-impl Numbers for bool {
-    fn numbers(&self, _: String, _: &mut Vec<(String, i64)>) {}
-}
-
-impl Numbers for String {
-    fn numbers(&self, _: String, _: &mut Vec<(String, i64)>) {}
-}
-
-impl<T: Numbers> Numbers for Vec<T> {
-    fn numbers(&self, path: String, out: &mut Vec<(String, i64)>) {
-        for (i, v) in self.iter().enumerate() {
-            v.numbers(format!("{path}.{i}"), out);
-        }
-    }
-}
-
-impl<T: Numbers> Numbers for BTreeMap<String, T> {
-    fn numbers(&self, path: String, out: &mut Vec<(String, i64)>) {
-        for (k, v) in self {
-            v.numbers(format!("{path}.{k}"), out);
-        }
-    }
-}
-
 /// A per-card override in a ruleset (`[cards.prefecture] cost = 3`).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -212,6 +120,8 @@ pub(crate) struct RulesetFile {
     name: String,
     #[serde(default)]
     description: String,
+    /// The game, `san-juan` (may be left out: it is the default).
+    game: Option<String>,
     extends: Option<String>,
     sets: Option<Vec<String>>,
     #[serde(default)]
@@ -222,10 +132,28 @@ pub(crate) struct RulesetFile {
     cards: BTreeMap<String, CardPatch>,
 }
 
-/// One file of a ruleset's `extends` chain.
-struct Link {
-    doc: Arc<TomlDoc>,
-    file: RulesetFile,
+type Link = engine_rules::chain::Link<RulesetFile>;
+
+impl ChainFile for RulesetFile {
+    const SHAPE_HELP: &'static str =
+        "a ruleset has id, name, game, extends or sets, [rules] and [cards.<id>] tables (docs/rulesets.md)";
+
+    fn extends(&self) -> Option<&str> {
+        self.extends.as_deref()
+    }
+
+    fn game(&self) -> Option<&str> {
+        self.game.as_deref()
+    }
+
+    fn check_root(&self, doc: &TomlDoc) -> Result<(), LoadError> {
+        if self.sets.is_some() {
+            return Ok(());
+        }
+        Err(doc
+            .key_error("id", "this ruleset names no card sets")
+            .help("add `sets = [\"../base.toml\"]` or `extends = \"second-edition\"`"))
+    }
 }
 
 /// A loaded ruleset: rules, cards and compiled scripts. Shared by all games.
@@ -276,19 +204,19 @@ pub const DEFAULT_RULESET: &str = "second-edition";
 impl Ruleset {
     /// Loads a built-in ruleset by id, or a ruleset file by path.
     pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, None)?)
+        Ruleset::load_source(resolve_spec(spec, None, &LIBRARY)?)
     }
 
     /// Loads a ruleset named relative to another file (a scenario's `ruleset = …`).
     pub fn load_relative(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, Some(from))?)
+        Ruleset::load_source(resolve_spec(spec, Some(from), &LIBRARY)?)
     }
 
     /// Loads the ruleset in `source`, reporting every problem found.
     pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
         let mut errors = Vec::new();
         let root = source.tree_root();
-        let chain = read_chain(&source, root.as_deref())?;
+        let chain: Vec<Link> = read_chain(&source, root.as_deref(), &LIBRARY)?;
         let top = &chain[0];
 
         // Card sets: the nearest file that names `sets`, plus every `extra_sets`.
@@ -517,73 +445,6 @@ fn card_changes(a: &CardDef, b: &CardDef) -> Vec<String> {
         ("under_vp", a.under_vp.to_string(), b.under_vp.to_string()),
     ];
     fields.into_iter().filter(|(_, x, y)| x != y).map(|(f, x, y)| format!("{f} {x} -> {y}")).collect()
-}
-
-/// Turns `second-edition` or `path/to/file.toml` into a source.
-fn resolve_spec(spec: &str, from: Option<&Source>) -> Result<Source, LoadError> {
-    if spec.ends_with(".toml") || spec.contains('/') {
-        return Ok(match from {
-            Some(f) => f.join(spec),
-            None => Source::Disk(spec.into()),
-        });
-    }
-    // An id: a sibling file on disk wins (so an edited checkout is used), then the built-in one.
-    if let Some(Source::Disk(f)) = from {
-        let sibling = Source::Disk(f.clone()).join(&format!("{spec}.toml"));
-        if let Source::Disk(p) = &sibling
-            && p.exists()
-        {
-            return Ok(sibling);
-        }
-    }
-    Source::builtin_ruleset(spec).ok_or_else(|| {
-        let ids = Source::builtin_ruleset_ids();
-        let near = crate::error::closest(spec, ids.iter().map(String::as_str)).map(|c| format!("did you mean `{c}`? "));
-        LoadError::at(&Source::Disk(spec.into()), Pos::default(), format!("unknown ruleset `{spec}`")).help(format!(
-            "{}built-in rulesets: {}; or give a path to a .toml file",
-            near.unwrap_or_default(),
-            ids.join(", ")
-        ))
-    })
-}
-
-/// Moves an error about a file to the place in `doc` that named it.
-fn relocate(e: LoadError, doc: &TomlDoc, path: &str) -> LoadError {
-    let help = e.help.clone();
-    let mut moved = doc.error(path, e.message);
-    moved.help = help;
-    moved
-}
-
-/// The ruleset file and its ancestors, nearest first.
-fn read_chain(source: &Source, root: Option<&std::path::Path>) -> Result<Vec<Link>, LoadError> {
-    let mut chain: Vec<Link> = Vec::new();
-    source.check_inside(None, "toml")?;
-    let mut next = Some(source.clone());
-    while let Some(src) = next.take() {
-        if chain.iter().any(|l| l.doc.source == src) {
-            let last = &chain[chain.len() - 1].doc;
-            return Err(last
-                .error("extends", "`extends` forms a cycle")
-                .help("a ruleset may not extend itself, directly or through others"));
-        }
-        let doc = Arc::new(TomlDoc::read(&src)?);
-        let file: RulesetFile = doc.deserialize().map_err(|e| {
-            e.help("a ruleset has id, name, extends or sets, [rules] and [cards.<id>] tables (docs/rulesets.md)")
-        })?;
-        if let Some(parent) = &file.extends {
-            let p = resolve_spec(parent, Some(&src))
-                .and_then(|p| p.check_inside(root, "toml").map(|()| p))
-                .map_err(|e| relocate(e, &doc, "extends"))?;
-            next = Some(p);
-        } else if file.sets.is_none() {
-            return Err(doc
-                .key_error("id", "this ruleset names no card sets")
-                .help("add `sets = [\"../base.toml\"]` or `extends = \"second-edition\"`"));
-        }
-        chain.push(Link { doc, file });
-    }
-    Ok(chain)
 }
 
 fn to_def(c: &SourcedCard, root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> CardDef {
@@ -852,7 +713,7 @@ fn fingerprint(rules: &Rules, table: &CardTable) -> String {
 /// A warning when a file on disk takes a built-in ruleset's id for other content:
 /// its game records would be labelled, and merged, as the built-in one's.
 fn builtin_id_clash(id: &str, doc: &TomlDoc, source: &Source, fingerprint: &str) -> Vec<LoadError> {
-    let (Source::Disk(_), Some(builtin)) = (source, Source::builtin_ruleset(id)) else { return Vec::new() };
+    let (Source::Disk(_), Some(builtin)) = (source, LIBRARY.ruleset(id)) else { return Vec::new() };
     match Ruleset::load_source(builtin) {
         Ok(b) if b.fingerprint != fingerprint => {
             vec![doc.error("id", format!("this ruleset differs from the built-in `{id}` but has its id")).help(

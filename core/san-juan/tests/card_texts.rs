@@ -1,11 +1,10 @@
 //! Every card says what it does in one line, and an edition's wording follows its rules.
 
 use san_juan::Ruleset;
-use san_juan::files::Source;
 
 #[test]
 fn every_card_of_every_built_in_ruleset_has_a_text() {
-    let mut ids = Source::builtin_ruleset_ids();
+    let mut ids = san_juan::files::LIBRARY.ruleset_ids();
     assert!(ids.len() >= 3, "built-in rulesets: {ids:?}");
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/house-rule.toml");
     ids.push(example.to_owned());

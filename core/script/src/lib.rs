@@ -1,20 +1,23 @@
 //! The script host: compiles each card's Rhai script once, in a sandbox, and
 //! dispatches hook calls only to the cards that define them.
 //!
-//! Nothing here knows San Juan; the hook list and the context type come from
-//! the caller, so another card game can reuse the host.
+//! No game lives here: the hook list, the context type and the functions
+//! scripts may call come from the game crate (the Rhai book's pattern:
+//! compile once, register types, set sandbox limits).
+#![warn(missing_docs)]
 
-use std::cell::RefCell;
+pub mod results;
+
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::RwLock;
 
 use smallvec::SmallVec;
 
 use rhai::packages::Package;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, OptimizationLevel, Position, Scope};
 
-use crate::error::{LoadError, Pos, ScriptError};
-use crate::files::Source;
+use engine_rules::error::{LoadError, Pos, ScriptError, closest};
+use engine_rules::files::Source;
 
 /// A hook the core raises: its function name, arity and what it means.
 #[derive(Clone, Copy, Debug)]
@@ -25,7 +28,7 @@ pub struct HookSpec {
     pub arity: usize,
     /// The range an integer result must lie in (`None`: the result is not a number).
     pub range: Option<(i64, i64)>,
-    /// When it is called and what it returns (for `sanjuan check` and docs).
+    /// When it is called and what it returns (for `check` and the docs).
     pub doc: &'static str,
 }
 
@@ -80,10 +83,10 @@ pub struct ScriptHost {
     /// The context's properties and methods beyond `scalars`, for `check`'s "no such property".
     ctx_members: &'static [&'static str],
     /// `memo_props[hook][owner]`: the scalars a hook reads, when that is all it reads:
-    /// its value is then a function of them and is remembered per thread.
+    /// its value is then a function of them and is remembered.
     memo_props: Vec<Vec<Option<SmallVec<[u8; MEMO_KEY]>>>>,
-    /// Tells this host's remembered values from another's.
-    id: u64,
+    /// Remembered values, owned by this host (freed with it), bounded by [`MEMO_CAPACITY`].
+    memo: RwLock<rustc_hash::FxHashMap<MemoKey, Dynamic>>,
     limits: Limits,
     owners: Vec<String>,
 }
@@ -99,7 +102,6 @@ impl ScriptHost {
         limits: Limits,
         register: impl FnOnce(&mut Engine),
     ) -> Self {
-        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut engine = Engine::new_raw();
         engine.register_global_module(rhai::packages::StandardPackage::new().as_shared_module());
         engine
@@ -136,7 +138,7 @@ impl ScriptHost {
             ctx_members,
             limits,
             memo_props: vec![Vec::new(); hooks.len()],
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            memo: RwLock::default(),
             owners: Vec::new(),
         }
     }
@@ -205,9 +207,8 @@ impl ScriptHost {
                     let members = || self.scalars.iter().chain(self.ctx_members).copied();
                     for (prop, at) in member_uses(ast, f.name) {
                         if !members().any(|m| m == prop) {
-                            let near = crate::error::closest(&prop, members())
-                                .map(|c| format!("did you mean `{c}`? "))
-                                .unwrap_or_default();
+                            let near =
+                                closest(&prop, members()).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default();
                             let all: Vec<&str> = members().collect();
                             let message = format!("`ctx` has no property or method `{prop}`");
                             errors.push(
@@ -226,7 +227,7 @@ impl ScriptHost {
                     });
                 }
                 None if f.name.starts_with("on_") => {
-                    let near = crate::error::closest(f.name, self.hooks.iter().map(|h| h.name))
+                    let near = closest(f.name, self.hooks.iter().map(|h| h.name))
                         .map(|n| format!("did you mean `{n}`? "))
                         .unwrap_or_default();
                     let all: Vec<_> = self.hooks.iter().map(|h| h.name).collect();
@@ -299,8 +300,8 @@ impl ScriptHost {
     /// Calls `hook` for `owner` with the context `ctx` (turned into the script's
     /// argument by `wrap`); `Ok(None)` when it does not listen. A literal-bodied
     /// hook returns its literal; a hook that reads only scalar properties
-    /// (`scalar(ctx, i)` gives the i-th of `scalars`) is computed once per thread
-    /// for each combination of their values.
+    /// (`scalar(ctx, i)` gives the i-th of `scalars`) is computed once for each
+    /// combination of their values.
     pub fn call_memo<T>(
         &self,
         hook: usize,
@@ -320,13 +321,17 @@ impl ScriptHost {
         for (slot, &p) in values.iter_mut().zip(props) {
             *slot = scalar(&ctx, usize::from(p));
         }
-        let key = MemoKey { host: self.id, hook: hook as u16, owner: owner as u32, values };
-        if let Some(v) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
-            return Ok(Some(v));
+        let key = MemoKey { hook: hook as u16, owner: owner as u32, values };
+        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
+        if let Some(v) = self.memo.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(Some(v.clone()));
         }
         let value = self.call(hook, owner, wrap(ctx))?;
         if let Some(v) = &value {
-            MEMO.with(|m| m.borrow_mut().insert(key, v.clone()));
+            let mut memo = self.memo.write().unwrap_or_else(|e| e.into_inner());
+            if memo.len() < MEMO_CAPACITY {
+                memo.insert(key, v.clone());
+            }
         }
         Ok(value)
     }
@@ -393,7 +398,7 @@ impl ScriptHost {
 
     /// A wrong return value, reported like a script error at the hook's function.
     pub fn bad_return(&self, hook: usize, owner: usize, what: &str) -> ScriptError {
-        let source = self.source_of(hook, owner).cloned().unwrap_or(Source::Builtin(String::new()));
+        let source = self.source_of(hook, owner).cloned().unwrap_or_else(|| Source::Disk(std::path::PathBuf::new()));
         let message = format!("{what}; {}", self.hooks[hook].doc);
         self.script_error(hook, owner, &source, self.hook_pos(hook, owner), message)
     }
@@ -481,21 +486,18 @@ fn calls_to(ast: &AST, names: &[&str]) -> Vec<(String, Pos)> {
 /// Most scalar properties a remembered hook may read.
 const MEMO_KEY: usize = 4;
 
-/// A remembered hook value: which host, hook and owner, and the values it read.
+/// Most values a host remembers: beyond it, hooks are simply called.
+pub const MEMO_CAPACITY: usize = 1 << 16;
+
+/// A remembered hook value: which hook and owner, and the values it read.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct MemoKey {
-    host: u64,
     hook: u16,
     owner: u32,
     values: [i32; MEMO_KEY],
 }
 
-thread_local! {
-    /// Per thread, so games on many threads never contend for it.
-    static MEMO: RefCell<rustc_hash::FxHashMap<MemoKey, Dynamic>> = RefCell::new(rustc_hash::FxHashMap::default());
-}
-
-/// Optional timing of script calls, per thread, for `sanjuan bench`.
+/// Optional timing of script calls, per thread, for the `bench` command.
 pub mod profile {
     use std::cell::Cell;
     use std::sync::atomic::{AtomicBool, Ordering};

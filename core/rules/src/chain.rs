@@ -1,0 +1,163 @@
+//! A ruleset file and the files it `extends`: naming a ruleset by id or path,
+//! following the chain, and which game a ruleset is for.
+//!
+//! A game crate defines what a ruleset file holds ([`ChainFile`]); the chain,
+//! the cycle check, the rules-tree check and the `game` key are the same for
+//! every game.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use crate::doc::TomlDoc;
+use crate::error::{LoadError, Pos, closest};
+use crate::files::{Library, Source};
+
+/// What the chain needs to know about one game's ruleset file.
+pub trait ChainFile: DeserializeOwned {
+    /// The parent ruleset (an id or a path), if any.
+    fn extends(&self) -> Option<&str>;
+    /// The game this file says it is for (`game = "…"`), if it says.
+    fn game(&self) -> Option<&str>;
+    /// A file that extends nothing must stand alone: the error if it does not.
+    fn check_root(&self, doc: &TomlDoc) -> Result<(), LoadError>;
+    /// The hint added to a shape error in this kind of file.
+    const SHAPE_HELP: &'static str;
+}
+
+/// One file of a ruleset's `extends` chain.
+pub struct Link<F> {
+    /// The file with its spans.
+    pub doc: Arc<TomlDoc>,
+    /// What it says.
+    pub file: F,
+}
+
+/// Turns an id (`base`) or a path (`path/to/file.toml`) into a source. An id
+/// named inside a disk file is first looked for beside it (an edited checkout
+/// wins), then among `lib`'s built-in rulesets.
+pub fn resolve_spec(spec: &str, from: Option<&Source>, lib: &'static Library) -> Result<Source, LoadError> {
+    if spec.ends_with(".toml") || spec.contains('/') {
+        return Ok(match from {
+            Some(f) => f.join(spec),
+            None => Source::Disk(spec.into()),
+        });
+    }
+    if let Some(Source::Disk(f)) = from {
+        let sibling = Source::Disk(f.clone()).join(&format!("{spec}.toml"));
+        if let Source::Disk(p) = &sibling
+            && p.exists()
+        {
+            return Ok(sibling);
+        }
+    }
+    lib.ruleset(spec).ok_or_else(|| {
+        let ids = lib.ruleset_ids();
+        let near = closest(spec, ids.iter().map(String::as_str)).map(|c| format!("did you mean `{c}`? "));
+        LoadError::at(&Source::Disk(spec.into()), Pos::default(), format!("unknown ruleset `{spec}`")).help(format!(
+            "{}built-in rulesets: {}; or give a path to a .toml file",
+            near.unwrap_or_default(),
+            ids.join(", ")
+        ))
+    })
+}
+
+/// Moves an error about a file to the place in `doc` that named it.
+pub fn relocate(e: LoadError, doc: &TomlDoc, path: &str) -> LoadError {
+    let help = e.help.clone();
+    let mut moved = doc.error(path, e.message);
+    moved.help = help;
+    moved
+}
+
+/// The ruleset file and its ancestors, nearest first; every file inside the
+/// rules tree `root`, no cycles, and no `game` other than `lib`'s.
+pub fn read_chain<F: ChainFile>(
+    source: &Source,
+    root: Option<&Path>,
+    lib: &'static Library,
+) -> Result<Vec<Link<F>>, LoadError> {
+    let mut chain: Vec<Link<F>> = Vec::new();
+    source.check_inside(None, "toml")?;
+    let mut next = Some(source.clone());
+    while let Some(src) = next.take() {
+        if chain.iter().any(|l| l.doc.source == src) {
+            let last = &chain[chain.len() - 1].doc;
+            return Err(last
+                .error("extends", "`extends` forms a cycle")
+                .help("a ruleset may not extend itself, directly or through others"));
+        }
+        let doc = Arc::new(TomlDoc::read(&src)?);
+        let file: F = doc.deserialize().map_err(|e| e.help(F::SHAPE_HELP))?;
+        if let Some(game) = file.game()
+            && game != lib.game
+        {
+            return Err(doc
+                .error("game", format!("this ruleset is for `{game}`, but it is being loaded as `{}`", lib.game))
+                .help("a ruleset extends only rulesets of its own game; check `game` and `extends`"));
+        }
+        if let Some(parent) = file.extends() {
+            let p = resolve_spec(parent, Some(&src), lib)
+                .and_then(|p| p.check_inside(root, "toml").map(|()| p))
+                .map_err(|e| relocate(e, &doc, "extends"))?;
+            next = Some(p);
+        } else {
+            file.check_root(&doc)?;
+        }
+        chain.push(Link { doc, file });
+    }
+    Ok(chain)
+}
+
+/// The game a ruleset is for: the library holding a built-in id, or for a
+/// file the first `game` key along its `extends` chain. A file that names no
+/// game anywhere belongs to the first library (the engine's first game, whose
+/// files predate the key).
+pub fn game_of(spec: &str, libs: &[&'static Library]) -> Result<&'static Library, LoadError> {
+    let first = *libs.first().expect("at least one game");
+    if !(spec.ends_with(".toml") || spec.contains('/')) {
+        return libs.iter().copied().find(|l| l.ruleset(spec).is_some()).ok_or_else(|| {
+            let ids: Vec<String> = libs.iter().flat_map(|l| l.ruleset_ids()).collect();
+            let near = closest(spec, ids.iter().map(String::as_str)).map(|c| format!("did you mean `{c}`? "));
+            LoadError::at(&Source::Disk(spec.into()), Pos::default(), format!("unknown ruleset `{spec}`")).help(
+                format!(
+                    "{}built-in rulesets: {}; or give a path to a .toml file",
+                    near.unwrap_or_default(),
+                    ids.join(", ")
+                ),
+            )
+        });
+    }
+    let mut source = Source::Disk(spec.into());
+    // A chain longer than this is a cycle; the loader reports it properly.
+    for _ in 0..64 {
+        let doc = TomlDoc::read(&source)?;
+        let table: toml::Table = match doc.text.parse() {
+            Ok(t) => t,
+            Err(_) => return Ok(first), // the game's own loader reports the syntax error
+        };
+        if let Some(game) = table.get("game").and_then(|g| g.as_str()) {
+            return libs.iter().copied().find(|l| l.game == game).ok_or_else(|| {
+                let games: Vec<&str> = libs.iter().map(|l| l.game).collect();
+                let near = closest(game, games.iter().copied()).map(|c| format!("did you mean `{c}`? "));
+                doc.error("game", format!("unknown game `{game}`")).help(format!(
+                    "{}games: {}",
+                    near.unwrap_or_default(),
+                    games.join(", ")
+                ))
+            });
+        }
+        let Some(parent) = table.get("extends").and_then(|e| e.as_str()) else { return Ok(first) };
+        if !(parent.ends_with(".toml") || parent.contains('/')) {
+            let beside = source.join(&format!("{parent}.toml"));
+            if matches!(&beside, Source::Disk(p) if p.exists()) {
+                source = beside;
+                continue;
+            }
+            return Ok(libs.iter().copied().find(|l| l.ruleset(parent).is_some()).unwrap_or(first));
+        }
+        source = source.join(parent);
+    }
+    Ok(first)
+}

@@ -1,0 +1,263 @@
+//! Typed errors. Each names the file, the line and what to do about it, and
+//! shows the source line with a caret under the problem, as rustc does.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::files::Source;
+
+/// A position in a file, 1-based.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    /// Line, from 1; 0 when unknown.
+    pub line: usize,
+    /// Column, from 1; 0 when unknown.
+    pub col: usize,
+}
+
+impl Pos {
+    /// The line and column of a byte offset in `text`.
+    pub fn of_offset(text: &str, offset: usize) -> Pos {
+        let offset = floor_char_boundary(text, offset);
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Pos { line, col }
+    }
+
+    /// The byte offset of this position in `text`, if it is inside it.
+    pub fn offset_in(self, text: &str) -> Option<usize> {
+        if self.line == 0 {
+            return None;
+        }
+        let start = if self.line == 1 { 0 } else { text.match_indices('\n').nth(self.line - 2).map(|(i, _)| i + 1)? };
+        let line = text[start..].split('\n').next().unwrap_or("");
+        let col = line.char_indices().nth(self.col.saturating_sub(1)).map_or(line.len(), |(i, _)| i);
+        Some(start + col)
+    }
+}
+
+fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut o = offset.min(text.len());
+    while !text.is_char_boundary(o) {
+        o -= 1;
+    }
+    o
+}
+
+/// A file's text and a byte span in it: what the caret points at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snippet {
+    /// The whole file (shared; errors are rare, files are small).
+    pub text: Arc<str>,
+    /// The bytes the problem is about.
+    pub span: Range<usize>,
+}
+
+/// A problem in a rule file: TOML, a card table, a ruleset, a scenario or a script.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct LoadError {
+    /// The file, as given or as resolved from the built-in tree.
+    pub file: String,
+    /// Where in the file, if known.
+    pub pos: Pos,
+    /// What is wrong.
+    pub message: String,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// The source the position points into, for the caret.
+    pub snippet: Option<Snippet>,
+}
+
+impl LoadError {
+    /// An error at a position in a file (no source line shown).
+    pub fn at(file: &Source, pos: Pos, message: impl Into<String>) -> Self {
+        LoadError { file: file.to_string(), pos, message: message.into(), help: None, snippet: None }
+    }
+
+    /// An error about the bytes `span` of `text`, the contents of `file`.
+    pub fn spanned(file: &Source, text: &Arc<str>, span: Range<usize>, message: impl Into<String>) -> Self {
+        let pos = Pos::of_offset(text, span.start);
+        let start = floor_char_boundary(text, span.start);
+        let end = floor_char_boundary(text, span.end.max(start));
+        LoadError {
+            file: file.to_string(),
+            pos,
+            message: message.into(),
+            help: None,
+            snippet: Some(Snippet { text: Arc::clone(text), span: start..end }),
+        }
+    }
+
+    /// An error at a line and column of `text` (script positions), shown with a caret.
+    pub fn at_pos(file: &Source, text: &Arc<str>, pos: Pos, message: impl Into<String>) -> Self {
+        match pos.offset_in(text) {
+            Some(o) => {
+                let end = text[o..].find(char::is_whitespace).map_or(text.len(), |e| o + e.max(1));
+                LoadError::spanned(file, text, o..end, message)
+            }
+            None => LoadError::at(file, pos, message),
+        }
+    }
+
+    /// A file that could not be read.
+    pub fn missing(file: &Source, why: &str) -> Self {
+        LoadError::at(file, Pos::default(), format!("cannot read file: {why}"))
+            .help("check the path; paths inside a TOML file are relative to that file")
+    }
+
+    /// A TOML syntax or shape error, at the span toml reports, with a
+    /// "did you mean" when a key or variant name is mistyped.
+    pub fn toml(file: &Source, text: &Arc<str>, err: &toml::de::Error) -> Self {
+        let mut message = err.message().trim().to_owned();
+        let hint = did_you_mean_in(&message);
+        // With a suggestion, the full list of expected names is noise.
+        if hint.as_deref().is_some_and(|h| h.starts_with("did you mean"))
+            && let Some(cut) = message.find(", expected")
+        {
+            message.truncate(cut);
+        }
+        let mut e = match err.span() {
+            Some(span) => LoadError::spanned(file, text, span, message),
+            None => LoadError::at(file, Pos::default(), message),
+        };
+        e.help = hint;
+        e
+    }
+
+    /// Adds a hint (kept after a more precise one already found).
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        let help = help.into();
+        self.help = Some(match self.help.take() {
+            Some(first) => format!("{first}\n{help}"),
+            None => help,
+        });
+        self
+    }
+}
+
+/// "did you mean `x`?" for a serde message naming an unknown field or variant
+/// and the expected ones (`unknown field `hand_limt`, expected one of …`).
+fn did_you_mean_in(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field ").or_else(|| message.strip_prefix("unknown variant "))?;
+    let mut quoted = rest.split('`').skip(1).step_by(2);
+    let given = quoted.next()?;
+    let expected: Vec<&str> = quoted.collect();
+    match closest(given, expected.iter().copied()) {
+        Some(best) => Some(format!("did you mean `{best}`?")),
+        None if !expected.is_empty() => Some(format!("expected one of: {}", expected.join(", "))),
+        None => None,
+    }
+}
+
+/// The candidate closest to a mistyped name, if one is close enough to be meant.
+pub fn closest<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (given.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(given, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Renders one diagnostic in the style of rustc: the message, the file and
+/// position, the source line with a caret, and the hint.
+fn render(
+    f: &mut fmt::Formatter<'_>,
+    file: &str,
+    pos: Pos,
+    snippet: Option<&Snippet>,
+    message: &str,
+    help: Option<&str>,
+) -> fmt::Result {
+    use codespan_reporting::diagnostic::{Diagnostic, Label};
+    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::term::{self, Chars, Config};
+    if let Some(s) = snippet {
+        let files = SimpleFile::new(file, &*s.text);
+        let notes = help.into_iter().flat_map(|h| h.lines()).map(|h| format!("help: {h}")).collect();
+        let diagnostic = Diagnostic::error()
+            .with_message(message)
+            .with_labels(vec![Label::primary((), s.span.clone())])
+            .with_notes(notes);
+        let config = Config { chars: Chars::ascii(), ..Config::default() };
+        if let Ok(out) = term::emit_into_string(&config, &files, &diagnostic) {
+            return f.write_str(out.trim_end());
+        }
+    }
+    write!(f, "error: {message}\n  --> {file}")?;
+    if pos.line > 0 {
+        write!(f, ":{}:{}", pos.line, pos.col)?;
+    }
+    for help in help.into_iter().flat_map(str::lines) {
+        write!(f, "\n  = help: {help}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render(f, &self.file, self.pos, self.snippet.as_ref(), &self.message, self.help.as_deref())
+    }
+}
+
+/// Several load problems at once (`check` reports them all).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct LoadErrors(pub Vec<LoadError>);
+
+impl fmt::Display for LoadErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f, "\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl From<LoadError> for LoadErrors {
+    fn from(e: LoadError) -> Self {
+        LoadErrors(vec![e])
+    }
+}
+
+/// A script that failed while the game ran it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ScriptError {
+    /// The card (or other owner) whose script failed.
+    pub card: String,
+    /// The script file.
+    pub file: String,
+    /// The hook being run.
+    pub hook: String,
+    /// Where in the script, if Rhai knows.
+    pub pos: Pos,
+    /// What went wrong, with a hint.
+    pub message: String,
+    /// The script's text around the position, for the caret (boxed: errors travel in `Result`s).
+    pub snippet: Option<Box<Snippet>>,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = format!("card `{}`, hook `{}`: {}", self.card, self.hook, self.message);
+        render(f, &self.file, self.pos, self.snippet.as_deref(), &message, None)
+    }
+}
+
+impl From<ScriptError> for LoadError {
+    /// The script error as a load error, located in the script.
+    fn from(e: ScriptError) -> Self {
+        LoadError {
+            file: e.file,
+            pos: e.pos,
+            message: format!("card `{}`, hook `{}`: {}", e.card, e.hook, e.message),
+            help: None,
+            snippet: e.snippet.map(|b| *b),
+        }
+    }
+}

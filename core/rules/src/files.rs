@@ -1,0 +1,211 @@
+//! Where rule files come from: the copies built into the binary, or the disk.
+//!
+//! A path written inside a TOML file is relative to that file and keeps its
+//! origin, so a built-in ruleset only ever reads built-in files and a
+//! designer's copy on disk reads the disk.
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+use crate::error::LoadError;
+
+/// The rule files a game crate carries inside the binary (its `build.rs`
+/// embeds them), so its built-in rulesets work from any directory.
+#[derive(Debug)]
+pub struct Library {
+    /// The game these files belong to, as a ruleset's `game` key names it.
+    pub game: &'static str,
+    /// The folder of the built-in rulesets, e.g. `cards/<game>/rulesets`.
+    pub rulesets: &'static str,
+    /// Every embedded file: its path in the repository and its text.
+    pub files: &'static [(&'static str, &'static str)],
+}
+
+impl Library {
+    /// The built-in ruleset with this id (`<rulesets>/<id>.toml`).
+    pub fn ruleset(&'static self, id: &str) -> Option<Source> {
+        let path = format!("{}/{id}.toml", self.rulesets);
+        self.files.iter().any(|(p, _)| *p == path).then_some(Source::Builtin(self, path))
+    }
+
+    /// Ids of all built-in rulesets (not the examples in subfolders).
+    pub fn ruleset_ids(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .filter_map(|(p, _)| p.strip_prefix(self.rulesets)?.strip_prefix('/'))
+            .filter(|p| !p.contains('/'))
+            .filter_map(|p| p.strip_suffix(".toml"))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    fn text(&self, path: &str) -> Option<&'static str> {
+        self.files.iter().find(|(q, _)| *q == path).map(|(_, text)| *text)
+    }
+}
+
+// Libraries are static and unique per game: the game names them.
+impl PartialEq for Library {
+    fn eq(&self, other: &Self) -> bool {
+        self.game == other.game
+    }
+}
+
+impl Eq for Library {}
+
+impl std::hash::Hash for Library {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.game.hash(state);
+    }
+}
+
+/// A rule file: built into the binary or on disk.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A file embedded at build time in a game's [`Library`], by its repository path.
+    Builtin(&'static Library, String),
+    /// A file on disk.
+    Disk(PathBuf),
+}
+
+impl Source {
+    /// A path written inside this file, resolved against this file's directory.
+    pub fn join(&self, relative: &str) -> Source {
+        match self {
+            Source::Builtin(lib, p) => {
+                let parent = Path::new(p).parent().unwrap_or(Path::new(""));
+                Source::Builtin(lib, normalize(&parent.join(relative)).to_string_lossy().replace('\\', "/"))
+            }
+            Source::Disk(p) => {
+                let parent = p.parent().unwrap_or(Path::new(""));
+                Source::Disk(normalize(&parent.join(relative)))
+            }
+        }
+    }
+
+    /// The file's text.
+    pub fn read(&self) -> Result<String, LoadError> {
+        match self {
+            Source::Builtin(lib, p) => {
+                lib.text(p).map(str::to_owned).ok_or_else(|| LoadError::missing(self, "no such built-in file"))
+            }
+            Source::Disk(p) => read_bounded(p).map_err(|e| LoadError::missing(self, &e.to_string())),
+        }
+    }
+
+    /// The root of the rules tree this file belongs to: the nearest folder above
+    /// it that holds a `cards` folder, else the file's own folder. A ruleset reads
+    /// only files inside its tree (`None` for built-in files, which cannot leave theirs).
+    pub fn tree_root(&self) -> Option<PathBuf> {
+        let Source::Disk(p) = self else { return None };
+        let file = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        let dir = file.parent()?.to_path_buf();
+        let root = dir.ancestors().find(|a| a.join("cards").is_dir()).map(Path::to_path_buf);
+        Some(root.unwrap_or(dir))
+    }
+
+    /// An error unless this file lies inside `root` (symbolic links and `..` resolved)
+    /// and has the extension `ext`: rule files name only rule files of their own tree.
+    pub fn check_inside(&self, root: Option<&Path>, ext: &str) -> Result<(), LoadError> {
+        let path = match self {
+            Source::Builtin(_, p) => Path::new(p.as_str()),
+            Source::Disk(p) => p.as_path(),
+        };
+        if path.extension().and_then(|e| e.to_str()) != Some(ext) {
+            return Err(LoadError::at(self, Default::default(), format!("`{self}` is not a .{ext} file"))
+                .help(format!("a rule file names only .{ext} files here")));
+        }
+        let (Source::Disk(p), Some(root)) = (self, root) else { return Ok(()) };
+        // A file that does not exist is reported when it is read.
+        let Ok(real) = std::fs::canonicalize(p) else { return Ok(()) };
+        if real.starts_with(root) {
+            return Ok(());
+        }
+        Err(LoadError::at(self, Default::default(), format!("`{self}` lies outside the rules tree {}", root.display()))
+            .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree"))
+    }
+
+    /// The file name without directories or extension (`smithy` for `scripts/smithy.rhai`).
+    pub fn stem(&self) -> String {
+        let p = match self {
+            Source::Builtin(_, p) => Path::new(p.as_str()),
+            Source::Disk(p) => p.as_path(),
+        };
+        p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Builtin(_, p) => write!(f, "{p}"),
+            Source::Disk(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// The largest rule, scenario or saved-game file read (the biggest shipped is a few KiB).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a text file, refusing one larger than [`MAX_FILE_BYTES`]: a device such as
+/// `/dev/zero` given as a file would otherwise be read until memory runs out.
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, too big for a rule, scenario or saved-game file",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(text)
+}
+
+/// Resolves `.` and `..` without touching the disk. A `..` that climbs above
+/// the start is kept, and a second one is kept too (`../../x` stays as it is).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                let climbs = matches!(out.components().next_back(), None | Some(Component::ParentDir));
+                if climbs || !out.pop() {
+                    out.push("..");
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static LIB: Library = Library {
+        game: "test",
+        rulesets: "cards/g/rulesets",
+        files: &[("cards/g/rulesets/r.toml", "sets = [\"../set.toml\"]"), ("cards/g/set.toml", "[[card]]")],
+    };
+
+    #[test]
+    fn builtin_paths_resolve_relative_to_their_file() {
+        let ruleset = LIB.ruleset("r").expect("built in");
+        assert_eq!(ruleset.join("../set.toml"), Source::Builtin(&LIB, "cards/g/set.toml".into()));
+        assert_eq!(ruleset.join("../set.toml").read().unwrap(), "[[card]]");
+        assert_eq!(LIB.ruleset_ids(), ["r"]);
+        assert!(LIB.ruleset("set").is_none() && ruleset.join("x.toml").read().is_err());
+    }
+
+    #[test]
+    fn a_second_parent_step_climbs_again_instead_of_cancelling_the_first() {
+        assert_eq!(normalize(Path::new("../../x.toml")), PathBuf::from("../../x.toml"));
+        assert_eq!(normalize(Path::new("a/../../x.toml")), PathBuf::from("../x.toml"));
+        assert_eq!(normalize(Path::new("a/b/../../c/./x.toml")), PathBuf::from("c/x.toml"));
+        let disk = Source::Disk("rules/cards/g/rulesets/r.toml".into());
+        assert_eq!(disk.join("../../../../other.toml"), Source::Disk("other.toml".into()));
+    }
+}

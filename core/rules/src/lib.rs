@@ -1,0 +1,14 @@
+//! Game-independent rule files: where they come from ([`files`]), TOML with
+//! the span of every key ([`doc`]), rustc-style diagnostics ([`error`]), the
+//! `extends` chain and the `game` key ([`chain`]), and rule keys declared
+//! once with their ranges ([`schema`]). No game's rules live here.
+#![warn(missing_docs)]
+
+pub mod chain;
+pub mod doc;
+pub mod error;
+pub mod files;
+pub mod schema;
+
+pub use error::{LoadError, LoadErrors, Pos, ScriptError, Snippet};
+pub use files::{Library, Source};

@@ -1,0 +1,50 @@
+//! Typed hook results: a script returns a `Dynamic`; these read it as the
+//! type and range the hook's contract says, or say what was wrong.
+
+use rhai::{Dynamic, Map};
+
+/// Reads an integer result; `()` counts as 0.
+pub fn as_int(value: Dynamic) -> Result<i32, String> {
+    if value.is_unit() {
+        return Ok(0);
+    }
+    value.as_int().map_err(|t| format!("returned a {t}, expected an integer"))
+}
+
+/// Reads an integer result that must lie in `range` (a hook's [`crate::HookSpec::range`]).
+pub fn as_int_in(value: Dynamic, range: Option<(i64, i64)>) -> Result<i32, String> {
+    let n = as_int(value)?;
+    match range {
+        Some((lo, hi)) if i64::from(n) < lo || i64::from(n) > hi => {
+            Err(format!("returned {n}, outside the allowed {lo} to {hi}"))
+        }
+        _ => Ok(n),
+    }
+}
+
+/// Reads a boolean result; `()` counts as false.
+pub fn as_bool(value: Dynamic) -> Result<bool, String> {
+    if value.is_unit() {
+        return Ok(false);
+    }
+    value.as_bool().map_err(|t| format!("returned a {t}, expected true or false"))
+}
+
+/// Reads a map result with only the keys in `allowed`; `()` is an empty map.
+pub fn as_map(value: Dynamic, allowed: &[&str]) -> Result<Map, String> {
+    if value.is_unit() {
+        return Ok(Map::new());
+    }
+    let type_name = value.type_name();
+    let map = value.try_cast::<Map>().ok_or_else(|| format!("returned a {type_name}, expected a map"))?;
+    if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!("returned unknown key `{k}` (allowed: {})", allowed.join(", ")));
+    }
+    Ok(map)
+}
+
+/// An integer field of a map result (0 when missing), in the range `ranges` gives its key.
+pub fn map_int_in(map: &Map, key: &str, ranges: &[(&str, i64, i64)]) -> Result<i32, String> {
+    let range = ranges.iter().find(|(k, ..)| *k == key).map(|&(_, lo, hi)| (lo, hi));
+    map.get(key).cloned().map_or(Ok(0), |v| as_int_in(v, range)).map_err(|e| format!("key `{key}` {e}"))
+}
