@@ -8,7 +8,6 @@ pub use engine_play::bots::{Bot, RandomBot, play_out};
 use crate::actions::Action;
 use crate::game::{Decision, Game};
 use crate::ruleset::{MAX_TYPES, Money};
-use crate::score::scoring_points;
 
 /// Names accepted by [`make`]; `mcts:N` sets the iterations per move.
 pub const BOT_NAMES: &[&str] = &["random", "greedy", "mcts", "mcts:N"];
@@ -44,19 +43,16 @@ impl GreedyBot {
         let rs = game.ruleset();
         let mut counts: Vec<[u8; MAX_TYPES]> =
             (0..game.num_players()).map(|s| game.player(s).counts).chain(game.neutral().map(|n| n.counts)).collect();
-        let tables: Vec<&Vec<Vec<i32>>> = {
-            let done = game.scored().len();
-            let next = rs.scorings.get(done).map(|s| &s.ranks);
-            let last = rs.scorings.last().map(|s| &s.ranks);
-            next.into_iter().chain(last.filter(|_| done + 1 < rs.scorings.len())).collect()
-        };
+        // The next scoring and the final one.
+        let done = game.scored().len();
+        let last = rs.scorings.len() - 1;
+        let tables: Vec<usize> = if done < last { vec![done, last] } else { vec![last] };
         let value = |counts: &[[u8; MAX_TYPES]]| -> Vec<f64> {
             let mut out = vec![0.0; counts.len()];
-            for ranks in &tables {
-                let p =
-                    scoring_points(counts, ranks, rs.types.len(), rs.rules.rank_needs_a_building).unwrap_or_default();
-                for (c, row) in p.iter().enumerate() {
-                    out[c] += f64::from(row[t]);
+            for &k in &tables {
+                let p = rs.type_points(k, t, counts).unwrap_or_default();
+                for (c, v) in out.iter_mut().enumerate() {
+                    *v += f64::from(p[c]);
                 }
             }
             out

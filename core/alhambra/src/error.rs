@@ -1,64 +1,9 @@
-//! Errors: a rule or scenario file that does not fit (file and key), and an
-//! action or setup the game refuses.
-//!
-//! TODO(engine-rules): `LoadError` becomes the shared crate's (line, column, caret).
+//! Errors: rule and scenario files that do not fit (the engine's located
+//! load errors), scripts that fail, and actions or setups the game refuses.
 
 use std::fmt;
 
-use crate::files::Source;
-
-/// A problem in a rule, scenario or saved-game file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadError {
-    /// The file.
-    pub file: String,
-    /// The line, from 1, when known.
-    pub line: Option<usize>,
-    /// The dotted key the problem is about (`yard.slots.1`), when known.
-    pub key: Option<String>,
-    /// What is wrong.
-    pub message: String,
-    /// What to do about it.
-    pub help: Option<String>,
-}
-
-impl LoadError {
-    /// An error about `key` (if given) in `file`.
-    pub fn new(file: &Source, key: Option<&str>, message: String) -> Self {
-        LoadError { file: file.to_string(), line: None, key: key.map(str::to_owned), message, help: None }
-    }
-
-    /// A TOML syntax or shape error, with its line.
-    pub fn toml(file: &Source, text: &str, e: &toml::de::Error) -> Self {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-        LoadError { file: file.to_string(), line, key: None, message: e.message().trim().to_owned(), help: None }
-    }
-
-    /// Adds what to do about it.
-    pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
-        self
-    }
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ": {key}")?;
-        }
-        write!(f, ": {}", self.message)?;
-        if let Some(help) = &self.help {
-            write!(f, "\n  help: {help}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for LoadError {}
+pub use engine_rules::error::{LoadError, LoadErrors, Pos, ScriptError};
 
 /// Why the game refused something.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +29,7 @@ pub enum GameError {
     /// No decision is pending: the game is over.
     Over,
     /// A script failed or returned something unusable.
-    Script(String),
+    Script(Box<ScriptError>),
 }
 
 impl fmt::Display for GameError {
@@ -96,9 +41,15 @@ impl fmt::Display for GameError {
                 write!(f, "`{action}` is not legal: {why}; legal: {}", legal.join(", "))
             }
             GameError::Over => write!(f, "the game is over"),
-            GameError::Script(m) => write!(f, "script: {m}"),
+            GameError::Script(e) => write!(f, "{e}"),
         }
     }
 }
 
 impl std::error::Error for GameError {}
+
+impl From<ScriptError> for GameError {
+    fn from(e: ScriptError) -> Self {
+        GameError::Script(Box::new(e))
+    }
+}

@@ -967,7 +967,7 @@ impl Game {
         let rs = Arc::clone(&self.rs);
         for d in rs.two_players.neutral_draws.iter().filter(|d| d.at == at) {
             let deck = self.building_deck.len();
-            let n = crate::score::neutral_draw_count(deck as u32, d.cards, d.share)? as usize;
+            let n = rs.hooks.neutral_draws(deck as u32, d.cards, d.share)? as usize;
             let n = n.min(deck);
             for _ in 0..n {
                 let b = self.building_deck.pop().expect("counted");
@@ -983,8 +983,7 @@ impl Game {
         let rs = Arc::clone(&self.rs);
         let counts: Vec<[u8; MAX_TYPES]> = self.players.iter().chain(&self.neutral).map(|p| p.counts).collect();
         let scoring = &rs.scorings[k];
-        let points =
-            crate::score::scoring_points(&counts, &scoring.ranks, rs.types.len(), rs.rules.rank_needs_a_building)?;
+        let points = rs.scoring_points(k, &counts)?;
         for (c, row) in points.iter().enumerate() {
             let total: i32 = row.iter().sum();
             self.earned[c].add(&scoring.name, total);

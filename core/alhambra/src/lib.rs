@@ -10,6 +10,7 @@ pub mod bots;
 pub mod error;
 pub mod files;
 pub mod game;
+pub mod hooks;
 pub use engine_play::rng;
 pub mod ruleset;
 pub mod score;
@@ -17,7 +18,7 @@ pub mod sim;
 pub use engine_play::turns;
 
 pub use actions::Action;
-pub use error::{GameError, LoadError};
+pub use error::{GameError, LoadError, LoadErrors};
 pub use game::{Decision, Game};
 pub use ruleset::{DEFAULT_RULESET, Money, Ruleset};
 pub use score::Score;

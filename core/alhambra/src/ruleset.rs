@@ -1,16 +1,21 @@
 //! Rulesets: every number of the game, read from a TOML file (the built-in
-//! `alhambra`, or a designer's copy on disk) and checked.
+//! `alhambra`, or a designer's copy on disk that may `extends` another) and
+//! checked, each problem located at its file, line and key.
 //!
-//! TODO(engine-rules): once the shared rule-file crate lands, read the file
-//! through its `TomlDoc` (errors with line, column and caret) and `extends`
-//! chain instead of the minimal reader here.
+//! Along `extends`, `[rules]` is merged key by key (the nearest file wins);
+//! every other table (`money`, `yard`, `building`, `scoring`, `scripts`,
+//! `two_players`) is taken whole from the nearest file that has it.
 
 use std::sync::Arc;
 
+use engine_rules::chain::{ChainFile, read_chain, relocate, resolve_spec};
+use engine_rules::doc::TomlDoc;
+use engine_rules::rules;
 use serde::{Deserialize, Serialize};
 
-use crate::error::LoadError;
-use crate::files::Source;
+use crate::error::{LoadError, LoadErrors};
+use crate::files::{LIBRARY, Source};
+use crate::hooks::Hooks;
 
 /// The ruleset used when none is named.
 pub const DEFAULT_RULESET: &str = "alhambra";
@@ -21,26 +26,23 @@ pub const MAX_CURRENCIES: usize = 8;
 /// Most building types (a collector's counts per type are a fixed array).
 pub const MAX_TYPES: usize = 8;
 
-/// The numbers of `[rules]`.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Rules {
+rules! {
     /// Fewest players.
-    pub min_players: usize,
+    min_players: usize => Some((2, MAX_PLAYERS as i64)),
     /// Most players.
-    pub max_players: usize,
+    max_players: usize => Some((2, MAX_PLAYERS as i64)),
     /// Money dealt to each player at setup, one card at a time, until the total reaches this.
-    pub starting_capital: u32,
+    starting_capital: u32 => Some((1, 1000)),
     /// Money cards face up on the table.
-    pub money_display: usize,
+    money_display: usize => Some((1, 16)),
     /// Several money cards may be taken at once if their values total at most this.
-    pub take_limit: u32,
+    take_limit: u32 => Some((0, 1000)),
     /// The money deck is cut into this many piles for the scoring cards.
-    pub piles: usize,
+    piles: usize => Some((1, 100)),
     /// A collector with no building of a type does not rank for it.
-    pub rank_needs_a_building: bool,
+    rank_needs_a_building: bool => None,
     /// Not a rule: a safety valve that ends a game after this many turns.
-    pub max_turns: u32,
+    max_turns: u32 => Some((1, 1_000_000)),
 }
 
 /// A currency.
@@ -134,35 +136,70 @@ struct YardFile {
     slots: Vec<String>,
 }
 
-/// Paths of the ruleset's scripts, relative to the ruleset file.
+/// Paths of the ruleset's scripts, relative to the file that names them.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
-pub struct ScriptPaths {
-    /// The scoring script.
-    pub score: String,
-    /// The neutral collector's draws.
-    pub neutral: String,
+struct ScriptPaths {
+    score: String,
+    neutral: String,
 }
 
+/// A ruleset file as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RulesetFile {
+pub(crate) struct RulesetFile {
     id: String,
     game: Option<String>,
     name: String,
     #[serde(default)]
     description: String,
-    rules: Rules,
-    money: MoneyFile,
-    yard: YardFile,
-    building: Vec<BuildingType>,
-    scoring: Vec<Scoring>,
-    scripts: ScriptPaths,
-    two_players: TwoPlayers,
+    extends: Option<String>,
+    #[serde(default)]
+    rules: RulesPatch,
+    money: Option<MoneyFile>,
+    yard: Option<YardFile>,
+    building: Option<Vec<BuildingType>>,
+    scoring: Option<Vec<Scoring>>,
+    scripts: Option<ScriptPaths>,
+    two_players: Option<TwoPlayers>,
 }
 
-/// A loaded and checked ruleset.
-#[derive(Clone, Debug)]
+type Link = engine_rules::chain::Link<RulesetFile>;
+
+impl ChainFile for RulesetFile {
+    const SHAPE_HELP: &'static str = "a ruleset has id, game, name, extends, [rules], [money], [yard], [[building]], [[scoring]], [scripts] and [two_players] (cards/alhambra/alhambra.toml shows them all)";
+
+    fn extends(&self) -> Option<&str> {
+        self.extends.as_deref()
+    }
+
+    fn game(&self) -> Option<&str> {
+        self.game.as_deref()
+    }
+
+    fn check_root(&self, doc: &TomlDoc) -> Result<(), LoadError> {
+        let missing: Vec<&str> = [
+            ("money", self.money.is_none()),
+            ("yard", self.yard.is_none()),
+            ("building", self.building.is_none()),
+            ("scoring", self.scoring.is_none()),
+            ("scripts", self.scripts.is_none()),
+            ("two_players", self.two_players.is_none()),
+        ]
+        .into_iter()
+        .filter(|(_, m)| *m)
+        .map(|(k, _)| k)
+        .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(doc
+            .key_error("id", format!("this ruleset extends nothing and has no {}", missing.join(", ")))
+            .help("add them, or `extends = \"alhambra\"` to take them from the built-in ruleset"))
+    }
+}
+
+/// A loaded and checked ruleset. Shared by all games.
 pub struct Ruleset {
     /// Its id.
     pub id: String,
@@ -172,6 +209,8 @@ pub struct Ruleset {
     pub description: String,
     /// Where it was read from.
     pub source: Source,
+    /// The files it extends, nearest first.
+    pub parents: Vec<Source>,
     /// The numbers of `[rules]`.
     pub rules: Rules,
     /// The currencies.
@@ -190,221 +229,264 @@ pub struct Ruleset {
     pub scorings: Vec<Scoring>,
     /// The two-player rules.
     pub two_players: TwoPlayers,
-    /// The scripts: (file, text).
-    pub scripts: Scripts,
+    /// The compiled scoring and neutral-collector scripts.
+    pub hooks: Hooks,
 }
 
-/// The text of the ruleset's scripts.
-#[derive(Clone, Debug)]
-pub struct Scripts {
-    /// The scoring script's file and text.
-    pub score: (Source, String),
-    /// The neutral collector's draws: file and text.
-    pub neutral: (Source, String),
+impl std::fmt::Debug for Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ruleset").field("id", &self.id).field("source", &self.source).finish_non_exhaustive()
+    }
+}
+
+/// The nearest file of the chain that sets a table, with the table.
+fn nearest<'a, T>(chain: &'a [Link], get: impl Fn(&'a RulesetFile) -> Option<&'a T>) -> Option<(&'a TomlDoc, &'a T)> {
+    chain.iter().find_map(|l| get(&l.file).map(|t| (&*l.doc, t)))
 }
 
 impl Ruleset {
     /// Loads a built-in ruleset by id, or a ruleset file by path.
-    pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadError> {
-        let source = if spec.ends_with(".toml") || spec.contains('/') {
-            Source::Disk(spec.into())
-        } else {
-            Source::builtin_ruleset(spec).ok_or_else(|| {
-                LoadError::new(&Source::Disk(spec.into()), None, format!("unknown ruleset `{spec}`")).help(format!(
-                    "built-in rulesets: {}; or give a path to a .toml file",
-                    Source::builtin_ruleset_ids().join(", ")
-                ))
-            })?
-        };
-        Ruleset::load_source(&source).map(Arc::new)
+    pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadErrors> {
+        Ruleset::load_source(resolve_spec(spec, None, &LIBRARY)?)
     }
 
     /// Loads a ruleset named inside another file (a scenario, a saved game): an id,
     /// or a path relative to that file.
-    pub fn load_relative(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadError> {
-        if spec.ends_with(".toml") || spec.contains('/') {
-            Ruleset::load_source(&from.join(spec)).map(Arc::new)
-        } else {
-            Ruleset::load(spec)
-        }
+    pub fn load_relative(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadErrors> {
+        Ruleset::load_source(resolve_spec(spec, Some(from), &LIBRARY)?)
     }
 
-    /// Reads and checks the ruleset file `source`.
-    pub fn load_source(source: &Source) -> Result<Ruleset, LoadError> {
-        let text = source.read()?;
-        Ruleset::parse(source.clone(), &text)
-    }
-
-    /// Parses and checks ruleset text; `source` names it in errors and resolves script paths.
-    pub fn parse(source: Source, text: &str) -> Result<Ruleset, LoadError> {
-        let file: RulesetFile = toml::from_str(text).map_err(|e| LoadError::toml(&source, text, &e))?;
-        let err = |key: &str, message: String| LoadError::new(&source, Some(key), message);
-        if let Some(game) = &file.game
-            && game != "alhambra"
-        {
-            return Err(err("game", format!("this ruleset is for `{game}`, not `alhambra`")));
-        }
-        let r = &file.rules;
-        if r.min_players < 2 || r.max_players > MAX_PLAYERS || r.min_players > r.max_players {
-            return Err(err(
-                "rules.min_players",
-                format!("players {} to {}: must lie within 2 to {MAX_PLAYERS}", r.min_players, r.max_players),
-            ));
-        }
-        if r.money_display == 0 || r.money_display > 16 {
-            return Err(err("rules.money_display", format!("{}: must be 1 to 16", r.money_display)));
-        }
-        if r.piles == 0 || r.piles > 100 {
-            return Err(err("rules.piles", format!("{}: must be 1 to 100", r.piles)));
-        }
-        if r.starting_capital == 0 || r.starting_capital > 1000 {
-            return Err(err("rules.starting_capital", format!("{}: must be 1 to 1000", r.starting_capital)));
-        }
-        if r.take_limit > 1000 {
-            return Err(err("rules.take_limit", format!("{}: must be 0 to 1000", r.take_limit)));
-        }
-        let m = &file.money;
-        if m.currencies.is_empty() || m.currencies.len() > MAX_CURRENCIES {
-            return Err(err(
-                "money.currencies",
-                format!("{} currencies: must be 1 to {MAX_CURRENCIES}", m.currencies.len()),
-            ));
-        }
-        for (i, c) in m.currencies.iter().enumerate() {
-            check_id(&c.id).map_err(|e| err(&format!("money.currencies.{i}.id"), e))?;
-            if m.currencies[..i].iter().any(|o| o.id == c.id) {
-                return Err(err(&format!("money.currencies.{i}.id"), format!("currency `{}` is listed twice", c.id)));
+    /// Loads the ruleset in `source`, reporting every problem found.
+    pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
+        let root = source.tree_root();
+        let chain: Vec<Link> = read_chain(&source, root.as_deref(), &LIBRARY)?;
+        let mut errors = Vec::new();
+        for link in &chain {
+            for (path, value, (lo, hi)) in link.file.rules.numbers() {
+                if value < lo || value > hi {
+                    errors.push(link.doc.error(
+                        &format!("rules.{path}"),
+                        format!("rules.{path} is {value}; it must be between {lo} and {hi}"),
+                    ));
+                }
             }
         }
-        if m.values.is_empty() || m.values.iter().any(|&v| v == 0 || v > 99) {
-            return Err(err("money.values", "values must be 1 to 99, at least one".into()));
+        let top = &chain[0].doc;
+        let patches: Vec<&RulesPatch> = chain.iter().rev().map(|l| &l.file.rules).collect();
+        let rules = RulesPatch::merge(&patches).map_err(|missing| {
+            let keys = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+            top.key_error("rules", format!("the ruleset sets no {keys}"))
+                .help("add them under [rules], or `extends` a ruleset that sets them")
+        });
+        let rules = match rules {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(e);
+                return Err(LoadErrors(errors));
+            }
+        };
+        // `check_root` makes sure the chain's last file has every table.
+        let (money_doc, money) = nearest(&chain, |f| f.money.as_ref()).expect("checked by the chain");
+        let (yard_doc, yard) = nearest(&chain, |f| f.yard.as_ref()).expect("checked by the chain");
+        let (building_doc, types) = nearest(&chain, |f| f.building.as_ref()).expect("checked by the chain");
+        let (scoring_doc, scorings) = nearest(&chain, |f| f.scoring.as_ref()).expect("checked by the chain");
+        let (scripts_doc, scripts) = nearest(&chain, |f| f.scripts.as_ref()).expect("checked by the chain");
+        let (two_doc, two) = nearest(&chain, |f| f.two_players.as_ref()).expect("checked by the chain");
+        let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
+
+        if rules.min_players > rules.max_players {
+            err(
+                top,
+                "rules.min_players",
+                format!("{} players at least but {} at most", rules.min_players, rules.max_players),
+            );
+        }
+        let m = money;
+        if m.currencies.is_empty() || m.currencies.len() > MAX_CURRENCIES {
+            err(
+                money_doc,
+                "money.currencies",
+                format!("{} currencies: must be 1 to {MAX_CURRENCIES}", m.currencies.len()),
+            );
+        }
+        for (i, c) in m.currencies.iter().enumerate() {
+            if let Err(e) = check_id(&c.id) {
+                err(money_doc, &format!("money.currencies.{i}.id"), e);
+            }
+            if m.currencies[..i].iter().any(|o| o.id == c.id) {
+                err(money_doc, &format!("money.currencies.{i}.id"), format!("currency `{}` is listed twice", c.id));
+            }
+        }
+        if m.values.is_empty() {
+            err(money_doc, "money.values", "no values: a money card needs one".into());
         }
         for (i, v) in m.values.iter().enumerate() {
+            if *v == 0 || *v > 99 {
+                err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be 1 to 99"));
+            }
             if m.values[..i].contains(v) {
-                return Err(err(&format!("money.values.{i}"), format!("value {v} is listed twice")));
+                err(money_doc, &format!("money.values.{i}"), format!("value {v} is listed twice"));
             }
         }
         if m.copies == 0 || m.copies > 20 {
-            return Err(err("money.copies", format!("{}: must be 1 to 20", m.copies)));
+            err(money_doc, "money.copies", format!("{}: must be 1 to 20", m.copies));
         }
-        let tp = &file.two_players;
-        if tp.money_copies == 0 || tp.money_copies > m.copies {
-            return Err(err("two_players.money_copies", format!("{}: must be 1 to money.copies", tp.money_copies)));
+        if two.money_copies == 0 || two.money_copies > m.copies {
+            err(
+                two_doc,
+                "two_players.money_copies",
+                format!("{}: must be 1 to money.copies ({})", two.money_copies, m.copies),
+            );
         }
-        let currency = |id: &str| m.currencies.iter().position(|c| c.id == id);
-        let mut yard = Vec::new();
-        if file.yard.slots.is_empty() || file.yard.slots.len() > 16 {
-            return Err(err("yard.slots", format!("{} slots: must be 1 to 16", file.yard.slots.len())));
+        let mut yard_slots = Vec::new();
+        if yard.slots.is_empty() || yard.slots.len() > 16 {
+            err(yard_doc, "yard.slots", format!("{} slots: must be 1 to 16", yard.slots.len()));
         }
-        for (i, s) in file.yard.slots.iter().enumerate() {
-            let c = currency(s).ok_or_else(|| {
-                let ids: Vec<&str> = m.currencies.iter().map(|c| c.id.as_str()).collect();
-                err(&format!("yard.slots.{i}"), format!("unknown currency `{s}`; currencies: {}", ids.join(", ")))
-            })?;
-            yard.push(c as u8);
+        for (i, s) in yard.slots.iter().enumerate() {
+            match m.currencies.iter().position(|c| c.id == *s) {
+                Some(c) => yard_slots.push(c as u8),
+                None => {
+                    let ids: Vec<&str> = m.currencies.iter().map(|c| c.id.as_str()).collect();
+                    err(
+                        yard_doc,
+                        &format!("yard.slots.{i}"),
+                        format!("unknown currency `{s}`; currencies: {}", ids.join(", ")),
+                    );
+                }
+            }
         }
-        if file.building.is_empty() || file.building.len() > MAX_TYPES {
-            return Err(err("building", format!("{} building types: must be 1 to {MAX_TYPES}", file.building.len())));
+        if types.is_empty() || types.len() > MAX_TYPES {
+            err(building_doc, "building", format!("{} building types: must be 1 to {MAX_TYPES}", types.len()));
         }
         let mut buildings: Vec<BuildingDef> = Vec::new();
-        for (t, b) in file.building.iter().enumerate() {
-            check_id(&b.id).map_err(|e| err(&format!("building.{t}.id"), e))?;
-            if file.building[..t].iter().any(|o| o.id == b.id) {
-                return Err(err(&format!("building.{t}.id"), format!("building type `{}` is listed twice", b.id)));
+        for (t, b) in types.iter().enumerate() {
+            if let Err(e) = check_id(&b.id) {
+                err(building_doc, &format!("building.{t}.id"), e);
             }
-            if b.prices.is_empty() || b.prices.iter().any(|&p| p == 0 || p > 99) {
-                return Err(err(&format!("building.{t}.prices"), "prices must be 1 to 99, at least one".into()));
+            if types[..t].iter().any(|o| o.id == b.id) {
+                err(building_doc, &format!("building.{t}.id"), format!("building type `{}` is listed twice", b.id));
+            }
+            if b.prices.is_empty() {
+                err(building_doc, &format!("building.{t}.prices"), "no prices: a type needs at least one card".into());
+            }
+            for (i, p) in b.prices.iter().enumerate() {
+                if *p == 0 || *p > 99 {
+                    err(building_doc, &format!("building.{t}.prices.{i}"), format!("price {p}: must be 1 to 99"));
+                }
             }
             let mut prices = b.prices.clone();
             prices.sort_unstable();
             for p in prices {
                 match buildings.last_mut() {
-                    Some(last) if last.kind as usize == t && last.price == p => last.copies += 1,
+                    Some(last) if last.kind as usize == t && last.price == p => {
+                        last.copies = last.copies.saturating_add(1)
+                    }
                     _ => buildings.push(BuildingDef { id: format!("{}{p}", b.id), kind: t as u8, price: p, copies: 1 }),
                 }
             }
         }
         if buildings.len() > 250 {
-            return Err(err("building", "more than 250 distinct building cards".into()));
+            err(building_doc, "building", "more than 250 distinct building cards".into());
         }
-        let types = file.building.len();
-        if file.scoring.is_empty() {
-            return Err(err("scoring", "no scoring: the game end needs one".into()));
+        if scorings.is_empty() {
+            err(scoring_doc, "scoring", "no scoring: the game end needs one".into());
         }
-        for (i, s) in file.scoring.iter().enumerate() {
-            let last = i + 1 == file.scoring.len();
+        for (i, s) in scorings.iter().enumerate() {
+            let last = i + 1 == scorings.len();
             let key = |k: &str| format!("scoring.{i}.{k}");
             match (&s.card, s.pile, last) {
                 (None, None, true) => {}
-                (None, _, true) => {
-                    return Err(err(&key("pile"), "the final scoring has no card to put in a pile".into()));
+                (None, Some(_), true) => {
+                    err(scoring_doc, &key("pile"), "the final scoring has no card to put in a pile".into())
                 }
-                (_, _, true) => {
-                    return Err(err(&key("card"), "the last scoring happens at the game end: it has no card".into()));
+                (Some(_), _, true) => {
+                    err(scoring_doc, &key("card"), "the last scoring happens at the game end: it has no card".into())
                 }
                 (None, _, false) => {
-                    return Err(err(&key("card"), format!("scoring {} needs a card: only the last has none", s.name)));
+                    err(scoring_doc, &key("name"), format!("scoring {} needs a card: only the last has none", s.name))
                 }
-                (Some(_), None, false) => return Err(err(&key("pile"), format!("scoring {} needs a pile", s.name))),
+                (Some(_), None, false) => err(scoring_doc, &key("name"), format!("scoring {} needs a pile", s.name)),
                 (Some(c), Some(p), false) => {
-                    check_id(c).map_err(|e| err(&key("card"), e))?;
-                    if p == 0 || p > r.piles {
-                        return Err(err(&key("pile"), format!("pile {p}: piles are 1 to {}", r.piles)));
+                    if let Err(e) = check_id(c) {
+                        err(scoring_doc, &key("card"), e);
                     }
-                    if file.scoring[..i].iter().any(|o| o.pile == Some(p)) {
-                        return Err(err(&key("pile"), format!("pile {p} already holds a scoring card")));
+                    if p == 0 || p > rules.piles {
+                        err(scoring_doc, &key("pile"), format!("pile {p}: piles are 1 to {}", rules.piles));
+                    }
+                    if scorings[..i].iter().any(|o| o.pile == Some(p)) {
+                        err(scoring_doc, &key("pile"), format!("pile {p} already holds a scoring card"));
                     }
                 }
             }
-            if s.ranks.is_empty() {
-                return Err(err(&key("ranks"), "no ranks: at least the 1st must score".into()));
+            if s.ranks.is_empty() || s.ranks.len() > MAX_PLAYERS {
+                err(scoring_doc, &key("ranks"), format!("{} ranks: must be 1 to {MAX_PLAYERS}", s.ranks.len()));
             }
             for (k, row) in s.ranks.iter().enumerate() {
-                if row.len() != types {
-                    return Err(err(
+                if row.len() != types.len() {
+                    err(
+                        scoring_doc,
                         &format!("scoring.{i}.ranks.{k}"),
-                        format!("{} points; one per building type ({types}) is needed", row.len()),
-                    ));
+                        format!("{} points; one per building type ({}) is needed", row.len(), types.len()),
+                    );
                 }
                 if row.iter().any(|&p| !(0..=1000).contains(&p)) {
-                    return Err(err(&format!("scoring.{i}.ranks.{k}"), "points must be 0 to 1000".into()));
+                    err(scoring_doc, &format!("scoring.{i}.ranks.{k}"), "points must be 0 to 1000".into());
                 }
             }
         }
-        for (i, d) in tp.neutral_draws.iter().enumerate() {
-            let known = d.at == "start" || file.scoring.iter().any(|s| s.card.is_some() && s.name == d.at);
+        for (i, d) in two.neutral_draws.iter().enumerate() {
+            let known = d.at == "start" || scorings.iter().any(|s| s.card.is_some() && s.name == d.at);
             if !known {
-                return Err(err(
+                err(
+                    two_doc,
                     &format!("two_players.neutral_draws.{i}.at"),
                     format!("`{}` is neither `start` nor the name of a scoring with a card", d.at),
-                ));
+                );
             }
         }
-        let script = |key: &str, path: &str| -> Result<(Source, String), LoadError> {
-            let s = source.join(path);
-            let text = s.read().map_err(|e| err(key, e.message))?;
-            Ok((s, text))
+        let script = |key: &str, path: &str, errors: &mut Vec<LoadError>| -> Option<Source> {
+            let s = scripts_doc.source.join(path);
+            match s.check_inside(root.as_deref(), "rhai") {
+                Ok(()) => Some(s),
+                Err(e) => {
+                    errors.push(relocate(e, scripts_doc, key));
+                    None
+                }
+            }
         };
-        let scripts = Scripts {
-            score: script("scripts.score", &file.scripts.score)?,
-            neutral: script("scripts.neutral", &file.scripts.neutral)?,
+        let score = script("scripts.score", &scripts.score, &mut errors);
+        let neutral = script("scripts.neutral", &scripts.neutral, &mut errors);
+        let hooks = match (score, neutral) {
+            (Some(score), Some(neutral)) => match Hooks::load(&score, &neutral) {
+                Ok(h) => Some(h),
+                Err(e) => {
+                    errors.extend(e.into_iter().map(|e| relocate_missing(e, scripts_doc)));
+                    None
+                }
+            },
+            _ => None,
         };
-        Ok(Ruleset {
-            id: file.id,
-            name: file.name,
-            description: file.description,
+        if !errors.is_empty() {
+            return Err(LoadErrors(errors));
+        }
+        let top = &chain[0].file;
+        Ok(Arc::new(Ruleset {
+            id: top.id.clone(),
+            name: top.name.clone(),
+            description: top.description.clone(),
+            parents: chain[1..].iter().map(|l| l.doc.source.clone()).collect(),
             source,
-            rules: file.rules,
-            currencies: file.money.currencies,
-            values: file.money.values,
-            copies: file.money.copies,
-            yard,
-            types: file.building,
+            rules,
+            currencies: money.currencies.clone(),
+            values: money.values.clone(),
+            copies: money.copies,
+            yard: yard_slots,
+            types: types.clone(),
             buildings,
-            scorings: file.scoring,
-            two_players: file.two_players,
-            scripts,
-        })
+            scorings: scorings.clone(),
+            two_players: two.clone(),
+            hooks: hooks.expect("no errors"),
+        }))
     }
 
     /// Money cards in a game with this many players (every currency and value, times the copies).
@@ -505,6 +587,11 @@ fn check_id(id: &str) -> Result<(), String> {
     if ok { Ok(()) } else { Err(format!("`{id}`: an id is lowercase letters and `_`, starting with a letter")) }
 }
 
+/// A script file that cannot be read is reported where the ruleset names it.
+fn relocate_missing(e: LoadError, doc: &TomlDoc) -> LoadError {
+    if e.pos.line == 0 { relocate(e, doc, "scripts") } else { e }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,22 +611,5 @@ mod tests {
         assert_eq!(rs.lookup_money("ducat7").map(|m| rs.money_id(m)), Ok("ducat7".into()));
         assert!(rs.lookup_money("ducat10").is_err());
         assert_eq!(rs.building(rs.lookup_building("garden10").unwrap()).copies, 3);
-    }
-
-    #[test]
-    fn errors_name_the_file_and_key() {
-        let text = Source::builtin_ruleset(DEFAULT_RULESET).unwrap().read().unwrap();
-        let bad =
-            text.replace("slots = [\"denar\", \"dirham\", \"ducat\", \"florin\"]", "slots = [\"denar\", \"euro\"]");
-        let e = Ruleset::parse(Source::Builtin("cards/alhambra/x.toml".into()), &bad).unwrap_err();
-        assert_eq!(
-            e.to_string().lines().next().unwrap(),
-            "cards/alhambra/x.toml: yard.slots.1: unknown currency `euro`; currencies: denar, dirham, ducat, florin"
-        );
-        let bad = text.replace("take_limit = 5", "take_limit = 5\ntake_limt = 3");
-        let e = Ruleset::parse(Source::Builtin("cards/alhambra/x.toml".into()), &bad).unwrap_err();
-        assert!(e.to_string().contains("take_limt"), "{e}");
-        let line = bad.lines().position(|l| l.starts_with("take_limt")).unwrap() + 1;
-        assert!(e.to_string().starts_with(&format!("cards/alhambra/x.toml:{line}: ")), "{e}");
     }
 }

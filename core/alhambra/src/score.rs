@@ -1,15 +1,12 @@
 //! Scoring: the points of one scoring (majorities per building type, ties
-//! shared), the neutral collector's draws, and the players' scores.
-//!
-//! TODO(engine-script): `scoring_points` and `neutral_draw_count` are the Rust
-//! twins of `scripts/alhambra/score.rhai` and `neutral.rhai`; once the shared
-//! script host lands, the game calls the scripts through it instead.
+//! shared: the ruleset's `on_score` script), and the players' scores.
 
 use serde::Serialize;
 
 use crate::error::GameError;
 use crate::game::Game;
-use crate::ruleset::MAX_TYPES;
+use crate::hooks::MAX_COLLECTORS;
+use crate::ruleset::{MAX_PLAYERS, MAX_TYPES, Ruleset};
 
 /// A collector's points with where they came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -35,41 +32,39 @@ impl Score {
     }
 }
 
-/// The points of one scoring, per collector and building type.
-///
-/// `counts[c][t]`: collector `c`'s buildings of type `t`; `ranks[r][t]`: the
-/// points of rank `r` (0 = 1st) for type `t`. Collectors tied on a count share
-/// the ranks they occupy: the sum of those ranks' points (0 past the table),
-/// divided by their number, rounded down. With `needs_building`, a collector
-/// with no building of a type does not rank for it.
-pub fn scoring_points(
-    counts: &[[u8; MAX_TYPES]],
-    ranks: &[Vec<i32>],
-    types: usize,
-    needs_building: bool,
-) -> Result<Vec<[i32; MAX_TYPES]>, GameError> {
-    let mut points = vec![[0i32; MAX_TYPES]; counts.len()];
-    for t in 0..types {
-        for (c, row) in counts.iter().enumerate() {
-            let n = row[t];
-            if n == 0 && needs_building {
-                continue;
+impl Ruleset {
+    /// The points of scoring `k`, per collector and building type, for these
+    /// counts of buildings per collector and type (the ruleset's `on_score`).
+    pub fn scoring_points(&self, k: usize, counts: &[[u8; MAX_TYPES]]) -> Result<Vec<[i32; MAX_TYPES]>, GameError> {
+        let mut points = vec![[0i32; MAX_TYPES]; counts.len()];
+        for t in 0..self.types.len() {
+            let p = self.type_points(k, t, counts)?;
+            for (c, row) in points.iter_mut().enumerate() {
+                row[t] = p[c];
             }
-            let ahead = counts.iter().filter(|o| o[t] > n).count();
-            let tied = counts.iter().filter(|o| o[t] == n).count();
-            let sum: i32 = (ahead..ahead + tied).filter_map(|r| ranks.get(r)).map(|r| r[t]).sum();
-            points[c][t] = sum / tied as i32;
         }
+        Ok(points)
     }
-    Ok(points)
-}
 
-/// How many building cards the neutral collector draws from a deck of `deck`:
-/// `cards`, or with `share` the deck's size divided by it, rounded down; never
-/// more than the deck holds.
-pub fn neutral_draw_count(deck: u32, cards: u32, share: u32) -> Result<u32, GameError> {
-    let n = deck.checked_div(share).unwrap_or(cards);
-    Ok(n.min(deck))
+    /// The points of scoring `k` for building type `t` alone, per collector.
+    pub fn type_points(
+        &self,
+        k: usize,
+        t: usize,
+        counts: &[[u8; MAX_TYPES]],
+    ) -> Result<[i32; MAX_COLLECTORS], GameError> {
+        let mut column = [0u8; MAX_COLLECTORS];
+        for (c, row) in counts.iter().enumerate() {
+            column[c] = row[t];
+        }
+        let mut ranks = [0i32; MAX_PLAYERS];
+        let scoring = &self.scorings[k];
+        for (r, row) in scoring.ranks.iter().enumerate() {
+            ranks[r] = row[t];
+        }
+        let needs = self.rules.rank_needs_a_building;
+        self.hooks.points(k, t, &column[..counts.len()], &ranks[..scoring.ranks.len()], needs)
+    }
 }
 
 /// The winning seats among these totals; a tie shares the victory.
@@ -116,15 +111,16 @@ mod tests {
     }
 
     #[test]
-    fn ties_share_the_ranks_they_occupy() {
-        // The rules text's scoring C example, gardens only: 3, 3, 2, 2 → 16, 16, 2, 2.
-        let ranks = vec![vec![20], vec![12], vec![5]];
-        let p = scoring_points(&counts(&[&[3], &[3], &[2], &[2]]), &ranks, 1, true).unwrap();
-        assert_eq!(p.iter().map(|r| r[0]).collect::<Vec<_>>(), [16, 16, 2, 2]);
-        // Nobody without a building ranks; with the option off, the zeros tie.
-        let p = scoring_points(&counts(&[&[1], &[0], &[0]]), &ranks, 1, true).unwrap();
-        assert_eq!(p.iter().map(|r| r[0]).collect::<Vec<_>>(), [20, 0, 0]);
-        let p = scoring_points(&counts(&[&[1], &[0], &[0]]), &ranks, 1, false).unwrap();
-        assert_eq!(p.iter().map(|r| r[0]).collect::<Vec<_>>(), [20, 8, 8]);
+    fn the_scoring_script_shares_the_ranks_tied_players_occupy() {
+        let rs = Ruleset::load("alhambra").unwrap();
+        // The rules text's scoring C example, gardens (type 4): 3, 3, 2, 2 → 16, 16, 2, 2.
+        let g = |n: u8| [0, 0, 0, 0, n];
+        let p = rs.scoring_points(2, &counts(&[&g(3), &g(3), &g(2), &g(2)])).unwrap();
+        assert_eq!(p.iter().map(|r| r[4]).collect::<Vec<_>>(), [16, 16, 2, 2]);
+        // Nobody without a building ranks.
+        let p = rs.scoring_points(2, &counts(&[&g(1), &g(0), &g(0)])).unwrap();
+        assert_eq!(p.iter().map(|r| r[4]).collect::<Vec<_>>(), [20, 0, 0]);
+        assert_eq!(rs.hooks.neutral_draws(20, 0, 3).unwrap(), 6);
+        assert_eq!(rs.hooks.neutral_draws(4, 6, 0).unwrap(), 4);
     }
 }
