@@ -155,6 +155,8 @@ pub struct Game {
     pub(crate) scored: Vec<u8>,
     /// Buildings left on the display at the end that nobody got (a tie).
     pub(crate) unclaimed: Vec<BuildingIdx>,
+    /// Buildings a scenario set aside, out of the game.
+    pub(crate) set_aside: Vec<BuildingIdx>,
     /// Points per seat, then the neutral collector.
     pub(crate) earned: Vec<Score>,
     pub(crate) start_player: usize,
@@ -183,6 +185,12 @@ impl std::fmt::Debug for Game {
 impl Game {
     /// A new game: setup per the ruleset and the seed.
     pub fn new(rs: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        Game::new_arranged(rs, players, seed, &[])
+    }
+
+    /// A new game whose shuffled money deck has `money_top` on top (top first)
+    /// before the starting capital is dealt: scenarios show the deal with it.
+    pub fn new_arranged(rs: Arc<Ruleset>, players: usize, seed: u64, money_top: &[Money]) -> Result<Game, GameError> {
         let rules = &rs.rules;
         if players < rules.min_players || players > rules.max_players {
             return Err(GameError::Setup(format!(
@@ -201,6 +209,16 @@ impl Game {
         // Money: shuffled, then the starting capital, one card at a time per player.
         let mut money = game.all_money();
         rng::shuffle(&mut game.rng, &mut money);
+        for (i, m) in money_top.iter().enumerate() {
+            let Some(at) = money.iter().position(|x| x == m) else {
+                let id = game.rs.money_id(*m);
+                return Err(GameError::Setup(format!("card {} of the deck top: no copy of {id} is left", i + 1)));
+            };
+            let m = money.remove(at);
+            money.push(m);
+        }
+        let n = money.len();
+        money[n - money_top.len()..].reverse();
         game.deck = money.into_iter().map(Draw::Money).collect();
         let capital = game.rs.rules.starting_capital;
         for seat in 0..players {
@@ -259,6 +277,7 @@ impl Game {
             scoring_range: vec![(0, 0); scorings],
             scored: Vec::new(),
             unclaimed: Vec::new(),
+            set_aside: Vec::new(),
             earned: vec![Score::default(); collectors],
             start_player: 0,
             turns: 1,
@@ -479,6 +498,7 @@ impl Game {
             .iter()
             .chain(self.building_display.iter().flatten())
             .chain(&self.unclaimed)
+            .chain(&self.set_aside)
             .for_each(|b| building(&mut count, b));
         for p in self.players.iter().chain(&self.neutral) {
             p.hand.iter().for_each(|m| money(&mut count, m));
@@ -576,6 +596,11 @@ impl Game {
         let Line { actions, stop } =
             parse_line(text, &self.rs).map_err(|why| GameError::Parse { text: text.into(), why })?;
         let seat = self.pending.as_ref().map(Decision::seat);
+        // The value taken in this turn so far, to explain a take past the limit.
+        let mut taken = match self.pending {
+            Some(Decision::Take { taken, .. }) => taken,
+            _ => 0,
+        };
         let mut events = Vec::new();
         for a in &actions {
             if !self.legal.contains(a)
@@ -587,8 +612,22 @@ impl Game {
             if let (Some(s), Some(now)) = (seat, self.pending)
                 && now.seat() != s
             {
-                let why = format!("seat {s}'s turn is over; now seat {} must {}", now.seat(), self.task(&now));
+                let over = match a {
+                    Action::Take(m) => {
+                        let limit = self.rs.rules.take_limit;
+                        let more = taken + u32::from(m.value);
+                        format!(
+                            "seat {s} has taken {taken} this turn; {} would make {more}, more than {limit}, so ",
+                            self.rs.money_id(*m)
+                        )
+                    }
+                    _ => String::new(),
+                };
+                let why = format!("{over}seat {s}'s turn is over; now seat {} must {}", now.seat(), self.task(&now));
                 return Err(self.illegal(*a, why));
+            }
+            if let Action::Take(m) = a {
+                taken += u32::from(m.value);
             }
             events.extend(self.apply(*a)?);
         }

@@ -13,9 +13,11 @@ pub mod game;
 pub mod hooks;
 pub use engine_play::rng;
 pub mod ruleset;
+pub mod scenario;
 pub mod score;
 pub mod sim;
 pub use engine_play::turns;
+pub mod view;
 
 pub use actions::Action;
 pub use error::{GameError, LoadError, LoadErrors};

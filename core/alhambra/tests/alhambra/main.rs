@@ -2,5 +2,7 @@
 //! random games, determinism and replay, scenarios, bots.
 
 mod bots;
+mod illegal;
 mod invariants;
 mod replay;
+mod scenarios;

@@ -1,0 +1,535 @@
+//! Scenarios: a TOML file that sets up a position, plays actions from it and
+//! checks the outcome (`[expect]`). The scenario tests read this format
+//! (`snapshots/alhambra/*.toml`).
+//!
+//! A position lists what matters; every card it does not place is dealt at
+//! random from the seed: money into the money deck below the listed top (or
+//! onto the discard pile with `unplaced_money = "discard"`), buildings into the
+//! building deck below the listed top. A scoring card neither listed in `deck`
+//! nor `scored` lies at the bottom of the money deck.
+//!
+//! With `deal` instead, the game is set up by the rules (starting capital,
+//! start player, displays, piles) from a money deck whose top is `deal`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use engine_rules::doc::TomlDoc;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+
+use crate::error::{GameError, LoadError, LoadErrors};
+use crate::files::Source;
+use crate::game::{Decision, Draw, Game, Player};
+use crate::rng;
+use crate::ruleset::{BuildingIdx, DEFAULT_RULESET, Money, Ruleset};
+
+/// One seat of a scenario (or the neutral collector).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSpec {
+    /// Money in hand.
+    #[serde(default)]
+    pub hand: Vec<String>,
+    /// Buildings owned: card ids (`garden10`) or types (`garden`: any card of it left, the cheapest first).
+    #[serde(default)]
+    pub buildings: Vec<String>,
+    /// Points from earlier scorings.
+    #[serde(default)]
+    pub score: i32,
+}
+
+/// What the scenario test verifies after the actions.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Total points per seat.
+    pub scores: Option<Vec<i32>>,
+    /// Points per scoring per seat (only the keys given are checked).
+    pub breakdown: Option<Vec<BTreeMap<String, i32>>>,
+    /// The neutral collector's total.
+    pub neutral_score: Option<i32>,
+    /// Buildings per seat, in the order acquired.
+    pub buildings: Option<Vec<Vec<String>>>,
+    /// Buildings per type per seat (types not given must be 0).
+    pub counts: Option<Vec<BTreeMap<String, u8>>>,
+    /// The neutral collector's number of buildings.
+    pub neutral_buildings: Option<usize>,
+    /// Money in hand per seat (any order).
+    pub hands: Option<Vec<Vec<String>>>,
+    /// Money cards in hand per seat.
+    pub hand_sizes: Option<Vec<usize>>,
+    /// The money display, in order.
+    pub money_display: Option<Vec<String>>,
+    /// The building display, slot by slot (`-` for an empty slot).
+    pub building_display: Option<Vec<String>>,
+    /// Scorings done, in order.
+    pub scored: Option<Vec<String>>,
+    /// Buildings nobody got at the end.
+    pub unclaimed: Option<Vec<String>>,
+    /// The winning seats.
+    pub winners: Option<Vec<usize>>,
+    /// The game is over.
+    pub over: Option<bool>,
+    /// The seat that took the first turn.
+    pub start_player: Option<usize>,
+    /// The pending decision's name (`turn`, `take`, `pay`, `donate`) or `none`.
+    pub pending: Option<String>,
+    /// The seat that must decide.
+    pub pending_seat: Option<usize>,
+    /// The legal actions, exactly.
+    pub legal: Option<Vec<String>>,
+    /// Actions that must be legal.
+    pub legal_includes: Option<Vec<String>>,
+    /// Actions that must not be legal.
+    pub legal_excludes: Option<Vec<String>>,
+    /// Cards in the money deck.
+    pub deck_size: Option<usize>,
+    /// Cards in the building deck.
+    pub building_deck_size: Option<usize>,
+    /// Cards in the discard pile.
+    pub discard_size: Option<usize>,
+    /// The last action fails with an error containing this text (the actions stop there).
+    pub error: Option<String>,
+}
+
+/// The scenario file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// What the scenario shows, in a sentence.
+    #[serde(default)]
+    pub description: String,
+    /// Ruleset id or path (relative to the scenario file).
+    pub ruleset: Option<String>,
+    /// Seed for whatever the scenario leaves unplaced.
+    #[serde(default)]
+    pub seed: u64,
+    /// Set up by the rules from a money deck with this top (top first).
+    pub deal: Option<Vec<String>>,
+    /// The seat whose turn it is.
+    #[serde(default)]
+    pub to_move: usize,
+    /// The seat that took the first turn (default: `to_move`).
+    pub start_player: Option<usize>,
+    /// The turn number.
+    pub turn: Option<u32>,
+    /// Money face up; absent: dealt from the unplaced money.
+    pub money_display: Option<Vec<String>>,
+    /// Buildings face up from slot 1 (`-`: an empty slot); slots not given are dealt.
+    #[serde(default)]
+    pub building_display: Vec<String>,
+    /// Top of the money deck, top first: money and scoring card ids.
+    #[serde(default)]
+    pub deck: Vec<String>,
+    /// Top of the building deck, top first.
+    #[serde(default)]
+    pub building_deck: Vec<String>,
+    /// The discard pile.
+    #[serde(default)]
+    pub discard: Vec<String>,
+    /// Where unplaced money goes: `deck` (default) or `discard`.
+    pub unplaced_money: Option<String>,
+    /// Buildings not placed are set aside (out of the game): the building deck holds only `building_deck`.
+    #[serde(default)]
+    pub only_listed_buildings: bool,
+    /// Scorings already done (their cards are out of the game).
+    #[serde(default)]
+    pub scored: Vec<String>,
+    /// Actions to play, in the action notation.
+    #[serde(default)]
+    pub actions: Vec<String>,
+    /// One table per seat.
+    pub players: Vec<PlayerSpec>,
+    /// The neutral collector (two players).
+    pub neutral: Option<PlayerSpec>,
+    /// Checks.
+    pub expect: Option<Expect>,
+}
+
+/// A scenario read from a file or a string.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Where it came from.
+    pub source: Source,
+    doc: Arc<TomlDoc>,
+    /// Its parsed content.
+    pub file: ScenarioFile,
+}
+
+/// A scenario played: the game, and the error of the action that failed when `[expect] error` awaits one.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The game after the actions.
+    pub game: Game,
+    /// The error of the action that failed (its index and text).
+    pub error: Option<(usize, String)>,
+}
+
+impl Scenario {
+    /// Reads a scenario file.
+    pub fn load(path: &std::path::Path) -> Result<Scenario, LoadError> {
+        let source = Source::Disk(path.to_path_buf());
+        let text = source.read()?;
+        Scenario::parse(source, text)
+    }
+
+    /// Parses scenario text; `source` names it in errors.
+    pub fn parse(source: Source, text: String) -> Result<Scenario, LoadError> {
+        let doc = TomlDoc::parse(source.clone(), text)?;
+        let file = doc.deserialize().map_err(|e| {
+            e.help("a scenario has description, players, actions and [expect] (see core/alhambra/src/scenario.rs)")
+        })?;
+        Ok(Scenario { source, doc: Arc::new(doc), file })
+    }
+
+    fn err(&self, path: &str, message: impl Into<String>) -> LoadError {
+        self.doc.error(path, message)
+    }
+
+    /// Loads the scenario's ruleset.
+    pub fn ruleset(&self) -> Result<Arc<Ruleset>, LoadErrors> {
+        Ruleset::load_relative(self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET), &self.source)
+    }
+
+    /// The position the scenario sets up, before its actions.
+    pub fn setup(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+        let f = &self.file;
+        let n = f.players.len();
+        if n < rs.rules.min_players || n > rs.rules.max_players {
+            return Err(self.err(
+                "players",
+                format!("{n} players; ruleset `{}` is for {} to {}", rs.id, rs.rules.min_players, rs.rules.max_players),
+            ));
+        }
+        let money_id = |id: &str, path: &str| rs.lookup_money(id).map_err(|e| self.err(path, e));
+        if let Some(deal) = &f.deal {
+            let top = deal
+                .iter()
+                .enumerate()
+                .map(|(i, id)| money_id(id, &format!("deal.{i}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Game::new_arranged(rs, n, f.seed, &top).map_err(|e| self.err("deal", e.to_string()));
+        }
+        if f.to_move >= n {
+            return Err(self.err("to_move", format!("seat {} is not a seat (seats 0 to {})", f.to_move, n - 1)));
+        }
+        let mut game = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(f.seed));
+        if game.neutral.is_none() && f.neutral.is_some() {
+            return Err(self.err("neutral", "only a two-player game has a neutral collector"));
+        }
+        let mut money_pool = game.all_money();
+        let mut building_pool = game.all_buildings();
+        let take_money = |pool: &mut Vec<Money>, id: &str, path: &str| -> Result<Money, LoadError> {
+            let m = money_id(id, path)?;
+            let i = pool.iter().position(|&x| x == m).ok_or_else(|| {
+                self.err(path, format!("no copy of `{id}` is left")).help("every card is in exactly one place")
+            })?;
+            Ok(pool.swap_remove(i))
+        };
+        let take_building = |pool: &mut Vec<BuildingIdx>, id: &str, path: &str| -> Result<BuildingIdx, LoadError> {
+            let found = match rs.lookup_type(id) {
+                Some(t) => {
+                    let mut of_type: Vec<usize> =
+                        (0..pool.len()).filter(|&i| rs.building(pool[i]).kind as usize == t).collect();
+                    of_type.sort_by_key(|&i| (rs.building(pool[i]).price, i));
+                    of_type.first().copied()
+                }
+                None => {
+                    let b = rs.lookup_building(id).map_err(|e| self.err(path, e))?;
+                    pool.iter().position(|&x| x == b)
+                }
+            };
+            let i = found.ok_or_else(|| {
+                self.err(path, format!("no `{id}` building is left")).help("every card is in exactly one place")
+            })?;
+            Ok(pool.swap_remove(i))
+        };
+        // Seats and the neutral collector.
+        let specs: Vec<(String, &PlayerSpec)> = f
+            .players
+            .iter()
+            .enumerate()
+            .map(|(s, p)| (format!("players.{s}"), p))
+            .chain(f.neutral.iter().map(|p| ("neutral".to_owned(), p)))
+            .collect();
+        for (c, (base, spec)) in specs.iter().enumerate() {
+            let mut p = Player::default();
+            for (i, id) in spec.hand.iter().enumerate() {
+                if c >= n {
+                    return Err(self.err(&format!("{base}.hand"), "the neutral collector holds no money"));
+                }
+                p.hand.push(take_money(&mut money_pool, id, &format!("{base}.hand.{i}"))?);
+            }
+            for (i, id) in spec.buildings.iter().enumerate() {
+                let b = take_building(&mut building_pool, id, &format!("{base}.buildings.{i}"))?;
+                p.add_building(&rs, b);
+            }
+            if spec.score != 0 {
+                game.earned[c].add("earlier", spec.score);
+            }
+            if c < n {
+                game.players[c] = p;
+            } else {
+                game.neutral = Some(p);
+            }
+        }
+        for (i, id) in f.discard.iter().enumerate() {
+            game.discard.push(take_money(&mut money_pool, id, &format!("discard.{i}"))?);
+        }
+        let slots = game.building_display.len();
+        if f.building_display.len() > slots {
+            return Err(
+                self.err("building_display", format!("{} buildings for {slots} slots", f.building_display.len()))
+            );
+        }
+        for (i, id) in f.building_display.iter().enumerate() {
+            if id != "-" {
+                game.building_display[i] =
+                    Some(take_building(&mut building_pool, id, &format!("building_display.{i}"))?);
+            }
+        }
+        if let Some(display) = &f.money_display {
+            if display.len() > rs.rules.money_display {
+                return Err(self.err(
+                    "money_display",
+                    format!("{} cards; the display holds {}", display.len(), rs.rules.money_display),
+                ));
+            }
+            for (i, id) in display.iter().enumerate() {
+                game.money_display.push(take_money(&mut money_pool, id, &format!("money_display.{i}"))?);
+            }
+        }
+        let mut scoring_left: Vec<u8> =
+            (0..rs.scorings.len() as u8).filter(|&k| rs.scorings[k as usize].card.is_some()).collect();
+        for (i, name) in f.scored.iter().enumerate() {
+            let k =
+                rs.scorings.iter().position(|s| s.name == *name && s.card.is_some()).ok_or_else(|| {
+                    self.err(&format!("scored.{i}"), format!("`{name}` is not a scoring with a card"))
+                })?;
+            scoring_left.retain(|&x| x as usize != k);
+            game.scored.push(k as u8);
+        }
+        let mut top: Vec<Draw> = Vec::new();
+        for (i, id) in f.deck.iter().enumerate() {
+            let path = format!("deck.{i}");
+            match rs.lookup_scoring_card(id) {
+                Some(k) => {
+                    if !scoring_left.contains(&k) {
+                        return Err(self.err(&path, format!("`{id}` is listed twice, or its scoring is done")));
+                    }
+                    scoring_left.retain(|&x| x != k);
+                    top.push(Draw::Scoring(k));
+                }
+                None => top.push(Draw::Money(take_money(&mut money_pool, id, &path)?)),
+            }
+        }
+        let mut building_top = Vec::new();
+        for (i, id) in f.building_deck.iter().enumerate() {
+            building_top.push(take_building(&mut building_pool, id, &format!("building_deck.{i}"))?);
+        }
+        rng::shuffle(&mut game.rng, &mut money_pool);
+        rng::shuffle(&mut game.rng, &mut building_pool);
+        if f.money_display.is_none() {
+            while game.money_display.len() < rs.rules.money_display {
+                let Some(m) = money_pool.pop() else { break };
+                game.money_display.push(m);
+            }
+        }
+        for slot in game.building_display.iter_mut().skip(f.building_display.len()) {
+            *slot = building_pool.pop();
+        }
+        if f.only_listed_buildings {
+            game.set_aside = std::mem::take(&mut building_pool);
+        }
+        // The money deck, bottom first: unplaced scoring cards, unplaced money, the listed top.
+        let mut deck: Vec<Draw> = scoring_left.iter().map(|&k| Draw::Scoring(k)).collect();
+        match f.unplaced_money.as_deref() {
+            None | Some("deck") => deck.extend(money_pool.into_iter().map(Draw::Money)),
+            Some("discard") => game.discard.extend(money_pool),
+            Some(other) => {
+                return Err(self.err("unplaced_money", format!("`{other}`: write `deck` or `discard`")));
+            }
+        }
+        deck.extend(top.iter().rev());
+        let len = deck.len();
+        for (i, d) in deck.iter().enumerate() {
+            if let Draw::Scoring(k) = d {
+                // Placed by hand: as far as a player knows, anywhere in the deck.
+                game.scoring_range[*k as usize] = (0, len.max(i + 1));
+            }
+        }
+        game.deck = deck;
+        building_pool.extend(building_top.iter().rev());
+        game.building_deck = building_pool;
+        game.start_player = f.start_player.unwrap_or(f.to_move);
+        game.turns = f.turn.unwrap_or(1);
+        game.pending = Some(Decision::Turn { seat: f.to_move });
+        game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
+        Ok(game)
+    }
+
+    /// Sets up and plays the scenario's actions. An action that fails is an
+    /// error, unless `[expect] error` awaits it: then the run stops there.
+    pub fn play(&self, rs: Arc<Ruleset>) -> Result<Run, LoadError> {
+        let mut game = self.setup(rs)?;
+        let awaits_error = self.file.expect.as_ref().is_some_and(|e| e.error.is_some());
+        for (i, action) in self.file.actions.iter().enumerate() {
+            if let Err(e) = game.apply_text(action) {
+                if awaits_error {
+                    return Ok(Run { game, error: Some((i, e.to_string())) });
+                }
+                let path = format!("actions.{i}");
+                return Err(match e {
+                    GameError::Script(se) => LoadError::from(*se),
+                    e => self.err(&path, format!("action {} `{action}`: {e}", i + 1)),
+                });
+            }
+        }
+        Ok(Run { game, error: None })
+    }
+
+    /// Loads the ruleset, sets up and plays; every error as a load error.
+    pub fn run(&self) -> Result<Run, LoadErrors> {
+        let rs = self.ruleset()?;
+        Ok(self.play(rs)?)
+    }
+
+    /// Checks `[expect]` against a run; returns the failures.
+    pub fn check(&self, run: &Run) -> Vec<String> {
+        let Some(e) = &self.file.expect else { return Vec::new() };
+        let game = &run.game;
+        let rs = Arc::clone(game.ruleset());
+        let mut fails = Vec::new();
+        let mut eq = |what: &str, want: String, got: String| {
+            if want != got {
+                fails.push(format!("{what}: expected {want}, got {got}"));
+            }
+        };
+        let n = game.num_players();
+        let scores = game.scores();
+        let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
+        let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
+        if let Some(want) = &e.scores {
+            eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
+        }
+        if let Some(want) = &e.breakdown {
+            for (seat, entries) in want.iter().enumerate().take(n) {
+                for (k, v) in entries {
+                    eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
+                }
+            }
+        }
+        if let Some(want) = e.neutral_score {
+            let got = game.neutral_score().map_or("no neutral collector".to_owned(), |s| s.total.to_string());
+            eq("neutral score", want.to_string(), got);
+        }
+        if let Some(want) = &e.buildings {
+            let got: Vec<Vec<String>> = (0..n).map(|s| ids(&game.player(s).buildings)).collect();
+            eq("buildings", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.counts {
+            for (seat, want) in want.iter().enumerate().take(n) {
+                let counts = &game.player(seat).counts;
+                let got: BTreeMap<String, u8> = rs
+                    .types
+                    .iter()
+                    .zip(counts)
+                    .filter(|(t, c)| **c > 0 || want.contains_key(&t.id))
+                    .map(|(t, c)| (t.id.clone(), *c))
+                    .collect();
+                eq(&format!("seat {seat} buildings per type"), format!("{want:?}"), format!("{got:?}"));
+            }
+        }
+        if let Some(want) = e.neutral_buildings {
+            eq("neutral buildings", want.to_string(), game.neutral().map_or(0, |p| p.buildings.len()).to_string());
+        }
+        if let Some(want) = &e.hands {
+            let sorted = |mut h: Vec<String>| {
+                h.sort();
+                h
+            };
+            let want: Vec<Vec<String>> = want.iter().cloned().map(sorted).collect();
+            let got: Vec<Vec<String>> = (0..n).map(|s| sorted(money(&game.player(s).hand))).collect();
+            eq("hands", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.hand_sizes {
+            let got: Vec<usize> = (0..n).map(|s| game.player(s).hand.len()).collect();
+            eq("hand sizes", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.money_display {
+            eq("money display", format!("{want:?}"), format!("{:?}", money(game.money_display())));
+        }
+        if let Some(want) = &e.building_display {
+            let got: Vec<String> = game
+                .building_display()
+                .iter()
+                .map(|b| b.map_or("-".to_owned(), |b| rs.building(b).id.clone()))
+                .collect();
+            eq("building display", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.scored {
+            eq("scored", format!("{want:?}"), format!("{:?}", game.scored()));
+        }
+        if let Some(want) = &e.unclaimed {
+            eq("unclaimed", format!("{want:?}"), format!("{:?}", ids(game.unclaimed())));
+        }
+        if let Some(want) = &e.winners {
+            eq("winners", format!("{want:?}"), format!("{:?}", game.winners()));
+        }
+        if let Some(want) = e.over {
+            eq("over", want.to_string(), game.is_over().to_string());
+        }
+        if let Some(want) = e.start_player {
+            eq("start player", want.to_string(), game.start_player().to_string());
+        }
+        if let Some(want) = &e.pending {
+            eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
+        }
+        if let Some(want) = e.pending_seat {
+            eq("pending seat", want.to_string(), game.pending().map_or("none".to_owned(), |d| d.seat().to_string()));
+        }
+        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(&rs)).collect();
+        if let Some(want) = &e.legal {
+            eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
+        }
+        if let Some(want) = e.deck_size {
+            eq("deck size", want.to_string(), game.deck_size().to_string());
+        }
+        if let Some(want) = e.building_deck_size {
+            eq("building deck size", want.to_string(), game.building_deck_size().to_string());
+        }
+        if let Some(want) = e.discard_size {
+            eq("discard size", want.to_string(), game.discard().len().to_string());
+        }
+        for a in e.legal_includes.iter().flatten() {
+            if !legal.contains(a) {
+                fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
+            }
+        }
+        for a in e.legal_excludes.iter().flatten() {
+            if legal.contains(a) {
+                fails.push(format!("`{a}` should not be legal"));
+            }
+        }
+        match (&e.error, &run.error) {
+            (Some(want), Some((i, got))) => {
+                if i + 1 != self.file.actions.len() {
+                    fails.push(format!("action {} failed, not the last one: {got}", i + 1));
+                }
+                if !got.contains(want.as_str()) {
+                    fails.push(format!("error: expected it to contain {want:?}, got {got:?}"));
+                }
+            }
+            (Some(want), None) => {
+                fails.push(format!("error: expected one containing {want:?}, but every action passed"))
+            }
+            _ => {}
+        }
+        if game.census() != game.census_expected() {
+            fails.push("census: a card is missing or doubled".into());
+        }
+        fails
+    }
+}

@@ -1,0 +1,210 @@
+//! What a player (or an omniscient observer) sees: plain `Serialize` structs
+//! for the command line to print as JSON. The library encodes no JSON itself.
+//!
+//! Hidden from a seat: the other players' money (only its count), the order
+//! of both decks (only their sizes) and the position of the scoring cards.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::game::{Decision, Game};
+use crate::ruleset::{BuildingIdx, Money};
+use crate::score::Score;
+
+/// One collector's points in a view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScoreView {
+    /// Total points.
+    pub total: i32,
+    /// Points per scoring (`A`, `B`, `C`; `earlier` for a scenario's starting points).
+    pub breakdown: BTreeMap<String, i32>,
+}
+
+impl From<&Score> for ScoreView {
+    fn from(s: &Score) -> Self {
+        ScoreView { total: s.total, breakdown: s.breakdown.iter().cloned().collect() }
+    }
+}
+
+/// A seat as seen by the viewer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    /// The seat, from 0.
+    pub seat: usize,
+    /// The money in hand, sorted (only for the viewer's own seat, or for an observer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<String>>,
+    /// Money cards in hand (public).
+    pub hand_size: usize,
+    /// Buildings owned, in the order acquired.
+    pub buildings: Vec<String>,
+    /// Buildings per type (types with none left out).
+    pub counts: BTreeMap<String, u8>,
+    /// Points so far (public: scorings are done in the open).
+    pub score: ScoreView,
+}
+
+/// The neutral collector (two players).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NeutralView {
+    /// Its name.
+    pub name: String,
+    /// Its buildings.
+    pub buildings: Vec<String>,
+    /// Buildings per type.
+    pub counts: BTreeMap<String, u8>,
+    /// Its points.
+    pub score: ScoreView,
+}
+
+/// One slot of the building display.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SlotView {
+    /// The slot, from 1 (as `buy` names it).
+    pub slot: usize,
+    /// The currency it is paid in.
+    pub currency: String,
+    /// The building there (`garden10`), if any.
+    pub building: Option<String>,
+    /// Its type.
+    pub kind: Option<String>,
+    /// Its price.
+    pub price: Option<u8>,
+}
+
+/// The decision waiting for an answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PendingView {
+    /// Who must answer.
+    pub seat: usize,
+    /// Its name (`turn`, `take`, `pay`, `donate`).
+    pub decision: String,
+    /// What to do, in words.
+    pub task: String,
+    /// The legal answers in the action notation.
+    pub legal: Vec<String>,
+}
+
+/// The state as one seat (or an observer) sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// The viewer's seat; `None`: an observer who sees everything.
+    pub viewer: Option<usize>,
+    /// Turn number, from 1.
+    pub turn: u32,
+    /// The seat that took the first turn.
+    pub start_player: usize,
+    /// The seats.
+    pub players: Vec<PlayerView>,
+    /// The neutral collector (two players).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub neutral: Option<NeutralView>,
+    /// Money face up.
+    pub money_display: Vec<String>,
+    /// Buildings face up, one entry per slot.
+    pub building_display: Vec<SlotView>,
+    /// Cards in the money deck (scoring cards included).
+    pub deck_size: usize,
+    /// Cards in the building deck.
+    pub building_deck_size: usize,
+    /// The discard pile, bottom first (face up).
+    pub discard: Vec<String>,
+    /// The money deck from the top (only for an observer): money ids and scoring card ids.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Vec<String>>,
+    /// Scorings done, in order.
+    pub scored: Vec<String>,
+    /// Buildings nobody got at the end.
+    pub unclaimed: Vec<String>,
+    /// The pending decision; `None` once the game is over.
+    pub pending: Option<PendingView>,
+    /// Once over: the winning seats (a tie shares the victory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Vec<usize>>,
+}
+
+impl Game {
+    /// The state as `viewer` sees it (`None`: everything).
+    pub fn view(&self, viewer: Option<usize>) -> View {
+        let rs = &self.rs;
+        let money = |ms: &[Money]| -> Vec<String> { ms.iter().map(|&m| rs.money_id(m)).collect() };
+        let buildings = |bs: &[BuildingIdx]| -> Vec<String> { bs.iter().map(|&b| rs.building(b).id.clone()).collect() };
+        let counts = |c: &[u8]| -> BTreeMap<String, u8> {
+            rs.types.iter().zip(c).filter(|(_, n)| **n > 0).map(|(t, n)| (t.id.clone(), *n)).collect()
+        };
+        let players = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| {
+                let hand = viewer.is_none_or(|v| v == seat).then(|| {
+                    let mut h = p.hand.clone();
+                    h.sort_unstable();
+                    money(&h)
+                });
+                PlayerView {
+                    seat,
+                    hand,
+                    hand_size: p.hand.len(),
+                    buildings: buildings(&p.buildings),
+                    counts: counts(&p.counts),
+                    score: (&self.earned[seat]).into(),
+                }
+            })
+            .collect();
+        let neutral = self.neutral.as_ref().map(|n| NeutralView {
+            name: rs.two_players.neutral.clone(),
+            buildings: buildings(&n.buildings),
+            counts: counts(&n.counts),
+            score: (&self.earned[self.players.len()]).into(),
+        });
+        let building_display = self
+            .building_display
+            .iter()
+            .enumerate()
+            .map(|(slot, b)| SlotView {
+                slot: slot + 1,
+                currency: rs.currencies[rs.yard[slot] as usize].id.clone(),
+                building: b.map(|b| rs.building(b).id.clone()),
+                kind: b.map(|b| rs.types[rs.building(b).kind as usize].id.clone()),
+                price: b.map(|b| rs.building(b).price),
+            })
+            .collect();
+        let deck = viewer.is_none().then(|| self.deck.iter().rev().map(|d| self.draw_id(*d)).collect());
+        let pending = self.pending.as_ref().map(|d: &Decision| PendingView {
+            seat: d.seat(),
+            decision: d.name().to_owned(),
+            task: self.task(d),
+            legal: self.legal.iter().map(|a| a.text(rs)).collect(),
+        });
+        View {
+            ruleset: rs.id.clone(),
+            viewer,
+            turn: self.turns,
+            start_player: self.start_player,
+            players,
+            neutral,
+            money_display: money(&self.money_display),
+            building_display,
+            deck_size: self.deck.len(),
+            building_deck_size: self.building_deck.len(),
+            discard: money(&self.discard),
+            deck,
+            scored: self.scored().iter().map(|s| (*s).to_owned()).collect(),
+            unclaimed: buildings(&self.unclaimed),
+            pending,
+            winners: self.over.then(|| self.winners()),
+        }
+    }
+
+    /// A money deck card's id: `denar5`, or a scoring card's (`scoring_a`).
+    pub fn draw_id(&self, d: crate::game::Draw) -> String {
+        match d {
+            crate::game::Draw::Money(m) => self.rs.money_id(m),
+            crate::game::Draw::Scoring(s) => self.rs.scorings[s as usize].card.clone().unwrap_or_default(),
+        }
+    }
+}
