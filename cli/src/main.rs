@@ -3,6 +3,7 @@
 
 mod bench;
 mod cards;
+mod games;
 mod limits;
 mod play;
 mod report;

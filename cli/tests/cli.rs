@@ -578,3 +578,66 @@ fn the_human_does_not_see_the_cards_bots_keep_or_pay_with() {
     assert!(hidden > 5, "the bots kept and paid with some cards: {hidden}");
     std::fs::remove_file(&file).ok();
 }
+
+/// Words that belong to one game: its name, its author, and the ids and names
+/// of its cards that are not everyday English.
+fn game_words() -> Vec<String> {
+    let mut words: Vec<String> = [
+        "san juan",
+        "san-juan",
+        "san_juan",
+        "sanjuan",
+        "seyfarth",
+        "alhambra",
+        "dirk henn",
+        "governor",
+        "councillor",
+        "prospector",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    for id in san_juan::files::BUILTINS.ruleset_ids() {
+        let rs = san_juan::Ruleset::load(&id).unwrap();
+        for card in &rs.cards.cards {
+            words.extend([card.id.to_string(), card.name.to_lowercase()].into_iter().filter(|w| w.len() >= 6));
+        }
+    }
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// The engine crates know no game: not its name, not a card. A game's word in
+/// one of them means a rule leaked into the engine.
+#[test]
+fn no_game_word_appears_in_a_generic_crate() {
+    let words = game_words();
+    assert!(words.iter().any(|w| w == "smithy") && words.iter().any(|w| w == "guild_hall"), "{words:?}");
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let mut found = Vec::new();
+    for krate in ["play", "rules", "script", "report"] {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core").join(krate);
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap_or_default().to_lowercase();
+                for (n, line) in text.lines().enumerate() {
+                    for w in &words {
+                        let hit = line
+                            .match_indices(w.as_str())
+                            .any(|(i, _)| !line[..i].ends_with(is_word) && !line[i + w.len()..].starts_with(is_word));
+                        if hit {
+                            found.push(format!("{}:{}: `{w}`", path.display(), n + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "game words in generic crates:\n{}", found.join("\n"));
+}

@@ -105,7 +105,7 @@ fn saved_bot_games_replay_to_the_same_final_state() {
     let lineups: [&[&str]; 4] =
         [&["random", "random"], &["greedy", "random", "mcts:4"], &["mcts:3", "greedy"], &["greedy"; 4]];
     let mut replayed = 0;
-    for id in san_juan::files::LIBRARY.ruleset_ids() {
+    for id in san_juan::files::BUILTINS.ruleset_ids() {
         let rs = Ruleset::load(&id).unwrap();
         for (k, lineup) in lineups.iter().enumerate() {
             let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
