@@ -78,7 +78,7 @@ fn json_keys(value: &Value, out: &mut BTreeSet<String>) {
 /// states the project's scenarios reach, which between them show every one.
 #[test]
 fn every_key_of_the_json_state_is_in_the_docs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/scenarios");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/san-juan");
     let mut keys = BTreeSet::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
