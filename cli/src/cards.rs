@@ -2,8 +2,7 @@
 
 use std::process::ExitCode;
 
-use san_juan::Ruleset;
-
+use crate::games::{CliGame, Which};
 use crate::{CmdResult, load_ruleset};
 
 /// Prints the resolved card table.
@@ -43,7 +42,18 @@ pub fn diff(a: &str, b: &str) -> CmdResult {
 /// Loads a ruleset and reports every problem; with `games`, plays that many
 /// random games with the card census after every action.
 pub fn check(spec: &str, games: u64) -> CmdResult {
-    let rs = match Ruleset::load(spec) {
+    match Which::of_ruleset(spec) {
+        Ok(Which::SanJuan) => check_game::<crate::games::SanJuan>(spec, games),
+        Err(e) => {
+            eprintln!("{e}");
+            eprintln!("1 problem(s) found");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+fn check_game<G: CliGame>(spec: &str, games: u64) -> CmdResult {
+    let rs = match G::load(spec) {
         Ok(rs) => rs,
         Err(errors) => {
             eprintln!("{errors}");
@@ -51,26 +61,19 @@ pub fn check(spec: &str, games: u64) -> CmdResult {
             return Ok(ExitCode::FAILURE);
         }
     };
-    for w in &rs.warnings {
-        eprintln!("{}", w.to_string().replacen("error", "warning", 1));
+    for w in G::warnings(&rs) {
+        eprintln!("{}", w.replacen("error", "warning", 1));
     }
-    let scripted = rs.cards.cards.iter().filter(|c| c.script.is_some()).count();
-    println!(
-        "ok: {} ({}), {} card types, {} cards, {scripted} scripts compiled, fingerprint {}",
-        rs.name,
-        rs.source,
-        rs.cards.len(),
-        rs.total_cards(),
-        rs.fingerprint
-    );
+    let info = G::describe(&rs);
+    println!("ok: {}", info.summary);
     if games == 0 {
         return Ok(ExitCode::SUCCESS);
     }
-    let counts: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).collect();
+    let counts: Vec<usize> = (info.players.0..=info.players.1).collect();
     let mut actions = 0u64;
     for k in 0..games {
         let players = counts[(k % counts.len() as u64) as usize];
-        match san_juan::sim::check_random_game(&rs, players, k) {
+        match G::check_random_game(&rs, players, k) {
             Ok(n) => actions += n,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -1,8 +1,8 @@
 //! Bounds on command-line numbers, so that a typo is refused at once with a
 //! message instead of running for days, exhausting memory or overflowing.
 
+use crate::games::RulesetInfo;
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
-use san_juan::Ruleset;
 
 /// The most games one `simulate` run plays: its records are kept in memory
 /// (about 2.5 KB each), so larger studies run as shards (`--seed-start`).
@@ -27,8 +27,8 @@ pub fn players() -> impl TypedValueParser<Value = usize> {
 }
 
 /// Refuses a player count the ruleset does not allow.
-pub fn check_players(rs: &Ruleset, players: usize) -> Result<(), String> {
-    let (min, max) = (rs.rules.min_players, rs.rules.max_players);
+pub fn check_players(rs: &RulesetInfo, players: usize) -> Result<(), String> {
+    let (min, max) = rs.players;
     if (min..=max).contains(&players) {
         Ok(())
     } else {

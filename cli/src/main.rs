@@ -3,6 +3,7 @@
 
 mod bench;
 mod cards;
+mod games;
 mod limits;
 mod play;
 mod report;
@@ -49,7 +50,7 @@ enum Command {
     },
     /// Set up a scenario file, play its actions and show the result.
     ///
-    /// Example: sanjuan scenario snapshots/scenarios/palace_34_to_42.toml --json
+    /// Example: sanjuan scenario snapshots/san-juan/palace_34_to_42.toml --json
     Scenario {
         /// The scenario TOML file.
         file: PathBuf,
@@ -64,7 +65,7 @@ enum Command {
     },
     /// Score the position a scenario file reaches.
     ///
-    /// Example: sanjuan score snapshots/scenarios/palace_34_to_42.toml --json
+    /// Example: sanjuan score snapshots/san-juan/palace_34_to_42.toml --json
     Score {
         /// The scenario TOML file.
         file: PathBuf,

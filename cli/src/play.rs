@@ -803,7 +803,7 @@ pub fn replay(file: &Path, json: bool) -> CmdResult {
     let (game, events) =
         saved.replay(&source, !json).map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
     if json {
-        let state = game.to_json(None).map_err(|e| e.to_string())?;
+        let state = serde_json::to_value(game.view(None).map_err(|e| e.to_string())?).expect("a view is plain data");
         println!("{}", serde_json::to_string_pretty(&state).expect("json"));
     } else {
         for e in &events {

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use san_juan::report::{self, Shard};
+use engine_report::{self as report, Shard};
 use san_juan::sim::GameRecord;
 
 use crate::CmdResult;
@@ -95,6 +95,15 @@ fn read_json_lines(path: &Path) -> Result<String, String> {
     Ok(text)
 }
 
+/// A game's display name for report titles; records from before the `game`
+/// field are San Juan's.
+fn game_title(id: &str) -> String {
+    match id {
+        "" | "san-juan" => "San Juan".to_owned(),
+        other => crate::games::title(other).unwrap_or(other).to_owned(),
+    }
+}
+
 fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     std::fs::write(path, contents).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -103,7 +112,8 @@ fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
 pub fn run(args: Args) -> CmdResult {
     let a = read_set(&args.files, args.allow_mixed)?;
     let (text, html) = if args.compare.is_empty() {
-        let r = report::report(&a);
+        let mut r = report::report(&a);
+        r.game = game_title(&r.game);
         (report::render_text(&r), args.html.as_ref().map(|_| report::render_html(&r)))
     } else {
         let b = read_set(&args.compare, args.allow_mixed)?;
@@ -115,7 +125,8 @@ pub fn run(args: Args) -> CmdResult {
                 fa.ruleset, fa.fingerprint, fb.fingerprint
             );
         }
-        let c = report::compare(&a, &b);
+        let mut c = report::compare(&a, &b);
+        c.a.game = game_title(&c.a.game);
         (report::render_comparison_text(&c), args.html.as_ref().map(|_| report::render_comparison_html(&c)))
     };
     print!("{text}");

@@ -7,6 +7,7 @@ use san_juan::Game;
 use san_juan::scenario::Scenario;
 
 use crate::CmdResult;
+use crate::games::Which;
 
 /// `sanjuan scenario --trace`.
 #[derive(clap::Args, Clone, Copy, Debug)]
@@ -53,8 +54,14 @@ fn play_traced(file: &Path) -> Result<(Scenario, Game), String> {
 /// Plays a scenario and prints the state (and the check result); `trace`
 /// prints the events of each action first.
 pub fn run(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
+    match Which::of_file(file)? {
+        Which::SanJuan => run_san_juan(file, json, check, trace),
+    }
+}
+
+fn run_san_juan(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
     let (scenario, game) = if trace.trace { play_traced(file)? } else { play(file)? };
-    let state = game.to_json(None).map_err(|e| e.to_string())?;
+    let state = serde_json::to_value(game.view(None).map_err(|e| e.to_string())?).expect("a view is plain data");
     if json {
         println!("{}", serde_json::to_string_pretty(&state).expect("json"));
     } else {
@@ -79,9 +86,16 @@ pub fn run(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
 
 /// Prints each player's score.
 pub fn score(file: &Path, json: bool) -> CmdResult {
+    match Which::of_file(file)? {
+        Which::SanJuan => score_san_juan(file, json),
+    }
+}
+
+fn score_san_juan(file: &Path, json: bool) -> CmdResult {
     let (_, game) = play(file)?;
     if json {
-        let scores = game.scores_json().map_err(|e| e.to_string())?;
+        let scores =
+            serde_json::to_value(game.scores_view().map_err(|e| e.to_string())?).expect("scores are plain data");
         println!("{}", serde_json::to_string_pretty(&scores).expect("json"));
     } else {
         for (seat, s) in game.scores().map_err(|e| e.to_string())?.iter().enumerate() {

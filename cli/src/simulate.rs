@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use engine_play::sim::{GameRecord, Summary};
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use san_juan::sim::{GameRecord, Summary, play_one, play_one_saved};
 
-use crate::{CmdResult, load_ruleset};
+use crate::CmdResult;
+use crate::games::{CliGame, Which};
 
 /// Arguments of `sanjuan simulate`.
 #[derive(clap::Args)]
@@ -47,17 +48,24 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Runs the simulation and prints the summary.
+/// Runs the simulation of the ruleset's game and prints the summary.
 pub fn run(args: Args) -> CmdResult {
     crate::limits::check_game_range(args.seed_start, args.games)?;
-    let rs = load_ruleset(&args.ruleset)?;
+    match Which::of_ruleset(&args.ruleset)? {
+        Which::SanJuan => run_game::<crate::games::SanJuan>(args),
+    }
+}
+
+fn run_game<G: CliGame>(args: Args) -> CmdResult {
+    let rs = G::load(&args.ruleset).map_err(|e| e.to_string())?;
+    let info = G::describe(&rs);
     let mut bots: Vec<String> = args.bots.split(',').map(|s| s.trim().to_owned()).collect();
-    crate::limits::check_players(&rs, if bots.len() == 1 { args.players } else { bots.len() })?;
+    crate::limits::check_players(&info, if bots.len() == 1 { args.players } else { bots.len() })?;
     if bots.len() == 1 {
         bots = vec![bots[0].clone(); args.players];
     }
     for b in &bots {
-        san_juan::bots::make(b, 0)?;
+        G::check_bot(b)?;
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
@@ -74,12 +82,12 @@ pub fn run(args: Args) -> CmdResult {
     let saved_ruleset = crate::play::ruleset_for_save(&args.ruleset);
     let one = |i: u64| -> Result<GameRecord, String> {
         let Some(dir) = &args.save_games else {
-            return play_one(&rs, &bots, args.seed, i).map_err(|e| format!("game {i}: {e}"));
+            return G::play_one(&rs, &bots, args.seed, i).map_err(|e| format!("game {i}: {e}"));
         };
         let (record, saved) =
-            play_one_saved(&rs, &bots, args.seed, i, &saved_ruleset).map_err(|e| format!("game {i}: {e}"))?;
+            G::play_saved(&rs, &bots, args.seed, i, &saved_ruleset).map_err(|e| format!("game {i}: {e}"))?;
         let path = dir.join(format!("game-{i}.toml"));
-        std::fs::write(&path, saved.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, saved).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(record)
     };
     let start = Instant::now();
@@ -104,8 +112,9 @@ pub fn run(args: Args) -> CmdResult {
     }
     let gps = args.games as f64 / elapsed;
     println!(
-        "ruleset {} | {} games, {} players, seed {} | bots {}",
-        rs.id,
+        "{} | ruleset {} | {} games, {} players, seed {} | bots {}",
+        G::TITLE,
+        info.id,
         args.games,
         bots.len(),
         args.seed,
@@ -120,7 +129,7 @@ pub fn run(args: Args) -> CmdResult {
         summary.actions_sum as f64 / summary.games.max(1) as f64
     );
     if summary.stalled > 0 {
-        println!("{} game(s) stalled and ended at the ruleset's max_rounds", summary.stalled);
+        println!("{} game(s) stalled and ended at the ruleset's round limit", summary.stalled);
     }
     println!("{:<6} {:<10} {:>8} {:>10}", "seat", "bot", "win %", "avg score");
     for (seat, bot) in bots.iter().enumerate() {

@@ -5,7 +5,7 @@ use common::sanjuan;
 
 #[test]
 fn score_json_gives_the_rulebook_palace_number() {
-    let (ok, out, err) = sanjuan(&["score", "snapshots/scenarios/palace_34_to_42.toml", "--json"]);
+    let (ok, out, err) = sanjuan(&["score", "snapshots/san-juan/palace_34_to_42.toml", "--json"]);
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["players"][0]["score"]["total"], 42);
@@ -14,7 +14,7 @@ fn score_json_gives_the_rulebook_palace_number() {
 
 #[test]
 fn scenario_json_has_the_contract_keys() {
-    let (ok, out, err) = sanjuan(&["scenario", "snapshots/scenarios/palace_34_to_42.toml", "--json", "--check"]);
+    let (ok, out, err) = sanjuan(&["scenario", "snapshots/san-juan/palace_34_to_42.toml", "--json", "--check"]);
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     for key in ["players", "deck_size", "discard_size", "pending"] {
@@ -112,7 +112,7 @@ fn sanjuan_code(args: &[&str]) -> (Option<i32>, String, String) {
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
-const SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/scenarios");
+const SCENARIOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/san-juan");
 
 #[test]
 fn test_command_reports_a_pass_and_a_fail_and_exits_1() {
@@ -280,7 +280,7 @@ fn no_command_line_value_panics_aborts_or_hangs() {
     write("rounds_max.jsonl", record(0, 4_294_967_295).as_bytes());
     write("rounds_spread.jsonl", format!("{}{}", record(0, 28), record(1, 4_294_967_295)).as_bytes());
     write("rounds_normal.jsonl", record(0, 28).as_bytes());
-    let palace = "snapshots/scenarios/palace_34_to_42.toml".to_owned();
+    let palace = "snapshots/san-juan/palace_34_to_42.toml".to_owned();
 
     let mut cases: Vec<(Vec<String>, Outcome)> = Vec::new();
     let mut case =
@@ -385,8 +385,8 @@ fn no_command_line_value_panics_aborts_or_hangs() {
     case(&["test"], Refused(2));
     case(&["test", &path("no-scenarios")], Refused(2));
     case(&["test", &dir.join("no-scenarios/missing").to_string_lossy()], Refused(2));
-    case(&["test", "snapshots/scenarios", "--filter", "no scenario has this in its name"], Refused(2));
-    case(&["test", "snapshots/scenarios", "--filter", "palace_34"], Fine);
+    case(&["test", "snapshots/san-juan", "--filter", "no scenario has this in its name"], Refused(2));
+    case(&["test", "snapshots/san-juan", "--filter", "palace_34"], Fine);
 
     let deadline = std::time::Duration::from_secs(20);
     let mut problems = Vec::new();
@@ -434,16 +434,16 @@ fn no_command_line_value_panics_aborts_or_hangs() {
 
 #[test]
 fn scenario_trace_names_the_building_behind_each_effect() {
-    let (ok, out, err) = sanjuan(&["scenario", "snapshots/scenarios/producer_well_producer.toml", "--trace"]);
+    let (ok, out, err) = sanjuan(&["scenario", "snapshots/san-juan/producer_well_producer.toml", "--trace"]);
     assert!(ok, "{err}");
     assert!(out.contains("action 2 `produce indigo_plant sugar_mill`:"), "{out}");
     assert!(out.contains("  seat 0: well gives 1 card: statue\n"), "{out}");
     // The state still follows the events.
     assert!(out.contains("seat 0 decides") || out.contains("seat 1 decides"), "{out}");
-    let (ok, out, err) = sanjuan(&["scenario", "snapshots/scenarios/builder_library_doubles_privilege.toml", "-v"]);
+    let (ok, out, err) = sanjuan(&["scenario", "snapshots/san-juan/builder_library_doubles_privilege.toml", "-v"]);
     assert!(ok, "{err}");
     assert!(out.contains("seat 0: library doubles the builder privilege"), "{out}");
-    let (_, plain, _) = sanjuan(&["scenario", "snapshots/scenarios/builder_library_doubles_privilege.toml"]);
+    let (_, plain, _) = sanjuan(&["scenario", "snapshots/san-juan/builder_library_doubles_privilege.toml"]);
     assert!(!plain.contains("doubles"), "{plain}");
 }
 
@@ -577,4 +577,67 @@ fn the_human_does_not_see_the_cards_bots_keep_or_pay_with() {
     }
     assert!(hidden > 5, "the bots kept and paid with some cards: {hidden}");
     std::fs::remove_file(&file).ok();
+}
+
+/// Words that belong to one game: its name, its author, and the ids and names
+/// of its cards that are not everyday English.
+fn game_words() -> Vec<String> {
+    let mut words: Vec<String> = [
+        "san juan",
+        "san-juan",
+        "san_juan",
+        "sanjuan",
+        "seyfarth",
+        "alhambra",
+        "dirk henn",
+        "governor",
+        "councillor",
+        "prospector",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    for id in san_juan::files::BUILTINS.ruleset_ids() {
+        let rs = san_juan::Ruleset::load(&id).unwrap();
+        for card in &rs.cards.cards {
+            words.extend([card.id.to_string(), card.name.to_lowercase()].into_iter().filter(|w| w.len() >= 6));
+        }
+    }
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// The engine crates know no game: not its name, not a card. A game's word in
+/// one of them means a rule leaked into the engine.
+#[test]
+fn no_game_word_appears_in_a_generic_crate() {
+    let words = game_words();
+    assert!(words.iter().any(|w| w == "smithy") && words.iter().any(|w| w == "guild_hall"), "{words:?}");
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let mut found = Vec::new();
+    for krate in ["play", "rules", "script", "report"] {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core").join(krate);
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap_or_default().to_lowercase();
+                for (n, line) in text.lines().enumerate() {
+                    for w in &words {
+                        let hit = line
+                            .match_indices(w.as_str())
+                            .any(|(i, _)| !line[..i].ends_with(is_word) && !line[i + w.len()..].starts_with(is_word));
+                        if hit {
+                            found.push(format!("{}:{}: `{w}`", path.display(), n + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "game words in generic crates:\n{}", found.join("\n"));
 }

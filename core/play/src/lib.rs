@@ -1,10 +1,12 @@
 //! Game-independent play: portable seeded randomness ([`rng`]), the decision
-//! interface every game implements ([`turns`]), and the bots that need no
-//! knowledge of a game ([`bots`]: random, `play_out`, information-set MCTS).
+//! interface every game implements ([`turns`]), the bots that need no
+//! knowledge of a game ([`bots`]: random, `play_out`, information-set MCTS),
+//! and the records of bot games ([`sim`]).
 #![warn(missing_docs)]
 
 pub mod bots;
 pub mod rng;
+pub mod sim;
 pub mod turns;
 
 pub use bots::{Bot, Mcts, RandomBot, play_out};

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use crate::doc::TomlDoc;
 use crate::error::{LoadError, Pos, closest};
-use crate::files::{Library, Source};
+use crate::files::{Builtins, Source};
 
 /// What the chain needs to know about one game's ruleset file.
 pub trait ChainFile: DeserializeOwned {
@@ -37,7 +37,7 @@ pub struct Link<F> {
 /// Turns an id (`base`) or a path (`path/to/file.toml`) into a source. An id
 /// named inside a disk file is first looked for beside it (an edited checkout
 /// wins), then among `lib`'s built-in rulesets.
-pub fn resolve_spec(spec: &str, from: Option<&Source>, lib: &'static Library) -> Result<Source, LoadError> {
+pub fn resolve_spec(spec: &str, from: Option<&Source>, lib: &'static Builtins) -> Result<Source, LoadError> {
     if spec.ends_with(".toml") || spec.contains('/') {
         return Ok(match from {
             Some(f) => f.join(spec),
@@ -76,7 +76,7 @@ pub fn relocate(e: LoadError, doc: &TomlDoc, path: &str) -> LoadError {
 pub fn read_chain<F: ChainFile>(
     source: &Source,
     root: Option<&Path>,
-    lib: &'static Library,
+    lib: &'static Builtins,
 ) -> Result<Vec<Link<F>>, LoadError> {
     let mut chain: Vec<Link<F>> = Vec::new();
     source.check_inside(None, "toml")?;
@@ -110,11 +110,11 @@ pub fn read_chain<F: ChainFile>(
     Ok(chain)
 }
 
-/// The game a ruleset is for: the library holding a built-in id, or for a
+/// The game a ruleset is for: the game whose built-in files hold an id, or for a
 /// file the first `game` key along its `extends` chain. A file that names no
-/// game anywhere belongs to the first library (the engine's first game, whose
+/// game anywhere belongs to the first game given (the engine's first game, whose
 /// files predate the key).
-pub fn game_of(spec: &str, libs: &[&'static Library]) -> Result<&'static Library, LoadError> {
+pub fn game_of(spec: &str, libs: &[&'static Builtins]) -> Result<&'static Builtins, LoadError> {
     let first = *libs.first().expect("at least one game");
     if !(spec.ends_with(".toml") || spec.contains('/')) {
         return libs.iter().copied().find(|l| l.ruleset(spec).is_some()).ok_or_else(|| {

@@ -20,7 +20,7 @@ pub struct TomlDoc {
     /// Its text.
     pub text: Arc<str>,
     /// `path` → (key span, value span). Paths join keys with `.` and give array
-    /// elements by index: `card.3.cost`, `rules.trading_tiles.2.4`, `cards.library.cost`.
+    /// elements by index: `card.3.cost`, `rules.trading_tiles.2.4`, `cards.<id>.cost`.
     spans: HashMap<String, (Range<usize>, Range<usize>)>,
 }
 

@@ -12,7 +12,7 @@ use crate::error::LoadError;
 /// The rule files a game crate carries inside the binary (its `build.rs`
 /// embeds them), so its built-in rulesets work from any directory.
 #[derive(Debug)]
-pub struct Library {
+pub struct Builtins {
     /// The game these files belong to, as a ruleset's `game` key names it.
     pub game: &'static str,
     /// The folder of the built-in rulesets, e.g. `cards/<game>/rulesets`.
@@ -21,7 +21,7 @@ pub struct Library {
     pub files: &'static [(&'static str, &'static str)],
 }
 
-impl Library {
+impl Builtins {
     /// The built-in ruleset with this id (`<rulesets>/<id>.toml`).
     pub fn ruleset(&'static self, id: &str) -> Option<Source> {
         let path = format!("{}/{id}.toml", self.rulesets);
@@ -45,15 +45,15 @@ impl Library {
 }
 
 // Libraries are static and unique per game: the game names them.
-impl PartialEq for Library {
+impl PartialEq for Builtins {
     fn eq(&self, other: &Self) -> bool {
         self.game == other.game
     }
 }
 
-impl Eq for Library {}
+impl Eq for Builtins {}
 
-impl std::hash::Hash for Library {
+impl std::hash::Hash for Builtins {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.game.hash(state);
     }
@@ -62,8 +62,8 @@ impl std::hash::Hash for Library {
 /// A rule file: built into the binary or on disk.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
-    /// A file embedded at build time in a game's [`Library`], by its repository path.
-    Builtin(&'static Library, String),
+    /// A file embedded at build time in a game's [`Builtins`], by its repository path.
+    Builtin(&'static Builtins, String),
     /// A file on disk.
     Disk(PathBuf),
 }
@@ -125,7 +125,7 @@ impl Source {
             .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree"))
     }
 
-    /// The file name without directories or extension (`smithy` for `scripts/smithy.rhai`).
+    /// The file name without directories or extension (`forge` for `scripts/forge.rhai`).
     pub fn stem(&self) -> String {
         let p = match self {
             Source::Builtin(_, p) => Path::new(p.as_str()),
@@ -185,7 +185,7 @@ fn normalize(path: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
-    static LIB: Library = Library {
+    static LIB: Builtins = Builtins {
         game: "test",
         rulesets: "cards/g/rulesets",
         files: &[("cards/g/rulesets/r.toml", "sets = [\"../set.toml\"]"), ("cards/g/set.toml", "[[card]]")],

@@ -11,4 +11,4 @@ pub mod files;
 pub mod schema;
 
 pub use error::{LoadError, LoadErrors, Pos, ScriptError, Snippet};
-pub use files::{Library, Source};
+pub use files::{Builtins, Source};

@@ -6,4 +6,5 @@ pub use engine_rules::files::*;
 include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 
 /// The rulesets, card sets and scripts built into the binary.
-pub static LIBRARY: Library = Library { game: "san-juan", rulesets: "cards/san-juan/rulesets", files: BUILTIN_FILES };
+pub static BUILTINS: Builtins =
+    Builtins { game: "san-juan", rulesets: "cards/san-juan/rulesets", files: BUILTIN_FILES };

@@ -14,7 +14,6 @@ pub mod error;
 pub mod files;
 pub mod game;
 pub mod hooks;
-pub mod report;
 pub use engine_play::rng;
 mod roles;
 pub mod ruleset;

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::cards::{CardDef, CardIdx, CardTable, SourcedCard, check_card_number, invalid_id, read_card_set};
 use crate::doc::TomlDoc;
 use crate::error::{LoadError, LoadErrors};
-use crate::files::{LIBRARY, Source};
+use crate::files::{BUILTINS, Source};
 use crate::hooks::{self, HOOKS};
 use crate::script::{Limits, ScriptHost};
 use engine_rules::chain::{ChainFile, read_chain, relocate, resolve_spec};
@@ -204,19 +204,19 @@ pub const DEFAULT_RULESET: &str = "second-edition";
 impl Ruleset {
     /// Loads a built-in ruleset by id, or a ruleset file by path.
     pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, None, &LIBRARY)?)
+        Ruleset::load_source(resolve_spec(spec, None, &BUILTINS)?)
     }
 
     /// Loads a ruleset named relative to another file (a scenario's `ruleset = …`).
     pub fn load_relative(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, Some(from), &LIBRARY)?)
+        Ruleset::load_source(resolve_spec(spec, Some(from), &BUILTINS)?)
     }
 
     /// Loads the ruleset in `source`, reporting every problem found.
     pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
         let mut errors = Vec::new();
         let root = source.tree_root();
-        let chain: Vec<Link> = read_chain(&source, root.as_deref(), &LIBRARY)?;
+        let chain: Vec<Link> = read_chain(&source, root.as_deref(), &BUILTINS)?;
         let top = &chain[0];
 
         // Card sets: the nearest file that names `sets`, plus every `extra_sets`.
@@ -713,7 +713,7 @@ fn fingerprint(rules: &Rules, table: &CardTable) -> String {
 /// A warning when a file on disk takes a built-in ruleset's id for other content:
 /// its game records would be labelled, and merged, as the built-in one's.
 fn builtin_id_clash(id: &str, doc: &TomlDoc, source: &Source, fingerprint: &str) -> Vec<LoadError> {
-    let (Source::Disk(_), Some(builtin)) = (source, LIBRARY.ruleset(id)) else { return Vec::new() };
+    let (Source::Disk(_), Some(builtin)) = (source, BUILTINS.ruleset(id)) else { return Vec::new() };
     match Ruleset::load_source(builtin) {
         Ok(b) if b.fingerprint != fingerprint => {
             vec![doc.error("id", format!("this ruleset differs from the built-in `{id}` but has its id")).help(

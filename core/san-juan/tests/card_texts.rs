@@ -4,7 +4,7 @@ use san_juan::Ruleset;
 
 #[test]
 fn every_card_of_every_built_in_ruleset_has_a_text() {
-    let mut ids = san_juan::files::LIBRARY.ruleset_ids();
+    let mut ids = san_juan::files::BUILTINS.ruleset_ids();
     assert!(ids.len() >= 3, "built-in rulesets: {ids:?}");
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/house-rule.toml");
     ids.push(example.to_owned());

@@ -18,7 +18,7 @@ fn mid_game() -> Game {
 #[test]
 fn a_players_view_hides_other_hands() {
     let game = mid_game();
-    let view = game.to_json(Some(1)).unwrap();
+    let view = serde_json::to_value(game.view(Some(1)).unwrap()).unwrap();
     let players = view["players"].as_array().unwrap();
     assert!(players[1].get("hand").is_some());
     for p in [&players[0], &players[2]] {
@@ -27,7 +27,7 @@ fn a_players_view_hides_other_hands() {
         assert!(p["hand_size"].as_u64().is_some());
     }
     assert!(players[1].get("score").is_some());
-    let full = game.to_json(None).unwrap();
+    let full = serde_json::to_value(game.view(None).unwrap()).unwrap();
     assert!(full["players"][0].get("hand").is_some());
 }
 

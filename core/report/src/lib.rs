@@ -1,4 +1,4 @@
-//! Balance reports over game records (`sanjuan simulate --json-lines`):
+//! Balance reports over game records (`simulate --json-lines`), for any game:
 //! reading and merging shards, statistics per seat, per bot and per
 //! building with 95% confidence intervals, the comparison of two record
 //! sets with significance tests, and rendering as a text table or as one
@@ -10,7 +10,7 @@
 //! - a mean's 95% interval is mean ± 1.96·sd/√n (sd with n − 1);
 //! - a building counts as built by a player when their final city holds a
 //!   copy built in round 1 or later (the start building, round 0, does not);
-//!   buildings covered by a crane or otherwise gone by the end are not seen;
+//!   buildings covered or otherwise gone by the end are not seen;
 //! - two rates are compared with the pooled two-proportion z-test, two means
 //!   with Welch's z (normal approximation); p-values are two-sided and not
 //!   corrected for multiple comparisons, so among 40 buildings about two
@@ -23,7 +23,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::sim::GameRecord;
+use engine_play::sim::GameRecord;
 
 /// The normal quantile used for every 95% interval.
 pub const Z95: f64 = 1.96;
@@ -422,6 +422,8 @@ pub struct Length {
 /// The balance report of one record set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
+    /// The game, for titles: the records' game id, until the caller puts its display name here.
+    pub game: String,
     /// Rulesets seen (one after `merge`).
     pub rulesets: Vec<String>,
     /// Games.
@@ -440,6 +442,17 @@ pub struct Report {
     pub buildings: Vec<BuildingStats>,
     /// Game length.
     pub length: Length,
+}
+
+/// "<game> balance report", or "Balance report" for records that name no game.
+fn title(game: &str, what: &str) -> String {
+    if game.is_empty() {
+        let mut w = what.to_owned();
+        w[..1].make_ascii_uppercase();
+        w
+    } else {
+        format!("{game} {what}")
+    }
 }
 
 /// A seat's share of a game's win: 1/k if it is one of k winners.
@@ -528,6 +541,7 @@ pub fn report(records: &[GameRecord]) -> Report {
     let stalled = records.iter().filter(|r| r.stalled).count() as f64;
     let games = records.len() as u64;
     Report {
+        game: records.iter().map(|r| r.game.as_str()).find(|g| !g.is_empty()).unwrap_or_default().to_owned(),
         rulesets,
         games,
         player_games,
@@ -865,7 +879,7 @@ compare buildings with each other rather than with the fair share.";
 
 /// The report as plain-text tables.
 pub fn render_text(r: &Report) -> String {
-    let mut out = String::from("San Juan balance report\n");
+    let mut out = format!("{}\n", title(&r.game, "balance report"));
     for line in describe(r) {
         let _ = writeln!(out, "{line}");
     }
@@ -966,7 +980,7 @@ fn length_diff_table(c: &Comparison) -> Table {
 /// A comparison as plain-text tables. Differences are B − A; rates in
 /// percentage points.
 pub fn render_comparison_text(c: &Comparison) -> String {
-    let mut out = String::from("San Juan balance comparison (differences are B − A)\n");
+    let mut out = format!("{} (differences are B − A)\n", title(&c.a.game, "balance comparison"));
     for (name, r) in [("A", &c.a), ("B", &c.b)] {
         let _ = writeln!(out, "{name}: {}", describe(r).join(" | "));
     }
@@ -1288,7 +1302,7 @@ fn fair_share(r: &Report) -> Option<(f64, String)> {
 /// The report as one self-contained HTML page: inline CSS, inline SVG
 /// charts, no scripts, no external files.
 pub fn render_html(r: &Report) -> String {
-    let title = format!("San Juan balance report: {}", r.rulesets.join(", "));
+    let title = format!("{}: {}", title(&r.game, "balance report"), r.rulesets.join(", "));
     let mut out = html_head(&title);
     let _ =
         writeln!(out, "<p class=\"meta\">{}</p>", describe(r).iter().map(|l| esc(l)).collect::<Vec<_>>().join("<br>"));
@@ -1384,7 +1398,7 @@ fn histogram_columns(hists: &[&BTreeMap<u32, u64>]) -> (Vec<String>, Vec<Vec<f64
 pub fn render_comparison_html(c: &Comparison) -> String {
     let name = |r: &Report| if r.rulesets.is_empty() { "-".to_owned() } else { r.rulesets.join(", ") };
     let legend = vec![format!("A: {}", name(&c.a)), format!("B: {}", name(&c.b))];
-    let title = format!("San Juan balance comparison: {} vs {}", name(&c.a), name(&c.b));
+    let title = format!("{}: {} vs {}", title(&c.a.game, "balance comparison"), name(&c.a), name(&c.b));
     let mut out = html_head(&title);
     for (label, r) in [("A", &c.a), ("B", &c.b)] {
         let _ = writeln!(out, "<p class=\"meta\"><b>{label}</b>: {}</p>", esc(&describe(r).join(" | ")));

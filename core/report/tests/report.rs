@@ -2,8 +2,8 @@
 //! were worked out by hand (the arithmetic is in the comments), plus a
 //! comparison with known p-values, parsing and merging.
 
-use san_juan::report::{self, ReportError, Shard};
-use san_juan::sim::{Built, GameRecord};
+use engine_play::sim::{Built, GameRecord, RECORD_VERSION};
+use engine_report::{self as report, ReportError, Shard};
 
 /// A 2-player record. `cities` lists (id, round) per seat.
 fn game(
@@ -15,8 +15,10 @@ fn game(
     cities: [&[(&str, u32)]; 2],
 ) -> GameRecord {
     GameRecord {
+        version: RECORD_VERSION,
+        game: "test".into(),
         fingerprint: String::new(),
-        ruleset: "second-edition".into(),
+        ruleset: "rules-a".into(),
         run_seed: 7,
         index,
         seed: 1000 + index,
@@ -37,30 +39,23 @@ fn game(
 ///
 /// | game | seats        | rounds | scores | winners | seat 0 builds       | seat 1 builds          |
 /// |------|--------------|--------|--------|---------|---------------------|------------------------|
-/// | 0    | alpha, beta  | 10     | 30 25  | 0       | smithy 2, library 5 | smithy 3               |
-/// | 1    | beta, alpha  | 12     | 20 28  | 1       | sugar_mill 4        | library 6, smithy 8    |
-/// | 2    | alpha, beta  | 11     | 22 22  | 0, 1    | smithy 1            | indigo_plant 3         |
-/// | 3    | beta, alpha  | 9      | 31 19  | 0       | library 4, sugar 5  | -                      |
-/// | 4    | alpha, beta  | 13     | 18 26  | 1       | -                   | library 7, smithy 2    |
-/// | 5    | beta, alpha  | 12     | 24 27  | 1       | smithy 5            | sugar_mill 9 (stalled) |
+/// | 0    | alpha, beta  | 10     | 30 25  | 0       | forge 2, archway 5 | forge 3               |
+/// | 1    | beta, alpha  | 12     | 20 28  | 1       | saw_mill 4        | archway 6, forge 8    |
+/// | 2    | alpha, beta  | 11     | 22 22  | 0, 1    | forge 1            | dye_works 3         |
+/// | 3    | beta, alpha  | 9      | 31 19  | 0       | archway 4, saw_mill 5  | -                      |
+/// | 4    | alpha, beta  | 13     | 18 26  | 1       | -                   | archway 7, forge 2    |
+/// | 5    | beta, alpha  | 12     | 24 27  | 1       | forge 5            | saw_mill 9 (stalled) |
 ///
-/// Everyone starts with an indigo plant (round 0), which does not count as built.
+/// Everyone starts with dye works (round 0), which does not count as built.
 fn fixture() -> Vec<GameRecord> {
-    let ip = ("indigo_plant", 0);
+    let ip = ("dye_works", 0);
     let mut g = vec![
-        game(0, ["alpha", "beta"], 10, [30, 25], &[0], [&[ip, ("smithy", 2), ("library", 5)], &[ip, ("smithy", 3)]]),
-        game(
-            1,
-            ["beta", "alpha"],
-            12,
-            [20, 28],
-            &[1],
-            [&[ip, ("sugar_mill", 4)], &[ip, ("library", 6), ("smithy", 8)]],
-        ),
-        game(2, ["alpha", "beta"], 11, [22, 22], &[0, 1], [&[ip, ("smithy", 1)], &[ip, ("indigo_plant", 3)]]),
-        game(3, ["beta", "alpha"], 9, [31, 19], &[0], [&[ip, ("library", 4), ("sugar_mill", 5)], &[ip]]),
-        game(4, ["alpha", "beta"], 13, [18, 26], &[1], [&[ip], &[ip, ("library", 7), ("smithy", 2)]]),
-        game(5, ["beta", "alpha"], 12, [24, 27], &[1], [&[ip, ("smithy", 5)], &[ip, ("sugar_mill", 9)]]),
+        game(0, ["alpha", "beta"], 10, [30, 25], &[0], [&[ip, ("forge", 2), ("archway", 5)], &[ip, ("forge", 3)]]),
+        game(1, ["beta", "alpha"], 12, [20, 28], &[1], [&[ip, ("saw_mill", 4)], &[ip, ("archway", 6), ("forge", 8)]]),
+        game(2, ["alpha", "beta"], 11, [22, 22], &[0, 1], [&[ip, ("forge", 1)], &[ip, ("dye_works", 3)]]),
+        game(3, ["beta", "alpha"], 9, [31, 19], &[0], [&[ip, ("archway", 4), ("saw_mill", 5)], &[ip]]),
+        game(4, ["alpha", "beta"], 13, [18, 26], &[1], [&[ip], &[ip, ("archway", 7), ("forge", 2)]]),
+        game(5, ["beta", "alpha"], 12, [24, 27], &[1], [&[ip, ("forge", 5)], &[ip, ("saw_mill", 9)]]),
     ];
     g[5].stalled = true;
     g
@@ -128,11 +123,11 @@ fn bots_count_player_games_whatever_the_seat() {
 fn buildings_built_share_builders_win_rate_and_round() {
     let r = report::report(&fixture());
     let ids: Vec<&str> = r.buildings.iter().map(|b| b.id.as_str()).collect();
-    assert_eq!(ids, ["indigo_plant", "library", "smithy", "sugar_mill"]);
+    assert_eq!(ids, ["archway", "dye_works", "forge", "saw_mill"]);
     let get = |id: &str| r.buildings.iter().find(|b| b.id == id).unwrap();
 
-    // Library: built in 4 of 12 player-games (0/0, 1/1, 3/0, 4/1), each by the winner.
-    let lib = get("library");
+    // Archway: built in 4 of 12 player-games (0/0, 1/1, 3/0, 4/1), each by the winner.
+    let lib = get("archway");
     assert_eq!((lib.built.hits, lib.built.n), (4.0, 12));
     d3(lib.built.value, 0.333);
     d3(lib.built.lo, 0.138);
@@ -148,29 +143,29 @@ fn buildings_built_share_builders_win_rate_and_round() {
     // Rounds 5, 6, 4, 7.
     d3(lib.round.value, 5.5);
 
-    // Smithy: 6 of 12; builders' wins 1 + 0 + 1 + 0.5 + 1 + 0 = 3.5 of 6, others 2.5 of 6.
-    let smithy = get("smithy");
-    assert_eq!((smithy.built.hits, smithy.built.n), (6.0, 12));
-    d3(smithy.built.lo, 0.254);
-    d3(smithy.built.hi, 0.746);
-    d3(smithy.builders.value, 0.583);
-    d3(smithy.others.value, 0.417);
+    // Forge: 6 of 12; builders' wins 1 + 0 + 1 + 0.5 + 1 + 0 = 3.5 of 6, others 2.5 of 6.
+    let forge = get("forge");
+    assert_eq!((forge.built.hits, forge.built.n), (6.0, 12));
+    d3(forge.built.lo, 0.254);
+    d3(forge.built.hi, 0.746);
+    d3(forge.builders.value, 0.583);
+    d3(forge.others.value, 0.417);
     // z = (7/12 − 5/12) / √(0.25 · 2/6) = 0.57735, p = 0.5637.
-    d3(smithy.p, 0.564);
-    assert!(!smithy.significant);
+    d3(forge.p, 0.564);
+    assert!(!forge.significant);
     // Rounds 2, 3, 8, 1, 2, 5.
-    d3(smithy.round.value, 3.5);
+    d3(forge.round.value, 3.5);
 
-    // Sugar mill: 3 of 12, builders win 2 of 3, others 4 of 9.
-    let sugar = get("sugar_mill");
+    // Saw mill: 3 of 12, builders win 2 of 3, others 4 of 9.
+    let sugar = get("saw_mill");
     d3(sugar.built.value, 0.25);
     d3(sugar.builders.value, 0.667);
     d3(sugar.others.value, 0.444);
     d3(sugar.p, 0.505);
     d3(sugar.round.value, 6.0);
 
-    // Indigo plant: the start buildings (round 0) do not count; one copy built in round 3 (game 2, a tie).
-    let ip = get("indigo_plant");
+    // Dye works: the start buildings (round 0) do not count; one copy built in round 3 (game 2, a tie).
+    let ip = get("dye_works");
     assert_eq!((ip.built.hits, ip.built.n), (1.0, 12));
     d3(ip.built.value, 0.083);
     assert_eq!((ip.builders.hits, ip.builders.n), (0.5, 1));
@@ -200,14 +195,14 @@ fn game_length_and_stalled_share() {
 }
 
 /// 50 two-player games: seat 0 wins the first `seat0_wins`, alternately
-/// scoring `score0` and `score0 + 10`; seat 0 builds a library in the first
-/// `library_games` games.
-fn generated(seat0_wins: u64, score0: i32, library_games: u64) -> Vec<GameRecord> {
+/// scoring `score0` and `score0 + 10`; seat 0 builds a archway in the first
+/// `archway_games` games.
+fn generated(seat0_wins: u64, score0: i32, archway_games: u64) -> Vec<GameRecord> {
     (0..50)
         .map(|i| {
             let s0 = if i % 2 == 0 { score0 } else { score0 + 10 };
             let winner = if i < seat0_wins { 0 } else { 1 };
-            let lib: &[(&str, u32)] = if i < library_games { &[("library", 4)] } else { &[] };
+            let lib: &[(&str, u32)] = if i < archway_games { &[("archway", 4)] } else { &[] };
             game(i, ["random", "random"], 12, [s0, 25], &[winner], [lib, &[]])
         })
         .collect()
@@ -230,8 +225,8 @@ fn comparison_with_known_p_values() {
     assert!(seat0.score.significant);
     // Seat 1 scores 25 in every game of both sets: no spread, no difference.
     assert_eq!((c.seats[1].score.diff, c.seats[1].score.p), (0.0, 1.0));
-    // Library built in 50 → 30 of 100 player-games: pooled 0.4, se = √(0.24 · 2/100), z = −2.8868, p = 0.00389.
-    let lib = c.buildings.iter().find(|d| d.id == "library").unwrap();
+    // Builtins built in 50 → 30 of 100 player-games: pooled 0.4, se = √(0.24 · 2/100), z = −2.8868, p = 0.00389.
+    let lib = c.buildings.iter().find(|d| d.id == "archway").unwrap();
     d3(lib.built.diff, -0.2);
     close(lib.built.p, 0.003_892_42, 1e-6);
     assert!(lib.built.significant);
@@ -244,10 +239,10 @@ fn comparison_with_known_p_values() {
     assert_eq!((c.rounds.diff, c.rounds.p), (0.0, 1.0));
 
     let text = report::render_comparison_text(&c);
-    assert!(text.contains("library"), "{text}");
+    assert!(text.contains("archway"), "{text}");
     assert!(text.contains("0.0455  *"), "{text}");
     let html = report::render_comparison_html(&c);
-    assert!(html.contains("<svg") && html.contains("A: second-edition"), "side-by-side legend missing");
+    assert!(html.contains("<svg") && html.contains("A: rules-a"), "side-by-side legend missing");
 }
 
 #[test]
@@ -294,19 +289,17 @@ fn merge_sorts_shards_and_rejects_duplicates_and_mixed_rulesets() {
     assert!(err.to_string().contains("in a and in b"), "{err}");
 
     let mut other = records[4..].to_vec();
-    other[0].ruleset = "first-edition".into();
+    other[0].ruleset = "rules-b".into();
     let err = report::merge(vec![shard("a", &records[..4]), shard("b", &other)]).unwrap_err();
     assert!(matches!(err, ReportError::MixedRulesets { .. }), "{err:?}");
-    assert!(err.to_string().contains("`second-edition` (a) and `first-edition` (b)"), "{err}");
+    assert!(err.to_string().contains("`rules-a` (a) and `rules-b` (b)"), "{err}");
 }
 
 #[test]
 fn text_and_html_renderings() {
     let r = report::report(&fixture());
     let text = report::render_text(&r);
-    for needle in
-        ["ruleset second-edition", "6 games, 12 player-games", "seat 0", "alpha", "library", "41.7", "13.9–75.9"]
-    {
+    for needle in ["ruleset rules-a", "6 games, 12 player-games", "seat 0", "alpha", "archway", "41.7", "13.9–75.9"] {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
     }
     let html = report::render_html(&r);
@@ -316,9 +309,9 @@ fn text_and_html_renderings() {
     for banned in ["<script", "http:", "https:", "src=", "href=", "<link"] {
         assert!(!html.contains(banned), "HTML contains {banned}");
     }
-    // Whiskers for the intervals and the library row flagged as significant.
+    // Whiskers for the intervals and the archway row flagged as significant.
     assert!(html.contains("class=\"whisker\""));
-    assert!(html.contains("library *"));
+    assert!(html.contains("archway *"));
 }
 
 #[test]

@@ -1,0 +1,147 @@
+//! The games this binary plays, which one a ruleset or file is for, and what
+//! the commands that work the same for every game (simulate, bench,
+//! check) need from each.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use engine_play::sim::GameRecord;
+use engine_rules::LoadErrors;
+use engine_rules::files::{Builtins, Source};
+
+/// A game the commands can run, with the ruleset type it loads.
+pub trait CliGame {
+    /// A loaded ruleset.
+    type Rules: Send + Sync;
+    /// Display name, for titles.
+    const TITLE: &'static str;
+    /// Loads a ruleset by id or path, reporting every problem.
+    fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors>;
+    /// Id, display name, source and fingerprint, and the line `check` prints about its content.
+    fn describe(rs: &Self::Rules) -> RulesetInfo;
+    /// Problems that do not stop loading, rendered.
+    fn warnings(rs: &Self::Rules) -> Vec<String>;
+    /// Refuses an unknown bot name.
+    fn check_bot(name: &str) -> Result<(), String>;
+    /// Plays game `index` of a run with one bot per seat.
+    fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String>;
+    /// Plays game `index` and returns it also as a saved game's TOML (naming `ruleset`).
+    fn play_saved(
+        rs: &Arc<Self::Rules>,
+        bots: &[String],
+        run_seed: u64,
+        index: u64,
+        ruleset: &str,
+    ) -> Result<(GameRecord, String), String>;
+    /// One random game with the card census after every action; the actions played.
+    fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String>;
+}
+
+/// What `check` and `simulate` print about a ruleset.
+pub struct RulesetInfo {
+    /// Ruleset id.
+    pub id: String,
+    /// Fewest and most players.
+    pub players: (usize, usize),
+    /// `name (source), N card types, …, fingerprint F`.
+    pub summary: String,
+}
+
+/// San Juan.
+pub struct SanJuan;
+
+impl CliGame for SanJuan {
+    type Rules = san_juan::Ruleset;
+    const TITLE: &'static str = "San Juan";
+
+    fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {
+        san_juan::Ruleset::load(spec)
+    }
+
+    fn describe(rs: &Self::Rules) -> RulesetInfo {
+        let scripted = rs.cards.cards.iter().filter(|c| c.script.is_some()).count();
+        RulesetInfo {
+            id: rs.id.clone(),
+            players: (rs.rules.min_players, rs.rules.max_players),
+            summary: format!(
+                "{} ({}), {} card types, {} cards, {scripted} scripts compiled, fingerprint {}",
+                rs.name,
+                rs.source,
+                rs.cards.len(),
+                rs.total_cards(),
+                rs.fingerprint
+            ),
+        }
+    }
+
+    fn warnings(rs: &Self::Rules) -> Vec<String> {
+        rs.warnings.iter().map(ToString::to_string).collect()
+    }
+
+    fn check_bot(name: &str) -> Result<(), String> {
+        san_juan::bots::make(name, 0).map(|_| ())
+    }
+
+    fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {
+        san_juan::sim::play_one(rs, bots, run_seed, index).map_err(|e| e.to_string())
+    }
+
+    fn play_saved(
+        rs: &Arc<Self::Rules>,
+        bots: &[String],
+        run_seed: u64,
+        index: u64,
+        ruleset: &str,
+    ) -> Result<(GameRecord, String), String> {
+        let (record, saved) =
+            san_juan::sim::play_one_saved(rs, bots, run_seed, index, ruleset).map_err(|e| e.to_string())?;
+        Ok((record, saved.to_toml()))
+    }
+
+    fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String> {
+        san_juan::sim::check_random_game(rs, players, seed)
+    }
+}
+
+/// The games, by the id rulesets name them with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// San Juan (the default: files that name no game are its).
+    SanJuan,
+}
+
+/// Every game's built-in files, the default game first.
+fn builtins() -> [&'static Builtins; 1] {
+    [&san_juan::files::BUILTINS]
+}
+
+impl Which {
+    /// The game a ruleset (an id or a path) is for.
+    pub fn of_ruleset(spec: &str) -> Result<Which, String> {
+        let lib = engine_rules::chain::game_of(spec, &builtins()).map_err(|e| e.to_string())?;
+        Ok(match lib.game {
+            _ => Which::SanJuan,
+        })
+    }
+
+    /// The game of a scenario or saved-game file: that of the ruleset it names
+    /// (relative to the file), or the default game.
+    pub fn of_file(path: &Path) -> Result<Which, String> {
+        let source = Source::Disk(path.to_path_buf());
+        let Ok(text) = source.read() else { return Ok(Which::SanJuan) }; // the game's own reader reports it
+        let Ok(table) = text.parse::<toml::Table>() else { return Ok(Which::SanJuan) };
+        let Some(spec) = table.get("ruleset").and_then(|r| r.as_str()) else { return Ok(Which::SanJuan) };
+        if spec.ends_with(".toml") || spec.contains('/') {
+            return Which::of_ruleset(&source.join(spec).to_string());
+        }
+        Which::of_ruleset(spec)
+    }
+}
+
+/// The display name of a game id.
+pub fn title(game: &str) -> Option<&'static str> {
+    match game {
+        "san-juan" => Some(SanJuan::TITLE),
+        _ => None,
+    }
+}
