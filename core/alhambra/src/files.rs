@@ -6,4 +6,4 @@ pub use engine_rules::files::*;
 include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 
 /// The ruleset and scripts built into the binary.
-pub static LIBRARY: Library = Library { game: "alhambra", rulesets: "cards/alhambra", files: BUILTIN_FILES };
+pub static BUILTINS: Builtins = Builtins { game: "alhambra", rulesets: "cards/alhambra", files: BUILTIN_FILES };

@@ -13,6 +13,7 @@ pub mod game;
 pub mod hooks;
 pub use engine_play::rng;
 pub mod ruleset;
+pub mod saved;
 pub mod scenario;
 pub mod score;
 pub mod sim;

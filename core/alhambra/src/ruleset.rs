@@ -14,7 +14,7 @@ use engine_rules::rules;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{LoadError, LoadErrors};
-use crate::files::{LIBRARY, Source};
+use crate::files::{BUILTINS, Source};
 use crate::hooks::Hooks;
 
 /// The ruleset used when none is named.
@@ -231,6 +231,9 @@ pub struct Ruleset {
     pub two_players: TwoPlayers,
     /// The compiled scoring and neutral-collector scripts.
     pub hooks: Hooks,
+    /// A digest of everything that decides play (rules, cards, scorings, script
+    /// texts): records of two rulesets that share an id are not mixed up.
+    pub fingerprint: String,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -247,19 +250,19 @@ fn nearest<'a, T>(chain: &'a [Link], get: impl Fn(&'a RulesetFile) -> Option<&'a
 impl Ruleset {
     /// Loads a built-in ruleset by id, or a ruleset file by path.
     pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, None, &LIBRARY)?)
+        Ruleset::load_source(resolve_spec(spec, None, &BUILTINS)?)
     }
 
     /// Loads a ruleset named inside another file (a scenario, a saved game): an id,
     /// or a path relative to that file.
     pub fn load_relative(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, Some(from), &LIBRARY)?)
+        Ruleset::load_source(resolve_spec(spec, Some(from), &BUILTINS)?)
     }
 
     /// Loads the ruleset in `source`, reporting every problem found.
     pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
         let root = source.tree_root();
-        let chain: Vec<Link> = read_chain(&source, root.as_deref(), &LIBRARY)?;
+        let chain: Vec<Link> = read_chain(&source, root.as_deref(), &BUILTINS)?;
         let mut errors = Vec::new();
         for link in &chain {
             for (path, value, (lo, hi)) in link.file.rules.numbers() {
@@ -470,6 +473,14 @@ impl Ruleset {
             return Err(LoadErrors(errors));
         }
         let top = &chain[0].file;
+        let script_texts = [&scripts_doc.source.join(&scripts.score), &scripts_doc.source.join(&scripts.neutral)]
+            .map(|s| s.read().unwrap_or_default());
+        let fingerprint = fingerprint(&[
+            &toml::to_string(&rules).unwrap_or_default(),
+            &format!("{money:?}|{yard_slots:?}|{buildings:?}|{scorings:?}|{two:?}"),
+            &script_texts[0],
+            &script_texts[1],
+        ]);
         Ok(Arc::new(Ruleset {
             id: top.id.clone(),
             name: top.name.clone(),
@@ -486,6 +497,7 @@ impl Ruleset {
             scorings: scorings.clone(),
             two_players: two.clone(),
             hooks: hooks.expect("no errors"),
+            fingerprint,
         }))
     }
 
@@ -585,6 +597,17 @@ fn check_id(id: &str) -> Result<(), String> {
         && id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && id.chars().all(|c| c.is_ascii_lowercase() || c == '_');
     if ok { Ok(()) } else { Err(format!("`{id}`: an id is lowercase letters and `_`, starting with a letter")) }
+}
+
+/// A short digest of these texts.
+fn fingerprint(parts: &[&str]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+        h.update([0]);
+    }
+    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// A script file that cannot be read is reported where the ruleset names it.

@@ -1,56 +1,35 @@
-//! Many games between bots: one game's record. Every game's seed derives
-//! from the run's seed and the game's index, so results do not depend on the
-//! number of threads.
+//! Alhambra bot games for the engine's runner ([`engine_play::sim`]): the
+//! record of one game, saved games of bot runs, and the random-game census
+//! check.
 
 use std::sync::Arc;
 
-use serde::Serialize;
+pub use engine_play::sim::{Built, GameRecord, Outcome, RECORD_VERSION, Summary, game_seed, play_recorded};
 
-use crate::bots::{self, play_out};
+use crate::bots::{self, Bot, RandomBot};
 use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
-
-/// The outcome of one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameRecord {
-    /// Ruleset id.
-    pub ruleset: String,
-    /// Run seed the game's seed derives from.
-    pub run_seed: u64,
-    /// Index of the game in the run.
-    pub index: u64,
-    /// The game's own seed.
-    pub seed: u64,
-    /// Bot name per seat.
-    pub bots: Vec<String>,
-    /// Turns played.
-    pub turns: u32,
-    /// Final score per seat.
-    pub scores: Vec<i32>,
-    /// The neutral collector's score (two players).
-    pub neutral: Option<i32>,
-    /// Winning seats.
-    pub winners: Vec<usize>,
-    /// Scorings done, in order.
-    pub scored: Vec<String>,
-    /// Actions applied, automatic ones included.
-    pub actions: u64,
-    /// Ended by the `max_turns` safety valve.
-    pub stalled: bool,
-}
-
-/// SplitMix64: spreads (run seed, game index) into a game seed.
-pub fn game_seed(run_seed: u64, index: u64) -> u64 {
-    let mut z = run_seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::saved::SavedGame;
+use crate::turns::TurnGame;
 
 /// Plays game number `index` of a run.
 pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u64) -> Result<GameRecord, GameError> {
     play_game(rs, bot_names, run_seed, index, false).map(|(record, _)| record)
+}
+
+/// Plays game number `index` of a run and keeps it as a saved game that
+/// [`SavedGame::replay`] plays again (`ruleset` is what the saved file names).
+pub fn play_one_saved(
+    rs: &Arc<Ruleset>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+    ruleset: &str,
+) -> Result<(GameRecord, SavedGame), GameError> {
+    let (record, game) = play_game(rs, bot_names, run_seed, index, true)?;
+    let saved = SavedGame::of(&game, ruleset, record.seed, bot_names.to_vec());
+    Ok((record, saved))
 }
 
 /// Plays game number `index` of a run and returns its record and final state;
@@ -71,20 +50,72 @@ pub fn play_game(
         .map(|(i, n)| bots::make(n, game_seed(seed, i as u64 + 1)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(GameError::Setup)?;
-    play_out(&mut game, &mut bots)?;
-    let record = GameRecord {
-        ruleset: rs.id.clone(),
-        run_seed,
-        index,
-        seed,
-        bots: bot_names.to_vec(),
-        turns: game.turns(),
-        scores: game.scores().iter().map(|s| s.total).collect(),
-        neutral: game.neutral_score().map(|s| s.total),
-        winners: game.winners(),
-        scored: game.scored().iter().map(|s| (*s).to_owned()).collect(),
-        actions: game.actions_applied(),
-        stalled: game.stalled(),
-    };
+    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)?;
     Ok((record, game))
+}
+
+/// One random game with the card census checked after setup and after every
+/// action: every card in exactly one place. Returns the actions played.
+pub fn check_random_game(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<u64, String> {
+    let mut game = Game::new(Arc::clone(rs), players, seed).map_err(|e| e.to_string())?;
+    let expected = game.census_expected();
+    let total: u32 = expected.iter().sum();
+    if total as usize != rs.total_cards(players) {
+        return Err(format!(
+            "{players} players: the census expects {total} cards, the ruleset has {}",
+            rs.total_cards(players)
+        ));
+    }
+    let mut bot = RandomBot::new(game_seed(seed, 1));
+    let mut actions = 0;
+    let check = |game: &Game, when: &str| {
+        if game.census() == expected {
+            return Ok(());
+        }
+        Err(format!("{players} players, seed {seed}, {when}: a card is missing or doubled"))
+    };
+    check(&game, "after setup")?;
+    while game.to_move().is_some() {
+        let a = bot.choose(&game, game.legal());
+        game.play(a).map_err(|e| format!("{players} players, seed {seed}: {e}"))?;
+        actions += 1;
+        check(&game, &format!("after action {actions} ({})", a.text(rs)))?;
+    }
+    if game.stalled() {
+        return Err(format!("{players} players, seed {seed}: no end after {} turns", game.turns()));
+    }
+    Ok(actions)
+}
+
+impl Outcome for Game {
+    fn game_id(&self) -> &'static str {
+        crate::files::BUILTINS.game
+    }
+
+    fn ruleset_id(&self) -> (String, String) {
+        (self.ruleset().id.clone(), self.ruleset().fingerprint.clone())
+    }
+
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
+        Ok((self.scores().iter().map(|s| s.total).collect(), self.winners()))
+    }
+
+    /// Turns played.
+    fn rounds(&self) -> u32 {
+        self.turns()
+    }
+
+    /// The buildings a seat holds (when each was got is not tracked: 0).
+    fn holdings(&self, seat: usize) -> Vec<Built> {
+        let rs = self.ruleset();
+        self.player(seat).buildings.iter().map(|&b| Built { id: rs.building(b).id.clone(), round: 0 }).collect()
+    }
+
+    fn actions_applied(&self) -> u64 {
+        Game::actions_applied(self)
+    }
+
+    fn stalled(&self) -> bool {
+        Game::stalled(self)
+    }
 }

@@ -32,7 +32,7 @@ fn greedy_plays_legal_moves_at_every_player_count() {
 #[test]
 fn mcts_plays_legal_moves() {
     for r in play(&["mcts:8", "greedy", "random"], 3) {
-        assert!(r.turns > 10);
+        assert!(r.rounds > 10);
     }
 }
 

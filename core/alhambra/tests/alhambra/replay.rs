@@ -45,10 +45,13 @@ fn replaying_the_actions_of_a_seed_gives_the_same_game() {
     }
 }
 
-/// Every game played by bots of each kind replays from its recorded actions,
-/// printed as text and read back, to the same final state.
+/// Every game played by bots of each kind replays from its saved game (the
+/// recorded actions as text, written as TOML and read back) to the same final state.
 #[test]
-fn recorded_bot_games_replay_as_text() {
+fn saved_bot_games_replay_to_the_same_final_state() {
+    use alhambra::files::Source;
+    use alhambra::saved::SavedGame;
+
     let rs = Ruleset::load("alhambra").unwrap();
     let lineups: [&[&str]; 4] =
         [&["random", "random"], &["greedy", "random", "mcts:4"], &["mcts:3", "greedy"], &["greedy"; 6]];
@@ -57,13 +60,13 @@ fn recorded_bot_games_replay_as_text() {
         let games = if lineup.iter().any(|b| b.starts_with("mcts")) { 3 } else { 30 };
         for index in 0..games {
             let (record, game) = play_game(&rs, &bots, 11 + k as u64, index, true).unwrap();
-            let lines: Vec<String> = game.recorded().iter().map(|a| a.text(&rs)).collect();
-            let mut again = Game::new(Arc::clone(&rs), bots.len(), record.seed).unwrap();
-            for line in &lines {
-                again.apply_exact(line).unwrap_or_else(|e| panic!("{lineup:?} game {index}: `{line}`: {e}"));
-            }
+            let saved = SavedGame::of(&game, "alhambra", record.seed, bots.clone());
+            let source = Source::Disk(format!("saved-{k}-{index}.toml").into());
+            let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
+            assert_eq!(back, saved, "the saved TOML reads back as written");
+            let (again, _) = back.replay_with(Arc::clone(&rs), &source, false).unwrap_or_else(|e| panic!("{e}"));
             assert!(again.is_over(), "{lineup:?} game {index}: replay stops before the end");
-            assert_eq!(again.scores(), game.scores());
+            assert_eq!(again.view(None), game.view(None), "{lineup:?} game {index}");
             assert_eq!(again.census(), game.census());
             assert_eq!(again.actions_applied(), game.actions_applied());
         }
