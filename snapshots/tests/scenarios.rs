@@ -15,7 +15,8 @@ fn main() -> std::process::ExitCode {
     args.test_threads.get_or_insert(1);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // San Juan's snapshots keep the name they were accepted under.
-    let games: [(&str, &'static str, sanjuan_snapshots::Runner); 1] = [("san-juan", "scenarios", san_juan)];
+    let games: [(&str, &'static str, sanjuan_snapshots::Runner); 2] =
+        [("san-juan", "scenarios", san_juan), ("alhambra", "alhambra", alhambra)];
     let mut all = Vec::new();
     for (dir, snapshot, run) in games {
         match trials(&root.join(dir), snapshot, run) {
@@ -35,6 +36,18 @@ fn san_juan(path: &Path) -> Result<Checked, String> {
     let fails = scenario.check(&game).map_err(|e| format!("checking [expect]: {e}"))?;
     let state =
         serde_json::to_value(game.view(None).map_err(|e| format!("the state: {e}"))?).expect("a view is plain data");
+    Ok(Checked {
+        problems: expect_problems(scenario.file.expect.is_some(), fails),
+        state,
+        description: scenario.file.description.clone(),
+    })
+}
+
+fn alhambra(path: &Path) -> Result<Checked, String> {
+    let scenario = alhambra::scenario::Scenario::load(path).map_err(|e| e.to_string())?;
+    let run = scenario.run().map_err(|e| e.to_string())?;
+    let fails = scenario.check(&run);
+    let state = serde_json::to_value(run.game.view(None)).expect("a view is plain data");
     Ok(Checked {
         problems: expect_problems(scenario.file.expect.is_some(), fails),
         state,

@@ -2,7 +2,8 @@
 //! for the command line to print as JSON. The library encodes no JSON itself.
 //!
 //! Hidden from a seat: the other players' money (only its count), the order
-//! of both decks (only their sizes) and the position of the scoring cards.
+//! of both decks and the position of the scoring cards (no one sees them:
+//! views give only the decks' sizes).
 
 use std::collections::BTreeMap;
 
@@ -112,9 +113,6 @@ pub struct View {
     pub building_deck_size: usize,
     /// The discard pile, bottom first (face up).
     pub discard: Vec<String>,
-    /// The money deck from the top (only for an observer): money ids and scoring card ids.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deck: Option<Vec<String>>,
     /// Scorings done, in order.
     pub scored: Vec<String>,
     /// Buildings nobody got at the end.
@@ -173,7 +171,6 @@ impl Game {
                 price: b.map(|b| rs.building(b).price),
             })
             .collect();
-        let deck = viewer.is_none().then(|| self.deck.iter().rev().map(|d| self.draw_id(*d)).collect());
         let pending = self.pending.as_ref().map(|d: &Decision| PendingView {
             seat: d.seat(),
             decision: d.name().to_owned(),
@@ -192,7 +189,6 @@ impl Game {
             deck_size: self.deck.len(),
             building_deck_size: self.building_deck.len(),
             discard: money(&self.discard),
-            deck,
             scored: self.scored().iter().map(|s| (*s).to_owned()).collect(),
             unclaimed: buildings(&self.unclaimed),
             pending,
