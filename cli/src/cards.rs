@@ -7,6 +7,9 @@ use crate::{CmdResult, load_ruleset};
 
 /// Prints the resolved card table.
 pub fn list(spec: &str) -> CmdResult {
+    if Which::of_ruleset(spec)? == Which::Alhambra {
+        return crate::alhambra::cards(spec);
+    }
     let rs = load_ruleset(spec)?;
     println!("{} ({}): {} cards", rs.name, rs.id, rs.total_cards());
     let script = |c: &san_juan::cards::CardDef| c.script.as_ref().map(ToString::to_string).unwrap_or_default();
@@ -30,6 +33,13 @@ pub fn list(spec: &str) -> CmdResult {
 
 /// Prints what differs between two rulesets.
 pub fn diff(a: &str, b: &str) -> CmdResult {
+    match (Which::of_ruleset(a)?, Which::of_ruleset(b)?) {
+        (Which::Alhambra, Which::Alhambra) => return crate::alhambra::diff(a, b),
+        (Which::SanJuan, Which::SanJuan) => {}
+        (x, y) => {
+            return Err(format!("`{a}` is a {x:?} ruleset and `{b}` a {y:?} one: a diff compares rulesets of one game"));
+        }
+    }
     let (ra, rb) = (load_ruleset(a)?, load_ruleset(b)?);
     let lines = ra.diff(&rb);
     println!("{} -> {}: {} difference(s)", ra.id, rb.id, lines.len());
@@ -44,6 +54,7 @@ pub fn diff(a: &str, b: &str) -> CmdResult {
 pub fn check(spec: &str, games: u64) -> CmdResult {
     match Which::of_ruleset(spec) {
         Ok(Which::SanJuan) => check_game::<crate::games::SanJuan>(spec, games),
+        Ok(Which::Alhambra) => check_game::<crate::games::Alhambra>(spec, games),
         Err(e) => {
             eprintln!("{e}");
             eprintln!("1 problem(s) found");

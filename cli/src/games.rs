@@ -103,25 +103,81 @@ impl CliGame for SanJuan {
     }
 }
 
+/// The Alhambra card game.
+pub struct Alhambra;
+
+impl CliGame for Alhambra {
+    type Rules = alhambra::Ruleset;
+    const TITLE: &'static str = "Alhambra";
+
+    fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {
+        alhambra::Ruleset::load(spec)
+    }
+
+    fn describe(rs: &Self::Rules) -> RulesetInfo {
+        RulesetInfo {
+            id: rs.id.clone(),
+            players: (rs.rules.min_players, rs.rules.max_players),
+            summary: format!(
+                "{} ({}), {} currencies, {} building types, {} cards with 3 or more players, fingerprint {}",
+                rs.name,
+                rs.source,
+                rs.currencies.len(),
+                rs.types.len(),
+                rs.total_cards(3),
+                rs.fingerprint
+            ),
+        }
+    }
+
+    fn warnings(_: &Self::Rules) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn check_bot(name: &str) -> Result<(), String> {
+        alhambra::bots::make(name, 0).map(|_| ())
+    }
+
+    fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {
+        alhambra::sim::play_one(rs, bots, run_seed, index).map_err(|e| e.to_string())
+    }
+
+    fn play_saved(
+        rs: &Arc<Self::Rules>,
+        bots: &[String],
+        run_seed: u64,
+        index: u64,
+        ruleset: &str,
+    ) -> Result<(GameRecord, String), String> {
+        let (record, saved) =
+            alhambra::sim::play_one_saved(rs, bots, run_seed, index, ruleset).map_err(|e| e.to_string())?;
+        Ok((record, saved.to_toml()))
+    }
+
+    fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String> {
+        alhambra::sim::check_random_game(rs, players, seed)
+    }
+}
+
 /// The games, by the id rulesets name them with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Which {
     /// San Juan (the default: files that name no game are its).
     SanJuan,
+    /// The Alhambra card game.
+    Alhambra,
 }
 
 /// Every game's built-in files, the default game first.
-fn builtins() -> [&'static Builtins; 1] {
-    [&san_juan::files::BUILTINS]
+fn builtins() -> [&'static Builtins; 2] {
+    [&san_juan::files::BUILTINS, &alhambra::files::BUILTINS]
 }
 
 impl Which {
     /// The game a ruleset (an id or a path) is for.
     pub fn of_ruleset(spec: &str) -> Result<Which, String> {
         let lib = engine_rules::chain::game_of(spec, &builtins()).map_err(|e| e.to_string())?;
-        Ok(match lib.game {
-            _ => Which::SanJuan,
-        })
+        Ok(if lib.game == alhambra::files::BUILTINS.game { Which::Alhambra } else { Which::SanJuan })
     }
 
     /// The game of a scenario or saved-game file: that of the ruleset it names
@@ -142,6 +198,7 @@ impl Which {
 pub fn title(game: &str) -> Option<&'static str> {
     match game {
         "san-juan" => Some(SanJuan::TITLE),
+        "alhambra" => Some(Alhambra::TITLE),
         _ => None,
     }
 }

@@ -1,6 +1,7 @@
 //! `sanjuan`: the command line over the San Juan rules engine. Only argument
 //! parsing, I/O and printing live here; the work is in the game crates (`san-juan`) and the engine crates.
 
+mod alhambra;
 mod bench;
 mod cards;
 mod games;

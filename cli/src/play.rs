@@ -17,6 +17,7 @@ use san_juan::game::{Decision, DiscardReason, Event};
 use san_juan::saved::SavedGame;
 use san_juan::{Action, Game, GameError, Role, Ruleset};
 
+use crate::games::Which;
 use crate::{CmdResult, load_ruleset};
 
 /// Arguments of `sanjuan play`.
@@ -24,27 +25,27 @@ use crate::{CmdResult, load_ruleset};
 pub struct Args {
     /// Number of players.
     #[arg(long, default_value_t = 3, value_parser = crate::limits::players())]
-    players: usize,
+    pub(crate) players: usize,
     /// Your seat (0 = first).
     #[arg(long, default_value_t = 0)]
-    seat: usize,
+    pub(crate) seat: usize,
     /// Game seed; random when not given. It is printed at the start, so the same deal can be played again.
     #[arg(long)]
-    seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Ruleset id or path.
     #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
-    ruleset: String,
+    pub(crate) ruleset: String,
     /// The opponents' bot: random, greedy, mcts or mcts:N [default: random, or the saved seats with --resume].
     #[arg(long)]
-    bots: Option<String>,
+    pub(crate) bots: Option<String>,
     /// Write the game (seed and every action) to this file when it ends or you quit;
     /// `sanjuan replay FILE` plays it again, `sanjuan play --resume FILE` continues it.
     #[arg(long)]
-    save: Option<PathBuf>,
+    pub(crate) save: Option<PathBuf>,
     /// Continue a game saved with --save: replay it, then play on. Its ruleset, players, seed
     /// and seats are used, and --save defaults to the same file.
     #[arg(long, conflicts_with_all = ["seed", "ruleset", "players"])]
-    resume: Option<PathBuf>,
+    pub(crate) resume: Option<PathBuf>,
 }
 
 /// Prints the state as seen by `viewer` (or everything).
@@ -103,6 +104,17 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
 
 /// Runs an interactive game on stdin/stdout.
 pub fn run(args: Args) -> CmdResult {
+    let which = match &args.resume {
+        Some(file) => Which::of_file(file)?,
+        None => Which::of_ruleset(&args.ruleset)?,
+    };
+    match which {
+        Which::SanJuan => run_san_juan(args),
+        Which::Alhambra => crate::alhambra::play(args),
+    }
+}
+
+fn run_san_juan(args: Args) -> CmdResult {
     let mut s = match &args.resume {
         Some(file) => Session::resume(file, &args)?,
         None => Session::new(&args)?,
@@ -797,6 +809,9 @@ pub fn ruleset_for_save(spec: &str) -> String {
 
 /// Replays a saved game and shows what happened.
 pub fn replay(file: &Path, json: bool) -> CmdResult {
+    if Which::of_file(file)? == Which::Alhambra {
+        return crate::alhambra::replay(file, json);
+    }
     let source = Source::Disk(file.to_path_buf());
     let text = source.read().map_err(|e| e.to_string())?;
     let saved = SavedGame::parse(&source, &text).map_err(|e| e.to_string())?;

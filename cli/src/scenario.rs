@@ -56,6 +56,7 @@ fn play_traced(file: &Path) -> Result<(Scenario, Game), String> {
 pub fn run(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
     match Which::of_file(file)? {
         Which::SanJuan => run_san_juan(file, json, check, trace),
+        Which::Alhambra => crate::alhambra::scenario(file, json, check),
     }
 }
 
@@ -88,6 +89,7 @@ fn run_san_juan(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult
 pub fn score(file: &Path, json: bool) -> CmdResult {
     match Which::of_file(file)? {
         Which::SanJuan => score_san_juan(file, json),
+        Which::Alhambra => crate::alhambra::score(file, json),
     }
 }
 

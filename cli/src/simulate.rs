@@ -53,6 +53,7 @@ pub fn run(args: Args) -> CmdResult {
     crate::limits::check_game_range(args.seed_start, args.games)?;
     match Which::of_ruleset(&args.ruleset)? {
         Which::SanJuan => run_game::<crate::games::SanJuan>(args),
+        Which::Alhambra => run_game::<crate::games::Alhambra>(args),
     }
 }
 

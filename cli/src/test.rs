@@ -9,6 +9,8 @@ use std::time::Instant;
 
 use san_juan::scenario::Scenario;
 
+use crate::games::Which;
+
 use crate::CmdResult;
 
 /// Arguments of `sanjuan test`.
@@ -102,6 +104,9 @@ fn select(path: &Path, filter: Option<&str>) -> Result<Vec<PathBuf>, String> {
 
 /// Loads, plays and checks one scenario; the lines that say what went wrong.
 fn problems(file: &Path) -> Result<(), Vec<String>> {
+    if Which::of_file(file).map_err(|e| vec![e])? == Which::Alhambra {
+        return crate::alhambra::test_problems(file);
+    }
     let scenario = Scenario::load(file).map_err(|e| vec![e.to_string()])?;
     let game = scenario.run().map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     if scenario.file.expect.is_none() {
