@@ -1,6 +1,7 @@
 //! `sanjuan bench`: reproducible throughput figures — random-bot games per
-//! second per core (base and expansion), the share of time in script calls,
-//! MCTS iterations per second, and the speed-up from one core to all.
+//! second per core (San Juan's base and expansion, Alhambra), the share of
+//! time in script calls, MCTS iterations per second, and the speed-up from
+//! one core to all.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -60,8 +61,20 @@ pub fn run(args: Args) -> CmdResult {
         );
     }
 
-    let rs = load_ruleset("second-edition")?;
+    let rs = alhambra::Ruleset::load(alhambra::DEFAULT_RULESET).map_err(|e| e.to_string())?;
     let bots = vec!["random".to_owned(); 4];
+    let alhambra_games = args.games * 5; // a game is about a tenth of San Juan's work
+    let rate = |n: u64| -> Result<f64, String> {
+        let start = Instant::now();
+        for i in 0..n {
+            alhambra::sim::play_one(&rs, &bots, args.seed, i).map_err(|e| e.to_string())?;
+        }
+        Ok(n as f64 / start.elapsed().as_secs_f64())
+    };
+    rate(alhambra_games / 10)?; // warm the scoring memo
+    println!("{:<26} {:>8.0} random 4-player games/s on 1 core", "alhambra", rate(alhambra_games)?);
+
+    let rs = load_ruleset("second-edition")?;
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| e.to_string());
     let mut rates = Vec::new();
     for jobs in [1, cores] {
