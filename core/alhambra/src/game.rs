@@ -971,6 +971,12 @@ impl Game {
     /// After a turn: the building display is refilled left to right; if it
     /// cannot be filled the game ends. Else the money display is refilled, a
     /// scoring card drawn on the way is scored at once, and the next seat plays.
+    ///
+    /// The rules text refills both displays after a turn and ends the game when
+    /// the buildings cannot be refilled; it does not say whether the money is
+    /// refilled then. Here the game ends at once: no money is drawn, so a
+    /// scoring card still in the deck is not scored (the money in hands decides
+    /// the buildings left, not the display).
     fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
         for slot in 0..self.building_display.len() {
             if self.building_display[slot].is_none() {
