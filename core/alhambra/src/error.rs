@@ -28,6 +28,8 @@ pub enum GameError {
     },
     /// No decision is pending: the game is over.
     Over,
+    /// An earlier action failed part way (a script error): the game cannot go on.
+    Broken(String),
     /// A script failed or returned something unusable.
     Script(Box<ScriptError>),
 }
@@ -41,6 +43,7 @@ impl fmt::Display for GameError {
                 write!(f, "`{action}` is not legal: {why}; legal: {}", legal.join(", "))
             }
             GameError::Over => write!(f, "the game is over"),
+            GameError::Broken(why) => write!(f, "the game stopped after an error and cannot go on: {why}"),
             GameError::Script(e) => write!(f, "{e}"),
         }
     }

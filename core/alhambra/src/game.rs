@@ -168,6 +168,8 @@ pub struct Game {
     pub(crate) over: bool,
     pub(crate) stalled: bool,
     pub(crate) log: Option<Vec<Event>>,
+    /// Why the game stopped part way through an action (a script failed).
+    pub(crate) broken: Option<String>,
     pub(crate) record: Option<Vec<Action>>,
     pub(crate) actions_applied: u64,
 }
@@ -287,6 +289,7 @@ impl Game {
             over: false,
             stalled: false,
             log: None,
+            broken: None,
             record: None,
             actions_applied: 0,
         }
@@ -568,17 +571,31 @@ impl Game {
 
     /// Applies one action and advances to the next real decision.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        if let Some(why) = &self.broken {
+            return Err(GameError::Broken(why.clone()));
+        }
         if self.pending.is_none() {
             return Err(GameError::Over);
         }
         self.check_legal(action)?;
+        self.apply_checked(action)?;
+        Ok(self.take_events())
+    }
+
+    /// Applies a legal action and advances; a failure part way breaks the game.
+    fn apply_checked(&mut self, action: Action) -> Result<(), GameError> {
+        if let Some(why) = &self.broken {
+            return Err(GameError::Broken(why.clone()));
+        }
         if let Some(record) = &mut self.record {
             record.push(action);
         }
         self.auto.clear();
-        self.apply_legal(action)?;
-        self.advance()?;
-        Ok(self.take_events())
+        let result = self.apply_legal(action).and_then(|()| self.advance());
+        if let Err(e) = &result {
+            self.broken = Some(e.to_string());
+        }
+        result
     }
 
     /// Applies an action for `seat`: refused with the reason if it is not that seat's decision.
@@ -954,6 +971,12 @@ impl Game {
     /// After a turn: the building display is refilled left to right; if it
     /// cannot be filled the game ends. Else the money display is refilled, a
     /// scoring card drawn on the way is scored at once, and the next seat plays.
+    ///
+    /// The rules text refills both displays after a turn and ends the game when
+    /// the buildings cannot be refilled; it does not say whether the money is
+    /// refilled then. Here the game ends at once: no money is drawn, so a
+    /// scoring card still in the deck is not scored (the money in hands decides
+    /// the buildings left, not the display).
     fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
         for slot in 0..self.building_display.len() {
             if self.building_display[slot].is_none() {
@@ -1114,12 +1137,7 @@ impl crate::turns::TurnGame for Game {
         if !self.legal.contains(&action) {
             return self.check_legal(action);
         }
-        if let Some(record) = &mut self.record {
-            record.push(action);
-        }
-        self.auto.clear();
-        self.apply_legal(action)?;
-        self.advance()
+        self.apply_checked(action)
     }
 
     /// Mostly the win share; a fifth is the margin over the best other player,
@@ -1147,5 +1165,103 @@ impl crate::turns::TurnGame for Game {
 impl crate::turns::Determinize for Game {
     fn determinize(&self, seat: usize, seed: u64) -> Game {
         Game::determinize(self, seat, seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rs() -> Arc<Ruleset> {
+        Ruleset::load("alhambra").unwrap()
+    }
+
+    /// Top-first positions of the scoring cards in the money deck.
+    fn scoring_positions(g: &Game) -> Vec<(u8, usize)> {
+        g.deck
+            .iter()
+            .rev()
+            .enumerate()
+            .filter_map(|(i, d)| if let Draw::Scoring(s) = d { Some((*s, i)) } else { None })
+            .collect()
+    }
+
+    #[test]
+    fn each_scoring_card_lies_in_its_pile() {
+        let rs = rs();
+        for players in 2..=6 {
+            for seed in 0..200 {
+                let g = Game::new(Arc::clone(&rs), players, seed).unwrap();
+                // Before the first turn nothing was drawn from the piles.
+                let money = g.deck.len() - 2;
+                let size = |k: usize| money / 5 + usize::from(k < money % 5);
+                let start = |k: usize| (0..k).map(size).sum::<usize>();
+                let pos = scoring_positions(&g);
+                assert_eq!(pos.len(), 2);
+                // A in pile 2; B in pile 4, one further down for A above it.
+                let (a, b) = (pos[0], pos[1]);
+                assert_eq!((a.0, b.0), (0, 1));
+                assert!((start(1)..=start(1) + size(1)).contains(&a.1), "{players} players, seed {seed}: A at {}", a.1);
+                assert!((start(3) + 1..=start(3) + size(3) + 1).contains(&b.1), "seed {seed}: B at {}", b.1);
+                // Their known ranges hold them.
+                for (s, top) in pos {
+                    let bottom = g.deck.len() - 1 - top;
+                    let (lo, hi) = g.scoring_range[s as usize];
+                    assert!((lo..hi).contains(&bottom));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn starting_capital_is_20_to_28_and_the_start_player_has_fewest_cards() {
+        let rs = rs();
+        for seed in 0..300 {
+            let g = Game::new(Arc::clone(&rs), 5, seed).unwrap();
+            for p in &g.players {
+                assert!((20..=28).contains(&p.money()), "seed {seed}: {}", p.money());
+            }
+            let key = |p: &Player| (p.hand.len(), p.money());
+            let best = g.players.iter().map(key).min().unwrap();
+            assert_eq!(key(&g.players[g.start_player]), best);
+            assert_eq!(g.pending, Some(Decision::Turn { seat: g.start_player }));
+            assert_eq!(g.money_display.len(), 4);
+        }
+    }
+
+    #[test]
+    fn determinize_keeps_what_the_seat_sees() {
+        let rs = rs();
+        let mut g = Game::new(Arc::clone(&rs), 4, 9).unwrap();
+        let mut bot = engine_play::bots::RandomBot::new(3);
+        for _ in 0..40 {
+            let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+            g.apply(a).unwrap();
+        }
+        for seed in 0..50 {
+            let seat = g.pending.unwrap().seat();
+            let d = g.determinize(seat, seed);
+            assert_eq!(d.census(), g.census_expected());
+            assert_eq!(d.players[seat].hand, g.players[seat].hand);
+            for s in 0..4 {
+                assert_eq!(d.players[s].hand.len(), g.players[s].hand.len());
+                assert_eq!(d.players[s].buildings, g.players[s].buildings);
+            }
+            assert_eq!(d.money_display, g.money_display);
+            assert_eq!(d.building_display, g.building_display);
+            assert_eq!(d.discard, g.discard);
+            assert_eq!(d.deck.len(), g.deck.len());
+            assert_eq!(d.legal, g.legal);
+            for (s, top) in scoring_positions(&d) {
+                let bottom = d.deck.len() - 1 - top;
+                let (lo, hi) = d.scoring_range[s as usize];
+                assert!((lo..hi).contains(&bottom));
+            }
+        }
+        let others_differ = (0..20).any(|seed| {
+            let d = g.determinize(0, seed);
+            (1..4).any(|s| d.players[s].hand != g.players[s].hand)
+        });
+        assert!(others_differ, "the other hands are dealt again");
     }
 }

@@ -5,4 +5,5 @@ mod bots;
 mod illegal;
 mod invariants;
 mod replay;
+mod rulesets;
 mod scenarios;
