@@ -37,7 +37,9 @@ pub fn diff(a: &str, b: &str) -> CmdResult {
         (Which::Alhambra, Which::Alhambra) => return crate::alhambra::diff(a, b),
         (Which::SanJuan, Which::SanJuan) => {}
         (x, y) => {
-            return Err(format!("`{a}` is a {x:?} ruleset and `{b}` a {y:?} one: a diff compares rulesets of one game"));
+            return Err(format!(
+                "`{a}` is a {x:?} ruleset and `{b}` a {y:?} one: a diff compares rulesets of one game"
+            ));
         }
     }
     let (ra, rb) = (load_ruleset(a)?, load_ruleset(b)?);

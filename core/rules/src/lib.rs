@@ -8,6 +8,7 @@ pub mod chain;
 pub mod doc;
 pub mod error;
 pub mod files;
+pub mod saved;
 pub mod schema;
 
 pub use error::{LoadError, LoadErrors, Pos, ScriptError, Snippet};

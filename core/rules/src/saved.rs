@@ -1,0 +1,172 @@
+//! A saved game, for any game on the engine: the ruleset, the players, the
+//! seed and every action in the game's notation. Replaying it gives the same
+//! game on any machine (the seed fixes every shuffle). A game says how to
+//! start and how to apply an entry ([`Replay`]).
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::doc::TomlDoc;
+use crate::error::{LoadError, LoadErrors, Pos};
+use crate::files::Source;
+
+/// The format written today: one recorded atomic action per entry.
+pub const SAVED_GAME_VERSION: u32 = 2;
+
+/// What a game needs to provide to be saved and replayed.
+pub trait Replay: Sized {
+    /// A loaded ruleset.
+    type Rules;
+    /// One thing that happened.
+    type Event;
+    /// Why an action or the setup failed.
+    type Error: std::fmt::Display;
+    /// The oldest format version this game reads (1: lines as typed, 2: atomic actions).
+    const OLDEST_VERSION: u32;
+    /// Loads the ruleset a saved file names (relative to the file).
+    fn load_rules(spec: &str, from: &Source) -> Result<Arc<Self::Rules>, LoadErrors>;
+    /// A new game, dealt from `seed`.
+    fn start(rs: Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
+    /// Number of players.
+    fn players(&self) -> usize;
+    /// The actions recorded so far, in the notation.
+    fn recorded_texts(&self) -> Vec<String>;
+    /// Keeps (or stops keeping) events for [`Replay::take_events`].
+    fn log_events(&mut self, on: bool);
+    /// Keeps (or stops keeping) every atomic action applied.
+    fn record_actions(&mut self, on: bool);
+    /// The events kept since the last call.
+    fn take_events(&mut self) -> Vec<Self::Event>;
+    /// Applies one saved entry of a file of format `version`.
+    fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
+}
+
+/// What `play --save` and `simulate --save-games` write and `replay` reads (TOML).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedGame<G> {
+    /// Format version: 2 holds one atomic action per entry (as recorded by the
+    /// game); 1 (files without the key) holds lines as typed at `play`.
+    #[serde(default = "version_one")]
+    pub version: u32,
+    /// Ruleset id or path (a relative path is relative to the saved file).
+    pub ruleset: String,
+    /// Number of players.
+    pub players: usize,
+    /// Game seed.
+    pub seed: u64,
+    /// Who played each seat (`human`, `random`, `greedy`, `mcts:100`…), for information.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<String>,
+    /// Every action answered, in order, in the action notation.
+    pub actions: Vec<String>,
+    #[serde(skip)]
+    game: PhantomData<fn() -> G>,
+}
+
+fn version_one() -> u32 {
+    1
+}
+
+// By hand: derived impls would ask the game type itself to be `Clone`, `Debug`, `Eq`.
+impl<G> Clone for SavedGame<G> {
+    fn clone(&self) -> Self {
+        SavedGame {
+            version: self.version,
+            ruleset: self.ruleset.clone(),
+            players: self.players,
+            seed: self.seed,
+            seats: self.seats.clone(),
+            actions: self.actions.clone(),
+            game: PhantomData,
+        }
+    }
+}
+
+impl<G> PartialEq for SavedGame<G> {
+    fn eq(&self, o: &Self) -> bool {
+        (self.version, &self.ruleset, self.players, self.seed, &self.seats, &self.actions)
+            == (o.version, &o.ruleset, o.players, o.seed, &o.seats, &o.actions)
+    }
+}
+
+impl<G> Eq for SavedGame<G> {}
+
+impl<G> std::fmt::Debug for SavedGame<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SavedGame")
+            .field("version", &self.version)
+            .field("ruleset", &self.ruleset)
+            .field("players", &self.players)
+            .field("seed", &self.seed)
+            .field("seats", &self.seats)
+            .field("actions", &self.actions)
+            .finish()
+    }
+}
+
+impl<G: Replay> SavedGame<G> {
+    /// A saved game of `game` so far: its recorded actions.
+    pub fn of(game: &G, ruleset: &str, seed: u64, seats: Vec<String>) -> Self {
+        SavedGame {
+            version: SAVED_GAME_VERSION,
+            ruleset: ruleset.to_owned(),
+            players: game.players(),
+            seed,
+            seats,
+            actions: game.recorded_texts(),
+            game: PhantomData,
+        }
+    }
+
+    /// Reads a saved game.
+    pub fn parse(source: &Source, text: &str) -> Result<Self, LoadError> {
+        let doc = TomlDoc::parse(source.clone(), text.to_owned())?;
+        let saved: Self = doc
+            .deserialize()
+            .map_err(|e| e.help("a saved game has version, ruleset, players, seed and actions (docs/json.md)"))?;
+        if saved.version < G::OLDEST_VERSION || saved.version > SAVED_GAME_VERSION {
+            return Err(doc
+                .error("version", format!("saved-game format version {} is not one this program reads", saved.version))
+                .help(format!(
+                    "versions {} to {SAVED_GAME_VERSION} are read; a newer file needs a newer program",
+                    G::OLDEST_VERSION
+                )));
+        }
+        Ok(saved)
+    }
+
+    /// The saved game as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    /// Replays the game; `log` turns the event log on.
+    pub fn replay(&self, source: &Source, log: bool) -> Result<(G, Vec<G::Event>), LoadErrors> {
+        let rs = G::load_rules(&self.ruleset, source)?;
+        self.replay_with(rs, source, log)
+    }
+
+    /// Replays the game on an already loaded ruleset. An action that does not
+    /// apply is reported at its entry in the file.
+    pub fn replay_with(&self, rs: Arc<G::Rules>, source: &Source, log: bool) -> Result<(G, Vec<G::Event>), LoadErrors> {
+        let doc = TomlDoc::read(source).ok();
+        let err = |m: String| LoadError::at(source, Pos::default(), m);
+        let mut game = G::start(rs, self.players, self.seed).map_err(|e| err(e.to_string()))?;
+        game.log_events(log);
+        game.record_actions(true);
+        let mut events = game.take_events();
+        for (i, a) in self.actions.iter().enumerate() {
+            let more = game.apply_saved(self.version, a).map_err(|e| {
+                let message = format!("action {} `{a}`: {e}", i + 1);
+                doc.as_ref()
+                    .map_or_else(|| err(message.clone()), |d| d.error(&format!("actions.{i}"), message.clone()))
+                    .help("the saved game does not fit this ruleset: was the ruleset changed since it was saved?")
+            })?;
+            events.extend(more);
+        }
+        Ok((game, events))
+    }
+}
