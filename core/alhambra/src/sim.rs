@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-pub use engine_play::sim::{Built, GameRecord, Outcome, RECORD_VERSION, Summary, game_seed, play_recorded};
+pub use engine_play::sim::{Built, GameRecord, Outcome, RECORD_VERSION, Simulate, Summary, game_seed, play_recorded};
 
 use crate::bots::{self, Bot, RandomBot};
 use crate::error::GameError;
@@ -15,7 +15,7 @@ use crate::turns::TurnGame;
 
 /// Plays game number `index` of a run.
 pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u64) -> Result<GameRecord, GameError> {
-    play_game(rs, bot_names, run_seed, index, false).map(|(record, _)| record)
+    engine_play::sim::play_one::<Game>(rs, bot_names, run_seed, index)
 }
 
 /// Plays game number `index` of a run and keeps it as a saved game that
@@ -41,17 +41,23 @@ pub fn play_game(
     index: u64,
     record: bool,
 ) -> Result<(GameRecord, Game), GameError> {
-    let seed = game_seed(run_seed, index);
-    let mut game = Game::new(Arc::clone(rs), bot_names.len(), seed)?;
-    game.record_actions(record);
-    let mut bots = bot_names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| bots::make(n, game_seed(seed, i as u64 + 1)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(GameError::Setup)?;
-    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)?;
-    Ok((record, game))
+    engine_play::sim::play_game::<Game>(rs, bot_names, run_seed, index, record)
+}
+
+impl Simulate for Game {
+    type Rules = Ruleset;
+
+    fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        Game::new(Arc::clone(rs), players, seed)
+    }
+
+    fn bot(name: &str, seed: u64) -> Result<Box<dyn engine_play::bots::Bot<Game>>, GameError> {
+        bots::make(name, seed).map_err(GameError::Setup)
+    }
+
+    fn record_actions(&mut self, on: bool) {
+        Game::record_actions(self, on);
+    }
 }
 
 /// One random game with the card census checked after setup and after every

@@ -63,6 +63,50 @@ pub struct GameRecord {
     pub stalled: bool,
 }
 
+/// A game the runner can set up and seat bots at.
+pub trait Simulate: Outcome + Sized {
+    /// A loaded ruleset.
+    type Rules;
+    /// A new game of `players`, dealt from `seed`.
+    fn start(rs: &std::sync::Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
+    /// A bot by name (`random`, `greedy`, `mcts:N`…), seeded.
+    fn bot(name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, Self::Error>;
+    /// Keeps every atomic action applied, for a saved game.
+    fn record_actions(&mut self, on: bool);
+}
+
+/// Plays game number `index` of a run and returns its record and final state;
+/// with `record`, the game keeps its actions. Seat `i`'s bot is seeded from
+/// the game's seed and `i`, so a game does not depend on which thread plays it.
+pub fn play_game<G: Simulate>(
+    rs: &std::sync::Arc<G::Rules>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+    record: bool,
+) -> Result<(GameRecord, G), G::Error> {
+    let seed = game_seed(run_seed, index);
+    let mut game = G::start(rs, bot_names.len(), seed)?;
+    game.record_actions(record);
+    let mut bots = bot_names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| G::bot(n, game_seed(seed, i as u64 + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)?;
+    Ok((record, game))
+}
+
+/// Plays game number `index` of a run.
+pub fn play_one<G: Simulate>(
+    rs: &std::sync::Arc<G::Rules>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+) -> Result<GameRecord, G::Error> {
+    play_game::<G>(rs, bot_names, run_seed, index, false).map(|(record, _)| record)
+}
+
 /// SplitMix64: spreads (run seed, game index) into a game seed.
 pub fn game_seed(run_seed: u64, index: u64) -> u64 {
     let mut z = run_seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
