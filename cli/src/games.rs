@@ -5,14 +5,17 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use engine_play::sim::GameRecord;
+use engine_play::sim::{GameRecord, Simulate};
 use engine_rules::LoadErrors;
 use engine_rules::files::{Builtins, Source};
+use engine_rules::saved::{Replay, SavedGame};
 
 /// A game the commands can run, with the ruleset type it loads.
 pub trait CliGame {
     /// A loaded ruleset.
     type Rules: Send + Sync;
+    /// The game's state.
+    type Game: Simulate<Rules = Self::Rules> + Replay;
     /// Display name, for titles.
     const TITLE: &'static str;
     /// Loads a ruleset by id or path, reporting every problem.
@@ -22,9 +25,13 @@ pub trait CliGame {
     /// Problems that do not stop loading, rendered.
     fn warnings(rs: &Self::Rules) -> Vec<String>;
     /// Refuses an unknown bot name.
-    fn check_bot(name: &str) -> Result<(), String>;
+    fn check_bot(name: &str) -> Result<(), String> {
+        Self::Game::bot(name, 0).map(|_| ()).map_err(|e| e.to_string())
+    }
     /// Plays game `index` of a run with one bot per seat.
-    fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String>;
+    fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {
+        engine_play::sim::play_one::<Self::Game>(rs, bots, run_seed, index).map_err(|e| e.to_string())
+    }
     /// Plays game `index` and returns it also as a saved game's TOML (naming `ruleset`).
     fn play_saved(
         rs: &Arc<Self::Rules>,
@@ -32,7 +39,12 @@ pub trait CliGame {
         run_seed: u64,
         index: u64,
         ruleset: &str,
-    ) -> Result<(GameRecord, String), String>;
+    ) -> Result<(GameRecord, String), String> {
+        let (record, game) =
+            engine_play::sim::play_game::<Self::Game>(rs, bots, run_seed, index, true).map_err(|e| e.to_string())?;
+        let saved = SavedGame::<Self::Game>::of(&game, ruleset, record.seed, bots.to_vec());
+        Ok((record, saved.to_toml()))
+    }
     /// One random game with the card census after every action; the actions played.
     fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String>;
 }
@@ -52,6 +64,7 @@ pub struct SanJuan;
 
 impl CliGame for SanJuan {
     type Rules = san_juan::Ruleset;
+    type Game = san_juan::Game;
     const TITLE: &'static str = "San Juan";
 
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {
@@ -78,26 +91,6 @@ impl CliGame for SanJuan {
         rs.warnings.iter().map(ToString::to_string).collect()
     }
 
-    fn check_bot(name: &str) -> Result<(), String> {
-        san_juan::bots::make(name, 0).map(|_| ())
-    }
-
-    fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {
-        san_juan::sim::play_one(rs, bots, run_seed, index).map_err(|e| e.to_string())
-    }
-
-    fn play_saved(
-        rs: &Arc<Self::Rules>,
-        bots: &[String],
-        run_seed: u64,
-        index: u64,
-        ruleset: &str,
-    ) -> Result<(GameRecord, String), String> {
-        let (record, saved) =
-            san_juan::sim::play_one_saved(rs, bots, run_seed, index, ruleset).map_err(|e| e.to_string())?;
-        Ok((record, saved.to_toml()))
-    }
-
     fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String> {
         san_juan::sim::check_random_game(rs, players, seed)
     }
@@ -108,6 +101,7 @@ pub struct Alhambra;
 
 impl CliGame for Alhambra {
     type Rules = alhambra::Ruleset;
+    type Game = alhambra::Game;
     const TITLE: &'static str = "Alhambra";
 
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {
@@ -132,26 +126,6 @@ impl CliGame for Alhambra {
 
     fn warnings(_: &Self::Rules) -> Vec<String> {
         Vec::new()
-    }
-
-    fn check_bot(name: &str) -> Result<(), String> {
-        alhambra::bots::make(name, 0).map(|_| ())
-    }
-
-    fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {
-        alhambra::sim::play_one(rs, bots, run_seed, index).map_err(|e| e.to_string())
-    }
-
-    fn play_saved(
-        rs: &Arc<Self::Rules>,
-        bots: &[String],
-        run_seed: u64,
-        index: u64,
-        ruleset: &str,
-    ) -> Result<(GameRecord, String), String> {
-        let (record, saved) =
-            alhambra::sim::play_one_saved(rs, bots, run_seed, index, ruleset).map_err(|e| e.to_string())?;
-        Ok((record, saved.to_toml()))
     }
 
     fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String> {

@@ -9,25 +9,10 @@ use crate::bots;
 use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
-use crate::saved::SavedGame;
 
 /// Plays game number `index` of a run.
 pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u64) -> Result<GameRecord, GameError> {
     engine_play::sim::play_one::<Game>(rs, bot_names, run_seed, index)
-}
-
-/// Plays game number `index` of a run and keeps it as a saved game that
-/// `SavedGame::replay` plays again (`ruleset` is what the saved file names).
-pub fn play_one_saved(
-    rs: &Arc<Ruleset>,
-    bot_names: &[String],
-    run_seed: u64,
-    index: u64,
-    ruleset: &str,
-) -> Result<(GameRecord, SavedGame), GameError> {
-    let (record, game) = play_game(rs, bot_names, run_seed, index, true)?;
-    let saved = SavedGame::of(&game, ruleset, record.seed, bot_names.to_vec());
-    Ok((record, saved))
 }
 
 /// Plays game number `index` of a run and returns its record and final state;
