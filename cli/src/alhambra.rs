@@ -13,7 +13,7 @@ use alhambra::scenario::{Run, Scenario};
 use alhambra::{Game, Ruleset, bots};
 
 use crate::CmdResult;
-use crate::play::{Args, ruleset_for_save};
+use crate::play::{Args, resumed_ruleset, resumed_seats, ruleset_for_save};
 
 fn load(spec: &str) -> Result<Arc<Ruleset>, String> {
     Ruleset::load(spec).map_err(|e| e.to_string())
@@ -82,21 +82,10 @@ struct Session {
 impl Session {
     fn new(args: &Args) -> Result<Session, String> {
         let rs = load(&args.ruleset)?;
-        if args.seat >= args.players {
-            return Err(format!(
-                "--seat {} is not a seat of a {}-player game; seats are 0 to {}",
-                args.seat,
-                args.players,
-                args.players.saturating_sub(1)
-            ));
-        }
-        let seed = args.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
+        let (seed, seats) = args.table(|b| bots::make(b, 0).map(|_| ()))?;
         let mut game = Game::new(rs, args.players, seed).map_err(|e| e.to_string())?;
         game.log_events(true);
         game.record_actions(true);
-        let bot = args.bots.clone().unwrap_or_else(|| "random".into());
-        bots::make(&bot, 0)?;
-        let seats = (0..args.players).map(|s| if s == args.seat { "human".into() } else { bot.clone() }).collect();
         Ok(Session {
             ruleset: ruleset_for_save(&args.ruleset),
             seed,
@@ -117,24 +106,12 @@ impl Session {
         if human >= saved.players {
             return Err(format!("--seat {human} is not a seat of the saved {}-player game", saved.players));
         }
-        let seats: Vec<String> = (0..saved.players)
-            .map(|s| match (&args.bots, saved.seats.get(s)) {
-                _ if s == human => "human".to_owned(),
-                (Some(b), _) => b.clone(),
-                (None, Some(b)) if b != "human" => b.clone(),
-                _ => "random".to_owned(),
-            })
-            .collect();
+        let seats = resumed_seats(&saved.seats, saved.players, human, args.bots.as_deref());
         for b in seats.iter().filter(|b| *b != "human") {
             bots::make(b, 0).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
         game.log_events(true);
-        let ruleset = match file.parent() {
-            Some(dir) if saved.ruleset.ends_with(".toml") || saved.ruleset.contains('/') => {
-                ruleset_for_save(&dir.join(&saved.ruleset).display().to_string())
-            }
-            _ => saved.ruleset.clone(),
-        };
+        let ruleset = resumed_ruleset(file, &saved.ruleset);
         Ok(Session {
             ruleset,
             seed: saved.seed,

@@ -48,6 +48,26 @@ pub struct Args {
     pub(crate) resume: Option<PathBuf>,
 }
 
+impl Args {
+    /// The seed (random unless given) and who plays each seat, after checking
+    /// the seat and the bot name (a misspelt bot fails now, not at its first move).
+    pub(crate) fn table(&self, check_bot: impl Fn(&str) -> Result<(), String>) -> Result<(u64, Vec<String>), String> {
+        if self.seat >= self.players {
+            return Err(format!(
+                "--seat {} is not a seat of a {}-player game; seats are 0 to {}",
+                self.seat,
+                self.players,
+                self.players.saturating_sub(1)
+            ));
+        }
+        let bot = self.bots.clone().unwrap_or_else(|| "random".into());
+        check_bot(&bot)?;
+        let seed = self.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
+        let seats = (0..self.players).map(|s| if s == self.seat { "human".into() } else { bot.clone() }).collect();
+        Ok((seed, seats))
+    }
+}
+
 /// Prints the state as seen by `viewer` (or everything).
 pub fn print_state(game: &Game, viewer: Option<usize>) {
     let cards = &game.ruleset().cards;
@@ -239,22 +259,10 @@ struct Session {
 impl Session {
     fn new(args: &Args) -> Result<Session, String> {
         let rs = load_ruleset(&args.ruleset)?;
-        if args.seat >= args.players {
-            return Err(format!(
-                "--seat {} is not a seat of a {}-player game; seats are 0 to {}",
-                args.seat,
-                args.players,
-                args.players.saturating_sub(1)
-            ));
-        }
-        let seed = args.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
+        let (seed, seats) = args.table(|b| bots::make(b, 0).map(|_| ()))?;
         let mut game = Game::new(Arc::clone(&rs), args.players, seed).map_err(|e| e.to_string())?;
         game.log_events(true);
         game.record_actions(true);
-        let bot = args.bots.clone().unwrap_or_else(|| "random".into());
-        bots::make(&bot, 0)?; // a misspelt bot fails now, not at its first move
-
-        let seats = (0..args.players).map(|s| if s == args.seat { "human".into() } else { bot.clone() }).collect();
         Ok(Session {
             rs,
             ruleset: ruleset_for_save(&args.ruleset),
@@ -279,14 +287,7 @@ impl Session {
         if human >= saved.players {
             return Err(format!("--seat {human} is not a seat of the saved {}-player game", saved.players));
         }
-        let seats: Vec<String> = (0..saved.players)
-            .map(|s| match (&args.bots, saved.seats.get(s)) {
-                _ if s == human => "human".to_owned(),
-                (Some(b), _) => b.clone(),
-                (None, Some(b)) if b != "human" => b.clone(),
-                _ => "random".to_owned(),
-            })
-            .collect();
+        let seats = resumed_seats(&saved.seats, saved.players, human, args.bots.as_deref());
         for b in seats.iter().filter(|b| *b != "human") {
             bots::make(b, 0).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
@@ -312,12 +313,7 @@ impl Session {
         }
         game.log_events(true);
         // A relative ruleset path is relative to the saved file; saving elsewhere needs it absolute.
-        let ruleset = match file.parent() {
-            Some(dir) if saved.ruleset.ends_with(".toml") || saved.ruleset.contains('/') => {
-                ruleset_for_save(&dir.join(&saved.ruleset).display().to_string())
-            }
-            _ => saved.ruleset.clone(),
-        };
+        let ruleset = resumed_ruleset(file, &saved.ruleset);
         Ok(Session {
             rs,
             ruleset,
@@ -805,6 +801,30 @@ pub fn ruleset_for_save(spec: &str) -> String {
         return spec.to_owned(); // an id
     }
     std::fs::canonicalize(spec).map_or_else(|_| spec.to_owned(), |p| p.display().to_string())
+}
+
+/// Who plays each seat of a resumed game: the human, then `--bots` if given,
+/// else the bot the file names, else random.
+pub fn resumed_seats(saved: &[String], players: usize, human: usize, bots: Option<&str>) -> Vec<String> {
+    (0..players)
+        .map(|s| match (bots, saved.get(s)) {
+            _ if s == human => "human".to_owned(),
+            (Some(b), _) => b.to_owned(),
+            (None, Some(b)) if b != "human" => b.clone(),
+            _ => "random".to_owned(),
+        })
+        .collect()
+}
+
+/// The ruleset a resumed game saves under: a relative path in the file is
+/// relative to the file, and saving elsewhere needs it absolute.
+pub fn resumed_ruleset(file: &Path, ruleset: &str) -> String {
+    match file.parent() {
+        Some(dir) if ruleset.ends_with(".toml") || ruleset.contains('/') => {
+            ruleset_for_save(&dir.join(ruleset).display().to_string())
+        }
+        _ => ruleset.to_owned(),
+    }
 }
 
 /// Replays a saved game and shows what happened.
