@@ -884,10 +884,13 @@ pub fn render_text(r: &Report) -> String {
         let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(out, "\nGame length: {}", length_line(&r.length));
-    let most = r.length.histogram.values().copied().max().unwrap_or(0);
-    for (rounds, &count) in &r.length.histogram {
-        let bar = "#".repeat(((40 * count) as f64 / most.max(1) as f64).ceil() as usize);
-        let _ = writeln!(out, "  {rounds:>3} rounds {count:>7}  {bar}");
+    let (labels, series) = histogram_columns(&[&r.length.histogram]);
+    let counts = series.first().cloned().unwrap_or_default();
+    let most = counts.iter().copied().fold(0.0, f64::max);
+    let width = labels.iter().map(String::len).max().unwrap_or(3).max(3);
+    for (label, count) in labels.iter().zip(&counts) {
+        let bar = "#".repeat((40.0 * count / most.max(1.0)).ceil() as usize);
+        let _ = writeln!(out, "  {label:>width$} rounds {count:>7}  {bar}");
     }
     let _ = write!(out, "\nSeats\n{}", player_table(&r.seats, "seat").text());
     let _ = write!(out, "\nBots\n{}", player_table(&r.bots, "bot").text());
@@ -1360,35 +1363,45 @@ pub fn render_html(r: &Report) -> String {
     out
 }
 
-/// The widest span of round counts whose empty rounds a histogram still shows.
-const MAX_FILLED_COLUMNS: u32 = 500;
+/// The most columns a histogram shows one round count each; a wider span is
+/// grouped into about [`BINS`] ranges of equal width (a game of many short
+/// turns lasts a hundred or more).
+const MAX_SINGLE_COLUMNS: u32 = 30;
+
+/// Columns of a grouped histogram.
+const BINS: u32 = 20;
 
 /// Histogram columns over the union of round counts, from the fewest to the
-/// most rounds with empty rounds filled in (when the span is not absurd). One series per histogram, in
-/// counts when there is one histogram and in shares of games otherwise.
+/// most with empty ones filled in, grouped into ranges when the span is wide.
+/// One series per histogram, in counts when there is one histogram and in
+/// shares of games otherwise.
 fn histogram_columns(hists: &[&BTreeMap<u32, u64>]) -> (Vec<String>, Vec<Vec<f64>>) {
     let lo = hists.iter().filter_map(|h| h.keys().next()).min().copied();
     let hi = hists.iter().filter_map(|h| h.keys().next_back()).max().copied();
     let (Some(lo), Some(hi)) = (lo, hi) else { return (vec![], vec![]) };
-    // A record claiming billions of rounds must not make billions of columns: past a
-    // chart's width only the round counts that occur get one.
-    let rounds: Vec<u32> = if hi - lo <= MAX_FILLED_COLUMNS {
-        (lo..=hi).collect()
-    } else {
-        hists.iter().flat_map(|h| h.keys().copied()).collect::<std::collections::BTreeSet<u32>>().into_iter().collect()
-    };
-    let cats = rounds.iter().map(|r| r.to_string()).collect();
+    let span = u64::from(hi - lo) + 1;
+    let width = if span <= u64::from(MAX_SINGLE_COLUMNS) { 1 } else { span.div_ceil(u64::from(BINS)) };
+    let columns = span.div_ceil(width);
+    let bin = |r: u32| (u64::from(r - lo) / width) as usize;
+    let cats = (0..columns)
+        .map(|i| {
+            let start = u64::from(lo) + i * width;
+            let end = (start + width - 1).min(u64::from(hi));
+            if start == end { start.to_string() } else { format!("{start}-{end}") }
+        })
+        .collect();
     let series = hists
         .iter()
         .map(|h| {
             let total = h.values().sum::<u64>().max(1) as f64;
-            rounds
-                .iter()
-                .map(|r| {
-                    let c = h.get(r).copied().unwrap_or(0) as f64;
-                    if hists.len() == 1 { c } else { c / total }
-                })
-                .collect()
+            let mut col = vec![0.0; columns as usize];
+            for (&r, &c) in h.iter() {
+                col[bin(r)] += c as f64;
+            }
+            if hists.len() > 1 {
+                col.iter_mut().for_each(|c| *c /= total);
+            }
+            col
         })
         .collect();
     (cats, series)

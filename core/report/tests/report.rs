@@ -225,7 +225,7 @@ fn comparison_with_known_p_values() {
     assert!(seat0.score.significant);
     // Seat 1 scores 25 in every game of both sets: no spread, no difference.
     assert_eq!((c.seats[1].score.diff, c.seats[1].score.p), (0.0, 1.0));
-    // Builtins built in 50 → 30 of 100 player-games: pooled 0.4, se = √(0.24 · 2/100), z = −2.8868, p = 0.00389.
+    // Archway built in 50 → 30 of 100 player-games: pooled 0.4, se = √(0.24 · 2/100), z = −2.8868, p = 0.00389.
     let lib = c.buildings.iter().find(|d| d.id == "archway").unwrap();
     d3(lib.built.diff, -0.2);
     close(lib.built.p, 0.003_892_42, 1e-6);
@@ -320,4 +320,20 @@ fn names_are_escaped_in_html() {
     records[0].bots[0] = "<b>&evil</b>".into();
     let html = report::render_html(&report::report(&records));
     assert!(!html.contains("<b>&evil") && html.contains("&lt;b&gt;&amp;evil"));
+}
+
+/// A game of many short turns (a hundred or more "rounds") gets a histogram of
+/// about twenty ranges, not one line per count, and no game is lost in the grouping.
+#[test]
+fn a_wide_length_histogram_is_grouped_into_ranges() {
+    let records: Vec<GameRecord> =
+        (0..61u64).map(|i| game(i, ["random", "random"], 100 + i as u32, [10, 5], &[0], [&[], &[]])).collect();
+    let text = report::render_text(&report::report(&records));
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains(" rounds ") && l.trim_start().starts_with('1')).collect();
+    // 61 counts (100..=160) in ranges of ceil(61 / 20) = 4: 16 rows, the last 160 alone.
+    assert_eq!(rows.len(), 16, "{text}");
+    assert!(rows[0].contains("100-103 rounds") && rows[0].contains(" 4 "), "{}", rows[0]);
+    assert!(rows[15].contains("160 rounds") && rows[15].contains(" 1 "), "{}", rows[15]);
+    let total: u64 = rows.iter().map(|r| r.split_whitespace().nth(2).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(total, 61);
 }
