@@ -348,20 +348,6 @@ pub fn test_problems(file: &Path) -> Result<(), Vec<String>> {
     if fails.is_empty() { Ok(()) } else { Err(fails) }
 }
 
-/// The ruleset's content as data, for the table and the diff.
-fn content(rs: &Ruleset) -> serde_json::Value {
-    serde_json::json!({
-        "rules": rs.rules,
-        "currencies": rs.currencies,
-        "values": rs.values,
-        "copies": rs.copies,
-        "yard": rs.yard.iter().map(|&c| rs.currencies[c as usize].id.clone()).collect::<Vec<_>>(),
-        "types": rs.types,
-        "scorings": rs.scorings,
-        "two_players": rs.two_players,
-    })
-}
-
 /// `cards` for an Alhambra ruleset: money, buildings by type, the yard and the scoring table.
 pub fn cards(spec: &str) -> CmdResult {
     let rs = load(spec)?;
@@ -405,36 +391,10 @@ pub fn cards(spec: &str) -> CmdResult {
 /// `cards --diff` for two Alhambra rulesets: every value that differs, by its path.
 pub fn diff(a: &str, b: &str) -> CmdResult {
     let (ra, rb) = (load(a)?, load(b)?);
-    let mut out = Vec::new();
-    value_diff(&content(&ra), &content(&rb), String::new(), &mut out);
-    println!("{} -> {}: {} difference(s)", ra.id, rb.id, out.len());
-    for line in out {
+    let lines = ra.diff(&rb);
+    println!("{} -> {}: {} difference(s)", ra.id, rb.id, lines.len());
+    for line in lines {
         println!("  {line}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn value_diff(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Vec<String>) {
-    use serde_json::Value;
-    let join = |k: &str| if path.is_empty() { k.to_owned() } else { format!("{path}.{k}") };
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            for (k, va) in x {
-                match y.get(k) {
-                    Some(vb) => value_diff(va, vb, join(k), out),
-                    None => out.push(format!("{}: {va} -> (none)", join(k))),
-                }
-            }
-            for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
-                out.push(format!("{}: (none) -> {vb}", join(k)));
-            }
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
-                value_diff(va, vb, join(&i.to_string()), out);
-            }
-        }
-        _ if a != b => out.push(format!("{path}: {a} -> {b}")),
-        _ => {}
-    }
 }

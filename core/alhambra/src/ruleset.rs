@@ -610,6 +610,39 @@ fn fingerprint(parts: &[&str]) -> String {
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
+/// What decides play, for [`Ruleset::diff`]: every table a ruleset file sets.
+#[derive(Serialize)]
+struct Content<'a> {
+    rules: &'a Rules,
+    currencies: &'a [Currency],
+    values: &'a [u8],
+    copies: u8,
+    yard: Vec<&'a str>,
+    types: &'a [BuildingType],
+    scorings: &'a [Scoring],
+    two_players: &'a TwoPlayers,
+}
+
+impl Ruleset {
+    fn content(&self) -> Content<'_> {
+        Content {
+            rules: &self.rules,
+            currencies: &self.currencies,
+            values: &self.values,
+            copies: self.copies,
+            yard: self.yard.iter().map(|&c| self.currencies[c as usize].id.as_str()).collect(),
+            types: &self.types,
+            scorings: &self.scorings,
+            two_players: &self.two_players,
+        }
+    }
+
+    /// What `other` changes, value by value (`rules.take_limit: 5 -> 6`).
+    pub fn diff(&self, other: &Ruleset) -> Vec<String> {
+        engine_rules::diff::changes(&self.content(), &other.content())
+    }
+}
+
 /// A script file that cannot be read is reported where the ruleset names it.
 fn relocate_missing(e: LoadError, doc: &TomlDoc) -> LoadError {
     if e.pos.line == 0 { relocate(e, doc, "scripts") } else { e }
@@ -634,5 +667,6 @@ mod tests {
         assert_eq!(rs.lookup_money("ducat7").map(|m| rs.money_id(m)), Ok("ducat7".into()));
         assert!(rs.lookup_money("ducat10").is_err());
         assert_eq!(rs.building(rs.lookup_building("garden10").unwrap()).copies, 3);
+        assert!(rs.diff(&rs).is_empty());
     }
 }

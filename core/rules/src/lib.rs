@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod chain;
+pub mod diff;
 pub mod doc;
 pub mod error;
 pub mod files;
