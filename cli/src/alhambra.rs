@@ -55,6 +55,7 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
         let hand = match &p.hand {
             Some(h) if h.is_empty() => "no money".to_owned(),
             Some(h) => format!("money {} (total {})", h.join(" "), game.player(p.seat).money()),
+            None if p.hand_size == 1 => "1 money card".to_owned(),
             None => format!("{} money cards", p.hand_size),
         };
         println!("  seat {}: {} points; {}; {hand}", p.seat, p.score.total, counts(&p.counts));
@@ -64,6 +65,22 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
     }
     if !v.unclaimed.is_empty() {
         println!("unclaimed at the end: {}", v.unclaimed.join(", "));
+    }
+}
+
+/// Prints who must decide what, with every legal action in the notation.
+fn print_pending(game: &Game) {
+    if let Some(d) = game.pending() {
+        let rs = game.ruleset();
+        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(rs)).collect();
+        println!("seat {} must {}: {}", d.seat(), game.task(d), legal.join(" | "));
+    } else if game.is_over() {
+        let winners: Vec<String> = game.winners().iter().map(|w| format!("seat {w}")).collect();
+        println!(
+            "game over: {} {}",
+            winners.join(" and "),
+            if winners.len() == 1 { "wins" } else { "share the victory" }
+        );
     }
 }
 
@@ -146,8 +163,9 @@ impl Session {
         })
     }
 
-    fn events(&mut self) {
-        for e in self.game.take_events() {
+    /// Prints what happened (`apply` hands the events back; none are left in the game's log).
+    fn events(events: &[alhambra::game::Event]) {
+        for e in events {
             println!("  {}", e.text);
         }
     }
@@ -157,8 +175,9 @@ impl Session {
         let legal = self.game.legal_actions().to_vec();
         let action = bot.choose(&self.game, &legal);
         let text = action.text(self.game.ruleset());
-        self.game.apply(action).map_err(|e| format!("seat {seat} ({}) `{text}`: {e}", self.seats[seat]))?;
-        self.events();
+        let events =
+            self.game.apply(action).map_err(|e| format!("seat {seat} ({}) `{text}`: {e}", self.seats[seat]))?;
+        Session::events(&events);
         Ok(())
     }
 
@@ -197,11 +216,11 @@ impl Session {
         };
         let mark = self.game.recorded().len();
         let turn_start = matches!(self.game.pending(), Some(alhambra::Decision::Turn { .. }));
-        self.game.apply_text(&text).map_err(|e| e.to_string())?;
+        let events = self.game.apply_text(&text).map_err(|e| e.to_string())?;
         if turn_start {
             self.marks.push(mark);
         }
-        self.events();
+        Session::events(&events);
         Ok(())
     }
 
@@ -223,6 +242,7 @@ pub fn play(args: Args) -> CmdResult {
     let rs = Arc::clone(s.game.ruleset());
     println!("Alhambra — {} ({} players), seed {}", rs.name, s.game.num_players(), s.seed);
     println!("You are seat {}. Slots are numbered from 1; money is written currency and value (denar5).", s.human);
+    println!("Seat {} took the first turn (fewest money cards, then the lowest total).", s.game.start_player());
     let stdin = std::io::stdin();
     let echoed = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
@@ -298,6 +318,7 @@ pub fn replay(file: &Path, json: bool) -> CmdResult {
             println!("  {}", e.text);
         }
         print_state(&game, None);
+        print_pending(&game);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -316,6 +337,7 @@ pub fn scenario(file: &Path, json: bool, check: bool) -> CmdResult {
         println!("{}", serde_json::to_string_pretty(&run.game.view(None)).expect("a view is plain data"));
     } else {
         print_state(&run.game, None);
+        print_pending(&run.game);
         if let Some((i, e)) = &run.error {
             println!("action {} failed as expected: {e}", i + 1);
         }
@@ -371,20 +393,6 @@ pub fn test_problems(file: &Path) -> Result<(), Vec<String>> {
     if fails.is_empty() { Ok(()) } else { Err(fails) }
 }
 
-/// The ruleset's content as data, for the table and the diff.
-fn content(rs: &Ruleset) -> serde_json::Value {
-    serde_json::json!({
-        "rules": rs.rules,
-        "currencies": rs.currencies,
-        "values": rs.values,
-        "copies": rs.copies,
-        "yard": rs.yard.iter().map(|&c| rs.currencies[c as usize].id.clone()).collect::<Vec<_>>(),
-        "types": rs.types,
-        "scorings": rs.scorings,
-        "two_players": rs.two_players,
-    })
-}
-
 /// `cards` for an Alhambra ruleset: money, buildings by type, the yard and the scoring table.
 pub fn cards(spec: &str) -> CmdResult {
     let rs = load(spec)?;
@@ -425,11 +433,11 @@ pub fn cards(spec: &str) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `cards --diff` for two Alhambra rulesets: every value that differs, by its path.
+/// `cards --diff` for two Alhambra rulesets: what differs, rule by rule,
+/// building type by type and scoring by scoring.
 pub fn diff(a: &str, b: &str) -> CmdResult {
     let (ra, rb) = (load(a)?, load(b)?);
-    let mut out = Vec::new();
-    value_diff(&content(&ra), &content(&rb), String::new(), &mut out);
+    let out = diff_lines(&ra, &rb);
     println!("{} -> {}: {} difference(s)", ra.id, rb.id, out.len());
     for line in out {
         println!("  {line}");
@@ -437,6 +445,94 @@ pub fn diff(a: &str, b: &str) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Numbers (or ids) separated by spaces: `2 3 4`.
+fn spaced<T: ToString>(items: &[T]) -> String {
+    items.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// The differences between two rulesets, one line each.
+fn diff_lines(a: &Ruleset, b: &Ruleset) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut field = |what: String, x: String, y: String| {
+        if x != y {
+            out.push(format!("{what}: {x} -> {y}"));
+        }
+    };
+    let table = |r: &Ruleset| match serde_json::to_value(&r.rules) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (ta, tb) = (table(a), table(b));
+    for (key, va) in &ta {
+        field(format!("rules.{key}"), va.to_string(), tb.get(key).map_or("(none)".into(), ToString::to_string));
+    }
+    let currencies =
+        |r: &Ruleset| spaced(&r.currencies.iter().map(|c| format!("{} ({})", c.id, c.name)).collect::<Vec<_>>());
+    field("money.currencies".into(), currencies(a), currencies(b));
+    field("money.values".into(), spaced(&a.values), spaced(&b.values));
+    field("money.copies".into(), a.copies.to_string(), b.copies.to_string());
+    let yard = |r: &Ruleset| spaced(&r.yard.iter().map(|&c| r.currencies[c as usize].id.clone()).collect::<Vec<_>>());
+    field("yard.slots".into(), yard(a), yard(b));
+    // Building types by id; their order is the scoring table's column order.
+    let kind = |t: &alhambra::ruleset::BuildingType| {
+        format!("{}, {} cards, prices {}", t.name, t.prices.len(), spaced(&t.prices))
+    };
+    for t in &a.types {
+        match b.types.iter().find(|u| u.id == t.id) {
+            None => out.push(format!("- building type {} ({})", t.id, kind(t))),
+            Some(u) => {
+                if t.name != u.name {
+                    out.push(format!("building type {}: name {} -> {}", t.id, t.name, u.name));
+                }
+                if t.prices != u.prices {
+                    out.push(format!("building type {}: prices {} -> {}", t.id, spaced(&t.prices), spaced(&u.prices)));
+                }
+            }
+        }
+    }
+    for t in b.types.iter().filter(|t| a.lookup_type(&t.id).is_none()) {
+        out.push(format!("+ building type {} ({})", t.id, kind(t)));
+    }
+    let common = |x: &Ruleset, y: &Ruleset| -> Vec<String> {
+        x.types.iter().filter(|t| y.lookup_type(&t.id).is_some()).map(|t| t.id.clone()).collect()
+    };
+    let (oa, ob) = (common(a, b), common(b, a));
+    if oa != ob {
+        out.push(format!("building type order: {} -> {}", spaced(&oa), spaced(&ob)));
+    }
+    // Scorings by name, rank by rank.
+    let when = |s: &alhambra::ruleset::Scoring| match (&s.card, s.pile) {
+        (Some(c), Some(p)) => format!("card {c} in pile {p}"),
+        (Some(c), None) => format!("card {c}"),
+        _ => "at the game end".to_owned(),
+    };
+    for s in &a.scorings {
+        match b.scorings.iter().find(|t| t.name == s.name) {
+            None => out.push(format!("- scoring {} ({})", s.name, when(s))),
+            Some(t) => {
+                if when(s) != when(t) {
+                    out.push(format!("scoring {}: {} -> {}", s.name, when(s), when(t)));
+                }
+                for r in 0..s.ranks.len().max(t.ranks.len()) {
+                    let row = |x: &alhambra::ruleset::Scoring| x.ranks.get(r).map_or("(none)".into(), |v| spaced(v));
+                    if row(s) != row(t) {
+                        out.push(format!("scoring {} rank {}: {} -> {}", s.name, r + 1, row(s), row(t)));
+                    }
+                }
+            }
+        }
+    }
+    for s in b.scorings.iter().filter(|s| !a.scorings.iter().any(|t| t.name == s.name)) {
+        let ranks: Vec<String> = s.ranks.iter().map(|r| spaced(r)).collect();
+        out.push(format!("+ scoring {} ({}; ranks {})", s.name, when(s), ranks.join(" / ")));
+    }
+    let two = |r: &Ruleset| serde_json::to_value(&r.two_players).unwrap_or_default();
+    value_diff(&two(a), &two(b), "two_players".into(), &mut out);
+    if out.is_empty() && a.fingerprint != b.fingerprint {
+        out.push(format!("scripts: their text differs (fingerprint {} -> {})", a.fingerprint, b.fingerprint));
+    }
+    out
+}
 fn value_diff(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Vec<String>) {
     use serde_json::Value;
     let join = |k: &str| if path.is_empty() { k.to_owned() } else { format!("{path}.{k}") };
