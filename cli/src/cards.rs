@@ -37,7 +37,11 @@ pub fn diff(a: &str, b: &str) -> CmdResult {
         (Which::Alhambra, Which::Alhambra) => return crate::alhambra::diff(a, b),
         (Which::SanJuan, Which::SanJuan) => {}
         (x, y) => {
-            return Err(format!("`{a}` is a {x:?} ruleset and `{b}` a {y:?} one: a diff compares rulesets of one game"));
+            return Err(format!(
+                "`{a}` is a ruleset for {} and `{b}` one for {}: a diff compares two rulesets of the same game",
+                x.title(),
+                y.title()
+            ));
         }
     }
     let (ra, rb) = (load_ruleset(a)?, load_ruleset(b)?);

@@ -174,6 +174,14 @@ fn builtins() -> [&'static Builtins; 2] {
 }
 
 impl Which {
+    /// The game's display name.
+    pub fn title(self) -> &'static str {
+        match self {
+            Which::SanJuan => SanJuan::TITLE,
+            Which::Alhambra => Alhambra::TITLE,
+        }
+    }
+
     /// The game a ruleset (an id or a path) is for.
     pub fn of_ruleset(spec: &str) -> Result<Which, String> {
         let lib = engine_rules::chain::game_of(spec, &builtins()).map_err(|e| e.to_string())?;
