@@ -19,6 +19,11 @@ fn load(spec: &str) -> Result<Arc<Ruleset>, String> {
     Ruleset::load(spec).map_err(|e| e.to_string())
 }
 
+/// "1 point", "9 points".
+fn points(n: i32) -> String {
+    if n == 1 { "1 point".into() } else { format!("{n} points") }
+}
+
 /// Prints the table as `viewer` sees it (`None`: everything).
 pub fn print_state(game: &Game, viewer: Option<usize>) {
     let v = game.view(viewer);
@@ -58,10 +63,10 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
             None if p.hand_size == 1 => "1 money card".to_owned(),
             None => format!("{} money cards", p.hand_size),
         };
-        println!("  seat {}: {} points; {}; {hand}", p.seat, p.score.total, counts(&p.counts));
+        println!("  seat {}: {}; {}; {hand}", p.seat, points(p.score.total), counts(&p.counts));
     }
     if let Some(n) = &v.neutral {
-        println!("  {} (neutral): {} points; {}", n.name, n.score.total, counts(&n.counts));
+        println!("  {} (neutral): {}; {}", n.name, points(n.score.total), counts(&n.counts));
     }
     if !v.unclaimed.is_empty() {
         println!("unclaimed at the end: {}", v.unclaimed.join(", "));
@@ -330,9 +335,27 @@ pub fn run_scenario(file: &Path) -> Result<(Scenario, Run), String> {
     Ok((scenario, run))
 }
 
-/// `scenario` for an Alhambra scenario file.
-pub fn scenario(file: &Path, json: bool, check: bool) -> CmdResult {
-    let (scenario, run) = run_scenario(file)?;
+/// Plays a scenario's actions one by one, printing the events of each first.
+/// An action that fails stops the trace; the run itself words the error.
+fn trace_scenario(file: &Path) -> Result<(Scenario, Run), String> {
+    let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let rs = scenario.ruleset().map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
+    let mut game = scenario.setup(rs).map_err(|e| e.to_string())?;
+    game.log_events(true);
+    for (i, action) in scenario.file.actions.iter().enumerate() {
+        println!("action {} `{action}`:", i + 1);
+        match game.apply_text(action) {
+            Ok(events) => Session::events(&events),
+            Err(_) => return run_scenario(file),
+        }
+    }
+    println!();
+    Ok((scenario, Run { game, error: None }))
+}
+
+/// `scenario` for an Alhambra scenario file; `trace` prints each action's events first.
+pub fn scenario(file: &Path, json: bool, check: bool, trace: bool) -> CmdResult {
+    let (scenario, run) = if trace { trace_scenario(file)? } else { run_scenario(file)? };
     if json {
         println!("{}", serde_json::to_string_pretty(&run.game.view(None)).expect("a view is plain data"));
     } else {
