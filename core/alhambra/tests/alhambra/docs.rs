@@ -88,7 +88,8 @@ fn toml_keys(value: &toml::Value, out: &mut BTreeSet<String>) {
 /// The keys the page does not name, one line each, with what they are.
 fn missing<'a>(what: &str, keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let text = page();
-    let mut out: Vec<String> = keys.into_iter().filter(|k| !mentions(&text, k)).map(|k| format!("{what} `{k}`")).collect();
+    let mut out: Vec<String> =
+        keys.into_iter().filter(|k| !mentions(&text, k)).map(|k| format!("{what} `{k}`")).collect();
     out.dedup();
     out
 }
