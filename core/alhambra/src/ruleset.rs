@@ -341,6 +341,33 @@ impl Ruleset {
                 format!("{}: must be 1 to money.copies ({})", two.money_copies, m.copies),
             );
         }
+        // The starting capital must be dealt whatever the shuffle: each player is
+        // dealt up to `capital + largest value - 1`, with 2 players from fewer copies.
+        if let (Some(&largest), false) = (m.values.iter().max(), m.currencies.is_empty()) {
+            let per_copy: u64 = m.values.iter().map(|&v| u64::from(v)).sum::<u64>() * m.currencies.len() as u64;
+            let need = |n: usize| n as u64 * (u64::from(rules.starting_capital) + u64::from(largest) - 1);
+            let short = (rules.min_players..=rules.max_players.min(MAX_PLAYERS)).find(|&n| {
+                let copies = if n == 2 { two.money_copies } else { m.copies };
+                need(n) > per_copy * u64::from(copies)
+            });
+            if let Some(n) = short {
+                let copies = if n == 2 { two.money_copies } else { m.copies };
+                // Reported where the capital is set (the money may be what changed).
+                let at = chain.iter().find(|l| l.file.rules.starting_capital.is_some()).map_or(&**top, |l| &*l.doc);
+                err(
+                    at,
+                    "rules.starting_capital",
+                    format!(
+                        "a starting capital of {} cannot always be dealt to {n} players: each may need up to {} \
+                         (the capital plus the largest value less 1), {} in all, and the money holds {}",
+                        rules.starting_capital,
+                        u64::from(rules.starting_capital) + u64::from(largest) - 1,
+                        need(n),
+                        per_copy * u64::from(copies)
+                    ),
+                );
+            }
+        }
         let mut yard_slots = Vec::new();
         if yard.slots.is_empty() || yard.slots.len() > 16 {
             err(yard_doc, "yard.slots", format!("{} slots: must be 1 to 16", yard.slots.len()));
