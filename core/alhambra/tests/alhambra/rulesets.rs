@@ -128,3 +128,18 @@ fn a_starting_capital_the_money_cannot_always_deal_is_refused_where_it_is_set() 
     assert!(e.contains("short.toml:6:20"), "{e}");
     assert!(e.contains("a starting capital of 83 cannot always be dealt to 6 players"), "{e}");
 }
+
+#[test]
+fn extending_a_file_of_another_game_names_the_game_not_its_first_unknown_key() {
+    let root = tree(&[
+        (
+            "cards/sj.toml",
+            "id = \"sj\"\nname = \"SJ\"\ngame = \"san-juan\"\nsets = [\"base.toml\"]\n[rules]\nhand_limit = 7\n",
+        ),
+        ("cards/a.toml", "id = \"a\"\nname = \"A\"\ngame = \"alhambra\"\nextends = \"sj.toml\"\n"),
+    ]);
+    let e = load(&root, "cards/a.toml").unwrap_err();
+    assert!(e.contains("this ruleset is for `san-juan`, but it is being loaded as `alhambra`"), "{e}");
+    assert!(e.contains("sj.toml:3:8"), "{e}");
+    assert!(!e.contains("unknown field"), "{e}");
+}
