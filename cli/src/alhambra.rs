@@ -19,6 +19,11 @@ fn load(spec: &str) -> Result<Arc<Ruleset>, String> {
     Ruleset::load(spec).map_err(|e| e.to_string())
 }
 
+/// "1 point", "9 points".
+fn points(n: i32) -> String {
+    if n == 1 { "1 point".into() } else { format!("{n} points") }
+}
+
 /// Prints the table as `viewer` sees it (`None`: everything).
 pub fn print_state(game: &Game, viewer: Option<usize>) {
     let v = game.view(viewer);
@@ -55,15 +60,32 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
         let hand = match &p.hand {
             Some(h) if h.is_empty() => "no money".to_owned(),
             Some(h) => format!("money {} (total {})", h.join(" "), game.player(p.seat).money()),
+            None if p.hand_size == 1 => "1 money card".to_owned(),
             None => format!("{} money cards", p.hand_size),
         };
-        println!("  seat {}: {} points; {}; {hand}", p.seat, p.score.total, counts(&p.counts));
+        println!("  seat {}: {}; {}; {hand}", p.seat, points(p.score.total), counts(&p.counts));
     }
     if let Some(n) = &v.neutral {
-        println!("  {} (neutral): {} points; {}", n.name, n.score.total, counts(&n.counts));
+        println!("  {} (neutral): {}; {}", n.name, points(n.score.total), counts(&n.counts));
     }
     if !v.unclaimed.is_empty() {
         println!("unclaimed at the end: {}", v.unclaimed.join(", "));
+    }
+}
+
+/// Prints who must decide what, with every legal action in the notation.
+fn print_pending(game: &Game) {
+    if let Some(d) = game.pending() {
+        let rs = game.ruleset();
+        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(rs)).collect();
+        println!("seat {} must {}: {}", d.seat(), game.task(d), legal.join(" | "));
+    } else if game.is_over() {
+        let winners: Vec<String> = game.winners().iter().map(|w| format!("seat {w}")).collect();
+        println!(
+            "game over: {} {}",
+            winners.join(" and "),
+            if winners.len() == 1 { "wins" } else { "share the victory" }
+        );
     }
 }
 
@@ -123,8 +145,9 @@ impl Session {
         })
     }
 
-    fn events(&mut self) {
-        for e in self.game.take_events() {
+    /// Prints what happened (`apply` hands the events back; none are left in the game's log).
+    fn events(events: &[alhambra::game::Event]) {
+        for e in events {
             println!("  {}", e.text);
         }
     }
@@ -134,8 +157,9 @@ impl Session {
         let legal = self.game.legal_actions().to_vec();
         let action = bot.choose(&self.game, &legal);
         let text = action.text(self.game.ruleset());
-        self.game.apply(action).map_err(|e| format!("seat {seat} ({}) `{text}`: {e}", self.seats[seat]))?;
-        self.events();
+        let events =
+            self.game.apply(action).map_err(|e| format!("seat {seat} ({}) `{text}`: {e}", self.seats[seat]))?;
+        Session::events(&events);
         Ok(())
     }
 
@@ -174,11 +198,11 @@ impl Session {
         };
         let mark = self.game.recorded().len();
         let turn_start = matches!(self.game.pending(), Some(alhambra::Decision::Turn { .. }));
-        self.game.apply_text(&text).map_err(|e| e.to_string())?;
+        let events = self.game.apply_text(&text).map_err(|e| e.to_string())?;
         if turn_start {
             self.marks.push(mark);
         }
-        self.events();
+        Session::events(&events);
         Ok(())
     }
 
@@ -200,6 +224,7 @@ pub fn play(args: Args) -> CmdResult {
     let rs = Arc::clone(s.game.ruleset());
     println!("Alhambra — {} ({} players), seed {}", rs.name, s.game.num_players(), s.seed);
     println!("You are seat {}. Slots are numbered from 1; money is written currency and value (denar5).", s.human);
+    println!("Seat {} took the first turn (fewest money cards, then the lowest total).", s.game.start_player());
     let stdin = std::io::stdin();
     let echoed = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
@@ -275,6 +300,7 @@ pub fn replay(file: &Path, json: bool) -> CmdResult {
             println!("  {}", e.text);
         }
         print_state(&game, None);
+        print_pending(&game);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -286,13 +312,32 @@ pub fn run_scenario(file: &Path) -> Result<(Scenario, Run), String> {
     Ok((scenario, run))
 }
 
-/// `scenario` for an Alhambra scenario file.
-pub fn scenario(file: &Path, json: bool, check: bool) -> CmdResult {
-    let (scenario, run) = run_scenario(file)?;
+/// Plays a scenario's actions one by one, printing the events of each first.
+/// An action that fails stops the trace; the run itself words the error.
+fn trace_scenario(file: &Path) -> Result<(Scenario, Run), String> {
+    let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
+    let rs = scenario.ruleset().map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
+    let mut game = scenario.setup(rs).map_err(|e| e.to_string())?;
+    game.log_events(true);
+    for (i, action) in scenario.file.actions.iter().enumerate() {
+        println!("action {} `{action}`:", i + 1);
+        match game.apply_text(action) {
+            Ok(events) => Session::events(&events),
+            Err(_) => return run_scenario(file),
+        }
+    }
+    println!();
+    Ok((scenario, Run { game, error: None }))
+}
+
+/// `scenario` for an Alhambra scenario file; `trace` prints each action's events first.
+pub fn scenario(file: &Path, json: bool, check: bool, trace: bool) -> CmdResult {
+    let (scenario, run) = if trace { trace_scenario(file)? } else { run_scenario(file)? };
     if json {
         println!("{}", serde_json::to_string_pretty(&run.game.view(None)).expect("a view is plain data"));
     } else {
         print_state(&run.game, None);
+        print_pending(&run.game);
         if let Some((i, e)) = &run.error {
             println!("action {} failed as expected: {e}", i + 1);
         }
@@ -388,7 +433,8 @@ pub fn cards(spec: &str) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `cards --diff` for two Alhambra rulesets: every value that differs, by its path.
+/// `cards --diff` for two Alhambra rulesets: what differs, rule by rule,
+/// building type by type and scoring by scoring.
 pub fn diff(a: &str, b: &str) -> CmdResult {
     let (ra, rb) = (load(a)?, load(b)?);
     let lines = ra.diff(&rb);

@@ -38,7 +38,9 @@ pub fn diff(a: &str, b: &str) -> CmdResult {
         (Which::SanJuan, Which::SanJuan) => {}
         (x, y) => {
             return Err(format!(
-                "`{a}` is a {x:?} ruleset and `{b}` a {y:?} one: a diff compares rulesets of one game"
+                "`{a}` is a ruleset for {} and `{b}` one for {}: a diff compares two rulesets of the same game",
+                x.title(),
+                y.title()
             ));
         }
     }

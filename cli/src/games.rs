@@ -148,6 +148,14 @@ fn builtins() -> [&'static Builtins; 2] {
 }
 
 impl Which {
+    /// The game's display name.
+    pub fn title(self) -> &'static str {
+        match self {
+            Which::SanJuan => SanJuan::TITLE,
+            Which::Alhambra => Alhambra::TITLE,
+        }
+    }
+
     /// The game a ruleset (an id or a path) is for.
     pub fn of_ruleset(spec: &str) -> Result<Which, String> {
         let lib = engine_rules::chain::game_of(spec, &builtins()).map_err(|e| e.to_string())?;
@@ -159,7 +167,14 @@ impl Which {
     pub fn of_file(path: &Path) -> Result<Which, String> {
         let source = Source::Disk(path.to_path_buf());
         let Ok(text) = source.read() else { return Ok(Which::SanJuan) }; // the game's own reader reports it
-        let Ok(table) = text.parse::<toml::Table>() else { return Ok(Which::SanJuan) };
+        // A file TOML cannot read as a whole (a number past i64, which serde reads
+        // as u64 anyway) still names its ruleset on a line of its own.
+        let table = text.parse::<toml::Table>().ok().or_else(|| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with("ruleset") && l.contains('='))
+                .and_then(|l| l.parse::<toml::Table>().ok())
+        });
+        let Some(table) = table else { return Ok(Which::SanJuan) };
         let Some(spec) = table.get("ruleset").and_then(|r| r.as_str()) else { return Ok(Which::SanJuan) };
         if spec.ends_with(".toml") || spec.contains('/') {
             return Which::of_ruleset(&source.join(spec).to_string());

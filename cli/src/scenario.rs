@@ -14,7 +14,7 @@ use crate::games::Which;
 pub struct Trace {
     /// Print every event of the scenario's actions, with the building that caused it, before the state.
     #[arg(long, short = 'v', conflicts_with = "json")]
-    trace: bool,
+    pub(crate) trace: bool,
 }
 
 fn play(file: &Path) -> Result<(Scenario, Game), String> {
@@ -56,7 +56,7 @@ fn play_traced(file: &Path) -> Result<(Scenario, Game), String> {
 pub fn run(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
     match Which::of_file(file)? {
         Which::SanJuan => run_san_juan(file, json, check, trace),
-        Which::Alhambra => crate::alhambra::scenario(file, json, check),
+        Which::Alhambra => crate::alhambra::scenario(file, json, check, trace.trace),
     }
 }
 

@@ -388,6 +388,63 @@ fn no_command_line_value_panics_aborts_or_hangs() {
     case(&["test", "snapshots/san-juan", "--filter", "no scenario has this in its name"], Refused(2));
     case(&["test", "snapshots/san-juan", "--filter", "palace_34"], Fine);
 
+    // Alhambra: player counts, rulesets of an unknown or another game, a capital
+    // the money cannot deal, and scenarios and saved games past every bound.
+    for players in ["1", "7"] {
+        case(&["simulate", "--ruleset", "alhambra", "--players", players, "--games", "1"], Refused(1));
+        case(&["play", "--ruleset", "alhambra", "--players", players], Refused(1));
+    }
+    case(&["play", "--ruleset", "alhambra", "--players", "3", "--seat", "3"], Refused(1));
+    case(&["play", "--ruleset", "alhambra", "--players", "2", "--seed", "18446744073709551615"], Fine);
+    case(&["play", "--ruleset", "alhambra", "--bots", "mcts:0"], Refused(1));
+    let alhambra_file = |rest: &str| format!("id = \"a\"\nname = \"A\"\n{rest}\n");
+    write("alh_unknown_game.toml", alhambra_file("game = \"chess\"\nextends = \"alhambra\"").as_bytes());
+    write("alh_extends_sj.toml", alhambra_file("game = \"alhambra\"\nextends = \"second-edition\"").as_bytes());
+    write("sj_extends_alh.toml", alhambra_file("game = \"san-juan\"\nextends = \"alhambra\"").as_bytes());
+    write("alh_capital.toml", alhambra_file("extends = \"alhambra\"\n[rules]\nstarting_capital = 1000").as_bytes());
+    write("alh_take.toml", alhambra_file("extends = \"alhambra\"\n[rules]\ntake_limit = 4294967295").as_bytes());
+    for rs in
+        ["alh_unknown_game.toml", "alh_extends_sj.toml", "sj_extends_alh.toml", "alh_capital.toml", "alh_take.toml"]
+    {
+        let rs = path(rs);
+        case(&["simulate", "--ruleset", &rs, "--games", "1"], Refused(1));
+        case(&["play", "--ruleset", &rs], Refused(1));
+        case(&["cards", "--ruleset", &rs], Refused(1));
+        case(&["cards", "--ruleset", "alhambra", "--diff", &rs], Refused(1));
+        case(&["check", &rs, "--games", "3"], Refused(1));
+    }
+    case(&["cards", "--ruleset", "alhambra", "--diff", "second-edition"], Refused(1));
+    let players = |n: usize| "[[players]]\n".repeat(n);
+    let alhambra_scenario = |rest: &str, n: usize| format!("ruleset = \"alhambra\"\n{rest}\n{}", players(n));
+    write("alh_seven.toml", alhambra_scenario("", 7).as_bytes());
+    write("alh_far.toml", alhambra_scenario("to_move = 18446744073709551615", 2).as_bytes());
+    write("alh_deal.toml", alhambra_scenario("deal = [\"euro5\"]", 2).as_bytes());
+    write("alh_slot.toml", alhambra_scenario("actions = [\"buy 99999999999999999999\"]", 2).as_bytes());
+    write(
+        "alh_copies.toml",
+        alhambra_scenario("discard = [\"ducat5\", \"ducat5\", \"ducat5\", \"ducat5\"]", 3).as_bytes(),
+    );
+    write("alh_neutral.toml", format!("{}[neutral]\n", alhambra_scenario("", 3)).as_bytes());
+    for scenario in
+        ["alh_seven.toml", "alh_far.toml", "alh_deal.toml", "alh_slot.toml", "alh_copies.toml", "alh_neutral.toml"]
+    {
+        case(&["scenario", &path(scenario)], Refused(1));
+        case(&["score", &path(scenario), "--json"], Refused(1));
+        case(&["test", &path(scenario)], Reported);
+    }
+    let alhambra_save = |players: &str, seed: &str| {
+        format!("version = 1\nruleset = \"alhambra\"\nplayers = {players}\nseed = {seed}\nactions = []\n")
+    };
+    write("alh_save_players.toml", alhambra_save("100000000000", "1").as_bytes());
+    write("alh_save_negative.toml", alhambra_save("3", "-1").as_bytes());
+    write("alh_save_last.toml", alhambra_save("3", "18446744073709551615").as_bytes());
+    case(&["replay", &path("alh_save_players.toml")], Refused(1));
+    case(&["replay", &path("alh_save_negative.toml"), "--json"], Refused(1));
+    case(&["replay", &path("alh_save_last.toml"), "--json"], Fine);
+    case(&["play", "--resume", &path("alh_save_players.toml")], Refused(1));
+    case(&["check", "alhambra", "--games", "5"], Fine);
+    case(&["test", "snapshots/alhambra", "--filter", "lucy"], Fine);
+
     let deadline = std::time::Duration::from_secs(20);
     let mut problems = Vec::new();
     for (args, outcome) in &cases {
@@ -640,4 +697,214 @@ fn no_game_word_appears_in_a_generic_crate() {
         }
     }
     assert!(found.is_empty(), "game words in generic crates:\n{}", found.join("\n"));
+}
+
+// ----- Alhambra -------------------------------------------------------------
+
+const ALHAMBRA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/alhambra");
+
+#[test]
+fn simulate_alhambra_prints_its_title_and_games_per_second() {
+    let args = ["simulate", "--ruleset", "alhambra", "--games", "20", "--players", "3", "--seed", "3", "--quiet"];
+    let (ok, out, err) = sanjuan(&args);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("Alhambra | ruleset alhambra | 20 games, 3 players, seed 3"), "{out}");
+    assert!(out.contains(" games/s ("), "{out}");
+}
+
+/// The table `play` printed last before `marker` (`> quit`): its `turn …`,
+/// display and seat lines.
+fn last_table<'a>(out: &'a str, marker: &str) -> &'a str {
+    let before = &out[..out.rfind(marker).unwrap_or_else(|| panic!("no `{marker}` in:\n{out}"))];
+    let start = before.rfind("\nturn ").unwrap_or_else(|| panic!("no table in:\n{out}")) + 1;
+    let table = ["turn ", "buildings for sale: ", "money on display: ", "  ", "unclaimed "];
+    let len: usize = before[start..]
+        .split_inclusive('\n')
+        .take_while(|l| table.iter().any(|t| l.starts_with(t)))
+        .map(str::len)
+        .sum();
+    &before[start..start + len]
+}
+
+/// The value after `label` up to the next `,` or the end of the line: `turn 8, money deck 89` → `89`.
+fn field<'a>(line: &'a str, label: &str) -> &'a str {
+    let rest = &line[line.find(label).unwrap_or_else(|| panic!("no `{label}` in `{line}`")) + label.len()..];
+    rest.split([',', '\n']).next().unwrap().trim()
+}
+
+#[test]
+fn an_alhambra_game_saved_in_play_replays_to_the_table_it_showed_and_resumes() {
+    use common::sanjuan_with_input;
+    let file = temp_save("alhambra");
+    let path = file.to_str().unwrap();
+    let args = ["play", "--ruleset", "alhambra", "--players", "3", "--seed", "3", "--save", path];
+    let (ok, out, err) = sanjuan_with_input(&args, "1\n1\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("seed 3") && out.contains("saved to "), "{out}");
+    assert!(out.contains("  seat 1 "), "the bots' moves are shown: {out}");
+    let table = last_table(&out, "> quit");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("version = 2") && saved.contains("seed = 3") && saved.contains("\"human\""), "{saved}");
+
+    // replay --json ends where the play stopped, with the human to move.
+    let (ok, json, err) = sanjuan(&["replay", path, "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let head = table.lines().next().unwrap();
+    assert_eq!(field(head, "turn "), v["turn"].to_string(), "{table}");
+    assert_eq!(field(head, "money deck "), v["deck_size"].to_string(), "{table}");
+    assert_eq!(field(head, "building deck "), v["building_deck_size"].to_string(), "{table}");
+    assert_eq!(field(head, "discard "), v["discard"].as_array().unwrap().len().to_string(), "{table}");
+    let strings = |x: &serde_json::Value| -> Vec<String> {
+        x.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect()
+    };
+    let shown = table.lines().find_map(|l| l.strip_prefix("money on display: ")).unwrap();
+    assert_eq!(shown, strings(&v["money_display"]).join(", "));
+    let mine = table.lines().find(|l| l.starts_with("  seat 0: ")).unwrap();
+    assert!(mine.contains(&format!("money {} (total", strings(&v["players"][0]["hand"]).join(" "))), "{mine}\n{json}");
+    assert_eq!(v["pending"]["seat"], 0, "{json}");
+    assert_eq!(v["pending"]["decision"], "turn", "{json}");
+    // The plain replay prints the same table (with every hand shown).
+    let (ok, text, err) = sanjuan(&["replay", path]);
+    assert!(ok, "{err}");
+    for line in table.lines().filter(|l| !l.ends_with(" money cards") && !l.ends_with(" money card")) {
+        assert!(text.contains(line), "replay lacks `{line}`:\n{text}");
+    }
+
+    // Resumed, the same table is offered; played on, the game ends and replays to the printed scores.
+    let (ok, resumed, err) = sanjuan_with_input(&["play", "--resume", path], "quit\n");
+    assert!(ok, "{err}");
+    assert_eq!(last_table(&resumed, "> quit"), table);
+    let (ok, end, err) = sanjuan_with_input(&["play", "--resume", path], &always_first());
+    assert!(ok, "{err}");
+    assert!(end.contains("game over: "), "{end}");
+    let final_table = &end[end.rfind("\nturn ").unwrap()..];
+    let printed: Vec<i64> = final_table
+        .lines()
+        .filter_map(|l| l.strip_prefix("  seat "))
+        .map(|l| l.split(": ").nth(1).unwrap().split(" point").next().unwrap().parse().unwrap())
+        .collect();
+    let (ok, json, err) = sanjuan(&["replay", path, "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v["pending"].is_null() && v["winners"].is_array(), "{json}");
+    let totals: Vec<i64> =
+        v["players"].as_array().unwrap().iter().map(|p| p["score"]["total"].as_i64().unwrap()).collect();
+    assert_eq!(totals, printed);
+    std::fs::remove_file(&file).ok();
+}
+
+#[test]
+fn an_alhambra_scenario_checks_and_a_broken_copy_fails() {
+    let file = format!("{ALHAMBRA}/lucy_garden_overpays.toml");
+    let (code, out, err) = sanjuan_code(&["scenario", &file, "--check"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(err.contains("check: ok"), "{err}");
+    assert!(out.contains("seat 1 must take money or buy a building: take denar2 |"), "{out}");
+    let dir = temp_dir("alhambra-broken");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let broken = text.replace("discard_size = 2", "discard_size = 3");
+    assert_ne!(text, broken, "the scenario no longer has `discard_size = 2` to break");
+    let copy = dir.join("lucy.toml");
+    std::fs::write(&copy, broken).unwrap();
+    let (code, _, err) = sanjuan_code(&["scenario", copy.to_str().unwrap(), "--check"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("check failed: discard size: expected 3, got 2"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn test_passes_every_alhambra_scenario() {
+    let count = std::fs::read_dir(ALHAMBRA)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "toml"))
+        .count();
+    assert!(count >= 20, "{count} scenarios");
+    let (code, out, err) = sanjuan_code(&["test", "snapshots/alhambra"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains(&format!("{count} passed, 0 failed")), "{out}");
+    assert!(out.contains("PASS house_rule_bathhouse_scored\n") && !out.contains("FAIL"), "{out}");
+}
+
+#[test]
+fn cards_lists_the_six_alhambra_types_and_diffs_the_house_rule() {
+    let (ok, out, err) = sanjuan(&["cards", "--ruleset", "alhambra"]);
+    assert!(ok, "{err}");
+    for (kind, cards, range) in [
+        ("pavilion", "7", "2-8"),
+        ("seraglio", "7", "3-9"),
+        ("arcades", "9", "4-10"),
+        ("chambers", "9", "5-11"),
+        ("garden", "11", "6-12"),
+        ("tower", "11", "7-13"),
+    ] {
+        let row =
+            out.lines().find(|l| l.starts_with(&format!("{kind} "))).unwrap_or_else(|| panic!("no {kind}:\n{out}"));
+        assert_eq!(row.split_whitespace().take(3).collect::<Vec<_>>(), [kind, cards, range], "{row}");
+    }
+    assert!(out.contains("164 cards with 3 or more players"), "{out}");
+    let house = "cards/alhambra/examples/house-rule.toml";
+    let (ok, out, err) = sanjuan(&["cards", "--ruleset", "alhambra", "--diff", house]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("alhambra -> house-rule: 8 difference(s)\n"), "{out}");
+    assert!(out.contains("  rules.take_limit: 5 -> 6\n"), "{out}");
+    assert!(out.contains("  + building type bathhouse (Bathhouse, 8 cards, prices 8 9 10 10 11 12 13 14)\n"), "{out}");
+    assert!(out.contains("  scoring C rank 1: 16 17 18 19 20 21 -> 16 17 18 19 20 21 22\n"), "{out}");
+    let (ok, out, err) = sanjuan(&["check", house, "--games", "30"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("7 building types") && out.contains("ok: 30 random games (2 to 6 players)"), "{out}");
+}
+
+#[test]
+fn cards_diff_refuses_rulesets_of_two_games() {
+    for (a, b) in [("alhambra", "second-edition"), ("second-edition", "alhambra")] {
+        let (code, out, err) = sanjuan_code(&["cards", "--ruleset", a, "--diff", b]);
+        assert_eq!(code, Some(1), "{out}{err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains("a diff compares two rulesets of the same game"), "{err}");
+        assert!(err.contains("for Alhambra") && err.contains("for San Juan"), "{err}");
+    }
+}
+
+#[test]
+fn check_alhambra_plays_random_games_with_the_census() {
+    let (ok, out, err) = sanjuan(&["check", "alhambra", "--games", "20"]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("ok: Alhambra, the card game ("), "{out}");
+    assert!(out.contains("ok: 20 random games (2 to 6 players)"), "{out}");
+    assert!(out.contains("every card in exactly one place after each"), "{out}");
+}
+
+#[test]
+fn an_illegal_alhambra_purchase_says_why_and_what_is_legal() {
+    let dir = temp_dir("alhambra-illegal");
+    let scenario = |name: &str, actions: &str, hand: &str| {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "ruleset = \"alhambra\"\nbuilding_display = [\"pavilion2\", \"seraglio3\", \"garden10\", \"tower7\"]\n\
+                 money_display = [\"denar1\", \"dirham1\", \"ducat1\", \"florin1\"]\nactions = {actions}\n\n\
+                 [[players]]\nhand = {hand}\n\n[[players]]\n\n[[players]]\n"
+            ),
+        )
+        .unwrap();
+        sanjuan_code(&["scenario", path.to_str().unwrap()])
+    };
+    // Wrong currency: the garden in slot 3 is paid in ducats.
+    let (code, out, err) = scenario("currency.toml", r#"["buy 3", "pay denar5"]"#, r#"["ducat5", "ducat6", "denar5"]"#);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.starts_with("error: action 2 `pay denar5`: "), "{err}");
+    assert!(err.contains("denar5 is denars, but garden10 in slot 3 is paid in ducats"), "{err}");
+    assert!(err.contains("legal: pay ducat5, pay ducat6"), "{err}");
+    assert!(err.contains("currency.toml:4:21"), "the error points at the action: {err}");
+    // Too little money of the slot's currency; other currencies do not count.
+    let (code, out, err) = scenario("short.toml", r#"["buy 3"]"#, r#"["ducat3", "ducat4", "denar9", "denar8"]"#);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("garden10 in slot 3 costs 10 ducats; seat 0 has 7 ducats (other currencies do not count)"),
+        "{err}"
+    );
+    assert!(err.contains("legal: take denar1, take dirham1, take ducat1, take florin1, buy 1"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }

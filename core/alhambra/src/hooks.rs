@@ -41,6 +41,9 @@ pub static HOOKS: &[HookSpec] = &[
     },
 ];
 
+/// The documentation page of these hooks, named in script errors' hints.
+pub const DOCS_PAGE: &str = "docs/alhambra.md";
+
 /// Context properties that are plain numbers: a hook reading only these is remembered by their values.
 pub static SCALARS: &[&str] = &["deck", "cards", "share"];
 /// The other context properties.
@@ -73,6 +76,7 @@ impl Hooks {
     /// Compiles the scoring script and the neutral collector's script.
     pub fn load(score: &Source, neutral: &Source) -> Result<Hooks, Vec<LoadError>> {
         let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |_| {});
+        host.set_docs_page(DOCS_PAGE);
         let mut errors = host.add_owner("scoring", Some(score));
         errors.extend(host.add_owner("neutral collector", Some(neutral)));
         if errors.is_empty() {

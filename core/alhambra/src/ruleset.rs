@@ -341,6 +341,33 @@ impl Ruleset {
                 format!("{}: must be 1 to money.copies ({})", two.money_copies, m.copies),
             );
         }
+        // The starting capital must be dealt whatever the shuffle: each player is
+        // dealt up to `capital + largest value - 1`, with 2 players from fewer copies.
+        if let (Some(&largest), false) = (m.values.iter().max(), m.currencies.is_empty()) {
+            let per_copy: u64 = m.values.iter().map(|&v| u64::from(v)).sum::<u64>() * m.currencies.len() as u64;
+            let need = |n: usize| n as u64 * (u64::from(rules.starting_capital) + u64::from(largest) - 1);
+            let short = (rules.min_players..=rules.max_players.min(MAX_PLAYERS)).find(|&n| {
+                let copies = if n == 2 { two.money_copies } else { m.copies };
+                need(n) > per_copy * u64::from(copies)
+            });
+            if let Some(n) = short {
+                let copies = if n == 2 { two.money_copies } else { m.copies };
+                // Reported where the capital is set (the money may be what changed).
+                let at = chain.iter().find(|l| l.file.rules.starting_capital.is_some()).map_or(&**top, |l| &*l.doc);
+                err(
+                    at,
+                    "rules.starting_capital",
+                    format!(
+                        "a starting capital of {} cannot always be dealt to {n} players: each may need up to {} \
+                         (the capital plus the largest value less 1), {} in all, and the money holds {}",
+                        rules.starting_capital,
+                        u64::from(rules.starting_capital) + u64::from(largest) - 1,
+                        need(n),
+                        per_copy * u64::from(copies)
+                    ),
+                );
+            }
+        }
         let mut yard_slots = Vec::new();
         if yard.slots.is_empty() || yard.slots.len() > 16 {
             err(yard_doc, "yard.slots", format!("{} slots: must be 1 to 16", yard.slots.len()));
@@ -610,37 +637,95 @@ fn fingerprint(parts: &[&str]) -> String {
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
-/// What decides play, for [`Ruleset::diff`]: every table a ruleset file sets.
-#[derive(Serialize)]
-struct Content<'a> {
-    rules: &'a Rules,
-    currencies: &'a [Currency],
-    values: &'a [u8],
-    copies: u8,
-    yard: Vec<&'a str>,
-    types: &'a [BuildingType],
-    scorings: &'a [Scoring],
-    two_players: &'a TwoPlayers,
+impl Ruleset {
+    /// What `other` changes: rule by rule (`rules.take_limit: 5 -> 6`), money
+    /// and yard, building type by type (matched by id: `+ building type …`),
+    /// scoring rank by rank, the two-player rules; and, when nothing else
+    /// differs, whether the scripts' text does.
+    pub fn diff(&self, other: &Ruleset) -> Vec<String> {
+        let (a, b) = (self, other);
+        let prefixed = |p: &str, lines: Vec<String>| lines.into_iter().map(|l| format!("{p}.{l}")).collect::<Vec<_>>();
+        let mut out = prefixed("rules", engine_rules::diff::changes(&a.rules, &b.rules));
+        let mut field = |what: &str, x: String, y: String| {
+            if x != y {
+                out.push(format!("{what}: {x} -> {y}"));
+            }
+        };
+        let currencies =
+            |r: &Ruleset| spaced(&r.currencies.iter().map(|c| format!("{} ({})", c.id, c.name)).collect::<Vec<_>>());
+        field("money.currencies", currencies(a), currencies(b));
+        field("money.values", spaced(&a.values), spaced(&b.values));
+        field("money.copies", a.copies.to_string(), b.copies.to_string());
+        let yard =
+            |r: &Ruleset| spaced(&r.yard.iter().map(|&c| r.currencies[c as usize].id.clone()).collect::<Vec<_>>());
+        field("yard.slots", yard(a), yard(b));
+        // Building types by id; their order is the scoring table's column order.
+        let kind = |t: &BuildingType| format!("{}, {} cards, prices {}", t.name, t.prices.len(), spaced(&t.prices));
+        for t in &a.types {
+            match b.types.iter().find(|u| u.id == t.id) {
+                None => out.push(format!("- building type {} ({})", t.id, kind(t))),
+                Some(u) => {
+                    if t.name != u.name {
+                        out.push(format!("building type {}: name {} -> {}", t.id, t.name, u.name));
+                    }
+                    if t.prices != u.prices {
+                        out.push(format!(
+                            "building type {}: prices {} -> {}",
+                            t.id,
+                            spaced(&t.prices),
+                            spaced(&u.prices)
+                        ));
+                    }
+                }
+            }
+        }
+        for t in b.types.iter().filter(|t| a.lookup_type(&t.id).is_none()) {
+            out.push(format!("+ building type {} ({})", t.id, kind(t)));
+        }
+        let common = |x: &Ruleset, y: &Ruleset| -> Vec<String> {
+            x.types.iter().filter(|t| y.lookup_type(&t.id).is_some()).map(|t| t.id.clone()).collect()
+        };
+        let (oa, ob) = (common(a, b), common(b, a));
+        if oa != ob {
+            out.push(format!("building type order: {} -> {}", spaced(&oa), spaced(&ob)));
+        }
+        // Scorings by name, rank by rank.
+        let when = |s: &Scoring| match (&s.card, s.pile) {
+            (Some(c), Some(p)) => format!("card {c} in pile {p}"),
+            (Some(c), None) => format!("card {c}"),
+            _ => "at the game end".to_owned(),
+        };
+        for s in &a.scorings {
+            match b.scorings.iter().find(|t| t.name == s.name) {
+                None => out.push(format!("- scoring {} ({})", s.name, when(s))),
+                Some(t) => {
+                    if when(s) != when(t) {
+                        out.push(format!("scoring {}: {} -> {}", s.name, when(s), when(t)));
+                    }
+                    for r in 0..s.ranks.len().max(t.ranks.len()) {
+                        let row = |x: &Scoring| x.ranks.get(r).map_or("(none)".into(), |v| spaced(v));
+                        if row(s) != row(t) {
+                            out.push(format!("scoring {} rank {}: {} -> {}", s.name, r + 1, row(s), row(t)));
+                        }
+                    }
+                }
+            }
+        }
+        for s in b.scorings.iter().filter(|s| !a.scorings.iter().any(|t| t.name == s.name)) {
+            let ranks: Vec<String> = s.ranks.iter().map(|r| spaced(r)).collect();
+            out.push(format!("+ scoring {} ({}; ranks {})", s.name, when(s), ranks.join(" / ")));
+        }
+        out.extend(prefixed("two_players", engine_rules::diff::changes(&a.two_players, &b.two_players)));
+        if out.is_empty() && a.fingerprint != b.fingerprint {
+            out.push(format!("scripts: their text differs (fingerprint {} -> {})", a.fingerprint, b.fingerprint));
+        }
+        out
+    }
 }
 
-impl Ruleset {
-    fn content(&self) -> Content<'_> {
-        Content {
-            rules: &self.rules,
-            currencies: &self.currencies,
-            values: &self.values,
-            copies: self.copies,
-            yard: self.yard.iter().map(|&c| self.currencies[c as usize].id.as_str()).collect(),
-            types: &self.types,
-            scorings: &self.scorings,
-            two_players: &self.two_players,
-        }
-    }
-
-    /// What `other` changes, value by value (`rules.take_limit: 5 -> 6`).
-    pub fn diff(&self, other: &Ruleset) -> Vec<String> {
-        engine_rules::diff::changes(&self.content(), &other.content())
-    }
+/// Numbers (or ids) separated by spaces: `2 3 4`.
+fn spaced<T: ToString>(items: &[T]) -> String {
+    items.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
 }
 
 /// A script file that cannot be read is reported where the ruleset names it.

@@ -17,8 +17,9 @@ impl Replay for Game {
     type Rules = Ruleset;
     type Event = Event;
     type Error = GameError;
-    // Alhambra's files were written with one atomic action per entry from the start.
-    const OLDEST_VERSION: u32 = 2;
+    // Alhambra's files hold one atomic action per entry in every format: its
+    // first files said version 1, and read the same as version 2.
+    const OLDEST_VERSION: u32 = 1;
 
     fn load_rules(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadErrors> {
         Ruleset::load_relative(spec, from)

@@ -89,13 +89,21 @@ pub fn read_chain<F: ChainFile>(
                 .help("a ruleset may not extend itself, directly or through others"));
         }
         let doc = Arc::new(TomlDoc::read(&src)?);
+        // The game first: another game's file does not fit this game's shape, and
+        // saying so beats naming the first of its keys this game does not know.
+        let wrong_game = |game: &str| {
+            (game != lib.game).then(|| {
+                doc.error("game", format!("this ruleset is for `{game}`, but it is being loaded as `{}`", lib.game))
+                    .help("a ruleset extends only rulesets of its own game; check `game` and `extends`")
+            })
+        };
+        let declared = doc.text.parse::<toml::Table>().ok().and_then(|t| t.get("game")?.as_str().map(str::to_owned));
+        if let Some(e) = declared.as_deref().and_then(wrong_game) {
+            return Err(e);
+        }
         let file: F = doc.deserialize().map_err(|e| e.help(F::SHAPE_HELP))?;
-        if let Some(game) = file.game()
-            && game != lib.game
-        {
-            return Err(doc
-                .error("game", format!("this ruleset is for `{game}`, but it is being loaded as `{}`", lib.game))
-                .help("a ruleset extends only rulesets of its own game; check `game` and `extends`"));
+        if let Some(e) = file.game().and_then(wrong_game) {
+            return Err(e);
         }
         if let Some(parent) = file.extends() {
             let p = resolve_spec(parent, Some(&src), lib)
@@ -113,32 +121,40 @@ pub fn read_chain<F: ChainFile>(
 /// The game a ruleset is for: the game whose built-in files hold an id, or for a
 /// file the first `game` key along its `extends` chain. A file that names no
 /// game anywhere belongs to the first game given (the engine's first game, whose
-/// files predate the key).
+/// files predate the key). A chain that mixes games (a file for one game
+/// extending a ruleset of another) is an error at the `extends` that crosses.
 pub fn game_of(spec: &str, libs: &[&'static Builtins]) -> Result<&'static Builtins, LoadError> {
     let first = *libs.first().expect("at least one game");
+    let unknown_id = |spec: &str| {
+        let ids: Vec<String> = libs.iter().flat_map(|l| l.ruleset_ids()).collect();
+        let near = closest(spec, ids.iter().map(String::as_str)).map(|c| format!("did you mean `{c}`? "));
+        LoadError::at(&Source::Disk(spec.into()), Pos::default(), format!("unknown ruleset `{spec}`")).help(format!(
+            "{}built-in rulesets: {}; or give a path to a .toml file",
+            near.unwrap_or_default(),
+            ids.join(", ")
+        ))
+    };
     if !(spec.ends_with(".toml") || spec.contains('/')) {
-        return libs.iter().copied().find(|l| l.ruleset(spec).is_some()).ok_or_else(|| {
-            let ids: Vec<String> = libs.iter().flat_map(|l| l.ruleset_ids()).collect();
-            let near = closest(spec, ids.iter().map(String::as_str)).map(|c| format!("did you mean `{c}`? "));
-            LoadError::at(&Source::Disk(spec.into()), Pos::default(), format!("unknown ruleset `{spec}`")).help(
-                format!(
-                    "{}built-in rulesets: {}; or give a path to a .toml file",
-                    near.unwrap_or_default(),
-                    ids.join(", ")
-                ),
-            )
-        });
+        return libs.iter().copied().find(|l| l.ruleset(spec).is_some()).ok_or_else(|| unknown_id(spec));
     }
+    let crossing = |child: &TomlDoc, parent: &str, theirs: &str, ours: &str| {
+        child
+            .error("extends", format!("`{parent}` is a ruleset for `{theirs}`, but this one is for `{ours}`"))
+            .help("a ruleset extends only rulesets of its own game; check `game` and `extends`")
+    };
+    // The game found so far, and the file that extends the one being read.
+    let mut found: Option<&'static Builtins> = None;
+    let mut child: Option<(TomlDoc, String)> = None;
     let mut source = Source::Disk(spec.into());
     // A chain longer than this is a cycle; the loader reports it properly.
     for _ in 0..64 {
         let doc = TomlDoc::read(&source)?;
         let table: toml::Table = match doc.text.parse() {
             Ok(t) => t,
-            Err(_) => return Ok(first), // the game's own loader reports the syntax error
+            Err(_) => return Ok(found.unwrap_or(first)), // the game's own loader reports the syntax error
         };
         if let Some(game) = table.get("game").and_then(|g| g.as_str()) {
-            return libs.iter().copied().find(|l| l.game == game).ok_or_else(|| {
+            let lib = libs.iter().copied().find(|l| l.game == game).ok_or_else(|| {
                 let games: Vec<&str> = libs.iter().map(|l| l.game).collect();
                 let near = closest(game, games.iter().copied()).map(|c| format!("did you mean `{c}`? "));
                 doc.error("game", format!("unknown game `{game}`")).help(format!(
@@ -146,18 +162,33 @@ pub fn game_of(spec: &str, libs: &[&'static Builtins]) -> Result<&'static Builti
                     near.unwrap_or_default(),
                     games.join(", ")
                 ))
-            });
+            })?;
+            match (found, &child) {
+                (Some(ours), Some((c, parent))) if ours != lib => return Err(crossing(c, parent, lib.game, ours.game)),
+                (None, _) => found = Some(lib),
+                _ => {}
+            }
         }
-        let Some(parent) = table.get("extends").and_then(|e| e.as_str()) else { return Ok(first) };
-        if !(parent.ends_with(".toml") || parent.contains('/')) {
+        let Some(parent) = table.get("extends").and_then(|e| e.as_str()) else { return Ok(found.unwrap_or(first)) };
+        let next = if parent.ends_with(".toml") || parent.contains('/') {
+            source.join(parent)
+        } else {
             let beside = source.join(&format!("{parent}.toml"));
             if matches!(&beside, Source::Disk(p) if p.exists()) {
-                source = beside;
-                continue;
+                beside
+            } else {
+                // A built-in id: its game is that of the files that hold it.
+                let Some(lib) = libs.iter().copied().find(|l| l.ruleset(parent).is_some()) else {
+                    return Ok(found.unwrap_or(first)); // the loader reports the unknown id where it is written
+                };
+                return match found {
+                    Some(ours) if ours != lib => Err(crossing(&doc, parent, lib.game, ours.game)),
+                    _ => Ok(lib),
+                };
             }
-            return Ok(libs.iter().copied().find(|l| l.ruleset(parent).is_some()).unwrap_or(first));
-        }
-        source = source.join(parent);
+        };
+        child = Some((doc, parent.to_owned()));
+        source = next;
     }
-    Ok(first)
+    Ok(found.unwrap_or(first))
 }

@@ -130,10 +130,14 @@ impl<G: Replay> SavedGame<G> {
         if saved.version < G::OLDEST_VERSION || saved.version > SAVED_GAME_VERSION {
             return Err(doc
                 .error("version", format!("saved-game format version {} is not one this program reads", saved.version))
-                .help(format!(
-                    "versions {} to {SAVED_GAME_VERSION} are read; a newer file needs a newer program",
-                    G::OLDEST_VERSION
-                )));
+                .help(if G::OLDEST_VERSION == SAVED_GAME_VERSION {
+                    format!("version {SAVED_GAME_VERSION} is read; a newer file needs a newer program")
+                } else {
+                    format!(
+                        "versions {} to {SAVED_GAME_VERSION} are read; a newer file needs a newer program",
+                        G::OLDEST_VERSION
+                    )
+                }));
         }
         Ok(saved)
     }

@@ -89,6 +89,8 @@ pub struct ScriptHost {
     memo: RwLock<rustc_hash::FxHashMap<MemoKey, Dynamic>>,
     limits: Limits,
     owners: Vec<String>,
+    /// The documentation page that lists the hooks and `ctx`, named in hints.
+    docs: &'static str,
 }
 
 impl ScriptHost {
@@ -140,7 +142,14 @@ impl ScriptHost {
             memo_props: vec![Vec::new(); hooks.len()],
             memo: RwLock::default(),
             owners: Vec::new(),
+            docs: "docs/scripting.md",
         }
+    }
+
+    /// Names the documentation page the hints point to (`docs/scripting.md` by
+    /// default): a game whose hooks are documented elsewhere sets its own.
+    pub fn set_docs_page(&mut self, page: &'static str) {
+        self.docs = page;
     }
 
     /// The hooks this host dispatches.
@@ -177,11 +186,10 @@ impl ScriptHost {
         let text: std::sync::Arc<str> = source.read().unwrap_or_default().into();
         let ast = &self.scripts[script].ast;
         for (name, at) in calls_to(ast, FORBIDDEN_FNS) {
-            errors.push(
-                LoadError::at_pos(source, &text, at, format!("scripts may not call `{name}`")).help(
-                    "a hook must return at once: no waiting, no running text as code (docs/scripting.md, sandbox)",
-                ),
-            );
+            errors.push(LoadError::at_pos(source, &text, at, format!("scripts may not call `{name}`")).help(format!(
+                "a hook must return at once: no waiting, no running text as code ({}, sandbox)",
+                self.docs
+            )));
         }
         for f in ast.iter_functions() {
             let pos = fn_pos(ast, f.name);
@@ -211,10 +219,11 @@ impl ScriptHost {
                                 closest(&prop, members()).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default();
                             let all: Vec<&str> = members().collect();
                             let message = format!("`ctx` has no property or method `{prop}`");
-                            errors.push(
-                                LoadError::at_pos(source, &text, at, message)
-                                    .help(format!("{near}ctx has: {} (docs/scripting.md)", all.join(", "))),
-                            );
+                            errors.push(LoadError::at_pos(source, &text, at, message).help(format!(
+                                "{near}ctx has: {} ({})",
+                                all.join(", "),
+                                self.docs
+                            )));
                         }
                     }
                     self.dispatch[h][idx] = Some(script as u32);
@@ -252,7 +261,7 @@ impl ScriptHost {
                     pos(e.position()),
                     format!("script does not compile: {}", e.err_type()),
                 )
-                .help(parse_hint(e.err_type())),
+                .help(parse_hint(e.err_type(), self.docs)),
             ]
         })?;
         ast.set_source(source.to_string());
@@ -405,7 +414,7 @@ impl ScriptHost {
 }
 
 /// A hint for each kind of syntax error, instead of one hint for all.
-fn parse_hint(e: &rhai::ParseErrorType) -> String {
+fn parse_hint(e: &rhai::ParseErrorType, docs: &str) -> String {
     use rhai::ParseErrorType as P;
     match e {
         P::VariableUndefined(v) => {
@@ -421,7 +430,7 @@ fn parse_hint(e: &rhai::ParseErrorType) -> String {
         P::ExprExpected(what) => format!("a value is expected here ({what})"),
         P::AssignmentToConstant(name) => format!("`{name}` is a constant: declare it with `let` to change it"),
         P::BadInput(_) => "a character or literal Rhai cannot read; check quotes and numbers (integers only)".into(),
-        _ => "Rhai syntax: https://rhai.rs/book/ ; hooks are `fn on_…(ctx) { … }` (docs/scripting.md)".into(),
+        _ => format!("Rhai syntax: https://rhai.rs/book/ ; hooks are `fn on_…(ctx) {{ … }}` ({docs})"),
     }
 }
 

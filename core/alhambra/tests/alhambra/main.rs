@@ -1,7 +1,9 @@
 //! The crate's integration tests, one binary: invariants over many seeded
-//! random games, determinism and replay, scenarios, bots.
+//! random games, determinism and replay, scenarios, bots, and the docs page
+//! (`docs/alhambra.md`) kept complete.
 
 mod bots;
+mod docs;
 mod illegal;
 mod invariants;
 mod replay;

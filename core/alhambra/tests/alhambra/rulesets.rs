@@ -110,3 +110,36 @@ fn a_script_returning_the_wrong_shape_fails_the_game_with_its_name() {
     let a = game.legal_actions().first().copied().unwrap_or(alhambra::Action::Pass);
     assert!(matches!(game.apply(a), Err(GameError::Broken(_))));
 }
+
+#[test]
+fn a_starting_capital_the_money_cannot_always_deal_is_refused_where_it_is_set() {
+    let rules = |capital: u32| {
+        format!(
+            "id = \"c\"\nname = \"C\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n[rules]\nstarting_capital = {capital}\n"
+        )
+    };
+    // 6 players may need up to 6 x (capital + 8) of the 540 in money.
+    let root = tree(&[("cards/ok.toml", &rules(82)), ("cards/short.toml", &rules(83))]);
+    let rs = load(&root, "cards/ok.toml").unwrap();
+    for seed in 0..20 {
+        Game::new(Arc::clone(&rs), 6, seed).unwrap();
+    }
+    let e = load(&root, "cards/short.toml").unwrap_err();
+    assert!(e.contains("short.toml:6:20"), "{e}");
+    assert!(e.contains("a starting capital of 83 cannot always be dealt to 6 players"), "{e}");
+}
+
+#[test]
+fn extending_a_file_of_another_game_names_the_game_not_its_first_unknown_key() {
+    let root = tree(&[
+        (
+            "cards/sj.toml",
+            "id = \"sj\"\nname = \"SJ\"\ngame = \"san-juan\"\nsets = [\"base.toml\"]\n[rules]\nhand_limit = 7\n",
+        ),
+        ("cards/a.toml", "id = \"a\"\nname = \"A\"\ngame = \"alhambra\"\nextends = \"sj.toml\"\n"),
+    ]);
+    let e = load(&root, "cards/a.toml").unwrap_err();
+    assert!(e.contains("this ruleset is for `san-juan`, but it is being loaded as `alhambra`"), "{e}");
+    assert!(e.contains("sj.toml:3:8"), "{e}");
+    assert!(!e.contains("unknown field"), "{e}");
+}

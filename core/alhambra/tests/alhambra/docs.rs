@@ -1,0 +1,271 @@
+//! `docs/alhambra.md` keeps up with the code: every `[rules]` key (with its
+//! range), every key of the ruleset, scenario and saved-game files, every
+//! hook and `ctx` member of the scripts and every key of the JSON state must
+//! be named on the page as code (`` `take_limit` ``), and the page's scenario
+//! examples must run and pass their checks.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use alhambra::files::Source;
+use alhambra::hooks::{CTX_MORE, HOOKS, SCALARS};
+use alhambra::ruleset::{BuildingType, Currency, NeutralDraw, RULE_KEYS, Scoring, TwoPlayers};
+use alhambra::saved::SavedGame;
+use alhambra::scenario::{Expect, PlayerSpec, Scenario, ScenarioFile};
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde_json::Value;
+
+const PAGE: &str = "docs/alhambra.md";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn page() -> String {
+    let path = repo().join(PAGE);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// True when `text` names `key` as code: `` `key` ``, or the key opening a code
+/// span as a TOML table (`` `[key]` ``, `` `[[key]]` ``), a path (`` `key.x` ``)
+/// or a call (`` `key(x)` ``). A plain word in a sentence does not count.
+fn mentions(text: &str, key: &str) -> bool {
+    text.match_indices(key).any(|(at, _)| {
+        let before = &text[..at];
+        let after = text[at + key.len()..].chars().next();
+        ["`", "`[", "`[["].iter().any(|open| before.ends_with(open)) && matches!(after, Some('`' | ']' | '.' | '('))
+    })
+}
+
+/// The field names a struct's `Deserialize` impl knows (renames applied).
+fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut fields = None;
+    // The recorder always fails; the names are recorded before it does.
+    let _ = T::deserialize(FieldRecorder(&mut fields));
+    fields.unwrap_or_else(|| panic!("{} is not a struct", std::any::type_name::<T>()))
+}
+
+/// A deserializer that records the fields of the struct asked for, then fails.
+struct FieldRecorder<'a>(&'a mut Option<&'static [&'static str]>);
+
+impl<'de> Deserializer<'de> for FieldRecorder<'_> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("not a struct"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = Some(fields);
+        Err(de::Error::custom("field names recorded"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+/// Every key of a TOML value, all levels down (tables in arrays included).
+fn toml_keys(value: &toml::Value, out: &mut BTreeSet<String>) {
+    match value {
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                out.insert(k.clone());
+                toml_keys(v, out);
+            }
+        }
+        toml::Value::Array(items) => items.iter().for_each(|v| toml_keys(v, out)),
+        _ => {}
+    }
+}
+
+/// The keys the page does not name, one line each, with what they are.
+fn missing<'a>(what: &str, keys: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let text = page();
+    let mut out: Vec<String> =
+        keys.into_iter().filter(|k| !mentions(&text, k)).map(|k| format!("{what} `{k}`")).collect();
+    out.dedup();
+    out
+}
+
+fn assert_none_missing(missing: Vec<String>) {
+    assert!(
+        missing.is_empty(),
+        "{} name(s) are in the code but not in {PAGE} (write each between backticks):\n  {}",
+        missing.len(),
+        missing.join("\n  ")
+    );
+}
+
+#[test]
+fn every_rule_key_is_documented_with_its_range() {
+    let text = page();
+    let mut problems = missing("[rules] key", RULE_KEYS.iter().map(|(k, _)| *k));
+    for (key, range) in RULE_KEYS {
+        let Some((lo, hi)) = range else { continue };
+        let row = text.lines().find(|l| l.starts_with(&format!("| `{key}` |")));
+        let range = format!("{lo} to {hi}");
+        if !row.is_some_and(|r| r.contains(&range)) {
+            problems.push(format!("[rules] key `{key}`: no table row `| `{key}` | …` that gives its range, {range}"));
+        }
+    }
+    assert_none_missing(problems);
+}
+
+#[test]
+fn every_key_of_the_ruleset_files_is_documented() {
+    let mut keys = BTreeSet::new();
+    for file in ["cards/alhambra/alhambra.toml", "cards/alhambra/examples/house-rule.toml"] {
+        let path = repo().join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let table = text.parse::<toml::Table>().unwrap_or_else(|e| panic!("{file}: {e}"));
+        toml_keys(&toml::Value::Table(table), &mut keys);
+    }
+    for fields in [
+        field_names::<Currency>(),
+        field_names::<BuildingType>(),
+        field_names::<Scoring>(),
+        field_names::<NeutralDraw>(),
+        field_names::<TwoPlayers>(),
+    ] {
+        keys.extend(fields.iter().map(|f| (*f).to_owned()));
+    }
+    assert!(keys.contains("extends") && keys.contains("neutral_draws"), "the ruleset files were read: {keys:?}");
+    assert_none_missing(missing("ruleset key", keys.iter().map(String::as_str)));
+}
+
+#[test]
+fn every_scenario_and_saved_game_key_is_documented() {
+    let mut problems = Vec::new();
+    for (what, fields) in [
+        ("scenario key", field_names::<ScenarioFile>()),
+        ("scenario [[players]] key", field_names::<PlayerSpec>()),
+        ("scenario [expect] key", field_names::<Expect>()),
+        ("saved-game key", field_names::<SavedGame>()),
+    ] {
+        problems.extend(missing(what, fields.iter().copied()));
+    }
+    assert_none_missing(problems);
+}
+
+#[test]
+fn every_hook_and_ctx_member_is_documented() {
+    let mut problems = missing("hook", HOOKS.iter().map(|h| h.name));
+    problems.extend(missing("ctx member", SCALARS.iter().chain(CTX_MORE).copied()));
+    assert_none_missing(problems);
+}
+
+/// Object keys of a JSON value, all levels down, except the keys of maps keyed
+/// by a scoring or a building type (a score's `breakdown`, a collector's `counts`).
+fn json_keys(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.insert(k.clone());
+                if k != "breakdown" && k != "counts" {
+                    json_keys(v, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| json_keys(v, out)),
+        _ => {}
+    }
+}
+
+fn scenario_files() -> Vec<PathBuf> {
+    let dir = repo().join("snapshots/alhambra");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The JSON state has no list of keys to read: they are the keys of the states
+/// the project's scenarios reach (a game over, two players, a pending decision).
+#[test]
+fn every_key_of_the_json_state_is_documented() {
+    let mut keys = BTreeSet::new();
+    for path in scenario_files() {
+        let scenario = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let run = scenario.run().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for viewer in [None, Some(0)] {
+            json_keys(&serde_json::to_value(run.game.view(viewer)).unwrap(), &mut keys);
+        }
+    }
+    for key in ["pending", "legal", "winners", "neutral", "building_display"] {
+        assert!(keys.contains(key), "no scenario reaches a state with `{key}`: {keys:?}");
+    }
+    assert_none_missing(missing("JSON key", keys.iter().map(String::as_str)));
+}
+
+/// Every scenario file starts with its `ruleset = …` line: the command line
+/// tells the game of a file from it, and a file without one is San Juan's.
+#[test]
+fn every_scenario_names_its_ruleset_first() {
+    for path in scenario_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("ruleset = "), "{}: the first line must be `ruleset = …`", path.display());
+    }
+}
+
+/// The fenced TOML blocks of the page that hold a whole scenario
+/// (`[[players]]`), without the indent of their fence.
+fn scenario_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        match &mut current {
+            None if trimmed.starts_with("```toml") => current = Some((line.len() - trimmed.len(), String::new())),
+            None => {}
+            Some((_, block)) if trimmed.starts_with("```") => {
+                if block.contains("[[players]]") {
+                    blocks.push(std::mem::take(block));
+                }
+                current = None;
+            }
+            Some((indent, block)) => {
+                block.push_str(line.get(*indent..).unwrap_or(line.trim_start()));
+                block.push('\n');
+            }
+        }
+    }
+    blocks
+}
+
+/// The page's scenarios are read as if they lay in `snapshots/alhambra/`,
+/// where the page says they are, so their ruleset paths resolve the same.
+#[test]
+fn the_scenario_examples_on_the_page_run_and_pass_their_checks() {
+    let blocks = scenario_blocks(&page());
+    assert!(blocks.len() >= 2, "{PAGE} shows {} complete scenario(s)", blocks.len());
+    let home = repo().join("snapshots/alhambra/docs-example.toml");
+    for (i, text) in blocks.into_iter().enumerate() {
+        let scenario = Scenario::parse(Source::Disk(home.clone()), text.clone())
+            .unwrap_or_else(|e| panic!("example {} of {PAGE}: {e}\n{text}", i + 1));
+        assert!(scenario.file.expect.is_some(), "example {} of {PAGE} has no [expect]:\n{text}", i + 1);
+        let run = scenario.run().unwrap_or_else(|e| panic!("example {} of {PAGE}: {e}\n{text}", i + 1));
+        let fails = scenario.check(&run);
+        assert!(fails.is_empty(), "example {} of {PAGE}: {}\n{text}", i + 1, fails.join("; "));
+    }
+}
+
+#[test]
+fn a_key_counts_only_as_code() {
+    assert!(mentions("| `take_limit` | integer |", "take_limit"));
+    assert!(mentions("the `[two_players]` table", "two_players"));
+    assert!(mentions("`[[building]]`", "building"));
+    assert!(mentions("`ctx.deck`", "ctx"));
+    assert!(!mentions("the take limit is take_limit", "take_limit"));
+    assert!(!mentions("`building_deck`", "building"));
+    assert!(!mentions("`buildings`", "building"));
+}
