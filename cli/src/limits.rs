@@ -32,7 +32,8 @@ pub fn check_players(rs: &RulesetInfo, players: usize) -> Result<(), String> {
     if (min..=max).contains(&players) {
         Ok(())
     } else {
-        Err(format!("{players} players: ruleset `{}` is for {min} to {max} players; change --players or --bots", rs.id))
+        let count = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };
+        Err(format!("{count}: ruleset `{}` is for {min} to {max} players; change --players or --bots", rs.id))
     }
 }
 

@@ -205,6 +205,33 @@ impl Scenario {
         }
         let money_id = |id: &str, path: &str| rs.lookup_money(id).map_err(|e| self.err(path, e));
         if let Some(deal) = &f.deal {
+            // A dealt game is set up by the rules: a position written beside it would be ignored.
+            const POSITION: &[&str] = &[
+                "to_move",
+                "start_player",
+                "turn",
+                "money_display",
+                "building_display",
+                "deck",
+                "building_deck",
+                "discard",
+                "unplaced_money",
+                "only_listed_buildings",
+                "scored",
+                "neutral",
+            ];
+            if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
+                return Err(self.err(key, format!("`{key}` has no effect with `deal`")).help(
+                    "`deal` sets up the game by the rules from a money deck; write a position without `deal` instead",
+                ));
+            }
+            if let Some(s) =
+                f.players.iter().position(|p| !p.hand.is_empty() || !p.buildings.is_empty() || p.score != 0)
+            {
+                return Err(self
+                    .err(&format!("players.{s}"), "a player's cards have no effect with `deal`")
+                    .help("`deal` gives every player their starting capital by the rules; leave `[[players]]` empty"));
+            }
             let top = deal
                 .iter()
                 .enumerate()
@@ -214,6 +241,9 @@ impl Scenario {
         }
         if f.to_move >= n {
             return Err(self.err("to_move", format!("seat {} is not a seat (seats 0 to {})", f.to_move, n - 1)));
+        }
+        if let Some(start) = f.start_player.filter(|&s| s >= n) {
+            return Err(self.err("start_player", format!("seat {start} is not a seat (seats 0 to {})", n - 1)));
         }
         let mut game = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(f.seed));
         if game.neutral.is_none() && f.neutral.is_some() {

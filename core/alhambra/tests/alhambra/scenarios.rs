@@ -1,40 +1,28 @@
-//! Every scenario in `snapshots/alhambra/` must load, run and pass its
-//! `[expect]` table (which it must have). Every failing file is reported, not
-//! just the first.
+//! The scenario format refuses what it would silently ignore. (Every scenario
+//! in `snapshots/alhambra/` runs, with its `[expect]` and snapshot, in the
+//! snapshot harness, `snapshots/tests/scenarios.rs`.)
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use alhambra::files::Source;
 use alhambra::scenario::Scenario;
 
-fn scenario_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/alhambra");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files
-}
-
-fn check(path: &Path) -> Result<(), String> {
-    let scenario = Scenario::load(path).map_err(|e| e.to_string())?;
-    let run = scenario.run().map_err(|e| e.to_string())?;
-    let mut problems = Vec::new();
-    if scenario.file.expect.is_none() {
-        problems.push("no [expect] table: every scenario needs one".to_owned());
-    }
-    problems.extend(scenario.check(&run));
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n  ")) }
+fn setup_error(text: &str) -> String {
+    let s = Scenario::parse(Source::Disk(PathBuf::from("inline.toml")), text.to_owned()).unwrap();
+    let rs = s.ruleset().unwrap();
+    s.setup(rs).map(|_| ()).expect_err("the setup should be refused").to_string()
 }
 
 #[test]
-fn every_scenario_passes() {
-    let files = scenario_files();
-    assert!(files.len() >= 20, "only {} scenarios", files.len());
-    let failures: Vec<String> = files
-        .iter()
-        .filter_map(|f| check(f).err().map(|e| format!("{}:\n  {e}", f.file_name().unwrap().to_string_lossy())))
-        .collect();
-    assert!(failures.is_empty(), "{} of {} scenarios fail:\n{}", failures.len(), files.len(), failures.join("\n"));
+fn a_position_beside_deal_is_refused_where_it_is_written() {
+    let err = setup_error("deal = [\"denar5\"]\nto_move = 1\n[[players]]\n[[players]]\n[[players]]\n");
+    assert!(err.contains("`to_move` has no effect with `deal`") && err.contains("inline.toml:2:"), "{err}");
+    let err = setup_error("deal = [\"denar5\"]\n[[players]]\nhand = [\"denar2\"]\n[[players]]\n[[players]]\n");
+    assert!(err.contains("a player's cards have no effect with `deal`"), "{err}");
+}
+
+#[test]
+fn a_start_player_past_the_seats_is_refused() {
+    let err = setup_error("start_player = 9\n[[players]]\n[[players]]\n[[players]]\n");
+    assert!(err.contains("seat 9 is not a seat (seats 0 to 2)") && err.contains("inline.toml:1:16"), "{err}");
 }
