@@ -77,6 +77,7 @@ impl Hooks {
     pub fn load(score: &Source, neutral: &Source) -> Result<Hooks, Vec<LoadError>> {
         let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |_| {});
         host.set_docs_page(DOCS_PAGE);
+        host.set_owner_noun("script");
         let mut errors = host.add_owner("scoring", Some(score));
         errors.extend(host.add_owner("neutral collector", Some(neutral)));
         if errors.is_empty() {

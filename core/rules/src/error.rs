@@ -228,6 +228,8 @@ impl From<LoadError> for LoadErrors {
 /// A script that failed while the game ran it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct ScriptError {
+    /// What the owner is (`card`, or `script` for a ruleset's own scripts).
+    pub noun: &'static str,
     /// The card (or other owner) whose script failed.
     pub card: String,
     /// The script file.
@@ -244,7 +246,7 @@ pub struct ScriptError {
 
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = format!("card `{}`, hook `{}`: {}", self.card, self.hook, self.message);
+        let message = format!("{} `{}`, hook `{}`: {}", self.noun, self.card, self.hook, self.message);
         render(f, &self.file, self.pos, self.snippet.as_deref(), &message, None)
     }
 }
@@ -255,7 +257,7 @@ impl From<ScriptError> for LoadError {
         LoadError {
             file: e.file,
             pos: e.pos,
-            message: format!("card `{}`, hook `{}`: {}", e.card, e.hook, e.message),
+            message: format!("{} `{}`, hook `{}`: {}", e.noun, e.card, e.hook, e.message),
             help: None,
             snippet: e.snippet.map(|b| *b),
         }

@@ -91,6 +91,8 @@ pub struct ScriptHost {
     owners: Vec<String>,
     /// The documentation page that lists the hooks and `ctx`, named in hints.
     docs: &'static str,
+    /// What scripts belong to, in errors (`card`).
+    noun: &'static str,
 }
 
 impl ScriptHost {
@@ -143,6 +145,7 @@ impl ScriptHost {
             memo: RwLock::default(),
             owners: Vec::new(),
             docs: "docs/scripting.md",
+            noun: "card",
         }
     }
 
@@ -150,6 +153,12 @@ impl ScriptHost {
     /// default): a game whose hooks are documented elsewhere sets its own.
     pub fn set_docs_page(&mut self, page: &'static str) {
         self.docs = page;
+    }
+
+    /// Names what a script belongs to in errors (`card` by default): a game
+    /// whose scripts belong to the ruleset itself says `script`.
+    pub fn set_owner_noun(&mut self, noun: &'static str) {
+        self.noun = noun;
     }
 
     /// The hooks this host dispatches.
@@ -202,8 +211,9 @@ impl ScriptHost {
                                 &text,
                                 pos,
                                 format!(
-                                    "hook `{}` of card `{owner}` takes {} parameter(s), but the engine passes {}",
+                                    "hook `{}` of {} `{owner}` takes {} parameter(s), but the engine passes {}",
                                     f.name,
+                                    self.noun,
                                     f.params.len(),
                                     self.hooks[h].arity
                                 ),
@@ -390,6 +400,7 @@ impl ScriptHost {
         let text: std::sync::Arc<str> = source.read().unwrap_or_default().into();
         let snippet = LoadError::at_pos(source, &text, at, "").snippet.map(Box::new);
         ScriptError {
+            noun: self.noun,
             card: self.owners[owner].clone(),
             file: source.to_string(),
             hook: self.hooks[hook].name.to_owned(),
