@@ -231,11 +231,11 @@ pub struct ScriptError {
     /// What the owner is (`card`, or `script` for a ruleset's own scripts).
     pub noun: &'static str,
     /// The card (or other owner) whose script failed.
-    pub card: String,
+    pub card: std::sync::Arc<str>,
     /// The script file.
     pub file: String,
     /// The hook being run.
-    pub hook: String,
+    pub hook: &'static str,
     /// Where in the script, if Rhai knows.
     pub pos: Pos,
     /// What went wrong, with a hint.

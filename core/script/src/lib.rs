@@ -88,7 +88,7 @@ pub struct ScriptHost {
     /// Remembered values, owned by this host (freed with it), bounded by [`MEMO_CAPACITY`].
     memo: RwLock<rustc_hash::FxHashMap<MemoKey, Dynamic>>,
     limits: Limits,
-    owners: Vec<String>,
+    owners: Vec<std::sync::Arc<str>>,
     /// The documentation page that lists the hooks and `ctx`, named in hints.
     docs: &'static str,
     /// What scripts belong to, in errors (`card`).
@@ -169,7 +169,7 @@ impl ScriptHost {
     /// Registers an owner (a card) with an optional script; returns every problem found.
     pub fn add_owner(&mut self, owner: &str, source: Option<&Source>) -> Vec<LoadError> {
         let idx = self.owners.len();
-        self.owners.push(owner.to_owned());
+        self.owners.push(owner.into());
         for table in &mut self.dispatch {
             table.push(None);
         }
@@ -403,7 +403,7 @@ impl ScriptHost {
             noun: self.noun,
             card: self.owners[owner].clone(),
             file: source.to_string(),
-            hook: self.hooks[hook].name.to_owned(),
+            hook: self.hooks[hook].name,
             pos: at,
             message,
             snippet,
