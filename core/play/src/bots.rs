@@ -50,13 +50,23 @@ pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Resu
 /// Information-set Monte Carlo tree search (single observer): each iteration
 /// deals what this seat cannot see at random ([`Determinize::determinize`]),
 /// walks a tree of actions shared by all deals (UCB1 with availability counts),
-/// and plays the rest of the game with a game's own playout bot (10% random
-/// moves). The move most visited wins.
+/// and plays the rest of the game with a game's own playout bot (by default
+/// one move in 10 random). The move most visited wins.
+///
+/// By default the tree grows as deep as the iterations take it. A game whose
+/// moves are judged only over many turns may cap it ([`Mcts::with_depth`]):
+/// a node below the root is first tried with a random move, so with few
+/// iterations a deep tree plays mostly random moves on the way down, and its
+/// playouts say more about those than about the root's moves.
 #[derive(Clone, Debug)]
 pub struct Mcts {
     rng: ChaCha8Rng,
     iterations: u32,
     exploration: f64,
+    /// One playout move in this many is random; 0: none.
+    random_one_in: u32,
+    /// The most decisions an iteration walks in the tree.
+    depth: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -78,11 +88,26 @@ impl Mcts {
 
     /// A search bot doing `iterations` determinized playouts per move.
     pub fn new(seed: u64, iterations: u32) -> Self {
-        Mcts { rng: ChaCha8Rng::seed_from_u64(seed), iterations, exploration: 0.7 }
+        Mcts { rng: ChaCha8Rng::seed_from_u64(seed), iterations, exploration: 0.7, random_one_in: 10, depth: u32::MAX }
+    }
+
+    /// One playout move in `one_in` is random instead of the playout bot's
+    /// (10 unless set); 0: the playout bot plays every move.
+    pub fn with_random_moves(mut self, one_in: u32) -> Self {
+        self.random_one_in = one_in;
+        self
+    }
+
+    /// At most `depth` decisions (at least 1) per iteration are walked in the
+    /// tree, the rest played out. 1: each move of the root is judged by
+    /// playouts alone (flat Monte Carlo, UCB1 sharing out the iterations).
+    pub fn with_depth(mut self, depth: u32) -> Self {
+        self.depth = depth.max(1);
+        self
     }
 
     /// Searches `root` for the seat to move and returns the most visited legal action.
-    /// `playout` plays for every seat after the tree (10% of its moves are random).
+    /// `playout` plays for every seat after the tree (see [`Mcts::with_random_moves`]).
     pub fn search<G: Determinize>(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
         let Some(me) = root.to_move() else { return legal[0] };
         let mut tree: Vec<Node<G::Action>> =
@@ -111,6 +136,9 @@ impl Mcts {
         let mut path = vec![0];
         // Selection and expansion.
         while let Some(seat) = game.to_move() {
+            if path.len() > self.depth as usize {
+                break;
+            }
             let legal = game.legal();
             let mut untried: smallvec::SmallVec<[G::Action; 16]> = smallvec::SmallVec::new();
             for a in legal {
@@ -151,7 +179,7 @@ impl Mcts {
         // Playout.
         while game.to_move().is_some() {
             let legal = game.legal();
-            let a = if rng::below(&mut self.rng, 10) == 0 {
+            let a = if self.random_one_in > 0 && rng::below(&mut self.rng, self.random_one_in as usize) == 0 {
                 legal[rng::below(&mut self.rng, legal.len())]
             } else {
                 playout.choose(&game, legal)
