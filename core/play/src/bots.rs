@@ -38,6 +38,41 @@ impl<G: TurnGame> Bot<G> for RandomBot {
     }
 }
 
+/// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "mcts", "mcts:N"];
+
+/// A bot named on a command line or in a file, before a game builds it: each
+/// game's `bots::make` matches on it with its own greedy rules and search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotSpec {
+    /// [`RandomBot`].
+    Random,
+    /// The game's rules of thumb.
+    Greedy,
+    /// The game's tree search with this many iterations per move.
+    Mcts(u32),
+}
+
+impl BotSpec {
+    /// `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]) or `mcts:N`
+    /// (N from 1 to [`Mcts::MAX_ITERATIONS`]); the error says what is wrong.
+    pub fn parse(name: &str) -> Result<BotSpec, String> {
+        match name.split_once(':') {
+            None if name == "random" => Ok(BotSpec::Random),
+            None if name == "greedy" => Ok(BotSpec::Greedy),
+            None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
+            Some(("mcts", n)) => match n.parse::<u32>() {
+                Ok(n) if (1..=Mcts::MAX_ITERATIONS).contains(&n) => Ok(BotSpec::Mcts(n)),
+                _ => Err(format!(
+                    "`{name}`: write mcts:N with N the iterations per move, from 1 to {}",
+                    Mcts::MAX_ITERATIONS
+                )),
+            },
+            _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
+        }
+    }
+}
+
 /// Plays a game to its end with one bot per seat.
 pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Result<(), G::Error> {
     while let Some(seat) = game.to_move() {
@@ -192,6 +227,27 @@ impl Mcts {
         for &n in &path {
             tree[n].visits += 1;
             tree[n].reward += rewards[tree[n].seat];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_names_parse() {
+        assert_eq!(BotSpec::parse("random"), Ok(BotSpec::Random));
+        assert_eq!(BotSpec::parse("greedy"), Ok(BotSpec::Greedy));
+        assert_eq!(BotSpec::parse("mcts"), Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)));
+        assert_eq!(BotSpec::parse("mcts:1"), Ok(BotSpec::Mcts(1)));
+        assert_eq!(BotSpec::parse("mcts:1000000"), Ok(BotSpec::Mcts(1_000_000)));
+        let range = |n: &str| format!("`{n}`: write mcts:N with N the iterations per move, from 1 to 1000000");
+        for n in ["mcts:0", "mcts:1000001", "mcts:", "mcts:x", "mcts:-3"] {
+            assert_eq!(BotSpec::parse(n), Err(range(n)));
+        }
+        for n in ["", "Random", "greedy:2", "mcts 5", "alpha"] {
+            assert_eq!(BotSpec::parse(n), Err(format!("unknown bot `{n}`; bots: random, greedy, mcts, mcts:N")));
         }
     }
 }
