@@ -1,10 +1,24 @@
-//! Win shares of bots against each other:
+//! Win shares of bots against each other, seats rotated game by game:
 //! `cargo run --release -p alhambra --example versus -- greedy random random [games]`.
+//!
+//! Each line gives a bot's win share (a tie shares the win) with its 95%
+//! Wilson interval, and its mean points. With two bots the seats swap every
+//! game, so each bot starts from each seat in half the games.
 
 use std::time::Instant;
 
 use alhambra::Ruleset;
 use alhambra::sim::play_one;
+
+/// The 95% Wilson score interval of a proportion `share` of `n` trials.
+fn wilson(share: f64, n: f64) -> (f64, f64) {
+    let z = 1.96_f64;
+    let p = share / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
 
 fn main() {
     let mut bots: Vec<String> = std::env::args().skip(1).collect();
@@ -33,11 +47,14 @@ fn main() {
         }
     }
     let secs = start.elapsed().as_secs_f64();
+    let n = games as f64;
     for (b, name) in bots.iter().enumerate() {
+        let (lo, hi) = wilson(share[b], n);
         println!(
-            "{name:>10}: win share {:.3}, mean points {:.1}",
-            share[b] / games as f64,
-            points[b] as f64 / games as f64
+            "{name:>10}: won {:.1} of {games}, win share {:.4} (95% {lo:.4}-{hi:.4}), mean points {:.1}",
+            share[b],
+            share[b] / n,
+            points[b] as f64 / n
         );
     }
     println!("{games} games in {secs:.1}s");

@@ -42,6 +42,9 @@ pub struct Player {
     pub hand: Vec<Money>,
     /// Buildings owned, in the order acquired.
     pub buildings: Vec<BuildingIdx>,
+    /// The turn each of `buildings` was acquired in (same order); 0: before
+    /// the first turn (the neutral collector's first draws, a scenario's setup).
+    pub acquired: Vec<u32>,
     /// Buildings owned per type.
     pub counts: [u8; MAX_TYPES],
 }
@@ -61,8 +64,15 @@ impl Player {
         self.hand.iter().map(|m| u32::from(m.value)).sum()
     }
 
+    /// Adds a building held from before the first turn.
     pub(crate) fn add_building(&mut self, rs: &Ruleset, b: BuildingIdx) {
+        self.add_building_at(rs, b, 0);
+    }
+
+    /// Adds a building acquired in `turn`.
+    pub(crate) fn add_building_at(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32) {
         self.buildings.push(b);
+        self.acquired.push(turn);
         self.counts[rs.building(b).kind as usize] += 1;
     }
 }
@@ -207,7 +217,7 @@ impl Game {
         for slot in 0..game.building_display.len() {
             game.building_display[slot] = game.building_deck.pop();
         }
-        game.neutral_draws("start")?;
+        game.neutral_draws("start", 0)?;
         // Money: shuffled, then the starting capital, one card at a time per player.
         let mut money = game.all_money();
         rng::shuffle(&mut game.rng, &mut money);
@@ -948,8 +958,8 @@ impl Game {
         let b = self.building_display[slot as usize].take().expect("a building in the slot");
         let rs = Arc::clone(&self.rs);
         match (&mut self.neutral, donate) {
-            (Some(n), true) => n.add_building(&rs, b),
-            _ => self.players[seat].add_building(&rs, b),
+            (Some(n), true) => n.add_building_at(&rs, b, self.turns),
+            _ => self.players[seat].add_building_at(&rs, b, self.turns),
         }
         self.event(Some(seat), |g| {
             let id = &g.rs.building(b).id;
@@ -1013,7 +1023,7 @@ impl Game {
                 Some(Draw::Scoring(s)) => {
                     self.score_round(s as usize)?;
                     let name = self.rs.scorings[s as usize].name.clone();
-                    self.neutral_draws(&name)?;
+                    self.neutral_draws(&name, self.turns)?;
                 }
                 None => break,
             }
@@ -1021,8 +1031,9 @@ impl Game {
         Ok(())
     }
 
-    /// Two players: the neutral collector's draws at `at` (`start` or a scoring's name).
-    fn neutral_draws(&mut self, at: &str) -> Result<(), GameError> {
+    /// Two players: the neutral collector's draws at `at` (`start` or a
+    /// scoring's name), in `turn` (0 at the start).
+    fn neutral_draws(&mut self, at: &str, turn: u32) -> Result<(), GameError> {
         if self.neutral.is_none() {
             return Ok(());
         }
@@ -1033,7 +1044,7 @@ impl Game {
             let n = n.min(deck);
             for _ in 0..n {
                 let b = self.building_deck.pop().expect("counted");
-                self.neutral.as_mut().expect("two players").add_building(&rs, b);
+                self.neutral.as_mut().expect("two players").add_building_at(&rs, b, turn);
             }
             self.event(None, |g| format!("{} draws {} ({at})", g.rs.two_players.neutral, n_cards(n)));
         }
@@ -1084,7 +1095,7 @@ impl Game {
             let holders: Vec<usize> = (0..sums.len()).filter(|&s| sums[s] == best).collect();
             if best > 0 && holders.len() == 1 {
                 let s = holders[0];
-                self.players[s].add_building(&rs, b);
+                self.players[s].add_building_at(&rs, b, self.turns);
                 self.event(Some(s), |g| {
                     format!("seat {s} gets {} (most {}: {best})", rs.building(b).id, g.rs.currency_name(c as u8))
                 });
@@ -1209,6 +1220,25 @@ mod tests {
                     let (lo, hi) = g.scoring_range[s as usize];
                     assert!((lo..hi).contains(&bottom));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn buildings_remember_their_turn() {
+        let rs = rs();
+        let mut g = Game::new(Arc::clone(&rs), 2, 5).unwrap();
+        let n = g.neutral.as_ref().unwrap();
+        assert!(!n.buildings.is_empty() && n.acquired.iter().all(|&t| t == 0), "the start draws: {:?}", n.acquired);
+        let mut bot = engine_play::bots::RandomBot::new(1);
+        while !g.is_over() {
+            let turn = g.turns;
+            let before: Vec<usize> = g.players.iter().chain(&g.neutral).map(|p| p.buildings.len()).collect();
+            let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+            g.apply(a).unwrap();
+            for (c, p) in g.players.iter().chain(&g.neutral).enumerate() {
+                assert_eq!(p.acquired.len(), p.buildings.len());
+                assert!(p.acquired[before[c]..].iter().all(|&t| t == turn), "collector {c} in turn {turn}");
             }
         }
     }

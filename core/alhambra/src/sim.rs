@@ -96,10 +96,16 @@ impl Outcome for Game {
         self.turns()
     }
 
-    /// The buildings a seat holds (when each was got is not tracked: 0).
+    /// The buildings a seat holds, each with the turn it was bought in (the
+    /// last turn for those got at the game end; 0 for a scenario's setup).
     fn holdings(&self, seat: usize) -> Vec<Built> {
         let rs = self.ruleset();
-        self.player(seat).buildings.iter().map(|&b| Built { id: rs.building(b).id.clone(), round: 0 }).collect()
+        let p = self.player(seat);
+        p.buildings
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| Built { id: rs.building(b).id.clone(), round: p.acquired.get(i).copied().unwrap_or(0) })
+            .collect()
     }
 
     fn actions_applied(&self) -> u64 {

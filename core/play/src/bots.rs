@@ -38,6 +38,41 @@ impl<G: TurnGame> Bot<G> for RandomBot {
     }
 }
 
+/// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
+pub const BOT_NAMES: &[&str] = &["random", "greedy", "mcts", "mcts:N"];
+
+/// A bot named on a command line or in a file, before a game builds it: each
+/// game's `bots::make` matches on it with its own greedy rules and search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotSpec {
+    /// [`RandomBot`].
+    Random,
+    /// The game's rules of thumb.
+    Greedy,
+    /// The game's tree search with this many iterations per move.
+    Mcts(u32),
+}
+
+impl BotSpec {
+    /// `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]) or `mcts:N`
+    /// (N from 1 to [`Mcts::MAX_ITERATIONS`]); the error says what is wrong.
+    pub fn parse(name: &str) -> Result<BotSpec, String> {
+        match name.split_once(':') {
+            None if name == "random" => Ok(BotSpec::Random),
+            None if name == "greedy" => Ok(BotSpec::Greedy),
+            None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
+            Some(("mcts", n)) => match n.parse::<u32>() {
+                Ok(n) if (1..=Mcts::MAX_ITERATIONS).contains(&n) => Ok(BotSpec::Mcts(n)),
+                _ => Err(format!(
+                    "`{name}`: write mcts:N with N the iterations per move, from 1 to {}",
+                    Mcts::MAX_ITERATIONS
+                )),
+            },
+            _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
+        }
+    }
+}
+
 /// Plays a game to its end with one bot per seat.
 pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Result<(), G::Error> {
     while let Some(seat) = game.to_move() {
@@ -50,13 +85,23 @@ pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Resu
 /// Information-set Monte Carlo tree search (single observer): each iteration
 /// deals what this seat cannot see at random ([`Determinize::determinize`]),
 /// walks a tree of actions shared by all deals (UCB1 with availability counts),
-/// and plays the rest of the game with a game's own playout bot (10% random
-/// moves). The move most visited wins.
+/// and plays the rest of the game with a game's own playout bot (by default
+/// one move in 10 random). The move most visited wins.
+///
+/// By default the tree grows as deep as the iterations take it. A game whose
+/// moves are judged only over many turns may cap it ([`Mcts::with_depth`]):
+/// a node below the root is first tried with a random move, so with few
+/// iterations a deep tree plays mostly random moves on the way down, and its
+/// playouts say more about those than about the root's moves.
 #[derive(Clone, Debug)]
 pub struct Mcts {
     rng: ChaCha8Rng,
     iterations: u32,
     exploration: f64,
+    /// One playout move in this many is random; 0: none.
+    random_one_in: u32,
+    /// The most decisions an iteration walks in the tree.
+    depth: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -78,11 +123,26 @@ impl Mcts {
 
     /// A search bot doing `iterations` determinized playouts per move.
     pub fn new(seed: u64, iterations: u32) -> Self {
-        Mcts { rng: ChaCha8Rng::seed_from_u64(seed), iterations, exploration: 0.7 }
+        Mcts { rng: ChaCha8Rng::seed_from_u64(seed), iterations, exploration: 0.7, random_one_in: 10, depth: u32::MAX }
+    }
+
+    /// One playout move in `one_in` is random instead of the playout bot's
+    /// (10 unless set); 0: the playout bot plays every move.
+    pub fn with_random_moves(mut self, one_in: u32) -> Self {
+        self.random_one_in = one_in;
+        self
+    }
+
+    /// At most `depth` decisions (at least 1) per iteration are walked in the
+    /// tree, the rest played out. 1: each move of the root is judged by
+    /// playouts alone (flat Monte Carlo, UCB1 sharing out the iterations).
+    pub fn with_depth(mut self, depth: u32) -> Self {
+        self.depth = depth.max(1);
+        self
     }
 
     /// Searches `root` for the seat to move and returns the most visited legal action.
-    /// `playout` plays for every seat after the tree (10% of its moves are random).
+    /// `playout` plays for every seat after the tree (see [`Mcts::with_random_moves`]).
     pub fn search<G: Determinize>(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
         let Some(me) = root.to_move() else { return legal[0] };
         let mut tree: Vec<Node<G::Action>> =
@@ -111,6 +171,9 @@ impl Mcts {
         let mut path = vec![0];
         // Selection and expansion.
         while let Some(seat) = game.to_move() {
+            if path.len() > self.depth as usize {
+                break;
+            }
             let legal = game.legal();
             let mut untried: smallvec::SmallVec<[G::Action; 16]> = smallvec::SmallVec::new();
             for a in legal {
@@ -151,7 +214,7 @@ impl Mcts {
         // Playout.
         while game.to_move().is_some() {
             let legal = game.legal();
-            let a = if rng::below(&mut self.rng, 10) == 0 {
+            let a = if self.random_one_in > 0 && rng::below(&mut self.rng, self.random_one_in as usize) == 0 {
                 legal[rng::below(&mut self.rng, legal.len())]
             } else {
                 playout.choose(&game, legal)
@@ -164,6 +227,27 @@ impl Mcts {
         for &n in &path {
             tree[n].visits += 1;
             tree[n].reward += rewards[tree[n].seat];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_names_parse() {
+        assert_eq!(BotSpec::parse("random"), Ok(BotSpec::Random));
+        assert_eq!(BotSpec::parse("greedy"), Ok(BotSpec::Greedy));
+        assert_eq!(BotSpec::parse("mcts"), Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)));
+        assert_eq!(BotSpec::parse("mcts:1"), Ok(BotSpec::Mcts(1)));
+        assert_eq!(BotSpec::parse("mcts:1000000"), Ok(BotSpec::Mcts(1_000_000)));
+        let range = |n: &str| format!("`{n}`: write mcts:N with N the iterations per move, from 1 to 1000000");
+        for n in ["mcts:0", "mcts:1000001", "mcts:", "mcts:x", "mcts:-3"] {
+            assert_eq!(BotSpec::parse(n), Err(range(n)));
+        }
+        for n in ["", "Random", "greedy:2", "mcts 5", "alpha"] {
+            assert_eq!(BotSpec::parse(n), Err(format!("unknown bot `{n}`; bots: random, greedy, mcts, mcts:N")));
         }
     }
 }

@@ -9,5 +9,5 @@ pub mod rng;
 pub mod sim;
 pub mod turns;
 
-pub use bots::{Bot, Mcts, RandomBot, play_out};
+pub use bots::{BOT_NAMES, Bot, BotSpec, Mcts, RandomBot, play_out};
 pub use turns::{Determinize, TurnGame};

@@ -3,30 +3,19 @@
 //! search itself are the engine's.
 
 use engine_play::bots::Mcts;
-pub use engine_play::bots::{Bot, RandomBot, play_out};
+pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::game::{Decision, Game};
 
-/// Names accepted by [`make`]; `mcts:N` sets the iterations per move.
-pub const BOT_NAMES: &[&str] = &["random", "greedy", "mcts", "mcts:N"];
-
-/// A bot by name, seeded.
+/// A bot by name ([`BotSpec::parse`]: `random`, `greedy`, `mcts`, `mcts:N`), seeded.
 pub fn make(name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
-    match name.split_once(':') {
-        None if name == "random" => Ok(Box::new(RandomBot::new(seed))),
-        None if name == "greedy" => Ok(Box::new(GreedyBot)),
-        None if name == "mcts" => Ok(Box::new(MctsBot::new(seed, MctsBot::DEFAULT_ITERATIONS))),
-        Some(("mcts", n)) => match n.parse::<u32>() {
-            Ok(n) if (1..=MctsBot::MAX_ITERATIONS).contains(&n) => Ok(Box::new(MctsBot::new(seed, n))),
-            _ => Err(format!(
-                "`{name}`: write mcts:N with N the iterations per move, from 1 to {}",
-                MctsBot::MAX_ITERATIONS
-            )),
-        },
-        _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
-    }
+    Ok(match BotSpec::parse(name)? {
+        BotSpec::Random => Box::new(RandomBot::new(seed)),
+        BotSpec::Greedy => Box::new(GreedyBot),
+        BotSpec::Mcts(n) => Box::new(MctsBot::new(seed, n)),
+    })
 }
 
 /// Plays by rules of thumb: values cards by points, cost and whether they do

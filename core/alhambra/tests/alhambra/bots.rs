@@ -37,6 +37,21 @@ fn mcts_plays_legal_moves() {
 }
 
 #[test]
+fn holdings_say_in_which_turn_each_building_was_got() {
+    for bots in [&["greedy", "random"][..], &["greedy", "greedy", "random"]] {
+        for r in play(bots, 20) {
+            for (seat, held) in r.buildings.iter().enumerate() {
+                let turns: Vec<u32> = held.iter().map(|b| b.round).collect();
+                assert!(turns.windows(2).all(|w| w[0] <= w[1]), "seat {seat}: {turns:?}");
+                assert!(turns.iter().all(|&t| (1..=r.rounds).contains(&t)), "seat {seat}: {turns:?} of {}", r.rounds);
+            }
+            let all: Vec<u32> = r.buildings.iter().flatten().map(|b| b.round).collect();
+            assert!(all.iter().any(|&t| t < r.rounds / 2) && all.iter().any(|&t| t > r.rounds / 2), "{all:?}");
+        }
+    }
+}
+
+#[test]
 fn greedy_beats_random() {
     let two = play(&["greedy", "random"], 300);
     let w2 = share(&two);
