@@ -91,20 +91,24 @@ impl Outcome for Game {
         Ok((self.scores().iter().map(|s| s.total).collect(), self.winners()))
     }
 
-    /// Turns played.
+    /// Rounds played: a round is one turn of every player (the last one maybe cut short).
     fn rounds(&self) -> u32 {
-        self.turns()
+        self.turns().div_ceil(self.num_players() as u32)
     }
 
-    /// The buildings a seat holds, each with the turn it was bought in (the
-    /// last turn for those got at the game end; 0 for a scenario's setup).
+    /// The buildings a seat holds, each with the round it was bought in (the
+    /// last round for those got at the game end; 0 for a scenario's setup).
     fn holdings(&self, seat: usize) -> Vec<Built> {
         let rs = self.ruleset();
         let p = self.player(seat);
+        let round = |turn: u32| turn.div_ceil(self.num_players() as u32);
         p.buildings
             .iter()
             .enumerate()
-            .map(|(i, &b)| Built { id: rs.building(b).id.clone(), round: p.acquired.get(i).copied().unwrap_or(0) })
+            .map(|(i, &b)| Built {
+                id: rs.building(b).id.clone(),
+                round: round(p.acquired.get(i).copied().unwrap_or(0)),
+            })
             .collect()
     }
 
