@@ -1,9 +1,13 @@
 //! Rule numbers declared once: the [`rules!`](crate::rules) macro turns a list
 //! of keys with their types, ranges and docs into a game's `Rules` struct, one
 //! file's partial table, the merge along `extends`, and the list the range
-//! checks and the documentation test read.
+//! checks and the documentation test read. [`field_names`] lists any file
+//! format's keys from its `Deserialize` impl, for the tests that check the
+//! documentation names every key.
 
 use std::collections::BTreeMap;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 /// The numbers in a rule value, each with its path, for the range checks.
 pub trait Numbers {
@@ -99,4 +103,40 @@ macro_rules! rules {
             }
         }
     };
+}
+
+/// The field names of a struct as its serde `Deserialize` impl knows them
+/// (renames applied), without a hand-written list. Nested structs are not
+/// followed: ask for each one.
+pub fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut fields = None;
+    // The recorder always fails; the names are recorded before it does.
+    let _ = T::deserialize(FieldRecorder(&mut fields));
+    fields.unwrap_or_default()
+}
+
+/// A deserializer that records the fields of the struct asked for, then fails.
+struct FieldRecorder<'a>(&'a mut Option<&'static [&'static str]>);
+
+impl<'de> Deserializer<'de> for FieldRecorder<'_> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("not a struct"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = Some(fields);
+        Err(de::Error::custom("field names recorded"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
 }

@@ -7,7 +7,7 @@
 //! names from the hook tables and the registration code in `hooks.rs`, so no
 //! list here has to be kept in step by hand (except [`RETURN_KEYS`]).
 
-use serde::de::{self, Deserialize, Deserializer, Visitor};
+pub use engine_rules::schema::field_names;
 
 use crate::cards::{CardSetFile, CardSpec};
 use crate::hooks::{HOOKS, SCALARS};
@@ -31,42 +31,6 @@ pub const JSON_MD: &str = "json.md";
 /// the hook contracts in [`HOOKS`].
 pub static RETURN_KEYS: &[&str] =
     &["tuck", "exchange", "overbuild", "overbuild_except", "goods_as_cards", "draw", "tuck_sold", "keep", "from_hand"];
-
-/// The field names of a struct as its serde `Deserialize` impl knows them
-/// (renames applied), without a hand-written list. Nested structs are not
-/// followed: ask for each one.
-pub fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
-    let mut fields = None;
-    // The recorder always fails; the names are recorded before it does.
-    let _ = T::deserialize(FieldRecorder(&mut fields));
-    fields.unwrap_or_default()
-}
-
-/// A deserializer that records the fields of the struct asked for, then fails.
-struct FieldRecorder<'a>(&'a mut Option<&'static [&'static str]>);
-
-impl<'de> Deserializer<'de> for FieldRecorder<'_> {
-    type Error = de::value::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(de::Error::custom("not a struct"))
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        _visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        *self.0 = Some(fields);
-        Err(de::Error::custom("field names recorded"))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
-    }
-}
 
 /// What a script can see, by the type the name is registered on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use alhambra::hooks::{CTX_MORE, HOOKS, SCALARS};
 use alhambra::ruleset::{BuildingType, Currency, NeutralDraw, RULE_KEYS, Scoring, TwoPlayers};
 use alhambra::saved::SavedGame;
 use alhambra::scenario::{Expect, PlayerSpec, Scenario, ScenarioFile};
-use serde::de::{self, Deserialize, Deserializer, Visitor};
+use engine_rules::schema::field_names;
 use serde_json::Value;
 
 const PAGE: &str = "docs/alhambra.md";
@@ -35,40 +35,6 @@ fn mentions(text: &str, key: &str) -> bool {
         let after = text[at + key.len()..].chars().next();
         ["`", "`[", "`[["].iter().any(|open| before.ends_with(open)) && matches!(after, Some('`' | ']' | '.' | '('))
     })
-}
-
-/// The field names a struct's `Deserialize` impl knows (renames applied).
-fn field_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
-    let mut fields = None;
-    // The recorder always fails; the names are recorded before it does.
-    let _ = T::deserialize(FieldRecorder(&mut fields));
-    fields.unwrap_or_else(|| panic!("{} is not a struct", std::any::type_name::<T>()))
-}
-
-/// A deserializer that records the fields of the struct asked for, then fails.
-struct FieldRecorder<'a>(&'a mut Option<&'static [&'static str]>);
-
-impl<'de> Deserializer<'de> for FieldRecorder<'_> {
-    type Error = de::value::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(de::Error::custom("not a struct"))
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        _visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        *self.0 = Some(fields);
-        Err(de::Error::custom("field names recorded"))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
-    }
 }
 
 /// Every key of a TOML value, all levels down (tables in arrays included).
