@@ -179,7 +179,7 @@ impl Scenario {
     pub fn parse(source: Source, text: String) -> Result<Scenario, LoadError> {
         let doc = TomlDoc::parse(source.clone(), text)?;
         let file = doc.deserialize().map_err(|e| {
-            e.help("a scenario has description, players, actions and [expect] (see core/alhambra/src/scenario.rs)")
+            e.help("a scenario has ruleset, description, a position, players, actions and [expect] (docs/alhambra.md, Scenarios)")
         })?;
         Ok(Scenario { source, doc: Arc::new(doc), file })
     }
