@@ -1277,6 +1277,7 @@ impl Game {
             uses: s.uses as i32,
             under: s.under.len() as i32,
             subtotal: 0,
+            actor: seat,
         }
     }
 

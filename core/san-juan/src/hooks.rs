@@ -27,6 +27,7 @@ pub enum Hook {
     BuildCost,
     CoveredCost,
     Build,
+    OtherBuild,
     BuilderEnd,
     Produce,
     Produced,
@@ -92,6 +93,14 @@ pub static HOOKS: &[HookSpec] = &[
         range: Some((0, 20)),
         doc: "called after the owner built and paid (ctx.target is the new building, ctx.hand the \
               cards left); return the number of cards to draw",
+    },
+    HookSpec {
+        name: "on_other_build",
+        arity: 1,
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after a player built and paid \
+              (ctx.actor is the builder's seat, ctx.target the new building); return the number \
+              of cards the owner draws",
     },
     HookSpec {
         name: "on_builder_end",
@@ -190,6 +199,7 @@ pub static SCALARS: &[&str] = &[
     "uses",
     "under",
     "subtotal",
+    "actor",
 ];
 
 /// The properties and methods of `ctx` beyond [`SCALARS`] (lists and methods),
@@ -254,6 +264,9 @@ pub struct Ctx {
     pub under: i32,
     /// Points so far (scoring only).
     pub subtotal: i32,
+    /// The seat whose action the hook answers: the owner's own, except in
+    /// hooks about another player's action (`on_other_build`: the builder).
+    pub actor: usize,
 }
 
 /// The `ctx` a script receives: the plain facts plus the lists (cards, cities,
@@ -300,7 +313,8 @@ impl Ctx {
             12 => self.total_sold,
             13 => self.uses,
             14 => self.under,
-            _ => self.subtotal,
+            15 => self.subtotal,
+            _ => self.actor as i32,
         }
     }
 }
@@ -351,6 +365,7 @@ pub fn register(engine: &mut Engine) {
         .register_get("uses", |c: &mut ScriptCtx| c.uses)
         .register_get("under", |c: &mut ScriptCtx| c.under)
         .register_get("subtotal", |c: &mut ScriptCtx| c.subtotal)
+        .register_get("actor", |c: &mut ScriptCtx| c.actor as rhai::INT)
         .register_get("revealed", |c: &mut ScriptCtx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
         .register_get("buildings", |c: &mut ScriptCtx| c.cards(&c.buildings[c.seat]))
         .register_get("others", |c: &mut ScriptCtx| {

@@ -389,6 +389,21 @@ impl Game {
                 self.draw_from(seat, n, Some(owner));
             }
         }
+        // Then the other players' buildings that watch everyone's building, in seat order from the builder's left.
+        let players = self.players.len();
+        for other in (1..players).map(|k| (seat + k) % players) {
+            for slot in self.listeners(Hook::OtherBuild, other) {
+                let mut ctx = self.ctx(other, slot);
+                ctx.actor = seat;
+                ctx.target = Some(card);
+                ctx.over = over_card;
+                let n = self.call_int(Hook::OtherBuild, ctx)?;
+                if n > 0 {
+                    let owner = self.players[other].city[slot].card;
+                    self.draw_from(other, n, Some(owner));
+                }
+            }
+        }
         Ok(())
     }
 

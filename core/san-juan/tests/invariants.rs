@@ -57,6 +57,12 @@ fn first_edition_four_players() {
     check_count("first-edition", 110, 4);
 }
 
+/// The gallery's buildings act on other players' actions: 110 cards plus 2 lighthouses.
+#[test]
+fn gallery_three_players() {
+    check_count(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/gallery.toml"), 112, 3);
+}
+
 #[test]
 fn same_seed_same_game() {
     let bots = vec!["random".to_owned(); 4];
