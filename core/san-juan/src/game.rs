@@ -1114,6 +1114,10 @@ impl Game {
             Step::Reveal { seat, slot } => self.reveal(seat, slot),
             Step::PhaseEnd => self.phase_end(),
             Step::RoundEnd => {
+                let n = self.players.len();
+                for k in 0..n {
+                    self.draw_hooks(Hook::RoundEnd, (self.governor + k) % n, |_| {})?;
+                }
                 if self.round >= self.rs.rules.max_rounds {
                     self.over = true;
                     self.stalled = true;
@@ -1317,7 +1321,14 @@ impl Game {
     /// The `ctx` a script receives, with the lists it may walk.
     pub(crate) fn script_ctx(&self, facts: Ctx, revealed: Option<Arc<Vec<CardIdx>>>) -> ScriptCtx {
         let buildings = self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect();
-        ScriptCtx { facts, table: Arc::clone(&self.rs.cards), buildings: Arc::new(buildings), revealed }
+        let hand_sizes = self.players.iter().map(|p| p.hand.len() as i32).collect();
+        ScriptCtx {
+            facts,
+            table: Arc::clone(&self.rs.cards),
+            buildings: Arc::new(buildings),
+            hand_sizes: Arc::new(hand_sizes),
+            revealed,
+        }
     }
 
     /// Calls a hook that returns an integer.

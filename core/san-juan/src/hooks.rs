@@ -38,6 +38,7 @@ pub enum Hook {
     Council,
     Prospect,
     Reveal,
+    RoundEnd,
     Score,
 }
 
@@ -172,6 +173,13 @@ pub static HOOKS: &[HookSpec] = &[
               card ids the owner may keep one of (empty: all are discarded)",
     },
     HookSpec {
+        name: "on_round_end",
+        arity: 1,
+        range: Some((0, 20)),
+        doc: "called at the end of every round that the game outlasts, per owner from the governor \
+              (ctx.hand_sizes: every player's hand size, by seat); return the number of cards to draw",
+    },
+    HookSpec {
         name: "on_score",
         arity: 1,
         range: Some((-100, 200)),
@@ -208,6 +216,7 @@ pub static CTX_MORE: &[&str] = &[
     "revealed",
     "buildings",
     "others",
+    "hand_sizes",
     "count_kind",
     "count_tag",
     "built_by_anyone",
@@ -279,6 +288,8 @@ pub struct ScriptCtx {
     pub table: Arc<CardTable>,
     /// Buildings in play, per seat.
     pub buildings: Arc<Vec<Vec<CardIdx>>>,
+    /// Cards in each player's hand, by seat (public: everyone sees hand sizes).
+    pub hand_sizes: Arc<Vec<i32>>,
     /// Cards this building revealed.
     pub revealed: Option<Arc<Vec<CardIdx>>>,
 }
@@ -368,6 +379,9 @@ pub fn register(engine: &mut Engine) {
         .register_get("actor", |c: &mut ScriptCtx| c.actor as rhai::INT)
         .register_get("revealed", |c: &mut ScriptCtx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
         .register_get("buildings", |c: &mut ScriptCtx| c.cards(&c.buildings[c.seat]))
+        .register_get("hand_sizes", |c: &mut ScriptCtx| {
+            c.hand_sizes.iter().map(|&n| Dynamic::from(n as rhai::INT)).collect::<Array>()
+        })
         .register_get("others", |c: &mut ScriptCtx| {
             let n = c.players;
             (1..n).map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n]))).collect::<Array>()

@@ -57,10 +57,10 @@ fn first_edition_four_players() {
     check_count("first-edition", 110, 4);
 }
 
-/// The gallery's buildings act on other players' actions: 110 cards plus 2 lighthouses.
+/// The gallery's buildings act on other players' actions and at round ends: 110 cards plus 2 lighthouses and 2 watchtowers.
 #[test]
 fn gallery_three_players() {
-    check_count(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/gallery.toml"), 112, 3);
+    check_count(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/gallery.toml"), 114, 3);
 }
 
 #[test]
