@@ -9,7 +9,7 @@ use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
 use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
-use crate::hooks::{self, Hook};
+use crate::hooks::{self, Ctx, Hook};
 
 impl Game {
     pub(crate) fn phase_start(&mut self) -> Result<(), GameError> {
@@ -379,30 +379,18 @@ impl Game {
             format!("seat {seat} has built {}{} for {}", g.rs.cards.id(card), over.unwrap_or_default(), n_cards(paid))
         });
         let over_card = over.and_then(|s| self.players[seat].city[s].covered.last().copied());
-        for slot in self.listeners(Hook::Build, seat) {
-            let mut ctx = self.ctx(seat, slot);
-            ctx.target = Some(card);
-            ctx.over = over_card;
-            let n = self.call_int(Hook::Build, ctx)?;
-            if n > 0 {
-                let owner = self.players[seat].city[slot].card;
-                self.draw_from(seat, n, Some(owner));
-            }
-        }
+        let built = |c: &mut Ctx| {
+            c.target = Some(card);
+            c.over = over_card;
+        };
+        self.draw_hooks(Hook::Build, seat, built)?;
         // Then the other players' buildings that watch everyone's building, in seat order from the builder's left.
         let players = self.players.len();
         for other in (1..players).map(|k| (seat + k) % players) {
-            for slot in self.listeners(Hook::OtherBuild, other) {
-                let mut ctx = self.ctx(other, slot);
-                ctx.actor = seat;
-                ctx.target = Some(card);
-                ctx.over = over_card;
-                let n = self.call_int(Hook::OtherBuild, ctx)?;
-                if n > 0 {
-                    let owner = self.players[other].city[slot].card;
-                    self.draw_from(other, n, Some(owner));
-                }
-            }
+            self.draw_hooks(Hook::OtherBuild, other, |c| {
+                built(c);
+                c.actor = seat;
+            })?;
         }
         Ok(())
     }
