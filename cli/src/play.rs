@@ -537,6 +537,7 @@ impl Session {
                     DiscardReason::HandLimit => " (hand limit)",
                     DiscardReason::Council => " (your archive: from the whole hand)",
                     DiscardReason::Setup => " (back to the starting hand)",
+                    DiscardReason::Building(b) => &format!(" ({})", self.name(*b)),
                 };
                 format!("Discard {}{why}:", count(*left as i32, "card"))
             }
@@ -551,6 +552,22 @@ impl Session {
                 format!("Put hand cards face down under your {} ({vp} VP each at the end), or stop:", self.name(card))
             }
             Decision::Exchange { .. } => "Exchange hand cards (discard now, draw as many after), or stop:".into(),
+            Decision::Choose { owner, slot, .. } => {
+                let by = g.player(*owner).city[*slot].card;
+                format!("The {} asks you to choose ({}):", self.name(by), self.cards().get(by).text)
+            }
+            Decision::Pick { owner, slot, from, left, .. } => {
+                let by = g.player(*owner).city[*slot].card;
+                format!("Choose {} from your {} for the {}:", count(*left as i32, "card"), from.name(), self.name(by))
+            }
+            Decision::Give { to, left, cause, .. } => {
+                format!("Give {} to seat {to} ({}):", count(*left as i32, "card"), self.name(*cause))
+            }
+            Decision::Look { slot, .. } => {
+                let by = self.name(g.player(self.human).city[*slot].card);
+                let shown: Vec<&str> = g.limbo().iter().map(|&c| self.id(c)).collect();
+                format!("Your {by} shows you the top of the draw pile: {}. Discard one, or pass:", shown.join(", "))
+            }
         };
         println!("{}", self.style.bold(&heading));
         for (i, a) in g.legal_actions().iter().enumerate() {
@@ -725,7 +742,7 @@ Cards marked * carry a good; [n under] counts cards under your chapel, bank or h
                 return Input::Line(format!("role {role}"));
             }
         }
-        let verbs = ["role", "build", "pay", "spend", "produce", "sell", "keep", "discard", "tuck"];
+        let verbs = ["role", "build", "pay", "spend", "produce", "sell", "keep", "discard", "tuck", "give", "choose"];
         if word.split_whitespace().next().is_some_and(|v| verbs.contains(&v)) {
             return Input::Line(word.to_owned());
         }
@@ -738,8 +755,10 @@ Cards marked * carry a good; [n under] counts cards under your chapel, bank or h
             | Action::Sell(card)
             | Action::Keep(card)
             | Action::Discard(card)
-            | Action::Tuck(card) => Some(card),
-            Action::Role { .. } | Action::Pass => None,
+            | Action::Tuck(card)
+            | Action::Pick(card)
+            | Action::Give(card) => Some(card),
+            Action::Role { .. } | Action::Choose(_) | Action::Pass => None,
         };
         let matches = |c: CardIdx, exact: bool| {
             let (id, name) = (cards.id(c), cards.get(c).name.to_lowercase());

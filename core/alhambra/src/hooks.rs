@@ -29,6 +29,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_score",
         arity: 1,
         range: None,
+        effects: false,
         doc: "called for each building type at each scoring with ctx.counts (buildings of the type per collector), \
               ctx.ranks (points per rank for the type) and ctx.needs_building; returns the points per collector, an array",
     },
@@ -36,6 +37,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_neutral",
         arity: 1,
         range: Some((0, 1000)),
+        effects: false,
         doc: "called when the neutral collector draws, with ctx.deck (building cards left), ctx.cards and ctx.share \
               (from two_players.neutral_draws); returns how many cards it draws",
     },

@@ -80,6 +80,13 @@ pub enum Action {
     Discard(CardIdx),
     /// Put one hand card under the building making the offer.
     Tuck(CardIdx),
+    /// Choose one of a script's named options (the number of its name, see
+    /// [`CardTable::word_name`]).
+    Choose(u16),
+    /// Choose one card for a script's `choose_cards`.
+    Pick(CardIdx),
+    /// Give one hand card (a script's `give`).
+    Give(CardIdx),
     /// Decline, or stop (produce, sell, tuck fewer than allowed).
     Pass,
 }
@@ -100,6 +107,9 @@ impl Action {
             Action::Keep(c) => format!("keep {}", id(c)),
             Action::Discard(c) => format!("discard {}", id(c)),
             Action::Tuck(c) => format!("tuck {}", id(c)),
+            Action::Choose(w) => format!("choose {}", cards.word_name(*w)),
+            Action::Pick(c) => format!("choose {}", id(c)),
+            Action::Give(c) => format!("give {}", id(c)),
             Action::Pass => "pass".to_owned(),
         }
     }
@@ -163,7 +173,21 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
                 }
             }
         }
-        "pay" | "spend" | "produce" | "sell" | "keep" | "discard" | "tuck" if !rest.is_empty() => {
+        // An option a script offered, else a card: the game maps one to the other if need be.
+        "choose" if !rest.is_empty() => {
+            for w in rest {
+                match (cards.find_word(w), card(w)) {
+                    (Some(word), _) => actions.push(Action::Choose(word)),
+                    (None, Ok(c)) => actions.push(Action::Pick(c)),
+                    (None, Err(_)) => {
+                        return Err(format!(
+                            "`{w}` is neither an option offered nor a card; write `choose <option>` or `choose <card>…`"
+                        ));
+                    }
+                }
+            }
+        }
+        "pay" | "spend" | "produce" | "sell" | "keep" | "discard" | "tuck" | "give" if !rest.is_empty() => {
             let make: fn(CardIdx) -> Action = match verb {
                 "pay" => Action::Pay,
                 "spend" => Action::Spend,
@@ -171,6 +195,7 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
                 "sell" => Action::Sell,
                 "keep" => Action::Keep,
                 "discard" => Action::Discard,
+                "give" => Action::Give,
                 _ => Action::Tuck,
             };
             actions.extend(cards_of(rest)?.into_iter().map(make));
@@ -178,7 +203,7 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
         }
         _ => {
             return Err(format!(
-                "unknown action `{verb}`; actions: role, build, pay, spend, produce, sell, keep, discard, tuck, pass"
+                "unknown action `{verb}`; actions: role, build, pay, spend, produce, sell, keep, discard, tuck, give, choose, pass"
             ));
         }
     }

@@ -107,6 +107,9 @@ impl Bot<Game> for GreedyBot {
                     -10.0
                 }
             }
+            // A script's options mean nothing to these rules of thumb: the first one.
+            Action::Choose(_) => 0.0,
+            Action::Pick(c) | Action::Give(c) => -value(c),
             Action::Pass => match d {
                 Decision::Tuck { .. } => 0.0,
                 Decision::Exchange { .. } => -2.5,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use rhai::ImmutableString;
 use serde::Deserialize;
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use crate::doc::TomlDoc;
 use crate::error::LoadError;
@@ -79,13 +79,46 @@ pub struct CardTable {
     /// Card types in definition order.
     pub cards: Vec<CardDef>,
     by_id: HashMap<String, CardIdx>,
+    /// The option names scripts' choices offered (`sell`, `draw`), interned so
+    /// that an action stays a small `Copy` value; shared by every game of the ruleset.
+    words: Arc<RwLock<Vec<Arc<str>>>>,
 }
+
+/// Most distinct option names a ruleset's choices may use.
+pub const MAX_WORDS: usize = 4096;
 
 impl CardTable {
     /// Builds the table and its id index.
     pub fn new(cards: Vec<CardDef>) -> Self {
         let by_id = cards.iter().enumerate().map(|(i, c)| (c.id.to_string(), i as CardIdx)).collect();
-        CardTable { cards, by_id }
+        CardTable { cards, by_id, words: Arc::default() }
+    }
+
+    /// The number of an option name, interning it on first use; `None` past [`MAX_WORDS`].
+    pub fn word(&self, name: &str) -> Option<u16> {
+        if let Some(w) = self.find_word(name) {
+            return Some(w);
+        }
+        let mut words = self.words.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = words.iter().position(|w| &**w == name) {
+            return Some(i as u16);
+        }
+        (words.len() < MAX_WORDS).then(|| {
+            words.push(name.into());
+            (words.len() - 1) as u16
+        })
+    }
+
+    /// The number of an option name offered before, if any.
+    pub fn find_word(&self, name: &str) -> Option<u16> {
+        let words = self.words.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        words.iter().position(|w| &**w == name).map(|i| i as u16)
+    }
+
+    /// The option name with this number.
+    pub fn word_name(&self, w: u16) -> Arc<str> {
+        let words = self.words.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        words.get(w as usize).cloned().unwrap_or_else(|| "?".into())
     }
 
     /// The card with this id.

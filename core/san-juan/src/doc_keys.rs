@@ -105,6 +105,10 @@ pub fn code_keys() -> Vec<(&'static str, String)> {
     add(SCRIPTING_MD, &HOOKS.iter().map(|h| h.name).collect::<Vec<_>>());
     add(SCRIPTING_MD, SCALARS);
     add(SCRIPTING_MD, RETURN_KEYS);
+    for (name, params, _) in crate::effects::EFFECTS {
+        add(SCRIPTING_MD, &[name]);
+        add(SCRIPTING_MD, params);
+    }
     let names = script_names();
     for list in [&names.ctx_properties, &names.ctx_methods, &names.card_properties, &names.card_methods, &names.library]
     {

@@ -17,8 +17,9 @@ use rhai::Dynamic;
 
 use crate::actions::{Action, Line, Role, parse_line};
 use crate::cards::{CardIdx, Kind};
+use crate::effects::{Grants, Origin, PickFrom, Queued};
 use crate::error::GameError;
-use crate::hooks::{self, Ctx, Hook, ScriptCtx};
+use crate::hooks::{self, Answer, Ctx, Hook, ScriptCtx};
 use crate::rng;
 use crate::ruleset::Ruleset;
 
@@ -44,6 +45,8 @@ pub struct Slot {
     pub uses: u32,
     /// The round in which the top card was built (0: at setup or placed by a scenario).
     pub built_round: u32,
+    /// The building's counter, changed by its script's `counter` effect.
+    pub counter: i32,
 }
 
 impl Slot {
@@ -58,6 +61,7 @@ impl Slot {
             active,
             uses: 0,
             built_round: 0,
+            counter: 0,
         }
     }
 }
@@ -71,6 +75,12 @@ pub struct Player {
     pub city: Vec<Slot>,
     /// A once-per-round privilege boost was used this round.
     pub boost_used: bool,
+    /// The roles chosen this game, a bit per role.
+    pub roles_chosen: u8,
+    /// Named counters, changed by the `player_counter` effect.
+    pub counters: Arc<Vec<(Arc<str>, i32)>>,
+    /// One-off grants for the current phase.
+    pub grants: Grants,
 }
 
 impl Player {
@@ -94,6 +104,8 @@ pub enum DiscardReason {
     Council,
     /// Setup variant: back down to the start hand.
     Setup,
+    /// A building's `discard` effect.
+    Building(CardIdx),
 }
 
 /// A building the player may build now, with its cost.
@@ -211,6 +223,52 @@ pub enum Decision {
         /// Cards discarded so far.
         done: usize,
     },
+    /// Choose one of a script's named options (`choose`).
+    Choose {
+        /// Who chooses.
+        seat: usize,
+        /// The seat of the building that asks.
+        owner: usize,
+        /// The building that asks.
+        slot: usize,
+        /// The options (see [`crate::cards::CardTable::word_name`]).
+        options: Vec<u16>,
+    },
+    /// Choose cards for a script (`choose_cards`), one at a time.
+    Pick {
+        /// Who chooses.
+        seat: usize,
+        /// The seat of the building that asks.
+        owner: usize,
+        /// The building that asks.
+        slot: usize,
+        /// Where the cards come from.
+        from: PickFrom,
+        /// Cards still to choose.
+        left: usize,
+        /// Cards chosen so far.
+        picked: Vec<CardIdx>,
+    },
+    /// Give hand cards of one's choice to another seat, one at a time.
+    Give {
+        /// Who gives.
+        seat: usize,
+        /// Who receives.
+        to: usize,
+        /// Cards still to give.
+        left: usize,
+        /// The building whose effect it is.
+        cause: CardIdx,
+    },
+    /// Discard up to `left` of the cards looked at, or stop; the rest go back on top.
+    Look {
+        /// Who looks.
+        seat: usize,
+        /// The building that looks.
+        slot: usize,
+        /// Cards still allowed.
+        left: usize,
+    },
 }
 
 impl Decision {
@@ -226,7 +284,11 @@ impl Decision {
             | Decision::Discard { seat, .. }
             | Decision::Reveal { seat, .. }
             | Decision::Tuck { seat, .. }
-            | Decision::Exchange { seat, .. } => seat,
+            | Decision::Exchange { seat, .. }
+            | Decision::Choose { seat, .. }
+            | Decision::Pick { seat, .. }
+            | Decision::Give { seat, .. }
+            | Decision::Look { seat, .. } => seat,
         }
     }
 
@@ -243,6 +305,10 @@ impl Decision {
             Decision::Reveal { .. } => "reveal",
             Decision::Tuck { .. } => "tuck",
             Decision::Exchange { .. } => "exchange",
+            Decision::Choose { .. } => "choose",
+            Decision::Pick { .. } => "choose_cards",
+            Decision::Give { .. } => "give",
+            Decision::Look { .. } => "look",
         }
     }
 }
@@ -266,8 +332,14 @@ pub(crate) enum Step {
     Reveal { seat: usize, slot: usize },
     /// Things that happen once when a phase ends.
     PhaseEnd,
-    /// The governor passes left; a new round begins.
+    /// The end of a round: its hooks.
     RoundEnd,
+    /// The governor passes left; a new round begins.
+    NewRound,
+    /// The start of one player's turn: its buildings' `on_turn_start`.
+    TurnStart { seat: usize },
+    /// The game is over (after the effects of its end).
+    Over,
 }
 
 /// The phase being played.
@@ -372,7 +444,11 @@ pub struct Game {
     /// Every action given to `apply`, when recording (saved games, undo).
     pub(crate) record: Option<Vec<Action>>,
     /// Per seat, a bit per hook some building in the city listens to (a quick "nobody").
-    pub(crate) hook_mask: Vec<u32>,
+    pub(crate) hook_mask: Vec<u64>,
+    /// Every seat's `hook_mask` together: a quick "nobody at all".
+    pub(crate) hook_union: u64,
+    /// Effects waiting to be applied, in order (they run before the next step).
+    pub(crate) effects: VecDeque<Queued>,
     pub(crate) actions_applied: u64,
 }
 
@@ -469,6 +545,8 @@ impl Game {
             log: None,
             record: None,
             hook_mask: vec![0; players],
+            hook_union: 0,
+            effects: VecDeque::new(),
             actions_applied: 0,
         }
     }
@@ -721,6 +799,7 @@ impl Game {
         if self.pending.is_none() {
             return Err(GameError::Over);
         }
+        let action = self.as_pick(action);
         self.check_legal(action)?;
         if let Some(record) = &mut self.record {
             record.push(action);
@@ -730,6 +809,17 @@ impl Game {
             self.broken = Some(e.to_string());
         }
         result.map(|()| self.take_events())
+    }
+
+    /// `choose x` names an option when a script offered one called `x`; when
+    /// cards are being chosen it names the card `x`.
+    fn as_pick(&self, action: Action) -> Action {
+        match (action, &self.pending) {
+            (Action::Choose(w), Some(Decision::Pick { .. })) => {
+                self.rs.cards.idx(&self.rs.cards.word_name(w)).map_or(action, Action::Pick)
+            }
+            _ => action,
+        }
     }
 
     /// Applies a line of action text (one or more atomic actions).
@@ -886,6 +976,19 @@ impl Game {
                 format!("put cards under its {} or pass", self.name_of(self.players[*seat].city[*slot].card))
             }
             Decision::Exchange { .. } => "discard cards to exchange or pass".into(),
+            Decision::Choose { owner, slot, options, .. } => {
+                let options: Vec<String> =
+                    options.iter().map(|&w| format!("`choose {}`", cards.word_name(w))).collect();
+                format!("answer its {}: {}", self.name_of(self.players[*owner].city[*slot].card), options.join(" or "))
+            }
+            Decision::Pick { owner, slot, from, left, .. } => format!(
+                "choose {} from its {} for its {}",
+                n_cards(*left as i64),
+                from.name(),
+                self.name_of(self.players[*owner].city[*slot].card)
+            ),
+            Decision::Give { left, to, .. } => format!("give {} to seat {to}", n_cards(*left as i64)),
+            Decision::Look { .. } => "discard one of the cards it looked at, or pass".into(),
         }
     }
 
@@ -917,6 +1020,10 @@ impl Game {
                 | (Decision::Reveal { .. }, Action::Keep(_) | Action::Pass)
                 | (Decision::Tuck { .. }, Action::Tuck(_) | Action::Pass)
                 | (Decision::Exchange { .. }, Action::Discard(_) | Action::Pass)
+                | (Decision::Choose { .. }, Action::Choose(_))
+                | (Decision::Pick { .. }, Action::Pick(_))
+                | (Decision::Give { .. }, Action::Give(_))
+                | (Decision::Look { .. }, Action::Discard(_) | Action::Pass)
         );
         if !answers {
             let verb = match action {
@@ -929,6 +1036,9 @@ impl Game {
                 Action::Keep(_) => "keep a card",
                 Action::Discard(_) => "discard",
                 Action::Tuck(_) => "put a card under a building",
+                Action::Choose(_) => "choose an option",
+                Action::Pick(_) => "choose a card",
+                Action::Give(_) => "give a card",
                 Action::Pass => "pass",
             };
             return Some(format!("seat {seat} must {}, not {verb}", self.task(d)));
@@ -1082,6 +1192,10 @@ impl Game {
             if self.over {
                 return Ok(());
             }
+            if let Some(effect) = self.effects.pop_front() {
+                self.run_effect(effect)?;
+                continue;
+            }
             let step = match self.steps.pop_front() {
                 Some(s) => s,
                 None => Step::RoundEnd,
@@ -1113,28 +1227,46 @@ impl Game {
             Step::Turn { seat } => self.turn(seat),
             Step::Reveal { seat, slot } => self.reveal(seat, slot),
             Step::PhaseEnd => self.phase_end(),
+            Step::TurnStart { seat } => {
+                for slot in self.listeners(Hook::TurnStart, seat) {
+                    self.effect_hook(Hook::TurnStart, self.ctx(seat, slot), Origin { seat, slot, target: None })?;
+                }
+                Ok(())
+            }
+            Step::Over => {
+                self.over = true;
+                Ok(())
+            }
             Step::RoundEnd => {
                 let n = self.players.len();
                 for k in 0..n {
-                    self.draw_hooks(Hook::RoundEnd, (self.governor + k) % n, |_| {})?;
+                    self.draw_hooks(Hook::RoundEnd, (self.governor + k) % n, None, |_| {})?;
                 }
-                if self.round >= self.rs.rules.max_rounds {
-                    self.over = true;
-                    self.stalled = true;
-                    self.steps.clear();
-                    self.event(None, |g| {
-                        format!("no game end after {} rounds: the game is scored as it stands", g.round)
-                    });
+                // The round's effects (a choice, a discard) come before the next round.
+                if !self.effects.is_empty() {
+                    self.steps.push_front(Step::NewRound);
                     return Ok(());
                 }
-                self.governor = (self.governor + 1) % self.players.len();
-                self.round += 1;
-                self.roles_taken = 0;
-                self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
-                self.start_round(false);
-                Ok(())
+                self.new_round()
             }
+            Step::NewRound => self.new_round(),
         }
+    }
+
+    fn new_round(&mut self) -> Result<(), GameError> {
+        if self.round >= self.rs.rules.max_rounds {
+            self.over = true;
+            self.stalled = true;
+            self.steps.clear();
+            self.event(None, |g| format!("no game end after {} rounds: the game is scored as it stands", g.round));
+            return Ok(());
+        }
+        self.governor = (self.governor + 1) % self.players.len();
+        self.round += 1;
+        self.roles_taken = 0;
+        self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
+        self.start_round(false);
+        Ok(())
     }
 
     /// Queues a round: offers and hand limits (not in the first round), then role choices.
@@ -1245,6 +1377,7 @@ impl Game {
         let masks = &self.rs.hook_masks;
         self.hook_mask =
             self.players.iter().map(|p| p.city.iter().fold(0, |m, s| m | masks[s.card as usize])).collect();
+        self.hook_union = self.hook_mask.iter().fold(0, |m, s| m | s);
     }
 
     /// Distinct card types in a list, in first-seen order.
@@ -1282,6 +1415,7 @@ impl Game {
             under: s.under.len() as i32,
             subtotal: 0,
             actor: seat,
+            counter: s.counter,
         }
     }
 
@@ -1291,7 +1425,7 @@ impl Game {
     }
 
     pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Listeners {
-        if self.hook_mask[seat] & (1 << hook as u32) == 0 {
+        if self.hook_mask[seat] & (1 << hook as u64) == 0 {
             return Listeners::new();
         }
         let scripts = &self.rs.scripts;
@@ -1328,6 +1462,9 @@ impl Game {
             buildings: Arc::new(buildings),
             hand_sizes: Arc::new(hand_sizes),
             revealed,
+            choice: None,
+            counters: Arc::clone(&self.players[facts.seat].counters),
+            roles_chosen: self.players[facts.seat].roles_chosen,
         }
     }
 
@@ -1364,15 +1501,89 @@ impl Game {
         Some(self.players[seat].city[slot].card)
     }
 
-    /// Runs a "draw n cards" hook for each listening building, one after another.
-    pub(crate) fn draw_hooks(&mut self, hook: Hook, seat: usize, edit: impl Fn(&mut Ctx)) -> Result<(), GameError> {
+    /// Runs a hook that draws cards or returns effects for each listening
+    /// building of `seat`, one after another; `target` is the building just built.
+    pub(crate) fn draw_hooks(
+        &mut self,
+        hook: Hook,
+        seat: usize,
+        target: Option<(usize, usize)>,
+        edit: impl Fn(&mut Ctx),
+    ) -> Result<(), GameError> {
         for slot in self.listeners(hook, seat) {
             let mut ctx = self.ctx(seat, slot);
             edit(&mut ctx);
-            let n = self.call_int(hook, ctx)?;
-            if n > 0 {
-                let card = self.players[seat].city[slot].card;
-                self.draw_from(seat, n, Some(card));
+            self.effect_hook(hook, ctx, Origin { seat, slot, target })?;
+        }
+        Ok(())
+    }
+
+    /// An event seen by the actor's buildings (`own`, then `any`) and every
+    /// other player's from the actor's left (`other`, then `any`), with
+    /// `ctx.actor` the actor's seat.
+    pub(crate) fn event_hooks(
+        &mut self,
+        [own, other, any]: [Hook; 3],
+        actor: usize,
+        target: Option<(usize, usize)>,
+        edit: impl Fn(&mut Ctx),
+    ) -> Result<(), GameError> {
+        let bits = (1u64 << own as u64) | (1 << other as u64) | (1 << any as u64);
+        if self.hook_union & bits == 0 {
+            return Ok(());
+        }
+        let n = self.players.len();
+        for seat in (0..n).map(|k| (actor + k) % n) {
+            let mine = if seat == actor { own } else { other };
+            for hook in [mine, any] {
+                self.draw_hooks(hook, seat, target, |c| {
+                    edit(c);
+                    c.actor = actor;
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A hook every owner hears, from `from` around the table, with `ctx.actor` set.
+    pub(crate) fn everyone_hooks(&mut self, hook: Hook, from: usize, actor: usize) -> Result<(), GameError> {
+        if self.hook_union & (1 << hook as u64) == 0 {
+            return Ok(());
+        }
+        let n = self.players.len();
+        for seat in (0..n).map(|k| (from + k) % n) {
+            self.draw_hooks(hook, seat, None, |c| c.actor = actor)?;
+        }
+        Ok(())
+    }
+
+    /// The sum of a modifier the other players' buildings put on `seat` (toll gate).
+    pub(crate) fn others_sum(&self, hook: Hook, seat: usize, edit: impl Fn(&mut Ctx)) -> Result<i32, GameError> {
+        let mut total = 0i32;
+        self.others_each(hook, seat, edit, |_, v| total = total.saturating_add(v))?;
+        Ok(total)
+    }
+
+    /// Calls a modifier hook on every other player's buildings about `seat`;
+    /// `each` gets the building and its value.
+    pub(crate) fn others_each(
+        &self,
+        hook: Hook,
+        seat: usize,
+        edit: impl Fn(&mut Ctx),
+        mut each: impl FnMut(CardIdx, i32),
+    ) -> Result<(), GameError> {
+        if self.hook_union & (1 << hook as u64) == 0 {
+            return Ok(());
+        }
+        let n = self.players.len();
+        for other in (1..n).map(|k| (seat + k) % n) {
+            for slot in self.listeners(hook, other) {
+                let mut ctx = self.ctx(other, slot);
+                edit(&mut ctx);
+                ctx.actor = seat;
+                let v = self.call_int(hook, ctx)?;
+                each(self.players[other].city[slot].card, v);
             }
         }
         Ok(())
@@ -1426,6 +1637,12 @@ impl Game {
 
     /// The hand limit of `seat` now.
     pub fn hand_limit_of(&self, seat: usize) -> Result<i32, GameError> {
+        let others = self.others_sum(Hook::OtherHandLimit, seat, |_| {})?;
+        Ok(self.own_hand_limit(seat)?.saturating_add(others))
+    }
+
+    /// The hand limit `seat`'s own buildings and the ruleset allow.
+    fn own_hand_limit(&self, seat: usize) -> Result<i32, GameError> {
         self.max_hook(Hook::HandLimit, seat, self.rs.rules.hand_limit)
     }
 
@@ -1537,6 +1754,18 @@ impl Game {
                 each_distinct(out, hand(*seat), Action::Discard);
                 out.push(Action::Pass);
             }
+            Decision::Choose { options, .. } => out.extend(options.iter().map(|&w| Action::Choose(w))),
+            Decision::Pick { .. } => each_distinct(out, self.pick_candidates(d), Action::Pick),
+            Decision::Give { seat, left, .. }
+                if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() =>
+            {
+                out.push(Action::Give(self.players[*seat].hand[0]));
+            }
+            Decision::Give { seat, .. } => each_distinct(out, hand(*seat), Action::Give),
+            Decision::Look { .. } => {
+                each_distinct(out, self.limbo.iter().copied(), Action::Discard);
+                out.push(Action::Pass);
+            }
         }
     }
 
@@ -1632,6 +1861,40 @@ impl Game {
                 }
                 Ok(())
             }
+            (Decision::Choose { seat, owner, slot, .. }, Action::Choose(w)) => {
+                let answer = Answer::Option(self.rs.cards.word_name(w));
+                self.answer_choice(seat, owner, slot, answer)
+            }
+            (Decision::Pick { seat, owner, slot, from, left, mut picked }, Action::Pick(card)) => {
+                picked.push(card);
+                let d = Decision::Pick { seat, owner, slot, from, left: left - 1, picked };
+                if left > 1 && !self.pick_candidates(&d).is_empty() {
+                    self.pending = Some(d);
+                    return Ok(());
+                }
+                let Decision::Pick { picked, .. } = d else { unreachable!() };
+                self.answer_choice(seat, owner, slot, Answer::Cards(Arc::new(picked)))
+            }
+            (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
+                let c = self.take_from_hand(seat, card);
+                self.players[to].hand.push(c);
+                if left > 1 && !self.players[seat].hand.is_empty() {
+                    self.pending = Some(Decision::Give { seat, to, left: left - 1, cause });
+                }
+                Ok(())
+            }
+            (Decision::Look { seat, slot, left }, a) => {
+                if let Action::Discard(card) = a {
+                    let i = self.limbo.iter().position(|&c| c == card).expect("legal discard");
+                    self.discard.push(self.limbo.remove(i));
+                    if left > 1 && !self.limbo.is_empty() {
+                        self.pending = Some(Decision::Look { seat, slot, left: left - 1 });
+                        return Ok(());
+                    }
+                }
+                self.put_back();
+                Ok(())
+            }
             (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
         }
     }
@@ -1673,10 +1936,51 @@ impl Game {
             (Decision::Exchange { .. }, Action::Discard(c)) => self.secret_event(seat, None, |g| {
                 (format!("seat {seat} exchanges {}", id(g, c)), format!("seat {seat} exchanges 1 card"))
             }),
+            (Decision::Look { slot, .. }, Action::Discard(c)) => {
+                let by = self.players[seat].city[*slot].card;
+                self.secret_event(seat, Some(by), |g| {
+                    let public = format!("seat {seat} discards 1 of the cards its {} looked at", g.name_of(by));
+                    (format!("seat {seat} discards {} of the cards its {} looked at", id(g, c), g.name_of(by)), public)
+                });
+            }
+            (Decision::Choose { owner, slot, .. }, Action::Choose(w)) => {
+                let by = self.players[*owner].city[*slot].card;
+                let word = self.rs.cards.word_name(w);
+                self.event_from(seat, by, |g| format!("seat {seat} chooses {word} ({})", g.name_of(by)));
+            }
+            (Decision::Pick { owner, slot, from, .. }, Action::Pick(c)) => {
+                let by = self.players[*owner].city[*slot].card;
+                if *from == PickFrom::Hand {
+                    self.secret_event(seat, Some(by), |g| {
+                        (
+                            format!("seat {seat} chooses {} for the {}", id(g, c), g.name_of(by)),
+                            format!("seat {seat} chooses 1 hand card for the {}", g.name_of(by)),
+                        )
+                    });
+                } else {
+                    self.event_from(seat, by, |g| {
+                        format!("seat {seat} chooses {} for the {}", id(g, c), g.name_of(by))
+                    });
+                }
+            }
+            (Decision::Give { to, cause, .. }, Action::Give(c)) => {
+                let (to, by) = (*to, *cause);
+                self.secret_event(seat, Some(by), |g| {
+                    (
+                        format!("seat {seat} gives {} to seat {to} ({})", id(g, c), g.name_of(by)),
+                        format!("seat {seat} gives 1 card to seat {to} ({})", g.name_of(by)),
+                    )
+                });
+            }
             (Decision::Discard { reason, .. }, Action::Discard(c)) => {
+                let named;
                 let why = match reason {
                     DiscardReason::HandLimit => " (hand limit)",
                     DiscardReason::Council | DiscardReason::Setup => "",
+                    DiscardReason::Building(b) => {
+                        named = format!(" ({})", self.name_of(*b));
+                        named.as_str()
+                    }
                 };
                 self.secret_event(seat, None, |g| {
                     (format!("seat {seat} discards {}{why}", id(g, c)), format!("seat {seat} discards 1 card{why}"))
@@ -1704,6 +2008,10 @@ impl Game {
 
     fn choose_role(&mut self, seat: usize, role: Role, factor: i32) -> Result<(), GameError> {
         self.roles_taken |= role.bit();
+        self.players[seat].roles_chosen |= role.bit();
+        for p in &mut self.players {
+            p.grants = Grants::default();
+        }
         if factor > 1 && self.boost_limited() {
             self.players[seat].boost_used = true;
         }
@@ -1725,10 +2033,15 @@ impl Game {
         // In front of the queue, in order: phase start, one turn per seat from the chooser, phase end.
         self.steps.push_front(Step::PhaseEnd);
         for k in (0..n).rev() {
-            self.steps.push_front(Step::Turn { seat: (seat + k) % n });
+            let turn = (seat + k) % n;
+            self.steps.push_front(Step::Turn { seat: turn });
+            if self.hook_mask[turn] & (1 << Hook::TurnStart as u64) != 0 {
+                self.steps.push_front(Step::TurnStart { seat: turn });
+            }
         }
         self.steps.push_front(Step::PhaseStart);
-        Ok(())
+        // Whoever listens to a role being chosen, before the phase starts.
+        self.event_hooks([Hook::Role, Hook::OtherRole, Hook::AnyRole], seat, None, |_| {})
     }
 
     /// The extra privilege amount for `seat` in the current phase: `base × factor` for the chooser.

@@ -28,6 +28,7 @@ pub enum Hook {
     CoveredCost,
     Build,
     OtherBuild,
+    AnyBuild,
     BuilderEnd,
     Produce,
     Produced,
@@ -40,12 +41,25 @@ pub enum Hook {
     Reveal,
     RoundEnd,
     Score,
+    Role,
+    OtherRole,
+    AnyRole,
+    PhaseStart,
+    PhaseEnd,
+    TurnStart,
+    GameEnd,
+    Choice,
+    OtherBuildCost,
+    OtherHandLimit,
+    OtherProduce,
+    OtherSell,
 }
 
 /// Every hook, in [`Hook`] order, with its contract.
 pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_round_start",
+        effects: false,
         arity: 1,
         range: None,
         doc: "called at the start of every round after the first, per owner, before the hand limit; \
@@ -54,6 +68,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_hand_limit",
+        effects: false,
         arity: 1,
         range: Some((0, 200)),
         doc: "called when the hand limit is checked at round start; return the hand limit this \
@@ -61,6 +76,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_privilege",
+        effects: false,
         arity: 1,
         range: Some((1, 10)),
         doc: "called when the owner chooses a role; return the factor the privilege is multiplied by \
@@ -68,6 +84,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_build_options",
+        effects: false,
         arity: 1,
         range: None,
         doc: "called at the start of the owner's builder turn; return a map with any of \
@@ -76,6 +93,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_build_cost",
+        effects: false,
         arity: 1,
         range: Some((0, 20)),
         doc: "called for each building the owner could build (ctx.target, ctx.over); return the \
@@ -83,6 +101,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_covered_cost",
+        effects: false,
         arity: 1,
         range: Some((0, 20)),
         doc: "called for the building about to be built over (ctx.target is the new building); \
@@ -90,6 +109,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_build",
+        effects: true,
         arity: 1,
         range: Some((0, 20)),
         doc: "called after the owner built and paid (ctx.target is the new building, ctx.hand the \
@@ -97,6 +117,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_other_build",
+        effects: true,
         arity: 1,
         range: Some((0, 20)),
         doc: "called for each building of every other player after a player built and paid \
@@ -104,7 +125,17 @@ pub static HOOKS: &[HookSpec] = &[
               of cards the owner draws",
     },
     HookSpec {
+        name: "on_any_build",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called for each building of every player, the builder's first, after a player built and \
+              paid (ctx.actor is the builder's seat, ctx.target the new building); return the number of \
+              cards the owner draws, or effects",
+    },
+    HookSpec {
         name: "on_builder_end",
+        effects: true,
         arity: 1,
         range: Some((0, 20)),
         doc: "called at the end of every builder phase, before new buildings start to work; \
@@ -112,24 +143,28 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_produce",
+        effects: false,
         arity: 1,
         range: Some((0, 20)),
         doc: "called before the owner produces; return how many more goods the owner may produce",
     },
     HookSpec {
         name: "on_produced",
+        effects: true,
         arity: 1,
         range: Some((0, 20)),
         doc: "called after the owner produced ctx.produced goods; return the number of cards to draw",
     },
     HookSpec {
         name: "on_sell",
+        effects: false,
         arity: 1,
         range: Some((0, 20)),
         doc: "called before the owner sells; return how many more goods the owner may sell",
     },
     HookSpec {
         name: "on_sold",
+        effects: true,
         arity: 1,
         range: Some((0, 20)),
         doc: "called after the owner sold ctx.sold goods; return the number of cards to draw, or a \
@@ -138,6 +173,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_trader_end",
+        effects: true,
         arity: 1,
         range: Some((0, 20)),
         doc: "called at the end of every trader phase (ctx.total_sold: goods sold by all players); \
@@ -145,6 +181,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_council_start",
+        effects: false,
         arity: 1,
         range: None,
         doc: "called at the start of every councillor phase, per owner; return true to put the top \
@@ -152,6 +189,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_council",
+        effects: false,
         arity: 1,
         range: None,
         doc: "called before the owner draws in the councillor phase; return a map with any of \
@@ -160,6 +198,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_prospect",
+        effects: false,
         arity: 1,
         range: Some((0, 20)),
         doc: "called in the prospector phase after the privilege, per owner clockwise from the \
@@ -167,6 +206,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_reveal",
+        effects: false,
         arity: 1,
         range: None,
         doc: "called with the cards this building revealed (ctx.revealed); return an array of the \
@@ -174,6 +214,7 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_round_end",
+        effects: true,
         arity: 1,
         range: Some((0, 20)),
         doc: "called at the end of every round that the game outlasts, per owner from the governor \
@@ -181,10 +222,107 @@ pub static HOOKS: &[HookSpec] = &[
     },
     HookSpec {
         name: "on_score",
+        effects: false,
         arity: 1,
         range: Some((-100, 200)),
         doc: "called at game end, in card order (ctx.subtotal: the owner's points so far); return \
               the victory points this building adds",
+    },
+    HookSpec {
+        name: "on_role",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called when the owner chooses a role (ctx.role), after the privilege boost; return the \
+              number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_other_role",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called when another player chooses a role (ctx.role; ctx.actor is the chooser), per \
+              owner from the chooser's left; return the number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_any_role",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called when any player chooses a role (ctx.role; ctx.actor is the chooser), per owner \
+              from the chooser; return the number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_phase_start",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called when every phase starts (ctx.role; ctx.actor is the chooser), per owner from the \
+              chooser, before anyone's turn; return the number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_phase_end",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called when every phase ends (ctx.role; ctx.actor is the chooser), per owner from the \
+              chooser, after the last turn; return the number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_turn_start",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called at the start of the owner's own turn in every phase (ctx.role), before the turn \
+              is worked out; return the number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_game_end",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called once when the game ends, per owner from the governor, before scoring; return the \
+              number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_choice",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called when a choice this building asked for is answered (ctx.choice: the option, or \
+              ctx.chosen: the cards; ctx.actor: who chose); return the number of cards to draw, or effects",
+    },
+    HookSpec {
+        name: "on_other_build_cost",
+        arity: 1,
+        effects: false,
+        range: Some((-20, 20)),
+        doc: "called for each building another player could build (ctx.actor is the builder, \
+              ctx.target, ctx.over); return a discount for them (negative: they pay more)",
+    },
+    HookSpec {
+        name: "on_other_hand_limit",
+        arity: 1,
+        effects: false,
+        range: Some((-20, 20)),
+        doc: "called when another player's hand limit is checked (ctx.actor is that player); return \
+              what to add to their limit (negative: fewer cards)",
+    },
+    HookSpec {
+        name: "on_other_produce",
+        arity: 1,
+        effects: false,
+        range: Some((-20, 20)),
+        doc: "called before another player produces (ctx.actor); return how many more goods they may \
+              produce (negative: fewer)",
+    },
+    HookSpec {
+        name: "on_other_sell",
+        arity: 1,
+        effects: false,
+        range: Some((-20, 20)),
+        doc: "called before another player sells (ctx.actor); return how many more goods they may \
+              sell (negative: fewer)",
     },
 ];
 
@@ -208,6 +346,7 @@ pub static SCALARS: &[&str] = &[
     "under",
     "subtotal",
     "actor",
+    "counter",
 ];
 
 /// The properties and methods of `ctx` beyond [`SCALARS`] (lists and methods),
@@ -217,6 +356,10 @@ pub static CTX_MORE: &[&str] = &[
     "buildings",
     "others",
     "hand_sizes",
+    "choice",
+    "chosen",
+    "roles_chosen",
+    "player_counter",
     "count_kind",
     "count_tag",
     "built_by_anyone",
@@ -276,6 +419,8 @@ pub struct Ctx {
     /// The seat whose action the hook answers: the owner's own, except in
     /// hooks about another player's action (`on_other_build`: the builder).
     pub actor: usize,
+    /// This building's counter.
+    pub counter: i32,
 }
 
 /// The `ctx` a script receives: the plain facts plus the lists (cards, cities,
@@ -292,6 +437,21 @@ pub struct ScriptCtx {
     pub hand_sizes: Arc<Vec<i32>>,
     /// Cards this building revealed.
     pub revealed: Option<Arc<Vec<CardIdx>>>,
+    /// The answer to this building's choice (`on_choice`): an option or cards.
+    pub choice: Option<Answer>,
+    /// The owner's counters by name.
+    pub counters: Arc<Vec<(Arc<str>, i32)>>,
+    /// The roles the owner chose so far this game, a bit per role.
+    pub roles_chosen: u8,
+}
+
+/// What a player answered to a choice.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// One of the named options.
+    Option(Arc<str>),
+    /// Cards.
+    Cards(Arc<Vec<CardIdx>>),
 }
 
 impl std::ops::Deref for ScriptCtx {
@@ -325,7 +485,8 @@ impl Ctx {
             13 => self.uses,
             14 => self.under,
             15 => self.subtotal,
-            _ => self.actor as i32,
+            16 => self.actor as i32,
+            _ => self.counter,
         }
     }
 }
@@ -377,6 +538,25 @@ pub fn register(engine: &mut Engine) {
         .register_get("under", |c: &mut ScriptCtx| c.under)
         .register_get("subtotal", |c: &mut ScriptCtx| c.subtotal)
         .register_get("actor", |c: &mut ScriptCtx| c.actor as rhai::INT)
+        .register_get("counter", |c: &mut ScriptCtx| c.counter)
+        .register_get("choice", |c: &mut ScriptCtx| match &c.choice {
+            Some(Answer::Option(o)) => Dynamic::from(ImmutableString::from(&**o)),
+            _ => Dynamic::UNIT,
+        })
+        .register_get("chosen", |c: &mut ScriptCtx| match &c.choice {
+            Some(Answer::Cards(cards)) => c.cards(cards),
+            _ => Array::new(),
+        })
+        .register_get("roles_chosen", |c: &mut ScriptCtx| {
+            crate::actions::Role::ALL
+                .iter()
+                .filter(|r| c.roles_chosen & r.bit() != 0)
+                .map(|r| Dynamic::from(ImmutableString::from(r.name())))
+                .collect::<Array>()
+        })
+        .register_fn("player_counter", |c: &mut ScriptCtx, name: &str| {
+            c.counters.iter().find(|(n, _)| &**n == name).map_or(0, |(_, v)| *v)
+        })
         .register_get("revealed", |c: &mut ScriptCtx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
         .register_get("buildings", |c: &mut ScriptCtx| c.cards(&c.buildings[c.seat]))
         .register_get("hand_sizes", |c: &mut ScriptCtx| {

@@ -7,6 +7,7 @@ use rhai::Dynamic;
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
+use crate::effects::Origin;
 use crate::error::GameError;
 use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
 use crate::hooks::{self, Ctx, Hook};
@@ -14,6 +15,7 @@ use crate::hooks::{self, Ctx, Hook};
 impl Game {
     pub(crate) fn phase_start(&mut self) -> Result<(), GameError> {
         let Some(phase) = self.phase else { return Ok(()) };
+        self.everyone_hooks(Hook::PhaseStart, phase.chooser, phase.chooser)?;
         match phase.role {
             Role::Trader => {
                 let t = self.tiles.pop_front();
@@ -49,11 +51,12 @@ impl Game {
     pub(crate) fn phase_end(&mut self) -> Result<(), GameError> {
         let Some(phase) = self.phase else { return Ok(()) };
         let n = self.players.len();
+        self.everyone_hooks(Hook::PhaseEnd, phase.chooser, phase.chooser)?;
         match phase.role {
             Role::Builder => {
                 for k in 0..n {
                     let seat = (phase.chooser + k) % n;
-                    self.draw_hooks(Hook::BuilderEnd, seat, |_| {})?;
+                    self.draw_hooks(Hook::BuilderEnd, seat, None, |_| {})?;
                 }
                 for p in &mut self.players {
                     for s in &mut p.city {
@@ -62,16 +65,22 @@ impl Game {
                 }
                 let end = self.rs.rules.end_buildings;
                 if self.players.iter().any(|p| p.city.len() >= end) {
-                    self.over = true;
                     self.steps.clear();
                     self.event(None, |_| "the game ends".into());
+                    self.everyone_hooks(Hook::GameEnd, self.governor, self.governor)?;
+                    // The effects of the phase's and the game's end come before the scoring.
+                    if self.effects.is_empty() {
+                        self.over = true;
+                    } else {
+                        self.steps.push_back(Step::Over);
+                    }
                 }
             }
             Role::Trader => {
                 for k in 0..n {
                     let seat = (phase.chooser + k) % n;
                     let total = self.phase_sold;
-                    self.draw_hooks(Hook::TraderEnd, seat, |c| c.total_sold = total)?;
+                    self.draw_hooks(Hook::TraderEnd, seat, None, |c| c.total_sold = total)?;
                 }
                 if let Some(t) = self.tile.take() {
                     self.tiles.push_back(t);
@@ -91,15 +100,31 @@ impl Game {
             // Goods to produce or sell: the action, the privilege, then the buildings' extras.
             Role::Producer | Role::Trader => {
                 type Say = fn(&str, i32) -> String;
-                let (base, privilege, hook, say): (i32, i32, Hook, Say) = match phase.role {
-                    Role::Producer => (rules.produce, rules.producer_privilege, Hook::Produce, |id, n| {
-                        format!("{id} lets it produce {} more", count(n, "good"))
-                    }),
-                    _ => (rules.sell, rules.trader_privilege, Hook::Sell, |id, n| {
+                let grants = self.players[seat].grants;
+                let (base, privilege, hook, others, granted, say): (i32, i32, Hook, Hook, i32, Say) = match phase.role {
+                    Role::Producer => (
+                        rules.produce,
+                        rules.producer_privilege,
+                        Hook::Produce,
+                        Hook::OtherProduce,
+                        grants.produce,
+                        |id, n| format!("{id} lets it produce {} more", count(n, "good")),
+                    ),
+                    _ => (rules.sell, rules.trader_privilege, Hook::Sell, Hook::OtherSell, grants.sell, |id, n| {
                         format!("{id} lets it sell {} more", count(n, "good"))
                     }),
                 };
-                let left = base + self.privilege(seat, privilege) + self.sum_hook(hook, seat, say)?;
+                let mut from_others = Vec::new();
+                self.others_each(others, seat, |_| {}, |b, v| from_others.push((b, v)))?;
+                for &(b, v) in &from_others {
+                    if v != 0 {
+                        self.event_from(seat, b, |g| {
+                            format!("seat {seat}: {}", say(&format!("another player's {}", g.name_of(b)), v))
+                        });
+                    }
+                }
+                let others: i32 = from_others.iter().map(|(_, v)| v).sum();
+                let left = base + self.privilege(seat, privilege) + self.sum_hook(hook, seat, say)? + granted + others;
                 if left > 0 {
                     self.pending = Some(match phase.role {
                         Role::Producer => Decision::Produce { seat, left, done: 0 },
@@ -271,6 +296,21 @@ impl Game {
             }
             discount = v.saturating_add(discount);
         }
+        let edit = |c: &mut Ctx| {
+            c.target = Some(card);
+            c.over = over_card;
+        };
+        self.others_each(Hook::OtherBuildCost, seat, edit, |b, v| {
+            if v != 0 {
+                part(Some(b), v);
+            }
+            discount = v.saturating_add(discount);
+        })?;
+        let granted = self.players[seat].grants.discount;
+        if granted != 0 {
+            part(None, granted);
+            discount = granted.saturating_add(discount);
+        }
         Ok((base - privilege - discount).max(0))
     }
 
@@ -383,16 +423,9 @@ impl Game {
             c.target = Some(card);
             c.over = over_card;
         };
-        self.draw_hooks(Hook::Build, seat, built)?;
-        // Then the other players' buildings that watch everyone's building, in seat order from the builder's left.
-        let players = self.players.len();
-        for other in (1..players).map(|k| (seat + k) % players) {
-            self.draw_hooks(Hook::OtherBuild, other, |c| {
-                built(c);
-                c.actor = seat;
-            })?;
-        }
-        Ok(())
+        let slot = over.unwrap_or(self.players[seat].city.len() - 1);
+        // The builder's buildings, then the others' that watch everyone's building, from the builder's left.
+        self.event_hooks([Hook::Build, Hook::OtherBuild, Hook::AnyBuild], seat, Some((seat, slot)), built)
     }
 
     // ----- producer and trader -------------------------------------------
@@ -413,10 +446,10 @@ impl Game {
                     self.pending = Some(Decision::Produce { seat, left, done });
                     return Ok(());
                 }
-                return self.draw_hooks(Hook::Produced, seat, |c| c.produced = done);
+                return self.draw_hooks(Hook::Produced, seat, None, |c| c.produced = done);
             }
         }
-        self.draw_hooks(Hook::Produced, seat, |c| c.produced = done)
+        self.draw_hooks(Hook::Produced, seat, None, |c| c.produced = done)
     }
 
     pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
@@ -457,6 +490,11 @@ impl Game {
             ctx.sold = sold;
             let card = ctx.card as usize;
             let v = self.call(Hook::Sold, ctx)?;
+            let legacy = v.read_lock::<rhai::Map>().is_some_and(|m| m.contains_key("tuck_sold"));
+            if v.is_array() || (v.is_map() && !legacy) {
+                self.take_effects(Hook::Sold, v, Origin { seat, slot, target: None }, false)?;
+                continue;
+            }
             let bad = |e: String| self.rs.scripts.bad_return(Hook::Sold as usize, card, &e);
             let (draw, tuck) = if v.is_int() || v.is_unit() {
                 (hooks::as_int_in(v, hooks::HOOKS[Hook::Sold as usize].range).map_err(bad)?, 0)

@@ -181,7 +181,7 @@ pub struct Ruleset {
     /// The card set files used.
     pub sets: Vec<Source>,
     /// Per card, a bit per hook its script defines.
-    pub hook_masks: Vec<u32>,
+    pub hook_masks: Vec<u64>,
     /// Discounts of build-cost hooks that depend only on what is built.
     pub cost_table: hooks::CostTable,
     /// A digest of everything that decides play: rules, cards and script texts.
@@ -351,6 +351,7 @@ impl Ruleset {
         }
 
         let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MORE, Limits::default(), hooks::register);
+        scripts.set_map_keys(crate::effects::map_keys());
         for def in &table.cards {
             errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
         }

@@ -36,6 +36,9 @@ pub struct PlayerSpec {
     /// Buildings covered by a building in play: `{ palace = ["chapel"] }`.
     #[serde(default)]
     pub covered: BTreeMap<String, Vec<String>>,
+    /// The counter of a building (its first copy in play): `{ granary = 3 }`.
+    #[serde(default)]
+    pub counters: BTreeMap<String, i32>,
 }
 
 /// What `sanjuan scenario --check` verifies after the actions.
@@ -74,6 +77,12 @@ pub struct Expect {
     pub deck_size: Option<usize>,
     /// Cards in the discard pile.
     pub discard_size: Option<usize>,
+    /// The top cards of the draw pile, top first (only as many as given).
+    pub deck_top: Option<Vec<String>>,
+    /// Building counters per seat that are not 0, by building id.
+    pub counters: Option<Vec<BTreeMap<String, i32>>>,
+    /// The players' named counters per seat.
+    pub player_counters: Option<Vec<BTreeMap<String, i32>>>,
 }
 
 /// The scenario file.
@@ -261,6 +270,14 @@ impl Scenario {
                 }
                 game.players[seat].city[slot].under_from = Some(c);
             }
+            for (b, &value) in &p.counters {
+                let path = format!("players.{seat}.counters.{b}");
+                let c = lookup(b, &path)?;
+                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c) else {
+                    return Err(self.err(&path, format!("seat {seat}: a counter on `{b}`, which is not built")));
+                };
+                game.players[seat].city[slot].counter = value;
+            }
         }
         game.deck = pool;
         game.deck.extend(top.iter().rev());
@@ -409,6 +426,34 @@ impl Scenario {
         }
         if let Some(want) = e.discard_size {
             eq("discard size", want.to_string(), game.discard_size().to_string());
+        }
+        if let Some(want) = &e.deck_top {
+            let got: Vec<&str> = game.deck.iter().rev().take(want.len()).map(|&c| cards.id(c)).collect();
+            eq("deck top", format!("{want:?}"), format!("{got:?}"));
+        }
+        if let Some(want) = &e.counters {
+            let got = per_seat(&|s| {
+                let m: BTreeMap<&str, i32> = game.players[s]
+                    .city
+                    .iter()
+                    .filter(|x| x.counter != 0)
+                    .map(|x| (cards.id(x.card), x.counter))
+                    .collect();
+                format!("{m:?}")
+            });
+            eq(
+                "counters",
+                format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()),
+                format!("{got:?}"),
+            );
+        }
+        if let Some(want) = &e.player_counters {
+            let got = per_seat(&|s| {
+                let m: BTreeMap<&str, i32> = game.players[s].counters.iter().map(|(k, v)| (&**k, *v)).collect();
+                format!("{m:?}")
+            });
+            let want = want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>();
+            eq("player counters", format!("{want:?}"), format!("{got:?}"));
         }
         for a in e.legal_includes.iter().flatten() {
             if !legal.contains(a) {

@@ -10,13 +10,20 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::error::GameError;
-use crate::game::Game;
+use crate::game::{Decision, DiscardReason, Game};
 use crate::score::Score;
 
 /// Named numbers serialized as a JSON object in their order (a score's
 /// breakdown, the cards under each building).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Ordered<T>(pub Vec<(String, T)>);
+
+impl<T> Ordered<T> {
+    /// True when there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 impl<T: Serialize> Serialize for Ordered<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -67,6 +74,21 @@ pub struct PlayerView {
     /// Score now; only the viewer's own (the others' would reveal cards under buildings).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<ScoreView>,
+    /// Building counters that are not 0 (a script's `counter` effect), in city order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterView>,
+    /// The player's named counters (a script's `player_counter` effect).
+    #[serde(skip_serializing_if = "Ordered::is_empty")]
+    pub player_counters: Ordered<i32>,
+}
+
+/// A building's counter: `{"building": "granary", "value": 4}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CounterView {
+    /// The building's id.
+    pub building: String,
+    /// Its counter.
+    pub value: i32,
 }
 
 /// The pending decision.
@@ -79,6 +101,9 @@ pub struct PendingView {
     /// Cards offered to choose from (the deciding seat's view only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offered: Option<Vec<String>>,
+    /// The building whose script asks (a choice, a card to give, cards looked at).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
     /// Legal answers in the notation.
     pub legal: Vec<String>,
 }
@@ -173,12 +198,20 @@ impl Game {
                 under,
                 covered: p.city.iter().flat_map(|s| s.covered.iter()).map(|&c| cards.id(c).to_owned()).collect(),
                 score: if sees_all { Some(self.score(seat)?.view()) } else { None },
+                counters: p
+                    .city
+                    .iter()
+                    .filter(|s| s.counter != 0)
+                    .map(|s| CounterView { building: cards.id(s.card).to_owned(), value: s.counter })
+                    .collect(),
+                player_counters: Ordered(p.counters.iter().map(|(k, v)| (k.to_string(), *v)).collect()),
             });
         }
         let pending = self.pending.as_ref().map(|d| PendingView {
             seat: d.seat(),
             decision: d.name(),
             offered: (viewer.is_none_or(|v| v == d.seat()) && !self.limbo.is_empty()).then(|| ids(&self.limbo)),
+            by: self.asked_by(d).map(|c| cards.id(c).to_owned()),
             legal: self.legal_actions().iter().map(|a| a.text(cards)).collect(),
         });
         let winners = if self.over { Some(self.winners()?) } else { None };
@@ -196,6 +229,19 @@ impl Game {
             winner: winners.as_ref().map(|w| (w.len() == 1).then(|| w[0])),
             winners,
         })
+    }
+
+    /// The building whose script pends a decision, if a script does.
+    fn asked_by(&self, d: &Decision) -> Option<u16> {
+        let slot = |seat: usize, slot: usize| Some(self.players[seat].city[slot].card);
+        match *d {
+            Decision::Choose { owner, slot: s, .. } | Decision::Pick { owner, slot: s, .. } => slot(owner, s),
+            Decision::Look { seat, slot: s, .. } => slot(seat, s),
+            Decision::Give { cause, .. } | Decision::Discard { reason: DiscardReason::Building(cause), .. } => {
+                Some(cause)
+            }
+            _ => None,
+        }
     }
 
     /// Every player's score.

@@ -58,13 +58,14 @@ fn every_key_and_hook_in_the_code_is_in_the_docs() {
 }
 
 /// Object keys of a JSON value, all levels down, except the keys of maps
-/// keyed by card id (a score's `breakdown`, a player's `under`).
+/// keyed by card id or a script's names (a score's `breakdown`, a player's
+/// `under` and `player_counters`).
 fn json_keys(value: &Value, out: &mut BTreeSet<String>) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {
                 out.insert(k.clone());
-                if k != "breakdown" && k != "under" {
+                if !["breakdown", "under", "player_counters"].contains(&k.as_str()) {
                     json_keys(v, out);
                 }
             }

@@ -97,7 +97,8 @@ hand = ["well", "quarry"]
 #[test]
 fn a_hook_returning_the_wrong_type_names_card_and_hook() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/san-juan/tower.rhai"), "fn on_hand_limit(ctx) { \"twelve\" }\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/tower.rhai"), "fn on_hand_limit(ctx) { let n = \"twelve\"; n }\n")
+        .unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     // The hand limit is checked when a round starts.
     let text = r#"
@@ -330,8 +331,8 @@ fn scripts_may_not_sleep_and_are_stopped_by_the_clock() {
 #[test]
 fn hook_results_outside_their_range_stop_the_game_naming_card_file_line_and_hook() {
     for (script, want) in [
-        ("fn on_score(ctx) { 2147483647 }\n", "returned 2147483647, outside the allowed -100 to 200"),
-        ("fn on_score(ctx) {\n    -5000\n}\n", "returned -5000"),
+        ("fn on_score(ctx) { let n = 2147483647; n }\n", "returned 2147483647, outside the allowed -100 to 200"),
+        ("fn on_score(ctx) {\n    let n = -5000;\n    n\n}\n", "returned -5000"),
     ] {
         let (dir, ruleset) = copy_rules();
         fs::write(dir.path().join("scripts/san-juan/guild_hall.rhai"), script).unwrap();
@@ -343,7 +344,7 @@ fn hook_results_outside_their_range_stop_the_game_naming_card_file_line_and_hook
         assert!(err.contains("guild_hall.rhai:1:") && err.contains("on_score") && err.contains(want), "{err}");
     }
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/san-juan/smithy.rhai"), "fn on_build_cost(ctx) { -1 }\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/smithy.rhai"), "fn on_build_cost(ctx) { let n = -1; n }\n").unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"smithy\"]\nhand = [\"well\", \"quarry\"]\n[[players]]\n";
     let scenario = scenario("s.toml", text);
@@ -382,7 +383,8 @@ fn a_trading_tile_listed_twice_or_a_sixth_tile_is_refused() {
 #[test]
 fn a_hook_returning_a_runaway_number_names_card_and_hook() {
     let (dir, ruleset) = copy_rules();
-    fs::write(dir.path().join("scripts/san-juan/tower.rhai"), "fn on_hand_limit(ctx) { 2147483647 }\n").unwrap();
+    fs::write(dir.path().join("scripts/san-juan/tower.rhai"), "fn on_hand_limit(ctx) { let n = 2147483647; n }\n")
+        .unwrap();
     let rs = Ruleset::load(ruleset.to_str().unwrap()).unwrap();
     let text = "round_start = true\nround = 2\n[[players]]\nbuildings = [\"tower\"]\n[[players]]\n";
     let scenario = scenario("t.toml", text);
@@ -400,4 +402,22 @@ fn rule_numbers_beyond_any_game_are_refused() {
     for what in ["rules.max_players is 100000000000", "rules.max_rounds is 4294967295", "rules.produce is 2147483647"] {
         assert!(err.contains(what), "{what}: {err}");
     }
+}
+
+#[test]
+fn a_literal_of_the_wrong_shape_is_a_load_error_naming_file_line_and_hook() {
+    for (file, script, want) in [
+        ("tower", "fn on_hand_limit(ctx) { \"twelve\" }\n", "returns a string, not an integer"),
+        ("guild_hall", "fn on_score(ctx) {\n    -5000\n}\n", "returns -5000, outside -100..=200"),
+        ("smithy", "fn on_build_cost(ctx) { -1 }\n", "returns -1, outside 0..=20"),
+    ] {
+        let (dir, ruleset) = copy_rules();
+        fs::write(dir.path().join(format!("scripts/san-juan/{file}.rhai")), script).unwrap();
+        let err = Ruleset::load(ruleset.to_str().unwrap()).unwrap_err().to_string();
+        assert!(err.contains(&format!("{file}.rhai:1:")) && err.contains(want), "{err}");
+    }
+    // A hook that may return effects may return them as a literal.
+    let (dir, ruleset) = copy_rules();
+    fs::write(dir.path().join("scripts/san-juan/well.rhai"), "fn on_produced(ctx) { #{ draw: 1 } }\n").unwrap();
+    assert!(Ruleset::load(ruleset.to_str().unwrap()).is_ok());
 }

@@ -57,10 +57,26 @@ fn first_edition_four_players() {
     check_count("first-edition", 110, 4);
 }
 
-/// The gallery's buildings act on other players' actions and at round ends: 110 cards plus 2 lighthouses and 2 watchtowers.
+const GALLERY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/gallery.toml");
+
+/// The gallery's ten buildings (two copies each) react to anyone's actions,
+/// ask for choices, move cards between players and keep counters: 110 + 20 cards.
 #[test]
-fn gallery_three_players() {
-    check_count(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/gallery.toml"), 114, 3);
+fn gallery_two_to_four_players() {
+    for players in 2..=4 {
+        check_count(GALLERY, 130, players);
+    }
+}
+
+/// The greedy bot answers the gallery's choices too, through whole games.
+#[test]
+fn gallery_games_between_greedy_bots_end() {
+    let rs = Ruleset::load(GALLERY).unwrap();
+    let bots = vec!["greedy".to_owned(); 4];
+    for index in 0..200 {
+        let record = san_juan::sim::play_one(&rs, &bots, 11, index).unwrap();
+        assert!(record.rounds > 0 && record.rounds < 100, "game {index} took {} rounds", record.rounds);
+    }
 }
 
 #[test]

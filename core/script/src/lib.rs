@@ -30,6 +30,8 @@ pub struct HookSpec {
     pub range: Option<(i64, i64)>,
     /// When it is called and what it returns (for `check` and the docs).
     pub doc: &'static str,
+    /// Besides its own shape, the hook may return effects: a map or an array of maps.
+    pub effects: bool,
 }
 
 /// Sandbox limits for every script call.
@@ -93,6 +95,9 @@ pub struct ScriptHost {
     docs: &'static str,
     /// What scripts belong to, in errors (`card`).
     noun: &'static str,
+    /// The keys a map written in a hook may hold (effects and result keys);
+    /// empty: not checked.
+    map_keys: &'static [&'static str],
 }
 
 impl ScriptHost {
@@ -146,6 +151,7 @@ impl ScriptHost {
             owners: Vec::new(),
             docs: "docs/scripting.md",
             noun: "card",
+            map_keys: &[],
         }
     }
 
@@ -159,6 +165,13 @@ impl ScriptHost {
     /// whose scripts belong to the ruleset itself says `script`.
     pub fn set_owner_noun(&mut self, noun: &'static str) {
         self.noun = noun;
+    }
+
+    /// The keys a map literal inside a hook may use (effect names, their
+    /// parameters and the hooks' result keys): `check` names any other, with
+    /// "did you mean", before a game runs.
+    pub fn set_map_keys(&mut self, keys: &'static [&'static str]) {
+        self.map_keys = keys;
     }
 
     /// The hooks this host dispatches.
@@ -236,9 +249,42 @@ impl ScriptHost {
                             )));
                         }
                     }
+                    if !self.map_keys.is_empty() {
+                        for (k, at) in map_keys_in(ast, f.name) {
+                            if !self.map_keys.contains(&k.as_str()) {
+                                let near = closest(&k, self.map_keys.iter().copied())
+                                    .map(|c| format!("did you mean `{c}`? "))
+                                    .unwrap_or_default();
+                                let message = format!("`{k}` is not an effect or a result key");
+                                errors.push(LoadError::at_pos(source, &text, at, message).help(format!(
+                                    "{near}a map a hook returns may hold: {} ({})",
+                                    self.map_keys.join(", "),
+                                    self.docs
+                                )));
+                            }
+                        }
+                    }
+                    let spec = &self.hooks[h];
+                    let constant = literal_body(ast, f.name);
+                    if let (Some(v), Some((lo, hi))) = (&constant, spec.range) {
+                        let shaped = v.is_unit()
+                            || v.as_int().is_ok_and(|n| (lo..=hi).contains(&i64::from(n)))
+                            || (spec.effects && (v.is_map() || v.is_array()));
+                        if !shaped {
+                            let what = if v.is_int() {
+                                format!("returns {v}, outside {lo}..={hi}")
+                            } else {
+                                format!("returns a {}, not an integer", v.type_name())
+                            };
+                            errors.push(
+                                LoadError::at_pos(source, &text, pos, format!("hook `{}` {what}", f.name))
+                                    .help(format!("{}: {}", f.name, spec.doc)),
+                            );
+                        }
+                    }
                     self.dispatch[h][idx] = Some(script as u32);
                     let ast = &self.scripts[script].ast;
-                    self.constants[h][idx] = literal_body(ast, f.name);
+                    self.constants[h][idx] = constant;
                     self.memo_props[h][idx] = param_reads(ast, f.name).and_then(|reads| {
                         let props: Option<SmallVec<[u8; MEMO_KEY]>> =
                             reads.iter().map(|r| self.scalars.iter().position(|s| s == r).map(|i| i as u8)).collect();
@@ -285,12 +331,12 @@ impl ScriptHost {
     }
 
     /// A bit per hook `owner` listens to.
-    pub fn owner_mask(&self, owner: usize) -> u32 {
+    pub fn owner_mask(&self, owner: usize) -> u64 {
         self.dispatch
             .iter()
             .enumerate()
             .filter(|(_, d)| d.get(owner).is_some_and(Option::is_some))
-            .fold(0, |m, (h, _)| m | 1 << h)
+            .fold(0u64, |m, (h, _)| m | 1u64 << h)
     }
 
     /// The script file of an owner, if it has one for `hook`.
@@ -480,6 +526,37 @@ fn member_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
         true
     });
     out
+}
+
+/// The keys of the maps written in function `name` (`#{ draw: 1 }` → `draw`), with where.
+fn map_keys_in(ast: &AST, name: &str) -> Vec<(String, Pos)> {
+    use rhai::{ASTNode, Expr};
+    let Some((start, end, _)) = body_span(ast, name) else { return Vec::new() };
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        match path.last() {
+            Some(ASTNode::Expr(Expr::Map(m, _))) => {
+                out.extend(m.0.iter().map(|(k, _)| (k.name.to_string(), pos(k.pos))));
+            }
+            // The optimizer folds a map of constants into one value.
+            Some(ASTNode::Expr(Expr::DynamicConstant(v, at))) => constant_keys(v, pos(*at), &mut out),
+            _ => {}
+        }
+        true
+    });
+    out
+}
+
+/// The keys of the maps in a folded constant (a map, or an array of maps).
+fn constant_keys(v: &Dynamic, at: Pos, out: &mut Vec<(String, Pos)>) {
+    if let Some(m) = v.read_lock::<rhai::Map>() {
+        out.extend(m.keys().map(|k| (k.to_string(), at)));
+    } else if let Some(a) = v.read_lock::<rhai::Array>() {
+        a.iter().for_each(|v| constant_keys(v, at, out));
+    }
 }
 
 /// Calls anywhere in the script to one of `names`, with where.

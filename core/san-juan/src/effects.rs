@@ -1,0 +1,612 @@
+//! Effects: what a building's script may make happen beyond its hook's own
+//! answer. A hook that may return effects returns one (a map) or several (an
+//! array of maps); a plain number still means "draw that many cards". Each
+//! effect is checked when the hook returns, then applied in order before the
+//! game goes on, recorded as an event naming the building, and moves cards
+//! only from where they are to where they go.
+//!
+//! An effect that needs a player's decision (discard, give, tuck, keep, look,
+//! choose) pends it; the effects after it wait until it is answered. The answer
+//! to `choose` and `choose_cards` goes to the building's `on_choice` hook.
+
+use std::sync::Arc;
+
+use rhai::{Dynamic, Map};
+
+use crate::cards::CardIdx;
+use crate::error::GameError;
+use crate::game::{Decision, DiscardReason, Game, count, n_cards};
+use crate::hooks::{self, Answer, Ctx, Hook};
+use crate::rng;
+
+/// Every effect: its name (the map key that holds its amount), its other
+/// keys, and what it does. `check` and the docs read this table.
+pub static EFFECTS: &[(&str, &[&str], &str)] = &[
+    ("draw", &["seat"], "#{ draw: n }: the owner draws n cards; `seat: s` makes seat s draw"),
+    ("discard", &["seat"], "#{ discard: n }: the owner (or `seat`) discards n hand cards of their choice"),
+    ("take_random", &["from"], "#{ take_random: k, from: s }: the owner takes k random hand cards of seat s"),
+    ("give", &["to"], "#{ give: n, to: s }: the owner gives n hand cards of its choice to seat s"),
+    (
+        "add_good",
+        &[],
+        "#{ add_good: \"self\" }: a good from the draw pile goes on this building (\"target\": the building \
+         just built; a card id: the owner's first building of that type without a good)",
+    ),
+    ("remove_good", &[], "#{ remove_good: \"self\" }: the good on this building (or as add_good) is discarded"),
+    ("tuck", &[], "#{ tuck: n }: the owner may put up to n hand cards under this building"),
+    (
+        "reveal",
+        &["keep"],
+        "#{ reveal: n, keep: k }: the top n cards are turned face up; the owner keeps k of them, the rest are \
+         discarded",
+    ),
+    (
+        "look",
+        &["may_discard"],
+        "#{ look: n, may_discard: k }: the owner looks at the top n cards, may discard up to k of them and \
+         puts the rest back in the same order",
+    ),
+    ("counter", &["min", "max"], "#{ counter: d, max: m }: adds d to this building's counter (kept in min..=max)"),
+    (
+        "player_counter",
+        &["add", "min", "max"],
+        "#{ player_counter: \"name\", add: d }: adds d to the owner's counter of that name",
+    ),
+    (
+        "grant",
+        &["n"],
+        "#{ grant: \"sell\", n: 1 }: for the rest of this phase the owner may sell (\"produce\": produce) n more \
+         goods, or pays n less for buildings (\"discount\")",
+    ),
+    (
+        "choose",
+        &["seat"],
+        "#{ choose: [\"sell\", \"draw\"] }: the owner (or `seat`) chooses one option; on_choice gets it as ctx.choice",
+    ),
+    (
+        "choose_cards",
+        &["from", "seat"],
+        "#{ choose_cards: k, from: \"hand\" }: the owner (or `seat`) chooses k cards from \"hand\", \"buildings\" \
+         or \"goods\" (buildings with a good); on_choice gets them as ctx.chosen",
+    ),
+];
+
+/// The keys of the maps the older hooks return; with the effects, all a map in a hook may hold.
+const RESULT_KEYS: &[&str] =
+    &["exchange", "overbuild", "overbuild_except", "goods_as_cards", "keep", "from_hand", "tuck_sold"];
+
+/// Every key a map written in a hook may use, for `check`.
+pub fn map_keys() -> &'static [&'static str] {
+    static KEYS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut keys: Vec<&'static str> =
+            EFFECTS.iter().flat_map(|(n, more, _)| std::iter::once(*n).chain(more.iter().copied())).collect();
+        keys.extend(RESULT_KEYS);
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    })
+}
+
+/// Which of its cards a player chooses from (`choose_cards`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickFrom {
+    /// Hand cards.
+    Hand,
+    /// Own buildings.
+    Buildings,
+    /// Own buildings that carry a good.
+    Goods,
+}
+
+impl PickFrom {
+    /// The name a script writes.
+    pub fn name(self) -> &'static str {
+        match self {
+            PickFrom::Hand => "hand",
+            PickFrom::Buildings => "buildings",
+            PickFrom::Goods => "goods",
+        }
+    }
+}
+
+/// What a grant adds to, for the rest of the phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrantKind {
+    /// More goods to sell.
+    Sell,
+    /// More goods to produce.
+    Produce,
+    /// A lower building cost.
+    Discount,
+}
+
+/// One-off grants for the current phase, per player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Grants {
+    /// More goods to sell.
+    pub sell: i32,
+    /// More goods to produce.
+    pub produce: i32,
+    /// Cards less for each building.
+    pub discount: i32,
+}
+
+/// One effect, checked, with seats and buildings resolved (the fields are
+/// the keys of [`EFFECTS`]).
+#[allow(missing_docs)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// A seat draws.
+    Draw { seat: usize, n: i32 },
+    /// A seat discards cards of its choice.
+    Discard { seat: usize, n: i32 },
+    /// The owner takes random hand cards from another seat.
+    TakeRandom { from: usize, n: i32 },
+    /// The owner gives hand cards of its choice.
+    Give { to: usize, n: i32 },
+    /// A good goes on a building (`seat`, `slot`).
+    AddGood { seat: usize, slot: Option<usize> },
+    /// The good on a building is discarded.
+    RemoveGood { seat: usize, slot: Option<usize> },
+    /// The owner may tuck hand cards under this building.
+    Tuck { n: i32 },
+    /// Cards turned face up, some kept.
+    Reveal { n: i32, keep: i32 },
+    /// Cards looked at, some discarded, the rest put back.
+    Look { n: i32, may_discard: i32 },
+    /// This building's counter.
+    Counter { add: i32, min: i32, max: i32 },
+    /// A named counter of the owner.
+    PlayerCounter { name: Arc<str>, add: i32, min: i32, max: i32 },
+    /// A grant for the rest of the phase.
+    Grant { kind: GrantKind, n: i32 },
+    /// A choice among named options.
+    Choose { seat: usize, options: Vec<u16> },
+    /// A choice of cards.
+    ChooseCards { seat: usize, from: PickFrom, n: i32 },
+}
+
+/// An effect waiting its turn, with the building it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Queued {
+    pub seat: usize,
+    pub slot: usize,
+    pub hook: Hook,
+    pub effect: Effect,
+}
+
+/// Where a hook was called: the owner's building, and the building just built.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Origin {
+    pub seat: usize,
+    pub slot: usize,
+    pub target: Option<(usize, usize)>,
+}
+
+const MOST: i64 = 50;
+
+fn int(map: &Map, key: &str, lo: i64, hi: i64, default: i64) -> Result<i32, String> {
+    let Some(v) = map.get(key) else { return Ok(default as i32) };
+    let n = v.as_int().map_err(|t| format!("`{key}` is a {t}, expected an integer"))?;
+    if !(lo..=hi).contains(&i64::from(n)) {
+        return Err(format!("`{key}: {n}` is outside {lo}..={hi}"));
+    }
+    Ok(n)
+}
+
+fn text(map: &Map, key: &str) -> Result<String, String> {
+    let v = map.get(key).cloned().unwrap_or(Dynamic::UNIT);
+    let type_name = v.type_name();
+    v.into_string().map_err(|_| format!("`{key}` is a {type_name}, expected a string"))
+}
+
+impl Game {
+    /// Reads a hook's effects: a map is one, an array of maps several.
+    pub(crate) fn parse_effects(&self, value: Dynamic, at: Origin) -> Result<Vec<Effect>, String> {
+        if value.is_map() {
+            return Ok(vec![self.parse_effect(value.cast::<Map>(), at)?]);
+        }
+        let type_name = value.type_name();
+        let list = value
+            .try_cast::<rhai::Array>()
+            .ok_or_else(|| format!("returned a {type_name}; expected a number, an effect map or an array of them"))?;
+        list.into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let type_name = v.type_name();
+                let map =
+                    v.try_cast::<Map>().ok_or_else(|| format!("effect {} is a {type_name}, expected a map", i + 1))?;
+                self.parse_effect(map, at).map_err(|e| format!("effect {}: {e}", i + 1))
+            })
+            .collect()
+    }
+
+    fn parse_effect(&self, map: Map, at: Origin) -> Result<Effect, String> {
+        let names: Vec<&str> =
+            map.keys().map(|k| k.as_str()).filter(|k| EFFECTS.iter().any(|(n, ..)| n == k)).collect();
+        let name = match names.as_slice() {
+            [one] => *one,
+            [] => {
+                let keys: Vec<&str> = map.keys().map(|k| k.as_str()).collect();
+                let near = keys
+                    .iter()
+                    .find_map(|k| crate::error::closest(k, EFFECTS.iter().map(|(n, ..)| *n)))
+                    .map(|n| format!("; did you mean `{n}`?"))
+                    .unwrap_or_default();
+                return Err(format!("#{{ {} }} names no effect{near}", keys.join(", ")));
+            }
+            more => return Err(format!("one effect per map, this one names {}", more.join(" and "))),
+        };
+        let (_, allowed, _) = EFFECTS.iter().find(|(n, ..)| *n == name).expect("known effect");
+        if let Some(k) = map.keys().find(|k| k.as_str() != name && !allowed.contains(&k.as_str())) {
+            let keys = if allowed.is_empty() { "no other key".to_owned() } else { allowed.join(", ") };
+            return Err(format!("`{name}` takes {keys}, not `{k}`"));
+        }
+        let players = self.players.len() as i64;
+        let seat_of = |key: &str, default: usize| int(&map, key, 0, players - 1, default as i64).map(|s| s as usize);
+        let owner = at.seat;
+        let other = |key: &str| -> Result<usize, String> {
+            if !map.contains_key(key) {
+                return Err(format!("`{name}` needs `{key}: seat`"));
+            }
+            let s = seat_of(key, owner)?;
+            if s == owner {
+                return Err(format!("`{key}: {s}` is the owner's own seat"));
+            }
+            Ok(s)
+        };
+        let amount = |lo: i64| int(&map, name, lo, MOST, 0);
+        let building = |map: &Map| -> Result<(usize, Option<usize>), String> {
+            let which = text(map, name)?;
+            Ok(match which.as_str() {
+                "self" => (owner, Some(at.slot)),
+                "target" => match at.target {
+                    Some((s, slot)) => (s, Some(slot)),
+                    None => return Err("\"target\": this hook has no building just built".into()),
+                },
+                id => {
+                    let card = self.rs.cards.lookup(id)?;
+                    let city = &self.players[owner].city;
+                    let free = |s: &&crate::game::Slot| s.card == card && s.good.is_none();
+                    let slot = if name == "add_good" {
+                        city.iter().position(|s| free(&s))
+                    } else {
+                        city.iter().position(|s| s.card == card && s.good.is_some())
+                    };
+                    (owner, slot)
+                }
+            })
+        };
+        Ok(match name {
+            "draw" => Effect::Draw { seat: seat_of("seat", owner)?, n: amount(0)? },
+            "discard" => Effect::Discard { seat: seat_of("seat", owner)?, n: amount(0)? },
+            "take_random" => Effect::TakeRandom { from: other("from")?, n: amount(0)? },
+            "give" => Effect::Give { to: other("to")?, n: amount(0)? },
+            "add_good" => {
+                let (seat, slot) = building(&map)?;
+                Effect::AddGood { seat, slot }
+            }
+            "remove_good" => {
+                let (seat, slot) = building(&map)?;
+                Effect::RemoveGood { seat, slot }
+            }
+            "tuck" => Effect::Tuck { n: amount(0)? },
+            "reveal" => Effect::Reveal { n: amount(0)?, keep: int(&map, "keep", 0, MOST, 0)? },
+            "look" => Effect::Look { n: amount(0)?, may_discard: int(&map, "may_discard", 0, MOST, 0)? },
+            "counter" => Effect::Counter {
+                add: int(&map, name, -1000, 1000, 0)?,
+                min: int(&map, "min", -1_000_000, 1_000_000, -1_000_000)?,
+                max: int(&map, "max", -1_000_000, 1_000_000, 1_000_000)?,
+            },
+            "player_counter" => {
+                let counter = text(&map, name)?;
+                if counter.is_empty() || counter.len() > 40 {
+                    return Err("a counter's name has 1 to 40 characters".into());
+                }
+                Effect::PlayerCounter {
+                    name: counter.into(),
+                    add: int(&map, "add", -1000, 1000, 1)?,
+                    min: int(&map, "min", -1_000_000, 1_000_000, -1_000_000)?,
+                    max: int(&map, "max", -1_000_000, 1_000_000, 1_000_000)?,
+                }
+            }
+            "grant" => {
+                let kind = match text(&map, name)?.as_str() {
+                    "sell" => GrantKind::Sell,
+                    "produce" => GrantKind::Produce,
+                    "discount" => GrantKind::Discount,
+                    other => return Err(format!("cannot grant `{other}`; grants: sell, produce, discount")),
+                };
+                Effect::Grant { kind, n: int(&map, "n", -MOST, MOST, 1)? }
+            }
+            "choose" => {
+                let v = map.get(name).cloned().unwrap_or(Dynamic::UNIT);
+                let list = v.try_cast::<rhai::Array>().ok_or("`choose` takes an array of option names")?;
+                let mut options = Vec::with_capacity(list.len());
+                for o in list {
+                    let type_name = o.type_name();
+                    let o = o.into_string().map_err(|_| format!("an option is a {type_name}, expected a string"))?;
+                    if o.is_empty() || o.len() > 40 || !o.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        return Err(format!("option `{o}`: write 1 to 40 letters, digits or `_`"));
+                    }
+                    let w = self.rs.cards.word(&o).ok_or("too many different option names in this ruleset")?;
+                    if !options.contains(&w) {
+                        options.push(w);
+                    }
+                }
+                if options.is_empty() {
+                    return Err("`choose` needs at least one option".into());
+                }
+                Effect::Choose { seat: seat_of("seat", owner)?, options }
+            }
+            "choose_cards" => {
+                let from = match map.get("from").map(|v| v.to_string()).as_deref() {
+                    Some("hand") | None => PickFrom::Hand,
+                    Some("buildings") => PickFrom::Buildings,
+                    Some("goods") => PickFrom::Goods,
+                    Some(other) => {
+                        return Err(format!("`from: {other}`: choose from \"hand\", \"buildings\" or \"goods\""));
+                    }
+                };
+                Effect::ChooseCards { seat: seat_of("seat", owner)?, from, n: amount(0)? }
+            }
+            _ => unreachable!("every effect is parsed"),
+        })
+    }
+
+    /// Runs an effect hook of one building: a number is drawn at once, effects join the queue.
+    pub(crate) fn effect_hook(&mut self, hook: Hook, ctx: Ctx, at: Origin) -> Result<(), GameError> {
+        let value = self.call(hook, ctx)?;
+        self.take_effects(hook, value, at, false)
+    }
+
+    /// Applies a hook's result: a number draws at once; effects are queued
+    /// (in front of the queue when `first`: the answer to a choice).
+    pub(crate) fn take_effects(
+        &mut self,
+        hook: Hook,
+        value: Dynamic,
+        at: Origin,
+        first: bool,
+    ) -> Result<(), GameError> {
+        let card = self.players[at.seat].city[at.slot].card;
+        let bad =
+            |g: &Game, e: String| -> GameError { g.rs.scripts.bad_return(hook as usize, card as usize, &e).into() };
+        if value.is_unit() || value.is_int() {
+            let n = hooks::as_int_in(value, hooks::HOOKS[hook as usize].range).map_err(|e| bad(self, e))?;
+            if n > 0 {
+                self.draw_from(at.seat, n, Some(card));
+            }
+            return Ok(());
+        }
+        let effects = self.parse_effects(value, at).map_err(|e| bad(self, e))?;
+        let queued = effects.into_iter().map(|effect| Queued { seat: at.seat, slot: at.slot, hook, effect });
+        if first {
+            for q in queued.rev() {
+                self.effects.push_front(q);
+            }
+        } else {
+            self.effects.extend(queued);
+        }
+        Ok(())
+    }
+
+    /// Applies one queued effect; it may pend a decision.
+    pub(crate) fn run_effect(&mut self, q: Queued) -> Result<(), GameError> {
+        let Queued { seat, slot, hook, effect } = q;
+        let card = self.players[seat].city[slot].card;
+        let needs_table = |g: &Game, what: &str| -> Result<(), GameError> {
+            if g.limbo.is_empty() {
+                return Ok(());
+            }
+            let why = format!("`{what}` cannot run while other cards lie face up waiting for a decision");
+            Err(g.rs.scripts.bad_return(hook as usize, card as usize, &why).into())
+        };
+        match effect {
+            Effect::Draw { seat: who, n } => {
+                self.draw_from(who, n, Some(card));
+            }
+            Effect::Discard { seat: who, n } => {
+                let left = (n.max(0) as usize).min(self.players[who].hand.len());
+                if left > 0 {
+                    self.event_from(who, card, |g| {
+                        format!("seat {who}: {} makes it discard {}", g.name_of(card), n_cards(left as i64))
+                    });
+                    self.pending = Some(Decision::Discard { seat: who, left, reason: DiscardReason::Building(card) });
+                }
+            }
+            Effect::TakeRandom { from, n } => {
+                let mut taken = Vec::new();
+                for _ in 0..n {
+                    let hand = &mut self.players[from].hand;
+                    if hand.is_empty() {
+                        break;
+                    }
+                    let i = rng::below(&mut self.rng, hand.len());
+                    taken.push(hand.swap_remove(i));
+                }
+                if !taken.is_empty() {
+                    let k = taken.len();
+                    self.players[seat].hand.extend_from_slice(&taken);
+                    self.secret_event(seat, Some(card), |g| {
+                        let public = format!(
+                            "seat {seat}: {} takes {} at random from seat {from}",
+                            g.name_of(card),
+                            n_cards(k as i64)
+                        );
+                        (format!("{public}: {}", g.ids(&taken)), public)
+                    });
+                }
+            }
+            Effect::Give { to, n } => {
+                let left = (n.max(0) as usize).min(self.players[seat].hand.len());
+                if left > 0 {
+                    self.pending = Some(Decision::Give { seat, to, left, cause: card });
+                }
+            }
+            Effect::AddGood { seat: who, slot: at } => {
+                if let Some(at) = at
+                    && self.players[who].city[at].good.is_none()
+                    && let Some(good) = self.draw()
+                {
+                    self.players[who].city[at].good = Some(good);
+                    let on = self.players[who].city[at].card;
+                    self.event_from(seat, card, |g| {
+                        format!("seat {who}: {} puts a good on {}", g.name_of(card), g.rs.cards.id(on))
+                    });
+                }
+            }
+            Effect::RemoveGood { seat: who, slot: at } => {
+                if let Some(at) = at
+                    && let Some(good) = self.players[who].city[at].good.take()
+                {
+                    self.discard.push(good);
+                    let on = self.players[who].city[at].card;
+                    self.event_from(seat, card, |g| {
+                        format!("seat {who}: {} discards the good on {}", g.name_of(card), g.rs.cards.id(on))
+                    });
+                }
+            }
+            Effect::Tuck { n } => {
+                let left = (n.max(0) as usize).min(self.players[seat].hand.len());
+                if left > 0 {
+                    self.pending = Some(Decision::Tuck { seat, slot, left, done: 0 });
+                }
+            }
+            Effect::Reveal { n, keep } => {
+                needs_table(self, "reveal")?;
+                let drawn = self.draw_to_limbo(n);
+                if drawn == 0 {
+                    return Ok(());
+                }
+                self.event_from(seat, card, |g| {
+                    format!("seat {seat}: {} reveals {}: {}", g.name_of(card), n_cards(drawn), g.ids(&g.limbo))
+                });
+                let keep = keep.max(0) as usize;
+                if keep >= self.limbo.len() {
+                    self.event_from(seat, card, |g| format!("seat {seat} keeps {}", g.ids(&g.limbo)));
+                    self.players[seat].hand.append(&mut self.limbo);
+                } else if keep == 0 {
+                    self.discard.append(&mut self.limbo);
+                } else {
+                    self.pending = Some(Decision::Keep { seat, left: keep });
+                }
+            }
+            Effect::Look { n, may_discard } => {
+                needs_table(self, "look")?;
+                let drawn = self.draw_to_limbo(n);
+                if drawn == 0 {
+                    return Ok(());
+                }
+                self.secret_event(seat, Some(card), |g| {
+                    let public = format!("seat {seat}: {} looks at the top {}", g.name_of(card), n_cards(drawn));
+                    (format!("{public}: {}", g.ids(&g.limbo)), public)
+                });
+                if may_discard > 0 {
+                    self.pending = Some(Decision::Look { seat, slot, left: may_discard as usize });
+                } else {
+                    self.put_back();
+                }
+            }
+            Effect::Counter { add, min, max } => {
+                let c = &mut self.players[seat].city[slot].counter;
+                let new = c.saturating_add(add).clamp(min, max.max(min));
+                if new != *c {
+                    *c = new;
+                    self.event_from(seat, card, |g| format!("seat {seat}: {}'s counter is {new}", g.name_of(card)));
+                }
+            }
+            Effect::PlayerCounter { name, add, min, max } => {
+                let counters = Arc::make_mut(&mut self.players[seat].counters);
+                let i = match counters.iter().position(|(n, _)| *n == name) {
+                    Some(i) => i,
+                    None => {
+                        counters.push((Arc::clone(&name), 0));
+                        counters.len() - 1
+                    }
+                };
+                let new = counters[i].1.saturating_add(add).clamp(min, max.max(min));
+                counters[i].1 = new;
+                self.event_from(seat, card, |g| {
+                    format!("seat {seat}: {} sets its counter {name} to {new}", g.name_of(card))
+                });
+            }
+            Effect::Grant { kind, n } => {
+                let grants = &mut self.players[seat].grants;
+                let what = match kind {
+                    GrantKind::Sell => {
+                        grants.sell += n;
+                        format!("sell {} more this phase", count(n, "good"))
+                    }
+                    GrantKind::Produce => {
+                        grants.produce += n;
+                        format!("produce {} more this phase", count(n, "good"))
+                    }
+                    GrantKind::Discount => {
+                        grants.discount += n;
+                        format!("pay {} less for buildings this phase", n_cards(n))
+                    }
+                };
+                self.event_from(seat, card, |g| format!("seat {seat}: {} lets it {what}", g.name_of(card)));
+            }
+            Effect::Choose { seat: who, options } => {
+                self.pending = Some(Decision::Choose { seat: who, owner: seat, slot, options });
+            }
+            Effect::ChooseCards { seat: who, from, n } => {
+                let d =
+                    Decision::Pick { seat: who, owner: seat, slot, from, left: n.max(0) as usize, picked: Vec::new() };
+                if n <= 0 || self.pick_candidates(&d).is_empty() {
+                    return self.answer_choice(who, seat, slot, Answer::Cards(Arc::default()));
+                }
+                self.pending = Some(d);
+            }
+        }
+        Ok(())
+    }
+
+    /// Cards looked at go back on top of the draw pile in the order they were drawn.
+    pub(crate) fn put_back(&mut self) {
+        while let Some(c) = self.limbo.pop() {
+            self.deck.push(c);
+        }
+    }
+
+    /// The cards a `Pick` decision may still take (one entry per copy).
+    pub(crate) fn pick_candidates(&self, d: &Decision) -> Vec<CardIdx> {
+        let Decision::Pick { seat, from, picked, .. } = d else { return Vec::new() };
+        let p = &self.players[*seat];
+        let mut all: Vec<CardIdx> = match from {
+            PickFrom::Hand => p.hand.clone(),
+            PickFrom::Buildings => p.city.iter().map(|s| s.card).collect(),
+            PickFrom::Goods => p.city.iter().filter(|s| s.good.is_some()).map(|s| s.card).collect(),
+        };
+        for c in picked {
+            if let Some(i) = all.iter().position(|x| x == c) {
+                all.swap_remove(i);
+            }
+        }
+        all
+    }
+
+    /// Tells the building that asked what `chooser` answered (`on_choice`); its effects go first.
+    pub(crate) fn answer_choice(
+        &mut self,
+        chooser: usize,
+        owner: usize,
+        slot: usize,
+        answer: Answer,
+    ) -> Result<(), GameError> {
+        let card = self.players[owner].city[slot].card;
+        if !self.rs.scripts.listens(Hook::Choice as usize, card as usize) {
+            return Ok(());
+        }
+        let mut facts = self.ctx(owner, slot);
+        facts.actor = chooser;
+        let mut ctx = self.script_ctx(facts, None);
+        ctx.choice = Some(answer);
+        let value =
+            self.rs.scripts.call(Hook::Choice as usize, card as usize, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT);
+        self.take_effects(Hook::Choice, value, Origin { seat: owner, slot, target: None }, true)
+    }
+}
