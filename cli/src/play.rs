@@ -553,11 +553,11 @@ impl Session {
             }
             Decision::Exchange { .. } => "Exchange hand cards (discard now, draw as many after), or stop:".into(),
             Decision::Choose { owner, slot, .. } => {
-                let by = g.player(*owner).city[*slot].card;
+                let by = g.card_at(*owner, *slot);
                 format!("The {} asks you to choose ({}):", self.name(by), self.cards().get(by).text)
             }
             Decision::Pick { owner, slot, from, left, .. } => {
-                let by = g.player(*owner).city[*slot].card;
+                let by = g.card_at(*owner, *slot);
                 format!("Choose {} from your {} for the {}:", count(*left as i32, "card"), from.name(), self.name(by))
             }
             Decision::Give { to, left, cause, .. } => {

@@ -551,11 +551,18 @@ impl Game {
                 self.event_from(seat, card, |g| format!("seat {seat}: {} lets it {what}", g.name_of(card)));
             }
             Effect::Choose { seat: who, options } => {
-                self.pending = Some(Decision::Choose { seat: who, owner: seat, slot, options });
+                let (owner, slot) = (seat as u16, slot as u16);
+                self.pending = Some(Decision::Choose { seat: who, owner, slot, options: options.into() });
             }
             Effect::ChooseCards { seat: who, from, n } => {
-                let d =
-                    Decision::Pick { seat: who, owner: seat, slot, from, left: n.max(0) as usize, picked: Vec::new() };
+                let d = Decision::Pick {
+                    seat: who,
+                    owner: seat as u16,
+                    slot: slot as u16,
+                    from,
+                    left: n.max(0) as usize,
+                    picked: Box::default(),
+                };
                 if n <= 0 || self.pick_candidates(&d).is_empty() {
                     return self.answer_choice(who, seat, slot, Answer::Cards(Arc::default()));
                 }

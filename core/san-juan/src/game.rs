@@ -227,27 +227,27 @@ pub enum Decision {
     Choose {
         /// Who chooses.
         seat: usize,
-        /// The seat of the building that asks.
-        owner: usize,
+        /// The seat of the building that asks (small: a decision is moved often).
+        owner: u16,
         /// The building that asks.
-        slot: usize,
+        slot: u16,
         /// The options (see [`crate::cards::CardTable::word_name`]).
-        options: Vec<u16>,
+        options: Box<[u16]>,
     },
     /// Choose cards for a script (`choose_cards`), one at a time.
     Pick {
         /// Who chooses.
         seat: usize,
         /// The seat of the building that asks.
-        owner: usize,
+        owner: u16,
         /// The building that asks.
-        slot: usize,
+        slot: u16,
         /// Where the cards come from.
         from: PickFrom,
         /// Cards still to choose.
         left: usize,
         /// Cards chosen so far.
-        picked: Vec<CardIdx>,
+        picked: Box<[CardIdx]>,
     },
     /// Give hand cards of one's choice to another seat, one at a time.
     Give {
@@ -811,6 +811,11 @@ impl Game {
         result.map(|()| self.take_events())
     }
 
+    /// The building in a seat's city slot (of a decision a script asked for).
+    pub fn card_at(&self, seat: u16, slot: u16) -> CardIdx {
+        self.players[usize::from(seat)].city[usize::from(slot)].card
+    }
+
     /// `choose x` names an option when a script offered one called `x`; when
     /// cards are being chosen it names the card `x`.
     fn as_pick(&self, action: Action) -> Action {
@@ -979,13 +984,13 @@ impl Game {
             Decision::Choose { owner, slot, options, .. } => {
                 let options: Vec<String> =
                     options.iter().map(|&w| format!("`choose {}`", cards.word_name(w))).collect();
-                format!("answer its {}: {}", self.name_of(self.players[*owner].city[*slot].card), options.join(" or "))
+                format!("answer its {}: {}", self.name_of(self.card_at(*owner, *slot)), options.join(" or "))
             }
             Decision::Pick { owner, slot, from, left, .. } => format!(
                 "choose {} from its {} for its {}",
                 n_cards(*left as i64),
                 from.name(),
-                self.name_of(self.players[*owner].city[*slot].card)
+                self.name_of(self.card_at(*owner, *slot))
             ),
             Decision::Give { left, to, .. } => format!("give {} to seat {to}", n_cards(*left as i64)),
             Decision::Look { .. } => "discard one of the cards it looked at, or pass".into(),
@@ -1052,9 +1057,19 @@ impl Game {
             }
             (Decision::Build { .. }, Action::Build { card, over }) => self.why_not_build(seat, card, over),
             (
-                Decision::Pay { .. } | Decision::Discard { .. } | Decision::Exchange { .. } | Decision::Tuck { .. },
-                Action::Pay(c) | Action::Discard(c) | Action::Tuck(c),
+                Decision::Pay { .. }
+                | Decision::Discard { .. }
+                | Decision::Exchange { .. }
+                | Decision::Tuck { .. }
+                | Decision::Give { .. },
+                Action::Pay(c) | Action::Discard(c) | Action::Tuck(c) | Action::Give(c),
             ) if !in_hand(c) => no_card(c),
+            (Decision::Look { .. }, Action::Discard(c)) => {
+                format!("{} is not among the cards seat {seat} looks at", id(c))
+            }
+            (Decision::Pick { from, .. }, Action::Pick(c)) => {
+                format!("{} is not among the cards seat {seat} may still choose from its {}", id(c), from.name())
+            }
             (Decision::Pay { goods_left, over, .. }, Action::Spend(b)) => {
                 let slots = || p.city.iter().enumerate().filter(|(_, s)| s.card == b);
                 if *goods_left <= 0 {
@@ -1863,17 +1878,18 @@ impl Game {
             }
             (Decision::Choose { seat, owner, slot, .. }, Action::Choose(w)) => {
                 let answer = Answer::Option(self.rs.cards.word_name(w));
-                self.answer_choice(seat, owner, slot, answer)
+                self.answer_choice(seat, owner.into(), slot.into(), answer)
             }
-            (Decision::Pick { seat, owner, slot, from, left, mut picked }, Action::Pick(card)) => {
+            (Decision::Pick { seat, owner, slot, from, left, picked }, Action::Pick(card)) => {
+                let mut picked = picked.into_vec();
                 picked.push(card);
-                let d = Decision::Pick { seat, owner, slot, from, left: left - 1, picked };
+                let d = Decision::Pick { seat, owner, slot, from, left: left - 1, picked: picked.into() };
                 if left > 1 && !self.pick_candidates(&d).is_empty() {
                     self.pending = Some(d);
                     return Ok(());
                 }
                 let Decision::Pick { picked, .. } = d else { unreachable!() };
-                self.answer_choice(seat, owner, slot, Answer::Cards(Arc::new(picked)))
+                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())))
             }
             (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
                 let c = self.take_from_hand(seat, card);
@@ -1944,12 +1960,12 @@ impl Game {
                 });
             }
             (Decision::Choose { owner, slot, .. }, Action::Choose(w)) => {
-                let by = self.players[*owner].city[*slot].card;
+                let by = self.card_at(*owner, *slot);
                 let word = self.rs.cards.word_name(w);
                 self.event_from(seat, by, |g| format!("seat {seat} chooses {word} ({})", g.name_of(by)));
             }
             (Decision::Pick { owner, slot, from, .. }, Action::Pick(c)) => {
-                let by = self.players[*owner].city[*slot].card;
+                let by = self.card_at(*owner, *slot);
                 if *from == PickFrom::Hand {
                     self.secret_event(seat, Some(by), |g| {
                         (

@@ -104,7 +104,7 @@ pub struct PendingView {
     /// The building whose script asks (a choice, a card to give, cards looked at).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
-    /// Legal answers in the notation.
+    /// Legal answers in the notation (empty in another seat's view: they would name its hand).
     pub legal: Vec<String>,
 }
 
@@ -212,7 +212,12 @@ impl Game {
             decision: d.name(),
             offered: (viewer.is_none_or(|v| v == d.seat()) && !self.limbo.is_empty()).then(|| ids(&self.limbo)),
             by: self.asked_by(d).map(|c| cards.id(c).to_owned()),
-            legal: self.legal_actions().iter().map(|a| a.text(cards)).collect(),
+            // Another seat's answers would name its hand, or the cards it looks at.
+            legal: if viewer.is_none_or(|v| v == d.seat()) {
+                self.legal_actions().iter().map(|a| a.text(cards)).collect()
+            } else {
+                Vec::new()
+            },
         });
         let winners = if self.over { Some(self.winners()?) } else { None };
         Ok(View {
@@ -235,7 +240,9 @@ impl Game {
     fn asked_by(&self, d: &Decision) -> Option<u16> {
         let slot = |seat: usize, slot: usize| Some(self.players[seat].city[slot].card);
         match *d {
-            Decision::Choose { owner, slot: s, .. } | Decision::Pick { owner, slot: s, .. } => slot(owner, s),
+            Decision::Choose { owner, slot: s, .. } | Decision::Pick { owner, slot: s, .. } => {
+                Some(self.card_at(owner, s))
+            }
             Decision::Look { seat, slot: s, .. } => slot(seat, s),
             Decision::Give { cause, .. } | Decision::Discard { reason: DiscardReason::Building(cause), .. } => {
                 Some(cause)

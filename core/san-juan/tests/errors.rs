@@ -421,3 +421,69 @@ fn a_literal_of_the_wrong_shape_is_a_load_error_naming_file_line_and_hook() {
     fs::write(dir.path().join("scripts/san-juan/well.rhai"), "fn on_produced(ctx) { #{ draw: 1 } }\n").unwrap();
     assert!(Ruleset::load(ruleset.to_str().unwrap()).is_ok());
 }
+
+/// Seat 0 produces with a well whose script the test writes; the error it gets.
+fn well_error(script: &str, actions: &str) -> String {
+    let (dir, ruleset) = copy_rules();
+    fs::write(dir.path().join("scripts/san-juan/well.rhai"), script).unwrap();
+    let rs = match Ruleset::load(ruleset.to_str().unwrap()) {
+        Ok(rs) => rs,
+        Err(e) => return e.to_string(),
+    };
+    let text = format!(
+        "actions = [{actions}]\n[[players]]\nbuildings = [\"well\", \"indigo_plant\"]\nhand = [\"tower\"]\n[[players]]\nhand = [\"chapel\"]\n"
+    );
+    match scenario("w.toml", &text).play(rs) {
+        Ok(_) => panic!("{script} ran without an error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_wrong_effect_stops_the_game_naming_card_file_hook_and_what_is_wrong() {
+    let produce = "\"role producer\", \"produce indigo_plant\"";
+    for (script, want) in [
+        ("fn on_produced(ctx) { #{ take_random: 1, from: ctx.seat } }\n", "`from: 0` is the owner's own seat"),
+        ("fn on_produced(ctx) { #{ draw: 1, seat: ctx.players + 7 } }\n", "`seat: 9` is outside 0..=1"),
+        ("fn on_produced(ctx) { #{ give: 1 } }\n", "`give` needs `to: seat`"),
+        ("fn on_produced(ctx) { [#{ draw: 1 }, 3] }\n", "effect 2 is a i32, expected a map"),
+        ("fn on_produced(ctx) { #{ draw: 1, discard: 1 } }\n", "one effect per map, this one names discard and draw"),
+        ("fn on_produced(ctx) { let m = #{}; m[\"drw\"] = 1; m }\n", "names no effect; did you mean `draw`?"),
+        ("fn on_produced(ctx) { #{ grant: \"build\" } }\n", "cannot grant `build`; grants: sell, produce, discount"),
+        ("fn on_produced(ctx) { #{ choose: [] } }\n", "`choose` needs at least one option"),
+    ] {
+        let err = well_error(script, produce);
+        assert!(
+            err.contains("well.rhai:1:")
+                && err.contains("card `well`")
+                && err.contains("on_produced")
+                && err.contains(want),
+            "{script}: {err}"
+        );
+    }
+}
+
+#[test]
+fn check_finds_a_misspelt_effect_before_any_game() {
+    let err = well_error("fn on_produced(ctx) {\n    #{ drw: 1 }\n}\n", "");
+    assert!(
+        err.contains("well.rhai:2:") && err.contains("`drw` is not an effect") && err.contains("did you mean `draw`"),
+        "{err}"
+    );
+    let err = well_error("fn on_produced(ctx) { [#{ draw: 1 }, #{ look: 3, may_discrd: 1 }] }\n", "");
+    assert!(err.contains("did you mean `may_discard`"), "{err}");
+    // An effect on the wrong scope is no hook at all.
+    let err = well_error("fn on_other_produced(ctx) { 1 }\n", "");
+    assert!(
+        err.contains("`on_other_produced` is not a hook") && err.contains("did you mean `on_other_produce`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_script_error_in_the_answer_to_a_choice_names_on_choice() {
+    let script =
+        "fn on_produced(ctx) { #{ choose: [\"yes\", \"no\"] } }\n\nfn on_choice(ctx) {\n    ctx.choice.len() / 0\n}\n";
+    let err = well_error(script, "\"role producer\", \"produce indigo_plant\", \"choose yes\"");
+    assert!(err.contains("well.rhai:4:") && err.contains("on_choice") && err.contains("Division by zero"), "{err}");
+}

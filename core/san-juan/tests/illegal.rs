@@ -119,3 +119,42 @@ fn why_illegal_is_none_for_a_legal_action() {
     assert_eq!(game.why_illegal(first), None);
     assert!(game.why_illegal(Action::Pass).is_some());
 }
+
+const GALLERY: &str = "ruleset = \"../../cards/san-juan/rulesets/examples/gallery.toml\"\n";
+
+/// `setup` reads scenarios as if in the crate's folder; the gallery path is relative to the snapshots folder.
+fn gallery(text: &str) -> san_juan::Game {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots/san-juan/test.toml");
+    let scenario =
+        san_juan::scenario::Scenario::parse(san_juan::files::Source::Disk(path.into()), format!("{GALLERY}{text}"))
+            .unwrap();
+    let rs = scenario.ruleset().unwrap();
+    scenario.setup(rs).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_choice_accepts_only_its_options() {
+    let mut game =
+        gallery("[[players]]\nbuildings = [\"bazaar\", \"indigo_plant\"]\ngoods = [\"indigo_plant\"]\n[[players]]\n");
+    game.apply_text("role trader").unwrap();
+    let err = refused(&mut game, "choose maybe");
+    assert!(err.contains("`maybe` is neither an option offered nor a card"), "{err}");
+    let err = refused(&mut game, "sell indigo_plant");
+    assert!(err.contains("seat 0 must answer its bazaar: `choose sell` or `choose draw`, not sell"), "{err}");
+    assert!(err.contains("legal now: choose sell, choose draw"), "{err}");
+}
+
+#[test]
+fn cards_looked_at_are_the_only_ones_to_discard() {
+    let mut game = gallery(
+        "deck = [\"palace\", \"well\", \"tower\"]\n[[players]]\nhand = [\"chapel\"]\n[[players]]\nbuildings = [\"scriptorium\"]\nhand = [\"hero\"]\n",
+    );
+    game.apply_text("role prospector").unwrap();
+    let err = refused(&mut game, "discard hero");
+    assert!(err.contains("hero is not among the cards seat 1 looks at"), "{err}");
+    // What seat 1 looks at is hidden from seat 0's view.
+    let view = game.view(Some(0)).unwrap();
+    assert_eq!(view.pending.as_ref().unwrap().offered, None);
+    assert!(view.pending.as_ref().unwrap().legal.is_empty(), "the answers would name the cards");
+    assert_eq!(game.view(Some(1)).unwrap().pending.unwrap().offered.unwrap(), ["palace", "well", "tower"]);
+}

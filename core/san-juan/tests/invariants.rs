@@ -148,3 +148,32 @@ fn saved_bot_games_replay_to_the_same_final_state() {
     }
     assert!(replayed >= 200, "only {replayed} games replayed");
 }
+
+/// Games with the gallery's choices (`choose sell`, a discard for the
+/// embassy, the scriptorium's look) replay from their saved text onto a
+/// freshly loaded ruleset, which has never seen the options' names.
+#[test]
+fn saved_gallery_games_with_choices_replay() {
+    use san_juan::files::Source;
+    use san_juan::saved::SavedGame;
+    use san_juan::sim::play_game;
+
+    let rs = Ruleset::load(GALLERY).unwrap();
+    let mut choices = 0;
+    for (k, lineup) in [["random"; 3], ["greedy"; 3]].iter().enumerate() {
+        let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
+        for index in 0..20 {
+            let (record, game) = play_game(&rs, &bots, 5 + k as u64, index, true).unwrap();
+            let saved = SavedGame::of(&game, GALLERY, record.seed, bots.clone());
+            let text = saved.to_toml();
+            choices += text.matches("\"choose ").count();
+            let source = Source::Disk(format!("gallery-{k}-{index}.toml").into());
+            let back = SavedGame::parse(&source, &text).unwrap();
+            let fresh = Ruleset::load(GALLERY).unwrap();
+            let (again, _) = back.replay_with(fresh, &source, false).unwrap_or_else(|e| panic!("{e}"));
+            assert!(again.is_over(), "{lineup:?} game {index}: replay stops before the end");
+            assert_eq!(again.view(None).unwrap(), game.view(None).unwrap(), "{lineup:?} game {index}");
+        }
+    }
+    assert!(choices >= 20, "only {choices} choices in 40 saved games");
+}
