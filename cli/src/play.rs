@@ -85,25 +85,12 @@ pub fn print_state(game: &Game, viewer: Option<usize>) {
         let p = game.player(seat);
         // Others' cards under chapel/bank/harbor, and so their scores, are hidden.
         let sees_all = viewer.is_none_or(|v| v == seat);
-        let city: Vec<String> = p
-            .city
-            .iter()
-            .map(|s| {
-                let mut t = cards.id(s.card).to_owned();
-                if s.good.is_some() {
-                    t.push('*');
-                }
-                if sees_all && !s.under.is_empty() {
-                    t.push_str(&format!("[{} under]", s.under.len()));
-                }
-                t
-            })
-            .collect();
+        let city: Vec<String> = p.city.iter().map(|s| building_label(cards, s, sees_all, false)).collect();
         let score = match game.score(seat) {
             Ok(s) if sees_all => format!(" ({} VP)", s.total),
             _ => String::new(),
         };
-        println!("seat {seat}: {} buildings{score}: {}", p.city.len(), city.join(" "));
+        println!("seat {seat}: {} buildings{score}: {}{}", p.city.len(), city.join(" "), player_counters(p));
         if viewer.is_none_or(|v| v == seat) {
             let mut hand: Vec<&str> = p.hand.iter().map(|&c| cards.id(c)).collect();
             hand.sort_unstable();
@@ -474,34 +461,18 @@ impl Session {
         let g = &self.game;
         let p = g.player(seat);
         let mine = seat == self.human;
-        let city: Vec<String> = p
-            .city
-            .iter()
-            .map(|s| {
-                let mut t = self.id(s.card).to_owned();
-                if let Some(&c) = s.covered.last() {
-                    t.push_str(&format!("(over {})", self.id(c)));
-                }
-                if s.good.is_some() {
-                    t.push('*');
-                }
-                // Cards under a building are face down; their number is the owner's to know.
-                if mine && !s.under.is_empty() {
-                    t.push_str(&format!("[{} under]", s.under.len()));
-                }
-                t
-            })
-            .collect();
+        let city: Vec<String> = p.city.iter().map(|s| building_label(self.cards(), s, mine, true)).collect();
         let who = if mine { "you".to_owned() } else { self.seats[seat].clone() };
         let score = match g.score(seat) {
             Ok(s) if mine => format!(" · {} VP", s.total),
             _ => String::new(),
         };
         println!(
-            "seat {seat} ({who}){score} · hand {} · {}: {}",
+            "seat {seat} ({who}){score} · hand {} · {}: {}{}",
             p.hand.len(),
             count(p.city.len() as i32, "building"),
-            city.join(" ")
+            city.join(" "),
+            player_counters(p)
         );
     }
 
@@ -699,7 +670,8 @@ Answer with:
   undo         take back your last decision and the bots' moves after it
   show         print the table again
   quit         stop; with --save the game is saved and `--resume FILE` continues it
-Cards marked * carry a good; [n under] counts cards under your chapel, bank or harbor."
+Cards marked * carry a good; [n under] counts cards under your chapel, bank or harbor;
+{{n}} is a building's counter (a script's)."
         );
     }
 
@@ -741,6 +713,11 @@ Cards marked * carry a good; [n under] counts cards under your chapel, bank or h
             if let Some(role) = role {
                 return Input::Line(format!("role {role}"));
             }
+        }
+        // A script's option by its name alone: `sell` answers the bazaar's `choose sell`.
+        let option = format!("choose {word}");
+        if legal.iter().any(|a| a.text(cards) == option) {
+            return Input::Line(option);
         }
         let verbs = ["role", "build", "pay", "spend", "produce", "sell", "keep", "discard", "tuck", "give", "choose"];
         if word.split_whitespace().next().is_some_and(|v| verbs.contains(&v)) {
@@ -866,4 +843,37 @@ pub fn replay(file: &Path, json: bool) -> CmdResult {
         print_state(&game, None);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A building in a city line: `statue(over chapel)*[3 under]{4}`: what it
+/// covers, a good, the cards under it (for their owner only: face down), its counter.
+fn building_label(
+    cards: &san_juan::cards::CardTable,
+    s: &san_juan::game::Slot,
+    sees_under: bool,
+    covered: bool,
+) -> String {
+    let mut t = cards.id(s.card).to_owned();
+    if let Some(&c) = s.covered.last().filter(|_| covered) {
+        t.push_str(&format!("(over {})", cards.id(c)));
+    }
+    if s.good.is_some() {
+        t.push('*');
+    }
+    if sees_under && !s.under.is_empty() {
+        t.push_str(&format!("[{} under]", s.under.len()));
+    }
+    if s.counter != 0 {
+        t.push_str(&format!("{{{}}}", s.counter));
+    }
+    t
+}
+
+/// A player's named counters, ` · counters: toll 2, sales 3`, or nothing.
+fn player_counters(p: &san_juan::game::Player) -> String {
+    if p.counters.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = p.counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    format!(" · counters: {}", list.join(", "))
 }

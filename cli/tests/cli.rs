@@ -908,3 +908,55 @@ fn an_illegal_alhambra_purchase_says_why_and_what_is_legal() {
     assert!(err.contains("legal: take denar1, take dirham1, take ducat1, take florin1, buy 1"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// A person answers a script's choice on the play screen by the option's
+/// name, the saved game records it in the notation, and it replays.
+#[test]
+fn a_scripts_choice_is_answered_in_play_saved_and_replayed() {
+    use std::io::Write;
+    let dir = temp_dir("bazaar");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    copy_dir(&root.join("cards/san-juan"), &dir.join("cards/san-juan"));
+    copy_dir(&root.join("scripts/san-juan"), &dir.join("scripts/san-juan"));
+    // Everyone starts with a bazaar, so the trader phase asks at once.
+    let ruleset = dir.join("cards/san-juan/rulesets/examples/bazaar-start.toml");
+    std::fs::write(
+        &ruleset,
+        "id = \"bazaar-start\"\nname = \"The gallery, with a bazaar for everyone\"\nextends = \"gallery.toml\"\n\
+         [rules]\nmax_players = 2\nstart_buildings = [\"indigo_plant\", \"bazaar\"]\n",
+    )
+    .unwrap();
+    let save = dir.join("game.toml");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .args(["play", "--players", "2", "--seed", "1", "--ruleset", ruleset.to_str().unwrap()])
+        .args(["--save", save.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"role trader\nsell\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{screen}");
+    assert!(screen.contains("The bazaar asks you to choose") && screen.contains("1  choose sell"), "{screen}");
+    assert!(screen.contains("seat 0 chooses sell (bazaar)"), "{screen}");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(saved.contains("\"choose sell\""), "{saved}");
+    let (ok, first, err) = sanjuan(&["replay", save.to_str().unwrap(), "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["ruleset"], "bazaar-start", "{first}");
+    std::fs::remove_dir_all(&dir).ok();
+}

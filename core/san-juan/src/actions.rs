@@ -201,6 +201,14 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
             actions.extend(cards_of(rest)?.into_iter().map(make));
             stop = matches!(verb, "produce" | "sell" | "tuck");
         }
+        "pay" | "spend" | "produce" | "sell" | "keep" | "discard" | "tuck" | "give" | "choose" => {
+            let what = match verb {
+                "spend" | "produce" | "sell" => "building",
+                "choose" => "option or card",
+                _ => "card",
+            };
+            return Err(format!("`{verb}` needs a {what}: write `{verb} <{what}>`"));
+        }
         _ => {
             return Err(format!(
                 "unknown action `{verb}`; actions: role, build, pay, spend, produce, sell, keep, discard, tuck, give, choose, pass"

@@ -120,7 +120,7 @@ impl Bot<Game> for GreedyBot {
 }
 
 /// The engine's tree search ([`Mcts`]) on the decisions that shape a San Juan
-/// game (roles, buildings); payments, goods and card choices follow the greedy
+/// game (roles, buildings, a script's named options); payments, goods and card choices follow the greedy
 /// bot's rules, which also play the rest of each sampled game.
 #[derive(Clone, Debug)]
 pub struct MctsBot(Mcts);
@@ -143,8 +143,9 @@ impl Bot<Game> for MctsBot {
     }
 
     fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
-        // Search the decisions that shape a game (roles, buildings); the rest the greedy rules handle.
-        if !matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. })) {
+        // Search the decisions that shape a game (roles, buildings, a script's options); the
+        // rest the greedy rules handle.
+        if !matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. })) {
             return GreedyBot.choose(game, legal);
         }
         self.0.search(game, legal, &mut GreedyBot)

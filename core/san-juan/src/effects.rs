@@ -537,11 +537,11 @@ impl Game {
                 let what = match kind {
                     GrantKind::Sell => {
                         grants.sell += n;
-                        format!("sell {} more this phase", count(n, "good"))
+                        format!("sell {} this phase", count(n, "more good"))
                     }
                     GrantKind::Produce => {
                         grants.produce += n;
-                        format!("produce {} more this phase", count(n, "good"))
+                        format!("produce {} this phase", count(n, "more good"))
                     }
                     GrantKind::Discount => {
                         grants.discount += n;
