@@ -104,7 +104,7 @@ struct Session {
 impl Session {
     fn new(args: &Args) -> Result<Session, String> {
         let rs = load(&args.ruleset)?;
-        let (seed, seats) = args.table(|b| bots::make(b, 0).map(|_| ()))?;
+        let (seed, seats) = args.table(|b| bots::BotSpec::parse(b).map(|_| ()))?;
         let mut game = Game::new(rs, args.players, seed).map_err(|e| e.to_string())?;
         game.log_events(true);
         game.record_actions(true);
@@ -130,7 +130,7 @@ impl Session {
         }
         let seats = resumed_seats(&saved.seats, saved.players, human, args.bots.as_deref());
         for b in seats.iter().filter(|b| *b != "human") {
-            bots::make(b, 0).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
+            bots::BotSpec::parse(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
         game.log_events(true);
         let ruleset = resumed_ruleset(file, &saved.ruleset);
@@ -153,7 +153,11 @@ impl Session {
     }
 
     fn bot_move(&mut self, seat: usize) -> Result<(), String> {
-        let mut bot = bots::make(&self.seats[seat], self.seed ^ (self.game.actions_applied() << 8) ^ seat as u64)?;
+        let mut bot = bots::make(
+            self.game.ruleset(),
+            &self.seats[seat],
+            self.seed ^ (self.game.actions_applied() << 8) ^ seat as u64,
+        )?;
         let legal = self.game.legal_actions().to_vec();
         let action = bot.choose(&self.game, &legal);
         let text = action.text(self.game.ruleset());

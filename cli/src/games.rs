@@ -26,7 +26,7 @@ pub trait CliGame {
     fn warnings(rs: &Self::Rules) -> Vec<String>;
     /// Refuses an unknown bot name.
     fn check_bot(name: &str) -> Result<(), String> {
-        Self::Game::bot(name, 0).map(|_| ()).map_err(|e| e.to_string())
+        engine_play::bots::BotSpec::parse(name).map(|_| ())
     }
     /// Plays game `index` of a run with one bot per seat.
     fn play_one(rs: &Arc<Self::Rules>, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {

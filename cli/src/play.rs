@@ -246,7 +246,7 @@ struct Session {
 impl Session {
     fn new(args: &Args) -> Result<Session, String> {
         let rs = load_ruleset(&args.ruleset)?;
-        let (seed, seats) = args.table(|b| bots::make(b, 0).map(|_| ()))?;
+        let (seed, seats) = args.table(|b| bots::BotSpec::parse(b).map(|_| ()))?;
         let mut game = Game::new(Arc::clone(&rs), args.players, seed).map_err(|e| e.to_string())?;
         game.log_events(true);
         game.record_actions(true);
@@ -276,7 +276,7 @@ impl Session {
         }
         let seats = resumed_seats(&saved.seats, saved.players, human, args.bots.as_deref());
         for b in seats.iter().filter(|b| *b != "human") {
-            bots::make(b, 0).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
+            bots::BotSpec::parse(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
         let mut game = Game::new(Arc::clone(&rs), saved.players, saved.seed).map_err(|e| e.to_string())?;
         game.record_actions(true);
@@ -359,7 +359,7 @@ impl Session {
     fn bot_move(&mut self, seat: usize) -> Result<(), String> {
         let ply = self.game.recorded().len() as u64;
         let seed = self.seed ^ (ply << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut bot = bots::make(&self.seats[seat], seed)?;
+        let mut bot = bots::make(self.game.ruleset(), &self.seats[seat], seed)?;
         let action = bot.choose(&self.game, self.game.legal_actions());
         match self.game.apply(action) {
             Ok(events) => {

@@ -17,6 +17,7 @@ pub mod saved;
 pub mod scenario;
 pub mod score;
 pub mod sim;
+pub mod value;
 pub use engine_play::turns;
 pub mod view;
 

@@ -36,8 +36,8 @@ impl Simulate for Game {
         Game::new(Arc::clone(rs), players, seed)
     }
 
-    fn bot(name: &str, seed: u64) -> Result<Box<dyn engine_play::bots::Bot<Game>>, GameError> {
-        bots::make(name, seed).map_err(GameError::Setup)
+    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn engine_play::bots::Bot<Game>>, GameError> {
+        bots::make(rs, name, seed).map_err(GameError::Setup)
     }
 
     fn record_actions(&mut self, on: bool) {

@@ -39,12 +39,14 @@ impl<G: TurnGame> Bot<G> for RandomBot {
 }
 
 /// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
-pub const BOT_NAMES: &[&str] = &["random", "greedy", "mcts", "mcts:N"];
+pub const BOT_NAMES: &[&str] = &["balance", "random", "greedy", "mcts", "mcts:N"];
 
 /// A bot named on a command line or in a file, before a game builds it: each
 /// game's `bots::make` matches on it with its own greedy rules and search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BotSpec {
+    /// The balance bot ([`crate::value::ValueBot`]) with the ruleset's learned model.
+    Balance,
     /// [`RandomBot`].
     Random,
     /// The game's rules of thumb.
@@ -54,10 +56,11 @@ pub enum BotSpec {
 }
 
 impl BotSpec {
-    /// `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]) or `mcts:N`
+    /// `balance`, `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]) or `mcts:N`
     /// (N from 1 to [`Mcts::MAX_ITERATIONS`]); the error says what is wrong.
     pub fn parse(name: &str) -> Result<BotSpec, String> {
         match name.split_once(':') {
+            None if name == "balance" => Ok(BotSpec::Balance),
             None if name == "random" => Ok(BotSpec::Random),
             None if name == "greedy" => Ok(BotSpec::Greedy),
             None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
@@ -237,6 +240,7 @@ mod tests {
 
     #[test]
     fn bot_names_parse() {
+        assert_eq!(BotSpec::parse("balance"), Ok(BotSpec::Balance));
         assert_eq!(BotSpec::parse("random"), Ok(BotSpec::Random));
         assert_eq!(BotSpec::parse("greedy"), Ok(BotSpec::Greedy));
         assert_eq!(BotSpec::parse("mcts"), Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)));
@@ -247,7 +251,10 @@ mod tests {
             assert_eq!(BotSpec::parse(n), Err(range(n)));
         }
         for n in ["", "Random", "greedy:2", "mcts 5", "alpha"] {
-            assert_eq!(BotSpec::parse(n), Err(format!("unknown bot `{n}`; bots: random, greedy, mcts, mcts:N")));
+            assert_eq!(
+                BotSpec::parse(n),
+                Err(format!("unknown bot `{n}`; bots: balance, random, greedy, mcts, mcts:N"))
+            );
         }
     }
 }

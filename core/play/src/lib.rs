@@ -1,13 +1,15 @@
 //! Game-independent play: portable seeded randomness ([`rng`]), the decision
 //! interface every game implements ([`turns`]), the bots that need no
 //! knowledge of a game ([`bots`]: random, `play_out`, information-set MCTS),
-//! and the records of bot games ([`sim`]).
+//! the records of bot games ([`sim`]), and the balance bot that learns a
+//! ruleset's values from self-play ([`value`]).
 #![warn(missing_docs)]
 
 pub mod bots;
 pub mod rng;
 pub mod sim;
 pub mod turns;
+pub mod value;
 
 pub use bots::{BOT_NAMES, Bot, BotSpec, Mcts, RandomBot, play_out};
 pub use turns::{Determinize, TurnGame};

@@ -15,3 +15,8 @@ pub fn shuffle<T>(rng: &mut impl Rng, items: &mut [T]) {
         items.swap(i, j);
     }
 }
+
+/// A number in `0..1`, from the top 53 bits.
+pub fn unit(rng: &mut impl Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}

@@ -69,8 +69,8 @@ pub trait Simulate: Outcome + Sized {
     type Rules;
     /// A new game of `players`, dealt from `seed`.
     fn start(rs: &std::sync::Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
-    /// A bot by name (`random`, `greedy`, `mcts:N`…), seeded.
-    fn bot(name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, Self::Error>;
+    /// A bot by name (`balance`, `random`, `greedy`, `mcts:N`…) for this ruleset, seeded.
+    fn bot(rs: &std::sync::Arc<Self::Rules>, name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, Self::Error>;
     /// Keeps every atomic action applied, for a saved game.
     fn record_actions(&mut self, on: bool);
 }
@@ -91,7 +91,7 @@ pub fn play_game<G: Simulate>(
     let mut bots = bot_names
         .iter()
         .enumerate()
-        .map(|(i, n)| G::bot(n, game_seed(seed, i as u64 + 1)))
+        .map(|(i, n)| G::bot(rs, n, game_seed(seed, i as u64 + 1)))
         .collect::<Result<Vec<_>, _>>()?;
     let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)?;
     Ok((record, game))

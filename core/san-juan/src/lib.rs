@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod score;
 pub use engine_script as script;
 pub mod sim;
+pub mod value;
 pub use engine_play::turns;
 pub mod view;
 

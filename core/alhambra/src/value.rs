@@ -1,0 +1,64 @@
+//! The Alhambra card game as the balance bot sees it
+//! ([`engine_play::value`]): a collector's position as numbers. Actions are
+//! valued the generic way, by playing each on a copy (the game is quick).
+//!
+//! Features, for one collector: points so far, the money in hand (total face
+//! value and cards), the scorings already held, and for every building type
+//! the buildings owned and the lead over the best other collector (what the
+//! majorities pay for). Their weights come from self-play.
+
+use std::sync::Arc;
+
+use engine_play::value::{Features, Schedule, Setting, ValueModel, learn};
+
+use crate::error::GameError;
+use crate::game::Game;
+use crate::ruleset::Ruleset;
+
+const BASE: [&str; 5] = ["bias", "points", "money", "money_cards", "scorings_held"];
+
+/// The features' names for a ruleset.
+pub fn feature_names(rs: &Ruleset) -> Vec<String> {
+    let mut names: Vec<String> = BASE.iter().map(|s| (*s).to_owned()).collect();
+    for t in &rs.types {
+        names.push(format!("owned:{}", t.id));
+        names.push(format!("lead:{}", t.id));
+    }
+    names
+}
+
+impl Features for Game {
+    fn feature_names(&self) -> Vec<String> {
+        feature_names(self.ruleset())
+    }
+
+    fn features(&self, seat: usize, out: &mut Vec<f64>) {
+        let p = self.player(seat);
+        out.clear();
+        out.push(1.0);
+        out.push(f64::from(self.score(seat).total));
+        out.push(p.hand.iter().map(|m| f64::from(m.value)).sum());
+        out.push(p.hand.len() as f64);
+        out.push(self.scored().len() as f64);
+        for t in 0..self.ruleset().types.len() {
+            let mine = f64::from(p.counts[t]);
+            let best_other = (0..self.num_players())
+                .filter(|&s| s != seat)
+                .map(|s| f64::from(self.player(s).counts[t]))
+                .fold(0.0, f64::max);
+            out.push(mine);
+            out.push(mine - best_other);
+        }
+    }
+}
+
+/// Learns the balance bot's model for a ruleset by self-play (seeded by its fingerprint).
+pub fn learn_model(rs: &Arc<Ruleset>, schedule: Schedule) -> Result<ValueModel, GameError> {
+    let start = |players: usize, seed: u64| Game::new(Arc::clone(rs), players, seed);
+    let warm = |_seed: u64| Box::new(crate::bots::GreedyBot) as Box<dyn engine_play::bots::Bot<Game>>;
+    let players: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).rev().collect();
+    let setting =
+        Setting { ids: (crate::files::BUILTINS.game, &rs.id, &rs.fingerprint), players, start: &start, warm: &warm };
+    let seed = u64::from_str_radix(rs.fingerprint.get(..16).unwrap_or("0"), 16).unwrap_or(0);
+    learn(&setting, schedule, seed)
+}

@@ -1,0 +1,382 @@
+//! The balance bot: a position's value learned from self-play, and a bot
+//! that picks the action whose outcome that value likes best.
+//!
+//! A game describes a position for one seat as numbers ([`Features`]: what it
+//! owns, holds, scores). [`learn`] plays games, notes the features of every
+//! seat now and then, and fits a ridge regression of each seat's final reward
+//! on them: a [`ValueModel`]. Its weights are the judgement — what a building,
+//! a hand card or a good is worth in this ruleset — so they come from play,
+//! not from card names or price formulas, and are learned again whenever a
+//! card or rule changes (the model carries the ruleset's fingerprint).
+//! [`ValueBot`] then values each legal action by the position it leads to:
+//! generically by playing it on a copy, or by the game's own quicker estimate.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::bots::Bot;
+use crate::rng;
+use crate::turns::TurnGame;
+
+/// A game whose positions a value model can judge.
+pub trait Features: TurnGame {
+    /// The features' names, in order (one model per ruleset: the same for every position).
+    fn feature_names(&self) -> Vec<String>;
+    /// The features of the position for `seat`, into `out` (cleared first).
+    fn features(&self, seat: usize, out: &mut Vec<f64>);
+    /// How much `model` likes `action` for the seat to move, up to a constant
+    /// shared by all actions of the decision. By default: play it on a copy
+    /// and value the position reached. A game may answer faster.
+    fn action_value(&self, action: Self::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+        by_playing(self, action, model, scratch)
+    }
+    /// What the model predicts, once the game is over: by default each seat's
+    /// reward ([`TurnGame::rewards`]); a game may learn its final points instead.
+    fn outcome(&self) -> Option<Vec<f64>> {
+        self.rewards()
+    }
+}
+
+/// [`Features::action_value`] the generic way: play the action on a copy and
+/// value the position reached for the seat that chose it (a game that ends
+/// there is valued by its real outcome).
+pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+    let Some(seat) = game.to_move() else { return 0.0 };
+    let mut next = game.clone();
+    if next.play(action).is_err() {
+        return f64::NEG_INFINITY;
+    }
+    match next.outcome() {
+        Some(r) => r[seat],
+        None => {
+            next.features(seat, scratch);
+            model.value(scratch)
+        }
+    }
+}
+
+/// Learned weights: a seat's expected outcome ([`Features::outcome`]) as a linear function of its features.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueModel {
+    /// The format of this structure.
+    pub version: u32,
+    /// The game it was learned for (`Outcome::game_id`).
+    pub game: String,
+    /// The ruleset's id.
+    pub ruleset: String,
+    /// The ruleset's content fingerprint: a model is for one content only.
+    pub fingerprint: String,
+    /// How the model was learned: games per round of self-play, rounds, seed.
+    pub games: u64,
+    /// Rounds of self-play (the first with the game's rules of thumb).
+    pub rounds: u32,
+    /// The seed of the self-play games.
+    pub seed: u64,
+    /// The feature names.
+    pub features: Vec<String>,
+    /// One weight per feature.
+    pub weights: Vec<f64>,
+}
+
+impl ValueModel {
+    /// The format written by this version.
+    pub const VERSION: u32 = 1;
+
+    /// The value of a feature vector.
+    pub fn value(&self, features: &[f64]) -> f64 {
+        self.weights.iter().zip(features).map(|(w, f)| w * f).sum()
+    }
+
+    /// The weight of a named feature (0 if the model has none of that name).
+    pub fn weight(&self, name: &str) -> f64 {
+        self.features.iter().position(|f| f == name).map_or(0.0, |i| self.weights[i])
+    }
+
+    /// Checks that the model fits a game with these features and this content.
+    pub fn fits(&self, fingerprint: &str, features: &[String]) -> Result<(), String> {
+        if self.version != Self::VERSION {
+            return Err(format!("model format {} (this program reads {})", self.version, Self::VERSION));
+        }
+        if self.fingerprint != fingerprint {
+            return Err(format!("the model is for content {}, the ruleset is {fingerprint}", self.fingerprint));
+        }
+        if self.features != features || self.weights.len() != features.len() {
+            return Err("the model's features are not the game's".into());
+        }
+        Ok(())
+    }
+}
+
+/// Accumulates a ridge regression (the normal equations), sample by sample.
+#[derive(Clone, Debug)]
+pub struct Regression {
+    n: usize,
+    xtx: Vec<f64>,
+    xty: Vec<f64>,
+    samples: u64,
+}
+
+impl Regression {
+    /// An empty regression over `n` features.
+    pub fn new(n: usize) -> Self {
+        Regression { n, xtx: vec![0.0; n * n], xty: vec![0.0; n], samples: 0 }
+    }
+
+    /// Adds one sample.
+    pub fn add(&mut self, x: &[f64], y: f64) {
+        let n = self.n;
+        // Features are mostly 0 (a card nobody owns): only the others' products count.
+        let nonzero: Vec<usize> = (0..n).filter(|&i| x[i] != 0.0).collect();
+        for &i in &nonzero {
+            self.xty[i] += x[i] * y;
+            for &j in &nonzero {
+                self.xtx[i * n + j] += x[i] * x[j];
+            }
+        }
+        self.samples += 1;
+    }
+
+    /// Samples added.
+    pub fn samples(&self) -> u64 {
+        self.samples
+    }
+
+    /// The weights minimising squared error plus `ridge` × |w|² (every
+    /// weight but the first, the bias, is shrunk), by Cholesky.
+    pub fn solve(&self, ridge: f64) -> Vec<f64> {
+        let n = self.n;
+        let mut a = self.xtx.clone();
+        for i in 1..n {
+            a[i * n + i] += ridge;
+        }
+        a[0] += 1e-9;
+        // a = L Lᵀ, L kept in the lower triangle.
+        for j in 0..n {
+            let mut d = a[j * n + j];
+            for k in 0..j {
+                d -= a[j * n + k] * a[j * n + k];
+            }
+            let d = d.max(1e-12).sqrt();
+            a[j * n + j] = d;
+            for i in j + 1..n {
+                let mut s = a[i * n + j];
+                for k in 0..j {
+                    s -= a[i * n + k] * a[j * n + k];
+                }
+                a[i * n + j] = s / d;
+            }
+        }
+        let mut z = self.xty.clone();
+        for i in 0..n {
+            for k in 0..i {
+                z[i] -= a[i * n + k] * z[k];
+            }
+            z[i] /= a[i * n + i];
+        }
+        for i in (0..n).rev() {
+            for k in i + 1..n {
+                z[i] -= a[k * n + i] * z[k];
+            }
+            z[i] /= a[i * n + i];
+        }
+        z
+    }
+}
+
+/// Plays by a value model: at each decision the action it values most; with
+/// `explore` > 0, that share of decisions is random (for learning).
+pub struct ValueBot {
+    model: Arc<ValueModel>,
+    rng: ChaCha8Rng,
+    explore: f64,
+    scratch: Vec<f64>,
+}
+
+impl ValueBot {
+    /// The name on command lines and in records.
+    pub const NAME: &'static str = "balance";
+
+    /// A bot playing by `model`, seeded (the seed matters only with `explore`).
+    pub fn new(model: Arc<ValueModel>, seed: u64) -> Self {
+        ValueBot { model, rng: ChaCha8Rng::seed_from_u64(seed), explore: 0.0, scratch: Vec::new() }
+    }
+
+    /// A share of decisions (0..1) taken at random.
+    pub fn exploring(mut self, share: f64) -> Self {
+        self.explore = share;
+        self
+    }
+}
+
+impl<G: Features> Bot<G> for ValueBot {
+    fn name(&self) -> &str {
+        Self::NAME
+    }
+
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        if self.explore > 0.0 && rng::unit(&mut self.rng) < self.explore {
+            return legal[rng::below(&mut self.rng, legal.len())];
+        }
+        let mut best = legal[0];
+        let mut best_value = f64::NEG_INFINITY;
+        for &a in legal {
+            let v = game.action_value(a, &self.model, &mut self.scratch);
+            if v > best_value {
+                best = a;
+                best_value = v;
+            }
+        }
+        best
+    }
+}
+
+/// A random share of another bot's decisions, for the first round of learning.
+struct Exploring<G: TurnGame> {
+    inner: Box<dyn Bot<G>>,
+    rng: ChaCha8Rng,
+    share: f64,
+}
+
+impl<G: TurnGame> Bot<G> for Exploring<G> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action {
+        if rng::unit(&mut self.rng) < self.share {
+            return legal[rng::below(&mut self.rng, legal.len())];
+        }
+        self.inner.choose(game, legal)
+    }
+}
+
+/// How [`learn`] plays: games per round, rounds, and the self-play details.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Games per round of self-play.
+    pub games: u64,
+    /// Rounds: the first with the game's rules of thumb, the others with the model so far.
+    pub rounds: u32,
+    /// The share of random decisions while learning (so that every card gets tried).
+    pub explore: f64,
+    /// The chance that a decision's position is kept as a sample (for every seat).
+    pub sample: f64,
+    /// The ridge penalty.
+    pub ridge: f64,
+}
+
+impl Default for Schedule {
+    fn default() -> Self {
+        Schedule { games: 1500, rounds: 3, explore: 0.1, sample: 0.15, ridge: 20.0 }
+    }
+}
+
+/// What [`learn`] needs to know of the ruleset and game.
+pub struct Setting<'a, G: TurnGame> {
+    /// The game id, ruleset id and fingerprint the model is for.
+    pub ids: (&'a str, &'a str, &'a str),
+    /// Seat counts to learn from, in turn.
+    pub players: Vec<usize>,
+    /// A new game of this many players from this seed.
+    pub start: &'a dyn Fn(usize, u64) -> Result<G, G::Error>,
+    /// The game's rules-of-thumb bot, for the first round.
+    pub warm: &'a dyn Fn(u64) -> Box<dyn Bot<G>>,
+}
+
+/// Learns a value model by self-play: deterministic for a seed, one thread.
+pub fn learn<G: Features + 'static>(
+    setting: &Setting<'_, G>,
+    schedule: Schedule,
+    seed: u64,
+) -> Result<ValueModel, G::Error> {
+    let probe = (setting.start)(setting.players[0], seed)?;
+    let names = probe.feature_names();
+    let (game_id, ruleset, fingerprint) = setting.ids;
+    let mut model = ValueModel {
+        version: ValueModel::VERSION,
+        game: game_id.to_owned(),
+        ruleset: ruleset.to_owned(),
+        fingerprint: fingerprint.to_owned(),
+        games: schedule.games,
+        rounds: schedule.rounds,
+        seed,
+        features: names.clone(),
+        weights: vec![0.0; names.len()],
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Samples of every round count: later rounds add the model's own play
+    // without forgetting the rest, which keeps the weights from swinging.
+    let mut regression = Regression::new(names.len());
+    for round in 0..schedule.rounds {
+        let current = Arc::new(model.clone());
+        for index in 0..schedule.games {
+            let players = setting.players[index as usize % setting.players.len()];
+            let game_seed = rng.next_u64();
+            let mut game = (setting.start)(players, game_seed)?;
+            let mut bots: Vec<Box<dyn Bot<G>>> = (0..players)
+                .map(|s| {
+                    let bot_seed = game_seed ^ (s as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    if round == 0 {
+                        Box::new(Exploring {
+                            inner: (setting.warm)(bot_seed),
+                            rng: ChaCha8Rng::seed_from_u64(bot_seed ^ 1),
+                            share: schedule.explore,
+                        }) as Box<dyn Bot<G>>
+                    } else {
+                        Box::new(ValueBot::new(Arc::clone(&current), bot_seed).exploring(schedule.explore))
+                    }
+                })
+                .collect();
+            let mut samples: Vec<(usize, Vec<f64>)> = Vec::new();
+            while let Some(seat) = game.to_move() {
+                if rng::unit(&mut rng) < schedule.sample {
+                    for s in 0..players {
+                        let mut f = Vec::with_capacity(names.len());
+                        game.features(s, &mut f);
+                        samples.push((s, f));
+                    }
+                }
+                let action = bots[seat].choose(&game, game.legal());
+                game.play(action)?;
+            }
+            let rewards = game.outcome().unwrap_or_else(|| vec![0.0; players]);
+            for (s, f) in &samples {
+                regression.add(f, rewards[*s]);
+            }
+        }
+        model.weights = regression.solve(schedule.ridge);
+    }
+    Ok(model)
+}
+
+/// Where a loaded ruleset keeps its balance model: learned once on first use
+/// (concurrent callers wait), or given from a cache.
+#[derive(Debug, Default)]
+pub struct ModelSlot(std::sync::Mutex<Option<Arc<ValueModel>>>);
+
+impl ModelSlot {
+    /// The model, learning it with `learn` if there is none yet.
+    pub fn get_or_learn<E>(&self, learn: impl FnOnce() -> Result<ValueModel, E>) -> Result<Arc<ValueModel>, E> {
+        let mut slot = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(m) = &*slot {
+            return Ok(Arc::clone(m));
+        }
+        let model = Arc::new(learn()?);
+        *slot = Some(Arc::clone(&model));
+        Ok(model)
+    }
+
+    /// Keeps a model learned before, if it fits this content and these features.
+    pub fn set(&self, model: ValueModel, fingerprint: &str, features: &[String]) -> Result<(), String> {
+        model.fits(fingerprint, features)?;
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(model));
+        Ok(())
+    }
+}

@@ -1,0 +1,318 @@
+//! San Juan as the balance bot sees it ([`engine_play::value`]): a seat's
+//! position as numbers, and a quick estimate of what each action changes.
+//!
+//! Features, for one seat: its points now, hand size, goods, how much of the
+//! game is left (`time_left`: 1 at the start, 0 when someone has
+//! `end_buildings` buildings), and for every card type the number the seat has
+//! built, also times `time_left` (an effect is worth more early). Their
+//! weights, learned from self-play, are the bot's whole judgement: what a
+//! building of each type, a hand card and a good are worth in this ruleset.
+//!
+//! Acting needs no copy of the game: an action's value is the change it makes
+//! to those features (a building gained for the cards paid, a good produced,
+//! cards sold for), and a role's value is what its phase would bring the
+//! chooser with its privilege. Decisions a script asks for are valued by
+//! playing them on a copy.
+
+use std::sync::Arc;
+
+use engine_play::value::{Features, Schedule, Setting, ValueModel, by_playing, learn};
+
+use crate::actions::{Action, Role};
+use crate::cards::{CardIdx, Kind};
+use crate::error::GameError;
+use crate::game::{Decision, Game};
+use crate::ruleset::Ruleset;
+
+/// Features before the per-card ones.
+const BASE: [&str; 6] = ["bias", "points", "hand", "goods", "time_left", "hand_x_time_left"];
+
+impl Game {
+    /// 1 at the start, 0 once someone has the buildings that end the game.
+    fn time_left(&self) -> f64 {
+        let end = self.rs.rules.end_buildings.max(1) as f64;
+        let most = self.players.iter().map(|p| p.city.len()).max().unwrap_or(0) as f64;
+        ((end - most) / end).clamp(0.0, 1.0)
+    }
+}
+
+/// The features' names for a ruleset (the same for all its games).
+pub fn feature_names(rs: &Ruleset) -> Vec<String> {
+    let mut names: Vec<String> = BASE.iter().map(|s| (*s).to_owned()).collect();
+    for c in &rs.cards.cards {
+        names.push(format!("built:{}", c.id));
+        names.push(format!("built_x_time_left:{}", c.id));
+    }
+    names
+}
+
+impl Features for Game {
+    fn feature_names(&self) -> Vec<String> {
+        feature_names(&self.rs)
+    }
+
+    fn features(&self, seat: usize, out: &mut Vec<f64>) {
+        let p = &self.players[seat];
+        let t = self.time_left();
+        out.clear();
+        out.resize(BASE.len() + 2 * self.rs.cards.len(), 0.0);
+        out[0] = 1.0;
+        out[1] = self.score(seat).map_or(0.0, |s| f64::from(s.total));
+        out[2] = p.hand.len() as f64;
+        out[3] = p.goods() as f64;
+        out[4] = t;
+        out[5] = p.hand.len() as f64 * t;
+        for s in &p.city {
+            let i = BASE.len() + 2 * s.card as usize;
+            out[i] += 1.0;
+            out[i + 1] += t;
+        }
+    }
+
+    /// Final points: a building's worth is then in victory points, which a
+    /// designer can read (`sanjuan learn`), and it is a less noisy target than a win.
+    fn outcome(&self) -> Option<Vec<f64>> {
+        if !self.is_over() {
+            return None;
+        }
+        Some(self.scores().ok()?.iter().map(|s| f64::from(s.total)).collect())
+    }
+
+    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+        let Some(d) = self.pending() else { return 0.0 };
+        if model.weights.len() != BASE.len() + 2 * self.rs.cards.len() {
+            return by_playing(self, action, model, scratch);
+        }
+        let v = Values::new(self, model);
+        let seat = d.seat();
+        match (d, action) {
+            (Decision::Role { boost, .. }, Action::Role { role, boost: used }) => {
+                v.role(self, seat, role, if used { *boost } else { 1 })
+            }
+            (Decision::Build { options, .. }, Action::Build { card, over }) => {
+                let city = &self.players[seat].city;
+                let Some(o) = options.iter().find(|o| o.card == card && o.over.map(|s| city[s].card) == over) else {
+                    return f64::NEG_INFINITY;
+                };
+                let from_hand = self.players[seat].hand.contains(&card);
+                v.owned(card) - over.map_or(0.0, |c| v.owned(c)) - v.hand * f64::from(o.cost + i32::from(from_hand))
+            }
+            (Decision::Pay { .. }, Action::Pay(c)) => -v.hand - v.keep(c),
+            (Decision::Pay { .. }, Action::Spend(_)) => -v.good,
+            (Decision::Produce { .. }, Action::Produce(b)) => {
+                v.good + 0.01 * self.rs.cards.get(b).good.unwrap_or(0) as f64
+            }
+            (Decision::Sell { .. }, Action::Sell(b)) => f64::from(self.price_of(b)) * v.hand - v.good,
+            (Decision::Keep { .. } | Decision::Reveal { .. }, Action::Keep(c)) => v.hand + v.keep(c),
+            (Decision::Exchange { .. }, Action::Discard(c)) => v.mean_keep - v.keep(c),
+            (Decision::Discard { .. }, Action::Discard(c)) => -v.hand - v.keep(c),
+            (Decision::Tuck { slot, .. }, Action::Tuck(c)) => {
+                let under = self.players[seat].city[*slot].under_from.unwrap_or(self.players[seat].city[*slot].card);
+                -v.hand - v.keep(c) + v.points * f64::from(self.rs.cards.get(under).under_vp)
+            }
+            (
+                Decision::Build { .. }
+                | Decision::Produce { .. }
+                | Decision::Sell { .. }
+                | Decision::Reveal { .. }
+                | Decision::Tuck { .. }
+                | Decision::Exchange { .. },
+                Action::Pass,
+            ) => 0.0,
+            // A script's choices (and anything new): play it and look.
+            _ => by_playing(self, action, model, scratch),
+        }
+    }
+}
+
+/// The learned worth of things in the position being decided.
+struct Values<'a> {
+    model: &'a ValueModel,
+    rs: &'a Ruleset,
+    t: f64,
+    /// A card in hand.
+    hand: f64,
+    /// A good on a building.
+    good: f64,
+    /// A victory point now.
+    points: f64,
+    /// The mean of [`Values::keep`] over the deck's cards.
+    mean_keep: f64,
+}
+
+impl<'a> Values<'a> {
+    fn new(game: &'a Game, model: &'a ValueModel) -> Self {
+        let t = game.time_left();
+        let w = &model.weights;
+        let mut v = Values { model, rs: &game.rs, t, hand: w[2] + w[5] * t, good: w[3], points: w[1], mean_keep: 0.0 };
+        let (mut sum, mut n) = (0.0, 0.0);
+        for (i, c) in game.rs.cards.cards.iter().enumerate() {
+            if !c.public {
+                sum += v.keep(i as CardIdx) * f64::from(c.copies);
+                n += f64::from(c.copies);
+            }
+        }
+        v.mean_keep = if n > 0.0 { sum / n } else { 0.0 };
+        // A good is worth at least half of what it sells for on average: its
+        // value is realised by a later sale, which a position's weights see only in part.
+        let prices: Vec<f64> = game
+            .rs
+            .cards
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.good.is_some())
+            .map(|(i, _)| v.mean_price(i as CardIdx))
+            .collect();
+        let mean_price = if prices.is_empty() { 0.0 } else { prices.iter().sum::<f64>() / prices.len() as f64 };
+        v.good = v.good.max(0.5 * mean_price * v.hand);
+        v
+    }
+
+    /// Owning a building of this type: its learned worth and its printed points.
+    fn owned(&self, c: CardIdx) -> f64 {
+        let i = BASE.len() + 2 * c as usize;
+        let w = &self.model.weights;
+        w[i] + w[i + 1] * self.t + self.points * f64::from(self.rs.cards.get(c).vp)
+    }
+
+    /// Holding this card beyond any card: what building it later would gain over its printed cost.
+    fn keep(&self, c: CardIdx) -> f64 {
+        (self.owned(c) - self.hand * f64::from(self.rs.cards.get(c).cost)).max(0.0)
+    }
+
+    /// The expected best [`Values::keep`] among `k` cards drawn from the deck's mix.
+    fn best_of(&self, k: i32) -> f64 {
+        let mut cards: Vec<(f64, f64)> = self
+            .rs
+            .cards
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.public)
+            .map(|(i, c)| (self.keep(i as CardIdx), f64::from(c.copies)))
+            .collect();
+        cards.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let total: f64 = cards.iter().map(|c| c.1).sum();
+        if total <= 0.0 || k <= 0 {
+            return 0.0;
+        }
+        let (mut below, mut e) = (0.0f64, 0.0);
+        for (value, copies) in cards {
+            let at_most = below + copies / total;
+            e += value * (at_most.powi(k) - below.powi(k));
+            below = at_most;
+        }
+        e
+    }
+
+    /// What choosing `role` brings the chooser (privilege × `factor`) less
+    /// what the same phase brings the other players on average (from what
+    /// everyone can see: their goods, empty buildings, hand sizes).
+    fn role(&self, game: &Game, seat: usize, role: Role, factor: i32) -> f64 {
+        let n = game.players.len();
+        let others: f64 =
+            (0..n).filter(|&s| s != seat).map(|s| self.base_gain(game, s, role)).sum::<f64>() / (n - 1).max(1) as f64;
+        self.own_gain(game, seat, role, factor) - others
+    }
+
+    /// A rough gain of another player in a phase it did not choose.
+    fn base_gain(&self, game: &Game, seat: usize, role: Role) -> f64 {
+        let rules = &self.rs.rules;
+        let p = &game.players[seat];
+        match role {
+            Role::Builder => {
+                if p.hand.len() >= 2 {
+                    self.mean_keep
+                } else {
+                    0.0
+                }
+            }
+            Role::Producer => {
+                let cards = &self.rs.cards;
+                let empty =
+                    p.city.iter().filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production).count();
+                f64::from((empty as i32).min(rules.produce)) * self.good
+            }
+            Role::Trader => {
+                let sale = p
+                    .city
+                    .iter()
+                    .filter(|s| s.good.is_some())
+                    .map(|s| self.mean_price(s.card) * self.hand - self.good)
+                    .fold(0.0, f64::max);
+                sale * f64::from(rules.sell.min(p.goods() as i32))
+            }
+            Role::Councillor => self.hand * f64::from(rules.council_keep) + self.best_of(rules.council_draw),
+            Role::Prospector => 0.0,
+        }
+    }
+
+    /// What choosing `role` (privilege × `factor`) brings the chooser in its phase.
+    fn own_gain(&self, game: &Game, seat: usize, role: Role, factor: i32) -> f64 {
+        let rules = &self.rs.rules;
+        let p = &game.players[seat];
+        match role {
+            Role::Builder => {
+                let budget = p.hand.len() as i32 - 1;
+                Game::distinct(p.hand.iter().copied())
+                    .into_iter()
+                    .filter_map(|c| {
+                        let cost = (game.build_cost_now(seat, c).ok()? - rules.builder_discount * factor).max(0);
+                        (cost <= budget).then(|| self.owned(c) - self.hand * f64::from(cost + 1))
+                    })
+                    .fold(0.0, f64::max)
+            }
+            Role::Producer => {
+                let cards = &self.rs.cards;
+                let empty =
+                    p.city.iter().filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production).count();
+                let n = (empty as i32).min(rules.produce + rules.producer_privilege * factor).max(0);
+                f64::from(n) * self.good
+            }
+            Role::Trader => {
+                let mut sales: Vec<f64> = p
+                    .city
+                    .iter()
+                    .filter(|s| s.good.is_some())
+                    .map(|s| self.mean_price(s.card) * self.hand - self.good)
+                    .collect();
+                sales.sort_by(|a, b| b.total_cmp(a));
+                let n = (rules.sell + rules.trader_privilege * factor).max(0) as usize;
+                sales.iter().take(n).filter(|v| **v > 0.0).sum()
+            }
+            Role::Councillor => {
+                let draw = rules.council_draw + rules.council_privilege * factor;
+                self.hand * f64::from(rules.council_keep) + self.best_of(draw)
+            }
+            Role::Prospector => f64::from(rules.prospector_privilege * factor) * (self.hand + self.mean_keep),
+        }
+    }
+
+    /// The mean price of this building's good over the trading tiles.
+    fn mean_price(&self, building: CardIdx) -> f64 {
+        let def = self.rs.cards.get(building);
+        if let Some(p) = def.fixed_price {
+            return f64::from(p);
+        }
+        let tiles = &self.rs.rules.trading_tiles;
+        match def.good {
+            Some(g) if !tiles.is_empty() => {
+                tiles.iter().map(|t| f64::from(t.get(g).copied().unwrap_or(0))).sum::<f64>() / tiles.len() as f64
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// Learns the balance bot's model for a ruleset by self-play (deterministic:
+/// the seed comes from the ruleset's fingerprint). Seconds, not minutes.
+pub fn learn_model(rs: &Arc<Ruleset>, schedule: Schedule) -> Result<ValueModel, GameError> {
+    let start = |players: usize, seed: u64| Game::new(Arc::clone(rs), players, seed);
+    let warm = |_seed: u64| Box::new(crate::bots::GreedyBot) as Box<dyn engine_play::bots::Bot<Game>>;
+    let players: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).rev().collect();
+    let setting =
+        Setting { ids: (crate::files::BUILTINS.game, &rs.id, &rs.fingerprint), players, start: &start, warm: &warm };
+    let seed = u64::from_str_radix(rs.fingerprint.get(..16).unwrap_or("0"), 16).unwrap_or(0);
+    learn(&setting, schedule, seed)
+}
