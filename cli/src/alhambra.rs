@@ -105,6 +105,7 @@ impl Session {
     fn new(args: &Args) -> Result<Session, String> {
         let rs = load(&args.ruleset)?;
         let (seed, seats) = args.table(|b| bots::BotSpec::parse(b).map(|_| ()))?;
+        crate::balance::prepare_for::<crate::games::Alhambra>(&rs, &seats)?;
         let mut game = Game::new(rs, args.players, seed).map_err(|e| e.to_string())?;
         game.log_events(true);
         game.record_actions(true);
@@ -132,6 +133,7 @@ impl Session {
         for b in seats.iter().filter(|b| *b != "human") {
             bots::BotSpec::parse(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
+        crate::balance::prepare_for::<crate::games::Alhambra>(game.ruleset(), &seats)?;
         game.log_events(true);
         let ruleset = resumed_ruleset(file, &saved.ruleset);
         Ok(Session {

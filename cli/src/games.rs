@@ -18,6 +18,14 @@ pub trait CliGame {
     type Game: Simulate<Rules = Self::Rules> + Replay;
     /// Display name, for titles.
     const TITLE: &'static str;
+    /// The game's id in records and model files.
+    const GAME_ID: &'static str;
+    /// What the balance bot's model predicts (`final points`).
+    const OUTCOME: &'static str;
+    /// The balance bot's model for a ruleset (learned now if not given).
+    fn balance_model(rs: &Arc<Self::Rules>) -> Result<Arc<engine_play::value::ValueModel>, String>;
+    /// Gives the ruleset a model learned before; refused if it does not fit.
+    fn set_balance_model(rs: &Self::Rules, model: engine_play::value::ValueModel) -> Result<(), String>;
     /// Loads a ruleset by id or path, reporting every problem.
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors>;
     /// Id, display name, source and fingerprint, and the line `check` prints about its content.
@@ -57,6 +65,8 @@ pub struct RulesetInfo {
     pub players: (usize, usize),
     /// `name (source), N card types, …, fingerprint F`.
     pub summary: String,
+    /// The content fingerprint.
+    pub fingerprint: String,
 }
 
 /// San Juan.
@@ -66,6 +76,16 @@ impl CliGame for SanJuan {
     type Rules = san_juan::Ruleset;
     type Game = san_juan::Game;
     const TITLE: &'static str = "San Juan";
+    const GAME_ID: &'static str = san_juan::files::BUILTINS.game;
+    const OUTCOME: &'static str = "final points";
+
+    fn balance_model(rs: &Arc<Self::Rules>) -> Result<Arc<engine_play::value::ValueModel>, String> {
+        rs.balance_model().map_err(|e| e.to_string())
+    }
+
+    fn set_balance_model(rs: &Self::Rules, model: engine_play::value::ValueModel) -> Result<(), String> {
+        rs.set_balance_model(model)
+    }
 
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {
         san_juan::Ruleset::load(spec)
@@ -75,6 +95,7 @@ impl CliGame for SanJuan {
         let scripted = rs.cards.cards.iter().filter(|c| c.script.is_some()).count();
         RulesetInfo {
             id: rs.id.clone(),
+            fingerprint: rs.fingerprint.clone(),
             players: (rs.rules.min_players, rs.rules.max_players),
             summary: format!(
                 "{} ({}), {} card types, {} cards, {scripted} scripts compiled, fingerprint {}",
@@ -103,6 +124,16 @@ impl CliGame for Alhambra {
     type Rules = alhambra::Ruleset;
     type Game = alhambra::Game;
     const TITLE: &'static str = "Alhambra";
+    const GAME_ID: &'static str = alhambra::files::BUILTINS.game;
+    const OUTCOME: &'static str = "reward (a win share, shaded by the margin)";
+
+    fn balance_model(rs: &Arc<Self::Rules>) -> Result<Arc<engine_play::value::ValueModel>, String> {
+        rs.balance_model().map_err(|e| e.to_string())
+    }
+
+    fn set_balance_model(rs: &Self::Rules, model: engine_play::value::ValueModel) -> Result<(), String> {
+        rs.set_balance_model(model)
+    }
 
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {
         alhambra::Ruleset::load(spec)
@@ -111,6 +142,7 @@ impl CliGame for Alhambra {
     fn describe(rs: &Self::Rules) -> RulesetInfo {
         RulesetInfo {
             id: rs.id.clone(),
+            fingerprint: rs.fingerprint.clone(),
             players: (rs.rules.min_players, rs.rules.max_players),
             summary: format!(
                 "{} ({}), {} currencies, {} building types, {} cards with 3 or more players, fingerprint {}",

@@ -2,6 +2,7 @@
 //! parsing, I/O and printing live here; the work is in the game crates (`san-juan`) and the engine crates.
 
 mod alhambra;
+mod balance;
 mod bench;
 mod cards;
 mod games;
@@ -31,6 +32,11 @@ enum Command {
     ///
     /// Example: sanjuan simulate --games 10000 --players 4 --seed 1
     Simulate(simulate::Args),
+    /// Show what the balance bot learned about a ruleset: each feature's weight (a building's worth in final points).
+    ///
+    /// The model is learned by self-play once per ruleset content and cached
+    /// (`$SANJUAN_CACHE`, else `~/.cache/sanjuan`). Example: sanjuan learn --ruleset second-edition
+    Learn(balance::Args),
     /// Measure throughput: games/s per core, script share, MCTS iterations/s, parallel speed-up.
     ///
     /// Example: sanjuan bench --games 4000
@@ -134,6 +140,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate(args) => simulate::run(args),
+        Command::Learn(args) => balance::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay { file, json } => play::replay(&file, json),

@@ -247,6 +247,7 @@ impl Session {
     fn new(args: &Args) -> Result<Session, String> {
         let rs = load_ruleset(&args.ruleset)?;
         let (seed, seats) = args.table(|b| bots::BotSpec::parse(b).map(|_| ()))?;
+        crate::balance::prepare_for::<crate::games::SanJuan>(&rs, &seats)?;
         let mut game = Game::new(Arc::clone(&rs), args.players, seed).map_err(|e| e.to_string())?;
         game.log_events(true);
         game.record_actions(true);
@@ -278,6 +279,7 @@ impl Session {
         for b in seats.iter().filter(|b| *b != "human") {
             bots::BotSpec::parse(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
+        crate::balance::prepare_for::<crate::games::SanJuan>(&rs, &seats)?;
         let mut game = Game::new(Arc::clone(&rs), saved.players, saved.seed).map_err(|e| e.to_string())?;
         game.record_actions(true);
         let mut marks = Vec::new();

@@ -27,11 +27,17 @@ pub struct Args {
     /// Index of the first game (for splitting a study into shards).
     #[arg(long, default_value_t = 0)]
     seed_start: u64,
+    /// Play only shard K of N (K from 0) of the --games: games K·games/N to
+    /// (K+1)·games/N. The shards of one study, merged (`sanjuan merge`), are the
+    /// records one run of all the games writes.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
     /// Ruleset id or path.
     #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
     ruleset: String,
-    /// Bots per seat, comma-separated (one name applies to every seat).
-    #[arg(long, default_value = "random")]
+    /// Bots per seat, comma-separated (one name applies to every seat): balance
+    /// (learned from self-play for this ruleset), random, greedy, mcts, mcts:N.
+    #[arg(long, default_value = "balance")]
     bots: String,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = crate::limits::jobs())]
@@ -68,12 +74,22 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
     for b in &bots {
         G::check_bot(b)?;
     }
+    if bots.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
+        crate::balance::prepare::<G>(&rs, args.quiet)?;
+    }
+    let (first, games) = match args.shard {
+        Some((k, n)) => {
+            let at = |i: u64| (u128::from(args.games) * u128::from(i) / u128::from(n)) as u64;
+            (args.seed_start + at(k), at(k + 1) - at(k))
+        }
+        None => (args.seed_start, args.games),
+    };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
-    let bar = if args.quiet || args.games < 2000 {
+    let bar = if args.quiet || games < 2000 {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.games).with_style(
+        ProgressBar::new(games).with_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, ETA {eta}").expect("template"),
         )
     };
@@ -92,7 +108,7 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
         Ok(record)
     };
     let start = Instant::now();
-    let range = args.seed_start..args.seed_start + args.games;
+    let range = first..first + games;
     // Collecting into a Result stops every thread at the first error instead of playing on.
     let records: Result<Vec<GameRecord>, String> =
         pool.install(|| range.into_par_iter().progress_with(bar.clone()).map(one).collect());
@@ -111,12 +127,13 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
     for r in &records {
         summary.add(r);
     }
-    let gps = args.games as f64 / elapsed;
+    let gps = games as f64 / elapsed.max(1e-9);
+    let shard =
+        args.shard.map(|(k, n)| format!(" (shard {k}/{n}: games {first} to {})", first + games)).unwrap_or_default();
     println!(
-        "{} | ruleset {} | {} games, {} players, seed {} | bots {}",
+        "{} | ruleset {} | {games} games{shard}, {} players, seed {} | bots {}",
         G::TITLE,
         info.id,
-        args.games,
         bots.len(),
         args.seed,
         bots.join(",")
@@ -132,9 +149,32 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
     if summary.stalled > 0 {
         println!("{} game(s) stalled and ended at the ruleset's round limit", summary.stalled);
     }
-    println!("{:<6} {:<10} {:>8} {:>10}", "seat", "bot", "win %", "avg score");
+    println!(
+        "{:<6} {:<10} {:>8} {:>15} {:>10} {:>13}",
+        "seat", "bot", "win %", "95% interval", "avg score", "95% interval"
+    );
     for (seat, bot) in bots.iter().enumerate() {
-        println!("{seat:<6} {bot:<10} {:>8.1} {:>10.1}", 100.0 * summary.win_rate(seat), summary.mean_score(seat));
+        let wins = engine_report::Rate::wilson(summary.wins.get(seat).copied().unwrap_or(0.0), summary.games);
+        let scores: Vec<f64> = records.iter().filter_map(|r| r.scores.get(seat)).map(|&s| f64::from(s)).collect();
+        let score = engine_report::Mean::of(&scores);
+        println!(
+            "{seat:<6} {bot:<10} {:>8.1} {:>15} {:>10.1} {:>13}",
+            100.0 * wins.value,
+            format!("{:.1}–{:.1}", 100.0 * wins.lo, 100.0 * wins.hi),
+            score.value,
+            format!("{:.1}–{:.1}", score.lo, score.hi)
+        );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `K/N`: shard K (from 0) of N.
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let usage = || format!("`{text}`: write K/N, shard K (0 to N-1) of N shards, e.g. 0/4");
+    let (k, n) = text.split_once('/').ok_or_else(usage)?;
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| usage())?, n.trim().parse().map_err(|_| usage())?);
+    if n == 0 || k >= n {
+        return Err(usage());
+    }
+    Ok((k, n))
 }

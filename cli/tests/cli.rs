@@ -74,6 +74,7 @@ fn a_saved_game_replays_to_the_same_state() {
     use std::io::Write;
     let file = std::env::temp_dir().join(format!("sanjuan-save-{}.toml", std::process::id()));
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", common::cache())
         .args(["play", "--players", "3", "--seat", "1", "--seed", "4", "--save", file.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -105,6 +106,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 /// Runs `sanjuan args…` from the repository root; returns (exit code, stdout, stderr).
 fn sanjuan_code(args: &[&str]) -> (Option<i32>, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", common::cache())
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .output()
@@ -199,6 +201,7 @@ fn run_with_deadline(args: &[String], deadline: std::time::Duration) -> (Option<
     use std::io::Read;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", common::cache())
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(Stdio::null())
@@ -940,6 +943,7 @@ fn a_scripts_choice_is_answered_in_play_saved_and_replayed() {
     .unwrap();
     let save = dir.join("game.toml");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", common::cache())
         .args(["play", "--players", "2", "--seed", "1", "--ruleset", ruleset.to_str().unwrap()])
         .args(["--save", save.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
@@ -959,4 +963,46 @@ fn a_scripts_choice_is_answered_in_play_saved_and_replayed() {
     let v: serde_json::Value = serde_json::from_str(&first).unwrap();
     assert_eq!(v["ruleset"], "bazaar-start", "{first}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The README's recipe for a study in shards, run as written (the shell loop
+/// and `sanjuan merge`): the merged records are those one run writes.
+#[test]
+fn the_readmes_shard_recipe_merges_to_one_runs_records() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let block = readme.split("<!-- local-shards -->").nth(1).expect("the README marks its local recipe");
+    let recipe = block.split("```sh\n").nth(1).and_then(|b| b.split("```").next()).expect("a sh block");
+    // Without the report line: its HTML is checked elsewhere.
+    let recipe: String =
+        recipe.lines().filter(|l| !l.starts_with("sanjuan report")).map(|l| format!("{l}\n")).collect();
+    let dir = temp_dir("shards");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_sanjuan"));
+    let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    let out = std::process::Command::new("sh")
+        .args(["-e", "-c", &recipe])
+        .current_dir(&dir)
+        .env("PATH", path)
+        .env("SANJUAN_CACHE", common::cache())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let whole = dir.join("whole.jsonl");
+    let (ok, _, err) =
+        sanjuan(&["simulate", "--seed", "7", "--games", "2000", "--quiet", "--json-lines", whole.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let merged = std::fs::read_to_string(dir.join("study.jsonl")).unwrap();
+    assert_eq!(merged.lines().count(), 2000);
+    assert!(merged == std::fs::read_to_string(&whole).unwrap(), "the merged shards differ from one run");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_shard_is_k_of_n_from_zero() {
+    for bad in ["4/4", "1/0", "x/2", "3"] {
+        let (ok, _, err) = sanjuan(&["simulate", "--games", "4", "--shard", bad, "--bots", "random"]);
+        assert!(!ok && err.contains("write K/N"), "{bad}: {err}");
+    }
+    let (ok, out, err) = sanjuan(&["simulate", "--games", "10", "--shard", "2/3", "--bots", "random", "--quiet"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("3 games (shard 2/3: games 6 to 9)"), "{out}");
 }

@@ -2,9 +2,15 @@
 
 use std::process::Command;
 
+/// Where the tests' runs keep the balance bot's models (not the user's cache).
+pub fn cache() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("balance-cache")
+}
+
 /// Runs `sanjuan args…`; returns (success, stdout, stderr).
 pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", cache())
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .output()
@@ -17,6 +23,7 @@ pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
 pub fn sanjuan_with_input(args: &[&str], stdin: &str) -> (bool, String, String) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", cache())
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(std::process::Stdio::piped())

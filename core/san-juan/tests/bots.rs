@@ -35,3 +35,106 @@ fn greedy_beats_random() {
     let wins: f64 = records.iter().filter(|r| r.winners == [0]).count() as f64;
     assert!(wins / 200.0 > 0.9, "greedy won {wins} of 200");
 }
+
+/// The balance bot's sensitivity: changes whose direction is known move the
+/// numbers that way. Every ruleset here is learned afresh (its own content,
+/// its own model), then 4-player games between balance bots are counted;
+/// each claim is that two 95% Wilson intervals do not overlap.
+mod sensitivity {
+    use std::sync::Arc;
+
+    use engine_report::Rate;
+    use san_juan::Ruleset;
+    use san_juan::sim::play_one;
+
+    const GAMES: u64 = 1000;
+    const SEATS: usize = 4;
+
+    /// A ruleset extending the 2nd edition with `body` (patches, extra sets), in its own folder.
+    fn variant(name: &str, body: &str, extra: Option<&str>) -> (tempfile::TempDir, Arc<Ruleset>) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = format!("id = \"{name}\"\nname = \"{name}\"\nextends = \"second-edition\"\n");
+        if let Some(cards) = extra {
+            std::fs::write(dir.path().join("extra.toml"), cards).unwrap();
+            text.push_str("extra_sets = [\"extra.toml\"]\n");
+        }
+        text.push_str(body);
+        let path = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let rs = Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+        (dir, rs)
+    }
+
+    /// (built share, builders' win share) of `card` over balance-bot games.
+    fn study(rs: &Arc<Ruleset>, card: &str) -> (Rate, Rate) {
+        let bots = vec!["balance".to_owned(); SEATS];
+        let (mut built, mut builders, mut builder_wins) = (0.0, 0u64, 0.0);
+        for i in 0..GAMES {
+            let r = play_one(rs, &bots, 3, i).unwrap_or_else(|e| panic!("game {i}: {e}"));
+            for (seat, city) in r.buildings.iter().enumerate() {
+                if city.iter().any(|b| b.id == card) {
+                    built += 1.0;
+                    builders += 1;
+                    if r.winners.contains(&seat) {
+                        builder_wins += 1.0 / r.winners.len() as f64;
+                    }
+                }
+            }
+        }
+        (Rate::wilson(built, GAMES * SEATS as u64), Rate::wilson(builder_wins, builders))
+    }
+
+    fn below(a: &Rate, b: &Rate) -> bool {
+        a.hi < b.lo
+    }
+
+    #[test]
+    fn a_dearer_library_is_built_less_at_every_step() {
+        let shares: Vec<(i32, Rate)> = [4, 6, 8]
+            .into_iter()
+            .map(|cost| {
+                let (_dir, rs) =
+                    variant(&format!("library-{cost}"), &format!("[cards.library]\ncost = {cost}\n"), None);
+                (cost, study(&rs, "library").0)
+            })
+            .collect();
+        for pair in shares.windows(2) {
+            let ((a, ra), (b, rb)) = (&pair[0], &pair[1]);
+            assert!(
+                below(rb, ra),
+                "library at cost {b} ({:.3}) is not built less than at {a} ({:.3})",
+                rb.value,
+                ra.value
+            );
+        }
+    }
+
+    #[test]
+    fn more_printed_points_make_a_building_built_more_and_its_builders_win_more() {
+        let (_d1, plain) = variant("hero-5", "", None);
+        let (_d2, rich) = variant("hero-9", "[cards.hero]\nvp = 9\n", None);
+        let (built_a, wins_a) = study(&plain, "hero");
+        let (built_b, wins_b) = study(&rich, "hero");
+        assert!(below(&built_a, &built_b), "built {:.3} → {:.3}", built_a.value, built_b.value);
+        assert!(below(&wins_a, &wins_b), "builders' wins {:.3} → {:.3}", wins_a.value, wins_b.value);
+    }
+
+    #[test]
+    fn a_cheap_building_with_many_points_is_built_far_more_than_a_dear_one_with_none() {
+        let cards = "script_dir = \".\"\n\n[[card]]\nid = \"plaza\"\nname = \"Plaza\"\nkind = \"city\"\ncost = 1\nvp = 4\ncopies = 3\n\n\
+                     [[card]]\nid = \"folly\"\nname = \"Folly\"\nkind = \"city\"\ncost = 6\nvp = 0\ncopies = 3\n";
+        let (_dir, rs) = variant("plaza-folly", "", Some(cards));
+        let (plaza, _) = study(&rs, "plaza");
+        let (folly, _) = study(&rs, "folly");
+        assert!(folly.hi * 3.0 < plaza.lo, "plaza {:.3}, folly {:.3}", plaza.value, folly.value);
+    }
+
+    #[test]
+    fn a_building_without_its_effect_is_built_less() {
+        let (_d1, with) = variant("library-effect", "", None);
+        let (_d2, without) = variant("library-plain", "[cards.library]\nscript = \"\"\n", None);
+        let (a, _) = study(&with, "library");
+        let (b, _) = study(&without, "library");
+        assert!(below(&b, &a), "library built {:.3} with its effect, {:.3} without", a.value, b.value);
+    }
+}

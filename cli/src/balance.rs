@@ -1,0 +1,125 @@
+//! The balance bot's learned model on disk: a cache keyed by the ruleset's
+//! content fingerprint, so a study learns each ruleset once, and
+//! `sanjuan learn`, which shows what the bot learned.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use engine_play::value::ValueModel;
+
+use crate::CmdResult;
+use crate::games::{CliGame, Which};
+
+/// Where models are kept: `$SANJUAN_CACHE`, else `$XDG_CACHE_HOME/sanjuan`, else `~/.cache/sanjuan`.
+pub fn cache_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("SANJUAN_CACHE")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("sanjuan")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache/sanjuan")))
+}
+
+/// The cache file of a model for this content.
+fn cache_file(game: &str, fingerprint: &str) -> Option<PathBuf> {
+    Some(cache_dir()?.join(format!("balance-{game}-{fingerprint}.json")))
+}
+
+/// Reads a model file.
+pub fn read_model(path: &std::path::Path) -> Result<ValueModel, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: not a balance model: {e}", path.display()))
+}
+
+/// Writes a model file (creating its folder).
+pub fn write_model(path: &std::path::Path, model: &ValueModel) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(model).map_err(|e| e.to_string())?;
+    // Written aside and renamed: a study's other processes never read half a file.
+    let aside = path.with_extension(format!("{}.tmp", std::process::id()));
+    std::fs::write(&aside, text + "\n").map_err(|e| format!("{}: {e}", aside.display()))?;
+    std::fs::rename(&aside, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Makes the ruleset's balance model ready: from the cache when it holds one
+/// for this content, else learned now (and cached). Says so on stderr unless `quiet`.
+pub fn prepare<G: CliGame>(rs: &Arc<G::Rules>, quiet: bool) -> Result<Arc<ValueModel>, String> {
+    let info = G::describe(rs);
+    let file = cache_file(G::GAME_ID, &info.fingerprint);
+    if let Some(path) = &file
+        && path.exists()
+    {
+        match read_model(path).and_then(|m| G::set_balance_model(rs, m)) {
+            Ok(()) => return G::balance_model(rs),
+            Err(e) if !quiet => eprintln!("note: {e}; learning again"),
+            Err(_) => {}
+        }
+    }
+    let start = Instant::now();
+    let model = G::balance_model(rs)?;
+    if !quiet {
+        eprintln!(
+            "learned the balance bot's values for {} by self-play in {:.1} s ({} games × {} rounds)",
+            info.id,
+            start.elapsed().as_secs_f64(),
+            model.games,
+            model.rounds
+        );
+    }
+    if let Some(path) = &file
+        && let Err(e) = write_model(path, &model)
+        && !quiet
+    {
+        eprintln!("note: the model is not cached: {e}");
+    }
+    Ok(model)
+}
+
+/// [`prepare`] if one of these seats is the balance bot.
+pub fn prepare_for<G: CliGame>(rs: &Arc<G::Rules>, seats: &[String]) -> Result<(), String> {
+    if seats.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
+        prepare::<G>(rs, false)?;
+    }
+    Ok(())
+}
+
+/// Arguments of `sanjuan learn`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Ruleset id or path.
+    #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
+    ruleset: String,
+    /// Also write the model to this file (JSON; the cache's format).
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Learns (or reads from the cache) the balance bot's model and prints its weights.
+pub fn run(args: Args) -> CmdResult {
+    match Which::of_ruleset(&args.ruleset)? {
+        Which::SanJuan => run_game::<crate::games::SanJuan>(args),
+        Which::Alhambra => run_game::<crate::games::Alhambra>(args),
+    }
+}
+
+fn run_game<G: CliGame>(args: Args) -> CmdResult {
+    let rs = G::load(&args.ruleset).map_err(|e| e.to_string())?;
+    let model = prepare::<G>(&rs, false)?;
+    println!(
+        "{} | ruleset {} | balance bot: what each feature adds to a seat's expected {} (learned from {} self-play games × {} rounds)",
+        G::TITLE,
+        model.ruleset,
+        G::OUTCOME,
+        model.games,
+        model.rounds
+    );
+    for (name, w) in model.features.iter().zip(&model.weights) {
+        println!("{name:<44} {w:>+9.3}");
+    }
+    if let Some(path) = &args.output {
+        write_model(path, &model)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
