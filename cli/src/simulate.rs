@@ -128,8 +128,10 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
         summary.add(r);
     }
     let gps = games as f64 / elapsed.max(1e-9);
-    let shard =
-        args.shard.map(|(k, n)| format!(" (shard {k}/{n}: games {first} to {})", first + games)).unwrap_or_default();
+    let shard = args
+        .shard
+        .map(|(k, n)| format!(" (shard {k}/{n}: games {first} to {})", (first + games).saturating_sub(1)))
+        .unwrap_or_default();
     println!(
         "{} | ruleset {} | {games} games{shard}, {} players, seed {} | bots {}",
         G::TITLE,

@@ -1004,5 +1004,5 @@ fn a_shard_is_k_of_n_from_zero() {
     }
     let (ok, out, err) = sanjuan(&["simulate", "--games", "10", "--shard", "2/3", "--bots", "random", "--quiet"]);
     assert!(ok, "{err}");
-    assert!(out.contains("3 games (shard 2/3: games 6 to 9)"), "{out}");
+    assert!(out.contains("4 games (shard 2/3: games 6 to 9)"), "{out}");
 }
