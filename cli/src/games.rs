@@ -26,6 +26,8 @@ pub trait CliGame {
     fn balance_model(rs: &Arc<Self::Rules>) -> Result<Arc<engine_play::value::ValueModel>, String>;
     /// Gives the ruleset a model learned before; refused if it does not fit.
     fn set_balance_model(rs: &Self::Rules, model: engine_play::value::ValueModel) -> Result<(), String>;
+    /// What differs from ruleset `a` to `b`, a line each (as `cards --diff` prints it).
+    fn diff(a: &Self::Rules, b: &Self::Rules) -> Vec<String>;
     /// Loads a ruleset by id or path, reporting every problem.
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors>;
     /// Id, display name, source and fingerprint, and the line `check` prints about its content.
@@ -87,6 +89,10 @@ impl CliGame for SanJuan {
         rs.set_balance_model(model)
     }
 
+    fn diff(a: &Self::Rules, b: &Self::Rules) -> Vec<String> {
+        a.diff(b)
+    }
+
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {
         san_juan::Ruleset::load(spec)
     }
@@ -133,6 +139,10 @@ impl CliGame for Alhambra {
 
     fn set_balance_model(rs: &Self::Rules, model: engine_play::value::ValueModel) -> Result<(), String> {
         rs.set_balance_model(model)
+    }
+
+    fn diff(a: &Self::Rules, b: &Self::Rules) -> Vec<String> {
+        a.diff(b)
     }
 
     fn load(spec: &str) -> Result<Arc<Self::Rules>, LoadErrors> {

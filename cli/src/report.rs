@@ -10,6 +10,7 @@ use engine_report::{self as report, Shard};
 use san_juan::sim::GameRecord;
 
 use crate::CmdResult;
+use crate::games::{CliGame, Which};
 
 /// Arguments of `sanjuan report`.
 #[derive(clap::Args)]
@@ -26,6 +27,13 @@ pub struct Args {
     /// Accept records of one ruleset id played with different content (fingerprints).
     #[arg(long)]
     allow_mixed: bool,
+    /// With --compare: the ruleset set A was played with (id or file), to list
+    /// what differs and show those cards first; by default the records' ruleset id.
+    #[arg(long, value_name = "RULESET")]
+    ruleset_a: Option<String>,
+    /// With --compare: the ruleset set B was played with (id or file).
+    #[arg(long, value_name = "RULESET")]
+    ruleset_b: Option<String>,
 }
 
 /// Arguments of `sanjuan merge`.
@@ -126,6 +134,12 @@ pub fn run(args: Args) -> CmdResult {
             );
         }
         let mut c = report::compare(&a, &b);
+        let spec_a = args.ruleset_a.clone().unwrap_or_else(|| fa.ruleset.clone());
+        let spec_b = args.ruleset_b.clone().unwrap_or_else(|| fb.ruleset.clone());
+        match changes(&spec_a, &spec_b, &fa.fingerprint, &fb.fingerprint) {
+            Ok(lines) => c.set_changes(lines),
+            Err(e) => eprintln!("note: what differs between the rulesets is not listed: {e}"),
+        }
         c.a.game = game_title(&c.a.game);
         (report::render_comparison_text(&c), args.html.as_ref().map(|_| report::render_comparison_html(&c)))
     };
@@ -135,6 +149,31 @@ pub fn run(args: Args) -> CmdResult {
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What differs from ruleset `a` to `b`, once both load with the content the records were played with.
+fn changes(a: &str, b: &str, fingerprint_a: &str, fingerprint_b: &str) -> Result<Vec<String>, String> {
+    match (Which::of_ruleset(a)?, Which::of_ruleset(b)?) {
+        (Which::SanJuan, Which::SanJuan) => changes_in::<crate::games::SanJuan>(a, b, fingerprint_a, fingerprint_b),
+        (Which::Alhambra, Which::Alhambra) => changes_in::<crate::games::Alhambra>(a, b, fingerprint_a, fingerprint_b),
+        _ => Err(format!("`{a}` and `{b}` are rulesets of two games")),
+    }
+}
+
+fn changes_in<G: CliGame>(a: &str, b: &str, fingerprint_a: &str, fingerprint_b: &str) -> Result<Vec<String>, String> {
+    let load = |spec: &str, fingerprint: &str| -> Result<_, String> {
+        let rs = G::load(spec).map_err(|e| format!("`{spec}` does not load ({})", e.to_string().trim()))?;
+        let now = G::describe(&rs).fingerprint;
+        if now != fingerprint {
+            return Err(format!(
+                "`{spec}` has content {now}, the records were played with {fingerprint}; give the ruleset they \
+                 were played with (--ruleset-a, --ruleset-b)"
+            ));
+        }
+        Ok(rs)
+    };
+    let (ra, rb) = (load(a, fingerprint_a)?, load(b, fingerprint_b)?);
+    Ok(G::diff(&ra, &rb))
 }
 
 /// Writes the merged, sorted records as JSON lines.

@@ -113,3 +113,26 @@ fn a_bad_line_is_named() {
     assert!(!ok && err.contains("FILE"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `report --compare` of two built-in rulesets lists what differs (read from
+/// the records' ruleset ids) and puts those cards first.
+#[test]
+fn a_comparison_names_what_differs_and_those_cards_come_first() {
+    let dir = scratch("compare-diff");
+    let (a, b) = (dir.join("second.jsonl"), dir.join("first.jsonl"));
+    simulate(&a, &["--games", "60", "--bots", "random"]);
+    simulate(&b, &["--games", "60", "--bots", "random", "--ruleset", "first-edition"]);
+    let (ok, out, err) = sanjuan(&["report", a.to_str().unwrap(), "--compare", b.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("What differs from A to B") && out.contains("card prefecture: cost 4 -> 3"), "{out}");
+    let table = out.split("Buildings (per player-game)").nth(1).unwrap();
+    let first_rows: Vec<&str> = table.lines().skip(2).take(3).collect();
+    for id in ["gold_mine", "prefecture", "guild_hall"] {
+        assert!(first_rows.iter().any(|r| r.starts_with(&format!("{id} (changed)"))), "{id} not first: {first_rows:?}");
+    }
+    // A ruleset file that is not what the records were played with is refused, with a note.
+    let (ok, _, err) =
+        sanjuan(&["report", a.to_str().unwrap(), "--compare", b.to_str().unwrap(), "--ruleset-b", "second-edition"]);
+    assert!(ok && err.contains("the records were played with"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

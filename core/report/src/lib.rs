@@ -12,9 +12,14 @@
 //!   copy built in round 1 or later (the start building, round 0, does not);
 //!   buildings covered or otherwise gone by the end are not seen;
 //! - two rates are compared with the pooled two-proportion z-test, two means
-//!   with Welch's z (normal approximation); p-values are two-sided and not
-//!   corrected for multiple comparisons, so among 40 buildings about two
-//!   "significant" differences are expected by chance alone.
+//!   with Welch's z (normal approximation); p-values are two-sided; a
+//!   difference B − A has a 95% interval (Wald: d ± 1.96·√(se_a² + se_b²));
+//! - a family of tests (one table column: the buildings' shares, the seats'
+//!   win rates, …) is corrected by Holm's step-down method, and a difference
+//!   is flagged only when its corrected p is below 0.05 *and* it is at least
+//!   as large as [`MIN_RATE_EFFECT`] (rates) or [`MIN_MEAN_EFFECT`] (points,
+//!   rounds): with enough games every tiny difference is "significant", and
+//!   a designer needs the ones large enough to matter.
 //!
 //! Player-games of one game are not independent (one seat's win is another's
 //! loss), so intervals over player-games (per bot, per building) are a little
@@ -28,8 +33,39 @@ use engine_play::sim::GameRecord;
 /// The normal quantile used for every 95% interval.
 pub const Z95: f64 = 1.96;
 
-/// The significance level of the `significant` flags.
+/// The significance level of the `significant` flags (after Holm's correction).
 pub const ALPHA: f64 = 0.05;
+
+/// The smallest difference of two rates flagged: 2 percentage points.
+pub const MIN_RATE_EFFECT: f64 = 0.02;
+
+/// The smallest difference of two means flagged: half a point (or round).
+pub const MIN_MEAN_EFFECT: f64 = 0.5;
+
+/// Holm's step-down adjusted p-values (NaN stays NaN and does not count).
+pub fn holm(ps: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..ps.len()).filter(|&i| ps[i].is_finite()).collect();
+    order.sort_by(|&a, &b| ps[a].total_cmp(&ps[b]));
+    let m = order.len();
+    let mut out = vec![f64::NAN; ps.len()];
+    let mut running: f64 = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((m - k) as f64 * ps[i]).min(1.0));
+        out[i] = running;
+    }
+    out
+}
+
+/// Corrects a family of differences (Holm) and flags those that are both
+/// significant and at least `min_effect` large.
+pub fn control<'a>(family: impl IntoIterator<Item = &'a mut Diff>, min_effect: f64) {
+    let mut diffs: Vec<&mut Diff> = family.into_iter().collect();
+    let ps: Vec<f64> = diffs.iter().map(|d| d.p).collect();
+    for (d, q) in diffs.iter_mut().zip(holm(&ps)) {
+        d.p_adj = q;
+        d.significant = q < ALPHA && d.diff.abs() >= min_effect;
+    }
+}
 
 /// Why records could not be read or merged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -327,25 +363,37 @@ pub struct Diff {
     pub b: f64,
     /// b − a.
     pub diff: f64,
+    /// Lower bound of the 95% interval of b − a.
+    pub lo: f64,
+    /// Upper bound of the 95% interval of b − a.
+    pub hi: f64,
     /// Two-sided p-value (NaN when it cannot be computed).
     pub p: f64,
-    /// p < 0.05.
+    /// The p-value corrected for the other tests of its family (Holm).
+    pub p_adj: f64,
+    /// Corrected p < 0.05 and the difference at least the effect threshold.
     pub significant: bool,
 }
 
 impl Diff {
-    fn with_p(a: f64, b: f64, p: f64) -> Diff {
-        Diff { a, b, diff: b - a, p, significant: p < ALPHA }
+    fn with_p(a: f64, b: f64, se: f64, p: f64) -> Diff {
+        let diff = b - a;
+        let (lo, hi) = if se.is_finite() { (diff - Z95 * se, diff + Z95 * se) } else { (f64::NAN, f64::NAN) };
+        Diff { a, b, diff, lo, hi, p, p_adj: p, significant: false }
     }
 
     /// Two rates, by the two-proportion z-test.
     pub fn rates(a: &Rate, b: &Rate) -> Diff {
-        Diff::with_p(a.value, b.value, two_proportion_p(a, b))
+        let var = |r: &Rate| if r.n == 0 { f64::NAN } else { r.value * (1.0 - r.value) / r.n as f64 };
+        let d = Diff::with_p(a.value, b.value, (var(a) + var(b)).sqrt(), two_proportion_p(a, b));
+        Diff { significant: d.p < ALPHA && d.diff.abs() >= MIN_RATE_EFFECT, ..d }
     }
 
     /// Two means, by Welch's z.
     pub fn means(a: &Mean, b: &Mean) -> Diff {
-        Diff::with_p(a.value, b.value, welch_p(a, b))
+        let var = |m: &Mean| if m.n < 2 { f64::NAN } else { m.sd * m.sd / m.n as f64 };
+        let d = Diff::with_p(a.value, b.value, (var(a) + var(b)).sqrt(), welch_p(a, b));
+        Diff { significant: d.p < ALPHA && d.diff.abs() >= MIN_MEAN_EFFECT, ..d }
     }
 }
 
@@ -398,7 +446,9 @@ pub struct BuildingStats {
     pub others: Rate,
     /// Two-proportion z-test p-value, builders against others.
     pub p: f64,
-    /// p < 0.05.
+    /// `p` corrected over all buildings (Holm).
+    pub p_adj: f64,
+    /// Corrected p < 0.05 and builders' and others' win rates at least [`MIN_RATE_EFFECT`] apart.
     pub significant: bool,
     /// Round built, over every built copy.
     pub round: Mean,
@@ -540,7 +590,7 @@ pub fn report(records: &[GameRecord]) -> Report {
     }
     let stalled = records.iter().filter(|r| r.stalled).count() as f64;
     let games = records.len() as u64;
-    Report {
+    let mut report = Report {
         game: records.iter().map(|r| r.game.as_str()).find(|g| !g.is_empty()).unwrap_or_default().to_owned(),
         rulesets,
         games,
@@ -561,7 +611,8 @@ pub fn report(records: &[GameRecord]) -> Report {
                     builders,
                     others,
                     p,
-                    significant: p < ALPHA,
+                    p_adj: p,
+                    significant: false,
                     round: Mean::of(&acc.rounds),
                 }
             })
@@ -573,7 +624,13 @@ pub fn report(records: &[GameRecord]) -> Report {
             stalled: Rate::wilson(stalled, games),
             histogram,
         },
+    };
+    let ps: Vec<f64> = report.buildings.iter().map(|b| b.p).collect();
+    for (b, q) in report.buildings.iter_mut().zip(holm(&ps)) {
+        b.p_adj = q;
+        b.significant = q < ALPHA && (b.builders.value - b.others.value).abs() >= MIN_RATE_EFFECT;
     }
+    report
 }
 
 // ---------------------------------------------------------------------------
@@ -618,6 +675,9 @@ pub struct Comparison {
     pub rounds: Diff,
     /// Share of stalled games.
     pub stalled: Diff,
+    /// What differs between the two rulesets, a line each (`card X: cost 5 -> 6`);
+    /// empty when not known. Set by the caller, who can load the rulesets.
+    pub changes: Vec<String>,
 }
 
 fn player_diffs(a: &[PlayerStats], b: &[PlayerStats], order: impl Fn(&str) -> (usize, String)) -> Vec<PlayerDiff> {
@@ -669,9 +729,37 @@ pub fn compare(a: &[GameRecord], b: &[GameRecord]) -> Comparison {
             }
         })
         .collect();
-    let rounds = Diff::means(&ra.length.rounds, &rb.length.rounds);
-    let stalled = Diff::rates(&ra.length.stalled, &rb.length.stalled);
-    Comparison { a: ra, b: rb, seats, bots, buildings, rounds, stalled }
+    let mut rounds = Diff::means(&ra.length.rounds, &rb.length.rounds);
+    let mut stalled = Diff::rates(&ra.length.stalled, &rb.length.stalled);
+    let (mut seats, mut bots, mut buildings): (Vec<PlayerDiff>, Vec<PlayerDiff>, Vec<BuildingDiff>) =
+        (seats, bots, buildings);
+    // Each table column is a family of tests.
+    for rows in [&mut seats, &mut bots] {
+        control(rows.iter_mut().map(|d| &mut d.win_rate), MIN_RATE_EFFECT);
+        control(rows.iter_mut().map(|d| &mut d.score), MIN_MEAN_EFFECT);
+    }
+    control(buildings.iter_mut().map(|d| &mut d.built), MIN_RATE_EFFECT);
+    control(buildings.iter_mut().map(|d| &mut d.builders), MIN_RATE_EFFECT);
+    control([&mut rounds], MIN_MEAN_EFFECT);
+    control([&mut stalled], MIN_RATE_EFFECT);
+    Comparison { a: ra, b: rb, seats, bots, buildings, rounds, stalled, changes: Vec::new() }
+}
+
+impl Comparison {
+    /// Records what differs between the rulesets and puts the buildings those
+    /// lines name first (in the order of the lines), the rest after.
+    pub fn set_changes(&mut self, lines: Vec<String>) {
+        let named =
+            |id: &str, line: &str| line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == id);
+        let first = |d: &BuildingDiff| lines.iter().position(|l| named(&d.id, l)).unwrap_or(usize::MAX);
+        self.buildings.sort_by_key(|d| (first(d), d.id.clone()));
+        self.changes = lines;
+    }
+
+    /// True when a building is named by a line of [`Comparison::changes`].
+    pub fn changed(&self, id: &str) -> bool {
+        self.changes.iter().any(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == id))
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -691,6 +779,17 @@ fn num(x: f64, decimals: usize) -> String {
 
 fn num_ci(lo: f64, hi: f64, decimals: usize) -> String {
     if lo.is_finite() && hi.is_finite() { format!("{lo:.decimals$}–{hi:.decimals$}") } else { "-".into() }
+}
+
+/// `+3.1 (1.2–5.0)`: a difference and its 95% interval, rates in percentage points.
+fn diff_ci(d: &Diff, percent: bool) -> String {
+    let k = if percent { 100.0 } else { 1.0 };
+    let decimals = if percent { 1 } else { 2 };
+    if d.lo.is_finite() && d.hi.is_finite() {
+        format!("{} ({:+.decimals$} to {:+.decimals$})", signed(k * d.diff, decimals), k * d.lo, k * d.hi)
+    } else {
+        signed(k * d.diff, decimals)
+    }
 }
 
 fn signed(x: f64, decimals: usize) -> String {
@@ -811,7 +910,7 @@ fn building_table(rows: &[BuildingStats]) -> Table {
             "builders win %",
             "95% CI",
             "others win %",
-            "p",
+            "p Holm",
             "",
             "mean round",
         ],
@@ -826,7 +925,7 @@ fn building_table(rows: &[BuildingStats]) -> Table {
                     pct(s.builders.value),
                     pct_ci(s.builders.lo, s.builders.hi),
                     pct(s.others.value),
-                    pval(s.p),
+                    pval(s.p_adj),
                     star(s.significant),
                     num(s.round.value, 1),
                 ]
@@ -870,7 +969,8 @@ fn describe(r: &Report) -> Vec<String> {
 
 const NOTE: &str = "Win rates count a shared win as 1/k; intervals are 95% (Wilson for rates, mean ± 1.96·sd/√n for means). \
 A building counts as built when a copy built in round 1 or later is in the final city; the start building does not count. \
-p: two-sided, two-proportion z-test for rates, Welch z for means; * marks p < 0.05, not corrected for multiple comparisons. \
+p: two-sided, two-proportion z-test for rates, Welch z for means, corrected over each column by Holm's method; \
+* marks a corrected p < 0.05 with a difference of at least 2 percentage points (rates) or 0.5 (points, rounds). \
 Builders of almost any building win more often than others simply because winners build more: \
 compare buildings with each other rather than with the fair share.";
 
@@ -901,7 +1001,19 @@ pub fn render_text(r: &Report) -> String {
 
 fn player_diff_table(rows: &[PlayerDiff], first: &'static str) -> Table {
     Table {
-        headers: vec![first, "win % A", "win % B", "B−A", "p", "", "score A", "score B", "B−A", "p", ""],
+        headers: vec![
+            first,
+            "win % A",
+            "win % B",
+            "B−A (95% CI)",
+            "p Holm",
+            "",
+            "score A",
+            "score B",
+            "B−A (95% CI)",
+            "p Holm",
+            "",
+        ],
         rows: rows
             .iter()
             .map(|d| {
@@ -909,13 +1021,13 @@ fn player_diff_table(rows: &[PlayerDiff], first: &'static str) -> Table {
                     d.label.clone(),
                     pct(d.win_rate.a),
                     pct(d.win_rate.b),
-                    signed(100.0 * d.win_rate.diff, 1),
-                    pval(d.win_rate.p),
+                    diff_ci(&d.win_rate, true),
+                    pval(d.win_rate.p_adj),
                     star(d.win_rate.significant),
                     num(d.score.a, 2),
                     num(d.score.b, 2),
-                    signed(d.score.diff, 2),
-                    pval(d.score.p),
+                    diff_ci(&d.score, false),
+                    pval(d.score.p_adj),
                     star(d.score.significant),
                 ]
             })
@@ -925,35 +1037,36 @@ fn player_diff_table(rows: &[PlayerDiff], first: &'static str) -> Table {
     }
 }
 
-fn building_diff_table(rows: &[BuildingDiff]) -> Table {
+fn building_diff_table(c: &Comparison) -> Table {
+    let rows = &c.buildings;
     Table {
         headers: vec![
             "building",
             "built % A",
             "built % B",
-            "B−A",
-            "p",
+            "B−A (95% CI)",
+            "p Holm",
             "",
             "builders win % A",
             "builders win % B",
-            "B−A",
-            "p",
+            "B−A (95% CI)",
+            "p Holm",
             "",
         ],
         rows: rows
             .iter()
             .map(|d| {
                 vec![
-                    d.id.clone(),
+                    if c.changed(&d.id) { format!("{} (changed)", d.id) } else { d.id.clone() },
                     pct(d.built.a),
                     pct(d.built.b),
-                    signed(100.0 * d.built.diff, 1),
-                    pval(d.built.p),
+                    diff_ci(&d.built, true),
+                    pval(d.built.p_adj),
                     star(d.built.significant),
                     pct(d.builders.a),
                     pct(d.builders.b),
-                    signed(100.0 * d.builders.diff, 1),
-                    pval(d.builders.p),
+                    diff_ci(&d.builders, true),
+                    pval(d.builders.p_adj),
                     star(d.builders.significant),
                 ]
             })
@@ -965,15 +1078,11 @@ fn building_diff_table(rows: &[BuildingDiff]) -> Table {
 
 fn length_diff_table(c: &Comparison) -> Table {
     let row = |label: &str, d: &Diff, percent: bool| {
-        let (a, b, diff) = if percent {
-            (pct(d.a), pct(d.b), signed(100.0 * d.diff, 1))
-        } else {
-            (num(d.a, 2), num(d.b, 2), signed(d.diff, 2))
-        };
-        vec![label.to_owned(), a, b, diff, pval(d.p), star(d.significant)]
+        let (a, b) = if percent { (pct(d.a), pct(d.b)) } else { (num(d.a, 2), num(d.b, 2)) };
+        vec![label.to_owned(), a, b, diff_ci(d, percent), pval(d.p_adj), star(d.significant)]
     };
     Table {
-        headers: vec!["game length", "A", "B", "B−A", "p", ""],
+        headers: vec!["game length", "A", "B", "B−A (95% CI)", "p", ""],
         rows: vec![row("mean rounds", &c.rounds, false), row("stalled %", &c.stalled, true)],
         left: 1,
         marked: vec![c.rounds.significant, c.stalled.significant],
@@ -987,10 +1096,16 @@ pub fn render_comparison_text(c: &Comparison) -> String {
     for (name, r) in [("A", &c.a), ("B", &c.b)] {
         let _ = writeln!(out, "{name}: {}", describe(r).join(" | "));
     }
+    if !c.changes.is_empty() {
+        let _ = writeln!(out, "\nWhat differs from A to B (its buildings come first below):");
+        for line in &c.changes {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     let _ = write!(out, "\n{}", length_diff_table(c).text());
     let _ = write!(out, "\nSeats\n{}", player_diff_table(&c.seats, "seat").text());
     let _ = write!(out, "\nBots\n{}", player_diff_table(&c.bots, "bot").text());
-    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_diff_table(&c.buildings).text());
+    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_diff_table(c).text());
     let _ = writeln!(out, "\n{NOTE}");
     out
 }
@@ -1417,8 +1532,16 @@ pub fn render_comparison_html(c: &Comparison) -> String {
         let _ = writeln!(out, "<p class=\"meta\"><b>{label}</b>: {}</p>", esc(&describe(r).join(" | ")));
     }
     out.push_str(
-        "<p>Every difference is B − A (rates in percentage points). Highlighted rows differ at p &lt; 0.05.</p>\n",
+        "<p>Every difference is B − A (rates in percentage points), with its 95% interval. Highlighted rows \
+         differ at a Holm-corrected p &lt; 0.05 by at least 2 percentage points (rates) or 0.5 (points, rounds).</p>\n",
     );
+    if !c.changes.is_empty() {
+        out.push_str("<h2>What differs from A to B</h2>\n<ul>\n");
+        for line in &c.changes {
+            let _ = writeln!(out, "<li><code>{}</code></li>", esc(line));
+        }
+        out.push_str("</ul>\n<p>The buildings these lines name come first in every chart and table below.</p>\n");
+    }
 
     let find_player = |rows: &[PlayerStats], label: &str| {
         rows.iter().find(|s| s.label == label).map_or(Rate::wilson(0.0, 0), |s| s.win_rate)
@@ -1467,6 +1590,7 @@ pub fn render_comparison_html(c: &Comparison) -> String {
     out.push_str(&player_diff_table(&c.bots, "bot").html());
 
     out.push_str("<h2>Buildings</h2>\n");
+    diff_chart(&mut out, "Built share, B − A in percentage points (95% CI); * flagged", c);
     let find_building = |r: &Report, id: &str| {
         r.buildings
             .iter()
@@ -1501,9 +1625,76 @@ pub fn render_comparison_html(c: &Comparison) -> String {
         })
         .collect();
     hbar_chart(&mut out, "Win rate of its builders (95% CI); * p < 0.05", &wins, &legend, None, true);
-    out.push_str(&building_diff_table(&c.buildings).html());
+    out.push_str(&building_diff_table(c).html());
     out.push_str(&html_tail());
     out
+}
+
+/// One row per building: the difference B − A of its built share as a bar
+/// from 0 with its 95% interval as a whisker; changed buildings first and named so.
+fn diff_chart(out: &mut String, title: &str, c: &Comparison) {
+    const W: f64 = 760.0;
+    const LABEL: f64 = 220.0;
+    const PLOT: f64 = 480.0;
+    const ROW: f64 = 18.0;
+    let top = 38.0;
+    let height = top + c.buildings.len() as f64 * ROW + 26.0;
+    let reach = c
+        .buildings
+        .iter()
+        .flat_map(|d| [d.built.lo, d.built.hi, d.built.diff])
+        .filter(|v| v.is_finite())
+        .fold(0.01f64, |m, v| m.max(v.abs()));
+    let x = |v: f64| LABEL + PLOT / 2.0 + v / reach * (PLOT / 2.0 - 4.0);
+    svg_open(out, W, height, title, &[], LABEL);
+    let zero = x(0.0);
+    let _ = writeln!(out, "<line class=\"axis\" x1=\"{zero}\" y1=\"{top}\" x2=\"{zero}\" y2=\"{}\"/>", height - 22.0);
+    for (i, d) in c.buildings.iter().enumerate() {
+        let y = top + i as f64 * ROW;
+        let label = if c.changed(&d.id) { format!("{} (changed)", d.id) } else { d.id.clone() };
+        let star = if d.built.significant { " *" } else { "" };
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}{star}</text>",
+            LABEL - 6.0,
+            y + 12.0,
+            esc(&label)
+        );
+        if d.built.diff.is_finite() {
+            let (x0, x1) = (zero.min(x(d.built.diff)), zero.max(x(d.built.diff)));
+            let color = COLORS[usize::from(d.built.diff > 0.0)];
+            let tip = format!("{}: {} percentage points", d.id, diff_ci(&d.built, true));
+            let _ = writeln!(
+                out,
+                "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"10\" fill=\"{color}\"><title>{}</title></rect>",
+                y + 3.0,
+                (x1 - x0).max(0.5),
+                esc(&tip)
+            );
+        }
+        if d.built.lo.is_finite() && d.built.hi.is_finite() {
+            let _ = writeln!(
+                out,
+                "<line class=\"whisker\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/>",
+                x(d.built.lo),
+                y + 8.0,
+                x(d.built.hi),
+                y + 8.0
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:+.1}</text><text x=\"{zero}\" y=\"{}\" text-anchor=\"middle\">0</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:+.1}</text>",
+        x(-reach),
+        height - 8.0,
+        -100.0 * reach,
+        height - 8.0,
+        x(reach),
+        height - 8.0,
+        100.0 * reach
+    );
+    out.push_str("</svg>\n");
 }
 
 /// Opens an SVG chart: the element, its title and a legend starting at `legend_x`;

@@ -139,7 +139,9 @@ fn buildings_built_share_builders_win_rate_and_round() {
     assert_eq!((lib.others.hits, lib.others.n), (2.0, 8));
     // Pooled 6/12 = 0.5, se = √(0.25 · (1/4 + 1/8)) = 0.30619, z = 0.75 / 0.30619 = 2.4495, p = 0.0143.
     d3(lib.p, 0.014);
-    assert!(lib.significant);
+    // One test of four buildings: Holm multiplies the smallest p by 4, 0.0572, above 0.05.
+    d3(lib.p_adj, 0.057);
+    assert!(!lib.significant);
     // Rounds 5, 6, 4, 7.
     d3(lib.round.value, 5.5);
 
@@ -218,18 +220,30 @@ fn comparison_with_known_p_values() {
     // Win rate 0.6 → 0.4: pooled 0.5, se = √(0.25 · 2/50) = 0.1, z = −2, p = erfc(√2) = 0.0455.
     d3(seat0.win_rate.diff, -0.2);
     close(seat0.win_rate.p, 0.045_500_26, 1e-6);
-    assert!(seat0.win_rate.significant);
+    // Seat 1 moves the other way with the same p: Holm over the two seats doubles it.
+    close(seat0.win_rate.p_adj, 0.091_000_52, 1e-6);
+    assert!(!seat0.win_rate.significant);
+    // The interval of B − A: se = √(0.6·0.4/50 + 0.4·0.6/50) = 0.09798, so −0.2 ± 0.19204.
+    d3(seat0.win_rate.lo, -0.392);
+    d3(seat0.win_rate.hi, -0.008);
     // Scores 20/30 → 22/32: means 25 → 27, both sd² = 25 · 50/49, se = √(50/49), z = 1.97990, p = 0.04771.
     d3(seat0.score.diff, 2.0);
     close(seat0.score.p, 0.047_714_88, 1e-6);
-    assert!(seat0.score.significant);
+    // Seat 1's p is 1: Holm gives 2 · 0.0477 = 0.0954.
+    close(seat0.score.p_adj, 0.095_429_76, 1e-6);
+    assert!(!seat0.score.significant);
     // Seat 1 scores 25 in every game of both sets: no spread, no difference.
     assert_eq!((c.seats[1].score.diff, c.seats[1].score.p), (0.0, 1.0));
     // Archway built in 50 → 30 of 100 player-games: pooled 0.4, se = √(0.24 · 2/100), z = −2.8868, p = 0.00389.
     let lib = c.buildings.iter().find(|d| d.id == "archway").unwrap();
     d3(lib.built.diff, -0.2);
     close(lib.built.p, 0.003_892_42, 1e-6);
+    // The only building: no correction; 20 points is above the 2-point threshold.
+    assert_eq!(lib.built.p_adj, lib.built.p);
     assert!(lib.built.significant);
+    // se = √(0.5·0.5/100 + 0.3·0.7/100) = 0.06782: −0.2 ± 0.13293.
+    d3(lib.built.lo, -0.333);
+    d3(lib.built.hi, -0.067);
     // Its builders win 30/50 → 20/30: pooled 50/80, se = √(0.234375 · (1/50 + 1/30)) = 0.1118, z = 0.5963, p = 0.551.
     d3(lib.builders.diff, 0.067);
     d3(lib.builders.p, 0.551);
@@ -240,7 +254,7 @@ fn comparison_with_known_p_values() {
 
     let text = report::render_comparison_text(&c);
     assert!(text.contains("archway"), "{text}");
-    assert!(text.contains("0.0455  *"), "{text}");
+    assert!(text.contains("0.0910  ") && text.contains("0.00389  *"), "{text}");
     let html = report::render_comparison_html(&c);
     assert!(html.contains("<svg") && html.contains("A: rules-a"), "side-by-side legend missing");
 }
@@ -309,9 +323,9 @@ fn text_and_html_renderings() {
     for banned in ["<script", "http:", "https:", "src=", "href=", "<link"] {
         assert!(!html.contains(banned), "HTML contains {banned}");
     }
-    // Whiskers for the intervals and the archway row flagged as significant.
+    // Whiskers for the intervals; no building flagged once the four tests are corrected.
     assert!(html.contains("class=\"whisker\""));
-    assert!(html.contains("archway *"));
+    assert!(html.contains("archway") && !html.contains("archway *"));
 }
 
 #[test]
@@ -336,4 +350,42 @@ fn a_wide_length_histogram_is_grouped_into_ranges() {
     assert!(rows[15].contains("160 rounds") && rows[15].contains(" 1 "), "{}", rows[15]);
     let total: u64 = rows.iter().map(|r| r.split_whitespace().nth(2).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(total, 61);
+}
+
+#[test]
+fn holm_adjusts_step_down_and_keeps_the_order() {
+    // p = 0.01, 0.04, 0.03, 0.5: sorted 0.01·4 = 0.04, 0.03·3 = 0.09, 0.04·2 = 0.08 → 0.09 (monotone), 0.5.
+    let q = report::holm(&[0.01, 0.04, 0.03, 0.5]);
+    for (got, want) in q.iter().zip([0.04, 0.09, 0.09, 0.5]) {
+        close(*got, want, 1e-12);
+    }
+    assert!(report::holm(&[f64::NAN, 0.02])[0].is_nan());
+    close(report::holm(&[f64::NAN, 0.02])[1], 0.02, 1e-12);
+}
+
+#[test]
+fn a_tiny_difference_is_not_flagged_however_many_games() {
+    // 50.0% against 50.5% over a million trials each: p ≈ 1e-12, but half a point is below the 2-point threshold.
+    let a = report::Rate::wilson(500_000.0, 1_000_000);
+    let b = report::Rate::wilson(505_000.0, 1_000_000);
+    let d = report::Diff::rates(&a, &b);
+    assert!(d.p < 1e-9, "{}", d.p);
+    assert!(!d.significant);
+}
+
+#[test]
+fn a_comparison_lists_what_changed_and_shows_those_buildings_first() {
+    let a = generated(30, 20, 50);
+    let b = generated(20, 22, 30);
+    let mut c = report::compare(&a, &b);
+    c.set_changes(vec!["card forge: cost 3 -> 4".into(), "card archway: vp 2 -> 3".into()]);
+    assert_eq!(c.buildings[0].id, "archway", "a named building first");
+    assert!(c.changed("archway") && !c.changed("arch"));
+    let text = report::render_comparison_text(&c);
+    assert!(text.contains("What differs from A to B") && text.contains("card archway: vp 2 -> 3"), "{text}");
+    assert!(text.contains("archway (changed)"), "{text}");
+    assert!(text.contains("-20.0 (-33.3 to -6.7)"), "{text}");
+    let html = report::render_comparison_html(&c);
+    assert!(html.contains("<code>card forge: cost 3 -&gt; 4</code>"));
+    assert!(html.contains("B − A in percentage points") && html.contains("archway (changed) *"), "the B − A chart");
 }
