@@ -1,5 +1,6 @@
 //! `sanjuan bench`: reproducible throughput figures — random-bot games per
-//! second per core (San Juan's base and expansion, Alhambra), the share of
+//! second per core (San Juan's base and expansion, Alhambra), greedy and
+//! balance-bot games per second on the base game, the share of
 //! time in script calls, MCTS iterations per second, and the speed-up from
 //! one core to all.
 
@@ -59,6 +60,20 @@ pub fn run(args: Args) -> CmdResult {
             nanos as f64 / 1000.0 / calls.max(1) as f64,
             100.0 * nanos as f64 / 1e9 / timed
         );
+    }
+
+    // The other bots of a study, on the base game: the rules of thumb and the balance bot
+    // (its model learned, or read from the cache, before the clock starts).
+    let rs = load_ruleset("second-edition")?;
+    crate::balance::prepare::<crate::games::SanJuan>(&rs, true)?;
+    for bot in ["greedy", "balance"] {
+        let bots = vec![bot.to_owned(); 4];
+        let start = Instant::now();
+        for i in 0..args.games {
+            play_one(&rs, &bots, args.seed, i).map_err(|e| e.to_string())?;
+        }
+        let rate = args.games as f64 / start.elapsed().as_secs_f64();
+        println!("{:<26} {rate:>8.0} {bot} 4-player games/s on 1 core", "second-edition");
     }
 
     let rs = alhambra::Ruleset::load(alhambra::DEFAULT_RULESET).map_err(|e| e.to_string())?;

@@ -131,7 +131,7 @@ impl CliGame for Alhambra {
     type Game = alhambra::Game;
     const TITLE: &'static str = "Alhambra";
     const GAME_ID: &'static str = alhambra::files::BUILTINS.game;
-    const OUTCOME: &'static str = "reward (a win share, shaded by the margin)";
+    const OUTCOME: &'static str = "final points";
 
     fn balance_model(rs: &Arc<Self::Rules>) -> Result<Arc<engine_play::value::ValueModel>, String> {
         rs.balance_model().map_err(|e| e.to_string())

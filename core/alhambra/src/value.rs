@@ -32,6 +32,11 @@ impl Features for Game {
         feature_names(self.ruleset())
     }
 
+    /// Final points: values then read as points, a steadier target than a win.
+    fn outcome(&self) -> Option<Vec<f64>> {
+        self.is_over().then(|| self.scores().iter().map(|s| f64::from(s.total)).collect())
+    }
+
     fn features(&self, seat: usize, out: &mut Vec<f64>) {
         let p = self.player(seat);
         out.clear();

@@ -41,19 +41,57 @@ pub trait Features: TurnGame {
     }
 }
 
-/// [`Features::action_value`] the generic way: play the action on a copy and
-/// value the position reached for the seat that chose it (a game that ends
-/// there is valued by its real outcome).
+/// [`Features::action_value`] the generic way: play the action on a copy,
+/// finish the seat's turn the same way one step deep (a purchase is judged
+/// once it is paid for), and value the position reached for that seat (a
+/// game that ends is valued by its real outcome).
 pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
     let Some(seat) = game.to_move() else { return 0.0 };
     let mut next = game.clone();
     if next.play(action).is_err() {
         return f64::NEG_INFINITY;
     }
-    match next.outcome() {
+    // The most further steps of the same seat's turn looked at.
+    const TURN: usize = 12;
+    for _ in 0..TURN {
+        if next.to_move() != Some(seat) || next.legal().len() < 2 {
+            if next.to_move() == Some(seat) && next.legal().len() == 1 {
+                let only = next.legal()[0];
+                if next.play(only).is_err() {
+                    return f64::NEG_INFINITY;
+                }
+                continue;
+            }
+            break;
+        }
+        let mut best = (f64::NEG_INFINITY, next.legal()[0]);
+        for &a in next.legal() {
+            let v = settle(&next, a, seat, model, scratch);
+            if v > best.0 {
+                best = (v, a);
+            }
+        }
+        if next.play(best.1).is_err() {
+            return f64::NEG_INFINITY;
+        }
+    }
+    value_for(&next, seat, model, scratch)
+}
+
+/// The value of playing `action` in `game` for `seat`, without looking further.
+fn settle<G: Features>(game: &G, action: G::Action, seat: usize, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+    let mut next = game.clone();
+    if next.play(action).is_err() {
+        return f64::NEG_INFINITY;
+    }
+    value_for(&next, seat, model, scratch)
+}
+
+fn value_for<G: Features>(game: &G, seat: usize, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+    match game.outcome() {
         Some(r) => r[seat],
         None => {
-            next.features(seat, scratch);
+            game.features(seat, scratch);
             model.value(scratch)
         }
     }
