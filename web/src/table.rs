@@ -1,0 +1,332 @@
+//! A table: one game of either kind, its seats (people with a secret token,
+//! or bots), and what each seat has been told. Every answer the server gives
+//! a seat is built from the engine's view for that seat, so what a seat may
+//! not see never leaves the server.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use engine_play::sim::Simulate;
+use engine_rules::saved::SavedGame;
+use rand::Rng;
+use serde::Serialize;
+
+/// A game the server can seat people at: San Juan or Alhambra.
+pub trait Seated: Send {
+    /// The game's id (`san-juan`, `alhambra`).
+    fn game(&self) -> &'static str;
+    /// The ruleset's id.
+    fn ruleset_id(&self) -> String;
+    /// Seats at the table.
+    fn players(&self) -> usize;
+    /// The seat that must decide, if any.
+    fn to_move(&self) -> Option<usize>;
+    /// The game has ended.
+    fn over(&self) -> bool;
+    /// What `seat` may see, as the engine's player view (JSON).
+    fn view(&self, seat: usize) -> serde_json::Value;
+    /// The legal actions of the seat to move, in the notation.
+    fn legal(&self) -> Vec<String>;
+    /// Plays a line of notation for the seat to move; returns each seat's log lines.
+    fn act(&mut self, text: &str) -> Result<Vec<Vec<String>>, String>;
+    /// A bot plays the seat to move.
+    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<String>>, String>;
+    /// The game as `sanjuan play --save` writes it (`sanjuan replay` plays it again).
+    fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String;
+}
+
+impl Seated for san_juan::Game {
+    fn game(&self) -> &'static str {
+        san_juan::files::BUILTINS.game
+    }
+
+    fn ruleset_id(&self) -> String {
+        self.ruleset().id.clone()
+    }
+
+    fn players(&self) -> usize {
+        self.num_players()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        self.pending().map(|d| d.seat())
+    }
+
+    fn over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn view(&self, seat: usize) -> serde_json::Value {
+        match self.view(Some(seat)) {
+            Ok(v) => serde_json::to_value(v).unwrap_or_default(),
+            Err(e) => serde_json::json!({ "error": e.to_string() }),
+        }
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.legal_actions().iter().map(|a| a.text(&self.ruleset().cards)).collect()
+    }
+
+    fn act(&mut self, text: &str) -> Result<Vec<Vec<String>>, String> {
+        let events = self.apply_text(text).map_err(|e| e.to_string())?;
+        Ok(san_juan_logs(self.num_players(), &events))
+    }
+
+    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<String>>, String> {
+        let rs = Arc::clone(self.ruleset());
+        let mut bot = <san_juan::Game as Simulate>::bot(&rs, bot, seed).map_err(|e| e.to_string())?;
+        let legal = self.legal_actions().to_vec();
+        let action = bot.choose(self, &legal);
+        let events = self.apply(action).map_err(|e| e.to_string())?;
+        Ok(san_juan_logs(self.num_players(), &events))
+    }
+
+    fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
+        SavedGame::<san_juan::Game>::of(self, ruleset, seed, seats.to_vec()).to_toml()
+    }
+}
+
+/// Each seat's lines of San Juan events: hidden cards named to their owner only.
+fn san_juan_logs(players: usize, events: &[san_juan::game::Event]) -> Vec<Vec<String>> {
+    (0..players).map(|seat| events.iter().filter_map(|e| e.seen_by(seat)).map(|e| e.text).collect()).collect()
+}
+
+impl Seated for alhambra::Game {
+    fn game(&self) -> &'static str {
+        alhambra::files::BUILTINS.game
+    }
+
+    fn ruleset_id(&self) -> String {
+        self.ruleset().id.clone()
+    }
+
+    fn players(&self) -> usize {
+        self.num_players()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        engine_play::TurnGame::to_move(self)
+    }
+
+    fn over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn view(&self, seat: usize) -> serde_json::Value {
+        serde_json::to_value(self.view(Some(seat))).unwrap_or_default()
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.legal_actions().iter().map(|a| a.text(self.ruleset())).collect()
+    }
+
+    fn act(&mut self, text: &str) -> Result<Vec<Vec<String>>, String> {
+        let events = self.apply_text(text).map_err(|e| e.to_string())?;
+        // Alhambra's events name only public things: money taken from the display, buildings bought.
+        Ok(vec![events.iter().map(|e| e.text.clone()).collect(); self.num_players()])
+    }
+
+    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<String>>, String> {
+        let rs = Arc::clone(self.ruleset());
+        let mut bot = <alhambra::Game as Simulate>::bot(&rs, bot, seed).map_err(|e| e.to_string())?;
+        let legal = self.legal_actions().to_vec();
+        let action = bot.choose(self, &legal);
+        let events = self.apply(action).map_err(|e| e.to_string())?;
+        Ok(vec![events.iter().map(|e| e.text.clone()).collect(); self.num_players()])
+    }
+
+    fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
+        SavedGame::<alhambra::Game>::of(self, ruleset, seed, seats.to_vec()).to_toml()
+    }
+}
+
+/// A person's seat: `human`; anything else names a bot.
+pub const HUMAN: &str = "human";
+
+/// The most log lines kept per seat.
+const LOG_LINES: usize = 400;
+
+/// Refused requests a seat may send in one second before it is told to wait.
+const REFUSALS_PER_SECOND: usize = 20;
+
+/// One table.
+pub struct Table {
+    /// Its id, in links.
+    pub id: String,
+    /// The ruleset as given (an id or a file the server was started with).
+    pub ruleset: String,
+    /// The deal's seed.
+    pub seed: u64,
+    /// Per seat: `human` or a bot name.
+    pub seats: Vec<String>,
+    /// Per seat: the secret that lets a person act for it (people's seats only).
+    tokens: Vec<Option<String>>,
+    game: Box<dyn Seated>,
+    logs: Vec<Vec<String>>,
+    /// Bumped at every change; clients wait for it.
+    pub version: u64,
+    recent: Vec<Vec<Instant>>,
+}
+
+/// What a seat is sent: everything it may know, nothing else.
+#[derive(Serialize)]
+pub struct SeatState {
+    /// The game id.
+    pub game: &'static str,
+    /// The ruleset's id.
+    pub ruleset: String,
+    /// This seat.
+    pub seat: usize,
+    /// Who sits where (`human`, bot names).
+    pub seats: Vec<String>,
+    /// The table's version (for waiting on the next change).
+    pub version: u64,
+    /// The engine's view for this seat.
+    pub view: serde_json::Value,
+    /// The seat that must decide.
+    pub to_move: Option<usize>,
+    /// This seat's legal actions (empty when it is not this seat's turn).
+    pub legal: Vec<String>,
+    /// What this seat was told, oldest first.
+    pub log: Vec<String>,
+    /// The game has ended.
+    pub over: bool,
+}
+
+/// Why a request was refused: the HTTP status and the message.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// HTTP status code.
+    pub status: u16,
+    /// What to tell the client.
+    pub message: String,
+}
+
+fn refuse(status: u16, message: impl Into<String>) -> Refusal {
+    Refusal { status, message: message.into() }
+}
+
+/// An unguessable token: 128 bits from the operating system's generator.
+pub fn token() -> String {
+    let mut rng = rand::rng();
+    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
+}
+
+impl Table {
+    /// A table for `game` with these seats; people's seats get tokens.
+    pub fn new(id: String, ruleset: String, seed: u64, seats: Vec<String>, game: Box<dyn Seated>) -> Table {
+        let n = seats.len();
+        let tokens = seats.iter().map(|s| (s == HUMAN).then(token)).collect();
+        Table {
+            id,
+            ruleset,
+            seed,
+            seats,
+            tokens,
+            game,
+            logs: vec![Vec::new(); n],
+            version: 0,
+            recent: vec![Vec::new(); n],
+        }
+    }
+
+    /// The people's seats and their tokens.
+    pub fn tokens(&self) -> Vec<(usize, String)> {
+        self.tokens.iter().enumerate().filter_map(|(s, t)| t.clone().map(|t| (s, t))).collect()
+    }
+
+    /// The seat a token belongs to (compared in full, whatever its content).
+    pub fn seat_of(&self, token: &str) -> Result<usize, Refusal> {
+        self.tokens
+            .iter()
+            .position(|t| t.as_deref().is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes())))
+            .ok_or_else(|| refuse(403, "this link does not belong to a seat at this table"))
+    }
+
+    /// What `seat` may know.
+    pub fn state(&self, seat: usize) -> SeatState {
+        let to_move = self.game.to_move();
+        SeatState {
+            game: self.game.game(),
+            ruleset: self.game.ruleset_id(),
+            seat,
+            seats: self.seats.clone(),
+            version: self.version,
+            view: self.game.view(seat),
+            to_move,
+            legal: if to_move == Some(seat) { self.game.legal() } else { Vec::new() },
+            log: self.logs[seat].clone(),
+            over: self.game.over(),
+        }
+    }
+
+    fn record(&mut self, lines: Vec<Vec<String>>) {
+        for (seat, mut new) in lines.into_iter().enumerate() {
+            let log = &mut self.logs[seat];
+            log.append(&mut new);
+            if log.len() > LOG_LINES {
+                log.drain(..log.len() - LOG_LINES);
+            }
+        }
+        self.version += 1;
+    }
+
+    /// A person's action for the seat of `token`; then the bots play until a person must decide.
+    pub fn act(&mut self, token: &str, action: &str) -> Result<(), Refusal> {
+        let seat = self.seat_of(token)?;
+        let now = Instant::now();
+        let recent = &mut self.recent[seat];
+        recent.retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
+        if recent.len() >= REFUSALS_PER_SECOND {
+            return Err(refuse(429, "too many refused requests: wait a second"));
+        }
+        // A legal move moves the game on (which ends); only refusals can flood.
+        let result = self.try_act(seat, action);
+        if result.is_err() {
+            self.recent[seat].push(now);
+        }
+        result
+    }
+
+    fn try_act(&mut self, seat: usize, action: &str) -> Result<(), Refusal> {
+        match self.game.to_move() {
+            None => return Err(refuse(409, "the game is over")),
+            Some(s) if s != seat => return Err(refuse(409, format!("it is seat {s}'s turn, not seat {seat}'s"))),
+            _ => {}
+        }
+        if action.len() > 200 || action.trim().is_empty() {
+            return Err(refuse(400, "an action is one short line of the notation, e.g. `role builder`"));
+        }
+        let lines = self.game.act(action).map_err(|e| refuse(422, e))?;
+        self.record(lines);
+        self.play_bots()
+    }
+
+    /// Bots answer until a person must decide or the game ends.
+    pub fn play_bots(&mut self) -> Result<(), Refusal> {
+        let mut moves = 0u64;
+        while let Some(seat) = self.game.to_move() {
+            if self.seats[seat] == HUMAN {
+                break;
+            }
+            let seed = self.seed ^ (self.version << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let lines = self.game.bot_move(&self.seats[seat], seed).map_err(|e| refuse(500, e))?;
+            self.record(lines);
+            moves += 1;
+            if moves > 100_000 {
+                return Err(refuse(500, "the bots did not stop"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The game so far as a file `sanjuan replay` plays.
+    pub fn save(&self) -> String {
+        self.game.save(&self.ruleset, self.seed, &self.seats)
+    }
+}
+
+/// Compares two secrets without stopping at the first difference.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
