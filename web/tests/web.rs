@@ -233,3 +233,215 @@ async fn the_page_is_served_whole_and_fetches_nothing_elsewhere() {
         );
     }
 }
+
+/// The page in a real browser (headless Chromium): whole games played by
+/// clicking, two people who never see each other's hands, a reload, a refused
+/// action, and the screenshots in `docs/screenshots/`.
+mod browser {
+    use std::path::PathBuf;
+    use std::time::{Duration, Instant};
+
+    use chromiumoxide::browser::{Browser, BrowserConfig};
+    use chromiumoxide::page::{Page, ScreenshotParams};
+    use futures::StreamExt;
+    use sanjuan_web::{Config, Server, bind};
+
+    /// Chromium on this machine: `$CHROMIUM`, else the usual names on PATH.
+    fn chromium() -> PathBuf {
+        if let Some(p) = std::env::var_os("CHROMIUM") {
+            return p.into();
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        for name in ["chromium", "chromium-browser", "google-chrome", "chrome"] {
+            for dir in std::env::split_paths(&path) {
+                if dir.join(name).is_file() {
+                    return dir.join(name);
+                }
+            }
+        }
+        panic!("no Chromium found: the browser tests need one (`apt-get install -y chromium`; `.ci/test` installs it)");
+    }
+
+    async fn launch(width: u32, height: u32) -> Browser {
+        // A profile of its own: browsers of tests running at once must not share one.
+        let profile = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "chromium-{}-{width}x{height}-{}",
+            std::process::id(),
+            rand_suffix()
+        ));
+        let phone = width < 600;
+        let viewport = chromiumoxide::handler::viewport::Viewport {
+            width,
+            height,
+            device_scale_factor: Some(1.0),
+            emulating_mobile: phone,
+            is_landscape: !phone,
+            has_touch: phone,
+        };
+        let config = BrowserConfig::builder()
+            .user_data_dir(&profile)
+            .chrome_executable(chromium())
+            .no_sandbox()
+            .window_size(width, height)
+            .viewport(viewport)
+            .args(["--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"])
+            .build()
+            .unwrap();
+        let (browser, mut handler) = Browser::launch(config).await.unwrap_or_else(|e| panic!("Chromium: {e}"));
+        tokio::spawn(async move { while handler.next().await.is_some() {} });
+        browser
+    }
+
+    fn rand_suffix() -> u64 {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    }
+
+    async fn serve(rulesets: Vec<String>) -> String {
+        let server = Server::new(Config { port: 0, rulesets, ..Config::default() });
+        let (addr, serving) = bind(server).await.unwrap();
+        tokio::spawn(serving);
+        format!("http://{addr}")
+    }
+
+    /// Evaluates JavaScript and reads the result.
+    async fn js<T: serde::de::DeserializeOwned>(page: &Page, expr: &str) -> T {
+        page.evaluate(expr).await.unwrap_or_else(|e| panic!("{expr}: {e}")).into_value().unwrap()
+    }
+
+    /// Waits until `expr` is true (polling the page).
+    async fn until(page: &Page, expr: &str, what: &str) {
+        let start = Instant::now();
+        while !js::<bool>(page, expr).await {
+            assert!(start.elapsed() < Duration::from_secs(20), "waited 20 s for {what}");
+            tokio::time::sleep(Duration::from_millis(15)).await;
+        }
+    }
+
+    /// Makes a table through the server's API from inside the page; returns the seats' links.
+    async fn table_links(page: &Page, ruleset: &str, seats: &[&str], seed: u64) -> Vec<String> {
+        let body = serde_json::json!({ "ruleset": ruleset, "seats": seats, "seed": seed });
+        let expr = format!(
+            "fetch('/api/tables', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({body})}}).then(r => r.json()).then(t => t.seats.map(s => s.url))"
+        );
+        js(page, &expr).await
+    }
+
+    /// Plays seat 0's decisions by clicking the first action until the game ends; returns the clicks.
+    async fn play_by_clicking(page: &Page) -> usize {
+        let mut clicks = 0;
+        until(page, "document.body.dataset.version !== undefined", "the first view").await;
+        while js::<String>(page, "document.body.dataset.over").await != "true" {
+            let version: u64 = js::<String>(page, "document.body.dataset.version").await.parse().unwrap();
+            until(
+                page,
+                "document.querySelector('#actions .act') !== null || document.body.dataset.over === 'true'",
+                "a choice",
+            )
+            .await;
+            if js::<String>(page, "document.body.dataset.over").await == "true" {
+                break;
+            }
+            page.find_element("#actions .act").await.unwrap().click().await.unwrap();
+            clicks += 1;
+            until(
+                page,
+                &format!(
+                    "+document.body.dataset.version > {version} || document.getElementById('error').textContent !== ''"
+                ),
+                "the next view",
+            )
+            .await;
+            let error: String = js(page, "document.getElementById('error').textContent").await;
+            assert!(error.is_empty(), "a legal click was refused: {error}");
+            assert!(clicks < 3000, "no end after 3000 clicks");
+        }
+        clicks
+    }
+
+    fn screenshots() -> PathBuf {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn whole_games_of_both_games_are_played_by_clicking() {
+        let base = serve(Vec::new()).await;
+        let mut browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        for (ruleset, seats) in
+            [("second-edition", vec!["human", "balance", "greedy"]), ("alhambra", vec!["human", "greedy", "random"])]
+        {
+            let links = table_links(&page, ruleset, &seats, 21).await;
+            page.goto(format!("{base}{}", links[0])).await.unwrap();
+            let clicks = play_by_clicking(&page).await;
+            assert!(clicks > 10, "{ruleset}: only {clicks} clicks");
+            let log: String = js(&page, "document.getElementById('log').textContent").await;
+            assert!(!log.is_empty(), "{ruleset}: the log shows what happened");
+            let status: String = js(&page, "document.getElementById('status').textContent").await;
+            assert_eq!(status, "The game is over");
+        }
+        browser.close().await.ok();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_people_never_see_each_others_hands_and_a_reload_resumes() {
+        let base = serve(Vec::new()).await;
+        let mut browser = launch(1200, 900).await;
+        let first = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&first, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let links = table_links(&first, "second-edition", &["human", "human"], 8).await;
+        first.goto(format!("{base}{}", links[0])).await.unwrap();
+        // The second person in a context of their own (no shared storage or cookies).
+        browser.start_incognito_context().await.unwrap();
+        let second = browser.new_page(format!("{base}{}", links[1])).await.unwrap();
+        for page in [&first, &second] {
+            until(page, "document.body.dataset.version !== undefined", "the first view").await;
+        }
+        let hand_rows = "[...document.querySelectorAll('.player')].filter(p => [...p.querySelectorAll('.kv b')].some(b => b.textContent === 'hand')).map(p => +p.dataset.seat)";
+        assert_eq!(js::<Vec<u64>>(&first, hand_rows).await, [0], "seat 0 sees its own hand only");
+        assert_eq!(js::<Vec<u64>>(&second, hand_rows).await, [1], "seat 1 sees its own hand only");
+        // Whoever must wait has no buttons, and an action sent anyway is refused on the page.
+        let waiting = if js::<usize>(&first, "document.querySelectorAll('#actions .act').length").await == 0 {
+            &first
+        } else {
+            &second
+        };
+        assert!(js::<bool>(waiting, "(act('role builder'), true)").await);
+        until(waiting, "document.getElementById('error').textContent !== ''", "the refusal").await;
+        let error: String = js(waiting, "document.getElementById('error').textContent").await;
+        assert!(error.contains("turn"), "{error}");
+        // The one to move plays; the other page sees it without reloading.
+        let mover = if std::ptr::eq(waiting, &first) { &second } else { &first };
+        let version: u64 = js::<String>(waiting, "document.body.dataset.version").await.parse().unwrap();
+        mover.find_element("#actions .act").await.unwrap().click().await.unwrap();
+        until(waiting, &format!("+document.body.dataset.version > {version}"), "the other seat's move").await;
+        // A reload finds the seat where it was.
+        let log: String = js(waiting, "document.getElementById('log').textContent").await;
+        waiting.reload().await.unwrap();
+        until(waiting, "document.body.dataset.version !== undefined", "the view after the reload").await;
+        assert_eq!(js::<String>(waiting, "document.getElementById('log').textContent").await, log);
+        browser.close().await.ok();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn screenshots_at_desktop_and_phone_width() {
+        let gallery = concat!(env!("CARGO_MANIFEST_DIR"), "/../cards/san-juan/rulesets/examples/gallery.toml");
+        let base = serve(vec![gallery.to_owned()]).await;
+        for (name, width, height) in [("table-desktop", 1200, 900), ("table-phone", 390, 844)] {
+            let mut browser = launch(width, height).await;
+            let page = browser.new_page(format!("{base}/")).await.unwrap();
+            until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+            let links = table_links(&page, gallery, &["human", "balance", "greedy"], 5).await;
+            page.goto(format!("{base}{}?still", links[0])).await.unwrap();
+            until(&page, "document.body.dataset.version !== undefined", "the view").await;
+            let png = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
+            assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}: {} bytes", png.len());
+            std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
+            browser.close().await.ok();
+        }
+    }
+}
