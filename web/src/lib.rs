@@ -244,6 +244,7 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/state", get(state))
         .route("/api/tables/{table}/act", post(act))
         .route("/api/tables/{table}/save", get(save))
+        .route("/api/tables/{table}/cards", get(cards))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -283,6 +284,12 @@ async fn act(
     .await
     .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))?;
     Ok(Json(result))
+}
+
+async fn cards(State(s): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {
+    let cell = s.cell(&id)?;
+    let t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok(Json(t.cards()))
 }
 
 async fn save(

@@ -33,6 +33,10 @@ pub trait Seated: Send {
     fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<String>>, String>;
     /// The game as `sanjuan play --save` writes it (`sanjuan replay` plays it again).
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String;
+    /// What everyone may know of the cards (id, name, cost, points, text), for the page.
+    fn cards(&self) -> serde_json::Value;
+    /// Once over: every seat's final score with its breakdown (public then).
+    fn final_scores(&self) -> Option<serde_json::Value>;
 }
 
 impl Seated for san_juan::Game {
@@ -83,6 +87,26 @@ impl Seated for san_juan::Game {
 
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
         SavedGame::<san_juan::Game>::of(self, ruleset, seed, seats.to_vec()).to_toml()
+    }
+
+    fn cards(&self) -> serde_json::Value {
+        let cards: Vec<serde_json::Value> = self
+            .ruleset()
+            .cards
+            .cards
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "id": c.id.as_str(), "name": c.name, "kind": c.kind.as_str(), "cost": c.cost, "vp": c.vp,
+                    "text": c.text, "good": c.good_name,
+                })
+            })
+            .collect();
+        serde_json::Value::Array(cards)
+    }
+
+    fn final_scores(&self) -> Option<serde_json::Value> {
+        self.is_over().then(|| self.scores_view().ok().and_then(|v| serde_json::to_value(v).ok())).flatten()
     }
 }
 
@@ -138,6 +162,26 @@ impl Seated for alhambra::Game {
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
         SavedGame::<alhambra::Game>::of(self, ruleset, seed, seats.to_vec()).to_toml()
     }
+
+    fn cards(&self) -> serde_json::Value {
+        let rs = self.ruleset();
+        serde_json::json!({
+            "currencies": rs.currencies.iter().map(|c| serde_json::json!({ "id": c.id, "name": c.name })).collect::<Vec<_>>(),
+            "types": rs.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
+        })
+    }
+
+    fn final_scores(&self) -> Option<serde_json::Value> {
+        self.is_over().then(|| {
+            let scores: Vec<serde_json::Value> = self
+                .scores()
+                .iter()
+                .enumerate()
+                .map(|(seat, s)| serde_json::json!({ "seat": seat, "score": serde_json::to_value(s).unwrap_or_default() }))
+                .collect();
+            serde_json::json!({ "players": scores })
+        })
+    }
 }
 
 /// A person's seat: `human`; anything else names a bot.
@@ -191,6 +235,9 @@ pub struct SeatState {
     pub log: Vec<String>,
     /// The game has ended.
     pub over: bool,
+    /// Once over: everyone's final score and its breakdown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_scores: Option<serde_json::Value>,
 }
 
 /// Why a request was refused: the HTTP status and the message.
@@ -257,6 +304,7 @@ impl Table {
             legal: if to_move == Some(seat) { self.game.legal() } else { Vec::new() },
             log: self.logs[seat].clone(),
             over: self.game.over(),
+            final_scores: self.game.final_scores(),
         }
     }
 
@@ -318,6 +366,11 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// The cards' public facts.
+    pub fn cards(&self) -> serde_json::Value {
+        self.game.cards()
     }
 
     /// The game so far as a file `sanjuan replay` plays.

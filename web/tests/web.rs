@@ -305,6 +305,22 @@ mod browser {
         format!("http://{addr}")
     }
 
+    /// Clicks the first element `selector` finds. The page may draw itself
+    /// again between finding and clicking (a change arrived): then again.
+    async fn click(page: &Page, selector: &str) {
+        for attempt in 0.. {
+            let clicked = match page.find_element(selector).await {
+                Ok(element) => element.click().await.is_ok(),
+                Err(_) => false,
+            };
+            if clicked {
+                return;
+            }
+            assert!(attempt < 50, "could not click {selector}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Evaluates JavaScript and reads the result.
     async fn js<T: serde::de::DeserializeOwned>(page: &Page, expr: &str) -> T {
         page.evaluate(expr).await.unwrap_or_else(|e| panic!("{expr}: {e}")).into_value().unwrap()
@@ -329,7 +345,7 @@ mod browser {
     }
 
     /// Plays seat 0's decisions by clicking the first action until the game ends; returns the clicks.
-    async fn play_by_clicking(page: &Page) -> usize {
+    async fn play_by_clicking(page: &Page, dialogs: &mut usize) -> usize {
         let mut clicks = 0;
         until(page, "document.body.dataset.version !== undefined", "the first view").await;
         while js::<String>(page, "document.body.dataset.over").await != "true" {
@@ -343,7 +359,18 @@ mod browser {
             if js::<String>(page, "document.body.dataset.over").await == "true" {
                 break;
             }
-            page.find_element("#actions .act").await.unwrap().click().await.unwrap();
+            // A building's question opens a dialog over the table: answer there.
+            if js::<bool>(page, "document.getElementById('ask').open").await {
+                let title: String = js(page, "document.getElementById('asktitle').textContent").await;
+                assert!(title.ends_with("asks"), "{title}");
+                *dialogs += 1;
+            }
+            // The first answer, but the trader when it may be chosen (a bazaar asks then).
+            let trader: bool =
+                js(page, "document.querySelector('#actions .act[data-action=\"role trader\"]') !== null").await;
+            let selector =
+                if trader { "#actions .act[data-action=\"role trader\"]" } else { "#askactions .act, #actions .act" };
+            click(page, selector).await;
             clicks += 1;
             until(
                 page,
@@ -360,6 +387,35 @@ mod browser {
         clicks
     }
 
+    fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy_dir(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+
+    /// The gallery with a bazaar in every city from the start, so that the
+    /// person is asked (its choice) in every trader phase.
+    fn bazaar_for_everyone() -> PathBuf {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bazaar-{}", std::process::id()));
+        copy_dir(&root.join("cards/san-juan"), &dir.join("cards/san-juan"));
+        copy_dir(&root.join("scripts/san-juan"), &dir.join("scripts/san-juan"));
+        let ruleset = dir.join("cards/san-juan/rulesets/examples/bazaar-start.toml");
+        std::fs::write(
+            &ruleset,
+            "id = \"bazaar-start\"\nname = \"The gallery, with a bazaar for everyone\"\nextends = \"gallery.toml\"\n\
+             [rules]\nmax_players = 2\nstart_buildings = [\"indigo_plant\", \"bazaar\"]\n",
+        )
+        .unwrap();
+        ruleset
+    }
+
     fn screenshots() -> PathBuf {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
         std::fs::create_dir_all(&dir).unwrap();
@@ -368,22 +424,30 @@ mod browser {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn whole_games_of_both_games_are_played_by_clicking() {
-        let base = serve(Vec::new()).await;
+        let gallery = bazaar_for_everyone();
+        let gallery = gallery.to_str().unwrap();
+        let base = serve(vec![gallery.to_owned()]).await;
         let mut browser = launch(1200, 900).await;
         let page = browser.new_page(format!("{base}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
-        for (ruleset, seats) in
-            [("second-edition", vec!["human", "balance", "greedy"]), ("alhambra", vec!["human", "greedy", "random"])]
-        {
+        let mut dialogs = 0;
+        for (ruleset, seats) in [
+            ("second-edition", vec!["human", "balance", "greedy"]),
+            (gallery, vec!["human", "balance"]),
+            ("alhambra", vec!["human", "greedy", "random"]),
+        ] {
             let links = table_links(&page, ruleset, &seats, 21).await;
             page.goto(format!("{base}{}", links[0])).await.unwrap();
-            let clicks = play_by_clicking(&page).await;
+            let clicks = play_by_clicking(&page, &mut dialogs).await;
             assert!(clicks > 10, "{ruleset}: only {clicks} clicks");
             let log: String = js(&page, "document.getElementById('log').textContent").await;
             assert!(!log.is_empty(), "{ruleset}: the log shows what happened");
             let status: String = js(&page, "document.getElementById('status').textContent").await;
             assert_eq!(status, "The game is over");
+            let finals: usize = js(&page, "document.querySelectorAll('#final tr').length").await;
+            assert_eq!(finals, seats.len() + 1, "{ruleset}: the final score of every seat");
         }
+        assert!(dialogs > 0, "the gallery's buildings asked the person something");
         browser.close().await.ok();
     }
 
@@ -417,7 +481,7 @@ mod browser {
         // The one to move plays; the other page sees it without reloading.
         let mover = if std::ptr::eq(waiting, &first) { &second } else { &first };
         let version: u64 = js::<String>(waiting, "document.body.dataset.version").await.parse().unwrap();
-        mover.find_element("#actions .act").await.unwrap().click().await.unwrap();
+        click(mover, "#actions .act").await;
         until(waiting, &format!("+document.body.dataset.version > {version}"), "the other seat's move").await;
         // A reload finds the seat where it was.
         let log: String = js(waiting, "document.getElementById('log').textContent").await;
