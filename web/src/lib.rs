@@ -55,7 +55,12 @@ struct Cell {
 pub struct Server {
     config: Config,
     tables: Mutex<HashMap<String, Arc<Cell>>>,
+    /// Requests waiting for a change now.
+    waiting: std::sync::atomic::AtomicUsize,
 }
+
+/// The most requests that wait for a change at once; beyond, a request is answered at once.
+const MAX_WAITING: usize = 1024;
 
 /// The page.
 const PAGE: &str = include_str!("../assets/table.html");
@@ -69,7 +74,7 @@ const MAX_BODY: usize = 16 * 1024;
 impl Server {
     /// A server with no tables yet.
     pub fn new(config: Config) -> Arc<Server> {
-        Arc::new(Server { config, tables: Mutex::new(HashMap::new()) })
+        Arc::new(Server { config, tables: Mutex::new(HashMap::new()), waiting: Default::default() })
     }
 
     fn cell(&self, id: &str) -> Result<Arc<Cell>, Refusal> {
@@ -249,6 +254,25 @@ pub fn app(server: Arc<Server>) -> Router {
         .with_state(server)
 }
 
+/// One request waiting for a change; too many at once and the rest are answered at once.
+struct Waiting<'a> {
+    server: &'a Server,
+    allowed: bool,
+}
+
+impl<'a> Waiting<'a> {
+    fn enter(server: &'a Server) -> Self {
+        let before = server.waiting.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        Waiting { server, allowed: before < MAX_WAITING }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.server.waiting.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
 async fn state(
     State(s): State<Arc<Server>>,
     Path(id): Path<String>,
@@ -257,9 +281,13 @@ async fn state(
     let cell = s.cell(&id)?;
     let seat = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner).seat_of(&q.token)?;
     if let Some(since) = q.since {
-        let mut rx = cell.changed.subscribe();
-        if *rx.borrow() <= since {
-            let _ = tokio::time::timeout(WAIT, rx.wait_for(|v| *v > since)).await;
+        // Counted while waiting, also when the client goes away mid-wait (the guard drops).
+        let guard = Waiting::enter(&s);
+        if guard.allowed {
+            let mut rx = cell.changed.subscribe();
+            if *rx.borrow() <= since {
+                let _ = tokio::time::timeout(WAIT, rx.wait_for(|v| *v > since)).await;
+            }
         }
     }
     let t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
