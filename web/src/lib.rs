@@ -250,6 +250,8 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/act", post(act))
         .route("/api/tables/{table}/save", get(save))
         .route("/api/tables/{table}/cards", get(cards))
+        .route("/api/tables/{table}/undo", post(undo))
+        .route("/api/tables/{table}/takeover", post(take_over))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -299,19 +301,61 @@ async fn act(
     Path(id): Path<String>,
     Json(req): Json<Act>,
 ) -> Result<Json<table::SeatState>, Refusal> {
+    let token = req.token.clone();
+    change(s, id, token, move |t| t.act(&req.token, &req.action)).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Undo {
+    token: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakeOver {
+    token: String,
+    seat: usize,
+    bot: String,
+}
+
+/// Runs a change to a table off the async threads (bots may think for a
+/// while), tells the waiting clients, and returns the asking seat's state.
+async fn change(
+    s: Arc<Server>,
+    id: String,
+    token: String,
+    work: impl FnOnce(&mut Table) -> Result<(), Refusal> + Send + 'static,
+) -> Result<Json<table::SeatState>, Refusal> {
     let cell = s.cell(&id)?;
-    let work = Arc::clone(&cell);
-    // Bots may think for a while: off the async threads.
     let result = tokio::task::spawn_blocking(move || {
-        let mut t = work.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let seat = t.seat_of(&req.token)?;
-        t.act(&req.token, &req.action)?;
-        work.changed.send_replace(t.version);
+        let mut t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let seat = t.seat_of(&token)?;
+        work(&mut t)?;
+        cell.changed.send_replace(t.version);
         Ok::<_, Refusal>(t.state(seat))
     })
     .await
     .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))?;
     Ok(Json(result))
+}
+
+async fn undo(
+    State(s): State<Arc<Server>>,
+    Path(id): Path<String>,
+    Json(req): Json<Undo>,
+) -> Result<Json<table::SeatState>, Refusal> {
+    let token = req.token.clone();
+    change(s, id, token, move |t| t.undo(&req.token)).await
+}
+
+async fn take_over(
+    State(s): State<Arc<Server>>,
+    Path(id): Path<String>,
+    Json(req): Json<TakeOver>,
+) -> Result<Json<table::SeatState>, Refusal> {
+    let token = req.token.clone();
+    change(s, id, token, move |t| t.take_over(&req.token, req.seat, &req.bot)).await
 }
 
 async fn cards(State(s): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {

@@ -37,6 +37,22 @@ pub trait Seated: Send {
     fn cards(&self) -> serde_json::Value;
     /// Once over: every seat's final score with its breakdown (public then).
     fn final_scores(&self) -> Option<serde_json::Value>;
+    /// Atomic actions recorded so far.
+    fn recorded(&self) -> usize;
+    /// The same game after only its first `n` recorded actions (an undo).
+    fn first_actions(&self, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String>;
+}
+
+/// A game replayed up to `n` of its recorded actions, logging and recording on.
+fn replayed<G>(game: &G, rs: Arc<G::Rules>, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String>
+where
+    G: engine_rules::saved::Replay + Seated + 'static,
+{
+    let mut saved = SavedGame::<G>::of(game, "this table", seed, seats.to_vec());
+    saved.actions.truncate(n);
+    let source = engine_rules::files::Source::Disk("undo.toml".into());
+    let (replay, _) = saved.replay_with(rs, &source, true).map_err(|e| e.to_string())?;
+    Ok(Box::new(replay))
 }
 
 impl Seated for san_juan::Game {
@@ -107,6 +123,14 @@ impl Seated for san_juan::Game {
 
     fn final_scores(&self) -> Option<serde_json::Value> {
         self.is_over().then(|| self.scores_view().ok().and_then(|v| serde_json::to_value(v).ok())).flatten()
+    }
+
+    fn recorded(&self) -> usize {
+        san_juan::Game::recorded(self).len()
+    }
+
+    fn first_actions(&self, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String> {
+        replayed(self, Arc::clone(self.ruleset()), seed, seats, n)
     }
 }
 
@@ -182,6 +206,14 @@ impl Seated for alhambra::Game {
             serde_json::json!({ "players": scores })
         })
     }
+
+    fn recorded(&self) -> usize {
+        alhambra::Game::recorded(self).len()
+    }
+
+    fn first_actions(&self, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String> {
+        replayed(self, Arc::clone(self.ruleset()), seed, seats, n)
+    }
 }
 
 /// A person's seat: `human`; anything else names a bot.
@@ -210,6 +242,8 @@ pub struct Table {
     /// Bumped at every change; clients wait for it.
     pub version: u64,
     recent: Vec<Vec<Instant>>,
+    /// Actions recorded before each of the people's decisions: the undo points.
+    marks: Vec<usize>,
 }
 
 /// What a seat is sent: everything it may know, nothing else.
@@ -274,6 +308,7 @@ impl Table {
             logs: vec![Vec::new(); n],
             version: 0,
             recent: vec![Vec::new(); n],
+            marks: Vec::new(),
         }
     }
 
@@ -345,7 +380,9 @@ impl Table {
         if action.len() > 200 || action.trim().is_empty() {
             return Err(refuse(400, "an action is one short line of the notation, e.g. `role builder`"));
         }
+        let before = self.game.recorded();
         let lines = self.game.act(action).map_err(|e| refuse(422, e))?;
+        self.marks.push(before);
         self.record(lines);
         self.play_bots()
     }
@@ -366,6 +403,44 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// Takes back the person's last decision and the bots' moves after it: only
+    /// at a table with one person (where nobody else's moves are taken back).
+    pub fn undo(&mut self, token: &str) -> Result<(), Refusal> {
+        let seat = self.seat_of(token)?;
+        if self.seats.iter().filter(|s| *s == HUMAN).count() != 1 {
+            return Err(refuse(409, "undo works at a table with one person only"));
+        }
+        let Some(mark) = self.marks.pop() else { return Err(refuse(409, "nothing to take back")) };
+        match self.game.first_actions(self.seed, &self.seats, mark) {
+            Ok(game) => self.game = game,
+            Err(e) => {
+                self.marks.push(mark);
+                return Err(refuse(500, e));
+            }
+        }
+        let mut lines = vec![Vec::new(); self.seats.len()];
+        lines[seat].push("— your last decision was taken back —".to_owned());
+        self.record(lines);
+        Ok(())
+    }
+
+    /// A bot takes over a person's seat (someone left): asked by anyone at the table.
+    pub fn take_over(&mut self, token: &str, seat: usize, bot: &str) -> Result<(), Refusal> {
+        self.seat_of(token)?;
+        if self.seats.get(seat).is_none_or(|s| s != HUMAN) {
+            return Err(refuse(400, format!("seat {seat} is not a person's seat at this table")));
+        }
+        if bot == HUMAN {
+            return Err(refuse(400, "name a bot: balance, greedy, random, mcts"));
+        }
+        engine_play::bots::BotSpec::parse(bot).map_err(|e| refuse(400, e))?;
+        self.seats[seat] = bot.to_owned();
+        self.tokens[seat] = None;
+        let lines = (0..self.seats.len()).map(|_| vec![format!("a {bot} bot takes over seat {seat}")]).collect();
+        self.record(lines);
+        self.play_bots()
     }
 
     /// The cards' public facts.

@@ -234,6 +234,52 @@ async fn the_page_is_served_whole_and_fetches_nothing_elsewhere() {
     }
 }
 
+#[tokio::test]
+async fn undo_takes_back_a_decision_at_a_table_with_one_person() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "greedy", "random"], 12).await;
+    let token = &tokens[0].1;
+    let before = state(&s, &id, token).await;
+    let first = before["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(act(&s, &id, token, &first).await.0, StatusCode::OK);
+    let (status, back) =
+        call(&s, "POST", &format!("/api/tables/{id}/undo"), Some(json!({ "token": token }).to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{back}");
+    assert_eq!(back["view"], before["view"], "the position before the decision");
+    assert_eq!(back["legal"], before["legal"]);
+    // Nothing left to take back; and at a table of two people, never.
+    let (status, _) =
+        call(&s, "POST", &format!("/api/tables/{id}/undo"), Some(json!({ "token": token }).to_string())).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (id2, tokens2) = table(&s, "second-edition", &["human", "human"], 12).await;
+    let st = state(&s, &id2, &tokens2[0].1).await;
+    let mover = &tokens2[st["to_move"].as_u64().unwrap() as usize].1;
+    let first = state(&s, &id2, mover).await["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(act(&s, &id2, mover, &first).await.0, StatusCode::OK);
+    let (status, v) =
+        call(&s, "POST", &format!("/api/tables/{id2}/undo"), Some(json!({ "token": mover }).to_string())).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+}
+
+#[tokio::test]
+async fn a_bot_takes_over_a_seat_someone_left() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "human"], 6).await;
+    let (stay, left) = (&tokens[0].1, &tokens[1].1);
+    let body = json!({ "token": stay, "seat": 1, "bot": "greedy" }).to_string();
+    let (status, v) = call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["seats"][1], "greedy");
+    assert_eq!(v["to_move"], 0, "the bot played on to the person's decision");
+    assert!(v["log"].as_array().unwrap().iter().any(|l| l == "a greedy bot takes over seat 1"));
+    // The old link no longer plays; a bot's seat cannot be taken over again; no bot named `human`.
+    assert_eq!(call(&s, "GET", &format!("/api/tables/{id}/state?token={left}"), None).await.0, StatusCode::FORBIDDEN);
+    let again = json!({ "token": stay, "seat": 1, "bot": "random" }).to_string();
+    assert_eq!(call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(again)).await.0, StatusCode::BAD_REQUEST);
+    let human = json!({ "token": stay, "seat": 0, "bot": "human" }).to_string();
+    assert_eq!(call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(human)).await.0, StatusCode::BAD_REQUEST);
+}
+
 /// The page in a real browser (headless Chromium): whole games played by
 /// clicking, two people who never see each other's hands, a reload, a refused
 /// action, and the screenshots in `docs/screenshots/`.
