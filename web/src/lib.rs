@@ -71,6 +71,9 @@ const WAIT: Duration = Duration::from_secs(20);
 /// The largest request body accepted.
 const MAX_BODY: usize = 16 * 1024;
 
+/// The largest saved game accepted (a long game is some tens of KiB).
+const MAX_SAVED: usize = 1024 * 1024;
+
 impl Server {
     /// A server with no tables yet.
     pub fn new(config: Config) -> Arc<Server> {
@@ -136,6 +139,63 @@ impl Server {
         let id = table::token()[..12].to_owned();
         let mut t = Table::new(id.clone(), request.ruleset.clone(), seed, request.seats.clone(), game);
         t.play_bots()?;
+        self.insert(t)
+    }
+}
+
+impl Server {
+    /// A table that continues a saved game (the file `play --save` or the page's
+    /// download writes): its ruleset must be one this server offers; people's
+    /// seats are those the file names `human` (or every seat, if it names none).
+    pub fn resume(&self, request: &Resume) -> Result<Created, Refusal> {
+        let bad = |m: String| Refusal { status: 400, message: m };
+        let source = engine_rules::files::Source::Disk("uploaded game".into());
+        let ruleset = request
+            .saved
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|t| t.get("ruleset").and_then(|r| r.as_str().map(str::to_owned)))
+            .ok_or_else(|| bad("not a saved game: it names no ruleset".into()))?;
+        if !self.rulesets().iter().any(|r| r.id == ruleset) {
+            return Err(bad(format!("the saved game is for `{ruleset}`, which this server does not offer")));
+        }
+        fn seats_of(named: &[String], players: usize) -> Vec<String> {
+            let mut seats: Vec<String> = (0..players).map(|i| named.get(i).cloned().unwrap_or_default()).collect();
+            for s in &mut seats {
+                if engine_play::bots::BotSpec::parse(s).is_err() {
+                    *s = HUMAN.to_owned();
+                }
+            }
+            if !seats.iter().any(|s| s == HUMAN) {
+                seats.iter_mut().for_each(|s| *s = HUMAN.to_owned());
+            }
+            seats
+        }
+        let (game, seed, seats): (Box<dyn table::Seated>, u64, Vec<String>) = match game_of(&ruleset) {
+            Some(Game::Alhambra) => {
+                let saved = engine_rules::saved::SavedGame::<alhambra::Game>::parse(&source, &request.saved)
+                    .map_err(|e| bad(e.to_string()))?;
+                let rs = alhambra::Ruleset::load(&ruleset).map_err(|e| bad(e.to_string()))?;
+                let (g, _) = saved.replay_with(rs, &source, true).map_err(|e| bad(e.to_string()))?;
+                (Box::new(g), saved.seed, seats_of(&saved.seats, saved.players))
+            }
+            _ => {
+                let saved = engine_rules::saved::SavedGame::<san_juan::Game>::parse(&source, &request.saved)
+                    .map_err(|e| bad(e.to_string()))?;
+                let rs = san_juan::Ruleset::load(&ruleset).map_err(|e| bad(e.to_string()))?;
+                let (g, _) = saved.replay_with(rs, &source, true).map_err(|e| bad(e.to_string()))?;
+                (Box::new(g), saved.seed, seats_of(&saved.seats, saved.players))
+            }
+        };
+        let id = table::token()[..12].to_owned();
+        let mut t = Table::new(id.clone(), ruleset, seed, seats, game);
+        t.play_bots()?;
+        self.insert(t)
+    }
+
+    /// Keeps a new table, if there is room; returns the people's links.
+    fn insert(&self, t: Table) -> Result<Created, Refusal> {
+        let id = t.id.clone();
         let seats = t.tokens();
         let version = t.version;
         let mut tables = self.tables.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -152,6 +212,14 @@ impl Server {
                 .collect(),
         })
     }
+}
+
+/// A saved game to continue at a new table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resume {
+    /// The file's text.
+    pub saved: String,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -245,6 +313,16 @@ pub fn app(server: Arc<Server>) -> Router {
                     .await
                     .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))
             }),
+        )
+        .route(
+            "/api/resume",
+            post(|State(s): State<Arc<Server>>, Json(req): Json<Resume>| async move {
+                tokio::task::spawn_blocking(move || s.resume(&req).map(Json))
+                    .await
+                    .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))
+            })
+            // A saved game is larger than an action: a bound of its own.
+            .layer(DefaultBodyLimit::max(MAX_SAVED)),
         )
         .route("/api/tables/{table}/state", get(state))
         .route("/api/tables/{table}/act", post(act))

@@ -280,6 +280,35 @@ async fn a_bot_takes_over_a_seat_someone_left() {
     assert_eq!(call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(human)).await.0, StatusCode::BAD_REQUEST);
 }
 
+#[tokio::test]
+async fn a_downloaded_game_resumes_at_a_new_table() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "greedy"], 14).await;
+    let token = &tokens[0].1;
+    for _ in 0..5 {
+        let st = state(&s, &id, token).await;
+        let first = st["legal"][0].as_str().unwrap().to_owned();
+        assert_eq!(act(&s, &id, token, &first).await.0, StatusCode::OK);
+    }
+    let here = state(&s, &id, token).await;
+    let req = Request::builder().uri(format!("/api/tables/{id}/save?token={token}")).body(Body::empty()).unwrap();
+    let res = app(Arc::clone(&s)).oneshot(req).await.unwrap();
+    let saved = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let (status, made) = call(&s, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{made}");
+    let (id2, token2) = (made["table"].as_str().unwrap(), made["seats"][0]["token"].as_str().unwrap());
+    let there = state(&s, id2, token2).await;
+    assert_eq!(there["view"], here["view"], "the same position at the new table");
+    assert_eq!(there["seats"], json!(["human", "greedy"]));
+    // Not a saved game; a ruleset this server does not offer.
+    let (status, _) = call(&s, "POST", "/api/resume", Some(json!({ "saved": "nonsense" }).to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let other = saved.replace("ruleset = \"second-edition\"", "ruleset = \"/etc/passwd\"");
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": other }).to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("does not offer"), "{v}");
+}
+
 /// The page in a real browser (headless Chromium): whole games played by
 /// clicking, two people who never see each other's hands, a reload, a refused
 /// action, and the screenshots in `docs/screenshots/`.
