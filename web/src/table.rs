@@ -114,11 +114,22 @@ impl Seated for san_juan::Game {
             .map(|c| {
                 serde_json::json!({
                     "id": c.id.as_str(), "name": c.name, "kind": c.kind.as_str(), "cost": c.cost, "vp": c.vp,
-                    "text": c.text, "good": c.good_name,
+                    "text": c.text, "good": c.good_name, "good_index": c.good,
                 })
             })
             .collect();
-        serde_json::Value::Array(cards)
+        let r = &self.ruleset().rules;
+        let roles = serde_json::json!({
+            "builder": format!("everyone may build 1 building; the chooser pays {} less", r.builder_discount),
+            "producer": format!("everyone produces {} good(s); the chooser {} more", r.produce, r.producer_privilege),
+            "trader": format!("everyone sells {} good(s); the chooser {} more", r.sell, r.trader_privilege),
+            "councillor": format!(
+                "everyone draws {} and keeps {}; the chooser draws {} more",
+                r.council_draw, r.council_keep, r.council_privilege
+            ),
+            "prospector": format!("the chooser draws {} card(s)", r.prospector_privilege),
+        });
+        serde_json::json!({ "cards": cards, "roles": roles })
     }
 
     fn final_scores(&self) -> Option<serde_json::Value> {
