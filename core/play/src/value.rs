@@ -328,6 +328,12 @@ pub struct Setting<'a, G: TurnGame> {
     pub warm: &'a dyn Fn(u64) -> Box<dyn Bot<G>>,
 }
 
+/// The seed of a ruleset's self-play: the first 64 bits of its content
+/// fingerprint (hex), so the same content learns the same model anywhere.
+pub fn seed_of(fingerprint: &str) -> u64 {
+    u64::from_str_radix(fingerprint.get(..16).unwrap_or("0"), 16).unwrap_or(0)
+}
+
 /// Learns a value model by self-play: deterministic for a seed, one thread.
 pub fn learn<G: Features + 'static>(
     setting: &Setting<'_, G>,
@@ -416,5 +422,36 @@ impl ModelSlot {
         model.fits(fingerprint, features)?;
         *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(model));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_regression_recovers_a_known_line() {
+        // y = 2 + 3·x1 − 1·x2 exactly, over a grid: with a tiny ridge the weights come back.
+        let mut r = Regression::new(3);
+        for a in 0..10 {
+            for b in 0..10 {
+                let (x1, x2) = (f64::from(a), f64::from(b * b % 7));
+                r.add(&[1.0, x1, x2], 2.0 + 3.0 * x1 - x2);
+            }
+        }
+        assert_eq!(r.samples(), 100);
+        let w = r.solve(1e-9);
+        for (got, want) in w.iter().zip([2.0, 3.0, -1.0]) {
+            assert!((got - want).abs() < 1e-6, "{w:?}");
+        }
+        // A large ridge shrinks the slopes, not the bias.
+        let shrunk = r.solve(1e6);
+        assert!(shrunk[1].abs() < 0.1 && shrunk[2].abs() < 0.1, "{shrunk:?}");
+    }
+
+    #[test]
+    fn a_fingerprint_seeds_its_self_play() {
+        assert_eq!(seed_of("06684f63c4b16caa"), 0x0668_4f63_c4b1_6caa);
+        assert_eq!(seed_of("not hex"), 0);
     }
 }

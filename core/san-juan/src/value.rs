@@ -313,6 +313,5 @@ pub fn learn_model(rs: &Arc<Ruleset>, schedule: Schedule) -> Result<ValueModel, 
     let players: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).rev().collect();
     let setting =
         Setting { ids: (crate::files::BUILTINS.game, &rs.id, &rs.fingerprint), players, start: &start, warm: &warm };
-    let seed = u64::from_str_radix(rs.fingerprint.get(..16).unwrap_or("0"), 16).unwrap_or(0);
-    learn(&setting, schedule, seed)
+    learn(&setting, schedule, engine_play::value::seed_of(&rs.fingerprint))
 }
