@@ -570,11 +570,15 @@ mod browser {
     async fn screenshots_at_desktop_and_phone_width() {
         let gallery = concat!(env!("CARGO_MANIFEST_DIR"), "/../cards/san-juan/rulesets/examples/gallery.toml");
         let base = serve(vec![gallery.to_owned()]).await;
-        for (name, width, height) in [("table-desktop", 1200, 900), ("table-phone", 390, 844)] {
+        for (name, width, height, ruleset) in [
+            ("table-desktop", 1200, 900, gallery),
+            ("table-phone", 390, 844, gallery),
+            ("alhambra-desktop", 1200, 900, "alhambra"),
+        ] {
             let mut browser = launch(width, height).await;
             let page = browser.new_page(format!("{base}/")).await.unwrap();
             until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
-            let links = table_links(&page, gallery, &["human", "balance", "greedy"], 5).await;
+            let links = table_links(&page, ruleset, &["human", "balance", "greedy"], 5).await;
             page.goto(format!("{base}{}?still", links[0])).await.unwrap();
             until(&page, "document.body.dataset.version !== undefined", "the view").await;
             let png = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
