@@ -379,8 +379,8 @@ async fn act(
     Path(id): Path<String>,
     Json(req): Json<Act>,
 ) -> Result<Json<table::SeatState>, Refusal> {
-    let token = req.token.clone();
-    change(s, id, token, move |t| t.act(&req.token, &req.action)).await
+    let Act { token, action } = req;
+    change(s, id, token, move |t, seat| t.act(seat, &action)).await
 }
 
 #[derive(Deserialize)]
@@ -403,13 +403,13 @@ async fn change(
     s: Arc<Server>,
     id: String,
     token: String,
-    work: impl FnOnce(&mut Table) -> Result<(), Refusal> + Send + 'static,
+    work: impl FnOnce(&mut Table, usize) -> Result<(), Refusal> + Send + 'static,
 ) -> Result<Json<table::SeatState>, Refusal> {
     let cell = s.cell(&id)?;
     let result = tokio::task::spawn_blocking(move || {
         let mut t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let seat = t.seat_of(&token)?;
-        work(&mut t)?;
+        work(&mut t, seat)?;
         cell.changed.send_replace(t.version);
         Ok::<_, Refusal>(t.state(seat))
     })
@@ -423,8 +423,7 @@ async fn undo(
     Path(id): Path<String>,
     Json(req): Json<Undo>,
 ) -> Result<Json<table::SeatState>, Refusal> {
-    let token = req.token.clone();
-    change(s, id, token, move |t| t.undo(&req.token)).await
+    change(s, id, req.token, |t, seat| t.undo(seat)).await
 }
 
 async fn take_over(
@@ -432,8 +431,8 @@ async fn take_over(
     Path(id): Path<String>,
     Json(req): Json<TakeOver>,
 ) -> Result<Json<table::SeatState>, Refusal> {
-    let token = req.token.clone();
-    change(s, id, token, move |t| t.take_over(&req.token, req.seat, &req.bot)).await
+    let TakeOver { token, seat, bot } = req;
+    change(s, id, token, move |t, _| t.take_over(seat, &bot)).await
 }
 
 async fn cards(State(s): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {

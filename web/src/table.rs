@@ -365,9 +365,8 @@ impl Table {
         self.version += 1;
     }
 
-    /// A person's action for the seat of `token`; then the bots play until a person must decide.
-    pub fn act(&mut self, token: &str, action: &str) -> Result<(), Refusal> {
-        let seat = self.seat_of(token)?;
+    /// A person's action for `seat` (its token checked by the caller); then the bots play until a person must decide.
+    pub fn act(&mut self, seat: usize, action: &str) -> Result<(), Refusal> {
         let now = Instant::now();
         let recent = &mut self.recent[seat];
         recent.retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
@@ -418,8 +417,7 @@ impl Table {
 
     /// Takes back the person's last decision and the bots' moves after it: only
     /// at a table with one person (where nobody else's moves are taken back).
-    pub fn undo(&mut self, token: &str) -> Result<(), Refusal> {
-        let seat = self.seat_of(token)?;
+    pub fn undo(&mut self, seat: usize) -> Result<(), Refusal> {
         if self.seats.iter().filter(|s| *s == HUMAN).count() != 1 {
             return Err(refuse(409, "undo works at a table with one person only"));
         }
@@ -437,9 +435,8 @@ impl Table {
         Ok(())
     }
 
-    /// A bot takes over a person's seat (someone left): asked by anyone at the table.
-    pub fn take_over(&mut self, token: &str, seat: usize, bot: &str) -> Result<(), Refusal> {
-        self.seat_of(token)?;
+    /// A bot takes over a person's seat (someone left): asked by anyone at the table (the caller checked the asker's token).
+    pub fn take_over(&mut self, seat: usize, bot: &str) -> Result<(), Refusal> {
         if self.seats.get(seat).is_none_or(|s| s != HUMAN) {
             return Err(refuse(400, format!("seat {seat} is not a person's seat at this table")));
         }

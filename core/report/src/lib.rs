@@ -749,17 +749,20 @@ impl Comparison {
     /// Records what differs between the rulesets and puts the buildings those
     /// lines name first (in the order of the lines), the rest after.
     pub fn set_changes(&mut self, lines: Vec<String>) {
-        let named =
-            |id: &str, line: &str| line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == id);
-        let first = |d: &BuildingDiff| lines.iter().position(|l| named(&d.id, l)).unwrap_or(usize::MAX);
+        let first = |d: &BuildingDiff| lines.iter().position(|l| names(l, &d.id)).unwrap_or(usize::MAX);
         self.buildings.sort_by_key(|d| (first(d), d.id.clone()));
         self.changes = lines;
     }
 
     /// True when a building is named by a line of [`Comparison::changes`].
     pub fn changed(&self, id: &str) -> bool {
-        self.changes.iter().any(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == id))
+        self.changes.iter().any(|l| names(l, id))
     }
+}
+
+/// True when `line` names `id` as a whole word (`card forge: …` names `forge`, not `for`).
+fn names(line: &str, id: &str) -> bool {
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == id)
 }
 
 // ---------------------------------------------------------------------------
