@@ -28,9 +28,9 @@ pub trait Seated: Send {
     /// The legal actions of the seat to move, in the notation.
     fn legal(&self) -> Vec<String>;
     /// Plays a line of notation for the seat to move; returns each seat's log lines.
-    fn act(&mut self, text: &str) -> Result<Vec<Vec<String>>, String>;
+    fn act(&mut self, text: &str) -> Result<Vec<Vec<LogLine>>, String>;
     /// A bot plays the seat to move.
-    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<String>>, String>;
+    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<LogLine>>, String>;
     /// The game as `sanjuan play --save` writes it (`sanjuan replay` plays it again).
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String;
     /// What everyone may know of the cards (id, name, cost, points, text), for the page.
@@ -41,6 +41,28 @@ pub trait Seated: Send {
     fn recorded(&self) -> usize;
     /// The same game after only its first `n` recorded actions (an undo).
     fn first_actions(&self, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String>;
+}
+
+/// One line of a seat's log: what happened, and the building whose effect caused it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogLine {
+    /// What happened, as that seat may read it.
+    pub text: String,
+    /// The card id of the building that caused it (a library doubling a privilege).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+}
+
+impl LogLine {
+    fn plain(text: String) -> LogLine {
+        LogLine { text, by: None }
+    }
+}
+
+/// The action a bot named `bot` (seeded) would take in `game`.
+fn bot_action<G: Simulate>(game: &G, rs: &Arc<G::Rules>, bot: &str, seed: u64) -> Result<G::Action, String> {
+    let mut bot = G::bot(rs, bot, seed).map_err(|e| e.to_string())?;
+    Ok(bot.choose(game, engine_play::TurnGame::legal(game)))
 }
 
 /// A game replayed up to `n` of its recorded actions, logging and recording on.
@@ -87,18 +109,15 @@ impl Seated for san_juan::Game {
         self.legal_actions().iter().map(|a| a.text(&self.ruleset().cards)).collect()
     }
 
-    fn act(&mut self, text: &str) -> Result<Vec<Vec<String>>, String> {
+    fn act(&mut self, text: &str) -> Result<Vec<Vec<LogLine>>, String> {
         let events = self.apply_text(text).map_err(|e| e.to_string())?;
-        Ok(san_juan_logs(self.num_players(), &events))
+        Ok(san_juan_logs(self, &events))
     }
 
-    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<String>>, String> {
-        let rs = Arc::clone(self.ruleset());
-        let mut bot = <san_juan::Game as Simulate>::bot(&rs, bot, seed).map_err(|e| e.to_string())?;
-        let legal = self.legal_actions().to_vec();
-        let action = bot.choose(self, &legal);
+    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<LogLine>>, String> {
+        let action = bot_action(self, self.ruleset(), bot, seed)?;
         let events = self.apply(action).map_err(|e| e.to_string())?;
-        Ok(san_juan_logs(self.num_players(), &events))
+        Ok(san_juan_logs(self, &events))
     }
 
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
@@ -119,16 +138,23 @@ impl Seated for san_juan::Game {
             })
             .collect();
         let r = &self.ruleset().rules;
-        let roles = serde_json::json!({
-            "builder": format!("everyone may build 1 building; the chooser pays {} less", r.builder_discount),
-            "producer": format!("everyone produces {} good(s); the chooser {} more", r.produce, r.producer_privilege),
-            "trader": format!("everyone sells {} good(s); the chooser {} more", r.sell, r.trader_privilege),
-            "councillor": format!(
-                "everyone draws {} and keeps {}; the chooser draws {} more",
-                r.council_draw, r.council_keep, r.council_privilege
+        // In the order the roles lie on the table.
+        let roles: Vec<serde_json::Value> = [
+            ("builder", format!("everyone may build 1 building; the chooser pays {} less", r.builder_discount)),
+            ("producer", format!("everyone produces {} good(s); the chooser {} more", r.produce, r.producer_privilege)),
+            ("trader", format!("everyone sells {} good(s); the chooser {} more", r.sell, r.trader_privilege)),
+            (
+                "councillor",
+                format!(
+                    "everyone draws {} and keeps {}; the chooser draws {} more",
+                    r.council_draw, r.council_keep, r.council_privilege
+                ),
             ),
-            "prospector": format!("the chooser draws {} card(s)", r.prospector_privilege),
-        });
+            ("prospector", format!("the chooser draws {} card(s)", r.prospector_privilege)),
+        ]
+        .into_iter()
+        .map(|(role, text)| serde_json::json!({ "role": role, "text": text }))
+        .collect();
         serde_json::json!({ "cards": cards, "roles": roles })
     }
 
@@ -145,9 +171,12 @@ impl Seated for san_juan::Game {
     }
 }
 
-/// Each seat's lines of San Juan events: hidden cards named to their owner only.
-fn san_juan_logs(players: usize, events: &[san_juan::game::Event]) -> Vec<Vec<String>> {
-    (0..players).map(|seat| events.iter().filter_map(|e| e.seen_by(seat)).map(|e| e.text).collect()).collect()
+/// Each seat's lines of San Juan events (hidden cards named to their owner
+/// only), each with the building that caused it.
+fn san_juan_logs(game: &san_juan::Game, events: &[san_juan::game::Event]) -> Vec<Vec<LogLine>> {
+    let cards = &game.ruleset().cards;
+    let line = |e: san_juan::game::Event| LogLine { by: e.cause.map(|c| cards.id(c).to_owned()), text: e.text };
+    (0..game.num_players()).map(|seat| events.iter().filter_map(|e| e.seen_by(seat)).map(line).collect()).collect()
 }
 
 impl Seated for alhambra::Game {
@@ -179,19 +208,15 @@ impl Seated for alhambra::Game {
         self.legal_actions().iter().map(|a| a.text(self.ruleset())).collect()
     }
 
-    fn act(&mut self, text: &str) -> Result<Vec<Vec<String>>, String> {
+    fn act(&mut self, text: &str) -> Result<Vec<Vec<LogLine>>, String> {
         let events = self.apply_text(text).map_err(|e| e.to_string())?;
-        // Alhambra's events name only public things: money taken from the display, buildings bought.
-        Ok(vec![events.iter().map(|e| e.text.clone()).collect(); self.num_players()])
+        Ok(alhambra_logs(self, &events))
     }
 
-    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<String>>, String> {
-        let rs = Arc::clone(self.ruleset());
-        let mut bot = <alhambra::Game as Simulate>::bot(&rs, bot, seed).map_err(|e| e.to_string())?;
-        let legal = self.legal_actions().to_vec();
-        let action = bot.choose(self, &legal);
+    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<LogLine>>, String> {
+        let action = bot_action(self, self.ruleset(), bot, seed)?;
         let events = self.apply(action).map_err(|e| e.to_string())?;
-        Ok(vec![events.iter().map(|e| e.text.clone()).collect(); self.num_players()])
+        Ok(alhambra_logs(self, &events))
     }
 
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
@@ -203,6 +228,8 @@ impl Seated for alhambra::Game {
         serde_json::json!({
             "currencies": rs.currencies.iter().map(|c| serde_json::json!({ "id": c.id, "name": c.name })).collect::<Vec<_>>(),
             "types": rs.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
+            // Per scoring, per rank (1st first): points per type in `types` order.
+            "scorings": rs.scorings.iter().map(|s| serde_json::json!({ "name": s.name, "ranks": s.ranks })).collect::<Vec<_>>(),
         })
     }
 
@@ -227,6 +254,12 @@ impl Seated for alhambra::Game {
     }
 }
 
+/// Alhambra's events name only public things (money taken from the display,
+/// buildings bought), so every seat reads the same lines; no building causes them.
+fn alhambra_logs(game: &alhambra::Game, events: &[alhambra::game::Event]) -> Vec<Vec<LogLine>> {
+    vec![events.iter().map(|e| LogLine::plain(e.text.clone())).collect(); game.num_players()]
+}
+
 /// A person's seat: `human`; anything else names a bot.
 pub const HUMAN: &str = "human";
 
@@ -249,7 +282,7 @@ pub struct Table {
     /// Per seat: the secret that lets a person act for it (people's seats only).
     tokens: Vec<Option<String>>,
     game: Box<dyn Seated>,
-    logs: Vec<Vec<String>>,
+    logs: Vec<Vec<LogLine>>,
     /// Bumped at every change; clients wait for it.
     pub version: u64,
     recent: Vec<Vec<Instant>>,
@@ -277,7 +310,7 @@ pub struct SeatState {
     /// This seat's legal actions (empty when it is not this seat's turn).
     pub legal: Vec<String>,
     /// What this seat was told, oldest first.
-    pub log: Vec<String>,
+    pub log: Vec<LogLine>,
     /// The game has ended.
     pub over: bool,
     /// Once over: everyone's final score and its breakdown.
@@ -354,7 +387,7 @@ impl Table {
         }
     }
 
-    fn record(&mut self, lines: Vec<Vec<String>>) {
+    fn record(&mut self, lines: Vec<Vec<LogLine>>) {
         for (seat, mut new) in lines.into_iter().enumerate() {
             let log = &mut self.logs[seat];
             log.append(&mut new);
@@ -430,7 +463,7 @@ impl Table {
             }
         }
         let mut lines = vec![Vec::new(); self.seats.len()];
-        lines[seat].push("— your last decision was taken back —".to_owned());
+        lines[seat].push(LogLine::plain("— your last decision was taken back —".to_owned()));
         self.record(lines);
         Ok(())
     }
@@ -446,7 +479,7 @@ impl Table {
         engine_play::bots::BotSpec::parse(bot).map_err(|e| refuse(400, e))?;
         self.seats[seat] = bot.to_owned();
         self.tokens[seat] = None;
-        let lines = (0..self.seats.len()).map(|_| vec![format!("a {bot} bot takes over seat {seat}")]).collect();
+        let lines = vec![vec![LogLine::plain(format!("a {bot} bot takes over seat {seat}"))]; self.seats.len()];
         self.record(lines);
         self.play_bots()
     }

@@ -143,7 +143,17 @@ async fn a_whole_game_against_bots_in_both_games_and_the_save_replays() {
         loop {
             let st = state(&s, &id, token).await;
             if st["over"].as_bool().unwrap() {
-                assert!(!st["log"].as_array().unwrap().is_empty());
+                let log = st["log"].as_array().unwrap();
+                assert!(!log.is_empty());
+                if ruleset == "second-edition" {
+                    // Lines a building caused name it, for the page to mark.
+                    let by: Vec<&str> = log.iter().filter_map(|l| l["by"].as_str()).collect();
+                    assert!(!by.is_empty(), "no line names its building");
+                    let (_, cards) = call(&s, "GET", &format!("/api/tables/{id}/cards"), None).await;
+                    let ids: Vec<&str> =
+                        cards["cards"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+                    assert!(by.iter().all(|b| ids.contains(b)), "{by:?}");
+                }
                 break;
             }
             assert_eq!(st["to_move"], 0, "bots answer at once: a person always has the move");
@@ -271,7 +281,7 @@ async fn a_bot_takes_over_a_seat_someone_left() {
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["seats"][1], "greedy");
     assert_eq!(v["to_move"], 0, "the bot played on to the person's decision");
-    assert!(v["log"].as_array().unwrap().iter().any(|l| l == "a greedy bot takes over seat 1"));
+    assert!(v["log"].as_array().unwrap().iter().any(|l| l["text"] == "a greedy bot takes over seat 1"));
     // The old link no longer plays; a bot's seat cannot be taken over again; no bot named `human`.
     assert_eq!(call(&s, "GET", &format!("/api/tables/{id}/state?token={left}"), None).await.0, StatusCode::FORBIDDEN);
     let again = json!({ "token": stay, "seat": 1, "bot": "random" }).to_string();
@@ -398,13 +408,20 @@ mod browser {
 
     /// Evaluates JavaScript and reads the result.
     async fn js<T: serde::de::DeserializeOwned>(page: &Page, expr: &str) -> T {
-        page.evaluate(expr).await.unwrap_or_else(|e| panic!("{expr}: {e}")).into_value().unwrap()
+        page.evaluate(expr)
+            .await
+            .unwrap_or_else(|e| panic!("{expr}: {e}"))
+            .into_value()
+            .unwrap_or_else(|e| panic!("{expr}: {e}"))
     }
 
-    /// Waits until `expr` is true (polling the page).
+    /// Waits until `expr` is true (polling the page; a page being replaced by
+    /// the next one answers nothing for a moment).
     async fn until(page: &Page, expr: &str, what: &str) {
         let start = Instant::now();
-        while !js::<bool>(page, expr).await {
+        let holds =
+            || async { page.evaluate(expr).await.ok().and_then(|v| v.into_value::<bool>().ok()).unwrap_or(false) };
+        while !holds().await {
             assert!(start.elapsed() < Duration::from_secs(20), "waited 20 s for {what}");
             tokio::time::sleep(Duration::from_millis(15)).await;
         }
@@ -419,47 +436,77 @@ mod browser {
         js(page, &expr).await
     }
 
-    /// Plays seat 0's decisions by clicking the first action until the game ends; returns the clicks.
-    async fn play_by_clicking(page: &Page, dialogs: &mut usize) -> usize {
-        let mut clicks = 0;
+    /// What a game played by clicking went through.
+    #[derive(Default)]
+    struct Played {
+        clicks: usize,
+        /// Clicks on a card in the hand (a card built, paid, discarded…).
+        from_hand: usize,
+        /// Questions a building asked in a dialog.
+        dialogs: usize,
+        /// Hot-seat: times the screen was passed to another person.
+        covers: usize,
+    }
+
+    /// Plays the page's decisions by clicking the first action (cards first)
+    /// until the game ends; on a hot-seat page, passes the screen when asked.
+    async fn play_by_clicking(page: &Page, played: &mut Played) {
         until(page, "document.body.dataset.version !== undefined", "the first view").await;
         while js::<String>(page, "document.body.dataset.over").await != "true" {
             let version: u64 = js::<String>(page, "document.body.dataset.version").await.parse().unwrap();
             until(
                 page,
-                "document.querySelector('#actions .act') !== null || document.body.dataset.over === 'true'",
+                "document.body.dataset.covered === 'true' || document.querySelector('#main .act') !== null || document.body.dataset.over === 'true'",
                 "a choice",
             )
             .await;
             if js::<String>(page, "document.body.dataset.over").await == "true" {
                 break;
             }
+            if js::<bool>(page, "document.body.dataset.covered === 'true'").await {
+                let title: String = js(page, "document.getElementById('covertitle').textContent").await;
+                let seat: String = title.trim_start_matches("Seat ").split('\'').next().unwrap().to_owned();
+                click(page, "#uncover").await;
+                until(
+                    page,
+                    &format!("document.body.dataset.covered === 'false' && document.body.dataset.seat === '{seat}'"),
+                    "the next person's view",
+                )
+                .await;
+                let hands: Vec<String> =
+                    js(page, "[...document.querySelectorAll('.hand')].map(h => h.dataset.seat)").await;
+                assert_eq!(hands, [seat.as_str()], "only the hand of the seat to move ({title})");
+                played.covers += 1;
+                continue;
+            }
             // A building's question opens a dialog over the table: answer there.
             if js::<bool>(page, "document.getElementById('ask').open").await {
                 let title: String = js(page, "document.getElementById('asktitle').textContent").await;
                 assert!(title.ends_with("asks"), "{title}");
-                *dialogs += 1;
+                played.dialogs += 1;
             }
             // The first answer, but the trader when it may be chosen (a bazaar asks then).
             let trader: bool =
-                js(page, "document.querySelector('#actions .act[data-action=\"role trader\"]') !== null").await;
+                js(page, "document.querySelector('#main .act[data-action=\"role trader\"]') !== null").await;
             let selector =
-                if trader { "#actions .act[data-action=\"role trader\"]" } else { "#askactions .act, #actions .act" };
+                if trader { "#main .act[data-action=\"role trader\"]" } else { "#askactions .act, #main .act" };
+            let in_hand: bool =
+                js(page, &format!("document.querySelector('{selector}').closest('.hand') !== null")).await;
             click(page, selector).await;
-            clicks += 1;
+            played.clicks += 1;
+            played.from_hand += usize::from(in_hand);
             until(
                 page,
                 &format!(
-                    "+document.body.dataset.version > {version} || document.getElementById('error').textContent !== ''"
+                    "+document.body.dataset.version > {version} || document.body.dataset.covered === 'true' || document.getElementById('error').textContent !== ''"
                 ),
                 "the next view",
             )
             .await;
             let error: String = js(page, "document.getElementById('error').textContent").await;
             assert!(error.is_empty(), "a legal click was refused: {error}");
-            assert!(clicks < 3000, "no end after 3000 clicks");
+            assert!(played.clicks < 3000, "no end after 3000 clicks");
         }
-        clicks
     }
 
     fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
@@ -513,10 +560,31 @@ mod browser {
         ] {
             let links = table_links(&page, ruleset, &seats, 21).await;
             page.goto(format!("{base}{}", links[0])).await.unwrap();
-            let clicks = play_by_clicking(&page, &mut dialogs).await;
+            until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+            if ruleset == "alhambra" {
+                // The yard, the money display, the majorities with every type and the next scoring.
+                let next: String = js(&page, "document.getElementById('nextscoring').textContent").await;
+                assert!(next.starts_with("next scoring: A") && next.contains("more money cards"), "{next}");
+                let rows: usize = js(&page, "document.querySelectorAll('#majorities tr[data-type]').length").await;
+                assert_eq!(rows, 6, "a row per building type");
+                assert_eq!(js::<usize>(&page, "document.querySelectorAll('.slot').length").await, 4);
+            } else {
+                assert_eq!(js::<usize>(&page, "document.querySelectorAll('.role').length").await, 5, "every role");
+            }
+            let mut played = Played::default();
+            play_by_clicking(&page, &mut played).await;
+            dialogs += played.dialogs;
+            let clicks = played.clicks;
             assert!(clicks > 10, "{ruleset}: only {clicks} clicks");
+            assert!(played.from_hand > 0, "{ruleset}: cards in the hand were clicked to play or pay them");
             let log: String = js(&page, "document.getElementById('log').textContent").await;
             assert!(!log.is_empty(), "{ruleset}: the log shows what happened");
+            if ruleset != "alhambra" {
+                // A line a building caused starts with that building's name.
+                let marked: Vec<(String, String)> = js(&page, "[...document.querySelectorAll('#log [data-by]')].map(l => [l.dataset.by, l.querySelector('.cause').textContent])").await;
+                assert!(!marked.is_empty(), "{ruleset}: no log line names its building");
+                assert!(marked.iter().all(|(id, name)| !name.is_empty() && !id.is_empty()), "{marked:?}");
+            }
             let status: String = js(&page, "document.getElementById('status').textContent").await;
             assert_eq!(status, "The game is over");
             let finals: usize = js(&page, "document.querySelectorAll('#final tr').length").await;
@@ -540,11 +608,11 @@ mod browser {
         for page in [&first, &second] {
             until(page, "document.body.dataset.version !== undefined", "the first view").await;
         }
-        let hand_rows = "[...document.querySelectorAll('.player')].filter(p => [...p.querySelectorAll('.kv b')].some(b => b.textContent === 'hand')).map(p => +p.dataset.seat)";
+        let hand_rows = "[...document.querySelectorAll('.hand')].map(h => +h.dataset.seat)";
         assert_eq!(js::<Vec<u64>>(&first, hand_rows).await, [0], "seat 0 sees its own hand only");
         assert_eq!(js::<Vec<u64>>(&second, hand_rows).await, [1], "seat 1 sees its own hand only");
         // Whoever must wait has no buttons, and an action sent anyway is refused on the page.
-        let waiting = if js::<usize>(&first, "document.querySelectorAll('#actions .act').length").await == 0 {
+        let waiting = if js::<usize>(&first, "document.querySelectorAll('#main .act').length").await == 0 {
             &first
         } else {
             &second
@@ -556,13 +624,36 @@ mod browser {
         // The one to move plays; the other page sees it without reloading.
         let mover = if std::ptr::eq(waiting, &first) { &second } else { &first };
         let version: u64 = js::<String>(waiting, "document.body.dataset.version").await.parse().unwrap();
-        click(mover, "#actions .act").await;
+        click(mover, "#main .act").await;
         until(waiting, &format!("+document.body.dataset.version > {version}"), "the other seat's move").await;
         // A reload finds the seat where it was.
         let log: String = js(waiting, "document.getElementById('log').textContent").await;
         waiting.reload().await.unwrap();
         until(waiting, "document.body.dataset.version !== undefined", "the view after the reload").await;
         assert_eq!(js::<String>(waiting, "document.getElementById('log').textContent").await, log);
+        browser.close().await.ok();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_hot_seat_game_passes_the_screen_and_shows_one_hand_at_a_time() {
+        let base = serve(Vec::new()).await;
+        let mut browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        // The form: 3 players, seats 0 and 1 people, hot-seat.
+        let set = "(() => { const p = document.getElementById('players'); p.value = '3'; p.onchange(); \
+                   const seats = document.querySelectorAll('.seat'); seats[0].value = 'human'; seats[1].value = 'human'; \
+                   seats[2].value = 'greedy'; document.getElementById('seed').value = '12'; \
+                   document.getElementById('hotseat').checked = true; return seats.length; })()";
+        assert_eq!(js::<usize>(&page, set).await, 3);
+        click(&page, "#make").await;
+        until(&page, "location.pathname.startsWith('/play/') && location.pathname.includes('.')", "the hot-seat page")
+            .await;
+        let mut played = Played::default();
+        play_by_clicking(&page, &mut played).await;
+        assert!(played.covers >= 2, "the screen passed between the two people ({} times)", played.covers);
+        let finals: usize = js(&page, "document.querySelectorAll('#final tr').length").await;
+        assert_eq!(finals, 4, "the final score of every seat");
         browser.close().await.ok();
     }
 

@@ -1225,6 +1225,37 @@ mod tests {
     }
 
     #[test]
+    fn the_view_tells_how_close_the_next_scoring_is() {
+        let rs = rs();
+        for seed in 0..20 {
+            let mut g = Game::new(Arc::clone(&rs), 3, seed).unwrap();
+            let mut bot = engine_play::bots::RandomBot::new(seed);
+            let mut seen = Vec::new();
+            let dealt = g.deck.len();
+            while !g.is_over() {
+                let next = g.view(Some(0)).next_scoring.expect("a scoring is to come until the end");
+                if !seen.contains(&next.name) {
+                    seen.push(next.name.clone());
+                }
+                let index = rs.scorings.iter().position(|s| s.name == next.name).unwrap() as u8;
+                match scoring_positions(&g).iter().find(|(s, _)| *s == index) {
+                    // The card's true place (cards above it) lies in the window a pile wide.
+                    Some(&(_, above)) => {
+                        let (min, max) = (next.draws_min.unwrap(), next.draws_max.unwrap());
+                        assert!((min..=max).contains(&above), "seed {seed}: {above} outside {min}..={max}");
+                        assert!(max - min <= dealt / 5 + 1, "a pile, not the deck: {min}..={max}");
+                    }
+                    None => assert!(next.card.is_none() && next.draws_min.is_none(), "seed {seed}: {next:?}"),
+                }
+                let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+                g.apply(a).unwrap();
+            }
+            assert_eq!(seen, ["A", "B", "C"], "seed {seed}");
+            assert_eq!(g.view(None).next_scoring, None);
+        }
+    }
+
+    #[test]
     fn buildings_remember_their_turn() {
         let rs = rs();
         let mut g = Game::new(Arc::clone(&rs), 2, 5).unwrap();

@@ -74,6 +74,22 @@ pub struct SlotView {
     pub price: Option<u8>,
 }
 
+/// The next scoring and how close it is: public, because everyone saw the
+/// money deck cut into piles and knows which pile holds each scoring card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NextScoringView {
+    /// Its name (`A`, `B`, `C`).
+    pub name: String,
+    /// Its card in the money deck; `None`: it comes at the game end.
+    pub card: Option<String>,
+    /// With a card: the fewest money cards that will be drawn before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draws_min: Option<usize>,
+    /// With a card: the most money cards that will be drawn before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draws_max: Option<usize>,
+}
+
 /// The decision waiting for an answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PendingView {
@@ -115,6 +131,9 @@ pub struct View {
     pub discard: Vec<String>,
     /// Scorings done, in order.
     pub scored: Vec<String>,
+    /// The next scoring, while one is to come.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_scoring: Option<NextScoringView>,
     /// Buildings nobody got at the end.
     pub unclaimed: Vec<String>,
     /// The pending decision; `None` once the game is over.
@@ -190,10 +209,26 @@ impl Game {
             building_deck_size: self.building_deck.len(),
             discard: money(&self.discard),
             scored: self.scored().iter().map(|s| (*s).to_owned()).collect(),
+            next_scoring: if self.over { None } else { self.next_scoring() },
             unclaimed: buildings(&self.unclaimed),
             pending,
             winners: self.over.then(|| self.winners()),
         }
+    }
+
+    /// The first scoring not yet held, and where its card may lie in the money deck.
+    fn next_scoring(&self) -> Option<NextScoringView> {
+        let i = (0..self.rs.scorings.len()).find(|&i| !self.scored.contains(&(i as u8)))?;
+        let s = &self.rs.scorings[i];
+        let (mut draws_min, mut draws_max) = (None, None);
+        if s.card.is_some() && self.deck.contains(&crate::game::Draw::Scoring(i as u8)) {
+            // Bottom indices [lo, hi): at index k, deck.len() - 1 - k cards lie above it.
+            let (lo, hi) = self.scoring_range[i];
+            let len = self.deck.len();
+            draws_min = Some(len.saturating_sub(hi.min(len)));
+            draws_max = Some((len - 1).saturating_sub(lo).max(draws_min.unwrap_or(0)));
+        }
+        Some(NextScoringView { name: s.name.clone(), card: s.card.clone(), draws_min, draws_max })
     }
 
     /// A money deck card's id: `denar5`, or a scoring card's (`scoring_a`).

@@ -429,6 +429,8 @@ pub struct Game {
     pub(crate) governor: usize,
     pub(crate) round: u32,
     pub(crate) roles_taken: u8,
+    /// Per role (in `Role::ALL` order): the seat that chose it this round, or `u8::MAX`.
+    pub(crate) chosen_by: [u8; 5],
     pub(crate) phase: Option<Phase>,
     pub(crate) phase_sold: i32,
     pub(crate) steps: VecDeque<Step>,
@@ -533,6 +535,7 @@ impl Game {
             governor: 0,
             round: 1,
             roles_taken: 0,
+            chosen_by: [u8::MAX; 5],
             phase: None,
             phase_sold: 0,
             steps: VecDeque::new(),
@@ -705,6 +708,15 @@ impl Game {
     /// Roles already chosen this round.
     pub fn roles_taken(&self) -> Vec<Role> {
         Role::ALL.into_iter().filter(|r| self.roles_taken & r.bit() != 0).collect()
+    }
+
+    /// Roles already chosen this round, each with the seat that chose it.
+    pub fn roles_chosen_by(&self) -> Vec<(Role, usize)> {
+        Role::ALL
+            .into_iter()
+            .filter(|&r| self.chosen_by[r as usize] != u8::MAX)
+            .map(|r| (r, self.chosen_by[r as usize] as usize))
+            .collect()
     }
 
     /// The decision waiting for an answer; `None` once the game is over.
@@ -1279,6 +1291,7 @@ impl Game {
         self.governor = (self.governor + 1) % self.players.len();
         self.round += 1;
         self.roles_taken = 0;
+        self.chosen_by = [u8::MAX; 5];
         self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
         self.start_round(false);
         Ok(())
@@ -2024,6 +2037,7 @@ impl Game {
 
     fn choose_role(&mut self, seat: usize, role: Role, factor: i32) -> Result<(), GameError> {
         self.roles_taken |= role.bit();
+        self.chosen_by[role as usize] = seat as u8;
         self.players[seat].roles_chosen |= role.bit();
         for p in &mut self.players {
             p.grants = Grants::default();

@@ -91,6 +91,15 @@ pub struct CounterView {
     pub value: i32,
 }
 
+/// A role chosen this round: `{"role": "builder", "seat": 1}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoleView {
+    /// The role.
+    pub role: &'static str,
+    /// The seat that chose it.
+    pub seat: usize,
+}
+
 /// The pending decision.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PendingView {
@@ -126,6 +135,9 @@ pub struct View {
     /// Face-up cards beside the roles (the cathedral).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub public: Vec<String>,
+    /// Roles chosen this round and by whom, in the order the roles lie on the table.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<RoleView>,
     /// The role being played.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<&'static str>,
@@ -228,6 +240,7 @@ impl Game {
             deck_size: self.deck.len(),
             discard_size: self.discard.len(),
             public: ids(&self.public),
+            roles: self.roles_chosen_by().into_iter().map(|(r, seat)| RoleView { role: r.name(), seat }).collect(),
             phase: self.phase.map(|ph| ph.role.name()),
             trading_tile: self.trading_tile().map(<[i32]>::to_vec),
             pending,

@@ -49,3 +49,28 @@ fn determinizing_keeps_what_the_seat_sees() {
     let hands: Vec<_> = (0..20).map(|seed| game.determinize(0, seed).player(1).hand.clone()).collect();
     assert!(hands.iter().any(|h| *h != game.player(1).hand), "other hands are redealt");
 }
+
+#[test]
+fn the_view_says_who_chose_each_role_this_round() {
+    let rs = Ruleset::load("second-edition").unwrap();
+    let mut game = Game::new(rs, 2, 3).unwrap();
+    let roles = |g: &Game| serde_json::to_value(g.view(Some(0)).unwrap()).unwrap()["roles"].clone();
+    assert_eq!(roles(&game), serde_json::Value::Null, "nothing chosen yet");
+    let governor = game.governor();
+    game.apply_text("role prospector").unwrap();
+    assert_eq!(roles(&game), serde_json::json!([{ "role": "prospector", "seat": governor }]));
+    let mut bot = RandomBot::new(1);
+    while game.roles_taken().len() < 3 {
+        let a = bot.choose(&game, game.legal_actions());
+        game.apply(a).unwrap();
+    }
+    // Two players: the governor chooses, then the other, then the governor again (EN2).
+    let chosen = roles(&game);
+    let by_governor = chosen.as_array().unwrap().iter().filter(|r| r["seat"] == governor).count();
+    assert_eq!((chosen.as_array().unwrap().len(), by_governor), (3, 2), "{chosen}");
+    while game.round() == 1 {
+        let a = bot.choose(&game, game.legal_actions());
+        game.apply(a).unwrap();
+    }
+    assert_eq!(roles(&game), serde_json::Value::Null, "a new round clears the roles");
+}
