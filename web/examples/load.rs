@@ -70,9 +70,14 @@ async fn main() {
                     return latencies;
                 }
             };
+            // Log lines this client has: like the page, it asks only for the rest.
+            let mut have = 0;
+            let lines =
+                |v: &Value| v["log_start"].as_u64().unwrap_or(0) as usize + v["log"].as_array().map_or(0, Vec::len);
             while Instant::now() < end {
                 let (status, state) =
-                    match http(addr, "GET", &format!("/api/tables/{table}/state?token={token}"), None).await {
+                    match http(addr, "GET", &format!("/api/tables/{table}/state?token={token}&log={have}"), None).await
+                    {
                         Ok(r) => r,
                         Err(_) => (0, Value::Null),
                     };
@@ -80,9 +85,11 @@ async fn main() {
                     errors.fetch_add(1, Ordering::Relaxed);
                     continue;
                 }
+                have = lines(&state);
                 if state["over"].as_bool() == Some(true) {
                     games.fetch_add(1, Ordering::Relaxed);
                     seed += 1;
+                    have = 0;
                     match new_table(addr, seed).await {
                         Ok(t) => (table, token) = t,
                         Err(_) => {
@@ -92,10 +99,13 @@ async fn main() {
                     continue;
                 }
                 let Some(action) = state["legal"][0].as_str() else { continue };
-                let body = serde_json::json!({ "token": token, "action": action }).to_string();
+                let body = serde_json::json!({ "token": token, "action": action, "log": have }).to_string();
                 let click = Instant::now();
                 match http(addr, "POST", &format!("/api/tables/{table}/act"), Some(&body)).await {
-                    Ok((200, _)) => latencies.push(click.elapsed()),
+                    Ok((200, v)) => {
+                        latencies.push(click.elapsed());
+                        have = lines(&v);
+                    }
                     _ => {
                         errors.fetch_add(1, Ordering::Relaxed);
                     }

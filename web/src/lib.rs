@@ -286,6 +286,9 @@ impl IntoResponse for Refusal {
 struct StateQuery {
     token: String,
     since: Option<u64>,
+    /// Log lines the client already has (it is sent the rest).
+    #[serde(default)]
+    log: usize,
 }
 
 #[derive(Deserialize)]
@@ -293,6 +296,8 @@ struct StateQuery {
 struct Act {
     token: String,
     action: String,
+    #[serde(default)]
+    log: usize,
 }
 
 #[derive(Deserialize)]
@@ -371,7 +376,7 @@ async fn state(
         }
     }
     let t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    Ok(Json(t.state(seat)))
+    Ok(Json(t.state(seat, q.log)))
 }
 
 async fn act(
@@ -379,14 +384,16 @@ async fn act(
     Path(id): Path<String>,
     Json(req): Json<Act>,
 ) -> Result<Json<table::SeatState>, Refusal> {
-    let Act { token, action } = req;
-    change(s, id, token, move |t, seat| t.act(seat, &action)).await
+    let Act { token, action, log } = req;
+    change(s, id, token, log, move |t, seat| t.act(seat, &action)).await
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Undo {
     token: String,
+    #[serde(default)]
+    log: usize,
 }
 
 #[derive(Deserialize)]
@@ -395,6 +402,8 @@ struct TakeOver {
     token: String,
     seat: usize,
     bot: String,
+    #[serde(default)]
+    log: usize,
 }
 
 /// Runs a change to a table off the async threads (bots may think for a
@@ -403,6 +412,7 @@ async fn change(
     s: Arc<Server>,
     id: String,
     token: String,
+    log: usize,
     work: impl FnOnce(&mut Table, usize) -> Result<(), Refusal> + Send + 'static,
 ) -> Result<Json<table::SeatState>, Refusal> {
     let cell = s.cell(&id)?;
@@ -411,7 +421,7 @@ async fn change(
         let seat = t.seat_of(&token)?;
         work(&mut t, seat)?;
         cell.changed.send_replace(t.version);
-        Ok::<_, Refusal>(t.state(seat))
+        Ok::<_, Refusal>(t.state(seat, log))
     })
     .await
     .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))?;
@@ -423,7 +433,7 @@ async fn undo(
     Path(id): Path<String>,
     Json(req): Json<Undo>,
 ) -> Result<Json<table::SeatState>, Refusal> {
-    change(s, id, req.token, |t, seat| t.undo(seat)).await
+    change(s, id, req.token, req.log, |t, seat| t.undo(seat)).await
 }
 
 async fn take_over(
@@ -431,8 +441,8 @@ async fn take_over(
     Path(id): Path<String>,
     Json(req): Json<TakeOver>,
 ) -> Result<Json<table::SeatState>, Refusal> {
-    let TakeOver { token, seat, bot } = req;
-    change(s, id, token, move |t, _| t.take_over(seat, &bot)).await
+    let TakeOver { token, seat, bot, log } = req;
+    change(s, id, token, log, move |t, _| t.take_over(seat, &bot)).await
 }
 
 async fn cards(State(s): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {

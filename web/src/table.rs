@@ -283,6 +283,8 @@ pub struct Table {
     tokens: Vec<Option<String>>,
     game: Box<dyn Seated>,
     logs: Vec<Vec<LogLine>>,
+    /// Per seat: lines dropped from the front of its log (the oldest beyond `LOG_LINES`).
+    dropped: Vec<usize>,
     /// Bumped at every change; clients wait for it.
     pub version: u64,
     recent: Vec<Vec<Instant>>,
@@ -309,8 +311,10 @@ pub struct SeatState {
     pub to_move: Option<usize>,
     /// This seat's legal actions (empty when it is not this seat's turn).
     pub legal: Vec<String>,
-    /// What this seat was told, oldest first.
+    /// What this seat was told, oldest first: the lines from `log_start` on.
     pub log: Vec<LogLine>,
+    /// The number of the first line in `log` (lines are numbered from 0 for the whole game).
+    pub log_start: usize,
     /// The game has ended.
     pub over: bool,
     /// Once over: everyone's final score and its breakdown.
@@ -350,6 +354,7 @@ impl Table {
             tokens,
             game,
             logs: vec![Vec::new(); n],
+            dropped: vec![0; n],
             version: 0,
             recent: vec![Vec::new(); n],
             marks: Vec::new(),
@@ -369,9 +374,12 @@ impl Table {
             .ok_or_else(|| refuse(403, "this link does not belong to a seat at this table"))
     }
 
-    /// What `seat` may know.
-    pub fn state(&self, seat: usize) -> SeatState {
+    /// What `seat` may know, its log from line `log_from` on (what the client
+    /// has not got yet; lines the table no longer keeps are skipped).
+    pub fn state(&self, seat: usize, log_from: usize) -> SeatState {
         let to_move = self.game.to_move();
+        let log = &self.logs[seat];
+        let skip = log_from.saturating_sub(self.dropped[seat]).min(log.len());
         SeatState {
             game: self.game.game(),
             ruleset: self.game.ruleset_id(),
@@ -381,7 +389,8 @@ impl Table {
             view: self.game.view(seat),
             to_move,
             legal: if to_move == Some(seat) { self.game.legal() } else { Vec::new() },
-            log: self.logs[seat].clone(),
+            log: log[skip..].to_vec(),
+            log_start: self.dropped[seat] + skip,
             over: self.game.over(),
             final_scores: self.game.final_scores(),
         }
@@ -392,7 +401,9 @@ impl Table {
             let log = &mut self.logs[seat];
             log.append(&mut new);
             if log.len() > LOG_LINES {
-                log.drain(..log.len() - LOG_LINES);
+                let extra = log.len() - LOG_LINES;
+                log.drain(..extra);
+                self.dropped[seat] += extra;
             }
         }
         self.version += 1;

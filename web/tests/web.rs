@@ -116,6 +116,56 @@ async fn refused_requests_leave_the_game_unchanged() {
 }
 
 #[tokio::test]
+async fn a_client_is_sent_only_the_log_lines_it_has_not_got() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "greedy", "greedy", "greedy"], 6).await;
+    let token = &tokens[0].1;
+    // The client's copy: every line from 0, gathered the way the page gathers it.
+    let mut mine: Vec<Value> = Vec::new();
+    fn take(mine: &mut Vec<Value>, v: &Value) {
+        let start = v["log_start"].as_u64().unwrap() as usize;
+        assert!(start <= mine.len(), "no gap: asked from {}, sent from {start}", mine.len());
+        mine.truncate(start);
+        mine.extend(v["log"].as_array().unwrap().iter().cloned());
+    }
+    let first = state(&s, &id, token).await;
+    take(&mut mine, &first);
+    loop {
+        let st = {
+            let (status, v) =
+                call(&s, "GET", &format!("/api/tables/{id}/state?token={token}&log={}", mine.len()), None).await;
+            assert_eq!(status, StatusCode::OK);
+            v
+        };
+        take(&mut mine, &st);
+        if st["over"].as_bool().unwrap() {
+            break;
+        }
+        let action = st["legal"][0].as_str().unwrap();
+        let body = json!({ "token": token, "action": action, "log": mine.len() }).to_string();
+        let (status, v) = call(&s, "POST", &format!("/api/tables/{id}/act"), Some(body)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert!(v["log"].as_array().unwrap().len() < 200, "only the new lines: {}", v["log"].as_array().unwrap().len());
+        take(&mut mine, &v);
+    }
+    // The table keeps the last 400 lines; the client's copy ends with them.
+    let whole = state(&s, &id, token).await;
+    let kept = whole["log"].as_array().unwrap();
+    let dropped = whole["log_start"].as_u64().unwrap() as usize;
+    assert!(
+        dropped > 0 && kept.len() == 400,
+        "a 4-player game tells seat 0 over 400 lines ({dropped} + {})",
+        kept.len()
+    );
+    assert_eq!(&mine[dropped..], &kept[..]);
+    // Asking from beyond the end, or from a line no longer kept.
+    let (_, past) = call(&s, "GET", &format!("/api/tables/{id}/state?token={token}&log=999999"), None).await;
+    assert_eq!((past["log"].as_array().unwrap().len(), past["log_start"].as_u64().unwrap() as usize), (0, mine.len()));
+    let (_, old) = call(&s, "GET", &format!("/api/tables/{id}/state?token={token}&log=1"), None).await;
+    assert_eq!(old["log_start"].as_u64().unwrap() as usize, dropped);
+}
+
+#[tokio::test]
 async fn flooding_is_slowed_down() {
     let s = server();
     let (id, tokens) = table(&s, "second-edition", &["human", "human"], 3).await;
