@@ -481,7 +481,7 @@ mod browser {
     async fn table_links(page: &Page, ruleset: &str, seats: &[&str], seed: u64) -> Vec<String> {
         let body = serde_json::json!({ "ruleset": ruleset, "seats": seats, "seed": seed });
         let expr = format!(
-            "fetch('/api/tables', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({body})}}).then(r => r.json()).then(t => t.seats.map(s => s.url))"
+            "fetch('/api/tables', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({body})}}).then(r => r.json()).then(t => t.seats ? t.seats.map(s => s.url) : Promise.reject(new Error(t.error)))"
         );
         js(page, &expr).await
     }
@@ -571,21 +571,26 @@ mod browser {
         }
     }
 
+    /// A ruleset file `<id>.toml` (its TOML given) beside copies of the shipped
+    /// cards and scripts, so that it may extend them.
+    fn ruleset_file(id: &str, toml: &str) -> PathBuf {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{id}-{}", std::process::id()));
+        copy_dir(&root.join("cards/san-juan"), &dir.join("cards/san-juan"));
+        copy_dir(&root.join("scripts/san-juan"), &dir.join("scripts/san-juan"));
+        let ruleset = dir.join(format!("cards/san-juan/rulesets/examples/{id}.toml"));
+        std::fs::write(&ruleset, format!("id = \"{id}\"\n{toml}")).unwrap();
+        ruleset
+    }
+
     /// The gallery with a bazaar in every city from the start, so that the
     /// person is asked (its choice) in every trader phase.
     fn bazaar_for_everyone() -> PathBuf {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bazaar-{}", std::process::id()));
-        copy_dir(&root.join("cards/san-juan"), &dir.join("cards/san-juan"));
-        copy_dir(&root.join("scripts/san-juan"), &dir.join("scripts/san-juan"));
-        let ruleset = dir.join("cards/san-juan/rulesets/examples/bazaar-start.toml");
-        std::fs::write(
-            &ruleset,
-            "id = \"bazaar-start\"\nname = \"The gallery, with a bazaar for everyone\"\nextends = \"gallery.toml\"\n\
+        ruleset_file(
+            "bazaar-start",
+            "name = \"The gallery, with a bazaar for everyone\"\nextends = \"gallery.toml\"\n\
              [rules]\nmax_players = 2\nstart_buildings = [\"indigo_plant\", \"bazaar\"]\n",
         )
-        .unwrap();
-        ruleset
     }
 
     fn screenshots() -> PathBuf {
@@ -704,6 +709,40 @@ mod browser {
         assert!(played.covers >= 2, "the screen passed between the two people ({} times)", played.covers);
         let finals: usize = js(&page, "document.querySelectorAll('#final tr').length").await;
         assert_eq!(finals, 4, "the final score of every seat");
+        browser.close().await.ok();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_crane_builds_over_a_building_from_a_menu_on_the_card() {
+        let ruleset = ruleset_file(
+            "crane-start",
+            "name = \"Everyone starts with a crane\"\nextends = \"../second-edition-expansion.toml\"\n\
+             [rules]\nmax_players = 2\nstart_buildings = [\"indigo_plant\", \"crane\"]\n",
+        );
+        let base = serve(vec![ruleset.to_str().unwrap().to_owned()]).await;
+        let mut browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let links = table_links(&page, ruleset.to_str().unwrap(), &["human", "greedy"], 3).await;
+        page.goto(format!("{base}{}", links[0])).await.unwrap();
+        // Choose the builder (or play on) until the hand offers to build over a building.
+        let menu = "document.querySelector('.hand select.over')";
+        for _ in 0..200 {
+            until(&page, "document.querySelector('#main .act') !== null", "a choice").await;
+            if js::<bool>(&page, &format!("{menu} !== null")).await {
+                break;
+            }
+            let builder: bool =
+                js(&page, "document.querySelector('.act[data-action=\"role builder\"]') !== null").await;
+            let version: String = js(&page, "document.body.dataset.version").await;
+            click(&page, if builder { ".act[data-action=\"role builder\"]" } else { "#main .act" }).await;
+            until(&page, &format!("document.body.dataset.version !== '{version}'"), "the next view").await;
+        }
+        let chosen: String = js(&page, &format!("(() => {{ const m = {menu}; m.value = m.options[1].value; m.dispatchEvent(new Event('change')); return m.value; }})()")).await;
+        let words: Vec<&str> = chosen.split(' ').collect();
+        assert_eq!((words[0], words[2]), ("build", "over"), "{chosen}");
+        let said = format!("seat 0 builds {} over {}", words[1], words[3]);
+        until(&page, &format!("document.getElementById('log').textContent.includes('{said}')"), &said).await;
         browser.close().await.ok();
     }
 
