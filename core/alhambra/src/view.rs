@@ -220,15 +220,18 @@ impl Game {
     fn next_scoring(&self) -> Option<NextScoringView> {
         let i = (0..self.rs.scorings.len()).find(|&i| !self.scored.contains(&(i as u8)))?;
         let s = &self.rs.scorings[i];
-        let (mut draws_min, mut draws_max) = (None, None);
-        if s.card.is_some() && self.deck.contains(&crate::game::Draw::Scoring(i as u8)) {
-            // Bottom indices [lo, hi): at index k, deck.len() - 1 - k cards lie above it.
-            let (lo, hi) = self.scoring_range[i];
-            let len = self.deck.len();
-            draws_min = Some(len.saturating_sub(hi.min(len)));
-            draws_max = Some((len - 1).saturating_sub(lo).max(draws_min.unwrap_or(0)));
-        }
-        Some(NextScoringView { name: s.name.clone(), card: s.card.clone(), draws_min, draws_max })
+        let in_deck = s.card.is_some() && self.deck.contains(&crate::game::Draw::Scoring(i as u8));
+        // Bottom indices [lo, hi): at index k, deck.len() - 1 - k cards lie above it.
+        let (lo, hi) = self.scoring_range[i];
+        let len = self.deck.len();
+        let min = len.saturating_sub(hi);
+        let max = len.saturating_sub(1 + lo).max(min);
+        Some(NextScoringView {
+            name: s.name.clone(),
+            card: s.card.clone(),
+            draws_min: in_deck.then_some(min),
+            draws_max: in_deck.then_some(max),
+        })
     }
 
     /// A money deck card's id: `denar5`, or a scoring card's (`scoring_a`).

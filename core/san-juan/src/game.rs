@@ -410,6 +410,9 @@ impl Event {
     }
 }
 
+/// No seat: a role nobody chose this round.
+const NOBODY: u8 = u8::MAX;
+
 /// A game of San Juan.
 #[derive(Clone)]
 pub struct Game {
@@ -428,8 +431,7 @@ pub struct Game {
     pub(crate) tile: Option<usize>,
     pub(crate) governor: usize,
     pub(crate) round: u32,
-    pub(crate) roles_taken: u8,
-    /// Per role (in `Role::ALL` order): the seat that chose it this round, or `u8::MAX`.
+    /// Per role (in `Role::ALL` order): the seat that chose it this round, or `NOBODY`.
     pub(crate) chosen_by: [u8; 5],
     pub(crate) phase: Option<Phase>,
     pub(crate) phase_sold: i32,
@@ -534,8 +536,7 @@ impl Game {
             tile: None,
             governor: 0,
             round: 1,
-            roles_taken: 0,
-            chosen_by: [u8::MAX; 5],
+            chosen_by: [NOBODY; 5],
             phase: None,
             phase_sold: 0,
             steps: VecDeque::new(),
@@ -707,16 +708,17 @@ impl Game {
 
     /// Roles already chosen this round.
     pub fn roles_taken(&self) -> Vec<Role> {
-        Role::ALL.into_iter().filter(|r| self.roles_taken & r.bit() != 0).collect()
+        Role::ALL.into_iter().filter(|&r| self.taken(r)).collect()
+    }
+
+    /// Whether `role` was chosen this round.
+    fn taken(&self, role: Role) -> bool {
+        self.chosen_by[role as usize] != NOBODY
     }
 
     /// Roles already chosen this round, each with the seat that chose it.
     pub fn roles_chosen_by(&self) -> Vec<(Role, usize)> {
-        Role::ALL
-            .into_iter()
-            .filter(|&r| self.chosen_by[r as usize] != u8::MAX)
-            .map(|r| (r, self.chosen_by[r as usize] as usize))
-            .collect()
+        Role::ALL.into_iter().filter(|&r| self.taken(r)).map(|r| (r, self.chosen_by[r as usize] as usize)).collect()
     }
 
     /// The decision waiting for an answer; `None` once the game is over.
@@ -1061,7 +1063,7 @@ impl Game {
             return Some(format!("seat {seat} must {}, not {verb}", self.task(d)));
         }
         let why = match (d, action) {
-            (Decision::Role { .. }, Action::Role { role, .. }) if self.roles_taken & role.bit() != 0 => {
+            (Decision::Role { .. }, Action::Role { role, .. }) if self.taken(role) => {
                 format!("the {role} was already chosen this round")
             }
             (Decision::Role { .. }, Action::Role { role, boost: false }) => {
@@ -1290,8 +1292,7 @@ impl Game {
         }
         self.governor = (self.governor + 1) % self.players.len();
         self.round += 1;
-        self.roles_taken = 0;
-        self.chosen_by = [u8::MAX; 5];
+        self.chosen_by = [NOBODY; 5];
         self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
         self.start_round(false);
         Ok(())
@@ -1716,7 +1717,7 @@ impl Game {
         match d {
             Decision::Role { seat: _, boost, optional_boost } => {
                 for role in Role::ALL {
-                    if self.roles_taken & role.bit() == 0 {
+                    if !self.taken(role) {
                         out.push(Action::Role { role, boost: true });
                         if *optional_boost && *boost > 1 {
                             out.push(Action::Role { role, boost: false });
@@ -2036,7 +2037,6 @@ impl Game {
     }
 
     fn choose_role(&mut self, seat: usize, role: Role, factor: i32) -> Result<(), GameError> {
-        self.roles_taken |= role.bit();
         self.chosen_by[role as usize] = seat as u8;
         self.players[seat].roles_chosen |= role.bit();
         for p in &mut self.players {
