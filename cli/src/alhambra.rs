@@ -182,16 +182,15 @@ impl Session {
     }
 
     fn undo(&mut self) -> Result<(), String> {
-        let Some(mark) = self.marks.pop() else { return Err("nothing to undo".into()) };
-        let actions = self.game.recorded()[..mark].to_vec();
-        let mut game = Game::new(Arc::clone(self.game.ruleset()), self.game.num_players(), self.seed)
-            .map_err(|e| e.to_string())?;
-        game.record_actions(true);
-        for a in actions {
-            game.apply(a).map_err(|e| e.to_string())?;
+        if self.game.is_over() {
+            return Err("the game is over: nothing can be taken back".into());
         }
-        game.log_events(true);
-        self.game = game;
+        let Some(mark) = self.marks.pop() else { return Err("nothing to undo".into()) };
+        let fresh = rand::Rng::next_u64(&mut rand::rng());
+        let rs = Arc::clone(self.game.ruleset());
+        self.game = engine_rules::saved::undo_to(&self.game, rs, self.seed, mark, self.human, fresh)
+            .map_err(|e| format!("undo failed: {e}"))?;
+        println!("Took back your last turn and the moves after it; the cards you have not seen were shuffled again.");
         Ok(())
     }
 
@@ -202,7 +201,7 @@ impl Session {
             Ok(n) => return Err(format!("there is no choice {n}: choose 1 to {}", legal.len())),
             Err(_) => line.to_owned(),
         };
-        let mark = self.game.recorded().len();
+        let mark = self.game.saved_len();
         let turn_start = matches!(self.game.pending(), Some(alhambra::Decision::Turn { .. }));
         let events = self.game.apply_text(&text).map_err(|e| e.to_string())?;
         if turn_start {

@@ -289,9 +289,13 @@ impl Session {
                 && d.seat() == human
                 && !matches!(d, Decision::Pay { .. })
             {
-                marks.push(game.recorded().len());
+                marks.push(game.saved_len());
             }
-            let applied = if saved.version == 1 { game.apply_text(a) } else { game.apply_exact(a) };
+            let applied = match engine_rules::saved::Redeal::parse(a) {
+                Some((seat, seed)) => game.redeal(seat, seed).map(|()| Vec::new()),
+                None if saved.version == 1 => game.apply_text(a),
+                None => game.apply_exact(a),
+            };
             applied.map_err(|e| {
                 format!(
                     "{}: action {} `{a}`: {e}; the saved game does not fit its ruleset (was the ruleset changed?)",
@@ -378,7 +382,7 @@ impl Session {
 
     /// Plays a line for the human: `Err` for a fatal error, `Ok(Err(why))` for a refused line.
     fn play_line(&mut self, text: &str) -> Result<Result<(), String>, String> {
-        let before = self.game.recorded().len();
+        let before = self.game.saved_len();
         // On a copy: a line refused halfway leaves the game as it was.
         let mut trial = self.game.clone();
         match trial.apply_text(text) {
@@ -399,20 +403,18 @@ impl Session {
 
     /// Takes back the human's last decision and the bots' moves after it.
     fn undo(&mut self) -> Result<(), String> {
+        if self.game.is_over() {
+            return Err("the game is over: nothing can be taken back".into());
+        }
         let Some(mark) = self.marks.pop() else {
             return Err("nothing to undo: you have made no decision yet".into());
         };
-        let cards = self.cards();
-        let keep: Vec<String> = self.game.recorded()[..mark].iter().map(|a| a.text(cards)).collect();
-        let mut game =
-            Game::new(Arc::clone(&self.rs), self.game.num_players(), self.seed).map_err(|e| e.to_string())?;
-        game.record_actions(true);
-        for a in &keep {
-            game.apply_exact(a).map_err(|e| format!("undo failed replaying `{a}`: {e}"))?;
-        }
-        game.log_events(true);
-        self.game = game;
-        println!("Took back your last decision and the moves after it.");
+        let fresh = rand::Rng::next_u64(&mut rand::rng());
+        self.game = engine_rules::saved::undo_to(&self.game, Arc::clone(&self.rs), self.seed, mark, self.human, fresh)
+            .map_err(|e| format!("undo failed: {e}"))?;
+        println!(
+            "Took back your last decision and the moves after it; the cards you have not seen were shuffled again."
+        );
         Ok(())
     }
 

@@ -181,6 +181,8 @@ pub struct Game {
     /// Why the game stopped part way through an action (a script failed).
     pub(crate) broken: Option<String>,
     pub(crate) record: Option<Vec<Action>>,
+    /// The re-deals among the recorded actions (undo), in order.
+    pub(crate) redeals: Vec<engine_rules::saved::Redeal>,
     pub(crate) actions_applied: u64,
 }
 
@@ -301,6 +303,7 @@ impl Game {
             log: None,
             broken: None,
             record: None,
+            redeals: Vec::new(),
             actions_applied: 0,
         }
     }
@@ -366,12 +369,41 @@ impl Game {
     /// [`Game::recorded`] then replays this game from its seed with [`Game::apply_exact`].
     pub fn record_actions(&mut self, on: bool) {
         self.record = on.then(Vec::new);
+        self.redeals.clear();
     }
 
     /// The actions answered since recording was turned on (automatic answers to
     /// one-choice decisions are not included: replay makes them again).
     pub fn recorded(&self) -> &[Action] {
         self.record.as_deref().unwrap_or_default()
+    }
+
+    /// The number of entries a saved game of this game holds: the recorded
+    /// actions and the re-deals among them.
+    pub fn saved_len(&self) -> usize {
+        self.recorded().len() + self.redeals.len()
+    }
+
+    /// Deals again, from `seed`, every card `seat` has not seen (the others'
+    /// hands, the order of both decks, each scoring card within its pile), as
+    /// [`Game::determinize`] does, and records it: what an undo does so that
+    /// taking back a draw shows nothing of the face-down cards.
+    pub fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        if seat >= self.players.len() {
+            return Err(GameError::Setup(format!(
+                "no seat {seat} to deal again for: the game has {}",
+                self.players.len()
+            )));
+        }
+        if self.over {
+            return Err(GameError::Over);
+        }
+        let mut g = self.determinize(seat, seed);
+        g.log = self.log.take();
+        g.record = self.record.take();
+        g.redeals.push(engine_rules::saved::Redeal { at: g.recorded().len(), seat, seed });
+        *self = g;
+        Ok(())
     }
 
     /// Events since the last call.

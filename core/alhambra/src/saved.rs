@@ -35,7 +35,8 @@ impl Replay for Game {
 
     fn recorded_texts(&self) -> Vec<String> {
         let rs = self.ruleset();
-        self.recorded().iter().map(|a| a.text(rs)).collect()
+        let texts = self.recorded().iter().map(|a| a.text(rs));
+        engine_rules::saved::Redeal::interleave(texts, &self.redeals)
     }
 
     fn log_events(&mut self, on: bool) {
@@ -48,6 +49,10 @@ impl Replay for Game {
 
     fn take_events(&mut self) -> Vec<Event> {
         Game::take_events(self)
+    }
+
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        Game::redeal(self, seat, seed)
     }
 
     fn apply_saved(&mut self, _version: u32, text: &str) -> Result<Vec<Event>, GameError> {

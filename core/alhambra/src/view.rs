@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::actions::Action;
 use crate::game::{Decision, Game};
 use crate::ruleset::{BuildingIdx, Money};
 use crate::score::Score;
@@ -99,7 +100,7 @@ pub struct PendingView {
     pub decision: String,
     /// What to do, in words.
     pub task: String,
-    /// The legal answers in the action notation.
+    /// The legal answers in the action notation (only for the seat deciding, or an observer).
     pub legal: Vec<String>,
 }
 
@@ -194,7 +195,12 @@ impl Game {
             seat: d.seat(),
             decision: d.name().to_owned(),
             task: self.task(d),
-            legal: self.legal.iter().map(|a| a.text(rs)).collect(),
+            // Another seat's answers would name its hidden money (what it can pay with).
+            legal: if viewer.is_none_or(|v| v == d.seat()) {
+                self.legal.iter().map(|a| a.text(rs)).collect()
+            } else {
+                Vec::new()
+            },
         });
         View {
             ruleset: rs.id.clone(),
@@ -240,5 +246,40 @@ impl Game {
             crate::game::Draw::Money(m) => self.rs.money_id(m),
             crate::game::Draw::Scoring(s) => self.rs.scorings[s as usize].card.clone().unwrap_or_default(),
         }
+    }
+}
+
+impl Game {
+    /// The legal answers of the seat to move as a front end shows them: each
+    /// with its money card or yard slot and where it lies, and words with names.
+    pub fn legal_views(&self) -> Vec<engine_play::ActionView> {
+        let rs = &self.rs;
+        let money_name = |m: Money| format!("{} {}", m.value, rs.currencies[m.currency as usize].name);
+        self.legal
+            .iter()
+            .enumerate()
+            .map(|(id, a)| {
+                let (verb, card, zone, label) = match *a {
+                    Action::Take(m) => {
+                        ("take", Some(rs.money_id(m)), Some("display"), format!("Take {}", money_name(m)))
+                    }
+                    Action::Pay(m) => {
+                        ("pay", Some(rs.money_id(m)), Some("hand"), format!("Pay with {}", money_name(m)))
+                    }
+                    Action::Buy(slot) => {
+                        let what = self.building_display[slot as usize].map_or_else(String::new, |b| {
+                            let b = rs.building(b);
+                            format!(" ({} for {})", rs.types[b.kind as usize].name, b.price)
+                        });
+                        ("buy", Some((slot + 1).to_string()), Some("yard"), format!("Buy from slot {}{what}", slot + 1))
+                    }
+                    Action::Done => ("done", None, None, "Take no more".to_owned()),
+                    Action::Keep => ("keep", None, None, "Keep the building".to_owned()),
+                    Action::Donate => ("donate", None, None, format!("Give it to {}", rs.two_players.neutral)),
+                    Action::Pass => ("pass", None, None, "Pass".to_owned()),
+                };
+                engine_play::ActionView { id, verb, card, zone, over: None, label, text: a.text(rs) }
+            })
+            .collect()
     }
 }

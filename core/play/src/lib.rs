@@ -12,4 +12,4 @@ pub mod turns;
 pub mod value;
 
 pub use bots::{BOT_NAMES, Bot, BotSpec, Mcts, RandomBot, play_out};
-pub use turns::{Determinize, TurnGame};
+pub use turns::{ActionView, Determinize, TurnGame};

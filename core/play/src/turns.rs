@@ -26,3 +26,27 @@ pub trait Determinize: TurnGame {
     /// A game consistent with everything `seat` can see, the rest dealt again from `seed`.
     fn determinize(&self, seat: usize, seed: u64) -> Self;
 }
+
+/// One legal answer as a front end shows it: which card (or role, or slot) in
+/// which zone its button belongs to, and its words. A front end applies the
+/// answer by its `id` (its place in the legal list), never by reading text.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ActionView {
+    /// Its index in the legal list.
+    pub id: usize,
+    /// What it does (`build`, `pay`, `role`, `take`, `pass`…).
+    pub verb: &'static str,
+    /// The card (or role, or slot) it is about, by id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// Where that card is: `hand`, `city`, `offered`, `public`, `roles`, `yard`, `display`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<&'static str>,
+    /// A second card: the building a crane builds over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
+    /// Words for a person, with the cards' names rather than their ids.
+    pub label: String,
+    /// The action in the game's notation.
+    pub text: String,
+}

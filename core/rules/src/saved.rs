@@ -41,6 +41,55 @@ pub trait Replay: Sized {
     fn take_events(&mut self) -> Vec<Self::Event>;
     /// Applies one saved entry of a file of format `version`.
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
+    /// Deals again, from `seed`, every card `seat` has not seen (the deck's
+    /// order, the others' hands), and records it as a [`Redeal`] entry.
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), Self::Error>;
+}
+
+/// A new deal of everything one seat has not seen, from a fresh seed. An undo
+/// records one, so that taking back a draw cannot show what the face-down
+/// cards were; a saved game keeps it as an entry (`redeal 0 1234`) and replays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Redeal {
+    /// The number of recorded actions before it.
+    pub at: usize,
+    /// The seat whose unseen cards were dealt again.
+    pub seat: usize,
+    /// The seed they were dealt from.
+    pub seed: u64,
+}
+
+impl Redeal {
+    /// The saved entry.
+    pub fn text(&self) -> String {
+        format!("redeal {} {}", self.seat, self.seed)
+    }
+
+    /// Reads a saved entry `redeal <seat> <seed>`; `None` for any other entry.
+    pub fn parse(text: &str) -> Option<(usize, u64)> {
+        let mut words = text.split_whitespace();
+        if words.next() != Some("redeal") {
+            return None;
+        }
+        let seat = words.next()?.parse().ok()?;
+        let seed = words.next()?.parse().ok()?;
+        words.next().is_none().then_some((seat, seed))
+    }
+
+    /// The saved entries: `actions` (the recorded actions' texts) with the
+    /// re-deals `redeals` (in order) in their places.
+    pub fn interleave(actions: impl IntoIterator<Item = String>, redeals: &[Redeal]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut next = redeals.iter().peekable();
+        for (i, a) in actions.into_iter().enumerate() {
+            while let Some(r) = next.next_if(|r| r.at <= i) {
+                out.push(r.text());
+            }
+            out.push(a);
+        }
+        out.extend(next.map(Redeal::text));
+        out
+    }
 }
 
 /// What `play --save` and `simulate --save-games` write and `replay` reads (TOML).
@@ -163,7 +212,11 @@ impl<G: Replay> SavedGame<G> {
         game.record_actions(true);
         let mut events = game.take_events();
         for (i, a) in self.actions.iter().enumerate() {
-            let more = game.apply_saved(self.version, a).map_err(|e| {
+            let applied = match Redeal::parse(a) {
+                Some((seat, seed)) => game.redeal(seat, seed).map(|()| Vec::new()),
+                _ => game.apply_saved(self.version, a),
+            };
+            let more = applied.map_err(|e| {
                 let message = format!("action {} `{a}`: {e}", i + 1);
                 doc.as_ref()
                     .map_or_else(|| err(message.clone()), |d| d.error(&format!("actions.{i}"), message.clone()))
@@ -173,4 +226,25 @@ impl<G: Replay> SavedGame<G> {
         }
         Ok((game, events))
     }
+}
+
+/// An undo that cannot peek: `game` after only its first `entries` saved
+/// entries, then every card `seat` has not seen dealt again from
+/// `fresh_seed` (recorded, so the game still replays). Without the re-deal,
+/// taking back a draw and drawing again would show the same face-down cards.
+pub fn undo_to<G: Replay>(
+    game: &G,
+    rs: Arc<G::Rules>,
+    seed: u64,
+    entries: usize,
+    seat: usize,
+    fresh_seed: u64,
+) -> Result<G, String> {
+    let mut saved = SavedGame::<G>::of(game, "undo", seed, Vec::new());
+    saved.actions.truncate(entries);
+    let source = Source::Disk("undo".into());
+    let (mut back, _) = saved.replay_with(rs, &source, false).map_err(|e| e.to_string())?;
+    back.redeal(seat, fresh_seed).map_err(|e| e.to_string())?;
+    back.log_events(true);
+    Ok(back)
 }

@@ -33,7 +33,8 @@ impl Replay for Game {
 
     fn recorded_texts(&self) -> Vec<String> {
         let cards = &self.ruleset().cards;
-        self.recorded().iter().map(|a| a.text(cards)).collect()
+        let texts = self.recorded().iter().map(|a| a.text(cards));
+        engine_rules::saved::Redeal::interleave(texts, &self.redeals)
     }
 
     fn log_events(&mut self, on: bool) {
@@ -46,6 +47,10 @@ impl Replay for Game {
 
     fn take_events(&mut self) -> Vec<Event> {
         Game::take_events(self)
+    }
+
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        Game::redeal(self, seat, seed)
     }
 
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Event>, GameError> {

@@ -9,6 +9,9 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
+use crate::actions::Action;
+use crate::cards::CardIdx;
+use crate::effects::PickFrom;
 use crate::error::GameError;
 use crate::game::{Decision, DiscardReason, Game};
 use crate::score::Score;
@@ -269,4 +272,149 @@ impl Game {
         let players = self.scores()?.iter().enumerate().map(|(seat, s)| SeatScore { seat, score: s.view() }).collect();
         Ok(ScoresView { players })
     }
+}
+
+impl Game {
+    /// The legal answers of the seat to move as a front end shows them: each
+    /// with its card and the zone the card lies in, and words with names.
+    pub fn legal_views(&self) -> Vec<engine_play::ActionView> {
+        let Some(d) = &self.pending else { return Vec::new() };
+        let cards = &self.rs.cards;
+        let seat = d.seat();
+        let p = &self.players[seat];
+        let name = |c: CardIdx| cards.get(c).name.clone();
+        let in_hand = |c: CardIdx| p.hand.contains(&c);
+        self.legal
+            .iter()
+            .enumerate()
+            .map(|(id, a)| {
+                let (verb, card, zone, over, label): (&'static str, Option<CardIdx>, Option<&'static str>, _, String) =
+                    match *a {
+                        Action::Role { role, boost } => {
+                            let word = role.name();
+                            let label = if boost {
+                                capitalised(word)
+                            } else {
+                                format!("{} (without the boost)", capitalised(word))
+                            };
+                            return engine_play::ActionView {
+                                id,
+                                verb: "role",
+                                card: Some(word.to_owned()),
+                                zone: Some("roles"),
+                                over: None,
+                                label,
+                                text: a.text(cards),
+                            };
+                        }
+                        Action::Build { card, over } => {
+                            let zone = if in_hand(card) {
+                                "hand"
+                            } else if self.public.contains(&card) {
+                                "public"
+                            } else {
+                                "offered"
+                            };
+                            let label = match over {
+                                Some(o) => format!("Build {} over {}", name(card), name(o)),
+                                None => format!("Build {}", name(card)),
+                            };
+                            ("build", Some(card), Some(zone), over.map(|o| cards.id(o).to_owned()), label)
+                        }
+                        Action::Pay(c) => ("pay", Some(c), Some("hand"), None, format!("Pay with {}", name(c))),
+                        Action::Spend(c) => {
+                            ("spend", Some(c), Some("city"), None, format!("Pay with the good on {}", name(c)))
+                        }
+                        Action::Produce(c) => {
+                            ("produce", Some(c), Some("city"), None, format!("Produce on {}", name(c)))
+                        }
+                        Action::Sell(c) => {
+                            ("sell", Some(c), Some("city"), None, format!("Sell the good on {}", name(c)))
+                        }
+                        Action::Keep(c) => ("keep", Some(c), Some("offered"), None, format!("Keep {}", name(c))),
+                        Action::Discard(c) => {
+                            let zone =
+                                if !in_hand(c) || matches!(d, Decision::Look { .. }) { "offered" } else { "hand" };
+                            ("discard", Some(c), Some(zone), None, format!("Discard {}", name(c)))
+                        }
+                        Action::Tuck(c) => ("tuck", Some(c), Some("hand"), None, format!("Put {} under", name(c))),
+                        Action::Choose(w) => {
+                            ("choose", None, None, None, capitalised(&cards.word_name(w).replace('_', " ")))
+                        }
+                        Action::Pick(c) => {
+                            let zone = match d {
+                                Decision::Pick { from: PickFrom::Hand, .. } => "hand",
+                                _ => "city",
+                            };
+                            ("pick", Some(c), Some(zone), None, format!("Choose {}", name(c)))
+                        }
+                        Action::Give(c) => ("give", Some(c), Some("hand"), None, format!("Give {}", name(c))),
+                        Action::Pass => ("pass", None, None, None, pass_label(d).to_owned()),
+                    };
+                engine_play::ActionView {
+                    id,
+                    verb,
+                    card: card.map(|c| cards.id(c).to_owned()),
+                    zone,
+                    over,
+                    label,
+                    text: a.text(cards),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Game {
+    /// Each role in the order the roles lie on the table, with what it does in
+    /// words from the ruleset's numbers (a house rule's discount reads right).
+    pub fn role_texts(&self) -> Vec<(&'static str, String)> {
+        let r = &self.rs.rules;
+        let n = |k: i32, noun: &str| format!("{k} {noun}{}", if k == 1 { "" } else { "s" });
+        crate::Role::ALL
+            .iter()
+            .map(|&role| {
+                let text = match role {
+                    crate::Role::Builder => {
+                        format!(
+                            "everyone may build 1 building; the chooser pays {} less",
+                            n(r.builder_discount, "card")
+                        )
+                    }
+                    crate::Role::Producer => {
+                        format!("everyone produces {}; the chooser {} more", n(r.produce, "good"), r.producer_privilege)
+                    }
+                    crate::Role::Trader => {
+                        format!("everyone sells {}; the chooser {} more", n(r.sell, "good"), r.trader_privilege)
+                    }
+                    crate::Role::Councillor => format!(
+                        "everyone draws {} and keeps {}; the chooser draws {} more",
+                        r.council_draw, r.council_keep, r.council_privilege
+                    ),
+                    crate::Role::Prospector => {
+                        format!("the chooser draws {}", n(r.prospector_privilege, "card"))
+                    }
+                };
+                (role.name(), text)
+            })
+            .collect()
+    }
+}
+
+/// What "pass" means in each decision, for a button.
+fn pass_label(d: &Decision) -> &'static str {
+    match d {
+        Decision::Build { .. } => "Build nothing",
+        Decision::Produce { .. } => "Produce no more",
+        Decision::Sell { .. } => "Sell no more",
+        Decision::Reveal { .. } | Decision::Look { .. } => "Keep none",
+        Decision::Tuck { .. } => "Put no more under",
+        Decision::Exchange { .. } => "Exchange no more",
+        _ => "Pass",
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }

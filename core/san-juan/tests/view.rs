@@ -74,3 +74,61 @@ fn the_view_says_who_chose_each_role_this_round() {
     }
     assert_eq!(roles(&game), serde_json::Value::Null, "a new round clears the roles");
 }
+
+/// An undo re-deals what the undoing seat has not seen: taking back a
+/// prospector's draw and choosing the prospector again does not draw the same
+/// face-down card every time. The re-deal is an entry of the saved game, which
+/// still replays.
+#[test]
+fn an_undo_cannot_peek_at_the_deck_and_the_game_still_replays() {
+    use engine_rules::saved::{SavedGame, undo_to};
+    let rs = Ruleset::load("second-edition").unwrap();
+    // A position where seat 0 may choose the prospector.
+    let (mut game, seed) = (0..50)
+        .find_map(|seed| {
+            let mut g = Game::new(rs.clone(), 3, seed).unwrap();
+            g.record_actions(true);
+            let prospector = g.legal_actions().iter().any(|a| a.text(&rs.cards) == "role prospector");
+            (g.pending().unwrap().seat() == 0 && prospector).then_some((g, seed))
+        })
+        .unwrap();
+    let mark = game.saved_len();
+    let hand = game.player(0).hand.clone();
+    let drawn = |g: &mut Game| {
+        g.apply_exact("role prospector").unwrap();
+        let mut new = g.player(0).hand.clone();
+        for c in &hand {
+            let i = new.iter().position(|x| x == c).unwrap();
+            new.swap_remove(i);
+        }
+        new
+    };
+    let first = drawn(&mut game.clone());
+    let mut draws = Vec::new();
+    for fresh in 0..8 {
+        let mut back = undo_to(&game, rs.clone(), seed, mark, 0, fresh).unwrap();
+        assert_eq!(back.view(Some(0)).unwrap(), game.view(Some(0)).unwrap(), "seat 0 sees the same position");
+        draws.push(drawn(&mut back));
+    }
+    assert!(draws.iter().any(|d| *d != first), "the same card after every undo: {first:?} {draws:?}");
+    // Played on after a re-deal, the game replays from its file, the re-deal included.
+    let mut back = undo_to(&game, rs.clone(), seed, mark, 0, 77).unwrap();
+    let mut bot = RandomBot::new(4);
+    for _ in 0..60 {
+        let a = bot.choose(&back, back.legal_actions());
+        back.apply(a).unwrap();
+    }
+    let saved = SavedGame::<Game>::of(&back, "second-edition", seed, Vec::new());
+    assert!(saved.actions.contains(&"redeal 0 77".to_owned()), "{:?}", saved.actions);
+    let source = engine_rules::files::Source::Disk("game.toml".into());
+    let text = saved.to_toml();
+    let (replayed, _) = SavedGame::<Game>::parse(&source, &text).unwrap().replay(&source, false).unwrap();
+    assert_eq!(replayed.view(None).unwrap(), back.view(None).unwrap());
+    // Never once the game is over.
+    while back.pending().is_some() {
+        let a = bot.choose(&back, back.legal_actions());
+        back.apply(a).unwrap();
+    }
+    assert!(back.redeal(0, 1).is_err());
+    game.apply_exact("role prospector").unwrap();
+}

@@ -72,3 +72,42 @@ fn saved_bot_games_replay_to_the_same_final_state() {
         }
     }
 }
+
+/// An undo re-deals what the undoing seat has not seen (the others' money, the
+/// decks' order, each scoring card within its pile): the seat's view is the
+/// same, the hidden cards are not, and the saved game replays the re-deal.
+#[test]
+fn an_undo_cannot_peek_at_the_decks_and_the_game_still_replays() {
+    use engine_rules::saved::{SavedGame, undo_to};
+    let rs = Ruleset::load("alhambra").unwrap();
+    let mut game = Game::new(Arc::clone(&rs), 3, 11).unwrap();
+    game.record_actions(true);
+    let mut bot = RandomBot::new(2);
+    for _ in 0..25 {
+        let a = bot.choose(&game, game.legal_actions());
+        game.apply(a).unwrap();
+    }
+    let seat = game.pending().unwrap().seat();
+    let mark = game.saved_len();
+    let a = undo_to(&game, Arc::clone(&rs), 11, mark, seat, 1).unwrap();
+    let b = undo_to(&game, Arc::clone(&rs), 11, mark, seat, 2).unwrap();
+    assert_eq!(a.view(Some(seat)), game.view(Some(seat)));
+    assert_eq!(b.view(Some(seat)), game.view(Some(seat)));
+    assert_ne!(a.view(None), b.view(None), "the others' money is dealt again");
+    // Played on, then saved: the re-deal is an entry, and the file replays.
+    let mut a = a;
+    for _ in 0..30 {
+        let x = bot.choose(&a, a.legal_actions());
+        a.apply(x).unwrap();
+    }
+    let saved = SavedGame::<Game>::of(&a, "alhambra", 11, Vec::new());
+    assert!(saved.actions.contains(&format!("redeal {seat} 1")), "{:?}", saved.actions);
+    let source = engine_rules::files::Source::Disk("game.toml".into());
+    let (replayed, _) = SavedGame::<Game>::parse(&source, &saved.to_toml()).unwrap().replay(&source, false).unwrap();
+    assert_eq!(replayed.view(None), a.view(None));
+    while a.pending().is_some() {
+        let x = bot.choose(&a, a.legal_actions());
+        a.apply(x).unwrap();
+    }
+    assert!(a.redeal(seat, 3).is_err(), "never once the game is over");
+}
