@@ -10,6 +10,7 @@ mod limits;
 mod play;
 mod report;
 mod scenario;
+mod serve;
 mod simulate;
 mod test;
 
@@ -36,18 +37,7 @@ enum Command {
     ///
     /// Open the printed address, make a table and send each person their seat's link.
     /// Example: sanjuan serve --port 8080 --ruleset cards/san-juan/rulesets/examples/gallery.toml
-    Serve {
-        /// The port (0: any free one).
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// The address to listen on; the default serves this computer only
-        /// (`0.0.0.0`: everyone on the network who has a seat's link).
-        #[arg(long, default_value = "127.0.0.1")]
-        host: String,
-        /// A ruleset file (or id) to offer besides the built-in ones; repeat for more.
-        #[arg(long = "ruleset", value_name = "RULESET")]
-        rulesets: Vec<String>,
-    },
+    Serve(serve::Args),
     /// Show what the balance bot learned about a ruleset: each feature's weight (a building's worth in final points).
     ///
     /// The model is learned by self-play once per ruleset content and cached
@@ -157,7 +147,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Simulate(args) => simulate::run(args),
         Command::Learn(args) => balance::run(args),
-        Command::Serve { port, host, rulesets } => serve(port, host, rulesets),
+        Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay { file, json } => play::replay(&file, json),
@@ -192,21 +182,4 @@ type CmdResult = Result<ExitCode, String>;
 /// Loads a ruleset, turning every problem into one message.
 fn load_ruleset(spec: &str) -> Result<std::sync::Arc<san_juan::Ruleset>, String> {
     san_juan::Ruleset::load(spec).map_err(|e| e.to_string())
-}
-
-/// `sanjuan serve`: checks every ruleset file loads, then serves until stopped.
-fn serve(port: u16, host: String, rulesets: Vec<String>) -> CmdResult {
-    for spec in &rulesets {
-        match games::Which::of_ruleset(spec)? {
-            games::Which::SanJuan => san_juan::Ruleset::load(spec).map(|_| ()).map_err(|e| e.to_string())?,
-            games::Which::Alhambra => ::alhambra::Ruleset::load(spec).map(|_| ()).map_err(|e| e.to_string())?,
-        }
-    }
-    let config = sanjuan_web::Config { host, port, rulesets, ..sanjuan_web::Config::default() };
-    sanjuan_web::run(config, |addr| {
-        println!(
-            "sanjuan serve: open http://{addr}/ to make a table; each person's seat has its own link. Ctrl-C stops."
-        );
-    })?;
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,16 +1,18 @@
-//! A load test on localhost: N tables (default 50), each with one client
-//! playing its person's seat against two bots over real HTTP, for S seconds
-//! (default 60). Prints errors and the time from a click (the action sent)
-//! to the updated view (the answer received).
+//! A load test against a running `sanjuan serve`: N tables (default 50),
+//! each with one client playing its person's seat against two bots over real
+//! HTTP, for S seconds (default 60). Prints errors and the time from a click
+//! (the answer sent) to the updated view (the response received).
 //!
-//! `cargo run --release -p sanjuan-web --example load -- 60 50`
+//! ```sh
+//! sanjuan serve --port 8099 --max-tables 20000 --tables-per-minute 100000 &
+//! cargo run --release -p sanjuan-web --example load -- 127.0.0.1:8099 60 50
+//! ```
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use sanjuan_web::{Config, Server, bind};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -48,11 +50,12 @@ async fn new_table(addr: SocketAddr, seed: u64) -> Result<(String, String), Stri
 #[tokio::main]
 async fn main() {
     let mut args = std::env::args().skip(1);
+    let Some(addr) = args.next().and_then(|a| a.parse::<SocketAddr>().ok()) else {
+        eprintln!("usage: load ADDRESS:PORT [SECONDS] [TABLES] (a running `sanjuan serve`)");
+        std::process::exit(2);
+    };
     let seconds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(60);
     let tables: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
-    let server = Server::new(Config { port: 0, max_tables: 100_000, ..Config::default() });
-    let (addr, serving) = bind(server).await.expect("bind");
-    tokio::spawn(serving);
     let errors = Arc::new(AtomicU64::new(0));
     let games = Arc::new(AtomicU64::new(0));
     let end = Instant::now() + Duration::from_secs(seconds);
@@ -72,15 +75,23 @@ async fn main() {
             };
             // Log lines this client has: like the page, it asks only for the rest.
             let mut have = 0;
+            let (mut waiting, mut version) = (false, 0);
             let lines =
                 |v: &Value| v["log_start"].as_u64().unwrap_or(0) as usize + v["log"].as_array().map_or(0, Vec::len);
             while Instant::now() < end {
-                let (status, state) =
-                    match http(addr, "GET", &format!("/api/tables/{table}/state?token={token}&log={have}"), None).await
-                    {
-                        Ok(r) => r,
-                        Err(_) => (0, Value::Null),
-                    };
+                // The bots of a new table move after it opens: then wait for the next change.
+                let since = if waiting { format!("&since={version}") } else { String::new() };
+                let (status, state) = match http(
+                    addr,
+                    "GET",
+                    &format!("/api/tables/{table}/state?token={token}&log={have}{since}"),
+                    None,
+                )
+                .await
+                {
+                    Ok(r) => r,
+                    Err(_) => (0, Value::Null),
+                };
                 if status != 200 {
                     errors.fetch_add(1, Ordering::Relaxed);
                     continue;
@@ -90,6 +101,7 @@ async fn main() {
                     games.fetch_add(1, Ordering::Relaxed);
                     seed += 1;
                     have = 0;
+                    waiting = false;
                     match new_table(addr, seed).await {
                         Ok(t) => (table, token) = t,
                         Err(_) => {
@@ -98,8 +110,13 @@ async fn main() {
                     }
                     continue;
                 }
-                let Some(action) = state["legal"][0].as_str() else { continue };
-                let body = serde_json::json!({ "token": token, "action": action, "log": have }).to_string();
+                version = state["version"].as_u64().unwrap_or(0);
+                waiting = state["legal"].as_array().is_none_or(Vec::is_empty);
+                if waiting {
+                    continue;
+                }
+                let body =
+                    serde_json::json!({ "token": token, "choice": 0, "version": version, "log": have }).to_string();
                 let click = Instant::now();
                 match http(addr, "POST", &format!("/api/tables/{table}/act"), Some(&body)).await {
                     Ok((200, v)) => {

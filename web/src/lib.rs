@@ -9,22 +9,27 @@
 //! fetched from elsewhere.
 #![warn(missing_docs)]
 
+pub mod seal;
 pub mod table;
 
+use std::any::Any;
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use table::{HUMAN, Refusal, Table};
+use table::{Choice, HUMAN, Refusal, Seated, Table, refuse};
 
 /// How the server is set up.
 #[derive(Clone, Debug)]
@@ -37,17 +42,38 @@ pub struct Config {
     pub rulesets: Vec<String>,
     /// The most tables at once.
     pub max_tables: usize,
+    /// A table nobody has asked about for this long is freed.
+    pub idle: Duration,
+    /// A finished table nobody has asked about for this long is freed.
+    pub finished: Duration,
+    /// Another person's seat may be handed to a bot once it has been deciding this long.
+    pub takeover_after: Duration,
+    /// Tables one client (address) may make or resume per minute.
+    pub tables_per_minute: usize,
+    /// The key that seals downloads of games in progress (random unless given: see `serve --key-file`).
+    pub key: [u8; 32],
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { host: "127.0.0.1".into(), port: 8080, rulesets: Vec::new(), max_tables: 64 }
+        Config {
+            host: "127.0.0.1".into(),
+            port: 8080,
+            rulesets: Vec::new(),
+            max_tables: 64,
+            idle: Duration::from_secs(6 * 3600),
+            finished: Duration::from_secs(30 * 60),
+            takeover_after: Duration::from_secs(120),
+            tables_per_minute: 20,
+            key: seal::fresh_key(),
+        }
     }
 }
 
 /// One table and the channel that tells waiting clients about its changes.
-struct Cell {
-    table: Mutex<Table>,
+/// The table's lock is asynchronous: a request waiting for it holds no thread.
+pub struct Cell {
+    table: Arc<tokio::sync::Mutex<Table>>,
     changed: watch::Sender<u64>,
 }
 
@@ -57,6 +83,14 @@ pub struct Server {
     tables: Mutex<HashMap<String, Arc<Cell>>>,
     /// Requests waiting for a change now.
     waiting: std::sync::atomic::AtomicUsize,
+    /// Loaded rulesets by game and content fingerprint: a ruleset (and the
+    /// balance bot's model it learns) is loaded once per server, not per table.
+    rules: Mutex<HashMap<(String, String), Arc<dyn Any + Send + Sync>>>,
+    /// Tables resumed from a sealed download, by the game's uid and its entries:
+    /// the next person uploading their own download of it joins that table.
+    resumed: Mutex<HashMap<(String, usize), String>>,
+    /// Per client address: when it made tables in the last minute.
+    made: Mutex<HashMap<Option<IpAddr>, Vec<Instant>>>,
 }
 
 /// The most requests that wait for a change at once; beyond, a request is answered at once.
@@ -74,15 +108,30 @@ const MAX_BODY: usize = 16 * 1024;
 /// The largest saved game accepted (a long game is some tens of KiB).
 const MAX_SAVED: usize = 1024 * 1024;
 
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Server {
     /// A server with no tables yet.
     pub fn new(config: Config) -> Arc<Server> {
-        Arc::new(Server { config, tables: Mutex::new(HashMap::new()), waiting: Default::default() })
+        Arc::new(Server {
+            config,
+            tables: Mutex::new(HashMap::new()),
+            waiting: Default::default(),
+            rules: Mutex::new(HashMap::new()),
+            resumed: Mutex::new(HashMap::new()),
+            made: Mutex::new(HashMap::new()),
+        })
     }
 
     fn cell(&self, id: &str) -> Result<Arc<Cell>, Refusal> {
-        let tables = self.tables.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        tables.get(id).cloned().ok_or(Refusal { status: 404, message: format!("no table `{id}`") })
+        locked(&self.tables).get(id).cloned().ok_or(refuse(404, format!("no table `{id}`")))
+    }
+
+    /// The number of tables held now.
+    pub fn table_count(&self) -> usize {
+        locked(&self.tables).len()
     }
 
     /// The rulesets a table may be made with: the built-in ones and the server's files.
@@ -98,120 +147,286 @@ impl Server {
         out
     }
 
-    /// Makes a table; returns its id and each person's seat and token.
-    pub fn create(&self, request: &NewTable) -> Result<Created, Refusal> {
-        let bad = |m: String| Refusal { status: 400, message: m };
+    /// The loaded ruleset of this content: the one loaded before, if any (its
+    /// balance model then is learned already), else `rs`, kept.
+    fn shared<R: Send + Sync + 'static>(&self, game: &str, fingerprint: &str, rs: Arc<R>) -> Arc<R> {
+        let mut rules = locked(&self.rules);
+        let key = (game.to_owned(), fingerprint.to_owned());
+        if let Some(kept) = rules.get(&key).and_then(|r| Arc::clone(r).downcast::<R>().ok()) {
+            return kept;
+        }
+        rules.insert(key, Arc::clone(&rs) as Arc<dyn Any + Send + Sync>);
+        rs
+    }
+
+    fn san_juan_rules(&self, spec: &str) -> Result<Arc<san_juan::Ruleset>, Refusal> {
+        let rs = san_juan::Ruleset::load(spec).map_err(|e| refuse(400, e.to_string()))?;
+        Ok(self.shared("san-juan", &rs.fingerprint.clone(), rs))
+    }
+
+    fn alhambra_rules(&self, spec: &str) -> Result<Arc<alhambra::Ruleset>, Refusal> {
+        let rs = alhambra::Ruleset::load(spec).map_err(|e| refuse(400, e.to_string()))?;
+        Ok(self.shared("alhambra", &rs.fingerprint.clone(), rs))
+    }
+
+    /// A client may make a table now: at most `tables_per_minute` a minute from one address.
+    fn admit(&self, client: Option<IpAddr>) -> Result<(), Refusal> {
+        let now = Instant::now();
+        let mut made = locked(&self.made);
+        made.retain(|_, times| {
+            times.retain(|t| now.duration_since(*t) < Duration::from_secs(60));
+            !times.is_empty()
+        });
+        let times = made.entry(client).or_default();
+        if times.len() >= self.config.tables_per_minute {
+            return Err(refuse(
+                429,
+                format!("{} tables in the last minute from your address: wait a minute", times.len()),
+            ));
+        }
+        times.push(now);
+        Ok(())
+    }
+
+    /// Makes a table; returns its id and each person's seat and token. The
+    /// bots' first moves are made afterwards ([`Server::bots_move`]).
+    pub fn create(&self, request: &NewTable, client: Option<IpAddr>) -> Result<(Created, Arc<Cell>), Refusal> {
+        let bad = |m: String| refuse(400, m);
         if !self.rulesets().iter().any(|r| r.id == request.ruleset) {
             return Err(bad(format!("unknown ruleset `{}`; GET /api/rulesets lists them", request.ruleset)));
         }
-        if request.seats.is_empty() || request.seats.len() > 6 {
+        if request.seats.len() < 2 || request.seats.len() > 6 {
             return Err(bad("give 2 to 6 seats, each `human` or a bot".into()));
         }
-        for s in &request.seats {
-            if s != HUMAN {
-                engine_play::bots::BotSpec::parse(s).map_err(bad)?;
-            }
+        for s in request.seats.iter().filter(|s| *s != HUMAN) {
+            table::check_bot(s)?;
         }
         if !request.seats.iter().any(|s| s == HUMAN) {
             return Err(bad("a table needs at least one `human` seat".into()));
         }
-        let seed = request.seed.unwrap_or_else(|| {
-            use rand::Rng;
-            rand::rng().next_u64() >> 11
-        });
+        self.room()?;
+        self.admit(client)?;
+        let seed = request.seed.unwrap_or_else(|| rand::Rng::next_u64(&mut rand::rng()) >> 11);
         let players = request.seats.len();
-        let game: Box<dyn table::Seated> = match game_of(&request.ruleset) {
-            Some(Game::Alhambra) => {
-                let rs = alhambra::Ruleset::load(&request.ruleset).map_err(|e| bad(e.to_string()))?;
-                let mut g = alhambra::Game::new(rs, players, seed).map_err(|e| bad(e.to_string()))?;
-                g.log_events(true);
-                g.record_actions(true);
-                Box::new(g)
-            }
-            _ => {
-                let rs = san_juan::Ruleset::load(&request.ruleset).map_err(|e| bad(e.to_string()))?;
-                let mut g = san_juan::Game::new(rs, players, seed).map_err(|e| bad(e.to_string()))?;
-                g.log_events(true);
-                g.record_actions(true);
-                Box::new(g)
-            }
+        let game: Box<dyn Seated> = match game_of(&request.ruleset) {
+            Some(Game::Alhambra) => started::<alhambra::Game>(self.alhambra_rules(&request.ruleset)?, players, seed)?,
+            _ => started::<san_juan::Game>(self.san_juan_rules(&request.ruleset)?, players, seed)?,
         };
         let id = table::token()[..12].to_owned();
-        let mut t = Table::new(id.clone(), request.ruleset.clone(), seed, request.seats.clone(), game);
-        t.play_bots()?;
+        let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game);
         self.insert(t)
+    }
+
+    /// Refuses when the server holds its most tables.
+    fn room(&self) -> Result<(), Refusal> {
+        let n = self.table_count();
+        if n >= self.config.max_tables {
+            return Err(refuse(
+                503,
+                format!("the server holds {n} tables already (its most: serve --max-tables); try again later"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Frees tables nobody asked about for a while: finished ones after
+    /// `finished`, others after `idle`. Returns how many were freed.
+    pub fn sweep(&self) -> usize {
+        let mut tables = locked(&self.tables);
+        let before = tables.len();
+        tables.retain(|_, cell| {
+            // A table in use (locked) now is not idle.
+            let Ok(t) = cell.table.try_lock() else { return true };
+            let quiet = t.touched.elapsed();
+            !(quiet >= self.config.idle || (t.over() && quiet >= self.config.finished))
+        });
+        let freed = before - tables.len();
+        if freed > 0 {
+            let alive: std::collections::HashSet<String> = tables.keys().cloned().collect();
+            locked(&self.resumed).retain(|_, id| alive.contains(id));
+        }
+        freed
     }
 }
 
+/// A new game of `G`, logging and recording.
+fn started<G: Seated + engine_rules::saved::Replay + 'static>(
+    rs: Arc<G::Rules>,
+    players: usize,
+    seed: u64,
+) -> Result<Box<dyn Seated>, Refusal> {
+    let mut g = G::start(rs, players, seed).map_err(|e| refuse(400, e.to_string()))?;
+    g.log_events(true);
+    g.record_actions(true);
+    Ok(Box::new(g))
+}
+
+/// A replayed game, its seed and who sat where.
+type Replayed = (Box<dyn Seated>, u64, Vec<String>);
+
+/// A saved game replayed on `rs`, logging and recording.
+fn replayed<G: Seated + engine_rules::saved::Replay + 'static>(
+    rs: Arc<G::Rules>,
+    text: &str,
+) -> Result<Replayed, Refusal> {
+    let bad = |m: String| refuse(400, m);
+    let source = engine_rules::files::Source::Disk("uploaded game".into());
+    let saved = engine_rules::saved::SavedGame::<G>::parse(&source, text).map_err(|e| bad(e.to_string()))?;
+    let (g, _) = saved.replay_with(rs, &source, true).map_err(|e| bad(e.to_string()))?;
+    Ok((Box::new(g), saved.seed, saved.seats.clone()))
+}
+
 impl Server {
-    /// A table that continues a saved game (the file `play --save` or the page's
-    /// download writes): its ruleset must be one this server offers; people's
-    /// seats are those the file names `human` (or every seat, if it names none).
-    pub fn resume(&self, request: &Resume) -> Result<Created, Refusal> {
-        let bad = |m: String| Refusal { status: 400, message: m };
-        let source = engine_rules::files::Source::Disk("uploaded game".into());
-        let ruleset = request
+    /// A table that continues a saved game. A sealed download (a game in
+    /// progress, [`seal`]) gives links only to the seats its downloader held;
+    /// the others' seats are claimed by each person uploading their own
+    /// download of the same game, which joins the table made by the first.
+    /// A plain file (a finished game, `play --save`) gives every person's seat.
+    pub fn resume(&self, request: &Resume, client: Option<IpAddr>) -> Result<(Created, Option<Arc<Cell>>), Refusal> {
+        let bad = |m: String| refuse(400, m);
+        let doc = request
             .saved
             .parse::<toml::Table>()
-            .ok()
-            .and_then(|t| t.get("ruleset").and_then(|r| r.as_str().map(str::to_owned)))
-            .ok_or_else(|| bad("not a saved game: it names no ruleset".into()))?;
+            .map_err(|e| bad(format!("not a saved game: the file is not TOML ({})", e.message().trim_end())))?;
+        let (text, holders, uid) = if doc.contains_key("sealed") {
+            let opened = seal::open(&self.config.key, &doc).map_err(bad)?;
+            (opened.saved, Some(opened.holders), Some(opened.uid))
+        } else {
+            (request.saved.clone(), None, None)
+        };
+        let doc =
+            text.parse::<toml::Table>().map_err(|e| bad(format!("not a saved game: {}", e.message().trim_end())))?;
+        let ruleset = doc
+            .get("ruleset")
+            .and_then(|r| r.as_str().map(str::to_owned))
+            .ok_or_else(|| bad("not a saved game: it names no ruleset (`ruleset = \"second-edition\"`)".into()))?;
         if !self.rulesets().iter().any(|r| r.id == ruleset) {
             return Err(bad(format!("the saved game is for `{ruleset}`, which this server does not offer")));
         }
-        fn seats_of(named: &[String], players: usize) -> Vec<String> {
-            let mut seats: Vec<String> = (0..players).map(|i| named.get(i).cloned().unwrap_or_default()).collect();
-            for s in &mut seats {
-                if engine_play::bots::BotSpec::parse(s).is_err() {
-                    *s = HUMAN.to_owned();
+        let entries = doc.get("actions").and_then(|a| a.as_array()).map_or(0, Vec::len);
+        // Joining a table already resumed from another person's download of this game.
+        if let Some(uid) = &uid
+            && let Some(id) = locked(&self.resumed).get(&(uid.clone(), entries)).cloned()
+            && let Ok(cell) = self.cell(&id)
+        {
+            let mut t = cell.table.try_lock().map_err(|_| refuse(503, "that table is busy: try again"))?;
+            let holders = holders.unwrap_or_default();
+            for &seat in &holders {
+                if t.claimed.get(seat).is_none_or(|c| *c) {
+                    return Err(refuse(409, format!("seat {seat} of this game was taken up already")));
                 }
             }
-            if !seats.iter().any(|s| s == HUMAN) {
-                seats.iter_mut().for_each(|s| *s = HUMAN.to_owned());
+            for &seat in &holders {
+                t.claimed[seat] = true;
             }
-            seats
+            let created = links(&t, &holders);
+            return Ok((created, None));
         }
-        let (game, seed, seats): (Box<dyn table::Seated>, u64, Vec<String>) = match game_of(&ruleset) {
-            Some(Game::Alhambra) => {
-                let saved = engine_rules::saved::SavedGame::<alhambra::Game>::parse(&source, &request.saved)
-                    .map_err(|e| bad(e.to_string()))?;
-                let rs = alhambra::Ruleset::load(&ruleset).map_err(|e| bad(e.to_string()))?;
-                let (g, _) = saved.replay_with(rs, &source, true).map_err(|e| bad(e.to_string()))?;
-                (Box::new(g), saved.seed, seats_of(&saved.seats, saved.players))
-            }
-            _ => {
-                let saved = engine_rules::saved::SavedGame::<san_juan::Game>::parse(&source, &request.saved)
-                    .map_err(|e| bad(e.to_string()))?;
-                let rs = san_juan::Ruleset::load(&ruleset).map_err(|e| bad(e.to_string()))?;
-                let (g, _) = saved.replay_with(rs, &source, true).map_err(|e| bad(e.to_string()))?;
-                (Box::new(g), saved.seed, seats_of(&saved.seats, saved.players))
-            }
+        self.room()?;
+        self.admit(client)?;
+        let (game, seed, named) = match game_of(&ruleset) {
+            Some(Game::Alhambra) => replayed::<alhambra::Game>(self.alhambra_rules(&ruleset)?, &text)?,
+            _ => replayed::<san_juan::Game>(self.san_juan_rules(&ruleset)?, &text)?,
         };
+        let players = game.players();
+        let mut seats: Vec<String> = (0..players).map(|i| named.get(i).cloned().unwrap_or_default()).collect();
+        for s in &mut seats {
+            if table::check_bot(s).is_err() {
+                *s = HUMAN.to_owned();
+            }
+        }
+        if !seats.iter().any(|s| s == HUMAN) {
+            seats.iter_mut().for_each(|s| *s = HUMAN.to_owned());
+        }
         let id = table::token()[..12].to_owned();
         let mut t = Table::new(id.clone(), ruleset, seed, seats, game);
-        t.play_bots()?;
-        self.insert(t)
+        if let Some(holders) = &holders {
+            for (seat, claimed) in t.claimed.iter_mut().enumerate() {
+                *claimed = holders.contains(&seat);
+            }
+        }
+        if let Some(uid) = uid {
+            locked(&self.resumed).insert((uid, entries), id);
+        }
+        let (created, cell) = self.insert(t)?;
+        Ok((created, Some(cell)))
     }
 
-    /// Keeps a new table, if there is room; returns the people's links.
-    fn insert(&self, t: Table) -> Result<Created, Refusal> {
+    /// Keeps a new table; returns the links of its people's claimed seats.
+    fn insert(&self, t: Table) -> Result<(Created, Arc<Cell>), Refusal> {
         let id = t.id.clone();
-        let seats = t.tokens();
-        let version = t.version;
-        let mut tables = self.tables.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let claimed: Vec<usize> = (0..t.seats.len()).filter(|&s| t.claimed[s]).collect();
+        let created = links(&t, &claimed);
+        let (changed, _) = watch::channel(t.version);
+        let cell = Arc::new(Cell { table: Arc::new(tokio::sync::Mutex::new(t)), changed });
+        let mut tables = locked(&self.tables);
         if tables.len() >= self.config.max_tables {
-            return Err(Refusal { status: 503, message: format!("the server holds {} tables already", tables.len()) });
+            return Err(refuse(503, format!("the server holds {} tables already", tables.len())));
         }
-        let (changed, _) = watch::channel(version);
-        tables.insert(id.clone(), Arc::new(Cell { table: Mutex::new(t), changed }));
-        Ok(Created {
-            table: id.clone(),
-            seats: seats
-                .into_iter()
-                .map(|(seat, token)| SeatLink { seat, url: format!("/play/{id}/{token}"), token })
-                .collect(),
-        })
+        tables.insert(id, Arc::clone(&cell));
+        Ok((created, cell))
     }
+
+    /// The sealed download of a game in progress for the seats `holders`, or
+    /// the whole game once it is over.
+    fn download(&self, t: &Table, holders: &[usize]) -> String {
+        if t.over() { t.save() } else { seal::close(&self.config.key, t, holders) }
+    }
+
+    /// What `seat` would be sent if everything it has not seen were dealt
+    /// again from `seed`: equal to what it is sent when nothing leaks (for tests).
+    pub async fn state_dealt_again(
+        &self,
+        id: &str,
+        seat: usize,
+        log: usize,
+        seed: u64,
+    ) -> Result<serde_json::Value, Refusal> {
+        let cell = self.cell(id)?;
+        let t = cell.table.lock().await;
+        serde_json::to_value(t.state_dealt_again(seat, log, seed)).map_err(|e| refuse(500, e.to_string()))
+    }
+}
+
+/// The links of these seats of a table.
+fn links(t: &Table, seats: &[usize]) -> Created {
+    let id = &t.id;
+    Created {
+        table: id.clone(),
+        seats: t
+            .tokens()
+            .into_iter()
+            .filter(|(seat, _)| seats.contains(seat))
+            .map(|(seat, token)| SeatLink { seat, url: format!("/play/{id}/{token}"), token })
+            .collect(),
+    }
+}
+
+/// Bots answer until a person must decide or the game ends. Each bot thinks
+/// on a copy of the game, without the table's lock, so that everyone else's
+/// requests are answered meanwhile; a move is played only if the table did
+/// not change while the bot thought.
+fn bots_move(cell: &Cell) {
+    for _ in 0..100_000 {
+        let job = {
+            let mut t = cell.table.blocking_lock();
+            let job = t.bot_job();
+            if job.is_none() {
+                return;
+            }
+            job
+        };
+        let Some(job) = job else { return };
+        let choice = job.game.bot_choice(&job.bot, job.seed);
+        let mut t = cell.table.blocking_lock();
+        t.bot_played(job.version, choice);
+        cell.changed.send_replace(t.version);
+    }
+}
+
+/// [`bots_move`] off the async threads; waits for it.
+async fn bots_answer(cell: Arc<Cell>) {
+    let _ = tokio::task::spawn_blocking(move || bots_move(&cell)).await;
 }
 
 /// A saved game to continue at a new table.
@@ -282,6 +497,50 @@ impl IntoResponse for Refusal {
     }
 }
 
+/// A JSON body whose refusal is ours: `{"error"}` with 400 (413 for a body too large).
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = Refusal;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Refusal> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Body(v)),
+            Err(e) => Err(json_refusal(&e)),
+        }
+    }
+}
+
+fn json_refusal(e: &JsonRejection) -> Refusal {
+    let status = if e.status() == StatusCode::PAYLOAD_TOO_LARGE { 413 } else { 400 };
+    refuse(status, format!("a malformed request: {}", e.body_text()))
+}
+
+/// Query parameters whose refusal is ours (400, `{"error"}`).
+struct Query<T>(T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Refusal> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| Query(q.0))
+            .map_err(|e: QueryRejection| refuse(400, format!("a malformed request: {}", e.body_text())))
+    }
+}
+
+/// The client's address, when the server knows it (it does when it listens itself).
+struct Client(Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Refusal> {
+        Ok(Client(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
+    }
+}
+
 #[derive(Deserialize)]
 struct StateQuery {
     token: String,
@@ -291,11 +550,18 @@ struct StateQuery {
     log: usize,
 }
 
+/// A person's answer: the legal answer's `id` at the table's `version` (what
+/// the page sends), or its notation exactly as `legal` gives it (`action`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Act {
     token: String,
-    action: String,
+    #[serde(default)]
+    choice: Option<usize>,
+    #[serde(default)]
+    version: Option<u64>,
+    #[serde(default)]
+    action: Option<String>,
     #[serde(default)]
     log: usize,
 }
@@ -311,23 +577,12 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/", get(|| async { Html(PAGE) }))
         .route("/play/{table}/{token}", get(|| async { Html(PAGE) }))
         .route("/api/rulesets", get(|State(s): State<Arc<Server>>| async move { Json(s.rulesets()) }))
-        .route(
-            "/api/tables",
-            post(|State(s): State<Arc<Server>>, Json(req): Json<NewTable>| async move {
-                tokio::task::spawn_blocking(move || s.create(&req).map(Json))
-                    .await
-                    .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))
-            }),
-        )
+        .route("/api/tables", post(create))
         .route(
             "/api/resume",
-            post(|State(s): State<Arc<Server>>, Json(req): Json<Resume>| async move {
-                tokio::task::spawn_blocking(move || s.resume(&req).map(Json))
-                    .await
-                    .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))
-            })
-            // A saved game is larger than an action: a bound of its own.
-            .layer(DefaultBodyLimit::max(MAX_SAVED)),
+            post(resume)
+                // A saved game is larger than an action: a bound of its own.
+                .layer(DefaultBodyLimit::max(MAX_SAVED)),
         )
         .route("/api/tables/{table}/state", get(state))
         .route("/api/tables/{table}/act", post(act))
@@ -335,8 +590,37 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/cards", get(cards))
         .route("/api/tables/{table}/undo", post(undo))
         .route("/api/tables/{table}/takeover", post(take_over))
+        .fallback(|| async { refuse(404, "no such page or API route") })
+        .method_not_allowed_fallback(|| async { refuse(405, "that method is not allowed here") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
+}
+
+async fn create(
+    State(s): State<Arc<Server>>,
+    Client(client): Client,
+    Body(req): Body<NewTable>,
+) -> Result<Json<Created>, Refusal> {
+    let (created, cell) = tokio::task::spawn_blocking(move || s.create(&req, client))
+        .await
+        .unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
+    // The table opens at once; its bots (and a balance model to learn) move meanwhile.
+    tokio::spawn(bots_answer(cell));
+    Ok(Json(created))
+}
+
+async fn resume(
+    State(s): State<Arc<Server>>,
+    Client(client): Client,
+    Body(req): Body<Resume>,
+) -> Result<Json<Created>, Refusal> {
+    let (created, cell) = tokio::task::spawn_blocking(move || s.resume(&req, client))
+        .await
+        .unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
+    if let Some(cell) = cell {
+        tokio::spawn(bots_answer(cell));
+    }
+    Ok(Json(created))
 }
 
 /// One request waiting for a change; too many at once and the rest are answered at once.
@@ -364,7 +648,11 @@ async fn state(
     Query(q): Query<StateQuery>,
 ) -> Result<Json<table::SeatState>, Refusal> {
     let cell = s.cell(&id)?;
-    let seat = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner).seat_of(&q.token)?;
+    let seat = {
+        let mut t = cell.table.lock().await;
+        t.touched = Instant::now();
+        t.seat_of(&q.token)?
+    };
     if let Some(since) = q.since {
         // Counted while waiting, also when the client goes away mid-wait (the guard drops).
         let guard = Waiting::enter(&s);
@@ -375,17 +663,24 @@ async fn state(
             }
         }
     }
-    let t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let t = cell.table.lock().await;
     Ok(Json(t.state(seat, q.log)))
 }
 
 async fn act(
     State(s): State<Arc<Server>>,
     Path(id): Path<String>,
-    Json(req): Json<Act>,
+    Body(req): Body<Act>,
 ) -> Result<Json<table::SeatState>, Refusal> {
-    let Act { token, action, log } = req;
-    change(s, id, token, log, move |t, seat| t.act(seat, &action)).await
+    let choice = match (req.choice, req.version, req.action) {
+        (Some(id), Some(version), None) => Choice::Id { id, version },
+        (None, None, Some(text)) => Choice::Text(text),
+        (Some(_), None, None) => {
+            return Err(refuse(400, "send `version` with `choice`: the table's version the answer was offered at"));
+        }
+        _ => return Err(refuse(400, "send either `choice` and `version` (a legal answer's id) or `action`")),
+    };
+    change(s, id, req.token, req.log, move |t, seat| t.act(seat, choice)).await
 }
 
 #[derive(Deserialize)]
@@ -406,8 +701,9 @@ struct TakeOver {
     log: usize,
 }
 
-/// Runs a change to a table off the async threads (bots may think for a
-/// while), tells the waiting clients, and returns the asking seat's state.
+/// Runs a change to a table off the async threads (an undo replays the
+/// game), tells the waiting clients, lets the bots answer, and returns the
+/// asking seat's state.
 async fn change(
     s: Arc<Server>,
     id: String,
@@ -416,22 +712,27 @@ async fn change(
     work: impl FnOnce(&mut Table, usize) -> Result<(), Refusal> + Send + 'static,
 ) -> Result<Json<table::SeatState>, Refusal> {
     let cell = s.cell(&id)?;
-    let result = tokio::task::spawn_blocking(move || {
-        let mut t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let guard = Arc::clone(&cell.table).lock_owned().await;
+    let changed = cell.changed.clone();
+    let seat = tokio::task::spawn_blocking(move || {
+        let mut t = guard;
+        t.touched = Instant::now();
         let seat = t.seat_of(&token)?;
         work(&mut t, seat)?;
-        cell.changed.send_replace(t.version);
-        Ok::<_, Refusal>(t.state(seat, log))
+        changed.send_replace(t.version);
+        Ok::<_, Refusal>(seat)
     })
     .await
-    .unwrap_or_else(|e| Err(Refusal { status: 500, message: e.to_string() }))?;
-    Ok(Json(result))
+    .unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
+    bots_answer(Arc::clone(&cell)).await;
+    let t = cell.table.lock().await;
+    Ok(Json(t.state(seat, log)))
 }
 
 async fn undo(
     State(s): State<Arc<Server>>,
     Path(id): Path<String>,
-    Json(req): Json<Undo>,
+    Body(req): Body<Undo>,
 ) -> Result<Json<table::SeatState>, Refusal> {
     change(s, id, req.token, req.log, |t, seat| t.undo(seat)).await
 }
@@ -439,31 +740,38 @@ async fn undo(
 async fn take_over(
     State(s): State<Arc<Server>>,
     Path(id): Path<String>,
-    Json(req): Json<TakeOver>,
+    Body(req): Body<TakeOver>,
 ) -> Result<Json<table::SeatState>, Refusal> {
     let TakeOver { token, seat, bot, log } = req;
-    change(s, id, token, log, move |t, _| t.take_over(seat, &bot)).await
+    let idle = s.config.takeover_after;
+    change(s, id, token, log, move |t, asker| t.take_over(asker, seat, &bot, idle)).await
 }
 
 async fn cards(State(s): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {
     let cell = s.cell(&id)?;
-    let t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let t = cell.table.lock().await;
     Ok(Json(t.cards()))
 }
 
+/// The download: sealed while the game goes on (for the seats whose tokens
+/// are given, `a.b` on a hot-seat page), the whole game once it is over.
 async fn save(
     State(s): State<Arc<Server>>,
     Path(id): Path<String>,
     Query(q): Query<TokenQuery>,
 ) -> Result<Response, Refusal> {
     let cell = s.cell(&id)?;
-    let t = cell.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    t.seat_of(&q.token)?;
-    let text = t.save();
+    let t = cell.table.lock().await;
+    let mut holders = Vec::new();
+    for token in q.token.split('.') {
+        holders.push(t.seat_of(token)?);
+    }
+    let text = s.download(&t, &holders);
+    let name = if t.over() { "game.toml" } else { "game-sealed.toml" };
     Ok((
         [
-            (header::CONTENT_TYPE, "application/toml"),
-            (header::CONTENT_DISPOSITION, "attachment; filename=\"game.toml\""),
+            (header::CONTENT_TYPE, "application/toml".to_owned()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
         ],
         text,
     )
@@ -479,7 +787,17 @@ pub async fn bind(
         .map_err(|e| format!("--host {}: {e}", server.config.host))?;
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("{addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
-    Ok((local, async move { axum::serve(listener, app(server)).await.map_err(|e| e.to_string()) }))
+    // Idle and finished tables are freed now and then.
+    let sweeper = Arc::downgrade(&server);
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            let Some(s) = sweeper.upgrade() else { return };
+            s.sweep();
+        }
+    });
+    let service = app(server).into_make_service_with_connect_info::<SocketAddr>();
+    Ok((local, async move { axum::serve(listener, service).await.map_err(|e| e.to_string()) }))
 }
 
 /// Runs the server on its own runtime until the process ends; `ready` is told

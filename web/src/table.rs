@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use engine_play::ActionView;
 use engine_play::sim::Simulate;
 use engine_rules::saved::SavedGame;
 use rand::Rng;
@@ -25,22 +26,34 @@ pub trait Seated: Send {
     fn over(&self) -> bool;
     /// What `seat` may see, as the engine's player view (JSON).
     fn view(&self, seat: usize) -> serde_json::Value;
-    /// The legal actions of the seat to move, in the notation.
-    fn legal(&self) -> Vec<String>;
-    /// Plays a line of notation for the seat to move; returns each seat's log lines.
-    fn act(&mut self, text: &str) -> Result<Vec<Vec<LogLine>>, String>;
-    /// A bot plays the seat to move.
-    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<LogLine>>, String>;
+    /// The legal answers of the seat to move, each with its card, zone and words.
+    fn legal(&self) -> Vec<ActionView>;
+    /// Applies the legal answer numbered `id` exactly; returns each seat's log lines.
+    fn play(&mut self, id: usize) -> Result<Vec<Vec<LogLine>>, String>;
+    /// The number of the legal answer a bot named `bot` (seeded) would choose.
+    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String>;
     /// The game as `sanjuan play --save` writes it (`sanjuan replay` plays it again).
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String;
     /// What everyone may know of the cards (id, name, cost, points, text), for the page.
     fn cards(&self) -> serde_json::Value;
-    /// Once over: every seat's final score with its breakdown (public then).
+    /// Once over: every seat's final score with its breakdown, and the winners (public then).
     fn final_scores(&self) -> Option<serde_json::Value>;
-    /// Atomic actions recorded so far.
-    fn recorded(&self) -> usize;
-    /// The same game after only its first `n` recorded actions (an undo).
-    fn first_actions(&self, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String>;
+    /// Entries a saved game of it holds so far (the undo points count these).
+    fn saved_len(&self) -> usize;
+    /// The same game after only its first `entries` saved entries, with what
+    /// `seat` has not seen dealt again from `fresh` (an undo that cannot peek).
+    fn undo_to(
+        &self,
+        seed: u64,
+        seats: &[String],
+        entries: usize,
+        seat: usize,
+        fresh: u64,
+    ) -> Result<Box<dyn Seated>, String>;
+    /// A copy (for a bot to think on without holding the table).
+    fn clone_box(&self) -> Box<dyn Seated>;
+    /// A game `seat` cannot tell from this one: everything it has not seen dealt again from `seed`.
+    fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated>;
 }
 
 /// One line of a seat's log: what happened, and the building whose effect caused it.
@@ -59,22 +72,19 @@ impl LogLine {
     }
 }
 
-/// The action a bot named `bot` (seeded) would take in `game`.
-fn bot_action<G: Simulate>(game: &G, rs: &Arc<G::Rules>, bot: &str, seed: u64) -> Result<G::Action, String> {
+/// The legal answer a bot named `bot` (seeded) would choose in `game`, by number.
+fn bot_choice<G: Simulate>(game: &G, rs: &Arc<G::Rules>, bot: &str, seed: u64) -> Result<usize, String> {
     let mut bot = G::bot(rs, bot, seed).map_err(|e| e.to_string())?;
-    Ok(bot.choose(game, engine_play::TurnGame::legal(game)))
+    let legal = engine_play::TurnGame::legal(game);
+    let action = bot.choose(game, legal);
+    legal.iter().position(|a| *a == action).ok_or_else(|| "the bot chose no legal answer".to_owned())
 }
 
-/// A game replayed up to `n` of its recorded actions, logging and recording on.
-fn replayed<G>(game: &G, rs: Arc<G::Rules>, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String>
-where
-    G: engine_rules::saved::Replay + Seated + 'static,
-{
-    let mut saved = SavedGame::<G>::of(game, "this table", seed, seats.to_vec());
-    saved.actions.truncate(n);
-    let source = engine_rules::files::Source::Disk("undo.toml".into());
-    let (replay, _) = saved.replay_with(rs, &source, true).map_err(|e| e.to_string())?;
-    Ok(Box::new(replay))
+/// The legal answer numbered `id`, or why there is none.
+fn nth<A: Copy>(legal: &[A], id: usize) -> Result<A, String> {
+    legal.get(id).copied().ok_or_else(|| {
+        format!("there is no legal answer {id}: they are numbered 0 to {}", legal.len().saturating_sub(1))
+    })
 }
 
 impl Seated for san_juan::Game {
@@ -105,19 +115,18 @@ impl Seated for san_juan::Game {
         }
     }
 
-    fn legal(&self) -> Vec<String> {
-        self.legal_actions().iter().map(|a| a.text(&self.ruleset().cards)).collect()
+    fn legal(&self) -> Vec<ActionView> {
+        self.legal_views()
     }
 
-    fn act(&mut self, text: &str) -> Result<Vec<Vec<LogLine>>, String> {
-        let events = self.apply_text(text).map_err(|e| e.to_string())?;
-        Ok(san_juan_logs(self, &events))
-    }
-
-    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<LogLine>>, String> {
-        let action = bot_action(self, self.ruleset(), bot, seed)?;
+    fn play(&mut self, id: usize) -> Result<Vec<Vec<LogLine>>, String> {
+        let action = nth(self.legal_actions(), id)?;
         let events = self.apply(action).map_err(|e| e.to_string())?;
         Ok(san_juan_logs(self, &events))
+    }
+
+    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String> {
+        bot_choice(self, self.ruleset(), bot, seed)
     }
 
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
@@ -137,37 +146,44 @@ impl Seated for san_juan::Game {
                 })
             })
             .collect();
-        let r = &self.ruleset().rules;
-        // In the order the roles lie on the table.
-        let roles: Vec<serde_json::Value> = [
-            ("builder", format!("everyone may build 1 building; the chooser pays {} less", r.builder_discount)),
-            ("producer", format!("everyone produces {} good(s); the chooser {} more", r.produce, r.producer_privilege)),
-            ("trader", format!("everyone sells {} good(s); the chooser {} more", r.sell, r.trader_privilege)),
-            (
-                "councillor",
-                format!(
-                    "everyone draws {} and keeps {}; the chooser draws {} more",
-                    r.council_draw, r.council_keep, r.council_privilege
-                ),
-            ),
-            ("prospector", format!("the chooser draws {} card(s)", r.prospector_privilege)),
-        ]
-        .into_iter()
-        .map(|(role, text)| serde_json::json!({ "role": role, "text": text }))
-        .collect();
+        let roles: Vec<serde_json::Value> = self
+            .role_texts()
+            .into_iter()
+            .map(|(role, text)| serde_json::json!({ "role": role, "text": text }))
+            .collect();
         serde_json::json!({ "cards": cards, "roles": roles })
     }
 
     fn final_scores(&self) -> Option<serde_json::Value> {
-        self.is_over().then(|| self.scores_view().ok().and_then(|v| serde_json::to_value(v).ok())).flatten()
+        let scores = self.is_over().then(|| self.scores_view().ok()).flatten()?;
+        let mut v = serde_json::to_value(scores).ok()?;
+        v["winners"] = serde_json::to_value(self.winners().ok()?).ok()?;
+        Some(v)
     }
 
-    fn recorded(&self) -> usize {
-        san_juan::Game::recorded(self).len()
+    fn saved_len(&self) -> usize {
+        san_juan::Game::saved_len(self)
     }
 
-    fn first_actions(&self, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String> {
-        replayed(self, Arc::clone(self.ruleset()), seed, seats, n)
+    fn undo_to(
+        &self,
+        seed: u64,
+        _seats: &[String],
+        entries: usize,
+        seat: usize,
+        fresh: u64,
+    ) -> Result<Box<dyn Seated>, String> {
+        let rs = Arc::clone(self.ruleset());
+        let back = engine_rules::saved::undo_to(self, rs, seed, entries, seat, fresh)?;
+        Ok(Box::new(back))
+    }
+
+    fn clone_box(&self) -> Box<dyn Seated> {
+        Box::new(self.clone())
+    }
+
+    fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated> {
+        Box::new(self.determinize(seat, seed))
     }
 }
 
@@ -204,19 +220,18 @@ impl Seated for alhambra::Game {
         serde_json::to_value(self.view(Some(seat))).unwrap_or_default()
     }
 
-    fn legal(&self) -> Vec<String> {
-        self.legal_actions().iter().map(|a| a.text(self.ruleset())).collect()
+    fn legal(&self) -> Vec<ActionView> {
+        self.legal_views()
     }
 
-    fn act(&mut self, text: &str) -> Result<Vec<Vec<LogLine>>, String> {
-        let events = self.apply_text(text).map_err(|e| e.to_string())?;
-        Ok(alhambra_logs(self, &events))
-    }
-
-    fn bot_move(&mut self, bot: &str, seed: u64) -> Result<Vec<Vec<LogLine>>, String> {
-        let action = bot_action(self, self.ruleset(), bot, seed)?;
+    fn play(&mut self, id: usize) -> Result<Vec<Vec<LogLine>>, String> {
+        let action = nth(self.legal_actions(), id)?;
         let events = self.apply(action).map_err(|e| e.to_string())?;
         Ok(alhambra_logs(self, &events))
+    }
+
+    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String> {
+        bot_choice(self, self.ruleset(), bot, seed)
     }
 
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
@@ -230,6 +245,7 @@ impl Seated for alhambra::Game {
             "types": rs.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
             // Per scoring, per rank (1st first): points per type in `types` order.
             "scorings": rs.scorings.iter().map(|s| serde_json::json!({ "name": s.name, "ranks": s.ranks })).collect::<Vec<_>>(),
+            "neutral": rs.two_players.neutral,
         })
     }
 
@@ -239,18 +255,38 @@ impl Seated for alhambra::Game {
                 .scores()
                 .iter()
                 .enumerate()
-                .map(|(seat, s)| serde_json::json!({ "seat": seat, "score": serde_json::to_value(s).unwrap_or_default() }))
+                .map(|(seat, s)| {
+                    let score = alhambra::view::ScoreView::from(s);
+                    serde_json::json!({ "seat": seat, "score": serde_json::to_value(score).unwrap_or_default() })
+                })
                 .collect();
-            serde_json::json!({ "players": scores })
+            serde_json::json!({ "players": scores, "winners": self.winners() })
         })
     }
 
-    fn recorded(&self) -> usize {
-        alhambra::Game::recorded(self).len()
+    fn saved_len(&self) -> usize {
+        alhambra::Game::saved_len(self)
     }
 
-    fn first_actions(&self, seed: u64, seats: &[String], n: usize) -> Result<Box<dyn Seated>, String> {
-        replayed(self, Arc::clone(self.ruleset()), seed, seats, n)
+    fn undo_to(
+        &self,
+        seed: u64,
+        _seats: &[String],
+        entries: usize,
+        seat: usize,
+        fresh: u64,
+    ) -> Result<Box<dyn Seated>, String> {
+        let rs = Arc::clone(self.ruleset());
+        let back = engine_rules::saved::undo_to(self, rs, seed, entries, seat, fresh)?;
+        Ok(Box::new(back))
+    }
+
+    fn clone_box(&self) -> Box<dyn Seated> {
+        Box::new(self.clone())
+    }
+
+    fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated> {
+        Box::new(self.determinize(seat, seed))
     }
 }
 
@@ -269,10 +305,29 @@ const LOG_LINES: usize = 400;
 /// Refused requests a seat may send in one second before it is told to wait.
 const REFUSALS_PER_SECOND: usize = 20;
 
+/// The most iterations per move an `mcts:N` bot may think at a table: a bot
+/// thinks on a copy of the game, but a server has few cores to share.
+pub const MAX_TABLE_MCTS: u32 = 2_000;
+
+/// Checks a bot name for a seat at a table: one the engine knows, and a search no deeper than [`MAX_TABLE_MCTS`].
+pub fn check_bot(name: &str) -> Result<(), Refusal> {
+    match engine_play::bots::BotSpec::parse(name).map_err(|e| refuse(400, e))? {
+        engine_play::bots::BotSpec::Mcts(n) if n > MAX_TABLE_MCTS => Err(refuse(
+            400,
+            format!(
+                "`{name}` thinks too long for a table: at most mcts:{MAX_TABLE_MCTS} (the command line has no such bound)"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// One table.
 pub struct Table {
     /// Its id, in links.
     pub id: String,
+    /// The game's own id, kept in its sealed downloads (a resumed copy is found by it).
+    pub uid: String,
     /// The ruleset as given (an id or a file the server was started with).
     pub ruleset: String,
     /// The deal's seed.
@@ -281,6 +336,8 @@ pub struct Table {
     pub seats: Vec<String>,
     /// Per seat: the secret that lets a person act for it (people's seats only).
     tokens: Vec<Option<String>>,
+    /// Per seat: its link was handed out (a resumed table hands each person's seat to its uploader).
+    pub claimed: Vec<bool>,
     game: Box<dyn Seated>,
     logs: Vec<Vec<LogLine>>,
     /// Per seat: lines dropped from the front of its log (the oldest beyond `LOG_LINES`).
@@ -288,8 +345,16 @@ pub struct Table {
     /// Bumped at every change; clients wait for it.
     pub version: u64,
     recent: Vec<Vec<Instant>>,
-    /// Actions recorded before each of the people's decisions: the undo points.
+    /// Saved entries before each of the people's decisions: the undo points.
     marks: Vec<usize>,
+    /// The bot seat thinking now, if one is.
+    pub thinking: Option<usize>,
+    /// Why the bots stopped, if a bot failed (the table can go no further).
+    pub broken: Option<String>,
+    /// Since when the seat to move has been to move (a seat idle long enough may be handed to a bot).
+    pub waiting_since: Instant,
+    /// The last request that named this table (idle tables are freed).
+    pub touched: Instant,
 }
 
 /// What a seat is sent: everything it may know, nothing else.
@@ -309,8 +374,12 @@ pub struct SeatState {
     pub view: serde_json::Value,
     /// The seat that must decide.
     pub to_move: Option<usize>,
-    /// This seat's legal actions (empty when it is not this seat's turn).
-    pub legal: Vec<String>,
+    /// The bot seat thinking now, if one is.
+    pub thinking: Option<usize>,
+    /// Seconds the seat to move has been deciding.
+    pub waiting_for: u64,
+    /// This seat's legal answers (empty when it is not this seat's turn): send one's `id` to play it.
+    pub legal: Vec<ActionView>,
     /// What this seat was told, oldest first: the lines from `log_start` on.
     pub log: Vec<LogLine>,
     /// The number of the first line in `log` (lines are numbered from 0 for the whole game).
@@ -320,6 +389,9 @@ pub struct SeatState {
     /// Once over: everyone's final score and its breakdown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub final_scores: Option<serde_json::Value>,
+    /// A bot failed and the game can go no further.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broken: Option<String>,
 }
 
 /// Why a request was refused: the HTTP status and the message.
@@ -331,7 +403,8 @@ pub struct Refusal {
     pub message: String,
 }
 
-fn refuse(status: u16, message: impl Into<String>) -> Refusal {
+/// A refusal with this status and message.
+pub fn refuse(status: u16, message: impl Into<String>) -> Refusal {
     Refusal { status, message: message.into() }
 }
 
@@ -341,23 +414,42 @@ pub fn token() -> String {
     format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
 }
 
+/// A bot's move to make: a copy of the game to think on, and the table's version it was taken at.
+pub struct BotJob {
+    /// The game as it was.
+    pub game: Box<dyn Seated>,
+    /// The table's version then: the move is played only if nothing changed meanwhile.
+    pub version: u64,
+    /// The bot's name.
+    pub bot: String,
+    /// Its seed for this move.
+    pub seed: u64,
+}
+
 impl Table {
     /// A table for `game` with these seats; people's seats get tokens.
     pub fn new(id: String, ruleset: String, seed: u64, seats: Vec<String>, game: Box<dyn Seated>) -> Table {
         let n = seats.len();
         let tokens = seats.iter().map(|s| (s == HUMAN).then(token)).collect();
+        let now = Instant::now();
         Table {
             id,
+            uid: token(),
             ruleset,
             seed,
             seats,
             tokens,
+            claimed: vec![true; n],
             game,
             logs: vec![Vec::new(); n],
             dropped: vec![0; n],
             version: 0,
             recent: vec![Vec::new(); n],
             marks: Vec::new(),
+            thinking: None,
+            broken: None,
+            waiting_since: now,
+            touched: now,
         }
     }
 
@@ -377,22 +469,35 @@ impl Table {
     /// What `seat` may know, its log from line `log_from` on (what the client
     /// has not got yet; lines the table no longer keeps are skipped).
     pub fn state(&self, seat: usize, log_from: usize) -> SeatState {
-        let to_move = self.game.to_move();
+        self.state_of(&*self.game, seat, log_from)
+    }
+
+    /// [`Table::state`] with everything `seat` has not seen dealt again from
+    /// `seed`: equal to the real state when the state leaks nothing (a test's check).
+    pub fn state_dealt_again(&self, seat: usize, log_from: usize, seed: u64) -> SeatState {
+        self.state_of(&*self.game.dealt_again(seat, seed), seat, log_from)
+    }
+
+    fn state_of(&self, game: &dyn Seated, seat: usize, log_from: usize) -> SeatState {
+        let to_move = game.to_move();
         let log = &self.logs[seat];
         let skip = log_from.saturating_sub(self.dropped[seat]).min(log.len());
         SeatState {
-            game: self.game.game(),
-            ruleset: self.game.ruleset_id(),
+            game: game.game(),
+            ruleset: game.ruleset_id(),
             seat,
             seats: self.seats.clone(),
             version: self.version,
-            view: self.game.view(seat),
+            view: game.view(seat),
             to_move,
-            legal: if to_move == Some(seat) { self.game.legal() } else { Vec::new() },
+            thinking: self.thinking,
+            waiting_for: self.waiting_since.elapsed().as_secs(),
+            legal: if to_move == Some(seat) { game.legal() } else { Vec::new() },
             log: log[skip..].to_vec(),
             log_start: self.dropped[seat] + skip,
-            over: self.game.over(),
-            final_scores: self.game.final_scores(),
+            over: game.over(),
+            final_scores: game.final_scores(),
+            broken: self.broken.clone(),
         }
     }
 
@@ -407,10 +512,13 @@ impl Table {
             }
         }
         self.version += 1;
+        self.waiting_since = Instant::now();
     }
 
-    /// A person's action for `seat` (its token checked by the caller); then the bots play until a person must decide.
-    pub fn act(&mut self, seat: usize, action: &str) -> Result<(), Refusal> {
+    /// A person's answer for `seat` (its token checked by the caller): the legal
+    /// answer numbered `choice` when the table is still at `version`, or the
+    /// answer whose notation is exactly `text`. The bots move afterwards ([`Table::bot_job`]).
+    pub fn act(&mut self, seat: usize, choice: Choice) -> Result<(), Refusal> {
         let now = Instant::now();
         let recent = &mut self.recent[seat];
         recent.retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
@@ -418,55 +526,114 @@ impl Table {
             return Err(refuse(429, "too many refused requests: wait a second"));
         }
         // A legal move moves the game on (which ends); only refusals can flood.
-        let result = self.try_act(seat, action);
+        let result = self.try_act(seat, choice);
         if result.is_err() {
             self.recent[seat].push(now);
         }
         result
     }
 
-    fn try_act(&mut self, seat: usize, action: &str) -> Result<(), Refusal> {
+    fn try_act(&mut self, seat: usize, choice: Choice) -> Result<(), Refusal> {
         match self.game.to_move() {
             None => return Err(refuse(409, "the game is over")),
             Some(s) if s != seat => return Err(refuse(409, format!("it is seat {s}'s turn, not seat {seat}'s"))),
             _ => {}
         }
-        if action.len() > 200 || action.trim().is_empty() {
-            return Err(refuse(400, "an action is one short line of the notation, e.g. `role builder`"));
-        }
-        let before = self.game.recorded();
-        let lines = self.game.act(action).map_err(|e| refuse(422, e))?;
+        let legal = self.game.legal();
+        let id = match choice {
+            Choice::Id { id, version } => {
+                if version != self.version {
+                    return Err(refuse(
+                        409,
+                        format!("the table has moved on (version {} now, not {version}): look again", self.version),
+                    ));
+                }
+                legal.get(id).map(|a| a.id).ok_or_else(|| {
+                    refuse(
+                        422,
+                        format!("there is no legal answer {id} now: they are numbered 0 to {}", legal.len() - 1),
+                    )
+                })?
+            }
+            Choice::Text(text) => {
+                if text.len() > 200 || text.trim().is_empty() {
+                    return Err(refuse(400, "an action is one short line of the notation, e.g. `role builder`"));
+                }
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                legal.iter().find(|a| a.text == text).map(|a| a.id).ok_or_else(|| {
+                    let all: Vec<&str> = legal.iter().map(|a| a.text.as_str()).collect();
+                    refuse(
+                        422,
+                        format!("illegal action `{text}`: not one of the legal answers now: {}", all.join(", ")),
+                    )
+                })?
+            }
+        };
+        let before = self.game.saved_len();
+        let lines = self.game.play(id).map_err(|e| refuse(422, e))?;
         self.marks.push(before);
         self.record(lines);
-        self.play_bots()
+        Ok(())
     }
 
-    /// Bots answer until a person must decide or the game ends.
+    /// The next bot move to think about, if a bot is to move; marks it thinking.
+    pub fn bot_job(&mut self) -> Option<BotJob> {
+        let seat = self.game.to_move().filter(|&s| self.seats[s] != HUMAN && self.broken.is_none());
+        self.thinking = seat;
+        let seat = seat?;
+        let seed = self.seed ^ (self.version << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Some(BotJob { game: self.game.clone_box(), version: self.version, bot: self.seats[seat].clone(), seed })
+    }
+
+    /// Plays a bot's chosen answer if the table is still where the bot looked;
+    /// false when it moved on meanwhile (the bot thinks again).
+    pub fn bot_played(&mut self, version: u64, choice: Result<usize, String>) -> bool {
+        if version != self.version {
+            return false;
+        }
+        match choice.and_then(|id| self.game.play(id)) {
+            Ok(lines) => self.record(lines),
+            Err(e) => {
+                self.broken = Some(format!("a bot failed: {e}"));
+                self.thinking = None;
+                self.version += 1;
+            }
+        }
+        true
+    }
+
+    /// Bots answer until a person must decide or the game ends, here and now
+    /// (for tables nobody waits on: tests, a resumed game's set-up).
     pub fn play_bots(&mut self) -> Result<(), Refusal> {
         let mut moves = 0u64;
-        while let Some(seat) = self.game.to_move() {
-            if self.seats[seat] == HUMAN {
-                break;
-            }
-            let seed = self.seed ^ (self.version << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let lines = self.game.bot_move(&self.seats[seat], seed).map_err(|e| refuse(500, e))?;
-            self.record(lines);
+        while let Some(job) = self.bot_job() {
+            let choice = job.game.bot_choice(&job.bot, job.seed);
+            self.bot_played(job.version, choice);
             moves += 1;
             if moves > 100_000 {
                 return Err(refuse(500, "the bots did not stop"));
             }
         }
-        Ok(())
+        match &self.broken {
+            Some(e) => Err(refuse(500, e.clone())),
+            None => Ok(()),
+        }
     }
 
     /// Takes back the person's last decision and the bots' moves after it: only
-    /// at a table with one person (where nobody else's moves are taken back).
+    /// at a table with one person (where nobody else's moves are taken back), and
+    /// only while the game goes on. What the person has not seen is dealt again,
+    /// so taking back a draw shows nothing of the face-down cards.
     pub fn undo(&mut self, seat: usize) -> Result<(), Refusal> {
         if self.seats.iter().filter(|s| *s == HUMAN).count() != 1 {
             return Err(refuse(409, "undo works at a table with one person only"));
         }
+        if self.game.over() {
+            return Err(refuse(409, "the game is over: nothing can be taken back"));
+        }
         let Some(mark) = self.marks.pop() else { return Err(refuse(409, "nothing to take back")) };
-        match self.game.first_actions(self.seed, &self.seats, mark) {
+        let fresh = rand::rng().next_u64() >> 11;
+        match self.game.undo_to(self.seed, &self.seats, mark, seat, fresh) {
             Ok(game) => self.game = game,
             Err(e) => {
                 self.marks.push(mark);
@@ -474,25 +641,53 @@ impl Table {
             }
         }
         let mut lines = vec![Vec::new(); self.seats.len()];
-        lines[seat].push(LogLine::plain("— your last decision was taken back —".to_owned()));
+        lines[seat].push(LogLine::plain(
+            "— your last decision was taken back; the cards you have not seen were shuffled again —".to_owned(),
+        ));
         self.record(lines);
         Ok(())
     }
 
-    /// A bot takes over a person's seat (someone left): asked by anyone at the table (the caller checked the asker's token).
-    pub fn take_over(&mut self, seat: usize, bot: &str) -> Result<(), Refusal> {
+    /// A bot takes over a person's seat: one's own at any time; another
+    /// person's only when that seat has been deciding for `idle` or longer
+    /// (someone left), never while they play.
+    pub fn take_over(
+        &mut self,
+        asker: usize,
+        seat: usize,
+        bot: &str,
+        idle: std::time::Duration,
+    ) -> Result<(), Refusal> {
         if self.seats.get(seat).is_none_or(|s| s != HUMAN) {
             return Err(refuse(400, format!("seat {seat} is not a person's seat at this table")));
         }
         if bot == HUMAN {
             return Err(refuse(400, "name a bot: balance, greedy, random, mcts"));
         }
-        engine_play::bots::BotSpec::parse(bot).map_err(|e| refuse(400, e))?;
+        check_bot(bot)?;
+        if self.game.over() {
+            return Err(refuse(409, "the game is over"));
+        }
+        if seat != asker {
+            let idle_for = self.waiting_since.elapsed();
+            if self.game.to_move() != Some(seat) || idle_for < idle {
+                return Err(refuse(
+                    409,
+                    format!(
+                        "seat {seat} is not idle: another person's seat can be handed to a bot only when it has been \
+                         deciding for {} s or more (it has for {} s){}",
+                        idle.as_secs(),
+                        if self.game.to_move() == Some(seat) { idle_for.as_secs() } else { 0 },
+                        if self.game.to_move() == Some(seat) { "" } else { "; it is not its turn" }
+                    ),
+                ));
+            }
+        }
         self.seats[seat] = bot.to_owned();
         self.tokens[seat] = None;
         let lines = vec![vec![LogLine::plain(format!("a {bot} bot takes over seat {seat}"))]; self.seats.len()];
         self.record(lines);
-        self.play_bots()
+        Ok(())
     }
 
     /// The cards' public facts.
@@ -500,10 +695,34 @@ impl Table {
         self.game.cards()
     }
 
-    /// The game so far as a file `sanjuan replay` plays.
+    /// The game so far as a file `sanjuan replay` plays (seed and every action: everything).
     pub fn save(&self) -> String {
         self.game.save(&self.ruleset, self.seed, &self.seats)
     }
+
+    /// The game has ended.
+    pub fn over(&self) -> bool {
+        self.game.over()
+    }
+
+    /// Entries a saved game of it holds.
+    pub fn saved_len(&self) -> usize {
+        self.game.saved_len()
+    }
+}
+
+/// What a person's request to act names.
+#[derive(Clone, Debug)]
+pub enum Choice {
+    /// A legal answer by its number, at the table's version the client saw.
+    Id {
+        /// The answer's `id`.
+        id: usize,
+        /// The table's version the answer was offered at.
+        version: u64,
+    },
+    /// A legal answer by its notation, written exactly as `legal` gives it.
+    Text(String),
 }
 
 /// Compares two secrets without stopping at the first difference.

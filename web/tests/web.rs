@@ -39,10 +39,19 @@ async fn table(s: &Arc<Server>, ruleset: &str, seats: &[&str], seed: u64) -> (St
     (id, tokens)
 }
 
+/// The seat's state once the bots have answered (a new table's bots move after it opens).
 async fn state(s: &Arc<Server>, id: &str, token: &str) -> Value {
-    let (status, v) = call(s, "GET", &format!("/api/tables/{id}/state?token={token}"), None).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    v
+    let mut uri = format!("/api/tables/{id}/state?token={token}");
+    for _ in 0..1000 {
+        let (status, v) = call(s, "GET", &uri, None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let mover = v["to_move"].as_u64().map(|m| m as usize);
+        if mover.is_none_or(|m| v["seats"][m] == "human") || !v["broken"].is_null() {
+            return v;
+        }
+        uri = format!("/api/tables/{id}/state?token={token}&since={}", v["version"]);
+    }
+    panic!("the bots never stopped");
 }
 
 async fn act(s: &Arc<Server>, id: &str, token: &str, action: &str) -> (StatusCode, Value) {
@@ -141,7 +150,7 @@ async fn a_client_is_sent_only_the_log_lines_it_has_not_got() {
         if st["over"].as_bool().unwrap() {
             break;
         }
-        let action = st["legal"][0].as_str().unwrap();
+        let action = st["legal"][0]["text"].as_str().unwrap();
         let body = json!({ "token": token, "action": action, "log": mine.len() }).to_string();
         let (status, v) = call(&s, "POST", &format!("/api/tables/{id}/act"), Some(body)).await;
         assert_eq!(status, StatusCode::OK, "{v}");
@@ -207,7 +216,7 @@ async fn a_whole_game_against_bots_in_both_games_and_the_save_replays() {
                 break;
             }
             assert_eq!(st["to_move"], 0, "bots answer at once: a person always has the move");
-            let first = st["legal"][0].as_str().unwrap().to_owned();
+            let first = st["legal"][0]["text"].as_str().unwrap().to_owned();
             let (status, v) = act(&s, &id, token, &first).await;
             assert_eq!(status, StatusCode::OK, "{ruleset}: {first}: {v}");
             moves += 1;
@@ -242,7 +251,7 @@ async fn a_client_waits_for_the_next_change_and_a_reload_resumes_the_seat() {
         })
     };
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    let first = st["legal"][0].as_str().unwrap().to_owned();
+    let first = st["legal"][0]["text"].as_str().unwrap().to_owned();
     assert_eq!(act(&s, &id, &token, &first).await.0, StatusCode::OK);
     let (status, v) = waiter.await.unwrap();
     assert_eq!(status, StatusCode::OK);
@@ -260,7 +269,8 @@ async fn bad_tables_are_refused_and_tables_are_bounded() {
         (json!({ "ruleset": "third-edition", "seats": ["human", "random"] }), "unknown ruleset"),
         (json!({ "ruleset": "second-edition", "seats": ["random", "random"] }), "at least one `human`"),
         (json!({ "ruleset": "second-edition", "seats": ["human", "genius"] }), "unknown bot"),
-        (json!({ "ruleset": "second-edition", "seats": ["human"] }), "1 players"),
+        (json!({ "ruleset": "second-edition", "seats": ["human"] }), "2 to 6 seats"),
+        (json!({ "ruleset": "second-edition", "seats": ["human", "mcts:100000"] }), "thinks too long"),
     ] {
         let (status, v) = call(&s, "POST", "/api/tables", Some(body.to_string())).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
@@ -300,7 +310,7 @@ async fn undo_takes_back_a_decision_at_a_table_with_one_person() {
     let (id, tokens) = table(&s, "second-edition", &["human", "greedy", "random"], 12).await;
     let token = &tokens[0].1;
     let before = state(&s, &id, token).await;
-    let first = before["legal"][0].as_str().unwrap().to_owned();
+    let first = before["legal"][0]["text"].as_str().unwrap().to_owned();
     assert_eq!(act(&s, &id, token, &first).await.0, StatusCode::OK);
     let (status, back) =
         call(&s, "POST", &format!("/api/tables/{id}/undo"), Some(json!({ "token": token }).to_string())).await;
@@ -314,7 +324,7 @@ async fn undo_takes_back_a_decision_at_a_table_with_one_person() {
     let (id2, tokens2) = table(&s, "second-edition", &["human", "human"], 12).await;
     let st = state(&s, &id2, &tokens2[0].1).await;
     let mover = &tokens2[st["to_move"].as_u64().unwrap() as usize].1;
-    let first = state(&s, &id2, mover).await["legal"][0].as_str().unwrap().to_owned();
+    let first = state(&s, &id2, mover).await["legal"][0]["text"].as_str().unwrap().to_owned();
     assert_eq!(act(&s, &id2, mover, &first).await.0, StatusCode::OK);
     let (status, v) =
         call(&s, "POST", &format!("/api/tables/{id2}/undo"), Some(json!({ "token": mover }).to_string())).await;
@@ -322,22 +332,46 @@ async fn undo_takes_back_a_decision_at_a_table_with_one_person() {
 }
 
 #[tokio::test]
-async fn a_bot_takes_over_a_seat_someone_left() {
+async fn a_bot_takes_over_a_seat_someone_left_but_not_one_in_play() {
+    // Another person's seat: only once it has been deciding for `takeover_after`.
     let s = server();
     let (id, tokens) = table(&s, "second-edition", &["human", "human"], 6).await;
-    let (stay, left) = (&tokens[0].1, &tokens[1].1);
-    let body = json!({ "token": stay, "seat": 1, "bot": "greedy" }).to_string();
+    let mover = state(&s, &id, &tokens[0].1).await["to_move"].as_u64().unwrap() as usize;
+    let other = &tokens[1 - mover].1;
+    let body = json!({ "token": other, "seat": mover, "bot": "greedy" }).to_string();
+    let (status, v) = call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(body)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("not idle"), "{v}");
+    // Nor a seat that is not deciding, however long.
+    let s = Server::new(Config { port: 0, takeover_after: std::time::Duration::ZERO, ..Config::default() });
+    let (id, tokens) = table(&s, "second-edition", &["human", "human"], 6).await;
+    let mover = state(&s, &id, &tokens[0].1).await["to_move"].as_u64().unwrap() as usize;
+    let (stay, left) = (&tokens[1 - mover].1, &tokens[mover].1);
+    let body = json!({ "token": left, "seat": 1 - mover, "bot": "greedy" }).to_string();
+    assert_eq!(call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(body)).await.0, StatusCode::CONFLICT);
+    let body = json!({ "token": stay, "seat": mover, "bot": "greedy" }).to_string();
     let (status, v) = call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(body)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["seats"][1], "greedy");
-    assert_eq!(v["to_move"], 0, "the bot played on to the person's decision");
-    assert!(v["log"].as_array().unwrap().iter().any(|l| l["text"] == "a greedy bot takes over seat 1"));
+    assert_eq!(v["seats"][mover], "greedy");
+    assert_eq!(v["to_move"], 1 - mover, "the bot played on to the person's decision");
+    assert!(v["log"].as_array().unwrap().iter().any(|l| l["text"] == format!("a greedy bot takes over seat {mover}")));
     // The old link no longer plays; a bot's seat cannot be taken over again; no bot named `human`.
     assert_eq!(call(&s, "GET", &format!("/api/tables/{id}/state?token={left}"), None).await.0, StatusCode::FORBIDDEN);
-    let again = json!({ "token": stay, "seat": 1, "bot": "random" }).to_string();
+    let again = json!({ "token": stay, "seat": mover, "bot": "random" }).to_string();
     assert_eq!(call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(again)).await.0, StatusCode::BAD_REQUEST);
-    let human = json!({ "token": stay, "seat": 0, "bot": "human" }).to_string();
+    let human = json!({ "token": stay, "seat": 1 - mover, "bot": "human" }).to_string();
     assert_eq!(call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(human)).await.0, StatusCode::BAD_REQUEST);
+    // One's own seat, at any time.
+    let own = json!({ "token": stay, "seat": 1 - mover, "bot": "random" }).to_string();
+    let (status, v) = call(&s, "POST", &format!("/api/tables/{id}/takeover"), Some(own)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+async fn download(s: &Arc<Server>, id: &str, token: &str) -> String {
+    let req = Request::builder().uri(format!("/api/tables/{id}/save?token={token}")).body(Body::empty()).unwrap();
+    let res = app(Arc::clone(s)).oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap()
 }
 
 #[tokio::test]
@@ -347,26 +381,309 @@ async fn a_downloaded_game_resumes_at_a_new_table() {
     let token = &tokens[0].1;
     for _ in 0..5 {
         let st = state(&s, &id, token).await;
-        let first = st["legal"][0].as_str().unwrap().to_owned();
+        let first = st["legal"][0]["text"].as_str().unwrap().to_owned();
         assert_eq!(act(&s, &id, token, &first).await.0, StatusCode::OK);
     }
     let here = state(&s, &id, token).await;
-    let req = Request::builder().uri(format!("/api/tables/{id}/save?token={token}")).body(Body::empty()).unwrap();
-    let res = app(Arc::clone(&s)).oneshot(req).await.unwrap();
-    let saved = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let saved = download(&s, &id, token).await;
+    // Sealed while the game goes on: no seed, no actions to replay.
+    assert!(saved.contains("sealed = 1") && !saved.contains("seed") && !saved.contains("actions"), "{saved}");
     let (status, made) = call(&s, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
     assert_eq!(status, StatusCode::OK, "{made}");
     let (id2, token2) = (made["table"].as_str().unwrap(), made["seats"][0]["token"].as_str().unwrap());
     let there = state(&s, id2, token2).await;
     assert_eq!(there["view"], here["view"], "the same position at the new table");
     assert_eq!(there["seats"], json!(["human", "greedy"]));
-    // Not a saved game; a ruleset this server does not offer.
-    let (status, _) = call(&s, "POST", "/api/resume", Some(json!({ "saved": "nonsense" }).to_string())).await;
+    // The same download twice does not give the seat twice.
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    // A changed seal, another server's seal.
+    let data = saved.lines().find(|l| l.starts_with("data = ")).unwrap();
+    let changed = saved.replace(data, &data.replacen("data = \"", "data = \"AAAA", 1));
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": changed }).to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, v) = call(&server(), "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("another server"), "{v}");
+    // Not TOML; no ruleset; a ruleset this server does not offer.
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": "nonsense" }).to_string())).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let other = saved.replace("ruleset = \"second-edition\"", "ruleset = \"/etc/passwd\"");
-    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": other }).to_string())).await;
+    assert!(v["error"].as_str().unwrap().contains("not TOML"), "{v}");
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": "players = 2" }).to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("names no ruleset"), "{v}");
+    let plain = "version = 2\nruleset = \"/etc/passwd\"\nplayers = 2\nseed = 1\nactions = []\n";
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": plain }).to_string())).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(v["error"].as_str().unwrap().contains("does not offer"), "{v}");
+}
+
+#[tokio::test]
+async fn a_sealed_game_of_two_people_resumes_with_each_persons_own_download() {
+    let s = server();
+    let (id, tokens) = table(&s, "alhambra", &["human", "random", "human"], 21).await;
+    for _ in 0..6 {
+        let st = state(&s, &id, &tokens[0].1).await;
+        let mover = st["to_move"].as_u64().unwrap() as usize;
+        let t = &tokens.iter().find(|(seat, _)| *seat as usize == mover).unwrap().1;
+        let first = state(&s, &id, t).await["legal"][0]["text"].as_str().unwrap().to_owned();
+        assert_eq!(act(&s, &id, t, &first).await.0, StatusCode::OK);
+    }
+    let mine = download(&s, &id, &tokens[0].1).await;
+    let theirs = download(&s, &id, &tokens[1].1).await;
+    assert!(!mine.contains("seed") && mine.contains("holders = [0]"), "{mine}");
+    let (status, first) = call(&s, "POST", "/api/resume", Some(json!({ "saved": mine }).to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let seats: Vec<u64> = first["seats"].as_array().unwrap().iter().map(|x| x["seat"].as_u64().unwrap()).collect();
+    assert_eq!(seats, [0], "the uploader gets only the seat they held");
+    let (status, second) = call(&s, "POST", "/api/resume", Some(json!({ "saved": theirs }).to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    assert_eq!(second["table"], first["table"], "the second person joins the table the first made");
+    assert_eq!(second["seats"][0]["seat"], 2);
+    assert_ne!(second["seats"][0]["token"], first["seats"][0]["token"]);
+}
+
+/// A small deterministic generator for the tests' random choices.
+struct Pick(u64);
+
+impl Pick {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+async fn act_id(
+    s: &Arc<Server>,
+    id: &str,
+    token: &str,
+    choice: usize,
+    version: &Value,
+    log: usize,
+) -> (StatusCode, Value) {
+    let body = json!({ "token": token, "choice": choice, "version": version, "log": log }).to_string();
+    call(s, "POST", &format!("/api/tables/{id}/act"), Some(body)).await
+}
+
+/// Every response a seat receives, in whole games of both games with two
+/// people and a bot, is the same whatever the cards it has not seen are: the
+/// state is built from that seat's information only (hands, decks, the other
+/// seat's pending answers, the seed). Checked against the same table with
+/// everything the seat has not seen dealt again, twice.
+#[tokio::test]
+async fn every_response_a_seat_receives_is_what_it_may_know() {
+    let mut checked = 0;
+    for (ruleset, seats, seed) in [
+        ("second-edition", ["human", "human", "greedy"], 31),
+        ("alhambra", ["human", "greedy", "human"], 32),
+        ("second-edition-expansion", ["greedy", "human", "human"], 33),
+    ] {
+        let s = server();
+        let (id, tokens) = table(&s, ruleset, &seats, seed).await;
+        let mut pick = Pick(seed);
+        let token_of = |seat: usize| tokens.iter().find(|(x, _)| *x as usize == seat).map(|(_, t)| t.clone());
+        let same = |got: &Value, want: Value, what: &str| {
+            let strip = |v: &Value| {
+                let mut v = v.clone();
+                v.as_object_mut().unwrap().remove("waiting_for");
+                v
+            };
+            assert_eq!(strip(got), strip(&want), "{ruleset}: {what} tells more than the seat may know");
+        };
+        for _ in 0..3000 {
+            let first = state(&s, &id, &tokens[0].1).await;
+            if first["over"].as_bool().unwrap() {
+                break;
+            }
+            // What each person is sent now, and what they would be sent were the unseen cards others.
+            for (seat, token) in &tokens {
+                let seat = *seat as usize;
+                let got = state(&s, &id, token).await;
+                for deal in 0..2 {
+                    let other = s.state_dealt_again(&id, seat, 0, deal).await.unwrap();
+                    same(&got, other, "a state");
+                }
+                checked += 1;
+            }
+            let mover = first["to_move"].as_u64().unwrap() as usize;
+            let token = token_of(mover).unwrap();
+            let st = state(&s, &id, &token).await;
+            let legal = st["legal"].as_array().unwrap();
+            let choice = pick.below(legal.len());
+            let (status, got) = act_id(&s, &id, &token, choice, &st["version"], 0).await;
+            assert_eq!(status, StatusCode::OK, "{got}");
+            if !got["over"].as_bool().unwrap() {
+                same(&got, s.state_dealt_again(&id, mover, 0, 9).await.unwrap(), "an answer to a move");
+            }
+            // Nobody else's answers are named to a seat that is not deciding (Alhambra's payments).
+            let waiting = tokens.iter().find(|(x, _)| got["to_move"] != json!(x)).map(|(_, t)| t).unwrap();
+            let other = state(&s, &id, waiting).await;
+            assert!(other["legal"].as_array().unwrap().is_empty());
+            if let Some(p) = other["view"]["pending"].as_object() {
+                assert!(p["legal"].as_array().unwrap().is_empty(), "{ruleset}: {p:?}");
+            }
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}
+
+/// A click names a legal answer by its id and the table's version; the
+/// server applies exactly that answer. Whole games of both games played
+/// through HTTP with random answers end in the same state as the engine
+/// applying the same answers directly, and a producer's privilege lets a
+/// person produce twice (a click is not the typing notation, where `produce X`
+/// means "on X only").
+#[tokio::test]
+async fn a_click_applies_exactly_the_answer_it_names() {
+    let mut produced_again = 0;
+    for (ruleset, players, seed) in [("second-edition", 3, 41), ("alhambra", 2, 42), ("second-edition", 4, 43)] {
+        let s = server();
+        let seats = vec!["human"; players];
+        let (id, tokens) = table(&s, ruleset, &seats, seed).await;
+        enum Mirror {
+            SanJuan(san_juan::Game),
+            Alhambra(alhambra::Game),
+        }
+        let mut mirror = if ruleset == "alhambra" {
+            Mirror::Alhambra(alhambra::Game::new(alhambra::Ruleset::load(ruleset).unwrap(), players, seed).unwrap())
+        } else {
+            Mirror::SanJuan(san_juan::Game::new(san_juan::Ruleset::load(ruleset).unwrap(), players, seed).unwrap())
+        };
+        let mut pick = Pick(seed);
+        for _ in 0..5000 {
+            let first = state(&s, &id, &tokens[0].1).await;
+            if first["over"].as_bool().unwrap() {
+                break;
+            }
+            let mover = first["to_move"].as_u64().unwrap() as usize;
+            let token = &tokens[mover].1;
+            let st = state(&s, &id, token).await;
+            let legal = st["legal"].as_array().unwrap().clone();
+            // A stale version is refused and changes nothing (now and then: refusals are rate-limited).
+            if pick.below(10) == 0 {
+                let (status, _) = act_id(&s, &id, token, 0, &json!(st["version"].as_u64().unwrap() + 1), 0).await;
+                assert_eq!(status, StatusCode::CONFLICT);
+            }
+            let choice = pick.below(legal.len());
+            let (status, got) = act_id(&s, &id, token, choice, &st["version"], 0).await;
+            assert_eq!(status, StatusCode::OK, "{got}");
+            let want = match &mut mirror {
+                Mirror::SanJuan(g) => {
+                    assert_eq!(legal[choice]["text"], g.legal_actions()[choice].text(&g.ruleset().cards));
+                    let a = g.legal_actions()[choice];
+                    g.apply(a).unwrap();
+                    // The producer's privilege: after one good, the same person may produce another.
+                    if legal[choice]["verb"] == "produce"
+                        && got["view"]["pending"]["decision"] == "produce"
+                        && got["to_move"] == mover
+                    {
+                        produced_again += 1;
+                    }
+                    serde_json::to_value(g.view(Some(mover)).unwrap()).unwrap()
+                }
+                Mirror::Alhambra(g) => {
+                    assert_eq!(legal[choice]["text"], g.legal_actions()[choice].text(g.ruleset()));
+                    let a = g.legal_actions()[choice];
+                    g.apply(a).unwrap();
+                    serde_json::to_value(g.view(Some(mover))).unwrap()
+                }
+            };
+            assert_eq!(got["view"], want, "{ruleset}: answer {} ({})", choice, legal[choice]["text"]);
+        }
+        assert!(state(&s, &id, &tokens[0].1).await["over"].as_bool().unwrap(), "{ruleset}: the game ended");
+    }
+    assert!(produced_again > 0, "a producer's privilege was used by a click");
+}
+
+/// A bot thinks on a copy of the game: while it does, the table and the
+/// server answer everyone else (the page shows who is thinking).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thinking_bot_holds_up_nobody() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "mcts:60"], 51).await;
+    let token = tokens[0].1.clone();
+    let mut seen_thinking = false;
+    for _ in 0..30 {
+        let st = state(&s, &id, &token).await;
+        if st["over"].as_bool().unwrap() {
+            break;
+        }
+        let acting = {
+            let (s, id, token, version) = (Arc::clone(&s), id.clone(), token.clone(), st["version"].clone());
+            tokio::spawn(async move { act_id(&s, &id, &token, 0, &version, 0).await })
+        };
+        while !acting.is_finished() {
+            let (status, v) = call(&s, "GET", &format!("/api/tables/{id}/state?token={token}"), None).await;
+            assert_eq!(status, StatusCode::OK);
+            assert_eq!(call(&s, "GET", "/api/rulesets", None).await.0, StatusCode::OK);
+            if v["thinking"] == 1 && !acting.is_finished() {
+                seen_thinking = true;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        let (status, v) = acting.await.unwrap();
+        assert_eq!(status, StatusCode::OK, "{v}");
+        if seen_thinking {
+            break;
+        }
+    }
+    assert!(seen_thinking, "a state request came back while the bot was thinking");
+}
+
+/// Every refusal is `{"error": …}` with the documented status.
+#[tokio::test]
+async fn every_refusal_is_json_with_its_status() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "human"], 3).await;
+    let token = &tokens[0].1;
+    let act_uri = format!("/api/tables/{id}/act");
+    for (method, uri, body, want) in [
+        ("GET", "/nothing/here".to_owned(), None, StatusCode::NOT_FOUND),
+        ("DELETE", "/api/tables".to_owned(), None, StatusCode::METHOD_NOT_ALLOWED),
+        ("POST", act_uri.clone(), Some("{not json".to_owned()), StatusCode::BAD_REQUEST),
+        ("POST", act_uri.clone(), Some(json!({ "token": 5 }).to_string()), StatusCode::BAD_REQUEST),
+        ("POST", act_uri.clone(), Some(json!({ "token": token, "choice": 0 }).to_string()), StatusCode::BAD_REQUEST),
+        ("POST", act_uri.clone(), Some(json!({ "token": token, "nonsense": 1 }).to_string()), StatusCode::BAD_REQUEST),
+        ("POST", act_uri, Some(format!("{{\"token\":\"{}\"}}", "y".repeat(20_000))), StatusCode::PAYLOAD_TOO_LARGE),
+        ("GET", format!("/api/tables/{id}/state"), None, StatusCode::BAD_REQUEST),
+        ("GET", format!("/api/tables/{id}/state?token={token}&since=x"), None, StatusCode::BAD_REQUEST),
+        ("GET", format!("/api/tables/{id}/save?token=nope"), None, StatusCode::FORBIDDEN),
+        ("POST", "/api/tables".to_owned(), Some(json!({ "ruleset": 1 }).to_string()), StatusCode::BAD_REQUEST),
+        ("POST", "/api/resume".to_owned(), Some("[]".to_owned()), StatusCode::BAD_REQUEST),
+    ] {
+        let (status, v) = call(&s, method, &uri, body).await;
+        assert_eq!(status, want, "{method} {uri}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{method} {uri}: {v}");
+    }
+}
+
+/// Tables are freed when nobody asks about them (finished ones sooner), and
+/// one address makes only so many tables a minute.
+#[tokio::test]
+async fn idle_tables_are_freed_and_making_tables_is_rate_limited() {
+    use std::time::Duration;
+    let s = Server::new(Config { port: 0, idle: Duration::ZERO, ..Config::default() });
+    let (id, tokens) = table(&s, "second-edition", &["human", "random"], 1).await;
+    state(&s, &id, &tokens[0].1).await;
+    assert_eq!(s.table_count(), 1);
+    assert_eq!(s.sweep(), 1);
+    let (status, v) = call(&s, "GET", &format!("/api/tables/{id}/state?token={}", tokens[0].1), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+    let s = Server::new(Config { port: 0, finished: Duration::ZERO, ..Config::default() });
+    let (id, tokens) = table(&s, "alhambra", &["human", "random"], 2).await;
+    assert_eq!(s.sweep(), 0, "a game going on stays");
+    let token = &tokens[0].1;
+    while !state(&s, &id, token).await["over"].as_bool().unwrap() {
+        let st = state(&s, &id, token).await;
+        assert_eq!(act_id(&s, &id, token, 0, &st["version"], 0).await.0, StatusCode::OK);
+    }
+    assert_eq!(s.sweep(), 1, "a finished game is freed");
+    let s = Server::new(Config { port: 0, tables_per_minute: 2, ..Config::default() });
+    table(&s, "second-edition", &["human", "random"], 1).await;
+    table(&s, "second-edition", &["human", "random"], 2).await;
+    let body = json!({ "ruleset": "second-edition", "seats": ["human", "random"] }).to_string();
+    let (status, v) = call(&s, "POST", "/api/tables", Some(body)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
 }
 
 /// The page in a real browser (headless Chromium): whole games played by
@@ -443,15 +760,25 @@ mod browser {
     /// Clicks the first element `selector` finds. The page may draw itself
     /// again between finding and clicking (a change arrived): then again.
     async fn click(page: &Page, selector: &str) {
+        let seen = "document.body.dataset.version + '/' + document.body.dataset.covered";
+        let before: String = js(page, &format!("String({seen})")).await;
         for attempt in 0.. {
             let clicked = match page.find_element(selector).await {
                 Ok(element) => element.click().await.is_ok(),
                 Err(_) => false,
             };
+            // A click the page acted on at once (it drew itself again, or is sending it) may report an error.
+            let clicked = clicked
+                || js::<bool>(page, &format!("document.body.dataset.busy === 'true' || String({seen}) !== '{before}'"))
+                    .await;
             if clicked {
                 return;
             }
-            assert!(attempt < 50, "could not click {selector}");
+            if attempt >= 50 {
+                let found = page.find_element(selector).await.is_ok();
+                let state: String = js(page, "JSON.stringify({busy: document.body.dataset.busy, status: document.getElementById('status').textContent, err: document.getElementById('error').textContent, acts: [...document.querySelectorAll('#main .act')].map(b => b.dataset.action + (b.disabled ? ' (disabled)' : ''))})").await;
+                panic!("could not click {selector} (found: {found}): {state}");
+            }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -540,8 +867,12 @@ mod browser {
                 js(page, "document.querySelector('#main .act[data-action=\"role trader\"]') !== null").await;
             let selector =
                 if trader { "#main .act[data-action=\"role trader\"]" } else { "#askactions .act, #main .act" };
-            let in_hand: bool =
-                js(page, &format!("document.querySelector('{selector}').closest('.hand') !== null")).await;
+            // The page draws itself again when a change arrives: look and click until a button is there.
+            let in_hand: bool = js(
+                page,
+                &format!("(() => {{ const b = document.querySelector('{selector}'); return b !== null && b.closest('.hand') !== null; }})()"),
+            )
+            .await;
             click(page, selector).await;
             played.clicks += 1;
             played.from_hand += usize::from(in_hand);
@@ -672,7 +1003,7 @@ mod browser {
         } else {
             &second
         };
-        assert!(js::<bool>(waiting, "(act('role builder'), true)").await);
+        assert!(js::<bool>(waiting, "(post('act', {action: 'role builder'}), true)").await);
         until(waiting, "document.getElementById('error').textContent !== ''", "the refusal").await;
         let error: String = js(waiting, "document.getElementById('error').textContent").await;
         assert!(error.contains("turn"), "{error}");
@@ -738,7 +1069,7 @@ mod browser {
             click(&page, if builder { ".act[data-action=\"role builder\"]" } else { "#main .act" }).await;
             until(&page, &format!("document.body.dataset.version !== '{version}'"), "the next view").await;
         }
-        let chosen: String = js(&page, &format!("(() => {{ const m = {menu}; m.value = m.options[1].value; m.dispatchEvent(new Event('change')); return m.value; }})()")).await;
+        let chosen: String = js(&page, &format!("(() => {{ const m = {menu}; m.value = m.options[1].value; m.dispatchEvent(new Event('change')); return m.options[1].dataset.action; }})()")).await;
         let words: Vec<&str> = chosen.split(' ').collect();
         assert_eq!((words[0], words[2]), ("build", "over"), "{chosen}");
         let said = format!("seat 0 builds {} over {}", words[1], words[3]);

@@ -1,0 +1,102 @@
+//! `sanjuan serve`: the web table (the `sanjuan-web` crate) with its limits
+//! from the command line, and the key that seals downloads of games in progress.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::CmdResult;
+use crate::games;
+
+/// `sanjuan serve`'s options.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The port (0: any free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on; the default serves this computer only
+    /// (`0.0.0.0`: everyone on the network who has a seat's link).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// A ruleset file (or id) to offer besides the built-in ones; repeat for more.
+    #[arg(long = "ruleset", value_name = "RULESET")]
+    rulesets: Vec<String>,
+    /// The most tables held at once; beyond, a new table is refused until one is freed.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_tables: u32,
+    /// Minutes after which a table nobody asks about is freed (a finished one after 30).
+    #[arg(long, default_value_t = 360, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    idle_minutes: u32,
+    /// Tables one address may make or resume per minute.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    tables_per_minute: u32,
+    /// Seconds another person's seat must have been deciding before anyone at the table may hand it to a bot.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(0..=86_400))]
+    takeover_after: u32,
+    /// A file with the key that seals downloads of games in progress (64 hex
+    /// digits; made when missing). Without it the key is new at every start,
+    /// so a sealed download continues only at this run of the server.
+    #[arg(long, value_name = "FILE")]
+    key_file: Option<PathBuf>,
+}
+
+/// Checks every ruleset file loads, then serves until stopped.
+pub fn run(args: Args) -> CmdResult {
+    for spec in &args.rulesets {
+        match games::Which::of_ruleset(spec)? {
+            games::Which::SanJuan => san_juan::Ruleset::load(spec).map(|_| ()).map_err(|e| e.to_string())?,
+            games::Which::Alhambra => ::alhambra::Ruleset::load(spec).map(|_| ()).map_err(|e| e.to_string())?,
+        }
+    }
+    let key = match &args.key_file {
+        Some(path) => key_from(path)?,
+        None => sanjuan_web::seal::fresh_key(),
+    };
+    let config = sanjuan_web::Config {
+        host: args.host,
+        port: args.port,
+        rulesets: args.rulesets,
+        max_tables: args.max_tables as usize,
+        idle: Duration::from_secs(u64::from(args.idle_minutes) * 60),
+        tables_per_minute: args.tables_per_minute as usize,
+        takeover_after: Duration::from_secs(args.takeover_after.into()),
+        key,
+        ..sanjuan_web::Config::default()
+    };
+    sanjuan_web::run(config, |addr| {
+        println!(
+            "sanjuan serve: open http://{addr}/ to make a table; each person's seat has its own link. Ctrl-C stops."
+        );
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The key in `path`, or a new one written there (readable by its owner only).
+fn key_from(path: &Path) -> Result<[u8; 32], String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => sanjuan_web::seal::parse_key(&text).map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = sanjuan_web::seal::fresh_key();
+            write_private(path, &(sanjuan_web::seal::key_text(&key) + "\n"))
+                .map_err(|e| format!("{}: cannot write the new key: {e}", path.display()))?;
+            eprintln!("sanjuan serve: a new key for sealed downloads is in {}", path.display());
+            Ok(key)
+        }
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Writes a new file that only its owner may read, beside-and-rename so it is never half written.
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let aside = path.with_extension(format!("tmp{}", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&aside)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&aside, path)
+}
