@@ -588,6 +588,7 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/act", post(act))
         .route("/api/tables/{table}/save", get(save))
         .route("/api/tables/{table}/cards", get(cards))
+        .route("/api/tables/{table}/record", get(record))
         .route("/api/tables/{table}/undo", post(undo))
         .route("/api/tables/{table}/takeover", post(take_over))
         .fallback(|| async { refuse(404, "no such page or API route") })
@@ -751,6 +752,27 @@ async fn cards(State(s): State<Arc<Server>>, Path(id): Path<String>) -> Result<J
     let cell = s.cell(&id)?;
     let t = cell.table.lock().await;
     Ok(Json(t.cards()))
+}
+
+/// A finished game's record (one JSON line of `simulate --json-lines`'s kind),
+/// for `sanjuan report` to read beside bot games; asked with any seat's token.
+async fn record(
+    State(s): State<Arc<Server>>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+) -> Result<Response, Refusal> {
+    let cell = s.cell(&id)?;
+    let t = cell.table.lock().await;
+    t.seat_of(&q.token)?;
+    let line = t.record_line().ok_or_else(|| refuse(409, "the game is not over: its record comes at the end"))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson".to_owned()),
+            (header::CONTENT_DISPOSITION, "attachment; filename=\"game.jsonl\"".to_owned()),
+        ],
+        line + "\n",
+    )
+        .into_response())
 }
 
 /// The download: sealed while the game goes on (for the seats whose tokens

@@ -54,6 +54,14 @@ pub trait Seated: Send {
     fn clone_box(&self) -> Box<dyn Seated>;
     /// A game `seat` cannot tell from this one: everything it has not seen dealt again from `seed`.
     fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated>;
+    /// Once over: the game's record as one JSON line (`report` reads it beside bot games).
+    fn record(&self, seed: u64, seats: &[String]) -> Option<String>;
+}
+
+/// A finished game's record as a JSON line: its seed is the run seed, and it is game 0 of that run.
+fn record_line<G: engine_play::sim::Outcome>(game: &G, seed: u64, seats: &[String]) -> Option<String> {
+    let record = engine_play::sim::record_of(game, seats, seed, 0, seed).ok()?;
+    serde_json::to_string(&record).ok()
 }
 
 /// One line of a seat's log: what happened, and the building whose effect caused it.
@@ -185,6 +193,13 @@ impl Seated for san_juan::Game {
     fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated> {
         Box::new(self.determinize(seat, seed))
     }
+
+    fn record(&self, seed: u64, seats: &[String]) -> Option<String> {
+        if !self.is_over() {
+            return None;
+        }
+        record_line(self, seed, seats)
+    }
 }
 
 /// Each seat's lines of San Juan events (hidden cards named to their owner
@@ -287,6 +302,13 @@ impl Seated for alhambra::Game {
 
     fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated> {
         Box::new(self.determinize(seat, seed))
+    }
+
+    fn record(&self, seed: u64, seats: &[String]) -> Option<String> {
+        if !self.is_over() {
+            return None;
+        }
+        record_line(self, seed, seats)
     }
 }
 
@@ -703,6 +725,11 @@ impl Table {
     /// The game has ended.
     pub fn over(&self) -> bool {
         self.game.over()
+    }
+
+    /// Once over: the game's record as one JSON line, people's seats named `human`.
+    pub fn record_line(&self) -> Option<String> {
+        self.game.record(self.seed, &self.seats)
     }
 
     /// Entries a saved game of it holds.

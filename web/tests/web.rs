@@ -227,6 +227,17 @@ async fn a_whole_game_against_bots_in_both_games_and_the_save_replays() {
         assert_eq!(res.status(), StatusCode::OK);
         let text = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
         assert!(text.contains(&format!("ruleset = \"{ruleset}\"")) && text.contains("actions = ["), "{text}");
+        // The finished game's record, people's seats named `human`, reads as a record of bot games does.
+        let req = Request::builder().uri(format!("/api/tables/{id}/record?token={token}")).body(Body::empty()).unwrap();
+        let res = app(Arc::clone(&s)).oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let line = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+        let record: engine_play::sim::GameRecord = serde_json::from_str(line.trim_end()).unwrap();
+        assert_eq!(record.bots, seats);
+        assert_eq!(record.scores.len(), seats.len());
+        assert!(
+            !record.winners.is_empty() && record.game == if ruleset == "alhambra" { "alhambra" } else { "san-juan" }
+        );
         if ruleset == "second-edition" {
             let source = engine_rules::files::Source::Disk("game.toml".into());
             let saved = engine_rules::saved::SavedGame::<san_juan::Game>::parse(&source, &text).unwrap();
@@ -385,6 +396,8 @@ async fn a_downloaded_game_resumes_at_a_new_table() {
         assert_eq!(act(&s, &id, token, &first).await.0, StatusCode::OK);
     }
     let here = state(&s, &id, token).await;
+    let (status, v) = call(&s, "GET", &format!("/api/tables/{id}/record?token={token}"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "no record before the end: {v}");
     let saved = download(&s, &id, token).await;
     // Sealed while the game goes on: no seed, no actions to replay.
     assert!(saved.contains("sealed = 1") && !saved.contains("seed") && !saved.contains("actions"), "{saved}");
@@ -928,6 +941,91 @@ mod browser {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    /// The producer's and the trader's privileges by clicking: a person who
+    /// chose the role produces (sells) a second good with a second click. Each
+    /// click names one answer, so the first does not end the decision (as
+    /// `produce X` typed would).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_person_uses_the_producers_and_the_traders_privilege_by_clicking() {
+        let base = serve(Vec::new()).await;
+        let mut browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let cards: serde_json::Value =
+            js(&page, "fetch('/api/tables/x/cards').then(r => r.json()).catch(() => null)").await;
+        assert!(cards.get("error").is_some(), "no table x: {cards}");
+        let (mut produced_twice, mut sold_twice) = (0, 0);
+        for seed in 1..6 {
+            let links = table_links(&page, "second-edition", &["human", "random"], seed).await;
+            page.goto(format!("{base}{}", links[0])).await.unwrap();
+            until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+            let table = links[0].split('/').nth(2).unwrap().to_owned();
+            let facts: serde_json::Value =
+                js(&page, &format!("fetch('/api/tables/{table}/cards').then(r => r.json())")).await;
+            // Build production buildings when one can: they make goods to produce and sell.
+            let production: Vec<String> = facts["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["kind"] == "production")
+                .map(|c| format!("#main .act[data-action=\"build {}\"]", c["id"].as_str().unwrap()))
+                .collect();
+            let mut clicks = 0;
+            while js::<String>(&page, "document.body.dataset.over").await != "true" && clicks < 1500 {
+                until(
+                    &page,
+                    "document.querySelector('#main .act') !== null || document.body.dataset.over === 'true'",
+                    "a choice",
+                )
+                .await;
+                if js::<String>(&page, "document.body.dataset.over").await == "true" {
+                    break;
+                }
+                let has = |sel: String| {
+                    let page = &page;
+                    async move {
+                        js::<bool>(page, &format!("document.querySelector('{}') !== null", sel.replace('\'', "\\'")))
+                            .await
+                    }
+                };
+                let mut choice = None;
+                for sel in ["#main .act[data-action^=\"produce \"]", "#main .act[data-action^=\"sell \"]"]
+                    .into_iter()
+                    .map(str::to_owned)
+                    .chain(
+                        ["#main .act[data-action=\"role producer\"]", "#main .act[data-action=\"role trader\"]"]
+                            .map(str::to_owned),
+                    )
+                    .chain(production.iter().cloned())
+                {
+                    if has(sel.clone()).await {
+                        choice = Some(sel);
+                        break;
+                    }
+                }
+                let sel = choice.unwrap_or_else(|| "#askactions .act, #main .act".to_owned());
+                let version: u64 = js::<String>(&page, "document.body.dataset.version").await.parse().unwrap();
+                click(&page, &sel).await;
+                clicks += 1;
+                until(&page, &format!("+document.body.dataset.version > {version}"), "the next view").await;
+                let error: String = js(&page, "document.getElementById('error').textContent").await;
+                assert!(error.is_empty(), "a legal click was refused: {error}");
+                // Right after a good: the same decision goes on when the privilege allows another.
+                if sel.contains("produce ") && has("#main .act[data-action^=\"produce \"]".to_owned()).await {
+                    produced_twice += 1;
+                }
+                if sel.contains("sell ") && has("#main .act[data-action^=\"sell \"]".to_owned()).await {
+                    sold_twice += 1;
+                }
+            }
+            if produced_twice > 0 && sold_twice > 0 {
+                break;
+            }
+        }
+        assert!(produced_twice > 0 && sold_twice > 0, "produced twice {produced_twice}, sold twice {sold_twice}");
+        browser.close().await.ok();
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

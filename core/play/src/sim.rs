@@ -143,6 +143,19 @@ pub fn play_recorded<G: Outcome>(
     seed: u64,
 ) -> Result<GameRecord, G::Error> {
     play_out(game, bots)?;
+    record_of(game, names, run_seed, index, seed)
+}
+
+/// The record of a finished game, whoever played it (`names`: per seat, a
+/// bot's name or `human`), so that games people played sit beside bot games in
+/// a report.
+pub fn record_of<G: Outcome>(
+    game: &G,
+    names: &[String],
+    run_seed: u64,
+    index: u64,
+    seed: u64,
+) -> Result<GameRecord, G::Error> {
     let (scores, winners) = game.final_scores()?;
     let (ruleset, fingerprint) = game.ruleset_id();
     Ok(GameRecord {
