@@ -162,6 +162,98 @@ pub fn closest<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -
         .map(|(_, c)| c)
 }
 
+/// The most characters of a source line a diagnostic shows: a longer line is
+/// cut to a window around the column, with `...` where it was cut.
+pub const SNIPPET_WIDTH: usize = 120;
+
+/// The characters of a long line shown before the column.
+const SNIPPET_BEFORE: usize = 40;
+
+/// `text` cut to at most `max` characters, with `...` where it was cut.
+pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}...", &text[..cut]).into(),
+    }
+}
+
+/// One long source line cut to [`SNIPPET_WIDTH`] characters around a span, as
+/// a one-line file that still reports the true line and column.
+struct Window<'a> {
+    name: &'a str,
+    shown: String,
+    /// The span in `shown`.
+    span: Range<usize>,
+    line: usize,
+    /// The column of `shown`'s first character.
+    first_col: usize,
+}
+
+impl<'a> Window<'a> {
+    /// The window, when the span's line is longer than [`SNIPPET_WIDTH`].
+    fn of(name: &'a str, text: &str, span: Range<usize>) -> Option<Window<'a>> {
+        let start = floor_char_boundary(text, span.start);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = &text[line_start..line_end];
+        if line.chars().nth(SNIPPET_WIDTH).is_none() {
+            return None;
+        }
+        let col = text[line_start..start].chars().count();
+        let from_char = col.saturating_sub(SNIPPET_BEFORE);
+        let byte_of = |c: usize| line.char_indices().nth(c).map_or(line.len(), |(i, _)| i);
+        let (from, to) = (byte_of(from_char), byte_of(from_char + SNIPPET_WIDTH));
+        let prefix = if from > 0 { "..." } else { "" };
+        let suffix = if to < line.len() { "..." } else { "" };
+        let shown = format!("{prefix}{}{suffix}", &line[from..to]);
+        let at = prefix.len() + (start - line_start - from);
+        let end = floor_char_boundary(text, span.end.max(start)).min(line_start + to);
+        let span = at..(at + end.saturating_sub(start)).max(at);
+        let first_col = (from_char + 1).saturating_sub(prefix.len());
+        Some(Window { name, shown, span, line: Pos::of_offset(text, start).line, first_col })
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Window<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.shown)
+    }
+
+    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _line_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line)
+    }
+
+    fn column_number(
+        &'a self,
+        (): (),
+        _line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let upto = floor_char_boundary(&self.shown, byte_index);
+        Ok(self.first_col + self.shown[..upto].chars().count())
+    }
+
+    fn line_range(&'a self, (): (), line_index: usize) -> Result<Range<usize>, codespan_reporting::files::Error> {
+        if line_index == 0 {
+            Ok(0..self.shown.len())
+        } else {
+            Err(codespan_reporting::files::Error::LineTooLarge { given: line_index, max: 0 })
+        }
+    }
+}
+
 /// Renders one diagnostic in the style of rustc: the message, the file and
 /// position, the source line with a caret, and the hint.
 fn render(
@@ -176,14 +268,23 @@ fn render(
     use codespan_reporting::files::SimpleFile;
     use codespan_reporting::term::{self, Chars, Config};
     if let Some(s) = snippet {
-        let files = SimpleFile::new(file, &*s.text);
-        let notes = help.into_iter().flat_map(|h| h.lines()).map(|h| format!("help: {h}")).collect();
-        let diagnostic = Diagnostic::error()
-            .with_message(message)
-            .with_labels(vec![Label::primary((), s.span.clone())])
-            .with_notes(notes);
+        let notes: Vec<String> = help.into_iter().flat_map(|h| h.lines()).map(|h| format!("help: {h}")).collect();
         let config = Config { chars: Chars::ascii(), ..Config::default() };
-        if let Ok(out) = term::emit_into_string(&config, &files, &diagnostic) {
+        let emitted = match Window::of(file, &s.text, s.span.clone()) {
+            // A long line (a saved game keeps its actions on one) is shown as a window around the column.
+            Some(window) => {
+                let label = Label::primary((), window.span.clone());
+                let diagnostic = Diagnostic::error().with_message(message).with_labels(vec![label]).with_notes(notes);
+                term::emit_into_string(&config, &window, &diagnostic)
+            }
+            None => {
+                let files = SimpleFile::new(file, &*s.text);
+                let label = Label::primary((), s.span.clone());
+                let diagnostic = Diagnostic::error().with_message(message).with_labels(vec![label]).with_notes(notes);
+                term::emit_into_string(&config, &files, &diagnostic)
+            }
+        };
+        if let Ok(out) = emitted {
             return f.write_str(out.trim_end());
         }
     }
@@ -261,5 +362,33 @@ impl From<ScriptError> for LoadError {
             help: None,
             snippet: e.snippet.map(|b| *b),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_column() {
+        let line = format!("actions = [{}\"bad\"]", "\"role builder\", ".repeat(100_000));
+        let text: Arc<str> = format!("ruleset = \"x\"\n{line}\n").into();
+        let at = text.find("\"bad\"").unwrap();
+        let e = LoadError::spanned(&Source::Disk("g.toml".into()), &text, at..at + 5, "no such action");
+        let shown = e.to_string();
+        assert!(shown.len() < 600, "{} bytes: {shown}", shown.len());
+        let col = text[..at].rsplit('\n').next().unwrap().chars().count() + 1;
+        assert!(shown.contains(&format!("g.toml:2:{col}")), "{shown}");
+        assert!(shown.contains("| ...") && shown.contains("role builder") && shown.contains("\"bad\""), "{shown}");
+        // A short line is shown whole, as before.
+        let text: Arc<str> = "a = 1\nb = \"x\"\n".into();
+        let e = LoadError::spanned(&Source::Disk("s.toml".into()), &text, 10..13, "bad b");
+        assert!(e.to_string().contains("2 | b = \"x\""), "{e}");
+    }
+
+    #[test]
+    fn clip_cuts_long_text_with_an_ellipsis() {
+        assert_eq!(clip("abc", 5), "abc");
+        assert_eq!(clip("abcdef", 3), "abc...");
     }
 }
