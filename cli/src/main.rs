@@ -7,6 +7,7 @@ mod bench;
 mod cards;
 mod games;
 mod limits;
+mod output;
 mod play;
 mod report;
 mod scenario;

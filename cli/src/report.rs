@@ -55,7 +55,8 @@ fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, Str
     let mut shards = Vec::with_capacity(files.len());
     for path in files {
         let text = read_json_lines(path)?;
-        shards.push(Shard::parse(&text, &path.display().to_string()).map_err(|e| e.to_string())?);
+        let games = [crate::games::SanJuan::GAME_ID, crate::games::Alhambra::GAME_ID];
+        shards.push(Shard::parse_for(&text, &path.display().to_string(), &games).map_err(|e| e.to_string())?);
     }
     let records = report::merge_with(shards, allow_mixed).map_err(|e| e.to_string())?;
     if records.is_empty() {
@@ -112,9 +113,7 @@ fn game_title(id: &str) -> String {
     }
 }
 
-fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
-    std::fs::write(path, contents).map_err(|e| format!("{}: {e}", path.display()))
-}
+use crate::output::write_file;
 
 /// Prints the report (or the comparison) and writes the HTML page if asked.
 pub fn run(args: Args) -> CmdResult {
