@@ -39,10 +39,10 @@ pub struct Link<F> {
 /// wins), then among `lib`'s built-in rulesets.
 pub fn resolve_spec(spec: &str, from: Option<&Source>, lib: &'static Builtins) -> Result<Source, LoadError> {
     if spec.ends_with(".toml") || spec.contains('/') {
-        return Ok(match from {
-            Some(f) => f.join(spec),
-            None => Source::Disk(spec.into()),
-        });
+        return match from {
+            Some(f) => named_path(f, spec),
+            None => Ok(Source::Disk(spec.into())),
+        };
     }
     if let Some(Source::Disk(f)) = from {
         let sibling = Source::Disk(f.clone()).join(&format!("{spec}.toml"));
@@ -81,6 +81,17 @@ pub fn check_ruleset_id(doc: &TomlDoc, id: &str) -> Result<(), LoadError> {
         return Ok(());
     };
     Err(doc.error("id", why).help("write a short one-line name for records and reports, e.g. `id = \"my-rules\"`"))
+}
+
+/// A ruleset path written inside `from` (a scenario, a saved game, a ruleset):
+/// relative to it, and a relative path stays inside `from`'s rules tree (an
+/// absolute one, as `play --save` writes, is taken as written). Either must be a
+/// regular `.toml` file; the file is not read here.
+pub fn named_path(from: &Source, spec: &str) -> Result<Source, LoadError> {
+    let target = from.join(spec);
+    let root = if std::path::Path::new(spec).is_absolute() { None } else { from.tree_root() };
+    target.check_inside(root.as_deref(), "toml")?;
+    Ok(target)
 }
 
 /// Moves an error about a file to the place in `doc` that named it.

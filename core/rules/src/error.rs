@@ -78,8 +78,9 @@ impl LoadError {
 
     /// An error about the bytes `span` of `text`, the contents of `file`.
     pub fn spanned(file: &Source, text: &Arc<str>, span: Range<usize>, message: impl Into<String>) -> Self {
-        let pos = Pos::of_offset(text, span.start);
         let start = floor_char_boundary(text, span.start);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let pos = Pos { line: line_of(text, start), col: text[line_start..start].chars().count() + 1 };
         let end = floor_char_boundary(text, span.end.max(start));
         LoadError {
             file: file.to_string(),
@@ -177,44 +178,59 @@ pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// One long source line cut to [`SNIPPET_WIDTH`] characters around a span, as
-/// a one-line file that still reports the true line and column.
-struct Window<'a> {
+/// The lines a span covers, as a small file that still reports the true line
+/// and column numbers: rendering costs the size of the excerpt, not of the file
+/// (`check` renders every problem of a file, and there may be thousands). A line
+/// longer than [`SNIPPET_WIDTH`] is cut to a window around the span.
+struct Excerpt<'a> {
     name: &'a str,
     shown: String,
     /// The span in `shown`.
     span: Range<usize>,
+    /// The number of the first shown line.
     line: usize,
+    /// Where each shown line starts in `shown`.
+    starts: Vec<usize>,
     /// The column of `shown`'s first character.
     first_col: usize,
 }
 
-impl<'a> Window<'a> {
-    /// The window, when the span's line is longer than [`SNIPPET_WIDTH`].
-    fn of(name: &'a str, text: &str, span: Range<usize>) -> Option<Window<'a>> {
+/// The most bytes of a span spread over several lines shown whole.
+const EXCERPT_BYTES: usize = 4096;
+
+impl<'a> Excerpt<'a> {
+    fn of(name: &'a str, text: &Arc<str>, span: Range<usize>) -> Excerpt<'a> {
         let start = floor_char_boundary(text, span.start);
+        let mut end = floor_char_boundary(text, span.end.max(start));
+        let line = line_of(text, start);
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let line = &text[line_start..line_end];
-        if line.chars().nth(SNIPPET_WIDTH).is_none() {
-            return None;
+        let first_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let last_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let first = &text[line_start..first_end];
+        let long = first.chars().nth(SNIPPET_WIDTH).is_some();
+        if !long && last_end - line_start <= EXCERPT_BYTES {
+            let shown = text[line_start..last_end].to_owned();
+            let starts = std::iter::once(0).chain(shown.match_indices('\n').map(|(i, _)| i + 1)).collect();
+            let span = start - line_start..end - line_start;
+            return Excerpt { name, shown, span, line, starts, first_col: 1 };
         }
+        // One line, cut to a window around the column.
+        end = end.min(first_end);
         let col = text[line_start..start].chars().count();
-        let from_char = col.saturating_sub(SNIPPET_BEFORE);
-        let byte_of = |c: usize| line.char_indices().nth(c).map_or(line.len(), |(i, _)| i);
+        let from_char = if long { col.saturating_sub(SNIPPET_BEFORE) } else { 0 };
+        let byte_of = |c: usize| first.char_indices().nth(c).map_or(first.len(), |(i, _)| i);
         let (from, to) = (byte_of(from_char), byte_of(from_char + SNIPPET_WIDTH));
         let prefix = if from > 0 { "..." } else { "" };
-        let suffix = if to < line.len() { "..." } else { "" };
-        let shown = format!("{prefix}{}{suffix}", &line[from..to]);
+        let suffix = if to < first.len() { "..." } else { "" };
+        let shown = format!("{prefix}{}{suffix}", &first[from..to]);
         let at = prefix.len() + (start - line_start - from);
-        let end = floor_char_boundary(text, span.end.max(start)).min(line_start + to);
-        let span = at..(at + end.saturating_sub(start)).max(at);
+        let span = at..(at + end.saturating_sub(start).min(to.saturating_sub(start - line_start))).max(at);
         let first_col = (from_char + 1).saturating_sub(prefix.len());
-        Some(Window { name, shown, span, line: Pos::of_offset(text, start).line, first_col })
+        Excerpt { name, shown, span, line, starts: vec![0], first_col }
     }
 }
 
-impl<'a> codespan_reporting::files::Files<'a> for Window<'a> {
+impl<'a> codespan_reporting::files::Files<'a> for Excerpt<'a> {
     type FileId = ();
     type Name = &'a str;
     type Source = &'a str;
@@ -227,31 +243,58 @@ impl<'a> codespan_reporting::files::Files<'a> for Window<'a> {
         Ok(&self.shown)
     }
 
-    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
-        Ok(0)
+    fn line_index(&'a self, (): (), byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.starts.partition_point(|&s| s <= byte_index).saturating_sub(1))
     }
 
-    fn line_number(&'a self, (): (), _line_index: usize) -> Result<usize, codespan_reporting::files::Error> {
-        Ok(self.line)
+    fn line_number(&'a self, (): (), line_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line + line_index)
     }
 
     fn column_number(
         &'a self,
         (): (),
-        _line_index: usize,
+        line_index: usize,
         byte_index: usize,
     ) -> Result<usize, codespan_reporting::files::Error> {
-        let upto = floor_char_boundary(&self.shown, byte_index);
-        Ok(self.first_col + self.shown[..upto].chars().count())
+        let start = self.starts.get(line_index).copied().unwrap_or(0);
+        let upto = floor_char_boundary(&self.shown, byte_index.max(start));
+        let base = if line_index == 0 { self.first_col } else { 1 };
+        Ok(base + self.shown[start..upto].chars().count())
     }
 
     fn line_range(&'a self, (): (), line_index: usize) -> Result<Range<usize>, codespan_reporting::files::Error> {
-        if line_index == 0 {
-            Ok(0..self.shown.len())
-        } else {
-            Err(codespan_reporting::files::Error::LineTooLarge { given: line_index, max: 0 })
-        }
+        let start = *self
+            .starts
+            .get(line_index)
+            .ok_or(codespan_reporting::files::Error::LineTooLarge { given: line_index, max: self.starts.len() - 1 })?;
+        let end = self.starts.get(line_index + 1).copied().unwrap_or(self.shown.len());
+        Ok(start..end)
     }
+}
+
+/// The line number of a byte offset, from the line starts of `text` (kept for
+/// the last text asked about: a file with thousands of problems is indexed once).
+fn line_of(text: &Arc<str>, offset: usize) -> usize {
+    use std::cell::RefCell;
+    /// A text and where its lines start.
+    type Indexed = Option<(Arc<str>, Arc<[usize]>)>;
+    thread_local! {
+        static LINES: RefCell<Indexed> = const { RefCell::new(None) };
+    }
+    let starts = LINES.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        match &*cache {
+            Some((t, starts)) if Arc::ptr_eq(t, text) => Arc::clone(starts),
+            _ => {
+                let starts: Arc<[usize]> =
+                    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+                *cache = Some((Arc::clone(text), Arc::clone(&starts)));
+                starts
+            }
+        }
+    });
+    starts.partition_point(|&s| s <= offset)
 }
 
 /// Renders one diagnostic in the style of rustc: the message, the file and
@@ -265,25 +308,15 @@ fn render(
     help: Option<&str>,
 ) -> fmt::Result {
     use codespan_reporting::diagnostic::{Diagnostic, Label};
-    use codespan_reporting::files::SimpleFile;
     use codespan_reporting::term::{self, Chars, Config};
     if let Some(s) = snippet {
         let notes: Vec<String> = help.into_iter().flat_map(|h| h.lines()).map(|h| format!("help: {h}")).collect();
         let config = Config { chars: Chars::ascii(), ..Config::default() };
-        let emitted = match Window::of(file, &s.text, s.span.clone()) {
-            // A long line (a saved game keeps its actions on one) is shown as a window around the column.
-            Some(window) => {
-                let label = Label::primary((), window.span.clone());
-                let diagnostic = Diagnostic::error().with_message(message).with_labels(vec![label]).with_notes(notes);
-                term::emit_into_string(&config, &window, &diagnostic)
-            }
-            None => {
-                let files = SimpleFile::new(file, &*s.text);
-                let label = Label::primary((), s.span.clone());
-                let diagnostic = Diagnostic::error().with_message(message).with_labels(vec![label]).with_notes(notes);
-                term::emit_into_string(&config, &files, &diagnostic)
-            }
-        };
+        // Only the lines of the span (a window of a long line) are handed to the renderer.
+        let excerpt = Excerpt::of(file, &s.text, s.span.clone());
+        let label = Label::primary((), excerpt.span.clone());
+        let diagnostic = Diagnostic::error().with_message(message).with_labels(vec![label]).with_notes(notes);
+        let emitted = term::emit_into_string(&config, &excerpt, &diagnostic);
         if let Ok(out) = emitted {
             return f.write_str(out.trim_end());
         }

@@ -89,7 +89,16 @@ impl Source {
             Source::Builtin(lib, p) => {
                 lib.text(p).map(str::to_owned).ok_or_else(|| LoadError::missing(self, "no such built-in file"))
             }
-            Source::Disk(p) => read_bounded(p).map_err(|e| LoadError::missing(self, &e.to_string())),
+            Source::Disk(p) => {
+                // A symbolic link may not lead out of the tree its own folder belongs to.
+                if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+                    && let (Some(root), Ok(real)) = (self.tree_root(), std::fs::canonicalize(p))
+                    && !real.starts_with(&root)
+                {
+                    return Err(outside(self, &root));
+                }
+                read_bounded(p).map_err(|e| LoadError::missing(self, &e.to_string()))
+            }
         }
     }
 
@@ -131,8 +140,7 @@ impl Source {
         if real.starts_with(root) {
             return Ok(());
         }
-        Err(LoadError::at(self, Default::default(), format!("`{self}` lies outside the rules tree {}", root.display()))
-            .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree"))
+        Err(outside(self, root))
     }
 
     /// The file name without directories or extension (`forge` for `scripts/forge.rhai`).
@@ -143,6 +151,12 @@ impl Source {
         };
         p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
     }
+}
+
+/// The refusal of a path outside the rules tree `root`.
+fn outside(source: &Source, root: &Path) -> LoadError {
+    LoadError::at(source, Default::default(), format!("`{source}` lies outside the rules tree {}", root.display()))
+        .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree")
 }
 
 /// The refusal of a path that is not a regular file.
