@@ -146,12 +146,18 @@ pub struct Shard {
     pub source: String,
     /// Its records, in file order.
     pub records: Vec<GameRecord>,
+    /// The line of each record in the file (empty: one record per line).
+    pub lines: Vec<usize>,
 }
 
 impl Shard {
     /// Reads a shard from JSON-lines text; each record is validated ([`validate`]) for any game.
     pub fn parse(text: &str, source: &str) -> Result<Shard, ReportError> {
-        Ok(Shard { source: source.to_owned(), records: parse_json_lines(text, source)? })
+        Ok(Shard {
+            source: source.to_owned(),
+            records: parse_json_lines(text, source)?,
+            lines: numbered(text).collect(),
+        })
     }
 
     /// [`Shard::parse`], also refusing a record of a game not in `games`.
@@ -166,7 +172,14 @@ impl Shard {
                 });
             }
         }
-        Ok(Shard { source: source.to_owned(), records })
+        Ok(Shard { source: source.to_owned(), records, lines: numbered(text).collect() })
+    }
+}
+
+impl Shard {
+    /// `file:line` of record `i`, for messages.
+    fn at(&self, i: usize) -> String {
+        format!("{}:{}", self.source, self.lines.get(i).copied().unwrap_or(i + 1))
     }
 }
 
@@ -307,57 +320,52 @@ pub fn merge(shards: Vec<Shard>) -> Result<Vec<GameRecord>, ReportError> {
 
 /// [`merge`], optionally accepting one id with different content (`--allow-mixed`).
 pub fn merge_with(shards: Vec<Shard>, allow_mixed: bool) -> Result<Vec<GameRecord>, ReportError> {
-    let mut tagged: Vec<(GameRecord, usize)> = Vec::new();
-    let mut first: Option<(String, usize)> = None;
-    let mut first_print: Option<(String, usize)> = None;
+    // (record, shard, index in the shard)
+    let mut tagged: Vec<(&GameRecord, usize, usize)> = Vec::new();
+    let mut first: Option<(&str, usize, usize)> = None;
+    let mut first_print: Option<(&str, usize, usize)> = None;
     for (k, shard) in shards.iter().enumerate() {
-        for r in &shard.records {
-            match &first {
-                None => first = Some((r.ruleset.clone(), k)),
-                Some((rs, fk)) if *rs != r.ruleset => {
+        for (i, r) in shard.records.iter().enumerate() {
+            match first {
+                None => first = Some((&r.ruleset, k, i)),
+                Some((rs, fk, fi)) if rs != r.ruleset => {
                     return Err(ReportError::MixedRulesets {
-                        first: rs.clone(),
-                        first_file: shards[*fk].source.clone(),
+                        first: rs.to_owned(),
+                        first_file: shards[fk].at(fi),
                         second: r.ruleset.clone(),
-                        second_file: shard.source.clone(),
+                        second_file: shard.at(i),
                     });
                 }
                 Some(_) => {}
             }
             // Records written before fingerprints existed carry none: nothing to compare.
             if !allow_mixed && !r.fingerprint.is_empty() {
-                match &first_print {
-                    None => first_print = Some((r.fingerprint.clone(), k)),
-                    Some((fp, fk)) if *fp != r.fingerprint => {
+                match first_print {
+                    None => first_print = Some((&r.fingerprint, k, i)),
+                    Some((fp, fk, fi)) if fp != r.fingerprint => {
                         return Err(ReportError::MixedContent {
                             ruleset: r.ruleset.clone(),
-                            first: fp.clone(),
-                            first_file: shards[*fk].source.clone(),
+                            first: fp.to_owned(),
+                            first_file: shards[fk].at(fi),
                             second: r.fingerprint.clone(),
-                            second_file: shard.source.clone(),
+                            second_file: shard.at(i),
                         });
                     }
                     Some(_) => {}
                 }
             }
+            tagged.push((r, k, i));
         }
     }
-    for (k, shard) in shards.iter().enumerate() {
-        tagged.extend(shard.records.iter().cloned().map(|r| (r, k)));
-    }
-    tagged.sort_by_key(|(r, _)| (r.run_seed, r.index));
+    tagged.sort_by_key(|(r, k, i)| (r.run_seed, r.index, *k, *i));
     for w in tagged.windows(2) {
-        let ((a, ka), (b, kb)) = (&w[0], &w[1]);
+        let ((a, ka, ia), (b, kb, ib)) = (w[0], w[1]);
         if (a.run_seed, a.index) == (b.run_seed, b.index) {
-            let files = if ka == kb {
-                format!("twice in {}", shards[*ka].source)
-            } else {
-                format!("in {} and in {}", shards[*ka].source, shards[*kb].source)
-            };
+            let files = format!("at {} and at {}", shards[ka].at(ia), shards[kb].at(ib));
             return Err(ReportError::Duplicate { run_seed: a.run_seed, index: a.index, files });
         }
     }
-    Ok(tagged.into_iter().map(|(r, _)| r).collect())
+    Ok(tagged.into_iter().map(|(r, _, _)| r.clone()).collect())
 }
 
 // ---------------------------------------------------------------------------
