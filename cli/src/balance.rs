@@ -27,7 +27,8 @@ fn cache_file(game: &str, fingerprint: &str) -> Option<PathBuf> {
 
 /// Reads a model file.
 pub fn read_model(path: &std::path::Path) -> Result<ValueModel, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Bounded, and only a regular file (a pipe in the cache would block).
+    let text = engine_rules::Source::Disk(path.to_path_buf()).read().map_err(|e| e.to_string())?;
     serde_json::from_str(&text).map_err(|e| format!("{}: not a balance model: {e}", path.display()))
 }
 

@@ -116,8 +116,8 @@ enum Command {
     ///
     /// Example: sanjuan check --ruleset cards/san-juan/rulesets/second-edition.toml --games 200
     Check {
-        /// Ruleset id or path (also accepted as the positional argument).
-        #[arg(long)]
+        /// Ruleset id or path (also accepted as the positional argument; not both).
+        #[arg(long, conflicts_with = "path")]
         ruleset: Option<String>,
         /// Ruleset path.
         path: Option<String>,

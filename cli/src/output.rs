@@ -35,8 +35,20 @@ impl AtomicFile {
             return Err(format!("cannot write {}: it is a folder; give a file name", target.display()));
         }
         if meta.as_ref().is_some_and(|m| !m.is_file()) {
-            // A device or a pipe: written in place.
-            let file = std::fs::OpenOptions::new().write(true).open(target).map_err(|e| failed(target, &e))?;
+            // A device or a pipe: written in place. Opened without waiting (a pipe nobody
+            // reads is an error, not a hang), then written normally.
+            use std::os::unix::fs::OpenOptionsExt;
+            use std::os::unix::io::AsRawFd;
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(target)
+                .map_err(|e| failed(target, &e))?;
+            // SAFETY: fcntl on a descriptor this function owns.
+            unsafe {
+                let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+                libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK);
+            }
             return Ok(AtomicFile { target: target.to_path_buf(), temp: None, out: BufWriter::new(file) });
         }
         let name = target.file_name().ok_or_else(|| format!("cannot write {}: no file name", target.display()))?;
