@@ -2,7 +2,7 @@
 //! scenario, score, the card table and its diff. The commands that work the
 //! same for every game (simulate, check, bench, report) are in their own files.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -214,7 +214,7 @@ impl Session {
     fn save(&self) -> Result<(), String> {
         let Some(path) = &self.save else { return Ok(()) };
         let saved = SavedGame::of(&self.game, &self.ruleset, self.seed, self.seats.clone());
-        std::fs::write(path, saved.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::output::write_file(path, saved.to_toml())?;
         println!("saved to {}", path.display());
         Ok(())
     }
@@ -232,7 +232,7 @@ pub fn play(args: Args) -> CmdResult {
     println!("Seat {} took the first turn (fewest money cards, then the lowest total).", s.game.start_player());
     let stdin = std::io::stdin();
     let echoed = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    let mut lines = crate::output::bounded_lines(stdin.lock());
     let mut show = true;
     while let Some(seat) = s.game.pending().map(alhambra::Decision::seat) {
         if seat != s.human {
@@ -248,9 +248,16 @@ pub fn play(args: Args) -> CmdResult {
         }
         print!("> ");
         std::io::stdout().flush().map_err(|e| e.to_string())?;
-        let Some(Ok(line)) = lines.next() else {
-            println!();
-            break;
+        let line = match lines.next() {
+            Some(Ok(line)) => line,
+            Some(Err(e)) => {
+                s.save()?;
+                return Err(format!("reading the standard input: {e}; type one action per line"));
+            }
+            None => {
+                println!();
+                break;
+            }
         };
         if !echoed {
             println!("{line}");

@@ -27,20 +27,20 @@ fn cache_file(game: &str, fingerprint: &str) -> Option<PathBuf> {
 
 /// Reads a model file.
 pub fn read_model(path: &std::path::Path) -> Result<ValueModel, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Bounded, and only a regular file (a pipe in the cache would block).
+    let text = engine_rules::Source::Disk(path.to_path_buf()).read().map_err(|e| e.to_string())?;
     serde_json::from_str(&text).map_err(|e| format!("{}: not a balance model: {e}", path.display()))
 }
 
 /// Writes a model file (creating its folder).
 pub fn write_model(path: &std::path::Path, model: &ValueModel) -> Result<(), String> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot write {}: its folder {}: {e}", path.display(), dir.display()))?;
     }
     let text = serde_json::to_string_pretty(model).map_err(|e| e.to_string())?;
     // Written aside and renamed: a study's other processes never read half a file.
-    let aside = path.with_extension(format!("{}.tmp", std::process::id()));
-    std::fs::write(&aside, text + "\n").map_err(|e| format!("{}: {e}", aside.display()))?;
-    std::fs::rename(&aside, path).map_err(|e| format!("{}: {e}", path.display()))
+    crate::output::write_file(path, text + "\n")
 }
 
 /// Makes the ruleset's balance model ready: from the cache when it holds one

@@ -219,7 +219,8 @@ impl Which {
         let Some(table) = table else { return Ok(Which::SanJuan) };
         let Some(spec) = table.get("ruleset").and_then(|r| r.as_str()) else { return Ok(Which::SanJuan) };
         if spec.ends_with(".toml") || spec.contains('/') {
-            return Which::of_ruleset(&source.join(spec).to_string());
+            let named = engine_rules::chain::named_path(&source, spec).map_err(|e| e.to_string())?;
+            return Which::of_ruleset(&named.to_string());
         }
         Which::of_ruleset(spec)
     }

@@ -7,6 +7,7 @@ mod bench;
 mod cards;
 mod games;
 mod limits;
+mod output;
 mod play;
 mod report;
 mod scenario;
@@ -105,8 +106,8 @@ enum Command {
     ///
     /// Example: sanjuan check --ruleset cards/san-juan/rulesets/second-edition.toml --games 200
     Check {
-        /// Ruleset id or path (also accepted as the positional argument).
-        #[arg(long)]
+        /// Ruleset id or path (also accepted as the positional argument; not both).
+        #[arg(long, conflicts_with = "path")]
         ruleset: Option<String>,
         /// Ruleset path.
         path: Option<String>,

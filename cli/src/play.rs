@@ -5,7 +5,7 @@
 //! do, and the legal answers as numbered choices. The log shows every event as
 //! that seat sees it (others' hidden cards only counted).
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -129,7 +129,7 @@ fn run_san_juan(args: Args) -> CmdResult {
     s.intro();
     let stdin = std::io::stdin();
     let echoed = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    let mut lines = crate::output::bounded_lines(stdin.lock());
     let mut show = Show::Table;
     while let Some(seat) = s.game.pending().map(Decision::seat) {
         if seat != s.human {
@@ -146,9 +146,16 @@ fn run_san_juan(args: Args) -> CmdResult {
             Show::Nothing => {}
         }
         s.prompt();
-        let Some(Ok(line)) = lines.next() else {
-            println!();
-            break;
+        let line = match lines.next() {
+            Some(Ok(line)) => line,
+            Some(Err(e)) => {
+                s.save()?;
+                return Err(format!("reading the standard input: {e}; type one action per line"));
+            }
+            None => {
+                println!();
+                break;
+            }
         };
         if !echoed {
             // Typed input is echoed by the terminal; piped input is not: keep the transcript readable.
@@ -298,9 +305,11 @@ impl Session {
             };
             applied.map_err(|e| {
                 format!(
-                    "{}: action {} `{a}`: {e}; the saved game does not fit its ruleset (was the ruleset changed?)",
+                    "{}: action {} `{}`: {}; the saved game does not fit its ruleset (was the ruleset changed?)",
                     file.display(),
-                    i + 1
+                    i + 1,
+                    engine_rules::error::clip(a, 80),
+                    engine_rules::error::clip(&e.to_string(), 400)
                 )
             })?;
         }
@@ -421,9 +430,7 @@ impl Session {
     fn save(&self) -> Result<(), String> {
         let Some(path) = &self.save else { return Ok(()) };
         let saved = SavedGame::of(&self.game, &self.ruleset, self.seed, self.seats.clone());
-        std::fs::write(path, saved.to_toml()).map_err(|e| {
-            format!("cannot save the game to {}: {e}; check the folder exists and is writable", path.display())
-        })?;
+        crate::output::write_file(path, saved.to_toml())?;
         eprintln!("saved to {}; replay with: sanjuan replay {}", path.display(), path.display());
         Ok(())
     }

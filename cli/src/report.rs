@@ -29,10 +29,10 @@ pub struct Args {
     allow_mixed: bool,
     /// With --compare: the ruleset set A was played with (id or file), to list
     /// what differs and show those cards first; by default the records' ruleset id.
-    #[arg(long, value_name = "RULESET")]
+    #[arg(long, value_name = "RULESET", requires = "compare")]
     ruleset_a: Option<String>,
     /// With --compare: the ruleset set B was played with (id or file).
-    #[arg(long, value_name = "RULESET")]
+    #[arg(long, value_name = "RULESET", requires = "compare")]
     ruleset_b: Option<String>,
 }
 
@@ -55,7 +55,8 @@ fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, Str
     let mut shards = Vec::with_capacity(files.len());
     for path in files {
         let text = read_json_lines(path)?;
-        shards.push(Shard::parse(&text, &path.display().to_string()).map_err(|e| e.to_string())?);
+        let games = [crate::games::SanJuan::GAME_ID, crate::games::Alhambra::GAME_ID];
+        shards.push(Shard::parse_for(&text, &path.display().to_string(), &games).map_err(|e| e.to_string())?);
     }
     let records = report::merge_with(shards, allow_mixed).map_err(|e| e.to_string())?;
     if records.is_empty() {
@@ -73,6 +74,13 @@ const MAX_LINE_BYTES: usize = 1 << 20;
 /// until memory runs out.
 fn read_json_lines(path: &Path) -> Result<String, String> {
     use std::io::{BufRead, Read};
+    // A pipe or a device would block or never end: only regular files are records.
+    if !std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.is_file() {
+        return Err(format!(
+            "{}: not a regular file (a folder, device or pipe); give a JSON-lines file",
+            path.display()
+        ));
+    }
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut reader = std::io::BufReader::new(file);
     let (mut text, mut line) = (String::new(), Vec::new());
@@ -112,9 +120,7 @@ fn game_title(id: &str) -> String {
     }
 }
 
-fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
-    std::fs::write(path, contents).map_err(|e| format!("{}: {e}", path.display()))
-}
+use crate::output::write_file;
 
 /// Prints the report (or the comparison) and writes the HTML page if asked.
 pub fn run(args: Args) -> CmdResult {

@@ -104,7 +104,7 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
         let (record, saved) =
             G::play_saved(&rs, &bots, args.seed, i, &saved_ruleset).map_err(|e| format!("game {i}: {e}"))?;
         let path = dir.join(format!("game-{i}.toml"));
-        std::fs::write(&path, saved).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::output::write_file(&path, saved)?;
         Ok(record)
     };
     let start = Instant::now();
@@ -116,12 +116,12 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
     bar.finish_and_clear();
     let records = records?;
     if let Some(path) = &args.json_lines {
-        let mut out =
-            std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?);
+        let mut out = crate::output::AtomicFile::create(path)?;
         for r in &records {
-            serde_json::to_writer(&mut out, r).map_err(|e| e.to_string())?;
-            writeln!(out).map_err(|e| e.to_string())?;
+            serde_json::to_writer(&mut out, r).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            writeln!(out).map_err(|e| crate::output::write_error(&out, &e))?;
         }
+        out.commit()?;
     }
     let mut summary = Summary::default();
     for r in &records {

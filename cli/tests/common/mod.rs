@@ -8,6 +8,7 @@ pub fn cache() -> std::path::PathBuf {
 }
 
 /// Runs `sanjuan args…`; returns (success, stdout, stderr).
+#[allow(dead_code)] // the hardening tests run the binary with a deadline of their own
 pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", cache())

@@ -289,6 +289,9 @@ impl Ruleset {
             }
         }
         let top = &chain[0].doc;
+        if let Err(e) = engine_rules::chain::check_ruleset_id(top, &chain[0].file.id) {
+            errors.push(e);
+        }
         let patches: Vec<&RulesPatch> = chain.iter().rev().map(|l| &l.file.rules).collect();
         let rules = RulesPatch::merge(&patches).map_err(|missing| {
             let keys = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
@@ -456,6 +459,13 @@ impl Ruleset {
                     }
                     if p == 0 || p > rules.piles {
                         err(scoring_doc, &key("pile"), format!("pile {p}: piles are 1 to {}", rules.piles));
+                    }
+                    if let Some(o) = scorings[..i].iter().find(|o| o.card.as_deref() == Some(c.as_str())) {
+                        err(
+                            scoring_doc,
+                            &key("card"),
+                            format!("card `{c}` already triggers scoring {}; give each scoring its own card", o.name),
+                        );
                     }
                     if scorings[..i].iter().any(|o| o.pile == Some(p)) {
                         err(scoring_doc, &key("pile"), format!("pile {p} already holds a scoring card"));

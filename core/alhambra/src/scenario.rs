@@ -203,6 +203,10 @@ impl Scenario {
                 format!("{n} players; ruleset `{}` is for {} to {}", rs.id, rs.rules.min_players, rs.rules.max_players),
             ));
         }
+        if f.turn == Some(0) {
+            return Err(self.err("turn", "turn 0: turns count from 1").help("leave `turn` out for the first turn"));
+        }
+        self.check_expect(&rs)?;
         let money_id = |id: &str, path: &str| rs.lookup_money(id).map_err(|e| self.err(path, e));
         if let Some(deal) = &f.deal {
             // A dealt game is set up by the rules: a position written beside it would be ignored.
@@ -237,6 +241,25 @@ impl Scenario {
                 .enumerate()
                 .map(|(i, id)| money_id(id, &format!("deal.{i}")))
                 .collect::<Result<Vec<_>, _>>()?;
+            // More copies of a card than the game has would be rearranged, not refused.
+            let all = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(0)).all_money();
+            if top.len() > all.len() {
+                return Err(self.err("deal", format!("{} cards; the money has {}", top.len(), all.len())));
+            }
+            for (i, m) in top.iter().enumerate() {
+                let (listed, have) =
+                    (top[..=i].iter().filter(|x| *x == m).count(), all.iter().filter(|x| *x == m).count());
+                if listed > have {
+                    return Err(self
+                        .err(
+                            &format!("deal.{i}"),
+                            format!("`{}` is listed {listed} times; {n} players play with {have}", deal[i]),
+                        )
+                        .help(
+                            "every card is in exactly one place; list each money card at most as often as it exists",
+                        ));
+                }
+            }
             return Game::new_arranged(rs, n, f.seed, &top).map_err(|e| self.err("deal", e.to_string()));
         }
         if f.to_move >= n {
@@ -338,6 +361,11 @@ impl Scenario {
                 rs.scorings.iter().position(|s| s.name == *name && s.card.is_some()).ok_or_else(|| {
                     self.err(&format!("scored.{i}"), format!("`{name}` is not a scoring with a card"))
                 })?;
+            if game.scored.contains(&(k as u8)) {
+                return Err(
+                    self.err(&format!("scored.{i}"), format!("scoring {name} is listed twice; a scoring happens once"))
+                );
+            }
             scoring_left.retain(|&x| x as usize != k);
             game.scored.push(k as u8);
         }
@@ -398,6 +426,74 @@ impl Scenario {
         game.pending = Some(Decision::Turn { seat: f.to_move });
         game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
         Ok(game)
+    }
+
+    /// Refuses an `[expect]` entry that could never fail or never pass: an
+    /// action that is not well-formed, a breakdown source that is neither
+    /// `earlier` nor a scoring, a building type, scoring or card the ruleset lacks.
+    fn check_expect(&self, rs: &Ruleset) -> Result<(), LoadError> {
+        let Some(e) = &self.file.expect else { return Ok(()) };
+        let help = "an [expect] entry that names what cannot exist can never fail; docs/alhambra.md lists the keys";
+        let lists = [("legal", &e.legal), ("legal_includes", &e.legal_includes), ("legal_excludes", &e.legal_excludes)];
+        for (key, list) in lists {
+            for (i, a) in list.iter().flatten().enumerate() {
+                if let Err(why) = crate::actions::parse_line(a, rs) {
+                    return Err(self
+                        .err(&format!("expect.{key}.{i}"), format!("`{a}` is not an action: {why}"))
+                        .help(help));
+                }
+            }
+        }
+        let scorings: Vec<&str> = rs.scorings.iter().map(|s| s.name.as_str()).collect();
+        for (seat, m) in e.breakdown.iter().flatten().enumerate() {
+            if let Some(k) = m.keys().find(|k| *k != "earlier" && !scorings.contains(&k.as_str())) {
+                return Err(self
+                    .doc
+                    .key_error(&format!("expect.breakdown.{seat}.{k}"), format!("no breakdown source `{k}`"))
+                    .help(format!("a breakdown source is `earlier` or a scoring: {}", scorings.join(", "))));
+            }
+        }
+        for (i, name) in e.scored.iter().flatten().enumerate() {
+            if !scorings.contains(&name.as_str()) {
+                return Err(self
+                    .err(&format!("expect.scored.{i}"), format!("no scoring `{name}`"))
+                    .help(format!("scorings: {}", scorings.join(", "))));
+            }
+        }
+        for (seat, m) in e.counts.iter().flatten().enumerate() {
+            if let Some(k) = m.keys().find(|k| rs.lookup_type(k).is_none()) {
+                return Err(self
+                    .doc
+                    .key_error(&format!("expect.counts.{seat}.{k}"), format!("no building type `{k}`"))
+                    .help(help));
+            }
+        }
+        let building = |id: &str, path: String| -> Result<(), LoadError> {
+            rs.lookup_building(id).map(|_| ()).map_err(|why| self.err(&path, why).help(help))
+        };
+        for (seat, ids) in e.buildings.iter().flatten().enumerate() {
+            for (i, id) in ids.iter().enumerate() {
+                building(id, format!("expect.buildings.{seat}.{i}"))?;
+            }
+        }
+        for (i, id) in e.unclaimed.iter().flatten().enumerate() {
+            building(id, format!("expect.unclaimed.{i}"))?;
+        }
+        for (i, id) in e.building_display.iter().flatten().enumerate().filter(|(_, id)| *id != "-") {
+            building(id, format!("expect.building_display.{i}"))?;
+        }
+        let money = |id: &str, path: String| -> Result<(), LoadError> {
+            rs.lookup_money(id).map(|_| ()).map_err(|why| self.err(&path, why).help(help))
+        };
+        for (seat, ids) in e.hands.iter().flatten().enumerate() {
+            for (i, id) in ids.iter().enumerate() {
+                money(id, format!("expect.hands.{seat}.{i}"))?;
+            }
+        }
+        for (i, id) in e.money_display.iter().flatten().enumerate() {
+            money(id, format!("expect.money_display.{i}"))?;
+        }
+        Ok(())
     }
 
     /// Sets up and plays the scenario's actions. An action that fails is an

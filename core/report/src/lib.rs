@@ -80,6 +80,18 @@ pub enum ReportError {
         /// What the JSON reader said.
         message: String,
     },
+    /// A line that is a record by its types but not one a game can have written.
+    #[error(
+        "{file}:{line}: not a valid game record: {message}; give the unchanged records `simulate --json-lines` wrote"
+    )]
+    Invalid {
+        /// The file (or other source) name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
     /// The same game (run seed, index) twice.
     #[error(
         "game {index} of run seed {run_seed} appears twice ({files}); \
@@ -134,13 +146,141 @@ pub struct Shard {
     pub source: String,
     /// Its records, in file order.
     pub records: Vec<GameRecord>,
+    /// The line of each record in the file (empty: one record per line).
+    pub lines: Vec<usize>,
 }
 
 impl Shard {
-    /// Reads a shard from JSON-lines text.
+    /// Reads a shard from JSON-lines text; each record is validated ([`validate`]) for any game.
     pub fn parse(text: &str, source: &str) -> Result<Shard, ReportError> {
-        Ok(Shard { source: source.to_owned(), records: parse_json_lines(text, source)? })
+        Ok(Shard {
+            source: source.to_owned(),
+            records: parse_json_lines(text, source)?,
+            lines: numbered(text).collect(),
+        })
     }
+
+    /// [`Shard::parse`], also refusing a record of a game not in `games`.
+    pub fn parse_for(text: &str, source: &str, games: &[&str]) -> Result<Shard, ReportError> {
+        let records = parse_json_lines(text, source)?;
+        for (line, r) in numbered(text).zip(&records) {
+            if !r.game.is_empty() && !games.contains(&r.game.as_str()) {
+                return Err(ReportError::Invalid {
+                    file: source.to_owned(),
+                    line,
+                    message: format!("unknown game `{}` (games: {})", clip(&r.game), games.join(", ")),
+                });
+            }
+        }
+        Ok(Shard { source: source.to_owned(), records, lines: numbered(text).collect() })
+    }
+}
+
+impl Shard {
+    /// `file:line` of record `i`, for messages.
+    fn at(&self, i: usize) -> String {
+        format!("{}:{}", self.source, self.lines.get(i).copied().unwrap_or(i + 1))
+    }
+}
+
+/// The 1-based numbers of the non-blank lines of `text`.
+fn numbered(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, _)| i + 1)
+}
+
+/// The most players a record may have.
+pub const MAX_RECORD_PLAYERS: usize = 64;
+/// The most rounds a record may have.
+pub const MAX_RECORD_ROUNDS: u32 = 1_000_000;
+/// The range of a final score.
+pub const RECORD_SCORES: std::ops::RangeInclusive<i32> = -1000..=1_000_000;
+
+/// A text from a record, cut short for a message.
+fn clip(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect::<String>().escape_debug().to_string();
+    if text.chars().nth(40).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// A text a record names (ruleset id, bot): short, one line, printable.
+fn check_name(what: &str, text: &str) -> Result<(), String> {
+    if text.trim().is_empty() || text.chars().any(char::is_control) || text.chars().nth(200).is_some() {
+        return Err(format!(
+            "{what} `{}` is empty, longer than 200 characters or holds a control character",
+            clip(text)
+        ));
+    }
+    Ok(())
+}
+
+/// Checks what a record's types cannot: a known version, a game for version 2,
+/// 2 to [`MAX_RECORD_PLAYERS`] seats with a score, bot and city each, winners
+/// among the seats and holding the top score, scores and rounds in range.
+pub fn validate(r: &GameRecord) -> Result<(), String> {
+    use engine_play::sim::RECORD_VERSION;
+    if r.version == 0 || r.version > RECORD_VERSION {
+        return Err(format!("record version {} is not one this program reads (1 to {RECORD_VERSION})", r.version));
+    }
+    if r.version >= 2 && r.game.is_empty() {
+        return Err(format!("a version-{} record names its game", r.version));
+    }
+    if !r.game.is_empty() {
+        check_name("game", &r.game)?;
+    }
+    check_name("ruleset", &r.ruleset)?;
+    if r.fingerprint.len() > 64 || !r.fingerprint.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("fingerprint `{}` is not a hexadecimal digest", clip(&r.fingerprint)));
+    }
+    let players = r.bots.len();
+    if !(2..=MAX_RECORD_PLAYERS).contains(&players) {
+        return Err(format!("{players} seat(s) in `bots`: a game has 2 to {MAX_RECORD_PLAYERS}"));
+    }
+    for b in &r.bots {
+        check_name("bot", b)?;
+    }
+    if r.scores.len() != players {
+        return Err(format!("{} scores for {players} seats", r.scores.len()));
+    }
+    if !r.buildings.is_empty() && r.buildings.len() != players {
+        return Err(format!("{} cities in `buildings` for {players} seats", r.buildings.len()));
+    }
+    if let Some(s) = r.scores.iter().find(|s| !RECORD_SCORES.contains(s)) {
+        return Err(format!("score {s} is outside {} to {}", RECORD_SCORES.start(), RECORD_SCORES.end()));
+    }
+    if r.rounds > MAX_RECORD_ROUNDS {
+        return Err(format!("{} rounds: a game has at most {MAX_RECORD_ROUNDS}", r.rounds));
+    }
+    if r.winners.is_empty() {
+        return Err("no winner: every game has one".into());
+    }
+    let top = r.scores.iter().max().copied().unwrap_or_default();
+    for (i, &w) in r.winners.iter().enumerate() {
+        if w >= players {
+            return Err(format!("winner seat {w} of a {players}-player game (seats are 0 to {})", players - 1));
+        }
+        if r.winners[..i].contains(&w) {
+            return Err(format!("winner seat {w} is listed twice"));
+        }
+        if r.scores[w] != top {
+            return Err(format!("winner seat {w} scored {}, less than the top score {top}", r.scores[w]));
+        }
+    }
+    for city in &r.buildings {
+        for b in city {
+            check_name("building", &b.id)?;
+            if b.round > r.rounds {
+                return Err(format!(
+                    "building `{}` built in round {} of a {}-round game",
+                    clip(&b.id),
+                    b.round,
+                    r.rounds
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads one `GameRecord` per non-blank line. An error names the source,
@@ -161,6 +301,11 @@ pub fn parse_json_lines(text: &str, source_name: &str) -> Result<Vec<GameRecord>
                 message: format!("{bare} (column {})", e.column()),
             }
         })?;
+        validate(&record).map_err(|message| ReportError::Invalid {
+            file: source_name.to_owned(),
+            line: i + 1,
+            message,
+        })?;
         out.push(record);
     }
     Ok(out)
@@ -175,57 +320,52 @@ pub fn merge(shards: Vec<Shard>) -> Result<Vec<GameRecord>, ReportError> {
 
 /// [`merge`], optionally accepting one id with different content (`--allow-mixed`).
 pub fn merge_with(shards: Vec<Shard>, allow_mixed: bool) -> Result<Vec<GameRecord>, ReportError> {
-    let mut tagged: Vec<(GameRecord, usize)> = Vec::new();
-    let mut first: Option<(String, usize)> = None;
-    let mut first_print: Option<(String, usize)> = None;
+    // (record, shard, index in the shard)
+    let mut tagged: Vec<(&GameRecord, usize, usize)> = Vec::new();
+    let mut first: Option<(&str, usize, usize)> = None;
+    let mut first_print: Option<(&str, usize, usize)> = None;
     for (k, shard) in shards.iter().enumerate() {
-        for r in &shard.records {
-            match &first {
-                None => first = Some((r.ruleset.clone(), k)),
-                Some((rs, fk)) if *rs != r.ruleset => {
+        for (i, r) in shard.records.iter().enumerate() {
+            match first {
+                None => first = Some((&r.ruleset, k, i)),
+                Some((rs, fk, fi)) if rs != r.ruleset => {
                     return Err(ReportError::MixedRulesets {
-                        first: rs.clone(),
-                        first_file: shards[*fk].source.clone(),
+                        first: rs.to_owned(),
+                        first_file: shards[fk].at(fi),
                         second: r.ruleset.clone(),
-                        second_file: shard.source.clone(),
+                        second_file: shard.at(i),
                     });
                 }
                 Some(_) => {}
             }
             // Records written before fingerprints existed carry none: nothing to compare.
             if !allow_mixed && !r.fingerprint.is_empty() {
-                match &first_print {
-                    None => first_print = Some((r.fingerprint.clone(), k)),
-                    Some((fp, fk)) if *fp != r.fingerprint => {
+                match first_print {
+                    None => first_print = Some((&r.fingerprint, k, i)),
+                    Some((fp, fk, fi)) if fp != r.fingerprint => {
                         return Err(ReportError::MixedContent {
                             ruleset: r.ruleset.clone(),
-                            first: fp.clone(),
-                            first_file: shards[*fk].source.clone(),
+                            first: fp.to_owned(),
+                            first_file: shards[fk].at(fi),
                             second: r.fingerprint.clone(),
-                            second_file: shard.source.clone(),
+                            second_file: shard.at(i),
                         });
                     }
                     Some(_) => {}
                 }
             }
+            tagged.push((r, k, i));
         }
     }
-    for (k, shard) in shards.iter().enumerate() {
-        tagged.extend(shard.records.iter().cloned().map(|r| (r, k)));
-    }
-    tagged.sort_by_key(|(r, _)| (r.run_seed, r.index));
+    tagged.sort_by_key(|(r, k, i)| (r.run_seed, r.index, *k, *i));
     for w in tagged.windows(2) {
-        let ((a, ka), (b, kb)) = (&w[0], &w[1]);
+        let ((a, ka, ia), (b, kb, ib)) = (w[0], w[1]);
         if (a.run_seed, a.index) == (b.run_seed, b.index) {
-            let files = if ka == kb {
-                format!("twice in {}", shards[*ka].source)
-            } else {
-                format!("in {} and in {}", shards[*ka].source, shards[*kb].source)
-            };
+            let files = format!("at {} and at {}", shards[ka].at(ia), shards[kb].at(ib));
             return Err(ReportError::Duplicate { run_seed: a.run_seed, index: a.index, files });
         }
     }
-    Ok(tagged.into_iter().map(|(r, _)| r).collect())
+    Ok(tagged.into_iter().map(|(r, _, _)| r.clone()).collect())
 }
 
 // ---------------------------------------------------------------------------

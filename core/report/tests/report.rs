@@ -291,7 +291,7 @@ fn parse_names_the_line_and_skips_blank_lines() {
 #[test]
 fn merge_sorts_shards_and_rejects_duplicates_and_mixed_rulesets() {
     let records = fixture();
-    let shard = |name: &str, rs: &[GameRecord]| Shard { source: name.into(), records: rs.to_vec() };
+    let shard = |name: &str, rs: &[GameRecord]| Shard { source: name.into(), records: rs.to_vec(), lines: Vec::new() };
     // Shards in any order, records in any order within a shard.
     let mut tail = records[3..].to_vec();
     tail.reverse();
@@ -300,13 +300,14 @@ fn merge_sorts_shards_and_rejects_duplicates_and_mixed_rulesets() {
 
     let err = report::merge(vec![shard("a", &records[..4]), shard("b", &records[3..])]).unwrap_err();
     assert!(matches!(err, ReportError::Duplicate { run_seed: 7, index: 3, .. }), "{err:?}");
-    assert!(err.to_string().contains("in a and in b"), "{err}");
+    // Each copy by file and line (record 4 of a, record 1 of b).
+    assert!(err.to_string().contains("at a:4 and at b:1"), "{err}");
 
     let mut other = records[4..].to_vec();
     other[0].ruleset = "rules-b".into();
     let err = report::merge(vec![shard("a", &records[..4]), shard("b", &other)]).unwrap_err();
     assert!(matches!(err, ReportError::MixedRulesets { .. }), "{err:?}");
-    assert!(err.to_string().contains("`rules-a` (a) and `rules-b` (b)"), "{err}");
+    assert!(err.to_string().contains("`rules-a` (a:1) and `rules-b` (b:1)"), "{err}");
 }
 
 #[test]

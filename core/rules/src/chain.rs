@@ -39,10 +39,10 @@ pub struct Link<F> {
 /// wins), then among `lib`'s built-in rulesets.
 pub fn resolve_spec(spec: &str, from: Option<&Source>, lib: &'static Builtins) -> Result<Source, LoadError> {
     if spec.ends_with(".toml") || spec.contains('/') {
-        return Ok(match from {
-            Some(f) => f.join(spec),
-            None => Source::Disk(spec.into()),
-        });
+        return match from {
+            Some(f) => named_path(f, spec),
+            None => Ok(Source::Disk(spec.into())),
+        };
     }
     if let Some(Source::Disk(f)) = from {
         let sibling = Source::Disk(f.clone()).join(&format!("{spec}.toml"));
@@ -63,6 +63,37 @@ pub fn resolve_spec(spec: &str, from: Option<&Source>, lib: &'static Builtins) -
     })
 }
 
+/// The longest ruleset id.
+pub const MAX_ID_CHARS: usize = 64;
+
+/// A ruleset id goes into every game record and report: it must be a short,
+/// printable, one-line name.
+pub fn check_ruleset_id(doc: &TomlDoc, id: &str) -> Result<(), LoadError> {
+    let why = if id.trim().is_empty() {
+        "the ruleset id is empty"
+    } else if id.chars().any(char::is_control) {
+        "the ruleset id holds a control character (a newline, a tab…)"
+    } else if id.trim() != id {
+        "the ruleset id starts or ends with a space"
+    } else if id.chars().count() > MAX_ID_CHARS {
+        "the ruleset id is longer than 64 characters"
+    } else {
+        return Ok(());
+    };
+    Err(doc.error("id", why).help("write a short one-line name for records and reports, e.g. `id = \"my-rules\"`"))
+}
+
+/// A ruleset path written inside `from` (a scenario, a saved game, a ruleset):
+/// relative to it, and a relative path stays inside `from`'s rules tree (an
+/// absolute one, as `play --save` writes, is taken as written). Either must be a
+/// regular `.toml` file; the file is not read here.
+pub fn named_path(from: &Source, spec: &str) -> Result<Source, LoadError> {
+    let target = from.join(spec);
+    let root = if std::path::Path::new(spec).is_absolute() { None } else { from.tree_root() };
+    target.check_inside(root.as_deref(), "toml")?;
+    Ok(target)
+}
+
 /// Moves an error about a file to the place in `doc` that named it.
 pub fn relocate(e: LoadError, doc: &TomlDoc, path: &str) -> LoadError {
     let help = e.help.clone();
@@ -79,7 +110,7 @@ pub fn read_chain<F: ChainFile>(
     lib: &'static Builtins,
 ) -> Result<Vec<Link<F>>, LoadError> {
     let mut chain: Vec<Link<F>> = Vec::new();
-    source.check_inside(None, "toml")?;
+    source.check_inside(root, "toml")?;
     let mut next = Some(source.clone());
     while let Some(src) = next.take() {
         if chain.iter().any(|l| l.doc.source == src) {
@@ -146,8 +177,16 @@ pub fn game_of(spec: &str, libs: &[&'static Builtins]) -> Result<&'static Builti
     let mut found: Option<&'static Builtins> = None;
     let mut child: Option<(TomlDoc, String)> = None;
     let mut source = Source::Disk(spec.into());
+    // The same path rule as the loader's: nothing outside the rules tree is read.
+    let root = source.tree_root();
     // A chain longer than this is a cycle; the loader reports it properly.
     for _ in 0..64 {
+        if let Err(e) = source.check_inside(root.as_deref(), "toml") {
+            return match &child {
+                Some((c, _)) => Err(relocate(e, c, "extends")),
+                None => Err(e),
+            };
+        }
         let doc = TomlDoc::read(&source)?;
         let table: toml::Table = match doc.text.parse() {
             Ok(t) => t,

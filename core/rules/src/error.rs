@@ -78,8 +78,9 @@ impl LoadError {
 
     /// An error about the bytes `span` of `text`, the contents of `file`.
     pub fn spanned(file: &Source, text: &Arc<str>, span: Range<usize>, message: impl Into<String>) -> Self {
-        let pos = Pos::of_offset(text, span.start);
         let start = floor_char_boundary(text, span.start);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let pos = Pos { line: line_of(text, start), col: text[line_start..start].chars().count() + 1 };
         let end = floor_char_boundary(text, span.end.max(start));
         LoadError {
             file: file.to_string(),
@@ -162,6 +163,140 @@ pub fn closest<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -
         .map(|(_, c)| c)
 }
 
+/// The most characters of a source line a diagnostic shows: a longer line is
+/// cut to a window around the column, with `...` where it was cut.
+pub const SNIPPET_WIDTH: usize = 120;
+
+/// The characters of a long line shown before the column.
+const SNIPPET_BEFORE: usize = 40;
+
+/// `text` cut to at most `max` characters, with `...` where it was cut.
+pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}...", &text[..cut]).into(),
+    }
+}
+
+/// The lines a span covers, as a small file that still reports the true line
+/// and column numbers: rendering costs the size of the excerpt, not of the file
+/// (`check` renders every problem of a file, and there may be thousands). A line
+/// longer than [`SNIPPET_WIDTH`] is cut to a window around the span.
+struct Excerpt<'a> {
+    name: &'a str,
+    shown: String,
+    /// The span in `shown`.
+    span: Range<usize>,
+    /// The number of the first shown line.
+    line: usize,
+    /// Where each shown line starts in `shown`.
+    starts: Vec<usize>,
+    /// The column of `shown`'s first character.
+    first_col: usize,
+}
+
+/// The most bytes of a span spread over several lines shown whole.
+const EXCERPT_BYTES: usize = 4096;
+
+impl<'a> Excerpt<'a> {
+    fn of(name: &'a str, text: &Arc<str>, span: Range<usize>) -> Excerpt<'a> {
+        let start = floor_char_boundary(text, span.start);
+        let mut end = floor_char_boundary(text, span.end.max(start));
+        let line = line_of(text, start);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let first_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let last_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let first = &text[line_start..first_end];
+        let long = first.chars().nth(SNIPPET_WIDTH).is_some();
+        if !long && last_end - line_start <= EXCERPT_BYTES {
+            let shown = text[line_start..last_end].to_owned();
+            let starts = std::iter::once(0).chain(shown.match_indices('\n').map(|(i, _)| i + 1)).collect();
+            let span = start - line_start..end - line_start;
+            return Excerpt { name, shown, span, line, starts, first_col: 1 };
+        }
+        // One line, cut to a window around the column.
+        end = end.min(first_end);
+        let col = text[line_start..start].chars().count();
+        let from_char = if long { col.saturating_sub(SNIPPET_BEFORE) } else { 0 };
+        let byte_of = |c: usize| first.char_indices().nth(c).map_or(first.len(), |(i, _)| i);
+        let (from, to) = (byte_of(from_char), byte_of(from_char + SNIPPET_WIDTH));
+        let prefix = if from > 0 { "..." } else { "" };
+        let suffix = if to < first.len() { "..." } else { "" };
+        let shown = format!("{prefix}{}{suffix}", &first[from..to]);
+        let at = prefix.len() + (start - line_start - from);
+        let span = at..(at + end.saturating_sub(start).min(to.saturating_sub(start - line_start))).max(at);
+        let first_col = (from_char + 1).saturating_sub(prefix.len());
+        Excerpt { name, shown, span, line, starts: vec![0], first_col }
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Excerpt<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.shown)
+    }
+
+    fn line_index(&'a self, (): (), byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.starts.partition_point(|&s| s <= byte_index).saturating_sub(1))
+    }
+
+    fn line_number(&'a self, (): (), line_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line + line_index)
+    }
+
+    fn column_number(
+        &'a self,
+        (): (),
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let start = self.starts.get(line_index).copied().unwrap_or(0);
+        let upto = floor_char_boundary(&self.shown, byte_index.max(start));
+        let base = if line_index == 0 { self.first_col } else { 1 };
+        Ok(base + self.shown[start..upto].chars().count())
+    }
+
+    fn line_range(&'a self, (): (), line_index: usize) -> Result<Range<usize>, codespan_reporting::files::Error> {
+        let start = *self
+            .starts
+            .get(line_index)
+            .ok_or(codespan_reporting::files::Error::LineTooLarge { given: line_index, max: self.starts.len() - 1 })?;
+        let end = self.starts.get(line_index + 1).copied().unwrap_or(self.shown.len());
+        Ok(start..end)
+    }
+}
+
+/// The line number of a byte offset, from the line starts of `text` (kept for
+/// the last text asked about: a file with thousands of problems is indexed once).
+fn line_of(text: &Arc<str>, offset: usize) -> usize {
+    use std::cell::RefCell;
+    /// A text and where its lines start.
+    type Indexed = Option<(Arc<str>, Arc<[usize]>)>;
+    thread_local! {
+        static LINES: RefCell<Indexed> = const { RefCell::new(None) };
+    }
+    let starts = LINES.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        match &*cache {
+            Some((t, starts)) if Arc::ptr_eq(t, text) => Arc::clone(starts),
+            _ => {
+                let starts: Arc<[usize]> =
+                    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+                *cache = Some((Arc::clone(text), Arc::clone(&starts)));
+                starts
+            }
+        }
+    });
+    starts.partition_point(|&s| s <= offset)
+}
+
 /// Renders one diagnostic in the style of rustc: the message, the file and
 /// position, the source line with a caret, and the hint.
 fn render(
@@ -173,17 +308,16 @@ fn render(
     help: Option<&str>,
 ) -> fmt::Result {
     use codespan_reporting::diagnostic::{Diagnostic, Label};
-    use codespan_reporting::files::SimpleFile;
     use codespan_reporting::term::{self, Chars, Config};
     if let Some(s) = snippet {
-        let files = SimpleFile::new(file, &*s.text);
-        let notes = help.into_iter().flat_map(|h| h.lines()).map(|h| format!("help: {h}")).collect();
-        let diagnostic = Diagnostic::error()
-            .with_message(message)
-            .with_labels(vec![Label::primary((), s.span.clone())])
-            .with_notes(notes);
+        let notes: Vec<String> = help.into_iter().flat_map(|h| h.lines()).map(|h| format!("help: {h}")).collect();
         let config = Config { chars: Chars::ascii(), ..Config::default() };
-        if let Ok(out) = term::emit_into_string(&config, &files, &diagnostic) {
+        // Only the lines of the span (a window of a long line) are handed to the renderer.
+        let excerpt = Excerpt::of(file, &s.text, s.span.clone());
+        let label = Label::primary((), excerpt.span.clone());
+        let diagnostic = Diagnostic::error().with_message(message).with_labels(vec![label]).with_notes(notes);
+        let emitted = term::emit_into_string(&config, &excerpt, &diagnostic);
+        if let Ok(out) = emitted {
             return f.write_str(out.trim_end());
         }
     }
@@ -261,5 +395,33 @@ impl From<ScriptError> for LoadError {
             help: None,
             snippet: e.snippet.map(|b| *b),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_column() {
+        let line = format!("actions = [{}\"bad\"]", "\"role builder\", ".repeat(100_000));
+        let text: Arc<str> = format!("ruleset = \"x\"\n{line}\n").into();
+        let at = text.find("\"bad\"").unwrap();
+        let e = LoadError::spanned(&Source::Disk("g.toml".into()), &text, at..at + 5, "no such action");
+        let shown = e.to_string();
+        assert!(shown.len() < 600, "{} bytes: {shown}", shown.len());
+        let col = text[..at].rsplit('\n').next().unwrap().chars().count() + 1;
+        assert!(shown.contains(&format!("g.toml:2:{col}")), "{shown}");
+        assert!(shown.contains("| ...") && shown.contains("role builder") && shown.contains("\"bad\""), "{shown}");
+        // A short line is shown whole, as before.
+        let text: Arc<str> = "a = 1\nb = \"x\"\n".into();
+        let e = LoadError::spanned(&Source::Disk("s.toml".into()), &text, 10..13, "bad b");
+        assert!(e.to_string().contains("2 | b = \"x\""), "{e}");
+    }
+
+    #[test]
+    fn clip_cuts_long_text_with_an_ellipsis() {
+        assert_eq!(clip("abc", 5), "abc");
+        assert_eq!(clip("abcdef", 3), "abc...");
     }
 }

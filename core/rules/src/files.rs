@@ -89,17 +89,32 @@ impl Source {
             Source::Builtin(lib, p) => {
                 lib.text(p).map(str::to_owned).ok_or_else(|| LoadError::missing(self, "no such built-in file"))
             }
-            Source::Disk(p) => read_bounded(p).map_err(|e| LoadError::missing(self, &e.to_string())),
+            Source::Disk(p) => {
+                // A symbolic link may not lead out of the tree its own folder belongs to.
+                if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+                    && let (Some(root), Ok(real)) = (self.tree_root(), std::fs::canonicalize(p))
+                    && !real.starts_with(&root)
+                {
+                    return Err(outside(self, &root));
+                }
+                read_bounded(p).map_err(|e| LoadError::missing(self, &e.to_string()))
+            }
         }
     }
 
     /// The root of the rules tree this file belongs to: the nearest folder above
     /// it that holds a `cards` folder, else the file's own folder. A ruleset reads
     /// only files inside its tree (`None` for built-in files, which cannot leave theirs).
+    ///
+    /// The folder is found from the path as written (its folders resolved, not
+    /// the file itself), so a symbolic link that leads out of the folder is refused.
     pub fn tree_root(&self) -> Option<PathBuf> {
         let Source::Disk(p) = self else { return None };
-        let file = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
-        let dir = file.parent()?.to_path_buf();
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let dir = std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf());
         let root = dir.ancestors().find(|a| a.join("cards").is_dir()).map(Path::to_path_buf);
         Some(root.unwrap_or(dir))
     }
@@ -115,14 +130,17 @@ impl Source {
             return Err(LoadError::at(self, Default::default(), format!("`{self}` is not a .{ext} file"))
                 .help(format!("a rule file names only .{ext} files here")));
         }
-        let (Source::Disk(p), Some(root)) = (self, root) else { return Ok(()) };
+        let Source::Disk(p) = self else { return Ok(()) };
         // A file that does not exist is reported when it is read.
         let Ok(real) = std::fs::canonicalize(p) else { return Ok(()) };
+        if !std::fs::metadata(&real).is_ok_and(|m| m.is_file()) {
+            return Err(not_regular(self));
+        }
+        let Some(root) = root else { return Ok(()) };
         if real.starts_with(root) {
             return Ok(());
         }
-        Err(LoadError::at(self, Default::default(), format!("`{self}` lies outside the rules tree {}", root.display()))
-            .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree"))
+        Err(outside(self, root))
     }
 
     /// The file name without directories or extension (`forge` for `scripts/forge.rhai`).
@@ -133,6 +151,18 @@ impl Source {
         };
         p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
     }
+}
+
+/// The refusal of a path outside the rules tree `root`.
+fn outside(source: &Source, root: &Path) -> LoadError {
+    LoadError::at(source, Default::default(), format!("`{source}` lies outside the rules tree {}", root.display()))
+        .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree")
+}
+
+/// The refusal of a path that is not a regular file.
+fn not_regular(source: &Source) -> LoadError {
+    LoadError::at(source, Default::default(), format!("`{source}` is not a regular file (a folder, device or pipe)"))
+        .help("a rule file names only regular files of its rules tree")
 }
 
 impl fmt::Display for Source {
@@ -149,10 +179,21 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Reads a text file, refusing one larger than [`MAX_FILE_BYTES`]: a device such as
 /// `/dev/zero` given as a file would otherwise be read until memory runs out.
+/// A device, a pipe or a folder is refused before it is opened (a pipe would block).
 fn read_bounded(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
+    let regular = |m: std::fs::Metadata| {
+        if m.is_file() {
+            Ok(())
+        } else {
+            Err(std::io::Error::other("not a regular file (a folder, device or pipe); give a file"))
+        }
+    };
+    regular(std::fs::metadata(path)?)?;
+    let file = std::fs::File::open(path)?;
+    regular(file.metadata()?)?;
     let mut text = String::new();
-    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
+    file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(std::io::Error::other(format!(
             "larger than {} MiB, too big for a rule, scenario or saved-game file",

@@ -9,11 +9,15 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::doc::TomlDoc;
-use crate::error::{LoadError, LoadErrors, Pos};
+use crate::error::{LoadError, LoadErrors, Pos, clip};
 use crate::files::Source;
 
 /// The format written today: one recorded atomic action per entry.
 pub const SAVED_GAME_VERSION: u32 = 2;
+
+/// The most players a saved game may name, checked before anything is set up
+/// for them (every game's rulesets allow fewer; the ruleset's own range is checked when the game starts).
+pub const MAX_SAVED_PLAYERS: usize = 64;
 
 /// What a game needs to provide to be saved and replayed.
 pub trait Replay: Sized {
@@ -176,6 +180,11 @@ impl<G: Replay> SavedGame<G> {
         let saved: Self = doc
             .deserialize()
             .map_err(|e| e.help("a saved game has version, ruleset, players, seed and actions (docs/json.md)"))?;
+        if !(1..=MAX_SAVED_PLAYERS).contains(&saved.players) {
+            return Err(doc
+                .error("players", format!("{} players: a saved game has 1 to {MAX_SAVED_PLAYERS}", saved.players))
+                .help("write the number of players the game was played with (its ruleset says how many it allows)"));
+        }
         if saved.version < G::OLDEST_VERSION || saved.version > SAVED_GAME_VERSION {
             return Err(doc
                 .error("version", format!("saved-game format version {} is not one this program reads", saved.version))
@@ -217,7 +226,8 @@ impl<G: Replay> SavedGame<G> {
                 _ => game.apply_saved(self.version, a),
             };
             let more = applied.map_err(|e| {
-                let message = format!("action {} `{a}`: {e}", i + 1);
+                // Clipped: an action of a tampered file may be megabytes long.
+                let message = format!("action {} `{}`: {}", i + 1, clip(a, 80), clip(&e.to_string(), 400));
                 doc.as_ref()
                     .map_or_else(|| err(message.clone()), |d| d.error(&format!("actions.{i}"), message.clone()))
                     .help("the saved game does not fit this ruleset: was the ruleset changed since it was saved?")

@@ -233,6 +233,9 @@ impl Ruleset {
         let root = source.tree_root();
         let chain: Vec<Link> = read_chain(&source, root.as_deref(), &BUILTINS)?;
         let top = &chain[0];
+        if let Err(e) = engine_rules::chain::check_ruleset_id(&top.doc, &top.file.id) {
+            errors.push(e);
+        }
 
         // Card sets: the nearest file that names `sets`, plus every `extra_sets`.
         let mut sets: Vec<Source> = Vec::new();
@@ -286,7 +289,25 @@ impl Ruleset {
         let mut defs: Vec<CardDef> = specs.iter().map(|c| to_def(c, root.as_deref(), &mut errors)).collect();
         for (id, n, doc) in add_copies {
             match defs.iter_mut().find(|d| d.id == id.as_str()) {
-                Some(d) => d.copies = d.copies.saturating_add(n),
+                Some(d) => {
+                    // The same bound as `copies`: a card has at most that many copies in all.
+                    let max = crate::cards::CARD_RANGES.iter().find(|r| r.0 == "copies").map_or(200, |r| r.2) as u32;
+                    let total = d.copies.saturating_add(n);
+                    if total > max {
+                        errors.push(
+                            doc.error(
+                                &format!("add_copies.{id}"),
+                                format!(
+                                    "`add_copies.{id}` is {n}: with the {} defined that makes {total} copies",
+                                    d.copies
+                                ),
+                            )
+                            .help(format!("a card has at most {max} copies in all; add fewer")),
+                        );
+                    } else {
+                        d.copies = total;
+                    }
+                }
                 None => errors.push(
                     doc.key_error(
                         &format!("add_copies.{id}"),

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
-use crate::cards::CardIdx;
+use crate::cards::{CardIdx, Kind};
 use crate::doc::TomlDoc;
 use crate::error::LoadError;
 use crate::files::Source;
@@ -174,6 +174,14 @@ impl Scenario {
         if f.governor >= n {
             return Err(self.err("governor", format!("governor {} is not a seat (seats 0 to {})", f.governor, n - 1)));
         }
+        if let Some(round) = f.round
+            && !(1..=rules.max_rounds).contains(&round)
+        {
+            return Err(self
+                .err("round", format!("round {round}: rounds count from 1 to max_rounds ({})", rules.max_rounds))
+                .help("leave `round` out for the first round"));
+        }
+        self.check_expect(&rs)?;
         let cards = Arc::clone(&rs.cards);
         let lookup = |id: &str, path: &str| -> Result<CardIdx, LoadError> {
             cards.lookup(id).map_err(|e| {
@@ -202,6 +210,11 @@ impl Scenario {
             for (i, b) in p.buildings.iter().enumerate() {
                 let path = format!("players.{seat}.buildings.{i}");
                 let c = lookup(b, &path)?;
+                if rules.unique_city_buildings && cards.get(c).kind == Kind::City && game.players[seat].owns(c) {
+                    return Err(self
+                        .err(&path, format!("seat {seat} has `{b}` twice; a city building may be built only once"))
+                        .help("the ruleset's unique_city_buildings allows one of each city building per player"));
+                }
                 take(c, &mut game, &format!("seat {seat} buildings"), &path)?;
                 game.players[seat].city.push(Slot::new(c, true));
             }
@@ -303,6 +316,68 @@ impl Scenario {
         game.start_round(!f.round_start);
         game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
         Ok(game)
+    }
+
+    /// Refuses an `[expect]` entry that could never fail or never pass: an
+    /// action that is not well-formed, a card id the ruleset lacks, a breakdown
+    /// source that is neither `buildings` nor a card.
+    fn check_expect(&self, rs: &Ruleset) -> Result<(), LoadError> {
+        let Some(e) = &self.file.expect else { return Ok(()) };
+        let cards = &rs.cards;
+        let help = "an [expect] entry that names what cannot exist can never fail; docs/scenarios.md lists the keys";
+        let lists = [("legal", &e.legal), ("legal_includes", &e.legal_includes), ("legal_excludes", &e.legal_excludes)];
+        for (key, list) in lists {
+            for (i, a) in list.iter().flatten().enumerate() {
+                // A script's options (`choose sell`) are words it offers while the game runs.
+                let option = a.strip_prefix("choose ").is_some_and(|w| {
+                    w.split_whitespace()
+                        .all(|w| w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+                        && !w.trim().is_empty()
+                });
+                if let (false, Err(why)) = (option, crate::actions::parse_line(a, cards)) {
+                    return Err(self
+                        .err(&format!("expect.{key}.{i}"), format!("`{a}` is not an action: {why}"))
+                        .help(help));
+                }
+            }
+        }
+        let card = |id: &str, path: String| -> Result<(), LoadError> {
+            cards.lookup(id).map(|_| ()).map_err(|why| self.err(&path, why).help(help))
+        };
+        let key_card = |id: &str, path: String| -> Result<(), LoadError> {
+            cards.lookup(id).map(|_| ()).map_err(|why| self.doc.key_error(&path, why).help(help))
+        };
+        for (seat, m) in e.breakdown.iter().flatten().enumerate() {
+            for k in m.keys().filter(|k| *k != "buildings") {
+                cards.lookup(k).map_err(|why| {
+                    self.doc
+                        .key_error(&format!("expect.breakdown.{seat}.{k}"), format!("no breakdown source `{k}`: {why}"))
+                        .help("a breakdown source is `buildings` or the id of a card that scores")
+                })?;
+            }
+        }
+        let seat_lists = [("hands", &e.hands), ("buildings", &e.buildings), ("goods", &e.goods)];
+        for (key, lists) in seat_lists {
+            for (seat, ids) in lists.iter().flatten().enumerate() {
+                for (i, id) in ids.iter().enumerate() {
+                    card(id, format!("expect.{key}.{seat}.{i}"))?;
+                }
+            }
+        }
+        for (i, id) in e.deck_top.iter().flatten().enumerate() {
+            card(id, format!("expect.deck_top.{i}"))?;
+        }
+        for (seat, m) in e.under.iter().flatten().enumerate() {
+            for k in m.keys() {
+                key_card(k, format!("expect.under.{seat}.{k}"))?;
+            }
+        }
+        for (seat, m) in e.counters.iter().flatten().enumerate() {
+            for k in m.keys() {
+                key_card(k, format!("expect.counters.{seat}.{k}"))?;
+            }
+        }
+        Ok(())
     }
 
     /// Sets up and plays the scenario's actions.

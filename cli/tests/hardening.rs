@@ -1,0 +1,491 @@
+//! Issue 19's examples, one test each: nothing lost (writes that fail are
+//! errors naming the path), nothing leaked (files outside the rules tree are
+//! neither read nor printed), nothing silently wrong (counts, records,
+//! scenarios and rulesets that cannot be are refused with file and line).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fresh, empty folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sanjuan-hardening-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a run gave: exit code (`None`: killed at the deadline), stdout, stderr.
+struct Run {
+    code: Option<i32>,
+    out: String,
+    err: String,
+}
+
+impl Run {
+    /// Refused: exit code 1 (not a panic's 101, not killed), with `needle` in the error.
+    #[track_caller]
+    fn refused(&self, needle: &str) {
+        assert_eq!(self.code, Some(1), "exit code; stdout: {}\nstderr: {}", self.out, self.err);
+        assert!(self.err.contains(needle), "`{needle}` not in the error: {}", self.err);
+    }
+}
+
+/// Runs `sanjuan args…` from the repository root with `stdin` (a file, or nothing), killed after 60 s.
+fn run_with(args: &[&str], stdin: Option<&Path>) -> Run {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", common::cache())
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdin(stdin.map_or_else(Stdio::null, |p| Stdio::from(std::fs::File::open(p).unwrap())))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sanjuan");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).ok();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().ok();
+            child.wait().ok();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Run { code, out: out.join().unwrap(), err: err.join().unwrap() }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with(args, None)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+// ----- 1. every write is atomic, and a failed one is an error naming the path
+
+#[test]
+fn writes_to_a_full_disk_or_a_missing_folder_fail_naming_the_path_and_claim_nothing() {
+    let dir = temp_dir("writes");
+    let records = dir.join("records.jsonl");
+    let r = run(&["simulate", "--games", "3", "--players", "2", "--bots", "random", "--json-lines", s(&records)]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    // A folder that cannot exist: its parent is a file.
+    let missing = records.join("out");
+    let quit = dir.join("quit.txt");
+    std::fs::write(&quit, "quit\n").unwrap();
+    let full = Path::new("/dev/full");
+    for target in [full, missing.as_path()] {
+        if !target.parent().unwrap().exists() && target == full {
+            continue;
+        }
+        let t = s(target);
+        let runs = [
+            (
+                "simulate --json-lines",
+                run(&["simulate", "--games", "3", "--players", "2", "--bots", "random", "--json-lines", t]),
+            ),
+            (
+                "simulate --save-games",
+                run(&["simulate", "--games", "2", "--players", "2", "--bots", "random", "--save-games", t]),
+            ),
+            ("merge -o", run(&["merge", s(&records), "-o", t])),
+            ("report --html", run(&["report", s(&records), "--html", t])),
+            ("play --save", run_with(&["play", "--players", "2", "--seed", "1", "--save", t], Some(&quit))),
+            (
+                "play --save (alhambra)",
+                run_with(&["play", "--ruleset", "alhambra", "--players", "2", "--seed", "1", "--save", t], Some(&quit)),
+            ),
+            ("learn --output", run(&["learn", "--ruleset", "second-edition", "--output", t])),
+        ];
+        for (what, r) in runs {
+            assert_eq!(r.code, Some(1), "{what} > {t}: exit code; stderr: {}", r.err);
+            assert!(r.err.contains(t), "{what} > {t}: the error names the path: {}", r.err);
+            let all = format!("{}{}", r.out, r.err).to_lowercase();
+            for claim in ["wrote ", "saved to", "merged "] {
+                assert!(!all.contains(claim), "{what} > {t}: claims `{claim}`: {all}");
+            }
+        }
+    }
+    // A successful write leaves the file and no temporary file beside it.
+    let merged = dir.join("merged.jsonl");
+    let r = run(&["merge", s(&records), "-o", s(&merged)]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+    assert_eq!(std::fs::read(&merged).unwrap(), std::fs::read(&records).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 2. counts range-checked before anything is allocated; stdin lines bounded
+
+#[test]
+fn a_saved_game_with_an_absurd_player_count_is_refused_by_play_resume_and_replay() {
+    let dir = temp_dir("players");
+    for players in ["9223372036854775807", "4294967296", "0"] {
+        let file = dir.join(format!("p{players}.toml"));
+        std::fs::write(
+            &file,
+            format!("version = 2\nruleset = \"second-edition\"\nplayers = {players}\nseed = 1\nactions = []\n"),
+        )
+        .unwrap();
+        for args in [vec!["play", "--resume", s(&file)], vec!["replay", s(&file)]] {
+            let r = run(&args);
+            r.refused(&format!("{}:3:11", file.display()));
+            r.refused("a saved game has 1 to 64");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn endless_input_without_a_newline_ends_play_with_an_error() {
+    for ruleset in ["second-edition", "alhambra"] {
+        let r =
+            run_with(&["play", "--ruleset", ruleset, "--players", "2", "--seed", "1"], Some(Path::new("/dev/zero")));
+        r.refused("longer than 64 KiB");
+    }
+}
+
+#[test]
+fn add_copies_has_the_same_upper_bound_as_copies() {
+    let dir = temp_dir("add-copies");
+    std::fs::write(dir.join("more.toml"), "script_dir = \".\"\n[add_copies]\nwell = 4294967295\n").unwrap();
+    let ruleset = dir.join("r.toml");
+    std::fs::write(
+        &ruleset,
+        "id = \"more\"\nname = \"More\"\nextends = \"second-edition\"\nextra_sets = [\"more.toml\"]\n",
+    )
+    .unwrap();
+    let r = run(&["check", s(&ruleset)]);
+    r.refused("more.toml:3:8");
+    r.refused("at most 200 copies");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 3. one path rule
+
+#[test]
+fn files_outside_the_rules_tree_are_neither_read_nor_printed() {
+    let dir = temp_dir("paths");
+    let secret = dir.join("secret.txt");
+    std::fs::write(&secret, "TOP-SECRET-LINE\n").unwrap();
+    let outside = temp_dir("paths-outside");
+    std::fs::write(outside.join("secret.toml"), "TOP-SECRET-LINE\n").unwrap();
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(tree.join("cards")).unwrap();
+    let write = |name: &str, text: String| {
+        let p = tree.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let head = "id = \"x\"\nname = \"X\"\n";
+    std::os::unix::fs::symlink(outside.join("secret.toml"), tree.join("link.toml")).unwrap();
+    let cases = [
+        (write("abs.toml", format!("{head}extends = \"{}\"\n", secret.display())), "is not a .toml file"),
+        (write("passwd.toml", format!("{head}extends = \"/etc/passwd\"\n")), "is not a .toml file"),
+        (
+            write(
+                "up.toml",
+                format!("{head}extends = \"../../{}/secret.toml\"\n", outside.file_name().unwrap().to_str().unwrap()),
+            ),
+            "lies outside the rules tree",
+        ),
+        (write("via-link.toml", format!("{head}extends = \"link.toml\"\n")), "lies outside the rules tree"),
+        (tree.join("link.toml"), "lies outside the rules tree"),
+        (
+            write("sets.toml", format!("{head}extends = \"second-edition\"\nextra_sets = [\"link.toml\"]\n")),
+            "lies outside the rules tree",
+        ),
+    ];
+    for (file, why) in &cases {
+        for args in [
+            vec!["check", s(file)],
+            vec!["cards", "--ruleset", s(file)],
+            vec!["simulate", "--games", "1", "--ruleset", s(file)],
+        ] {
+            let r = run(&args);
+            r.refused(why);
+            assert!(!r.err.contains("TOP-SECRET") && !r.err.contains("root:"), "{args:?} prints the file: {}", r.err);
+        }
+    }
+    // A saved game naming a file outside any rules tree, or a system file.
+    for ruleset in ["/etc/shadow", "/etc/passwd", s(&secret)] {
+        let saved = dir.join("saved.toml");
+        std::fs::write(&saved, format!("version = 2\nruleset = \"{ruleset}\"\nplayers = 2\nseed = 1\nactions = []\n"))
+            .unwrap();
+        for args in [vec!["replay", s(&saved)], vec!["play", "--resume", s(&saved)]] {
+            let r = run(&args);
+            r.refused("is not a .toml file");
+            assert!(!r.err.contains("TOP-SECRET") && !r.err.contains("root:"), "{args:?} prints the file: {}", r.err);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&outside).ok();
+}
+
+#[test]
+fn a_named_pipe_where_a_script_or_ruleset_is_expected_is_refused_at_once() {
+    let dir = temp_dir("fifo");
+    let fifo = |name: &str| {
+        let p = dir.join(name);
+        let ok = Command::new("mkfifo").arg(&p).status().map(|s| s.success()).unwrap_or(false);
+        ok.then_some(p)
+    };
+    let (Some(_script), Some(pipe_ruleset)) = (fifo("pipe.rhai"), fifo("pipe.toml")) else { return };
+    let ruleset = dir.join("r.toml");
+    std::fs::write(
+        &ruleset,
+        "id = \"p\"\nname = \"P\"\nextends = \"second-edition\"\n[cards.well]\nscript = \"pipe.rhai\"\n",
+    )
+    .unwrap();
+    let start = Instant::now();
+    run(&["check", s(&ruleset)]).refused("is not a regular file");
+    run(&["check", s(&pipe_ruleset)]).refused("not a regular file");
+    run(&["replay", s(&pipe_ruleset)]).refused("not a regular file");
+    assert!(start.elapsed() < Duration::from_secs(30));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 4. records validated as records
+
+#[test]
+fn report_and_merge_refuse_records_no_game_can_have_written() {
+    let dir = temp_dir("records");
+    let good = dir.join("good.jsonl");
+    let r = run(&["simulate", "--games", "3", "--players", "4", "--bots", "random", "--json-lines", s(&good)]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let first = std::fs::read_to_string(&good).unwrap().lines().next().unwrap().to_owned();
+    let record: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let tamper = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = record.clone();
+        f(&mut v);
+        v.to_string()
+    };
+    let cases: Vec<(&str, String)> = vec![
+        ("winner seat 7 of a 4-player game", tamper(&|v| v["winners"] = serde_json::json!([7]))),
+        (
+            "1 seat(s)",
+            tamper(&|v| {
+                v["bots"] = serde_json::json!(["random"]);
+                v["scores"] = serde_json::json!([10]);
+                v["winners"] = serde_json::json!([0]);
+                v["buildings"] = serde_json::json!([[]]);
+            }),
+        ),
+        ("score -5000", tamper(&|v| v["scores"][1] = serde_json::json!(-5000))),
+        ("unknown game `chess`", tamper(&|v| v["game"] = serde_json::json!("chess"))),
+        ("record version 9", tamper(&|v| v["version"] = serde_json::json!(9))),
+        (
+            "scored",
+            tamper(&|v| {
+                let w = v["winners"][0].as_u64().unwrap() as usize;
+                v["scores"][w] = serde_json::json!(-1);
+            }),
+        ),
+        ("rounds", tamper(&|v| v["rounds"] = serde_json::json!(4_000_000_000u32))),
+        ("ruleset", tamper(&|v| v["ruleset"] = serde_json::json!("a\nb"))),
+    ];
+    for (needle, line) in cases {
+        let bad = dir.join("bad.jsonl");
+        std::fs::write(&bad, format!("{first}\n{line}\n")).unwrap();
+        let at = format!("{}:2: not a valid game record", bad.display());
+        let out = dir.join("out.jsonl");
+        for args in [vec!["report", s(&bad)], vec!["merge", s(&bad), "-o", s(&out)]] {
+            let r = run(&args);
+            r.refused(&at);
+            r.refused(needle);
+            assert!(!out.exists(), "merge wrote despite the error");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 6. short diagnostics
+
+#[test]
+fn an_error_in_a_long_saved_line_shows_a_window_not_the_line() {
+    let dir = temp_dir("long-line");
+    let file = dir.join("game.toml");
+    let actions: Vec<String> = std::iter::repeat_n("\"role builder\"".to_owned(), 5000).collect();
+    let huge = "x".repeat(2_000_000);
+    std::fs::write(
+        &file,
+        format!(
+            "version = 2\nruleset = \"second-edition\"\nplayers = 2\nseed = 1\nactions = [\"{huge}\", {}]\n",
+            actions.join(", ")
+        ),
+    )
+    .unwrap();
+    let r = run(&["replay", s(&file)]);
+    r.refused(&format!("{}:5:", file.display()));
+    assert!(r.err.len() < 2000, "{} bytes of error", r.err.len());
+    let r = run(&["play", "--resume", s(&file)]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.err.len() < 2000, "{} bytes of error", r.err.len());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 5. rulesets that cannot be
+
+#[test]
+fn an_alhambra_ruleset_with_one_scoring_card_for_two_scorings_is_refused() {
+    let dir = temp_dir("scoring-card");
+    let ruleset = dir.join("r.toml");
+    std::fs::write(
+        &ruleset,
+        "id = \"twice\"\nname = \"Twice\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n\
+         [[scoring]]\nname = \"A\"\ncard = \"scoring_a\"\npile = 2\nranks = [[1, 2, 3, 4, 5, 6]]\n\
+         [[scoring]]\nname = \"B\"\ncard = \"scoring_a\"\npile = 4\nranks = [[8, 9, 10, 11, 12, 13], [1, 2, 3, 4, 5, 6]]\n\
+         [[scoring]]\nname = \"C\"\nranks = [[16, 17, 18, 19, 20, 21], [8, 9, 10, 11, 12, 13], [1, 2, 3, 4, 5, 6]]\n",
+    )
+    .unwrap();
+    let r = run(&["check", s(&ruleset)]);
+    r.refused(&format!("{}:12:8", ruleset.display()));
+    r.refused("card `scoring_a` already triggers scoring A");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_ruleset_id_that_is_empty_or_holds_a_newline_is_refused() {
+    let dir = temp_dir("ruleset-id");
+    for (game, id) in [
+        ("second-edition", "\"\""),
+        ("second-edition", "\"a\\nb\""),
+        ("alhambra", "\"  \""),
+        ("alhambra", "\"x\\u0007\""),
+    ] {
+        let ruleset = dir.join("r.toml");
+        std::fs::write(&ruleset, format!("id = {id}\nname = \"N\"\nextends = \"{game}\"\n")).unwrap();
+        let r = run(&["check", s(&ruleset)]);
+        r.refused(&format!("{}:1:6", ruleset.display()));
+        r.refused("the ruleset id");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 5. scenarios that cannot be checked or cannot exist
+
+/// Writes a scenario and runs `scenario FILE --check`.
+fn scenario(dir: &Path, name: &str, text: &str) -> (PathBuf, Run) {
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    let r = run(&["scenario", s(&file), "--check"]);
+    (file, r)
+}
+
+#[test]
+fn scenario_expectations_that_can_never_fail_are_refused() {
+    let dir = temp_dir("expect");
+    let two = "[[players]]\nbuildings = [\"indigo_plant\"]\n[[players]]\nbuildings = [\"indigo_plant\"]\n";
+    let cases = [
+        ("excludes.toml", "legal_excludes = [\"bild well\"]", "6:20", "`bild well` is not an action"),
+        ("includes.toml", "legal_includes = [\"role bilder\"]", "6:20", "is not an action"),
+        ("breakdown.toml", "breakdown = [{ palce = 4 }]", "6:16", "no breakdown source `palce`"),
+        ("hands.toml", "hands = [[\"libary\"], []]", "6:11", "unknown card `libary`"),
+    ];
+    for (name, expect, at, why) in cases {
+        let (file, r) = scenario(&dir, name, &format!("{two}[expect]\n{expect}\n"));
+        r.refused(&format!("{}:{}:", file.display(), at.split(':').next().unwrap()));
+        r.refused(why);
+    }
+    let al = "ruleset = \"alhambra\"\n[[players]]\n[[players]]\n[[players]]\n[expect]\n";
+    let cases = [
+        ("al-excludes.toml", "legal_excludes = [\"by 3\"]", "6:20", "`by 3` is not an action"),
+        ("al-breakdown.toml", "breakdown = [{ D = 4 }]", "6:16", "no breakdown source `D`"),
+        ("al-counts.toml", "counts = [{ gardn = 1 }]", "6:13", "no building type `gardn`"),
+    ];
+    for (name, expect, at, why) in cases {
+        let (file, r) = scenario(&dir, name, &format!("{al}{expect}\n"));
+        r.refused(&format!("{}:{}:", file.display(), at.split(':').next().unwrap()));
+        r.refused(why);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn impossible_scenario_positions_are_refused() {
+    let dir = temp_dir("positions");
+    let (file, r) = scenario(
+        &dir,
+        "two-libraries.toml",
+        "[[players]]\nbuildings = [\"indigo_plant\", \"library\", \"library\"]\n[[players]]\n",
+    );
+    r.refused(&format!("{}:2:", file.display()));
+    r.refused("seat 0 has `library` twice");
+    let (file, r) = scenario(&dir, "round0.toml", "round = 0\n[[players]]\n[[players]]\n");
+    r.refused(&format!("{}:1:", file.display()));
+    r.refused("round 0");
+    let (file, r) = scenario(
+        &dir,
+        "scored-twice.toml",
+        "ruleset = \"alhambra\"\nscored = [\"A\", \"A\"]\n[[players]]\n[[players]]\n[[players]]\n",
+    );
+    r.refused(&format!("{}:2:", file.display()));
+    r.refused("scoring A is listed twice");
+    let (file, r) =
+        scenario(&dir, "turn0.toml", "ruleset = \"alhambra\"\nturn = 0\n[[players]]\n[[players]]\n[[players]]\n");
+    r.refused(&format!("{}:2:", file.display()));
+    // Three copies of each money card with 3 players, two with 2.
+    let (file, r) = scenario(
+        &dir,
+        "deal.toml",
+        "ruleset = \"alhambra\"\ndeal = [\"denar3\", \"denar3\", \"denar3\", \"denar3\"]\n[[players]]\n[[players]]\n[[players]]\n",
+    );
+    r.refused(&format!("{}:2:", file.display()));
+    r.refused("`denar3` is listed 4 times; 3 players play with 3");
+    let (_, r) = scenario(
+        &dir,
+        "deal2.toml",
+        "ruleset = \"alhambra\"\ndeal = [\"denar3\", \"denar3\", \"denar3\"]\n[[players]]\n[[players]]\n",
+    );
+    r.refused("`denar3` is listed 3 times; 2 players play with 2");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 7. options accepted and ignored
+
+#[test]
+fn check_with_a_path_and_a_ruleset_is_an_error_not_half_a_check() {
+    let r = run(&["check", "second-edition", "--ruleset", "alhambra"]);
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(r.err.contains("cannot be used with"), "{}", r.err);
+    let r = run(&["report", "x.jsonl", "--ruleset-a", "second-edition"]);
+    assert_eq!(r.code, Some(2), "{}", r.err);
+}
+
+// ----- 6. check's collection of problems is linear in their number
+
+#[test]
+fn check_reports_forty_thousand_problems_in_seconds() {
+    let dir = temp_dir("many");
+    let ruleset = dir.join("many.toml");
+    let mut text = "id = \"many\"\nname = \"Many\"\nextends = \"second-edition\"\n".to_owned();
+    for i in 0..40_000 {
+        text.push_str(&format!("[cards.nocard{i}]\ncost = 1\n"));
+    }
+    std::fs::write(&ruleset, text).unwrap();
+    let start = Instant::now();
+    let r = run(&["check", s(&ruleset)]);
+    let took = start.elapsed();
+    r.refused("40000 problem(s) found");
+    r.refused(&format!("{}:80002:8", ruleset.display()));
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
