@@ -602,12 +602,7 @@ async fn create(
     Client(client): Client,
     Body(req): Body<NewTable>,
 ) -> Result<Json<Created>, Refusal> {
-    let (created, cell) = tokio::task::spawn_blocking(move || s.create(&req, client))
-        .await
-        .unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
-    // The table opens at once; its bots (and a balance model to learn) move meanwhile.
-    tokio::spawn(bots_answer(cell));
-    Ok(Json(created))
+    open_table(move || s.create(&req, client).map(|(created, cell)| (created, Some(cell)))).await
 }
 
 async fn resume(
@@ -615,9 +610,17 @@ async fn resume(
     Client(client): Client,
     Body(req): Body<Resume>,
 ) -> Result<Json<Created>, Refusal> {
-    let (created, cell) = tokio::task::spawn_blocking(move || s.resume(&req, client))
-        .await
-        .unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
+    open_table(move || s.resume(&req, client)).await
+}
+
+/// Makes (or resumes, or joins) a table off the async threads (a ruleset
+/// loads, a saved game replays). A new table opens at once: its bots, and a
+/// balance model to learn, move afterwards.
+async fn open_table(
+    work: impl FnOnce() -> Result<(Created, Option<Arc<Cell>>), Refusal> + Send + 'static,
+) -> Result<Json<Created>, Refusal> {
+    let (created, cell) =
+        tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
     if let Some(cell) = cell {
         tokio::spawn(bots_answer(cell));
     }
