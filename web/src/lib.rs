@@ -589,6 +589,7 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/save", get(save))
         .route("/api/tables/{table}/cards", get(cards))
         .route("/api/tables/{table}/record", get(record))
+        .route("/api/tables/{table}/scenario", get(scenario))
         .route("/api/tables/{table}/undo", post(undo))
         .route("/api/tables/{table}/takeover", post(take_over))
         .fallback(|| async { refuse(404, "no such page or API route") })
@@ -768,14 +769,32 @@ async fn record(
     let t = cell.table.lock().await;
     t.seat_of(&q.token)?;
     let line = t.record_line().ok_or_else(|| refuse(409, "the game is not over: its record comes at the end"))?;
-    Ok((
+    Ok(attachment("application/x-ndjson", "game.jsonl", line + "\n"))
+}
+
+/// This moment as a scenario file (a table with one person, or a finished game).
+async fn scenario(
+    State(s): State<Arc<Server>>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+) -> Result<Response, Refusal> {
+    let cell = s.cell(&id)?;
+    let t = cell.table.lock().await;
+    let seat = t.seat_of(&q.token)?;
+    let text = t.scenario(seat)?;
+    Ok(attachment("application/toml", "moment.toml", text))
+}
+
+/// A download: its content type, file name and text.
+fn attachment(content_type: &str, name: &str, text: String) -> Response {
+    (
         [
-            (header::CONTENT_TYPE, "application/x-ndjson".to_owned()),
-            (header::CONTENT_DISPOSITION, "attachment; filename=\"game.jsonl\"".to_owned()),
+            (header::CONTENT_TYPE, content_type.to_owned()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
         ],
-        line + "\n",
+        text,
     )
-        .into_response())
+        .into_response()
 }
 
 /// The download: sealed while the game goes on (for the seats whose tokens
@@ -792,15 +811,7 @@ async fn save(
         holders.push(t.seat_of(token)?);
     }
     let text = s.download(&t, &holders);
-    let name = if t.over() { "game.toml" } else { "game-sealed.toml" };
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/toml".to_owned()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
-        ],
-        text,
-    )
-        .into_response())
+    Ok(attachment("application/toml", if t.over() { "game.toml" } else { "game-sealed.toml" }, text))
 }
 
 /// Binds first (so the caller can print the real address, port 0 included), then serves.

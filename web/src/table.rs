@@ -727,6 +727,47 @@ impl Table {
         self.game.over()
     }
 
+    /// This moment as a scenario file (`sanjuan scenario` plays it): the game
+    /// reached by play from its seed. It tells every hand and the deck's order,
+    /// so it is written only at a table with one person, or once the game is over.
+    pub fn scenario(&self, seat: usize) -> Result<String, Refusal> {
+        let people = self.seats.iter().filter(|s| *s == HUMAN).count();
+        if people != 1 && !self.game.over() {
+            return Err(refuse(
+                409,
+                "a scenario tells every hand and the deck's order: it is written at a table with one person, \
+                 or once the game is over",
+            ));
+        }
+        let saved: toml::Table = self.save().parse().map_err(|e: toml::de::Error| refuse(500, e.to_string()))?;
+        let from = engine_rules::saved::FromGame {
+            players: self.seats.len(),
+            seed: self.seed,
+            actions: saved
+                .get("actions")
+                .and_then(toml::Value::as_array)
+                .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default(),
+        };
+        let moment = match self.game.to_move() {
+            Some(m) => format!("seat {m} ({}) decides next", self.seats[m]),
+            None => "the game is over".to_owned(),
+        };
+        let mut doc = toml::Table::new();
+        doc.insert(
+            "description".into(),
+            format!("A moment of a game at a `sanjuan serve` table, saved by seat {seat}: {moment}.").into(),
+        );
+        doc.insert("ruleset".into(), self.ruleset.clone().into());
+        doc.insert("actions".into(), toml::Value::Array(Vec::new()));
+        doc.insert("from_game".into(), toml::Value::try_from(from).map_err(|e| refuse(500, e.to_string()))?);
+        Ok(format!(
+            "# Add actions to play from this moment, and an [expect] table for `sanjuan scenario FILE --check`\n\
+             # (docs/scenarios.md). The position is reached by replaying [from_game] from its seed.\n{}",
+            toml::to_string(&doc).map_err(|e| refuse(500, e.to_string()))?
+        ))
+    }
+
     /// Once over: the game's record as one JSON line, people's seats named `human`.
     pub fn record_line(&self) -> Option<String> {
         self.game.record(self.seed, &self.seats)

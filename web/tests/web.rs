@@ -699,6 +699,58 @@ async fn idle_tables_are_freed_and_making_tables_is_rate_limited() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
 }
 
+/// "Save this moment as a scenario": at a table with one person, the file
+/// `sanjuan scenario` plays reaches the same position, in both games, and an
+/// `[expect]` added to it is checked; a table of two people in play gets none
+/// (it would tell every hand).
+#[tokio::test]
+async fn a_moment_is_saved_as_a_scenario_that_reaches_the_same_position() {
+    for ruleset in ["second-edition", "alhambra"] {
+        let s = server();
+        let (id, tokens) = table(&s, ruleset, &["human", "greedy", "random"], 61).await;
+        let token = &tokens[0].1;
+        for _ in 0..12 {
+            let st = state(&s, &id, token).await;
+            let last = st["legal"].as_array().unwrap().len() - 1;
+            assert_eq!(act_id(&s, &id, token, last, &st["version"], 0).await.0, StatusCode::OK);
+        }
+        let here = state(&s, &id, token).await;
+        let (status, text) = call(&s, "GET", &format!("/api/tables/{id}/scenario?token={token}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        let text = text.as_str().unwrap().to_owned();
+        assert!(text.contains("[from_game]") && text.contains(&format!("ruleset = \"{ruleset}\"")), "{text}");
+        let source = engine_rules::files::Source::Disk("moment.toml".into());
+        let hands =
+            |v: &Value| v["players"].as_array().unwrap().iter().map(|p| p["hand_size"].clone()).collect::<Vec<_>>();
+        let sizes = hands(&here["view"]);
+        let with_expect = format!("{text}\n[expect]\nhand_sizes = {}\n", json!(sizes));
+        if ruleset == "alhambra" {
+            let scenario = alhambra::scenario::Scenario::parse(source, with_expect).unwrap();
+            let run = scenario.run().unwrap();
+            assert_eq!(serde_json::to_value(run.game.view(Some(0))).unwrap(), here["view"]);
+            assert_eq!(scenario.check(&run), Vec::<String>::new());
+        } else {
+            // A position written beside `[from_game]` would be ignored: refused.
+            let both = text.replacen(
+                "actions = []",
+                "governor = 1
+actions = []",
+                1,
+            );
+            let e = san_juan::scenario::Scenario::parse(source.clone(), both).unwrap().run().unwrap_err();
+            assert!(e.to_string().contains("no effect with `[from_game]`"), "{e}");
+            let scenario = san_juan::scenario::Scenario::parse(source, with_expect).unwrap();
+            let game = scenario.run().unwrap();
+            assert_eq!(serde_json::to_value(game.view(Some(0)).unwrap()).unwrap(), here["view"]);
+            assert_eq!(scenario.check(&game).unwrap(), Vec::<String>::new());
+        }
+    }
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "human"], 62).await;
+    let (status, v) = call(&s, "GET", &format!("/api/tables/{id}/scenario?token={}", tokens[0].1), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+}
+
 /// The page in a real browser (headless Chromium): whole games played by
 /// clicking, two people who never see each other's hands, a reload, a refused
 /// action, and the screenshots in `docs/screenshots/`.

@@ -140,8 +140,12 @@ pub struct ScenarioFile {
     /// Actions to play, in the action notation.
     #[serde(default)]
     pub actions: Vec<String>,
-    /// One table per seat.
+    /// One table per seat (none with `[from_game]`).
+    #[serde(default)]
     pub players: Vec<PlayerSpec>,
+    /// A position reached by play instead of one written out: what a table's
+    /// "save this moment as a scenario" writes.
+    pub from_game: Option<engine_rules::saved::FromGame>,
     /// The neutral collector (two players).
     pub neutral: Option<PlayerSpec>,
     /// Checks.
@@ -188,6 +192,39 @@ impl Scenario {
         self.doc.error(path, message)
     }
 
+    /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
+    fn from_game(&self, from: &engine_rules::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+        const POSITION: &[&str] = &[
+            "deal",
+            "to_move",
+            "start_player",
+            "turn",
+            "money_display",
+            "building_display",
+            "deck",
+            "building_deck",
+            "discard",
+            "unplaced_money",
+            "only_listed_buildings",
+            "scored",
+            "players",
+            "neutral",
+            "seed",
+        ];
+        if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
+            return Err(self.err(key, format!("`{key}` has no effect with `[from_game]`")).help(
+                "`[from_game]` reaches its position by play from its own seed; write a position without `[from_game]` instead",
+            ));
+        }
+        self.check_expect(&rs)?;
+        from.play::<Game>(rs).map_err(|(entry, why)| match entry {
+            Some(i) => self
+                .err(&format!("from_game.actions.{i}"), why)
+                .help("the game does not fit this ruleset: was a card or rule changed since the moment was saved?"),
+            None => self.err("from_game", why),
+        })
+    }
+
     /// Loads the scenario's ruleset.
     pub fn ruleset(&self) -> Result<Arc<Ruleset>, LoadErrors> {
         Ruleset::load_relative(self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET), &self.source)
@@ -196,6 +233,9 @@ impl Scenario {
     /// The position the scenario sets up, before its actions.
     pub fn setup(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         let f = &self.file;
+        if let Some(from) = &f.from_game {
+            return self.from_game(from, rs);
+        }
         let n = f.players.len();
         if n < rs.rules.min_players || n > rs.rules.max_players {
             return Err(self.err(

@@ -215,8 +215,23 @@ impl<G: Replay> SavedGame<G> {
     /// apply is reported at its entry in the file.
     pub fn replay_with(&self, rs: Arc<G::Rules>, source: &Source, log: bool) -> Result<(G, Vec<G::Event>), LoadErrors> {
         let doc = TomlDoc::read(source).ok();
-        let err = |m: String| LoadError::at(source, Pos::default(), m);
-        let mut game = G::start(rs, self.players, self.seed).map_err(|e| err(e.to_string()))?;
+        self.play_entries(rs, log).map_err(|(entry, message)| {
+            let at = |d: &TomlDoc| match entry {
+                Some(i) => d.error(&format!("actions.{i}"), message.clone()),
+                None => LoadError::at(source, Pos::default(), message.clone()),
+            };
+            doc.as_ref()
+                .map_or_else(|| LoadError::at(source, Pos::default(), message.clone()), at)
+                .help("the saved game does not fit this ruleset: was the ruleset changed since it was saved?")
+                .into()
+        })
+    }
+
+    /// The game dealt from the seed with every entry applied exactly (a
+    /// scenario's `[from_game]` plays the same way); an entry that does not
+    /// apply is `Err((Some(index), why))`, a deal that fails `Err((None, why))`.
+    pub fn play_entries(&self, rs: Arc<G::Rules>, log: bool) -> Result<(G, Vec<G::Event>), (Option<usize>, String)> {
+        let mut game = G::start(rs, self.players, self.seed).map_err(|e| (None, e.to_string()))?;
         game.log_events(log);
         game.record_actions(true);
         let mut events = game.take_events();
@@ -225,16 +240,46 @@ impl<G: Replay> SavedGame<G> {
                 Some((seat, seed)) => game.redeal(seat, seed).map(|()| Vec::new()),
                 _ => game.apply_saved(self.version, a),
             };
-            let more = applied.map_err(|e| {
-                // Clipped: an action of a tampered file may be megabytes long.
-                let message = format!("action {} `{}`: {}", i + 1, clip(a, 80), clip(&e.to_string(), 400));
-                doc.as_ref()
-                    .map_or_else(|| err(message.clone()), |d| d.error(&format!("actions.{i}"), message.clone()))
-                    .help("the saved game does not fit this ruleset: was the ruleset changed since it was saved?")
-            })?;
+            // Clipped: an action of a tampered file may be megabytes long.
+            let more = applied
+                .map_err(|e| (Some(i), format!("action {} `{}`: {}", i + 1, clip(a, 80), clip(&e.to_string(), 400))))?;
             events.extend(more);
         }
         Ok((game, events))
+    }
+}
+
+/// A scenario's position reached by play: the game dealt for `players` from
+/// `seed`, then its saved entries (`actions`, one atomic action each) applied
+/// exactly. What "save this moment as a scenario" writes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FromGame {
+    /// Number of players.
+    pub players: usize,
+    /// The deal's seed.
+    pub seed: u64,
+    /// The saved entries, in order.
+    #[serde(default)]
+    pub actions: Vec<String>,
+}
+
+impl FromGame {
+    /// The game it names, on `rs`; an error names the entry (`Some(index)`) or the deal (`None`).
+    pub fn play<G: Replay>(&self, rs: Arc<G::Rules>) -> Result<G, (Option<usize>, String)> {
+        if !(1..=MAX_SAVED_PLAYERS).contains(&self.players) {
+            return Err((None, format!("{} players: a game has 1 to {MAX_SAVED_PLAYERS}", self.players)));
+        }
+        let saved = SavedGame::<G> {
+            version: SAVED_GAME_VERSION,
+            ruleset: String::new(),
+            players: self.players,
+            seed: self.seed,
+            seats: Vec::new(),
+            actions: self.actions.clone(),
+            game: PhantomData,
+        };
+        saved.play_entries(rs, false).map(|(g, _)| g)
     }
 }
 

@@ -117,8 +117,12 @@ pub struct ScenarioFile {
     /// Actions to play, in the notation `sanjuan play` accepts.
     #[serde(default)]
     pub actions: Vec<String>,
-    /// One table per seat.
+    /// One table per seat (none with `[from_game]`).
+    #[serde(default)]
     pub players: Vec<PlayerSpec>,
+    /// A position reached by play instead of one written out: what a table's
+    /// "save this moment as a scenario" writes.
+    pub from_game: Option<engine_rules::saved::FromGame>,
     /// Checks for `--check` and the snapshot tests.
     pub expect: Option<Expect>,
 }
@@ -154,6 +158,24 @@ impl Scenario {
         self.doc.error(path, message)
     }
 
+    /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
+    fn from_game(&self, from: &engine_rules::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+        const POSITION: &[&str] =
+            &["governor", "round", "round_start", "deck", "discard", "trading_tiles", "players", "seed"];
+        if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
+            return Err(self.err(key, format!("`{key}` has no effect with `[from_game]`")).help(
+                "`[from_game]` reaches its position by play from its own seed; write a position without `[from_game]` instead",
+            ));
+        }
+        self.check_expect(&rs)?;
+        from.play::<Game>(rs).map_err(|(entry, why)| match entry {
+            Some(i) => self
+                .err(&format!("from_game.actions.{i}"), why)
+                .help("the game does not fit this ruleset: was a card or rule changed since the moment was saved?"),
+            None => self.err("from_game", why),
+        })
+    }
+
     /// Loads the scenario's ruleset.
     pub fn ruleset(&self) -> Result<Arc<Ruleset>, crate::error::LoadErrors> {
         let spec = self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
@@ -163,6 +185,9 @@ impl Scenario {
     /// The position the scenario sets up, before its actions.
     pub fn setup(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         let f = &self.file;
+        if let Some(from) = &f.from_game {
+            return self.from_game(from, rs);
+        }
         let n = f.players.len();
         let rules = &rs.rules;
         if n < rules.min_players || n > rules.max_players {
