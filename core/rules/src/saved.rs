@@ -230,7 +230,7 @@ impl<G: Replay> SavedGame<G> {
     /// The game dealt from the seed with every entry applied exactly (a
     /// scenario's `[from_game]` plays the same way); an entry that does not
     /// apply is `Err((Some(index), why))`, a deal that fails `Err((None, why))`.
-    pub fn play_entries(&self, rs: Arc<G::Rules>, log: bool) -> Result<(G, Vec<G::Event>), (Option<usize>, String)> {
+    pub fn play_entries(&self, rs: Arc<G::Rules>, log: bool) -> Result<(G, Vec<G::Event>), EntryError> {
         let mut game = G::start(rs, self.players, self.seed).map_err(|e| (None, e.to_string()))?;
         game.log_events(log);
         game.record_actions(true);
@@ -249,6 +249,9 @@ impl<G: Replay> SavedGame<G> {
     }
 }
 
+/// Why a saved game does not play: the entry that failed (`None`: the deal) and the message.
+pub type EntryError = (Option<usize>, String);
+
 /// A scenario's position reached by play: the game dealt for `players` from
 /// `seed`, then its saved entries (`actions`, one atomic action each) applied
 /// exactly. What "save this moment as a scenario" writes.
@@ -266,7 +269,7 @@ pub struct FromGame {
 
 impl FromGame {
     /// The game it names, on `rs`; an error names the entry (`Some(index)`) or the deal (`None`).
-    pub fn play<G: Replay>(&self, rs: Arc<G::Rules>) -> Result<G, (Option<usize>, String)> {
+    pub fn play<G: Replay>(&self, rs: Arc<G::Rules>) -> Result<G, EntryError> {
         if !(1..=MAX_SAVED_PLAYERS).contains(&self.players) {
             return Err((None, format!("{} players: a game has 1 to {MAX_SAVED_PLAYERS}", self.players)));
         }

@@ -159,7 +159,7 @@ impl Scenario {
     }
 
     /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
-    fn from_game(&self, from: &engine_rules::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+    fn played_to(&self, from: &engine_rules::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         const POSITION: &[&str] =
             &["governor", "round", "round_start", "deck", "discard", "trading_tiles", "players", "seed"];
         if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
@@ -186,7 +186,7 @@ impl Scenario {
     pub fn setup(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         let f = &self.file;
         if let Some(from) = &f.from_game {
-            return self.from_game(from, rs);
+            return self.played_to(from, rs);
         }
         let n = f.players.len();
         let rules = &rs.rules;
