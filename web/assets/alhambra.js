@@ -139,7 +139,7 @@
     return `<p>${esc(text)}</p><p class="muted">At each scoring (A and B come with their cards in the money deck, C at the end) whoever has the most buildings of a type scores its points; the table shows the points by rank. Hover over or tap a card for its text.</p>`;
   }
 
-  const source = (k) => ((facts().scorings || []).some((x) => x.name === k) ? `Scoring ${k}` : cap(k));
+  const source = (k) => k;
 
   /// Ids the log and answers use: money cards ("5 denars"), buildings ("Garden 10"), types, scoring cards.
   function names(f) {
@@ -152,5 +152,5 @@
     return map;
   }
 
-  Games.alhambra = {title: "Alhambra", board, hint, help, source, names};
+  Games.alhambra = {title: "Alhambra", board, hint, help, source, names, sources: "Points at each scoring"};
 })();

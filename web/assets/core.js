@@ -47,6 +47,8 @@ const Page = {
   marks: {},
   /// `?still`: one view, no waiting for changes (for screenshots).
   still: false,
+  /// The line being drawn was just told (it fades in).
+  ticked: false,
 };
 Page.tokens = Page.parts[0] === "play" && Page.parts.length === 3 ? Page.parts[2].split(".") : [];
 Page.token = Page.tokens[0];
@@ -114,7 +116,7 @@ function claimer(legal) {
 
 /// A card's answers as buttons (the verb on the card; the whole answer in words on hover).
 const buttons = (acts) => acts.map((a) =>
-  `<button class="act" data-id="${a.id}" data-action="${esc(a.text)}" title="${esc(named(a.label))}">${esc(a.verb)}</button>`).join("");
+  `<button class="act" data-id="${a.id}" data-action="${esc(a.text)}" title="${esc(named(a.label))}">${esc(a.verb === "role" ? "choose" : a.verb)}</button>`).join("");
 
 /// A menu of `build <id> over <other>` answers, shown on the card.
 function overMenu(acts) {
@@ -198,7 +200,9 @@ function revealNext() {
   Page.timer = null;
   if (Page.shown >= logHave()) return;
   Page.shown += 1;
+  Page.ticked = true;
   drawLog();
+  Page.ticked = false;
   if (Page.shown < logHave()) Page.timer = setTimeout(revealNext, Page.step);
 }
 function revealLater() {
@@ -236,7 +240,7 @@ function drawLog() {
   box.hidden = news.length === 0;
   if (!news.length) return;
   box.innerHTML = `<h3><span>Since your last move <span class="muted">(${told} of ${news.length})</span></span><button id="showall"${waiting ? "" : ' style="visibility:hidden"'}>show all</button></h3><ol>${news.map((l, i) =>
-    `<li${i < told ? "" : ' class="later"'}>${logLine(l)}</li>`).join("")}</ol>`;
+    `<li${i >= told ? ' class="later"' : i === told - 1 && Page.ticked ? ' class="just"' : ""}>${logLine(l)}</li>`).join("")}</ol>`;
   $("showall").onclick = revealAll;
   // The line told last stays in view in a long list.
   const ol = box.querySelector("ol"), last = ol.children[Math.max(0, told - 1)];
@@ -275,9 +279,9 @@ function finalScores(s) {
   const head = `<tr><th>seat</th>${keys.map((k) => `<th class="num">${esc(g.source(k))}</th>`).join("")}<th class="num">total</th></tr>`;
   const rows = players.map((p) => {
     const b = (p.score && p.score.breakdown) || {};
-    return `<tr class="${winners.includes(p.seat) ? "won" : ""}" data-seat="${p.seat}"><td>${esc(cap(seatName(s, p.seat, false)))}${winners.includes(p.seat) ? " 🏆" : ""}</td>${keys.map((k) => `<td class="num">${b[k] === undefined ? "–" : b[k]}</td>`).join("")}<td class="num"><b>${p.score.total}</b></td></tr>`;
+    return `<tr class="${winners.includes(p.seat) ? "won" : ""}" data-seat="${p.seat}"><td>${esc(cap(seatName(s, p.seat)))}${winners.includes(p.seat) ? " — <b>winner</b>" : ""}</td>${keys.map((k) => `<td class="num">${b[k] === undefined ? "–" : b[k]}</td>`).join("")}<td class="num"><b>${p.score.total}</b></td></tr>`;
   }).join("");
-  return `<p id="winner">${esc(line)}</p><div class="scroll"><table class="scores">${head}${rows}</table></div>`;
+  return `<p id="winner">${esc(line)}</p><div class="scroll"><table class="scores"><caption>${esc(g.sources || "Points by source")}</caption>${head}${rows}</table></div>`;
 }
 
 function render(s) {
@@ -314,6 +318,8 @@ function render(s) {
     $("askactions").innerHTML = "";
   }
   $("final").innerHTML = finalScores(s);
+  // Once the game is over there is no move to make: the box goes.
+  $("moves").hidden = s.over && !s.legal.length;
   const people = s.seats.map((b, i) => [b, i]).filter(([b]) => b === "human").map(([, i]) => i);
   $("undo").hidden = people.length !== 1 || s.over;
   // Another person's seat can be handed to a bot only while it has been deciding a while (the server says how long).
@@ -331,6 +337,8 @@ function render(s) {
 async function show(s) {
   // Answers can arrive out of order (a long poll, a click): never draw an older table over a newer one.
   if (Page.state && s.seat === Page.state.seat && s.version < Page.state.version) return;
+  // Hot-seat: an answer for a seat that has passed the screen on (a click's answer arriving late) is not drawn.
+  if (Page.tokens.length > 1 && Page.tokenOf[s.seat] !== undefined && Page.tokenOf[s.seat] !== Page.token) return;
   document.body.dataset.version = s.version;
   document.body.dataset.over = s.over;
   const mover = s.to_move;

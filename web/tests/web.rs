@@ -1017,7 +1017,7 @@ mod browser {
             if ruleset != gallery {
                 // A finished game with its winner line, for the docs.
                 let name = if ruleset == "alhambra" { "alhambra-final-desktop" } else { "table-final-desktop" };
-                js::<bool>(&page, "(window.scrollTo(0, 0), true)").await;
+                js::<bool>(&page, "(revealAll(), hideTip(), window.scrollTo(0, 0), true)").await;
                 let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
                 std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
             }
@@ -1199,6 +1199,7 @@ mod browser {
                     shown >= k && shown < told && hidden == told - shown,
                     "{shown} of {told} shown, {hidden} hidden"
                 );
+                js::<bool>(&page, "(hideTip(), true)").await;
                 let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
                 std::fs::write(screenshots().join(format!("bot-turn-{k}.png")), png).unwrap();
             }
@@ -1263,6 +1264,7 @@ mod browser {
                 line.contains(&format!("eat {}", winners[0]))
             };
             assert!(named && line.contains("win"), "{ruleset}: {line} ({winners:?})");
+            js::<bool>(&page, "(revealAll(), hideTip(), window.scrollTo(0, 0), true)").await;
             let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
             std::fs::write(screenshots().join(format!("{name}-final-phone.png")), png).unwrap();
             page.goto(format!("{base}/")).await.unwrap();
