@@ -1240,6 +1240,19 @@ mod browser {
             .await;
             let width: u64 = js(&page, "document.documentElement.scrollWidth").await;
             assert!(width <= 390, "{ruleset}: the table is {width} px wide on a phone");
+            // A tap on a card (phones have no hover) shows its text until the next tap.
+            let card = page.find_element(".hand .card .name, .hand .card .value").await.unwrap();
+            card.click().await.unwrap();
+            until(
+                &page,
+                "!document.getElementById('tip').hidden && document.getElementById('tip').dataset.pinned === 'true'",
+                "the card's text",
+            )
+            .await;
+            let tip: String = js(&page, "document.getElementById('tip').textContent").await;
+            assert!(tip.len() > 8, "{ruleset}: the card's text: {tip}");
+            page.find_element("header").await.unwrap().click().await.unwrap();
+            until(&page, "document.getElementById('tip').hidden", "the text gone at the next tap").await;
             let mut played = Played::default();
             play_by_clicking(&page, &mut played).await;
             let width: u64 = js(&page, "document.documentElement.scrollWidth").await;
