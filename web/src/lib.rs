@@ -5,8 +5,9 @@
 //! receives only that seat's view (the engine's player view), its legal
 //! actions and its log. It waits for changes by long polling
 //! (`/api/tables/{id}/state?since=N`), which needs nothing beyond HTTP. The
-//! page is one embedded HTML file with its script and style: nothing is
-//! fetched from elsewhere.
+//! page is embedded: its HTML, its style and its scripts (a shared core and
+//! one renderer per game) are served from `/assets/`; nothing is fetched
+//! from elsewhere.
 #![warn(missing_docs)]
 
 pub mod seal;
@@ -98,6 +99,21 @@ const MAX_WAITING: usize = 1024;
 
 /// The page.
 const PAGE: &str = include_str!("../assets/table.html");
+
+/// The page's own files, served at `/assets/<name>` (no build step: plain files).
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
+    ("core.js", "text/javascript; charset=utf-8", include_str!("../assets/core.js")),
+    ("sanjuan.js", "text/javascript; charset=utf-8", include_str!("../assets/sanjuan.js")),
+    ("alhambra.js", "text/javascript; charset=utf-8", include_str!("../assets/alhambra.js")),
+];
+
+/// One of the page's files.
+async fn asset(Path(name): Path<String>) -> Result<Response, Refusal> {
+    let (_, kind, text) =
+        ASSETS.iter().find(|(n, _, _)| *n == name).ok_or_else(|| refuse(404, format!("no asset `{name}`")))?;
+    Ok(([(header::CONTENT_TYPE, *kind)], *text).into_response())
+}
 
 /// The longest wait for a change before the client asks again.
 const WAIT: Duration = Duration::from_secs(20);
@@ -576,6 +592,7 @@ pub fn app(server: Arc<Server>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/play/{table}/{token}", get(|| async { Html(PAGE) }))
+        .route("/assets/{name}", get(asset))
         .route("/api/rulesets", get(|State(s): State<Arc<Server>>| async move { Json(s.rulesets()) }))
         .route("/api/tables", post(create))
         .route(

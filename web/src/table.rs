@@ -258,9 +258,18 @@ impl Seated for alhambra::Game {
         serde_json::json!({
             "currencies": rs.currencies.iter().map(|c| serde_json::json!({ "id": c.id, "name": c.name })).collect::<Vec<_>>(),
             "types": rs.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
+            // Every money card and building card kind, so the page names ids the ruleset makes.
+            "money": (0..rs.currencies.len()).flat_map(|c| rs.values.iter().map(move |&value| {
+                let id = rs.money_id(alhambra::Money { currency: c as u8, value });
+                serde_json::json!({ "id": id, "currency": rs.currencies[c].id, "value": value })
+            })).collect::<Vec<_>>(),
+            "buildings": rs.buildings.iter().map(|b| {
+                serde_json::json!({ "id": b.id, "type": rs.types[usize::from(b.kind)].id, "price": b.price })
+            }).collect::<Vec<_>>(),
             // Per scoring, per rank (1st first): points per type in `types` order.
-            "scorings": rs.scorings.iter().map(|s| serde_json::json!({ "name": s.name, "ranks": s.ranks })).collect::<Vec<_>>(),
+            "scorings": rs.scorings.iter().map(|s| serde_json::json!({ "name": s.name, "card": s.card, "ranks": s.ranks })).collect::<Vec<_>>(),
             "neutral": rs.two_players.neutral,
+            "take_limit": rs.rules.take_limit,
         })
     }
 

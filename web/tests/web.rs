@@ -302,17 +302,49 @@ async fn bad_tables_are_refused_and_tables_are_bounded() {
 #[tokio::test]
 async fn the_page_is_served_whole_and_fetches_nothing_elsewhere() {
     let s = server();
-    for uri in ["/", "/play/abc/def"] {
+    let get = |uri: &str| {
         let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
-        let res = app(Arc::clone(&s)).oneshot(req).await.unwrap();
-        assert_eq!(res.status(), StatusCode::OK);
-        let html = String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
-        assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<script>"));
-        assert!(
-            !html.contains("http://") && !html.contains("https://") && !html.contains(" src="),
-            "nothing fetched from elsewhere"
-        );
+        let app = app(Arc::clone(&s));
+        async move {
+            let res = app.oneshot(req).await.unwrap();
+            let kind = res.headers().get("content-type").map(|k| k.to_str().unwrap().to_owned()).unwrap_or_default();
+            let status = res.status();
+            (status, kind, String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap())
+        }
+    };
+    // Nothing from another origin: no absolute or protocol-relative address anywhere.
+    let elsewhere = |text: &str| {
+        ["http://", "https://", "src=\"//", "href=\"//", "url(", "@import", "import("]
+            .iter()
+            .find(|w| text.contains(*w))
+            .copied()
+    };
+    for uri in ["/", "/play/abc/def"] {
+        let (status, _, html) = get(uri).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<script defer src=\"/assets/core.js\">"));
+        assert_eq!(elsewhere(&html), None, "nothing fetched from elsewhere");
+        // Every address the page loads is one of its own files.
+        for attr in [" src=\"", " href=\""] {
+            for part in html.split(attr).skip(1) {
+                let url = &part[..part.find('"').unwrap()];
+                assert!(url.starts_with("/assets/") || url == "#", "{url}: only the page's own files");
+            }
+        }
     }
+    for (name, kind) in [
+        ("style.css", "text/css"),
+        ("core.js", "text/javascript"),
+        ("sanjuan.js", "text/javascript"),
+        ("alhambra.js", "text/javascript"),
+    ] {
+        let (status, got, text) = get(&format!("/assets/{name}")).await;
+        assert_eq!(status, StatusCode::OK, "{name}");
+        assert!(got.starts_with(kind), "{name}: {got}");
+        assert!(text.len() > 500, "{name}");
+        assert_eq!(elsewhere(&text), None, "{name} fetches nothing from elsewhere");
+    }
+    assert_eq!(get("/assets/nothing.js").await.0, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]
@@ -864,7 +896,14 @@ mod browser {
         let holds =
             || async { page.evaluate(expr).await.ok().and_then(|v| v.into_value::<bool>().ok()).unwrap_or(false) };
         while !holds().await {
-            assert!(start.elapsed() < Duration::from_secs(20), "waited 20 s for {what}");
+            if start.elapsed() >= Duration::from_secs(20) {
+                let seen = page
+                    .evaluate("JSON.stringify({version: document.body.dataset.version, busy: document.body.dataset.busy, status: (document.getElementById('status') || {}).textContent, err: (document.getElementById('error') || {}).textContent, acts: [...document.querySelectorAll('#main .act')].map(b => { const r = b.getBoundingClientRect(); const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return b.dataset.action + ' at ' + [r.x, r.y, r.width, r.height, window.scrollY, innerHeight].map(Math.round) + ' hits ' + (at ? at.tagName + '.' + at.className + '#' + at.id : 'nothing') + (b.disabled ? ' disabled' : ''); })})")
+                    .await
+                    .ok()
+                    .and_then(|v| v.into_value::<String>().ok());
+                panic!("waited 20 s for {what}: {seen:?}");
+            }
             tokio::time::sleep(Duration::from_millis(15)).await;
         }
     }
@@ -1125,6 +1164,13 @@ mod browser {
             assert_eq!(status, "The game is over");
             let finals: usize = js(&page, "document.querySelectorAll('#final tr').length").await;
             assert_eq!(finals, seats.len() + 1, "{ruleset}: the final score of every seat");
+            if ruleset != gallery {
+                // A finished game with its winner line, for the docs.
+                let name = if ruleset == "alhambra" { "alhambra-final-desktop" } else { "table-final-desktop" };
+                js::<bool>(&page, "(revealAll(), hideTip(), window.scrollTo(0, 0), true)").await;
+                let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+                std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
+            }
         }
         assert!(dialogs > 0, "the gallery's buildings asked the person something");
         browser.close().await.ok();
@@ -1222,7 +1268,12 @@ mod browser {
         let chosen: String = js(&page, &format!("(() => {{ const m = {menu}; m.value = m.options[1].value; m.dispatchEvent(new Event('change')); return m.options[1].dataset.action; }})()")).await;
         let words: Vec<&str> = chosen.split(' ').collect();
         assert_eq!((words[0], words[2]), ("build", "over"), "{chosen}");
-        let said = format!("seat 0 builds {} over {}", words[1], words[3]);
+        // The log names the cards.
+        let said: String = js(
+            &page,
+            &format!("`seat 0 builds ${{Page.names.get('{}')}} over ${{Page.names.get('{}')}}`", words[1], words[3]),
+        )
+        .await;
         until(&page, &format!("document.getElementById('log').textContent.includes('{said}')"), &said).await;
         browser.close().await.ok();
     }
@@ -1235,17 +1286,153 @@ mod browser {
             ("table-desktop", 1200, 900, gallery),
             ("table-phone", 390, 844, gallery),
             ("alhambra-desktop", 1200, 900, "alhambra"),
+            ("alhambra-phone", 390, 844, "alhambra"),
         ] {
             let mut browser = launch(width, height).await;
             let page = browser.new_page(format!("{base}/")).await.unwrap();
             until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+            if name == "table-desktop" {
+                let png = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
+                std::fs::write(screenshots().join("first-page.png"), png).unwrap();
+            }
             let links = table_links(&page, ruleset, &["human", "balance", "greedy"], 5).await;
-            page.goto(format!("{base}{}?still", links[0])).await.unwrap();
-            until(&page, "document.body.dataset.version !== undefined", "the view").await;
+            page.goto(format!("{base}{}", links[0])).await.unwrap();
+            // The seat's first decision (the bots move first, the balance bot's model learned meanwhile).
+            until(
+                &page,
+                "document.body.dataset.version !== undefined && document.querySelector('#main .act') !== null",
+                "the view",
+            )
+            .await;
+            js::<bool>(&page, "(revealAll(), hideTip(), true)").await;
             let png = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
             assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}: {} bytes", png.len());
             std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
             browser.close().await.ok();
         }
+    }
+
+    /// After a click, the bots' moves are told one line at a time: screenshots of one bot turn told step by step.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_others_moves_are_shown_step_by_step() {
+        let base = serve(Vec::new()).await;
+        let mut browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let links = table_links(&page, "second-edition", &["human", "greedy", "greedy"], 4).await;
+        page.goto(format!("{base}{}?step=1500", links[0])).await.unwrap();
+        until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+        for _ in 0..30 {
+            until(&page, "document.querySelector('#main .act') !== null", "a choice").await;
+            let version: String = js(&page, "document.body.dataset.version").await;
+            click(&page, "#main .act").await;
+            until(
+                &page,
+                &format!("document.body.dataset.version !== '{version}' && document.body.dataset.busy !== 'true'"),
+                "the next view",
+            )
+            .await;
+            let told: usize = js(&page, "+document.body.dataset.revealed + +document.body.dataset.unrevealed").await;
+            if told < 4 {
+                js::<bool>(&page, "(revealAll(), true)").await;
+                continue;
+            }
+            // One line at a time: the rest of them wait, hidden in the log and not yet in the panel.
+            for k in 1..=4usize {
+                until(&page, &format!("+document.body.dataset.revealed >= {k}"), "the next line").await;
+                let (shown, hidden): (usize, usize) = js(
+                    &page,
+                    "[document.querySelectorAll('#happened li:not(.later)').length, document.querySelectorAll('#log div.later').length]",
+                )
+                .await;
+                assert!(
+                    shown >= k && shown < told && hidden == told - shown,
+                    "{shown} of {told} shown, {hidden} hidden"
+                );
+                js::<bool>(&page, "(hideTip(), true)").await;
+                let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+                std::fs::write(screenshots().join(format!("bot-turn-{k}.png")), png).unwrap();
+            }
+            until(&page, &format!("+document.body.dataset.revealed === {told}"), "every line").await;
+            let fresh: usize = js(&page, "document.querySelectorAll('#log div.fresh').length").await;
+            assert_eq!(fresh, told, "the new lines are highlighted in the log");
+            browser.close().await.ok();
+            return;
+        }
+        panic!("no click was followed by four lines");
+    }
+
+    /// On a phone the page fits its width; the log names cards, not ids; the end names the winner.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_phone_fits_the_page_names_cards_and_ends_with_the_winner() {
+        let base = serve(Vec::new()).await;
+        let mut browser = launch(390, 844).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let fits = "document.documentElement.scrollWidth <= 390";
+        assert!(js::<bool>(&page, fits).await, "the first page fits a phone");
+        for (ruleset, name) in [("second-edition", "table"), ("alhambra", "alhambra")] {
+            let links = table_links(&page, ruleset, &["human", "random"], 6).await;
+            // The links the first page shows fit too.
+            js::<bool>(
+                &page,
+                &format!("(showLinks({{table: 'x', seats: [{{seat: 0, token: 'ab', url: '{}'}}]}}), true)", links[0]),
+            )
+            .await;
+            let width: u64 = js(&page, "document.documentElement.scrollWidth").await;
+            assert!(width <= 390, "{ruleset}: the first page with a link is {width} px wide");
+            page.goto(format!("{base}{}", links[0])).await.unwrap();
+            until(
+                &page,
+                "document.body.dataset.version !== undefined && document.querySelector('#main .act') !== null",
+                "the first view",
+            )
+            .await;
+            let width: u64 = js(&page, "document.documentElement.scrollWidth").await;
+            assert!(width <= 390, "{ruleset}: the table is {width} px wide on a phone");
+            // A tap on a card (phones have no hover) shows its text until the next tap.
+            let card = page.find_element(".hand .card .name, .hand .card .value").await.unwrap();
+            card.click().await.unwrap();
+            until(
+                &page,
+                "!document.getElementById('tip').hidden && document.getElementById('tip').dataset.pinned === 'true'",
+                "the card's text",
+            )
+            .await;
+            let tip: String = js(&page, "document.getElementById('tip').textContent").await;
+            assert!(tip.len() > 8, "{ruleset}: the card's text: {tip}");
+            page.find_element("header").await.unwrap().click().await.unwrap();
+            until(&page, "document.getElementById('tip').hidden", "the text gone at the next tap").await;
+            let mut played = Played::default();
+            play_by_clicking(&page, &mut played).await;
+            let width: u64 = js(&page, "document.documentElement.scrollWidth").await;
+            assert!(width <= 390, "{ruleset}: the finished table is {width} px wide on a phone");
+            // Names, not ids: no card id the game knows stands as a word in the log.
+            let known: usize = js(&page, "Page.names.size").await;
+            assert!(known > 10, "{ruleset}: the page knows the cards' names");
+            let ids: Vec<String> = js(
+                &page,
+                "(() => { const text = document.getElementById('log').textContent + ' ' + document.getElementById('final').textContent; \
+                  return [...Page.names.keys()].filter((id) => new RegExp('\\\\b' + id + '\\\\b').test(text)); })()",
+            )
+            .await;
+            assert!(ids.is_empty(), "{ruleset}: ids in the log: {ids:?}");
+            // The winner line names the winners the server gives.
+            let (line, winners): (String, Vec<u64>) =
+                js(&page, "[document.getElementById('winner').textContent, Page.state.final_scores.winners]").await;
+            assert!(!winners.is_empty());
+            let named = if winners == [0] {
+                line.starts_with("You win")
+            } else {
+                line.contains(&format!("eat {}", winners[0]))
+            };
+            assert!(named && line.contains("win"), "{ruleset}: {line} ({winners:?})");
+            js::<bool>(&page, "(revealAll(), hideTip(), window.scrollTo(0, 0), true)").await;
+            let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+            std::fs::write(screenshots().join(format!("{name}-final-phone.png")), png).unwrap();
+            page.goto(format!("{base}/")).await.unwrap();
+            until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        }
+        browser.close().await.ok();
     }
 }

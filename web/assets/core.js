@@ -1,0 +1,497 @@
+"use strict";
+// The card table's shared core: talking to the server, the page's state (in
+// the one object `Page`), long polling, never drawing an older table over a
+// newer one, the busy sign, the log (with names, not ids, and what happened
+// since your last click shown line by line), the final scores, card texts on
+// hover and tap, and the first page. Each game draws its own board:
+// sanjuan.js and alhambra.js register in `Games` under the game's id.
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c]));
+const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
+
+/// The renderers, by game id: each is {title, names(facts), board(s, claim), hint(s), help(s), source(key)}.
+const Games = {};
+
+/// Everything the page knows and keeps, in one place.
+const Page = {
+  parts: location.pathname.split("/").filter(Boolean),
+  /// A hot-seat page holds every person's token (`/play/<table>/<t0>.<t1>…`)
+  /// and shows the seat to move; a join link holds one.
+  tokens: [],
+  /// The token the page asks with now.
+  token: undefined,
+  /// Hot-seat: each person's seat and its token, learnt by asking with each token.
+  tokenOf: {},
+  /// The last state drawn (never replaced by an older one).
+  state: null,
+  /// The state drawn before it (what changed is marked).
+  prev: null,
+  /// Requests under way: the page shows it is waiting and takes no second click.
+  busy: 0,
+  /// What everyone may know of the game's cards (`/cards`).
+  facts: {},
+  /// Card ids (and the like) and the names shown for them.
+  names: new Map(),
+  nameRe: null,
+  /// The seat's log as far as the page has it: lines `base` on. Each request asks only for the lines after these.
+  log: {base: 0, lines: []},
+  /// The first log line that is new since this seat's last click (highlighted).
+  mark: 0,
+  /// Log lines shown so far: the new ones appear one by one, `step` ms apart.
+  shown: 0,
+  step: 450,
+  timer: null,
+  /// Hot-seat: each seat's `mark`, kept while another person has the screen.
+  marks: {},
+  /// `?still`: one view, no waiting for changes (for screenshots).
+  still: false,
+  /// The line being drawn was just told (it fades in).
+  ticked: false,
+};
+Page.tokens = Page.parts[0] === "play" && Page.parts.length === 3 ? Page.parts[2].split(".") : [];
+Page.token = Page.tokens[0];
+
+const LOG_SHOWN = 400;
+const logHave = () => Page.log.base + Page.log.lines.length;
+
+// ---------------------------------------------------------------- the server
+
+async function api(path, body) {
+  return apiRaw(path, body === undefined ? undefined : JSON.stringify(body));
+}
+async function apiRaw(path, body) {
+  const r = await fetch(path, body === undefined ? {} : {method: "POST", headers: {"content-type": "application/json"}, body});
+  const data = await r.json().catch(() => ({error: r.statusText}));
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+const tableApi = (rest) => `/api/tables/${Page.parts[1]}/${rest}`;
+
+function setBusy(d) {
+  Page.busy += d;
+  document.body.dataset.busy = Page.busy > 0;
+  for (const b of document.querySelectorAll("#main button.act, #make")) b.disabled = Page.busy > 0;
+}
+
+// ---------------------------------------------------------------- names, not ids
+
+/// Names for ids: every id the game's renderer knows, replaced where it stands as a word.
+function setNames(map) {
+  Page.names = map;
+  const ids = [...map.keys()].filter((id) => /^\w+$/.test(id)).sort((a, b) => b.length - a.length);
+  Page.nameRe = ids.length ? new RegExp(`\\b(${ids.join("|")})\\b`, "g") : null;
+}
+const named = (text) => (Page.nameRe ? String(text).replace(Page.nameRe, (id) => Page.names.get(id)) : String(text));
+const nameOf = (id) => Page.names.get(id) || id;
+const game = (s) => Games[(s || Page.state || {}).game] || Games["san-juan"];
+
+/// "seat 2 (greedy)", or "you".
+function seatName(s, i, you) {
+  if (i === s.seat && you !== false) return "you";
+  return `seat ${i} (${s.seats[i]})`;
+}
+
+// ---------------------------------------------------------------- legal answers on cards
+
+/// The legal answers (each with its card and the zone the card lies in, as
+/// the server says), handed out to the elements that show that card in that
+/// zone. What no card shows stays a button under "Your move". A click sends
+/// the answer's id and the version it was offered at: nothing is parsed.
+function claimer(legal) {
+  const claimed = new Set();
+  const claim = (test) => legal.filter((a) => {
+    if (claimed.has(a.id) || !test(a)) return false;
+    claimed.add(a.id);
+    return true;
+  });
+  return {
+    take: (zone, id, verbs) => claim((a) => a.zone === zone && a.card === id && !a.over && verbs.includes(a.verb)),
+    /// `build <id> over <other>` (a crane): for a menu on the card.
+    over: (zone, id) => claim((a) => a.zone === zone && a.card === id && a.over),
+    left: () => legal.filter((a) => !claimed.has(a.id)),
+  };
+}
+
+/// A card's answers as buttons (the verb on the card; the whole answer in words on hover).
+const buttons = (acts) => acts.map((a) =>
+  `<button class="act" data-id="${a.id}" data-action="${esc(a.text)}" title="${esc(named(a.label))}">${esc(a.verb === "role" ? "choose" : a.verb)}</button>`).join("");
+
+/// A menu of `build <id> over <other>` answers, shown on the card.
+function overMenu(acts) {
+  if (!acts.length) return "";
+  return `<select class="over" title="build it over one of your buildings"><option value="">build over…</option>${acts.map((a) =>
+    `<option value="${a.id}" data-action="${esc(a.text)}">${esc(nameOf(a.over))}</option>`).join("")}</select>`;
+}
+
+/// Marks the ids of `now` that were not in `before` (a multiset: two of a kind, one new).
+function newOnes(before, now) {
+  const left = {};
+  for (const id of before || []) left[id] = (left[id] || 0) + 1;
+  return (now || []).map((id) => {
+    if (left[id]) { left[id] -= 1; return false; }
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------- card texts: hover and tap
+
+/// Shows the text of the element (its `data-tip`: the first line is its title) next to it.
+function showTip(el, pinned) {
+  const tip = $("tip");
+  const lines = el.dataset.tip.split("\n");
+  tip.innerHTML = `<b>${esc(lines[0])}</b>${lines.slice(1).map((l) => `<br>${esc(l)}`).join("")}`;
+  tip.hidden = false;
+  tip.dataset.pinned = pinned;
+  tip.dataset.for = el.dataset.card || el.dataset.role || el.dataset.money || "";
+  const r = el.getBoundingClientRect();
+  const w = tip.offsetWidth, h = tip.offsetHeight;
+  const left = Math.max(4, Math.min(r.left, window.innerWidth - w - 4));
+  const below = r.bottom + 6 + h <= window.innerHeight;
+  tip.style.left = `${left}px`;
+  tip.style.top = `${below ? r.bottom + 6 : Math.max(4, r.top - h - 6)}px`;
+}
+function hideTip() {
+  const tip = $("tip");
+  tip.hidden = true;
+  tip.dataset.pinned = false;
+}
+function tips() {
+  document.addEventListener("mouseover", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    if (el) showTip(el, false);
+    else if ($("tip").dataset.pinned !== "true") hideTip();
+  });
+  document.addEventListener("mouseout", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    if (el && !el.contains(e.relatedTarget) && $("tip").dataset.pinned !== "true") hideTip();
+  });
+  // A tap (phones have no hover) shows the text until the next tap.
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("button, select, a, input")) return;
+    const el = e.target.closest("[data-tip]");
+    if (el) showTip(el, true);
+    else hideTip();
+  });
+  window.addEventListener("scroll", () => { if ($("tip").dataset.pinned !== "true") hideTip(); }, {passive: true});
+}
+
+// ---------------------------------------------------------------- the log, step by step
+
+/// Takes the state's log lines after those the page has.
+function takeLog(s) {
+  const L = Page.log;
+  if (s.log_start >= L.base && s.log_start <= logHave()) L.lines = L.lines.slice(0, s.log_start - L.base).concat(s.log);
+  else { L.base = s.log_start; L.lines = s.log; }
+  if (L.lines.length > LOG_SHOWN) { L.base += L.lines.length - LOG_SHOWN; L.lines = L.lines.slice(-LOG_SHOWN); }
+  if (Page.shown > logHave()) Page.shown = logHave();
+  if (Page.mark > logHave()) Page.mark = logHave();
+}
+
+/// A new click: what happens from here on is new.
+function markNow() {
+  Page.mark = logHave();
+  Page.shown = Math.max(Page.shown, Page.mark);
+}
+
+/// Shows the next new line, then the one after, `step` ms apart.
+function revealNext() {
+  Page.timer = null;
+  if (Page.shown >= logHave()) return;
+  Page.shown += 1;
+  Page.ticked = true;
+  drawLog();
+  Page.ticked = false;
+  if (Page.shown < logHave()) Page.timer = setTimeout(revealNext, Page.step);
+}
+function revealLater() {
+  if (Page.timer === null && Page.shown < logHave()) Page.timer = setTimeout(revealNext, Page.shown > Page.mark ? Page.step : 60);
+}
+function revealAll() {
+  if (Page.timer !== null) clearTimeout(Page.timer);
+  Page.timer = null;
+  Page.shown = logHave();
+  drawLog();
+}
+
+function logLine(l) {
+  const cause = l.by ? `<span class="cause">${esc(nameOf(l.by))}</span>` : "";
+  return `${cause}${esc(named(l.text))}`;
+}
+
+function drawLog() {
+  const {base, lines} = Page.log;
+  $("log").innerHTML = lines.map((l, i) => {
+    const n = base + i;
+    const cls = n >= Page.shown ? "later" : n >= Page.mark ? "fresh" : "";
+    return `<div${cls ? ` class="${cls}"` : ""}${l.by ? ` data-by="${esc(l.by)}"` : ""}>${logLine(l)}</div>`;
+  }).join("");
+  $("log").scrollTop = $("log").scrollHeight;
+  // What happened since the last click, as it is told. Every new line has its
+  // place from the start (the lines still to come are invisible), so the board
+  // under the panel does not move while they appear.
+  const from = Math.max(Page.mark, base), to = Math.min(Page.shown, logHave());
+  const news = lines.slice(from - base);
+  const told = Math.max(0, to - from), waiting = news.length - told;
+  document.body.dataset.revealed = told;
+  document.body.dataset.unrevealed = waiting;
+  const box = $("happened");
+  box.hidden = news.length === 0;
+  if (!news.length) return;
+  box.innerHTML = `<h3><span>Since your last move <span class="muted">(${told} of ${news.length})</span></span><button id="showall"${waiting ? "" : ' style="visibility:hidden"'}>show all</button></h3><ol>${news.map((l, i) =>
+    `<li${i >= told ? ' class="later"' : i === told - 1 && Page.ticked ? ' class="just"' : ""}>${logLine(l)}</li>`).join("")}</ol>`;
+  $("showall").onclick = revealAll;
+  // The line told last stays in view in a long list.
+  const ol = box.querySelector("ol"), last = ol.children[Math.max(0, told - 1)];
+  if (last) ol.scrollTop = Math.max(0, last.offsetTop + last.offsetHeight - ol.clientHeight);
+}
+
+// ---------------------------------------------------------------- drawing a state
+
+/// Who the table waits for, in words.
+function waitingText(s) {
+  if (s.to_move === null || s.to_move === undefined) return "";
+  const who = cap(seatName(s, s.to_move, false));
+  return s.thinking === s.to_move ? `${who} is thinking…` : `${who} is deciding`;
+}
+
+/// The winner line and each seat's points by source.
+function finalScores(s) {
+  const f = s.final_scores;
+  if (!f) return "";
+  const g = game(s);
+  const players = f.players || [];
+  const keys = [];
+  for (const p of players) for (const k of Object.keys((p.score && p.score.breakdown) || {})) if (!keys.includes(k)) keys.push(k);
+  const winners = f.winners || [];
+  const total = (i) => { const p = players.find((x) => x.seat === i); return p ? p.score.total : 0; };
+  let line;
+  if (winners.length === 1) {
+    const w = winners[0];
+    line = w === s.seat && Page.tokens.length === 1 ? `You win with ${plural(total(w), "point")}!` : `${cap(seatName(s, w, false))} wins with ${plural(total(w), "point")}.`;
+  } else if (winners.length > 1) {
+    line = `${winners.map((w) => seatName(s, w, false)).join(" and ")} share the win with ${plural(total(winners[0]), "point")}.`;
+    line = cap(line);
+  } else {
+    line = "Nobody wins.";
+  }
+  const head = `<tr><th>seat</th>${keys.map((k) => `<th class="num">${esc(g.source(k))}</th>`).join("")}<th class="num">total</th></tr>`;
+  const rows = players.map((p) => {
+    const b = (p.score && p.score.breakdown) || {};
+    return `<tr class="${winners.includes(p.seat) ? "won" : ""}" data-seat="${p.seat}"><td>${esc(cap(seatName(s, p.seat)))}${winners.includes(p.seat) ? " — <b>winner</b>" : ""}</td>${keys.map((k) => `<td class="num">${b[k] === undefined ? "–" : b[k]}</td>`).join("")}<td class="num"><b>${p.score.total}</b></td></tr>`;
+  }).join("");
+  return `<p id="winner">${esc(line)}</p><div class="scroll"><table class="scores"><caption>${esc(g.sources || "Points by source")}</caption>${head}${rows}</table></div>`;
+}
+
+function render(s) {
+  const g = game(s);
+  document.body.dataset.version = s.version;
+  document.body.dataset.over = s.over;
+  document.body.dataset.seat = s.seat;
+  document.body.dataset.game = s.game;
+  $("title").textContent = `${g.title} · ${s.ruleset} · you are seat ${s.seat}${Page.tokens.length > 1 ? " (hot-seat)" : ""}`;
+  $("status").textContent = s.broken ? s.broken : s.over ? "The game is over" : s.to_move === s.seat ? "Your turn" : waitingText(s);
+  const claim = claimer(s.legal);
+  $("table").innerHTML = g.board(s, claim);
+  $("hint").textContent = named(g.hint(s));
+  const help = g.help(s);
+  $("help").hidden = !help;
+  $("helptext").innerHTML = help;
+  const left = claim.left();
+  $("actions").innerHTML = left.length
+    ? left.map((a) => `<button class="act" data-id="${a.id}" data-action="${esc(a.text)}">${esc(named(a.label))}</button>`).join("")
+    : s.legal.length ? "" : `<p class="muted">${s.over ? "No more moves." : esc(waitingText(s))}</p>`;
+  for (const b of document.querySelectorAll("#main .act")) b.onclick = () => act(+b.dataset.id);
+  for (const m of document.querySelectorAll("#main select.over")) m.onchange = () => m.value !== "" && act(+m.value);
+  // A script's choice (a building asks): a dialog with its answers.
+  const ask = $("ask"), v = s.view, by = v.pending && v.pending.by;
+  if (by && s.legal.length && s.to_move === s.seat) {
+    const c = g.card ? g.card(by) : null;
+    $("asktitle").textContent = `Your ${nameOf(by)} asks`;
+    $("asktext").textContent = c && c.text ? c.text : "";
+    $("askactions").innerHTML = s.legal.map((a) => `<button class="act ask" data-id="${a.id}" data-action="${esc(a.text)}">${esc(named(a.label))}</button>`).join("");
+    for (const b of document.querySelectorAll("#askactions .act")) b.onclick = () => { ask.close(); act(+b.dataset.id); };
+    if (!ask.open) ask.show();
+  } else {
+    if (ask.open) ask.close();
+    $("askactions").innerHTML = "";
+  }
+  $("final").innerHTML = finalScores(s);
+  // Once the game is over there is no move to make: the box goes.
+  $("moves").hidden = s.over && !s.legal.length;
+  const people = s.seats.map((b, i) => [b, i]).filter(([b]) => b === "human").map(([, i]) => i);
+  $("undo").hidden = people.length !== 1 || s.over;
+  // Another person's seat can be handed to a bot only while it has been deciding a while (the server says how long).
+  const idle = people.filter((i) => i !== s.seat && i === s.to_move);
+  $("leave").hidden = s.over;
+  const chosen = $("leaveseat").value;
+  $("leaveseat").innerHTML = idle.map((i) => `<option value="${i}">seat ${i} (deciding for ${s.waiting_for} s)</option>`).join("") +
+    `<option value="${s.seat}">my own seat ${s.seat}</option>`;
+  if ([...$("leaveseat").options].some((o) => o.value === chosen)) $("leaveseat").value = chosen;
+  drawLog();
+  revealLater();
+}
+
+/// Shows a state, or (hot-seat) covers the table when the move passes to another person here.
+async function show(s) {
+  // Answers can arrive out of order (a long poll, a click): never draw an older table over a newer one.
+  if (Page.state && s.seat === Page.state.seat && s.version < Page.state.version) return;
+  // Hot-seat: an answer for a seat that has passed the screen on (a click's answer arriving late) is not drawn.
+  if (Page.tokens.length > 1 && Page.tokenOf[s.seat] !== undefined && Page.tokenOf[s.seat] !== Page.token) return;
+  document.body.dataset.version = s.version;
+  document.body.dataset.over = s.over;
+  const mover = s.to_move;
+  if (Page.tokens.length > 1 && mover !== null && mover !== undefined && mover !== s.seat && s.seats[mover] === "human" && Page.tokenOf[mover]) {
+    Page.token = Page.tokenOf[mover];
+    // Another seat reads another log; this seat's new lines start after its last click.
+    Page.marks[s.seat] = Page.mark;
+    Page.log = {base: 0, lines: []};
+    Page.state = null;
+    hideTip();
+    $("board").hidden = true; $("moves").hidden = true; $("side").hidden = true; $("cover").hidden = false;
+    $("covertitle").textContent = `Seat ${mover}'s turn: pass the screen`;
+    $("uncover").textContent = `I am seat ${mover}: show my hand`;
+    document.body.dataset.covered = "true";
+    return;
+  }
+  const first = Page.state === null || Page.state.seat !== s.seat;
+  takeLog(s);
+  if (first) {
+    // What this seat saw before the screen passed (hot-seat) is told again step by step; a new page starts quiet.
+    const mark = Page.marks[s.seat];
+    Page.mark = mark === undefined ? logHave() : Math.min(mark, logHave());
+    Page.shown = Page.mark;
+  }
+  Page.prev = first ? null : Page.state;
+  Page.state = s;
+  render(s);
+}
+
+async function uncover() {
+  $("cover").hidden = true; $("board").hidden = false; $("moves").hidden = false; $("side").hidden = false;
+  document.body.dataset.covered = "false";
+  $("save").href = tableApi(`save?token=${Page.tokens.join(".")}`);
+  try { await show(await api(tableApi(`state?token=${Page.token}&log=${logHave()}`))); } catch (e) { $("error").textContent = e.message; }
+}
+
+async function post(path, body) {
+  if (Page.busy > 0) return;
+  $("error").textContent = "";
+  hideTip();
+  markNow();
+  if (Page.timer !== null) { clearTimeout(Page.timer); Page.timer = null; }
+  setBusy(1);
+  try { await show(await api(tableApi(path), Object.assign({token: Page.token, log: logHave()}, body))); }
+  catch (e) { $("error").textContent = e.message; }
+  finally { setBusy(-1); }
+}
+const act = (id) => post("act", {choice: id, version: Page.state.version});
+
+async function tablePage() {
+  const q = new URLSearchParams(location.search);
+  Page.still = q.has("still");
+  if (q.has("step")) Page.step = Math.max(0, +q.get("step") || 0);
+  $("undo").onclick = () => post("undo", {});
+  $("takeover").onclick = () => {
+    const seat = +$("leaveseat").value, bot = $("leavebot").value;
+    const whose = seat === Page.state.seat ? "your own seat: you will not play it again" : `seat ${seat}: its person will not play it again`;
+    if (confirm(`Let a ${bot} bot play ${whose}?`)) post("takeover", {seat, bot});
+  };
+  $("uncover").onclick = uncover;
+  $("board").hidden = false; $("moves").hidden = false; $("side").hidden = false;
+  $("save").href = tableApi(`save?token=${Page.tokens.join(".")}`);
+  let first = null;
+  try {
+    first = await api(tableApi(`state?token=${Page.token}`));
+    Page.facts = await api(tableApi("cards"));
+    setNames(game(first).names(Page.facts));
+  } catch (e) { /* the page works without card texts */ }
+  if (Page.tokens.length > 1) {
+    for (const t of Page.tokens) {
+      try { Page.tokenOf[(await api(tableApi(`state?token=${t}`))).seat] = t; } catch (e) { /* a seat a bot took over */ }
+    }
+  }
+  let since = null;
+  for (;;) {
+    try {
+      const w = since === null ? "" : `&since=${since}`;
+      const s = await api(tableApi(`state?token=${Page.token}${w}&log=${logHave()}`));
+      since = s.version;
+      if (document.body.dataset.covered !== "true") await show(s);
+      if (Page.still) return;
+    } catch (e) {
+      $("error").textContent = e.message;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the first page
+
+const BOTS = ["human", "balance", "greedy", "random", "mcts:200", "mcts:1000"];
+
+function seatPicker() {
+  const n = +$("players").value;
+  $("seatpick").innerHTML = Array.from({length: n}, (_, i) =>
+    `<label>Seat ${i} <select class="seat">${BOTS.map((b) => `<option${(i === 0 ? b === "human" : b === "balance") ? " selected" : ""}>${b}</option>`).join("")}</select></label>`).join("");
+}
+
+function showLinks(t) {
+  if ($("hotseat").checked && t.seats.length > 1) {
+    location.href = `/play/${t.table}/${t.seats.map((s) => s.token).join(".")}`;
+    return;
+  }
+  $("links").innerHTML = "<p>Send each person their own link (it is their seat's key):</p>" +
+    t.seats.map((s) => `<p>Seat ${s.seat}: <a class="seatlink" href="${s.url}">${esc(location.origin + s.url)}</a></p>`).join("");
+}
+
+/// Words about the chosen ruleset.
+function aboutRuleset(rulesets) {
+  const r = rulesets.find((x) => x.id === $("ruleset").value);
+  if (!r) return "";
+  const known = {
+    "second-edition": "San Juan's current rules: build a city of production and city buildings; the game ends when a city has 12 buildings.",
+    "second-edition-expansion": "San Juan with the expansion's new buildings mixed in.",
+    "first-edition": "San Juan as first published.",
+    "alhambra": "Alhambra, the card game: take money in four currencies, buy buildings paid in the yard slot's currency, and lead in each building type at the three scorings.",
+  };
+  return known[r.id] || `A ${r.game} ruleset this server was started with (a file: its own cards and numbers).`;
+}
+
+async function createPage() {
+  $("create").hidden = false;
+  const rulesets = await api("/api/rulesets");
+  rulesets.sort((a, b) => (b.id === "second-edition") - (a.id === "second-edition"));
+  $("ruleset").innerHTML = rulesets.map((r) => `<option value="${esc(r.id)}">${esc(r.game)}: ${esc(r.id)}</option>`).join("");
+  const about = () => { $("aboutruleset").textContent = aboutRuleset(rulesets); };
+  $("ruleset").onchange = about;
+  about();
+  $("players").onchange = seatPicker;
+  seatPicker();
+  $("resume").onchange = async () => {
+    const file = $("resume").files[0];
+    if (!file) return;
+    try { showLinks(await api("/api/resume", {saved: await file.text()})); }
+    catch (e) { $("links").textContent = e.message; }
+  };
+  $("make").onclick = async () => {
+    if (Page.busy > 0) return;
+    const seats = [...document.querySelectorAll(".seat")].map((s) => s.value);
+    const seed = $("seed").value.trim();
+    if (seed && !/^\d+$/.test(seed)) { $("links").textContent = "the seed is a whole number"; return; }
+    setBusy(1);
+    $("links").textContent = "Making the table…";
+    try {
+      // The seed is sent as written: a number above 2^53 would lose digits in JavaScript.
+      const body = `{"ruleset":${JSON.stringify($("ruleset").value)},"seats":${JSON.stringify(seats)}${seed ? `,"seed":${seed}` : ""}}`;
+      showLinks(await apiRaw("/api/tables", body));
+    } catch (e) { $("links").textContent = e.message; }
+    finally { setBusy(-1); }
+  };
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  tips();
+  if (Page.tokens.length) tablePage(); else createPage();
+});
