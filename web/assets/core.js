@@ -322,6 +322,11 @@ function render(s) {
   $("moves").hidden = s.over && !s.legal.length;
   const people = s.seats.map((b, i) => [b, i]).filter(([b]) => b === "human").map(([, i]) => i);
   $("undo").hidden = people.length !== 1 || s.over;
+  // A scenario tells every hand: at a table with one person, or once the game is over.
+  $("moment").hidden = people.length !== 1 && !s.over;
+  $("scenario").href = tableApi(`scenario?token=${Page.token}`);
+  $("recordline").hidden = !s.over;
+  $("record").href = tableApi(`record?token=${Page.token}`);
   // Another person's seat can be handed to a bot only while it has been deciding a while (the server says how long).
   const idle = people.filter((i) => i !== s.seat && i === s.to_move);
   $("leave").hidden = s.over;

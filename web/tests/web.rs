@@ -1053,6 +1053,10 @@ mod browser {
             page.goto(format!("{base}{}", links[0])).await.unwrap();
             until(&page, "document.body.dataset.version !== undefined", "the first view").await;
             let table = links[0].split('/').nth(2).unwrap().to_owned();
+            // One person at the table: this moment can be saved as a scenario.
+            until(&page, "document.getElementById('moment').hidden === false", "the scenario link").await;
+            let moment: String = js(&page, "fetch(document.getElementById('scenario').href).then(r => r.text())").await;
+            assert!(moment.contains("[from_game]"), "{moment}");
             let facts: serde_json::Value =
                 js(&page, &format!("fetch('/api/tables/{table}/cards').then(r => r.json())")).await;
             // Build production buildings when one can: they make goods to produce and sell.
@@ -1110,6 +1114,12 @@ mod browser {
                 if sel.contains("sell ") && has("#main .act[data-action^=\"sell \"]".to_owned()).await {
                     sold_twice += 1;
                 }
+            }
+            if js::<String>(&page, "document.body.dataset.over").await == "true" {
+                // The finished game's record, for `sanjuan report`.
+                until(&page, "document.getElementById('recordline').hidden === false", "the record link").await;
+                let line: String = js(&page, "fetch(document.getElementById('record').href).then(r => r.text())").await;
+                assert!(line.contains("\"bots\":[\"human\",\"random\"]"), "{line}");
             }
             if produced_twice > 0 && sold_twice > 0 {
                 break;
