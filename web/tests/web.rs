@@ -722,6 +722,11 @@ async fn idle_tables_are_freed_and_making_tables_is_rate_limited() {
         let st = state(&s, &id, token).await;
         assert_eq!(act_id(&s, &id, token, 0, &st["version"], 0).await.0, StatusCode::OK);
     }
+    // Nothing is taken back once the game is over.
+    let (status, v) =
+        call(&s, "POST", &format!("/api/tables/{id}/undo"), Some(json!({ "token": token }).to_string())).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("over"), "{v}");
     assert_eq!(s.sweep(), 1, "a finished game is freed");
     let s = Server::new(Config { port: 0, tables_per_minute: 2, ..Config::default() });
     table(&s, "second-edition", &["human", "random"], 1).await;
