@@ -268,6 +268,23 @@ pub struct FromGame {
 }
 
 impl FromGame {
+    /// A scenario's `[from_game]` in `doc`: refuses the keys of `position`
+    /// (a position written beside it would be ignored), then plays it; every
+    /// error is located in the scenario file.
+    pub fn play_in<G: Replay>(&self, doc: &TomlDoc, position: &[&str], rs: Arc<G::Rules>) -> Result<G, LoadError> {
+        if let Some(key) = position.iter().find(|k| doc.has(k)) {
+            return Err(doc.error(key, format!("`{key}` has no effect with `[from_game]`")).help(
+                "`[from_game]` reaches its position by play from its own seed; write a position without `[from_game]` instead",
+            ));
+        }
+        self.play::<G>(rs).map_err(|(entry, why)| match entry {
+            Some(i) => doc
+                .error(&format!("from_game.actions.{i}"), why)
+                .help("the game does not fit this ruleset: was a card or rule changed since the moment was saved?"),
+            None => doc.error("from_game", why),
+        })
+    }
+
     /// The game it names, on `rs`; an error names the entry (`Some(index)`) or the deal (`None`).
     pub fn play<G: Replay>(&self, rs: Arc<G::Rules>) -> Result<G, EntryError> {
         if !(1..=MAX_SAVED_PLAYERS).contains(&self.players) {

@@ -162,18 +162,8 @@ impl Scenario {
     fn played_to(&self, from: &engine_rules::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         const POSITION: &[&str] =
             &["governor", "round", "round_start", "deck", "discard", "trading_tiles", "players", "seed"];
-        if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
-            return Err(self.err(key, format!("`{key}` has no effect with `[from_game]`")).help(
-                "`[from_game]` reaches its position by play from its own seed; write a position without `[from_game]` instead",
-            ));
-        }
         self.check_expect(&rs)?;
-        from.play::<Game>(rs).map_err(|(entry, why)| match entry {
-            Some(i) => self
-                .err(&format!("from_game.actions.{i}"), why)
-                .help("the game does not fit this ruleset: was a card or rule changed since the moment was saved?"),
-            None => self.err("from_game", why),
-        })
+        from.play_in::<Game>(&self.doc, POSITION, rs)
     }
 
     /// Loads the scenario's ruleset.
