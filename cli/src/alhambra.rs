@@ -393,16 +393,20 @@ pub fn score(file: &Path, json: bool) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The problems of one scenario for `test`: it must load, run, have `[expect]` and pass it.
-pub fn test_problems(file: &Path) -> Result<(), Vec<String>> {
-    let (scenario, run) = run_scenario(file).map_err(|e| vec![e])?;
-    if scenario.file.expect.is_none() {
-        return Err(vec![
-            "no [expect] table: nothing to check; add one (e.g. `[expect]` with `scores = [...]`)".into(),
-        ]);
+/// One scenario for `test` (under `ruleset` instead of the one it names, if given):
+/// its `[expect]` failures and final state; `Err` when it does not load or run.
+pub fn test_run(file: &Path, ruleset: Option<&str>) -> Result<crate::test::Ran, Vec<String>> {
+    let mut scenario = Scenario::load(file).map_err(|e| vec![e.to_string()])?;
+    if let Some(spec) = ruleset {
+        scenario.file.ruleset = Some(spec.to_owned());
     }
-    let fails = scenario.check(&run);
-    if fails.is_empty() { Ok(()) } else { Err(fails) }
+    let run = scenario.run().map_err(|e| vec![e.to_string().trim_start_matches("error: ").to_owned()])?;
+    Ok(crate::test::Ran {
+        has_expect: scenario.file.expect.is_some(),
+        fails: scenario.check(&run),
+        state: serde_json::to_value(run.game.view(None)).expect("a view is plain data"),
+        description: scenario.file.description.clone(),
+    })
 }
 
 /// `cards` for an Alhambra ruleset: money, buildings by type, the yard and the scoring table.

@@ -127,12 +127,14 @@ enum Command {
     ///
     /// Example: sanjuan merge shard-0.jsonl shard-1.jsonl -o study.jsonl
     Merge(report::MergeArgs),
-    /// Run every scenario file in a folder against its [expect] table and report each.
+    /// Run every scenario file in a folder against its [expect] table and its stored snapshot.
     ///
     /// One line per file (PASS or FAIL), then what failed, then a count; exit 0 when all
-    /// pass, 1 when any fails, 2 when the folder is missing or holds no *.toml file.
+    /// pass, 1 when any fails, 2 when the folder is missing or holds no *.toml file. The first
+    /// run records each final state in DIR/snapshots/NAME.snap; a later change fails with a
+    /// diff until --accept stores it (with CI=true nothing is written).
     ///
-    /// Examples: sanjuan test my-scenarios/; sanjuan test my-scenarios/ --filter library
+    /// Examples: sanjuan test my-scenarios/; sanjuan test my-scenarios/ --filter library --accept
     Test(test::Args),
 }
 

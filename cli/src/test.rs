@@ -1,6 +1,12 @@
 //! `sanjuan test`: runs a folder of scenario files, each against its
-//! `[expect]` table, and reports like a test runner — for designers whose
-//! scenarios live outside this repository.
+//! `[expect]` table and its stored snapshot, and reports like a test runner —
+//! for designers whose scenarios live outside this repository.
+//!
+//! The snapshot of a scenario is its final state, as the repository's own
+//! snapshot tests render it (`sanjuan_snapshots::file`), stored in insta's
+//! file format as `DIR/snapshots/<name>.snap`. The first run records it; later
+//! runs compare, and a changed state fails with a line diff until `--accept`.
+//! With `CI=true` nothing is written, and a missing snapshot fails.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,6 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use san_juan::scenario::Scenario;
+use sanjuan_snapshots::file::{Stored, diff, yaml};
 
 use crate::games::Which;
 
@@ -22,6 +29,58 @@ pub struct Args {
     /// Run only the scenarios whose file name contains this text.
     #[arg(long, value_name = "SUBSTR")]
     filter: Option<String>,
+    /// Store the new state of every selected scenario whose snapshot is new or changed
+    /// (with --filter, only those). Never with CI=true.
+    #[arg(long, conflicts_with = "ruleset_a")]
+    accept: bool,
+    /// Compare mode: play every scenario under this ruleset (id or path) and under
+    /// --ruleset-b instead of the one it names, and list the scenarios whose final
+    /// state differs, with the diff. Reads and writes no stored snapshot.
+    #[arg(long, value_name = "RULESET", requires = "ruleset_b")]
+    ruleset_a: Option<String>,
+    /// The ruleset to compare --ruleset-a with.
+    #[arg(long, value_name = "RULESET", requires = "ruleset_a")]
+    ruleset_b: Option<String>,
+}
+
+/// The folder of a scenario folder's snapshots.
+const SNAPSHOTS: &str = "snapshots";
+
+/// What running one scenario gave: the problems, and the state to snapshot.
+struct Checked {
+    /// Failed `[expect]` checks and other problems (a missing `[expect]`).
+    problems: Vec<String>,
+    /// The final state as the snapshot holds it.
+    body: String,
+    /// The scenario's description, for the snapshot's header.
+    description: String,
+}
+
+/// A scenario played, as every game gives it to `test`.
+pub struct Ran {
+    /// Whether the file has an `[expect]` table.
+    pub has_expect: bool,
+    /// The `[expect]` checks that failed, one line each.
+    pub fails: Vec<String>,
+    /// The final state (the game's view with no seat's secrets hidden).
+    pub state: serde_json::Value,
+    /// The scenario's description.
+    pub description: String,
+}
+
+/// What happened to a scenario's snapshot.
+enum Snap {
+    /// Stored and equal.
+    Same,
+    /// None was stored: recorded now (or not, under CI).
+    New { written: bool },
+    /// Stored and different: accepted now, or the diff.
+    Changed { accepted: bool, diff: String },
+}
+
+/// Whether this run may write snapshots (`CI` set to anything but `false`/`0` forbids it, as in insta).
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 /// Exit code for a bad argument, as clap uses for its own usage errors.
@@ -36,19 +95,46 @@ pub fn run(args: Args) -> CmdResult {
             return Ok(ExitCode::from(USAGE));
         }
     };
+    if let (Some(a), Some(b)) = (&args.ruleset_a, &args.ruleset_b) {
+        return compare(&files, a, b);
+    }
+    let ci = in_ci();
     let start = Instant::now();
     let mut failures = Vec::new();
+    let (mut new, mut accepted) = (Vec::new(), Vec::new());
     let mut stdout = std::io::stdout().lock();
+    if args.accept && ci {
+        writeln!(stdout, "CI is set: --accept writes nothing").map_err(|e| e.to_string())?;
+    }
     for file in &files {
         let name = stem(file);
         // A bug in the engine fails this scenario, not the whole run.
-        let outcome = std::panic::catch_unwind(|| problems(file)).unwrap_or_else(|panic| {
+        let outcome = std::panic::catch_unwind(|| problems(file, None)).unwrap_or_else(|panic| {
             let why = panic
                 .downcast_ref::<String>()
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("no message");
             Err(vec![format!("the engine panicked ({why}): a bug in sanjuan; please report it with this file")])
+        });
+        let outcome = outcome.and_then(|checked| {
+            let mut problems = checked.problems;
+            match snapshot(file, &checked.body, &checked.description, args.accept && !ci) {
+                Ok(Snap::Same) => {}
+                Ok(Snap::New { written: true }) => new.push(snapshot_path(file)),
+                Ok(Snap::New { written: false }) => problems.push(format!(
+                    "no stored snapshot {} (CI is set, so none was written); run without CI to record it",
+                    snapshot_path(file).display()
+                )),
+                Ok(Snap::Changed { accepted: true, .. }) => accepted.push(snapshot_path(file)),
+                Ok(Snap::Changed { accepted: false, diff }) => problems.push(format!(
+                    "snapshot changed ({}; - stored, + now; `--accept` stores the new one):\n{}",
+                    snapshot_path(file).display(),
+                    diff.trim_end()
+                )),
+                Err(e) => problems.push(e),
+            }
+            if problems.is_empty() { Ok(()) } else { Err(problems) }
         });
         let verdict = match outcome {
             Ok(()) => "PASS",
@@ -65,6 +151,24 @@ pub fn run(args: Args) -> CmdResult {
         for line in why {
             writeln!(stdout, "{}", indent(line)).map_err(|e| e.to_string())?;
         }
+    }
+    let list = |out: &mut std::io::StdoutLock, what: &str, files: &[PathBuf]| -> Result<(), String> {
+        if !files.is_empty() {
+            writeln!(out, "\n{what}:").map_err(|e| e.to_string())?;
+            for f in files {
+                writeln!(out, "  {}", f.display()).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
+    };
+    list(&mut stdout, "new snapshots recorded", &new)?;
+    list(&mut stdout, "changed snapshots accepted", &accepted)?;
+    if args.path.is_dir() {
+        list(
+            &mut stdout,
+            "stale snapshots (no scenario of that name; delete them if they are not needed)",
+            &stale(&args.path),
+        )?;
     }
     let passed = files.len() - failures.len();
     let secs = start.elapsed().as_secs_f64();
@@ -102,20 +206,169 @@ fn select(path: &Path, filter: Option<&str>) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Loads, plays and checks one scenario; the lines that say what went wrong.
-fn problems(file: &Path) -> Result<(), Vec<String>> {
-    if Which::of_file(file).map_err(|e| vec![e])? == Which::Alhambra {
-        return crate::alhambra::test_problems(file);
+/// Loads, plays and checks one scenario (under `ruleset` instead of the one it
+/// names, if given): the problems and the final state, or (`Err`) the lines
+/// that say why it did not run.
+fn problems(file: &Path, ruleset: Option<&str>) -> Result<Checked, Vec<String>> {
+    let which = match ruleset {
+        Some(spec) => Which::of_ruleset(spec),
+        None => Which::of_file(file),
+    };
+    let ran = match which.map_err(|e| vec![e])? {
+        Which::Alhambra => crate::alhambra::test_run(file, ruleset)?,
+        Which::SanJuan => {
+            let mut scenario = Scenario::load(file).map_err(|e| vec![e.to_string()])?;
+            if let Some(spec) = ruleset {
+                scenario.file.ruleset = Some(spec.to_owned());
+            }
+            let game = scenario.run().map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+            let fails = scenario.check(&game).map_err(|e| vec![format!("checking [expect]: {e}")])?;
+            let view = game.view(None).map_err(|e| vec![format!("the state: {e}")])?;
+            let state = serde_json::to_value(view).expect("a view is plain data");
+            Ran {
+                has_expect: scenario.file.expect.is_some(),
+                fails,
+                state,
+                description: scenario.file.description.clone(),
+            }
+        }
+    };
+    let problems = if ran.has_expect {
+        ran.fails
+    } else {
+        vec!["no [expect] table: nothing to check; add one (e.g. `[expect]` with `scores = [...]`)".into()]
+    };
+    Ok(Checked { problems, body: yaml(&ran.state), description: ran.description })
+}
+
+/// Where a scenario's snapshot is stored.
+fn snapshot_path(file: &Path) -> PathBuf {
+    file.parent().unwrap_or(Path::new(".")).join(SNAPSHOTS).join(format!("{}.snap", stem(file)))
+}
+
+/// Compares the state with the stored snapshot, writing it when it is new
+/// (unless `CI` is set) or changed and `accept`.
+fn snapshot(file: &Path, body: &str, description: &str, accept: bool) -> Result<Snap, String> {
+    let path = snapshot_path(file);
+    let now = Stored {
+        source: "sanjuan test".into(),
+        description: description.to_owned(),
+        input_file: file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        body: body.to_owned(),
+    };
+    let write = || -> Result<(), String> {
+        let dir = path.parent().expect("a snapshot path has a folder");
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        crate::output::write_file(&path, now.to_text())
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let written = !in_ci();
+            if written {
+                write()?;
+            }
+            return Ok(Snap::New { written });
+        }
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let stored = Stored::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if stored.same_state(&now) {
+        return Ok(Snap::Same);
     }
-    let scenario = Scenario::load(file).map_err(|e| vec![e.to_string()])?;
-    let game = scenario.run().map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    if scenario.file.expect.is_none() {
-        return Err(vec![
-            "no [expect] table: nothing to check; add one (e.g. `[expect]` with `scores = [...]`)".into(),
-        ]);
+    if accept {
+        write()?;
+        return Ok(Snap::Changed { accepted: true, diff: String::new() });
     }
-    let fails = scenario.check(&game).map_err(|e| vec![format!("checking [expect]: {e}")])?;
-    if fails.is_empty() { Ok(()) } else { Err(fails) }
+    Ok(Snap::Changed { accepted: false, diff: diff(&stored.body, &now.body, 3) })
+}
+
+/// A ruleset as given on the command line, named so that it loads from a scenario's folder:
+/// a file by its absolute path, a built-in by its id.
+fn absolute(spec: &str) -> String {
+    let path = Path::new(spec);
+    if path.is_file() {
+        std::path::absolute(path).map_or_else(|_| spec.to_owned(), |p| p.display().to_string())
+    } else {
+        spec.to_owned()
+    }
+}
+
+/// `--ruleset-a A --ruleset-b B`: every scenario of `A`'s game played under both;
+/// the ones whose final state differs are listed with the diff. Exit 1 when a
+/// scenario does not run under one of them.
+fn compare(files: &[PathBuf], a: &str, b: &str) -> CmdResult {
+    let (a, b) = (absolute(a), absolute(b));
+    let game = Which::of_ruleset(&a)?;
+    if Which::of_ruleset(&b)? != game {
+        return Err(format!(
+            "--ruleset-a is for {} and --ruleset-b is not: compare two rulesets of one game",
+            game.title()
+        ));
+    }
+    let mut stdout = std::io::stdout().lock();
+    let mut out = |line: String| writeln!(stdout, "{line}").map_err(|e| e.to_string());
+    let (mut differ, mut broken, mut skipped, mut same) = (Vec::new(), Vec::new(), Vec::new(), 0);
+    for file in files {
+        let name = stem(file);
+        if Which::of_file(file).ok() != Some(game) {
+            skipped.push(name);
+            continue;
+        }
+        let play = |spec: &str| {
+            std::panic::catch_unwind(|| problems(file, Some(spec))).unwrap_or_else(|_| {
+                Err(vec!["the engine panicked: a bug in sanjuan; please report it with this file".into()])
+            })
+        };
+        match (play(&a), play(&b)) {
+            (Ok(x), Ok(y)) if x.body == y.body => same += 1,
+            (Ok(x), Ok(y)) => {
+                out(format!("DIFF {name}"))?;
+                differ.push((name, diff(&x.body, &y.body, 3)));
+            }
+            (x, y) => {
+                out(format!("FAIL {name}"))?;
+                let mut why = Vec::new();
+                for (label, r) in [("A", x), ("B", y)] {
+                    if let Err(lines) = r {
+                        why.extend(lines.iter().map(|l| format!("under {label}: {l}")));
+                    }
+                }
+                broken.push((name, why));
+            }
+        }
+    }
+    for (name, d) in &differ {
+        out(format!("\n---- {name}: - under A, + under B ----"))?;
+        out(indent(d.trim_end()))?;
+    }
+    for (name, why) in &broken {
+        out(format!("\n---- {name} did not run ----"))?;
+        out(indent(&why.join("\n")))?;
+    }
+    if !skipped.is_empty() {
+        out(format!("\nnot of {}, not compared: {}", game.title(), skipped.join(", ")))?;
+    }
+    out(format!(
+        "\n{} of {} scenarios differ between A ({a}) and B ({b}); {same} the same, {} did not run",
+        differ.len(),
+        differ.len() + same + broken.len(),
+        broken.len()
+    ))?;
+    Ok(if broken.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The stored snapshots of a folder with no scenario file of their name.
+fn stale(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir.join(SNAPSHOTS)) else { return Vec::new() };
+    let mut stale: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "snap"))
+        .filter(|p| p.file_stem().is_some_and(|s| !dir.join(Path::new(s).with_extension("toml")).is_file()))
+        .collect();
+    stale.sort();
+    stale
 }
 
 fn stem(file: &Path) -> String {

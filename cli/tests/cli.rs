@@ -1010,3 +1010,233 @@ fn a_shard_is_k_of_n_from_zero() {
     assert!(ok, "{err}");
     assert!(out.contains("4 games (shard 2/3: games 6 to 9)"), "{out}");
 }
+
+// ----- Snapshots of a designer's own folder ----------------------------------
+
+/// The body of a `.snap` file: what follows its header.
+fn snap_body(text: &str) -> &str {
+    let rest = text.strip_prefix("---\n").expect("a snapshot starts with ---");
+    &rest[rest.find("\n---\n").expect("a header ends with ---") + 5..]
+}
+
+/// A designer's folder outside the repository: a San Juan ruleset with a new
+/// building and an Alhambra ruleset with its own scoring table, a scenario each.
+fn designer_folder(name: &str, bell_tower_cost: u32, chambers_a: u32) -> std::path::PathBuf {
+    let dir = temp_dir(name);
+    write_designer_rules(&dir, bell_tower_cost, chambers_a);
+    std::fs::write(
+        dir.join("bell_tower_built.toml"),
+        "ruleset = \"rules/my-rules.toml\"\n\
+         description = \"Seat 0 builds the new bell tower with the builder's privilege.\"\n\
+         actions = [\"role builder\", \"build bell_tower pay well indigo_plant\"]\n\n\
+         [[players]]\nhand = [\"bell_tower\", \"well\", \"indigo_plant\", \"sugar_mill\", \"chapel\"]\n\n\
+         [[players]]\n\n[expect]\nover = false\n",
+    )
+    .unwrap();
+    let scenario = std::fs::read_to_string(format!("{ALHAMBRA}/scoring_a_chambers.toml")).unwrap();
+    let scenario = scenario.replace("ruleset = \"alhambra\"", "ruleset = \"rules/my-alhambra.toml\"");
+    let cut = scenario.find("scores = ").expect("the scenario checks scores");
+    let scenario = format!("{}{}", &scenario[..cut], &scenario[cut..][scenario[cut..].find('\n').unwrap() + 1..]);
+    std::fs::write(dir.join("alhambra_scoring_a.toml"), scenario).unwrap();
+    dir
+}
+
+/// The folder's rulesets, in `rules/` (every `*.toml` of the folder itself is a scenario): `bell_tower` costs `bell_tower_cost`; the chambers score `chambers_a` in scoring A.
+fn write_designer_rules(dir: &std::path::Path, bell_tower_cost: u32, chambers_a: u32) {
+    let dir = &dir.join("rules");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("my-rules.toml"),
+        "id = \"my-rules\"\nname = \"My rules\"\nextends = \"second-edition\"\nextra_sets = [\"my-cards.toml\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("my-cards.toml"),
+        format!(
+            "script_dir = \".\"\n\n[[card]]\nid = \"bell_tower\"\nname = \"Bell tower\"\ntext = \"No function\"\nkind = \"city\"\n\
+             cost = {bell_tower_cost}\nvp = 3\ncopies = 2\n"
+        ),
+    )
+    .unwrap();
+    let base =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../cards/alhambra/alhambra.toml")).unwrap();
+    let scorings = &base[base.find("[[scoring]]").unwrap()..base.find("[scripts]").unwrap()];
+    let scorings = scorings.replacen("[[1, 2, 3, 4, 5, 6]]", &format!("[[1, 2, 3, {chambers_a}, 5, 6]]"), 1);
+    std::fs::write(
+        dir.join("my-alhambra.toml"),
+        format!(
+            "id = \"my-alhambra\"\ngame = \"alhambra\"\nname = \"My Alhambra\"\nextends = \"alhambra\"\n\n{scorings}"
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn test_command_records_compares_and_accepts_snapshots_in_both_games() {
+    let dir = designer_folder("snap-loop", 3, 4);
+    let arg = dir.to_str().unwrap();
+    let snaps = dir.join("snapshots");
+    // The first run records a snapshot per scenario.
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("PASS bell_tower_built\n") && out.contains("PASS alhambra_scoring_a\n"), "{out}");
+    assert!(out.contains("new snapshots recorded:"), "{out}");
+    let sj = std::fs::read_to_string(snaps.join("bell_tower_built.snap")).unwrap();
+    let alh = std::fs::read_to_string(snaps.join("alhambra_scoring_a.snap")).unwrap();
+    assert!(sj.starts_with("---\nsource: sanjuan test\ndescription: "), "{sj}");
+    assert!(sj.contains("\ninput_file: bell_tower_built.toml\n---\nruleset: my-rules\n"), "{sj}");
+    assert!(snap_body(&sj).contains("bell_tower"), "{sj}");
+    assert!(snap_body(&alh).starts_with("ruleset: my-alhambra\n"), "{alh}");
+    // The second run reads them back equal and writes nothing.
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(!out.contains("new snapshots") && !out.contains("accepted"), "{out}");
+    assert_eq!(std::fs::read_to_string(snaps.join("bell_tower_built.snap")).unwrap(), sj);
+    assert_eq!(std::fs::read_to_string(snaps.join("alhambra_scoring_a.snap")).unwrap(), alh);
+
+    // A cost and a points change: both scenarios fail, each with a diff naming what moved.
+    write_designer_rules(&dir, 4, 5);
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("FAIL bell_tower_built\n") && out.contains("FAIL alhambra_scoring_a\n"), "{out}");
+    assert!(out.contains("snapshot changed (") && out.contains("- stored, + now"), "{out}");
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    assert!(lines.contains(&"-       total: 4") && lines.contains(&"+       total: 5"), "the chambers' points: {out}");
+    assert!(lines.iter().any(|l| l.starts_with("+ ")) && lines.iter().any(|l| l.starts_with("- ")), "{out}");
+    assert!(out.contains("0 passed, 2 failed"), "{out}");
+    // Nothing was written: the stored snapshots are the old ones.
+    assert_eq!(std::fs::read_to_string(snaps.join("alhambra_scoring_a.snap")).unwrap(), alh);
+
+    // --accept with --filter stores only the filtered one.
+    let (code, out, err) = sanjuan_code(&["test", arg, "--accept", "--filter", "alhambra"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("changed snapshots accepted:") && out.contains("alhambra_scoring_a.snap"), "{out}");
+    assert_eq!(std::fs::read_to_string(snaps.join("bell_tower_built.snap")).unwrap(), sj);
+    let (code, out, _) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("PASS alhambra_scoring_a\n") && out.contains("FAIL bell_tower_built\n"), "{out}");
+    // --accept takes the rest, and the folder is green again.
+    let (code, out, err) = sanjuan_code(&["test", arg, "--accept"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("2 passed, 0 failed") && !out.contains("accepted"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn test_command_under_ci_writes_nothing_and_lists_stale_snapshots() {
+    let dir = designer_folder("snap-ci", 3, 4);
+    let arg = dir.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+            .env("SANJUAN_CACHE", common::cache())
+            .env("CI", "true")
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    // No snapshot stored: under CI each scenario fails and nothing is written, --accept or not.
+    for args in [&["test", arg][..], &["test", arg, "--accept"]] {
+        let (code, out) = run(args);
+        assert_eq!(code, Some(1), "{out}");
+        assert!(out.contains("no stored snapshot") && out.contains("0 passed, 2 failed"), "{out}");
+        assert!(!dir.join("snapshots").exists(), "CI wrote snapshots: {out}");
+    }
+    // Recorded once without CI, the same run passes under CI.
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out) = run(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}");
+    // A snapshot whose scenario is gone is listed as stale.
+    std::fs::remove_file(dir.join("bell_tower_built.toml")).unwrap();
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("stale snapshots") && out.contains("bell_tower_built.snap"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn test_command_snapshots_are_the_repository_snapshot_format() {
+    // The same state, rendered the same way as the accepted insta snapshots of this repository.
+    let dir = temp_dir("snap-format");
+    let repo_snaps = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/tests/snapshots");
+    let cases = [
+        (SCENARIOS, "palace_34_to_42", "scenarios"),
+        (SCENARIOS, "gallery_toll_gate", "scenarios"),
+        (SCENARIOS, "exp_customs_office_tie_break", "scenarios"),
+        (ALHAMBRA, "lucy_garden_exact", "alhambra"),
+        (ALHAMBRA, "two_players_neutral_after_b", "alhambra"),
+    ];
+    for (from, name, _) in cases {
+        // A ruleset named by a path relative to the scenario is named from the copy.
+        let text = std::fs::read_to_string(format!("{from}/{name}.toml")).unwrap();
+        let text = text.replace("ruleset = \"../", &format!("ruleset = \"{from}/../"));
+        std::fs::write(dir.join(format!("{name}.toml")), text).unwrap();
+    }
+    let (code, out, err) = sanjuan_code(&["test", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    for (_, name, prefix) in cases {
+        let ours = std::fs::read_to_string(dir.join("snapshots").join(format!("{name}.snap"))).unwrap();
+        let insta = std::fs::read_to_string(format!("{repo_snaps}/scenarios__{prefix}@{name}.toml.snap")).unwrap();
+        assert_eq!(snap_body(&ours), snap_body(&insta), "{name}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn test_command_compare_mode_finds_exactly_the_scenarios_a_cost_change_moves() {
+    let dir = designer_folder("snap-compare", 3, 4);
+    // Ruleset B: the same, with the bell tower one dearer.
+    let rules_dir = dir.join("rules");
+    let cards = std::fs::read_to_string(rules_dir.join("my-cards.toml")).unwrap();
+    std::fs::write(rules_dir.join("my-cards-b.toml"), cards.replace("cost = 3", "cost = 4")).unwrap();
+    let rules = std::fs::read_to_string(rules_dir.join("my-rules.toml")).unwrap();
+    std::fs::write(rules_dir.join("my-rules-b.toml"), rules.replace("my-cards.toml", "my-cards-b.toml")).unwrap();
+    let scenario = |hand: &str, buildings: &str, actions: &str| {
+        format!(
+            "ruleset = \"rules/my-rules.toml\"\nactions = [{actions}]\n\n[[players]]\nhand = [{hand}]\nbuildings = [{buildings}]\n\n\
+             [[players]]\n\n[expect]\nover = false\n"
+        )
+    };
+    let files = [
+        // Affordable at 3 less the privilege (2 cards), not at 4: the legal builds differ.
+        ("bell_tower_affordable", scenario("\"bell_tower\", \"well\", \"chapel\"", "", "\"role builder\"")),
+        // In the city already: its cost plays no part.
+        ("bell_tower_in_city", scenario("\"well\"", "\"bell_tower\"", "")),
+        ("no_bell_tower", scenario("\"well\", \"chapel\"", "\"indigo_plant\"", "\"role builder\"")),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.join(format!("{name}.toml")), text).unwrap();
+    }
+    let a = rules_dir.join("my-rules.toml");
+    let b = rules_dir.join("my-rules-b.toml");
+    let (code, out, err) = sanjuan_code(&[
+        "test",
+        dir.to_str().unwrap(),
+        "--ruleset-a",
+        a.to_str().unwrap(),
+        "--ruleset-b",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let differ: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("DIFF ")).collect();
+    assert_eq!(differ, ["bell_tower_affordable", "bell_tower_built"], "{out}");
+    assert!(out.contains("2 of 4 scenarios differ"), "{out}");
+    assert!(out.contains("not of San Juan, not compared: alhambra_scoring_a"), "{out}");
+    assert!(out.contains("---- bell_tower_built: - under A, + under B ----"), "{out}");
+    assert!(!dir.join("snapshots").exists(), "compare mode touches no stored snapshot");
+    // The same ruleset twice: nothing differs.
+    let (code, out, _) = sanjuan_code(&[
+        "test",
+        dir.to_str().unwrap(),
+        "--ruleset-a",
+        a.to_str().unwrap(),
+        "--ruleset-b",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("0 of 4 scenarios differ"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

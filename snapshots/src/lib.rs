@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Failed, Trial};
 
+pub mod file;
+
 /// What running one scenario file gave.
 pub struct Checked {
     /// Failed `[expect]` checks and other problems (a missing `[expect]`).
