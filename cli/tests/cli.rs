@@ -75,6 +75,7 @@ fn a_saved_game_replays_to_the_same_state() {
     let file = std::env::temp_dir().join(format!("sanjuan-save-{}.toml", std::process::id()));
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
         .args(["play", "--players", "3", "--seat", "1", "--seed", "4", "--save", file.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -107,6 +108,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 fn sanjuan_code(args: &[&str]) -> (Option<i32>, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .output()
@@ -202,6 +204,7 @@ fn run_with_deadline(args: &[String], deadline: std::time::Duration) -> (Option<
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(Stdio::null())
@@ -948,6 +951,7 @@ fn a_scripts_choice_is_answered_in_play_saved_and_replayed() {
     let save = dir.join("game.toml");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
         .args(["play", "--players", "2", "--seed", "1", "--ruleset", ruleset.to_str().unwrap()])
         .args(["--save", save.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
@@ -987,6 +991,7 @@ fn the_readmes_shard_recipe_merges_to_one_runs_records() {
         .current_dir(&dir)
         .env("PATH", path)
         .env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -1131,6 +1136,7 @@ fn test_command_under_ci_writes_nothing_and_lists_stale_snapshots() {
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
             .env("SANJUAN_CACHE", common::cache())
+            .env_remove("CI")
             .env("CI", "true")
             .args(args)
             .output()

@@ -38,6 +38,7 @@ fn run_with(args: &[&str], stdin: Option<&Path>) -> Run {
     use std::io::Read;
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(stdin.map_or_else(Stdio::null, |p| Stdio::from(std::fs::File::open(p).unwrap())))

@@ -204,6 +204,7 @@ fn run(args: &[String], dir: &Path, stdin: &str) -> Outcome {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sanjuan"));
     cmd.env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())

@@ -12,6 +12,8 @@ pub fn cache() -> std::path::PathBuf {
 pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", cache())
+        // As a user's shell runs it: under CI, `sanjuan test` would refuse to record snapshots.
+        .env_remove("CI")
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .output()
@@ -25,6 +27,8 @@ pub fn sanjuan_with_input(args: &[&str], stdin: &str) -> (bool, String, String) 
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", cache())
+        // As a user's shell runs it: under CI, `sanjuan test` would refuse to record snapshots.
+        .env_remove("CI")
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(std::process::Stdio::piped())
