@@ -9,8 +9,9 @@ use std::time::Instant;
 
 use engine_play::value::ValueModel;
 
+use engine_game::AnyRules;
+
 use crate::CmdResult;
-use crate::games::{CliGame, Which};
 
 /// Where models are kept: `$SANJUAN_CACHE`, else `$XDG_CACHE_HOME/sanjuan`, else `~/.cache/sanjuan`.
 pub fn cache_dir() -> Option<PathBuf> {
@@ -45,24 +46,23 @@ pub fn write_model(path: &std::path::Path, model: &ValueModel) -> Result<(), Str
 
 /// Makes the ruleset's balance model ready: from the cache when it holds one
 /// for this content, else learned now (and cached). Says so on stderr unless `quiet`.
-pub fn prepare<G: CliGame>(rs: &Arc<G::Rules>, quiet: bool) -> Result<Arc<ValueModel>, String> {
-    let info = G::describe(rs);
-    let file = cache_file(G::GAME_ID, &info.fingerprint);
+pub fn prepare(rs: &dyn AnyRules, quiet: bool) -> Result<Arc<ValueModel>, String> {
+    let file = cache_file(rs.game_id(), rs.fingerprint());
     if let Some(path) = &file
         && path.exists()
     {
-        match read_model(path).and_then(|m| G::set_balance_model(rs, m)) {
-            Ok(()) => return G::balance_model(rs),
+        match read_model(path).and_then(|m| rs.set_balance_model(m)) {
+            Ok(()) => return rs.balance_model(),
             Err(e) if !quiet => eprintln!("note: {e}; learning again"),
             Err(_) => {}
         }
     }
     let start = Instant::now();
-    let model = G::balance_model(rs)?;
+    let model = rs.balance_model()?;
     if !quiet {
         eprintln!(
             "learned the balance bot's values for {} by self-play in {:.1} s ({} games × {} rounds)",
-            info.id,
+            rs.id(),
             start.elapsed().as_secs_f64(),
             model.games,
             model.rounds
@@ -78,9 +78,9 @@ pub fn prepare<G: CliGame>(rs: &Arc<G::Rules>, quiet: bool) -> Result<Arc<ValueM
 }
 
 /// [`prepare`] if one of these seats is the balance bot.
-pub fn prepare_for<G: CliGame>(rs: &Arc<G::Rules>, seats: &[String]) -> Result<(), String> {
+pub fn prepare_for(rs: &dyn AnyRules, seats: &[String]) -> Result<(), String> {
     if seats.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
-        prepare::<G>(rs, false)?;
+        prepare(rs, false)?;
     }
     Ok(())
 }
@@ -89,7 +89,7 @@ pub fn prepare_for<G: CliGame>(rs: &Arc<G::Rules>, seats: &[String]) -> Result<(
 #[derive(clap::Args)]
 pub struct Args {
     /// Ruleset id or path.
-    #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
+    #[arg(long, default_value = crate::games::default_ruleset())]
     ruleset: String,
     /// Also write the model to this file (JSON; the cache's format).
     #[arg(long, value_name = "FILE")]
@@ -98,20 +98,13 @@ pub struct Args {
 
 /// Learns (or reads from the cache) the balance bot's model and prints its weights.
 pub fn run(args: Args) -> CmdResult {
-    match Which::of_ruleset(&args.ruleset)? {
-        Which::SanJuan => run_game::<crate::games::SanJuan>(args),
-        Which::Alhambra => run_game::<crate::games::Alhambra>(args),
-    }
-}
-
-fn run_game<G: CliGame>(args: Args) -> CmdResult {
-    let rs = G::load(&args.ruleset).map_err(|e| e.to_string())?;
-    let model = prepare::<G>(&rs, false)?;
+    let rs = crate::games::load(&args.ruleset)?;
+    let model = prepare(rs.as_ref(), false)?;
     println!(
         "{} | ruleset {} | balance bot: what each feature adds to a seat's expected {} (learned from {} self-play games × {} rounds)",
-        G::TITLE,
+        rs.title(),
         model.ruleset,
-        G::OUTCOME,
+        "final points",
         model.games,
         model.rounds
     );

@@ -1,8 +1,8 @@
 //! Bounds on command-line numbers, so that a typo is refused at once with a
 //! message instead of running for days, exhausting memory or overflowing.
 
-use crate::games::RulesetInfo;
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
+use engine_game::AnyRules;
 
 /// The most games one `simulate` run plays: its records are kept in memory
 /// (about 2.5 KB each), so larger studies run as shards (`--seed-start`).
@@ -23,17 +23,17 @@ pub fn jobs() -> impl TypedValueParser<Value = usize> {
 
 /// `--players`: what any ruleset may allow; the ruleset's own range is checked once it is loaded.
 pub fn players() -> impl TypedValueParser<Value = usize> {
-    RangedU64ValueParser::<usize>::new().range(1..=san_juan::ruleset::MAX_PLAYERS as u64)
+    RangedU64ValueParser::<usize>::new().range(1..=engine_rules::saved::MAX_SAVED_PLAYERS as u64)
 }
 
 /// Refuses a player count the ruleset does not allow.
-pub fn check_players(rs: &RulesetInfo, players: usize) -> Result<(), String> {
-    let (min, max) = rs.players;
+pub fn check_players(rs: &dyn AnyRules, players: usize) -> Result<(), String> {
+    let (min, max) = rs.players();
     if (min..=max).contains(&players) {
         Ok(())
     } else {
         let count = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };
-        Err(format!("{count}: ruleset `{}` is for {min} to {max} players; change --players or --bots", rs.id))
+        Err(format!("{count}: ruleset `{}` is for {min} to {max} players; change --players or --bots", rs.id()))
     }
 }
 

@@ -1,7 +1,6 @@
 //! `sanjuan`: the command line over the San Juan rules engine. Only argument
 //! parsing, I/O and printing live here; the work is in the game crates (`san-juan`) and the engine crates.
 
-mod alhambra;
 mod balance;
 mod bench;
 mod cards;
@@ -93,7 +92,7 @@ enum Command {
     /// sanjuan cards --ruleset second-edition --diff first-edition
     Cards {
         /// Ruleset id or path to a ruleset TOML file.
-        #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
+        #[arg(long, default_value = crate::games::default_ruleset())]
         ruleset: String,
         /// Show only what differs in this other ruleset, rule by rule and card by card.
         #[arg(long)]
@@ -159,7 +158,7 @@ fn main() -> ExitCode {
         Command::Cards { ruleset, diff: None } => cards::list(&ruleset),
         Command::Cards { ruleset, diff: Some(other) } => cards::diff(&ruleset, &other),
         Command::Check { ruleset, path, games } => {
-            cards::check(&path.or(ruleset).unwrap_or_else(|| san_juan::DEFAULT_RULESET.into()), games)
+            cards::check(&path.or(ruleset).unwrap_or_else(|| games::default_ruleset().into()), games)
         }
         Command::Report(args) => report::run(args),
         Command::Merge(args) => report::merge(args),
@@ -181,8 +180,3 @@ fn main() -> ExitCode {
 
 /// What a command returns: an exit code, or an error message for stderr.
 type CmdResult = Result<ExitCode, String>;
-
-/// Loads a ruleset, turning every problem into one message.
-fn load_ruleset(spec: &str) -> Result<std::sync::Arc<san_juan::Ruleset>, String> {
-    san_juan::Ruleset::load(spec).map_err(|e| e.to_string())
-}

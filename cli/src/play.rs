@@ -1,24 +1,21 @@
-//! `sanjuan play`: a game in the terminal against bots; `sanjuan replay`.
+//! `sanjuan play`: a game of any registered game in the terminal against
+//! bots; `sanjuan replay`.
 //!
-//! The screen shows what the human's seat may see: its hand with each card's
-//! cost, points and text, the other cities, the roles still open with what they
-//! do, and the legal answers as numbered choices. The log shows every event as
-//! that seat sees it (others' hidden cards only counted).
+//! The loop is the same for every game: numbered choices, undo that cannot
+//! peek, save and resume, bots' moves. What the screen shows (only what the
+//! person's seat may see) and the short forms a person may type are the game's
+//! ([`engine_game::Game::screen`], [`engine_game::Game::resolve`]).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use san_juan::bots;
-use san_juan::cards::CardIdx;
-use san_juan::files::Source;
-use san_juan::game::{Decision, DiscardReason, Event};
-use san_juan::saved::SavedGame;
-use san_juan::{Action, Game, GameError, Role, Ruleset};
+use engine_game::any::{Played, Refusal};
+use engine_game::{AnyGame, AnyRules, Kind, Line, Style as LineStyle};
+use engine_rules::Source;
 
-use crate::games::Which;
-use crate::{CmdResult, load_ruleset};
+use crate::CmdResult;
 
 /// Arguments of `sanjuan play`.
 #[derive(clap::Args)]
@@ -33,7 +30,7 @@ pub struct Args {
     #[arg(long)]
     pub(crate) seed: Option<u64>,
     /// Ruleset id or path.
-    #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
+    #[arg(long, default_value = crate::games::default_ruleset())]
     pub(crate) ruleset: String,
     /// The opponents' bot: random, greedy, mcts or mcts:N [default: random, or the saved seats with --resume].
     #[arg(long)]
@@ -68,60 +65,8 @@ impl Args {
     }
 }
 
-/// Prints the state as seen by `viewer` (or everything).
-pub fn print_state(game: &Game, viewer: Option<usize>) {
-    let cards = &game.ruleset().cards;
-    println!(
-        "round {}, governor seat {}, deck {}, discard {}",
-        game.round(),
-        game.governor(),
-        game.deck_size(),
-        game.discard_size()
-    );
-    if let Some(tile) = game.trading_tile_text() {
-        println!("trading tile: {tile}");
-    }
-    for seat in 0..game.num_players() {
-        let p = game.player(seat);
-        // Others' cards under chapel/bank/harbor, and so their scores, are hidden.
-        let sees_all = viewer.is_none_or(|v| v == seat);
-        let city: Vec<String> = p.city.iter().map(|s| building_label(cards, s, sees_all, false)).collect();
-        let score = match game.score(seat) {
-            Ok(s) if sees_all => format!(" ({} VP)", s.total),
-            _ => String::new(),
-        };
-        println!("seat {seat}: {} buildings{score}: {}{}", p.city.len(), city.join(" "), player_counters(p));
-        if viewer.is_none_or(|v| v == seat) {
-            let mut hand: Vec<&str> = p.hand.iter().map(|&c| cards.id(c)).collect();
-            hand.sort_unstable();
-            println!("        hand ({}): {}", hand.len(), hand.join(" "));
-        } else {
-            println!("        hand: {} cards", p.hand.len());
-        }
-    }
-    if let Some(d) = game.pending() {
-        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(cards)).collect();
-        println!("seat {} decides: {} -> {}", d.seat(), d.name(), legal.join(" | "));
-        if !game.limbo().is_empty() && viewer.is_none_or(|v| v == d.seat()) {
-            let offered: Vec<&str> = game.limbo().iter().map(|&c| cards.id(c)).collect();
-            println!("offered: {}", offered.join(" "));
-        }
-    }
-}
-
 /// Runs an interactive game on stdin/stdout.
 pub fn run(args: Args) -> CmdResult {
-    let which = match &args.resume {
-        Some(file) => Which::of_file(file)?,
-        None => Which::of_ruleset(&args.ruleset)?,
-    };
-    match which {
-        Which::SanJuan => run_san_juan(args),
-        Which::Alhambra => crate::alhambra::play(args),
-    }
-}
-
-fn run_san_juan(args: Args) -> CmdResult {
     let mut s = match &args.resume {
         Some(file) => Session::resume(file, &args)?,
         None => Session::new(&args)?,
@@ -131,18 +76,15 @@ fn run_san_juan(args: Args) -> CmdResult {
     let echoed = stdin.is_terminal();
     let mut lines = crate::output::bounded_lines(stdin.lock());
     let mut show = Show::Table;
-    while let Some(seat) = s.game.pending().map(Decision::seat) {
+    while let Some(seat) = s.game.to_move() {
         if seat != s.human {
             s.bot_move(seat)?;
             show = Show::Table;
             continue;
         }
         match show {
-            Show::Table => s.screen(),
-            Show::Choices => {
-                s.hand();
-                s.choices();
-            }
+            Show::Table => s.print(&s.game.screen(s.human, &s.seats, true)),
+            Show::Choices => s.print(&s.game.screen(s.human, &s.seats, false)),
             Show::Nothing => {}
         }
         s.prompt();
@@ -179,8 +121,9 @@ fn run_san_juan(args: Args) -> CmdResult {
         }
     }
     s.save()?;
-    if s.game.is_over() {
-        s.end()?;
+    if s.game.over() {
+        let end = s.game.end_text(s.human, &s.seats)?;
+        s.print(&end);
     } else if let Some(path) = &s.save {
         println!("game not finished; continue it with: sanjuan play --resume {}", path.display());
     }
@@ -225,26 +168,26 @@ impl Style {
         Style { color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() }
     }
 
-    fn bold(&self, text: &str) -> String {
-        if self.color { format!("\x1b[1m{text}\x1b[0m") } else { text.to_owned() }
-    }
-
-    fn dim(&self, text: &str) -> String {
-        if self.color { format!("\x1b[2m{text}\x1b[0m") } else { text.to_owned() }
+    fn line(&self, line: &Line) -> String {
+        match line.style {
+            LineStyle::Bold if self.color => format!("\x1b[1m{}\x1b[0m", line.text),
+            LineStyle::Dim if self.color => format!("\x1b[2m{}\x1b[0m", line.text),
+            _ => line.text.clone(),
+        }
     }
 }
 
 /// One game at the terminal: the game, who plays each seat, and what undo goes back to.
 struct Session {
-    rs: Arc<Ruleset>,
+    rules: Arc<dyn AnyRules>,
     /// The ruleset as the saved file names it.
     ruleset: String,
     seed: u64,
     human: usize,
     /// Per seat: `human` or a bot name.
     seats: Vec<String>,
-    game: Game,
-    /// Recorded actions before each of the human's decisions: undo goes back to the last.
+    game: Box<dyn AnyGame>,
+    /// Saved entries before each of the human's decisions: undo goes back to the last.
     marks: Vec<usize>,
     save: Option<PathBuf>,
     style: Style,
@@ -252,14 +195,14 @@ struct Session {
 
 impl Session {
     fn new(args: &Args) -> Result<Session, String> {
-        let rs = load_ruleset(&args.ruleset)?;
-        let (seed, seats) = args.table(|b| bots::BotSpec::parse(b).map(|_| ()))?;
-        crate::balance::prepare_for::<crate::games::SanJuan>(&rs, &seats)?;
-        let mut game = Game::new(Arc::clone(&rs), args.players, seed).map_err(|e| e.to_string())?;
+        let rules = crate::games::load(&args.ruleset)?;
+        let (seed, seats) = args.table(|b| rules.check_bot(b))?;
+        crate::balance::prepare_for(rules.as_ref(), &seats)?;
+        let mut game = rules.start(args.players, seed)?;
         game.log_events(true);
         game.record_actions(true);
         Ok(Session {
-            rs,
+            rules,
             ruleset: ruleset_for_save(&args.ruleset),
             seed,
             human: args.seat,
@@ -273,43 +216,34 @@ impl Session {
 
     /// Replays a saved game; the human's earlier decisions become undo points.
     fn resume(file: &Path, args: &Args) -> Result<Session, String> {
+        let kind: &dyn Kind = crate::games::registry().of_file(file)?;
         let source = Source::Disk(file.to_path_buf());
         let text = source.read().map_err(|e| e.to_string())?;
-        let saved = SavedGame::parse(&source, &text).map_err(|e| e.to_string())?;
-        let rs = Ruleset::load_relative(&saved.ruleset, &source)
-            .map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
+        let saved = kind.read_saved(&source, &text)?;
+        let rules = kind.load(&saved.ruleset, Some(&source)).map_err(engine_game::any::words)?;
         let human = saved.seats.iter().position(|s| s == "human").unwrap_or(args.seat);
         if human >= saved.players {
             return Err(format!("--seat {human} is not a seat of the saved {}-player game", saved.players));
         }
         let seats = resumed_seats(&saved.seats, saved.players, human, args.bots.as_deref());
         for b in seats.iter().filter(|b| *b != "human") {
-            bots::BotSpec::parse(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
+            rules.check_bot(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
-        crate::balance::prepare_for::<crate::games::SanJuan>(&rs, &seats)?;
-        let mut game = Game::new(Arc::clone(&rs), saved.players, saved.seed).map_err(|e| e.to_string())?;
+        crate::balance::prepare_for(rules.as_ref(), &seats)?;
+        let mut game = rules.start(saved.players, saved.seed)?;
         game.record_actions(true);
         let mut marks = Vec::new();
         for (i, a) in saved.actions.iter().enumerate() {
-            // Each of the human's decisions is an undo point; paying continues choosing what to build.
-            if let Some(d) = game.pending()
-                && d.seat() == human
-                && !matches!(d, Decision::Pay { .. })
-            {
+            if game.to_move() == Some(human) && game.undo_point() {
                 marks.push(game.saved_len());
             }
-            let applied = match engine_rules::saved::Redeal::parse(a) {
-                Some((seat, seed)) => game.redeal(seat, seed).map(|()| Vec::new()),
-                None if saved.version == 1 => game.apply_text(a),
-                None => game.apply_exact(a),
-            };
-            applied.map_err(|e| {
+            game.play_saved(saved.version, a).map_err(|e| {
                 format!(
                     "{}: action {} `{}`: {}; the saved game does not fit its ruleset (was the ruleset changed?)",
                     file.display(),
                     i + 1,
                     engine_rules::error::clip(a, 80),
-                    engine_rules::error::clip(&e.to_string(), 400)
+                    engine_rules::error::clip(&e, 400)
                 )
             })?;
         }
@@ -317,7 +251,7 @@ impl Session {
         // A relative ruleset path is relative to the saved file; saving elsewhere needs it absolute.
         let ruleset = resumed_ruleset(file, &saved.ruleset);
         Ok(Session {
-            rs,
+            rules,
             ruleset,
             seed: saved.seed,
             human,
@@ -329,13 +263,22 @@ impl Session {
         })
     }
 
+    fn print(&self, lines: &[Line]) {
+        for line in lines {
+            println!("{}", self.style.line(line));
+        }
+    }
+
     fn intro(&self) {
-        let n = self.game.num_players();
-        println!("{}", self.style.bold(&format!("San Juan — {} ({} players)", self.rs.name, n)));
+        let n = self.game.seats();
+        println!(
+            "{}",
+            self.style.line(&Line::bold(format!("{} — {} ({n} players)", self.game.title(), self.rules.name())))
+        );
         let bots: Vec<String> =
             (0..n).filter(|&s| s != self.human).map(|s| format!("seat {s} {}", self.seats[s])).collect();
         println!("You are seat {}; {}.", self.human, bots.join(", "));
-        let ruleset = if self.ruleset == san_juan::DEFAULT_RULESET {
+        let ruleset = if self.ruleset == crate::games::default_ruleset() {
             String::new()
         } else {
             format!(" --ruleset {}", self.ruleset)
@@ -344,47 +287,37 @@ impl Session {
             "Seed {}. The same deal again: sanjuan play --seed {} --players {n} --seat {}{ruleset}",
             self.seed, self.seed, self.human
         );
-        if self.game.recorded().is_empty() {
+        for line in self.game.intro() {
+            println!("{line}");
+        }
+        if self.game.saved_len() == 0 {
             println!("Type the number of a choice, or ? for help.");
         } else {
-            println!("Resumed after {} recorded actions.", self.game.recorded().len());
+            println!("Resumed after {} recorded actions.", self.game.saved_len());
         }
     }
 
-    fn cards(&self) -> &san_juan::cards::CardTable {
-        &self.rs.cards
-    }
-
-    fn id(&self, c: CardIdx) -> &str {
-        self.cards().id(c)
-    }
-
-    fn name(&self, c: CardIdx) -> String {
-        self.cards().get(c).name.to_lowercase()
-    }
-
-    /// Prints the events `seat` may see.
-    fn log(&self, events: &[Event]) {
-        for e in events.iter().filter_map(|e| e.seen_by(self.human)) {
-            println!("  {}", self.style.dim(&e.text));
+    /// Prints what the human's seat may read of what happened.
+    fn log(&self, played: &Played) {
+        for line in played.seats.get(self.human).into_iter().flatten() {
+            println!("  {}", self.style.line(&Line::dim(line.text.clone())));
         }
     }
 
     /// A bot answers; its seed follows from the position so that undo and the same answer replay the same game.
     fn bot_move(&mut self, seat: usize) -> Result<(), String> {
-        let ply = self.game.recorded().len() as u64;
+        let ply = self.game.saved_len() as u64;
         let seed = self.seed ^ (ply << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut bot = bots::make(self.game.ruleset(), &self.seats[seat], seed)?;
-        let action = bot.choose(&self.game, self.game.legal_actions());
-        match self.game.apply(action) {
-            Ok(events) => {
-                self.log(&events);
+        let choice = self.game.bot_choice(&self.seats[seat], seed)?;
+        match self.game.play(choice) {
+            Ok(played) => {
+                self.log(&played);
                 Ok(())
             }
             Err(e) => {
                 // Keep what was played so far: the error can be replayed and reported.
                 self.save()?;
-                Err(e.to_string())
+                Err(e)
             }
         }
     }
@@ -392,35 +325,33 @@ impl Session {
     /// Plays a line for the human: `Err` for a fatal error, `Ok(Err(why))` for a refused line.
     fn play_line(&mut self, text: &str) -> Result<Result<(), String>, String> {
         let before = self.game.saved_len();
-        // On a copy: a line refused halfway leaves the game as it was.
-        let mut trial = self.game.clone();
-        match trial.apply_text(text) {
-            Ok(events) => {
-                self.marks.push(before);
-                self.game = trial;
-                self.log(&events);
+        let undo_point = self.game.undo_point();
+        match self.game.play_text(text) {
+            Ok(played) => {
+                if undo_point {
+                    self.marks.push(before);
+                }
+                self.log(&played);
                 Ok(Ok(()))
             }
-            Err(e @ (GameError::Illegal { .. } | GameError::Parse { .. })) => Ok(Err(e.to_string())),
-            Err(e) => {
-                self.game = trial;
+            Err(Refusal::Refused(why)) => Ok(Err(why)),
+            Err(Refusal::Failed(why)) => {
                 self.save()?;
-                Err(e.to_string())
+                Err(why)
             }
         }
     }
 
     /// Takes back the human's last decision and the bots' moves after it.
     fn undo(&mut self) -> Result<(), String> {
-        if self.game.is_over() {
+        if self.game.over() {
             return Err("the game is over: nothing can be taken back".into());
         }
         let Some(mark) = self.marks.pop() else {
             return Err("nothing to undo: you have made no decision yet".into());
         };
         let fresh = rand::Rng::next_u64(&mut rand::rng());
-        self.game = engine_rules::saved::undo_to(&self.game, Arc::clone(&self.rs), self.seed, mark, self.human, fresh)
-            .map_err(|e| format!("undo failed: {e}"))?;
+        self.game = self.game.undo_to(self.seed, mark, self.human, fresh).map_err(|e| format!("undo failed: {e}"))?;
         println!(
             "Took back your last decision and the moves after it; the cards you have not seen were shuffled again."
         );
@@ -429,237 +360,16 @@ impl Session {
 
     fn save(&self) -> Result<(), String> {
         let Some(path) = &self.save else { return Ok(()) };
-        let saved = SavedGame::of(&self.game, &self.ruleset, self.seed, self.seats.clone());
-        crate::output::write_file(path, saved.to_toml())?;
+        crate::output::write_file(path, self.game.save(&self.ruleset, self.seed, &self.seats))?;
         eprintln!("saved to {}; replay with: sanjuan replay {}", path.display(), path.display());
         Ok(())
     }
 
-    // ----- the screen ----------------------------------------------------------
-
-    /// The position as the human sees it, then the choices.
-    fn screen(&self) {
-        let g = &self.game;
-        let phase = match g.phase() {
-            Some(ph) => format!("{} phase, chosen by seat {}", ph.role, ph.chooser),
-            None => "choosing roles".into(),
-        };
-        println!();
-        println!(
-            "{}",
-            self.style.bold(&format!("== round {} · governor seat {} · {phase} ==", g.round(), g.governor()))
-        );
-        let mut table = format!("deck {} · discard {}", g.deck_size(), g.discard_size());
-        if let Some(tile) = g.trading_tile_text() {
-            table.push_str(&format!(" · trading tile: {tile}"));
-        }
-        for &c in g.public_cards() {
-            table.push_str(&format!(" · on the table: {} ({})", self.id(c), self.cards().get(c).text));
-        }
-        println!("{table}");
-        for seat in 0..g.num_players() {
-            self.city_line(seat);
-        }
-        let left: Vec<&str> = Role::ALL.into_iter().filter(|r| !g.roles_taken().contains(r)).map(Role::name).collect();
-        if !matches!(g.pending(), Some(Decision::Role { .. })) && g.phase().is_some() {
-            println!("roles left this round: {}", if left.is_empty() { "none".into() } else { left.join(", ") });
-        }
-        self.hand();
-        self.choices();
-    }
-
-    fn city_line(&self, seat: usize) {
-        let g = &self.game;
-        let p = g.player(seat);
-        let mine = seat == self.human;
-        let city: Vec<String> = p.city.iter().map(|s| building_label(self.cards(), s, mine, true)).collect();
-        let who = if mine { "you".to_owned() } else { self.seats[seat].clone() };
-        let score = match g.score(seat) {
-            Ok(s) if mine => format!(" · {} VP", s.total),
-            _ => String::new(),
-        };
-        println!(
-            "seat {seat} ({who}){score} · hand {} · {}: {}{}",
-            p.hand.len(),
-            count(p.city.len() as i32, "building"),
-            city.join(" "),
-            player_counters(p)
-        );
-    }
-
-    fn card_line(&self, c: CardIdx) -> String {
-        let def = self.cards().get(c);
-        format!("{:<16} cost {} · {} VP · {}", def.id, def.cost, def.vp, def.text)
-    }
-
-    fn hand(&self) {
-        let mut hand = self.game.player(self.human).hand.clone();
-        hand.sort_by_key(|&c| (self.cards().get(c).cost, self.id(c).to_owned()));
-        println!("your hand ({}):", hand.len());
-        for c in hand {
-            println!("    {}", self.card_line(c));
-        }
-    }
-
-    /// What the pending decision asks, and the legal answers as numbered choices.
-    fn choices(&self) {
-        let g = &self.game;
-        let Some(d) = g.pending() else { return };
-        let heading = match d {
-            Decision::Role { .. } => "Choose a role (everyone takes its action; you also get its privilege):".into(),
-            Decision::Build { .. } => "Build one building, or pass:".into(),
-            Decision::Pay { card, remaining, .. } => {
-                format!("Pay for the {}: {} left to pay:", self.id(*card), count(*remaining, "card"))
-            }
-            Decision::Produce { left, .. } => format!("Produce: {} left, or stop:", count(*left, "good")),
-            Decision::Sell { left, .. } => format!("Sell: {} left, or stop:", count(*left, "good")),
-            Decision::Keep { left, .. } => format!("Keep {} of the cards you drew:", count(*left as i32, "card")),
-            Decision::Discard { left, reason, .. } => {
-                let why = match reason {
-                    DiscardReason::HandLimit => " (hand limit)",
-                    DiscardReason::Council => " (your archive: from the whole hand)",
-                    DiscardReason::Setup => " (back to the starting hand)",
-                    DiscardReason::Building(b) => &format!(" ({})", self.name(*b)),
-                };
-                format!("Discard {}{why}:", count(*left as i32, "card"))
-            }
-            Decision::Reveal { slot, .. } => {
-                let by = self.name(g.player(self.human).city[*slot].card);
-                let shown: Vec<&str> = g.limbo().iter().map(|&c| self.id(c)).collect();
-                format!("Your {by} revealed {}. Keep one, or pass:", shown.join(", "))
-            }
-            Decision::Tuck { slot, .. } => {
-                let card = g.player(self.human).city[*slot].card;
-                let vp = self.cards().get(card).under_vp;
-                format!("Put hand cards face down under your {} ({vp} VP each at the end), or stop:", self.name(card))
-            }
-            Decision::Exchange { .. } => "Exchange hand cards (discard now, draw as many after), or stop:".into(),
-            Decision::Choose { owner, slot, .. } => {
-                let by = g.card_at(*owner, *slot);
-                format!("The {} asks you to choose ({}):", self.name(by), self.cards().get(by).text)
-            }
-            Decision::Pick { owner, slot, from, left, .. } => {
-                let by = g.card_at(*owner, *slot);
-                format!("Choose {} from your {} for the {}:", count(*left as i32, "card"), from.name(), self.name(by))
-            }
-            Decision::Give { to, left, cause, .. } => {
-                format!("Give {} to seat {to} ({}):", count(*left as i32, "card"), self.name(*cause))
-            }
-            Decision::Look { slot, .. } => {
-                let by = self.name(g.player(self.human).city[*slot].card);
-                let shown: Vec<&str> = g.limbo().iter().map(|&c| self.id(c)).collect();
-                format!("Your {by} shows you the top of the draw pile: {}. Discard one, or pass:", shown.join(", "))
-            }
-        };
-        println!("{}", self.style.bold(&heading));
-        for (i, a) in g.legal_actions().iter().enumerate() {
-            println!("  {:>2}  {}", i + 1, self.describe(d, a));
-        }
-        if let Decision::Build { options, .. } = d {
-            let mut blocked: Vec<CardIdx> = Vec::new();
-            for &c in g.player(self.human).hand.iter().chain(g.public_cards()) {
-                if !options.iter().any(|o| o.card == c) && !blocked.contains(&c) {
-                    blocked.push(c);
-                }
-            }
-            for c in blocked {
-                let why = g.why_illegal(Action::Build { card: c, over: None }).unwrap_or_default();
-                println!("      {}", self.style.dim(&format!("cannot build {}: {why}", self.id(c))));
-            }
-        }
-    }
-
-    /// One legal action in words.
-    fn describe(&self, d: &Decision, a: &Action) -> String {
-        let g = &self.game;
-        let rules = &self.rs.rules;
-        match (d, a) {
-            (Decision::Role { boost, .. }, Action::Role { role, boost: used }) => {
-                let factor = if *used { *boost } else { 1 };
-                let boosted = if factor > 1 { format!(" (×{factor})") } else { String::new() };
-                let privilege = |n: i32| n * factor;
-                let what = match role {
-                    Role::Builder => format!(
-                        "everyone may build 1 building; privilege{boosted}: pay {} less",
-                        count(privilege(rules.builder_discount), "card")
-                    ),
-                    Role::Producer => format!(
-                        "everyone produces {}; privilege{boosted}: {} more",
-                        count(rules.produce, "good"),
-                        privilege(rules.producer_privilege)
-                    ),
-                    Role::Trader => format!(
-                        "everyone sells {}; privilege{boosted}: {} more",
-                        count(rules.sell, "good"),
-                        privilege(rules.trader_privilege)
-                    ),
-                    Role::Councillor => format!(
-                        "everyone draws {} and keeps {}; privilege{boosted}: draw {} more",
-                        rules.council_draw,
-                        rules.council_keep,
-                        privilege(rules.council_privilege)
-                    ),
-                    Role::Prospector => format!(
-                        "no action; privilege{boosted}: draw {}",
-                        count(privilege(rules.prospector_privilege), "card")
-                    ),
-                };
-                let plain = if !*used && *boost > 1 { ", keeping your boost for later" } else { "" };
-                format!("{:<11} {what}{plain}", role.name())
-            }
-            (Decision::Build { options, .. }, Action::Build { card, over }) => {
-                let p = g.player(self.human);
-                let opt = options.iter().find(|o| o.card == *card && o.over.map(|s| p.city[s].card) == *over);
-                let over_text = over.map(|o| format!(" over {}", self.id(o))).unwrap_or_default();
-                let cost = opt.map_or(String::new(), |o| {
-                    let goods = if o.goods_as_cards > 0 && o.cost > 0 {
-                        format!(" (goods may pay up to {})", o.goods_as_cards.min(o.cost))
-                    } else {
-                        String::new()
-                    };
-                    match o.cost {
-                        0 => "free".to_owned(),
-                        n => format!("pay {}{goods}", count(n, "card")),
-                    }
-                });
-                format!("build {}{over_text}: {cost} — {}", self.id(*card), self.cards().get(*card).text)
-            }
-            (_, Action::Pay(c)) => format!("pay with {}", self.id(*c)),
-            (_, Action::Spend(b)) => format!("pay with the good on {}", self.id(*b)),
-            (_, Action::Produce(b)) => {
-                let good = self.cards().get(*b).good_name.clone().unwrap_or_else(|| "a good".into());
-                format!("produce {good} on {}", self.id(*b))
-            }
-            (_, Action::Sell(b)) => format!("sell the good on {} for {}", self.id(*b), count(g.price_of(*b), "card")),
-            (_, Action::Keep(c)) => format!("keep {}", self.card_line(*c)),
-            (Decision::Exchange { .. }, Action::Discard(c)) => format!("exchange {}", self.id(*c)),
-            (_, Action::Discard(c)) => format!("discard {}", self.card_line(*c)),
-            (Decision::Tuck { slot, .. }, Action::Tuck(c)) => {
-                format!("put {} under your {}", self.id(*c), self.name(g.player(self.human).city[*slot].card))
-            }
-            (Decision::Build { .. }, Action::Pass) => "pass: build nothing".into(),
-            (Decision::Produce { .. }, Action::Pass) => "stop producing".into(),
-            (Decision::Sell { .. }, Action::Pass) => "stop selling".into(),
-            (Decision::Reveal { .. }, Action::Pass) => "keep none".into(),
-            (Decision::Exchange { .. }, Action::Pass) => "stop, and draw as many as you discarded".into(),
-            (_, Action::Pass) => "stop".into(),
-            (_, a) => a.text(self.cards()),
-        }
-    }
-
     /// The prompt, with the short forms that work now.
     fn prompt(&self) {
-        let g = &self.game;
-        let n = g.legal_actions().len();
+        let n = self.game.legal().len();
         let mut help = vec![format!("1-{n}")];
-        if matches!(g.pending(), Some(Decision::Role { .. })) {
-            help.push("b p t c pr: a role".into());
-        } else {
-            help.push("a card's name or its start".into());
-        }
-        if g.legal_actions().contains(&Action::Pass) {
-            help.push("x: pass".into());
-        }
+        help.extend(self.game.hints());
         if !self.marks.is_empty() {
             help.push("undo".into());
         }
@@ -669,136 +379,37 @@ impl Session {
     }
 
     fn help(&self) {
+        println!("Answer with:\n  3            the third choice\n{}", self.game.help());
         println!(
-            "\
-Answer with:
-  3            the third choice
-  b p t c pr   builder, producer, trader, councillor, prospector (when choosing a role)
-  x or pass    pass, or stop (producing, selling, putting cards under a building)
-  lib          the choice on the card whose name starts with `lib`, if only one does
-  build library pay well statue
-               the full notation: several steps at once (`sanjuan scenario` files use it)
-  undo         take back your last decision and the bots' moves after it
+            "  undo         take back your last decision and the bots' moves after it
   show         print the table again
-  quit         stop; with --save the game is saved and `--resume FILE` continues it
-Cards marked * carry a good; [n under] counts cards under your chapel, bank or harbor;
-{{n}} is a building's counter (a script's)."
+  quit         stop; with --save the game is saved and `--resume FILE` continues it"
         );
     }
 
-    /// Reads what the human typed.
+    /// Reads what the human typed: the words every game shares, then the game's own.
     fn resolve(&self, input: &str) -> Input {
-        let g = &self.game;
-        let legal = g.legal_actions();
-        let cards = self.cards();
+        let legal = self.game.legal();
         let lower = input.to_lowercase();
-        let word = lower.as_str();
-        let role_pending = matches!(g.pending(), Some(Decision::Role { .. }));
-        match word {
+        match lower.as_str() {
             "" => return Input::Invalid(format!("type a choice (1 to {}) or ? for help", legal.len())),
             "q" | "quit" | "exit" => return Input::Quit,
             "?" | "h" | "help" => return Input::Help,
             "u" | "undo" => return Input::Undo,
             "show" | "state" => return Input::Show,
-            "x" | "pass" => return Input::Line("pass".into()),
             _ => {}
         }
-        if let Ok(n) = word.parse::<usize>() {
+        if let Ok(n) = lower.parse::<usize>() {
             return match legal.get(n.wrapping_sub(1)) {
-                Some(a) => Input::Line(a.text(cards)),
+                Some(a) => Input::Line(a.text.clone()),
                 None => Input::Invalid(format!("there is no choice {n}; choose 1 to {}", legal.len())),
             };
         }
-        if role_pending {
-            let role = match word {
-                "b" => Some(Role::Builder),
-                "p" => Some(Role::Producer),
-                "t" => Some(Role::Trader),
-                "c" => Some(Role::Councillor),
-                "pr" => Some(Role::Prospector),
-                _ => {
-                    let hits: Vec<Role> = Role::ALL.into_iter().filter(|r| r.name().starts_with(word)).collect();
-                    if let [r] = hits[..] { Some(r) } else { None }
-                }
-            };
-            if let Some(role) = role {
-                return Input::Line(format!("role {role}"));
-            }
+        match self.game.resolve(input) {
+            Ok(line) => Input::Line(line),
+            Err(why) => Input::Invalid(why),
         }
-        // A script's option by its name alone: `sell` answers the bazaar's `choose sell`.
-        let option = format!("choose {word}");
-        if legal.iter().any(|a| a.text(cards) == option) {
-            return Input::Line(option);
-        }
-        let verbs = ["role", "build", "pay", "spend", "produce", "sell", "keep", "discard", "tuck", "give", "choose"];
-        if word.split_whitespace().next().is_some_and(|v| verbs.contains(&v)) {
-            return Input::Line(word.to_owned());
-        }
-        // A card's id or name, or their start, picks the one choice on that card.
-        let card_of = |a: &Action| match *a {
-            Action::Build { card, .. }
-            | Action::Pay(card)
-            | Action::Spend(card)
-            | Action::Produce(card)
-            | Action::Sell(card)
-            | Action::Keep(card)
-            | Action::Discard(card)
-            | Action::Tuck(card)
-            | Action::Pick(card)
-            | Action::Give(card) => Some(card),
-            Action::Role { .. } | Action::Choose(_) | Action::Pass => None,
-        };
-        let matches = |c: CardIdx, exact: bool| {
-            let (id, name) = (cards.id(c), cards.get(c).name.to_lowercase());
-            if exact { id == word || name == word } else { id.starts_with(word) || name.starts_with(word) }
-        };
-        for exact in [true, false] {
-            let hits: Vec<(usize, &Action)> =
-                legal.iter().enumerate().filter(|(_, a)| card_of(a).is_some_and(|c| matches(c, exact))).collect();
-            match hits.as_slice() {
-                [] => continue,
-                [(_, a)] => return Input::Line(a.text(cards)),
-                many => {
-                    let list: Vec<String> = many.iter().map(|(i, a)| format!("{} {}", i + 1, a.text(cards))).collect();
-                    return Input::Invalid(format!("`{input}` could be: {}; type the number", list.join(", ")));
-                }
-            }
-        }
-        Input::Invalid(format!(
-            "`{input}` is none of the choices; type a number from 1 to {}, or ? for help",
-            legal.len()
-        ))
     }
-
-    /// The final table, everything face up, and the scores with where they came from.
-    fn end(&self) -> Result<(), String> {
-        let g = &self.game;
-        println!();
-        println!("{}", self.style.bold("== game over =="));
-        print_state(g, None);
-        let scores = g.scores().map_err(|e| e.to_string())?;
-        println!("{}", self.style.bold("final scores:"));
-        for (seat, s) in scores.iter().enumerate() {
-            let who = if seat == self.human { "you".to_owned() } else { self.seats[seat].clone() };
-            let parts: Vec<String> = s.breakdown.iter().map(|(k, v)| format!("{k} {v}")).collect();
-            println!(
-                "  seat {seat} ({who}): {} VP ({}; tie-break: {} cards in hand and goods)",
-                s.total,
-                parts.join(", "),
-                s.tie_break
-            );
-        }
-        let winners = g.winners().map_err(|e| e.to_string())?;
-        let names: Vec<String> = winners.iter().map(|w| format!("seat {w}")).collect();
-        let you = if winners.contains(&self.human) { " — you win!" } else { "" };
-        println!("winner: {}{you}", names.join(" and "));
-        Ok(())
-    }
-}
-
-/// "1 card", "2 goods".
-fn count(n: i32, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 /// The ruleset as a saved file should name it: a built-in id as it is, a path
@@ -836,55 +447,22 @@ pub fn resumed_ruleset(file: &Path, ruleset: &str) -> String {
 
 /// Replays a saved game and shows what happened.
 pub fn replay(file: &Path, json: bool) -> CmdResult {
-    if Which::of_file(file)? == Which::Alhambra {
-        return crate::alhambra::replay(file, json);
-    }
+    let kind = crate::games::registry().of_file(file)?;
     let source = Source::Disk(file.to_path_buf());
     let text = source.read().map_err(|e| e.to_string())?;
-    let saved = SavedGame::parse(&source, &text).map_err(|e| e.to_string())?;
-    let (game, events) =
-        saved.replay(&source, !json).map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
+    let saved = kind.read_saved(&source, &text)?;
+    let rules = kind.load(&saved.ruleset, Some(&source)).map_err(engine_game::any::words)?;
+    let (game, events) = kind.replay(&saved, &rules, &source, !json)?;
     if json {
-        let state = serde_json::to_value(game.view(None).map_err(|e| e.to_string())?).expect("a view is plain data");
+        let state = game.view(None)?;
         println!("{}", serde_json::to_string_pretty(&state).expect("json"));
     } else {
         for e in &events {
             println!("  {}", e.text);
         }
-        print_state(&game, None);
+        for line in game.table_text(None) {
+            println!("{line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A building in a city line: `statue(over chapel)*[3 under]{4}`: what it
-/// covers, a good, the cards under it (for their owner only: face down), its counter.
-fn building_label(
-    cards: &san_juan::cards::CardTable,
-    s: &san_juan::game::Slot,
-    sees_under: bool,
-    covered: bool,
-) -> String {
-    let mut t = cards.id(s.card).to_owned();
-    if let Some(&c) = s.covered.last().filter(|_| covered) {
-        t.push_str(&format!("(over {})", cards.id(c)));
-    }
-    if s.good.is_some() {
-        t.push('*');
-    }
-    if sees_under && !s.under.is_empty() {
-        t.push_str(&format!("[{} under]", s.under.len()));
-    }
-    if s.counter != 0 {
-        t.push_str(&format!("{{{}}}", s.counter));
-    }
-    t
-}
-
-/// A player's named counters, ` · counters: toll 2, sales 3`, or nothing.
-fn player_counters(p: &san_juan::game::Player) -> String {
-    if p.counters.is_empty() {
-        return String::new();
-    }
-    let list: Vec<String> = p.counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    format!(" · counters: {}", list.join(", "))
 }

@@ -6,11 +6,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use engine_play::sim::GameRecord;
 use engine_report::{self as report, Shard};
-use san_juan::sim::GameRecord;
 
 use crate::CmdResult;
-use crate::games::{CliGame, Which};
 
 /// Arguments of `sanjuan report`.
 #[derive(clap::Args)]
@@ -55,7 +54,7 @@ fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, Str
     let mut shards = Vec::with_capacity(files.len());
     for path in files {
         let text = read_json_lines(path)?;
-        let games = [crate::games::SanJuan::GAME_ID, crate::games::Alhambra::GAME_ID];
+        let games: Vec<&str> = crate::games::registry().kinds().iter().map(|k| k.id()).collect();
         shards.push(Shard::parse_for(&text, &path.display().to_string(), &games).map_err(|e| e.to_string())?);
     }
     let records = report::merge_with(shards, allow_mixed).map_err(|e| e.to_string())?;
@@ -112,12 +111,11 @@ fn read_json_lines(path: &Path) -> Result<String, String> {
 }
 
 /// A game's display name for report titles; records from before the `game`
-/// field are San Juan's.
+/// field are the default game's (the only one then).
 fn game_title(id: &str) -> String {
-    match id {
-        "" | "san-juan" => "San Juan".to_owned(),
-        other => crate::games::title(other).unwrap_or(other).to_owned(),
-    }
+    let registry = crate::games::registry();
+    let kind = if id.is_empty() { Some(registry.default_kind()) } else { registry.by_id(id) };
+    kind.map_or_else(|| id.to_owned(), |k| k.title().to_owned())
 }
 
 use crate::output::write_file;
@@ -159,17 +157,13 @@ pub fn run(args: Args) -> CmdResult {
 
 /// What differs from ruleset `a` to `b`, once both load with the content the records were played with.
 fn changes(a: &str, b: &str, fingerprint_a: &str, fingerprint_b: &str) -> Result<Vec<String>, String> {
-    match (Which::of_ruleset(a)?, Which::of_ruleset(b)?) {
-        (Which::SanJuan, Which::SanJuan) => changes_in::<crate::games::SanJuan>(a, b, fingerprint_a, fingerprint_b),
-        (Which::Alhambra, Which::Alhambra) => changes_in::<crate::games::Alhambra>(a, b, fingerprint_a, fingerprint_b),
-        _ => Err(format!("`{a}` and `{b}` are rulesets of two games")),
+    let registry = crate::games::registry();
+    if registry.of_ruleset(a)?.id() != registry.of_ruleset(b)?.id() {
+        return Err(format!("`{a}` and `{b}` are rulesets of two games"));
     }
-}
-
-fn changes_in<G: CliGame>(a: &str, b: &str, fingerprint_a: &str, fingerprint_b: &str) -> Result<Vec<String>, String> {
     let load = |spec: &str, fingerprint: &str| -> Result<_, String> {
-        let rs = G::load(spec).map_err(|e| format!("`{spec}` does not load ({})", e.to_string().trim()))?;
-        let now = G::describe(&rs).fingerprint;
+        let rs = crate::games::load(spec).map_err(|e| format!("`{spec}` does not load ({})", e.trim()))?;
+        let now = rs.fingerprint();
         if now != fingerprint {
             return Err(format!(
                 "`{spec}` has content {now}, the records were played with {fingerprint}; give the ruleset they \
@@ -179,7 +173,7 @@ fn changes_in<G: CliGame>(a: &str, b: &str, fingerprint_a: &str, fingerprint_b: 
         Ok(rs)
     };
     let (ra, rb) = (load(a, fingerprint_a)?, load(b, fingerprint_b)?);
-    Ok(G::diff(&ra, &rb))
+    ra.diff(rb.as_ref())
 }
 
 /// Writes the merged, sorted records as JSON lines.

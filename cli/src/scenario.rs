@@ -1,13 +1,11 @@
-//! `sanjuan scenario` and `sanjuan score`.
+//! `sanjuan scenario` and `sanjuan score`, for a scenario file of any game.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use san_juan::Game;
-use san_juan::scenario::Scenario;
+use engine_game::{AnyGame, Scenario};
 
 use crate::CmdResult;
-use crate::games::Which;
 
 /// `sanjuan scenario --trace`.
 #[derive(clap::Args, Clone, Copy, Debug)]
@@ -17,92 +15,64 @@ pub struct Trace {
     pub(crate) trace: bool,
 }
 
-fn play(file: &Path) -> Result<(Scenario, Game), String> {
-    let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
-    let game = scenario.run().map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
-    Ok((scenario, game))
+/// Plays a scenario file of whichever game its ruleset is for.
+pub fn play(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<Scenario<Box<dyn AnyGame>>, Vec<String>> {
+    let registry = crate::games::registry();
+    let kind = match ruleset {
+        Some(spec) => registry.of_ruleset(spec),
+        None => registry.of_file(file),
+    };
+    kind.map_err(|e| vec![e])?.scenario(file, ruleset, trace)
 }
 
-/// Plays the scenario's actions one by one, printing each one's events.
-fn play_traced(file: &Path) -> Result<(Scenario, Game), String> {
-    let scenario = Scenario::load(file).map_err(|e| e.to_string())?;
-    let rs = scenario.ruleset().map_err(|e| e.to_string().trim_start_matches("error: ").to_owned())?;
-    let mut game = scenario.setup(rs).map_err(|e| e.to_string())?;
-    game.log_events(true);
-    let cards = std::sync::Arc::clone(&game.ruleset().cards);
-    for (i, action) in scenario.file.actions.iter().enumerate() {
-        println!("action {} `{action}`:", i + 1);
-        match game.apply_text(action) {
-            Ok(events) => {
-                for e in &events {
-                    // Name the cause unless the text already does.
-                    let name = e.cause.map(|c| cards.get(c).name.to_lowercase());
-                    match name {
-                        Some(n) if !e.text.contains(&n) => println!("  {}  [{n}]", e.text),
-                        _ => println!("  {}", e.text),
-                    }
-                }
-            }
-            // The untraced run words the error with the file position.
-            Err(_) => return play(file),
-        }
-    }
-    println!();
-    Ok((scenario, game))
+/// One message of a scenario's errors, as the command prints it.
+fn message(errors: Vec<String>) -> String {
+    errors.join("\n\n").trim_start_matches("error: ").to_owned()
 }
 
 /// Plays a scenario and prints the state (and the check result); `trace`
 /// prints the events of each action first.
 pub fn run(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
-    match Which::of_file(file)? {
-        Which::SanJuan => run_san_juan(file, json, check, trace),
-        Which::Alhambra => crate::alhambra::scenario(file, json, check, trace.trace),
+    let scenario = play(file, None, trace.trace).map_err(message)?;
+    for line in &scenario.trace {
+        println!("{line}");
     }
-}
-
-fn run_san_juan(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
-    let (scenario, game) = if trace.trace { play_traced(file)? } else { play(file)? };
-    let state = serde_json::to_value(game.view(None).map_err(|e| e.to_string())?).expect("a view is plain data");
+    let game = &scenario.game;
     if json {
+        let state = game.view(None)?;
         println!("{}", serde_json::to_string_pretty(&state).expect("json"));
     } else {
-        crate::play::print_state(&game, None);
+        for line in game.table_text(None) {
+            println!("{line}");
+        }
+        for note in &scenario.notes {
+            println!("{note}");
+        }
     }
     if check {
-        let fails = scenario.check(&game).map_err(|e| e.to_string())?;
-        if scenario.file.expect.is_none() {
+        let Some(fails) = &scenario.failures else {
             return Err(format!("{}: no [expect] table to check", file.display()));
-        }
-        if fails.is_empty() {
-            eprintln!("check: ok");
-        } else {
-            for f in &fails {
+        };
+        if !fails.is_empty() {
+            for f in fails {
                 eprintln!("check failed: {f}");
             }
             return Ok(ExitCode::FAILURE);
         }
+        eprintln!("check: ok");
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Prints each player's score.
 pub fn score(file: &Path, json: bool) -> CmdResult {
-    match Which::of_file(file)? {
-        Which::SanJuan => score_san_juan(file, json),
-        Which::Alhambra => crate::alhambra::score(file, json),
-    }
-}
-
-fn score_san_juan(file: &Path, json: bool) -> CmdResult {
-    let (_, game) = play(file)?;
+    let scenario = play(file, None, false).map_err(message)?;
     if json {
-        let scores =
-            serde_json::to_value(game.scores_view().map_err(|e| e.to_string())?).expect("scores are plain data");
+        let scores = scenario.game.scores()?;
         println!("{}", serde_json::to_string_pretty(&scores).expect("json"));
     } else {
-        for (seat, s) in game.scores().map_err(|e| e.to_string())?.iter().enumerate() {
-            let parts: Vec<String> = s.breakdown.iter().map(|(k, v)| format!("{k} {v}")).collect();
-            println!("seat {seat}: {} ({})", s.total, parts.join(", "));
+        for line in scenario.game.score_lines()? {
+            println!("{line}");
         }
     }
     Ok(ExitCode::SUCCESS)

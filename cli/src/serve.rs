@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::CmdResult;
-use crate::games;
 
 /// `sanjuan serve`'s options.
 #[derive(clap::Args)]
@@ -43,10 +42,7 @@ pub struct Args {
 /// Checks every ruleset file loads, then serves until stopped.
 pub fn run(args: Args) -> CmdResult {
     for spec in &args.rulesets {
-        match games::Which::of_ruleset(spec)? {
-            games::Which::SanJuan => san_juan::Ruleset::load(spec).map(|_| ()).map_err(|e| e.to_string())?,
-            games::Which::Alhambra => ::alhambra::Ruleset::load(spec).map(|_| ()).map_err(|e| e.to_string())?,
-        }
+        crate::games::load(spec)?;
     }
     let key = match &args.key_file {
         Some(path) => key_from(path)?,

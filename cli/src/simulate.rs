@@ -10,7 +10,6 @@ use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::CmdResult;
-use crate::games::{CliGame, Which};
 
 /// Arguments of `sanjuan simulate`.
 #[derive(clap::Args)]
@@ -33,7 +32,7 @@ pub struct Args {
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
     /// Ruleset id or path.
-    #[arg(long, default_value = san_juan::DEFAULT_RULESET)]
+    #[arg(long, default_value = crate::games::default_ruleset())]
     ruleset: String,
     /// Bots per seat, comma-separated (one name applies to every seat): balance
     /// (learned from self-play for this ruleset), random, greedy, mcts, mcts:N.
@@ -57,25 +56,17 @@ pub struct Args {
 /// Runs the simulation of the ruleset's game and prints the summary.
 pub fn run(args: Args) -> CmdResult {
     crate::limits::check_game_range(args.seed_start, args.games)?;
-    match Which::of_ruleset(&args.ruleset)? {
-        Which::SanJuan => run_game::<crate::games::SanJuan>(args),
-        Which::Alhambra => run_game::<crate::games::Alhambra>(args),
-    }
-}
-
-fn run_game<G: CliGame>(args: Args) -> CmdResult {
-    let rs = G::load(&args.ruleset).map_err(|e| e.to_string())?;
-    let info = G::describe(&rs);
+    let rs = crate::games::load(&args.ruleset)?;
     let mut bots: Vec<String> = args.bots.split(',').map(|s| s.trim().to_owned()).collect();
-    crate::limits::check_players(&info, if bots.len() == 1 { args.players } else { bots.len() })?;
+    crate::limits::check_players(rs.as_ref(), if bots.len() == 1 { args.players } else { bots.len() })?;
     if bots.len() == 1 {
         bots = vec![bots[0].clone(); args.players];
     }
     for b in &bots {
-        G::check_bot(b)?;
+        rs.check_bot(b)?;
     }
     if bots.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
-        crate::balance::prepare::<G>(&rs, args.quiet)?;
+        crate::balance::prepare(rs.as_ref(), args.quiet)?;
     }
     let (first, games) = match args.shard {
         Some((k, n)) => {
@@ -99,10 +90,10 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
     let saved_ruleset = crate::play::ruleset_for_save(&args.ruleset);
     let one = |i: u64| -> Result<GameRecord, String> {
         let Some(dir) = &args.save_games else {
-            return G::play_one(&rs, &bots, args.seed, i).map_err(|e| format!("game {i}: {e}"));
+            return rs.play_one(&bots, args.seed, i).map_err(|e| format!("game {i}: {e}"));
         };
         let (record, saved) =
-            G::play_saved(&rs, &bots, args.seed, i, &saved_ruleset).map_err(|e| format!("game {i}: {e}"))?;
+            rs.play_saved(&bots, args.seed, i, &saved_ruleset).map_err(|e| format!("game {i}: {e}"))?;
         let path = dir.join(format!("game-{i}.toml"));
         crate::output::write_file(&path, saved)?;
         Ok(record)
@@ -134,8 +125,8 @@ fn run_game<G: CliGame>(args: Args) -> CmdResult {
         .unwrap_or_default();
     println!(
         "{} | ruleset {} | {games} games{shard}, {} players, seed {} | bots {}",
-        G::TITLE,
-        info.id,
+        rs.title(),
+        rs.id(),
         bots.len(),
         args.seed,
         bots.join(",")

@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use san_juan::scenario::Scenario;
 use sanjuan_snapshots::file::{Stored, diff, yaml};
-
-use crate::games::Which;
 
 use crate::CmdResult;
 
@@ -54,18 +51,6 @@ struct Checked {
     body: String,
     /// The scenario's description, for the snapshot's header.
     description: String,
-}
-
-/// A scenario played, as every game gives it to `test`.
-pub struct Ran {
-    /// Whether the file has an `[expect]` table.
-    pub has_expect: bool,
-    /// The `[expect]` checks that failed, one line each.
-    pub fails: Vec<String>,
-    /// The final state (the game's view with no seat's secrets hidden).
-    pub state: serde_json::Value,
-    /// The scenario's description.
-    pub description: String,
 }
 
 /// What happened to a scenario's snapshot.
@@ -210,35 +195,12 @@ fn select(path: &Path, filter: Option<&str>) -> Result<Vec<PathBuf>, String> {
 /// names, if given): the problems and the final state, or (`Err`) the lines
 /// that say why it did not run.
 fn problems(file: &Path, ruleset: Option<&str>) -> Result<Checked, Vec<String>> {
-    let which = match ruleset {
-        Some(spec) => Which::of_ruleset(spec),
-        None => Which::of_file(file),
-    };
-    let ran = match which.map_err(|e| vec![e])? {
-        Which::Alhambra => crate::alhambra::test_run(file, ruleset)?,
-        Which::SanJuan => {
-            let mut scenario = Scenario::load(file).map_err(|e| vec![e.to_string()])?;
-            if let Some(spec) = ruleset {
-                scenario.file.ruleset = Some(spec.to_owned());
-            }
-            let game = scenario.run().map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-            let fails = scenario.check(&game).map_err(|e| vec![format!("checking [expect]: {e}")])?;
-            let view = game.view(None).map_err(|e| vec![format!("the state: {e}")])?;
-            let state = serde_json::to_value(view).expect("a view is plain data");
-            Ran {
-                has_expect: scenario.file.expect.is_some(),
-                fails,
-                state,
-                description: scenario.file.description.clone(),
-            }
-        }
-    };
-    let problems = if ran.has_expect {
-        ran.fails
-    } else {
+    let ran = crate::scenario::play(file, ruleset, false)?;
+    let state = ran.game.view(None).map_err(|e| vec![format!("the state: {e}")])?;
+    let problems = ran.failures.unwrap_or_else(|| {
         vec!["no [expect] table: nothing to check; add one (e.g. `[expect]` with `scores = [...]`)".into()]
-    };
-    Ok(Checked { problems, body: yaml(&ran.state), description: ran.description })
+    });
+    Ok(Checked { problems, body: yaml(&state), description: ran.description })
 }
 
 /// Where a scenario's snapshot is stored.
@@ -299,8 +261,9 @@ fn absolute(spec: &str) -> String {
 /// scenario does not run under one of them.
 fn compare(files: &[PathBuf], a: &str, b: &str) -> CmdResult {
     let (a, b) = (absolute(a), absolute(b));
-    let game = Which::of_ruleset(&a)?;
-    if Which::of_ruleset(&b)? != game {
+    let registry = crate::games::registry();
+    let game = registry.of_ruleset(&a)?;
+    if registry.of_ruleset(&b)?.id() != game.id() {
         return Err(format!(
             "--ruleset-a is for {} and --ruleset-b is not: compare two rulesets of one game",
             game.title()
@@ -311,7 +274,7 @@ fn compare(files: &[PathBuf], a: &str, b: &str) -> CmdResult {
     let (mut differ, mut broken, mut skipped, mut same) = (Vec::new(), Vec::new(), Vec::new(), 0);
     for file in files {
         let name = stem(file);
-        if Which::of_file(file).ok() != Some(game) {
+        if registry.of_file(file).ok().map(|k| k.id()) != Some(game.id()) {
             skipped.push(name);
             continue;
         }

@@ -750,7 +750,7 @@ fn an_alhambra_game_saved_in_play_replays_to_the_table_it_showed_and_resumes() {
     let args = ["play", "--ruleset", "alhambra", "--players", "3", "--seed", "3", "--save", path];
     let (ok, out, err) = sanjuan_with_input(&args, "1\n1\nquit\n");
     assert!(ok, "{err}");
-    assert!(out.contains("seed 3") && out.contains("saved to "), "{out}");
+    assert!(out.contains("seed 3") && err.contains("saved to "), "{out}{err}");
     assert!(out.contains("  seat 1 "), "the bots' moves are shown: {out}");
     let table = last_table(&out, "> quit");
     let saved = std::fs::read_to_string(&file).unwrap();

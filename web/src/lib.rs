@@ -13,7 +13,6 @@
 pub mod seal;
 pub mod table;
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
@@ -30,7 +29,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use table::{Choice, HUMAN, Refusal, Seated, Table, refuse};
+use engine_game::{AnyGame, AnyRules, Registry};
+use table::{Choice, HUMAN, Refusal, Table, refuse};
 
 /// How the server is set up.
 #[derive(Clone, Debug)]
@@ -53,6 +53,8 @@ pub struct Config {
     pub tables_per_minute: usize,
     /// The key that seals downloads of games in progress (random unless given: see `serve --key-file`).
     pub key: [u8; 32],
+    /// The games the server offers.
+    pub registry: Arc<Registry>,
 }
 
 impl Default for Config {
@@ -67,6 +69,7 @@ impl Default for Config {
             takeover_after: Duration::from_secs(120),
             tables_per_minute: 20,
             key: seal::fresh_key(),
+            registry: Arc::new(games::registry()),
         }
     }
 }
@@ -86,7 +89,7 @@ pub struct Server {
     waiting: std::sync::atomic::AtomicUsize,
     /// Loaded rulesets by game and content fingerprint: a ruleset (and the
     /// balance bot's model it learns) is loaded once per server, not per table.
-    rules: Mutex<HashMap<(String, String), Arc<dyn Any + Send + Sync>>>,
+    rules: Mutex<HashMap<(String, String), Arc<dyn AnyRules>>>,
     /// Tables resumed from a sealed download, by the game's uid and its entries:
     /// the next person uploading their own download of it joins that table.
     resumed: Mutex<HashMap<(String, usize), String>>,
@@ -150,39 +153,40 @@ impl Server {
         locked(&self.tables).len()
     }
 
-    /// The rulesets a table may be made with: the built-in ones and the server's files.
+    /// The rulesets a table may be made with: every game's built-in ones and the server's files.
     pub fn rulesets(&self) -> Vec<RulesetEntry> {
+        let registry = &self.config.registry;
         let mut out = Vec::new();
-        for (game, lib) in [("San Juan", &san_juan::files::BUILTINS), ("Alhambra", &alhambra::files::BUILTINS)] {
-            out.extend(lib.ruleset_ids().into_iter().map(|id| RulesetEntry { id, game: game.into() }));
+        for kind in registry.kinds() {
+            let ids = kind.builtins().ruleset_ids();
+            out.extend(ids.into_iter().map(|id| RulesetEntry { id, game: kind.title().into() }));
         }
         for spec in &self.config.rulesets {
-            let game = if game_of(spec) == Some(Game::Alhambra) { "Alhambra" } else { "San Juan" };
+            let game = registry.of_ruleset(spec).unwrap_or(registry.default_kind()).title();
             out.push(RulesetEntry { id: spec.clone(), game: game.into() });
         }
         out
     }
 
-    /// The loaded ruleset of this content: the one loaded before, if any (its
-    /// balance model then is learned already), else `rs`, kept.
-    fn shared<R: Send + Sync + 'static>(&self, game: &str, fingerprint: &str, rs: Arc<R>) -> Arc<R> {
+    /// The loaded ruleset `spec`: the one of the same content loaded before, if
+    /// any (its balance model then is learned already), else loaded now and kept.
+    fn rules(&self, spec: &str) -> Result<Arc<dyn AnyRules>, Refusal> {
+        let rs = self.config.registry.load(spec).map_err(|e| refuse(400, e))?;
         let mut rules = locked(&self.rules);
-        let key = (game.to_owned(), fingerprint.to_owned());
-        if let Some(kept) = rules.get(&key).and_then(|r| Arc::clone(r).downcast::<R>().ok()) {
-            return kept;
-        }
-        rules.insert(key, Arc::clone(&rs) as Arc<dyn Any + Send + Sync>);
-        rs
+        let key = (rs.game_id().to_owned(), rs.fingerprint().to_owned());
+        Ok(Arc::clone(rules.entry(key).or_insert(rs)))
     }
 
-    fn san_juan_rules(&self, spec: &str) -> Result<Arc<san_juan::Ruleset>, Refusal> {
-        let rs = san_juan::Ruleset::load(spec).map_err(|e| refuse(400, e.to_string()))?;
-        Ok(self.shared("san-juan", &rs.fingerprint.clone(), rs))
-    }
-
-    fn alhambra_rules(&self, spec: &str) -> Result<Arc<alhambra::Ruleset>, Refusal> {
-        let rs = alhambra::Ruleset::load(spec).map_err(|e| refuse(400, e.to_string()))?;
-        Ok(self.shared("alhambra", &rs.fingerprint.clone(), rs))
+    /// A saved game replayed on its ruleset, logging and recording.
+    fn replayed(&self, ruleset: &str, text: &str) -> Result<Replayed, Refusal> {
+        let bad = |m: String| refuse(400, m);
+        let registry = &self.config.registry;
+        let kind = registry.of_ruleset(ruleset).map_err(bad)?;
+        let source = engine_rules::files::Source::Disk("uploaded game".into());
+        let saved = kind.read_saved(&source, text).map_err(bad)?;
+        let rules = self.rules(ruleset)?;
+        let (game, _) = kind.replay(&saved, &rules, &source, true).map_err(bad)?;
+        Ok((game, saved.seed, saved.seats))
     }
 
     /// A client may make a table now: at most `tables_per_minute` a minute from one address.
@@ -224,10 +228,9 @@ impl Server {
         self.admit(client)?;
         let seed = request.seed.unwrap_or_else(|| rand::Rng::next_u64(&mut rand::rng()) >> 11);
         let players = request.seats.len();
-        let game: Box<dyn Seated> = match game_of(&request.ruleset) {
-            Some(Game::Alhambra) => started::<alhambra::Game>(self.alhambra_rules(&request.ruleset)?, players, seed)?,
-            _ => started::<san_juan::Game>(self.san_juan_rules(&request.ruleset)?, players, seed)?,
-        };
+        let mut game = self.rules(&request.ruleset)?.start(players, seed).map_err(|e| refuse(400, e))?;
+        game.log_events(true);
+        game.record_actions(true);
         let id = table::token()[..12].to_owned();
         let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game);
         self.insert(t)
@@ -265,32 +268,8 @@ impl Server {
     }
 }
 
-/// A new game of `G`, logging and recording.
-fn started<G: Seated + engine_rules::saved::Replay + 'static>(
-    rs: Arc<G::Rules>,
-    players: usize,
-    seed: u64,
-) -> Result<Box<dyn Seated>, Refusal> {
-    let mut g = G::start(rs, players, seed).map_err(|e| refuse(400, e.to_string()))?;
-    g.log_events(true);
-    g.record_actions(true);
-    Ok(Box::new(g))
-}
-
 /// A replayed game, its seed and who sat where.
-type Replayed = (Box<dyn Seated>, u64, Vec<String>);
-
-/// A saved game replayed on `rs`, logging and recording.
-fn replayed<G: Seated + engine_rules::saved::Replay + 'static>(
-    rs: Arc<G::Rules>,
-    text: &str,
-) -> Result<Replayed, Refusal> {
-    let bad = |m: String| refuse(400, m);
-    let source = engine_rules::files::Source::Disk("uploaded game".into());
-    let saved = engine_rules::saved::SavedGame::<G>::parse(&source, text).map_err(|e| bad(e.to_string()))?;
-    let (g, _) = saved.replay_with(rs, &source, true).map_err(|e| bad(e.to_string()))?;
-    Ok((Box::new(g), saved.seed, saved.seats.clone()))
-}
+type Replayed = (Box<dyn AnyGame>, u64, Vec<String>);
 
 impl Server {
     /// A table that continues a saved game. A sealed download (a game in
@@ -340,11 +319,8 @@ impl Server {
         }
         self.room()?;
         self.admit(client)?;
-        let (game, seed, named) = match game_of(&ruleset) {
-            Some(Game::Alhambra) => replayed::<alhambra::Game>(self.alhambra_rules(&ruleset)?, &text)?,
-            _ => replayed::<san_juan::Game>(self.san_juan_rules(&ruleset)?, &text)?,
-        };
-        let players = game.players();
+        let (game, seed, named) = self.replayed(&ruleset, &text)?;
+        let players = game.seats();
         let mut seats: Vec<String> = (0..players).map(|i| named.get(i).cloned().unwrap_or_default()).collect();
         for s in &mut seats {
             if table::check_bot(s).is_err() {
@@ -451,18 +427,6 @@ async fn bots_answer(cell: Arc<Cell>) {
 pub struct Resume {
     /// The file's text.
     pub saved: String,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Game {
-    SanJuan,
-    Alhambra,
-}
-
-/// The game of a ruleset id or file.
-fn game_of(spec: &str) -> Option<Game> {
-    let lib = engine_rules::chain::game_of(spec, &[&san_juan::files::BUILTINS, &alhambra::files::BUILTINS]).ok()?;
-    Some(if lib.game == alhambra::files::BUILTINS.game { Game::Alhambra } else { Game::SanJuan })
 }
 
 /// A ruleset a table can be made with.

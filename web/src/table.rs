@@ -1,331 +1,15 @@
-//! A table: one game of either kind, its seats (people with a secret token,
+//! A table: one game of any registered kind, its seats (people with a secret token,
 //! or bots), and what each seat has been told. Every answer the server gives
 //! a seat is built from the engine's view for that seat, so what a seat may
 //! not see never leaves the server.
 
-use std::sync::Arc;
 use std::time::Instant;
 
+use engine_game::AnyGame;
+pub use engine_game::LogLine;
 use engine_play::ActionView;
-use engine_play::sim::Simulate;
-use engine_rules::saved::SavedGame;
 use rand::Rng;
 use serde::Serialize;
-
-/// A game the server can seat people at: San Juan or Alhambra.
-pub trait Seated: Send {
-    /// The game's id (`san-juan`, `alhambra`).
-    fn game(&self) -> &'static str;
-    /// The ruleset's id.
-    fn ruleset_id(&self) -> String;
-    /// Seats at the table.
-    fn players(&self) -> usize;
-    /// The seat that must decide, if any.
-    fn to_move(&self) -> Option<usize>;
-    /// The game has ended.
-    fn over(&self) -> bool;
-    /// What `seat` may see, as the engine's player view (JSON).
-    fn view(&self, seat: usize) -> serde_json::Value;
-    /// The legal answers of the seat to move, each with its card, zone and words.
-    fn legal(&self) -> Vec<ActionView>;
-    /// Applies the legal answer numbered `id` exactly; returns each seat's log lines.
-    fn play(&mut self, id: usize) -> Result<Vec<Vec<LogLine>>, String>;
-    /// The number of the legal answer a bot named `bot` (seeded) would choose.
-    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String>;
-    /// The game as `sanjuan play --save` writes it (`sanjuan replay` plays it again).
-    fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String;
-    /// What everyone may know of the cards (id, name, cost, points, text), for the page.
-    fn cards(&self) -> serde_json::Value;
-    /// Once over: every seat's final score with its breakdown, and the winners (public then).
-    fn final_scores(&self) -> Option<serde_json::Value>;
-    /// Entries a saved game of it holds so far (the undo points count these).
-    fn saved_len(&self) -> usize;
-    /// The same game after only its first `entries` saved entries, with what
-    /// `seat` has not seen dealt again from `fresh` (an undo that cannot peek).
-    fn undo_to(
-        &self,
-        seed: u64,
-        seats: &[String],
-        entries: usize,
-        seat: usize,
-        fresh: u64,
-    ) -> Result<Box<dyn Seated>, String>;
-    /// A copy (for a bot to think on without holding the table).
-    fn clone_box(&self) -> Box<dyn Seated>;
-    /// A game `seat` cannot tell from this one: everything it has not seen dealt again from `seed`.
-    fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated>;
-    /// Once over: the game's record as one JSON line (`report` reads it beside bot games).
-    fn record(&self, seed: u64, seats: &[String]) -> Option<String>;
-}
-
-/// A finished game's record as a JSON line: its seed is the run seed, and it is game 0 of that run.
-fn record_line<G: engine_play::sim::Outcome>(game: &G, seed: u64, seats: &[String]) -> Option<String> {
-    let record = engine_play::sim::record_of(game, seats, seed, 0, seed).ok()?;
-    serde_json::to_string(&record).ok()
-}
-
-/// One line of a seat's log: what happened, and the building whose effect caused it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LogLine {
-    /// What happened, as that seat may read it.
-    pub text: String,
-    /// The card id of the building that caused it (a library doubling a privilege).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub by: Option<String>,
-}
-
-impl LogLine {
-    fn plain(text: String) -> LogLine {
-        LogLine { text, by: None }
-    }
-}
-
-/// The legal answer a bot named `bot` (seeded) would choose in `game`, by number.
-fn bot_choice<G: Simulate>(game: &G, rs: &Arc<G::Rules>, bot: &str, seed: u64) -> Result<usize, String> {
-    let mut bot = G::bot(rs, bot, seed).map_err(|e| e.to_string())?;
-    let legal = engine_play::TurnGame::legal(game);
-    let action = bot.choose(game, legal);
-    legal.iter().position(|a| *a == action).ok_or_else(|| "the bot chose no legal answer".to_owned())
-}
-
-/// The legal answer numbered `id`, or why there is none.
-fn nth<A: Copy>(legal: &[A], id: usize) -> Result<A, String> {
-    legal.get(id).copied().ok_or_else(|| {
-        format!("there is no legal answer {id}: they are numbered 0 to {}", legal.len().saturating_sub(1))
-    })
-}
-
-impl Seated for san_juan::Game {
-    fn game(&self) -> &'static str {
-        san_juan::files::BUILTINS.game
-    }
-
-    fn ruleset_id(&self) -> String {
-        self.ruleset().id.clone()
-    }
-
-    fn players(&self) -> usize {
-        self.num_players()
-    }
-
-    fn to_move(&self) -> Option<usize> {
-        self.pending().map(|d| d.seat())
-    }
-
-    fn over(&self) -> bool {
-        self.is_over()
-    }
-
-    fn view(&self, seat: usize) -> serde_json::Value {
-        match self.view(Some(seat)) {
-            Ok(v) => serde_json::to_value(v).unwrap_or_default(),
-            Err(e) => serde_json::json!({ "error": e.to_string() }),
-        }
-    }
-
-    fn legal(&self) -> Vec<ActionView> {
-        self.legal_views()
-    }
-
-    fn play(&mut self, id: usize) -> Result<Vec<Vec<LogLine>>, String> {
-        let action = nth(self.legal_actions(), id)?;
-        let events = self.apply(action).map_err(|e| e.to_string())?;
-        Ok(san_juan_logs(self, &events))
-    }
-
-    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String> {
-        bot_choice(self, self.ruleset(), bot, seed)
-    }
-
-    fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
-        SavedGame::<san_juan::Game>::of(self, ruleset, seed, seats.to_vec()).to_toml()
-    }
-
-    fn cards(&self) -> serde_json::Value {
-        let cards: Vec<serde_json::Value> = self
-            .ruleset()
-            .cards
-            .cards
-            .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "id": c.id.as_str(), "name": c.name, "kind": c.kind.as_str(), "cost": c.cost, "vp": c.vp,
-                    "text": c.text, "good": c.good_name, "good_index": c.good,
-                })
-            })
-            .collect();
-        let roles: Vec<serde_json::Value> = self
-            .role_texts()
-            .into_iter()
-            .map(|(role, text)| serde_json::json!({ "role": role, "text": text }))
-            .collect();
-        serde_json::json!({ "cards": cards, "roles": roles })
-    }
-
-    fn final_scores(&self) -> Option<serde_json::Value> {
-        let scores = self.is_over().then(|| self.scores_view().ok()).flatten()?;
-        let mut v = serde_json::to_value(scores).ok()?;
-        v["winners"] = serde_json::to_value(self.winners().ok()?).ok()?;
-        Some(v)
-    }
-
-    fn saved_len(&self) -> usize {
-        san_juan::Game::saved_len(self)
-    }
-
-    fn undo_to(
-        &self,
-        seed: u64,
-        _seats: &[String],
-        entries: usize,
-        seat: usize,
-        fresh: u64,
-    ) -> Result<Box<dyn Seated>, String> {
-        let rs = Arc::clone(self.ruleset());
-        let back = engine_rules::saved::undo_to(self, rs, seed, entries, seat, fresh)?;
-        Ok(Box::new(back))
-    }
-
-    fn clone_box(&self) -> Box<dyn Seated> {
-        Box::new(self.clone())
-    }
-
-    fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated> {
-        Box::new(self.determinize(seat, seed))
-    }
-
-    fn record(&self, seed: u64, seats: &[String]) -> Option<String> {
-        if !self.is_over() {
-            return None;
-        }
-        record_line(self, seed, seats)
-    }
-}
-
-/// Each seat's lines of San Juan events (hidden cards named to their owner
-/// only), each with the building that caused it.
-fn san_juan_logs(game: &san_juan::Game, events: &[san_juan::game::Event]) -> Vec<Vec<LogLine>> {
-    let cards = &game.ruleset().cards;
-    let line = |e: san_juan::game::Event| LogLine { by: e.cause.map(|c| cards.id(c).to_owned()), text: e.text };
-    (0..game.num_players()).map(|seat| events.iter().filter_map(|e| e.seen_by(seat)).map(line).collect()).collect()
-}
-
-impl Seated for alhambra::Game {
-    fn game(&self) -> &'static str {
-        alhambra::files::BUILTINS.game
-    }
-
-    fn ruleset_id(&self) -> String {
-        self.ruleset().id.clone()
-    }
-
-    fn players(&self) -> usize {
-        self.num_players()
-    }
-
-    fn to_move(&self) -> Option<usize> {
-        engine_play::TurnGame::to_move(self)
-    }
-
-    fn over(&self) -> bool {
-        self.is_over()
-    }
-
-    fn view(&self, seat: usize) -> serde_json::Value {
-        serde_json::to_value(self.view(Some(seat))).unwrap_or_default()
-    }
-
-    fn legal(&self) -> Vec<ActionView> {
-        self.legal_views()
-    }
-
-    fn play(&mut self, id: usize) -> Result<Vec<Vec<LogLine>>, String> {
-        let action = nth(self.legal_actions(), id)?;
-        let events = self.apply(action).map_err(|e| e.to_string())?;
-        Ok(alhambra_logs(self, &events))
-    }
-
-    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String> {
-        bot_choice(self, self.ruleset(), bot, seed)
-    }
-
-    fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {
-        SavedGame::<alhambra::Game>::of(self, ruleset, seed, seats.to_vec()).to_toml()
-    }
-
-    fn cards(&self) -> serde_json::Value {
-        let rs = self.ruleset();
-        serde_json::json!({
-            "currencies": rs.currencies.iter().map(|c| serde_json::json!({ "id": c.id, "name": c.name })).collect::<Vec<_>>(),
-            "types": rs.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
-            // Every money card and building card kind, so the page names ids the ruleset makes.
-            "money": (0..rs.currencies.len()).flat_map(|c| rs.values.iter().map(move |&value| {
-                let id = rs.money_id(alhambra::Money { currency: c as u8, value });
-                serde_json::json!({ "id": id, "currency": rs.currencies[c].id, "value": value })
-            })).collect::<Vec<_>>(),
-            "buildings": rs.buildings.iter().map(|b| {
-                serde_json::json!({ "id": b.id, "type": rs.types[usize::from(b.kind)].id, "price": b.price })
-            }).collect::<Vec<_>>(),
-            // Per scoring, per rank (1st first): points per type in `types` order.
-            "scorings": rs.scorings.iter().map(|s| serde_json::json!({ "name": s.name, "card": s.card, "ranks": s.ranks })).collect::<Vec<_>>(),
-            "neutral": rs.two_players.neutral,
-            "take_limit": rs.rules.take_limit,
-        })
-    }
-
-    fn final_scores(&self) -> Option<serde_json::Value> {
-        self.is_over().then(|| {
-            let scores: Vec<serde_json::Value> = self
-                .scores()
-                .iter()
-                .enumerate()
-                .map(|(seat, s)| {
-                    let score = alhambra::view::ScoreView::from(s);
-                    serde_json::json!({ "seat": seat, "score": serde_json::to_value(score).unwrap_or_default() })
-                })
-                .collect();
-            serde_json::json!({ "players": scores, "winners": self.winners() })
-        })
-    }
-
-    fn saved_len(&self) -> usize {
-        alhambra::Game::saved_len(self)
-    }
-
-    fn undo_to(
-        &self,
-        seed: u64,
-        _seats: &[String],
-        entries: usize,
-        seat: usize,
-        fresh: u64,
-    ) -> Result<Box<dyn Seated>, String> {
-        let rs = Arc::clone(self.ruleset());
-        let back = engine_rules::saved::undo_to(self, rs, seed, entries, seat, fresh)?;
-        Ok(Box::new(back))
-    }
-
-    fn clone_box(&self) -> Box<dyn Seated> {
-        Box::new(self.clone())
-    }
-
-    fn dealt_again(&self, seat: usize, seed: u64) -> Box<dyn Seated> {
-        Box::new(self.determinize(seat, seed))
-    }
-
-    fn record(&self, seed: u64, seats: &[String]) -> Option<String> {
-        if !self.is_over() {
-            return None;
-        }
-        record_line(self, seed, seats)
-    }
-}
-
-/// Alhambra's events name only public things (money taken from the display,
-/// buildings bought), so every seat reads the same lines; no building causes them.
-fn alhambra_logs(game: &alhambra::Game, events: &[alhambra::game::Event]) -> Vec<Vec<LogLine>> {
-    vec![events.iter().map(|e| LogLine::plain(e.text.clone())).collect(); game.num_players()]
-}
 
 /// A person's seat: `human`; anything else names a bot.
 pub const HUMAN: &str = "human";
@@ -369,7 +53,7 @@ pub struct Table {
     tokens: Vec<Option<String>>,
     /// Per seat: its link was handed out (a resumed table hands each person's seat to its uploader).
     pub claimed: Vec<bool>,
-    game: Box<dyn Seated>,
+    game: Box<dyn AnyGame>,
     logs: Vec<Vec<LogLine>>,
     /// Per seat: lines dropped from the front of its log (the oldest beyond `LOG_LINES`).
     dropped: Vec<usize>,
@@ -448,7 +132,7 @@ pub fn token() -> String {
 /// A bot's move to make: a copy of the game to think on, and the table's version it was taken at.
 pub struct BotJob {
     /// The game as it was.
-    pub game: Box<dyn Seated>,
+    pub game: Box<dyn AnyGame>,
     /// The table's version then: the move is played only if nothing changed meanwhile.
     pub version: u64,
     /// The bot's name.
@@ -459,7 +143,7 @@ pub struct BotJob {
 
 impl Table {
     /// A table for `game` with these seats; people's seats get tokens.
-    pub fn new(id: String, ruleset: String, seed: u64, seats: Vec<String>, game: Box<dyn Seated>) -> Table {
+    pub fn new(id: String, ruleset: String, seed: u64, seats: Vec<String>, game: Box<dyn AnyGame>) -> Table {
         let n = seats.len();
         let tokens = seats.iter().map(|s| (s == HUMAN).then(token)).collect();
         let now = Instant::now();
@@ -509,17 +193,17 @@ impl Table {
         self.state_of(&*self.game.dealt_again(seat, seed), seat, log_from)
     }
 
-    fn state_of(&self, game: &dyn Seated, seat: usize, log_from: usize) -> SeatState {
+    fn state_of(&self, game: &dyn AnyGame, seat: usize, log_from: usize) -> SeatState {
         let to_move = game.to_move();
         let log = &self.logs[seat];
         let skip = log_from.saturating_sub(self.dropped[seat]).min(log.len());
         SeatState {
-            game: game.game(),
-            ruleset: game.ruleset_id(),
+            game: game.game_id(),
+            ruleset: game.rules().id().to_owned(),
             seat,
             seats: self.seats.clone(),
             version: self.version,
-            view: game.view(seat),
+            view: game.view(Some(seat)).unwrap_or_else(|e| serde_json::json!({ "error": e })),
             to_move,
             thinking: self.thinking,
             waiting_for: self.waiting_since.elapsed().as_secs(),
@@ -601,7 +285,7 @@ impl Table {
             }
         };
         let before = self.game.saved_len();
-        let lines = self.game.play(id).map_err(|e| refuse(422, e))?;
+        let lines = self.game.play(id).map_err(|e| refuse(422, e))?.seats;
         self.marks.push(before);
         self.record(lines);
         Ok(())
@@ -622,7 +306,7 @@ impl Table {
         if version != self.version {
             return false;
         }
-        match choice.and_then(|id| self.game.play(id)) {
+        match choice.and_then(|id| self.game.play(id).map(|p| p.seats)) {
             Ok(lines) => self.record(lines),
             Err(e) => {
                 self.broken = Some(format!("a bot failed: {e}"));
@@ -664,7 +348,7 @@ impl Table {
         }
         let Some(mark) = self.marks.pop() else { return Err(refuse(409, "nothing to take back")) };
         let fresh = rand::rng().next_u64() >> 11;
-        match self.game.undo_to(self.seed, &self.seats, mark, seat, fresh) {
+        match self.game.undo_to(self.seed, mark, seat, fresh) {
             Ok(game) => self.game = game,
             Err(e) => {
                 self.marks.push(mark);
@@ -723,7 +407,7 @@ impl Table {
 
     /// The cards' public facts.
     pub fn cards(&self) -> serde_json::Value {
-        self.game.cards()
+        self.game.rules().cards_json()
     }
 
     /// The game so far as a file `sanjuan replay` plays (seed and every action: everything).
@@ -749,7 +433,7 @@ impl Table {
             ));
         }
         let saved: toml::Table = self.save().parse().map_err(|e: toml::de::Error| refuse(500, e.to_string()))?;
-        let from = engine_rules::saved::FromGame {
+        let from = engine_game::saved::FromGame {
             players: self.seats.len(),
             seed: self.seed,
             actions: saved
@@ -779,7 +463,8 @@ impl Table {
 
     /// Once over: the game's record as one JSON line, people's seats named `human`.
     pub fn record_line(&self) -> Option<String> {
-        self.game.record(self.seed, &self.seats)
+        let record = self.game.record(self.seed, &self.seats)?;
+        serde_json::to_string(&record).ok()
     }
 
     /// Entries a saved game of it holds.

@@ -240,7 +240,7 @@ async fn a_whole_game_against_bots_in_both_games_and_the_save_replays() {
         );
         if ruleset == "second-edition" {
             let source = engine_rules::files::Source::Disk("game.toml".into());
-            let saved = engine_rules::saved::SavedGame::<san_juan::Game>::parse(&source, &text).unwrap();
+            let saved = engine_game::saved::SavedGame::<san_juan::Game>::parse(&source, &text).unwrap();
             let (game, _) = saved.replay(&source, false).unwrap();
             assert!(game.is_over(), "the saved game replays to its end");
         }

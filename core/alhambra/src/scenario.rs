@@ -145,7 +145,7 @@ pub struct ScenarioFile {
     pub players: Vec<PlayerSpec>,
     /// A position reached by play instead of one written out: what a table's
     /// "save this moment as a scenario" writes.
-    pub from_game: Option<engine_rules::saved::FromGame>,
+    pub from_game: Option<engine_game::saved::FromGame>,
     /// The neutral collector (two players).
     pub neutral: Option<PlayerSpec>,
     /// Checks.
@@ -193,7 +193,7 @@ impl Scenario {
     }
 
     /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
-    fn played_to(&self, from: &engine_rules::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+    fn played_to(&self, from: &engine_game::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         const POSITION: &[&str] = &[
             "deal",
             "to_move",

@@ -1,12 +1,13 @@
-//! Alhambra bot games for the engine's runner ([`engine_play::sim`]): the
+//! Alhambra bot games for the engine's runner ([`engine_game::run`]): the
 //! record of one game, saved games of bot runs, and the random-game census
 //! check.
 
 use std::sync::Arc;
 
-pub use engine_play::sim::{Built, GameRecord, Outcome, RECORD_VERSION, Simulate, Summary, game_seed, play_recorded};
+pub use engine_game::run::play_recorded;
+pub use engine_play::sim::{Built, GameRecord, RECORD_VERSION, Summary, game_seed};
 
-use crate::bots::{self, Bot, RandomBot};
+use crate::bots::{Bot, RandomBot};
 use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
@@ -14,7 +15,7 @@ use crate::turns::TurnGame;
 
 /// Plays game number `index` of a run.
 pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u64) -> Result<GameRecord, GameError> {
-    engine_play::sim::play_one::<Game>(rs, bot_names, run_seed, index)
+    engine_game::run::play_one::<Game>(rs, bot_names, run_seed, index)
 }
 
 /// Plays game number `index` of a run and returns its record and final state;
@@ -26,23 +27,7 @@ pub fn play_game(
     index: u64,
     record: bool,
 ) -> Result<(GameRecord, Game), GameError> {
-    engine_play::sim::play_game::<Game>(rs, bot_names, run_seed, index, record)
-}
-
-impl Simulate for Game {
-    type Rules = Ruleset;
-
-    fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
-        Game::new(Arc::clone(rs), players, seed)
-    }
-
-    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn engine_play::bots::Bot<Game>>, GameError> {
-        bots::make(rs, name, seed).map_err(GameError::Setup)
-    }
-
-    fn record_actions(&mut self, on: bool) {
-        Game::record_actions(self, on);
-    }
+    engine_game::run::play_game::<Game>(rs, bot_names, run_seed, index, record)
 }
 
 /// One random game with the card census checked after setup and after every
@@ -76,47 +61,4 @@ pub fn check_random_game(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result
         return Err(format!("{players} players, seed {seed}: no end after {} turns", game.turns()));
     }
     Ok(actions)
-}
-
-impl Outcome for Game {
-    fn game_id(&self) -> &'static str {
-        crate::files::BUILTINS.game
-    }
-
-    fn ruleset_id(&self) -> (String, String) {
-        (self.ruleset().id.clone(), self.ruleset().fingerprint.clone())
-    }
-
-    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
-        Ok((self.scores().iter().map(|s| s.total).collect(), self.winners()))
-    }
-
-    /// Rounds played: a round is one turn of every player (the last one maybe cut short).
-    fn rounds(&self) -> u32 {
-        self.turns().div_ceil(self.num_players() as u32)
-    }
-
-    /// The buildings a seat holds, each with the round it was bought in (the
-    /// last round for those got at the game end; 0 for a scenario's setup).
-    fn holdings(&self, seat: usize) -> Vec<Built> {
-        let rs = self.ruleset();
-        let p = self.player(seat);
-        let round = |turn: u32| turn.div_ceil(self.num_players() as u32);
-        p.buildings
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| Built {
-                id: rs.building(b).id.clone(),
-                round: round(p.acquired.get(i).copied().unwrap_or(0)),
-            })
-            .collect()
-    }
-
-    fn actions_applied(&self) -> u64 {
-        Game::actions_applied(self)
-    }
-
-    fn stalled(&self) -> bool {
-        Game::stalled(self)
-    }
 }

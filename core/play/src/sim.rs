@@ -1,12 +1,9 @@
 //! Many games between bots: the record of one game, the seeds of a run, and
-//! a summary over many. Parallelism and printing are the caller's; every
+//! a summary over many (the runner that plays them is `engine-game`'s). Parallelism and printing are the caller's; every
 //! game's seed derives from the run's seed and the game's index, so results
 //! do not depend on the number of threads.
 
 use serde::{Deserialize, Serialize};
-
-use crate::bots::{Bot, play_out};
-use crate::turns::TurnGame;
 
 /// A card a seat holds at the end (a building in its city, a card it
 /// collected) and the round it got it (0: at setup).
@@ -63,117 +60,12 @@ pub struct GameRecord {
     pub stalled: bool,
 }
 
-/// A game the runner can set up and seat bots at.
-pub trait Simulate: Outcome + Sized {
-    /// A loaded ruleset.
-    type Rules;
-    /// A new game of `players`, dealt from `seed`.
-    fn start(rs: &std::sync::Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
-    /// A bot by name (`balance`, `random`, `greedy`, `mcts:N`…) for this ruleset, seeded.
-    fn bot(rs: &std::sync::Arc<Self::Rules>, name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, Self::Error>;
-    /// Keeps every atomic action applied, for a saved game.
-    fn record_actions(&mut self, on: bool);
-}
-
-/// Plays game number `index` of a run and returns its record and final state;
-/// with `record`, the game keeps its actions. Seat `i`'s bot is seeded from
-/// the game's seed and `i`, so a game does not depend on which thread plays it.
-pub fn play_game<G: Simulate>(
-    rs: &std::sync::Arc<G::Rules>,
-    bot_names: &[String],
-    run_seed: u64,
-    index: u64,
-    record: bool,
-) -> Result<(GameRecord, G), G::Error> {
-    let seed = game_seed(run_seed, index);
-    let mut game = G::start(rs, bot_names.len(), seed)?;
-    game.record_actions(record);
-    let mut bots = bot_names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| G::bot(rs, n, game_seed(seed, i as u64 + 1)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)?;
-    Ok((record, game))
-}
-
-/// Plays game number `index` of a run.
-pub fn play_one<G: Simulate>(
-    rs: &std::sync::Arc<G::Rules>,
-    bot_names: &[String],
-    run_seed: u64,
-    index: u64,
-) -> Result<GameRecord, G::Error> {
-    play_game::<G>(rs, bot_names, run_seed, index, false).map(|(record, _)| record)
-}
-
 /// SplitMix64: spreads (run seed, game index) into a game seed.
 pub fn game_seed(run_seed: u64, index: u64) -> u64 {
     let mut z = run_seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// What a finished game tells its record, beyond the decision interface.
-pub trait Outcome: TurnGame {
-    /// The game's id as rulesets name it (`game = "…"`).
-    fn game_id(&self) -> &'static str;
-    /// The ruleset's id and content fingerprint.
-    fn ruleset_id(&self) -> (String, String);
-    /// Final score per seat, and the winning seats (tie-breaks are the game's).
-    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), Self::Error>;
-    /// Rounds (or turns) played.
-    fn rounds(&self) -> u32;
-    /// What `seat` holds at the end, for per-card statistics.
-    fn holdings(&self, seat: usize) -> Vec<Built>;
-    /// Actions applied, automatic ones included.
-    fn actions_applied(&self) -> u64;
-    /// True when the game ended by a safety valve rather than by its rules.
-    fn stalled(&self) -> bool;
-}
-
-/// Plays `game` to its end with `bots` and returns its record.
-pub fn play_recorded<G: Outcome>(
-    game: &mut G,
-    bots: &mut [Box<dyn Bot<G>>],
-    names: &[String],
-    run_seed: u64,
-    index: u64,
-    seed: u64,
-) -> Result<GameRecord, G::Error> {
-    play_out(game, bots)?;
-    record_of(game, names, run_seed, index, seed)
-}
-
-/// The record of a finished game, whoever played it (`names`: per seat, a
-/// bot's name or `human`), so that games people played sit beside bot games in
-/// a report.
-pub fn record_of<G: Outcome>(
-    game: &G,
-    names: &[String],
-    run_seed: u64,
-    index: u64,
-    seed: u64,
-) -> Result<GameRecord, G::Error> {
-    let (scores, winners) = game.final_scores()?;
-    let (ruleset, fingerprint) = game.ruleset_id();
-    Ok(GameRecord {
-        version: RECORD_VERSION,
-        game: game.game_id().to_owned(),
-        ruleset,
-        fingerprint,
-        run_seed,
-        index,
-        seed,
-        bots: names.to_vec(),
-        rounds: game.rounds(),
-        winners,
-        scores,
-        buildings: (0..names.len()).map(|s| game.holdings(s)).collect(),
-        actions: game.actions_applied(),
-        stalled: game.stalled(),
-    })
 }
 
 /// Totals over many games.

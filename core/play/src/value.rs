@@ -102,7 +102,7 @@ fn value_for<G: Features>(game: &G, seat: usize, model: &ValueModel, scratch: &m
 pub struct ValueModel {
     /// The format of this structure.
     pub version: u32,
-    /// The game it was learned for (`Outcome::game_id`).
+    /// The game it was learned for (`GameRecord::game`).
     pub game: String,
     /// The ruleset's id.
     pub ruleset: String,

@@ -122,7 +122,7 @@ pub struct ScenarioFile {
     pub players: Vec<PlayerSpec>,
     /// A position reached by play instead of one written out: what a table's
     /// "save this moment as a scenario" writes.
-    pub from_game: Option<engine_rules::saved::FromGame>,
+    pub from_game: Option<engine_game::saved::FromGame>,
     /// Checks for `--check` and the snapshot tests.
     pub expect: Option<Expect>,
 }
@@ -159,7 +159,7 @@ impl Scenario {
     }
 
     /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
-    fn played_to(&self, from: &engine_rules::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+    fn played_to(&self, from: &engine_game::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         const POSITION: &[&str] =
             &["governor", "round", "round_start", "deck", "discard", "trading_tiles", "players", "seed"];
         self.check_expect(&rs)?;

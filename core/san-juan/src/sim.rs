@@ -1,18 +1,18 @@
-//! San Juan bot games for the engine's runner ([`engine_play::sim`]): the
+//! San Juan bot games for the engine's runner ([`engine_game::run`]): the
 //! record of one game, and the random-game census check of `check --games`.
 
 use std::sync::Arc;
 
-pub use engine_play::sim::{Built, GameRecord, Outcome, RECORD_VERSION, Simulate, Summary, game_seed, play_recorded};
+pub use engine_game::run::play_recorded;
+pub use engine_play::sim::{Built, GameRecord, RECORD_VERSION, Summary, game_seed};
 
-use crate::bots;
 use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
 
 /// Plays game number `index` of a run.
 pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u64) -> Result<GameRecord, GameError> {
-    engine_play::sim::play_one::<Game>(rs, bot_names, run_seed, index)
+    engine_game::run::play_one::<Game>(rs, bot_names, run_seed, index)
 }
 
 /// Plays game number `index` of a run and returns its record and final state;
@@ -24,56 +24,7 @@ pub fn play_game(
     index: u64,
     record: bool,
 ) -> Result<(GameRecord, Game), GameError> {
-    engine_play::sim::play_game::<Game>(rs, bot_names, run_seed, index, record)
-}
-
-impl Simulate for Game {
-    type Rules = Ruleset;
-
-    fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
-        Game::new(Arc::clone(rs), players, seed)
-    }
-
-    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn engine_play::bots::Bot<Game>>, GameError> {
-        bots::make(rs, name, seed).map_err(GameError::Setup)
-    }
-
-    fn record_actions(&mut self, on: bool) {
-        Game::record_actions(self, on);
-    }
-}
-
-impl Outcome for Game {
-    fn game_id(&self) -> &'static str {
-        crate::files::BUILTINS.game
-    }
-
-    fn ruleset_id(&self) -> (String, String) {
-        (self.ruleset().id.clone(), self.ruleset().fingerprint.clone())
-    }
-
-    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
-        let scores = self.scores()?;
-        Ok((scores.iter().map(|s| s.total).collect(), crate::score::winners_of(&scores)))
-    }
-
-    fn rounds(&self) -> u32 {
-        self.round()
-    }
-
-    fn holdings(&self, seat: usize) -> Vec<Built> {
-        let cards = &self.ruleset().cards;
-        let city = &self.player(seat).city;
-        city.iter().map(|x| Built { id: cards.id(x.card).to_owned(), round: x.built_round }).collect()
-    }
-
-    fn actions_applied(&self) -> u64 {
-        Game::actions_applied(self)
-    }
-
-    fn stalled(&self) -> bool {
-        Game::stalled(self)
-    }
+    engine_game::run::play_game::<Game>(rs, bot_names, run_seed, index, record)
 }
 
 /// Plays one game between random bots and checks, after every action, that

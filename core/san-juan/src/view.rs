@@ -366,39 +366,41 @@ impl Game {
 }
 
 impl Game {
-    /// Each role in the order the roles lie on the table, with what it does in
-    /// words from the ruleset's numbers (a house rule's discount reads right).
+    /// Each role with what it does in words (see [`role_texts`]).
     pub fn role_texts(&self) -> Vec<(&'static str, String)> {
-        let r = &self.rs.rules;
-        let n = |k: i32, noun: &str| format!("{k} {noun}{}", if k == 1 { "" } else { "s" });
-        crate::Role::ALL
-            .iter()
-            .map(|&role| {
-                let text = match role {
-                    crate::Role::Builder => {
-                        format!(
-                            "everyone may build 1 building; the chooser pays {} less",
-                            n(r.builder_discount, "card")
-                        )
-                    }
-                    crate::Role::Producer => {
-                        format!("everyone produces {}; the chooser {} more", n(r.produce, "good"), r.producer_privilege)
-                    }
-                    crate::Role::Trader => {
-                        format!("everyone sells {}; the chooser {} more", n(r.sell, "good"), r.trader_privilege)
-                    }
-                    crate::Role::Councillor => format!(
-                        "everyone draws {} and keeps {}; the chooser draws {} more",
-                        r.council_draw, r.council_keep, r.council_privilege
-                    ),
-                    crate::Role::Prospector => {
-                        format!("the chooser draws {}", n(r.prospector_privilege, "card"))
-                    }
-                };
-                (role.name(), text)
-            })
-            .collect()
+        role_texts(&self.rs)
     }
+}
+
+/// Each role in the order the roles lie on the table, with what it does in
+/// words from the ruleset's numbers (a house rule's discount reads right).
+pub fn role_texts(rs: &crate::Ruleset) -> Vec<(&'static str, String)> {
+    let r = &rs.rules;
+    let n = |k: i32, noun: &str| format!("{k} {noun}{}", if k == 1 { "" } else { "s" });
+    crate::Role::ALL
+        .iter()
+        .map(|&role| {
+            let text = match role {
+                crate::Role::Builder => {
+                    format!("everyone may build 1 building; the chooser pays {} less", n(r.builder_discount, "card"))
+                }
+                crate::Role::Producer => {
+                    format!("everyone produces {}; the chooser {} more", n(r.produce, "good"), r.producer_privilege)
+                }
+                crate::Role::Trader => {
+                    format!("everyone sells {}; the chooser {} more", n(r.sell, "good"), r.trader_privilege)
+                }
+                crate::Role::Councillor => format!(
+                    "everyone draws {} and keeps {}; the chooser draws {} more",
+                    r.council_draw, r.council_keep, r.council_privilege
+                ),
+                crate::Role::Prospector => {
+                    format!("the chooser draws {}", n(r.prospector_privilege, "card"))
+                }
+            };
+            (role.name(), text)
+        })
+        .collect()
 }
 
 /// What "pass" means in each decision, for a button.

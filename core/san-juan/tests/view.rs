@@ -81,7 +81,7 @@ fn the_view_says_who_chose_each_role_this_round() {
 /// still replays.
 #[test]
 fn an_undo_cannot_peek_at_the_deck_and_the_game_still_replays() {
-    use engine_rules::saved::{SavedGame, undo_to};
+    use engine_game::saved::{SavedGame, undo_to};
     let rs = Ruleset::load("second-edition").unwrap();
     // A position where seat 0 may choose the prospector.
     let (mut game, seed) = (0..50)

@@ -78,7 +78,7 @@ fn saved_bot_games_replay_to_the_same_final_state() {
 /// same, the hidden cards are not, and the saved game replays the re-deal.
 #[test]
 fn an_undo_cannot_peek_at_the_decks_and_the_game_still_replays() {
-    use engine_rules::saved::{SavedGame, undo_to};
+    use engine_game::saved::{SavedGame, undo_to};
     let rs = Ruleset::load("alhambra").unwrap();
     let mut game = Game::new(Arc::clone(&rs), 3, 11).unwrap();
     game.record_actions(true);

@@ -1,0 +1,350 @@
+//! Alhambra on the engine's one game interface ([`engine_game`]): the ruleset's
+//! face and the game's, each a line or two into the modules that hold the rule.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use engine_game::{Line, LogLine};
+use engine_play::ActionView;
+use engine_play::bots::Bot;
+use engine_play::sim::Built;
+use engine_play::value::ValueModel;
+use engine_rules::{Builtins, LoadErrors, Source};
+
+use crate::actions::Action;
+use crate::error::GameError;
+use crate::game::{Decision, Event, Game};
+use crate::ruleset::{DEFAULT_RULESET, Money, Ruleset};
+use crate::scenario::{Run, Scenario};
+use crate::terminal;
+
+impl engine_game::Rules for Ruleset {
+    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Ruleset>, LoadErrors> {
+        match from {
+            Some(from) => Ruleset::load_relative(spec, from),
+            None => Ruleset::load(spec),
+        }
+    }
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    fn players(&self) -> (usize, usize) {
+        (self.rules.min_players, self.rules.max_players)
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} ({}), {} currencies, {} building types, {} cards with 3 or more players, fingerprint {}",
+            self.name,
+            self.source,
+            self.currencies.len(),
+            self.types.len(),
+            self.total_cards(3),
+            self.fingerprint
+        )
+    }
+
+    fn diff(&self, other: &Ruleset) -> Vec<String> {
+        Ruleset::diff(self, other)
+    }
+
+    fn cards_text(&self) -> Vec<String> {
+        let mut out =
+            vec![format!("{} ({}): {} cards with 3 or more players", self.name, self.id, self.total_cards(3))];
+        let currencies: Vec<&str> = self.currencies.iter().map(|c| c.id.as_str()).collect();
+        let values: Vec<String> = self.values.iter().map(ToString::to_string).collect();
+        out.push(format!(
+            "money: {} currencies ({}), values {}, {} of each ({} cards; {} of each with 2 players)",
+            self.currencies.len(),
+            currencies.join(", "),
+            values.join(" "),
+            self.copies,
+            self.money_cards(3),
+            self.two_players.money_copies
+        ));
+        let yard: Vec<String> = self
+            .yard
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| format!("slot {} {}", i + 1, self.currencies[c as usize].id))
+            .collect();
+        out.push(format!("construction yard: {}", yard.join(", ")));
+        out.push(format!("{:<10} {:>6} {:>9}  prices", "type", "cards", "range"));
+        for t in &self.types {
+            let (lo, hi) = (t.prices.iter().min().copied().unwrap_or(0), t.prices.iter().max().copied().unwrap_or(0));
+            let prices: Vec<String> = t.prices.iter().map(ToString::to_string).collect();
+            out.push(format!("{:<10} {:>6} {:>9}  {}", t.id, t.prices.len(), format!("{lo}-{hi}"), prices.join(" ")));
+        }
+        for s in &self.scorings {
+            let ranks: Vec<String> = s
+                .ranks
+                .iter()
+                .enumerate()
+                .map(|(r, row)| {
+                    let per_type: Vec<String> = row.iter().map(ToString::to_string).collect();
+                    format!("rank {}: {}", r + 1, per_type.join(" "))
+                })
+                .collect();
+            let when = s.card.as_deref().map_or("at the game end".to_owned(), |c| format!("when `{c}` is drawn"));
+            out.push(format!("scoring {} ({when}): {}", s.name, ranks.join("; ")));
+        }
+        out
+    }
+
+    fn cards_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "currencies": self.currencies.iter().map(|c| serde_json::json!({ "id": c.id, "name": c.name })).collect::<Vec<_>>(),
+            "types": self.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
+            // Every money card and building card kind, so the page names ids the ruleset makes.
+            "money": (0..self.currencies.len()).flat_map(|c| self.values.iter().map(move |&value| {
+                let id = self.money_id(Money { currency: c as u8, value });
+                serde_json::json!({ "id": id, "currency": self.currencies[c].id, "value": value })
+            })).collect::<Vec<_>>(),
+            "buildings": self.buildings.iter().map(|b| {
+                serde_json::json!({ "id": b.id, "type": self.types[usize::from(b.kind)].id, "price": b.price })
+            }).collect::<Vec<_>>(),
+            // Per scoring, per rank (1st first): points per type in `types` order.
+            "scorings": self.scorings.iter().map(|s| serde_json::json!({ "name": s.name, "card": s.card, "ranks": s.ranks })).collect::<Vec<_>>(),
+            "neutral": self.two_players.neutral,
+            "take_limit": self.rules.take_limit,
+        })
+    }
+
+    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
+        Ruleset::balance_model(self).map_err(|e| e.to_string())
+    }
+
+    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
+        Ruleset::set_balance_model(self, model)
+    }
+}
+
+impl engine_game::Game for Game {
+    type Rules = Ruleset;
+    type Event = Event;
+
+    const ID: &'static str = crate::files::BUILTINS.game;
+    const TITLE: &'static str = "Alhambra";
+    const DEFAULT_RULESET: &'static str = DEFAULT_RULESET;
+    // Alhambra's files hold one atomic action per entry in every format: its
+    // first files said version 1, and read the same as version 2.
+    const OLDEST_SAVED: u32 = 1;
+
+    fn builtins() -> &'static Builtins {
+        &crate::files::BUILTINS
+    }
+
+    fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        Game::new(Arc::clone(rs), players, seed)
+    }
+
+    fn rules(&self) -> &Arc<Ruleset> {
+        self.ruleset()
+    }
+
+    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, GameError> {
+        crate::bots::make(rs, name, seed).map_err(GameError::Setup)
+    }
+
+    fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        Game::apply(self, action)
+    }
+
+    fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
+        Game::apply_text(self, text)
+    }
+
+    fn refused(error: &GameError) -> bool {
+        matches!(error, GameError::Illegal { .. } | GameError::Parse { .. })
+    }
+
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
+        Ok((self.scores().iter().map(|s| s.total).collect(), self.winners()))
+    }
+
+    /// Rounds played: a round is one turn of every player (the last one maybe cut short).
+    fn rounds(&self) -> u32 {
+        self.turns().div_ceil(self.num_players() as u32)
+    }
+
+    /// The buildings a seat holds, each with the round it was bought in (the
+    /// last round for those got at the game end; 0 for a scenario's setup).
+    fn holdings(&self, seat: usize) -> Vec<Built> {
+        let rs = self.ruleset();
+        let p = self.player(seat);
+        let round = |turn: u32| turn.div_ceil(self.num_players() as u32);
+        p.buildings
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| Built {
+                id: rs.building(b).id.clone(),
+                round: round(p.acquired.get(i).copied().unwrap_or(0)),
+            })
+            .collect()
+    }
+
+    fn actions_applied(&self) -> u64 {
+        Game::actions_applied(self)
+    }
+
+    fn stalled(&self) -> bool {
+        Game::stalled(self)
+    }
+
+    fn record_actions(&mut self, on: bool) {
+        Game::record_actions(self, on);
+    }
+
+    fn recorded_texts(&self) -> Vec<String> {
+        let rs = self.ruleset();
+        let texts = self.recorded().iter().map(|a| a.text(rs));
+        engine_rules::saved::Redeal::interleave(texts, &self.redeals)
+    }
+
+    fn saved_len(&self) -> usize {
+        Game::saved_len(self)
+    }
+
+    fn log_events(&mut self, on: bool) {
+        Game::log_events(self, on);
+    }
+
+    fn take_events(&mut self) -> Vec<Event> {
+        Game::take_events(self)
+    }
+
+    fn apply_saved(&mut self, _version: u32, text: &str) -> Result<Vec<Event>, GameError> {
+        self.apply_exact(text)
+    }
+
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        Game::redeal(self, seat, seed)
+    }
+
+    fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {
+        Ok(serde_json::to_value(self.view(seat)).unwrap_or_default())
+    }
+
+    fn legal_views(&self) -> Vec<ActionView> {
+        Game::legal_views(self)
+    }
+
+    /// Alhambra's events name only public things (money taken from the display,
+    /// buildings bought), so every seat reads the same lines; no card causes them.
+    fn log_lines(&self, events: &[Event], _seat: Option<usize>) -> Vec<LogLine> {
+        events.iter().map(|e| LogLine::plain(e.text.clone())).collect()
+    }
+
+    fn scores_json(&self) -> Result<serde_json::Value, GameError> {
+        let players: Vec<serde_json::Value> = self
+            .scores()
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| serde_json::json!({ "seat": seat, "score": crate::view::ScoreView::from(s) }))
+            .collect();
+        Ok(serde_json::json!({ "players": players }))
+    }
+
+    fn score_lines(&self) -> Result<Vec<String>, GameError> {
+        let mut out: Vec<String> = self
+            .scores()
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| {
+                let parts: Vec<String> = s.breakdown.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                format!("seat {seat}: {} ({})", s.total, parts.join(", "))
+            })
+            .collect();
+        if let Some(n) = self.neutral_score() {
+            out.push(format!("{}: {}", self.ruleset().two_players.neutral, n.total));
+        }
+        Ok(out)
+    }
+
+    fn table_text(&self, viewer: Option<usize>) -> Vec<String> {
+        terminal::table_text(self, viewer)
+    }
+
+    fn screen(&self, seat: usize, _seats: &[String], full: bool) -> Vec<Line> {
+        terminal::screen(self, seat, full)
+    }
+
+    fn resolve(&self, input: &str) -> Result<String, String> {
+        Ok(input.to_owned())
+    }
+
+    fn hints(&self) -> Vec<String> {
+        vec!["an action such as `take denar3 ducat2` or `buy 2 pay ducat5 ducat4`".into()]
+    }
+
+    fn intro(&self) -> Vec<String> {
+        vec![
+            "Slots are numbered from 1; money is written currency and value (denar5).".into(),
+            format!("Seat {} took the first turn (fewest money cards, then the lowest total).", self.start_player()),
+        ]
+    }
+
+    fn undo_point(&self) -> bool {
+        // Taking money goes on within one turn: undo returns to the turn's start.
+        matches!(self.pending(), Some(Decision::Turn { .. }))
+    }
+
+    fn help(&self) -> &'static str {
+        terminal::HELP
+    }
+
+    fn end_text(&self, seat: usize, _seats: &[String]) -> Result<Vec<Line>, GameError> {
+        Ok(terminal::end_text(self, seat))
+    }
+
+    fn check_random_game(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<u64, String> {
+        crate::sim::check_random_game(rs, players, seed)
+    }
+
+    fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<engine_game::Scenario<Game>, Vec<String>> {
+        let mut scenario = Scenario::load(file).map_err(|e| vec![e.to_string()])?;
+        if let Some(spec) = ruleset {
+            scenario.file.ruleset = Some(spec.to_owned());
+        }
+        let mut lines = Vec::new();
+        let run = match trace.then(|| traced(&scenario, &mut lines)).flatten() {
+            Some(run) => run,
+            None => scenario.run().map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?,
+        };
+        let failures = scenario.file.expect.as_ref().map(|_| scenario.check(&run));
+        let notes = run.error.iter().map(|(i, e)| format!("action {} failed as expected: {e}", i + 1)).collect();
+        Ok(engine_game::Scenario {
+            game: run.game,
+            failures,
+            description: scenario.file.description.clone(),
+            notes,
+            trace: lines,
+        })
+    }
+}
+
+/// Plays the scenario's actions one by one, keeping each one's events; `None`
+/// when an action fails (the untraced run words it).
+fn traced(scenario: &Scenario, lines: &mut Vec<String>) -> Option<Run> {
+    let rs = scenario.ruleset().ok()?;
+    let mut game = scenario.setup(rs).ok()?;
+    game.log_events(true);
+    for (i, action) in scenario.file.actions.iter().enumerate() {
+        lines.push(format!("action {} `{action}`:", i + 1));
+        for e in game.apply_text(action).ok()? {
+            lines.push(format!("  {}", e.text));
+        }
+    }
+    lines.push(String::new());
+    Some(Run { game, error: None })
+}

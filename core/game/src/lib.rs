@@ -1,0 +1,176 @@
+//! The one game interface. A game crate implements [`Game`] for its state and
+//! [`Rules`] for its loaded ruleset, once; everything else is generic: the
+//! runner that plays bot games into records ([`run`]), saved games and undo
+//! ([`saved`]), and the object-safe face ([`any`]) through which the command
+//! line and the web server reach every game by its entry in a [`Registry`].
+//!
+//! The decision interface bots and searches need ([`engine_play::TurnGame`],
+//! [`engine_play::Determinize`]) stays in `engine-play`; this crate adds what a
+//! front end, a record and a saved file need, and nothing names a game.
+#![warn(missing_docs)]
+
+pub mod any;
+pub mod registry;
+pub mod run;
+pub mod saved;
+pub mod text;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use engine_play::ActionView;
+use engine_play::bots::Bot;
+use engine_play::sim::Built;
+use engine_play::value::ValueModel;
+use engine_play::{Determinize, TurnGame};
+use engine_rules::{Builtins, LoadErrors, Source};
+
+pub use any::{AnyGame, AnyRules, Kind, KindOf};
+pub use registry::Registry;
+pub use text::{Line, LogLine, Scenario, Style};
+
+/// A game's loaded ruleset, as every front end needs it.
+pub trait Rules: Send + Sync + Sized + 'static {
+    /// Loads a ruleset by id or path; a relative path is relative to `from`'s folder when given.
+    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Self>, LoadErrors>;
+    /// Its id.
+    fn id(&self) -> &str;
+    /// Its display name.
+    fn name(&self) -> &str;
+    /// The digest of its content (rules, cards, scripts).
+    fn fingerprint(&self) -> &str;
+    /// Fewest and most players.
+    fn players(&self) -> (usize, usize);
+    /// `name (source), N card types, …, fingerprint F`: the line `check` prints.
+    fn summary(&self) -> String;
+    /// Problems that do not stop loading, rendered.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// What differs from this ruleset to `other`, a line each.
+    fn diff(&self, other: &Self) -> Vec<String>;
+    /// The card table as `cards` prints it.
+    fn cards_text(&self) -> Vec<String>;
+    /// What everyone may know of the cards (ids, names, costs, texts), for a page.
+    fn cards_json(&self) -> serde_json::Value;
+    /// The balance bot's model (learned now by self-play if not given).
+    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String>;
+    /// Gives the ruleset a model learned before; refused if it does not fit.
+    fn set_balance_model(&self, model: ValueModel) -> Result<(), String>;
+}
+
+/// A game's state: one crate implements it once, and records, saved games,
+/// bots, the command line and the web table follow.
+pub trait Game: TurnGame + Determinize + Send + Sync + 'static {
+    /// Its loaded ruleset.
+    type Rules: Rules;
+    /// One thing that happened, as the game logs it.
+    type Event;
+
+    /// The id rulesets name the game with (`game = "…"`), and records carry.
+    const ID: &'static str;
+    /// Display name, for titles.
+    const TITLE: &'static str;
+    /// The ruleset `play` uses when none is given.
+    const DEFAULT_RULESET: &'static str;
+    /// The oldest saved-game format the game reads (1: lines as typed, 2: atomic actions).
+    const OLDEST_SAVED: u32;
+    /// The built-in rule files.
+    fn builtins() -> &'static Builtins;
+
+    // ----- setup and bots -------------------------------------------------
+
+    /// A new game of `players`, dealt from `seed`.
+    fn start(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
+    /// The ruleset it plays.
+    fn rules(&self) -> &Arc<Self::Rules>;
+    /// A bot by name (`balance`, `random`, `greedy`, `mcts:N`…) for this ruleset, seeded.
+    fn bot(rs: &Arc<Self::Rules>, name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, Self::Error>;
+
+    // ----- playing --------------------------------------------------------
+
+    /// Applies a legal action and returns what happened.
+    fn apply(&mut self, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error>;
+    /// Applies a line typed in the notation (several steps at once allowed).
+    fn apply_text(&mut self, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
+    /// True when `error` refuses an action (illegal, or not understood) and changed nothing a
+    /// caller must keep: a person may simply try again.
+    fn refused(error: &Self::Error) -> bool;
+
+    // ----- the record of a finished game -----------------------------------
+
+    /// Final score per seat and the winning seats (tie-breaks are the game's).
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), Self::Error>;
+    /// Rounds (or turns) played.
+    fn rounds(&self) -> u32;
+    /// What `seat` holds at the end, with the round it got each, for per-card statistics.
+    fn holdings(&self, seat: usize) -> Vec<Built>;
+    /// Actions applied, automatic ones included.
+    fn actions_applied(&self) -> u64;
+    /// True when the game ended by a safety limit rather than by its rules.
+    fn stalled(&self) -> bool;
+
+    // ----- saving ---------------------------------------------------------
+
+    /// Keeps (or stops keeping) every atomic action applied.
+    fn record_actions(&mut self, on: bool);
+    /// The saved entries so far, in the notation (re-deals in their places).
+    fn recorded_texts(&self) -> Vec<String>;
+    /// The number of saved entries so far.
+    fn saved_len(&self) -> usize;
+    /// Keeps (or stops keeping) events for [`Game::take_events`].
+    fn log_events(&mut self, on: bool);
+    /// The events kept since the last call.
+    fn take_events(&mut self) -> Vec<Self::Event>;
+    /// Applies one saved entry of a file of format `version`.
+    fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
+    /// Deals again, from `seed`, everything `seat` has not seen, and records it.
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), Self::Error>;
+
+    // ----- what a seat sees -------------------------------------------------
+
+    /// What `seat` may see (`None`: everything), as the JSON contract of the game's view.
+    fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, Self::Error>;
+    /// The legal answers of the seat to move, each with its card, zone and words.
+    fn legal_views(&self) -> Vec<ActionView>;
+    /// Each event as `seat` may read it (`None`: everything), with the card that caused it.
+    fn log_lines(&self, events: &[Self::Event], seat: Option<usize>) -> Vec<LogLine>;
+    /// Every seat's score with its breakdown, as the view's JSON contract words it.
+    fn scores_json(&self) -> Result<serde_json::Value, Self::Error>;
+    /// Each seat's score with its parts (`seat 0: 12 (buildings 9, …)`), for `score`.
+    fn score_lines(&self) -> Result<Vec<String>, Self::Error>;
+
+    // ----- the terminal -----------------------------------------------------
+
+    /// The table as `viewer` may see it (`None`: everything): `replay`, `scenario`, the game's end.
+    fn table_text(&self, viewer: Option<usize>) -> Vec<String>;
+    /// The screen before `seat` decides: the table, its hand, and the choices (`full`), or
+    /// only its hand and the choices (its own decision goes on). `seats` names who plays where.
+    fn screen(&self, seat: usize, seats: &[String], full: bool) -> Vec<Line>;
+    /// What a person typed, as a line in the notation, or why it is none of the choices.
+    /// Numbers, `pass`, `undo` and the like are the front end's; this reads the game's shortcuts.
+    fn resolve(&self, input: &str) -> Result<String, String>;
+    /// The short forms that work now, for the prompt (after the choice numbers).
+    fn hints(&self) -> Vec<String>;
+    /// Lines after the title when a game starts at the terminal (how to read the table).
+    fn intro(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// True when a person deciding now starts a decision undo returns to (not when
+    /// paying goes on with the building chosen before).
+    fn undo_point(&self) -> bool {
+        true
+    }
+    /// The game's part of the help text.
+    fn help(&self) -> &'static str;
+    /// The final scores with where they came from, for `seat`'s person.
+    fn end_text(&self, seat: usize, seats: &[String]) -> Result<Vec<Line>, Self::Error>;
+
+    // ----- checks and scenarios ----------------------------------------------
+
+    /// One random game with every invariant checked after every action; the actions played.
+    fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String>;
+    /// Loads and plays a scenario file (under `ruleset` instead of the one it names, if given);
+    /// with `trace`, keeps each action's events. `Err`: why it does not load or run.
+    fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<Scenario<Self>, Vec<String>>;
+}

@@ -1,0 +1,92 @@
+//! Bot games into records: game number `index` of a run, seeded from the run's
+//! seed and the index, so a result does not depend on which thread played it.
+
+use std::sync::Arc;
+
+use engine_play::bots::{Bot, play_out};
+use engine_play::sim::{GameRecord, RECORD_VERSION, game_seed};
+
+use crate::Game;
+
+/// Plays game number `index` of a run and returns its record and final state;
+/// with `record`, the game keeps its actions. Seat `i`'s bot is seeded from
+/// the game's seed and `i`, so a game does not depend on which thread plays it.
+pub fn play_game<G: Game>(
+    rs: &Arc<G::Rules>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+    record: bool,
+) -> Result<(GameRecord, G), G::Error> {
+    let seed = game_seed(run_seed, index);
+    let mut game = G::start(rs, bot_names.len(), seed)?;
+    game.record_actions(record);
+    let mut bots = bot_names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| G::bot(rs, n, game_seed(seed, i as u64 + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)?;
+    Ok((record, game))
+}
+
+/// Plays game number `index` of a run.
+pub fn play_one<G: Game>(
+    rs: &Arc<G::Rules>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+) -> Result<GameRecord, G::Error> {
+    play_game::<G>(rs, bot_names, run_seed, index, false).map(|(record, _)| record)
+}
+
+/// Plays `game` to its end with `bots` and returns its record.
+pub fn play_recorded<G: Game>(
+    game: &mut G,
+    bots: &mut [Box<dyn Bot<G>>],
+    names: &[String],
+    run_seed: u64,
+    index: u64,
+    seed: u64,
+) -> Result<GameRecord, G::Error> {
+    play_out(game, bots)?;
+    record_of(game, names, run_seed, index, seed)
+}
+
+/// The record of a finished game, whoever played it (`names`: per seat, a
+/// bot's name or `human`), so that games people played sit beside bot games in
+/// a report.
+pub fn record_of<G: Game>(
+    game: &G,
+    names: &[String],
+    run_seed: u64,
+    index: u64,
+    seed: u64,
+) -> Result<GameRecord, G::Error> {
+    let (scores, winners) = game.final_scores()?;
+    let rs = game.rules();
+    Ok(GameRecord {
+        version: RECORD_VERSION,
+        game: G::ID.to_owned(),
+        ruleset: crate::Rules::id(rs.as_ref()).to_owned(),
+        fingerprint: crate::Rules::fingerprint(rs.as_ref()).to_owned(),
+        run_seed,
+        index,
+        seed,
+        bots: names.to_vec(),
+        rounds: game.rounds(),
+        winners,
+        scores,
+        buildings: (0..names.len()).map(|s| game.holdings(s)).collect(),
+        actions: game.actions_applied(),
+        stalled: game.stalled(),
+    })
+}
+
+/// The legal answer a bot named `bot` (seeded) would choose, by its number in the legal list.
+pub fn bot_choice<G: Game>(game: &G, bot: &str, seed: u64) -> Result<usize, String> {
+    let mut bot = G::bot(game.rules(), bot, seed).map_err(|e| e.to_string())?;
+    let legal = game.legal();
+    let action = bot.choose(game, legal);
+    legal.iter().position(|a| *a == action).ok_or_else(|| "the bot chose no legal answer".to_owned())
+}

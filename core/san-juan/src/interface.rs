@@ -1,0 +1,320 @@
+//! San Juan on the engine's one game interface ([`engine_game`]): the ruleset's
+//! face and the game's, each a line or two into the modules that hold the rule.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use engine_game::{Line, LogLine};
+use engine_play::ActionView;
+use engine_play::bots::Bot;
+use engine_play::sim::Built;
+use engine_play::value::ValueModel;
+use engine_rules::{Builtins, LoadErrors, Source};
+
+use crate::actions::Action;
+use crate::error::GameError;
+use crate::game::{Decision, Event, Game};
+use crate::ruleset::{DEFAULT_RULESET, Ruleset};
+use crate::scenario::Scenario;
+use crate::terminal;
+
+impl engine_game::Rules for Ruleset {
+    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Ruleset>, LoadErrors> {
+        match from {
+            Some(from) => Ruleset::load_relative(spec, from),
+            None => Ruleset::load(spec),
+        }
+    }
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    fn players(&self) -> (usize, usize) {
+        (self.rules.min_players, self.rules.max_players)
+    }
+
+    fn summary(&self) -> String {
+        let scripted = self.cards.cards.iter().filter(|c| c.script.is_some()).count();
+        format!(
+            "{} ({}), {} card types, {} cards, {scripted} scripts compiled, fingerprint {}",
+            self.name,
+            self.source,
+            self.cards.len(),
+            self.total_cards(),
+            self.fingerprint
+        )
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.iter().map(ToString::to_string).collect()
+    }
+
+    fn diff(&self, other: &Ruleset) -> Vec<String> {
+        Ruleset::diff(self, other)
+    }
+
+    fn cards_text(&self) -> Vec<String> {
+        let mut out = vec![format!("{} ({}): {} cards", self.name, self.id, self.total_cards())];
+        let script = |c: &crate::cards::CardDef| c.script.as_ref().map(ToString::to_string).unwrap_or_default();
+        let width = self.cards.cards.iter().map(|c| script(c).len()).max().unwrap_or(0).max("script".len());
+        out.push(format!(
+            "{:<18} {:<10} {:>4} {:>3} {:>6}  {:<width$}  text",
+            "id", "kind", "cost", "vp", "copies", "script"
+        ));
+        for c in &self.cards.cards {
+            let public = if c.public { " (public: anyone may build it)" } else { "" };
+            out.push(format!(
+                "{:<18} {:<10} {:>4} {:>3} {:>6}  {:<width$}  {}{public}",
+                c.id,
+                c.kind.as_str(),
+                c.cost,
+                c.vp,
+                c.copies,
+                script(c),
+                c.text
+            ));
+        }
+        out
+    }
+
+    fn cards_json(&self) -> serde_json::Value {
+        let cards: Vec<serde_json::Value> = self
+            .cards
+            .cards
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "id": c.id.as_str(), "name": c.name, "kind": c.kind.as_str(), "cost": c.cost, "vp": c.vp,
+                    "text": c.text, "good": c.good_name, "good_index": c.good,
+                })
+            })
+            .collect();
+        let roles: Vec<serde_json::Value> = crate::view::role_texts(self)
+            .into_iter()
+            .map(|(role, text)| serde_json::json!({ "role": role, "text": text }))
+            .collect();
+        serde_json::json!({ "cards": cards, "roles": roles })
+    }
+
+    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
+        Ruleset::balance_model(self).map_err(|e| e.to_string())
+    }
+
+    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
+        Ruleset::set_balance_model(self, model)
+    }
+}
+
+impl engine_game::Game for Game {
+    type Rules = Ruleset;
+    type Event = Event;
+
+    const ID: &'static str = crate::files::BUILTINS.game;
+    const TITLE: &'static str = "San Juan";
+    const DEFAULT_RULESET: &'static str = DEFAULT_RULESET;
+    const OLDEST_SAVED: u32 = 1;
+
+    fn builtins() -> &'static Builtins {
+        &crate::files::BUILTINS
+    }
+
+    fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        Game::new(Arc::clone(rs), players, seed)
+    }
+
+    fn rules(&self) -> &Arc<Ruleset> {
+        self.ruleset()
+    }
+
+    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, GameError> {
+        crate::bots::make(rs, name, seed).map_err(GameError::Setup)
+    }
+
+    fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        Game::apply(self, action)
+    }
+
+    fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
+        Game::apply_text(self, text)
+    }
+
+    fn refused(error: &GameError) -> bool {
+        matches!(error, GameError::Illegal { .. } | GameError::Parse { .. })
+    }
+
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
+        let scores = self.scores()?;
+        Ok((scores.iter().map(|s| s.total).collect(), crate::score::winners_of(&scores)))
+    }
+
+    fn rounds(&self) -> u32 {
+        self.round()
+    }
+
+    fn holdings(&self, seat: usize) -> Vec<Built> {
+        let cards = &self.ruleset().cards;
+        let city = &self.player(seat).city;
+        city.iter().map(|x| Built { id: cards.id(x.card).to_owned(), round: x.built_round }).collect()
+    }
+
+    fn actions_applied(&self) -> u64 {
+        Game::actions_applied(self)
+    }
+
+    fn stalled(&self) -> bool {
+        Game::stalled(self)
+    }
+
+    fn record_actions(&mut self, on: bool) {
+        Game::record_actions(self, on);
+    }
+
+    fn recorded_texts(&self) -> Vec<String> {
+        let cards = &self.ruleset().cards;
+        let texts = self.recorded().iter().map(|a| a.text(cards));
+        engine_rules::saved::Redeal::interleave(texts, &self.redeals)
+    }
+
+    fn saved_len(&self) -> usize {
+        Game::saved_len(self)
+    }
+
+    fn log_events(&mut self, on: bool) {
+        Game::log_events(self, on);
+    }
+
+    fn take_events(&mut self) -> Vec<Event> {
+        Game::take_events(self)
+    }
+
+    fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Event>, GameError> {
+        if version == 1 { self.apply_text(text) } else { self.apply_exact(text) }
+    }
+
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        Game::redeal(self, seat, seed)
+    }
+
+    fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {
+        Ok(serde_json::to_value(self.view(seat)?).unwrap_or_default())
+    }
+
+    fn legal_views(&self) -> Vec<ActionView> {
+        Game::legal_views(self)
+    }
+
+    fn log_lines(&self, events: &[Event], seat: Option<usize>) -> Vec<LogLine> {
+        let cards = &self.ruleset().cards;
+        let line = |e: Event| LogLine { by: e.cause.map(|c| cards.id(c).to_owned()), text: e.text };
+        match seat {
+            Some(seat) => events.iter().filter_map(|e| e.seen_by(seat)).map(line).collect(),
+            None => events.iter().cloned().map(line).collect(),
+        }
+    }
+
+    fn scores_json(&self) -> Result<serde_json::Value, GameError> {
+        Ok(serde_json::to_value(self.scores_view()?).unwrap_or_default())
+    }
+
+    fn score_lines(&self) -> Result<Vec<String>, GameError> {
+        Ok(self
+            .scores()?
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| {
+                let parts: Vec<String> = s.breakdown.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                format!("seat {seat}: {} ({})", s.total, parts.join(", "))
+            })
+            .collect())
+    }
+
+    fn table_text(&self, viewer: Option<usize>) -> Vec<String> {
+        terminal::table_text(self, viewer)
+    }
+
+    fn screen(&self, seat: usize, seats: &[String], full: bool) -> Vec<Line> {
+        terminal::screen(self, seat, seats, full)
+    }
+
+    fn resolve(&self, input: &str) -> Result<String, String> {
+        terminal::resolve(self, input)
+    }
+
+    fn hints(&self) -> Vec<String> {
+        terminal::hints(self)
+    }
+
+    fn undo_point(&self) -> bool {
+        // Paying goes on with the building chosen before: one decision with it.
+        !matches!(self.pending(), Some(Decision::Pay { .. }))
+    }
+
+    fn help(&self) -> &'static str {
+        terminal::HELP
+    }
+
+    fn end_text(&self, seat: usize, seats: &[String]) -> Result<Vec<Line>, GameError> {
+        terminal::end_text(self, seat, seats)
+    }
+
+    fn check_random_game(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<u64, String> {
+        crate::sim::check_random_game(rs, players, seed)
+    }
+
+    fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<engine_game::Scenario<Game>, Vec<String>> {
+        let one = |e: crate::error::LoadError| vec![e.to_string()];
+        let all = |e: LoadErrors| e.0.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let mut scenario = Scenario::load(file).map_err(one)?;
+        if let Some(spec) = ruleset {
+            scenario.file.ruleset = Some(spec.to_owned());
+        }
+        let mut lines = Vec::new();
+        let game = if trace { traced(&scenario, &mut lines) } else { None };
+        let game = match game {
+            Some(game) => game,
+            None => scenario.run().map_err(all)?,
+        };
+        let failures = match scenario.file.expect {
+            Some(_) => Some(scenario.check(&game).map_err(|e| vec![format!("checking [expect]: {e}")])?),
+            None => None,
+        };
+        Ok(engine_game::Scenario {
+            game,
+            failures,
+            description: scenario.file.description.clone(),
+            notes: Vec::new(),
+            trace: lines,
+        })
+    }
+}
+
+/// Plays the scenario's actions one by one, keeping each one's events with the
+/// building behind it; `None` when an action fails (the untraced run words it).
+fn traced(scenario: &Scenario, lines: &mut Vec<String>) -> Option<Game> {
+    let rs = scenario.ruleset().ok()?;
+    let mut game = scenario.setup(rs).ok()?;
+    game.log_events(true);
+    let cards = Arc::clone(&game.ruleset().cards);
+    for (i, action) in scenario.file.actions.iter().enumerate() {
+        lines.push(format!("action {} `{action}`:", i + 1));
+        for e in game.apply_text(action).ok()? {
+            // Name the cause unless the text already does.
+            let name = e.cause.map(|c| cards.get(c).name.to_lowercase());
+            match name {
+                Some(n) if !e.text.contains(&n) => lines.push(format!("  {}  [{n}]", e.text)),
+                _ => lines.push(format!("  {}", e.text)),
+            }
+        }
+    }
+    lines.push(String::new());
+    Some(game)
+}

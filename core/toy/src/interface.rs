@@ -1,0 +1,261 @@
+//! High-Low on the engine's one game interface ([`engine_game`]): each method a
+//! line or two into the module that holds the rule.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use engine_game::{Line, LogLine};
+use engine_play::ActionView;
+use engine_play::TurnGame;
+use engine_play::bots::{Bot, RandomBot};
+use engine_play::sim::{Built, game_seed};
+use engine_play::value::ValueModel;
+use engine_rules::{Builtins, LoadErrors, Source};
+
+use crate::actions::Action;
+use crate::error::GameError;
+use crate::game::{Event, Game};
+use crate::ruleset::{DEFAULT_RULESET, Ruleset};
+use crate::terminal;
+
+impl engine_game::Rules for Ruleset {
+    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Ruleset>, LoadErrors> {
+        Ruleset::load(spec, from)
+    }
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    fn players(&self) -> (usize, usize) {
+        (self.rules.min_players, self.rules.max_players)
+    }
+
+    fn summary(&self) -> String {
+        let r = &self.rules;
+        let cards = self.deck().len();
+        format!(
+            "{} ({}), {cards} cards c{} to c{}, fingerprint {}",
+            self.name, self.source, r.low, r.high, self.fingerprint
+        )
+    }
+
+    fn diff(&self, other: &Ruleset) -> Vec<String> {
+        let rules = engine_rules::diff::changes(&self.rules, &other.rules);
+        rules.into_iter().map(|l| format!("rules.{l}")).collect()
+    }
+
+    fn cards_text(&self) -> Vec<String> {
+        let r = &self.rules;
+        vec![format!(
+            "{} ({}): values {} to {}, {} of each, {} cards",
+            self.name,
+            self.id,
+            r.low,
+            r.high,
+            r.copies,
+            self.deck().len()
+        )]
+    }
+
+    fn cards_json(&self) -> serde_json::Value {
+        let r = &self.rules;
+        let cards: Vec<serde_json::Value> = (r.low..=r.high)
+            .map(
+                |v| serde_json::json!({ "id": format!("c{v}"), "name": v.to_string(), "value": v, "copies": r.copies }),
+            )
+            .collect();
+        serde_json::json!({ "cards": cards, "hand": r.hand, "rounds": r.rounds })
+    }
+
+    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
+        Ruleset::balance_model(self)
+    }
+
+    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
+        Ruleset::set_balance_model(self, model)
+    }
+}
+
+impl engine_game::Game for Game {
+    type Rules = Ruleset;
+    type Event = Event;
+
+    const ID: &'static str = crate::files::BUILTINS.game;
+    const TITLE: &'static str = "High-Low";
+    const DEFAULT_RULESET: &'static str = DEFAULT_RULESET;
+    // Born with format 2: one atomic action per entry.
+    const OLDEST_SAVED: u32 = 2;
+
+    fn builtins() -> &'static Builtins {
+        &crate::files::BUILTINS
+    }
+
+    fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        Game::new(Arc::clone(rs), players, seed)
+    }
+
+    fn rules(&self) -> &Arc<Ruleset> {
+        self.ruleset()
+    }
+
+    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, GameError> {
+        crate::bots::make(rs, name, seed).map_err(GameError::Setup)
+    }
+
+    fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        Game::apply(self, action)
+    }
+
+    fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
+        Game::apply_text(self, text)
+    }
+
+    fn refused(error: &GameError) -> bool {
+        matches!(error, GameError::Illegal { .. } | GameError::Parse { .. })
+    }
+
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
+        Ok((self.scores().to_vec(), self.winners()))
+    }
+
+    fn rounds(&self) -> u32 {
+        self.turns().div_ceil(self.seats() as u32)
+    }
+
+    /// The cards a seat played, with the round of each.
+    fn holdings(&self, seat: usize) -> Vec<Built> {
+        let played = self.played.get(seat).map_or(&[][..], Vec::as_slice);
+        played.iter().map(|&(v, round)| Built { id: crate::actions::card_id(v), round }).collect()
+    }
+
+    fn actions_applied(&self) -> u64 {
+        Game::actions_applied(self)
+    }
+
+    fn stalled(&self) -> bool {
+        false
+    }
+
+    fn record_actions(&mut self, on: bool) {
+        Game::record_actions(self, on);
+    }
+
+    fn recorded_texts(&self) -> Vec<String> {
+        Game::recorded_texts(self)
+    }
+
+    fn saved_len(&self) -> usize {
+        Game::saved_len(self)
+    }
+
+    fn log_events(&mut self, on: bool) {
+        Game::log_events(self, on);
+    }
+
+    fn take_events(&mut self) -> Vec<Event> {
+        Game::take_events(self)
+    }
+
+    fn apply_saved(&mut self, _version: u32, text: &str) -> Result<Vec<Event>, GameError> {
+        Game::apply_text(self, text)
+    }
+
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        Game::redeal(self, seat, seed)
+    }
+
+    fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {
+        serde_json::to_value(self.view(seat)).map_err(|e| GameError::Setup(e.to_string()))
+    }
+
+    fn legal_views(&self) -> Vec<ActionView> {
+        Game::legal_views(self)
+    }
+
+    /// Every event is public (a drawn card is not named), so every seat reads the same lines.
+    fn log_lines(&self, events: &[Event], _seat: Option<usize>) -> Vec<LogLine> {
+        events.iter().map(|e| LogLine::plain(e.text.clone())).collect()
+    }
+
+    fn scores_json(&self) -> Result<serde_json::Value, GameError> {
+        let players: Vec<serde_json::Value> = self
+            .scores()
+            .iter()
+            .enumerate()
+            .map(|(seat, &total)| serde_json::json!({ "seat": seat, "score": { "total": total, "breakdown": { "cards played": total } } }))
+            .collect();
+        Ok(serde_json::json!({ "players": players }))
+    }
+
+    fn score_lines(&self) -> Result<Vec<String>, GameError> {
+        Ok(self
+            .scores()
+            .iter()
+            .enumerate()
+            .map(|(seat, total)| format!("seat {seat}: {total} (cards played {total})"))
+            .collect())
+    }
+
+    fn table_text(&self, viewer: Option<usize>) -> Vec<String> {
+        terminal::table_text(self, viewer)
+    }
+
+    fn screen(&self, seat: usize, _seats: &[String], full: bool) -> Vec<Line> {
+        terminal::screen(self, seat, full)
+    }
+
+    fn resolve(&self, input: &str) -> Result<String, String> {
+        terminal::resolve(self, input)
+    }
+
+    fn hints(&self) -> Vec<String> {
+        vec!["`c7` plays the 7, `x` draws (or passes)".into()]
+    }
+
+    fn help(&self) -> &'static str {
+        terminal::HELP
+    }
+
+    fn end_text(&self, seat: usize, _seats: &[String]) -> Result<Vec<Line>, GameError> {
+        Ok(terminal::end_text(self, seat))
+    }
+
+    /// The census (every card in exactly one place), a move for whoever is to move, and
+    /// every point earned by a card played, after every action.
+    fn check_random_game(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<u64, String> {
+        let mut game = Game::new(Arc::clone(rs), players, seed).map_err(|e| e.to_string())?;
+        let expected = rs.deck();
+        let mut bot = RandomBot::new(game_seed(seed, 1));
+        let mut actions = 0;
+        loop {
+            let earned = |s: usize| game.played[s].iter().map(|&(v, _)| i32::from(v)).sum::<i32>();
+            let broken = [
+                (game.census() != expected, "a card is missing or doubled"),
+                (game.to_move().is_some() && game.legal().is_empty(), "the seat to move has no legal action"),
+                ((0..players).any(|s| game.scores()[s] != earned(s)), "a score is not the sum of the cards played"),
+            ];
+            if let Some((_, why)) = broken.iter().find(|(b, _)| *b) {
+                return Err(format!("{players} players, seed {seed}, after {actions} actions: {why}"));
+            }
+            if game.to_move().is_none() {
+                return Ok(actions);
+            }
+            let a = bot.choose(&game, game.legal());
+            game.play(a).map_err(|e| format!("{players} players, seed {seed}: {e}"))?;
+            actions += 1;
+        }
+    }
+
+    fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<engine_game::Scenario<Game>, Vec<String>> {
+        crate::scenario::play(file, ruleset, trace)
+    }
+}

@@ -1,0 +1,147 @@
+//! The ruleset: the few numbers of High-Low, read from one TOML file (a
+//! built-in id or a path) and checked, each problem located at its key.
+
+use std::sync::Arc;
+
+use engine_play::value::{ModelSlot, Schedule, ValueModel};
+use engine_rules::chain::{check_ruleset_id, resolve_spec};
+use engine_rules::doc::TomlDoc;
+use engine_rules::{LoadErrors, Source};
+use serde::Deserialize;
+
+use crate::files::BUILTINS;
+
+/// The ruleset used when none is named.
+pub const DEFAULT_RULESET: &str = "high-low";
+
+engine_rules::rules! {
+    /// Fewest players.
+    min_players: usize => Some((1, 8)),
+    /// Most players.
+    max_players: usize => Some((1, 8)),
+    /// The lowest card value.
+    low: u32 => Some((0, 99)),
+    /// The highest card value.
+    high: u32 => Some((0, 99)),
+    /// Copies of each value in the deck.
+    copies: u32 => Some((1, 20)),
+    /// Cards dealt to each player.
+    hand: usize => Some((1, 20)),
+    /// Rounds played (a round is one turn of every seat).
+    rounds: u32 => Some((1, 100)),
+}
+
+/// The file as written; no `extends`: a toy ruleset stands alone.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesetFile {
+    id: String,
+    name: String,
+    game: Option<String>,
+    #[serde(default)]
+    description: String,
+    rules: RulesPatch,
+}
+
+/// A loaded and checked ruleset, shared by every game played with it.
+pub struct Ruleset {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// What it is, in a sentence.
+    pub description: String,
+    /// Where it was read from.
+    pub source: Source,
+    /// Its numbers.
+    pub rules: Rules,
+    /// The first 16 hex digits of the SHA-256 of the file: records of edited rules are not mixed up.
+    pub fingerprint: String,
+    /// The balance bot's model, learned on first use (or given from a cache).
+    balance: ModelSlot,
+}
+
+impl std::fmt::Debug for Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ruleset").field("id", &self.id).field("rules", &self.rules).finish_non_exhaustive()
+    }
+}
+
+impl Ruleset {
+    /// Loads a built-in ruleset by id or a file by path (relative to `from`'s folder when given).
+    pub fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Ruleset>, LoadErrors> {
+        Ruleset::load_source(resolve_spec(spec, from, &BUILTINS)?)
+    }
+
+    /// Loads the ruleset in `source`, reporting every problem found.
+    pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
+        source.check_inside(source.tree_root().as_deref(), "toml")?;
+        let doc = TomlDoc::read(&source)?;
+        let file: RulesetFile = doc.deserialize().map_err(|e| {
+            e.help("a ruleset has id, name, game, description and [rules] (cards/toy/rulesets/high-low.toml)")
+        })?;
+        let mut errors = Vec::new();
+        if let Some(game) = file.game.as_deref().filter(|g| *g != BUILTINS.game) {
+            errors.push(doc.error("game", format!("this ruleset is for `{game}`, not `{}`", BUILTINS.game)));
+        }
+        errors.extend(check_ruleset_id(&doc, &file.id).err());
+        for (path, value, (lo, hi)) in file.rules.numbers() {
+            if value < lo || value > hi {
+                errors.push(doc.error(&format!("rules.{path}"), format!("{value}: must be {lo} to {hi}")));
+            }
+        }
+        let rules = RulesPatch::merge(&[&file.rules]).map_err(|missing| {
+            errors.push(doc.key_error("rules", format!("[rules] sets no {}", missing.join(", "))));
+            LoadErrors(std::mem::take(&mut errors))
+        })?;
+        let mut err = |key: &str, message: String| errors.push(doc.error(&format!("rules.{key}"), message));
+        if rules.min_players > rules.max_players {
+            err("min_players", format!("{} players at least but {} at most", rules.min_players, rules.max_players));
+        }
+        if rules.low > rules.high {
+            err("low", format!("the lowest value {} is above the highest {}", rules.low, rules.high));
+        }
+        // Every seat's hand and the pile's first card, at the most players.
+        let cards = (rules.high.saturating_sub(rules.low) + 1) as usize * rules.copies as usize;
+        let needed = rules.max_players * rules.hand + 1;
+        if rules.low <= rules.high && cards < needed {
+            err("hand", format!("{needed} cards are dealt to {} players, the deck has {cards}", rules.max_players));
+        }
+        if !errors.is_empty() {
+            return Err(LoadErrors(errors));
+        }
+        Ok(Arc::new(Ruleset {
+            id: file.id,
+            name: file.name,
+            description: file.description,
+            fingerprint: fingerprint(&doc.text),
+            source,
+            rules,
+            balance: ModelSlot::default(),
+        }))
+    }
+
+    /// Every card of the deck, by value, lowest first.
+    pub fn deck(&self) -> Vec<u8> {
+        let r = &self.rules;
+        (r.low..=r.high).flat_map(|v| std::iter::repeat_n(v as u8, r.copies as usize)).collect()
+    }
+
+    /// The balance bot's model: given before, or learned by self-play now (once per ruleset).
+    pub fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
+        // Small: the game is simple, and learning must take well under a second.
+        let schedule = Schedule { games: 300, rounds: 2, ..Schedule::default() };
+        self.balance.get_or_learn(|| crate::value::learn_model(self, schedule).map_err(|e| e.to_string()))
+    }
+
+    /// Gives the balance bot a model learned before, if it fits this content.
+    pub fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
+        self.balance.set(model, &self.fingerprint, &crate::value::feature_names())
+    }
+}
+
+/// The first 8 bytes of the text's SHA-256, in hex (the seed of self-play reads 16 digits).
+fn fingerprint(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
