@@ -390,3 +390,13 @@ fn a_comparison_lists_what_changed_and_shows_those_buildings_first() {
     assert!(html.contains("<code>card forge: cost 3 -&gt; 4</code>"));
     assert!(html.contains("B − A in percentage points") && html.contains("archway (changed) *"), "the B − A chart");
 }
+
+#[test]
+fn the_run_summary_is_the_reports_own_seats_and_length() {
+    let records = fixture();
+    let (s, r) = (report::summary(&records), report::report(&records));
+    assert_eq!(s.games, 6);
+    assert_eq!(s.seats, r.seats);
+    assert_eq!(s.length, r.length);
+    assert_eq!((s.actions.n, s.actions.value), (6, 100.0));
+}
