@@ -5,14 +5,14 @@
 use engine_play::sim::{Built, GameRecord, RECORD_VERSION};
 use engine_report::{self as report, ReportError, Shard};
 
-/// A 2-player record. `cities` lists (id, round) per seat.
+/// A 2-player record. `holdings` lists (id, round) per seat.
 fn game(
     index: u64,
     bots: [&str; 2],
     rounds: u32,
     scores: [i32; 2],
     winners: &[usize],
-    cities: [&[(&str, u32)]; 2],
+    holdings: [&[(&str, u32)]; 2],
 ) -> GameRecord {
     GameRecord {
         version: RECORD_VERSION,
@@ -26,7 +26,7 @@ fn game(
         rounds,
         scores: scores.to_vec(),
         winners: winners.to_vec(),
-        buildings: cities
+        buildings: holdings
             .iter()
             .map(|c| c.iter().map(|(id, round)| Built { id: (*id).to_owned(), round: *round }).collect())
             .collect(),
@@ -166,7 +166,7 @@ fn buildings_built_share_builders_win_rate_and_round() {
     d3(sugar.p, 0.505);
     d3(sugar.round.value, 6.0);
 
-    // Dye works: the start buildings (round 0) do not count; one copy built in round 3 (game 2, a tie).
+    // Dye works: the copies dealt at setup (round 0) do not count; one copy built in round 3 (game 2, a tie).
     let ip = get("dye_works");
     assert_eq!((ip.built.hits, ip.built.n), (1.0, 12));
     d3(ip.built.value, 0.083);
