@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use engine_play::sim::{GameRecord, Summary};
+use engine_play::sim::GameRecord;
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -114,10 +114,8 @@ pub fn run(args: Args) -> CmdResult {
         }
         out.commit()?;
     }
-    let mut summary = Summary::default();
-    for r in &records {
-        summary.add(r);
-    }
+    // The report's own numbers, so `simulate` and `report` cannot disagree about a seat.
+    let summary = engine_report::summary(&records);
     let gps = games as f64 / elapsed.max(1e-9);
     let shard = args
         .shard
@@ -136,20 +134,27 @@ pub fn run(args: Args) -> CmdResult {
         elapsed,
         gps,
         gps / jobs as f64,
-        summary.mean_rounds(),
-        summary.actions_sum as f64 / summary.games.max(1) as f64
+        per_game(&summary.length.rounds),
+        per_game(&summary.actions)
     );
-    if summary.stalled > 0 {
-        println!("{} game(s) stalled and ended at the ruleset's round limit", summary.stalled);
+    if summary.length.stalled.hits > 0.0 {
+        println!("{} game(s) stalled and ended at the ruleset's round limit", summary.length.stalled.hits as u64);
     }
+    print_seats(&summary, &bots);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line per seat: its bot, win rate and mean score, each with its 95% interval.
+fn print_seats(summary: &engine_report::RunSummary, bots: &[String]) {
     println!(
         "{:<6} {:<10} {:>8} {:>15} {:>10} {:>13}",
         "seat", "bot", "win %", "95% interval", "avg score", "95% interval"
     );
+    use engine_report::{Mean, Rate};
     for (seat, bot) in bots.iter().enumerate() {
-        let wins = engine_report::Rate::wilson(summary.wins.get(seat).copied().unwrap_or(0.0), summary.games);
-        let scores: Vec<f64> = records.iter().filter_map(|r| r.scores.get(seat)).map(|&s| f64::from(s)).collect();
-        let score = engine_report::Mean::of(&scores);
+        // An empty shard has no seats: its rows print as no data, as they always have.
+        let (wins, score) =
+            summary.seats.get(seat).map_or((Rate::wilson(0.0, 0), Mean::of(&[])), |s| (s.win_rate, s.score));
         println!(
             "{seat:<6} {bot:<10} {:>8.1} {:>15} {:>10.1} {:>13}",
             100.0 * wins.value,
@@ -158,7 +163,11 @@ pub fn run(args: Args) -> CmdResult {
             format!("{:.1}–{:.1}", score.lo, score.hi)
         );
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// A mean per game, 0 for a shard with no games.
+fn per_game(mean: &engine_report::Mean) -> f64 {
+    if mean.n == 0 { 0.0 } else { mean.value }
 }
 
 /// `K/N`: shard K (from 0) of N.

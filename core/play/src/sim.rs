@@ -5,13 +5,13 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A card a seat holds at the end (a building in its city, a card it
-/// collected) and the round it got it (0: at setup).
+/// A card a seat holds at the end (a building it built, a card it
+/// collected) and the round it got it (0: dealt at setup).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Built {
     /// Card id.
     pub id: String,
-    /// Round built.
+    /// Round it got the card (0: dealt at setup).
     pub round: u32,
 }
 
@@ -55,7 +55,7 @@ pub struct GameRecord {
     pub buildings: Vec<Vec<Built>>,
     /// Actions applied, automatic ones included.
     pub actions: u64,
-    /// Ended by the ruleset's `max_rounds` safety valve.
+    /// Ended by the ruleset's safety limit rather than by its rules.
     #[serde(default)]
     pub stalled: bool,
 }

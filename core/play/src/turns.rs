@@ -39,10 +39,10 @@ pub struct ActionView {
     /// The card (or role, or slot) it is about, by id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card: Option<String>,
-    /// Where that card is: `hand`, `city`, `offered`, `public`, `roles`, `yard`, `display`.
+    /// Where that card is, as the game names its places (`hand`, `offered`, `public`, `yard`, `display`…).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zone: Option<&'static str>,
-    /// A second card: the building a crane builds over.
+    /// A second card: the one this action builds over, when a card allows that.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub over: Option<String>,
     /// Words for a person, with the cards' names rather than their ids.

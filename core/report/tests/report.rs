@@ -5,14 +5,14 @@
 use engine_play::sim::{Built, GameRecord, RECORD_VERSION};
 use engine_report::{self as report, ReportError, Shard};
 
-/// A 2-player record. `cities` lists (id, round) per seat.
+/// A 2-player record. `holdings` lists (id, round) per seat.
 fn game(
     index: u64,
     bots: [&str; 2],
     rounds: u32,
     scores: [i32; 2],
     winners: &[usize],
-    cities: [&[(&str, u32)]; 2],
+    holdings: [&[(&str, u32)]; 2],
 ) -> GameRecord {
     GameRecord {
         version: RECORD_VERSION,
@@ -26,7 +26,7 @@ fn game(
         rounds,
         scores: scores.to_vec(),
         winners: winners.to_vec(),
-        buildings: cities
+        buildings: holdings
             .iter()
             .map(|c| c.iter().map(|(id, round)| Built { id: (*id).to_owned(), round: *round }).collect())
             .collect(),
@@ -166,7 +166,7 @@ fn buildings_built_share_builders_win_rate_and_round() {
     d3(sugar.p, 0.505);
     d3(sugar.round.value, 6.0);
 
-    // Dye works: the start buildings (round 0) do not count; one copy built in round 3 (game 2, a tie).
+    // Dye works: the copies dealt at setup (round 0) do not count; one copy built in round 3 (game 2, a tie).
     let ip = get("dye_works");
     assert_eq!((ip.built.hits, ip.built.n), (1.0, 12));
     d3(ip.built.value, 0.083);
@@ -389,4 +389,14 @@ fn a_comparison_lists_what_changed_and_shows_those_buildings_first() {
     let html = report::render_comparison_html(&c);
     assert!(html.contains("<code>card forge: cost 3 -&gt; 4</code>"));
     assert!(html.contains("B − A in percentage points") && html.contains("archway (changed) *"), "the B − A chart");
+}
+
+#[test]
+fn the_run_summary_is_the_reports_own_seats_and_length() {
+    let records = fixture();
+    let (s, r) = (report::summary(&records), report::report(&records));
+    assert_eq!(s.games, 6);
+    assert_eq!(s.seats, r.seats);
+    assert_eq!(s.length, r.length);
+    assert_eq!((s.actions.n, s.actions.value), (6, 100.0));
 }

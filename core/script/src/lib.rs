@@ -745,9 +745,9 @@ mod tests {
         let engine = Engine::new_raw();
         let ast = engine
             .compile(
-                "fn a(ctx) { if ctx.target.kind == \"city\" { 1 } else { 0 } }
+                "fn a(ctx) { if ctx.target.kind == \"holding\" { 1 } else { 0 } }
                  fn b(ctx) { if ctx.over == () { 0 } else { ctx.over.cost } }
-                 fn c(ctx) { ctx.count_kind(\"city\") }
+                 fn c(ctx) { ctx.count_kind(\"holding\") }
                  fn d(ctx) { helper(ctx) }
                  fn helper(x) { 1 }",
             )

@@ -1,0 +1,302 @@
+//! The report of one record set: per seat, per bot, per building and the
+//! game length, each with its interval.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use engine_play::sim::GameRecord;
+
+use crate::stats::{ALPHA, MIN_RATE_EFFECT, Mean, Rate, holm, two_proportion_p};
+
+/// The games of one run seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The run seed.
+    pub run_seed: u64,
+    /// Games of this seed.
+    pub games: u64,
+    /// Lowest index.
+    pub first: u64,
+    /// Highest index.
+    pub last: u64,
+}
+
+impl Run {
+    /// Indices between `first` and `last` with no record (a missing shard).
+    pub fn missing(&self) -> u64 {
+        (self.last - self.first + 1).saturating_sub(self.games)
+    }
+}
+
+/// Win rate and score of a seat or of a bot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerStats {
+    /// "seat 0", or the bot's name.
+    pub label: String,
+    /// Player-games (for a seat: games).
+    pub games: u64,
+    /// Win rate (shared wins count 1/k).
+    pub win_rate: Rate,
+    /// Final score.
+    pub score: Mean,
+}
+
+/// What became of one building across all player-games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildingStats {
+    /// Card id.
+    pub id: String,
+    /// Share of player-games whose final holdings hold a copy got in round 1 or later.
+    pub built: Rate,
+    /// Win rate of the players who built it.
+    pub builders: Rate,
+    /// Win rate of the players who did not.
+    pub others: Rate,
+    /// Two-proportion z-test p-value, builders against others.
+    pub p: f64,
+    /// `p` corrected over all buildings (Holm).
+    pub p_adj: f64,
+    /// Corrected p < 0.05 and builders' and others' win rates at least [`MIN_RATE_EFFECT`] apart.
+    pub significant: bool,
+    /// Round built, over every built copy.
+    pub round: Mean,
+}
+
+/// Game length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Length {
+    /// Rounds per game.
+    pub rounds: Mean,
+    /// Fewest rounds (0 when there are no games).
+    pub min: u32,
+    /// Most rounds.
+    pub max: u32,
+    /// Share of games ended by the ruleset's safety limit rather than by its rules.
+    pub stalled: Rate,
+    /// Games per number of rounds.
+    pub histogram: BTreeMap<u32, u64>,
+}
+
+/// The balance report of one record set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The game, for titles: the records' game id, until the caller puts its display name here.
+    pub game: String,
+    /// Rulesets seen (one after `merge`).
+    pub rulesets: Vec<String>,
+    /// Games.
+    pub games: u64,
+    /// Player-games (games × players, summed).
+    pub player_games: u64,
+    /// Games per player count.
+    pub player_counts: BTreeMap<usize, u64>,
+    /// Games per run seed.
+    pub runs: Vec<Run>,
+    /// Per seat, by seat number.
+    pub seats: Vec<PlayerStats>,
+    /// Per bot name, by name.
+    pub bots: Vec<PlayerStats>,
+    /// Per building id seen in any holdings, by id.
+    pub buildings: Vec<BuildingStats>,
+    /// Game length.
+    pub length: Length,
+}
+
+impl Report {
+    /// A building's built share and its builders' win rate; a building this set
+    /// never saw was built in none of its player-games.
+    pub(crate) fn building_rates(&self, id: &str) -> (Rate, Rate) {
+        self.buildings
+            .iter()
+            .find(|s| s.id == id)
+            .map_or((Rate::wilson(0.0, self.player_games), Rate::wilson(0.0, 0)), |s| (s.built, s.builders))
+    }
+}
+
+/// What `simulate` prints after a run: each seat's win rate and score, the
+/// game length and the actions per game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    /// Games.
+    pub games: u64,
+    /// Per seat, by seat number.
+    pub seats: Vec<PlayerStats>,
+    /// Game length.
+    pub length: Length,
+    /// Actions applied per game, automatic ones included.
+    pub actions: Mean,
+}
+
+/// The summary of a run, computed as [`report`] computes the same numbers,
+/// without the per-building statistics a long run cannot afford.
+pub fn summary(records: &[GameRecord]) -> RunSummary {
+    let actions: Vec<f64> = records.iter().map(|r| r.actions as f64).collect();
+    RunSummary {
+        games: records.len() as u64,
+        seats: seats(records),
+        length: length(records),
+        actions: Mean::of(&actions),
+    }
+}
+
+/// A seat's share of a game's win: 1/k if it is one of k winners.
+fn win_share(r: &GameRecord, seat: usize) -> f64 {
+    if r.winners.contains(&seat) { 1.0 / r.winners.len() as f64 } else { 0.0 }
+}
+
+#[derive(Default)]
+struct Acc {
+    wins: f64,
+    scores: Vec<f64>,
+}
+
+impl Acc {
+    fn add(&mut self, r: &GameRecord, seat: usize, score: i32) {
+        self.wins += win_share(r, seat);
+        self.scores.push(f64::from(score));
+    }
+
+    fn stats(self, label: String) -> PlayerStats {
+        let n = self.scores.len() as u64;
+        PlayerStats { label, games: n, win_rate: Rate::wilson(self.wins, n), score: Mean::of(&self.scores) }
+    }
+}
+
+/// Per seat, by seat number; a seat some games lack counts only the games that have it.
+fn seats(records: &[GameRecord]) -> Vec<PlayerStats> {
+    let mut seats: Vec<Acc> = Vec::new();
+    for r in records {
+        if seats.len() < r.scores.len() {
+            seats.resize_with(r.scores.len(), Acc::default);
+        }
+        for (seat, &score) in r.scores.iter().enumerate() {
+            seats[seat].add(r, seat, score);
+        }
+    }
+    seats.into_iter().enumerate().map(|(s, acc)| acc.stats(format!("seat {s}"))).collect()
+}
+
+/// Per bot name, by name, over the player-games it played in any seat.
+fn bots(records: &[GameRecord]) -> Vec<PlayerStats> {
+    let mut bots: BTreeMap<String, Acc> = BTreeMap::new();
+    for r in records {
+        for (seat, &score) in r.scores.iter().enumerate() {
+            let bot = r.bots.get(seat).cloned().unwrap_or_else(|| "?".to_owned());
+            bots.entry(bot).or_default().add(r, seat, score);
+        }
+    }
+    bots.into_iter().map(|(name, acc)| acc.stats(name)).collect()
+}
+
+#[derive(Default)]
+struct BuildingAcc {
+    built: u64,
+    builder_wins: f64,
+    other_wins: f64,
+    rounds: Vec<f64>,
+}
+
+/// Per building id seen in any holdings, by id, with the builders-against-others
+/// tests corrected over all buildings.
+fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
+    let mut buildings: BTreeMap<String, BuildingAcc> = BTreeMap::new();
+    for holdings in records.iter().flat_map(|r| &r.buildings) {
+        for b in holdings {
+            buildings.entry(b.id.clone()).or_default();
+        }
+    }
+    for r in records {
+        for seat in 0..r.scores.len() {
+            let share = win_share(r, seat);
+            let holdings = r.buildings.get(seat).map_or(&[][..], Vec::as_slice);
+            for (id, acc) in &mut buildings {
+                let mut built = false;
+                // Round 0 is what setup dealt, not a choice the player made.
+                for b in holdings.iter().filter(|b| b.id == *id && b.round > 0) {
+                    built = true;
+                    acc.rounds.push(f64::from(b.round));
+                }
+                if built {
+                    acc.built += 1;
+                    acc.builder_wins += share;
+                } else {
+                    acc.other_wins += share;
+                }
+            }
+        }
+    }
+    let mut stats: Vec<BuildingStats> = buildings
+        .into_iter()
+        .map(|(id, acc)| {
+            let builders = Rate::wilson(acc.builder_wins, acc.built);
+            let others = Rate::wilson(acc.other_wins, player_games - acc.built);
+            let p = two_proportion_p(&others, &builders);
+            BuildingStats {
+                id,
+                built: Rate::wilson(acc.built as f64, player_games),
+                builders,
+                others,
+                p,
+                p_adj: p,
+                significant: false,
+                round: Mean::of(&acc.rounds),
+            }
+        })
+        .collect();
+    let ps: Vec<f64> = stats.iter().map(|b| b.p).collect();
+    for (b, q) in stats.iter_mut().zip(holm(&ps)) {
+        b.p_adj = q;
+        b.significant = q < ALPHA && (b.builders.value - b.others.value).abs() >= MIN_RATE_EFFECT;
+    }
+    stats
+}
+
+/// Rounds per game, their spread and the share of stalled games.
+fn length(records: &[GameRecord]) -> Length {
+    let rounds: Vec<f64> = records.iter().map(|r| f64::from(r.rounds)).collect();
+    let mut histogram = BTreeMap::new();
+    for r in records {
+        *histogram.entry(r.rounds).or_insert(0) += 1;
+    }
+    let stalled = records.iter().filter(|r| r.stalled).count() as f64;
+    Length {
+        rounds: Mean::of(&rounds),
+        min: records.iter().map(|r| r.rounds).min().unwrap_or(0),
+        max: records.iter().map(|r| r.rounds).max().unwrap_or(0),
+        stalled: Rate::wilson(stalled, records.len() as u64),
+        histogram,
+    }
+}
+
+/// The games of each run seed, by seed.
+fn runs(records: &[GameRecord]) -> Vec<Run> {
+    let mut runs: BTreeMap<u64, Run> = BTreeMap::new();
+    for r in records {
+        let run =
+            runs.entry(r.run_seed).or_insert(Run { run_seed: r.run_seed, games: 0, first: r.index, last: r.index });
+        run.games += 1;
+        run.first = run.first.min(r.index);
+        run.last = run.last.max(r.index);
+    }
+    runs.into_values().collect()
+}
+
+/// The report of one record set.
+pub fn report(records: &[GameRecord]) -> Report {
+    let mut player_counts = BTreeMap::new();
+    for r in records {
+        *player_counts.entry(r.scores.len()).or_insert(0) += 1;
+    }
+    let player_games = records.iter().map(|r| r.scores.len() as u64).sum();
+    Report {
+        game: records.iter().map(|r| r.game.as_str()).find(|g| !g.is_empty()).unwrap_or_default().to_owned(),
+        rulesets: records.iter().map(|r| r.ruleset.clone()).collect::<BTreeSet<_>>().into_iter().collect(),
+        games: records.len() as u64,
+        player_games,
+        player_counts,
+        runs: runs(records),
+        seats: seats(records),
+        bots: bots(records),
+        buildings: buildings(records, player_games),
+        length: length(records),
+    }
+}

@@ -1,0 +1,51 @@
+//! The report and the comparison as plain-text tables, for a terminal.
+
+use std::fmt::Write as _;
+
+use crate::format::{NOTE, describe, histogram_columns, length_line, title};
+use crate::one::Report;
+use crate::table::{building_diff_table, building_table, length_diff_table, player_diff_table, player_table};
+use crate::two::Comparison;
+
+/// The report as plain-text tables.
+pub fn render_text(r: &Report) -> String {
+    let mut out = format!("{}\n", title(&r.game, "balance report"));
+    for line in describe(r) {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "\nGame length: {}", length_line(&r.length));
+    let (labels, series) = histogram_columns(&[&r.length.histogram]);
+    let counts = series.first().cloned().unwrap_or_default();
+    let most = counts.iter().copied().fold(0.0, f64::max);
+    let width = labels.iter().map(String::len).max().unwrap_or(3).max(3);
+    for (label, count) in labels.iter().zip(&counts) {
+        let bar = "#".repeat((40.0 * count / most.max(1.0)).ceil() as usize);
+        let _ = writeln!(out, "  {label:>width$} rounds {count:>7}  {bar}");
+    }
+    let _ = write!(out, "\nSeats\n{}", player_table(&r.seats, "seat").text());
+    let _ = write!(out, "\nBots\n{}", player_table(&r.bots, "bot").text());
+    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_table(&r.buildings).text());
+    let _ = writeln!(out, "\n{NOTE}");
+    out
+}
+
+/// A comparison as plain-text tables. Differences are B − A; rates in
+/// percentage points.
+pub fn render_comparison_text(c: &Comparison) -> String {
+    let mut out = format!("{} (differences are B − A)\n", title(&c.a.game, "balance comparison"));
+    for (name, r) in [("A", &c.a), ("B", &c.b)] {
+        let _ = writeln!(out, "{name}: {}", describe(r).join(" | "));
+    }
+    if !c.changes.is_empty() {
+        let _ = writeln!(out, "\nWhat differs from A to B (its buildings come first below):");
+        for line in &c.changes {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    let _ = write!(out, "\n{}", length_diff_table(c).text());
+    let _ = write!(out, "\nSeats\n{}", player_diff_table(&c.seats, "seat").text());
+    let _ = write!(out, "\nBots\n{}", player_diff_table(&c.bots, "bot").text());
+    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_diff_table(c).text());
+    let _ = writeln!(out, "\n{NOTE}");
+    out
+}
