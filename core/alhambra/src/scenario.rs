@@ -614,119 +614,9 @@ impl Scenario {
     pub fn check(&self, run: &Run) -> Vec<String> {
         let Some(e) = &self.file.expect else { return Vec::new() };
         let game = &run.game;
-        let rs = Arc::clone(game.ruleset());
         let mut fails = Vec::new();
-        let mut eq = |what: &str, want: String, got: String| {
-            if want != got {
-                fails.push(format!("{what}: expected {want}, got {got}"));
-            }
-        };
-        let n = game.num_players();
-        let scores = game.scores();
-        let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
-        let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
-        if let Some(want) = &e.scores {
-            eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
-        }
-        if let Some(want) = &e.breakdown {
-            for (seat, entries) in want.iter().enumerate().take(n) {
-                for (k, v) in entries {
-                    eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
-                }
-            }
-        }
-        if let Some(want) = e.neutral_score {
-            let got = game.neutral_score().map_or("no neutral collector".to_owned(), |s| s.total.to_string());
-            eq("neutral score", want.to_string(), got);
-        }
-        if let Some(want) = &e.buildings {
-            let got: Vec<Vec<String>> = (0..n).map(|s| ids(&game.player(s).buildings)).collect();
-            eq("buildings", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.counts {
-            for (seat, want) in want.iter().enumerate().take(n) {
-                let counts = &game.player(seat).counts;
-                let got: BTreeMap<String, u8> = rs
-                    .types
-                    .iter()
-                    .zip(counts)
-                    .filter(|(t, c)| **c > 0 || want.contains_key(&t.id))
-                    .map(|(t, c)| (t.id.clone(), *c))
-                    .collect();
-                eq(&format!("seat {seat} buildings per type"), format!("{want:?}"), format!("{got:?}"));
-            }
-        }
-        if let Some(want) = e.neutral_buildings {
-            eq("neutral buildings", want.to_string(), game.neutral().map_or(0, |p| p.buildings.len()).to_string());
-        }
-        if let Some(want) = &e.hands {
-            let sorted = |mut h: Vec<String>| {
-                h.sort();
-                h
-            };
-            let want: Vec<Vec<String>> = want.iter().cloned().map(sorted).collect();
-            let got: Vec<Vec<String>> = (0..n).map(|s| sorted(money(&game.player(s).hand))).collect();
-            eq("hands", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.hand_sizes {
-            let got: Vec<usize> = (0..n).map(|s| game.player(s).hand.len()).collect();
-            eq("hand sizes", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.money_display {
-            eq("money display", format!("{want:?}"), format!("{:?}", money(game.money_display())));
-        }
-        if let Some(want) = &e.building_display {
-            let got: Vec<String> = game
-                .building_display()
-                .iter()
-                .map(|b| b.map_or("-".to_owned(), |b| rs.building(b).id.clone()))
-                .collect();
-            eq("building display", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.scored {
-            eq("scored", format!("{want:?}"), format!("{:?}", game.scored()));
-        }
-        if let Some(want) = &e.unclaimed {
-            eq("unclaimed", format!("{want:?}"), format!("{:?}", ids(game.unclaimed())));
-        }
-        if let Some(want) = &e.winners {
-            eq("winners", format!("{want:?}"), format!("{:?}", game.winners()));
-        }
-        if let Some(want) = e.over {
-            eq("over", want.to_string(), game.is_over().to_string());
-        }
-        if let Some(want) = e.start_player {
-            eq("start player", want.to_string(), game.start_player().to_string());
-        }
-        if let Some(want) = &e.pending {
-            eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
-        }
-        if let Some(want) = e.pending_seat {
-            eq("pending seat", want.to_string(), game.pending().map_or("none".to_owned(), |d| d.seat().to_string()));
-        }
-        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(&rs)).collect();
-        if let Some(want) = &e.legal {
-            eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
-        }
-        if let Some(want) = e.deck_size {
-            eq("deck size", want.to_string(), game.deck_size().to_string());
-        }
-        if let Some(want) = e.building_deck_size {
-            eq("building deck size", want.to_string(), game.building_deck_size().to_string());
-        }
-        if let Some(want) = e.discard_size {
-            eq("discard size", want.to_string(), game.discard().len().to_string());
-        }
-        for a in e.legal_includes.iter().flatten() {
-            if !legal.contains(a) {
-                fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
-            }
-        }
-        for a in e.legal_excludes.iter().flatten() {
-            if legal.contains(a) {
-                fails.push(format!("`{a}` should not be legal"));
-            }
-        }
+        check_seats(e, game, &mut fails);
+        check_table(e, game, &mut fails);
         match (&e.error, &run.error) {
             (Some(want), Some((i, got))) => {
                 if i + 1 != self.file.actions.len() {
@@ -745,5 +635,131 @@ impl Scenario {
             fails.push("census: a card is missing or doubled".into());
         }
         fails
+    }
+}
+
+/// The `[expect]` entries about each seat: scores, breakdowns, buildings, hands.
+fn check_seats(e: &Expect, game: &Game, fails: &mut Vec<String>) {
+    let rs = Arc::clone(game.ruleset());
+    let mut eq = |what: &str, want: String, got: String| {
+        if want != got {
+            fails.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    let n = game.num_players();
+    let scores = game.scores();
+    let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
+    let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
+    if let Some(want) = &e.scores {
+        eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
+    }
+    if let Some(want) = &e.breakdown {
+        for (seat, entries) in want.iter().enumerate().take(n) {
+            for (k, v) in entries {
+                eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
+            }
+        }
+    }
+    if let Some(want) = e.neutral_score {
+        let got = game.neutral_score().map_or("no neutral collector".to_owned(), |s| s.total.to_string());
+        eq("neutral score", want.to_string(), got);
+    }
+    if let Some(want) = &e.buildings {
+        let got: Vec<Vec<String>> = (0..n).map(|s| ids(&game.player(s).buildings)).collect();
+        eq("buildings", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.counts {
+        for (seat, want) in want.iter().enumerate().take(n) {
+            let counts = &game.player(seat).counts;
+            let got: BTreeMap<String, u8> = rs
+                .types
+                .iter()
+                .zip(counts)
+                .filter(|(t, c)| **c > 0 || want.contains_key(&t.id))
+                .map(|(t, c)| (t.id.clone(), *c))
+                .collect();
+            eq(&format!("seat {seat} buildings per type"), format!("{want:?}"), format!("{got:?}"));
+        }
+    }
+    if let Some(want) = e.neutral_buildings {
+        eq("neutral buildings", want.to_string(), game.neutral().map_or(0, |p| p.buildings.len()).to_string());
+    }
+    if let Some(want) = &e.hands {
+        let sorted = |mut h: Vec<String>| {
+            h.sort();
+            h
+        };
+        let want: Vec<Vec<String>> = want.iter().cloned().map(sorted).collect();
+        let got: Vec<Vec<String>> = (0..n).map(|s| sorted(money(&game.player(s).hand))).collect();
+        eq("hands", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.hand_sizes {
+        let got: Vec<usize> = (0..n).map(|s| game.player(s).hand.len()).collect();
+        eq("hand sizes", format!("{want:?}"), format!("{got:?}"));
+    }
+}
+
+/// The `[expect]` entries about the table: the displays, scorings, winners,
+/// the game end, the pending decision, legal actions and the piles.
+fn check_table(e: &Expect, game: &Game, fails: &mut Vec<String>) {
+    let rs = Arc::clone(game.ruleset());
+    let mut eq = |what: &str, want: String, got: String| {
+        if want != got {
+            fails.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
+    let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
+    if let Some(want) = &e.money_display {
+        eq("money display", format!("{want:?}"), format!("{:?}", money(game.money_display())));
+    }
+    if let Some(want) = &e.building_display {
+        let got: Vec<String> =
+            game.building_display().iter().map(|b| b.map_or("-".to_owned(), |b| rs.building(b).id.clone())).collect();
+        eq("building display", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.scored {
+        eq("scored", format!("{want:?}"), format!("{:?}", game.scored()));
+    }
+    if let Some(want) = &e.unclaimed {
+        eq("unclaimed", format!("{want:?}"), format!("{:?}", ids(game.unclaimed())));
+    }
+    if let Some(want) = &e.winners {
+        eq("winners", format!("{want:?}"), format!("{:?}", game.winners()));
+    }
+    if let Some(want) = e.over {
+        eq("over", want.to_string(), game.is_over().to_string());
+    }
+    if let Some(want) = e.start_player {
+        eq("start player", want.to_string(), game.start_player().to_string());
+    }
+    if let Some(want) = &e.pending {
+        eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
+    }
+    if let Some(want) = e.pending_seat {
+        eq("pending seat", want.to_string(), game.pending().map_or("none".to_owned(), |d| d.seat().to_string()));
+    }
+    let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(&rs)).collect();
+    if let Some(want) = &e.legal {
+        eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
+    }
+    if let Some(want) = e.deck_size {
+        eq("deck size", want.to_string(), game.deck_size().to_string());
+    }
+    if let Some(want) = e.building_deck_size {
+        eq("building deck size", want.to_string(), game.building_deck_size().to_string());
+    }
+    if let Some(want) = e.discard_size {
+        eq("discard size", want.to_string(), game.discard().len().to_string());
+    }
+    for a in e.legal_includes.iter().flatten() {
+        if !legal.contains(a) {
+            fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
+        }
+    }
+    for a in e.legal_excludes.iter().flatten() {
+        if legal.contains(a) {
+            fails.push(format!("`{a}` should not be legal"));
+        }
     }
 }

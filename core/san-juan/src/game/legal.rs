@@ -195,27 +195,7 @@ impl Game {
             (d @ Decision::Pay { .. }, a) => self.apply_pay(d, a),
             (d @ Decision::Produce { .. }, a) => self.apply_produce(d, a),
             (d @ Decision::Sell { .. }, a) => self.apply_sell(d, a),
-            (Decision::Keep { seat, left }, Action::Keep(card)) => {
-                let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
-                let c = self.limbo.swap_remove(i);
-                self.players[seat].hand.push(c);
-                if left > 1 && !self.limbo.is_empty() {
-                    self.pending = Some(Decision::Keep { seat, left: left - 1 });
-                } else {
-                    if !self.limbo.is_empty() {
-                        let n = self.limbo.len();
-                        self.secret_event(seat, None, |g| {
-                            let public = match n {
-                                1 => format!("seat {seat} discards the other card"),
-                                n => format!("seat {seat} discards the other {n} cards"),
-                            };
-                            (format!("{public}: {}", g.ids(&g.limbo)), public)
-                        });
-                    }
-                    self.discard.append(&mut self.limbo);
-                }
-                Ok(())
-            }
+            (Decision::Keep { seat, left }, Action::Keep(card)) => self.answer_keep(seat, left, card),
             (Decision::Discard { seat, left, reason }, Action::Discard(card)) => {
                 let c = self.take_from_hand(seat, card);
                 self.discard.push(c);
@@ -233,40 +213,8 @@ impl Game {
                 self.discard.append(&mut self.limbo);
                 Ok(())
             }
-            (Decision::Tuck { seat, slot, left, done }, a) => {
-                let done = if let Action::Tuck(card) = a {
-                    let c = self.take_from_hand(seat, card);
-                    let s = &mut self.players[seat].city[slot];
-                    s.under.push(c);
-                    s.under_from = Some(s.card);
-                    done + 1
-                } else {
-                    done
-                };
-                let more = matches!(a, Action::Tuck(_)) && left > 1 && !self.players[seat].hand.is_empty();
-                if more {
-                    self.pending = Some(Decision::Tuck { seat, slot, left: left - 1, done });
-                } else if done > 0 {
-                    self.players[seat].city[slot].uses += 1;
-                }
-                Ok(())
-            }
-            (Decision::Exchange { seat, left, done }, a) => {
-                let done = if let Action::Discard(card) = a {
-                    let c = self.take_from_hand(seat, card);
-                    self.discard.push(c);
-                    done + 1
-                } else {
-                    done
-                };
-                let more = matches!(a, Action::Discard(_)) && left > 1 && !self.players[seat].hand.is_empty();
-                if more {
-                    self.pending = Some(Decision::Exchange { seat, left: left - 1, done });
-                } else {
-                    self.draw_to_hand(seat, done as i32);
-                }
-                Ok(())
-            }
+            (Decision::Tuck { seat, slot, left, done }, a) => self.answer_tuck(seat, slot, left, done, a),
+            (Decision::Exchange { seat, left, done }, a) => self.answer_exchange(seat, left, done, a),
             (Decision::Choose { seat, owner, slot, .. }, Action::Choose(w)) => {
                 let answer = Answer::Option(self.rs.cards.word_name(w));
                 self.answer_choice(seat, owner.into(), slot.into(), answer)
@@ -290,19 +238,83 @@ impl Game {
                 }
                 Ok(())
             }
-            (Decision::Look { seat, slot, left }, a) => {
-                if let Action::Discard(card) = a {
-                    let i = self.limbo.iter().position(|&c| c == card).expect("legal discard");
-                    self.discard.push(self.limbo.remove(i));
-                    if left > 1 && !self.limbo.is_empty() {
-                        self.pending = Some(Decision::Look { seat, slot, left: left - 1 });
-                        return Ok(());
-                    }
-                }
-                self.put_back();
-                Ok(())
-            }
+            (Decision::Look { seat, slot, left }, a) => self.answer_look(seat, slot, left, a),
             (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
         }
+    }
+
+    /// Keeps `card` of the cards drawn; the rest are discarded once `left` are kept.
+    fn answer_keep(&mut self, seat: usize, left: usize, card: CardIdx) -> Result<(), GameError> {
+        let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
+        let c = self.limbo.swap_remove(i);
+        self.players[seat].hand.push(c);
+        if left > 1 && !self.limbo.is_empty() {
+            self.pending = Some(Decision::Keep { seat, left: left - 1 });
+        } else {
+            if !self.limbo.is_empty() {
+                let n = self.limbo.len();
+                self.secret_event(seat, None, |g| {
+                    let public = match n {
+                        1 => format!("seat {seat} discards the other card"),
+                        n => format!("seat {seat} discards the other {n} cards"),
+                    };
+                    (format!("{public}: {}", g.ids(&g.limbo)), public)
+                });
+            }
+            self.discard.append(&mut self.limbo);
+        }
+        Ok(())
+    }
+
+    /// Puts a hand card under the building in `slot`, or stops (`pass`).
+    fn answer_tuck(&mut self, seat: usize, slot: usize, left: usize, done: usize, a: Action) -> Result<(), GameError> {
+        let done = if let Action::Tuck(card) = a {
+            let c = self.take_from_hand(seat, card);
+            let s = &mut self.players[seat].city[slot];
+            s.under.push(c);
+            s.under_from = Some(s.card);
+            done + 1
+        } else {
+            done
+        };
+        let more = matches!(a, Action::Tuck(_)) && left > 1 && !self.players[seat].hand.is_empty();
+        if more {
+            self.pending = Some(Decision::Tuck { seat, slot, left: left - 1, done });
+        } else if done > 0 {
+            self.players[seat].city[slot].uses += 1;
+        }
+        Ok(())
+    }
+
+    /// Discards a hand card to exchange, or stops (`pass`) and draws as many as were discarded.
+    fn answer_exchange(&mut self, seat: usize, left: usize, done: usize, a: Action) -> Result<(), GameError> {
+        let done = if let Action::Discard(card) = a {
+            let c = self.take_from_hand(seat, card);
+            self.discard.push(c);
+            done + 1
+        } else {
+            done
+        };
+        let more = matches!(a, Action::Discard(_)) && left > 1 && !self.players[seat].hand.is_empty();
+        if more {
+            self.pending = Some(Decision::Exchange { seat, left: left - 1, done });
+        } else {
+            self.draw_to_hand(seat, done as i32);
+        }
+        Ok(())
+    }
+
+    /// Discards one of the cards looked at, or stops (`pass`) and puts the rest back.
+    fn answer_look(&mut self, seat: usize, slot: usize, left: usize, a: Action) -> Result<(), GameError> {
+        if let Action::Discard(card) = a {
+            let i = self.limbo.iter().position(|&c| c == card).expect("legal discard");
+            self.discard.push(self.limbo.remove(i));
+            if left > 1 && !self.limbo.is_empty() {
+                self.pending = Some(Decision::Look { seat, slot, left: left - 1 });
+                return Ok(());
+            }
+        }
+        self.put_back();
+        Ok(())
     }
 }
