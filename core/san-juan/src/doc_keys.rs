@@ -1,5 +1,5 @@
 //! Every name a designer writes or reads, listed from the code, so that
-//! `core/tests/docs.rs` can check that the user documentation in `docs/`
+//! `core/san-juan/tests/san_juan/docs.rs` can check that the user documentation in `docs/`
 //! names each one. A field added to a file format, a new hook or a new `ctx`
 //! property then fails a test until someone documents it.
 //!

@@ -55,40 +55,8 @@ impl Game {
         let p = &self.players[seat];
         let in_hand = |c: CardIdx| p.hand.contains(&c);
         let no_card = |c: CardIdx| format!("seat {seat} has no {} in hand", id(c));
-        let answers = matches!(
-            (d, action),
-            (Decision::Role { .. }, Action::Role { .. })
-                | (Decision::Build { .. }, Action::Build { .. } | Action::Pass)
-                | (Decision::Pay { .. }, Action::Pay(_) | Action::Spend(_))
-                | (Decision::Produce { .. }, Action::Produce(_) | Action::Pass)
-                | (Decision::Sell { .. }, Action::Sell(_) | Action::Pass)
-                | (Decision::Keep { .. }, Action::Keep(_))
-                | (Decision::Discard { .. }, Action::Discard(_))
-                | (Decision::Reveal { .. }, Action::Keep(_) | Action::Pass)
-                | (Decision::Tuck { .. }, Action::Tuck(_) | Action::Pass)
-                | (Decision::Exchange { .. }, Action::Discard(_) | Action::Pass)
-                | (Decision::Choose { .. }, Action::Choose(_))
-                | (Decision::Pick { .. }, Action::Pick(_))
-                | (Decision::Give { .. }, Action::Give(_))
-                | (Decision::Look { .. }, Action::Discard(_) | Action::Pass)
-        );
-        if !answers {
-            let verb = match action {
-                Action::Role { .. } => "choose a role",
-                Action::Build { .. } => "build",
-                Action::Pay(_) => "pay",
-                Action::Spend(_) => "spend a good",
-                Action::Produce(_) => "produce",
-                Action::Sell(_) => "sell",
-                Action::Keep(_) => "keep a card",
-                Action::Discard(_) => "discard",
-                Action::Tuck(_) => "put a card under a building",
-                Action::Choose(_) => "choose an option",
-                Action::Pick(_) => "choose a card",
-                Action::Give(_) => "give a card",
-                Action::Pass => "pass",
-            };
-            return Some(format!("seat {seat} must {}, not {verb}", self.task(d)));
+        if let Some(why) = self.not_an_answer(d, action) {
+            return Some(why);
         }
         let why = match (d, action) {
             (Decision::Role { .. }, Action::Role { role, .. }) if self.taken(role) => {
@@ -159,6 +127,47 @@ impl Game {
             _ => format!("seat {seat} must {}", self.task(d)),
         };
         Some(why)
+    }
+
+    /// Why `action` does not even answer the kind of decision `d` is (`build`
+    /// when a role is to be chosen); `None` if it does.
+    fn not_an_answer(&self, d: &Decision, action: Action) -> Option<String> {
+        let answers = matches!(
+            (d, action),
+            (Decision::Role { .. }, Action::Role { .. })
+                | (Decision::Build { .. }, Action::Build { .. } | Action::Pass)
+                | (Decision::Pay { .. }, Action::Pay(_) | Action::Spend(_))
+                | (Decision::Produce { .. }, Action::Produce(_) | Action::Pass)
+                | (Decision::Sell { .. }, Action::Sell(_) | Action::Pass)
+                | (Decision::Keep { .. }, Action::Keep(_))
+                | (Decision::Discard { .. }, Action::Discard(_))
+                | (Decision::Reveal { .. }, Action::Keep(_) | Action::Pass)
+                | (Decision::Tuck { .. }, Action::Tuck(_) | Action::Pass)
+                | (Decision::Exchange { .. }, Action::Discard(_) | Action::Pass)
+                | (Decision::Choose { .. }, Action::Choose(_))
+                | (Decision::Pick { .. }, Action::Pick(_))
+                | (Decision::Give { .. }, Action::Give(_))
+                | (Decision::Look { .. }, Action::Discard(_) | Action::Pass)
+        );
+        if !answers {
+            let verb = match action {
+                Action::Role { .. } => "choose a role",
+                Action::Build { .. } => "build",
+                Action::Pay(_) => "pay",
+                Action::Spend(_) => "spend a good",
+                Action::Produce(_) => "produce",
+                Action::Sell(_) => "sell",
+                Action::Keep(_) => "keep a card",
+                Action::Discard(_) => "discard",
+                Action::Tuck(_) => "put a card under a building",
+                Action::Choose(_) => "choose an option",
+                Action::Pick(_) => "choose a card",
+                Action::Give(_) => "give a card",
+                Action::Pass => "pass",
+            };
+            return Some(format!("seat {} must {}, not {verb}", d.seat(), self.task(d)));
+        }
+        None
     }
 
     /// Why `seat` cannot build `card` (over a building of type `over`) now.
