@@ -249,6 +249,356 @@ fn nearest<'a, T>(chain: &'a [Link], get: impl Fn(&'a RulesetFile) -> Option<&'a
     chain.iter().find_map(|l| get(&l.file).map(|t| (&*l.doc, t)))
 }
 
+/// The rules: each file's numbers are checked where they are written, then the
+/// tables are merged over the parents'; `None` when a rule is set nowhere.
+fn merge_rules(chain: &[Link], errors: &mut Vec<LoadError>) -> Option<Rules> {
+    for link in chain {
+        for (path, value, (lo, hi)) in link.file.rules.numbers() {
+            if value < lo || value > hi {
+                errors.push(link.doc.error(
+                    &format!("rules.{path}"),
+                    format!("rules.{path} is {value}; it must be between {lo} and {hi}"),
+                ));
+            }
+        }
+    }
+    let top = &chain[0].doc;
+    if let Err(e) = engine_rules::chain::check_ruleset_id(top, &chain[0].file.id) {
+        errors.push(e);
+    }
+    let patches: Vec<&RulesPatch> = chain.iter().rev().map(|l| &l.file.rules).collect();
+    let rules = RulesPatch::merge(&patches).map_err(|missing| {
+        let keys = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+        top.key_error("rules", format!("the ruleset sets no {keys}"))
+            .help("add them under [rules], or `extends` a ruleset that sets them")
+    });
+    let rules = match rules {
+        Ok(r) => r,
+        Err(e) => {
+            errors.push(e);
+            return None;
+        }
+    };
+    if rules.min_players > rules.max_players {
+        errors.push(top.error(
+            "rules.min_players",
+            format!("{} players at least but {} at most", rules.min_players, rules.max_players),
+        ));
+    }
+    Some(rules)
+}
+
+/// The tables the ruleset is built from, each from the nearest file of the
+/// chain that sets it, with that file (where its errors are reported).
+struct Tables<'a> {
+    money_doc: &'a TomlDoc,
+    money: &'a MoneyFile,
+    yard_doc: &'a TomlDoc,
+    yard: &'a YardFile,
+    building_doc: &'a TomlDoc,
+    types: &'a Vec<BuildingType>,
+    scoring_doc: &'a TomlDoc,
+    scorings: &'a Vec<Scoring>,
+    scripts_doc: &'a TomlDoc,
+    scripts: &'a ScriptPaths,
+    two_doc: &'a TomlDoc,
+    two: &'a TwoPlayers,
+}
+
+impl<'a> Tables<'a> {
+    /// Reads the tables from the chain.
+    fn nearest(chain: &'a [Link]) -> Self {
+        // `check_root` makes sure the chain's last file has every table.
+        let (money_doc, money) = nearest(chain, |f| f.money.as_ref()).expect("checked by the chain");
+        let (yard_doc, yard) = nearest(chain, |f| f.yard.as_ref()).expect("checked by the chain");
+        let (building_doc, types) = nearest(chain, |f| f.building.as_ref()).expect("checked by the chain");
+        let (scoring_doc, scorings) = nearest(chain, |f| f.scoring.as_ref()).expect("checked by the chain");
+        let (scripts_doc, scripts) = nearest(chain, |f| f.scripts.as_ref()).expect("checked by the chain");
+        let (two_doc, two) = nearest(chain, |f| f.two_players.as_ref()).expect("checked by the chain");
+        Tables {
+            money_doc,
+            money,
+            yard_doc,
+            yard,
+            building_doc,
+            types,
+            scoring_doc,
+            scorings,
+            scripts_doc,
+            scripts,
+            two_doc,
+            two,
+        }
+    }
+}
+
+/// Checks the money: currencies, values, copies (two players' too), and that
+/// the starting capital can always be dealt.
+fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
+    let Tables { money_doc, money, two_doc, two, .. } = *t;
+    let top = &chain[0].doc;
+    let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
+    let m = money;
+    if m.currencies.is_empty() || m.currencies.len() > MAX_CURRENCIES {
+        err(money_doc, "money.currencies", format!("{} currencies: must be 1 to {MAX_CURRENCIES}", m.currencies.len()));
+    }
+    for (i, c) in m.currencies.iter().enumerate() {
+        if let Err(e) = check_id(&c.id) {
+            err(money_doc, &format!("money.currencies.{i}.id"), e);
+        }
+        if m.currencies[..i].iter().any(|o| o.id == c.id) {
+            err(money_doc, &format!("money.currencies.{i}.id"), format!("currency `{}` is listed twice", c.id));
+        }
+    }
+    if m.values.is_empty() {
+        err(money_doc, "money.values", "no values: a money card needs one".into());
+    }
+    for (i, v) in m.values.iter().enumerate() {
+        if *v == 0 || *v > 99 {
+            err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be 1 to 99"));
+        }
+        if m.values[..i].contains(v) {
+            err(money_doc, &format!("money.values.{i}"), format!("value {v} is listed twice"));
+        }
+    }
+    if m.copies == 0 || m.copies > 20 {
+        err(money_doc, "money.copies", format!("{}: must be 1 to 20", m.copies));
+    }
+    if two.money_copies == 0 || two.money_copies > m.copies {
+        err(
+            two_doc,
+            "two_players.money_copies",
+            format!("{}: must be 1 to money.copies ({})", two.money_copies, m.copies),
+        );
+    }
+    // The starting capital must be dealt whatever the shuffle: each player is
+    // dealt up to `capital + largest value - 1`, with 2 players from fewer copies.
+    if let (Some(&largest), false) = (m.values.iter().max(), m.currencies.is_empty()) {
+        let per_copy: u64 = m.values.iter().map(|&v| u64::from(v)).sum::<u64>() * m.currencies.len() as u64;
+        let need = |n: usize| n as u64 * (u64::from(rules.starting_capital) + u64::from(largest) - 1);
+        let short = (rules.min_players..=rules.max_players.min(MAX_PLAYERS)).find(|&n| {
+            let copies = if n == 2 { two.money_copies } else { m.copies };
+            need(n) > per_copy * u64::from(copies)
+        });
+        if let Some(n) = short {
+            let copies = if n == 2 { two.money_copies } else { m.copies };
+            // Reported where the capital is set (the money may be what changed).
+            let at = chain.iter().find(|l| l.file.rules.starting_capital.is_some()).map_or(&**top, |l| &*l.doc);
+            err(
+                at,
+                "rules.starting_capital",
+                format!(
+                    "a starting capital of {} cannot always be dealt to {n} players: each may need up to {} \
+                     (the capital plus the largest value less 1), {} in all, and the money holds {}",
+                    rules.starting_capital,
+                    u64::from(rules.starting_capital) + u64::from(largest) - 1,
+                    need(n),
+                    per_copy * u64::from(copies)
+                ),
+            );
+        }
+    }
+}
+
+/// The currency of each building display slot; an unknown currency is an error.
+fn yard_slots(t: &Tables, errors: &mut Vec<LoadError>) -> Vec<u8> {
+    let Tables { yard_doc, yard, money: m, .. } = *t;
+    let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
+    let mut yard_slots = Vec::new();
+    if yard.slots.is_empty() || yard.slots.len() > 16 {
+        err(yard_doc, "yard.slots", format!("{} slots: must be 1 to 16", yard.slots.len()));
+    }
+    for (i, s) in yard.slots.iter().enumerate() {
+        match m.currencies.iter().position(|c| c.id == *s) {
+            Some(c) => yard_slots.push(c as u8),
+            None => {
+                let ids: Vec<&str> = m.currencies.iter().map(|c| c.id.as_str()).collect();
+                err(
+                    yard_doc,
+                    &format!("yard.slots.{i}"),
+                    format!("unknown currency `{s}`; currencies: {}", ids.join(", ")),
+                );
+            }
+        }
+    }
+    yard_slots
+}
+
+/// The building cards, by type then price (copies of a price counted), with the types checked.
+fn building_cards(t: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingDef> {
+    let Tables { building_doc, types, .. } = *t;
+    let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
+    if types.is_empty() || types.len() > MAX_TYPES {
+        err(building_doc, "building", format!("{} building types: must be 1 to {MAX_TYPES}", types.len()));
+    }
+    let mut buildings: Vec<BuildingDef> = Vec::new();
+    for (t, b) in types.iter().enumerate() {
+        if let Err(e) = check_id(&b.id) {
+            err(building_doc, &format!("building.{t}.id"), e);
+        }
+        if types[..t].iter().any(|o| o.id == b.id) {
+            err(building_doc, &format!("building.{t}.id"), format!("building type `{}` is listed twice", b.id));
+        }
+        if b.prices.is_empty() {
+            err(building_doc, &format!("building.{t}.prices"), "no prices: a type needs at least one card".into());
+        }
+        for (i, p) in b.prices.iter().enumerate() {
+            if *p == 0 || *p > 99 {
+                err(building_doc, &format!("building.{t}.prices.{i}"), format!("price {p}: must be 1 to 99"));
+            }
+        }
+        let mut prices = b.prices.clone();
+        prices.sort_unstable();
+        for p in prices {
+            match buildings.last_mut() {
+                Some(last) if last.kind as usize == t && last.price == p => last.copies = last.copies.saturating_add(1),
+                _ => buildings.push(BuildingDef { id: format!("{}{p}", b.id), kind: t as u8, price: p, copies: 1 }),
+            }
+        }
+    }
+    if buildings.len() > 250 {
+        err(building_doc, "building", "more than 250 distinct building cards".into());
+    }
+    buildings
+}
+
+/// Checks the scorings (cards, piles, ranks) and the neutral collector's draws.
+fn check_scorings(rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
+    let Tables { scoring_doc, scorings, two_doc, two, types, .. } = *t;
+    let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
+    if scorings.is_empty() {
+        err(scoring_doc, "scoring", "no scoring: the game end needs one".into());
+    }
+    for (i, s) in scorings.iter().enumerate() {
+        let last = i + 1 == scorings.len();
+        let key = |k: &str| format!("scoring.{i}.{k}");
+        match (&s.card, s.pile, last) {
+            (None, None, true) => {}
+            (None, Some(_), true) => {
+                err(scoring_doc, &key("pile"), "the final scoring has no card to put in a pile".into())
+            }
+            (Some(_), _, true) => {
+                err(scoring_doc, &key("card"), "the last scoring happens at the game end: it has no card".into())
+            }
+            (None, _, false) => {
+                err(scoring_doc, &key("name"), format!("scoring {} needs a card: only the last has none", s.name))
+            }
+            (Some(_), None, false) => err(scoring_doc, &key("name"), format!("scoring {} needs a pile", s.name)),
+            (Some(c), Some(p), false) => {
+                if let Err(e) = check_id(c) {
+                    err(scoring_doc, &key("card"), e);
+                }
+                if p == 0 || p > rules.piles {
+                    err(scoring_doc, &key("pile"), format!("pile {p}: piles are 1 to {}", rules.piles));
+                }
+                if let Some(o) = scorings[..i].iter().find(|o| o.card.as_deref() == Some(c.as_str())) {
+                    err(
+                        scoring_doc,
+                        &key("card"),
+                        format!("card `{c}` already triggers scoring {}; give each scoring its own card", o.name),
+                    );
+                }
+                if scorings[..i].iter().any(|o| o.pile == Some(p)) {
+                    err(scoring_doc, &key("pile"), format!("pile {p} already holds a scoring card"));
+                }
+            }
+        }
+        if s.ranks.is_empty() || s.ranks.len() > MAX_PLAYERS {
+            err(scoring_doc, &key("ranks"), format!("{} ranks: must be 1 to {MAX_PLAYERS}", s.ranks.len()));
+        }
+        for (k, row) in s.ranks.iter().enumerate() {
+            if row.len() != types.len() {
+                err(
+                    scoring_doc,
+                    &format!("scoring.{i}.ranks.{k}"),
+                    format!("{} points; one per building type ({}) is needed", row.len(), types.len()),
+                );
+            }
+            if row.iter().any(|&p| !(0..=1000).contains(&p)) {
+                err(scoring_doc, &format!("scoring.{i}.ranks.{k}"), "points must be 0 to 1000".into());
+            }
+        }
+    }
+    for (i, d) in two.neutral_draws.iter().enumerate() {
+        let known = d.at == "start" || scorings.iter().any(|s| s.card.is_some() && s.name == d.at);
+        if !known {
+            err(
+                two_doc,
+                &format!("two_players.neutral_draws.{i}.at"),
+                format!("`{}` is neither `start` nor the name of a scoring with a card", d.at),
+            );
+        }
+    }
+}
+
+/// Compiles the scoring and neutral-collector scripts; `None` (with errors) when they fail.
+fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> Option<Hooks> {
+    let Tables { scripts_doc, scripts, .. } = *t;
+    let script = |key: &str, path: &str, errors: &mut Vec<LoadError>| -> Option<Source> {
+        let s = scripts_doc.source.join(path);
+        match s.check_inside(root, "rhai") {
+            Ok(()) => Some(s),
+            Err(e) => {
+                errors.push(relocate(e, scripts_doc, key));
+                None
+            }
+        }
+    };
+    let score = script("scripts.score", &scripts.score, errors);
+    let neutral = script("scripts.neutral", &scripts.neutral, errors);
+    match (score, neutral) {
+        (Some(score), Some(neutral)) => match Hooks::load(&score, &neutral) {
+            Ok(h) => Some(h),
+            Err(e) => {
+                errors.extend(e.into_iter().map(|e| relocate_missing(e, scripts_doc)));
+                None
+            }
+        },
+        _ => None,
+    }
+}
+
+/// The ruleset, from parts that passed every check.
+fn build(
+    source: Source,
+    chain: &[Link],
+    rules: Rules,
+    t: &Tables,
+    yard_slots: Vec<u8>,
+    buildings: Vec<BuildingDef>,
+    hooks: Hooks,
+) -> Arc<Ruleset> {
+    let Tables { money, scorings, scripts_doc, scripts, two, types, .. } = *t;
+    let top = &chain[0].file;
+    let script_texts = [&scripts_doc.source.join(&scripts.score), &scripts_doc.source.join(&scripts.neutral)]
+        .map(|s| s.read().unwrap_or_default());
+    let fingerprint = fingerprint(&[
+        &toml::to_string(&rules).unwrap_or_default(),
+        &format!("{money:?}|{yard_slots:?}|{buildings:?}|{scorings:?}|{two:?}"),
+        &script_texts[0],
+        &script_texts[1],
+    ]);
+    Arc::new(Ruleset {
+        id: top.id.clone(),
+        name: top.name.clone(),
+        description: top.description.clone(),
+        parents: chain[1..].iter().map(|l| l.doc.source.clone()).collect(),
+        source,
+        rules,
+        currencies: money.currencies.clone(),
+        values: money.values.clone(),
+        copies: money.copies,
+        yard: yard_slots,
+        types: types.clone(),
+        buildings,
+        scorings: scorings.clone(),
+        two_players: two.clone(),
+        hooks,
+        fingerprint,
+        balance: engine_play::value::ModelSlot::default(),
+    })
+}
+
 impl Ruleset {
     /// The balance bot's model: the one given with [`Ruleset::set_balance_model`],
     /// or learned by self-play now (once per loaded ruleset).
@@ -273,284 +623,24 @@ impl Ruleset {
         Ruleset::load_source(resolve_spec(spec, Some(from), &BUILTINS)?)
     }
 
-    /// Loads the ruleset in `source`, reporting every problem found.
+    /// Loads the ruleset in `source`, reporting every problem found: reads the
+    /// `extends` chain, merges its `[rules]`, validates each table where it is
+    /// written, then builds the ruleset.
     pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
         let root = source.tree_root();
         let chain: Vec<Link> = read_chain(&source, root.as_deref(), &BUILTINS)?;
         let mut errors = Vec::new();
-        for link in &chain {
-            for (path, value, (lo, hi)) in link.file.rules.numbers() {
-                if value < lo || value > hi {
-                    errors.push(link.doc.error(
-                        &format!("rules.{path}"),
-                        format!("rules.{path} is {value}; it must be between {lo} and {hi}"),
-                    ));
-                }
-            }
-        }
-        let top = &chain[0].doc;
-        if let Err(e) = engine_rules::chain::check_ruleset_id(top, &chain[0].file.id) {
-            errors.push(e);
-        }
-        let patches: Vec<&RulesPatch> = chain.iter().rev().map(|l| &l.file.rules).collect();
-        let rules = RulesPatch::merge(&patches).map_err(|missing| {
-            let keys = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-            top.key_error("rules", format!("the ruleset sets no {keys}"))
-                .help("add them under [rules], or `extends` a ruleset that sets them")
-        });
-        let rules = match rules {
-            Ok(r) => r,
-            Err(e) => {
-                errors.push(e);
-                return Err(LoadErrors(errors));
-            }
-        };
-        // `check_root` makes sure the chain's last file has every table.
-        let (money_doc, money) = nearest(&chain, |f| f.money.as_ref()).expect("checked by the chain");
-        let (yard_doc, yard) = nearest(&chain, |f| f.yard.as_ref()).expect("checked by the chain");
-        let (building_doc, types) = nearest(&chain, |f| f.building.as_ref()).expect("checked by the chain");
-        let (scoring_doc, scorings) = nearest(&chain, |f| f.scoring.as_ref()).expect("checked by the chain");
-        let (scripts_doc, scripts) = nearest(&chain, |f| f.scripts.as_ref()).expect("checked by the chain");
-        let (two_doc, two) = nearest(&chain, |f| f.two_players.as_ref()).expect("checked by the chain");
-        let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
-
-        if rules.min_players > rules.max_players {
-            err(
-                top,
-                "rules.min_players",
-                format!("{} players at least but {} at most", rules.min_players, rules.max_players),
-            );
-        }
-        let m = money;
-        if m.currencies.is_empty() || m.currencies.len() > MAX_CURRENCIES {
-            err(
-                money_doc,
-                "money.currencies",
-                format!("{} currencies: must be 1 to {MAX_CURRENCIES}", m.currencies.len()),
-            );
-        }
-        for (i, c) in m.currencies.iter().enumerate() {
-            if let Err(e) = check_id(&c.id) {
-                err(money_doc, &format!("money.currencies.{i}.id"), e);
-            }
-            if m.currencies[..i].iter().any(|o| o.id == c.id) {
-                err(money_doc, &format!("money.currencies.{i}.id"), format!("currency `{}` is listed twice", c.id));
-            }
-        }
-        if m.values.is_empty() {
-            err(money_doc, "money.values", "no values: a money card needs one".into());
-        }
-        for (i, v) in m.values.iter().enumerate() {
-            if *v == 0 || *v > 99 {
-                err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be 1 to 99"));
-            }
-            if m.values[..i].contains(v) {
-                err(money_doc, &format!("money.values.{i}"), format!("value {v} is listed twice"));
-            }
-        }
-        if m.copies == 0 || m.copies > 20 {
-            err(money_doc, "money.copies", format!("{}: must be 1 to 20", m.copies));
-        }
-        if two.money_copies == 0 || two.money_copies > m.copies {
-            err(
-                two_doc,
-                "two_players.money_copies",
-                format!("{}: must be 1 to money.copies ({})", two.money_copies, m.copies),
-            );
-        }
-        // The starting capital must be dealt whatever the shuffle: each player is
-        // dealt up to `capital + largest value - 1`, with 2 players from fewer copies.
-        if let (Some(&largest), false) = (m.values.iter().max(), m.currencies.is_empty()) {
-            let per_copy: u64 = m.values.iter().map(|&v| u64::from(v)).sum::<u64>() * m.currencies.len() as u64;
-            let need = |n: usize| n as u64 * (u64::from(rules.starting_capital) + u64::from(largest) - 1);
-            let short = (rules.min_players..=rules.max_players.min(MAX_PLAYERS)).find(|&n| {
-                let copies = if n == 2 { two.money_copies } else { m.copies };
-                need(n) > per_copy * u64::from(copies)
-            });
-            if let Some(n) = short {
-                let copies = if n == 2 { two.money_copies } else { m.copies };
-                // Reported where the capital is set (the money may be what changed).
-                let at = chain.iter().find(|l| l.file.rules.starting_capital.is_some()).map_or(&**top, |l| &*l.doc);
-                err(
-                    at,
-                    "rules.starting_capital",
-                    format!(
-                        "a starting capital of {} cannot always be dealt to {n} players: each may need up to {} \
-                         (the capital plus the largest value less 1), {} in all, and the money holds {}",
-                        rules.starting_capital,
-                        u64::from(rules.starting_capital) + u64::from(largest) - 1,
-                        need(n),
-                        per_copy * u64::from(copies)
-                    ),
-                );
-            }
-        }
-        let mut yard_slots = Vec::new();
-        if yard.slots.is_empty() || yard.slots.len() > 16 {
-            err(yard_doc, "yard.slots", format!("{} slots: must be 1 to 16", yard.slots.len()));
-        }
-        for (i, s) in yard.slots.iter().enumerate() {
-            match m.currencies.iter().position(|c| c.id == *s) {
-                Some(c) => yard_slots.push(c as u8),
-                None => {
-                    let ids: Vec<&str> = m.currencies.iter().map(|c| c.id.as_str()).collect();
-                    err(
-                        yard_doc,
-                        &format!("yard.slots.{i}"),
-                        format!("unknown currency `{s}`; currencies: {}", ids.join(", ")),
-                    );
-                }
-            }
-        }
-        if types.is_empty() || types.len() > MAX_TYPES {
-            err(building_doc, "building", format!("{} building types: must be 1 to {MAX_TYPES}", types.len()));
-        }
-        let mut buildings: Vec<BuildingDef> = Vec::new();
-        for (t, b) in types.iter().enumerate() {
-            if let Err(e) = check_id(&b.id) {
-                err(building_doc, &format!("building.{t}.id"), e);
-            }
-            if types[..t].iter().any(|o| o.id == b.id) {
-                err(building_doc, &format!("building.{t}.id"), format!("building type `{}` is listed twice", b.id));
-            }
-            if b.prices.is_empty() {
-                err(building_doc, &format!("building.{t}.prices"), "no prices: a type needs at least one card".into());
-            }
-            for (i, p) in b.prices.iter().enumerate() {
-                if *p == 0 || *p > 99 {
-                    err(building_doc, &format!("building.{t}.prices.{i}"), format!("price {p}: must be 1 to 99"));
-                }
-            }
-            let mut prices = b.prices.clone();
-            prices.sort_unstable();
-            for p in prices {
-                match buildings.last_mut() {
-                    Some(last) if last.kind as usize == t && last.price == p => {
-                        last.copies = last.copies.saturating_add(1)
-                    }
-                    _ => buildings.push(BuildingDef { id: format!("{}{p}", b.id), kind: t as u8, price: p, copies: 1 }),
-                }
-            }
-        }
-        if buildings.len() > 250 {
-            err(building_doc, "building", "more than 250 distinct building cards".into());
-        }
-        if scorings.is_empty() {
-            err(scoring_doc, "scoring", "no scoring: the game end needs one".into());
-        }
-        for (i, s) in scorings.iter().enumerate() {
-            let last = i + 1 == scorings.len();
-            let key = |k: &str| format!("scoring.{i}.{k}");
-            match (&s.card, s.pile, last) {
-                (None, None, true) => {}
-                (None, Some(_), true) => {
-                    err(scoring_doc, &key("pile"), "the final scoring has no card to put in a pile".into())
-                }
-                (Some(_), _, true) => {
-                    err(scoring_doc, &key("card"), "the last scoring happens at the game end: it has no card".into())
-                }
-                (None, _, false) => {
-                    err(scoring_doc, &key("name"), format!("scoring {} needs a card: only the last has none", s.name))
-                }
-                (Some(_), None, false) => err(scoring_doc, &key("name"), format!("scoring {} needs a pile", s.name)),
-                (Some(c), Some(p), false) => {
-                    if let Err(e) = check_id(c) {
-                        err(scoring_doc, &key("card"), e);
-                    }
-                    if p == 0 || p > rules.piles {
-                        err(scoring_doc, &key("pile"), format!("pile {p}: piles are 1 to {}", rules.piles));
-                    }
-                    if let Some(o) = scorings[..i].iter().find(|o| o.card.as_deref() == Some(c.as_str())) {
-                        err(
-                            scoring_doc,
-                            &key("card"),
-                            format!("card `{c}` already triggers scoring {}; give each scoring its own card", o.name),
-                        );
-                    }
-                    if scorings[..i].iter().any(|o| o.pile == Some(p)) {
-                        err(scoring_doc, &key("pile"), format!("pile {p} already holds a scoring card"));
-                    }
-                }
-            }
-            if s.ranks.is_empty() || s.ranks.len() > MAX_PLAYERS {
-                err(scoring_doc, &key("ranks"), format!("{} ranks: must be 1 to {MAX_PLAYERS}", s.ranks.len()));
-            }
-            for (k, row) in s.ranks.iter().enumerate() {
-                if row.len() != types.len() {
-                    err(
-                        scoring_doc,
-                        &format!("scoring.{i}.ranks.{k}"),
-                        format!("{} points; one per building type ({}) is needed", row.len(), types.len()),
-                    );
-                }
-                if row.iter().any(|&p| !(0..=1000).contains(&p)) {
-                    err(scoring_doc, &format!("scoring.{i}.ranks.{k}"), "points must be 0 to 1000".into());
-                }
-            }
-        }
-        for (i, d) in two.neutral_draws.iter().enumerate() {
-            let known = d.at == "start" || scorings.iter().any(|s| s.card.is_some() && s.name == d.at);
-            if !known {
-                err(
-                    two_doc,
-                    &format!("two_players.neutral_draws.{i}.at"),
-                    format!("`{}` is neither `start` nor the name of a scoring with a card", d.at),
-                );
-            }
-        }
-        let script = |key: &str, path: &str, errors: &mut Vec<LoadError>| -> Option<Source> {
-            let s = scripts_doc.source.join(path);
-            match s.check_inside(root.as_deref(), "rhai") {
-                Ok(()) => Some(s),
-                Err(e) => {
-                    errors.push(relocate(e, scripts_doc, key));
-                    None
-                }
-            }
-        };
-        let score = script("scripts.score", &scripts.score, &mut errors);
-        let neutral = script("scripts.neutral", &scripts.neutral, &mut errors);
-        let hooks = match (score, neutral) {
-            (Some(score), Some(neutral)) => match Hooks::load(&score, &neutral) {
-                Ok(h) => Some(h),
-                Err(e) => {
-                    errors.extend(e.into_iter().map(|e| relocate_missing(e, scripts_doc)));
-                    None
-                }
-            },
-            _ => None,
-        };
+        let Some(rules) = merge_rules(&chain, &mut errors) else { return Err(LoadErrors(errors)) };
+        let t = Tables::nearest(&chain);
+        check_money(&chain, &rules, &t, &mut errors);
+        let yard_slots = yard_slots(&t, &mut errors);
+        let buildings = building_cards(&t, &mut errors);
+        check_scorings(&rules, &t, &mut errors);
+        let hooks = load_hooks(&t, root.as_deref(), &mut errors);
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }
-        let top = &chain[0].file;
-        let script_texts = [&scripts_doc.source.join(&scripts.score), &scripts_doc.source.join(&scripts.neutral)]
-            .map(|s| s.read().unwrap_or_default());
-        let fingerprint = fingerprint(&[
-            &toml::to_string(&rules).unwrap_or_default(),
-            &format!("{money:?}|{yard_slots:?}|{buildings:?}|{scorings:?}|{two:?}"),
-            &script_texts[0],
-            &script_texts[1],
-        ]);
-        Ok(Arc::new(Ruleset {
-            id: top.id.clone(),
-            name: top.name.clone(),
-            description: top.description.clone(),
-            parents: chain[1..].iter().map(|l| l.doc.source.clone()).collect(),
-            source,
-            rules,
-            currencies: money.currencies.clone(),
-            values: money.values.clone(),
-            copies: money.copies,
-            yard: yard_slots,
-            types: types.clone(),
-            buildings,
-            scorings: scorings.clone(),
-            two_players: two.clone(),
-            hooks: hooks.expect("no errors"),
-            fingerprint,
-            balance: engine_play::value::ModelSlot::default(),
-        }))
+        Ok(build(source, &chain, rules, &t, yard_slots, buildings, hooks.expect("no errors")))
     }
 
     /// Money cards in a game with this many players (every currency and value, times the copies).

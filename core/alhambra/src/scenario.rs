@@ -171,6 +171,12 @@ pub struct Run {
     pub error: Option<(usize, String)>,
 }
 
+/// The cards not yet placed while a written position is set up.
+struct Pools {
+    money: Vec<Money>,
+    buildings: Vec<BuildingIdx>,
+}
+
 impl Scenario {
     /// Reads a scenario file.
     pub fn load(path: &std::path::Path) -> Result<Scenario, LoadError> {
@@ -220,7 +226,9 @@ impl Scenario {
         Ruleset::load_relative(self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET), &self.source)
     }
 
-    /// The position the scenario sets up, before its actions.
+    /// The position the scenario sets up, before its actions: one `deal`t by
+    /// the rules, or one written card by card (players, displays, scorings done,
+    /// decks), each card taken from the pools so that every card is in one place.
     pub fn setup(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         let f = &self.file;
         if let Some(from) = &f.from_game {
@@ -237,60 +245,8 @@ impl Scenario {
             return Err(self.err("turn", "turn 0: turns count from 1").help("leave `turn` out for the first turn"));
         }
         self.check_expect(&rs)?;
-        let money_id = |id: &str, path: &str| rs.lookup_money(id).map_err(|e| self.err(path, e));
         if let Some(deal) = &f.deal {
-            // A dealt game is set up by the rules: a position written beside it would be ignored.
-            const POSITION: &[&str] = &[
-                "to_move",
-                "start_player",
-                "turn",
-                "money_display",
-                "building_display",
-                "deck",
-                "building_deck",
-                "discard",
-                "unplaced_money",
-                "only_listed_buildings",
-                "scored",
-                "neutral",
-            ];
-            if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
-                return Err(self.err(key, format!("`{key}` has no effect with `deal`")).help(
-                    "`deal` sets up the game by the rules from a money deck; write a position without `deal` instead",
-                ));
-            }
-            if let Some(s) =
-                f.players.iter().position(|p| !p.hand.is_empty() || !p.buildings.is_empty() || p.score != 0)
-            {
-                return Err(self
-                    .err(&format!("players.{s}"), "a player's cards have no effect with `deal`")
-                    .help("`deal` gives every player their starting capital by the rules; leave `[[players]]` empty"));
-            }
-            let top = deal
-                .iter()
-                .enumerate()
-                .map(|(i, id)| money_id(id, &format!("deal.{i}")))
-                .collect::<Result<Vec<_>, _>>()?;
-            // More copies of a card than the game has would be rearranged, not refused.
-            let all = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(0)).all_money();
-            if top.len() > all.len() {
-                return Err(self.err("deal", format!("{} cards; the money has {}", top.len(), all.len())));
-            }
-            for (i, m) in top.iter().enumerate() {
-                let (listed, have) =
-                    (top[..=i].iter().filter(|x| *x == m).count(), all.iter().filter(|x| *x == m).count());
-                if listed > have {
-                    return Err(self
-                        .err(
-                            &format!("deal.{i}"),
-                            format!("`{}` is listed {listed} times; {n} players play with {have}", deal[i]),
-                        )
-                        .help(
-                            "every card is in exactly one place; list each money card at most as often as it exists",
-                        ));
-                }
-            }
-            return Game::new_arranged(rs, n, f.seed, &top).map_err(|e| self.err("deal", e.to_string()));
+            return self.dealt(rs, deal);
         }
         if f.to_move >= n {
             return Err(self.err("to_move", format!("seat {} is not a seat (seats 0 to {})", f.to_move, n - 1)));
@@ -302,34 +258,115 @@ impl Scenario {
         if game.neutral.is_none() && f.neutral.is_some() {
             return Err(self.err("neutral", "only a two-player game has a neutral collector"));
         }
-        let mut money_pool = game.all_money();
-        let mut building_pool = game.all_buildings();
-        let take_money = |pool: &mut Vec<Money>, id: &str, path: &str| -> Result<Money, LoadError> {
-            let m = money_id(id, path)?;
-            let i = pool.iter().position(|&x| x == m).ok_or_else(|| {
-                self.err(path, format!("no copy of `{id}` is left")).help("every card is in exactly one place")
-            })?;
-            Ok(pool.swap_remove(i))
+        let mut pools = Pools { money: game.all_money(), buildings: game.all_buildings() };
+        self.place_players(&rs, &mut game, &mut pools)?;
+        self.place_displays(&rs, &mut game, &mut pools)?;
+        let scoring_left = self.scored(&rs, &mut game)?;
+        self.place_decks(&rs, &mut game, &mut pools, scoring_left)?;
+        game.start_player = f.start_player.unwrap_or(f.to_move);
+        game.turns = f.turn.unwrap_or(1);
+        game.pending = Some(Decision::Turn { seat: f.to_move });
+        game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
+        Ok(game)
+    }
+
+    /// A game `deal`t by the rules from a money deck with the listed cards on top.
+    fn dealt(&self, rs: Arc<Ruleset>, deal: &[String]) -> Result<Game, LoadError> {
+        let f = &self.file;
+        let n = f.players.len();
+        // A dealt game is set up by the rules: a position written beside it would be ignored.
+        const POSITION: &[&str] = &[
+            "to_move",
+            "start_player",
+            "turn",
+            "money_display",
+            "building_display",
+            "deck",
+            "building_deck",
+            "discard",
+            "unplaced_money",
+            "only_listed_buildings",
+            "scored",
+            "neutral",
+        ];
+        if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
+            return Err(self.err(key, format!("`{key}` has no effect with `deal`")).help(
+                "`deal` sets up the game by the rules from a money deck; write a position without `deal` instead",
+            ));
+        }
+        if let Some(s) = f.players.iter().position(|p| !p.hand.is_empty() || !p.buildings.is_empty() || p.score != 0) {
+            return Err(self
+                .err(&format!("players.{s}"), "a player's cards have no effect with `deal`")
+                .help("`deal` gives every player their starting capital by the rules; leave `[[players]]` empty"));
+        }
+        let top = deal
+            .iter()
+            .enumerate()
+            .map(|(i, id)| self.money_id(&rs, id, &format!("deal.{i}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        // More copies of a card than the game has would be rearranged, not refused.
+        let all = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(0)).all_money();
+        if top.len() > all.len() {
+            return Err(self.err("deal", format!("{} cards; the money has {}", top.len(), all.len())));
+        }
+        for (i, m) in top.iter().enumerate() {
+            let (listed, have) = (top[..=i].iter().filter(|x| *x == m).count(), all.iter().filter(|x| *x == m).count());
+            if listed > have {
+                return Err(self
+                    .err(
+                        &format!("deal.{i}"),
+                        format!("`{}` is listed {listed} times; {n} players play with {have}", deal[i]),
+                    )
+                    .help("every card is in exactly one place; list each money card at most as often as it exists"));
+            }
+        }
+        Game::new_arranged(rs, n, f.seed, &top).map_err(|e| self.err("deal", e.to_string()))
+    }
+
+    /// The money card `id`, or an error at `path`.
+    fn money_id(&self, rs: &Ruleset, id: &str, path: &str) -> Result<Money, LoadError> {
+        rs.lookup_money(id).map_err(|e| self.err(path, e))
+    }
+
+    /// Takes the money card `id` out of `pool`.
+    fn take_money(&self, rs: &Ruleset, pool: &mut Vec<Money>, id: &str, path: &str) -> Result<Money, LoadError> {
+        let m = self.money_id(rs, id, path)?;
+        let i = pool.iter().position(|&x| x == m).ok_or_else(|| {
+            self.err(path, format!("no copy of `{id}` is left")).help("every card is in exactly one place")
+        })?;
+        Ok(pool.swap_remove(i))
+    }
+
+    /// Takes the building `id` out of `pool`; a type's id takes its cheapest card left.
+    fn take_building(
+        &self,
+        rs: &Ruleset,
+        pool: &mut Vec<BuildingIdx>,
+        id: &str,
+        path: &str,
+    ) -> Result<BuildingIdx, LoadError> {
+        let found = match rs.lookup_type(id) {
+            Some(t) => {
+                let mut of_type: Vec<usize> =
+                    (0..pool.len()).filter(|&i| rs.building(pool[i]).kind as usize == t).collect();
+                of_type.sort_by_key(|&i| (rs.building(pool[i]).price, i));
+                of_type.first().copied()
+            }
+            None => {
+                let b = rs.lookup_building(id).map_err(|e| self.err(path, e))?;
+                pool.iter().position(|&x| x == b)
+            }
         };
-        let take_building = |pool: &mut Vec<BuildingIdx>, id: &str, path: &str| -> Result<BuildingIdx, LoadError> {
-            let found = match rs.lookup_type(id) {
-                Some(t) => {
-                    let mut of_type: Vec<usize> =
-                        (0..pool.len()).filter(|&i| rs.building(pool[i]).kind as usize == t).collect();
-                    of_type.sort_by_key(|&i| (rs.building(pool[i]).price, i));
-                    of_type.first().copied()
-                }
-                None => {
-                    let b = rs.lookup_building(id).map_err(|e| self.err(path, e))?;
-                    pool.iter().position(|&x| x == b)
-                }
-            };
-            let i = found.ok_or_else(|| {
-                self.err(path, format!("no `{id}` building is left")).help("every card is in exactly one place")
-            })?;
-            Ok(pool.swap_remove(i))
-        };
-        // Seats and the neutral collector.
+        let i = found.ok_or_else(|| {
+            self.err(path, format!("no `{id}` building is left")).help("every card is in exactly one place")
+        })?;
+        Ok(pool.swap_remove(i))
+    }
+
+    /// The seats' and the neutral collector's money, buildings and earlier points.
+    fn place_players(&self, rs: &Ruleset, game: &mut Game, pools: &mut Pools) -> Result<(), LoadError> {
+        let f = &self.file;
+        let n = f.players.len();
         let specs: Vec<(String, &PlayerSpec)> = f
             .players
             .iter()
@@ -343,11 +380,11 @@ impl Scenario {
                 if c >= n {
                     return Err(self.err(&format!("{base}.hand"), "the neutral collector holds no money"));
                 }
-                p.hand.push(take_money(&mut money_pool, id, &format!("{base}.hand.{i}"))?);
+                p.hand.push(self.take_money(rs, &mut pools.money, id, &format!("{base}.hand.{i}"))?);
             }
             for (i, id) in spec.buildings.iter().enumerate() {
-                let b = take_building(&mut building_pool, id, &format!("{base}.buildings.{i}"))?;
-                p.add_building(&rs, b);
+                let b = self.take_building(rs, &mut pools.buildings, id, &format!("{base}.buildings.{i}"))?;
+                p.add_building(rs, b);
             }
             if spec.score != 0 {
                 game.earned[c].add("earlier", spec.score);
@@ -358,8 +395,14 @@ impl Scenario {
                 game.neutral = Some(p);
             }
         }
+        Ok(())
+    }
+
+    /// The discard pile and the written parts of the building and money displays.
+    fn place_displays(&self, rs: &Ruleset, game: &mut Game, pools: &mut Pools) -> Result<(), LoadError> {
+        let f = &self.file;
         for (i, id) in f.discard.iter().enumerate() {
-            game.discard.push(take_money(&mut money_pool, id, &format!("discard.{i}"))?);
+            game.discard.push(self.take_money(rs, &mut pools.money, id, &format!("discard.{i}"))?);
         }
         let slots = game.building_display.len();
         if f.building_display.len() > slots {
@@ -370,7 +413,7 @@ impl Scenario {
         for (i, id) in f.building_display.iter().enumerate() {
             if id != "-" {
                 game.building_display[i] =
-                    Some(take_building(&mut building_pool, id, &format!("building_display.{i}"))?);
+                    Some(self.take_building(rs, &mut pools.buildings, id, &format!("building_display.{i}"))?);
             }
         }
         if let Some(display) = &f.money_display {
@@ -381,9 +424,15 @@ impl Scenario {
                 ));
             }
             for (i, id) in display.iter().enumerate() {
-                game.money_display.push(take_money(&mut money_pool, id, &format!("money_display.{i}"))?);
+                game.money_display.push(self.take_money(rs, &mut pools.money, id, &format!("money_display.{i}"))?);
             }
         }
+        Ok(())
+    }
+
+    /// Records the scorings already done; returns the scorings whose cards are still to place.
+    fn scored(&self, rs: &Ruleset, game: &mut Game) -> Result<Vec<u8>, LoadError> {
+        let f = &self.file;
         let mut scoring_left: Vec<u8> =
             (0..rs.scorings.len() as u8).filter(|&k| rs.scorings[k as usize].card.is_some()).collect();
         for (i, name) in f.scored.iter().enumerate() {
@@ -399,6 +448,19 @@ impl Scenario {
             scoring_left.retain(|&x| x as usize != k);
             game.scored.push(k as u8);
         }
+        Ok(scoring_left)
+    }
+
+    /// The money and building decks (the listed tops over the shuffled rest) and
+    /// the unwritten display slots filled from them.
+    fn place_decks(
+        &self,
+        rs: &Ruleset,
+        game: &mut Game,
+        pools: &mut Pools,
+        mut scoring_left: Vec<u8>,
+    ) -> Result<(), LoadError> {
+        let f = &self.file;
         let mut top: Vec<Draw> = Vec::new();
         for (i, id) in f.deck.iter().enumerate() {
             let path = format!("deck.{i}");
@@ -410,32 +472,32 @@ impl Scenario {
                     scoring_left.retain(|&x| x != k);
                     top.push(Draw::Scoring(k));
                 }
-                None => top.push(Draw::Money(take_money(&mut money_pool, id, &path)?)),
+                None => top.push(Draw::Money(self.take_money(rs, &mut pools.money, id, &path)?)),
             }
         }
         let mut building_top = Vec::new();
         for (i, id) in f.building_deck.iter().enumerate() {
-            building_top.push(take_building(&mut building_pool, id, &format!("building_deck.{i}"))?);
+            building_top.push(self.take_building(rs, &mut pools.buildings, id, &format!("building_deck.{i}"))?);
         }
-        rng::shuffle(&mut game.rng, &mut money_pool);
-        rng::shuffle(&mut game.rng, &mut building_pool);
+        rng::shuffle(&mut game.rng, &mut pools.money);
+        rng::shuffle(&mut game.rng, &mut pools.buildings);
         if f.money_display.is_none() {
             while game.money_display.len() < rs.rules.money_display {
-                let Some(m) = money_pool.pop() else { break };
+                let Some(m) = pools.money.pop() else { break };
                 game.money_display.push(m);
             }
         }
         for slot in game.building_display.iter_mut().skip(f.building_display.len()) {
-            *slot = building_pool.pop();
+            *slot = pools.buildings.pop();
         }
         if f.only_listed_buildings {
-            game.set_aside = std::mem::take(&mut building_pool);
+            game.set_aside = std::mem::take(&mut pools.buildings);
         }
         // The money deck, bottom first: unplaced scoring cards, unplaced money, the listed top.
         let mut deck: Vec<Draw> = scoring_left.iter().map(|&k| Draw::Scoring(k)).collect();
         match f.unplaced_money.as_deref() {
-            None | Some("deck") => deck.extend(money_pool.into_iter().map(Draw::Money)),
-            Some("discard") => game.discard.extend(money_pool),
+            None | Some("deck") => deck.extend(std::mem::take(&mut pools.money).into_iter().map(Draw::Money)),
+            Some("discard") => game.discard.extend(std::mem::take(&mut pools.money)),
             Some(other) => {
                 return Err(self.err("unplaced_money", format!("`{other}`: write `deck` or `discard`")));
             }
@@ -449,13 +511,9 @@ impl Scenario {
             }
         }
         game.deck = deck;
-        building_pool.extend(building_top.iter().rev());
-        game.building_deck = building_pool;
-        game.start_player = f.start_player.unwrap_or(f.to_move);
-        game.turns = f.turn.unwrap_or(1);
-        game.pending = Some(Decision::Turn { seat: f.to_move });
-        game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
-        Ok(game)
+        pools.buildings.extend(building_top.iter().rev());
+        game.building_deck = std::mem::take(&mut pools.buildings);
+        Ok(())
     }
 
     /// Refuses an `[expect]` entry that could never fail or never pass: an
@@ -556,119 +614,9 @@ impl Scenario {
     pub fn check(&self, run: &Run) -> Vec<String> {
         let Some(e) = &self.file.expect else { return Vec::new() };
         let game = &run.game;
-        let rs = Arc::clone(game.ruleset());
         let mut fails = Vec::new();
-        let mut eq = |what: &str, want: String, got: String| {
-            if want != got {
-                fails.push(format!("{what}: expected {want}, got {got}"));
-            }
-        };
-        let n = game.num_players();
-        let scores = game.scores();
-        let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
-        let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
-        if let Some(want) = &e.scores {
-            eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
-        }
-        if let Some(want) = &e.breakdown {
-            for (seat, entries) in want.iter().enumerate().take(n) {
-                for (k, v) in entries {
-                    eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
-                }
-            }
-        }
-        if let Some(want) = e.neutral_score {
-            let got = game.neutral_score().map_or("no neutral collector".to_owned(), |s| s.total.to_string());
-            eq("neutral score", want.to_string(), got);
-        }
-        if let Some(want) = &e.buildings {
-            let got: Vec<Vec<String>> = (0..n).map(|s| ids(&game.player(s).buildings)).collect();
-            eq("buildings", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.counts {
-            for (seat, want) in want.iter().enumerate().take(n) {
-                let counts = &game.player(seat).counts;
-                let got: BTreeMap<String, u8> = rs
-                    .types
-                    .iter()
-                    .zip(counts)
-                    .filter(|(t, c)| **c > 0 || want.contains_key(&t.id))
-                    .map(|(t, c)| (t.id.clone(), *c))
-                    .collect();
-                eq(&format!("seat {seat} buildings per type"), format!("{want:?}"), format!("{got:?}"));
-            }
-        }
-        if let Some(want) = e.neutral_buildings {
-            eq("neutral buildings", want.to_string(), game.neutral().map_or(0, |p| p.buildings.len()).to_string());
-        }
-        if let Some(want) = &e.hands {
-            let sorted = |mut h: Vec<String>| {
-                h.sort();
-                h
-            };
-            let want: Vec<Vec<String>> = want.iter().cloned().map(sorted).collect();
-            let got: Vec<Vec<String>> = (0..n).map(|s| sorted(money(&game.player(s).hand))).collect();
-            eq("hands", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.hand_sizes {
-            let got: Vec<usize> = (0..n).map(|s| game.player(s).hand.len()).collect();
-            eq("hand sizes", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.money_display {
-            eq("money display", format!("{want:?}"), format!("{:?}", money(game.money_display())));
-        }
-        if let Some(want) = &e.building_display {
-            let got: Vec<String> = game
-                .building_display()
-                .iter()
-                .map(|b| b.map_or("-".to_owned(), |b| rs.building(b).id.clone()))
-                .collect();
-            eq("building display", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.scored {
-            eq("scored", format!("{want:?}"), format!("{:?}", game.scored()));
-        }
-        if let Some(want) = &e.unclaimed {
-            eq("unclaimed", format!("{want:?}"), format!("{:?}", ids(game.unclaimed())));
-        }
-        if let Some(want) = &e.winners {
-            eq("winners", format!("{want:?}"), format!("{:?}", game.winners()));
-        }
-        if let Some(want) = e.over {
-            eq("over", want.to_string(), game.is_over().to_string());
-        }
-        if let Some(want) = e.start_player {
-            eq("start player", want.to_string(), game.start_player().to_string());
-        }
-        if let Some(want) = &e.pending {
-            eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
-        }
-        if let Some(want) = e.pending_seat {
-            eq("pending seat", want.to_string(), game.pending().map_or("none".to_owned(), |d| d.seat().to_string()));
-        }
-        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(&rs)).collect();
-        if let Some(want) = &e.legal {
-            eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
-        }
-        if let Some(want) = e.deck_size {
-            eq("deck size", want.to_string(), game.deck_size().to_string());
-        }
-        if let Some(want) = e.building_deck_size {
-            eq("building deck size", want.to_string(), game.building_deck_size().to_string());
-        }
-        if let Some(want) = e.discard_size {
-            eq("discard size", want.to_string(), game.discard().len().to_string());
-        }
-        for a in e.legal_includes.iter().flatten() {
-            if !legal.contains(a) {
-                fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
-            }
-        }
-        for a in e.legal_excludes.iter().flatten() {
-            if legal.contains(a) {
-                fails.push(format!("`{a}` should not be legal"));
-            }
-        }
+        check_seats(e, game, &mut fails);
+        check_table(e, game, &mut fails);
         match (&e.error, &run.error) {
             (Some(want), Some((i, got))) => {
                 if i + 1 != self.file.actions.len() {
@@ -687,5 +635,131 @@ impl Scenario {
             fails.push("census: a card is missing or doubled".into());
         }
         fails
+    }
+}
+
+/// The `[expect]` entries about each seat: scores, breakdowns, buildings, hands.
+fn check_seats(e: &Expect, game: &Game, fails: &mut Vec<String>) {
+    let rs = Arc::clone(game.ruleset());
+    let mut eq = |what: &str, want: String, got: String| {
+        if want != got {
+            fails.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    let n = game.num_players();
+    let scores = game.scores();
+    let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
+    let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
+    if let Some(want) = &e.scores {
+        eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
+    }
+    if let Some(want) = &e.breakdown {
+        for (seat, entries) in want.iter().enumerate().take(n) {
+            for (k, v) in entries {
+                eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
+            }
+        }
+    }
+    if let Some(want) = e.neutral_score {
+        let got = game.neutral_score().map_or("no neutral collector".to_owned(), |s| s.total.to_string());
+        eq("neutral score", want.to_string(), got);
+    }
+    if let Some(want) = &e.buildings {
+        let got: Vec<Vec<String>> = (0..n).map(|s| ids(&game.player(s).buildings)).collect();
+        eq("buildings", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.counts {
+        for (seat, want) in want.iter().enumerate().take(n) {
+            let counts = &game.player(seat).counts;
+            let got: BTreeMap<String, u8> = rs
+                .types
+                .iter()
+                .zip(counts)
+                .filter(|(t, c)| **c > 0 || want.contains_key(&t.id))
+                .map(|(t, c)| (t.id.clone(), *c))
+                .collect();
+            eq(&format!("seat {seat} buildings per type"), format!("{want:?}"), format!("{got:?}"));
+        }
+    }
+    if let Some(want) = e.neutral_buildings {
+        eq("neutral buildings", want.to_string(), game.neutral().map_or(0, |p| p.buildings.len()).to_string());
+    }
+    if let Some(want) = &e.hands {
+        let sorted = |mut h: Vec<String>| {
+            h.sort();
+            h
+        };
+        let want: Vec<Vec<String>> = want.iter().cloned().map(sorted).collect();
+        let got: Vec<Vec<String>> = (0..n).map(|s| sorted(money(&game.player(s).hand))).collect();
+        eq("hands", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.hand_sizes {
+        let got: Vec<usize> = (0..n).map(|s| game.player(s).hand.len()).collect();
+        eq("hand sizes", format!("{want:?}"), format!("{got:?}"));
+    }
+}
+
+/// The `[expect]` entries about the table: the displays, scorings, winners,
+/// the game end, the pending decision, legal actions and the piles.
+fn check_table(e: &Expect, game: &Game, fails: &mut Vec<String>) {
+    let rs = Arc::clone(game.ruleset());
+    let mut eq = |what: &str, want: String, got: String| {
+        if want != got {
+            fails.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
+    let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
+    if let Some(want) = &e.money_display {
+        eq("money display", format!("{want:?}"), format!("{:?}", money(game.money_display())));
+    }
+    if let Some(want) = &e.building_display {
+        let got: Vec<String> =
+            game.building_display().iter().map(|b| b.map_or("-".to_owned(), |b| rs.building(b).id.clone())).collect();
+        eq("building display", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.scored {
+        eq("scored", format!("{want:?}"), format!("{:?}", game.scored()));
+    }
+    if let Some(want) = &e.unclaimed {
+        eq("unclaimed", format!("{want:?}"), format!("{:?}", ids(game.unclaimed())));
+    }
+    if let Some(want) = &e.winners {
+        eq("winners", format!("{want:?}"), format!("{:?}", game.winners()));
+    }
+    if let Some(want) = e.over {
+        eq("over", want.to_string(), game.is_over().to_string());
+    }
+    if let Some(want) = e.start_player {
+        eq("start player", want.to_string(), game.start_player().to_string());
+    }
+    if let Some(want) = &e.pending {
+        eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
+    }
+    if let Some(want) = e.pending_seat {
+        eq("pending seat", want.to_string(), game.pending().map_or("none".to_owned(), |d| d.seat().to_string()));
+    }
+    let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(&rs)).collect();
+    if let Some(want) = &e.legal {
+        eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
+    }
+    if let Some(want) = e.deck_size {
+        eq("deck size", want.to_string(), game.deck_size().to_string());
+    }
+    if let Some(want) = e.building_deck_size {
+        eq("building deck size", want.to_string(), game.building_deck_size().to_string());
+    }
+    if let Some(want) = e.discard_size {
+        eq("discard size", want.to_string(), game.discard().len().to_string());
+    }
+    for a in e.legal_includes.iter().flatten() {
+        if !legal.contains(a) {
+            fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
+        }
+    }
+    for a in e.legal_excludes.iter().flatten() {
+        if legal.contains(a) {
+            fails.push(format!("`{a}` should not be legal"));
+        }
     }
 }

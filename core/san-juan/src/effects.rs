@@ -186,6 +186,30 @@ pub(crate) struct Origin {
 
 const MOST: i64 = 50;
 
+/// The effect a map names: exactly one effect key, and only the keys that effect takes.
+fn effect_name(map: &Map) -> Result<&str, String> {
+    let names: Vec<&str> = map.keys().map(|k| k.as_str()).filter(|k| EFFECTS.iter().any(|(n, ..)| n == k)).collect();
+    let name = match names.as_slice() {
+        [one] => *one,
+        [] => {
+            let keys: Vec<&str> = map.keys().map(|k| k.as_str()).collect();
+            let near = keys
+                .iter()
+                .find_map(|k| crate::error::closest(k, EFFECTS.iter().map(|(n, ..)| *n)))
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
+            return Err(format!("#{{ {} }} names no effect{near}", keys.join(", ")));
+        }
+        more => return Err(format!("one effect per map, this one names {}", more.join(" and "))),
+    };
+    let (_, allowed, _) = EFFECTS.iter().find(|(n, ..)| *n == name).expect("known effect");
+    if let Some(k) = map.keys().find(|k| k.as_str() != name && !allowed.contains(&k.as_str())) {
+        let keys = if allowed.is_empty() { "no other key".to_owned() } else { allowed.join(", ") };
+        return Err(format!("`{name}` takes {keys}, not `{k}`"));
+    }
+    Ok(name)
+}
+
 fn int(map: &Map, key: &str, lo: i64, hi: i64, default: i64) -> Result<i32, String> {
     let Some(v) = map.get(key) else { return Ok(default as i32) };
     let n = v.as_int().map_err(|t| format!("`{key}` is a {t}, expected an integer"))?;
@@ -223,26 +247,7 @@ impl Game {
     }
 
     fn parse_effect(&self, map: Map, at: Origin) -> Result<Effect, String> {
-        let names: Vec<&str> =
-            map.keys().map(|k| k.as_str()).filter(|k| EFFECTS.iter().any(|(n, ..)| n == k)).collect();
-        let name = match names.as_slice() {
-            [one] => *one,
-            [] => {
-                let keys: Vec<&str> = map.keys().map(|k| k.as_str()).collect();
-                let near = keys
-                    .iter()
-                    .find_map(|k| crate::error::closest(k, EFFECTS.iter().map(|(n, ..)| *n)))
-                    .map(|n| format!("; did you mean `{n}`?"))
-                    .unwrap_or_default();
-                return Err(format!("#{{ {} }} names no effect{near}", keys.join(", ")));
-            }
-            more => return Err(format!("one effect per map, this one names {}", more.join(" and "))),
-        };
-        let (_, allowed, _) = EFFECTS.iter().find(|(n, ..)| *n == name).expect("known effect");
-        if let Some(k) = map.keys().find(|k| k.as_str() != name && !allowed.contains(&k.as_str())) {
-            let keys = if allowed.is_empty() { "no other key".to_owned() } else { allowed.join(", ") };
-            return Err(format!("`{name}` takes {keys}, not `{k}`"));
-        }
+        let name = effect_name(&map)?;
         let players = self.players.len() as i64;
         let seat_of = |key: &str, default: usize| int(&map, key, 0, players - 1, default as i64).map(|s| s as usize);
         let owner = at.seat;
@@ -320,26 +325,7 @@ impl Game {
                 };
                 Effect::Grant { kind, n: int(&map, "n", -MOST, MOST, 1)? }
             }
-            "choose" => {
-                let v = map.get(name).cloned().unwrap_or(Dynamic::UNIT);
-                let list = v.try_cast::<rhai::Array>().ok_or("`choose` takes an array of option names")?;
-                let mut options = Vec::with_capacity(list.len());
-                for o in list {
-                    let type_name = o.type_name();
-                    let o = o.into_string().map_err(|_| format!("an option is a {type_name}, expected a string"))?;
-                    if o.is_empty() || o.len() > 40 || !o.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        return Err(format!("option `{o}`: write 1 to 40 letters, digits or `_`"));
-                    }
-                    let w = self.rs.cards.word(&o).ok_or("too many different option names in this ruleset")?;
-                    if !options.contains(&w) {
-                        options.push(w);
-                    }
-                }
-                if options.is_empty() {
-                    return Err("`choose` needs at least one option".into());
-                }
-                Effect::Choose { seat: seat_of("seat", owner)?, options }
-            }
+            "choose" => Effect::Choose { seat: seat_of("seat", owner)?, options: self.choose_options(&map, name)? },
             "choose_cards" => {
                 let from = match map.get("from").map(|v| v.to_string()).as_deref() {
                     Some("hand") | None => PickFrom::Hand,
@@ -353,6 +339,28 @@ impl Game {
             }
             _ => unreachable!("every effect is parsed"),
         })
+    }
+
+    /// The option names of a `choose` effect, as words of the card table.
+    fn choose_options(&self, map: &Map, name: &str) -> Result<Vec<u16>, String> {
+        let v = map.get(name).cloned().unwrap_or(Dynamic::UNIT);
+        let list = v.try_cast::<rhai::Array>().ok_or("`choose` takes an array of option names")?;
+        let mut options = Vec::with_capacity(list.len());
+        for o in list {
+            let type_name = o.type_name();
+            let o = o.into_string().map_err(|_| format!("an option is a {type_name}, expected a string"))?;
+            if o.is_empty() || o.len() > 40 || !o.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(format!("option `{o}`: write 1 to 40 letters, digits or `_`"));
+            }
+            let w = self.rs.cards.word(&o).ok_or("too many different option names in this ruleset")?;
+            if !options.contains(&w) {
+                options.push(w);
+            }
+        }
+        if options.is_empty() {
+            return Err("`choose` needs at least one option".into());
+        }
+        Ok(options)
     }
 
     /// Runs an effect hook of one building: a number is drawn at once, effects join the queue.
@@ -416,58 +424,15 @@ impl Game {
                     self.pending = Some(Decision::Discard { seat: who, left, reason: DiscardReason::Building(card) });
                 }
             }
-            Effect::TakeRandom { from, n } => {
-                let mut taken = Vec::new();
-                for _ in 0..n {
-                    let hand = &mut self.players[from].hand;
-                    if hand.is_empty() {
-                        break;
-                    }
-                    let i = rng::below(&mut self.rng, hand.len());
-                    taken.push(hand.swap_remove(i));
-                }
-                if !taken.is_empty() {
-                    let k = taken.len();
-                    self.players[seat].hand.extend_from_slice(&taken);
-                    self.secret_event(seat, Some(card), |g| {
-                        let public = format!(
-                            "seat {seat}: {} takes {} at random from seat {from}",
-                            g.name_of(card),
-                            n_cards(k as i64)
-                        );
-                        (format!("{public}: {}", g.ids(&taken)), public)
-                    });
-                }
-            }
+            Effect::TakeRandom { from, n } => self.take_random(seat, card, from, n),
             Effect::Give { to, n } => {
                 let left = (n.max(0) as usize).min(self.players[seat].hand.len());
                 if left > 0 {
                     self.pending = Some(Decision::Give { seat, to, left, cause: card });
                 }
             }
-            Effect::AddGood { seat: who, slot: at } => {
-                if let Some(at) = at
-                    && self.players[who].city[at].good.is_none()
-                    && let Some(good) = self.draw()
-                {
-                    self.players[who].city[at].good = Some(good);
-                    let on = self.players[who].city[at].card;
-                    self.event_from(seat, card, |g| {
-                        format!("seat {who}: {} puts a good on {}", g.name_of(card), g.rs.cards.id(on))
-                    });
-                }
-            }
-            Effect::RemoveGood { seat: who, slot: at } => {
-                if let Some(at) = at
-                    && let Some(good) = self.players[who].city[at].good.take()
-                {
-                    self.discard.push(good);
-                    let on = self.players[who].city[at].card;
-                    self.event_from(seat, card, |g| {
-                        format!("seat {who}: {} discards the good on {}", g.name_of(card), g.rs.cards.id(on))
-                    });
-                }
-            }
+            Effect::AddGood { seat: who, slot: at } => self.add_good(seat, card, who, at),
+            Effect::RemoveGood { seat: who, slot: at } => self.remove_good(seat, card, who, at),
             Effect::Tuck { n } => {
                 let left = (n.max(0) as usize).min(self.players[seat].hand.len());
                 if left > 0 {
@@ -476,38 +441,11 @@ impl Game {
             }
             Effect::Reveal { n, keep } => {
                 needs_table(self, "reveal")?;
-                let drawn = self.draw_to_limbo(n);
-                if drawn == 0 {
-                    return Ok(());
-                }
-                self.event_from(seat, card, |g| {
-                    format!("seat {seat}: {} reveals {}: {}", g.name_of(card), n_cards(drawn), g.ids(&g.limbo))
-                });
-                let keep = keep.max(0) as usize;
-                if keep >= self.limbo.len() {
-                    self.event_from(seat, card, |g| format!("seat {seat} keeps {}", g.ids(&g.limbo)));
-                    self.players[seat].hand.append(&mut self.limbo);
-                } else if keep == 0 {
-                    self.discard.append(&mut self.limbo);
-                } else {
-                    self.pending = Some(Decision::Keep { seat, left: keep });
-                }
+                self.reveal_cards(seat, card, n, keep);
             }
             Effect::Look { n, may_discard } => {
                 needs_table(self, "look")?;
-                let drawn = self.draw_to_limbo(n);
-                if drawn == 0 {
-                    return Ok(());
-                }
-                self.secret_event(seat, Some(card), |g| {
-                    let public = format!("seat {seat}: {} looks at the top {}", g.name_of(card), n_cards(drawn));
-                    (format!("{public}: {}", g.ids(&g.limbo)), public)
-                });
-                if may_discard > 0 {
-                    self.pending = Some(Decision::Look { seat, slot, left: may_discard as usize });
-                } else {
-                    self.put_back();
-                }
+                self.look_at(seat, slot, card, n, may_discard);
             }
             Effect::Counter { add, min, max } => {
                 let c = &mut self.players[seat].city[slot].counter;
@@ -517,39 +455,8 @@ impl Game {
                     self.event_from(seat, card, |g| format!("seat {seat}: {}'s counter is {new}", g.name_of(card)));
                 }
             }
-            Effect::PlayerCounter { name, add, min, max } => {
-                let counters = Arc::make_mut(&mut self.players[seat].counters);
-                let i = match counters.iter().position(|(n, _)| *n == name) {
-                    Some(i) => i,
-                    None => {
-                        counters.push((Arc::clone(&name), 0));
-                        counters.len() - 1
-                    }
-                };
-                let new = counters[i].1.saturating_add(add).clamp(min, max.max(min));
-                counters[i].1 = new;
-                self.event_from(seat, card, |g| {
-                    format!("seat {seat}: {} sets its counter {name} to {new}", g.name_of(card))
-                });
-            }
-            Effect::Grant { kind, n } => {
-                let grants = &mut self.players[seat].grants;
-                let what = match kind {
-                    GrantKind::Sell => {
-                        grants.sell += n;
-                        format!("sell {} this phase", count(n, "more good"))
-                    }
-                    GrantKind::Produce => {
-                        grants.produce += n;
-                        format!("produce {} this phase", count(n, "more good"))
-                    }
-                    GrantKind::Discount => {
-                        grants.discount += n;
-                        format!("pay {} less for buildings this phase", n_cards(n))
-                    }
-                };
-                self.event_from(seat, card, |g| format!("seat {seat}: {} lets it {what}", g.name_of(card)));
-            }
+            Effect::PlayerCounter { name, add, min, max } => self.player_counter(seat, card, name, add, min, max),
+            Effect::Grant { kind, n } => self.grant(seat, card, kind, n),
             Effect::Choose { seat: who, options } => {
                 let (owner, slot) = (seat as u16, slot as u16);
                 self.pending = Some(Decision::Choose { seat: who, owner, slot, options: options.into() });
@@ -570,6 +477,127 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// `take_random`: up to `n` cards at random from `from`'s hand into `seat`'s.
+    fn take_random(&mut self, seat: usize, card: CardIdx, from: usize, n: i32) {
+        let mut taken = Vec::new();
+        for _ in 0..n {
+            let hand = &mut self.players[from].hand;
+            if hand.is_empty() {
+                break;
+            }
+            let i = rng::below(&mut self.rng, hand.len());
+            taken.push(hand.swap_remove(i));
+        }
+        if !taken.is_empty() {
+            let k = taken.len();
+            self.players[seat].hand.extend_from_slice(&taken);
+            self.secret_event(seat, Some(card), |g| {
+                let public =
+                    format!("seat {seat}: {} takes {} at random from seat {from}", g.name_of(card), n_cards(k as i64));
+                (format!("{public}: {}", g.ids(&taken)), public)
+            });
+        }
+    }
+
+    /// `add_good`: a good from the draw pile on the empty building `at` of `who`.
+    fn add_good(&mut self, seat: usize, card: CardIdx, who: usize, at: Option<usize>) {
+        if let Some(at) = at
+            && self.players[who].city[at].good.is_none()
+            && let Some(good) = self.draw()
+        {
+            self.players[who].city[at].good = Some(good);
+            let on = self.players[who].city[at].card;
+            self.event_from(seat, card, |g| {
+                format!("seat {who}: {} puts a good on {}", g.name_of(card), g.rs.cards.id(on))
+            });
+        }
+    }
+
+    /// `remove_good`: the good on the building `at` of `who` to the discard pile.
+    fn remove_good(&mut self, seat: usize, card: CardIdx, who: usize, at: Option<usize>) {
+        if let Some(at) = at
+            && let Some(good) = self.players[who].city[at].good.take()
+        {
+            self.discard.push(good);
+            let on = self.players[who].city[at].card;
+            self.event_from(seat, card, |g| {
+                format!("seat {who}: {} discards the good on {}", g.name_of(card), g.rs.cards.id(on))
+            });
+        }
+    }
+
+    /// `reveal`: `n` cards face up, of which `seat` keeps `keep`.
+    fn reveal_cards(&mut self, seat: usize, card: CardIdx, n: i32, keep: i32) {
+        let drawn = self.draw_to_limbo(n);
+        if drawn == 0 {
+            return;
+        }
+        self.event_from(seat, card, |g| {
+            format!("seat {seat}: {} reveals {}: {}", g.name_of(card), n_cards(drawn), g.ids(&g.limbo))
+        });
+        let keep = keep.max(0) as usize;
+        if keep >= self.limbo.len() {
+            self.event_from(seat, card, |g| format!("seat {seat} keeps {}", g.ids(&g.limbo)));
+            self.players[seat].hand.append(&mut self.limbo);
+        } else if keep == 0 {
+            self.discard.append(&mut self.limbo);
+        } else {
+            self.pending = Some(Decision::Keep { seat, left: keep });
+        }
+    }
+
+    /// `look`: `seat` looks at the top `n` cards and may discard some; the rest go back.
+    fn look_at(&mut self, seat: usize, slot: usize, card: CardIdx, n: i32, may_discard: i32) {
+        let drawn = self.draw_to_limbo(n);
+        if drawn == 0 {
+            return;
+        }
+        self.secret_event(seat, Some(card), |g| {
+            let public = format!("seat {seat}: {} looks at the top {}", g.name_of(card), n_cards(drawn));
+            (format!("{public}: {}", g.ids(&g.limbo)), public)
+        });
+        if may_discard > 0 {
+            self.pending = Some(Decision::Look { seat, slot, left: may_discard as usize });
+        } else {
+            self.put_back();
+        }
+    }
+
+    /// `player_counter`: `seat`'s named counter changed by `add`, kept within `min` and `max`.
+    fn player_counter(&mut self, seat: usize, card: CardIdx, name: Arc<str>, add: i32, min: i32, max: i32) {
+        let counters = Arc::make_mut(&mut self.players[seat].counters);
+        let i = match counters.iter().position(|(n, _)| *n == name) {
+            Some(i) => i,
+            None => {
+                counters.push((Arc::clone(&name), 0));
+                counters.len() - 1
+            }
+        };
+        let new = counters[i].1.saturating_add(add).clamp(min, max.max(min));
+        counters[i].1 = new;
+        self.event_from(seat, card, |g| format!("seat {seat}: {} sets its counter {name} to {new}", g.name_of(card)));
+    }
+
+    /// `grant`: a one-off allowance for `seat` in the current phase.
+    fn grant(&mut self, seat: usize, card: CardIdx, kind: GrantKind, n: i32) {
+        let grants = &mut self.players[seat].grants;
+        let what = match kind {
+            GrantKind::Sell => {
+                grants.sell += n;
+                format!("sell {} this phase", count(n, "more good"))
+            }
+            GrantKind::Produce => {
+                grants.produce += n;
+                format!("produce {} this phase", count(n, "more good"))
+            }
+            GrantKind::Discount => {
+                grants.discount += n;
+                format!("pay {} less for buildings this phase", n_cards(n))
+            }
+        };
+        self.event_from(seat, card, |g| format!("seat {seat}: {} lets it {what}", g.name_of(card)));
     }
 
     /// Cards looked at go back on top of the draw pile in the order they were drawn.

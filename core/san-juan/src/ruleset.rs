@@ -227,7 +227,9 @@ impl Ruleset {
         Ruleset::load_source(resolve_spec(spec, Some(from), &BUILTINS)?)
     }
 
-    /// Loads the ruleset in `source`, reporting every problem found.
+    /// Loads the ruleset in `source`, reporting every problem found: reads the
+    /// `extends` chain and its card sets, merges copies, card patches and
+    /// rules, validates the result, then builds the ruleset.
     pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
         let mut errors = Vec::new();
         let root = source.tree_root();
@@ -236,191 +238,18 @@ impl Ruleset {
         if let Err(e) = engine_rules::chain::check_ruleset_id(&top.doc, &top.file.id) {
             errors.push(e);
         }
-
-        // Card sets: the nearest file that names `sets`, plus every `extra_sets`.
-        let mut sets: Vec<Source> = Vec::new();
-        for link in chain.iter().rev() {
-            let file = &link.doc.source;
-            let inside = |key: &str, i: usize, p: &str| {
-                let s = file.join(p);
-                s.check_inside(root.as_deref(), "toml")
-                    .map(|()| s)
-                    .map_err(|e| relocate(e, &link.doc, &format!("{key}.{i}")))
-            };
-            if let Some(s) = &link.file.sets {
-                sets.clear();
-                for (i, p) in s.iter().enumerate() {
-                    inside("sets", i, p).map_or_else(|e| errors.push(e), |s| sets.push(s));
-                }
-            }
-            for (i, p) in link.file.extra_sets.iter().enumerate() {
-                inside("extra_sets", i, p).map_or_else(|e| errors.push(e), |s| sets.push(s));
-            }
-        }
-        let mut specs: Vec<SourcedCard> = Vec::new();
-        let mut add_copies = Vec::new();
-        let mut sets_read = true;
-        for set in &sets {
-            match read_card_set(set) {
-                Ok(s) => {
-                    specs.extend(s.cards);
-                    add_copies.extend(s.add_copies);
-                }
-                Err(e) => {
-                    errors.push(e);
-                    sets_read = false;
-                }
-            }
-        }
-        let mut seen: BTreeMap<String, Source> = BTreeMap::new();
-        specs.retain(|c| match seen.get(&c.spec.id) {
-            Some(first) => {
-                errors.push(c.doc.error(&c.path("id"), format!("card id `{}` is defined twice", c.spec.id)).help(
-                    format!("it is already defined in {first}; change one id, or patch it with [cards.{}]", c.spec.id),
-                ));
-                false
-            }
-            None => {
-                seen.insert(c.spec.id.clone(), c.doc.source.clone());
-                true
-            }
-        });
-
+        let sets = set_sources(&chain, root.as_deref(), &mut errors);
+        let (specs, add_copies, sets_read) = read_cards(&sets, &mut errors);
         let mut defs: Vec<CardDef> = specs.iter().map(|c| to_def(c, root.as_deref(), &mut errors)).collect();
-        for (id, n, doc) in add_copies {
-            match defs.iter_mut().find(|d| d.id == id.as_str()) {
-                Some(d) => {
-                    // The same bound as `copies`: a card has at most that many copies in all.
-                    let max = crate::cards::CARD_RANGES.iter().find(|r| r.0 == "copies").map_or(200, |r| r.2) as u32;
-                    let total = d.copies.saturating_add(n);
-                    if total > max {
-                        errors.push(
-                            doc.error(
-                                &format!("add_copies.{id}"),
-                                format!(
-                                    "`add_copies.{id}` is {n}: with the {} defined that makes {total} copies",
-                                    d.copies
-                                ),
-                            )
-                            .help(format!("a card has at most {max} copies in all; add fewer")),
-                        );
-                    } else {
-                        d.copies = total;
-                    }
-                }
-                None => errors.push(
-                    doc.key_error(
-                        &format!("add_copies.{id}"),
-                        format!("add_copies names `{id}`, which no card set defines"),
-                    )
-                    .help("add_copies adds copies of a card another set of the ruleset defines"),
-                ),
-            }
-        }
-
-        // Per-card patches, parent first so the child wins.
-        for link in chain.iter().rev() {
-            for (id, patch) in &link.file.cards {
-                let path = format!("cards.{id}");
-                let Some(def) = defs.iter_mut().find(|d| d.id == id.as_str()) else {
-                    let hint = crate::error::closest(id, defs.iter().map(|d| d.id.as_str()))
-                        .map(|c| format!("did you mean `{c}`? "))
-                        .unwrap_or_default();
-                    errors.push(
-                        link.doc
-                            .key_error(&path, format!("[cards.{id}] patches a card no set defines"))
-                            .help(format!("{hint}to add a new card, put it in a card set file listed in `extra_sets`")),
-                    );
-                    continue;
-                };
-                for (field, value) in patch.numbers() {
-                    check_card_number(&link.doc, &format!("{path}.{field}"), field, value, &mut errors);
-                }
-                if let Err(e) = apply_patch(def, patch, &link.doc.source, root.as_deref()) {
-                    errors.push(relocate(e, &link.doc, &format!("{path}.script")));
-                }
-            }
-        }
-
-        // Rules: each file's table is checked where it is written, then merged.
-        for link in &chain {
-            for (path, value, (lo, hi)) in link.file.rules.numbers() {
-                if value < lo || value > hi {
-                    errors.push(
-                        link.doc
-                            .error(
-                                &format!("rules.{path}"),
-                                format!("rules.{path} is {value}; it must be between {lo} and {hi}"),
-                            )
-                            .help("the range of every rule number is in docs/rulesets.md"),
-                    );
-                }
-            }
-        }
-        let patches: Vec<&RulesPatch> = chain.iter().rev().map(|l| &l.file.rules).collect();
-        let rules = match RulesPatch::merge(&patches) {
-            Ok(r) => Some(r),
-            Err(missing) => {
-                let keys = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-                errors.push(
-                    top.doc
-                        .key_error("rules", format!("the ruleset sets no {keys}"))
-                        .help("add them under [rules], or `extends` a ruleset that sets them (docs/rulesets.md)"),
-                );
-                None
-            }
-        };
-
-        if let Some(rules) = &rules {
-            for def in &mut defs {
-                def.good = def.good_name.as_ref().and_then(|g| rules.goods.iter().position(|x| x == g));
-            }
-        }
-        let table = CardTable::new(defs);
-        for c in &specs {
-            validate_card(c, rules.as_ref(), &mut errors);
-        }
-        let mut start_buildings = Vec::new();
-        // Without every card, cross checks (start buildings, the deal) would only repeat the first error.
-        if let Some(rules) = rules.as_ref().filter(|_| sets_read) {
-            validate_rules(rules, &table, &chain, &mut start_buildings, &mut errors);
-        }
-
-        let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MORE, Limits::default(), hooks::register);
-        scripts.set_map_keys(crate::effects::map_keys());
-        for def in &table.cards {
-            errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
-        }
-
+        merge_copies(&mut defs, add_copies, &mut errors);
+        patch_cards(&chain, &mut defs, root.as_deref(), &mut errors);
+        let rules = merge_rules(&chain, &mut errors);
+        let (table, start_buildings, scripts) = validate(&chain, &specs, defs, rules.as_ref(), sets_read, &mut errors);
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }
         let rules = rules.unwrap_or_else(|| unreachable!("no errors means the rules merged"));
-        let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
-        order.sort_by_key(|&i| (table.get(i).order, i));
-        let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
-        let cost_table = hooks::CostTable::new(&scripts, table.len());
-        let fingerprint = fingerprint(&rules, &table);
-        let id = top.file.id.clone();
-        let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
-        Ok(Arc::new(Ruleset {
-            id,
-            name: top.file.name.clone(),
-            description: top.file.description.clone(),
-            source: top.doc.source.clone(),
-            parents: chain[1..].iter().map(|l| l.doc.source.clone()).collect(),
-            rules,
-            cards: Arc::new(table),
-            scripts,
-            start_buildings,
-            order,
-            sets,
-            hook_masks,
-            cost_table,
-            fingerprint,
-            warnings,
-            balance: engine_play::value::ModelSlot::default(),
-        }))
+        Ok(build(&chain, rules, table, scripts, start_buildings, sets))
     }
 
     /// What differs from `other`, rule by rule and card by card, one line each
@@ -483,6 +312,229 @@ fn card_changes(a: &CardDef, b: &CardDef) -> Vec<String> {
         ("under_vp", a.under_vp.to_string(), b.under_vp.to_string()),
     ];
     fields.into_iter().filter(|(_, x, y)| x != y).map(|(f, x, y)| format!("{f} {x} -> {y}")).collect()
+}
+
+/// The card set files of a chain: the nearest file that names `sets`, plus every `extra_sets`.
+fn set_sources(chain: &[Link], root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> Vec<Source> {
+    let mut sets: Vec<Source> = Vec::new();
+    for link in chain.iter().rev() {
+        let file = &link.doc.source;
+        let inside = |key: &str, i: usize, p: &str| {
+            let s = file.join(p);
+            s.check_inside(root, "toml").map(|()| s).map_err(|e| relocate(e, &link.doc, &format!("{key}.{i}")))
+        };
+        if let Some(s) = &link.file.sets {
+            sets.clear();
+            for (i, p) in s.iter().enumerate() {
+                inside("sets", i, p).map_or_else(|e| errors.push(e), |s| sets.push(s));
+            }
+        }
+        for (i, p) in link.file.extra_sets.iter().enumerate() {
+            inside("extra_sets", i, p).map_or_else(|e| errors.push(e), |s| sets.push(s));
+        }
+    }
+    sets
+}
+
+/// Extra copies a card set adds: (card id, copies, the file).
+type AddCopies = Vec<(String, u32, Arc<TomlDoc>)>;
+
+/// Reads the card sets: their cards (a card id defined twice is an error; the
+/// first stays), their `add_copies`, and whether every set could be read.
+fn read_cards(sets: &[Source], errors: &mut Vec<LoadError>) -> (Vec<SourcedCard>, AddCopies, bool) {
+    let mut specs: Vec<SourcedCard> = Vec::new();
+    let mut add_copies = Vec::new();
+    let mut sets_read = true;
+    for set in sets {
+        match read_card_set(set) {
+            Ok(s) => {
+                specs.extend(s.cards);
+                add_copies.extend(s.add_copies);
+            }
+            Err(e) => {
+                errors.push(e);
+                sets_read = false;
+            }
+        }
+    }
+    let mut seen: BTreeMap<String, Source> = BTreeMap::new();
+    specs.retain(|c| match seen.get(&c.spec.id) {
+        Some(first) => {
+            errors.push(c.doc.error(&c.path("id"), format!("card id `{}` is defined twice", c.spec.id)).help(format!(
+                "it is already defined in {first}; change one id, or patch it with [cards.{}]",
+                c.spec.id
+            )));
+            false
+        }
+        None => {
+            seen.insert(c.spec.id.clone(), c.doc.source.clone());
+            true
+        }
+    });
+    (specs, add_copies, sets_read)
+}
+
+/// Adds the sets' `add_copies` to the cards they name.
+fn merge_copies(defs: &mut [CardDef], add_copies: AddCopies, errors: &mut Vec<LoadError>) {
+    for (id, n, doc) in add_copies {
+        match defs.iter_mut().find(|d| d.id == id.as_str()) {
+            Some(d) => {
+                // The same bound as `copies`: a card has at most that many copies in all.
+                let max = crate::cards::CARD_RANGES.iter().find(|r| r.0 == "copies").map_or(200, |r| r.2) as u32;
+                let total = d.copies.saturating_add(n);
+                if total > max {
+                    errors.push(
+                        doc.error(
+                            &format!("add_copies.{id}"),
+                            format!(
+                                "`add_copies.{id}` is {n}: with the {} defined that makes {total} copies",
+                                d.copies
+                            ),
+                        )
+                        .help(format!("a card has at most {max} copies in all; add fewer")),
+                    );
+                } else {
+                    d.copies = total;
+                }
+            }
+            None => errors.push(
+                doc.key_error(
+                    &format!("add_copies.{id}"),
+                    format!("add_copies names `{id}`, which no card set defines"),
+                )
+                .help("add_copies adds copies of a card another set of the ruleset defines"),
+            ),
+        }
+    }
+}
+
+/// Applies the chain's per-card patches, parent first so the child wins.
+fn patch_cards(chain: &[Link], defs: &mut [CardDef], root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) {
+    for link in chain.iter().rev() {
+        for (id, patch) in &link.file.cards {
+            let path = format!("cards.{id}");
+            let Some(def) = defs.iter_mut().find(|d| d.id == id.as_str()) else {
+                let hint = crate::error::closest(id, defs.iter().map(|d| d.id.as_str()))
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
+                errors.push(
+                    link.doc
+                        .key_error(&path, format!("[cards.{id}] patches a card no set defines"))
+                        .help(format!("{hint}to add a new card, put it in a card set file listed in `extra_sets`")),
+                );
+                continue;
+            };
+            for (field, value) in patch.numbers() {
+                check_card_number(&link.doc, &format!("{path}.{field}"), field, value, errors);
+            }
+            if let Err(e) = apply_patch(def, patch, &link.doc.source, root) {
+                errors.push(relocate(e, &link.doc, &format!("{path}.script")));
+            }
+        }
+    }
+}
+
+/// The rules: each file's table is checked where it is written, then merged
+/// over the parent's; `None` (with an error) when a rule is set nowhere.
+fn merge_rules(chain: &[Link], errors: &mut Vec<LoadError>) -> Option<Rules> {
+    let top = &chain[0];
+    for link in chain {
+        for (path, value, (lo, hi)) in link.file.rules.numbers() {
+            if value < lo || value > hi {
+                errors.push(
+                    link.doc
+                        .error(
+                            &format!("rules.{path}"),
+                            format!("rules.{path} is {value}; it must be between {lo} and {hi}"),
+                        )
+                        .help("the range of every rule number is in docs/rulesets.md"),
+                );
+            }
+        }
+    }
+    let patches: Vec<&RulesPatch> = chain.iter().rev().map(|l| &l.file.rules).collect();
+    match RulesPatch::merge(&patches) {
+        Ok(r) => Some(r),
+        Err(missing) => {
+            let keys = missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+            errors.push(
+                top.doc
+                    .key_error("rules", format!("the ruleset sets no {keys}"))
+                    .help("add them under [rules], or `extends` a ruleset that sets them (docs/rulesets.md)"),
+            );
+            None
+        }
+    }
+}
+
+/// Checks the cards against the rules and each other, and compiles their
+/// scripts: the card table, the start buildings and the scripts.
+fn validate(
+    chain: &[Link],
+    specs: &[SourcedCard],
+    mut defs: Vec<CardDef>,
+    rules: Option<&Rules>,
+    sets_read: bool,
+    errors: &mut Vec<LoadError>,
+) -> (CardTable, Vec<CardIdx>, ScriptHost) {
+    if let Some(rules) = rules {
+        for def in &mut defs {
+            def.good = def.good_name.as_ref().and_then(|g| rules.goods.iter().position(|x| x == g));
+        }
+    }
+    let table = CardTable::new(defs);
+    for c in specs {
+        validate_card(c, rules, errors);
+    }
+    let mut start_buildings = Vec::new();
+    // Without every card, cross checks (start buildings, the deal) would only repeat the first error.
+    if let Some(rules) = rules.filter(|_| sets_read) {
+        validate_rules(rules, &table, chain, &mut start_buildings, errors);
+    }
+
+    let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MORE, Limits::default(), hooks::register);
+    scripts.set_map_keys(crate::effects::map_keys());
+    for def in &table.cards {
+        errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
+    }
+    (table, start_buildings, scripts)
+}
+
+/// The ruleset, from parts that passed every check.
+fn build(
+    chain: &[Link],
+    rules: Rules,
+    table: CardTable,
+    scripts: ScriptHost,
+    start_buildings: Vec<CardIdx>,
+    sets: Vec<Source>,
+) -> Arc<Ruleset> {
+    let top = &chain[0];
+    let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
+    order.sort_by_key(|&i| (table.get(i).order, i));
+    let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
+    let cost_table = hooks::CostTable::new(&scripts, table.len());
+    let fingerprint = fingerprint(&rules, &table);
+    let id = top.file.id.clone();
+    let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
+    Arc::new(Ruleset {
+        id,
+        name: top.file.name.clone(),
+        description: top.file.description.clone(),
+        source: top.doc.source.clone(),
+        parents: chain[1..].iter().map(|l| l.doc.source.clone()).collect(),
+        rules,
+        cards: Arc::new(table),
+        scripts,
+        start_buildings,
+        order,
+        sets,
+        hook_masks,
+        cost_table,
+        fingerprint,
+        warnings,
+        balance: engine_play::value::ModelSlot::default(),
+    })
 }
 
 fn to_def(c: &SourcedCard, root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> CardDef {

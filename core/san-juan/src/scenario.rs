@@ -172,7 +172,10 @@ impl Scenario {
         Ruleset::load_relative(spec, &self.source)
     }
 
-    /// The position the scenario sets up, before its actions.
+    /// The position the scenario sets up, before its actions: the face-up
+    /// cards where written (buildings, hands, the top of the deck, the discard
+    /// pile), then the face-down ones (goods, cards under buildings) from the
+    /// shuffled rest, then the trading tiles.
     pub fn setup(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         let f = &self.file;
         if let Some(from) = &f.from_game {
@@ -197,45 +200,73 @@ impl Scenario {
                 .help("leave `round` out for the first round"));
         }
         self.check_expect(&rs)?;
-        let cards = Arc::clone(&rs.cards);
-        let lookup = |id: &str, path: &str| -> Result<CardIdx, LoadError> {
-            cards.lookup(id).map_err(|e| {
-                self.err(path, e).help("card ids are the snake_case ids of the card files; `sanjuan cards` lists them")
-            })
-        };
         let mut game = Game::empty(Arc::clone(&rs), n, ChaCha8Rng::seed_from_u64(f.seed));
         game.governor = f.governor;
         game.round = f.round.unwrap_or(1);
         let mut pool = game.all_deck_cards();
-        let mut take = |c: CardIdx, game: &mut Game, what: &str, path: &str| -> Result<(), LoadError> {
-            if let Some(i) = pool.iter().position(|&x| x == c) {
-                pool.swap_remove(i);
-                return Ok(());
-            }
-            if let Some(i) = game.public.iter().position(|&x| x == c) {
-                game.public.swap_remove(i);
-                return Ok(());
-            }
-            let id = cards.id(c);
-            Err(self
-                .err(path, format!("{what}: no copy of `{id}` is left (the ruleset has {})", cards.get(c).copies))
-                .help("every card is in exactly one place; place at most as many copies as the deck holds"))
-        };
+        let top = self.place_face_up(&rs, &mut game, &mut pool)?;
+        rng::shuffle(&mut game.rng, &mut pool);
+        self.place_face_down(&rs, &mut game, &mut pool)?;
+        game.deck = pool;
+        game.deck.extend(top.iter().rev());
+        game.tiles = self.trading_tiles(&rs, &mut game)?.into();
+        game.refresh_hook_masks();
+        game.start_round(!f.round_start);
+        game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
+        Ok(game)
+    }
+
+    /// The card `id`, or an error at `path`.
+    fn lookup(&self, rs: &Ruleset, id: &str, path: &str) -> Result<CardIdx, LoadError> {
+        rs.cards.lookup(id).map_err(|e| {
+            self.err(path, e).help("card ids are the snake_case ids of the card files; `sanjuan cards` lists them")
+        })
+    }
+
+    /// Takes a copy of `c` out of the deck cards (`pool`) or the public cards.
+    fn take(
+        &self,
+        pool: &mut Vec<CardIdx>,
+        game: &mut Game,
+        c: CardIdx,
+        what: &str,
+        path: &str,
+    ) -> Result<(), LoadError> {
+        if let Some(i) = pool.iter().position(|&x| x == c) {
+            pool.swap_remove(i);
+            return Ok(());
+        }
+        if let Some(i) = game.public.iter().position(|&x| x == c) {
+            game.public.swap_remove(i);
+            return Ok(());
+        }
+        let cards = &game.rs.cards;
+        let id = cards.id(c);
+        Err(self
+            .err(path, format!("{what}: no copy of `{id}` is left (the ruleset has {})", cards.get(c).copies))
+            .help("every card is in exactly one place; place at most as many copies as the deck holds"))
+    }
+
+    /// The face-up cards: each seat's buildings (and what they cover) and hand,
+    /// the discard pile; returns the cards written on top of the deck, top first.
+    fn place_face_up(&self, rs: &Ruleset, game: &mut Game, pool: &mut Vec<CardIdx>) -> Result<Vec<CardIdx>, LoadError> {
+        let f = &self.file;
+        let (rules, cards) = (&rs.rules, &rs.cards);
         for (seat, p) in f.players.iter().enumerate() {
             for (i, b) in p.buildings.iter().enumerate() {
                 let path = format!("players.{seat}.buildings.{i}");
-                let c = lookup(b, &path)?;
+                let c = self.lookup(rs, b, &path)?;
                 if rules.unique_city_buildings && cards.get(c).kind == Kind::City && game.players[seat].owns(c) {
                     return Err(self
                         .err(&path, format!("seat {seat} has `{b}` twice; a city building may be built only once"))
                         .help("the ruleset's unique_city_buildings allows one of each city building per player"));
                 }
-                take(c, &mut game, &format!("seat {seat} buildings"), &path)?;
+                self.take(pool, game, c, &format!("seat {seat} buildings"), &path)?;
                 game.players[seat].city.push(Slot::new(c, true));
             }
             for (top, below) in &p.covered {
                 let base = format!("players.{seat}.covered.{top}");
-                let t = lookup(top, &base)?;
+                let t = self.lookup(rs, top, &base)?;
                 let Some(slot) = game.players[seat].city.iter().position(|s| s.card == t) else {
                     return Err(self.doc.key_error(
                         &base,
@@ -244,37 +275,42 @@ impl Scenario {
                 };
                 for (i, b) in below.iter().enumerate() {
                     let path = format!("{base}.{i}");
-                    let c = lookup(b, &path)?;
-                    take(c, &mut game, &format!("seat {seat} covered"), &path)?;
+                    let c = self.lookup(rs, b, &path)?;
+                    self.take(pool, game, c, &format!("seat {seat} covered"), &path)?;
                     game.players[seat].city[slot].covered.push(c);
                 }
             }
             for (i, h) in p.hand.iter().enumerate() {
                 let path = format!("players.{seat}.hand.{i}");
-                let c = lookup(h, &path)?;
-                take(c, &mut game, &format!("seat {seat} hand"), &path)?;
+                let c = self.lookup(rs, h, &path)?;
+                self.take(pool, game, c, &format!("seat {seat} hand"), &path)?;
                 game.players[seat].hand.push(c);
             }
         }
         let mut top = Vec::new();
         for (i, d) in f.deck.iter().enumerate() {
             let path = format!("deck.{i}");
-            let c = lookup(d, &path)?;
-            take(c, &mut game, "deck", &path)?;
+            let c = self.lookup(rs, d, &path)?;
+            self.take(pool, game, c, "deck", &path)?;
             top.push(c);
         }
         for (i, d) in f.discard.iter().enumerate() {
             let path = format!("discard.{i}");
-            let c = lookup(d, &path)?;
-            take(c, &mut game, "discard", &path)?;
+            let c = self.lookup(rs, d, &path)?;
+            self.take(pool, game, c, "discard", &path)?;
             game.discard.push(c);
         }
-        rng::shuffle(&mut game.rng, &mut pool);
+        Ok(top)
+    }
+
+    /// The face-down cards, from the shuffled cards left: goods, cards under buildings; and the counters.
+    fn place_face_down(&self, rs: &Ruleset, game: &mut Game, pool: &mut Vec<CardIdx>) -> Result<(), LoadError> {
+        let f = &self.file;
         // Goods and cards under buildings are face down: any unplaced cards will do.
         for (seat, p) in f.players.iter().enumerate() {
             for (i, g) in p.goods.iter().enumerate() {
                 let path = format!("players.{seat}.goods.{i}");
-                let c = lookup(g, &path)?;
+                let c = self.lookup(rs, g, &path)?;
                 let Some(slot) = game.players[seat]
                     .city
                     .iter()
@@ -287,7 +323,7 @@ impl Scenario {
             }
             for (b, &count) in &p.under {
                 let path = format!("players.{seat}.under.{b}");
-                let c = lookup(b, &path)?;
+                let c = self.lookup(rs, b, &path)?;
                 let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c || s.covered.contains(&c))
                 else {
                     return Err(self.err(&path, format!("seat {seat}: cards under `{b}`, which is not built")));
@@ -300,15 +336,20 @@ impl Scenario {
             }
             for (b, &value) in &p.counters {
                 let path = format!("players.{seat}.counters.{b}");
-                let c = lookup(b, &path)?;
+                let c = self.lookup(rs, b, &path)?;
                 let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c) else {
                     return Err(self.err(&path, format!("seat {seat}: a counter on `{b}`, which is not built")));
                 };
                 game.players[seat].city[slot].counter = value;
             }
         }
-        game.deck = pool;
-        game.deck.extend(top.iter().rev());
+        Ok(())
+    }
+
+    /// The trading tiles: those written on top in order, the rest shuffled.
+    fn trading_tiles(&self, rs: &Ruleset, game: &mut Game) -> Result<Vec<usize>, LoadError> {
+        let rules = &rs.rules;
+        let f = &self.file;
         let mut tiles: Vec<usize> = (0..rules.trading_tiles.len()).collect();
         rng::shuffle(&mut game.rng, &mut tiles);
         for (k, t) in f.trading_tiles.iter().enumerate() {
@@ -326,11 +367,7 @@ impl Scenario {
             let tile = tiles.remove(i);
             tiles.insert(k, tile);
         }
-        game.tiles = tiles.into();
-        game.refresh_hook_masks();
-        game.start_round(!f.round_start);
-        game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
-        Ok(game)
+        Ok(tiles)
     }
 
     /// Refuses an `[expect]` entry that could never fail or never pass: an
@@ -427,134 +464,147 @@ impl Scenario {
     /// Checks `[expect]` against a game; returns the failures.
     pub fn check(&self, game: &Game) -> Result<Vec<String>, crate::error::GameError> {
         let Some(e) = &self.file.expect else { return Ok(Vec::new()) };
-        let cards = &game.rs.cards;
         let mut fails = Vec::new();
-        let mut eq = |what: &str, want: String, got: String| {
-            if want != got {
-                fails.push(format!("{what}: expected {want}, got {got}"));
-            }
-        };
-        let n = game.num_players();
-        let scores = game.scores()?;
-        if let Some(want) = &e.scores {
-            eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
-        }
-        if let Some(want) = &e.breakdown {
-            for (seat, entries) in want.iter().enumerate().take(n) {
-                for (k, v) in entries {
-                    eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
-                }
-            }
-        }
-        let per_seat = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>();
-        if let Some(want) = &e.hand_sizes {
-            eq(
-                "hand sizes",
-                format!("{want:?}"),
-                format!("{:?}", (0..n).map(|s| game.players[s].hand.len()).collect::<Vec<_>>()),
-            );
-        }
-        if let Some(want) = &e.hands {
-            let got: Vec<Vec<String>> = (0..n)
-                .map(|s| {
-                    let mut h: Vec<String> = game.players[s].hand.iter().map(|&c| cards.id(c).to_owned()).collect();
-                    h.sort();
-                    h
-                })
-                .collect();
-            let want: Vec<Vec<String>> = want
-                .iter()
-                .map(|h| {
-                    let mut h = h.clone();
-                    h.sort();
-                    h
-                })
-                .collect();
-            eq("hands", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.buildings {
-            let got: Vec<Vec<&str>> =
-                (0..n).map(|s| game.players[s].city.iter().map(|x| cards.id(x.card)).collect()).collect();
-            eq("buildings", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.goods {
-            let got: Vec<Vec<&str>> = (0..n)
-                .map(|s| game.players[s].city.iter().filter(|x| x.good.is_some()).map(|x| cards.id(x.card)).collect())
-                .collect();
-            eq("goods", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.under {
-            let got = per_seat(&|s| {
-                let mut m: BTreeMap<String, usize> = BTreeMap::new();
-                for x in &game.players[s].city {
-                    if let Some(f) = x.under_from {
-                        *m.entry(cards.id(f).to_owned()).or_default() += x.under.len();
-                    }
-                }
-                format!("{m:?}")
-            });
-            eq("under", format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()), format!("{got:?}"));
-        }
-        if let Some(want) = &e.winners {
-            eq("winners", format!("{want:?}"), format!("{:?}", game.winners()?));
-        }
-        if let Some(want) = e.over {
-            eq("over", want.to_string(), game.is_over().to_string());
-        }
-        if let Some(want) = &e.pending {
-            eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
-        }
-        if let Some(want) = e.pending_seat {
-            eq("pending seat", want.to_string(), format!("{}", game.pending().map_or(usize::MAX, |d| d.seat())));
-        }
-        let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(cards)).collect();
-        if let Some(want) = &e.legal {
-            eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
-        }
-        if let Some(want) = e.deck_size {
-            eq("deck size", want.to_string(), game.deck_size().to_string());
-        }
-        if let Some(want) = e.discard_size {
-            eq("discard size", want.to_string(), game.discard_size().to_string());
-        }
-        if let Some(want) = &e.deck_top {
-            let got: Vec<&str> = game.deck.iter().rev().take(want.len()).map(|&c| cards.id(c)).collect();
-            eq("deck top", format!("{want:?}"), format!("{got:?}"));
-        }
-        if let Some(want) = &e.counters {
-            let got = per_seat(&|s| {
-                let m: BTreeMap<&str, i32> = game.players[s]
-                    .city
-                    .iter()
-                    .filter(|x| x.counter != 0)
-                    .map(|x| (cards.id(x.card), x.counter))
-                    .collect();
-                format!("{m:?}")
-            });
-            eq(
-                "counters",
-                format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()),
-                format!("{got:?}"),
-            );
-        }
-        if let Some(want) = &e.player_counters {
-            let got = per_seat(&|s| {
-                let m: BTreeMap<&str, i32> = game.players[s].counters.iter().map(|(k, v)| (&**k, *v)).collect();
-                format!("{m:?}")
-            });
-            let want = want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>();
-            eq("player counters", format!("{want:?}"), format!("{got:?}"));
-        }
-        for a in e.legal_includes.iter().flatten() {
-            if !legal.contains(a) {
-                fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
-            }
-        }
-        for a in e.legal_excludes.iter().flatten() {
-            if legal.contains(a) {
-                fails.push(format!("`{a}` should not be legal"));
-            }
-        }
+        check_seats(e, game, &mut fails)?;
+        check_table(e, game, &mut fails)?;
         Ok(fails)
     }
+}
+
+/// The `[expect]` entries about each seat: scores, breakdowns, hands, buildings, goods, cards under buildings.
+fn check_seats(e: &Expect, game: &Game, fails: &mut Vec<String>) -> Result<(), crate::error::GameError> {
+    let cards = &game.rs.cards;
+    let mut eq = |what: &str, want: String, got: String| {
+        if want != got {
+            fails.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    let n = game.num_players();
+    let per_seat = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>();
+    let scores = game.scores()?;
+    if let Some(want) = &e.scores {
+        eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
+    }
+    if let Some(want) = &e.breakdown {
+        for (seat, entries) in want.iter().enumerate().take(n) {
+            for (k, v) in entries {
+                eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
+            }
+        }
+    }
+    if let Some(want) = &e.hand_sizes {
+        eq(
+            "hand sizes",
+            format!("{want:?}"),
+            format!("{:?}", (0..n).map(|s| game.players[s].hand.len()).collect::<Vec<_>>()),
+        );
+    }
+    if let Some(want) = &e.hands {
+        let got: Vec<Vec<String>> = (0..n)
+            .map(|s| {
+                let mut h: Vec<String> = game.players[s].hand.iter().map(|&c| cards.id(c).to_owned()).collect();
+                h.sort();
+                h
+            })
+            .collect();
+        let want: Vec<Vec<String>> = want
+            .iter()
+            .map(|h| {
+                let mut h = h.clone();
+                h.sort();
+                h
+            })
+            .collect();
+        eq("hands", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.buildings {
+        let got: Vec<Vec<&str>> =
+            (0..n).map(|s| game.players[s].city.iter().map(|x| cards.id(x.card)).collect()).collect();
+        eq("buildings", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.goods {
+        let got: Vec<Vec<&str>> = (0..n)
+            .map(|s| game.players[s].city.iter().filter(|x| x.good.is_some()).map(|x| cards.id(x.card)).collect())
+            .collect();
+        eq("goods", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.under {
+        let got = per_seat(&|s| {
+            let mut m: BTreeMap<String, usize> = BTreeMap::new();
+            for x in &game.players[s].city {
+                if let Some(f) = x.under_from {
+                    *m.entry(cards.id(f).to_owned()).or_default() += x.under.len();
+                }
+            }
+            format!("{m:?}")
+        });
+        eq("under", format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()), format!("{got:?}"));
+    }
+    Ok(())
+}
+
+/// The `[expect]` entries about the table: winners, the game end, the pending
+/// decision, legal actions, the piles and the counters.
+fn check_table(e: &Expect, game: &Game, fails: &mut Vec<String>) -> Result<(), crate::error::GameError> {
+    let cards = &game.rs.cards;
+    let mut eq = |what: &str, want: String, got: String| {
+        if want != got {
+            fails.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    let n = game.num_players();
+    let per_seat = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>();
+    if let Some(want) = &e.winners {
+        eq("winners", format!("{want:?}"), format!("{:?}", game.winners()?));
+    }
+    if let Some(want) = e.over {
+        eq("over", want.to_string(), game.is_over().to_string());
+    }
+    if let Some(want) = &e.pending {
+        eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
+    }
+    if let Some(want) = e.pending_seat {
+        eq("pending seat", want.to_string(), format!("{}", game.pending().map_or(usize::MAX, |d| d.seat())));
+    }
+    let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(cards)).collect();
+    if let Some(want) = &e.legal {
+        eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
+    }
+    if let Some(want) = e.deck_size {
+        eq("deck size", want.to_string(), game.deck_size().to_string());
+    }
+    if let Some(want) = e.discard_size {
+        eq("discard size", want.to_string(), game.discard_size().to_string());
+    }
+    if let Some(want) = &e.deck_top {
+        let got: Vec<&str> = game.deck.iter().rev().take(want.len()).map(|&c| cards.id(c)).collect();
+        eq("deck top", format!("{want:?}"), format!("{got:?}"));
+    }
+    if let Some(want) = &e.counters {
+        let got = per_seat(&|s| {
+            let m: BTreeMap<&str, i32> =
+                game.players[s].city.iter().filter(|x| x.counter != 0).map(|x| (cards.id(x.card), x.counter)).collect();
+            format!("{m:?}")
+        });
+        eq("counters", format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()), format!("{got:?}"));
+    }
+    if let Some(want) = &e.player_counters {
+        let got = per_seat(&|s| {
+            let m: BTreeMap<&str, i32> = game.players[s].counters.iter().map(|(k, v)| (&**k, *v)).collect();
+            format!("{m:?}")
+        });
+        let want = want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>();
+        eq("player counters", format!("{want:?}"), format!("{got:?}"));
+    }
+    for a in e.legal_includes.iter().flatten() {
+        if !legal.contains(a) {
+            fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
+        }
+    }
+    for a in e.legal_excludes.iter().flatten() {
+        if legal.contains(a) {
+            fails.push(format!("`{a}` should not be legal"));
+        }
+    }
+    Ok(())
 }

@@ -1,7 +1,5 @@
 //! Scenario helpers for the integration tests: a position from scenario text.
 
-#![allow(dead_code)] // each test file uses some of them
-
 use san_juan::Game;
 use san_juan::files::Source;
 use san_juan::scenario::Scenario;

@@ -1,7 +1,6 @@
 //! An illegal action says why, in the words a player would use.
 
-mod common;
-use common::{refused, setup};
+use crate::common::{refused, setup};
 
 use san_juan::Action;
 

@@ -1,8 +1,7 @@
 //! Events name the building that caused them, and a seat's log hides the
 //! cards it could not see at a real table.
 
-mod common;
-use common::setup_logged;
+use crate::common::setup_logged;
 
 use std::collections::HashSet;
 

@@ -1,0 +1,56 @@
+//! What a seat must decide: the pending [`Decision`].
+
+/// What the player at `seat` must decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Take money or buy a building (or pass when neither is possible).
+    Turn {
+        /// Whose turn.
+        seat: usize,
+    },
+    /// Take another money card, or stop.
+    Take {
+        /// Who takes.
+        seat: usize,
+        /// The value taken so far this action.
+        taken: u32,
+    },
+    /// Pay one more money card for the building in `slot`.
+    Pay {
+        /// Who pays.
+        seat: usize,
+        /// The display slot (from 0).
+        slot: u8,
+        /// The value paid so far.
+        paid: u32,
+    },
+    /// Two players: keep the building just bought, or donate it to the neutral collector.
+    Donate {
+        /// Who bought it.
+        seat: usize,
+        /// Its display slot (it stays there until the decision).
+        slot: u8,
+        /// It was paid exactly: another action follows.
+        exact: bool,
+    },
+}
+
+impl Decision {
+    /// The seat that must act.
+    pub fn seat(&self) -> usize {
+        match *self {
+            Decision::Turn { seat } | Decision::Take { seat, .. } | Decision::Pay { seat, .. } => seat,
+            Decision::Donate { seat, .. } => seat,
+        }
+    }
+
+    /// The decision's name in views and scenarios.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decision::Turn { .. } => "turn",
+            Decision::Take { .. } => "take",
+            Decision::Pay { .. } => "pay",
+            Decision::Donate { .. } => "donate",
+        }
+    }
+}

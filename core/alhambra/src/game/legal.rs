@@ -1,0 +1,196 @@
+//! Legal actions and applying them: the legal answers to the pending
+//! decision, worked out once per decision, and [`Game::apply`], which checks an
+//! action against them and applies it.
+
+use super::{Decision, Event, Game};
+use crate::actions::Action;
+use crate::error::GameError;
+
+impl Game {
+    /// Turns recording of the answered actions on (off by default, for speed):
+    /// [`Game::recorded`] then replays this game from its seed with [`Game::apply_exact`].
+    pub fn record_actions(&mut self, on: bool) {
+        self.record = on.then(Vec::new);
+        self.redeals.clear();
+    }
+
+    /// The actions answered since recording was turned on (automatic answers to
+    /// one-choice decisions are not included: replay makes them again).
+    pub fn recorded(&self) -> &[Action] {
+        self.record.as_deref().unwrap_or_default()
+    }
+
+    /// The number of entries a saved game of this game holds: the recorded
+    /// actions and the re-deals among them.
+    pub fn saved_len(&self) -> usize {
+        self.recorded().len() + self.redeals.len()
+    }
+
+    /// Applies one action and advances to the next real decision.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        if let Some(why) = &self.broken {
+            return Err(GameError::Broken(why.clone()));
+        }
+        if self.pending.is_none() {
+            return Err(GameError::Over);
+        }
+        self.check_legal(action)?;
+        self.apply_checked(action)?;
+        Ok(self.take_events())
+    }
+
+    /// Applies a legal action and advances; a failure part way breaks the game.
+    pub(super) fn apply_checked(&mut self, action: Action) -> Result<(), GameError> {
+        if let Some(why) = &self.broken {
+            return Err(GameError::Broken(why.clone()));
+        }
+        if let Some(record) = &mut self.record {
+            record.push(action);
+        }
+        self.auto.clear();
+        let result = self.apply_legal(action).and_then(|()| self.advance());
+        if let Err(e) = &result {
+            self.broken = Some(e.to_string());
+        }
+        result
+    }
+
+    /// Applies an action for `seat`: refused with the reason if it is not that seat's decision.
+    pub fn apply_as(&mut self, seat: usize, action: Action) -> Result<Vec<Event>, GameError> {
+        if let Some(why) = self.not_your_turn(seat) {
+            return Err(self.illegal(action, why));
+        }
+        self.apply(action)
+    }
+
+    pub(super) fn check_legal(&self, action: Action) -> Result<(), GameError> {
+        match self.why_illegal(action) {
+            None => Ok(()),
+            Some(why) => Err(self.illegal(action, why)),
+        }
+    }
+
+    /// Runs until a decision with a real choice is pending or the game ends.
+    pub(crate) fn advance(&mut self) -> Result<(), GameError> {
+        while self.pending.is_some() {
+            let mut legal = std::mem::take(&mut self.legal);
+            self.compute_legal(&mut legal);
+            self.legal = legal;
+            if self.legal.len() != 1 {
+                return Ok(());
+            }
+            let only = self.legal[0];
+            self.auto.push(only);
+            self.apply_legal(only)?;
+        }
+        self.legal.clear();
+        Ok(())
+    }
+
+    /// Works out the legal answers to the pending decision into `out`.
+    fn compute_legal(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let Some(d) = self.pending else { return };
+        let push = |out: &mut Vec<Action>, a: Action| {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        };
+        match d {
+            Decision::Turn { seat } => {
+                for &m in &self.money_display {
+                    push(out, Action::Take(m));
+                }
+                let sums = self.players[seat].sums();
+                for (slot, b) in self.building_display.iter().enumerate() {
+                    if let Some(b) = b
+                        && sums[self.rs.yard[slot] as usize] >= u32::from(self.rs.building(*b).price)
+                    {
+                        out.push(Action::Buy(slot as u8));
+                    }
+                }
+                if out.is_empty() {
+                    out.push(Action::Pass);
+                }
+            }
+            Decision::Take { taken, .. } => {
+                let room = self.rs.rules.take_limit.saturating_sub(taken);
+                for &m in &self.money_display {
+                    if u32::from(m.value) <= room {
+                        push(out, Action::Take(m));
+                    }
+                }
+                out.push(Action::Done);
+            }
+            Decision::Pay { seat, slot, .. } => {
+                let c = self.rs.yard[slot as usize];
+                for &m in &self.players[seat].hand {
+                    if m.currency == c {
+                        push(out, Action::Pay(m));
+                    }
+                }
+            }
+            Decision::Donate { .. } => {
+                out.push(Action::Keep);
+                out.push(Action::Donate);
+            }
+        }
+    }
+
+    /// Applies an action known to be legal.
+    fn apply_legal(&mut self, action: Action) -> Result<(), GameError> {
+        self.actions_applied += 1;
+        let d = self.pending.take().expect("a decision is pending");
+        match (d, action) {
+            (Decision::Turn { seat } | Decision::Take { seat, .. }, Action::Take(m)) => {
+                let taken = match d {
+                    Decision::Take { taken, .. } => taken,
+                    _ => 0,
+                };
+                let i = self.money_display.iter().position(|&x| x == m).expect("legal take");
+                self.money_display.remove(i);
+                self.players[seat].hand.push(m);
+                self.event(Some(seat), |g| format!("seat {seat} takes {}", g.rs.money_id(m)));
+                self.pending = Some(Decision::Take { seat, taken: taken + u32::from(m.value) });
+                Ok(())
+            }
+            (Decision::Take { seat, .. }, Action::Done) | (Decision::Turn { seat }, Action::Pass) => {
+                if action == Action::Pass {
+                    self.event(Some(seat), |_| format!("seat {seat} can neither take money nor buy: passes"));
+                }
+                self.end_turn(seat)
+            }
+            (Decision::Turn { seat }, Action::Buy(slot)) => {
+                self.event(Some(seat), |g| {
+                    let (b, _) = g.slot_building(slot);
+                    format!("seat {seat} buys {} from slot {}", g.rs.building(b).id, slot + 1)
+                });
+                self.pending = Some(Decision::Pay { seat, slot, paid: 0 });
+                Ok(())
+            }
+            (Decision::Pay { seat, slot, paid }, Action::Pay(m)) => {
+                let hand = &mut self.players[seat].hand;
+                let i = hand.iter().position(|&x| x == m).expect("legal payment");
+                hand.swap_remove(i);
+                self.discard.push(m);
+                let paid = paid + u32::from(m.value);
+                let (_, price) = self.slot_building(slot);
+                self.event(Some(seat), |g| format!("seat {seat} pays {}", g.rs.money_id(m)));
+                if paid < price {
+                    self.pending = Some(Decision::Pay { seat, slot, paid });
+                    return Ok(());
+                }
+                let exact = paid == price;
+                if self.neutral.is_some() {
+                    self.pending = Some(Decision::Donate { seat, slot, exact });
+                    return Ok(());
+                }
+                self.acquire(seat, slot, false, exact)
+            }
+            (Decision::Donate { seat, slot, exact }, Action::Keep | Action::Donate) => {
+                self.acquire(seat, slot, action == Action::Donate, exact)
+            }
+            (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
+        }
+    }
+}

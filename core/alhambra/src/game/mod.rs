@@ -1,0 +1,152 @@
+//! The game state and the state machine that drives it.
+//!
+//! `Game::pending()` says who must decide what; `Game::apply()` validates an
+//! action and advances to the next real decision. Decisions with only one
+//! legal answer are answered automatically, so a pending decision is always a
+//! real choice.
+//!
+//! A turn: take money (one card at a time: `take`, then more cards while their
+//! values total at most the take limit, or `done`) or buy a building from the
+//! display (`buy`, then `pay` one money card of the slot's currency at a time
+//! until the price is reached; no change). Paying the price exactly gives
+//! another action in the same turn. With two players each bought building is
+//! then kept or donated to the neutral collector (its own yes/no decision,
+//! after the payment, so that the payment reads the same with any count).
+//! After the turn the building display is refilled left to right, then the
+//! money display; a scoring card drawn is scored at once.
+//!
+//! This file holds the state; each concept has its own file: decisions
+//! (`decision`), setup, read-only accessors and the census, legal actions and
+//! applying them (`legal`), action text (`notation`), why an action is illegal
+//! (`why`), a turn's consequences (`turn`: refills, scorings, the game end),
+//! events, and what search bots and undo need (`search`).
+
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::actions::Action;
+use crate::ruleset::{BuildingIdx, MAX_CURRENCIES, MAX_TYPES, Money, Ruleset};
+use crate::score::Score;
+
+mod accessors;
+mod decision;
+mod events;
+mod legal;
+mod notation;
+mod search;
+mod setup;
+#[cfg(test)]
+mod tests;
+mod turn;
+mod why;
+
+pub use decision::Decision;
+pub use events::Event;
+use events::list_or_nothing;
+pub(crate) use events::n_cards;
+
+/// A card of the money deck: money, or a scoring card (index into [`Ruleset::scorings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Draw {
+    /// A money card.
+    Money(Money),
+    /// A scoring card.
+    Scoring(u8),
+}
+
+/// A seat, or the neutral collector (two players).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Player {
+    /// Money cards in hand (hidden from the others; their number is public).
+    pub hand: Vec<Money>,
+    /// Buildings owned, in the order acquired.
+    pub buildings: Vec<BuildingIdx>,
+    /// The turn each of `buildings` was acquired in (same order); 0: before
+    /// the first turn (the neutral collector's first draws, a scenario's setup).
+    pub acquired: Vec<u32>,
+    /// Buildings owned per type.
+    pub counts: [u8; MAX_TYPES],
+}
+
+impl Player {
+    /// The total value of the hand per currency.
+    pub fn sums(&self) -> [u32; MAX_CURRENCIES] {
+        let mut sums = [0u32; MAX_CURRENCIES];
+        for m in &self.hand {
+            sums[m.currency as usize] += u32::from(m.value);
+        }
+        sums
+    }
+
+    /// The total value of the hand.
+    pub fn money(&self) -> u32 {
+        self.hand.iter().map(|m| u32::from(m.value)).sum()
+    }
+
+    /// Adds a building held from before the first turn.
+    pub(crate) fn add_building(&mut self, rs: &Ruleset, b: BuildingIdx) {
+        self.add_building_at(rs, b, 0);
+    }
+
+    /// Adds a building acquired in `turn`.
+    pub(crate) fn add_building_at(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32) {
+        self.buildings.push(b);
+        self.acquired.push(turn);
+        self.counts[rs.building(b).kind as usize] += 1;
+    }
+}
+
+/// A game of Alhambra.
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) rs: Arc<Ruleset>,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) players: Vec<Player>,
+    /// The neutral collector (two players).
+    pub(crate) neutral: Option<Player>,
+    /// Money deck with the scoring cards; the top card is the last element.
+    pub(crate) deck: Vec<Draw>,
+    pub(crate) discard: Vec<Money>,
+    pub(crate) money_display: Vec<Money>,
+    /// Building deck; the top card is the last element.
+    pub(crate) building_deck: Vec<BuildingIdx>,
+    /// One entry per yard slot, left to right.
+    pub(crate) building_display: Vec<Option<BuildingIdx>>,
+    /// Per scoring card: where in the deck (indices from the bottom) it may lie,
+    /// which is all a player knows of it (its pile).
+    pub(crate) scoring_range: Vec<(usize, usize)>,
+    /// Scorings done, in order (indices into the ruleset's scorings).
+    pub(crate) scored: Vec<u8>,
+    /// Buildings left on the display at the end that nobody got (a tie).
+    pub(crate) unclaimed: Vec<BuildingIdx>,
+    /// Buildings a scenario set aside, out of the game.
+    pub(crate) set_aside: Vec<BuildingIdx>,
+    /// Points per seat, then the neutral collector.
+    pub(crate) earned: Vec<Score>,
+    pub(crate) start_player: usize,
+    pub(crate) turns: u32,
+    pub(crate) pending: Option<Decision>,
+    pub(crate) legal: Vec<Action>,
+    /// Actions answered automatically since the last one given to `apply`.
+    pub(crate) auto: Vec<Action>,
+    pub(crate) over: bool,
+    pub(crate) stalled: bool,
+    pub(crate) log: Option<Vec<Event>>,
+    /// Why the game stopped part way through an action (a script failed).
+    pub(crate) broken: Option<String>,
+    pub(crate) record: Option<Vec<Action>>,
+    /// The re-deals among the recorded actions (undo), in order.
+    pub(crate) redeals: Vec<engine_rules::saved::Redeal>,
+    pub(crate) actions_applied: u64,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("ruleset", &self.rs.id)
+            .field("turns", &self.turns)
+            .field("pending", &self.pending)
+            .finish_non_exhaustive()
+    }
+}

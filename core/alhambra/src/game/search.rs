@@ -1,0 +1,138 @@
+//! What search bots and undo need: a game dealt again from what one seat can
+//! see ([`Game::determinize`], [`Game::redeal`]) and the engine's turn interface.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Decision, Draw, Game};
+use crate::actions::Action;
+use crate::error::GameError;
+use crate::rng;
+use crate::ruleset::Money;
+
+impl crate::turns::TurnGame for Game {
+    type Action = Action;
+    type Error = GameError;
+
+    fn seats(&self) -> usize {
+        self.players.len()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        self.pending.as_ref().map(Decision::seat)
+    }
+
+    fn legal(&self) -> &[Action] {
+        &self.legal
+    }
+
+    fn play(&mut self, action: Action) -> Result<(), GameError> {
+        if self.pending.is_none() {
+            return Err(GameError::Over);
+        }
+        // Bots answer from `legal`: skip the checks and the event list of `apply`.
+        if !self.legal.contains(&action) {
+            return self.check_legal(action);
+        }
+        self.apply_checked(action)
+    }
+
+    /// Mostly the win share; a fifth is the margin over the best other player,
+    /// so that a search also prefers winning (or losing) by more (or less).
+    fn rewards(&self) -> Option<Vec<f64>> {
+        if !self.over {
+            return None;
+        }
+        let totals: Vec<i32> = (0..self.players.len()).map(|s| self.earned[s].total).collect();
+        let winners = crate::score::winners_of(&totals);
+        let share = 1.0 / winners.len() as f64;
+        Some(
+            (0..totals.len())
+                .map(|seat| {
+                    let best_other = totals.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| *x).max();
+                    let margin = f64::from(totals[seat] - best_other.unwrap_or(0));
+                    let win = if winners.contains(&seat) { share } else { 0.0 };
+                    0.8 * win + 0.2 * (0.5 + 0.5 * (margin / 20.0).tanh())
+                })
+                .collect(),
+        )
+    }
+}
+
+impl crate::turns::Determinize for Game {
+    fn determinize(&self, seat: usize, seed: u64) -> Game {
+        Game::determinize(self, seat, seed)
+    }
+}
+
+impl Game {
+    /// Deals again, from `seed`, every card `seat` has not seen (the others'
+    /// hands, the order of both decks, each scoring card within its pile), as
+    /// [`Game::determinize`] does, and records it: what an undo does so that
+    /// taking back a draw shows nothing of the face-down cards.
+    pub fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        if seat >= self.players.len() {
+            return Err(GameError::Setup(format!(
+                "no seat {seat} to deal again for: the game has {}",
+                self.players.len()
+            )));
+        }
+        if self.over {
+            return Err(GameError::Over);
+        }
+        let mut g = self.determinize(seat, seed);
+        g.log = self.log.take();
+        g.record = self.record.take();
+        g.redeals.push(engine_rules::saved::Redeal { at: g.recorded().len(), seat, seed });
+        *self = g;
+        Ok(())
+    }
+
+    /// A game consistent with what `seat` can see: the other players' hands
+    /// (their sizes kept), the order of the money deck (each scoring card kept
+    /// within its pile) and the order of the building deck are dealt again at
+    /// random, and the game's own random stream is replaced.
+    pub fn determinize(&self, seat: usize, seed: u64) -> Game {
+        let mut g = self.clone();
+        g.log = None;
+        g.record = None;
+        g.rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pool: Vec<Money> = Vec::with_capacity(g.deck.len() + 40);
+        let mut scoring: Vec<u8> = Vec::new();
+        for d in &g.deck {
+            match d {
+                Draw::Money(m) => pool.push(*m),
+                Draw::Scoring(s) => scoring.push(*s),
+            }
+        }
+        for (s, p) in g.players.iter().enumerate() {
+            if s != seat {
+                pool.extend_from_slice(&p.hand);
+            }
+        }
+        rng::shuffle(&mut g.rng, &mut pool);
+        for (s, p) in g.players.iter_mut().enumerate() {
+            if s != seat {
+                let n = p.hand.len();
+                p.hand = pool.split_off(pool.len() - n);
+            }
+        }
+        // The scoring cards first, each somewhere within its range; the money around them.
+        let len = g.deck.len();
+        let mut deck: Vec<Option<Draw>> = vec![None; len];
+        for s in scoring {
+            let (lo, hi) = g.scoring_range[s as usize];
+            let (lo, hi) = (lo.min(len), hi.min(len));
+            let free: Vec<usize> = (lo..hi).filter(|&i| deck[i].is_none()).collect();
+            let at = if free.is_empty() {
+                (0..len).find(|&i| deck[i].is_none()).expect("room for the scoring card")
+            } else {
+                free[rng::below(&mut g.rng, free.len())]
+            };
+            deck[at] = Some(Draw::Scoring(s));
+        }
+        g.deck = deck.into_iter().map(|d| d.unwrap_or_else(|| Draw::Money(pool.pop().expect("money")))).collect();
+        rng::shuffle(&mut g.rng, &mut g.building_deck);
+        g
+    }
+}

@@ -1,0 +1,178 @@
+//! A new game: the starting capital, the building display and the money
+//! deck cut into piles with a scoring card in each.
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Decision, Draw, Game, Player, n_cards};
+use crate::error::GameError;
+use crate::rng;
+use crate::ruleset::{BuildingIdx, Money, Ruleset};
+use crate::score::Score;
+
+impl Game {
+    /// A new game: setup per the ruleset and the seed.
+    pub fn new(rs: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        Game::new_arranged(rs, players, seed, &[])
+    }
+
+    /// A new game whose shuffled money deck has `money_top` on top (top first)
+    /// before the starting capital is dealt: scenarios show the deal with it.
+    pub fn new_arranged(rs: Arc<Ruleset>, players: usize, seed: u64, money_top: &[Money]) -> Result<Game, GameError> {
+        let rules = &rs.rules;
+        if players < rules.min_players || players > rules.max_players {
+            return Err(GameError::Setup(format!(
+                "{players} players: ruleset `{}` is for {} to {} players",
+                rs.id, rules.min_players, rules.max_players
+            )));
+        }
+        let mut game = Game::empty(rs, players, ChaCha8Rng::seed_from_u64(seed));
+        // Buildings: shuffled, 4 face up, then (2 players) the neutral collector's.
+        game.building_deck = game.all_buildings();
+        rng::shuffle(&mut game.rng, &mut game.building_deck);
+        for slot in 0..game.building_display.len() {
+            game.building_display[slot] = game.building_deck.pop();
+        }
+        game.neutral_draws("start", 0)?;
+        // Money: shuffled, then the starting capital, one card at a time per player.
+        let mut money = game.all_money();
+        rng::shuffle(&mut game.rng, &mut money);
+        for (i, m) in money_top.iter().enumerate() {
+            let Some(at) = money.iter().position(|x| x == m) else {
+                let id = game.rs.money_id(*m);
+                return Err(GameError::Setup(format!("card {} of the deck top: no copy of {id} is left", i + 1)));
+            };
+            let m = money.remove(at);
+            money.push(m);
+        }
+        let n = money.len();
+        money[n - money_top.len()..].reverse();
+        game.deck = money.into_iter().map(Draw::Money).collect();
+        let capital = game.rs.rules.starting_capital;
+        for seat in 0..players {
+            while game.players[seat].money() < capital {
+                let Some(Draw::Money(m)) = game.deck.pop() else {
+                    return Err(GameError::Setup(format!(
+                        "too few money cards for {players} players' starting capital"
+                    )));
+                };
+                game.players[seat].hand.push(m);
+            }
+            game.event(Some(seat), |g| {
+                let p = &g.players[seat];
+                let ids: Vec<String> = p.hand.iter().map(|&m| g.rs.money_id(m)).collect();
+                format!("seat {seat} is dealt {} (total {}): {}", n_cards(p.hand.len()), p.money(), ids.join(", "))
+            });
+        }
+        // The start player: fewest cards, then the lowest total, then (in place of
+        // "the youngest") a seeded draw among those still tied.
+        let key = |p: &Player| (p.hand.len(), p.money());
+        let best = game.players.iter().map(key).min().expect("players");
+        let tied: Vec<usize> = (0..players).filter(|&s| key(&game.players[s]) == best).collect();
+        game.start_player = tied[rng::below(&mut game.rng, tied.len())];
+        let start = game.start_player;
+        game.event(Some(start), |_| {
+            let by = if tied.len() > 1 { " by a draw among the tied" } else { "" };
+            format!("seat {start} starts (fewest cards, then lowest total{by})")
+        });
+        for _ in 0..game.rs.rules.money_display {
+            if let Some(Draw::Money(m)) = game.deck.pop() {
+                game.money_display.push(m);
+            }
+        }
+        game.cut_piles();
+        game.pending = Some(Decision::Turn { seat: start });
+        game.advance()?;
+        Ok(game)
+    }
+
+    /// A game with no cards dealt; `new` and scenarios fill it in.
+    pub(crate) fn empty(rs: Arc<Ruleset>, players: usize, rng: ChaCha8Rng) -> Game {
+        let slots = rs.building_display();
+        let neutral = (players == 2).then(Player::default);
+        let collectors = players + usize::from(neutral.is_some());
+        let scorings = rs.scorings.len();
+        Game {
+            rs,
+            rng,
+            players: vec![Player::default(); players],
+            neutral,
+            deck: Vec::new(),
+            discard: Vec::new(),
+            money_display: Vec::new(),
+            building_deck: Vec::new(),
+            building_display: vec![None; slots],
+            scoring_range: vec![(0, 0); scorings],
+            scored: Vec::new(),
+            unclaimed: Vec::new(),
+            set_aside: Vec::new(),
+            earned: vec![Score::default(); collectors],
+            start_player: 0,
+            turns: 1,
+            pending: None,
+            legal: Vec::new(),
+            auto: Vec::new(),
+            over: false,
+            stalled: false,
+            log: None,
+            broken: None,
+            record: None,
+            redeals: Vec::new(),
+            actions_applied: 0,
+        }
+    }
+
+    /// Every money card of this game (one entry per copy).
+    pub(crate) fn all_money(&self) -> Vec<Money> {
+        let copies = self.rs.money_copies(self.players.len());
+        let mut out = Vec::with_capacity(self.rs.money_cards(self.players.len()));
+        for c in 0..self.rs.currencies.len() {
+            for &value in &self.rs.values {
+                out.extend(std::iter::repeat_n(Money { currency: c as u8, value }, copies as usize));
+            }
+        }
+        out
+    }
+
+    /// Every building card (one entry per copy).
+    pub(crate) fn all_buildings(&self) -> Vec<BuildingIdx> {
+        let rs = &self.rs;
+        let mut out = Vec::with_capacity(rs.building_cards());
+        for (i, b) in rs.buildings.iter().enumerate() {
+            out.extend(std::iter::repeat_n(i as BuildingIdx, b.copies as usize));
+        }
+        out
+    }
+
+    /// Cuts the money deck into near-equal piles (the top ones one card larger),
+    /// shuffles each scoring card into its pile and stacks pile 1 on top.
+    fn cut_piles(&mut self) {
+        let piles = self.rs.rules.piles;
+        let len = self.deck.len();
+        // Top first from here on.
+        let mut top_first: Vec<Draw> = self.deck.drain(..).rev().collect();
+        let mut out: Vec<Draw> = Vec::with_capacity(len + self.rs.scorings.len());
+        let mut ranges = Vec::new();
+        for k in 0..piles {
+            let size = len / piles + usize::from(k < len % piles);
+            let mut pile: Vec<Draw> = top_first.drain(..size).collect();
+            for (i, s) in self.rs.scorings.iter().enumerate() {
+                if s.pile == Some(k + 1) {
+                    let at = rng::below(&mut self.rng, pile.len() + 1);
+                    pile.insert(at, Draw::Scoring(i as u8));
+                    ranges.push((i, out.len(), out.len() + pile.len()));
+                }
+            }
+            out.extend(pile);
+        }
+        let total = out.len();
+        for (i, start, end) in ranges {
+            // Top-first indices [start, end) are bottom indices [total - end, total - start).
+            self.scoring_range[i] = (total - end, total - start);
+        }
+        out.reverse();
+        self.deck = out;
+    }
+}

@@ -1,0 +1,147 @@
+//! Unit tests of the game: setup, scorings, the view's next scoring,
+//! determinize.
+
+use super::*;
+
+fn rs() -> Arc<Ruleset> {
+    Ruleset::load("alhambra").unwrap()
+}
+
+/// Top-first positions of the scoring cards in the money deck.
+fn scoring_positions(g: &Game) -> Vec<(u8, usize)> {
+    g.deck
+        .iter()
+        .rev()
+        .enumerate()
+        .filter_map(|(i, d)| if let Draw::Scoring(s) = d { Some((*s, i)) } else { None })
+        .collect()
+}
+
+#[test]
+fn each_scoring_card_lies_in_its_pile() {
+    let rs = rs();
+    for players in 2..=6 {
+        for seed in 0..200 {
+            let g = Game::new(Arc::clone(&rs), players, seed).unwrap();
+            // Before the first turn nothing was drawn from the piles.
+            let money = g.deck.len() - 2;
+            let size = |k: usize| money / 5 + usize::from(k < money % 5);
+            let start = |k: usize| (0..k).map(size).sum::<usize>();
+            let pos = scoring_positions(&g);
+            assert_eq!(pos.len(), 2);
+            // A in pile 2; B in pile 4, one further down for A above it.
+            let (a, b) = (pos[0], pos[1]);
+            assert_eq!((a.0, b.0), (0, 1));
+            assert!((start(1)..=start(1) + size(1)).contains(&a.1), "{players} players, seed {seed}: A at {}", a.1);
+            assert!((start(3) + 1..=start(3) + size(3) + 1).contains(&b.1), "seed {seed}: B at {}", b.1);
+            // Their known ranges hold them.
+            for (s, top) in pos {
+                let bottom = g.deck.len() - 1 - top;
+                let (lo, hi) = g.scoring_range[s as usize];
+                assert!((lo..hi).contains(&bottom));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_view_tells_how_close_the_next_scoring_is() {
+    let rs = rs();
+    for seed in 0..20 {
+        let mut g = Game::new(Arc::clone(&rs), 3, seed).unwrap();
+        let mut bot = engine_play::bots::RandomBot::new(seed);
+        let mut seen = Vec::new();
+        let dealt = g.deck.len();
+        while !g.is_over() {
+            let next = g.view(Some(0)).next_scoring.expect("a scoring is to come until the end");
+            if !seen.contains(&next.name) {
+                seen.push(next.name.clone());
+            }
+            let index = rs.scorings.iter().position(|s| s.name == next.name).unwrap() as u8;
+            match scoring_positions(&g).iter().find(|(s, _)| *s == index) {
+                // The card's true place (cards above it) lies in the window a pile wide.
+                Some(&(_, above)) => {
+                    let (min, max) = (next.draws_min.unwrap(), next.draws_max.unwrap());
+                    assert!((min..=max).contains(&above), "seed {seed}: {above} outside {min}..={max}");
+                    assert!(max - min <= dealt / 5 + 1, "a pile, not the deck: {min}..={max}");
+                }
+                None => assert!(next.card.is_none() && next.draws_min.is_none(), "seed {seed}: {next:?}"),
+            }
+            let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+            g.apply(a).unwrap();
+        }
+        assert_eq!(seen, ["A", "B", "C"], "seed {seed}");
+        assert_eq!(g.view(None).next_scoring, None);
+    }
+}
+
+#[test]
+fn buildings_remember_their_turn() {
+    let rs = rs();
+    let mut g = Game::new(Arc::clone(&rs), 2, 5).unwrap();
+    let n = g.neutral.as_ref().unwrap();
+    assert!(!n.buildings.is_empty() && n.acquired.iter().all(|&t| t == 0), "the start draws: {:?}", n.acquired);
+    let mut bot = engine_play::bots::RandomBot::new(1);
+    while !g.is_over() {
+        let turn = g.turns;
+        let before: Vec<usize> = g.players.iter().chain(&g.neutral).map(|p| p.buildings.len()).collect();
+        let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+        g.apply(a).unwrap();
+        for (c, p) in g.players.iter().chain(&g.neutral).enumerate() {
+            assert_eq!(p.acquired.len(), p.buildings.len());
+            assert!(p.acquired[before[c]..].iter().all(|&t| t == turn), "collector {c} in turn {turn}");
+        }
+    }
+}
+
+#[test]
+fn starting_capital_is_20_to_28_and_the_start_player_has_fewest_cards() {
+    let rs = rs();
+    for seed in 0..300 {
+        let g = Game::new(Arc::clone(&rs), 5, seed).unwrap();
+        for p in &g.players {
+            assert!((20..=28).contains(&p.money()), "seed {seed}: {}", p.money());
+        }
+        let key = |p: &Player| (p.hand.len(), p.money());
+        let best = g.players.iter().map(key).min().unwrap();
+        assert_eq!(key(&g.players[g.start_player]), best);
+        assert_eq!(g.pending, Some(Decision::Turn { seat: g.start_player }));
+        assert_eq!(g.money_display.len(), 4);
+    }
+}
+
+#[test]
+fn determinize_keeps_what_the_seat_sees() {
+    let rs = rs();
+    let mut g = Game::new(Arc::clone(&rs), 4, 9).unwrap();
+    let mut bot = engine_play::bots::RandomBot::new(3);
+    for _ in 0..40 {
+        let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+        g.apply(a).unwrap();
+    }
+    for seed in 0..50 {
+        let seat = g.pending.unwrap().seat();
+        let d = g.determinize(seat, seed);
+        assert_eq!(d.census(), g.census_expected());
+        assert_eq!(d.players[seat].hand, g.players[seat].hand);
+        for s in 0..4 {
+            assert_eq!(d.players[s].hand.len(), g.players[s].hand.len());
+            assert_eq!(d.players[s].buildings, g.players[s].buildings);
+        }
+        assert_eq!(d.money_display, g.money_display);
+        assert_eq!(d.building_display, g.building_display);
+        assert_eq!(d.discard, g.discard);
+        assert_eq!(d.deck.len(), g.deck.len());
+        assert_eq!(d.legal, g.legal);
+        for (s, top) in scoring_positions(&d) {
+            let bottom = d.deck.len() - 1 - top;
+            let (lo, hi) = d.scoring_range[s as usize];
+            assert!((lo..hi).contains(&bottom));
+        }
+    }
+    let others_differ = (0..20).any(|seed| {
+        let d = g.determinize(0, seed);
+        (1..4).any(|s| d.players[s].hand != g.players[s].hand)
+    });
+    assert!(others_differ, "the other hands are dealt again");
+}

@@ -1,0 +1,173 @@
+//! A turn's consequences: a building acquired, the displays refilled, the
+//! neutral player's draws, the scoring rounds and the end of the game.
+
+use std::sync::Arc;
+
+use super::{Decision, Draw, Game, list_or_nothing, n_cards};
+use crate::error::GameError;
+use crate::rng;
+use crate::ruleset::MAX_TYPES;
+
+impl Game {
+    /// The bought building leaves its slot for the buyer (or the neutral
+    /// collector); paid exactly, the same seat acts again, else the turn ends.
+    pub(super) fn acquire(&mut self, seat: usize, slot: u8, donate: bool, exact: bool) -> Result<(), GameError> {
+        let b = self.building_display[slot as usize].take().expect("a building in the slot");
+        let rs = Arc::clone(&self.rs);
+        match (&mut self.neutral, donate) {
+            (Some(n), true) => n.add_building_at(&rs, b, self.turns),
+            _ => self.players[seat].add_building_at(&rs, b, self.turns),
+        }
+        self.event(Some(seat), |g| {
+            let id = &g.rs.building(b).id;
+            let paid = if exact { "paid exactly: another action" } else { "overpaid: the turn ends" };
+            if donate {
+                format!("seat {seat} donates {id} to {} ({paid})", g.rs.two_players.neutral)
+            } else {
+                format!("seat {seat} places {id} ({paid})")
+            }
+        });
+        if exact {
+            self.pending = Some(Decision::Turn { seat });
+            Ok(())
+        } else {
+            self.end_turn(seat)
+        }
+    }
+
+    /// After a turn: the building display is refilled left to right; if it
+    /// cannot be filled the game ends. Else the money display is refilled, a
+    /// scoring card drawn on the way is scored at once, and the next seat plays.
+    ///
+    /// The rules text refills both displays after a turn and ends the game when
+    /// the buildings cannot be refilled; it does not say whether the money is
+    /// refilled then. Here the game ends at once: no money is drawn, so a
+    /// scoring card still in the deck is not scored (the money in hands decides
+    /// the buildings left, not the display).
+    pub(super) fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
+        for slot in 0..self.building_display.len() {
+            if self.building_display[slot].is_none() {
+                self.building_display[slot] = self.building_deck.pop();
+            }
+        }
+        if self.building_display.iter().any(Option::is_none) {
+            return self.finish();
+        }
+        self.refill_money()?;
+        if self.turns >= self.rs.rules.max_turns {
+            self.stalled = true;
+            self.event(None, |g| format!("no game end after {} turns: the game is scored as it stands", g.turns));
+            return self.finish();
+        }
+        self.turns += 1;
+        self.pending = Some(Decision::Turn { seat: (seat + 1) % self.players.len() });
+        Ok(())
+    }
+
+    /// Refills the money display; a scoring card drawn is scored, then the refill goes on.
+    pub(crate) fn refill_money(&mut self) -> Result<(), GameError> {
+        while self.money_display.len() < self.rs.rules.money_display {
+            if self.deck.is_empty() {
+                if self.discard.is_empty() {
+                    break;
+                }
+                self.deck.extend(self.discard.drain(..).map(Draw::Money));
+                rng::shuffle(&mut self.rng, &mut self.deck);
+                self.event(None, |_| "the discard pile is shuffled into a new money deck".into());
+            }
+            match self.deck.pop() {
+                Some(Draw::Money(m)) => self.money_display.push(m),
+                Some(Draw::Scoring(s)) => {
+                    self.score_round(s as usize)?;
+                    let name = self.rs.scorings[s as usize].name.clone();
+                    self.neutral_draws(&name, self.turns)?;
+                }
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Two players: the neutral collector's draws at `at` (`start` or a
+    /// scoring's name), in `turn` (0 at the start).
+    pub(super) fn neutral_draws(&mut self, at: &str, turn: u32) -> Result<(), GameError> {
+        if self.neutral.is_none() {
+            return Ok(());
+        }
+        let rs = Arc::clone(&self.rs);
+        for d in rs.two_players.neutral_draws.iter().filter(|d| d.at == at) {
+            let deck = self.building_deck.len();
+            let n = rs.hooks.neutral_draws(deck as u32, d.cards, d.share)? as usize;
+            let n = n.min(deck);
+            for _ in 0..n {
+                let b = self.building_deck.pop().expect("counted");
+                self.neutral.as_mut().expect("two players").add_building_at(&rs, b, turn);
+            }
+            self.event(None, |g| format!("{} draws {} ({at})", g.rs.two_players.neutral, n_cards(n)));
+        }
+        Ok(())
+    }
+
+    /// Scores scoring `k` now: points per collector and type into their scores.
+    pub(crate) fn score_round(&mut self, k: usize) -> Result<(), GameError> {
+        let rs = Arc::clone(&self.rs);
+        let counts: Vec<[u8; MAX_TYPES]> = self.players.iter().chain(&self.neutral).map(|p| p.counts).collect();
+        let scoring = &rs.scorings[k];
+        let points = rs.scoring_points(k, &counts)?;
+        for (c, row) in points.iter().enumerate() {
+            let total: i32 = row.iter().sum();
+            self.earned[c].add(&scoring.name, total);
+        }
+        self.scored.push(k as u8);
+        self.event(None, |g| {
+            let who = |c: usize| {
+                if c < g.players.len() { format!("seat {c}") } else { g.rs.two_players.neutral.clone() }
+            };
+            let mut parts = Vec::new();
+            for (c, row) in points.iter().enumerate() {
+                let by: Vec<String> = row
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| **p > 0)
+                    .map(|(t, p)| format!("{} {p}", g.rs.types[t].id))
+                    .collect();
+                if !by.is_empty() {
+                    parts.push(format!("{} {} ({})", who(c), row.iter().sum::<i32>(), by.join(", ")));
+                }
+            }
+            format!("scoring {}: {}", scoring.name, list_or_nothing(&parts))
+        });
+        Ok(())
+    }
+
+    /// The game end: the buildings left on the display go to whoever holds the
+    /// most money of their slot's currency (a tie: nobody), then the final scoring.
+    fn finish(&mut self) -> Result<(), GameError> {
+        let rs = Arc::clone(&self.rs);
+        for slot in 0..self.building_display.len() {
+            let Some(b) = self.building_display[slot].take() else { continue };
+            let c = rs.yard[slot] as usize;
+            let sums: Vec<u32> = self.players.iter().map(|p| p.sums()[c]).collect();
+            let best = sums.iter().copied().max().unwrap_or(0);
+            let holders: Vec<usize> = (0..sums.len()).filter(|&s| sums[s] == best).collect();
+            if best > 0 && holders.len() == 1 {
+                let s = holders[0];
+                self.players[s].add_building_at(&rs, b, self.turns);
+                self.event(Some(s), |g| {
+                    format!("seat {s} gets {} (most {}: {best})", rs.building(b).id, g.rs.currency_name(c as u8))
+                });
+            } else {
+                self.unclaimed.push(b);
+                self.event(None, |g| {
+                    format!("nobody gets {} (a tie for the most {})", rs.building(b).id, g.rs.currency_name(c as u8))
+                });
+            }
+        }
+        let last = rs.scorings.len() - 1;
+        self.score_round(last)?;
+        self.over = true;
+        self.pending = None;
+        self.legal.clear();
+        Ok(())
+    }
+}

@@ -1,0 +1,150 @@
+//! Why an action is illegal, in the words a player would use.
+
+use super::{Decision, Game, list_or_nothing};
+use crate::actions::Action;
+use crate::error::GameError;
+use crate::ruleset::{BuildingIdx, Money};
+
+impl Game {
+    pub(super) fn illegal(&self, action: Action, why: String) -> GameError {
+        GameError::Illegal {
+            action: action.text(&self.rs),
+            why,
+            legal: self.legal.iter().map(|a| a.text(&self.rs)).collect(),
+        }
+    }
+
+    /// Why `seat` may not act now (`None`: it is its decision).
+    pub fn not_your_turn(&self, seat: usize) -> Option<String> {
+        match &self.pending {
+            None => Some("the game is over; no decision is pending".into()),
+            Some(d) if d.seat() != seat => Some(format!(
+                "it is seat {}'s turn, not seat {seat}'s: seat {} must {}",
+                d.seat(),
+                d.seat(),
+                self.task(d)
+            )),
+            Some(_) => None,
+        }
+    }
+
+    /// What the seat of decision `d` must do, in words: `take money or buy a building`.
+    pub fn task(&self, d: &Decision) -> String {
+        let rs = &self.rs;
+        match *d {
+            Decision::Turn { .. } => "take money or buy a building".into(),
+            Decision::Take { taken, .. } => {
+                format!("take more money (up to {} in all) or say done", rs.rules.take_limit.max(taken))
+            }
+            Decision::Pay { slot, paid, .. } => {
+                let (b, price) = self.slot_building(slot);
+                format!(
+                    "pay {} more {} for {} in slot {}",
+                    price.saturating_sub(paid),
+                    rs.currency_name(rs.yard[slot as usize]),
+                    rs.building(b).id,
+                    slot + 1
+                )
+            }
+            Decision::Donate { slot, .. } => {
+                let (b, _) = self.slot_building(slot);
+                format!("keep {} or donate it to {}", rs.building(b).id, rs.two_players.neutral)
+            }
+        }
+    }
+
+    /// The building in a display slot that a pending purchase refers to, and its price.
+    pub(super) fn slot_building(&self, slot: u8) -> (BuildingIdx, u32) {
+        let b = self.building_display[slot as usize].expect("a building in the slot being bought");
+        (b, u32::from(self.rs.building(b).price))
+    }
+
+    /// Why `action` is not a legal answer to the pending decision, in words;
+    /// `None` if it is legal.
+    pub fn why_illegal(&self, action: Action) -> Option<String> {
+        if self.legal.contains(&action) {
+            return None;
+        }
+        let Some(d) = self.pending else {
+            return Some("the game is over; no decision is pending".into());
+        };
+        let rs = &self.rs;
+        let seat = d.seat();
+        let p = &self.players[seat];
+        let id = |m: Money| rs.money_id(m);
+        let limit = rs.rules.take_limit;
+        let not_shown = |m: Money| {
+            let shown: Vec<String> = self.money_display.iter().map(|&m| id(m)).collect();
+            format!("there is no {} on the money display (it shows {})", id(m), list_or_nothing(&shown))
+        };
+        let why = match (d, action) {
+            (Decision::Turn { .. }, Action::Take(m)) => not_shown(m),
+            (Decision::Take { taken, .. }, Action::Take(m)) => {
+                if !self.money_display.contains(&m) {
+                    not_shown(m)
+                } else {
+                    format!(
+                        "seat {seat} has taken {taken} this turn; {} would make {}, more than {limit} (one card may be worth more, several cards together at most {limit})",
+                        id(m),
+                        taken + u32::from(m.value)
+                    )
+                }
+            }
+            (Decision::Turn { .. }, Action::Buy(slot)) => match self.building_display.get(slot as usize) {
+                None => format!("there is no slot {}; slots are 1 to {}", slot + 1, self.building_display.len()),
+                Some(None) => format!("slot {} of the building display is empty", slot + 1),
+                Some(Some(b)) => {
+                    let c = rs.yard[slot as usize];
+                    let def = rs.building(*b);
+                    format!(
+                        "{} in slot {} costs {} {}; seat {seat} has {} {} (other currencies do not count)",
+                        def.id,
+                        slot + 1,
+                        def.price,
+                        rs.currency_name(c),
+                        p.sums()[c as usize],
+                        rs.currency_name(c)
+                    )
+                }
+            },
+            (Decision::Pay { slot, .. }, Action::Pay(m)) => {
+                let c = rs.yard[slot as usize];
+                let (b, _) = self.slot_building(slot);
+                if m.currency != c {
+                    format!(
+                        "{} is {}, but {} in slot {} is paid in {}",
+                        id(m),
+                        rs.currency_name(m.currency),
+                        rs.building(b).id,
+                        slot + 1,
+                        rs.currency_name(c)
+                    )
+                } else {
+                    format!("seat {seat} has no {} in hand", id(m))
+                }
+            }
+            (Decision::Turn { .. }, Action::Done) => {
+                format!("seat {seat} has taken nothing to be done with; it must {}", self.task(&d))
+            }
+            (Decision::Turn { .. }, Action::Pass) => {
+                format!("seat {seat} can take money or buy; `pass` is only for when neither is possible")
+            }
+            (_, Action::Keep | Action::Donate) if self.neutral.is_none() => {
+                "only with two players is a bought building kept or donated".into()
+            }
+            (_, a) => {
+                let verb = match a {
+                    Action::Take(_) => "take money",
+                    Action::Done => "stop taking money",
+                    Action::Buy(_) => "buy",
+                    Action::Pay(_) => "pay",
+                    Action::Keep => "keep a building",
+                    Action::Donate => "donate a building",
+                    Action::Pass => "pass",
+                };
+                format!("seat {seat} must {}, not {verb}", self.task(&d))
+            }
+        };
+        Some(why)
+    }
+}

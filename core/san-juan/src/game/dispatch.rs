@@ -1,0 +1,237 @@
+//! Hook dispatch: which buildings listen to a hook, the context a script
+//! receives, and calling a hook on one seat, the actor and the others.
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use rhai::Dynamic;
+
+use super::{Game, Slot};
+use crate::cards::CardIdx;
+use crate::effects::Origin;
+use crate::error::GameError;
+use crate::hooks::{self, Ctx, Hook, ScriptCtx};
+
+/// Slots of a player's city that listen to a hook, in call order.
+pub(crate) type Listeners = SmallVec<[usize; 8]>;
+
+impl Game {
+    /// Call after any change to a city: which hooks each seat's buildings listen to.
+    pub(crate) fn refresh_hook_masks(&mut self) {
+        let masks = &self.rs.hook_masks;
+        self.hook_mask =
+            self.players.iter().map(|p| p.city.iter().fold(0, |m, s| m | masks[s.card as usize])).collect();
+        self.hook_union = self.hook_mask.iter().fold(0, |m, s| m | s);
+    }
+
+    /// A context for `seat`'s building in `slot`.
+    pub(crate) fn ctx(&self, seat: usize, slot: usize) -> Ctx {
+        let p = &self.players[seat];
+        let s = &p.city[slot];
+        Ctx {
+            card: s.card,
+            seat,
+            players: self.players.len(),
+            round: self.round,
+            role: self.phase.map_or("", |ph| ph.role.name()),
+            privileged: self.phase.is_some_and(|ph| ph.chooser == seat),
+            hand: p.hand.len() as i32,
+            goods: p.goods() as i32,
+            target: None,
+            over: None,
+            produced: 0,
+            sold: 0,
+            total_sold: self.phase_sold,
+            uses: s.uses as i32,
+            under: s.under.len() as i32,
+            subtotal: 0,
+            actor: seat,
+            counter: s.counter,
+        }
+    }
+
+    /// The active slots of `seat` that listen to `hook`, in hook order.
+    pub(crate) fn listeners(&self, hook: Hook, seat: usize) -> Listeners {
+        self.listeners_where(hook, seat, |s| s.active)
+    }
+
+    pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Listeners {
+        if self.hook_mask[seat] & (1 << hook as u64) == 0 {
+            return Listeners::new();
+        }
+        let scripts = &self.rs.scripts;
+        let mut out: Listeners = self.players[seat]
+            .city
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| keep(s) && scripts.listens(hook as usize, s.card as usize))
+            .map(|(i, _)| i)
+            .collect();
+        if out.len() > 1 {
+            let cards = &self.rs.cards;
+            let city = &self.players[seat].city;
+            out.sort_by_key(|&i| (cards.get(city[i].card).order, i));
+        }
+        out
+    }
+
+    /// Calls a hook with a prepared context.
+    pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
+        let card = ctx.card as usize;
+        let wrap = |facts| Dynamic::from(self.script_ctx(facts, None));
+        let value = self.rs.scripts.call_memo(hook as usize, card, ctx, Ctx::scalar, wrap)?;
+        Ok(value.unwrap_or(Dynamic::UNIT))
+    }
+
+    /// The `ctx` a script receives, with the lists it may walk.
+    pub(crate) fn script_ctx(&self, facts: Ctx, revealed: Option<Arc<Vec<CardIdx>>>) -> ScriptCtx {
+        let buildings = self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect();
+        let hand_sizes = self.players.iter().map(|p| p.hand.len() as i32).collect();
+        ScriptCtx {
+            facts,
+            table: Arc::clone(&self.rs.cards),
+            buildings: Arc::new(buildings),
+            hand_sizes: Arc::new(hand_sizes),
+            revealed,
+            choice: None,
+            counters: Arc::clone(&self.players[facts.seat].counters),
+            roles_chosen: self.players[facts.seat].roles_chosen,
+        }
+    }
+
+    /// Calls a hook that returns an integer.
+    pub(crate) fn call_int(&self, hook: Hook, ctx: Ctx) -> Result<i32, GameError> {
+        let card = ctx.card as usize;
+        let v = self.call(hook, ctx)?;
+        hooks::as_int_in(v, hooks::HOOKS[hook as usize].range)
+            .map_err(|e| self.rs.scripts.bad_return(hook as usize, card, &e).into())
+    }
+
+    /// Sum of an integer hook over `seat`'s listening buildings; each building
+    /// that adds something is logged as `say(its id, what it adds)`.
+    pub(crate) fn sum_hook(&mut self, hook: Hook, seat: usize, say: fn(&str, i32) -> String) -> Result<i32, GameError> {
+        let mut total = 0;
+        for slot in self.listeners(hook, seat) {
+            let n = self.call_int(hook, self.ctx(seat, slot))?;
+            if n != 0 {
+                let card = self.players[seat].city[slot].card;
+                self.event_from(seat, card, |g| format!("seat {seat}: {}", say(&g.name_of(card), n)));
+            }
+            total = n.saturating_add(total);
+        }
+        Ok(total)
+    }
+
+    /// The first of `seat`'s buildings whose `hook` returns `value`: which one
+    /// gave a privilege factor or a hand limit, for the log.
+    pub(crate) fn hook_source(&self, hook: Hook, seat: usize, value: i32) -> Option<CardIdx> {
+        let slot = self
+            .listeners(hook, seat)
+            .into_iter()
+            .find(|&slot| self.call_int(hook, self.ctx(seat, slot)).is_ok_and(|v| v == value))?;
+        Some(self.players[seat].city[slot].card)
+    }
+
+    /// Runs a hook that draws cards or returns effects for each listening
+    /// building of `seat`, one after another; `target` is the building just built.
+    pub(crate) fn draw_hooks(
+        &mut self,
+        hook: Hook,
+        seat: usize,
+        target: Option<(usize, usize)>,
+        edit: impl Fn(&mut Ctx),
+    ) -> Result<(), GameError> {
+        for slot in self.listeners(hook, seat) {
+            let mut ctx = self.ctx(seat, slot);
+            edit(&mut ctx);
+            self.effect_hook(hook, ctx, Origin { seat, slot, target })?;
+        }
+        Ok(())
+    }
+
+    /// An event seen by the actor's buildings (`own`, then `any`) and every
+    /// other player's from the actor's left (`other`, then `any`), with
+    /// `ctx.actor` the actor's seat.
+    pub(crate) fn event_hooks(
+        &mut self,
+        [own, other, any]: [Hook; 3],
+        actor: usize,
+        target: Option<(usize, usize)>,
+        edit: impl Fn(&mut Ctx),
+    ) -> Result<(), GameError> {
+        let bits = (1u64 << own as u64) | (1 << other as u64) | (1 << any as u64);
+        if self.hook_union & bits == 0 {
+            return Ok(());
+        }
+        let n = self.players.len();
+        for seat in (0..n).map(|k| (actor + k) % n) {
+            let mine = if seat == actor { own } else { other };
+            for hook in [mine, any] {
+                self.draw_hooks(hook, seat, target, |c| {
+                    edit(c);
+                    c.actor = actor;
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A hook every owner hears, from `from` around the table, with `ctx.actor` set.
+    pub(crate) fn everyone_hooks(&mut self, hook: Hook, from: usize, actor: usize) -> Result<(), GameError> {
+        if self.hook_union & (1 << hook as u64) == 0 {
+            return Ok(());
+        }
+        let n = self.players.len();
+        for seat in (0..n).map(|k| (from + k) % n) {
+            self.draw_hooks(hook, seat, None, |c| c.actor = actor)?;
+        }
+        Ok(())
+    }
+
+    /// The sum of a modifier the other players' buildings put on `seat` (toll gate).
+    pub(crate) fn others_sum(&self, hook: Hook, seat: usize, edit: impl Fn(&mut Ctx)) -> Result<i32, GameError> {
+        let mut total = 0i32;
+        self.others_each(hook, seat, edit, |_, v| total = total.saturating_add(v))?;
+        Ok(total)
+    }
+
+    /// Calls a modifier hook on every other player's buildings about `seat`;
+    /// `each` gets the building and its value.
+    pub(crate) fn others_each(
+        &self,
+        hook: Hook,
+        seat: usize,
+        edit: impl Fn(&mut Ctx),
+        mut each: impl FnMut(CardIdx, i32),
+    ) -> Result<(), GameError> {
+        if self.hook_union & (1 << hook as u64) == 0 {
+            return Ok(());
+        }
+        let n = self.players.len();
+        for other in (1..n).map(|k| (seat + k) % n) {
+            for slot in self.listeners(hook, other) {
+                let mut ctx = self.ctx(other, slot);
+                edit(&mut ctx);
+                ctx.actor = seat;
+                let v = self.call_int(hook, ctx)?;
+                each(self.players[other].city[slot].card, v);
+            }
+        }
+        Ok(())
+    }
+
+    /// The privilege factor `seat` would get from its buildings (1 = none).
+    pub(crate) fn privilege_factor(&self, seat: usize) -> Result<i32, GameError> {
+        self.max_hook(Hook::Privilege, seat, 1)
+    }
+
+    /// The largest of `floor` and the values `seat`'s buildings return for `hook`.
+    pub(super) fn max_hook(&self, hook: Hook, seat: usize, floor: i32) -> Result<i32, GameError> {
+        let mut best = floor;
+        for slot in self.listeners(hook, seat) {
+            best = best.max(self.call_int(hook, self.ctx(seat, slot))?);
+        }
+        Ok(best)
+    }
+}

@@ -1,0 +1,320 @@
+//! Legal actions and applying them: the legal answers to the pending
+//! decision, worked out once per decision, and [`Game::apply`], which checks
+//! an action against them and applies it.
+
+use std::sync::Arc;
+
+use super::{BuildOption, Decision, Event, Game};
+use crate::actions::{Action, Role};
+use crate::cards::{CardIdx, Kind};
+use crate::error::GameError;
+use crate::hooks::Answer;
+
+impl Game {
+    /// Every legal answer to the pending decision (empty once the game is over).
+    pub fn legal_actions(&self) -> &[Action] {
+        &self.legal
+    }
+
+    /// Works out the legal answers to the pending decision into `out`.
+    pub(super) fn compute_legal(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let Some(d) = &self.pending else { return };
+        // One action per distinct card, in first-seen order.
+        fn each_distinct(out: &mut Vec<Action>, cards: impl IntoIterator<Item = CardIdx>, make: fn(CardIdx) -> Action) {
+            let start = out.len();
+            for c in cards {
+                let a = make(c);
+                if !out[start..].contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        let hand = |seat: usize| self.players[seat].hand.iter().copied();
+        match d {
+            Decision::Role { seat: _, boost, optional_boost } => {
+                for role in Role::ALL {
+                    if !self.taken(role) {
+                        out.push(Action::Role { role, boost: true });
+                        if *optional_boost && *boost > 1 {
+                            out.push(Action::Role { role, boost: false });
+                        }
+                    }
+                }
+            }
+            Decision::Build { options, .. } => {
+                let city = |o: &BuildOption| o.over.map(|s| self.players[d.seat()].city[s].card);
+                out.extend(options.iter().map(|o| Action::Build { card: o.card, over: city(o) }));
+                out.dedup();
+                out.push(Action::Pass);
+            }
+            Decision::Pay { seat, remaining, goods_left, over, .. } => {
+                let hand_cards = &self.players[*seat].hand;
+                let city = &self.players[*seat].city;
+                let spendable = || city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != *over);
+                let goods = spendable().count() as i32;
+                if (*goods_left == 0 || goods == 0) && *remaining as usize >= hand_cards.len() && !hand_cards.is_empty()
+                {
+                    out.push(Action::Pay(hand_cards[0])); // every card must go: nothing to choose
+                    return;
+                }
+                each_distinct(out, hand(*seat), Action::Pay);
+                if *remaining > 0 && *goods_left > 0 {
+                    each_distinct(out, spendable().map(|(_, s)| s.card), Action::Spend);
+                }
+            }
+            Decision::Produce { seat, .. } => {
+                let cards = &self.rs.cards;
+                let empty = self.players[*seat]
+                    .city
+                    .iter()
+                    .filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production)
+                    .map(|s| s.card);
+                each_distinct(out, empty, Action::Produce);
+                out.push(Action::Pass);
+            }
+            Decision::Sell { seat, .. } => {
+                let goods = self.players[*seat].city.iter().filter(|s| s.good.is_some()).map(|s| s.card);
+                each_distinct(out, goods, Action::Sell);
+                out.push(Action::Pass);
+            }
+            Decision::Keep { left, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {
+                out.push(Action::Keep(self.limbo[0]));
+            }
+            Decision::Discard { seat, left, .. }
+                if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() =>
+            {
+                out.push(Action::Discard(self.players[*seat].hand[0]));
+            }
+            Decision::Keep { .. } => each_distinct(out, self.limbo.iter().copied(), Action::Keep),
+            Decision::Discard { seat, .. } => each_distinct(out, hand(*seat), Action::Discard),
+            Decision::Reveal { keepable, .. } => {
+                each_distinct(out, keepable.iter().copied(), Action::Keep);
+                out.push(Action::Pass);
+            }
+            Decision::Tuck { seat, .. } => {
+                each_distinct(out, hand(*seat), Action::Tuck);
+                out.push(Action::Pass);
+            }
+            Decision::Exchange { seat, .. } => {
+                each_distinct(out, hand(*seat), Action::Discard);
+                out.push(Action::Pass);
+            }
+            Decision::Choose { options, .. } => out.extend(options.iter().map(|&w| Action::Choose(w))),
+            Decision::Pick { .. } => each_distinct(out, self.pick_candidates(d), Action::Pick),
+            Decision::Give { seat, left, .. }
+                if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() =>
+            {
+                out.push(Action::Give(self.players[*seat].hand[0]));
+            }
+            Decision::Give { seat, .. } => each_distinct(out, hand(*seat), Action::Give),
+            Decision::Look { .. } => {
+                each_distinct(out, self.limbo.iter().copied(), Action::Discard);
+                out.push(Action::Pass);
+            }
+        }
+    }
+
+    /// Turns recording of the answered actions on (off by default, for speed):
+    /// [`Game::recorded`] then replays this game from its seed with [`Game::apply_exact`].
+    pub fn record_actions(&mut self, on: bool) {
+        self.record = on.then(Vec::new);
+        self.redeals.clear();
+    }
+
+    /// The actions answered since recording was turned on, one atomic action each
+    /// (automatic answers to one-choice decisions are not included: replay makes them again).
+    pub fn recorded(&self) -> &[Action] {
+        self.record.as_deref().unwrap_or_default()
+    }
+
+    /// The number of entries a saved game of this game holds: the recorded
+    /// actions and the re-deals among them.
+    pub fn saved_len(&self) -> usize {
+        self.recorded().len() + self.redeals.len()
+    }
+
+    /// Applies one action and advances to the next real decision.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        if let Some(why) = &self.broken {
+            return Err(GameError::Broken(why.clone()));
+        }
+        if self.pending.is_none() {
+            return Err(GameError::Over);
+        }
+        let action = self.as_pick(action);
+        self.check_legal(action)?;
+        if let Some(record) = &mut self.record {
+            record.push(action);
+        }
+        let result = self.apply_legal(action).and_then(|()| self.advance());
+        if let Err(e) = &result {
+            self.broken = Some(e.to_string());
+        }
+        result.map(|()| self.take_events())
+    }
+
+    /// `choose x` names an option when a script offered one called `x`; when
+    /// cards are being chosen it names the card `x`.
+    fn as_pick(&self, action: Action) -> Action {
+        match (action, &self.pending) {
+            (Action::Choose(w), Some(Decision::Pick { .. })) => {
+                self.rs.cards.idx(&self.rs.cards.word_name(w)).map_or(action, Action::Pick)
+            }
+            _ => action,
+        }
+    }
+
+    fn check_legal(&self, action: Action) -> Result<(), GameError> {
+        let Some(why) = self.why_illegal(action) else { return Ok(()) };
+        let cards = &self.rs.cards;
+        Err(GameError::Illegal {
+            action: action.text(cards),
+            why,
+            legal: self.legal.iter().map(|a| a.text(cards)).collect(),
+        })
+    }
+
+    /// Applies an action known to be legal.
+    pub(super) fn apply_legal(&mut self, action: Action) -> Result<(), GameError> {
+        self.actions_applied += 1;
+        match action {
+            Action::Build { .. } => self.auto_paid.clear(),
+            Action::Pay(c) if self.legal.len() <= 1 => self.auto_paid.push(c),
+            _ => {}
+        }
+        let decision = self.pending.take().expect("a decision is pending");
+        if self.logging() {
+            self.log_action(&decision, action);
+        }
+        match (decision, action) {
+            (Decision::Role { seat, boost, .. }, Action::Role { role, boost: use_boost }) => {
+                self.choose_role(seat, role, if use_boost { boost } else { 1 })
+            }
+            (d @ Decision::Build { .. }, a) => self.apply_build(d, a),
+            (d @ Decision::Pay { .. }, a) => self.apply_pay(d, a),
+            (d @ Decision::Produce { .. }, a) => self.apply_produce(d, a),
+            (d @ Decision::Sell { .. }, a) => self.apply_sell(d, a),
+            (Decision::Keep { seat, left }, Action::Keep(card)) => self.answer_keep(seat, left, card),
+            (Decision::Discard { seat, left, reason }, Action::Discard(card)) => {
+                let c = self.take_from_hand(seat, card);
+                self.discard.push(c);
+                if left > 1 {
+                    self.pending = Some(Decision::Discard { seat, left: left - 1, reason });
+                }
+                Ok(())
+            }
+            (Decision::Reveal { seat, .. }, a) => {
+                if let Action::Keep(card) = a {
+                    let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
+                    let c = self.limbo.swap_remove(i);
+                    self.players[seat].hand.push(c);
+                }
+                self.discard.append(&mut self.limbo);
+                Ok(())
+            }
+            (Decision::Tuck { seat, slot, left, done }, a) => self.answer_tuck(seat, slot, left, done, a),
+            (Decision::Exchange { seat, left, done }, a) => self.answer_exchange(seat, left, done, a),
+            (Decision::Choose { seat, owner, slot, .. }, Action::Choose(w)) => {
+                let answer = Answer::Option(self.rs.cards.word_name(w));
+                self.answer_choice(seat, owner.into(), slot.into(), answer)
+            }
+            (Decision::Pick { seat, owner, slot, from, left, picked }, Action::Pick(card)) => {
+                let mut picked = picked.into_vec();
+                picked.push(card);
+                let d = Decision::Pick { seat, owner, slot, from, left: left - 1, picked: picked.into() };
+                if left > 1 && !self.pick_candidates(&d).is_empty() {
+                    self.pending = Some(d);
+                    return Ok(());
+                }
+                let Decision::Pick { picked, .. } = d else { unreachable!() };
+                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())))
+            }
+            (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
+                let c = self.take_from_hand(seat, card);
+                self.players[to].hand.push(c);
+                if left > 1 && !self.players[seat].hand.is_empty() {
+                    self.pending = Some(Decision::Give { seat, to, left: left - 1, cause });
+                }
+                Ok(())
+            }
+            (Decision::Look { seat, slot, left }, a) => self.answer_look(seat, slot, left, a),
+            (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
+        }
+    }
+
+    /// Keeps `card` of the cards drawn; the rest are discarded once `left` are kept.
+    fn answer_keep(&mut self, seat: usize, left: usize, card: CardIdx) -> Result<(), GameError> {
+        let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
+        let c = self.limbo.swap_remove(i);
+        self.players[seat].hand.push(c);
+        if left > 1 && !self.limbo.is_empty() {
+            self.pending = Some(Decision::Keep { seat, left: left - 1 });
+        } else {
+            if !self.limbo.is_empty() {
+                let n = self.limbo.len();
+                self.secret_event(seat, None, |g| {
+                    let public = match n {
+                        1 => format!("seat {seat} discards the other card"),
+                        n => format!("seat {seat} discards the other {n} cards"),
+                    };
+                    (format!("{public}: {}", g.ids(&g.limbo)), public)
+                });
+            }
+            self.discard.append(&mut self.limbo);
+        }
+        Ok(())
+    }
+
+    /// Puts a hand card under the building in `slot`, or stops (`pass`).
+    fn answer_tuck(&mut self, seat: usize, slot: usize, left: usize, done: usize, a: Action) -> Result<(), GameError> {
+        let done = if let Action::Tuck(card) = a {
+            let c = self.take_from_hand(seat, card);
+            let s = &mut self.players[seat].city[slot];
+            s.under.push(c);
+            s.under_from = Some(s.card);
+            done + 1
+        } else {
+            done
+        };
+        let more = matches!(a, Action::Tuck(_)) && left > 1 && !self.players[seat].hand.is_empty();
+        if more {
+            self.pending = Some(Decision::Tuck { seat, slot, left: left - 1, done });
+        } else if done > 0 {
+            self.players[seat].city[slot].uses += 1;
+        }
+        Ok(())
+    }
+
+    /// Discards a hand card to exchange, or stops (`pass`) and draws as many as were discarded.
+    fn answer_exchange(&mut self, seat: usize, left: usize, done: usize, a: Action) -> Result<(), GameError> {
+        let done = if let Action::Discard(card) = a {
+            let c = self.take_from_hand(seat, card);
+            self.discard.push(c);
+            done + 1
+        } else {
+            done
+        };
+        let more = matches!(a, Action::Discard(_)) && left > 1 && !self.players[seat].hand.is_empty();
+        if more {
+            self.pending = Some(Decision::Exchange { seat, left: left - 1, done });
+        } else {
+            self.draw_to_hand(seat, done as i32);
+        }
+        Ok(())
+    }
+
+    /// Discards one of the cards looked at, or stops (`pass`) and puts the rest back.
+    fn answer_look(&mut self, seat: usize, slot: usize, left: usize, a: Action) -> Result<(), GameError> {
+        if let Action::Discard(card) = a {
+            let i = self.limbo.iter().position(|&c| c == card).expect("legal discard");
+            self.discard.push(self.limbo.remove(i));
+            if left > 1 && !self.limbo.is_empty() {
+                self.pending = Some(Decision::Look { seat, slot, left: left - 1 });
+                return Ok(());
+            }
+        }
+        self.put_back();
+        Ok(())
+    }
+}

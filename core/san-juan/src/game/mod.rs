@@ -1,0 +1,180 @@
+//! The game state and the state machine that drives it.
+//!
+//! `Game::pending()` says who must decide what; `Game::apply()` validates an
+//! action and advances until the next real decision. Work still to do in the
+//! round sits in a queue of [`Step`]s; a step either runs by itself or sets a
+//! pending [`Decision`]. Decisions with only one legal answer are answered
+//! automatically, so a pending decision is always a real choice.
+//!
+//! This file holds the state; each concept has its own file: decisions
+//! (`decision`), the event log (`events`) and its text for answered decisions
+//! (`log`), setup, read-only accessors, action text (`notation`), legal actions
+//! and applying them (`legal`), why an action is illegal (`why`), the step
+//! machine (`step`), hook dispatch (`dispatch`), cards moving (`draw`), and
+//! what search bots and undo need (`search`).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::actions::{Action, Role};
+use crate::cards::CardIdx;
+use crate::effects::{Grants, Queued};
+use crate::ruleset::Ruleset;
+
+mod accessors;
+mod decision;
+mod dispatch;
+mod draw;
+mod events;
+mod legal;
+mod log;
+mod notation;
+mod search;
+mod setup;
+mod step;
+mod why;
+
+pub use decision::{BuildOption, BuildOptions, Decision, DiscardReason};
+pub use events::{Event, Visibility};
+pub(crate) use events::{count, n_cards};
+pub(crate) use step::Step;
+
+/// One building in a player's city: the top card and what lies on or under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The building in play.
+    pub card: CardIdx,
+    /// Buildings covered by it (crane), out of play.
+    pub covered: Vec<CardIdx>,
+    /// The good on it: a face-down card.
+    pub good: Option<CardIdx>,
+    /// Cards under it (chapel, bank, harbor); they stay when it is covered.
+    pub under: Vec<CardIdx>,
+    /// The building that collected `under` (scores `under_vp` each).
+    pub under_from: Option<CardIdx>,
+    /// False during the builder phase in which it was built.
+    pub active: bool,
+    /// How often its offer was taken (a bank's once per game).
+    pub uses: u32,
+    /// The round in which the top card was built (0: at setup or placed by a scenario).
+    pub built_round: u32,
+    /// The building's counter, changed by its script's `counter` effect.
+    pub counter: i32,
+}
+
+impl Slot {
+    /// A freshly built (or scenario-placed) building.
+    pub fn new(card: CardIdx, active: bool) -> Self {
+        Slot {
+            card,
+            covered: Vec::new(),
+            good: None,
+            under: Vec::new(),
+            under_from: None,
+            active,
+            uses: 0,
+            built_round: 0,
+            counter: 0,
+        }
+    }
+}
+
+/// One seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Player {
+    /// Cards in hand.
+    pub hand: Vec<CardIdx>,
+    /// Buildings in play, in the order built.
+    pub city: Vec<Slot>,
+    /// A once-per-round privilege boost was used this round.
+    pub boost_used: bool,
+    /// The roles chosen this game, a bit per role.
+    pub roles_chosen: u8,
+    /// Named counters, changed by the `player_counter` effect.
+    pub counters: Arc<Vec<(Arc<str>, i32)>>,
+    /// One-off grants for the current phase.
+    pub grants: Grants,
+}
+
+impl Player {
+    /// Goods on this player's buildings.
+    pub fn goods(&self) -> usize {
+        self.city.iter().filter(|s| s.good.is_some()).count()
+    }
+
+    /// True if a building of this type is in play.
+    pub fn owns(&self, card: CardIdx) -> bool {
+        self.city.iter().any(|s| s.card == card)
+    }
+}
+
+/// The phase being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// Its role.
+    pub role: Role,
+    /// Who chose it.
+    pub chooser: usize,
+    /// The privilege factor (2 with a library).
+    pub factor: i32,
+}
+
+/// No seat: a role nobody chose this round.
+const NOBODY: u8 = u8::MAX;
+
+/// A game of San Juan.
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) rs: Arc<Ruleset>,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) players: Vec<Player>,
+    /// Draw pile; the top card is the last element.
+    pub(crate) deck: Vec<CardIdx>,
+    pub(crate) discard: Vec<CardIdx>,
+    /// Public cards anyone may build (the cathedral).
+    pub(crate) public: Vec<CardIdx>,
+    /// Cards drawn or revealed and not yet placed (councillor, gold mine, sold goods).
+    pub(crate) limbo: Vec<CardIdx>,
+    /// Trading tiles, top first.
+    pub(crate) tiles: VecDeque<usize>,
+    pub(crate) tile: Option<usize>,
+    pub(crate) governor: usize,
+    pub(crate) round: u32,
+    /// Per role (in `Role::ALL` order): the seat that chose it this round, or `NOBODY`.
+    pub(crate) chosen_by: [u8; 5],
+    pub(crate) phase: Option<Phase>,
+    pub(crate) phase_sold: i32,
+    pub(crate) steps: VecDeque<Step>,
+    pub(crate) pending: Option<Decision>,
+    /// The legal answers to `pending`, worked out once per decision.
+    pub(crate) legal: Vec<Action>,
+    /// Cards paid automatically since the last build (a forced payment).
+    pub(crate) auto_paid: Vec<CardIdx>,
+    pub(crate) over: bool,
+    pub(crate) stalled: bool,
+    pub(crate) broken: Option<String>,
+    pub(crate) log: Option<Vec<Event>>,
+    /// Every action given to `apply`, when recording (saved games, undo).
+    pub(crate) record: Option<Vec<Action>>,
+    /// The re-deals among the recorded actions (undo), in order.
+    pub(crate) redeals: Vec<engine_rules::saved::Redeal>,
+    /// Per seat, a bit per hook some building in the city listens to (a quick "nobody").
+    pub(crate) hook_mask: Vec<u64>,
+    /// Every seat's `hook_mask` together: a quick "nobody at all".
+    pub(crate) hook_union: u64,
+    /// Effects waiting to be applied, in order (they run before the next step).
+    pub(crate) effects: VecDeque<Queued>,
+    pub(crate) actions_applied: u64,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("ruleset", &self.rs.id)
+            .field("round", &self.round)
+            .field("pending", &self.pending)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,129 @@
+//! What search bots and undo need: a game dealt again from what one seat can
+//! see ([`Game::determinize`], [`Game::redeal`]) and the engine's turn interface.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Decision, Game};
+use crate::actions::Action;
+use crate::cards::CardIdx;
+use crate::error::GameError;
+use crate::rng;
+
+impl crate::turns::TurnGame for Game {
+    type Action = Action;
+    type Error = GameError;
+
+    fn seats(&self) -> usize {
+        self.players.len()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        self.pending.as_ref().map(Decision::seat)
+    }
+
+    fn legal(&self) -> &[Action] {
+        &self.legal
+    }
+
+    fn play(&mut self, action: Action) -> Result<(), GameError> {
+        self.apply(action).map(|_| ())
+    }
+
+    /// Mostly the win share; a fifth is the margin over the best other player,
+    /// so that a search also prefers winning (or losing) by more (or less).
+    fn rewards(&self) -> Option<Vec<f64>> {
+        if !self.over {
+            return None;
+        }
+        let scores = self.scores().ok()?;
+        let winners = crate::score::winners_of(&scores);
+        let share = 1.0 / winners.len() as f64;
+        Some(
+            (0..scores.len())
+                .map(|seat| {
+                    let best_other = scores.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| x.total).max();
+                    let margin = f64::from(scores[seat].total - best_other.unwrap_or(0));
+                    let win = if winners.contains(&seat) { share } else { 0.0 };
+                    0.8 * win + 0.2 * (0.5 + 0.5 * (margin / 10.0).tanh())
+                })
+                .collect(),
+        )
+    }
+}
+
+impl crate::turns::Determinize for Game {
+    fn determinize(&self, seat: usize, seed: u64) -> Game {
+        Game::determinize(self, seat, seed)
+    }
+}
+
+impl Game {
+    /// Deals again, from `seed`, every card `seat` has not seen (the deck and
+    /// discard order, the goods, the others' hands and the cards under their
+    /// buildings), as [`Game::determinize`] does, and records it: what an undo
+    /// does so that taking back a draw shows nothing of the face-down cards.
+    pub fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
+        if seat >= self.players.len() {
+            return Err(GameError::Setup(format!(
+                "no seat {seat} to deal again for: the game has {}",
+                self.players.len()
+            )));
+        }
+        if self.over {
+            return Err(GameError::Over);
+        }
+        let mut g = self.determinize(seat, seed);
+        g.log = self.log.take();
+        g.record = self.record.take();
+        g.redeals.push(engine_rules::saved::Redeal { at: g.recorded().len(), seat, seed });
+        *self = g;
+        Ok(())
+    }
+
+    /// A game consistent with what `seat` can see: the cards `seat` cannot see
+    /// (other hands, the draw and discard piles, goods, cards under other
+    /// players' buildings) are dealt again at random, in the same numbers, and
+    /// the game's own random stream is replaced. Search bots play on these.
+    pub fn determinize(&self, seat: usize, seed: u64) -> Game {
+        let mut g = self.clone();
+        g.log = None;
+        g.record = None;
+        g.rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pool: Vec<CardIdx> = Vec::with_capacity(g.deck.len() + g.discard.len() + 32);
+        pool.extend_from_slice(&g.deck);
+        pool.extend_from_slice(&g.discard);
+        for (s, p) in g.players.iter().enumerate() {
+            if s != seat {
+                pool.extend_from_slice(&p.hand);
+            }
+            for slot in &p.city {
+                pool.extend(slot.good);
+                if s != seat {
+                    pool.extend_from_slice(&slot.under);
+                }
+            }
+        }
+        rng::shuffle(&mut g.rng, &mut pool);
+        let mut take = |n: usize| pool.split_off(pool.len() - n);
+        let (deck, discard) = (g.deck.len(), g.discard.len());
+        g.deck = take(deck);
+        g.discard = take(discard);
+        for (s, p) in g.players.iter_mut().enumerate() {
+            if s != seat {
+                let n = p.hand.len();
+                p.hand = take(n);
+            }
+            for slot in &mut p.city {
+                if let Some(good) = &mut slot.good {
+                    *good = take(1)[0];
+                }
+                if s != seat {
+                    let n = slot.under.len();
+                    slot.under = take(n);
+                }
+            }
+        }
+        g
+    }
+}

@@ -1,0 +1,116 @@
+//! A new game: checking the player count, dealing the start buildings and hands.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Game, NOBODY, Player, Slot, Step};
+use crate::cards::CardIdx;
+use crate::error::GameError;
+use crate::rng;
+use crate::ruleset::Ruleset;
+
+impl Game {
+    /// A new game: setup per the ruleset, governor chosen by the seed.
+    pub fn new(rs: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
+        let rules = &rs.rules;
+        if players < rules.min_players || players > rules.max_players {
+            return Err(GameError::Setup(format!(
+                "{players} players: ruleset `{}` is for {} to {} players",
+                rs.id, rules.min_players, rules.max_players
+            )));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let governor = rng::below(&mut rng, players);
+        let mut game = Game::empty(rs, players, rng);
+        game.governor = governor;
+        let mut pool = game.all_deck_cards();
+        for p in 0..players {
+            for &b in &game.rs.start_buildings.clone() {
+                // Loading checks the deck holds enough; never create a card.
+                let Some(i) = pool.iter().position(|&c| c == b) else {
+                    return Err(GameError::Setup(format!(
+                        "the deck has too few `{}` for {players} players' start buildings",
+                        game.rs.cards.id(b)
+                    )));
+                };
+                pool.swap_remove(i);
+                game.players[p].city.push(Slot::new(b, true));
+            }
+        }
+        rng::shuffle(&mut game.rng, &mut pool);
+        game.deck = pool;
+        let mut tiles: Vec<usize> = (0..game.rs.rules.trading_tiles.len()).collect();
+        rng::shuffle(&mut game.rng, &mut tiles);
+        game.tiles = tiles.into();
+        let variant = game.rs.rules.setup_variant;
+        for k in 0..players {
+            let seat = (governor + k) % players;
+            let n = if variant { game.rs.rules.setup_variant_draws[k] } else { game.rs.rules.start_hand };
+            game.draw_to_hand(seat, n as i32);
+            if variant {
+                game.steps.push_back(Step::SetupDiscard { seat });
+            }
+        }
+        game.refresh_hook_masks();
+        game.start_round(true);
+        game.advance()?;
+        Ok(game)
+    }
+
+    /// A game with no cards dealt; scenarios fill it in.
+    pub(crate) fn empty(rs: Arc<Ruleset>, players: usize, rng: ChaCha8Rng) -> Game {
+        let public = rs
+            .cards
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.public)
+            .flat_map(|(i, c)| std::iter::repeat_n(i as CardIdx, c.copies as usize))
+            .collect();
+        Game {
+            rs,
+            rng,
+            players: vec![Player::default(); players],
+            deck: Vec::new(),
+            discard: Vec::new(),
+            public,
+            limbo: Vec::new(),
+            tiles: VecDeque::new(),
+            tile: None,
+            governor: 0,
+            round: 1,
+            chosen_by: [NOBODY; 5],
+            phase: None,
+            phase_sold: 0,
+            steps: VecDeque::new(),
+            pending: None,
+            legal: Vec::new(),
+            auto_paid: Vec::new(),
+            over: false,
+            stalled: false,
+            broken: None,
+            log: None,
+            record: None,
+            redeals: Vec::new(),
+            hook_mask: vec![0; players],
+            hook_union: 0,
+            effects: VecDeque::new(),
+            actions_applied: 0,
+        }
+    }
+
+    /// Every deck card (not public ones), one entry per copy.
+    pub(crate) fn all_deck_cards(&self) -> Vec<CardIdx> {
+        self.rs
+            .cards
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.public)
+            .flat_map(|(i, c)| std::iter::repeat_n(i as CardIdx, c.copies as usize))
+            .collect()
+    }
+}

@@ -1,0 +1,285 @@
+//! The step machine: [`Game::advance`] runs queued [`Step`]s and effects until
+//! a decision with a real choice is pending; rounds, round-start offers, hand
+//! limits and role choices queue the steps.
+
+use super::{Decision, DiscardReason, Game, NOBODY, Phase};
+use crate::actions::Role;
+use crate::effects::{Grants, Origin};
+use crate::error::GameError;
+use crate::hooks::{self, Hook};
+
+/// Work still to do, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A round-start offer of one building (chapel, bank, office building).
+    Offer { seat: usize, slot: usize },
+    /// Check one player's hand limit.
+    HandLimit { seat: usize },
+    /// Setup variant: discard back to the start hand.
+    SetupDiscard { seat: usize },
+    /// A player chooses a role.
+    ChooseRole { seat: usize },
+    /// Things that happen once when a phase starts.
+    PhaseStart,
+    /// One player's turn in the current phase.
+    Turn { seat: usize },
+    /// A building reveals cards in the prospector phase.
+    Reveal { seat: usize, slot: usize },
+    /// Things that happen once when a phase ends.
+    PhaseEnd,
+    /// The end of a round: its hooks.
+    RoundEnd,
+    /// The governor passes left; a new round begins.
+    NewRound,
+    /// The start of one player's turn: its buildings' `on_turn_start`.
+    TurnStart { seat: usize },
+    /// The game is over (after the effects of its end).
+    Over,
+}
+
+impl Game {
+    /// Runs steps until a decision with a real choice is pending or the game ends.
+    pub(crate) fn advance(&mut self) -> Result<(), GameError> {
+        loop {
+            if self.pending.is_some() {
+                let mut legal = std::mem::take(&mut self.legal);
+                self.compute_legal(&mut legal);
+                match legal.as_slice() {
+                    [only] => {
+                        let only = *only;
+                        self.legal = legal;
+                        self.apply_legal(only)?;
+                        continue;
+                    }
+                    [] => {
+                        self.legal = legal;
+                        self.pending = None;
+                        continue;
+                    }
+                    _ => {
+                        self.legal = legal;
+                        return Ok(());
+                    }
+                }
+            }
+            self.legal.clear();
+            if self.over {
+                return Ok(());
+            }
+            if let Some(effect) = self.effects.pop_front() {
+                self.run_effect(effect)?;
+                continue;
+            }
+            let step = match self.steps.pop_front() {
+                Some(s) => s,
+                None => Step::RoundEnd,
+            };
+            self.run_step(step)?;
+        }
+    }
+
+    fn run_step(&mut self, step: Step) -> Result<(), GameError> {
+        match step {
+            Step::Offer { seat, slot } => self.round_start_offer(seat, slot),
+            Step::HandLimit { seat } => self.hand_limit(seat),
+            Step::SetupDiscard { seat } => {
+                let keep = self.rs.rules.start_hand;
+                let left = self.players[seat].hand.len().saturating_sub(keep);
+                if left > 0 {
+                    self.pending = Some(Decision::Discard { seat, left, reason: DiscardReason::Setup });
+                }
+                Ok(())
+            }
+            Step::ChooseRole { seat } => {
+                let boost = self.privilege_factor(seat)?;
+                let limited = self.boost_limited();
+                let boost = if limited && self.players[seat].boost_used { 1 } else { boost };
+                self.pending = Some(Decision::Role { seat, boost, optional_boost: limited && boost > 1 });
+                Ok(())
+            }
+            Step::PhaseStart => self.phase_start(),
+            Step::Turn { seat } => self.turn(seat),
+            Step::Reveal { seat, slot } => self.reveal(seat, slot),
+            Step::PhaseEnd => self.phase_end(),
+            Step::TurnStart { seat } => {
+                for slot in self.listeners(Hook::TurnStart, seat) {
+                    self.effect_hook(Hook::TurnStart, self.ctx(seat, slot), Origin { seat, slot, target: None })?;
+                }
+                Ok(())
+            }
+            Step::Over => {
+                self.over = true;
+                Ok(())
+            }
+            Step::RoundEnd => {
+                let n = self.players.len();
+                for k in 0..n {
+                    self.draw_hooks(Hook::RoundEnd, (self.governor + k) % n, None, |_| {})?;
+                }
+                // The round's effects (a choice, a discard) come before the next round.
+                if !self.effects.is_empty() {
+                    self.steps.push_front(Step::NewRound);
+                    return Ok(());
+                }
+                self.new_round()
+            }
+            Step::NewRound => self.new_round(),
+        }
+    }
+
+    fn new_round(&mut self) -> Result<(), GameError> {
+        if self.round >= self.rs.rules.max_rounds {
+            self.over = true;
+            self.stalled = true;
+            self.steps.clear();
+            self.event(None, |g| format!("no game end after {} rounds: the game is scored as it stands", g.round));
+            return Ok(());
+        }
+        self.governor = (self.governor + 1) % self.players.len();
+        self.round += 1;
+        self.chosen_by = [NOBODY; 5];
+        self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
+        self.start_round(false);
+        Ok(())
+    }
+
+    /// Queues a round: offers and hand limits (not in the first round), then role choices.
+    pub(crate) fn start_round(&mut self, first: bool) {
+        let n = self.players.len();
+        for p in &mut self.players {
+            p.boost_used = false;
+        }
+        if !first {
+            let mut offers = Vec::new();
+            for k in 0..n {
+                let seat = (self.governor + k) % n;
+                for (slot, s) in self.players[seat].city.iter().enumerate() {
+                    if s.active && self.rs.scripts.listens(Hook::RoundStart as usize, s.card as usize) {
+                        offers.push((self.rs.cards.get(s.card).order, k, slot, seat));
+                    }
+                }
+            }
+            offers.sort();
+            for (_, _, slot, seat) in offers {
+                self.steps.push_back(Step::Offer { seat, slot });
+            }
+            for k in 0..n {
+                self.steps.push_back(Step::HandLimit { seat: (self.governor + k) % n });
+            }
+        }
+        let roles = self.rs.rules.roles_per_round(n).min(Role::ALL.len());
+        for k in 0..roles {
+            self.steps.push_back(Step::ChooseRole { seat: (self.governor + k) % n });
+        }
+        self.steps.push_back(Step::RoundEnd);
+    }
+
+    /// True when a privilege boost works only once per round at this player count.
+    pub(crate) fn boost_limited(&self) -> bool {
+        self.rs.rules.privilege_boost_once_per_round.contains(&self.players.len())
+    }
+
+    fn round_start_offer(&mut self, seat: usize, slot: usize) -> Result<(), GameError> {
+        let ctx = self.ctx(seat, slot);
+        let card = ctx.card as usize;
+        let v = self.call(Hook::RoundStart, ctx)?;
+        let bad = |e: String| self.rs.scripts.bad_return(Hook::RoundStart as usize, card, &e);
+        let map = hooks::as_map(v, &["tuck", "exchange"]).map_err(bad)?;
+        let tuck = hooks::map_int(&map, "tuck").map_err(bad)?;
+        let exchange = hooks::map_int(&map, "exchange").map_err(bad)?;
+        if self.players[seat].hand.is_empty() {
+            return Ok(());
+        }
+        if self.logging() && (tuck > 0 || exchange > 0) {
+            let hand = self.players[seat].hand.len() as i32;
+            let (n, what, end) = if tuck > 0 { (tuck, "put", " under it") } else { (exchange, "exchange", "") };
+            let amount = match n {
+                1 => "1 hand card".to_owned(),
+                n if n >= hand && n > 2 => "any number of hand cards".to_owned(),
+                n => format!("up to {n} hand cards"),
+            };
+            let card = self.players[seat].city[slot].card;
+            self.event_from(seat, card, |g| format!("seat {seat}: {} lets it {what} {amount}{end}", g.name_of(card)));
+        }
+        if tuck > 0 {
+            self.pending = Some(Decision::Tuck { seat, slot, left: tuck as usize, done: 0 });
+        } else if exchange > 0 {
+            self.pending = Some(Decision::Exchange { seat, left: exchange as usize, done: 0 });
+        }
+        Ok(())
+    }
+
+    /// The hand limit of `seat` now.
+    pub fn hand_limit_of(&self, seat: usize) -> Result<i32, GameError> {
+        let others = self.others_sum(Hook::OtherHandLimit, seat, |_| {})?;
+        Ok(self.own_hand_limit(seat)?.saturating_add(others))
+    }
+
+    /// The hand limit `seat`'s own buildings and the ruleset allow.
+    fn own_hand_limit(&self, seat: usize) -> Result<i32, GameError> {
+        self.max_hook(Hook::HandLimit, seat, self.rs.rules.hand_limit)
+    }
+
+    fn hand_limit(&mut self, seat: usize) -> Result<(), GameError> {
+        let limit = self.hand_limit_of(seat)?.max(0) as usize;
+        let hand = self.players[seat].hand.len();
+        if hand > limit {
+            if self.logging() {
+                let raised = limit as i32 > self.rs.rules.hand_limit;
+                let cause = if raised { self.hook_source(Hook::HandLimit, seat, limit as i32) } else { None };
+                let by = cause.map(|c| format!(" ({} allows {limit})", self.name_of(c))).unwrap_or_default();
+                let text =
+                    format!("seat {seat} has {hand} cards, more than the hand limit{by}: discards {}", hand - limit);
+                self.log_event(Some(seat), cause, None, |_| (text, None));
+            }
+            self.pending = Some(Decision::Discard { seat, left: hand - limit, reason: DiscardReason::HandLimit });
+        }
+        Ok(())
+    }
+
+    pub(super) fn choose_role(&mut self, seat: usize, role: Role, factor: i32) -> Result<(), GameError> {
+        self.chosen_by[role as usize] = seat as u8;
+        self.players[seat].roles_chosen |= role.bit();
+        for p in &mut self.players {
+            p.grants = Grants::default();
+        }
+        if factor > 1 && self.boost_limited() {
+            self.players[seat].boost_used = true;
+        }
+        if factor > 1 && self.logging() {
+            let cause = self.hook_source(Hook::Privilege, seat, factor);
+            let by = match factor {
+                2 => "doubles".to_owned(),
+                3 => "triples".to_owned(),
+                n => format!("multiplies by {n}"),
+            };
+            let who = cause.map_or("a building".to_owned(), |c| self.name_of(c));
+            self.log_event(Some(seat), cause, None, |_| {
+                (format!("seat {seat}: {who} {by} the {role} privilege"), None)
+            });
+        }
+        self.phase = Some(Phase { role, chooser: seat, factor });
+        self.phase_sold = 0;
+        let n = self.players.len();
+        // In front of the queue, in order: phase start, one turn per seat from the chooser, phase end.
+        self.steps.push_front(Step::PhaseEnd);
+        for k in (0..n).rev() {
+            let turn = (seat + k) % n;
+            self.steps.push_front(Step::Turn { seat: turn });
+            if self.hook_mask[turn] & (1 << Hook::TurnStart as u64) != 0 {
+                self.steps.push_front(Step::TurnStart { seat: turn });
+            }
+        }
+        self.steps.push_front(Step::PhaseStart);
+        // Whoever listens to a role being chosen, before the phase starts.
+        self.event_hooks([Hook::Role, Hook::OtherRole, Hook::AnyRole], seat, None, |_| {})
+    }
+
+    /// The extra privilege amount for `seat` in the current phase: `base × factor` for the chooser.
+    pub(crate) fn privilege(&self, seat: usize, base: i32) -> i32 {
+        match self.phase {
+            Some(ph) if ph.chooser == seat => base.saturating_mul(ph.factor),
+            _ => 0,
+        }
+    }
+}
