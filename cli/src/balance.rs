@@ -101,10 +101,9 @@ pub fn run(args: Args) -> CmdResult {
     let rs = crate::games::load(&args.ruleset)?;
     let model = prepare(rs.as_ref(), false)?;
     println!(
-        "{} | ruleset {} | balance bot: what each feature adds to a seat's expected {} (learned from {} self-play games × {} rounds)",
+        "{} | ruleset {} | balance bot: what each feature adds to a seat's expected final points (learned from {} self-play games × {} rounds)",
         rs.title(),
         model.ruleset,
-        "final points",
         model.games,
         model.rounds
     );
