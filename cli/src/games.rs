@@ -1,14 +1,21 @@
-//! The games this binary plays: the registry (the `games` crate, one line per
-//! game), looked up by every command; no command names a game.
+//! The games the command line plays: the registry it was run with (the
+//! `games` crate's, one line per game), looked up by every command; no command
+//! names a game.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, OnceLock};
 
 use engine_game::{AnyRules, Registry};
 
-/// Every game, the default first.
+static REGISTRY: OnceLock<Registry> = OnceLock::new();
+
+/// Sets the games for this process (the first registry given stays).
+pub fn install(registry: Registry) {
+    let _ = REGISTRY.set(registry);
+}
+
+/// Every game, the default first (the `games` crate's when none was installed).
 pub fn registry() -> &'static Registry {
-    static REGISTRY: LazyLock<Registry> = LazyLock::new(games::registry);
-    &REGISTRY
+    REGISTRY.get_or_init(games::registry)
 }
 
 /// The default game's default ruleset (what `--ruleset` means when not given).
