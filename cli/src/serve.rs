@@ -57,6 +57,7 @@ pub fn run(args: Args) -> CmdResult {
         tables_per_minute: args.tables_per_minute as usize,
         takeover_after: Duration::from_secs(args.takeover_after.into()),
         key,
+        registry: std::sync::Arc::new(crate::games::registry().clone()),
         ..sanjuan_web::Config::default()
     };
     sanjuan_web::run(config, |addr| {

@@ -4,7 +4,8 @@
 // newer one, the busy sign, the log (with names, not ids, and what happened
 // since your last click shown line by line), the final scores, card texts on
 // hover and tap, and the first page. Each game draws its own board:
-// sanjuan.js and alhambra.js register in `Games` under the game's id.
+// sanjuan.js and alhambra.js register in `Games` under the game's id; any
+// other game is drawn by `anyGame`.
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c]));
@@ -85,7 +86,24 @@ function setNames(map) {
 }
 const named = (text) => (Page.nameRe ? String(text).replace(Page.nameRe, (id) => Page.names.get(id)) : String(text));
 const nameOf = (id) => Page.names.get(id) || id;
-const game = (s) => Games[(s || Page.state || {}).game] || Games["san-juan"];
+const game = (s) => Games[(s || Page.state || {}).game] || anyGame(s || Page.state || {});
+
+/// The board of a game that brings no renderer of its own: what the seat may
+/// see as the server sends it, and every legal answer a button under "Your
+/// move" (with its words). Enough to play any game the engine registers.
+function anyGame(s) {
+  const value = (v) => (v === null || v === undefined ? "–" : typeof v !== "object" ? esc(v) :
+    Array.isArray(v) ? (v.length ? (v.some((x) => x && typeof x === "object") ? v.map(value).join("") : v.map(value).join(", ")) : "–") :
+    `<dl>${Object.entries(v).map(([k, x]) => `<dt>${esc(k)}</dt><dd>${value(x)}</dd>`).join("")}</dl>`);
+  return {
+    title: String(s.title || s.game || "game"),
+    names: () => new Map(),
+    board: (s) => `<section class="anyview">${value(s.view)}</section>`,
+    hint: (s) => (s.to_move === s.seat ? "Choose one of the answers below." : ""),
+    help: () => "",
+    source: (k) => k,
+  };
+}
 
 /// "seat 2 (greedy)", or "you".
 function seatName(s, i, you) {
@@ -451,23 +469,15 @@ function showLinks(t) {
     t.seats.map((s) => `<p>Seat ${s.seat}: <a class="seatlink" href="${s.url}">${esc(location.origin + s.url)}</a></p>`).join("");
 }
 
-/// Words about the chosen ruleset.
+/// Words about the chosen ruleset: its name and description, as its file gives them.
 function aboutRuleset(rulesets) {
   const r = rulesets.find((x) => x.id === $("ruleset").value);
-  if (!r) return "";
-  const known = {
-    "second-edition": "San Juan's current rules: build a city of production and city buildings; the game ends when a city has 12 buildings.",
-    "second-edition-expansion": "San Juan with the expansion's new buildings mixed in.",
-    "first-edition": "San Juan as first published.",
-    "alhambra": "Alhambra, the card game: take money in four currencies, buy buildings paid in the yard slot's currency, and lead in each building type at the three scorings.",
-  };
-  return known[r.id] || `A ${r.game} ruleset this server was started with (a file: its own cards and numbers).`;
+  return r ? r.about || `A ${r.game} ruleset.` : "";
 }
 
 async function createPage() {
   $("create").hidden = false;
   const rulesets = await api("/api/rulesets");
-  rulesets.sort((a, b) => (b.id === "second-edition") - (a.id === "second-edition"));
   $("ruleset").innerHTML = rulesets.map((r) => `<option value="${esc(r.id)}">${esc(r.game)}: ${esc(r.id)}</option>`).join("");
   const about = () => { $("aboutruleset").textContent = aboutRuleset(rulesets); };
   $("ruleset").onchange = about;

@@ -153,17 +153,23 @@ impl Server {
         locked(&self.tables).len()
     }
 
-    /// The rulesets a table may be made with: every game's built-in ones and the server's files.
+    /// The rulesets a table may be made with: every game's built-in ones (the
+    /// default game's default first) and the server's files.
     pub fn rulesets(&self) -> Vec<RulesetEntry> {
         let registry = &self.config.registry;
         let mut out = Vec::new();
         for kind in registry.kinds() {
-            let ids = kind.builtins().ruleset_ids();
-            out.extend(ids.into_iter().map(|id| RulesetEntry { id, game: kind.title().into() }));
+            let mut ids = kind.builtins().ruleset_ids();
+            ids.sort_by_key(|id| id != kind.default_ruleset());
+            out.extend(ids.into_iter().map(|id| {
+                let about = about(kind.builtins().ruleset(&id));
+                RulesetEntry { id, game: kind.title().into(), about }
+            }));
         }
         for spec in &self.config.rulesets {
             let game = registry.of_ruleset(spec).unwrap_or(registry.default_kind()).title();
-            out.push(RulesetEntry { id: spec.clone(), game: game.into() });
+            let about = about(Some(engine_rules::Source::Disk(spec.into())));
+            out.push(RulesetEntry { id: spec.clone(), game: game.into(), about });
         }
         out
     }
@@ -429,6 +435,17 @@ pub struct Resume {
     pub saved: String,
 }
 
+/// A ruleset's `name: description` as its file writes them (read, not loaded:
+/// listing the rulesets stays cheap); empty when the file says neither.
+fn about(source: Option<engine_rules::Source>) -> String {
+    let table = source.and_then(|s| s.read().ok()).and_then(|text| text.parse::<toml::Table>().ok());
+    let field = |k: &str| table.as_ref().and_then(|t| t.get(k)).and_then(|v| v.as_str()).map(str::to_owned);
+    match (field("name"), field("description")) {
+        (Some(n), Some(d)) => format!("{n}: {d}"),
+        (n, d) => n.or(d).unwrap_or_default(),
+    }
+}
+
 /// A ruleset a table can be made with.
 #[derive(Serialize)]
 pub struct RulesetEntry {
@@ -436,6 +453,8 @@ pub struct RulesetEntry {
     pub id: String,
     /// The game's name.
     pub game: String,
+    /// Its name and description, as its file gives them.
+    pub about: String,
 }
 
 /// A request for a table.

@@ -77,6 +77,8 @@ pub struct Table {
 pub struct SeatState {
     /// The game id.
     pub game: &'static str,
+    /// The game's display name.
+    pub title: &'static str,
     /// The ruleset's id.
     pub ruleset: String,
     /// This seat.
@@ -199,6 +201,7 @@ impl Table {
         let skip = log_from.saturating_sub(self.dropped[seat]).min(log.len());
         SeatState {
             game: game.game_id(),
+            title: game.title(),
             ruleset: game.rules().id().to_owned(),
             seat,
             seats: self.seats.clone(),

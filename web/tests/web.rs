@@ -862,8 +862,17 @@ mod browser {
     /// Clicks the first element `selector` finds. The page may draw itself
     /// again between finding and clicking (a change arrived): then again.
     async fn click(page: &Page, selector: &str) {
-        let seen = "document.body.dataset.version + '/' + document.body.dataset.covered";
-        let before: String = js(page, &format!("String({seen})")).await;
+        let before: String = js(page, &format!("String({SEEN})")).await;
+        click_since(page, selector, &before).await;
+    }
+
+    /// What the page shows now: its version, and whether the hot-seat cover is up.
+    const SEEN: &str = "document.body.dataset.version + '/' + document.body.dataset.covered";
+
+    /// [`click`] of a button chosen when the page showed `before`: a click the
+    /// page acted on before this looked (it drew itself again since) counts.
+    async fn click_since(page: &Page, selector: &str, before: &str) {
+        let seen = SEEN;
         for attempt in 0.. {
             let clicked = match page.find_element(selector).await {
                 Ok(element) => element.click().await.is_ok(),
@@ -972,6 +981,7 @@ mod browser {
                 played.dialogs += 1;
             }
             // The first answer, but the trader when it may be chosen (a bazaar asks then).
+            let before: String = js(page, &format!("String({SEEN})")).await;
             let trader: bool =
                 js(page, "document.querySelector('#main .act[data-action=\"role trader\"]') !== null").await;
             let selector =
@@ -982,7 +992,7 @@ mod browser {
                 &format!("(() => {{ const b = document.querySelector('{selector}'); return b !== null && b.closest('.hand') !== null; }})()"),
             )
             .await;
-            click(page, selector).await;
+            click_since(page, selector, &before).await;
             played.clicks += 1;
             played.from_hand += usize::from(in_hand);
             until(

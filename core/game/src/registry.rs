@@ -10,6 +10,7 @@ use engine_rules::files::{Builtins, Source};
 use crate::any::{AnyRules, Kind, words};
 
 /// The games, the default one first.
+#[derive(Clone)]
 pub struct Registry {
     kinds: Vec<&'static dyn Kind>,
 }
