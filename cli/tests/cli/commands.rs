@@ -1,6 +1,6 @@
 //! The command-line contract: exit codes, JSON keys and rulebook numbers.
 
-mod common;
+use crate::common;
 use common::sanjuan;
 
 #[test]
@@ -1270,4 +1270,39 @@ fn test_command_compare_mode_finds_exactly_the_scenarios_a_cost_change_moves() {
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("0 of 4 scenarios differ"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// ARCHITECTURE.md's crate table says what each crate depends on; the
+/// manifests say what it does. They agree, both ways.
+#[test]
+fn architecture_md_draws_the_crate_graph() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let cell = |c: &str| c.trim().trim_matches('`').to_owned();
+    let mut drawn = std::collections::BTreeMap::new();
+    for line in doc.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').collect();
+        let (name, folder, deps) = (cell(cells[1]), cell(cells[2]), cells[3].trim());
+        if !root.join(&folder).join("Cargo.toml").is_file() {
+            continue; // another table (the code maps)
+        }
+        let deps: std::collections::BTreeSet<String> =
+            deps.split(',').map(str::trim).filter(|d| !d.is_empty() && *d != "—").map(str::to_owned).collect();
+        drawn.insert(name, (folder, deps));
+    }
+    let members: toml::Table = std::fs::read_to_string(root.join("Cargo.toml")).unwrap().parse().unwrap();
+    let members: Vec<&str> =
+        members["workspace"]["members"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert_eq!(drawn.len(), members.len(), "every workspace crate has a row: {:?} vs {members:?}", drawn.keys());
+    for (name, (folder, deps)) in &drawn {
+        let manifest: toml::Table =
+            std::fs::read_to_string(root.join(folder).join("Cargo.toml")).unwrap().parse().unwrap();
+        assert_eq!(manifest["package"]["name"].as_str(), Some(name.as_str()), "{folder}");
+        let real: std::collections::BTreeSet<String> = manifest
+            .get("dependencies")
+            .and_then(|d| d.as_table())
+            .map(|d| d.iter().filter(|(_, v)| v.get("path").is_some()).map(|(k, _)| k.clone()).collect())
+            .unwrap_or_default();
+        assert_eq!(&real, deps, "ARCHITECTURE.md draws `{name}` depending on {deps:?}; its manifest says {real:?}");
+    }
 }

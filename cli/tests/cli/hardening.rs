@@ -3,7 +3,7 @@
 //! neither read nor printed), nothing silently wrong (counts, records,
 //! scenarios and rulesets that cannot be are refused with file and line).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

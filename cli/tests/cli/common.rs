@@ -8,7 +8,6 @@ pub fn cache() -> std::path::PathBuf {
 }
 
 /// Runs `sanjuan args…`; returns (success, stdout, stderr).
-#[allow(dead_code)] // the hardening tests run the binary with a deadline of their own
 pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
         .env("SANJUAN_CACHE", cache())
@@ -22,7 +21,6 @@ pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
 }
 
 /// Runs `sanjuan args…` with `stdin` as its input; returns (success, stdout, stderr).
-#[allow(dead_code)] // the report tests share this module and play no games
 pub fn sanjuan_with_input(args: &[&str], stdin: &str) -> (bool, String, String) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::sanjuan;
 
 /// A fresh directory for one test's files.

@@ -10,7 +10,7 @@
 //! Generated and deterministic (a fixed seed). CI runs a small corpus; set
 //! `HOSTILE_INPUTS=10000` for a long run (it prints the counts per kind).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
