@@ -1,19 +1,22 @@
 //! `sanjuan test`: runs a folder of scenario files, each against its
 //! `[expect]` table and its stored snapshot, and reports like a test runner —
-//! for designers whose scenarios live outside this repository.
+//! for designers whose scenarios live outside this repository, and for this
+//! repository's own (the loop is `sanjuan_snapshots::suite`, which its
+//! snapshot tests run too).
 //!
-//! The snapshot of a scenario is its final state, as the repository's own
-//! snapshot tests render it (`sanjuan_snapshots::file`), stored in insta's
-//! file format as `DIR/snapshots/<name>.snap`. The first run records it; later
-//! runs compare, and a changed state fails with a line diff until `--accept`.
+//! The snapshot of a scenario is its final state (and, with `--trace`, every
+//! event with the building behind it), stored in insta's file format as
+//! `DIR/snapshots/<name>.snap`. The first run records it; later runs compare,
+//! and a changed state fails with a line diff until `--accept` or `--review`.
 //! With `CI=true` nothing is written, and a missing snapshot fails.
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use sanjuan_snapshots::file::{Stored, diff, yaml};
+use sanjuan_snapshots::file::diff;
+use sanjuan_snapshots::suite::{self, Played, Snap, stem};
 
 use crate::CmdResult;
 
@@ -28,8 +31,16 @@ pub struct Args {
     filter: Option<String>,
     /// Store the new state of every selected scenario whose snapshot is new or changed
     /// (with --filter, only those). Never with CI=true.
-    #[arg(long, conflicts_with = "ruleset_a")]
+    #[arg(long, conflicts_with_all = ["ruleset_a", "review"])]
     accept: bool,
+    /// Show each new or changed snapshot and ask: accept (store it), reject (keep the
+    /// stored one; the scenario fails), skip (decide later), or quit (skip the rest).
+    #[arg(long, conflicts_with = "ruleset_a")]
+    review: bool,
+    /// New snapshots also keep the event trace (each action's events, with the building
+    /// behind each); a stored snapshot that has one is always compared with it.
+    #[arg(long)]
+    trace: bool,
     /// Compare mode: play every scenario under this ruleset (id or path) and under
     /// --ruleset-b instead of the one it names, and list the scenarios whose final
     /// state differs, with the diff. Reads and writes no stored snapshot.
@@ -40,29 +51,6 @@ pub struct Args {
     ruleset_b: Option<String>,
 }
 
-/// The folder of a scenario folder's snapshots.
-const SNAPSHOTS: &str = "snapshots";
-
-/// What running one scenario gave: the problems, and the state to snapshot.
-struct Checked {
-    /// Failed `[expect]` checks and other problems (a missing `[expect]`).
-    problems: Vec<String>,
-    /// The final state as the snapshot holds it.
-    body: String,
-    /// The scenario's description, for the snapshot's header.
-    description: String,
-}
-
-/// What happened to a scenario's snapshot.
-enum Snap {
-    /// Stored and equal.
-    Same,
-    /// None was stored: recorded now (or not, under CI).
-    New { written: bool },
-    /// Stored and different: accepted now, or the diff.
-    Changed { accepted: bool, diff: String },
-}
-
 /// Whether this run may write snapshots (`CI` set to anything but `false`/`0` forbids it, as in insta).
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
@@ -71,9 +59,27 @@ fn in_ci() -> bool {
 /// Exit code for a bad argument, as clap uses for its own usage errors.
 const USAGE: u8 = 2;
 
+/// What became of the snapshots this run looked at.
+#[derive(Default)]
+struct Tally {
+    new: Vec<PathBuf>,
+    accepted: Vec<PathBuf>,
+    rejected: Vec<PathBuf>,
+    skipped: Vec<PathBuf>,
+}
+
+/// A review's answer for one snapshot.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Accept,
+    Reject,
+    Skip,
+    Quit,
+}
+
 /// Runs every selected scenario and prints one line each, the failures, and a summary.
 pub fn run(args: Args) -> CmdResult {
-    let files = match select(&args.path, args.filter.as_deref()) {
+    let files = match suite::select(&args.path, args.filter.as_deref()) {
         Ok(files) => files,
         Err(message) => {
             eprintln!("error: {message}");
@@ -84,57 +90,46 @@ pub fn run(args: Args) -> CmdResult {
         return compare(&files, a, b);
     }
     let ci = in_ci();
+    let write = match (ci, args.accept, args.review) {
+        (true, _, _) | (false, false, true) => suite::Write::Nothing,
+        (false, true, _) => suite::Write::All,
+        (false, false, false) => suite::Write::New,
+    };
+    let registry = crate::games::registry();
     let start = Instant::now();
     let mut failures = Vec::new();
-    let (mut new, mut accepted) = (Vec::new(), Vec::new());
+    let mut tally = Tally::default();
+    let mut reviewing = args.review && !ci;
+    let mut answers = std::io::stdin().lock().lines();
     let mut stdout = std::io::stdout().lock();
-    if args.accept && ci {
-        writeln!(stdout, "CI is set: --accept writes nothing").map_err(|e| e.to_string())?;
+    let say = |out: &mut std::io::StdoutLock, line: String| writeln!(out, "{line}").map_err(|e| e.to_string());
+    if (args.accept || args.review) && ci {
+        say(&mut stdout, "CI is set: nothing is written".into())?;
     }
     for file in &files {
-        let name = stem(file);
-        // A bug in the engine fails this scenario, not the whole run.
-        let outcome = std::panic::catch_unwind(|| problems(file, None)).unwrap_or_else(|panic| {
-            let why = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("no message");
-            Err(vec![format!("the engine panicked ({why}): a bug in sanjuan; please report it with this file")])
-        });
-        let outcome = outcome.and_then(|checked| {
-            let mut problems = checked.problems;
-            match snapshot(file, &checked.body, &checked.description, args.accept && !ci) {
-                Ok(Snap::Same) => {}
-                Ok(Snap::New { written: true }) => new.push(snapshot_path(file)),
-                Ok(Snap::New { written: false }) => problems.push(format!(
-                    "no stored snapshot {} (CI is set, so none was written); run without CI to record it",
-                    snapshot_path(file).display()
-                )),
-                Ok(Snap::Changed { accepted: true, .. }) => accepted.push(snapshot_path(file)),
-                Ok(Snap::Changed { accepted: false, diff }) => problems.push(format!(
-                    "snapshot changed ({}; - stored, + now; `--accept` stores the new one):\n{}",
-                    snapshot_path(file).display(),
-                    diff.trim_end()
-                )),
-                Err(e) => problems.push(e),
+        let mut problems = Vec::new();
+        match suite::check(registry, file, write, args.trace) {
+            Err(why) => problems = why,
+            Ok((played, snap)) => {
+                problems.extend(played.problems.iter().cloned());
+                let path = suite::snapshot_path(file);
+                let review = reviewing.then_some((&mut stdout, &mut answers));
+                if let Some(problem) = settle(file, &played, snap, &path, review, &mut tally, &mut reviewing)? {
+                    problems.push(problem);
+                }
             }
-            if problems.is_empty() { Ok(()) } else { Err(problems) }
-        });
-        let verdict = match outcome {
-            Ok(()) => "PASS",
-            Err(why) => {
-                failures.push((file, why));
-                "FAIL"
-            }
-        };
-        writeln!(stdout, "{verdict} {name}").map_err(|e| e.to_string())?;
+        }
+        let verdict = if problems.is_empty() { "PASS" } else { "FAIL" };
+        if !problems.is_empty() {
+            failures.push((file, problems));
+        }
+        say(&mut stdout, format!("{verdict} {}", stem(file)))?;
         stdout.flush().ok();
     }
     for (file, why) in &failures {
-        writeln!(stdout, "\n---- {} ({}) ----", stem(file), file.display()).map_err(|e| e.to_string())?;
+        say(&mut stdout, format!("\n---- {} ({}) ----", stem(file), file.display()))?;
         for line in why {
-            writeln!(stdout, "{}", indent(line)).map_err(|e| e.to_string())?;
+            say(&mut stdout, indent(line))?;
         }
     }
     let list = |out: &mut std::io::StdoutLock, what: &str, files: &[PathBuf]| -> Result<(), String> {
@@ -146,103 +141,105 @@ pub fn run(args: Args) -> CmdResult {
         }
         Ok(())
     };
-    list(&mut stdout, "new snapshots recorded", &new)?;
-    list(&mut stdout, "changed snapshots accepted", &accepted)?;
+    list(&mut stdout, "new snapshots recorded", &tally.new)?;
+    list(&mut stdout, "changed snapshots accepted", &tally.accepted)?;
+    list(&mut stdout, "snapshots rejected (the stored one stays)", &tally.rejected)?;
+    list(&mut stdout, "snapshots skipped (review them again)", &tally.skipped)?;
     if args.path.is_dir() {
         list(
             &mut stdout,
             "stale snapshots (no scenario of that name; delete them if they are not needed)",
-            &stale(&args.path),
+            &suite::stale(&args.path),
         )?;
     }
     let passed = files.len() - failures.len();
     let secs = start.elapsed().as_secs_f64();
-    writeln!(stdout, "\n{passed} passed, {} failed in {secs:.2}s", failures.len()).map_err(|e| e.to_string())?;
+    say(&mut stdout, format!("\n{passed} passed, {} failed in {secs:.2}s", failures.len()))?;
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// The scenario files to run, sorted by name; an error names the bad argument.
-fn select(path: &Path, filter: Option<&str>) -> Result<Vec<PathBuf>, String> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| format!("{}: {e}; give a folder of scenario *.toml files or one such file", path.display()))?;
-    let mut files = if meta.is_dir() {
-        let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut files = Vec::new();
-        for entry in entries {
-            let file = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
-            if file.extension().is_some_and(|x| x == "toml") && file.is_file() {
-                files.push(file);
+/// What a scenario's snapshot outcome means for the run: the problem it adds,
+/// if any. With a review, a new or changed snapshot is shown and decided here.
+fn settle(
+    file: &Path,
+    played: &Played,
+    snap: Snap,
+    path: &Path,
+    review: Option<(&mut std::io::StdoutLock, &mut std::io::Lines<std::io::StdinLock>)>,
+    tally: &mut Tally,
+    reviewing: &mut bool,
+) -> Result<Option<String>, String> {
+    let shown = match &snap {
+        Snap::New { written: false } => {
+            Some(format!("new snapshot {}:\n{}", path.display(), indent(played.now.body.trim_end())))
+        }
+        Snap::Changed { accepted: false, diff } => {
+            Some(format!("snapshot {} changed (- stored, + now):\n{}", path.display(), indent(diff.trim_end())))
+        }
+        _ => None,
+    };
+    if let (Some(shown), Some((out, answers))) = (shown, review) {
+        writeln!(out, "\n---- review {} ----\n{shown}", stem(file)).map_err(|e| e.to_string())?;
+        match ask(out, answers)? {
+            Answer::Accept => {
+                suite::store(file, &played.now)?;
+                tally.accepted.push(path.to_path_buf());
+                return Ok(None);
             }
-        }
-        if files.is_empty() {
-            return Err(format!("{}: no *.toml scenario files in this folder", path.display()));
-        }
-        files
-    } else {
-        vec![path.to_path_buf()]
-    };
-    if let Some(f) = filter {
-        files.retain(|file| stem(file).contains(f));
-        if files.is_empty() {
-            return Err(format!("no scenario file name in {} contains `{f}`; check --filter", path.display()));
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
-/// Loads, plays and checks one scenario (under `ruleset` instead of the one it
-/// names, if given): the problems and the final state, or (`Err`) the lines
-/// that say why it did not run.
-fn problems(file: &Path, ruleset: Option<&str>) -> Result<Checked, Vec<String>> {
-    let ran = crate::scenario::play(file, ruleset, false)?;
-    let state = ran.game.view(None).map_err(|e| vec![format!("the state: {e}")])?;
-    let problems = ran.failures.unwrap_or_else(|| {
-        vec!["no [expect] table: nothing to check; add one (e.g. `[expect]` with `scores = [...]`)".into()]
-    });
-    Ok(Checked { problems, body: yaml(&state), description: ran.description })
-}
-
-/// Where a scenario's snapshot is stored.
-fn snapshot_path(file: &Path) -> PathBuf {
-    file.parent().unwrap_or(Path::new(".")).join(SNAPSHOTS).join(format!("{}.snap", stem(file)))
-}
-
-/// Compares the state with the stored snapshot, writing it when it is new
-/// (unless `CI` is set) or changed and `accept`.
-fn snapshot(file: &Path, body: &str, description: &str, accept: bool) -> Result<Snap, String> {
-    let path = snapshot_path(file);
-    let now = Stored {
-        source: "sanjuan test".into(),
-        description: description.to_owned(),
-        input_file: file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-        body: body.to_owned(),
-    };
-    let write = || -> Result<(), String> {
-        let dir = path.parent().expect("a snapshot path has a folder");
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        crate::output::write_file(&path, now.to_text())
-    };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let written = !in_ci();
-            if written {
-                write()?;
+            Answer::Reject => {
+                tally.rejected.push(path.to_path_buf());
+                return Ok(Some("snapshot rejected in review: the stored one stays".into()));
             }
-            return Ok(Snap::New { written });
+            Answer::Quit => *reviewing = false,
+            Answer::Skip => {}
         }
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    let stored = Stored::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if stored.same_state(&now) {
-        return Ok(Snap::Same);
+        tally.skipped.push(path.to_path_buf());
+        return Ok(Some("snapshot new or changed, skipped in review".into()));
     }
-    if accept {
-        write()?;
-        return Ok(Snap::Changed { accepted: true, diff: String::new() });
+    Ok(match snap {
+        Snap::Same => None,
+        Snap::New { written: true } => {
+            tally.new.push(path.to_path_buf());
+            None
+        }
+        Snap::Changed { accepted: true, .. } => {
+            tally.accepted.push(path.to_path_buf());
+            None
+        }
+        Snap::New { written: false } => Some(if in_ci() {
+            format!(
+                "no stored snapshot {} (CI is set, so none was written); run without CI to record it",
+                path.display()
+            )
+        } else {
+            format!("no stored snapshot {} (skipped in review)", path.display())
+        }),
+        Snap::Changed { accepted: false, diff } => Some(format!(
+            "snapshot changed ({}; - stored, + now; `--accept` or `--review` stores the new one):\n{}",
+            path.display(),
+            diff.trim_end()
+        )),
+    })
+}
+
+/// Asks until the answer is one of accept, reject, skip or quit; the end of the input quits.
+fn ask(out: &mut std::io::StdoutLock, answers: &mut std::io::Lines<std::io::StdinLock>) -> Result<Answer, String> {
+    loop {
+        write!(out, "accept, reject, skip, or quit reviewing? [a/r/s/q] > ").map_err(|e| e.to_string())?;
+        out.flush().ok();
+        let Some(line) = answers.next() else {
+            writeln!(out).ok();
+            return Ok(Answer::Quit);
+        };
+        let line = line.map_err(|e| format!("reading the standard input: {e}"))?;
+        match line.trim().to_lowercase().as_str() {
+            "a" | "accept" => return Ok(Answer::Accept),
+            "r" | "reject" => return Ok(Answer::Reject),
+            "s" | "skip" => return Ok(Answer::Skip),
+            "q" | "quit" => return Ok(Answer::Quit),
+            other => writeln!(out, "`{other}`: answer a, r, s or q").map_err(|e| e.to_string())?,
+        }
     }
-    Ok(Snap::Changed { accepted: false, diff: diff(&stored.body, &now.body, 3) })
 }
 
 /// A ruleset as given on the command line, named so that it loads from a scenario's folder:
@@ -278,16 +275,12 @@ fn compare(files: &[PathBuf], a: &str, b: &str) -> CmdResult {
             skipped.push(name);
             continue;
         }
-        let play = |spec: &str| {
-            std::panic::catch_unwind(|| problems(file, Some(spec))).unwrap_or_else(|_| {
-                Err(vec!["the engine panicked: a bug in sanjuan; please report it with this file".into()])
-            })
-        };
+        let play = |spec: &str| suite::play(registry, file, Some(spec), false);
         match (play(&a), play(&b)) {
-            (Ok(x), Ok(y)) if x.body == y.body => same += 1,
+            (Ok(x), Ok(y)) if x.now.body == y.now.body => same += 1,
             (Ok(x), Ok(y)) => {
                 out(format!("DIFF {name}"))?;
-                differ.push((name, diff(&x.body, &y.body, 3)));
+                differ.push((name, diff(&x.now.body, &y.now.body, 3)));
             }
             (x, y) => {
                 out(format!("FAIL {name}"))?;
@@ -319,23 +312,6 @@ fn compare(files: &[PathBuf], a: &str, b: &str) -> CmdResult {
         broken.len()
     ))?;
     Ok(if broken.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
-
-/// The stored snapshots of a folder with no scenario file of their name.
-fn stale(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir.join(SNAPSHOTS)) else { return Vec::new() };
-    let mut stale: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "snap"))
-        .filter(|p| p.file_stem().is_some_and(|s| !dir.join(Path::new(s).with_extension("toml")).is_file()))
-        .collect();
-    stale.sort();
-    stale
-}
-
-fn stem(file: &Path) -> String {
-    file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| file.display().to_string())
 }
 
 /// Indents every line of a (possibly multi-line) message under its file's header.

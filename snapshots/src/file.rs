@@ -210,6 +210,28 @@ mod tests {
         assert_eq!(stored.body, "a:\n  - 1\n  - b: \"x: y\"\n    c: []\nd: {}\ne: ~\nf: \"true\"\n");
     }
 
+    /// `yaml` renders a state exactly as insta renders a YAML snapshot, so a
+    /// `.snap` file of ours is one `cargo insta` reads as its own: checked on the
+    /// final state of every scenario of every game in this repository.
+    #[test]
+    fn yaml_is_instas_rendering_for_every_scenario() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let registry = games::registry();
+        let mut compared = 0;
+        for kind in registry.kinds() {
+            let Ok(files) = crate::suite::select(&root.join(kind.id()), None) else { continue };
+            for file in files {
+                let ran = kind.scenario(&file, None, false).unwrap_or_else(|e| panic!("{}: {e:?}", file.display()));
+                let state = ran.game.view(None).unwrap();
+                let insta =
+                    insta::_macro_support::serialize_value(&state, insta::_macro_support::SerializationFormat::Yaml);
+                assert_eq!(yaml(&state).trim_end(), insta.trim_end(), "{}", file.display());
+                compared += 1;
+            }
+        }
+        assert!(compared > 200, "{compared}");
+    }
+
     #[test]
     fn the_diff_names_what_moved() {
         let d = diff("a: 1\nb: 2\nc: 3\n", "a: 1\nb: 5\nc: 3\n", 1);

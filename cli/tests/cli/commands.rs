@@ -1154,6 +1154,62 @@ fn test_command_records_compares_and_accepts_snapshots_in_both_games() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `sanjuan test` with its answers typed on the standard input; (exit code, stdout).
+fn sanjuan_answering(args: &[&str], answers: &str) -> (Option<i32>, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
+        .env("SANJUAN_CACHE", common::cache())
+        .env_remove("CI")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(answers.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn test_command_reviews_each_change_and_keeps_traces_it_was_asked_for() {
+    let dir = designer_folder("snap-review", 3, 4);
+    let arg = dir.to_str().unwrap();
+    let snaps = dir.join("snapshots");
+    // --review of new snapshots: the first is accepted, the second rejected (nothing written for it).
+    let (code, out) = sanjuan_answering(&["test", arg, "--review", "--trace"], "a\nr\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("---- review alhambra_scoring_a ----\nnew snapshot "), "{out}");
+    assert!(out.contains("snapshots rejected (the stored one stays):"), "{out}");
+    assert!(snaps.join("alhambra_scoring_a.snap").is_file() && !snaps.join("bell_tower_built.snap").exists());
+    // The trace was asked for: the new snapshot keeps each action's events.
+    let alh = std::fs::read_to_string(snaps.join("alhambra_scoring_a.snap")).unwrap();
+    assert!(alh.contains("\nevents:\n  - \"action 1 `take "), "{alh}");
+    // A run records the other (without its trace); the traced one is compared with its trace.
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let sj = std::fs::read_to_string(snaps.join("bell_tower_built.snap")).unwrap();
+    assert!(!sj.contains("\nevents:"), "{sj}");
+
+    // A change: the review shows each diff; skip leaves it failing, quit skips the rest.
+    write_designer_rules(&dir, 4, 5);
+    let (code, out) = sanjuan_answering(&["test", arg, "--review"], "s\nq\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("changed (- stored, + now):") && out.contains("snapshots skipped (review them again):"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(snaps.join("alhambra_scoring_a.snap")).unwrap(), alh);
+    // An answer that is none of them is asked again; then both are accepted and the folder is green.
+    let (code, out) = sanjuan_answering(&["test", arg, "--review"], "yes\na\na\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("`yes`: answer a, r, s or q"), "{out}");
+    let (code, out, err) = sanjuan_code(&["test", arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let now = std::fs::read_to_string(snaps.join("alhambra_scoring_a.snap")).unwrap();
+    assert!(now.contains("\nevents:\n") && now != alh, "the accepted change keeps its trace: {now}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn test_command_under_ci_writes_nothing_and_lists_stale_snapshots() {
     let dir = designer_folder("snap-ci", 3, 4);
@@ -1190,17 +1246,16 @@ fn test_command_under_ci_writes_nothing_and_lists_stale_snapshots() {
 
 #[test]
 fn test_command_snapshots_are_the_repository_snapshot_format() {
-    // The same state, rendered the same way as the accepted insta snapshots of this repository.
+    // A copy of a repository scenario records exactly the repository's stored snapshot.
     let dir = temp_dir("snap-format");
-    let repo_snaps = concat!(env!("CARGO_MANIFEST_DIR"), "/../snapshots/tests/snapshots");
     let cases = [
-        (SCENARIOS, "palace_34_to_42", "scenarios"),
-        (SCENARIOS, "gallery_toll_gate", "scenarios"),
-        (SCENARIOS, "exp_customs_office_tie_break", "scenarios"),
-        (ALHAMBRA, "lucy_garden_exact", "alhambra"),
-        (ALHAMBRA, "two_players_neutral_after_b", "alhambra"),
+        (SCENARIOS, "palace_34_to_42"),
+        (SCENARIOS, "gallery_toll_gate"),
+        (SCENARIOS, "exp_customs_office_tie_break"),
+        (ALHAMBRA, "lucy_garden_exact"),
+        (ALHAMBRA, "two_players_neutral_after_b"),
     ];
-    for (from, name, _) in cases {
+    for (from, name) in cases {
         // A ruleset named by a path relative to the scenario is named from the copy.
         let text = std::fs::read_to_string(format!("{from}/{name}.toml")).unwrap();
         let text = text.replace("ruleset = \"../", &format!("ruleset = \"{from}/../"));
@@ -1208,10 +1263,10 @@ fn test_command_snapshots_are_the_repository_snapshot_format() {
     }
     let (code, out, err) = sanjuan_code(&["test", dir.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{out}{err}");
-    for (_, name, prefix) in cases {
+    for (from, name) in cases {
         let ours = std::fs::read_to_string(dir.join("snapshots").join(format!("{name}.snap"))).unwrap();
-        let insta = std::fs::read_to_string(format!("{repo_snaps}/scenarios__{prefix}@{name}.toml.snap")).unwrap();
-        assert_eq!(snap_body(&ours), snap_body(&insta), "{name}");
+        let stored = std::fs::read_to_string(format!("{from}/snapshots/{name}.snap")).unwrap();
+        assert_eq!(snap_body(&ours), snap_body(&stored), "{name}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
