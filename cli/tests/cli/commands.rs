@@ -71,19 +71,11 @@ fn bad_arguments_get_a_clear_error() {
 
 #[test]
 fn a_saved_game_replays_to_the_same_state() {
-    use std::io::Write;
     let file = std::env::temp_dir().join(format!("sanjuan-save-{}.toml", std::process::id()));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", common::cache())
-        .env_remove("CI")
-        .args(["play", "--players", "3", "--seat", "1", "--seed", "4", "--save", file.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = ["play", "--players", "3", "--seat", "1", "--seed", "4", "--save", file.to_str().unwrap()];
     // Whatever seat 1 is asked first, `pass` or a role is answered; then quit.
-    child.stdin.take().unwrap().write_all(b"role producer\npass\nrole trader\nquit\n").unwrap();
-    assert!(child.wait_with_output().unwrap().status.success());
+    let (ok, out, err) = common::sanjuan_with_input(&args, "role producer\npass\nrole trader\nquit\n");
+    assert!(ok, "{out}{err}");
     let saved = std::fs::read_to_string(&file).unwrap();
     assert!(saved.contains("seed = 4") && saved.contains("actions = ["), "{saved}");
     let (ok, first, err) = sanjuan(&["replay", file.to_str().unwrap(), "--json"]);
@@ -106,13 +98,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 
 /// Runs `sanjuan args…` from the repository root; returns (exit code, stdout, stderr).
 fn sanjuan_code(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", common::cache())
-        .env_remove("CI")
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("run sanjuan");
+    let out = common::command().args(args).output().expect("run sanjuan");
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
@@ -200,41 +186,15 @@ enum Outcome {
 
 /// Exit code, stdout, stderr; `None` for the code when it had to be killed.
 fn run_with_deadline(args: &[String], deadline: std::time::Duration) -> (Option<i32>, String, String) {
-    use std::io::Read;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", common::cache())
-        .env_remove("CI")
+    use std::process::Stdio;
+    let mut child = common::command()
         .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run sanjuan");
-    // Drain both pipes while waiting, or a chatty child blocks on a full pipe.
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).ok();
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = std::time::Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().expect("wait for sanjuan") {
-            break status.code();
-        }
-        if start.elapsed() > deadline {
-            child.kill().ok();
-            child.wait().ok();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    };
-    (code, out.join().unwrap(), err.join().unwrap())
+    common::wait_with_deadline(&mut child, deadline)
 }
 
 /// Every subcommand over hostile values: zero, negative and huge numbers, missing
@@ -960,7 +920,6 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 /// name, the saved game records it in the notation, and it replays.
 #[test]
 fn a_scripts_choice_is_answered_in_play_saved_and_replayed() {
-    use std::io::Write;
     let dir = temp_dir("bazaar");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     copy_dir(&root.join("cards/san-juan"), &dir.join("cards/san-juan"));
@@ -974,19 +933,12 @@ fn a_scripts_choice_is_answered_in_play_saved_and_replayed() {
     )
     .unwrap();
     let save = dir.join("game.toml");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", common::cache())
-        .env_remove("CI")
-        .args(["play", "--players", "2", "--seed", "1", "--ruleset", ruleset.to_str().unwrap()])
-        .args(["--save", save.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"role trader\nsell\nquit\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let screen = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{screen}");
+    let args = ["play", "--players", "2", "--seed", "1", "--ruleset", ruleset.to_str().unwrap()];
+    let (ok, screen, err) = common::sanjuan_with_input(
+        &[&args[..], &["--save", save.to_str().unwrap()]].concat(),
+        "role trader\nsell\nquit\n",
+    );
+    assert!(ok, "{screen}{err}");
     assert!(screen.contains("The bazaar asks you to choose") && screen.contains("1  choose sell"), "{screen}");
     assert!(screen.contains("seat 0 chooses sell (bazaar)"), "{screen}");
     let saved = std::fs::read_to_string(&save).unwrap();
@@ -1157,9 +1109,7 @@ fn test_command_records_compares_and_accepts_snapshots_in_both_games() {
 /// `sanjuan test` with its answers typed on the standard input; (exit code, stdout).
 fn sanjuan_answering(args: &[&str], answers: &str) -> (Option<i32>, String) {
     use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", common::cache())
-        .env_remove("CI")
+    let mut child = common::command()
         .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

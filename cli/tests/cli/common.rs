@@ -1,6 +1,8 @@
 //! Runs the built `sanjuan` binary from the repository root.
 
-use std::process::Command;
+use std::io::Read;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
 
 /// Where the tests' runs keep the balance bot's models (not the user's cache).
 pub fn cache() -> std::path::PathBuf {
@@ -9,26 +11,15 @@ pub fn cache() -> std::path::PathBuf {
 
 /// Runs `sanjuan args…`; returns (success, stdout, stderr).
 pub fn sanjuan(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", cache())
-        // As a user's shell runs it: under CI, `sanjuan test` would refuse to record snapshots.
-        .env_remove("CI")
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("run sanjuan");
+    let out = command().args(args).output().expect("run sanjuan");
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
 /// Runs `sanjuan args…` with `stdin` as its input; returns (success, stdout, stderr).
 pub fn sanjuan_with_input(args: &[&str], stdin: &str) -> (bool, String, String) {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", cache())
-        // As a user's shell runs it: under CI, `sanjuan test` would refuse to record snapshots.
-        .env_remove("CI")
+    let mut child = command()
         .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -41,4 +32,41 @@ pub fn sanjuan_with_input(args: &[&str], stdin: &str) -> (bool, String, String) 
     let out = child.wait_with_output().expect("wait for sanjuan");
     writer.join().unwrap();
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// The built program as a user's shell runs it: from the repository root,
+/// with the tests' model cache and `CI` unset (under CI, `sanjuan test` would
+/// refuse to record snapshots).
+pub fn command() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sanjuan"));
+    cmd.env("SANJUAN_CACHE", cache()).env_remove("CI").current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    cmd
+}
+
+/// Waits for `child` (spawned with piped stdout and stderr), draining both
+/// pipes while it runs (a chatty child would block on a full one), and kills
+/// it after `deadline`: (exit code, or `None` when killed; stdout; stderr).
+pub fn wait_with_deadline(child: &mut Child, deadline: Duration) -> (Option<i32>, String, String) {
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).ok();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait for sanjuan") {
+            break status.code();
+        }
+        if start.elapsed() > deadline {
+            child.kill().ok();
+            child.wait().ok();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    (code, out.join().unwrap_or_default(), err.join().unwrap_or_default())
 }

@@ -35,39 +35,15 @@ impl Run {
 
 /// Runs `sanjuan args…` from the repository root with `stdin` (a file, or nothing), killed after 60 s.
 fn run_with(args: &[&str], stdin: Option<&Path>) -> Run {
-    use std::io::Read;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sanjuan"))
-        .env("SANJUAN_CACHE", common::cache())
-        .env_remove("CI")
+    let mut child = common::command()
         .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(stdin.map_or_else(Stdio::null, |p| Stdio::from(std::fs::File::open(p).unwrap())))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run sanjuan");
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).ok();
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            child.kill().ok();
-            child.wait().ok();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Run { code, out: out.join().unwrap(), err: err.join().unwrap() }
+    let (code, out, err) = common::wait_with_deadline(&mut child, Duration::from_secs(60));
+    Run { code, out, err }
 }
 
 fn run(args: &[&str]) -> Run {

@@ -200,16 +200,10 @@ struct Outcome {
 
 /// Runs the binary under the deadline and the memory limit.
 fn run(args: &[String], dir: &Path, stdin: &str) -> Outcome {
-    use std::io::{Read, Write};
+    use std::io::Write;
     use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sanjuan"));
-    cmd.env("SANJUAN_CACHE", common::cache())
-        .env_remove("CI")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut cmd = common::command();
+    cmd.args(args).current_dir(dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
     unsafe {
         cmd.pre_exec(|| {
@@ -223,29 +217,10 @@ fn run(args: &[String], dir: &Path, stdin: &str) -> Outcome {
     let mut input = child.stdin.take().unwrap();
     let text = stdin.to_owned();
     let writer = std::thread::spawn(move || input.write_all(text.as_bytes()).ok());
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).ok();
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if start.elapsed() > DEADLINE {
-            child.kill().ok();
-            child.wait().ok();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let (code, out, err) = common::wait_with_deadline(&mut child, DEADLINE);
     let took = start.elapsed();
     writer.join().ok();
-    Outcome { code, out: out.join().unwrap(), err: err.join().unwrap(), took }
+    Outcome { code, out, err, took }
 }
 
 /// The input kinds.
