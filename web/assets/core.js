@@ -4,8 +4,8 @@
 // newer one, the busy sign, the log (with names, not ids, and what happened
 // since your last click shown line by line), the final scores, card texts on
 // hover and tap, and the first page. Each game draws its own board:
-// sanjuan.js and alhambra.js register in `Games` under the game's id; any
-// other game is drawn by `anyGame`.
+// A game's own board (assets/boards/<game>.js, served together as boards.js)
+// registers in `Games` under the game's id; any other game is drawn by `anyGame`.
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c]));

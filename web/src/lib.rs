@@ -107,12 +107,17 @@ const PAGE: &str = include_str!("../assets/table.html");
 const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
     ("core.js", "text/javascript; charset=utf-8", include_str!("../assets/core.js")),
-    ("sanjuan.js", "text/javascript; charset=utf-8", include_str!("../assets/sanjuan.js")),
-    ("alhambra.js", "text/javascript; charset=utf-8", include_str!("../assets/alhambra.js")),
 ];
 
-/// One of the page's files.
+include!(concat!(env!("OUT_DIR"), "/boards.rs"));
+
+/// One of the page's files; `boards.js` is every game's own board (`assets/boards/*.js`) in one.
 async fn asset(Path(name): Path<String>) -> Result<Response, Refusal> {
+    const JS: &str = "text/javascript; charset=utf-8";
+    if name == "boards.js" {
+        let all: String = BOARDS.iter().map(|(file, text)| format!("// {file}\n{text}\n")).collect();
+        return Ok(([(header::CONTENT_TYPE, JS)], all).into_response());
+    }
     let (_, kind, text) =
         ASSETS.iter().find(|(n, _, _)| *n == name).ok_or_else(|| refuse(404, format!("no asset `{name}`")))?;
     Ok(([(header::CONTENT_TYPE, *kind)], *text).into_response())

@@ -332,17 +332,16 @@ async fn the_page_is_served_whole_and_fetches_nothing_elsewhere() {
             }
         }
     }
-    for (name, kind) in [
-        ("style.css", "text/css"),
-        ("core.js", "text/javascript"),
-        ("sanjuan.js", "text/javascript"),
-        ("alhambra.js", "text/javascript"),
-    ] {
+    for (name, kind) in [("style.css", "text/css"), ("core.js", "text/javascript"), ("boards.js", "text/javascript")] {
         let (status, got, text) = get(&format!("/assets/{name}")).await;
         assert_eq!(status, StatusCode::OK, "{name}");
         assert!(got.starts_with(kind), "{name}: {got}");
         assert!(text.len() > 500, "{name}");
         assert_eq!(elsewhere(&text), None, "{name} fetches nothing from elsewhere");
+        if name == "boards.js" {
+            // Every file of assets/boards/ is in it: each game's board registers itself.
+            assert!(text.contains("Games[\"san-juan\"] =") && text.contains("Games.alhambra ="), "{name}");
+        }
     }
     assert_eq!(get("/assets/nothing.js").await.0, StatusCode::NOT_FOUND);
 }
