@@ -96,8 +96,7 @@ pub fn screen(game: &Game, seat: usize, full: bool) -> Vec<Line> {
 }
 
 /// Alhambra's lines of the help.
-pub const HELP: &str = "\
-  take denar3 ducat2
+pub const HELP: &str = "  take denar3 ducat2
                take money from the display (`done` stops taking)
   buy 2 pay ducat5 ducat4
                buy the building in slot 2 with these cards (slots are numbered from 1)

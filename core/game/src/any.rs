@@ -310,7 +310,7 @@ pub enum Refusal {
     Failed(String),
 }
 
-/// What one answer did, as each seat may read it, and as everyone may.
+/// What one answer did, as each seat may read it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Played {
     /// Per seat, the lines it may read.

@@ -313,8 +313,7 @@ pub fn hints(game: &Game) -> Vec<String> {
 }
 
 /// San Juan's lines of the help.
-pub const HELP: &str = "\
-  b p t c pr   builder, producer, trader, councillor, prospector (when choosing a role)
+pub const HELP: &str = "  b p t c pr   builder, producer, trader, councillor, prospector (when choosing a role)
   x or pass    pass, or stop (producing, selling, putting cards under a building)
   lib          the choice on the card whose name starts with `lib`, if only one does
   build library pay well statue
