@@ -129,6 +129,12 @@ pub(crate) fn building_table(rows: &[BuildingStats]) -> Table {
     }
 }
 
+/// A difference's five cells: A, B, B−A with its interval, the corrected p, the mark.
+fn diff_cells(d: &Diff, percent: bool) -> [String; 5] {
+    let (a, b) = if percent { (pct(d.a), pct(d.b)) } else { (num(d.a, 2), num(d.b, 2)) };
+    [a, b, diff_ci(d, percent), pval(d.p_adj), star(d.significant)]
+}
+
 pub(crate) fn player_diff_table(rows: &[PlayerDiff], first: &'static str) -> Table {
     Table {
         headers: vec![
@@ -147,19 +153,10 @@ pub(crate) fn player_diff_table(rows: &[PlayerDiff], first: &'static str) -> Tab
         rows: rows
             .iter()
             .map(|d| {
-                vec![
-                    d.label.clone(),
-                    pct(d.win_rate.a),
-                    pct(d.win_rate.b),
-                    diff_ci(&d.win_rate, true),
-                    pval(d.win_rate.p_adj),
-                    star(d.win_rate.significant),
-                    num(d.score.a, 2),
-                    num(d.score.b, 2),
-                    diff_ci(&d.score, false),
-                    pval(d.score.p_adj),
-                    star(d.score.significant),
-                ]
+                let mut row = vec![d.label.clone()];
+                row.extend(diff_cells(&d.win_rate, true));
+                row.extend(diff_cells(&d.score, false));
+                row
             })
             .collect(),
         left: 1,
@@ -186,19 +183,10 @@ pub(crate) fn building_diff_table(c: &Comparison) -> Table {
         rows: rows
             .iter()
             .map(|d| {
-                vec![
-                    if c.changed(&d.id) { format!("{} (changed)", d.id) } else { d.id.clone() },
-                    pct(d.built.a),
-                    pct(d.built.b),
-                    diff_ci(&d.built, true),
-                    pval(d.built.p_adj),
-                    star(d.built.significant),
-                    pct(d.builders.a),
-                    pct(d.builders.b),
-                    diff_ci(&d.builders, true),
-                    pval(d.builders.p_adj),
-                    star(d.builders.significant),
-                ]
+                let mut row = vec![if c.changed(&d.id) { format!("{} (changed)", d.id) } else { d.id.clone() }];
+                row.extend(diff_cells(&d.built, true));
+                row.extend(diff_cells(&d.builders, true));
+                row
             })
             .collect(),
         left: 1,
@@ -208,8 +196,9 @@ pub(crate) fn building_diff_table(c: &Comparison) -> Table {
 
 pub(crate) fn length_diff_table(c: &Comparison) -> Table {
     let row = |label: &str, d: &Diff, percent: bool| {
-        let (a, b) = if percent { (pct(d.a), pct(d.b)) } else { (num(d.a, 2), num(d.b, 2)) };
-        vec![label.to_owned(), a, b, diff_ci(d, percent), pval(d.p_adj), star(d.significant)]
+        let mut row = vec![label.to_owned()];
+        row.extend(diff_cells(d, percent));
+        row
     };
     Table {
         headers: vec!["game length", "A", "B", "B−A (95% CI)", "p", ""],
