@@ -277,7 +277,7 @@ impl<G: Game> AnyRules for RulesOf<G> {
     }
 
     fn play_one(&self, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {
-        run::play_one::<G>(&self.0, bots, run_seed, index).map_err(|e| e.to_string())
+        run::play_one::<G>(&self.0, bots, run_seed, index)
     }
 
     fn play_saved(
@@ -287,7 +287,7 @@ impl<G: Game> AnyRules for RulesOf<G> {
         index: u64,
         ruleset: &str,
     ) -> Result<(GameRecord, String), String> {
-        let (record, game) = run::play_game::<G>(&self.0, bots, run_seed, index, true).map_err(|e| e.to_string())?;
+        let (record, game) = run::play_game::<G>(&self.0, bots, run_seed, index, true)?;
         let saved = SavedGame::<G>::of(&game, ruleset, record.seed, bots.to_vec());
         Ok((record, saved.to_toml()))
     }

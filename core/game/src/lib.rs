@@ -10,6 +10,8 @@
 #![warn(missing_docs)]
 
 pub mod any;
+pub mod bots;
+pub mod journal;
 pub mod registry;
 pub mod run;
 pub mod saved;
@@ -21,11 +23,12 @@ use std::sync::Arc;
 use engine_play::ActionView;
 use engine_play::bots::Bot;
 use engine_play::sim::Built;
-use engine_play::value::ValueModel;
+use engine_play::value::{Features, ValueModel};
 use engine_play::{Determinize, TurnGame};
 use engine_rules::{Builtins, LoadErrors, Source};
 
 pub use any::{AnyGame, AnyRules, Kind, KindOf};
+pub use journal::Journal;
 pub use registry::Registry;
 pub use text::{Line, LogLine, Scenario, Style};
 
@@ -61,7 +64,7 @@ pub trait Rules: Send + Sync + Sized + 'static {
 
 /// A game's state: one crate implements it once, and records, saved games,
 /// bots, the command line and the web table follow.
-pub trait Game: TurnGame + Determinize + Send + Sync + 'static {
+pub trait Game: TurnGame + Determinize + Features + Send + Sync + 'static {
     /// Its loaded ruleset.
     type Rules: Rules;
     /// One thing that happened, as the game logs it.
@@ -84,8 +87,10 @@ pub trait Game: TurnGame + Determinize + Send + Sync + 'static {
     fn start(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
     /// The ruleset it plays.
     fn rules(&self) -> &Arc<Self::Rules>;
-    /// A bot by name (`balance`, `random`, `greedy`, `mcts:N`…) for this ruleset, seeded.
-    fn bot(rs: &Arc<Self::Rules>, name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, Self::Error>;
+    /// The game's rules of thumb as a bot (`greedy`); [`bots::make`] builds the others.
+    fn greedy() -> Box<dyn Bot<Self>>;
+    /// The game's tree search (`mcts:N`), doing `iterations` playouts per move, seeded.
+    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Self>>;
 
     // ----- playing --------------------------------------------------------
 
@@ -106,22 +111,40 @@ pub trait Game: TurnGame + Determinize + Send + Sync + 'static {
     /// What `seat` holds at the end, with the round it got each, for per-card statistics.
     fn holdings(&self, seat: usize) -> Vec<Built>;
     /// Actions applied, automatic ones included.
-    fn actions_applied(&self) -> u64;
+    fn actions_applied(&self) -> u64 {
+        self.journal().actions_applied()
+    }
     /// True when the game ended by a safety limit rather than by its rules.
     fn stalled(&self) -> bool;
 
     // ----- saving ---------------------------------------------------------
 
+    /// The game's bookkeeping: its event log, recorded actions, re-deals and count of actions.
+    fn journal(&self) -> &Journal<Self::Action, Self::Event>;
+    /// The same, to change.
+    fn journal_mut(&mut self) -> &mut Journal<Self::Action, Self::Event>;
+    /// An action in the notation, as a saved game holds it.
+    fn action_text(&self, action: &Self::Action) -> String;
     /// Keeps (or stops keeping) every atomic action applied.
-    fn record_actions(&mut self, on: bool);
+    fn record_actions(&mut self, on: bool) {
+        self.journal_mut().record_actions(on);
+    }
     /// The saved entries so far, in the notation (re-deals in their places).
-    fn recorded_texts(&self) -> Vec<String>;
+    fn recorded_texts(&self) -> Vec<String> {
+        self.journal().saved_texts(|a| self.action_text(a))
+    }
     /// The number of saved entries so far.
-    fn saved_len(&self) -> usize;
+    fn saved_len(&self) -> usize {
+        self.journal().saved_len()
+    }
     /// Keeps (or stops keeping) events for [`Game::take_events`].
-    fn log_events(&mut self, on: bool);
+    fn log_events(&mut self, on: bool) {
+        self.journal_mut().log_events(on);
+    }
     /// The events kept since the last call.
-    fn take_events(&mut self) -> Vec<Self::Event>;
+    fn take_events(&mut self) -> Vec<Self::Event> {
+        self.journal_mut().take_events()
+    }
     /// Applies one saved entry of a file of format `version`.
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
     /// Deals again, from `seed`, everything `seat` has not seen, and records it.

@@ -2,27 +2,12 @@
 //! search roles and buildings with greedy playouts. The random bot and the
 //! search itself are the engine's.
 
-use std::sync::Arc;
-
 use engine_play::bots::Mcts;
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
-use engine_play::value::ValueBot;
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::game::{Decision, Game};
-use crate::ruleset::Ruleset;
-
-/// A bot by name ([`BotSpec::parse`]: `balance`, `random`, `greedy`, `mcts`,
-/// `mcts:N`) for a ruleset, seeded. The balance bot's model is learned on first use.
-pub fn make(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
-    Ok(match BotSpec::parse(name)? {
-        BotSpec::Balance => Box::new(ValueBot::new(rs.balance_model().map_err(|e| e.to_string())?, seed)),
-        BotSpec::Random => Box::new(RandomBot::new(seed)),
-        BotSpec::Greedy => Box::new(GreedyBot),
-        BotSpec::Mcts(n) => Box::new(MctsBot::new(seed, n)),
-    })
-}
 
 /// Plays by rules of thumb: values cards by points, cost and whether they do
 /// something, keeps goods flowing, and picks the role whose privilege pays most.

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use engine_game::{Line, LogLine};
+use engine_game::Game as _;
+use engine_game::{Journal, Line, LogLine};
 use engine_play::ActionView;
 use engine_play::bots::Bot;
 use engine_play::sim::Built;
@@ -135,8 +136,12 @@ impl engine_game::Game for Game {
         self.ruleset()
     }
 
-    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, GameError> {
-        crate::bots::make(rs, name, seed).map_err(GameError::Setup)
+    fn greedy() -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::GreedyBot)
+    }
+
+    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::MctsBot::new(seed, iterations))
     }
 
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
@@ -166,34 +171,20 @@ impl engine_game::Game for Game {
         city.iter().map(|x| Built { id: cards.id(x.card).to_owned(), round: x.built_round }).collect()
     }
 
-    fn actions_applied(&self) -> u64 {
-        Game::actions_applied(self)
-    }
-
     fn stalled(&self) -> bool {
         Game::stalled(self)
     }
 
-    fn record_actions(&mut self, on: bool) {
-        Game::record_actions(self, on);
+    fn journal(&self) -> &Journal<Action, Event> {
+        &self.journal
     }
 
-    fn recorded_texts(&self) -> Vec<String> {
-        let cards = &self.ruleset().cards;
-        let texts = self.recorded().iter().map(|a| a.text(cards));
-        engine_rules::saved::Redeal::interleave(texts, &self.redeals)
+    fn journal_mut(&mut self) -> &mut Journal<Action, Event> {
+        &mut self.journal
     }
 
-    fn saved_len(&self) -> usize {
-        Game::saved_len(self)
-    }
-
-    fn log_events(&mut self, on: bool) {
-        Game::log_events(self, on);
-    }
-
-    fn take_events(&mut self) -> Vec<Event> {
-        Game::take_events(self)
+    fn action_text(&self, action: &Action) -> String {
+        action.text(&self.ruleset().cards)
     }
 
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Event>, GameError> {

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use engine_game::{Line, LogLine};
+use engine_game::{Journal, Line, LogLine};
 use engine_play::ActionView;
 use engine_play::TurnGame;
 use engine_play::bots::{Bot, RandomBot};
@@ -107,8 +107,12 @@ impl engine_game::Game for Game {
         self.ruleset()
     }
 
-    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, GameError> {
-        crate::bots::make(rs, name, seed).map_err(GameError::Setup)
+    fn greedy() -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::GreedyBot)
+    }
+
+    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::MctsBot::new(seed, iterations))
     }
 
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
@@ -137,32 +141,20 @@ impl engine_game::Game for Game {
         played.iter().map(|&(v, round)| Built { id: crate::actions::card_id(v), round }).collect()
     }
 
-    fn actions_applied(&self) -> u64 {
-        Game::actions_applied(self)
-    }
-
     fn stalled(&self) -> bool {
         false
     }
 
-    fn record_actions(&mut self, on: bool) {
-        Game::record_actions(self, on);
+    fn journal(&self) -> &Journal<Action, Event> {
+        &self.journal
     }
 
-    fn recorded_texts(&self) -> Vec<String> {
-        Game::recorded_texts(self)
+    fn journal_mut(&mut self) -> &mut Journal<Action, Event> {
+        &mut self.journal
     }
 
-    fn saved_len(&self) -> usize {
-        Game::saved_len(self)
-    }
-
-    fn log_events(&mut self, on: bool) {
-        Game::log_events(self, on);
-    }
-
-    fn take_events(&mut self) -> Vec<Event> {
-        Game::take_events(self)
+    fn action_text(&self, action: &Action) -> String {
+        action.text()
     }
 
     fn apply_saved(&mut self, _version: u32, text: &str) -> Result<Vec<Event>, GameError> {

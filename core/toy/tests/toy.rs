@@ -186,7 +186,7 @@ fn the_balance_and_search_bots_play_and_learning_is_quick() {
         let r = run::play_one::<Game>(&rs, &names(&bots), 2, 0).unwrap();
         assert_eq!(r.scores.len(), 2);
     }
-    assert!(Game::bot(&rs, "clever", 0).is_err());
+    assert!(engine_game::bots::make::<Game>(&rs, "clever", 0).is_err());
 }
 
 #[test]

@@ -74,9 +74,7 @@ impl Game {
             return Err(GameError::Over);
         }
         let mut g = self.determinize(seat, seed);
-        g.log = self.log.take();
-        g.record = self.record.take();
-        g.redeals.push(engine_rules::saved::Redeal { at: g.recorded().len(), seat, seed });
+        g.journal.redealt(&mut self.journal, seat, seed);
         *self = g;
         Ok(())
     }
@@ -87,8 +85,7 @@ impl Game {
     /// the game's own random stream is replaced. Search bots play on these.
     pub fn determinize(&self, seat: usize, seed: u64) -> Game {
         let mut g = self.clone();
-        g.log = None;
-        g.record = None;
+        g.journal.detach();
         g.rng = ChaCha8Rng::seed_from_u64(seed);
         let mut pool: Vec<CardIdx> = Vec::with_capacity(g.deck.len() + g.discard.len() + 32);
         pool.extend_from_slice(&g.deck);
