@@ -7,13 +7,14 @@ use std::sync::Arc;
 use engine_play::bots::{Bot, BotSpec, RandomBot};
 use engine_play::value::ValueBot;
 
-use crate::{Game, Rules};
+use crate::{Game, Models};
 
 /// A bot by name ([`BotSpec::parse`]: `balance`, `random`, `greedy`, `mcts`,
-/// `mcts:N`) for a ruleset of `G`, seeded.
-pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64) -> Result<Box<dyn Bot<G>>, String> {
+/// `mcts:N`) for a ruleset of `G`, seeded; the balance bot's model comes from
+/// `models` (learned there now if missing).
+pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models) -> Result<Box<dyn Bot<G>>, String> {
     Ok(match BotSpec::parse(name)? {
-        BotSpec::Balance => Box::new(ValueBot::new(rs.balance_model()?, seed)),
+        BotSpec::Balance => Box::new(ValueBot::new(models.balance::<G>(rs)?, seed)),
         BotSpec::Random => Box::new(RandomBot::new(seed)),
         BotSpec::Greedy => G::greedy(),
         BotSpec::Mcts(n) => G::search(seed, n),

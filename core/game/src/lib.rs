@@ -12,6 +12,7 @@
 pub mod any;
 pub mod bots;
 pub mod journal;
+pub mod models;
 pub mod registry;
 pub mod run;
 pub mod saved;
@@ -25,10 +26,12 @@ use engine_play::bots::Bot;
 use engine_play::sim::Built;
 use engine_play::value::{Features, ValueModel};
 use engine_play::{Determinize, TurnGame};
+use engine_rules::profile::Profile;
 use engine_rules::{Builtins, LoadErrors, Source};
 
 pub use any::{AnyGame, AnyRules, Kind, KindOf};
 pub use journal::Journal;
+pub use models::Models;
 pub use registry::Registry;
 pub use text::{Line, LogLine, Scenario, Style};
 
@@ -56,10 +59,18 @@ pub trait Rules: Send + Sync + Sized + 'static {
     fn cards_text(&self) -> Vec<String>;
     /// What everyone may know of the cards (ids, names, costs, texts), for a page.
     fn cards_json(&self) -> serde_json::Value;
-    /// The balance bot's model (learned now by self-play if not given).
-    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String>;
-    /// Gives the ruleset a model learned before; refused if it does not fit.
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String>;
+    /// Times the ruleset's script calls into `profile` while it is on (`bench`);
+    /// false when it has no scripts or has a profile already.
+    fn profile_scripts(&self, profile: &Arc<Profile>) -> bool {
+        let _ = profile;
+        false
+    }
+    /// Learns the balance bot's model by self-play (deterministic: seeded by the
+    /// fingerprint). A [`Models`] cache calls it once per content.
+    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String>;
+    /// The names of the balance model's features for this ruleset: a model learned
+    /// before fits only with these.
+    fn feature_names(&self) -> Vec<String>;
 }
 
 /// A game's state: one crate implements it once, and records, saved games,

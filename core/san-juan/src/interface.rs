@@ -106,12 +106,16 @@ impl engine_game::Rules for Ruleset {
         serde_json::json!({ "cards": cards, "roles": roles })
     }
 
-    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
-        Ruleset::balance_model(self).map_err(|e| e.to_string())
+    fn profile_scripts(&self, profile: &Arc<engine_rules::profile::Profile>) -> bool {
+        self.scripts.set_profile(Arc::clone(profile))
     }
 
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
-        Ruleset::set_balance_model(self, model)
+    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
+        crate::value::learn_model(self, engine_play::value::Schedule::default()).map_err(|e| e.to_string())
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        crate::value::feature_names(self)
     }
 }
 

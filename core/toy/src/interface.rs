@@ -76,12 +76,12 @@ impl engine_game::Rules for Ruleset {
         serde_json::json!({ "cards": cards, "hand": r.hand, "rounds": r.rounds })
     }
 
-    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
-        Ruleset::balance_model(self)
+    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
+        Ruleset::learn_model(self)
     }
 
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
-        Ruleset::set_balance_model(self, model)
+    fn feature_names(&self) -> Vec<String> {
+        crate::value::feature_names()
     }
 }
 

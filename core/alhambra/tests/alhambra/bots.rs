@@ -9,7 +9,12 @@ use engine_game::run::play_one;
 fn play(bots: &[&str], games: u64) -> Vec<GameRecord> {
     let rs = Ruleset::load("alhambra").unwrap();
     let bots: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
-    (0..games).map(|i| play_one::<Game>(&rs, &bots, 11, i).unwrap_or_else(|e| panic!("game {i}: {e}"))).collect()
+    (0..games)
+        .map(|i| {
+            play_one::<Game>(&rs, &bots, 11, i, &engine_game::Models::default())
+                .unwrap_or_else(|e| panic!("game {i}: {e}"))
+        })
+        .collect()
 }
 
 /// Win share of seat 0 (a shared win counts by its share).
