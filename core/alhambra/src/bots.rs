@@ -2,8 +2,8 @@
 //! search the turn decisions with greedy playouts. The random bot and the
 //! search itself are the engine's.
 
-use engine_play::bots::Mcts;
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
+use engine_play::bots::{Mcts, best_by};
 
 use crate::actions::Action;
 use crate::game::{Decision, Game};
@@ -118,19 +118,6 @@ impl GreedyBot {
         let pay = if over == 0 { 4.0 } else { -0.6 * f64::from(over) };
         gain + pay - 0.15 * f64::from(def.price) + 2.0
     }
-
-    fn best_by<F: Fn(&Action) -> f64>(legal: &[Action], score: F) -> Action {
-        let mut best = legal[0];
-        let mut best_score = f64::NEG_INFINITY;
-        for a in legal {
-            let s = score(a);
-            if s > best_score {
-                best = *a;
-                best_score = s;
-            }
-        }
-        best
-    }
 }
 
 impl Bot<Game> for GreedyBot {
@@ -158,11 +145,11 @@ impl Bot<Game> for GreedyBot {
                 let donate = Self::majority_gain(game, seat, t, true);
                 if donate > keep { Action::Donate } else { Action::Keep }
             }
-            Decision::Take { taken, .. } => Self::best_by(legal, |a| match *a {
+            Decision::Take { taken, .. } => best_by(legal, |a| match *a {
                 Action::Take(m) => f64::from(Self::take_total(game, m, taken)),
                 _ => f64::from(taken),
             }),
-            Decision::Turn { .. } => Self::best_by(legal, |a| match *a {
+            Decision::Turn { .. } => best_by(legal, |a| match *a {
                 Action::Take(m) => 0.8 * f64::from(Self::take_total(game, m, 0)),
                 Action::Buy(slot) => Self::buy_value(game, seat, slot),
                 _ => 0.0,

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use engine_play::value::ValueModel;
+use engine_play::value::{Schedule, Setting, ValueModel, seed_of};
 
 use crate::any::AnyRules;
 use crate::{Game, Rules};
@@ -83,6 +83,17 @@ impl Models {
         *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(model));
         Ok(())
     }
+}
+
+/// Learns the balance model of a ruleset of `G` by self-play between `players`
+/// seats in turn, the first round with the game's rules of thumb
+/// ([`Game::greedy`]); seeded by the fingerprint, so the same content learns
+/// the same model anywhere. What a game's [`Rules::learn_model`] calls.
+pub fn learn<G: Game>(rs: &Arc<G::Rules>, players: Vec<usize>, schedule: Schedule) -> Result<ValueModel, String> {
+    let start = |n: usize, seed: u64| G::start(rs, n, seed);
+    let warm = |_seed: u64| G::greedy();
+    let setting = Setting { ids: (G::ID, rs.id(), rs.fingerprint()), players, start: &start, warm: &warm };
+    engine_play::value::learn(&setting, schedule, seed_of(rs.fingerprint())).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -76,6 +76,20 @@ impl BotSpec {
     }
 }
 
+/// The first of the `legal` actions that `score` rates highest (rules of thumb pick by it).
+pub fn best_by<A: Copy>(legal: &[A], score: impl Fn(&A) -> f64) -> A {
+    let mut best = legal[0];
+    let mut best_score = f64::NEG_INFINITY;
+    for a in legal {
+        let s = score(a);
+        if s > best_score {
+            best = *a;
+            best_score = s;
+        }
+    }
+    best
+}
+
 /// Plays a game to its end with one bot per seat.
 pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Result<(), G::Error> {
     while let Some(seat) = game.to_move() {

@@ -2,8 +2,8 @@
 //! search roles and buildings with greedy playouts. The random bot and the
 //! search itself are the engine's.
 
-use engine_play::bots::Mcts;
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
+use engine_play::bots::{Mcts, best_by};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
@@ -52,19 +52,6 @@ impl GreedyBot {
             Role::Prospector => 1.5,
         }
     }
-
-    fn best_by<F: Fn(&Action) -> f64>(legal: &[Action], score: F) -> Action {
-        let mut best = legal[0];
-        let mut best_score = f64::NEG_INFINITY;
-        for a in legal {
-            let s = score(a);
-            if s > best_score {
-                best = *a;
-                best_score = s;
-            }
-        }
-        best
-    }
 }
 
 impl Bot<Game> for GreedyBot {
@@ -77,7 +64,7 @@ impl Bot<Game> for GreedyBot {
         let seat = d.seat();
         let value = |c: CardIdx| Self::card_value(game, seat, c);
         let hand = game.player(seat).hand.len();
-        Self::best_by(legal, |a| match *a {
+        best_by(legal, |a| match *a {
             Action::Role { role, boost } => Self::role_value(game, seat, role) + if boost { 0.1 } else { 0.0 },
             Action::Build { card, over } => {
                 let cost = f64::from(game.ruleset().cards.get(card).cost);

@@ -111,7 +111,8 @@ impl engine_game::Rules for Ruleset {
     }
 
     fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
-        crate::value::learn_model(self, engine_play::value::Schedule::default()).map_err(|e| e.to_string())
+        let players = (self.rules.min_players..=self.rules.max_players).rev().collect();
+        engine_game::models::learn::<Game>(self, players, engine_play::value::Schedule::default())
     }
 
     fn feature_names(&self) -> Vec<String> {

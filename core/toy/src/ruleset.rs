@@ -128,7 +128,8 @@ impl Ruleset {
     pub fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
         // Small: the game is simple, and learning must take well under a second.
         let schedule = Schedule { games: 300, rounds: 2, ..Schedule::default() };
-        crate::value::learn_model(self, schedule).map_err(|e| e.to_string())
+        let players = (self.rules.min_players..=self.rules.max_players).collect();
+        engine_game::models::learn::<crate::game::Game>(self, players, schedule)
     }
 }
 
