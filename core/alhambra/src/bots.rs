@@ -3,7 +3,7 @@
 //! search itself are the engine's.
 
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
-use engine_play::bots::{Mcts, best_by};
+use engine_play::bots::{Mcts, SearchBot, best_by};
 
 use crate::actions::Action;
 use crate::game::{Decision, Game};
@@ -173,30 +173,7 @@ impl Bot<Game> for GreedyBot {
 /// two or more turns deep.) The playouts make no random moves either: one in
 /// 10 gave away exact payments and majorities, and the dealing of the hidden
 /// cards varies the greedy playouts enough.
-#[derive(Clone, Debug)]
-pub struct MctsBot(Mcts);
-
-impl MctsBot {
-    /// Iterations per move when none are given.
-    pub const DEFAULT_ITERATIONS: u32 = Mcts::DEFAULT_ITERATIONS;
-    /// The most iterations `mcts:N` accepts.
-    pub const MAX_ITERATIONS: u32 = Mcts::MAX_ITERATIONS;
-
-    /// A search bot doing `iterations` determinized playouts per move.
-    pub fn new(seed: u64, iterations: u32) -> Self {
-        MctsBot(Mcts::new(seed, iterations).with_depth(1).with_random_moves(0))
-    }
-}
-
-impl Bot<Game> for MctsBot {
-    fn name(&self) -> &str {
-        "mcts"
-    }
-
-    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
-        if !matches!(game.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. })) {
-            return GreedyBot.choose(game, legal);
-        }
-        self.0.search(game, legal, &mut GreedyBot)
-    }
+pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
+    let searched = |game: &Game| matches!(game.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. }));
+    SearchBot::new(Mcts::new(seed, iterations).with_depth(1).with_random_moves(0), GreedyBot, searched)
 }

@@ -163,7 +163,7 @@ impl engine_game::Game for Game {
     }
 
     fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Game>> {
-        Box::new(crate::bots::MctsBot::new(seed, iterations))
+        Box::new(crate::bots::search(seed, iterations))
     }
 
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {

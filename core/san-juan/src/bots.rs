@@ -3,7 +3,7 @@
 //! search itself are the engine's.
 
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
-use engine_play::bots::{Mcts, best_by};
+use engine_play::bots::{Mcts, SearchBot, best_by};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
@@ -98,34 +98,12 @@ impl Bot<Game> for GreedyBot {
 }
 
 /// The engine's tree search ([`Mcts`]) on the decisions that shape a San Juan
-/// game (roles, buildings, a script's named options); payments, goods and card choices follow the greedy
-/// bot's rules, which also play the rest of each sampled game.
-#[derive(Clone, Debug)]
-pub struct MctsBot(Mcts);
-
-impl MctsBot {
-    /// Iterations per move when none are given.
-    pub const DEFAULT_ITERATIONS: u32 = Mcts::DEFAULT_ITERATIONS;
-    /// The most iterations `mcts:N` accepts.
-    pub const MAX_ITERATIONS: u32 = Mcts::MAX_ITERATIONS;
-
-    /// A search bot doing `iterations` determinized playouts per move.
-    pub fn new(seed: u64, iterations: u32) -> Self {
-        MctsBot(Mcts::new(seed, iterations))
-    }
-}
-
-impl Bot<Game> for MctsBot {
-    fn name(&self) -> &str {
-        "mcts"
-    }
-
-    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
-        // Search the decisions that shape a game (roles, buildings, a script's options); the
-        // rest the greedy rules handle.
-        if !matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. })) {
-            return GreedyBot.choose(game, legal);
-        }
-        self.0.search(game, legal, &mut GreedyBot)
-    }
+/// game (roles, buildings, a script's named options); payments, goods and card
+/// choices follow the greedy bot's rules, which also play the rest of each
+/// sampled game.
+pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
+    let searched = |game: &Game| {
+        matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. }))
+    };
+    SearchBot::new(Mcts::new(seed, iterations), GreedyBot, searched)
 }

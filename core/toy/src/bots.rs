@@ -1,7 +1,7 @@
 //! High-Low's bots: the greedy rule of thumb; the random bot, the balance bot
 //! and the tree search are the engine's.
 
-use engine_play::bots::{Bot, Mcts};
+use engine_play::bots::{Bot, Mcts, SearchBot};
 
 use crate::actions::Action;
 use crate::game::Game;
@@ -21,23 +21,7 @@ impl Bot<Game> for GreedyBot {
     }
 }
 
-/// The engine's search, with greedy playouts.
-#[derive(Clone, Debug)]
-pub struct MctsBot(Mcts);
-
-impl MctsBot {
-    /// A search bot doing `iterations` determinized playouts per move.
-    pub fn new(seed: u64, iterations: u32) -> Self {
-        MctsBot(Mcts::new(seed, iterations))
-    }
-}
-
-impl Bot<Game> for MctsBot {
-    fn name(&self) -> &str {
-        "mcts"
-    }
-
-    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
-        self.0.search(game, legal, &mut GreedyBot)
-    }
+/// The engine's search on every decision, with greedy playouts.
+pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
+    SearchBot::new(Mcts::new(seed, iterations), GreedyBot, |_| true)
 }
