@@ -223,8 +223,15 @@ impl engine_game::Game for Game {
         self.apply_exact(text)
     }
 
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        Game::redeal(self, seat, seed)
+    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
+        let seats = self.num_players();
+        if seat >= seats {
+            return Err(GameError::Setup(format!("no seat {seat} to deal again for: the game has {seats}")));
+        }
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        Ok(())
     }
 
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {

@@ -159,8 +159,19 @@ pub trait Game: TurnGame + Determinize + Features + Send + Sync + 'static {
     }
     /// Applies one saved entry of a file of format `version`.
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
-    /// Deals again, from `seed`, everything `seat` has not seen, and records it.
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), Self::Error>;
+    /// Deals again, from `seed`, everything `seat` has not seen (as
+    /// [`Determinize::determinize`] does) and records it: what an undo does so
+    /// that taking back a draw shows nothing of the face-down cards. The
+    /// journal (log, record, re-deals, count) goes over to the new deal.
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), Self::Error> {
+        self.may_redeal(seat)?;
+        let mut dealt = self.determinize(seat, seed);
+        dealt.journal_mut().redealt(self.journal_mut(), seat, seed);
+        *self = dealt;
+        Ok(())
+    }
+    /// Refuses a re-deal for `seat` now: no such seat, or the game is over.
+    fn may_redeal(&self, seat: usize) -> Result<(), Self::Error>;
 
     // ----- what a seat sees -------------------------------------------------
 

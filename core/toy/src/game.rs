@@ -232,21 +232,6 @@ impl Game {
         self.apply(Action::parse(text)?)
     }
 
-    /// Deals again from `seed` what `seat` has not seen, as [`Determinize`] does, and records
-    /// it: an undo does this so that taking back a draw shows nothing of the deck.
-    pub fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        if seat >= self.hands.len() {
-            return Err(GameError::Setup(format!("no seat {seat}: the game has {}", self.hands.len())));
-        }
-        if self.over {
-            return Err(GameError::Over);
-        }
-        let mut g = self.determinize(seat, seed);
-        g.journal.redealt(&mut self.journal, seat, seed);
-        *self = g;
-        Ok(())
-    }
-
     /// Every card in the game, sorted: the census that must match the ruleset's deck.
     pub fn census(&self) -> Vec<u8> {
         let mut all: Vec<u8> =

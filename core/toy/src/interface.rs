@@ -161,8 +161,14 @@ impl engine_game::Game for Game {
         Game::apply_text(self, text)
     }
 
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        Game::redeal(self, seat, seed)
+    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
+        if seat >= self.hands.len() {
+            return Err(GameError::Setup(format!("no seat {seat}: the game has {}", self.hands.len())));
+        }
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        Ok(())
     }
 
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {
