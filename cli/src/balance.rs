@@ -1,6 +1,7 @@
 //! The balance bot's learned model on disk: a cache keyed by the ruleset's
 //! content fingerprint, so a study learns each ruleset once, and
-//! `sanjuan learn`, which shows what the bot learned.
+//! `sanjuan learn`, which shows what the bot learned. A command keeps one
+//! [`Models`] for its run; the disk cache fills it before the games start.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +10,7 @@ use std::time::Instant;
 
 use engine_play::value::ValueModel;
 
-use engine_game::AnyRules;
+use engine_game::{AnyRules, Models};
 
 use crate::CmdResult;
 
@@ -44,21 +45,25 @@ pub fn write_model(path: &std::path::Path, model: &ValueModel) -> Result<(), Str
     crate::output::write_file(path, text + "\n")
 }
 
-/// Makes the ruleset's balance model ready: from the cache when it holds one
-/// for this content, else learned now (and cached). Says so on stderr unless `quiet`.
-pub fn prepare(rs: &dyn AnyRules, quiet: bool) -> Result<Arc<ValueModel>, String> {
+/// Makes the ruleset's balance model ready in `models`: from the disk cache when
+/// it holds one for this content, else learned now (and cached). Says so on
+/// stderr unless `quiet`.
+pub fn prepare(rs: &dyn AnyRules, models: &Models, quiet: bool) -> Result<Arc<ValueModel>, String> {
+    if let Some(model) = models.get(rs.game_id(), rs.fingerprint()) {
+        return Ok(model);
+    }
     let file = cache_file(rs.game_id(), rs.fingerprint());
     if let Some(path) = &file
         && path.exists()
     {
-        match read_model(path).and_then(|m| rs.set_balance_model(m)) {
-            Ok(()) => return rs.balance_model(),
+        match read_model(path).and_then(|m| models.give(rs, m)) {
+            Ok(()) => return models.of(rs),
             Err(e) if !quiet => eprintln!("note: {e}; learning again"),
             Err(_) => {}
         }
     }
     let start = Instant::now();
-    let model = rs.balance_model()?;
+    let model = models.of(rs)?;
     if !quiet {
         eprintln!(
             "learned the balance bot's values for {} by self-play in {:.1} s ({} games × {} rounds)",
@@ -78,9 +83,9 @@ pub fn prepare(rs: &dyn AnyRules, quiet: bool) -> Result<Arc<ValueModel>, String
 }
 
 /// [`prepare`] if one of these seats is the balance bot.
-pub fn prepare_for(rs: &dyn AnyRules, seats: &[String]) -> Result<(), String> {
+pub fn prepare_for(rs: &dyn AnyRules, models: &Models, seats: &[String]) -> Result<(), String> {
     if seats.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
-        prepare(rs, false)?;
+        prepare(rs, models, false)?;
     }
     Ok(())
 }
@@ -99,7 +104,7 @@ pub struct Args {
 /// Learns (or reads from the cache) the balance bot's model and prints its weights.
 pub fn run(args: Args) -> CmdResult {
     let rs = crate::games::load(&args.ruleset)?;
-    let model = prepare(rs.as_ref(), false)?;
+    let model = prepare(rs.as_ref(), &Models::new(), false)?;
     println!(
         "{} | ruleset {} | balance bot: what each feature adds to a seat's expected final points (learned from {} self-play games × {} rounds)",
         rs.title(),

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use engine_game::AnyRules;
-use engine_script::profile;
+use engine_game::{AnyRules, Models};
+use engine_script::profile::Profile;
 use rayon::prelude::*;
 
 use crate::CmdResult;
@@ -30,11 +30,11 @@ pub struct Args {
 }
 
 /// Seconds for `games` 4-player games between `bot`s on one thread.
-fn one_thread(rs: &dyn AnyRules, bot: &str, games: u64, seed: u64) -> Result<f64, String> {
+fn one_thread(rs: &dyn AnyRules, bot: &str, games: u64, seed: u64, models: &Models) -> Result<f64, String> {
     let bots = vec![bot.to_owned(); 4];
     let start = Instant::now();
     for i in 0..games {
-        rs.play_one(&bots, seed, i)?;
+        rs.play_one(&bots, seed, i, models)?;
     }
     Ok(start.elapsed().as_secs_f64())
 }
@@ -44,16 +44,19 @@ pub fn run(args: Args) -> CmdResult {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("sanjuan bench: {} games per figure, {cores} core(s), seed {}", args.games, args.seed);
     let games = args.games as f64;
+    let models = Models::new();
     for kind in registry().kinds() {
         for id in kind.builtins().ruleset_ids() {
             let rs = kind.load(&id, None).map_err(|e| e.to_string())?;
-            one_thread(rs.as_ref(), "random", args.games / 10, args.seed)?; // warm the memos and caches
-            let plain = one_thread(rs.as_ref(), "random", args.games, args.seed)?;
-            profile::take();
-            profile::enable(true);
-            let timed = one_thread(rs.as_ref(), "random", args.games, args.seed)?;
-            profile::enable(false);
-            let (calls, nanos) = profile::take();
+            let profile = Arc::new(Profile::new());
+            rs.profile_scripts(&profile);
+            one_thread(rs.as_ref(), "random", args.games / 10, args.seed, &models)?; // warm the memos and caches
+            let plain = one_thread(rs.as_ref(), "random", args.games, args.seed, &models)?;
+            profile.take();
+            profile.enable(true);
+            let timed = one_thread(rs.as_ref(), "random", args.games, args.seed, &models)?;
+            profile.enable(false);
+            let (calls, nanos) = profile.take();
             println!(
                 "{id:<26} {:>8.0} random 4-player games/s on 1 core; scripts: {:.1} calls/game, {:.2} µs/call, {:.0}% of the time",
                 games / plain,
@@ -68,9 +71,9 @@ pub fn run(args: Args) -> CmdResult {
     // balance bot (its model learned, or read from the cache, before the clock starts).
     for kind in registry().kinds() {
         let rs = kind.load(kind.default_ruleset(), None).map_err(|e| e.to_string())?;
-        crate::balance::prepare(rs.as_ref(), true)?;
+        crate::balance::prepare(rs.as_ref(), &models, true)?;
         for bot in ["greedy", "balance"] {
-            let rate = games / one_thread(rs.as_ref(), bot, args.games, args.seed)?;
+            let rate = games / one_thread(rs.as_ref(), bot, args.games, args.seed, &models)?;
             println!("{:<26} {rate:>8.0} {bot} 4-player games/s on 1 core", rs.id());
         }
     }
@@ -82,7 +85,7 @@ pub fn run(args: Args) -> CmdResult {
     for jobs in [1, cores] {
         let start = Instant::now();
         pool(jobs)?.install(|| {
-            (0..args.games).into_par_iter().try_for_each(|i| rs.play_one(&bots, args.seed, i).map(|_| ()))
+            (0..args.games).into_par_iter().try_for_each(|i| rs.play_one(&bots, args.seed, i, &models).map(|_| ()))
         })?;
         rates.push(games / start.elapsed().as_secs_f64());
     }
@@ -92,16 +95,16 @@ pub fn run(args: Args) -> CmdResult {
         rates[1],
         rates[1] / rates[0]
     );
-    mcts(&rs, &args)
+    mcts(&rs, &args, &models)
 }
 
 /// A search's decisions in a 2-player game of the default ruleset, timed.
-fn mcts(rs: &Arc<dyn AnyRules>, args: &Args) -> CmdResult {
+fn mcts(rs: &Arc<dyn AnyRules>, args: &Args, models: &Models) -> CmdResult {
     let mut game = rs.start(2, args.seed)?;
     let (mut moves, mut secs) = (0u32, 0.0);
     while moves < args.mcts_moves && !game.over() {
         let start = Instant::now();
-        let choice = game.bot_choice("mcts", args.seed ^ u64::from(moves))?;
+        let choice = game.bot_choice("mcts", args.seed ^ u64::from(moves), models)?;
         secs += start.elapsed().as_secs_f64();
         moves += 1;
         game.play(choice)?;

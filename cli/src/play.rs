@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use engine_game::any::{Played, Refusal};
-use engine_game::{AnyGame, AnyRules, Kind, Line, Style as LineStyle};
+use engine_game::{AnyGame, AnyRules, Kind, Line, Models, Style as LineStyle};
 use engine_rules::Source;
 
 use crate::CmdResult;
@@ -187,6 +187,8 @@ struct Session {
     /// Per seat: `human` or a bot name.
     seats: Vec<String>,
     game: Box<dyn AnyGame>,
+    /// The balance bot's model, when a seat is one (read from the disk cache or learned).
+    models: Models,
     /// Saved entries before each of the human's decisions: undo goes back to the last.
     marks: Vec<usize>,
     save: Option<PathBuf>,
@@ -197,7 +199,8 @@ impl Session {
     fn new(args: &Args) -> Result<Session, String> {
         let rules = crate::games::load(&args.ruleset)?;
         let (seed, seats) = args.table(|b| rules.check_bot(b))?;
-        crate::balance::prepare_for(rules.as_ref(), &seats)?;
+        let models = Models::new();
+        crate::balance::prepare_for(rules.as_ref(), &models, &seats)?;
         let mut game = rules.start(args.players, seed)?;
         game.log_events(true);
         game.record_actions(true);
@@ -208,6 +211,7 @@ impl Session {
             human: args.seat,
             seats,
             game,
+            models,
             marks: Vec::new(),
             save: args.save.clone(),
             style: Style::detect(),
@@ -229,7 +233,8 @@ impl Session {
         for b in seats.iter().filter(|b| *b != "human") {
             rules.check_bot(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
-        crate::balance::prepare_for(rules.as_ref(), &seats)?;
+        let models = Models::new();
+        crate::balance::prepare_for(rules.as_ref(), &models, &seats)?;
         let mut game = rules.start(saved.players, saved.seed)?;
         game.record_actions(true);
         let mut marks = Vec::new();
@@ -257,6 +262,7 @@ impl Session {
             human,
             seats,
             game,
+            models,
             marks,
             save: args.save.clone().or_else(|| Some(file.to_path_buf())),
             style: Style::detect(),
@@ -308,7 +314,7 @@ impl Session {
     fn bot_move(&mut self, seat: usize) -> Result<(), String> {
         let ply = self.game.saved_len() as u64;
         let seed = self.seed ^ (ply << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let choice = self.game.bot_choice(&self.seats[seat], seed)?;
+        let choice = self.game.bot_choice(&self.seats[seat], seed, &self.models)?;
         match self.game.play(choice) {
             Ok(played) => {
                 self.log(&played);

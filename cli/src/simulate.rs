@@ -65,8 +65,9 @@ pub fn run(args: Args) -> CmdResult {
     for b in &bots {
         rs.check_bot(b)?;
     }
+    let models = engine_game::Models::new();
     if bots.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
-        crate::balance::prepare(rs.as_ref(), args.quiet)?;
+        crate::balance::prepare(rs.as_ref(), &models, args.quiet)?;
     }
     let (first, games) = match args.shard {
         Some((k, n)) => {
@@ -90,10 +91,10 @@ pub fn run(args: Args) -> CmdResult {
     let saved_ruleset = crate::play::ruleset_for_save(&args.ruleset);
     let one = |i: u64| -> Result<GameRecord, String> {
         let Some(dir) = &args.save_games else {
-            return rs.play_one(&bots, args.seed, i).map_err(|e| format!("game {i}: {e}"));
+            return rs.play_one(&bots, args.seed, i, &models).map_err(|e| format!("game {i}: {e}"));
         };
         let (record, saved) =
-            rs.play_saved(&bots, args.seed, i, &saved_ruleset).map_err(|e| format!("game {i}: {e}"))?;
+            rs.play_saved(&bots, args.seed, i, &saved_ruleset, &models).map_err(|e| format!("game {i}: {e}"))?;
         let path = dir.join(format!("game-{i}.toml"));
         crate::output::write_file(&path, saved)?;
         Ok(record)

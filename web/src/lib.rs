@@ -29,7 +29,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use engine_game::{AnyGame, AnyRules, Registry};
+use engine_game::{AnyGame, AnyRules, Models, Registry};
 use table::{Choice, HUMAN, Refusal, Table, refuse};
 
 /// How the server is set up.
@@ -87,9 +87,11 @@ pub struct Server {
     tables: Mutex<HashMap<String, Arc<Cell>>>,
     /// Requests waiting for a change now.
     waiting: std::sync::atomic::AtomicUsize,
-    /// Loaded rulesets by game and content fingerprint: a ruleset (and the
-    /// balance bot's model it learns) is loaded once per server, not per table.
+    /// Loaded rulesets by game and content fingerprint: a ruleset (its cards
+    /// and compiled scripts) is loaded once per server, not per table.
     rules: Mutex<HashMap<(String, String), Arc<dyn AnyRules>>>,
+    /// The balance bot's models, learned once per game and content for every table.
+    models: Arc<Models>,
     /// Tables resumed from a sealed download, by the game's uid and its entries:
     /// the next person uploading their own download of it joins that table.
     resumed: Mutex<HashMap<(String, usize), String>>,
@@ -144,6 +146,7 @@ impl Server {
             tables: Mutex::new(HashMap::new()),
             waiting: Default::default(),
             rules: Mutex::new(HashMap::new()),
+            models: Arc::new(Models::new()),
             resumed: Mutex::new(HashMap::new()),
             made: Mutex::new(HashMap::new()),
         })
@@ -180,7 +183,7 @@ impl Server {
     }
 
     /// The loaded ruleset `spec`: the one of the same content loaded before, if
-    /// any (its balance model then is learned already), else loaded now and kept.
+    /// any, else loaded now and kept.
     fn rules(&self, spec: &str) -> Result<Arc<dyn AnyRules>, Refusal> {
         let rs = self.config.registry.load(spec).map_err(|e| refuse(400, e))?;
         let mut rules = locked(&self.rules);
@@ -243,7 +246,7 @@ impl Server {
         game.log_events(true);
         game.record_actions(true);
         let id = table::token()[..12].to_owned();
-        let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game);
+        let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game, Arc::clone(&self.models));
         self.insert(t)
     }
 
@@ -342,7 +345,7 @@ impl Server {
             seats.iter_mut().for_each(|s| *s = HUMAN.to_owned());
         }
         let id = table::token()[..12].to_owned();
-        let mut t = Table::new(id.clone(), ruleset, seed, seats, game);
+        let mut t = Table::new(id.clone(), ruleset, seed, seats, game, Arc::clone(&self.models));
         if let Some(holders) = &holders {
             for (seat, claimed) in t.claimed.iter_mut().enumerate() {
                 *claimed = holders.contains(&seat);
@@ -420,7 +423,7 @@ fn bots_move(cell: &Cell) {
             job
         };
         let Some(job) = job else { return };
-        let choice = job.game.bot_choice(&job.bot, job.seed);
+        let choice = job.choose();
         let mut t = cell.table.blocking_lock();
         t.bot_played(job.version, choice);
         cell.changed.send_replace(t.version);

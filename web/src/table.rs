@@ -5,8 +5,10 @@
 
 use std::time::Instant;
 
-use engine_game::AnyGame;
+use std::sync::Arc;
+
 pub use engine_game::LogLine;
+use engine_game::{AnyGame, Models};
 use engine_play::ActionView;
 use rand::Rng;
 use serde::Serialize;
@@ -54,6 +56,8 @@ pub struct Table {
     /// Per seat: its link was handed out (a resumed table hands each person's seat to its uploader).
     pub claimed: Vec<bool>,
     game: Box<dyn AnyGame>,
+    /// The server's balance models, for a balance bot's moves.
+    models: Arc<Models>,
     logs: Vec<Vec<LogLine>>,
     /// Per seat: lines dropped from the front of its log (the oldest beyond `LOG_LINES`).
     dropped: Vec<usize>,
@@ -141,11 +145,28 @@ pub struct BotJob {
     pub bot: String,
     /// Its seed for this move.
     pub seed: u64,
+    /// The models a balance bot plays by.
+    pub models: Arc<Models>,
+}
+
+impl BotJob {
+    /// The number of the legal answer the bot chooses.
+    pub fn choose(&self) -> Result<usize, String> {
+        self.game.bot_choice(&self.bot, self.seed, &self.models)
+    }
 }
 
 impl Table {
-    /// A table for `game` with these seats; people's seats get tokens.
-    pub fn new(id: String, ruleset: String, seed: u64, seats: Vec<String>, game: Box<dyn AnyGame>) -> Table {
+    /// A table for `game` with these seats; people's seats get tokens. A balance
+    /// bot plays by `models` (the server's).
+    pub fn new(
+        id: String,
+        ruleset: String,
+        seed: u64,
+        seats: Vec<String>,
+        game: Box<dyn AnyGame>,
+        models: Arc<Models>,
+    ) -> Table {
         let n = seats.len();
         let tokens = seats.iter().map(|s| (s == HUMAN).then(token)).collect();
         let now = Instant::now();
@@ -158,6 +179,7 @@ impl Table {
             tokens,
             claimed: vec![true; n],
             game,
+            models,
             logs: vec![Vec::new(); n],
             dropped: vec![0; n],
             version: 0,
@@ -300,7 +322,13 @@ impl Table {
         self.thinking = seat;
         let seat = seat?;
         let seed = self.seed ^ (self.version << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        Some(BotJob { game: self.game.clone_box(), version: self.version, bot: self.seats[seat].clone(), seed })
+        Some(BotJob {
+            game: self.game.clone_box(),
+            version: self.version,
+            bot: self.seats[seat].clone(),
+            seed,
+            models: Arc::clone(&self.models),
+        })
     }
 
     /// Plays a bot's chosen answer if the table is still where the bot looked;
@@ -325,7 +353,7 @@ impl Table {
     pub fn play_bots(&mut self) -> Result<(), Refusal> {
         let mut moves = 0u64;
         while let Some(job) = self.bot_job() {
-            let choice = job.game.bot_choice(&job.bot, job.seed);
+            let choice = job.choose();
             self.bot_played(job.version, choice);
             moves += 1;
             if moves > 100_000 {

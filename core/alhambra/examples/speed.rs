@@ -6,6 +6,7 @@ use std::time::Instant;
 use alhambra::bots::{Bot, RandomBot};
 use alhambra::turns::TurnGame;
 use alhambra::{Game, Ruleset};
+use engine_game::Game as _;
 
 fn main() {
     let mut args = std::env::args().skip(1);

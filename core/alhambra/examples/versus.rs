@@ -7,8 +7,9 @@
 
 use std::time::Instant;
 
+use alhambra::Game;
 use alhambra::Ruleset;
-use alhambra::sim::play_one;
+use engine_game::run::play_one;
 
 /// The 95% Wilson score interval of a proportion `share` of `n` trials.
 fn wilson(share: f64, n: f64) -> (f64, f64) {
@@ -30,6 +31,7 @@ fn main() {
         bots = vec!["greedy".into(), "random".into()];
     }
     let rs = Ruleset::load("alhambra").unwrap();
+    let models = engine_game::Models::new();
     let start = Instant::now();
     let mut share = vec![0.0; bots.len()];
     let mut points = vec![0i64; bots.len()];
@@ -37,7 +39,7 @@ fn main() {
         // Rotate the seats so that no bot keeps the same position.
         let k = (i as usize) % bots.len();
         let seated: Vec<String> = (0..bots.len()).map(|s| bots[(s + k) % bots.len()].clone()).collect();
-        let r = play_one(&rs, &seated, 1, i).unwrap();
+        let r = play_one::<Game>(&rs, &seated, 1, i, &models).unwrap();
         for s in 0..bots.len() {
             let who = (s + k) % bots.len();
             points[who] += i64::from(r.scores[s]);

@@ -2,26 +2,12 @@
 //! search the turn decisions with greedy playouts. The random bot and the
 //! search itself are the engine's.
 
-use std::sync::Arc;
-
-use engine_play::bots::Mcts;
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
-use engine_play::value::ValueBot;
+use engine_play::bots::{Mcts, SearchBot, best_by};
 
 use crate::actions::Action;
 use crate::game::{Decision, Game};
-use crate::ruleset::{MAX_TYPES, Money, Ruleset};
-
-/// A bot by name ([`BotSpec::parse`]: `balance`, `random`, `greedy`, `mcts`,
-/// `mcts:N`) for a ruleset, seeded. The balance bot's model is learned on first use.
-pub fn make(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
-    Ok(match BotSpec::parse(name)? {
-        BotSpec::Balance => Box::new(ValueBot::new(rs.balance_model().map_err(|e| e.to_string())?, seed)),
-        BotSpec::Random => Box::new(RandomBot::new(seed)),
-        BotSpec::Greedy => Box::new(GreedyBot),
-        BotSpec::Mcts(n) => Box::new(MctsBot::new(seed, n)),
-    })
-}
+use crate::ruleset::{MAX_TYPES, Money};
 
 /// Plays by rules of thumb: buys the building that gains it the most points
 /// in the coming scorings (majorities), preferring an exact payment (another
@@ -132,19 +118,6 @@ impl GreedyBot {
         let pay = if over == 0 { 4.0 } else { -0.6 * f64::from(over) };
         gain + pay - 0.15 * f64::from(def.price) + 2.0
     }
-
-    fn best_by<F: Fn(&Action) -> f64>(legal: &[Action], score: F) -> Action {
-        let mut best = legal[0];
-        let mut best_score = f64::NEG_INFINITY;
-        for a in legal {
-            let s = score(a);
-            if s > best_score {
-                best = *a;
-                best_score = s;
-            }
-        }
-        best
-    }
 }
 
 impl Bot<Game> for GreedyBot {
@@ -172,11 +145,11 @@ impl Bot<Game> for GreedyBot {
                 let donate = Self::majority_gain(game, seat, t, true);
                 if donate > keep { Action::Donate } else { Action::Keep }
             }
-            Decision::Take { taken, .. } => Self::best_by(legal, |a| match *a {
+            Decision::Take { taken, .. } => best_by(legal, |a| match *a {
                 Action::Take(m) => f64::from(Self::take_total(game, m, taken)),
                 _ => f64::from(taken),
             }),
-            Decision::Turn { .. } => Self::best_by(legal, |a| match *a {
+            Decision::Turn { .. } => best_by(legal, |a| match *a {
                 Action::Take(m) => 0.8 * f64::from(Self::take_total(game, m, 0)),
                 Action::Buy(slot) => Self::buy_value(game, seat, slot),
                 _ => 0.0,
@@ -200,30 +173,7 @@ impl Bot<Game> for GreedyBot {
 /// two or more turns deep.) The playouts make no random moves either: one in
 /// 10 gave away exact payments and majorities, and the dealing of the hidden
 /// cards varies the greedy playouts enough.
-#[derive(Clone, Debug)]
-pub struct MctsBot(Mcts);
-
-impl MctsBot {
-    /// Iterations per move when none are given.
-    pub const DEFAULT_ITERATIONS: u32 = Mcts::DEFAULT_ITERATIONS;
-    /// The most iterations `mcts:N` accepts.
-    pub const MAX_ITERATIONS: u32 = Mcts::MAX_ITERATIONS;
-
-    /// A search bot doing `iterations` determinized playouts per move.
-    pub fn new(seed: u64, iterations: u32) -> Self {
-        MctsBot(Mcts::new(seed, iterations).with_depth(1).with_random_moves(0))
-    }
-}
-
-impl Bot<Game> for MctsBot {
-    fn name(&self) -> &str {
-        "mcts"
-    }
-
-    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
-        if !matches!(game.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. })) {
-            return GreedyBot.choose(game, legal);
-        }
-        self.0.search(game, legal, &mut GreedyBot)
-    }
+pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
+    let searched = |game: &Game| matches!(game.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. }));
+    SearchBot::new(Mcts::new(seed, iterations).with_depth(1).with_random_moves(0), GreedyBot, searched)
 }

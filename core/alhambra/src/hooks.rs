@@ -75,6 +75,11 @@ struct NeutralCtx {
 }
 
 impl Hooks {
+    /// Times the scripts' calls into `profile` while it is on (see [`ScriptHost::set_profile`]).
+    pub fn set_profile(&self, profile: std::sync::Arc<engine_script::profile::Profile>) -> bool {
+        self.host.set_profile(profile)
+    }
+
     /// Compiles the scoring script and the neutral collector's script.
     pub fn load(score: &Source, neutral: &Source) -> Result<Hooks, Vec<LoadError>> {
         let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |_| {});

@@ -234,8 +234,6 @@ pub struct Ruleset {
     /// A digest of everything that decides play (rules, cards, scorings, script
     /// texts): records of two rulesets that share an id are not mixed up.
     pub fingerprint: String,
-    /// The balance bot's model, learned on first use (or given from a cache).
-    balance: engine_play::value::ModelSlot,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -595,23 +593,10 @@ fn build(
         two_players: two.clone(),
         hooks,
         fingerprint,
-        balance: engine_play::value::ModelSlot::default(),
     })
 }
 
 impl Ruleset {
-    /// The balance bot's model: the one given with [`Ruleset::set_balance_model`],
-    /// or learned by self-play now (once per loaded ruleset).
-    pub fn balance_model(self: &Arc<Self>) -> Result<Arc<engine_play::value::ValueModel>, crate::error::GameError> {
-        self.balance.get_or_learn(|| crate::value::learn_model(self, engine_play::value::Schedule::default()))
-    }
-
-    /// Gives the balance bot a model learned before; refused when it was
-    /// learned for other content or other features.
-    pub fn set_balance_model(&self, model: engine_play::value::ValueModel) -> Result<(), String> {
-        self.balance.set(model, &self.fingerprint, &crate::value::feature_names(self))
-    }
-
     /// Loads a built-in ruleset by id, or a ruleset file by path.
     pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadErrors> {
         Ruleset::load_source(resolve_spec(spec, None, &BUILTINS)?)

@@ -8,27 +8,9 @@ pub use engine_game::run::play_recorded;
 pub use engine_play::sim::{Built, GameRecord, RECORD_VERSION, Summary, game_seed};
 
 use crate::bots::{Bot, RandomBot};
-use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
 use crate::turns::TurnGame;
-
-/// Plays game number `index` of a run.
-pub fn play_one(rs: &Arc<Ruleset>, bot_names: &[String], run_seed: u64, index: u64) -> Result<GameRecord, GameError> {
-    engine_game::run::play_one::<Game>(rs, bot_names, run_seed, index)
-}
-
-/// Plays game number `index` of a run and returns its record and final state;
-/// with `record`, the game keeps its actions ([`Game::recorded`]).
-pub fn play_game(
-    rs: &Arc<Ruleset>,
-    bot_names: &[String],
-    run_seed: u64,
-    index: u64,
-    record: bool,
-) -> Result<(GameRecord, Game), GameError> {
-    engine_game::run::play_game::<Game>(rs, bot_names, run_seed, index, record)
-}
 
 /// One random game with the card census checked after setup and after every
 /// action: every card in exactly one place. Returns the actions played.

@@ -7,11 +7,8 @@
 //! the buildings owned and the lead over the best other collector (what the
 //! majorities pay for). Their weights come from self-play.
 
-use std::sync::Arc;
+use engine_play::value::Features;
 
-use engine_play::value::{Features, Schedule, Setting, ValueModel, learn};
-
-use crate::error::GameError;
 use crate::game::Game;
 use crate::ruleset::Ruleset;
 
@@ -55,14 +52,4 @@ impl Features for Game {
             out.push(mine - best_other);
         }
     }
-}
-
-/// Learns the balance bot's model for a ruleset by self-play (seeded by its fingerprint).
-pub fn learn_model(rs: &Arc<Ruleset>, schedule: Schedule) -> Result<ValueModel, GameError> {
-    let start = |players: usize, seed: u64| Game::new(Arc::clone(rs), players, seed);
-    let warm = |_seed: u64| Box::new(crate::bots::GreedyBot) as Box<dyn engine_play::bots::Bot<Game>>;
-    let players: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).rev().collect();
-    let setting =
-        Setting { ids: (crate::files::BUILTINS.game, &rs.id, &rs.fingerprint), players, start: &start, warm: &warm };
-    learn(&setting, schedule, engine_play::value::seed_of(&rs.fingerprint))
 }

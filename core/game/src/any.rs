@@ -11,11 +11,12 @@ use std::sync::Arc;
 use engine_play::sim::GameRecord;
 use engine_play::value::ValueModel;
 use engine_play::{ActionView, TurnGame};
+use engine_rules::profile::Profile;
 use engine_rules::{Builtins, LoadErrors, Source};
 
 use crate::saved::{SavedGame, undo_to};
 use crate::text::{Line, LogLine, Scenario};
-use crate::{Game, Rules, run};
+use crate::{Game, Models, Rules, run};
 
 /// A game the registry knows: its names, its built-in files, and the ways in
 /// (a ruleset, a saved game, a scenario).
@@ -182,18 +183,20 @@ pub trait AnyRules: Send + Sync {
     fn cards_text(&self) -> Vec<String>;
     /// What everyone may know of the cards, for a page.
     fn cards_json(&self) -> serde_json::Value;
+    /// See [`Rules::profile_scripts`].
+    fn profile_scripts(&self, profile: &Arc<Profile>) -> bool;
     /// What differs from this ruleset to `other`; refused across games.
     fn diff(&self, other: &dyn AnyRules) -> Result<Vec<String>, String>;
-    /// The balance bot's model (learned now if not given).
-    fn balance_model(&self) -> Result<Arc<ValueModel>, String>;
-    /// Gives the ruleset a model learned before.
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String>;
+    /// Learns the balance bot's model by self-play ([`Models::of`] keeps it).
+    fn learn_model(&self) -> Result<ValueModel, String>;
+    /// The names of the balance model's features (a model learned before must have these).
+    fn feature_names(&self) -> Vec<String>;
     /// A new game of `players` dealt from `seed`.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnyGame>, String>;
     /// Refuses a bot name this game cannot seat.
     fn check_bot(&self, name: &str) -> Result<(), String>;
-    /// Game `index` of a run between `bots`.
-    fn play_one(&self, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String>;
+    /// Game `index` of a run between `bots` (a balance bot's model from `models`).
+    fn play_one(&self, bots: &[String], run_seed: u64, index: u64, models: &Models) -> Result<GameRecord, String>;
     /// Game `index` of a run, also as a saved game naming `ruleset`.
     fn play_saved(
         &self,
@@ -201,6 +204,7 @@ pub trait AnyRules: Send + Sync {
         run_seed: u64,
         index: u64,
         ruleset: &str,
+        models: &Models,
     ) -> Result<(GameRecord, String), String>;
     /// One random game with every invariant checked after each action.
     fn check_random_game(&self, players: usize, seed: u64) -> Result<u64, String>;
@@ -259,12 +263,16 @@ impl<G: Game> AnyRules for RulesOf<G> {
         Ok(self.0.diff(other))
     }
 
-    fn balance_model(&self) -> Result<Arc<ValueModel>, String> {
-        self.0.balance_model()
+    fn profile_scripts(&self, profile: &Arc<Profile>) -> bool {
+        self.0.profile_scripts(profile)
     }
 
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
-        self.0.set_balance_model(model)
+    fn learn_model(&self) -> Result<ValueModel, String> {
+        self.0.learn_model()
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        self.0.feature_names()
     }
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnyGame>, String> {
@@ -276,8 +284,8 @@ impl<G: Game> AnyRules for RulesOf<G> {
         engine_play::bots::BotSpec::parse(name).map(|_| ())
     }
 
-    fn play_one(&self, bots: &[String], run_seed: u64, index: u64) -> Result<GameRecord, String> {
-        run::play_one::<G>(&self.0, bots, run_seed, index).map_err(|e| e.to_string())
+    fn play_one(&self, bots: &[String], run_seed: u64, index: u64, models: &Models) -> Result<GameRecord, String> {
+        run::play_one::<G>(&self.0, bots, run_seed, index, models)
     }
 
     fn play_saved(
@@ -286,8 +294,9 @@ impl<G: Game> AnyRules for RulesOf<G> {
         run_seed: u64,
         index: u64,
         ruleset: &str,
+        models: &Models,
     ) -> Result<(GameRecord, String), String> {
-        let (record, game) = run::play_game::<G>(&self.0, bots, run_seed, index, true).map_err(|e| e.to_string())?;
+        let (record, game) = run::play_game::<G>(&self.0, bots, run_seed, index, true, models)?;
         let saved = SavedGame::<G>::of(&game, ruleset, record.seed, bots.to_vec());
         Ok((record, saved.to_toml()))
     }
@@ -339,8 +348,9 @@ pub trait AnyGame: Send + Sync {
     fn play(&mut self, id: usize) -> Result<Played, String>;
     /// Applies a line typed in the notation, all or nothing.
     fn play_text(&mut self, text: &str) -> Result<Played, Refusal>;
-    /// The number of the legal answer a bot named `bot` (seeded) would choose.
-    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String>;
+    /// The number of the legal answer a bot named `bot` (seeded) would choose
+    /// (a balance bot's model from `models`).
+    fn bot_choice(&self, bot: &str, seed: u64, models: &Models) -> Result<usize, String>;
     /// The game as a saved file naming `ruleset`.
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String;
     /// Saved entries so far.
@@ -444,8 +454,8 @@ impl<G: Game> AnyGame for G {
         }
     }
 
-    fn bot_choice(&self, bot: &str, seed: u64) -> Result<usize, String> {
-        run::bot_choice(self, bot, seed)
+    fn bot_choice(&self, bot: &str, seed: u64, models: &Models) -> Result<usize, String> {
+        run::bot_choice(self, bot, seed, models)
     }
 
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {

@@ -10,6 +10,10 @@
 #![warn(missing_docs)]
 
 pub mod any;
+pub mod bots;
+pub mod doc_check;
+pub mod journal;
+pub mod models;
 pub mod registry;
 pub mod run;
 pub mod saved;
@@ -21,11 +25,14 @@ use std::sync::Arc;
 use engine_play::ActionView;
 use engine_play::bots::Bot;
 use engine_play::sim::Built;
-use engine_play::value::ValueModel;
+use engine_play::value::{Features, ValueModel};
 use engine_play::{Determinize, TurnGame};
+use engine_rules::profile::Profile;
 use engine_rules::{Builtins, LoadErrors, Source};
 
 pub use any::{AnyGame, AnyRules, Kind, KindOf};
+pub use journal::Journal;
+pub use models::Models;
 pub use registry::Registry;
 pub use text::{Line, LogLine, Scenario, Style};
 
@@ -53,15 +60,23 @@ pub trait Rules: Send + Sync + Sized + 'static {
     fn cards_text(&self) -> Vec<String>;
     /// What everyone may know of the cards (ids, names, costs, texts), for a page.
     fn cards_json(&self) -> serde_json::Value;
-    /// The balance bot's model (learned now by self-play if not given).
-    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String>;
-    /// Gives the ruleset a model learned before; refused if it does not fit.
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String>;
+    /// Times the ruleset's script calls into `profile` while it is on (`bench`);
+    /// false when it has no scripts or has a profile already.
+    fn profile_scripts(&self, profile: &Arc<Profile>) -> bool {
+        let _ = profile;
+        false
+    }
+    /// Learns the balance bot's model by self-play (deterministic: seeded by the
+    /// fingerprint). A [`Models`] cache calls it once per content.
+    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String>;
+    /// The names of the balance model's features for this ruleset: a model learned
+    /// before fits only with these.
+    fn feature_names(&self) -> Vec<String>;
 }
 
 /// A game's state: one crate implements it once, and records, saved games,
 /// bots, the command line and the web table follow.
-pub trait Game: TurnGame + Determinize + Send + Sync + 'static {
+pub trait Game: TurnGame + Determinize + Features + Send + Sync + 'static {
     /// Its loaded ruleset.
     type Rules: Rules;
     /// One thing that happened, as the game logs it.
@@ -84,8 +99,10 @@ pub trait Game: TurnGame + Determinize + Send + Sync + 'static {
     fn start(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
     /// The ruleset it plays.
     fn rules(&self) -> &Arc<Self::Rules>;
-    /// A bot by name (`balance`, `random`, `greedy`, `mcts:N`…) for this ruleset, seeded.
-    fn bot(rs: &Arc<Self::Rules>, name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, Self::Error>;
+    /// The game's rules of thumb as a bot (`greedy`); [`bots::make`] builds the others.
+    fn greedy() -> Box<dyn Bot<Self>>;
+    /// The game's tree search (`mcts:N`), doing `iterations` playouts per move, seeded.
+    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Self>>;
 
     // ----- playing --------------------------------------------------------
 
@@ -106,26 +123,55 @@ pub trait Game: TurnGame + Determinize + Send + Sync + 'static {
     /// What `seat` holds at the end, with the round it got each, for per-card statistics.
     fn holdings(&self, seat: usize) -> Vec<Built>;
     /// Actions applied, automatic ones included.
-    fn actions_applied(&self) -> u64;
+    fn actions_applied(&self) -> u64 {
+        self.journal().actions_applied()
+    }
     /// True when the game ended by a safety limit rather than by its rules.
     fn stalled(&self) -> bool;
 
     // ----- saving ---------------------------------------------------------
 
+    /// The game's bookkeeping: its event log, recorded actions, re-deals and count of actions.
+    fn journal(&self) -> &Journal<Self::Action, Self::Event>;
+    /// The same, to change.
+    fn journal_mut(&mut self) -> &mut Journal<Self::Action, Self::Event>;
+    /// An action in the notation, as a saved game holds it.
+    fn action_text(&self, action: &Self::Action) -> String;
     /// Keeps (or stops keeping) every atomic action applied.
-    fn record_actions(&mut self, on: bool);
+    fn record_actions(&mut self, on: bool) {
+        self.journal_mut().record_actions(on);
+    }
     /// The saved entries so far, in the notation (re-deals in their places).
-    fn recorded_texts(&self) -> Vec<String>;
+    fn recorded_texts(&self) -> Vec<String> {
+        self.journal().saved_texts(|a| self.action_text(a))
+    }
     /// The number of saved entries so far.
-    fn saved_len(&self) -> usize;
+    fn saved_len(&self) -> usize {
+        self.journal().saved_len()
+    }
     /// Keeps (or stops keeping) events for [`Game::take_events`].
-    fn log_events(&mut self, on: bool);
+    fn log_events(&mut self, on: bool) {
+        self.journal_mut().log_events(on);
+    }
     /// The events kept since the last call.
-    fn take_events(&mut self) -> Vec<Self::Event>;
+    fn take_events(&mut self) -> Vec<Self::Event> {
+        self.journal_mut().take_events()
+    }
     /// Applies one saved entry of a file of format `version`.
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
-    /// Deals again, from `seed`, everything `seat` has not seen, and records it.
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), Self::Error>;
+    /// Deals again, from `seed`, everything `seat` has not seen (as
+    /// [`Determinize::determinize`] does) and records it: what an undo does so
+    /// that taking back a draw shows nothing of the face-down cards. The
+    /// journal (log, record, re-deals, count) goes over to the new deal.
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), Self::Error> {
+        self.may_redeal(seat)?;
+        let mut dealt = self.determinize(seat, seed);
+        dealt.journal_mut().redealt(self.journal_mut(), seat, seed);
+        *self = dealt;
+        Ok(())
+    }
+    /// Refuses a re-deal for `seat` now: no such seat, or the game is over.
+    fn may_redeal(&self, seat: usize) -> Result<(), Self::Error>;
 
     // ----- what a seat sees -------------------------------------------------
 

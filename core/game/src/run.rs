@@ -6,27 +6,29 @@ use std::sync::Arc;
 use engine_play::bots::{Bot, play_out};
 use engine_play::sim::{GameRecord, RECORD_VERSION, game_seed};
 
-use crate::Game;
+use crate::{Game, Models};
 
 /// Plays game number `index` of a run and returns its record and final state;
 /// with `record`, the game keeps its actions. Seat `i`'s bot is seeded from
 /// the game's seed and `i`, so a game does not depend on which thread plays it.
+/// A balance bot takes its model from `models`.
 pub fn play_game<G: Game>(
     rs: &Arc<G::Rules>,
     bot_names: &[String],
     run_seed: u64,
     index: u64,
     record: bool,
-) -> Result<(GameRecord, G), G::Error> {
+    models: &Models,
+) -> Result<(GameRecord, G), String> {
     let seed = game_seed(run_seed, index);
-    let mut game = G::start(rs, bot_names.len(), seed)?;
+    let mut game = G::start(rs, bot_names.len(), seed).map_err(|e| e.to_string())?;
     game.record_actions(record);
     let mut bots = bot_names
         .iter()
         .enumerate()
-        .map(|(i, n)| G::bot(rs, n, game_seed(seed, i as u64 + 1)))
+        .map(|(i, n)| crate::bots::make::<G>(rs, n, game_seed(seed, i as u64 + 1), models))
         .collect::<Result<Vec<_>, _>>()?;
-    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)?;
+    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed).map_err(|e| e.to_string())?;
     Ok((record, game))
 }
 
@@ -36,8 +38,9 @@ pub fn play_one<G: Game>(
     bot_names: &[String],
     run_seed: u64,
     index: u64,
-) -> Result<GameRecord, G::Error> {
-    play_game::<G>(rs, bot_names, run_seed, index, false).map(|(record, _)| record)
+    models: &Models,
+) -> Result<GameRecord, String> {
+    play_game::<G>(rs, bot_names, run_seed, index, false, models).map(|(record, _)| record)
 }
 
 /// Plays `game` to its end with `bots` and returns its record.
@@ -84,8 +87,8 @@ pub fn record_of<G: Game>(
 }
 
 /// The legal answer a bot named `bot` (seeded) would choose, by its number in the legal list.
-pub fn bot_choice<G: Game>(game: &G, bot: &str, seed: u64) -> Result<usize, String> {
-    let mut bot = G::bot(game.rules(), bot, seed).map_err(|e| e.to_string())?;
+pub fn bot_choice<G: Game>(game: &G, bot: &str, seed: u64, models: &Models) -> Result<usize, String> {
+    let mut bot = crate::bots::make::<G>(game.rules(), bot, seed, models)?;
     let legal = game.legal();
     let action = bot.choose(game, legal);
     legal.iter().position(|a| *a == action).ok_or_else(|| "the bot chose no legal answer".to_owned())

@@ -8,7 +8,7 @@ use serde::Serialize;
 pub struct LogLine {
     /// What happened, as that seat may read it.
     pub text: String,
-    /// The id of the card that caused it (a building whose effect doubled a reward).
+    /// The id of the card that caused it, when a card's effect did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
 }

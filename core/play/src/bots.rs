@@ -41,8 +41,8 @@ impl<G: TurnGame> Bot<G> for RandomBot {
 /// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
 pub const BOT_NAMES: &[&str] = &["balance", "random", "greedy", "mcts", "mcts:N"];
 
-/// A bot named on a command line or in a file, before a game builds it: each
-/// game's `bots::make` matches on it with its own greedy rules and search.
+/// A bot named on a command line or in a file, before it is built for a game
+/// (the game brings its own rules of thumb and search).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BotSpec {
     /// The balance bot ([`crate::value::ValueBot`]) with the ruleset's learned model.
@@ -76,6 +76,20 @@ impl BotSpec {
     }
 }
 
+/// The first of the `legal` actions that `score` rates highest (rules of thumb pick by it).
+pub fn best_by<A: Copy>(legal: &[A], score: impl Fn(&A) -> f64) -> A {
+    let mut best = legal[0];
+    let mut best_score = f64::NEG_INFINITY;
+    for a in legal {
+        let s = score(a);
+        if s > best_score {
+            best = *a;
+            best_score = s;
+        }
+    }
+    best
+}
+
 /// Plays a game to its end with one bot per seat.
 pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Result<(), G::Error> {
     while let Some(seat) = game.to_move() {
@@ -83,6 +97,35 @@ pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Resu
         game.play(action)?;
     }
     Ok(())
+}
+
+/// A game's tree search as a bot: [`Mcts`] on the decisions `searched` says
+/// shape the game, the game's rules of thumb (`playout`) on the rest and in
+/// every sampled game's playout.
+pub struct SearchBot<G, P> {
+    mcts: Mcts,
+    playout: P,
+    searched: fn(&G) -> bool,
+}
+
+impl<G: Determinize, P: Bot<G>> SearchBot<G, P> {
+    /// `mcts` searching where `searched` holds, `playout` answering elsewhere.
+    pub fn new(mcts: Mcts, playout: P, searched: fn(&G) -> bool) -> Self {
+        SearchBot { mcts, playout, searched }
+    }
+}
+
+impl<G: Determinize, P: Bot<G>> Bot<G> for SearchBot<G, P> {
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action {
+        if !(self.searched)(game) {
+            return self.playout.choose(game, legal);
+        }
+        self.mcts.search(game, legal, &mut self.playout)
+    }
 }
 
 /// Information-set Monte Carlo tree search (single observer): each iteration

@@ -400,31 +400,6 @@ pub fn learn<G: Features + 'static>(
     Ok(model)
 }
 
-/// Where a loaded ruleset keeps its balance model: learned once on first use
-/// (concurrent callers wait), or given from a cache.
-#[derive(Debug, Default)]
-pub struct ModelSlot(std::sync::Mutex<Option<Arc<ValueModel>>>);
-
-impl ModelSlot {
-    /// The model, learning it with `learn` if there is none yet.
-    pub fn get_or_learn<E>(&self, learn: impl FnOnce() -> Result<ValueModel, E>) -> Result<Arc<ValueModel>, E> {
-        let mut slot = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(m) = &*slot {
-            return Ok(Arc::clone(m));
-        }
-        let model = Arc::new(learn()?);
-        *slot = Some(Arc::clone(&model));
-        Ok(model)
-    }
-
-    /// Keeps a model learned before, if it fits this content and these features.
-    pub fn set(&self, model: ValueModel, fingerprint: &str, features: &[String]) -> Result<(), String> {
-        model.fits(fingerprint, features)?;
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(model));
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

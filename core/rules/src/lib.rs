@@ -9,6 +9,7 @@ pub mod diff;
 pub mod doc;
 pub mod error;
 pub mod files;
+pub mod profile;
 pub mod saved;
 pub mod schema;
 

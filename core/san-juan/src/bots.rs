@@ -2,27 +2,12 @@
 //! search roles and buildings with greedy playouts. The random bot and the
 //! search itself are the engine's.
 
-use std::sync::Arc;
-
-use engine_play::bots::Mcts;
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
-use engine_play::value::ValueBot;
+use engine_play::bots::{Mcts, SearchBot, best_by};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::game::{Decision, Game};
-use crate::ruleset::Ruleset;
-
-/// A bot by name ([`BotSpec::parse`]: `balance`, `random`, `greedy`, `mcts`,
-/// `mcts:N`) for a ruleset, seeded. The balance bot's model is learned on first use.
-pub fn make(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, String> {
-    Ok(match BotSpec::parse(name)? {
-        BotSpec::Balance => Box::new(ValueBot::new(rs.balance_model().map_err(|e| e.to_string())?, seed)),
-        BotSpec::Random => Box::new(RandomBot::new(seed)),
-        BotSpec::Greedy => Box::new(GreedyBot),
-        BotSpec::Mcts(n) => Box::new(MctsBot::new(seed, n)),
-    })
-}
 
 /// Plays by rules of thumb: values cards by points, cost and whether they do
 /// something, keeps goods flowing, and picks the role whose privilege pays most.
@@ -67,19 +52,6 @@ impl GreedyBot {
             Role::Prospector => 1.5,
         }
     }
-
-    fn best_by<F: Fn(&Action) -> f64>(legal: &[Action], score: F) -> Action {
-        let mut best = legal[0];
-        let mut best_score = f64::NEG_INFINITY;
-        for a in legal {
-            let s = score(a);
-            if s > best_score {
-                best = *a;
-                best_score = s;
-            }
-        }
-        best
-    }
 }
 
 impl Bot<Game> for GreedyBot {
@@ -92,7 +64,7 @@ impl Bot<Game> for GreedyBot {
         let seat = d.seat();
         let value = |c: CardIdx| Self::card_value(game, seat, c);
         let hand = game.player(seat).hand.len();
-        Self::best_by(legal, |a| match *a {
+        best_by(legal, |a| match *a {
             Action::Role { role, boost } => Self::role_value(game, seat, role) + if boost { 0.1 } else { 0.0 },
             Action::Build { card, over } => {
                 let cost = f64::from(game.ruleset().cards.get(card).cost);
@@ -126,34 +98,12 @@ impl Bot<Game> for GreedyBot {
 }
 
 /// The engine's tree search ([`Mcts`]) on the decisions that shape a San Juan
-/// game (roles, buildings, a script's named options); payments, goods and card choices follow the greedy
-/// bot's rules, which also play the rest of each sampled game.
-#[derive(Clone, Debug)]
-pub struct MctsBot(Mcts);
-
-impl MctsBot {
-    /// Iterations per move when none are given.
-    pub const DEFAULT_ITERATIONS: u32 = Mcts::DEFAULT_ITERATIONS;
-    /// The most iterations `mcts:N` accepts.
-    pub const MAX_ITERATIONS: u32 = Mcts::MAX_ITERATIONS;
-
-    /// A search bot doing `iterations` determinized playouts per move.
-    pub fn new(seed: u64, iterations: u32) -> Self {
-        MctsBot(Mcts::new(seed, iterations))
-    }
-}
-
-impl Bot<Game> for MctsBot {
-    fn name(&self) -> &str {
-        "mcts"
-    }
-
-    fn choose(&mut self, game: &Game, legal: &[Action]) -> Action {
-        // Search the decisions that shape a game (roles, buildings, a script's options); the
-        // rest the greedy rules handle.
-        if !matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. })) {
-            return GreedyBot.choose(game, legal);
-        }
-        self.0.search(game, legal, &mut GreedyBot)
-    }
+/// game (roles, buildings, a script's named options); payments, goods and card
+/// choices follow the greedy bot's rules, which also play the rest of each
+/// sampled game.
+pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
+    let searched = |game: &Game| {
+        matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. }))
+    };
+    SearchBot::new(Mcts::new(seed, iterations), GreedyBot, searched)
 }

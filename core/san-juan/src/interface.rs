@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use engine_game::{Line, LogLine};
+use engine_game::Game as _;
+use engine_game::{Journal, Line, LogLine};
 use engine_play::ActionView;
 use engine_play::bots::Bot;
 use engine_play::sim::Built;
@@ -105,12 +106,17 @@ impl engine_game::Rules for Ruleset {
         serde_json::json!({ "cards": cards, "roles": roles })
     }
 
-    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
-        Ruleset::balance_model(self).map_err(|e| e.to_string())
+    fn profile_scripts(&self, profile: &Arc<engine_rules::profile::Profile>) -> bool {
+        self.scripts.set_profile(Arc::clone(profile))
     }
 
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
-        Ruleset::set_balance_model(self, model)
+    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
+        let players = (self.rules.min_players..=self.rules.max_players).rev().collect();
+        engine_game::models::learn::<Game>(self, players, engine_play::value::Schedule::default())
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        crate::value::feature_names(self)
     }
 }
 
@@ -135,8 +141,12 @@ impl engine_game::Game for Game {
         self.ruleset()
     }
 
-    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, GameError> {
-        crate::bots::make(rs, name, seed).map_err(GameError::Setup)
+    fn greedy() -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::GreedyBot)
+    }
+
+    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::search(seed, iterations))
     }
 
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
@@ -166,42 +176,35 @@ impl engine_game::Game for Game {
         city.iter().map(|x| Built { id: cards.id(x.card).to_owned(), round: x.built_round }).collect()
     }
 
-    fn actions_applied(&self) -> u64 {
-        Game::actions_applied(self)
-    }
-
     fn stalled(&self) -> bool {
         Game::stalled(self)
     }
 
-    fn record_actions(&mut self, on: bool) {
-        Game::record_actions(self, on);
+    fn journal(&self) -> &Journal<Action, Event> {
+        &self.journal
     }
 
-    fn recorded_texts(&self) -> Vec<String> {
-        let cards = &self.ruleset().cards;
-        let texts = self.recorded().iter().map(|a| a.text(cards));
-        engine_rules::saved::Redeal::interleave(texts, &self.redeals)
+    fn journal_mut(&mut self) -> &mut Journal<Action, Event> {
+        &mut self.journal
     }
 
-    fn saved_len(&self) -> usize {
-        Game::saved_len(self)
-    }
-
-    fn log_events(&mut self, on: bool) {
-        Game::log_events(self, on);
-    }
-
-    fn take_events(&mut self) -> Vec<Event> {
-        Game::take_events(self)
+    fn action_text(&self, action: &Action) -> String {
+        action.text(&self.ruleset().cards)
     }
 
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Event>, GameError> {
         if version == 1 { self.apply_text(text) } else { self.apply_exact(text) }
     }
 
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        Game::redeal(self, seat, seed)
+    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
+        let seats = self.num_players();
+        if seat >= seats {
+            return Err(GameError::Setup(format!("no seat {seat} to deal again for: the game has {seats}")));
+        }
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        Ok(())
     }
 
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {

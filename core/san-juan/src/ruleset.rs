@@ -190,8 +190,6 @@ pub struct Ruleset {
     pub fingerprint: String,
     /// Problems that do not stop loading (a built-in id given to other content).
     pub warnings: Vec<LoadError>,
-    /// The balance bot's model, learned on first use (or given from a cache).
-    balance: engine_play::value::ModelSlot,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -204,19 +202,6 @@ impl std::fmt::Debug for Ruleset {
 pub const DEFAULT_RULESET: &str = "second-edition";
 
 impl Ruleset {
-    /// The balance bot's model for this ruleset: the one given with
-    /// [`Ruleset::set_balance_model`], or learned by self-play now (a few
-    /// seconds, once per loaded ruleset; concurrent callers wait for it).
-    pub fn balance_model(self: &Arc<Self>) -> Result<Arc<engine_play::value::ValueModel>, crate::error::GameError> {
-        self.balance.get_or_learn(|| crate::value::learn_model(self, engine_play::value::Schedule::default()))
-    }
-
-    /// Gives the balance bot a model learned before (from a cache); refused
-    /// when it was learned for other content or other features.
-    pub fn set_balance_model(&self, model: engine_play::value::ValueModel) -> Result<(), String> {
-        self.balance.set(model, &self.fingerprint, &crate::value::feature_names(self))
-    }
-
     /// Loads a built-in ruleset by id, or a ruleset file by path.
     pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadErrors> {
         Ruleset::load_source(resolve_spec(spec, None, &BUILTINS)?)
@@ -533,7 +518,6 @@ fn build(
         cost_table,
         fingerprint,
         warnings,
-        balance: engine_play::value::ModelSlot::default(),
     })
 }
 

@@ -14,13 +14,10 @@
 //! chooser with its privilege. Decisions a script asks for are valued by
 //! playing them on a copy.
 
-use std::sync::Arc;
-
-use engine_play::value::{Features, Schedule, Setting, ValueModel, by_playing, learn};
+use engine_play::value::{Features, ValueModel, by_playing};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
-use crate::error::GameError;
 use crate::game::{Decision, Game};
 use crate::ruleset::Ruleset;
 
@@ -303,15 +300,4 @@ impl<'a> Values<'a> {
             _ => 0.0,
         }
     }
-}
-
-/// Learns the balance bot's model for a ruleset by self-play (deterministic:
-/// the seed comes from the ruleset's fingerprint). Seconds, not minutes.
-pub fn learn_model(rs: &Arc<Ruleset>, schedule: Schedule) -> Result<ValueModel, GameError> {
-    let start = |players: usize, seed: u64| Game::new(Arc::clone(rs), players, seed);
-    let warm = |_seed: u64| Box::new(crate::bots::GreedyBot) as Box<dyn engine_play::bots::Bot<Game>>;
-    let players: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).rev().collect();
-    let setting =
-        Setting { ids: (crate::files::BUILTINS.game, &rs.id, &rs.fingerprint), players, start: &start, warm: &warm };
-    learn(&setting, schedule, engine_play::value::seed_of(&rs.fingerprint))
 }

@@ -98,6 +98,8 @@ pub struct ScriptHost {
     /// The keys a map written in a hook may hold (effects and result keys);
     /// empty: not checked.
     map_keys: &'static [&'static str],
+    /// Where script calls are timed, once a caller hands one in (`bench`).
+    profile: std::sync::OnceLock<std::sync::Arc<profile::Profile>>,
 }
 
 impl ScriptHost {
@@ -152,6 +154,7 @@ impl ScriptHost {
             docs: "docs/scripting.md",
             noun: "card",
             map_keys: &[],
+            profile: std::sync::OnceLock::new(),
         }
     }
 
@@ -172,6 +175,12 @@ impl ScriptHost {
     /// "did you mean", before a game runs.
     pub fn set_map_keys(&mut self, keys: &'static [&'static str]) {
         self.map_keys = keys;
+    }
+
+    /// Times every script call into `profile` while it is on (the host is shared:
+    /// a profile is handed in once). False when the host has one already.
+    pub fn set_profile(&self, profile: std::sync::Arc<profile::Profile>) -> bool {
+        self.profile.set(profile).is_ok()
     }
 
     /// The hooks this host dispatches.
@@ -404,7 +413,7 @@ impl ScriptHost {
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
     pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
-        let _timer = profile::Timer::start();
+        let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()));
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(self.limits.millis);
         let outer = DEADLINE.with(|d| d.replace(Some(deadline)));
         let script = &self.scripts[script as usize];
@@ -594,42 +603,26 @@ struct MemoKey {
     values: [i32; MEMO_KEY],
 }
 
-/// Optional timing of script calls, per thread, for the `bench` command.
+/// Optional timing of script calls, for the `bench` command: a [`Profile`]
+/// handed to a host ([`ScriptHost::set_profile`]) counts its calls while on.
 pub mod profile {
-    use std::cell::Cell;
-    use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Instant;
 
-    static ON: AtomicBool = AtomicBool::new(false);
-    thread_local! {
-        static CALLS: Cell<u64> = const { Cell::new(0) };
-        static NANOS: Cell<u64> = const { Cell::new(0) };
-    }
+    pub use engine_rules::profile::Profile;
 
-    /// Turns timing on or off for every thread.
-    pub fn enable(on: bool) {
-        ON.store(on, Ordering::Relaxed);
-    }
+    /// Measures one call while alive, when the host has a profile that is on.
+    pub(crate) struct Timer<'a>(Option<(&'a Profile, Instant)>);
 
-    /// Script calls and nanoseconds spent in them on this thread since the last call.
-    pub fn take() -> (u64, u64) {
-        (CALLS.with(|c| c.replace(0)), NANOS.with(|n| n.replace(0)))
-    }
-
-    /// Measures one call while alive.
-    pub(crate) struct Timer(Option<Instant>);
-
-    impl Timer {
-        pub(crate) fn start() -> Timer {
-            Timer(ON.load(Ordering::Relaxed).then(Instant::now))
+    impl<'a> Timer<'a> {
+        pub(crate) fn start(profile: Option<&'a Profile>) -> Timer<'a> {
+            Timer(profile.filter(|p| p.on()).map(|p| (p, Instant::now())))
         }
     }
 
-    impl Drop for Timer {
+    impl Drop for Timer<'_> {
         fn drop(&mut self) {
-            if let Some(t) = self.0 {
-                CALLS.with(|c| c.set(c.get() + 1));
-                NANOS.with(|n| n.set(n.get() + t.elapsed().as_nanos() as u64));
+            if let Some((p, t)) = self.0 {
+                p.add(t.elapsed().as_nanos() as u64);
             }
         }
     }

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use engine_game::Journal;
 use engine_play::rng;
 use engine_play::{Determinize, TurnGame};
-use engine_rules::saved::Redeal;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -40,10 +40,8 @@ pub struct Game {
     pub(crate) passes: u32,
     pub(crate) over: bool,
     pub(crate) legal: Vec<Action>,
-    log: Option<Vec<Event>>,
-    record: Option<Vec<Action>>,
-    redeals: Vec<Redeal>,
-    actions_applied: u64,
+    /// The event log, the recorded actions and re-deals, the count of actions.
+    pub(crate) journal: Journal<Action, Event>,
 }
 
 impl std::fmt::Debug for Game {
@@ -97,10 +95,7 @@ impl Game {
             passes: 0,
             over: false,
             legal: Vec::new(),
-            log: None,
-            record: None,
-            redeals: Vec::new(),
-            actions_applied: 0,
+            journal: Journal::default(),
         };
         g.end_if_done();
         g.update_legal();
@@ -179,9 +174,7 @@ impl Game {
     }
 
     fn event(&mut self, text: impl FnOnce() -> String) {
-        if let Some(log) = &mut self.log {
-            log.push(Event { text: text() });
-        }
+        self.journal.event(|| Event { text: text() });
     }
 
     /// Applies a legal action: the turn passes to the next seat. The events, if the log is on.
@@ -193,9 +186,7 @@ impl Game {
             let legal = self.legal.iter().map(|a| a.text()).collect();
             return Err(GameError::Illegal { action: action.text(), legal });
         }
-        if let Some(record) = &mut self.record {
-            record.push(action);
-        }
+        self.journal.record(action);
         let seat = self.to_move;
         match action {
             Action::Play(v) => {
@@ -225,7 +216,7 @@ impl Game {
             }
         }
         self.turns += 1;
-        self.actions_applied += 1;
+        self.journal.count_action();
         self.to_move = (seat + 1) % self.hands.len();
         self.end_if_done();
         if self.over {
@@ -233,62 +224,12 @@ impl Game {
             self.event(|| format!("the game ends: {winners} with the most points"));
         }
         self.update_legal();
-        Ok(self.take_events())
+        Ok(self.journal.take_events())
     }
 
     /// Applies a line in the notation (one action).
     pub fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
         self.apply(Action::parse(text)?)
-    }
-
-    /// Turns the event log on (off by default, for speed).
-    pub fn log_events(&mut self, on: bool) {
-        self.log = on.then(Vec::new);
-    }
-
-    /// The events since the last call.
-    pub fn take_events(&mut self) -> Vec<Event> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
-    }
-
-    /// Keeps every action applied (for saving), from now on.
-    pub fn record_actions(&mut self, on: bool) {
-        self.record = on.then(Vec::new);
-        self.redeals.clear();
-    }
-
-    /// The saved entries so far: the recorded actions with the re-deals in their places.
-    pub fn recorded_texts(&self) -> Vec<String> {
-        let actions = self.record.iter().flatten().map(|a| a.text());
-        Redeal::interleave(actions, &self.redeals)
-    }
-
-    /// The number of saved entries so far.
-    pub fn saved_len(&self) -> usize {
-        self.record.as_ref().map_or(0, Vec::len) + self.redeals.len()
-    }
-
-    /// Actions applied since the start.
-    pub fn actions_applied(&self) -> u64 {
-        self.actions_applied
-    }
-
-    /// Deals again from `seed` what `seat` has not seen, as [`Determinize`] does, and records
-    /// it: an undo does this so that taking back a draw shows nothing of the deck.
-    pub fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        if seat >= self.hands.len() {
-            return Err(GameError::Setup(format!("no seat {seat}: the game has {}", self.hands.len())));
-        }
-        if self.over {
-            return Err(GameError::Over);
-        }
-        let mut g = self.determinize(seat, seed);
-        g.log = self.log.take();
-        g.record = self.record.take();
-        g.redeals = std::mem::take(&mut self.redeals);
-        g.redeals.push(Redeal { at: g.record.as_ref().map_or(0, Vec::len), seat, seed });
-        *self = g;
-        Ok(())
     }
 
     /// Every card in the game, sorted: the census that must match the ruleset's deck.
@@ -336,8 +277,7 @@ impl Determinize for Game {
     /// the deck are shuffled together and dealt back in the same sizes.
     fn determinize(&self, seat: usize, seed: u64) -> Game {
         let mut g = self.clone();
-        g.log = None;
-        g.record = None;
+        g.journal.detach();
         let mut pool: Vec<u8> = std::mem::take(&mut g.deck);
         for (s, hand) in g.hands.iter().enumerate() {
             if s != seat {

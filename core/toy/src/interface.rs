@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use engine_game::{Line, LogLine};
+use engine_game::{Journal, Line, LogLine};
 use engine_play::ActionView;
 use engine_play::TurnGame;
 use engine_play::bots::{Bot, RandomBot};
@@ -76,12 +76,12 @@ impl engine_game::Rules for Ruleset {
         serde_json::json!({ "cards": cards, "hand": r.hand, "rounds": r.rounds })
     }
 
-    fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
-        Ruleset::balance_model(self)
+    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
+        Ruleset::learn_model(self)
     }
 
-    fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
-        Ruleset::set_balance_model(self, model)
+    fn feature_names(&self) -> Vec<String> {
+        crate::value::feature_names()
     }
 }
 
@@ -107,8 +107,12 @@ impl engine_game::Game for Game {
         self.ruleset()
     }
 
-    fn bot(rs: &Arc<Ruleset>, name: &str, seed: u64) -> Result<Box<dyn Bot<Game>>, GameError> {
-        crate::bots::make(rs, name, seed).map_err(GameError::Setup)
+    fn greedy() -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::GreedyBot)
+    }
+
+    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Game>> {
+        Box::new(crate::bots::search(seed, iterations))
     }
 
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
@@ -137,40 +141,34 @@ impl engine_game::Game for Game {
         played.iter().map(|&(v, round)| Built { id: crate::actions::card_id(v), round }).collect()
     }
 
-    fn actions_applied(&self) -> u64 {
-        Game::actions_applied(self)
-    }
-
     fn stalled(&self) -> bool {
         false
     }
 
-    fn record_actions(&mut self, on: bool) {
-        Game::record_actions(self, on);
+    fn journal(&self) -> &Journal<Action, Event> {
+        &self.journal
     }
 
-    fn recorded_texts(&self) -> Vec<String> {
-        Game::recorded_texts(self)
+    fn journal_mut(&mut self) -> &mut Journal<Action, Event> {
+        &mut self.journal
     }
 
-    fn saved_len(&self) -> usize {
-        Game::saved_len(self)
-    }
-
-    fn log_events(&mut self, on: bool) {
-        Game::log_events(self, on);
-    }
-
-    fn take_events(&mut self) -> Vec<Event> {
-        Game::take_events(self)
+    fn action_text(&self, action: &Action) -> String {
+        action.text()
     }
 
     fn apply_saved(&mut self, _version: u32, text: &str) -> Result<Vec<Event>, GameError> {
         Game::apply_text(self, text)
     }
 
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        Game::redeal(self, seat, seed)
+    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
+        if seat >= self.hands.len() {
+            return Err(GameError::Setup(format!("no seat {seat}: the game has {}", self.hands.len())));
+        }
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        Ok(())
     }
 
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {

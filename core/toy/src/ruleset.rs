@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use engine_play::value::{ModelSlot, Schedule, ValueModel};
+use engine_play::value::{Schedule, ValueModel};
 use engine_rules::chain::{check_ruleset_id, resolve_spec};
 use engine_rules::doc::TomlDoc;
 use engine_rules::{LoadErrors, Source};
@@ -57,8 +57,6 @@ pub struct Ruleset {
     pub rules: Rules,
     /// The first 16 hex digits of the SHA-256 of the file: records of edited rules are not mixed up.
     pub fingerprint: String,
-    /// The balance bot's model, learned on first use (or given from a cache).
-    balance: ModelSlot,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -117,7 +115,6 @@ impl Ruleset {
             fingerprint: fingerprint(&doc.text),
             source,
             rules,
-            balance: ModelSlot::default(),
         }))
     }
 
@@ -127,16 +124,12 @@ impl Ruleset {
         (r.low..=r.high).flat_map(|v| std::iter::repeat_n(v as u8, r.copies as usize)).collect()
     }
 
-    /// The balance bot's model: given before, or learned by self-play now (once per ruleset).
-    pub fn balance_model(self: &Arc<Self>) -> Result<Arc<ValueModel>, String> {
+    /// Learns the balance bot's model by self-play (seeded by the fingerprint).
+    pub fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
         // Small: the game is simple, and learning must take well under a second.
         let schedule = Schedule { games: 300, rounds: 2, ..Schedule::default() };
-        self.balance.get_or_learn(|| crate::value::learn_model(self, schedule).map_err(|e| e.to_string()))
-    }
-
-    /// Gives the balance bot a model learned before, if it fits this content.
-    pub fn set_balance_model(&self, model: ValueModel) -> Result<(), String> {
-        self.balance.set(model, &self.fingerprint, &crate::value::feature_names())
+        let players = (self.rules.min_players..=self.rules.max_players).collect();
+        engine_game::models::learn::<crate::game::Game>(self, players, schedule)
     }
 }
 

@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use engine_game::Game as _;
 use engine_rules::doc::TomlDoc;
 use engine_rules::{LoadError, Source};
 use serde::Deserialize;

@@ -1,14 +1,9 @@
 //! High-Low as the balance bot sees it ([`engine_play::value`]): a seat's
 //! position as a few numbers, whose weights are learned by self-play.
 
-use std::sync::Arc;
+use engine_play::value::Features;
 
-use engine_play::bots::Bot;
-use engine_play::value::{Features, Schedule, Setting, ValueModel, learn, seed_of};
-
-use crate::error::GameError;
 use crate::game::Game;
-use crate::ruleset::Ruleset;
 
 const NAMES: [&str; 6] = ["bias", "points", "hand_size", "hand_sum", "hand_best", "rounds_left"];
 
@@ -32,14 +27,4 @@ impl Features for Game {
         out.push(hand.iter().copied().max().map_or(0.0, f64::from));
         out.push(f64::from(self.ruleset().rules.rounds.saturating_sub(self.round())));
     }
-}
-
-/// Learns the balance bot's model for a ruleset (seeded by its fingerprint).
-pub fn learn_model(rs: &Arc<Ruleset>, schedule: Schedule) -> Result<ValueModel, GameError> {
-    let start = |players: usize, seed: u64| Game::new(Arc::clone(rs), players, seed);
-    let warm = |_seed: u64| Box::new(crate::bots::GreedyBot) as Box<dyn Bot<Game>>;
-    let players: Vec<usize> = (rs.rules.min_players..=rs.rules.max_players).collect();
-    let setting =
-        Setting { ids: (crate::files::BUILTINS.game, &rs.id, &rs.fingerprint), players, start: &start, warm: &warm };
-    learn(&setting, schedule, seed_of(&rs.fingerprint))
 }

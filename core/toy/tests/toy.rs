@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine_game::saved::SavedGame;
-use engine_game::{Game as _, Kind, KindOf, Rules as _, run};
+use engine_game::{Game as _, Kind, KindOf, Models, Rules as _, run};
 use engine_play::Determinize;
 use engine_rules::Source;
 use toy::{Action, Game, GameError, Ruleset};
@@ -106,8 +106,8 @@ fn random_games_end_with_every_card_in_one_place_and_replay_from_their_seed() {
     }
     let bots = names(&["random", "random", "random"]);
     for index in 0..20 {
-        let a = run::play_one::<Game>(&rs, &bots, 7, index).unwrap();
-        assert_eq!(a, run::play_one::<Game>(&rs, &bots, 7, index).unwrap());
+        let a = run::play_one::<Game>(&rs, &bots, 7, index, &engine_game::Models::default()).unwrap();
+        assert_eq!(a, run::play_one::<Game>(&rs, &bots, 7, index, &engine_game::Models::default()).unwrap());
         assert!(!a.stalled && a.rounds <= 8 && !a.winners.is_empty());
     }
 }
@@ -115,7 +115,9 @@ fn random_games_end_with_every_card_in_one_place_and_replay_from_their_seed() {
 #[test]
 fn a_saved_game_replays_to_the_same_state_with_a_redeal_in_it() {
     let rs = rules();
-    let (record, game) = run::play_game::<Game>(&rs, &names(&["greedy", "random"]), 3, 0, true).unwrap();
+    let (record, game) =
+        run::play_game::<Game>(&rs, &names(&["greedy", "random"]), 3, 0, true, &engine_game::Models::default())
+            .unwrap();
     let saved = SavedGame::<Game>::of(&game, "high-low", record.seed, names(&["greedy", "random"]));
     let source = Source::Disk("saved.toml".into());
     let back = SavedGame::<Game>::parse(&source, &saved.to_toml()).expect("it reads back");
@@ -165,7 +167,7 @@ fn the_greedy_bot_beats_random() {
     let mut greedy = 0.0;
     for index in 0..games {
         let seats = if index % 2 == 0 { ["greedy", "random"] } else { ["random", "greedy"] };
-        let r = run::play_one::<Game>(&rs, &names(&seats), 1, index).unwrap();
+        let r = run::play_one::<Game>(&rs, &names(&seats), 1, index, &engine_game::Models::default()).unwrap();
         let seat = (index % 2) as usize;
         if r.winners.contains(&seat) {
             greedy += 1.0 / r.winners.len() as f64;
@@ -178,15 +180,17 @@ fn the_greedy_bot_beats_random() {
 fn the_balance_and_search_bots_play_and_learning_is_quick() {
     let rs = rules();
     let started = std::time::Instant::now();
-    let model = rs.balance_model().expect("it learns");
+    let models = Models::new();
+    let model = models.balance::<Game>(&rs).expect("it learns");
     assert!(started.elapsed().as_secs_f64() < 5.0, "learning took {:?}", started.elapsed());
     assert_eq!(model.features.len(), 6);
-    assert!(rs.set_balance_model((*model).clone()).is_ok());
+    let face = KindOf::<Game>::new().load("high-low", None).unwrap();
+    assert!(Models::new().give(face.as_ref(), (*model).clone()).is_ok(), "a model fits its own content");
     for bots in [["balance", "random"], ["mcts:30", "greedy"]] {
-        let r = run::play_one::<Game>(&rs, &names(&bots), 2, 0).unwrap();
+        let r = run::play_one::<Game>(&rs, &names(&bots), 2, 0, &models).unwrap();
         assert_eq!(r.scores.len(), 2);
     }
-    assert!(Game::bot(&rs, "clever", 0).is_err());
+    assert!(engine_game::bots::make::<Game>(&rs, "clever", 0, &models).is_err());
 }
 
 #[test]
@@ -212,7 +216,7 @@ fn every_front_end_reaches_it_through_the_registry_face() {
     assert_eq!(game.resolve("x"), Ok("draw".into()));
     assert!(game.resolve("7").is_err());
     while !game.over() {
-        let choice = game.bot_choice("greedy", 1).unwrap();
+        let choice = game.bot_choice("greedy", 1, &Models::new()).unwrap();
         game.play(choice).unwrap();
     }
     assert!(game.final_scores().is_some() && game.end_text(0, &[]).is_ok());

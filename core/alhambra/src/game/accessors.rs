@@ -93,11 +93,6 @@ impl Game {
         self.stalled
     }
 
-    /// Number of actions applied (automatic ones included).
-    pub fn actions_applied(&self) -> u64 {
-        self.actions_applied
-    }
-
     /// Index of a card kind in [`Game::census`]: money kinds (currency by
     /// currency, value by value), then building kinds, then scoring cards.
     pub fn census_index_of_money(&self, m: Money) -> usize {

@@ -22,22 +22,10 @@ pub(super) fn list_or_nothing(items: &[String]) -> String {
 }
 
 impl Game {
-    /// Turns the event log on (off by default, for speed).
-    pub fn log_events(&mut self, on: bool) {
-        self.log = on.then(Vec::new);
-    }
-
-    /// Events since the last call.
-    pub fn take_events(&mut self) -> Vec<Event> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
-    }
-
     pub(crate) fn event(&mut self, seat: Option<usize>, text: impl FnOnce(&Game) -> String) {
-        if self.log.is_some() {
+        if self.journal.logging() {
             let text = text(self);
-            if let Some(log) = &mut self.log {
-                log.push(Event { seat, text });
-            }
+            self.journal.event(|| Event { seat, text });
         }
     }
 }

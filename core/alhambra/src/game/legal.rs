@@ -7,25 +7,6 @@ use crate::actions::Action;
 use crate::error::GameError;
 
 impl Game {
-    /// Turns recording of the answered actions on (off by default, for speed):
-    /// [`Game::recorded`] then replays this game from its seed with [`Game::apply_exact`].
-    pub fn record_actions(&mut self, on: bool) {
-        self.record = on.then(Vec::new);
-        self.redeals.clear();
-    }
-
-    /// The actions answered since recording was turned on (automatic answers to
-    /// one-choice decisions are not included: replay makes them again).
-    pub fn recorded(&self) -> &[Action] {
-        self.record.as_deref().unwrap_or_default()
-    }
-
-    /// The number of entries a saved game of this game holds: the recorded
-    /// actions and the re-deals among them.
-    pub fn saved_len(&self) -> usize {
-        self.recorded().len() + self.redeals.len()
-    }
-
     /// Applies one action and advances to the next real decision.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
         if let Some(why) = &self.broken {
@@ -36,7 +17,7 @@ impl Game {
         }
         self.check_legal(action)?;
         self.apply_checked(action)?;
-        Ok(self.take_events())
+        Ok(self.journal.take_events())
     }
 
     /// Applies a legal action and advances; a failure part way breaks the game.
@@ -44,9 +25,7 @@ impl Game {
         if let Some(why) = &self.broken {
             return Err(GameError::Broken(why.clone()));
         }
-        if let Some(record) = &mut self.record {
-            record.push(action);
-        }
+        self.journal.record(action);
         self.auto.clear();
         let result = self.apply_legal(action).and_then(|()| self.advance());
         if let Err(e) = &result {
@@ -139,7 +118,7 @@ impl Game {
 
     /// Applies an action known to be legal.
     fn apply_legal(&mut self, action: Action) -> Result<(), GameError> {
-        self.actions_applied += 1;
+        self.journal.count_action();
         let d = self.pending.take().expect("a decision is pending");
         match (d, action) {
             (Decision::Turn { seat } | Decision::Take { seat, .. }, Action::Take(m)) => {

@@ -132,13 +132,10 @@ pub struct Game {
     pub(crate) auto: Vec<Action>,
     pub(crate) over: bool,
     pub(crate) stalled: bool,
-    pub(crate) log: Option<Vec<Event>>,
     /// Why the game stopped part way through an action (a script failed).
     pub(crate) broken: Option<String>,
-    pub(crate) record: Option<Vec<Action>>,
-    /// The re-deals among the recorded actions (undo), in order.
-    pub(crate) redeals: Vec<engine_rules::saved::Redeal>,
-    pub(crate) actions_applied: u64,
+    /// The event log, the recorded actions and re-deals, the count of actions.
+    pub(crate) journal: engine_game::Journal<Action, Event>,
 }
 
 impl std::fmt::Debug for Game {

@@ -1,5 +1,6 @@
 //! What search bots and undo need: a game dealt again from what one seat can
-//! see ([`Game::determinize`], [`Game::redeal`]) and the engine's turn interface.
+//! see ([`Game::determinize`]; the engine's `Game::redeal` deals with it and
+//! carries the journal over) and the engine's turn interface.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -66,36 +67,13 @@ impl crate::turns::Determinize for Game {
 }
 
 impl Game {
-    /// Deals again, from `seed`, every card `seat` has not seen (the others'
-    /// hands, the order of both decks, each scoring card within its pile), as
-    /// [`Game::determinize`] does, and records it: what an undo does so that
-    /// taking back a draw shows nothing of the face-down cards.
-    pub fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        if seat >= self.players.len() {
-            return Err(GameError::Setup(format!(
-                "no seat {seat} to deal again for: the game has {}",
-                self.players.len()
-            )));
-        }
-        if self.over {
-            return Err(GameError::Over);
-        }
-        let mut g = self.determinize(seat, seed);
-        g.log = self.log.take();
-        g.record = self.record.take();
-        g.redeals.push(engine_rules::saved::Redeal { at: g.recorded().len(), seat, seed });
-        *self = g;
-        Ok(())
-    }
-
     /// A game consistent with what `seat` can see: the other players' hands
     /// (their sizes kept), the order of the money deck (each scoring card kept
     /// within its pile) and the order of the building deck are dealt again at
     /// random, and the game's own random stream is replaced.
     pub fn determinize(&self, seat: usize, seed: u64) -> Game {
         let mut g = self.clone();
-        g.log = None;
-        g.record = None;
+        g.journal.detach();
         g.rng = ChaCha8Rng::seed_from_u64(seed);
         let mut pool: Vec<Money> = Vec::with_capacity(g.deck.len() + 40);
         let mut scoring: Vec<u8> = Vec::new();

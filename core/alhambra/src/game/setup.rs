@@ -116,11 +116,8 @@ impl Game {
             auto: Vec::new(),
             over: false,
             stalled: false,
-            log: None,
             broken: None,
-            record: None,
-            redeals: Vec::new(),
-            actions_applied: 0,
+            journal: engine_game::Journal::default(),
         }
     }
 

@@ -1,13 +1,20 @@
 //! Bots only ever play legal moves and finish their games; the greedy bot is
 //! clearly better than random.
 
+use alhambra::Game;
 use alhambra::Ruleset;
-use alhambra::sim::{GameRecord, play_one};
+use alhambra::sim::GameRecord;
+use engine_game::run::play_one;
 
 fn play(bots: &[&str], games: u64) -> Vec<GameRecord> {
     let rs = Ruleset::load("alhambra").unwrap();
     let bots: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
-    (0..games).map(|i| play_one(&rs, &bots, 11, i).unwrap_or_else(|e| panic!("game {i}: {e}"))).collect()
+    (0..games)
+        .map(|i| {
+            play_one::<Game>(&rs, &bots, 11, i, &engine_game::Models::default())
+                .unwrap_or_else(|e| panic!("game {i}: {e}"))
+        })
+        .collect()
 }
 
 /// Win share of seat 0 (a shared win counts by its share).

@@ -12,8 +12,8 @@ use alhambra::hooks::{CTX_MORE, HOOKS, SCALARS};
 use alhambra::ruleset::{BuildingType, Currency, NeutralDraw, RULE_KEYS, Scoring, TwoPlayers};
 use alhambra::saved::SavedGame;
 use alhambra::scenario::{Expect, PlayerSpec, Scenario, ScenarioFile};
+use engine_game::doc_check::{json_keys, mentions, toml_blocks};
 use engine_rules::schema::field_names;
-use serde_json::Value;
 
 const PAGE: &str = "docs/alhambra.md";
 
@@ -24,17 +24,6 @@ fn repo() -> PathBuf {
 fn page() -> String {
     let path = repo().join(PAGE);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// True when `text` names `key` as code: `` `key` ``, or the key opening a code
-/// span as a TOML table (`` `[key]` ``, `` `[[key]]` ``), a path (`` `key.x` ``)
-/// or a call (`` `key(x)` ``). A plain word in a sentence does not count.
-fn mentions(text: &str, key: &str) -> bool {
-    text.match_indices(key).any(|(at, _)| {
-        let before = &text[..at];
-        let after = text[at + key.len()..].chars().next();
-        ["`", "`[", "`[["].iter().any(|open| before.ends_with(open)) && matches!(after, Some('`' | ']' | '.' | '('))
-    })
 }
 
 /// Every key of a TOML value, all levels down (tables in arrays included).
@@ -127,23 +116,6 @@ fn every_hook_and_ctx_member_is_documented() {
     assert_none_missing(problems);
 }
 
-/// Object keys of a JSON value, all levels down, except the keys of maps keyed
-/// by a scoring or a building type (a score's `breakdown`, a collector's `counts`).
-fn json_keys(value: &Value, out: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(map) => {
-            for (k, v) in map {
-                out.insert(k.clone());
-                if k != "breakdown" && k != "counts" {
-                    json_keys(v, out);
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| json_keys(v, out)),
-        _ => {}
-    }
-}
-
 fn scenario_files() -> Vec<PathBuf> {
     let dir = repo().join("snapshots/alhambra");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -164,7 +136,7 @@ fn every_key_of_the_json_state_is_documented() {
         let scenario = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let run = scenario.run().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for viewer in [None, Some(0)] {
-            json_keys(&serde_json::to_value(run.game.view(viewer)).unwrap(), &mut keys);
+            json_keys(&serde_json::to_value(run.game.view(viewer)).unwrap(), &["breakdown", "counts"], &mut keys);
         }
     }
     for key in ["pending", "legal", "winners", "neutral", "building_display"] {
@@ -183,36 +155,11 @@ fn every_scenario_names_its_ruleset_first() {
     }
 }
 
-/// The fenced TOML blocks of the page that hold a whole scenario
-/// (`[[players]]`), without the indent of their fence.
-fn scenario_blocks(text: &str) -> Vec<String> {
-    let mut blocks = Vec::new();
-    let mut current: Option<(usize, String)> = None;
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        match &mut current {
-            None if trimmed.starts_with("```toml") => current = Some((line.len() - trimmed.len(), String::new())),
-            None => {}
-            Some((_, block)) if trimmed.starts_with("```") => {
-                if block.contains("[[players]]") {
-                    blocks.push(std::mem::take(block));
-                }
-                current = None;
-            }
-            Some((indent, block)) => {
-                block.push_str(line.get(*indent..).unwrap_or(line.trim_start()));
-                block.push('\n');
-            }
-        }
-    }
-    blocks
-}
-
 /// The page's scenarios are read as if they lay in `snapshots/alhambra/`,
 /// where the page says they are, so their ruleset paths resolve the same.
 #[test]
 fn the_scenario_examples_on_the_page_run_and_pass_their_checks() {
-    let blocks = scenario_blocks(&page());
+    let blocks = toml_blocks(&page(), "[[players]]");
     assert!(blocks.len() >= 2, "{PAGE} shows {} complete scenario(s)", blocks.len());
     let home = repo().join("snapshots/alhambra/docs-example.toml");
     for (i, text) in blocks.into_iter().enumerate() {

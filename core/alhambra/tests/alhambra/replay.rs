@@ -3,8 +3,9 @@
 use std::sync::Arc;
 
 use alhambra::bots::{Bot, RandomBot};
-use alhambra::sim::{play_game, play_one};
 use alhambra::{Game, Ruleset};
+use engine_game::Game as _;
+use engine_game::run::{play_game, play_one};
 
 #[test]
 fn same_seed_same_game() {
@@ -12,12 +13,12 @@ fn same_seed_same_game() {
     for n in 2..=6 {
         let bots = vec!["random".to_owned(); n];
         for index in 0..20 {
-            let a = play_one(&rs, &bots, 7, index).unwrap();
-            let b = play_one(&rs, &bots, 7, index).unwrap();
+            let a = play_one::<Game>(&rs, &bots, 7, index, &engine_game::Models::default()).unwrap();
+            let b = play_one::<Game>(&rs, &bots, 7, index, &engine_game::Models::default()).unwrap();
             assert_eq!(a, b);
         }
-        let a = play_one(&rs, &bots, 7, 0).unwrap();
-        let c = play_one(&rs, &bots, 8, 0).unwrap();
+        let a = play_one::<Game>(&rs, &bots, 7, 0, &engine_game::Models::default()).unwrap();
+        let c = play_one::<Game>(&rs, &bots, 8, 0, &engine_game::Models::default()).unwrap();
         assert_ne!(a.seed, c.seed);
         assert_ne!(a, c);
     }
@@ -59,7 +60,8 @@ fn saved_bot_games_replay_to_the_same_final_state() {
         let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
         let games = if lineup.iter().any(|b| b.starts_with("mcts")) { 3 } else { 30 };
         for index in 0..games {
-            let (record, game) = play_game(&rs, &bots, 11 + k as u64, index, true).unwrap();
+            let (record, game) =
+                play_game::<Game>(&rs, &bots, 11 + k as u64, index, true, &engine_game::Models::default()).unwrap();
             let saved = SavedGame::of(&game, "alhambra", record.seed, bots.clone());
             let source = Source::Disk(format!("saved-{k}-{index}.toml").into());
             let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();

@@ -118,11 +118,6 @@ impl Game {
         self.stalled
     }
 
-    /// Number of actions applied (including automatic ones).
-    pub fn actions_applied(&self) -> u64 {
-        self.actions_applied
-    }
-
     /// The building in a seat's city slot (of a decision a script asked for).
     pub fn card_at(&self, seat: u16, slot: u16) -> CardIdx {
         self.players[usize::from(seat)].city[usize::from(slot)].card

@@ -61,17 +61,6 @@ impl Event {
 }
 
 impl Game {
-    /// Turns the event log on (off by default, for speed).
-    pub fn log_events(&mut self, on: bool) {
-        self.log = on.then(Vec::new);
-    }
-
-    /// Events since the last call, hidden cards included (an observer's log);
-    /// [`Event::seen_by`] gives what one seat sees of each.
-    pub fn take_events(&mut self) -> Vec<Event> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
-    }
-
     /// Logs a public event that no building caused.
     pub(crate) fn event(&mut self, seat: Option<usize>, text: impl FnOnce(&Game) -> String) {
         self.log_event(seat, None, None, |g| (text(g), None));
@@ -102,18 +91,16 @@ impl Game {
         only: Option<usize>,
         texts: impl FnOnce(&Game) -> (String, Option<String>),
     ) {
-        if self.log.is_some() {
+        if self.journal.logging() {
             let (text, public_text) = texts(self);
             let visibility = only.map_or(Visibility::Public, Visibility::Seat);
-            if let Some(log) = &mut self.log {
-                log.push(Event { seat, cause, visibility, text, public_text });
-            }
+            self.journal.event(|| Event { seat, cause, visibility, text, public_text });
         }
     }
 
     /// True while events are logged: work done only to describe an event checks this first.
     pub(crate) fn logging(&self) -> bool {
-        self.log.is_some()
+        self.journal.logging()
     }
 
     /// A building's name as a sentence names it: `gold mine`.

@@ -115,25 +115,6 @@ impl Game {
         }
     }
 
-    /// Turns recording of the answered actions on (off by default, for speed):
-    /// [`Game::recorded`] then replays this game from its seed with [`Game::apply_exact`].
-    pub fn record_actions(&mut self, on: bool) {
-        self.record = on.then(Vec::new);
-        self.redeals.clear();
-    }
-
-    /// The actions answered since recording was turned on, one atomic action each
-    /// (automatic answers to one-choice decisions are not included: replay makes them again).
-    pub fn recorded(&self) -> &[Action] {
-        self.record.as_deref().unwrap_or_default()
-    }
-
-    /// The number of entries a saved game of this game holds: the recorded
-    /// actions and the re-deals among them.
-    pub fn saved_len(&self) -> usize {
-        self.recorded().len() + self.redeals.len()
-    }
-
     /// Applies one action and advances to the next real decision.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
         if let Some(why) = &self.broken {
@@ -144,14 +125,12 @@ impl Game {
         }
         let action = self.as_pick(action);
         self.check_legal(action)?;
-        if let Some(record) = &mut self.record {
-            record.push(action);
-        }
+        self.journal.record(action);
         let result = self.apply_legal(action).and_then(|()| self.advance());
         if let Err(e) = &result {
             self.broken = Some(e.to_string());
         }
-        result.map(|()| self.take_events())
+        result.map(|()| self.journal.take_events())
     }
 
     /// `choose x` names an option when a script offered one called `x`; when
@@ -177,7 +156,7 @@ impl Game {
 
     /// Applies an action known to be legal.
     pub(super) fn apply_legal(&mut self, action: Action) -> Result<(), GameError> {
-        self.actions_applied += 1;
+        self.journal.count_action();
         match action {
             Action::Build { .. } => self.auto_paid.clear(),
             Action::Pay(c) if self.legal.len() <= 1 => self.auto_paid.push(c),

@@ -155,18 +155,14 @@ pub struct Game {
     pub(crate) over: bool,
     pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,
-    pub(crate) log: Option<Vec<Event>>,
-    /// Every action given to `apply`, when recording (saved games, undo).
-    pub(crate) record: Option<Vec<Action>>,
-    /// The re-deals among the recorded actions (undo), in order.
-    pub(crate) redeals: Vec<engine_rules::saved::Redeal>,
     /// Per seat, a bit per hook some building in the city listens to (a quick "nobody").
     pub(crate) hook_mask: Vec<u64>,
     /// Every seat's `hook_mask` together: a quick "nobody at all".
     pub(crate) hook_union: u64,
     /// Effects waiting to be applied, in order (they run before the next step).
     pub(crate) effects: VecDeque<Queued>,
-    pub(crate) actions_applied: u64,
+    /// The event log, the recorded actions and re-deals, the count of actions.
+    pub(crate) journal: engine_game::Journal<Action, Event>,
 }
 
 impl std::fmt::Debug for Game {

@@ -1,5 +1,6 @@
 //! What search bots and undo need: a game dealt again from what one seat can
-//! see ([`Game::determinize`], [`Game::redeal`]) and the engine's turn interface.
+//! see ([`Game::determinize`]; the engine's `Game::redeal` deals with it and
+//! carries the journal over) and the engine's turn interface.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -59,36 +60,13 @@ impl crate::turns::Determinize for Game {
 }
 
 impl Game {
-    /// Deals again, from `seed`, every card `seat` has not seen (the deck and
-    /// discard order, the goods, the others' hands and the cards under their
-    /// buildings), as [`Game::determinize`] does, and records it: what an undo
-    /// does so that taking back a draw shows nothing of the face-down cards.
-    pub fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        if seat >= self.players.len() {
-            return Err(GameError::Setup(format!(
-                "no seat {seat} to deal again for: the game has {}",
-                self.players.len()
-            )));
-        }
-        if self.over {
-            return Err(GameError::Over);
-        }
-        let mut g = self.determinize(seat, seed);
-        g.log = self.log.take();
-        g.record = self.record.take();
-        g.redeals.push(engine_rules::saved::Redeal { at: g.recorded().len(), seat, seed });
-        *self = g;
-        Ok(())
-    }
-
     /// A game consistent with what `seat` can see: the cards `seat` cannot see
     /// (other hands, the draw and discard piles, goods, cards under other
     /// players' buildings) are dealt again at random, in the same numbers, and
     /// the game's own random stream is replaced. Search bots play on these.
     pub fn determinize(&self, seat: usize, seed: u64) -> Game {
         let mut g = self.clone();
-        g.log = None;
-        g.record = None;
+        g.journal.detach();
         g.rng = ChaCha8Rng::seed_from_u64(seed);
         let mut pool: Vec<CardIdx> = Vec::with_capacity(g.deck.len() + g.discard.len() + 32);
         pool.extend_from_slice(&g.deck);

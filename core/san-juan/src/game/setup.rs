@@ -92,13 +92,10 @@ impl Game {
             over: false,
             stalled: false,
             broken: None,
-            log: None,
-            record: None,
-            redeals: Vec::new(),
             hook_mask: vec![0; players],
             hook_union: 0,
             effects: VecDeque::new(),
-            actions_applied: 0,
+            journal: engine_game::Journal::default(),
         }
     }
 

@@ -1,13 +1,19 @@
 //! Bots only ever play legal moves (`Game::apply` checks every one) and finish
 //! their games; the greedy bot is clearly better than random.
 
+use engine_game::run::play_one;
+use san_juan::Game;
 use san_juan::Ruleset;
-use san_juan::sim::play_one;
 
 fn play(ruleset: &str, bots: &[&str], games: u64) -> Vec<san_juan::sim::GameRecord> {
     let rs = Ruleset::load(ruleset).unwrap();
     let bots: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
-    (0..games).map(|i| play_one(&rs, &bots, 11, i).unwrap_or_else(|e| panic!("game {i}: {e}"))).collect()
+    (0..games)
+        .map(|i| {
+            play_one::<Game>(&rs, &bots, 11, i, &engine_game::Models::default())
+                .unwrap_or_else(|e| panic!("game {i}: {e}"))
+        })
+        .collect()
 }
 
 #[test]
@@ -43,9 +49,9 @@ fn greedy_beats_random() {
 mod sensitivity {
     use std::sync::Arc;
 
+    use engine_game::run::play_one;
     use engine_report::Rate;
     use san_juan::Ruleset;
-    use san_juan::sim::play_one;
 
     const GAMES: u64 = 1000;
     const SEATS: usize = 4;
@@ -68,9 +74,10 @@ mod sensitivity {
     /// (built share, builders' win share) of `card` over balance-bot games.
     fn study(rs: &Arc<Ruleset>, card: &str) -> (Rate, Rate) {
         let bots = vec!["balance".to_owned(); SEATS];
+        let models = engine_game::Models::new();
         let (mut built, mut builders, mut builder_wins) = (0.0, 0u64, 0.0);
         for i in 0..GAMES {
-            let r = play_one(rs, &bots, 3, i).unwrap_or_else(|e| panic!("game {i}: {e}"));
+            let r = play_one::<san_juan::Game>(rs, &bots, 3, i, &models).unwrap_or_else(|e| panic!("game {i}: {e}"));
             for (seat, city) in r.buildings.iter().enumerate() {
                 if city.iter().any(|b| b.id == card) {
                     built += 1.0;

@@ -1,5 +1,6 @@
 //! Scenario helpers for the integration tests: a position from scenario text.
 
+use engine_game::Game as _;
 use san_juan::Game;
 use san_juan::files::Source;
 use san_juan::scenario::Scenario;

@@ -6,10 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use engine_game::doc_check::{json_keys, mentions, toml_blocks};
 use san_juan::doc_keys::{self, JSON_MD, SCENARIOS_MD};
 use san_juan::files::Source;
 use san_juan::scenario::Scenario;
-use serde_json::Value;
 
 fn docs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs")
@@ -18,18 +18,6 @@ fn docs_dir() -> PathBuf {
 fn read_page(page: &str) -> String {
     let path = docs_dir().join(page);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// True when `text` names `key` as code: `` `key` ``, or the key opening a code
-/// span as a TOML table (`` `[key]` ``, `` `[[key]]` ``, `` `[key.<id>]` ``) or a
-/// call (`` `key(k)` ``). A plain word in a sentence does not count, so a key
-/// is documented where a designer would look it up.
-fn mentions(text: &str, key: &str) -> bool {
-    text.match_indices(key).any(|(at, _)| {
-        let before = &text[..at];
-        let after = text[at + key.len()..].chars().next();
-        ["`", "`[", "`[["].iter().any(|open| before.ends_with(open)) && matches!(after, Some('`' | ']' | '.' | '('))
-    })
 }
 
 /// Every (page, key) whose key the page does not name, as `docs/page: `key``.
@@ -57,23 +45,9 @@ fn every_key_and_hook_in_the_code_is_in_the_docs() {
     );
 }
 
-/// Object keys of a JSON value, all levels down, except the keys of maps
-/// keyed by card id or a script's names (a score's `breakdown`, a player's
-/// `under` and `player_counters`).
-fn json_keys(value: &Value, out: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(map) => {
-            for (k, v) in map {
-                out.insert(k.clone());
-                if !["breakdown", "under", "player_counters"].contains(&k.as_str()) {
-                    json_keys(v, out);
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| json_keys(v, out)),
-        _ => {}
-    }
-}
+/// Keys of maps keyed by card id or a script's names (a score's `breakdown`, a
+/// player's `under` and `player_counters`): their keys are not the state's.
+const OPAQUE: &[&str] = &["breakdown", "under", "player_counters"];
 
 /// The JSON state has no struct to read keys from: they are the keys of the
 /// states the project's scenarios reach, which between them show every one.
@@ -90,8 +64,8 @@ fn every_key_of_the_json_state_is_in_the_docs() {
     for path in &files {
         let scenario = Scenario::load(path).unwrap_or_else(|e| panic!("{e}"));
         let game = scenario.run().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        json_keys(&serde_json::to_value(game.view(None).expect("state")).unwrap(), &mut keys);
-        json_keys(&serde_json::to_value(game.scores_view().expect("scores")).unwrap(), &mut keys);
+        json_keys(&serde_json::to_value(game.view(None).expect("state")).unwrap(), OPAQUE, &mut keys);
+        json_keys(&serde_json::to_value(game.scores_view().expect("scores")).unwrap(), OPAQUE, &mut keys);
     }
     assert!(keys.contains("pending") && keys.contains("legal"), "the scenarios were read: {keys:?}");
     let missing = missing(keys.into_iter().map(|k| (JSON_MD, k)));
@@ -103,33 +77,10 @@ fn every_key_of_the_json_state_is_in_the_docs() {
     );
 }
 
-/// The fenced TOML blocks of a page that hold a whole scenario (`[[players]]`).
-fn scenario_blocks(text: &str) -> Vec<String> {
-    let mut blocks = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        match &mut current {
-            None if line.trim_start().starts_with("```toml") => current = Some(String::new()),
-            None => {}
-            Some(block) if line.trim_start().starts_with("```") => {
-                if block.contains("[[players]]") {
-                    blocks.push(std::mem::take(block));
-                }
-                current = None;
-            }
-            Some(block) => {
-                block.push_str(line);
-                block.push('\n');
-            }
-        }
-    }
-    blocks
-}
-
 #[test]
 fn the_scenario_examples_in_the_docs_run_and_pass_their_checks() {
     let page = docs_dir().join(SCENARIOS_MD);
-    let blocks = scenario_blocks(&read_page(SCENARIOS_MD));
+    let blocks = toml_blocks(&read_page(SCENARIOS_MD), "[[players]]");
     assert!(!blocks.is_empty(), "docs/{SCENARIOS_MD} shows no complete scenario");
     for (i, text) in blocks.into_iter().enumerate() {
         let scenario = Scenario::parse(Source::Disk(page.clone()), text.clone())

@@ -5,6 +5,7 @@ use crate::common::setup_logged;
 
 use std::collections::HashSet;
 
+use engine_game::Game as _;
 use san_juan::bots::{Bot, RandomBot};
 use san_juan::game::{Event, Visibility};
 use san_juan::{Game, Ruleset};

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use engine_game::Game as _;
 use san_juan::bots::{Bot, RandomBot};
 use san_juan::{Game, Ruleset};
 
@@ -74,7 +75,9 @@ fn gallery_games_between_greedy_bots_end() {
     let rs = Ruleset::load(GALLERY).unwrap();
     let bots = vec!["greedy".to_owned(); 4];
     for index in 0..200 {
-        let record = san_juan::sim::play_one(&rs, &bots, 11, index).unwrap();
+        let record =
+            engine_game::run::play_one::<san_juan::Game>(&rs, &bots, 11, index, &engine_game::Models::default())
+                .unwrap();
         assert!(record.rounds > 0 && record.rounds < 100, "game {index} took {} rounds", record.rounds);
     }
 }
@@ -84,13 +87,15 @@ fn same_seed_same_game() {
     let bots = vec!["random".to_owned(); 4];
     for index in 0..20 {
         let rs = Ruleset::load(if index % 2 == 0 { "second-edition" } else { "second-edition-expansion" }).unwrap();
-        let a = san_juan::sim::play_one(&rs, &bots, 7, index).unwrap();
-        let b = san_juan::sim::play_one(&rs, &bots, 7, index).unwrap();
+        let a = engine_game::run::play_one::<san_juan::Game>(&rs, &bots, 7, index, &engine_game::Models::default())
+            .unwrap();
+        let b = engine_game::run::play_one::<san_juan::Game>(&rs, &bots, 7, index, &engine_game::Models::default())
+            .unwrap();
         assert_eq!(a, b);
     }
     let rs = Ruleset::load("second-edition").unwrap();
-    let c = san_juan::sim::play_one(&rs, &bots, 8, 0).unwrap();
-    let a = san_juan::sim::play_one(&rs, &bots, 7, 0).unwrap();
+    let c = engine_game::run::play_one::<san_juan::Game>(&rs, &bots, 8, 0, &engine_game::Models::default()).unwrap();
+    let a = engine_game::run::play_one::<san_juan::Game>(&rs, &bots, 7, 0, &engine_game::Models::default()).unwrap();
     assert_ne!(a.seed, c.seed);
     assert_ne!(a, c);
 }
@@ -120,9 +125,9 @@ fn replaying_the_actions_of_a_seed_gives_the_same_game() {
 /// built-in ruleset, 2 to 4 players, through the TOML text a user would keep.
 #[test]
 fn saved_bot_games_replay_to_the_same_final_state() {
+    use engine_game::run::play_game;
     use san_juan::files::Source;
     use san_juan::saved::SavedGame;
-    use san_juan::sim::play_game;
 
     let lineups: [&[&str]; 4] =
         [&["random", "random"], &["greedy", "random", "mcts:4"], &["mcts:3", "greedy"], &["greedy"; 4]];
@@ -133,7 +138,15 @@ fn saved_bot_games_replay_to_the_same_final_state() {
             let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
             let games = if lineup.iter().any(|b| b.starts_with("mcts")) { 6 } else { 30 };
             for index in 0..games {
-                let (record, game) = play_game(&rs, &bots, 11 + k as u64, index, true).unwrap();
+                let (record, game) = play_game::<san_juan::Game>(
+                    &rs,
+                    &bots,
+                    11 + k as u64,
+                    index,
+                    true,
+                    &engine_game::Models::default(),
+                )
+                .unwrap();
                 let saved = SavedGame::of(&game, &id, record.seed, bots.clone());
                 let source = Source::Disk(format!("{id}-{k}-{index}.toml").into());
                 let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
@@ -154,16 +167,18 @@ fn saved_bot_games_replay_to_the_same_final_state() {
 /// freshly loaded ruleset, which has never seen the options' names.
 #[test]
 fn saved_gallery_games_with_choices_replay() {
+    use engine_game::run::play_game;
     use san_juan::files::Source;
     use san_juan::saved::SavedGame;
-    use san_juan::sim::play_game;
 
     let rs = Ruleset::load(GALLERY).unwrap();
     let mut choices = 0;
     for (k, lineup) in [["random"; 3], ["greedy"; 3]].iter().enumerate() {
         let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
         for index in 0..20 {
-            let (record, game) = play_game(&rs, &bots, 5 + k as u64, index, true).unwrap();
+            let (record, game) =
+                play_game::<san_juan::Game>(&rs, &bots, 5 + k as u64, index, true, &engine_game::Models::default())
+                    .unwrap();
             let saved = SavedGame::of(&game, GALLERY, record.seed, bots.clone());
             let text = saved.to_toml();
             choices += text.matches("\"choose ").count();

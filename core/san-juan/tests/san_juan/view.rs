@@ -1,6 +1,7 @@
 //! A player's view hides what that seat cannot see; a determinized game keeps
 //! what it can see and redeals only the rest.
 
+use engine_game::Game as _;
 use san_juan::bots::{Bot, RandomBot};
 use san_juan::{Game, Ruleset};
 
