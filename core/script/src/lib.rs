@@ -244,52 +244,11 @@ impl ScriptHost {
                         );
                         continue;
                     }
-                    let members = || self.scalars.iter().chain(self.ctx_members).copied();
-                    for (prop, at) in member_uses(ast, f.name) {
-                        if !members().any(|m| m == prop) {
-                            let near =
-                                closest(&prop, members()).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default();
-                            let all: Vec<&str> = members().collect();
-                            let message = format!("`ctx` has no property or method `{prop}`");
-                            errors.push(LoadError::at_pos(source, &text, at, message).help(format!(
-                                "{near}ctx has: {} ({})",
-                                all.join(", "),
-                                self.docs
-                            )));
-                        }
-                    }
-                    if !self.map_keys.is_empty() {
-                        for (k, at) in map_keys_in(ast, f.name) {
-                            if !self.map_keys.contains(&k.as_str()) {
-                                let near = closest(&k, self.map_keys.iter().copied())
-                                    .map(|c| format!("did you mean `{c}`? "))
-                                    .unwrap_or_default();
-                                let message = format!("`{k}` is not an effect or a result key");
-                                errors.push(LoadError::at_pos(source, &text, at, message).help(format!(
-                                    "{near}a map a hook returns may hold: {} ({})",
-                                    self.map_keys.join(", "),
-                                    self.docs
-                                )));
-                            }
-                        }
-                    }
+                    errors.extend(self.check_uses(source, &text, ast, f.name));
                     let spec = &self.hooks[h];
                     let constant = literal_body(ast, f.name);
-                    if let (Some(v), Some((lo, hi))) = (&constant, spec.range) {
-                        let shaped = v.is_unit()
-                            || v.as_int().is_ok_and(|n| (lo..=hi).contains(&i64::from(n)))
-                            || (spec.effects && (v.is_map() || v.is_array()));
-                        if !shaped {
-                            let what = if v.is_int() {
-                                format!("returns {v}, outside {lo}..={hi}")
-                            } else {
-                                format!("returns a {}, not an integer", v.type_name())
-                            };
-                            errors.push(
-                                LoadError::at_pos(source, &text, pos, format!("hook `{}` {what}", f.name))
-                                    .help(format!("{}: {}", f.name, spec.doc)),
-                            );
-                        }
+                    if let Some(v) = &constant {
+                        errors.extend(check_literal(source, &text, pos, f.name, spec, v));
                     }
                     self.dispatch[h][idx] = Some(script as u32);
                     let ast = &self.scripts[script].ast;
@@ -311,6 +270,42 @@ impl ScriptHost {
                     );
                 }
                 None => {} // a helper function; fine
+            }
+        }
+        errors
+    }
+
+    /// What a hook's body reads of `ctx` and the keys of the maps it returns,
+    /// each checked against what the engine gives and takes.
+    fn check_uses(&self, source: &Source, text: &std::sync::Arc<str>, ast: &AST, name: &str) -> Vec<LoadError> {
+        let mut errors = Vec::new();
+        let members = || self.scalars.iter().chain(self.ctx_members).copied();
+        for (prop, at) in member_uses(ast, name) {
+            if !members().any(|m| m == prop) {
+                let near = closest(&prop, members()).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default();
+                let all: Vec<&str> = members().collect();
+                let message = format!("`ctx` has no property or method `{prop}`");
+                errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                    "{near}ctx has: {} ({})",
+                    all.join(", "),
+                    self.docs
+                )));
+            }
+        }
+        if self.map_keys.is_empty() {
+            return errors;
+        }
+        for (k, at) in map_keys_in(ast, name) {
+            if !self.map_keys.contains(&k.as_str()) {
+                let near = closest(&k, self.map_keys.iter().copied())
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
+                let message = format!("`{k}` is not an effect or a result key");
+                errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                    "{near}a map a hook returns may hold: {} ({})",
+                    self.map_keys.join(", "),
+                    self.docs
+                )));
             }
         }
         errors
@@ -626,6 +621,31 @@ pub mod profile {
             }
         }
     }
+}
+
+/// A hook whose body is a literal returns a value of its contract's shape: an
+/// integer in its range, nothing, or (for a hook that returns effects) a map or array.
+fn check_literal(
+    source: &Source,
+    text: &std::sync::Arc<str>,
+    pos: engine_rules::Pos,
+    name: &str,
+    spec: &HookSpec,
+    v: &Dynamic,
+) -> Option<LoadError> {
+    let (lo, hi) = spec.range?;
+    let shaped = v.is_unit()
+        || v.as_int().is_ok_and(|n| (lo..=hi).contains(&i64::from(n)))
+        || (spec.effects && (v.is_map() || v.is_array()));
+    if shaped {
+        return None;
+    }
+    let what = if v.is_int() {
+        format!("returns {v}, outside {lo}..={hi}")
+    } else {
+        format!("returns a {}, not an integer", v.type_name())
+    };
+    Some(LoadError::at_pos(source, text, pos, format!("hook `{name}` {what}")).help(format!("{name}: {}", spec.doc)))
 }
 
 /// The span of function `name`'s body, as (line, column) pairs.
