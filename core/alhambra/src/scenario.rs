@@ -162,6 +162,22 @@ pub struct Scenario {
     pub file: ScenarioFile,
 }
 
+/// The keys of a position written out, which a game reached otherwise (by
+/// `deal`, or by `[from_game]`) would ignore: each is refused there.
+const WRITTEN: &[&str] = &[
+    "to_move",
+    "start_player",
+    "turn",
+    "money_display",
+    "building_display",
+    "deck",
+    "building_deck",
+    "discard",
+    "unplaced_money",
+    "only_listed_buildings",
+    "scored",
+];
+
 /// A scenario played: the game, and the error of the action that failed when `[expect] error` awaits one.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -200,25 +216,10 @@ impl Scenario {
 
     /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
     fn played_to(&self, from: &engine_game::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
-        const POSITION: &[&str] = &[
-            "deal",
-            "to_move",
-            "start_player",
-            "turn",
-            "money_display",
-            "building_display",
-            "deck",
-            "building_deck",
-            "discard",
-            "unplaced_money",
-            "only_listed_buildings",
-            "scored",
-            "players",
-            "neutral",
-            "seed",
-        ];
+        let position: Vec<&str> =
+            ["deal"].into_iter().chain(WRITTEN.iter().copied()).chain(["players", "neutral", "seed"]).collect();
         self.check_expect(&rs)?;
-        from.play_in::<Game>(&self.doc, POSITION, rs)
+        from.play_in::<Game>(&self.doc, &position, rs)
     }
 
     /// Loads the scenario's ruleset.
@@ -275,21 +276,7 @@ impl Scenario {
         let f = &self.file;
         let n = f.players.len();
         // A dealt game is set up by the rules: a position written beside it would be ignored.
-        const POSITION: &[&str] = &[
-            "to_move",
-            "start_player",
-            "turn",
-            "money_display",
-            "building_display",
-            "deck",
-            "building_deck",
-            "discard",
-            "unplaced_money",
-            "only_listed_buildings",
-            "scored",
-            "neutral",
-        ];
-        if let Some(key) = POSITION.iter().find(|k| self.doc.has(k)) {
+        if let Some(key) = WRITTEN.iter().chain(&["neutral"]).find(|k| self.doc.has(k)) {
             return Err(self.err(key, format!("`{key}` has no effect with `deal`")).help(
                 "`deal` sets up the game by the rules from a money deck; write a position without `deal` instead",
             ));
