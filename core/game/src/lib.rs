@@ -1,8 +1,10 @@
 //! The one game interface. A game crate implements [`Game`] for its state and
 //! [`Rules`] for its loaded ruleset, once; everything else is generic: the
-//! runner that plays bot games into records ([`run`]), saved games and undo
-//! ([`saved`]), and the object-safe face ([`any`]) through which the command
-//! line and the web server reach every game by its entry in a [`Registry`].
+//! bookkeeping every game embeds ([`journal`]), the standard bots ([`bots`])
+//! and their learned models ([`models`]), the runner that plays bot games into
+//! records ([`run`]), saved games and undo ([`saved`]), and the object-safe
+//! face ([`any`]) through which the command line and the web server reach every
+//! game by its entry in a [`Registry`].
 //!
 //! The decision interface bots and searches need ([`engine_play::TurnGame`],
 //! [`engine_play::Determinize`]) stays in `engine-play`; this crate adds what a
