@@ -338,7 +338,12 @@ impl Table {
             return false;
         }
         match choice.and_then(|id| self.game.play(id).map(|p| p.seats)) {
-            Ok(lines) => self.record(lines),
+            Ok(lines) => {
+                // Whoever is to move now: a bot that will think next, or a person. A
+                // state read before the next job is taken must not name the bot that moved.
+                self.thinking = self.game.to_move().filter(|&s| self.seats[s] != HUMAN);
+                self.record(lines);
+            }
             Err(e) => {
                 self.broken = Some(format!("a bot failed: {e}"));
                 self.thinking = None;

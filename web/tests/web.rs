@@ -1460,3 +1460,29 @@ mod browser {
         browser.close().await.ok();
     }
 }
+
+/// Once a bot has moved, the table no longer says it is thinking: a state read
+/// before the next bot's job is taken names the seat to move, bot or person.
+#[test]
+fn a_bot_that_moved_is_not_thinking_any_more() {
+    use engine_game::Models;
+    use sanjuan_web::table::Table;
+    let registry = games::registry();
+    let rules = registry.load("second-edition").unwrap();
+    let mut game = rules.start(2, 8).unwrap();
+    game.log_events(true);
+    game.record_actions(true);
+    let seats = vec!["greedy".to_owned(), "human".to_owned()];
+    let mut t = Table::new("t".into(), "second-edition".into(), 8, seats, game, Arc::new(Models::new()));
+    let mut moved = 0;
+    while let Some(job) = t.bot_job() {
+        assert!(t.thinking.is_some());
+        let choice = job.choose();
+        assert!(t.bot_played(job.version, choice));
+        moved += 1;
+        let to_move = t.state(1, 0).to_move;
+        let bot_to_move = to_move == Some(0);
+        assert_eq!(t.thinking, if bot_to_move { Some(0) } else { None }, "after move {moved}");
+    }
+    assert!(moved > 0);
+}
