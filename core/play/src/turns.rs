@@ -21,6 +21,22 @@ pub trait TurnGame: Clone {
     fn rewards(&self) -> Option<Vec<f64>>;
 }
 
+/// Rewards shaped for a search: mostly the win share (`winners` split one win),
+/// a fifth the margin over the best other seat, squashed so that a margin of
+/// about `scale` points counts most. A search then also prefers winning (or
+/// losing) by more (or less).
+pub fn shaped_rewards(totals: &[i32], winners: &[usize], scale: f64) -> Vec<f64> {
+    let share = 1.0 / winners.len() as f64;
+    (0..totals.len())
+        .map(|seat| {
+            let best_other = totals.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| *x).max();
+            let margin = f64::from(totals[seat] - best_other.unwrap_or(0));
+            let win = if winners.contains(&seat) { share } else { 0.0 };
+            0.8 * win + 0.2 * (0.5 + 0.5 * (margin / scale).tanh())
+        })
+        .collect()
+}
+
 /// A game with hidden information that a search can sample.
 pub trait Determinize: TurnGame {
     /// A game consistent with everything `seat` can see, the rest dealt again from `seed`.

@@ -46,17 +46,7 @@ impl crate::turns::TurnGame for Game {
         }
         let totals: Vec<i32> = (0..self.players.len()).map(|s| self.earned[s].total).collect();
         let winners = crate::score::winners_of(&totals);
-        let share = 1.0 / winners.len() as f64;
-        Some(
-            (0..totals.len())
-                .map(|seat| {
-                    let best_other = totals.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| *x).max();
-                    let margin = f64::from(totals[seat] - best_other.unwrap_or(0));
-                    let win = if winners.contains(&seat) { share } else { 0.0 };
-                    0.8 * win + 0.2 * (0.5 + 0.5 * (margin / 20.0).tanh())
-                })
-                .collect(),
-        )
+        Some(engine_play::turns::shaped_rewards(&totals, &winners, 20.0))
     }
 }
 

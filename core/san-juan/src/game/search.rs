@@ -39,17 +39,8 @@ impl crate::turns::TurnGame for Game {
         }
         let scores = self.scores().ok()?;
         let winners = crate::score::winners_of(&scores);
-        let share = 1.0 / winners.len() as f64;
-        Some(
-            (0..scores.len())
-                .map(|seat| {
-                    let best_other = scores.iter().enumerate().filter(|(s, _)| *s != seat).map(|(_, x)| x.total).max();
-                    let margin = f64::from(scores[seat].total - best_other.unwrap_or(0));
-                    let win = if winners.contains(&seat) { share } else { 0.0 };
-                    0.8 * win + 0.2 * (0.5 + 0.5 * (margin / 10.0).tanh())
-                })
-                .collect(),
-        )
+        let totals: Vec<i32> = scores.iter().map(|s| s.total).collect();
+        Some(engine_play::turns::shaped_rewards(&totals, &winners, 10.0))
     }
 }
 
