@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use engine_game::Game as _;
 use http_body_util::BodyExt;
 use sanjuan_web::{Config, Server, app};
 use serde_json::{Value, json};
@@ -613,7 +614,7 @@ async fn a_click_applies_exactly_the_answer_it_names() {
             assert_eq!(status, StatusCode::OK, "{got}");
             let want = match &mut mirror {
                 Mirror::SanJuan(g) => {
-                    assert_eq!(legal[choice]["text"], g.legal_actions()[choice].text(&g.ruleset().cards));
+                    assert_eq!(legal[choice]["text"], g.legal_actions()[choice].text(&g.rules().cards));
                     let a = g.legal_actions()[choice];
                     g.apply(a).unwrap();
                     // The producer's privilege: after one good, the same person may produce another.
@@ -626,7 +627,7 @@ async fn a_click_applies_exactly_the_answer_it_names() {
                     serde_json::to_value(g.view(Some(mover)).unwrap()).unwrap()
                 }
                 Mirror::Alhambra(g) => {
-                    assert_eq!(legal[choice]["text"], g.legal_actions()[choice].text(g.ruleset()));
+                    assert_eq!(legal[choice]["text"], g.legal_actions()[choice].text(g.rules()));
                     let a = g.legal_actions()[choice];
                     g.apply(a).unwrap();
                     serde_json::to_value(g.view(Some(mover))).unwrap()

@@ -1,9 +1,10 @@
-//! Alhambra's bots: the greedy rules of thumb, and the tree search set to
-//! search the turn decisions with greedy playouts. The random bot and the
-//! search itself are the engine's.
+//! Alhambra's bots: the greedy rules of thumb (the tree search's settings and
+//! the decisions it searches are the game's `engine_game::Game` answers in
+//! `interface.rs`). The random bot and the search itself are the engine's.
 
+use engine_game::Game as _;
+use engine_play::bots::best_by;
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
-use engine_play::bots::{Mcts, SearchBot, best_by};
 
 use crate::actions::Action;
 use crate::game::{Decision, Game};
@@ -20,7 +21,7 @@ impl GreedyBot {
     /// Points `seat` gains, against the average other collector, in the next
     /// scoring and the final one if it gets one more building of type `t`.
     fn majority_gain(game: &Game, seat: usize, t: usize, to_neutral: bool) -> f64 {
-        let rs = game.ruleset();
+        let rs = game.rules();
         let mut counts: Vec<[u8; MAX_TYPES]> =
             (0..game.num_players()).map(|s| game.player(s).counts).chain(game.neutral().map(|n| n.counts)).collect();
         // The next scoring and the final one.
@@ -86,7 +87,7 @@ impl GreedyBot {
     /// The most money a take starting with `first` can bring (the rest of the
     /// display within the take limit).
     fn take_total(game: &Game, first: Money, already: u32) -> u32 {
-        let limit = game.ruleset().rules.take_limit;
+        let limit = game.rules().rules.take_limit;
         let taken = already + u32::from(first.value);
         if taken > limit {
             return taken;
@@ -107,7 +108,7 @@ impl GreedyBot {
 
     /// How much the bot likes buying the building in `slot`.
     fn buy_value(game: &Game, seat: usize, slot: u8) -> f64 {
-        let rs = game.ruleset();
+        let rs = game.rules();
         let Some(b) = game.building_display()[slot as usize] else { return f64::NEG_INFINITY };
         let def = rs.building(b);
         let currency = rs.yard[slot as usize];
@@ -130,7 +131,7 @@ impl Bot<Game> for GreedyBot {
         let seat = d.seat();
         match d {
             Decision::Pay { slot, paid, .. } => {
-                let rs = game.ruleset();
+                let rs = game.rules();
                 let b = game.building_display()[slot as usize].expect("being bought");
                 let owed = u32::from(rs.building(b).price).saturating_sub(paid);
                 let plan = Self::best_payment(&game.player(seat).hand, rs.yard[slot as usize], owed);
@@ -138,7 +139,7 @@ impl Bot<Game> for GreedyBot {
                 first.map(Action::Pay).filter(|a| legal.contains(a)).unwrap_or(legal[0])
             }
             Decision::Donate { slot, .. } => {
-                let rs = game.ruleset();
+                let rs = game.rules();
                 let b = game.building_display()[slot as usize].expect("being bought");
                 let t = rs.building(b).kind as usize;
                 let keep = Self::majority_gain(game, seat, t, false);
@@ -156,24 +157,4 @@ impl Bot<Game> for GreedyBot {
             }),
         }
     }
-}
-
-/// The engine's search ([`Mcts`]) on the decisions that shape a game (what to
-/// take or buy, keeping or donating); paying and taking more follow the greedy
-/// bot's rules, which also play the rest of each sampled game.
-///
-/// The search is flat: each legal move is judged by greedy playouts alone,
-/// UCB1 sharing out the iterations. With a tree below the root it lost to the
-/// greedy bot at 100 iterations (a win share near 0.3): the decisions below
-/// the root (the next payment card, the other player's reply, one's own next
-/// turn) were answered by the tree, untried moves at random and then UCB1
-/// over a playout or two each, which is near random play; the playouts judged
-/// those moves more than the root's. (Trying the greedy answer first, or
-/// leaving the one-card decisions to the greedy rules, still lost with a tree
-/// two or more turns deep.) The playouts make no random moves either: one in
-/// 10 gave away exact payments and majorities, and the dealing of the hidden
-/// cards varies the greedy playouts enough.
-pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
-    let searched = |game: &Game| matches!(game.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. }));
-    SearchBot::new(Mcts::new(seed, iterations).with_depth(1).with_random_moves(0), GreedyBot, searched)
 }

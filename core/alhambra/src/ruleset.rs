@@ -602,12 +602,6 @@ impl Ruleset {
         Ruleset::load_source(resolve_spec(spec, None, &BUILTINS)?)
     }
 
-    /// Loads a ruleset named inside another file (a scenario, a saved game): an id,
-    /// or a path relative to that file.
-    pub fn load_relative(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, Some(from), &BUILTINS)?)
-    }
-
     /// Loads the ruleset in `source`, reporting every problem found: reads the
     /// `extends` chain, merges its `[rules]`, validates each table where it is
     /// written, then builds the ruleset.

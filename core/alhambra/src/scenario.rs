@@ -11,6 +11,7 @@
 //! With `deal` instead, the game is set up by the rules (starting capital,
 //! start player, displays, piles) from a money deck whose top is `deal`.
 
+use engine_game::Game as _;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -224,7 +225,10 @@ impl Scenario {
 
     /// Loads the scenario's ruleset.
     pub fn ruleset(&self) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_relative(self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET), &self.source)
+        <Ruleset as engine_game::Rules>::load(
+            self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET),
+            Some(&self.source),
+        )
     }
 
     /// The position the scenario sets up, before its actions: one `deal`t by
@@ -627,7 +631,7 @@ impl Scenario {
 
 /// The `[expect]` entries about each seat: scores, breakdowns, buildings, hands.
 fn check_seats(e: &Expect, game: &Game, fails: &mut Vec<String>) {
-    let rs = Arc::clone(game.ruleset());
+    let rs = Arc::clone(game.rules());
     let mut eq = |what: &str, want: String, got: String| {
         if want != got {
             fails.push(format!("{what}: expected {want}, got {got}"));
@@ -689,7 +693,7 @@ fn check_seats(e: &Expect, game: &Game, fails: &mut Vec<String>) {
 /// The `[expect]` entries about the table: the displays, scorings, winners,
 /// the game end, the pending decision, legal actions and the piles.
 fn check_table(e: &Expect, game: &Game, fails: &mut Vec<String>) {
-    let rs = Arc::clone(game.ruleset());
+    let rs = Arc::clone(game.rules());
     let mut eq = |what: &str, want: String, got: String| {
         if want != got {
             fails.push(format!("{what}: expected {want}, got {got}"));

@@ -1,6 +1,7 @@
 //! Alhambra's words at a terminal: the table, the choices before a person's
 //! decision, and the game's end. Plain data: the front end prints it.
 
+use engine_game::Game as _;
 use engine_game::Line;
 
 use crate::game::Game;
@@ -35,7 +36,7 @@ pub fn state_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
         if c.is_empty() {
             return "no buildings".into();
         }
-        game.ruleset()
+        game.rules()
             .types
             .iter()
             .filter_map(|t| c.get(&t.id).map(|n| format!("{} {n}", t.id)))
@@ -65,7 +66,7 @@ pub fn state_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
 pub fn table_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
     let mut out = state_text(game, viewer);
     if let Some(d) = game.pending() {
-        let rs = game.ruleset();
+        let rs = game.rules();
         let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(rs)).collect();
         out.push(format!("seat {} must {}: {}", d.seat(), game.task(d), legal.join(" | ")));
     } else if game.is_over() {
@@ -88,7 +89,7 @@ pub fn screen(game: &Game, seat: usize, full: bool) -> Vec<Line> {
     }
     let Some(d) = game.pending() else { return out };
     out.push(Line::bold(format!("{}:", game.task(d))));
-    let rs = game.ruleset();
+    let rs = game.rules();
     for (i, a) in game.legal_actions().iter().enumerate() {
         out.push(Line::plain(format!("  {:>2}  {}", i + 1, a.text(rs))));
     }

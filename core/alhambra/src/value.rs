@@ -7,6 +7,7 @@
 //! the buildings owned and the lead over the best other collector (what the
 //! majorities pay for). Their weights come from self-play.
 
+use engine_game::Game as _;
 use engine_play::value::Features;
 
 use crate::game::Game;
@@ -26,7 +27,7 @@ pub fn feature_names(rs: &Ruleset) -> Vec<String> {
 
 impl Features for Game {
     fn feature_names(&self) -> Vec<String> {
-        feature_names(self.ruleset())
+        feature_names(self.rules())
     }
 
     /// Final points: values then read as points, a steadier target than a win.
@@ -42,7 +43,7 @@ impl Features for Game {
         out.push(p.hand.iter().map(|m| f64::from(m.value)).sum());
         out.push(p.hand.len() as f64);
         out.push(self.scored().len() as f64);
-        for t in 0..self.ruleset().types.len() {
+        for t in 0..self.rules().types.len() {
             let mine = f64::from(p.counts[t]);
             let best_other = (0..self.num_players())
                 .filter(|&s| s != seat)

@@ -446,7 +446,7 @@ impl<G: Game> AnyGame for G {
                 *self = trial;
                 Ok(played(self, &events))
             }
-            Err(e) if G::refused(&e) => Err(Refusal::Refused(e.to_string())),
+            Err(e) if e.refused() => Err(Refusal::Refused(e.to_string())),
             Err(e) => {
                 *self = trial;
                 Err(Refusal::Failed(e.to_string()))

@@ -25,10 +25,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use engine_play::ActionView;
-use engine_play::bots::Bot;
+use engine_play::bots::{Bot, Mcts, SearchBot};
 use engine_play::sim::Built;
 use engine_play::value::{Features, ValueModel};
 use engine_play::{Determinize, TurnGame};
+use engine_rules::error::GameError;
 use engine_rules::profile::Profile;
 use engine_rules::{Builtins, LoadErrors, Source};
 
@@ -38,18 +39,48 @@ pub use models::Models;
 pub use registry::Registry;
 pub use text::{Line, LogLine, Scenario, Style};
 
+/// What names a loaded ruleset and who may play it.
+#[derive(Clone, Copy, Debug)]
+pub struct About<'a> {
+    /// Its id.
+    pub id: &'a str,
+    /// Its display name.
+    pub name: &'a str,
+    /// The digest of its content (rules, cards, scripts).
+    pub fingerprint: &'a str,
+    /// Fewest and most players.
+    pub players: (usize, usize),
+}
+
 /// A game's loaded ruleset, as every front end needs it.
 pub trait Rules: Send + Sync + Sized + 'static {
+    /// The game it is a ruleset of.
+    type Game: Game<Rules = Self>;
+    /// Loads the ruleset in `source`: its `extends` chain read once, merged, checked, built.
+    fn load_source(source: Source) -> Result<Arc<Self>, LoadErrors>;
     /// Loads a ruleset by id or path; a relative path is relative to `from`'s folder when given.
-    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Self>, LoadErrors>;
+    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Self>, LoadErrors> {
+        let builtins = <Self::Game as Game>::builtins();
+        Self::load_source(engine_rules::chain::resolve_spec(spec, from, builtins)?)
+    }
+    /// Its id, name, fingerprint and player counts.
+    fn about(&self) -> About<'_>;
     /// Its id.
-    fn id(&self) -> &str;
+    fn id(&self) -> &str {
+        self.about().id
+    }
     /// Its display name.
-    fn name(&self) -> &str;
+    fn name(&self) -> &str {
+        self.about().name
+    }
     /// The digest of its content (rules, cards, scripts).
-    fn fingerprint(&self) -> &str;
+    fn fingerprint(&self) -> &str {
+        self.about().fingerprint
+    }
     /// Fewest and most players.
-    fn players(&self) -> (usize, usize);
+    fn players(&self) -> (usize, usize) {
+        self.about().players
+    }
     /// `name (source), N card types, …, fingerprint F`: the line `check` prints.
     fn summary(&self) -> String;
     /// Problems that do not stop loading, rendered.
@@ -69,8 +100,12 @@ pub trait Rules: Send + Sync + Sized + 'static {
         false
     }
     /// Learns the balance bot's model by self-play (deterministic: seeded by the
-    /// fingerprint). A [`Models`] cache calls it once per content.
-    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String>;
+    /// fingerprint), from the largest player count down. A [`Models`] cache calls
+    /// it once per content.
+    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
+        let (fewest, most) = self.players();
+        models::learn::<Self::Game>(self, (fewest..=most).rev().collect(), engine_play::value::Schedule::default())
+    }
     /// The names of the balance model's features for this ruleset: a model learned
     /// before fits only with these.
     fn feature_names(&self) -> Vec<String>;
@@ -78,7 +113,7 @@ pub trait Rules: Send + Sync + Sized + 'static {
 
 /// A game's state: one crate implements it once, and records, saved games,
 /// bots, the command line and the web table follow.
-pub trait Game: TurnGame + Determinize + Features + Send + Sync + 'static {
+pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sync + 'static {
     /// Its loaded ruleset.
     type Rules: Rules;
     /// One thing that happened, as the game logs it.
@@ -101,10 +136,27 @@ pub trait Game: TurnGame + Determinize + Features + Send + Sync + 'static {
     fn start(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
     /// The ruleset it plays.
     fn rules(&self) -> &Arc<Self::Rules>;
-    /// The game's rules of thumb as a bot (`greedy`); [`bots::make`] builds the others.
-    fn greedy() -> Box<dyn Bot<Self>>;
-    /// The game's tree search (`mcts:N`), doing `iterations` playouts per move, seeded.
-    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Self>>;
+    /// The game's rules of thumb as a bot (`greedy`): also what answers the decisions
+    /// the tree search leaves alone, and plays out every game it samples.
+    type Greedy: Bot<Self> + Default + 'static;
+    /// True at the decisions the tree search (`mcts:N`) searches: those that shape
+    /// the game. By default every one.
+    fn searched(&self) -> bool {
+        true
+    }
+    /// The tree search's settings for `seed` and `iterations` playouts per move.
+    fn mcts(seed: u64, iterations: u32) -> Mcts {
+        Mcts::new(seed, iterations)
+    }
+    /// The greedy rules as a bot; [`bots::make`] builds the others.
+    fn greedy() -> Box<dyn Bot<Self>> {
+        Box::new(Self::Greedy::default())
+    }
+    /// The game's tree search (`mcts:N`): [`Game::mcts`] where [`Game::searched`] holds,
+    /// the greedy rules elsewhere and in its playouts.
+    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Self>> {
+        Box::new(SearchBot::new(Self::mcts(seed, iterations), Self::Greedy::default(), Self::searched))
+    }
 
     // ----- playing --------------------------------------------------------
 
@@ -112,9 +164,6 @@ pub trait Game: TurnGame + Determinize + Features + Send + Sync + 'static {
     fn apply(&mut self, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error>;
     /// Applies a line typed in the notation (several steps at once allowed).
     fn apply_text(&mut self, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
-    /// True when `error` refuses an action (illegal, or not understood) and changed nothing a
-    /// caller must keep: a person may simply try again.
-    fn refused(error: &Self::Error) -> bool;
 
     // ----- the record of a finished game -----------------------------------
 
@@ -173,7 +222,16 @@ pub trait Game: TurnGame + Determinize + Features + Send + Sync + 'static {
         Ok(())
     }
     /// Refuses a re-deal for `seat` now: no such seat, or the game is over.
-    fn may_redeal(&self, seat: usize) -> Result<(), Self::Error>;
+    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
+        let seats = self.seats();
+        if seat >= seats {
+            return Err(GameError::Setup(format!("no seat {seat} to deal again for: the game has {seats}")));
+        }
+        if self.to_move().is_none() {
+            return Err(GameError::Over);
+        }
+        Ok(())
+    }
 
     // ----- what a seat sees -------------------------------------------------
 

@@ -425,3 +425,53 @@ mod tests {
         assert_eq!(clip("abcdef", 3), "abc...");
     }
 }
+
+/// Why a game refused an action or a setup, or cannot go on: one type for
+/// every game, so front ends tell a refusal (try again) from a failure alike.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The action is not legal now.
+    #[error("illegal action `{action}`: {why}; legal now: {}", legal.join(", "))]
+    Illegal {
+        /// The action as text.
+        action: String,
+        /// Why it is refused.
+        why: String,
+        /// The legal actions at this point.
+        legal: Vec<String>,
+    },
+    /// The action text does not parse.
+    #[error("cannot read action `{text}`: {why}")]
+    Parse {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The game cannot be set up as asked (player count, a scenario's position).
+    #[error("{0}")]
+    Setup(String),
+    /// The game has ended; no action is pending.
+    #[error("the game is over; no action is pending")]
+    Over,
+    /// A script failed; the game stops here (boxed: the error carries the script's text).
+    #[error(transparent)]
+    Script(Box<ScriptError>),
+    /// An earlier script error left this game unusable.
+    #[error("this game stopped after a script error: {0}")]
+    Broken(String),
+}
+
+impl GameError {
+    /// True when the action was refused (not legal, or not understood) and nothing
+    /// changed: a person may simply try again.
+    pub fn refused(&self) -> bool {
+        matches!(self, GameError::Illegal { .. } | GameError::Parse { .. })
+    }
+}
+
+impl From<ScriptError> for GameError {
+    fn from(e: ScriptError) -> Self {
+        GameError::Script(Box::new(e))
+    }
+}

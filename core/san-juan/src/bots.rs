@@ -1,9 +1,10 @@
-//! San Juan's bots: the greedy rules of thumb, and the tree search set to
-//! search roles and buildings with greedy playouts. The random bot and the
-//! search itself are the engine's.
+//! San Juan's bots: the greedy rules of thumb (what the tree search searches,
+//! roles and buildings, is the game's `engine_game::Game::searched` in
+//! `interface.rs`). The random bot and the search itself are the engine's.
 
+use engine_game::Game as _;
+use engine_play::bots::best_by;
 pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
-use engine_play::bots::{Mcts, SearchBot, best_by};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
@@ -18,9 +19,9 @@ pub struct GreedyBot;
 impl GreedyBot {
     /// How much the bot wants to own a card (also: how loath it is to pay with it).
     fn card_value(game: &Game, seat: usize, card: CardIdx) -> f64 {
-        let def = game.ruleset().cards.get(card);
+        let def = game.rules().cards.get(card);
         let p = game.player(seat);
-        let production = p.city.iter().filter(|s| game.ruleset().cards.get(s.card).kind == Kind::Production).count();
+        let production = p.city.iter().filter(|s| game.rules().cards.get(s.card).kind == Kind::Production).count();
         let mut v = f64::from(def.vp) + 0.4 * f64::from(def.cost);
         if def.kind == Kind::Production && production < 4 {
             v += 2.0;
@@ -34,7 +35,7 @@ impl GreedyBot {
 
     fn role_value(game: &Game, seat: usize, role: Role) -> f64 {
         let p = game.player(seat);
-        let cards = &game.ruleset().cards;
+        let cards = &game.rules().cards;
         let empty = p.city.iter().filter(|s| s.good.is_none() && cards.get(s.card).kind == Kind::Production).count();
         let goods = p.goods();
         match role {
@@ -67,14 +68,14 @@ impl Bot<Game> for GreedyBot {
         best_by(legal, |a| match *a {
             Action::Role { role, boost } => Self::role_value(game, seat, role) + if boost { 0.1 } else { 0.0 },
             Action::Build { card, over } => {
-                let cost = f64::from(game.ruleset().cards.get(card).cost);
+                let cost = f64::from(game.rules().cards.get(card).cost);
                 let lost = over.map_or(0.0, &value);
                 value(card) - lost - 0.2 * cost
             }
             Action::Pay(c) | Action::Discard(c) => -value(c),
             Action::Spend(_) => 0.5,
             Action::Produce(b) | Action::Sell(b) => {
-                let good = game.ruleset().cards.get(b).good.unwrap_or(0) as f64;
+                let good = game.rules().cards.get(b).good.unwrap_or(0) as f64;
                 10.0 + good + f64::from(game.price_of(b))
             }
             Action::Keep(c) => value(c),
@@ -95,15 +96,4 @@ impl Bot<Game> for GreedyBot {
             },
         })
     }
-}
-
-/// The engine's tree search ([`Mcts`]) on the decisions that shape a San Juan
-/// game (roles, buildings, a script's named options); payments, goods and card
-/// choices follow the greedy bot's rules, which also play the rest of each
-/// sampled game.
-pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
-    let searched = |game: &Game| {
-        matches!(game.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. }))
-    };
-    SearchBot::new(Mcts::new(seed, iterations), GreedyBot, searched)
 }

@@ -7,9 +7,7 @@ use std::sync::Arc;
 use engine_game::Game as _;
 use engine_game::{Journal, Line, LogLine};
 use engine_play::ActionView;
-use engine_play::bots::Bot;
 use engine_play::sim::Built;
-use engine_play::value::ValueModel;
 use engine_rules::{Builtins, LoadErrors, Source};
 
 use crate::actions::Action;
@@ -20,27 +18,15 @@ use crate::scenario::Scenario;
 use crate::terminal;
 
 impl engine_game::Rules for Ruleset {
-    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Ruleset>, LoadErrors> {
-        match from {
-            Some(from) => Ruleset::load_relative(spec, from),
-            None => Ruleset::load(spec),
-        }
+    type Game = Game;
+
+    fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
+        Ruleset::load_source(source)
     }
 
-    fn id(&self) -> &str {
-        &self.id
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn fingerprint(&self) -> &str {
-        &self.fingerprint
-    }
-
-    fn players(&self) -> (usize, usize) {
-        (self.rules.min_players, self.rules.max_players)
+    fn about(&self) -> engine_game::About<'_> {
+        let players = (self.rules.min_players, self.rules.max_players);
+        engine_game::About { id: &self.id, name: &self.name, fingerprint: &self.fingerprint, players }
     }
 
     fn summary(&self) -> String {
@@ -110,11 +96,6 @@ impl engine_game::Rules for Ruleset {
         self.scripts.set_profile(Arc::clone(profile))
     }
 
-    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
-        let players = (self.rules.min_players..=self.rules.max_players).rev().collect();
-        engine_game::models::learn::<Game>(self, players, engine_play::value::Schedule::default())
-    }
-
     fn feature_names(&self) -> Vec<String> {
         crate::value::feature_names(self)
     }
@@ -138,15 +119,15 @@ impl engine_game::Game for Game {
     }
 
     fn rules(&self) -> &Arc<Ruleset> {
-        self.ruleset()
+        &self.rs
     }
 
-    fn greedy() -> Box<dyn Bot<Game>> {
-        Box::new(crate::bots::GreedyBot)
-    }
+    type Greedy = crate::bots::GreedyBot;
 
-    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Game>> {
-        Box::new(crate::bots::search(seed, iterations))
+    /// Roles, buildings and a script's named options; payments, goods and card
+    /// choices follow the greedy rules.
+    fn searched(&self) -> bool {
+        matches!(self.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. }))
     }
 
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
@@ -155,10 +136,6 @@ impl engine_game::Game for Game {
 
     fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
         Game::apply_text(self, text)
-    }
-
-    fn refused(error: &GameError) -> bool {
-        matches!(error, GameError::Illegal { .. } | GameError::Parse { .. })
     }
 
     fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
@@ -171,7 +148,7 @@ impl engine_game::Game for Game {
     }
 
     fn holdings(&self, seat: usize) -> Vec<Built> {
-        let cards = &self.ruleset().cards;
+        let cards = &self.rules().cards;
         let city = &self.player(seat).city;
         city.iter().map(|x| Built { id: cards.id(x.card).to_owned(), round: x.built_round }).collect()
     }
@@ -189,22 +166,11 @@ impl engine_game::Game for Game {
     }
 
     fn action_text(&self, action: &Action) -> String {
-        action.text(&self.ruleset().cards)
+        action.text(&self.rules().cards)
     }
 
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Event>, GameError> {
         if version == 1 { self.apply_text(text) } else { self.apply_exact(text) }
-    }
-
-    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
-        let seats = self.num_players();
-        if seat >= seats {
-            return Err(GameError::Setup(format!("no seat {seat} to deal again for: the game has {seats}")));
-        }
-        if self.is_over() {
-            return Err(GameError::Over);
-        }
-        Ok(())
     }
 
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {
@@ -216,7 +182,7 @@ impl engine_game::Game for Game {
     }
 
     fn log_lines(&self, events: &[Event], seat: Option<usize>) -> Vec<LogLine> {
-        let cards = &self.ruleset().cards;
+        let cards = &self.rules().cards;
         let line = |e: Event| LogLine { by: e.cause.map(|c| cards.id(c).to_owned()), text: e.text };
         match seat {
             Some(seat) => events.iter().filter_map(|e| e.seen_by(seat)).map(line).collect(),
@@ -306,7 +272,7 @@ fn traced(scenario: &Scenario, lines: &mut Vec<String>) -> Option<Game> {
     let rs = scenario.ruleset().ok()?;
     let mut game = scenario.setup(rs).ok()?;
     game.log_events(true);
-    let cards = Arc::clone(&game.ruleset().cards);
+    let cards = Arc::clone(&game.rules().cards);
     for (i, action) in scenario.file.actions.iter().enumerate() {
         lines.push(format!("action {} `{action}`:", i + 1));
         for e in game.apply_text(action).ok()? {

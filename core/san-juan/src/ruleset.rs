@@ -207,11 +207,6 @@ impl Ruleset {
         Ruleset::load_source(resolve_spec(spec, None, &BUILTINS)?)
     }
 
-    /// Loads a ruleset named relative to another file (a scenario's `ruleset = …`).
-    pub fn load_relative(spec: &str, from: &Source) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, Some(from), &BUILTINS)?)
-    }
-
     /// Loads the ruleset in `source`, reporting every problem found: reads the
     /// `extends` chain and its card sets, merges copies, card patches and
     /// rules, validates the result, then builds the ruleset.

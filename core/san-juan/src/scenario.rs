@@ -169,7 +169,7 @@ impl Scenario {
     /// Loads the scenario's ruleset.
     pub fn ruleset(&self) -> Result<Arc<Ruleset>, crate::error::LoadErrors> {
         let spec = self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
-        Ruleset::load_relative(spec, &self.source)
+        <Ruleset as engine_game::Rules>::load(spec, Some(&self.source))
     }
 
     /// The position the scenario sets up, before its actions: the face-up

@@ -2,6 +2,7 @@
 //! decision with every legal answer in words, the short forms a person may
 //! type, and the final scores. Plain data: the front end prints it.
 
+use engine_game::Game as _;
 use engine_game::Line;
 
 use crate::actions::{Action, Role};
@@ -16,7 +17,7 @@ fn count(n: i32, noun: &str) -> String {
 
 /// The state as seen by `viewer` (or everything).
 pub fn table_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
-    let cards = &game.ruleset().cards;
+    let cards = &game.rules().cards;
     let mut out = vec![format!(
         "round {}, governor seat {}, deck {}, discard {}",
         game.round(),
@@ -58,7 +59,7 @@ pub fn table_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
 
 /// The screen before `seat` decides: with `full`, the table first.
 pub fn screen(game: &Game, seat: usize, seats: &[String], full: bool) -> Vec<Line> {
-    let s = Screen { game, cards: &game.ruleset().cards, human: seat };
+    let s = Screen { game, cards: &game.rules().cards, human: seat };
     let mut out = Vec::new();
     if full {
         s.table(seats, &mut out);
@@ -219,7 +220,7 @@ impl Screen<'_> {
 
     /// A role choice in words: what everyone does, and the privilege.
     fn role_words(&self, boost: i32, role: Role, used: bool) -> String {
-        let rules = &self.game.ruleset().rules;
+        let rules = &self.game.rules().rules;
         let factor = if used { boost } else { 1 };
         let boosted = if factor > 1 { format!(" (×{factor})") } else { String::new() };
         let privilege = |n: i32| n * factor;
@@ -324,7 +325,7 @@ Cards marked * carry a good; [n under] counts cards under your chapel, bank or h
 /// What a person typed, as a line in the notation.
 pub fn resolve(game: &Game, input: &str) -> Result<String, String> {
     let legal = game.legal_actions();
-    let cards = &game.ruleset().cards;
+    let cards = &game.rules().cards;
     let lower = input.to_lowercase();
     let word = lower.as_str();
     if matches!(word, "x" | "pass") {

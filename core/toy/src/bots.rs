@@ -1,7 +1,7 @@
 //! High-Low's bots: the greedy rule of thumb; the random bot, the balance bot
 //! and the tree search are the engine's.
 
-use engine_play::bots::{Bot, Mcts, SearchBot};
+use engine_play::bots::Bot;
 
 use crate::actions::Action;
 use crate::game::Game;
@@ -19,9 +19,4 @@ impl Bot<Game> for GreedyBot {
         let best = legal.iter().filter_map(|a| if let Action::Play(v) = a { Some(*v) } else { None }).max();
         best.map_or(legal[legal.len() - 1], Action::Play)
     }
-}
-
-/// The engine's search on every decision, with greedy playouts.
-pub fn search(seed: u64, iterations: u32) -> SearchBot<Game, GreedyBot> {
-    SearchBot::new(Mcts::new(seed, iterations), GreedyBot, |_| true)
 }

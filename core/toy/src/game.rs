@@ -102,11 +102,6 @@ impl Game {
         g
     }
 
-    /// Its ruleset.
-    pub fn ruleset(&self) -> &Arc<Ruleset> {
-        &self.rs
-    }
-
     /// The pile's top card.
     pub fn pile_top(&self) -> Option<u8> {
         self.pile.last().copied()
@@ -184,7 +179,7 @@ impl Game {
         }
         if !self.legal.contains(&action) {
             let legal = self.legal.iter().map(|a| a.text()).collect();
-            return Err(GameError::Illegal { action: action.text(), legal });
+            return Err(GameError::Illegal { action: action.text(), why: "not one of the answers now".into(), legal });
         }
         self.journal.record(action);
         let seat = self.to_move;

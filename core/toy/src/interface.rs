@@ -9,7 +9,6 @@ use engine_play::ActionView;
 use engine_play::TurnGame;
 use engine_play::bots::{Bot, RandomBot};
 use engine_play::sim::{Built, game_seed};
-use engine_play::value::ValueModel;
 use engine_rules::{Builtins, LoadErrors, Source};
 
 use crate::actions::Action;
@@ -19,24 +18,15 @@ use crate::ruleset::{DEFAULT_RULESET, Ruleset};
 use crate::terminal;
 
 impl engine_game::Rules for Ruleset {
-    fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load(spec, from)
+    type Game = Game;
+
+    fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
+        Ruleset::load_source(source)
     }
 
-    fn id(&self) -> &str {
-        &self.id
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn fingerprint(&self) -> &str {
-        &self.fingerprint
-    }
-
-    fn players(&self) -> (usize, usize) {
-        (self.rules.min_players, self.rules.max_players)
+    fn about(&self) -> engine_game::About<'_> {
+        let players = (self.rules.min_players, self.rules.max_players);
+        engine_game::About { id: &self.id, name: &self.name, fingerprint: &self.fingerprint, players }
     }
 
     fn summary(&self) -> String {
@@ -76,10 +66,6 @@ impl engine_game::Rules for Ruleset {
         serde_json::json!({ "cards": cards, "hand": r.hand, "rounds": r.rounds })
     }
 
-    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
-        Ruleset::learn_model(self)
-    }
-
     fn feature_names(&self) -> Vec<String> {
         crate::value::feature_names()
     }
@@ -104,16 +90,10 @@ impl engine_game::Game for Game {
     }
 
     fn rules(&self) -> &Arc<Ruleset> {
-        self.ruleset()
+        &self.rs
     }
 
-    fn greedy() -> Box<dyn Bot<Game>> {
-        Box::new(crate::bots::GreedyBot)
-    }
-
-    fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Game>> {
-        Box::new(crate::bots::search(seed, iterations))
-    }
+    type Greedy = crate::bots::GreedyBot;
 
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
         Game::apply(self, action)
@@ -121,10 +101,6 @@ impl engine_game::Game for Game {
 
     fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
         Game::apply_text(self, text)
-    }
-
-    fn refused(error: &GameError) -> bool {
-        matches!(error, GameError::Illegal { .. } | GameError::Parse { .. })
     }
 
     fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
@@ -159,16 +135,6 @@ impl engine_game::Game for Game {
 
     fn apply_saved(&mut self, _version: u32, text: &str) -> Result<Vec<Event>, GameError> {
         Game::apply_text(self, text)
-    }
-
-    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
-        if seat >= self.hands.len() {
-            return Err(GameError::Setup(format!("no seat {seat}: the game has {}", self.hands.len())));
-        }
-        if self.is_over() {
-            return Err(GameError::Over);
-        }
-        Ok(())
     }
 
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError> {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use engine_play::value::{Schedule, ValueModel};
-use engine_rules::chain::{check_ruleset_id, resolve_spec};
+use engine_rules::chain::check_ruleset_id;
 use engine_rules::doc::TomlDoc;
 use engine_rules::{LoadErrors, Source};
 use serde::Deserialize;
@@ -66,11 +66,6 @@ impl std::fmt::Debug for Ruleset {
 }
 
 impl Ruleset {
-    /// Loads a built-in ruleset by id or a file by path (relative to `from`'s folder when given).
-    pub fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Ruleset>, LoadErrors> {
-        Ruleset::load_source(resolve_spec(spec, from, &BUILTINS)?)
-    }
-
     /// Loads the ruleset in `source`, reporting every problem found.
     pub fn load_source(source: Source) -> Result<Arc<Ruleset>, LoadErrors> {
         source.check_inside(source.tree_root().as_deref(), "toml")?;

@@ -85,8 +85,8 @@ pub fn play(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<engine_ga
         all(e.help("a scenario has ruleset, description, players, pile_top, deck, round, to_move, actions, [expect]"))
     })?;
     let spec = ruleset.or(s.ruleset.as_deref()).unwrap_or(DEFAULT_RULESET);
-    let rs =
-        Ruleset::load(spec, Some(&doc.source)).map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let rs = <Ruleset as engine_game::Rules>::load(spec, Some(&doc.source))
+        .map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let mut game = setup(&doc, &s, rs).map_err(all)?;
     game.log_events(trace);
     let (mut lines, mut notes, mut failed) = (Vec::new(), Vec::new(), None);

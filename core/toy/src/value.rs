@@ -1,6 +1,7 @@
 //! High-Low as the balance bot sees it ([`engine_play::value`]): a seat's
 //! position as a few numbers, whose weights are learned by self-play.
 
+use engine_game::Game as _;
 use engine_play::value::Features;
 
 use crate::game::Game;
@@ -25,6 +26,6 @@ impl Features for Game {
         out.push(hand.len() as f64);
         out.push(hand.iter().map(|&c| f64::from(c)).sum());
         out.push(hand.iter().copied().max().map_or(0.0, f64::from));
-        out.push(f64::from(self.ruleset().rules.rounds.saturating_sub(self.round())));
+        out.push(f64::from(self.rules().rules.rounds.saturating_sub(self.round())));
     }
 }

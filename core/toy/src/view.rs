@@ -1,5 +1,6 @@
 //! What a seat may see, as the JSON a page reads, and the legal answers as buttons.
 
+use engine_game::Game as _;
 use engine_play::ActionView;
 use serde::Serialize;
 
@@ -54,9 +55,9 @@ impl Game {
             })
             .collect();
         View {
-            ruleset: self.ruleset().id.clone(),
+            ruleset: self.rules().id.clone(),
             round: self.round(),
-            rounds: self.ruleset().rules.rounds,
+            rounds: self.rules().rules.rounds,
             to_move: (!self.is_over()).then_some(self.to_move),
             pile_top: self.pile_top().map(card_id),
             deck_size: self.deck_size(),

@@ -49,9 +49,9 @@ fn the_worked_example_plays_as_its_expect_says() {
     assert_eq!(game.pile_top(), Some(7));
     assert_eq!(game.legal_actions(), [Action::Play(9), Action::Draw]);
     let refused = game.apply(Action::Play(3)).expect_err("3 does not beat 7");
-    assert!(matches!(refused, GameError::Illegal { .. }) && Game::refused(&refused));
+    assert!(matches!(refused, GameError::Illegal { .. }) && refused.refused());
     let parse = game.apply_text("play seven").expect_err("no card");
-    assert!(Game::refused(&parse));
+    assert!(parse.refused());
     game.apply_text("play 9").expect("`play 9` is `play c9`");
     assert_eq!(game.scores(), [16, 4]);
 }

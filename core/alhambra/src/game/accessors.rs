@@ -1,18 +1,11 @@
 //! Read-only questions about the state: the seats, displays, piles and the
 //! census of every card.
 
-use std::sync::Arc;
-
 use super::{Decision, Draw, Game, Player};
 use crate::actions::Action;
-use crate::ruleset::{BuildingIdx, Money, Ruleset};
+use crate::ruleset::{BuildingIdx, Money};
 
 impl Game {
-    /// The ruleset this game is played with.
-    pub fn ruleset(&self) -> &Arc<Ruleset> {
-        &self.rs
-    }
-
     /// Number of players (the neutral collector is not one).
     pub fn num_players(&self) -> usize {
         self.players.len()

@@ -51,17 +51,11 @@ impl crate::turns::TurnGame for Game {
 }
 
 impl crate::turns::Determinize for Game {
-    fn determinize(&self, seat: usize, seed: u64) -> Game {
-        Game::determinize(self, seat, seed)
-    }
-}
-
-impl Game {
     /// A game consistent with what `seat` can see: the other players' hands
     /// (their sizes kept), the order of the money deck (each scoring card kept
     /// within its pile) and the order of the building deck are dealt again at
     /// random, and the game's own random stream is replaced.
-    pub fn determinize(&self, seat: usize, seed: u64) -> Game {
+    fn determinize(&self, seat: usize, seed: u64) -> Game {
         let mut g = self.clone();
         g.journal.detach();
         g.rng = ChaCha8Rng::seed_from_u64(seed);

@@ -2,6 +2,7 @@
 //! determinize.
 
 use super::*;
+use crate::turns::Determinize as _;
 
 fn rs() -> Arc<Ruleset> {
     Ruleset::load("alhambra").unwrap()

@@ -27,7 +27,7 @@ fn not_your_turn_names_whose_turn_it_is() {
     let a = game.legal_actions()[0];
     let e = game.apply_as(1, a).unwrap_err().to_string();
     assert!(e.contains("it is seat 0's turn, not seat 1's: seat 0 must take money or buy a building"), "{e}");
-    assert!(e.contains("legal: take denar2, take dirham3, take ducat1, take florin6, buy 1"), "{e}");
+    assert!(e.contains("legal now: take denar2, take dirham3, take ducat1, take florin6, buy 1"), "{e}");
     game.apply_as(0, a).unwrap();
 }
 

@@ -1,18 +1,10 @@
 //! Read-only questions about the state: the seats, piles, phase and roles.
 
-use std::sync::Arc;
-
 use super::{Decision, Game, NOBODY, Phase, Player};
 use crate::actions::Role;
 use crate::cards::CardIdx;
-use crate::ruleset::Ruleset;
 
 impl Game {
-    /// The ruleset this game is played with.
-    pub fn ruleset(&self) -> &Arc<Ruleset> {
-        &self.rs
-    }
-
     /// Number of players.
     pub fn num_players(&self) -> usize {
         self.players.len()

@@ -45,17 +45,11 @@ impl crate::turns::TurnGame for Game {
 }
 
 impl crate::turns::Determinize for Game {
-    fn determinize(&self, seat: usize, seed: u64) -> Game {
-        Game::determinize(self, seat, seed)
-    }
-}
-
-impl Game {
     /// A game consistent with what `seat` can see: the cards `seat` cannot see
     /// (other hands, the draw and discard piles, goods, cards under other
     /// players' buildings) are dealt again at random, in the same numbers, and
     /// the game's own random stream is replaced. Search bots play on these.
-    pub fn determinize(&self, seat: usize, seed: u64) -> Game {
+    fn determinize(&self, seat: usize, seed: u64) -> Game {
         let mut g = self.clone();
         g.journal.detach();
         g.rng = ChaCha8Rng::seed_from_u64(seed);

@@ -11,7 +11,7 @@ use san_juan::game::{Event, Visibility};
 use san_juan::{Game, Ruleset};
 
 fn caused_by<'a>(game: &Game, events: &'a [Event], card: &str) -> Vec<&'a str> {
-    let idx = game.ruleset().cards.idx(card).unwrap();
+    let idx = game.rules().cards.idx(card).unwrap();
     events.iter().filter(|e| e.cause == Some(idx)).map(|e| e.text.as_str()).collect()
 }
 

@@ -2,6 +2,7 @@
 //! what it can see and redeals only the rest.
 
 use engine_game::Game as _;
+use engine_play::Determinize as _;
 use san_juan::bots::{Bot, RandomBot};
 use san_juan::{Game, Ruleset};
 
