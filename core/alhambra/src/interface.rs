@@ -169,8 +169,8 @@ impl engine_game::Game for Game {
         Game::apply_text(self, text)
     }
 
-    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
-        Ok((self.scores().iter().map(|s| s.total).collect(), self.winners()))
+    fn scores(&self) -> Result<Vec<engine_game::Score>, GameError> {
+        Ok(Game::scores(self))
     }
 
     /// Rounds played: a round is one turn of every player (the last one maybe cut short).
@@ -228,26 +228,9 @@ impl engine_game::Game for Game {
         events.iter().map(|e| LogLine::plain(e.text.clone())).collect()
     }
 
-    fn scores_json(&self) -> Result<serde_json::Value, GameError> {
-        let players: Vec<serde_json::Value> = self
-            .scores()
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| serde_json::json!({ "seat": seat, "score": crate::view::ScoreView::from(s) }))
-            .collect();
-        Ok(serde_json::json!({ "players": players }))
-    }
-
+    /// The seats' lines, then the neutral collector's total (two players).
     fn score_lines(&self) -> Result<Vec<String>, GameError> {
-        let mut out: Vec<String> = self
-            .scores()
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| {
-                let parts: Vec<String> = s.breakdown.iter().map(|(k, v)| format!("{k} {v}")).collect();
-                format!("seat {seat}: {} ({})", s.total, parts.join(", "))
-            })
-            .collect();
+        let mut out = engine_game::score::lines(&self.scores());
         if let Some(n) = self.neutral_score() {
             out.push(format!("{}: {}", self.rules().two_players.neutral, n.total));
         }

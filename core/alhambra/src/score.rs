@@ -1,36 +1,12 @@
 //! Scoring: the points of one scoring (majorities per building type, ties
 //! shared: the ruleset's `on_score` script), and the players' scores.
 
-use serde::Serialize;
-
 use crate::error::GameError;
 use crate::game::Game;
 use crate::hooks::MAX_COLLECTORS;
 use crate::ruleset::{MAX_PLAYERS, MAX_TYPES, Ruleset};
 
-/// A collector's points with where they came from.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Score {
-    /// Total points.
-    pub total: i32,
-    /// Points per scoring (`A`, `B`, `C`; `earlier` for points a scenario starts with).
-    pub breakdown: Vec<(String, i32)>,
-}
-
-impl Score {
-    pub(crate) fn add(&mut self, key: &str, points: i32) {
-        self.total = self.total.saturating_add(points);
-        match self.breakdown.iter_mut().find(|(k, _)| k == key) {
-            Some((_, v)) => *v = v.saturating_add(points),
-            None => self.breakdown.push((key.to_owned(), points)),
-        }
-    }
-
-    /// Points from one scoring (0 if none).
-    pub fn get(&self, key: &str) -> i32 {
-        self.breakdown.iter().find(|(k, _)| k == key).map_or(0, |(_, v)| *v)
-    }
-}
+pub use engine_game::score::{Score, winners_of};
 
 impl Ruleset {
     /// The points of scoring `k`, per collector and building type, for these
@@ -67,12 +43,6 @@ impl Ruleset {
     }
 }
 
-/// The winning seats among these totals; a tie shares the victory.
-pub fn winners_of(totals: &[i32]) -> Vec<usize> {
-    let best = totals.iter().copied().max().unwrap_or_default();
-    (0..totals.len()).filter(|&i| totals[i] == best).collect()
-}
-
 impl Game {
     /// A player's points so far (the final ones once the game is over).
     pub fn score(&self, seat: usize) -> Score {
@@ -92,7 +62,7 @@ impl Game {
     /// The winning seats: most points; a tie shares the victory. The neutral
     /// collector cannot win.
     pub fn winners(&self) -> Vec<usize> {
-        winners_of(&self.scores().iter().map(|s| s.total).collect::<Vec<_>>())
+        winners_of(&self.scores())
     }
 }
 

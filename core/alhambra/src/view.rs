@@ -12,22 +12,7 @@ use serde::Serialize;
 use crate::actions::Action;
 use crate::game::{Decision, Game};
 use crate::ruleset::{BuildingIdx, Money};
-use crate::score::Score;
-
-/// One collector's points in a view.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ScoreView {
-    /// Total points.
-    pub total: i32,
-    /// Points per scoring (`A`, `B`, `C`; `earlier` for a scenario's starting points).
-    pub breakdown: BTreeMap<String, i32>,
-}
-
-impl From<&Score> for ScoreView {
-    fn from(s: &Score) -> Self {
-        ScoreView { total: s.total, breakdown: s.breakdown.iter().cloned().collect() }
-    }
-}
+pub use engine_game::score::ScoreView;
 
 /// A seat as seen by the viewer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -169,7 +154,7 @@ impl Game {
                     hand_size: p.hand.len(),
                     buildings: buildings(&p.buildings),
                     counts: counts(&p.counts),
-                    score: (&self.earned[seat]).into(),
+                    score: self.earned[seat].view(),
                 }
             })
             .collect();
@@ -177,7 +162,7 @@ impl Game {
             name: rs.two_players.neutral.clone(),
             buildings: buildings(&n.buildings),
             counts: counts(&n.counts),
-            score: (&self.earned[self.players.len()]).into(),
+            score: self.earned[self.players.len()].view(),
         });
         let building_display = self
             .building_display

@@ -19,6 +19,7 @@ pub mod models;
 pub mod registry;
 pub mod run;
 pub mod saved;
+pub mod score;
 pub mod text;
 
 use std::path::Path;
@@ -37,6 +38,7 @@ pub use any::{AnyGame, AnyRules, Kind, KindOf};
 pub use journal::Journal;
 pub use models::Models;
 pub use registry::Registry;
+pub use score::Score;
 pub use text::{Line, LogLine, Scenario, Style};
 
 /// What names a loaded ruleset and who may play it.
@@ -133,7 +135,7 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     // ----- setup and bots -------------------------------------------------
 
     /// A new game of `players`, dealt from `seed`.
-    fn start(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, Self::Error>;
+    fn start(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, GameError>;
     /// The ruleset it plays.
     fn rules(&self) -> &Arc<Self::Rules>;
     /// The game's rules of thumb as a bot (`greedy`): also what answers the decisions
@@ -161,14 +163,19 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     // ----- playing --------------------------------------------------------
 
     /// Applies a legal action and returns what happened.
-    fn apply(&mut self, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error>;
+    fn apply(&mut self, action: Self::Action) -> Result<Vec<Self::Event>, GameError>;
     /// Applies a line typed in the notation (several steps at once allowed).
-    fn apply_text(&mut self, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
+    fn apply_text(&mut self, text: &str) -> Result<Vec<Self::Event>, GameError>;
 
     // ----- the record of a finished game -----------------------------------
 
-    /// Final score per seat and the winning seats (tie-breaks are the game's).
-    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), Self::Error>;
+    /// Every seat's score now (the final one once the game is over), with its parts and tie-break.
+    fn scores(&self) -> Result<Vec<Score>, GameError>;
+    /// Final score per seat and the winning seats (most points, then the tie-break).
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
+        let scores = self.scores()?;
+        Ok((scores.iter().map(|s| s.total).collect(), score::winners_of(&scores)))
+    }
     /// Rounds (or turns) played.
     fn rounds(&self) -> u32;
     /// What `seat` holds at the end, with the round it got each, for per-card statistics.
@@ -209,12 +216,12 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
         self.journal_mut().take_events()
     }
     /// Applies one saved entry of a file of format `version`.
-    fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, Self::Error>;
+    fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, GameError>;
     /// Deals again, from `seed`, everything `seat` has not seen (as
     /// [`Determinize::determinize`] does) and records it: what an undo does so
     /// that taking back a draw shows nothing of the face-down cards. The
     /// journal (log, record, re-deals, count) goes over to the new deal.
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), Self::Error> {
+    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
         self.may_redeal(seat)?;
         let mut dealt = self.determinize(seat, seed);
         dealt.journal_mut().redealt(self.journal_mut(), seat, seed);
@@ -236,15 +243,19 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     // ----- what a seat sees -------------------------------------------------
 
     /// What `seat` may see (`None`: everything), as the JSON contract of the game's view.
-    fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, Self::Error>;
+    fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError>;
     /// The legal answers of the seat to move, each with its card, zone and words.
     fn legal_views(&self) -> Vec<ActionView>;
     /// Each event as `seat` may read it (`None`: everything), with the card that caused it.
     fn log_lines(&self, events: &[Self::Event], seat: Option<usize>) -> Vec<LogLine>;
     /// Every seat's score with its breakdown, as the view's JSON contract words it.
-    fn scores_json(&self) -> Result<serde_json::Value, Self::Error>;
+    fn scores_json(&self) -> Result<serde_json::Value, GameError> {
+        Ok(serde_json::to_value(score::ScoresView::of(&self.scores()?)).unwrap_or_default())
+    }
     /// Each seat's score with its parts (`seat 0: 12 (buildings 9, …)`), for `score`.
-    fn score_lines(&self) -> Result<Vec<String>, Self::Error>;
+    fn score_lines(&self) -> Result<Vec<String>, GameError> {
+        Ok(score::lines(&self.scores()?))
+    }
 
     // ----- the terminal -----------------------------------------------------
 
@@ -270,7 +281,7 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     /// The game's part of the help text.
     fn help(&self) -> &'static str;
     /// The final scores with where they came from, for `seat`'s person.
-    fn end_text(&self, seat: usize, seats: &[String]) -> Result<Vec<Line>, Self::Error>;
+    fn end_text(&self, seat: usize, seats: &[String]) -> Result<Vec<Line>, GameError>;
 
     // ----- checks and scenarios ----------------------------------------------
 

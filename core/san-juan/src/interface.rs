@@ -138,9 +138,8 @@ impl engine_game::Game for Game {
         Game::apply_text(self, text)
     }
 
-    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
-        let scores = self.scores()?;
-        Ok((scores.iter().map(|s| s.total).collect(), crate::score::winners_of(&scores)))
+    fn scores(&self) -> Result<Vec<engine_game::Score>, GameError> {
+        Game::scores(self)
     }
 
     fn rounds(&self) -> u32 {
@@ -188,22 +187,6 @@ impl engine_game::Game for Game {
             Some(seat) => events.iter().filter_map(|e| e.seen_by(seat)).map(line).collect(),
             None => events.iter().cloned().map(line).collect(),
         }
-    }
-
-    fn scores_json(&self) -> Result<serde_json::Value, GameError> {
-        Ok(serde_json::to_value(self.scores_view()?).unwrap_or_default())
-    }
-
-    fn score_lines(&self) -> Result<Vec<String>, GameError> {
-        Ok(self
-            .scores()?
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| {
-                let parts: Vec<String> = s.breakdown.iter().map(|(k, v)| format!("{k} {v}")).collect();
-                format!("seat {seat}: {} ({})", s.total, parts.join(", "))
-            })
-            .collect())
     }
 
     fn table_text(&self, viewer: Option<usize>) -> Vec<String> {

@@ -1,37 +1,10 @@
 //! End-of-game scoring: printed points, cards under buildings, then every
 //! `on_score` hook in card order (the palace last, on the subtotal).
 
-use serde::Serialize;
-
 use crate::error::GameError;
 use crate::game::Game;
 use crate::hooks::Hook;
-
-/// A player's score with where it came from.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Score {
-    /// Total victory points.
-    pub total: i32,
-    /// Points by source: `buildings` (printed points), then a card id per card that added points.
-    pub breakdown: Vec<(String, i32)>,
-    /// Tie-break value: hand cards plus goods.
-    pub tie_break: i32,
-}
-
-impl Score {
-    fn add(&mut self, key: &str, points: i32) {
-        self.total = self.total.saturating_add(points);
-        match self.breakdown.iter_mut().find(|(k, _)| k == key) {
-            Some((_, v)) => *v = v.saturating_add(points),
-            None => self.breakdown.push((key.to_owned(), points)),
-        }
-    }
-
-    /// Points from one source (0 if none).
-    pub fn get(&self, key: &str) -> i32 {
-        self.breakdown.iter().find(|(k, _)| k == key).map_or(0, |(_, v)| *v)
-    }
-}
+pub use engine_game::score::{Score, winners_of};
 
 impl Game {
     /// Scores one player as if the game ended now.
@@ -67,10 +40,4 @@ impl Game {
     pub fn winners(&self) -> Result<Vec<usize>, GameError> {
         Ok(winners_of(&self.scores()?))
     }
-}
-
-/// The winning seats among these scores: most points, then the tie-break; still tied means shared.
-pub fn winners_of(scores: &[Score]) -> Vec<usize> {
-    let best = scores.iter().map(|s| (s.total, s.tie_break)).max().unwrap_or_default();
-    (0..scores.len()).filter(|&i| (scores[i].total, scores[i].tie_break) == best).collect()
 }

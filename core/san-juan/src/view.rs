@@ -7,52 +7,13 @@
 //! `winner`.
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
 
 use crate::actions::Action;
 use crate::cards::CardIdx;
 use crate::effects::PickFrom;
 use crate::error::GameError;
 use crate::game::{Decision, DiscardReason, Game};
-use crate::score::Score;
-
-/// Named numbers serialized as a JSON object in their order (a score's
-/// breakdown, the cards under each building).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ordered<T>(pub Vec<(String, T)>);
-
-impl<T> Ordered<T> {
-    /// True when there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl<T: Serialize> Serialize for Ordered<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
-/// `{"total": 42, "breakdown": {"buildings": 30, …}}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ScoreView {
-    /// Total victory points.
-    pub total: i32,
-    /// Points by source, in the order they were added.
-    pub breakdown: Ordered<i32>,
-}
-
-impl Score {
-    /// The score as the JSON contract shows it.
-    pub fn view(&self) -> ScoreView {
-        ScoreView { total: self.total, breakdown: Ordered(self.breakdown.clone()) }
-    }
-}
+pub use engine_game::score::{Ordered, ScoreView};
 
 /// One player as a viewer sees them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -157,22 +118,6 @@ pub struct View {
     pub winners: Option<Vec<usize>>,
 }
 
-/// Every player's score, as `score --json` prints it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ScoresView {
-    /// One entry per seat.
-    pub players: Vec<SeatScore>,
-}
-
-/// A seat and its score.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SeatScore {
-    /// Seat number.
-    pub seat: usize,
-    /// Its score.
-    pub score: ScoreView,
-}
-
 impl Game {
     /// The state as a viewer sees it. `viewer: Some(seat)` hides other hands, the
     /// deck order (only sizes are shown), and others' cards under buildings and
@@ -265,12 +210,6 @@ impl Game {
             }
             _ => None,
         }
-    }
-
-    /// Every player's score.
-    pub fn scores_view(&self) -> Result<ScoresView, GameError> {
-        let players = self.scores()?.iter().enumerate().map(|(seat, s)| SeatScore { seat, score: s.view() }).collect();
-        Ok(ScoresView { players })
     }
 }
 

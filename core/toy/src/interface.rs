@@ -103,8 +103,11 @@ impl engine_game::Game for Game {
         Game::apply_text(self, text)
     }
 
-    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
-        Ok((self.scores().to_vec(), self.winners()))
+    /// Every point comes from a card played.
+    fn scores(&self) -> Result<Vec<engine_game::Score>, GameError> {
+        let score =
+            |&total: &i32| engine_game::Score { total, breakdown: vec![("cards played".into(), total)], tie_break: 0 };
+        Ok(Game::scores(self).iter().map(score).collect())
     }
 
     fn rounds(&self) -> u32 {
@@ -148,25 +151,6 @@ impl engine_game::Game for Game {
     /// Every event is public (a drawn card is not named), so every seat reads the same lines.
     fn log_lines(&self, events: &[Event], _seat: Option<usize>) -> Vec<LogLine> {
         events.iter().map(|e| LogLine::plain(e.text.clone())).collect()
-    }
-
-    fn scores_json(&self) -> Result<serde_json::Value, GameError> {
-        let players: Vec<serde_json::Value> = self
-            .scores()
-            .iter()
-            .enumerate()
-            .map(|(seat, &total)| serde_json::json!({ "seat": seat, "score": { "total": total, "breakdown": { "cards played": total } } }))
-            .collect();
-        Ok(serde_json::json!({ "players": players }))
-    }
-
-    fn score_lines(&self) -> Result<Vec<String>, GameError> {
-        Ok(self
-            .scores()
-            .iter()
-            .enumerate()
-            .map(|(seat, total)| format!("seat {seat}: {total} (cards played {total})"))
-            .collect())
     }
 
     fn table_text(&self, viewer: Option<usize>) -> Vec<String> {

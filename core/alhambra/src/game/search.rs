@@ -44,8 +44,9 @@ impl crate::turns::TurnGame for Game {
         if !self.over {
             return None;
         }
-        let totals: Vec<i32> = (0..self.players.len()).map(|s| self.earned[s].total).collect();
-        let winners = crate::score::winners_of(&totals);
+        let scores = &self.earned[..self.players.len()];
+        let totals: Vec<i32> = scores.iter().map(|s| s.total).collect();
+        let winners = crate::score::winners_of(scores);
         Some(engine_play::turns::shaped_rewards(&totals, &winners, 20.0))
     }
 }
