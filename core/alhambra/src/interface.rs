@@ -120,16 +120,12 @@ impl engine_game::Game for Game {
     type Rules = Ruleset;
     type Event = Event;
 
-    const ID: &'static str = crate::files::BUILTINS.game;
+    const BUILTINS: &'static Builtins = &crate::files::BUILTINS;
     const TITLE: &'static str = "Alhambra";
     const DEFAULT_RULESET: &'static str = DEFAULT_RULESET;
     // Alhambra's files hold one atomic action per entry in every format: its
     // first files said version 1, and read the same as version 2.
     const OLDEST_SAVED: u32 = 1;
-
-    fn builtins() -> &'static Builtins {
-        &crate::files::BUILTINS
-    }
 
     fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
         Game::new(Arc::clone(rs), players, seed)

@@ -44,13 +44,13 @@ pub fn state_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
             .join(", ")
     };
     for p in &v.players {
-        let hand = match &p.hand {
+        let hand = match &p.head.hand {
             Some(h) if h.is_empty() => "no money".to_owned(),
-            Some(h) => format!("money {} (total {})", h.join(" "), game.player(p.seat).money()),
-            None if p.hand_size == 1 => "1 money card".to_owned(),
-            None => format!("{} money cards", p.hand_size),
+            Some(h) => format!("money {} (total {})", h.join(" "), game.player(p.head.seat).money()),
+            None if p.head.hand_size == 1 => "1 money card".to_owned(),
+            None => format!("{} money cards", p.head.hand_size),
         };
-        out.push(format!("  seat {}: {}; {}; {hand}", p.seat, points(p.score.total), counts(&p.counts)));
+        out.push(format!("  seat {}: {}; {}; {hand}", p.head.seat, points(p.score.total), counts(&p.counts)));
     }
     if let Some(n) = &v.neutral {
         out.push(format!("  {} (neutral): {}; {}", n.name, points(n.score.total), counts(&n.counts)));

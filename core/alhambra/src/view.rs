@@ -13,19 +13,15 @@ use crate::actions::Action;
 use crate::game::{Decision, Game};
 use crate::ruleset::{BuildingIdx, Money};
 pub use engine_game::score::ScoreView;
+use engine_game::view::SeatHead;
 
 /// A seat as seen by the viewer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerView {
-    /// The seat, from 0.
-    pub seat: usize,
-    /// The money in hand, sorted (only for the viewer's own seat, or for an observer).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hand: Option<Vec<String>>,
-    /// Money cards in hand (public).
-    pub hand_size: usize,
-    /// Buildings owned, in the order acquired.
-    pub buildings: Vec<String>,
+    /// Seat, money in hand (sorted; only for the viewer's own seat, or for an
+    /// observer), its count (public), and the buildings in the order acquired.
+    #[serde(flatten)]
+    pub head: SeatHead,
     /// Buildings per type (types with none left out).
     pub counts: BTreeMap<String, u8>,
     /// Points so far (public: scorings are done in the open).
@@ -143,16 +139,13 @@ impl Game {
             .iter()
             .enumerate()
             .map(|(seat, p)| {
-                let hand = viewer.is_none_or(|v| v == seat).then(|| {
+                let hand = || {
                     let mut h = p.hand.clone();
                     h.sort_unstable();
                     money(&h)
-                });
+                };
                 PlayerView {
-                    seat,
-                    hand,
-                    hand_size: p.hand.len(),
-                    buildings: buildings(&p.buildings),
+                    head: SeatHead::new(seat, viewer, hand, p.hand.len()).holding(buildings(&p.buildings)),
                     counts: counts(&p.counts),
                     score: self.earned[seat].view(),
                 }

@@ -103,7 +103,7 @@ impl<G: Game> Kind for KindOf<G> {
     }
 
     fn builtins(&self) -> &'static Builtins {
-        G::builtins()
+        G::BUILTINS
     }
 
     fn load(&self, spec: &str, from: Option<&Source>) -> Result<Arc<dyn AnyRules>, LoadErrors> {

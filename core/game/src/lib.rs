@@ -21,6 +21,7 @@ pub mod run;
 pub mod saved;
 pub mod score;
 pub mod text;
+pub mod view;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -62,8 +63,7 @@ pub trait Rules: Send + Sync + Sized + 'static {
     fn load_source(source: Source) -> Result<Arc<Self>, LoadErrors>;
     /// Loads a ruleset by id or path; a relative path is relative to `from`'s folder when given.
     fn load(spec: &str, from: Option<&Source>) -> Result<Arc<Self>, LoadErrors> {
-        let builtins = <Self::Game as Game>::builtins();
-        Self::load_source(engine_rules::chain::resolve_spec(spec, from, builtins)?)
+        Self::load_source(engine_rules::chain::resolve_spec(spec, from, <Self::Game as Game>::BUILTINS)?)
     }
     /// Its id, name, fingerprint and player counts.
     fn about(&self) -> About<'_>;
@@ -121,16 +121,16 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     /// One thing that happened, as the game logs it.
     type Event;
 
+    /// The built-in rule files.
+    const BUILTINS: &'static Builtins;
     /// The id rulesets name the game with (`game = "…"`), and records carry.
-    const ID: &'static str;
+    const ID: &'static str = Self::BUILTINS.game;
     /// Display name, for titles.
     const TITLE: &'static str;
     /// The ruleset `play` uses when none is given.
     const DEFAULT_RULESET: &'static str;
     /// The oldest saved-game format the game reads (1: lines as typed, 2: atomic actions).
     const OLDEST_SAVED: u32;
-    /// The built-in rule files.
-    fn builtins() -> &'static Builtins;
 
     // ----- setup and bots -------------------------------------------------
 

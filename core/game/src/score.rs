@@ -3,7 +3,8 @@
 //! contract and the `score` command show them.
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+
+pub use crate::view::Ordered;
 
 /// A seat's points with where they came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,28 +53,6 @@ pub fn winners_of(scores: &[Score]) -> Vec<usize> {
 /// `seat 0: 12 (buildings 9, …)`, a line per seat.
 pub fn lines(scores: &[Score]) -> Vec<String> {
     scores.iter().enumerate().map(|(seat, s)| format!("seat {seat}: {}", s.line())).collect()
-}
-
-/// Named numbers serialized as a JSON object in their order (a score's
-/// breakdown, counts per holding).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Ordered<T>(pub Vec<(String, T)>);
-
-impl<T> Ordered<T> {
-    /// True when there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl<T: Serialize> Serialize for Ordered<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
 }
 
 /// `{"total": 42, "breakdown": {"buildings": 30, …}}`.

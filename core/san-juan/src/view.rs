@@ -14,19 +14,15 @@ use crate::effects::PickFrom;
 use crate::error::GameError;
 use crate::game::{Decision, DiscardReason, Game};
 pub use engine_game::score::{Ordered, ScoreView};
+use engine_game::view::SeatHead;
 
 /// One player as a viewer sees them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerView {
-    /// Seat number.
-    pub seat: usize,
-    /// Hand card ids, sorted; only the viewer's own (or all, for an observer).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hand: Option<Vec<String>>,
-    /// Cards in hand.
-    pub hand_size: usize,
-    /// Buildings in play, in the order built.
-    pub buildings: Vec<String>,
+    /// Seat, hand (sorted ids; only the viewer's own, or all for an observer),
+    /// hand size, and the buildings in play in the order built.
+    #[serde(flatten)]
+    pub head: SeatHead,
     /// Buildings holding a good.
     pub goods: Vec<String>,
     /// Cards under each building that keeps them; only for the viewer's own city.
@@ -131,11 +127,11 @@ impl Game {
             // need not be told (EN2 chapel note): a player's view shows neither
             // the others' counts nor the scores that would reveal them.
             let sees_all = viewer.is_none_or(|v| v == seat);
-            let hand = sees_all.then(|| {
+            let hand = || {
                 let mut hand = ids(&p.hand);
                 hand.sort_unstable();
                 hand
-            });
+            };
             let under = sees_all.then(|| {
                 let mut under: Vec<(String, u64)> = Vec::new();
                 for s in &p.city {
@@ -150,10 +146,8 @@ impl Game {
                 Ordered(under)
             });
             players.push(PlayerView {
-                seat,
-                hand,
-                hand_size: p.hand.len(),
-                buildings: p.city.iter().map(|s| cards.id(s.card).to_owned()).collect(),
+                head: SeatHead::new(seat, viewer, hand, p.hand.len())
+                    .holding(p.city.iter().map(|s| cards.id(s.card).to_owned()).collect()),
                 goods: p.city.iter().filter(|s| s.good.is_some()).map(|s| cards.id(s.card).to_owned()).collect(),
                 under,
                 covered: p.city.iter().flat_map(|s| s.covered.iter()).map(|&c| cards.id(c).to_owned()).collect(),

@@ -75,15 +75,11 @@ impl engine_game::Game for Game {
     type Rules = Ruleset;
     type Event = Event;
 
-    const ID: &'static str = crate::files::BUILTINS.game;
+    const BUILTINS: &'static Builtins = &crate::files::BUILTINS;
     const TITLE: &'static str = "High-Low";
     const DEFAULT_RULESET: &'static str = DEFAULT_RULESET;
     // Born with format 2: one atomic action per entry.
     const OLDEST_SAVED: u32 = 2;
-
-    fn builtins() -> &'static Builtins {
-        &crate::files::BUILTINS
-    }
 
     fn start(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, GameError> {
         Game::new(Arc::clone(rs), players, seed)
