@@ -11,6 +11,7 @@
 
 use std::fmt::Debug;
 
+// What the macros' expansions name, by paths that resolve from any game crate.
 #[doc(hidden)]
 pub use engine_rules::doc::TomlDoc;
 #[doc(hidden)]
