@@ -15,152 +15,87 @@ use engine_game::Game as _;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use engine_rules::doc::TomlDoc;
+use engine_game::scenario::Expected;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::Deserialize;
 
-use crate::error::{GameError, LoadError, LoadErrors};
-use crate::files::Source;
+use crate::error::{GameError, LoadError};
 use crate::game::{Decision, Draw, Game, Player};
 use crate::rng;
-use crate::ruleset::{BuildingIdx, DEFAULT_RULESET, Money, Ruleset};
+use crate::ruleset::{BuildingIdx, Money, Ruleset};
 
-/// One seat of a scenario (or the neutral collector).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerSpec {
-    /// Money in hand.
-    #[serde(default)]
-    pub hand: Vec<String>,
-    /// Buildings owned: card ids (`garden10`) or types (`garden`: any card of it left, the cheapest first).
-    #[serde(default)]
-    pub buildings: Vec<String>,
-    /// Points from earlier scorings.
-    #[serde(default)]
-    pub score: i32,
+engine_game::scenario_seat! {
+    /// One seat of a scenario (or the neutral collector).
+    pub struct PlayerSpec {
+        /// Money in hand.
+        pub hand: Vec<String>,
+        /// Buildings owned: card ids (`garden10`) or types (`garden`: any card of it left, the cheapest first).
+        pub buildings: Vec<String>,
+        /// Points from earlier scorings.
+        pub score: i32,
+    }
 }
 
-/// What the scenario test verifies after the actions.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Expect {
-    /// Total points per seat.
-    pub scores: Option<Vec<i32>>,
-    /// Points per scoring per seat (only the keys given are checked).
-    pub breakdown: Option<Vec<BTreeMap<String, i32>>>,
-    /// The neutral collector's total.
-    pub neutral_score: Option<i32>,
-    /// Buildings per seat, in the order acquired.
-    pub buildings: Option<Vec<Vec<String>>>,
-    /// Buildings per type per seat (types not given must be 0).
-    pub counts: Option<Vec<BTreeMap<String, u8>>>,
-    /// The neutral collector's number of buildings.
-    pub neutral_buildings: Option<usize>,
-    /// Money in hand per seat (any order).
-    pub hands: Option<Vec<Vec<String>>>,
-    /// Money cards in hand per seat.
-    pub hand_sizes: Option<Vec<usize>>,
-    /// The money display, in order.
-    pub money_display: Option<Vec<String>>,
-    /// The building display, slot by slot (`-` for an empty slot).
-    pub building_display: Option<Vec<String>>,
-    /// Scorings done, in order.
-    pub scored: Option<Vec<String>>,
-    /// Buildings nobody got at the end.
-    pub unclaimed: Option<Vec<String>>,
-    /// The winning seats.
-    pub winners: Option<Vec<usize>>,
-    /// The game is over.
-    pub over: Option<bool>,
-    /// The seat that took the first turn.
-    pub start_player: Option<usize>,
-    /// The pending decision's name (`turn`, `take`, `pay`, `donate`) or `none`.
-    pub pending: Option<String>,
-    /// The seat that must decide.
-    pub pending_seat: Option<usize>,
-    /// The legal actions, exactly.
-    pub legal: Option<Vec<String>>,
-    /// Actions that must be legal.
-    pub legal_includes: Option<Vec<String>>,
-    /// Actions that must not be legal.
-    pub legal_excludes: Option<Vec<String>>,
-    /// Cards in the money deck.
-    pub deck_size: Option<usize>,
-    /// Cards in the building deck.
-    pub building_deck_size: Option<usize>,
-    /// Cards in the discard pile.
-    pub discard_size: Option<usize>,
-    /// The last action fails with an error containing this text (the actions stop there).
-    pub error: Option<String>,
+engine_game::scenario_expect! {
+    /// What the scenario test verifies after the actions: the keys every game
+    /// has, and these.
+    pub struct Expect {
+        /// The neutral collector's total.
+        pub neutral_score: Option<i32>,
+        /// Buildings per type per seat (types not given must be 0).
+        pub counts: Option<Vec<BTreeMap<String, u8>>>,
+        /// The neutral collector's number of buildings.
+        pub neutral_buildings: Option<usize>,
+        /// The money display, in order.
+        pub money_display: Option<Vec<String>>,
+        /// The building display, slot by slot (`-` for an empty slot).
+        pub building_display: Option<Vec<String>>,
+        /// Scorings done, in order.
+        pub scored: Option<Vec<String>>,
+        /// Buildings nobody got at the end.
+        pub unclaimed: Option<Vec<String>>,
+        /// The seat that took the first turn.
+        pub start_player: Option<usize>,
+        /// Cards in the building deck.
+        pub building_deck_size: Option<usize>,
+        /// The last action fails with an error containing this text (the actions stop there).
+        pub error: Option<String>,
+    }
 }
 
-/// The scenario file.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScenarioFile {
-    /// What the scenario shows, in a sentence.
-    #[serde(default)]
-    pub description: String,
-    /// Ruleset id or path (relative to the scenario file).
-    pub ruleset: Option<String>,
-    /// Seed for whatever the scenario leaves unplaced.
-    #[serde(default)]
-    pub seed: u64,
-    /// Set up by the rules from a money deck with this top (top first).
-    pub deal: Option<Vec<String>>,
-    /// The seat whose turn it is.
-    #[serde(default)]
-    pub to_move: usize,
-    /// The seat that took the first turn (default: `to_move`).
-    pub start_player: Option<usize>,
-    /// The turn number.
-    pub turn: Option<u32>,
-    /// Money face up; absent: dealt from the unplaced money.
-    pub money_display: Option<Vec<String>>,
-    /// Buildings face up from slot 1 (`-`: an empty slot); slots not given are dealt.
-    #[serde(default)]
-    pub building_display: Vec<String>,
-    /// Top of the money deck, top first: money and scoring card ids.
-    #[serde(default)]
-    pub deck: Vec<String>,
-    /// Top of the building deck, top first.
-    #[serde(default)]
-    pub building_deck: Vec<String>,
-    /// The discard pile.
-    #[serde(default)]
-    pub discard: Vec<String>,
-    /// Where unplaced money goes: `deck` (default) or `discard`.
-    pub unplaced_money: Option<String>,
-    /// Buildings not placed are set aside (out of the game): the building deck holds only `building_deck`.
-    #[serde(default)]
-    pub only_listed_buildings: bool,
-    /// Scorings already done (their cards are out of the game).
-    #[serde(default)]
-    pub scored: Vec<String>,
-    /// Actions to play, in the action notation.
-    #[serde(default)]
-    pub actions: Vec<String>,
-    /// One table per seat (none with `[from_game]`).
-    #[serde(default)]
-    pub players: Vec<PlayerSpec>,
-    /// A position reached by play instead of one written out: what a table's
-    /// "save this moment as a scenario" writes.
-    pub from_game: Option<engine_game::saved::FromGame>,
-    /// The neutral collector (two players).
-    pub neutral: Option<PlayerSpec>,
-    /// Checks.
-    pub expect: Option<Expect>,
-}
-
-/// A scenario read from a file or a string.
-#[derive(Clone, Debug)]
-pub struct Scenario {
-    /// Where it came from.
-    pub source: Source,
-    doc: Arc<TomlDoc>,
-    /// Its parsed content.
-    pub file: ScenarioFile,
+engine_game::scenario_file! {
+    /// The scenario file: the head every game has, and the position.
+    pub struct ScenarioFile {
+        /// Set up by the rules from a money deck with this top (top first).
+        pub deal: Option<Vec<String>>,
+        /// The seat whose turn it is.
+        pub to_move: usize,
+        /// The seat that took the first turn (default: `to_move`).
+        pub start_player: Option<usize>,
+        /// The turn number.
+        pub turn: Option<u32>,
+        /// Money face up; absent: dealt from the unplaced money.
+        pub money_display: Option<Vec<String>>,
+        /// Buildings face up from slot 1 (`-`: an empty slot); slots not given are dealt.
+        pub building_display: Vec<String>,
+        /// Top of the money deck, top first: money and scoring card ids.
+        pub deck: Vec<String>,
+        /// Top of the building deck, top first.
+        pub building_deck: Vec<String>,
+        /// The discard pile.
+        pub discard: Vec<String>,
+        /// Where unplaced money goes: `deck` (default) or `discard`.
+        pub unplaced_money: Option<String>,
+        /// Buildings not placed are set aside (out of the game): the building deck holds only `building_deck`.
+        pub only_listed_buildings: bool,
+        /// Scorings already done (their cards are out of the game).
+        pub scored: Vec<String>,
+        /// The neutral collector (two players).
+        pub neutral: Option<PlayerSpec>,
+    }
+    players: PlayerSpec, expect: Expect,
+    scenario: Scenario of Game, runs to Run,
+    help: "a scenario has ruleset, description, a position, players, actions and [expect] (docs/alhambra.md, Scenarios)",
 }
 
 /// The keys of a position written out, which a game reached otherwise (by
@@ -195,40 +130,12 @@ struct Pools {
 }
 
 impl Scenario {
-    /// Reads a scenario file.
-    pub fn load(path: &std::path::Path) -> Result<Scenario, LoadError> {
-        let source = Source::Disk(path.to_path_buf());
-        let text = source.read()?;
-        Scenario::parse(source, text)
-    }
-
-    /// Parses scenario text; `source` names it in errors.
-    pub fn parse(source: Source, text: String) -> Result<Scenario, LoadError> {
-        let doc = TomlDoc::parse(source.clone(), text)?;
-        let file = doc.deserialize().map_err(|e| {
-            e.help("a scenario has ruleset, description, a position, players, actions and [expect] (docs/alhambra.md, Scenarios)")
-        })?;
-        Ok(Scenario { source, doc: Arc::new(doc), file })
-    }
-
-    fn err(&self, path: &str, message: impl Into<String>) -> LoadError {
-        self.doc.error(path, message)
-    }
-
     /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
     fn played_to(&self, from: &engine_game::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         let position: Vec<&str> =
             ["deal"].into_iter().chain(WRITTEN.iter().copied()).chain(["players", "neutral", "seed"]).collect();
         self.check_expect(&rs)?;
         from.play_in::<Game>(&self.doc, &position, rs)
-    }
-
-    /// Loads the scenario's ruleset.
-    pub fn ruleset(&self) -> Result<Arc<Ruleset>, LoadErrors> {
-        <Ruleset as engine_game::Rules>::load(
-            self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET),
-            Some(&self.source),
-        )
     }
 
     /// The position the scenario sets up, before its actions: one `deal`t by
@@ -547,30 +454,26 @@ impl Scenario {
                     .help(help));
             }
         }
-        let building = |id: &str, path: String| -> Result<(), LoadError> {
-            rs.lookup_building(id).map(|_| ()).map_err(|why| self.err(&path, why).help(help))
+        // Every id with where it is written: `expect.hands.1.0`, `expect.unclaimed.2`.
+        let listed = |key: &str, ids: Option<&[String]>| -> Vec<(String, String)> {
+            let ids = ids.unwrap_or_default().iter().enumerate();
+            ids.map(|(i, id)| (id.clone(), format!("expect.{key}.{i}"))).collect()
         };
-        for (seat, ids) in e.buildings.iter().flatten().enumerate() {
-            for (i, id) in ids.iter().enumerate() {
-                building(id, format!("expect.buildings.{seat}.{i}"))?;
-            }
-        }
-        for (i, id) in e.unclaimed.iter().flatten().enumerate() {
-            building(id, format!("expect.unclaimed.{i}"))?;
-        }
-        for (i, id) in e.building_display.iter().flatten().enumerate().filter(|(_, id)| *id != "-") {
-            building(id, format!("expect.building_display.{i}"))?;
-        }
-        let money = |id: &str, path: String| -> Result<(), LoadError> {
-            rs.lookup_money(id).map(|_| ()).map_err(|why| self.err(&path, why).help(help))
+        let per_seat = |key: &str, seats: &Option<Vec<Vec<String>>>| -> Vec<(String, String)> {
+            let seats = seats.iter().flatten().enumerate();
+            seats.flat_map(|(seat, ids)| listed(&format!("{key}.{seat}"), Some(ids))).collect()
         };
-        for (seat, ids) in e.hands.iter().flatten().enumerate() {
-            for (i, id) in ids.iter().enumerate() {
-                money(id, format!("expect.hands.{seat}.{i}"))?;
-            }
+        let mut buildings = per_seat("buildings", &e.buildings);
+        buildings.extend(listed("unclaimed", e.unclaimed.as_deref()));
+        buildings
+            .extend(listed("building_display", e.building_display.as_deref()).into_iter().filter(|(id, _)| id != "-"));
+        for (id, path) in buildings {
+            rs.lookup_building(&id).map_err(|why| self.err(&path, why).help(help))?;
         }
-        for (i, id) in e.money_display.iter().flatten().enumerate() {
-            money(id, format!("expect.money_display.{i}"))?;
+        let mut money = per_seat("hands", &e.hands);
+        money.extend(listed("money_display", e.money_display.as_deref()));
+        for (id, path) in money {
+            rs.lookup_money(&id).map_err(|why| self.err(&path, why).help(help))?;
         }
         Ok(())
     }
@@ -595,19 +498,13 @@ impl Scenario {
         Ok(Run { game, error: None })
     }
 
-    /// Loads the ruleset, sets up and plays; every error as a load error.
-    pub fn run(&self) -> Result<Run, LoadErrors> {
-        let rs = self.ruleset()?;
-        Ok(self.play(rs)?)
-    }
-
     /// Checks `[expect]` against a run; returns the failures.
     pub fn check(&self, run: &Run) -> Vec<String> {
         let Some(e) = &self.file.expect else { return Vec::new() };
         let game = &run.game;
         let mut fails = Vec::new();
-        check_seats(e, game, &mut fails);
-        check_table(e, game, &mut fails);
+        let Ok(()) = engine_game::scenario::check(&e.common(), &Reported(game), &mut fails);
+        check_own(e, game, &mut fails);
         match (&e.error, &run.error) {
             (Some(want), Some((i, got))) => {
                 if i + 1 != self.file.actions.len() {
@@ -629,80 +526,84 @@ impl Scenario {
     }
 }
 
-/// The `[expect]` entries about each seat: scores, breakdowns, buildings, hands.
-fn check_seats(e: &Expect, game: &Game, fails: &mut Vec<String>) {
+/// A game as `[expect]`'s keys every game has read it.
+struct Reported<'a>(&'a Game);
+
+impl engine_game::scenario::Report for Reported<'_> {
+    type Error = std::convert::Infallible;
+
+    fn scores(&self) -> Result<Vec<engine_game::Score>, Self::Error> {
+        Ok(self.0.scores())
+    }
+
+    fn hands(&self) -> Vec<Vec<String>> {
+        let rs = self.0.rules();
+        (0..self.0.num_players()).map(|s| self.0.player(s).hand.iter().map(|&m| rs.money_id(m)).collect()).collect()
+    }
+
+    fn holdings(&self) -> Vec<Vec<String>> {
+        let rs = self.0.rules();
+        let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect();
+        (0..self.0.num_players()).map(|s| ids(&self.0.player(s).buildings)).collect()
+    }
+
+    fn winners(&self) -> Result<Vec<usize>, Self::Error> {
+        Ok(self.0.winners())
+    }
+
+    fn over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    fn pending(&self) -> Option<(String, usize)> {
+        self.0.pending().map(|d| (d.name().to_owned(), d.seat()))
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.0.legal_actions().iter().map(|a| a.text(self.0.rules())).collect()
+    }
+
+    fn deck_size(&self) -> usize {
+        self.0.deck_size()
+    }
+
+    fn discard_size(&self) -> usize {
+        self.0.discard().len()
+    }
+}
+
+/// The `[expect]` entries only Alhambra has: the neutral collector, buildings
+/// per type, the displays, scorings, unclaimed buildings, the start player and
+/// the building deck.
+fn check_own(e: &Expect, game: &Game, fails: &mut Vec<String>) {
     let rs = Arc::clone(game.rules());
     let mut eq = |what: &str, want: String, got: String| {
         if want != got {
             fails.push(format!("{what}: expected {want}, got {got}"));
         }
     };
-    let n = game.num_players();
-    let scores = game.scores();
     let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
-    let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
-    if let Some(want) = &e.scores {
-        eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
-    }
-    if let Some(want) = &e.breakdown {
-        for (seat, entries) in want.iter().enumerate().take(n) {
-            for (k, v) in entries {
-                eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
-            }
-        }
-    }
     if let Some(want) = e.neutral_score {
         let got = game.neutral_score().map_or("no neutral collector".to_owned(), |s| s.total.to_string());
         eq("neutral score", want.to_string(), got);
     }
-    if let Some(want) = &e.buildings {
-        let got: Vec<Vec<String>> = (0..n).map(|s| ids(&game.player(s).buildings)).collect();
-        eq("buildings", format!("{want:?}"), format!("{got:?}"));
-    }
-    if let Some(want) = &e.counts {
-        for (seat, want) in want.iter().enumerate().take(n) {
-            let counts = &game.player(seat).counts;
-            let got: BTreeMap<String, u8> = rs
-                .types
-                .iter()
-                .zip(counts)
-                .filter(|(t, c)| **c > 0 || want.contains_key(&t.id))
-                .map(|(t, c)| (t.id.clone(), *c))
-                .collect();
-            eq(&format!("seat {seat} buildings per type"), format!("{want:?}"), format!("{got:?}"));
-        }
+    for (seat, want) in e.counts.iter().flatten().enumerate().take(game.num_players()) {
+        let counts = &game.player(seat).counts;
+        let got: BTreeMap<String, u8> = rs
+            .types
+            .iter()
+            .zip(counts)
+            .filter(|(t, c)| **c > 0 || want.contains_key(&t.id))
+            .map(|(t, c)| (t.id.clone(), *c))
+            .collect();
+        eq(&format!("seat {seat} buildings per type"), format!("{want:?}"), format!("{got:?}"));
     }
     if let Some(want) = e.neutral_buildings {
         eq("neutral buildings", want.to_string(), game.neutral().map_or(0, |p| p.buildings.len()).to_string());
     }
-    if let Some(want) = &e.hands {
-        let sorted = |mut h: Vec<String>| {
-            h.sort();
-            h
-        };
-        let want: Vec<Vec<String>> = want.iter().cloned().map(sorted).collect();
-        let got: Vec<Vec<String>> = (0..n).map(|s| sorted(money(&game.player(s).hand))).collect();
-        eq("hands", format!("{want:?}"), format!("{got:?}"));
-    }
-    if let Some(want) = &e.hand_sizes {
-        let got: Vec<usize> = (0..n).map(|s| game.player(s).hand.len()).collect();
-        eq("hand sizes", format!("{want:?}"), format!("{got:?}"));
-    }
-}
-
-/// The `[expect]` entries about the table: the displays, scorings, winners,
-/// the game end, the pending decision, legal actions and the piles.
-fn check_table(e: &Expect, game: &Game, fails: &mut Vec<String>) {
-    let rs = Arc::clone(game.rules());
-    let mut eq = |what: &str, want: String, got: String| {
-        if want != got {
-            fails.push(format!("{what}: expected {want}, got {got}"));
-        }
-    };
-    let ids = |bs: &[BuildingIdx]| bs.iter().map(|&b| rs.building(b).id.clone()).collect::<Vec<_>>();
-    let money = |ms: &[Money]| ms.iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
     if let Some(want) = &e.money_display {
-        eq("money display", format!("{want:?}"), format!("{:?}", money(game.money_display())));
+        let got: Vec<String> = game.money_display().iter().map(|&m| rs.money_id(m)).collect();
+        eq("money display", format!("{want:?}"), format!("{got:?}"));
     }
     if let Some(want) = &e.building_display {
         let got: Vec<String> =
@@ -715,42 +616,10 @@ fn check_table(e: &Expect, game: &Game, fails: &mut Vec<String>) {
     if let Some(want) = &e.unclaimed {
         eq("unclaimed", format!("{want:?}"), format!("{:?}", ids(game.unclaimed())));
     }
-    if let Some(want) = &e.winners {
-        eq("winners", format!("{want:?}"), format!("{:?}", game.winners()));
-    }
-    if let Some(want) = e.over {
-        eq("over", want.to_string(), game.is_over().to_string());
-    }
     if let Some(want) = e.start_player {
         eq("start player", want.to_string(), game.start_player().to_string());
     }
-    if let Some(want) = &e.pending {
-        eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
-    }
-    if let Some(want) = e.pending_seat {
-        eq("pending seat", want.to_string(), game.pending().map_or("none".to_owned(), |d| d.seat().to_string()));
-    }
-    let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(&rs)).collect();
-    if let Some(want) = &e.legal {
-        eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
-    }
-    if let Some(want) = e.deck_size {
-        eq("deck size", want.to_string(), game.deck_size().to_string());
-    }
     if let Some(want) = e.building_deck_size {
         eq("building deck size", want.to_string(), game.building_deck_size().to_string());
-    }
-    if let Some(want) = e.discard_size {
-        eq("discard size", want.to_string(), game.discard().len().to_string());
-    }
-    for a in e.legal_includes.iter().flatten() {
-        if !legal.contains(a) {
-            fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
-        }
-    }
-    for a in e.legal_excludes.iter().flatten() {
-        if legal.contains(a) {
-            fails.push(format!("`{a}` should not be legal"));
-        }
     }
 }

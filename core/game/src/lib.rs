@@ -2,9 +2,10 @@
 //! [`Rules`] for its loaded ruleset, once; everything else is generic: the
 //! bookkeeping every game embeds ([`journal`]), the standard bots ([`bots`])
 //! and their learned models ([`models`]), the runner that plays bot games into
-//! records ([`run`]), saved games and undo ([`saved`]), and the object-safe
-//! face ([`any`]) through which the command line and the web server reach every
-//! game by its entry in a [`Registry`].
+//! records ([`run`]), saved games and undo ([`saved`]), what every game's
+//! scenario files share ([`scenario`]), and the object-safe face ([`any`])
+//! through which the command line and the web server reach every game by its
+//! entry in a [`Registry`].
 //!
 //! The decision interface bots and searches need ([`engine_play::TurnGame`],
 //! [`engine_play::Determinize`]) stays in `engine-play`; this crate adds what a
@@ -19,6 +20,7 @@ pub mod models;
 pub mod registry;
 pub mod run;
 pub mod saved;
+pub mod scenario;
 pub mod score;
 pub mod text;
 pub mod view;

@@ -5,171 +5,79 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use engine_game::scenario::Expected;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::Deserialize;
 
 use crate::cards::{CardIdx, Kind};
-use crate::doc::TomlDoc;
-use crate::error::LoadError;
-use crate::files::Source;
-use crate::game::{Game, Slot};
+use crate::error::{GameError, LoadError};
+use crate::game::{Game, Player, Slot};
 use crate::rng;
-use crate::ruleset::{DEFAULT_RULESET, Ruleset};
+use crate::ruleset::Ruleset;
 
-/// One seat of a scenario.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerSpec {
-    /// Buildings in play, in the order built.
-    #[serde(default)]
-    pub buildings: Vec<String>,
-    /// Buildings that carry a good (one entry per good).
-    #[serde(default)]
-    pub goods: Vec<String>,
-    /// Hand cards.
-    #[serde(default)]
-    pub hand: Vec<String>,
-    /// Number of cards under a building (chapel, bank, harbor).
-    #[serde(default)]
-    pub under: BTreeMap<String, usize>,
-    /// Buildings covered by a building in play: `{ palace = ["chapel"] }`.
-    #[serde(default)]
-    pub covered: BTreeMap<String, Vec<String>>,
-    /// The counter of a building (its first copy in play): `{ granary = 3 }`.
-    #[serde(default)]
-    pub counters: BTreeMap<String, i32>,
+engine_game::scenario_seat! {
+    /// One seat of a scenario.
+    pub struct PlayerSpec {
+        /// Buildings in play, in the order built.
+        pub buildings: Vec<String>,
+        /// Buildings that carry a good (one entry per good).
+        pub goods: Vec<String>,
+        /// Hand cards.
+        pub hand: Vec<String>,
+        /// Number of cards under a building (chapel, bank, harbor).
+        pub under: BTreeMap<String, usize>,
+        /// Buildings covered by a building in play: `{ palace = ["chapel"] }`.
+        pub covered: BTreeMap<String, Vec<String>>,
+        /// The counter of a building (its first copy in play): `{ granary = 3 }`.
+        pub counters: BTreeMap<String, i32>,
+    }
 }
 
-/// What `sanjuan scenario --check` verifies after the actions.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Expect {
-    /// Total score per seat.
-    pub scores: Option<Vec<i32>>,
-    /// Score breakdown entries per seat (only the keys given are checked).
-    pub breakdown: Option<Vec<BTreeMap<String, i32>>>,
-    /// Hand size per seat.
-    pub hand_sizes: Option<Vec<usize>>,
-    /// Hand per seat (sorted card ids).
-    pub hands: Option<Vec<Vec<String>>>,
-    /// Buildings per seat, in order.
-    pub buildings: Option<Vec<Vec<String>>>,
-    /// Buildings with a good per seat.
-    pub goods: Option<Vec<Vec<String>>>,
-    /// Cards under buildings per seat.
-    pub under: Option<Vec<BTreeMap<String, usize>>>,
-    /// The winning seats.
-    pub winners: Option<Vec<usize>>,
-    /// The game is over.
-    pub over: Option<bool>,
-    /// The pending decision's name (`build`, `pay`, …) or `none`.
-    pub pending: Option<String>,
-    /// The seat that must decide.
-    pub pending_seat: Option<usize>,
-    /// The legal actions, exactly.
-    pub legal: Option<Vec<String>>,
-    /// Actions that must be legal.
-    pub legal_includes: Option<Vec<String>>,
-    /// Actions that must not be legal.
-    pub legal_excludes: Option<Vec<String>>,
-    /// Cards in the draw pile.
-    pub deck_size: Option<usize>,
-    /// Cards in the discard pile.
-    pub discard_size: Option<usize>,
-    /// The top cards of the draw pile, top first (only as many as given).
-    pub deck_top: Option<Vec<String>>,
-    /// Building counters per seat that are not 0, by building id.
-    pub counters: Option<Vec<BTreeMap<String, i32>>>,
-    /// The players' named counters per seat.
-    pub player_counters: Option<Vec<BTreeMap<String, i32>>>,
+engine_game::scenario_expect! {
+    /// What `sanjuan scenario --check` verifies after the actions: the keys
+    /// every game has, and these.
+    pub struct Expect {
+        /// Buildings with a good per seat.
+        pub goods: Option<Vec<Vec<String>>>,
+        /// Cards under buildings per seat.
+        pub under: Option<Vec<BTreeMap<String, usize>>>,
+        /// The top cards of the draw pile, top first (only as many as given).
+        pub deck_top: Option<Vec<String>>,
+        /// Building counters per seat that are not 0, by building id.
+        pub counters: Option<Vec<BTreeMap<String, i32>>>,
+        /// The players' named counters per seat.
+        pub player_counters: Option<Vec<BTreeMap<String, i32>>>,
+    }
 }
 
-/// The scenario file.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScenarioFile {
-    /// What the scenario shows, in a sentence.
-    #[serde(default)]
-    pub description: String,
-    /// Ruleset id or path (relative to the scenario file).
-    pub ruleset: Option<String>,
-    /// Seed for whatever the scenario leaves unplaced.
-    #[serde(default)]
-    pub seed: u64,
-    /// Seat holding the governor card.
-    #[serde(default)]
-    pub governor: usize,
-    /// Round number (round 1 has no round-start effects).
-    pub round: Option<u32>,
-    /// Run the start-of-round effects (chapel, hand limit, …) before the first role.
-    #[serde(default)]
-    pub round_start: bool,
-    /// Top of the draw pile, top first.
-    #[serde(default)]
-    pub deck: Vec<String>,
-    /// Cards in the discard pile.
-    #[serde(default)]
-    pub discard: Vec<String>,
-    /// Top of the trading tile stack, as price lists.
-    #[serde(default)]
-    pub trading_tiles: Vec<Vec<i32>>,
-    /// Actions to play, in the notation `sanjuan play` accepts.
-    #[serde(default)]
-    pub actions: Vec<String>,
-    /// One table per seat (none with `[from_game]`).
-    #[serde(default)]
-    pub players: Vec<PlayerSpec>,
-    /// A position reached by play instead of one written out: what a table's
-    /// "save this moment as a scenario" writes.
-    pub from_game: Option<engine_game::saved::FromGame>,
-    /// Checks for `--check` and the snapshot tests.
-    pub expect: Option<Expect>,
-}
-
-/// A scenario read from a file or a string.
-#[derive(Clone, Debug)]
-pub struct Scenario {
-    /// Where it came from.
-    pub source: Source,
-    /// Its text, with the position of every key and value.
-    doc: Arc<TomlDoc>,
-    /// Its parsed content.
-    pub file: ScenarioFile,
+engine_game::scenario_file! {
+    /// The scenario file: the head every game has, and the position.
+    pub struct ScenarioFile {
+        /// Seat holding the governor card.
+        pub governor: usize,
+        /// Round number (round 1 has no round-start effects).
+        pub round: Option<u32>,
+        /// Run the start-of-round effects (chapel, hand limit, …) before the first role.
+        pub round_start: bool,
+        /// Top of the trading tile stack, as price lists.
+        pub trading_tiles: Vec<Vec<i32>>,
+        /// Top of the draw pile, top first.
+        pub deck: Vec<String>,
+        /// Cards in the discard pile.
+        pub discard: Vec<String>,
+    }
+    players: PlayerSpec, expect: Expect,
+    scenario: Scenario of Game, runs to Game,
+    help: "the scenario format is in docs/scenarios.md",
 }
 
 impl Scenario {
-    /// Reads a scenario file.
-    pub fn load(path: &std::path::Path) -> Result<Scenario, LoadError> {
-        let source = Source::Disk(path.to_path_buf());
-        let text = source.read()?;
-        Scenario::parse(source, text)
-    }
-
-    /// Parses scenario text; `source` names it in errors.
-    pub fn parse(source: Source, text: String) -> Result<Scenario, LoadError> {
-        let doc = TomlDoc::parse(source.clone(), text)?;
-        let file = doc.deserialize().map_err(|e| e.help("the scenario format is in docs/scenarios.md"))?;
-        Ok(Scenario { source, doc: Arc::new(doc), file })
-    }
-
-    /// An error about the value at `path` (`players.0.hand.2`, `governor`).
-    fn err(&self, path: &str, message: impl Into<String>) -> LoadError {
-        self.doc.error(path, message)
-    }
-
     /// The position `[from_game]` reaches by play; a position written beside it would be ignored, so it is refused.
     fn played_to(&self, from: &engine_game::saved::FromGame, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
         const POSITION: &[&str] =
             &["governor", "round", "round_start", "deck", "discard", "trading_tiles", "players", "seed"];
         self.check_expect(&rs)?;
         from.play_in::<Game>(&self.doc, POSITION, rs)
-    }
-
-    /// Loads the scenario's ruleset.
-    pub fn ruleset(&self) -> Result<Arc<Ruleset>, crate::error::LoadErrors> {
-        let spec = self.file.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);
-        <Ruleset as engine_game::Rules>::load(spec, Some(&self.source))
     }
 
     /// The position the scenario sets up, before its actions: the face-up
@@ -455,156 +363,113 @@ impl Scenario {
         Ok(game)
     }
 
-    /// Loads the ruleset, sets up and plays; every error as a load error.
-    pub fn run(&self) -> Result<Game, crate::error::LoadErrors> {
-        let rs = self.ruleset()?;
-        Ok(self.play(rs)?)
-    }
-
     /// Checks `[expect]` against a game; returns the failures.
     pub fn check(&self, game: &Game) -> Result<Vec<String>, crate::error::GameError> {
         let Some(e) = &self.file.expect else { return Ok(Vec::new()) };
         let mut fails = Vec::new();
-        check_seats(e, game, &mut fails)?;
-        check_table(e, game, &mut fails)?;
+        engine_game::scenario::check(&e.common(), &Reported(game), &mut fails)?;
+        check_own(e, game, &mut fails);
         Ok(fails)
     }
 }
 
-/// The `[expect]` entries about each seat: scores, breakdowns, hands, buildings, goods, cards under buildings.
-fn check_seats(e: &Expect, game: &Game, fails: &mut Vec<String>) -> Result<(), crate::error::GameError> {
+/// A game as `[expect]`'s keys every game has read it.
+struct Reported<'a>(&'a Game);
+
+impl engine_game::scenario::Report for Reported<'_> {
+    type Error = crate::error::GameError;
+
+    fn scores(&self) -> Result<Vec<engine_game::Score>, GameError> {
+        self.0.scores()
+    }
+
+    fn hands(&self) -> Vec<Vec<String>> {
+        let cards = &self.0.rs.cards;
+        self.0.players.iter().map(|p| p.hand.iter().map(|&c| cards.id(c).to_owned()).collect()).collect()
+    }
+
+    fn holdings(&self) -> Vec<Vec<String>> {
+        let cards = &self.0.rs.cards;
+        self.0.players.iter().map(|p| p.city.iter().map(|x| cards.id(x.card).to_owned()).collect()).collect()
+    }
+
+    fn winners(&self) -> Result<Vec<usize>, GameError> {
+        self.0.winners()
+    }
+
+    fn over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    fn pending(&self) -> Option<(String, usize)> {
+        self.0.pending().map(|d| (d.name().to_owned(), d.seat()))
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.0.legal_actions().iter().map(|a| a.text(&self.0.rs.cards)).collect()
+    }
+
+    fn deck_size(&self) -> usize {
+        self.0.deck_size()
+    }
+
+    fn discard_size(&self) -> usize {
+        self.0.discard_size()
+    }
+}
+
+/// The `[expect]` entries only San Juan has: goods, cards under buildings, the
+/// top of the deck and the counters.
+fn check_own(e: &Expect, game: &Game, fails: &mut Vec<String>) {
     let cards = &game.rs.cards;
     let mut eq = |what: &str, want: String, got: String| {
         if want != got {
             fails.push(format!("{what}: expected {want}, got {got}"));
         }
     };
-    let n = game.num_players();
-    let per_seat = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>();
-    let scores = game.scores()?;
-    if let Some(want) = &e.scores {
-        eq("scores", format!("{want:?}"), format!("{:?}", scores.iter().map(|s| s.total).collect::<Vec<_>>()));
-    }
-    if let Some(want) = &e.breakdown {
-        for (seat, entries) in want.iter().enumerate().take(n) {
-            for (k, v) in entries {
-                eq(&format!("seat {seat} breakdown `{k}`"), v.to_string(), scores[seat].get(k).to_string());
-            }
-        }
-    }
-    if let Some(want) = &e.hand_sizes {
-        eq(
-            "hand sizes",
-            format!("{want:?}"),
-            format!("{:?}", (0..n).map(|s| game.players[s].hand.len()).collect::<Vec<_>>()),
-        );
-    }
-    if let Some(want) = &e.hands {
-        let got: Vec<Vec<String>> = (0..n)
-            .map(|s| {
-                let mut h: Vec<String> = game.players[s].hand.iter().map(|&c| cards.id(c).to_owned()).collect();
-                h.sort();
-                h
-            })
-            .collect();
-        let want: Vec<Vec<String>> = want
-            .iter()
-            .map(|h| {
-                let mut h = h.clone();
-                h.sort();
-                h
-            })
-            .collect();
-        eq("hands", format!("{want:?}"), format!("{got:?}"));
-    }
-    if let Some(want) = &e.buildings {
-        let got: Vec<Vec<&str>> =
-            (0..n).map(|s| game.players[s].city.iter().map(|x| cards.id(x.card)).collect()).collect();
-        eq("buildings", format!("{want:?}"), format!("{got:?}"));
-    }
+    let per_seat = |f: &dyn Fn(&Player) -> String| game.players.iter().map(f).collect::<Vec<_>>();
     if let Some(want) = &e.goods {
-        let got: Vec<Vec<&str>> = (0..n)
-            .map(|s| game.players[s].city.iter().filter(|x| x.good.is_some()).map(|x| cards.id(x.card)).collect())
+        let got: Vec<Vec<&str>> = game
+            .players
+            .iter()
+            .map(|p| p.city.iter().filter(|x| x.good.is_some()).map(|x| cards.id(x.card)).collect())
             .collect();
         eq("goods", format!("{want:?}"), format!("{got:?}"));
     }
     if let Some(want) = &e.under {
-        let got = per_seat(&|s| {
+        let got = per_seat(&|p| {
             let mut m: BTreeMap<String, usize> = BTreeMap::new();
-            for x in &game.players[s].city {
+            for x in &p.city {
                 if let Some(f) = x.under_from {
                     *m.entry(cards.id(f).to_owned()).or_default() += x.under.len();
                 }
             }
             format!("{m:?}")
         });
-        eq("under", format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()), format!("{got:?}"));
-    }
-    Ok(())
-}
-
-/// The `[expect]` entries about the table: winners, the game end, the pending
-/// decision, legal actions, the piles and the counters.
-fn check_table(e: &Expect, game: &Game, fails: &mut Vec<String>) -> Result<(), crate::error::GameError> {
-    let cards = &game.rs.cards;
-    let mut eq = |what: &str, want: String, got: String| {
-        if want != got {
-            fails.push(format!("{what}: expected {want}, got {got}"));
-        }
-    };
-    let n = game.num_players();
-    let per_seat = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>();
-    if let Some(want) = &e.winners {
-        eq("winners", format!("{want:?}"), format!("{:?}", game.winners()?));
-    }
-    if let Some(want) = e.over {
-        eq("over", want.to_string(), game.is_over().to_string());
-    }
-    if let Some(want) = &e.pending {
-        eq("pending decision", want.clone(), game.pending().map_or("none", |d| d.name()).to_owned());
-    }
-    if let Some(want) = e.pending_seat {
-        eq("pending seat", want.to_string(), format!("{}", game.pending().map_or(usize::MAX, |d| d.seat())));
-    }
-    let legal: Vec<String> = game.legal_actions().iter().map(|a| a.text(cards)).collect();
-    if let Some(want) = &e.legal {
-        eq("legal actions", format!("{want:?}"), format!("{legal:?}"));
-    }
-    if let Some(want) = e.deck_size {
-        eq("deck size", want.to_string(), game.deck_size().to_string());
-    }
-    if let Some(want) = e.discard_size {
-        eq("discard size", want.to_string(), game.discard_size().to_string());
+        eq("under", format!("{:?}", maps(want)), format!("{got:?}"));
     }
     if let Some(want) = &e.deck_top {
         let got: Vec<&str> = game.deck.iter().rev().take(want.len()).map(|&c| cards.id(c)).collect();
         eq("deck top", format!("{want:?}"), format!("{got:?}"));
     }
     if let Some(want) = &e.counters {
-        let got = per_seat(&|s| {
+        let got = per_seat(&|p| {
             let m: BTreeMap<&str, i32> =
-                game.players[s].city.iter().filter(|x| x.counter != 0).map(|x| (cards.id(x.card), x.counter)).collect();
+                p.city.iter().filter(|x| x.counter != 0).map(|x| (cards.id(x.card), x.counter)).collect();
             format!("{m:?}")
         });
-        eq("counters", format!("{:?}", want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>()), format!("{got:?}"));
+        eq("counters", format!("{:?}", maps(want)), format!("{got:?}"));
     }
     if let Some(want) = &e.player_counters {
-        let got = per_seat(&|s| {
-            let m: BTreeMap<&str, i32> = game.players[s].counters.iter().map(|(k, v)| (&**k, *v)).collect();
+        let got = per_seat(&|p| {
+            let m: BTreeMap<&str, i32> = p.counters.iter().map(|(k, v)| (&**k, *v)).collect();
             format!("{m:?}")
         });
-        let want = want.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>();
-        eq("player counters", format!("{want:?}"), format!("{got:?}"));
+        eq("player counters", format!("{:?}", maps(want)), format!("{got:?}"));
     }
-    for a in e.legal_includes.iter().flatten() {
-        if !legal.contains(a) {
-            fails.push(format!("`{a}` should be legal; legal: {legal:?}"));
-        }
-    }
-    for a in e.legal_excludes.iter().flatten() {
-        if legal.contains(a) {
-            fails.push(format!("`{a}` should not be legal"));
-        }
-    }
-    Ok(())
+}
+
+/// Maps per seat as `check_own` compares them, one `{…}` each.
+fn maps<V: std::fmt::Debug>(want: &[BTreeMap<String, V>]) -> Vec<String> {
+    want.iter().map(|m| format!("{m:?}")).collect()
 }

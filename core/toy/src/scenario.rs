@@ -1,6 +1,13 @@
 //! Scenarios: a TOML file that sets up a position, plays actions from it and
 //! checks the outcome (`[expect]`). Cards the position does not place are out
 //! of the game, so the deck holds exactly the `deck` given (top first).
+//!
+//! A game whose position leaves cards to a seed, that reads `[from_game]` and
+//! checks the usual `[expect]` keys (scores, hands, the pending decision, legal
+//! actions, the piles) declares its file with `engine_game::scenario`'s macros
+//! and checks those keys with `engine_game::scenario::check`, as San Juan and
+//! Alhambra do; High-Low places every card and checks a few keys of its own,
+//! so only its seat table is the shared one.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -14,16 +21,14 @@ use crate::actions::parse_card;
 use crate::game::Game;
 use crate::ruleset::{DEFAULT_RULESET, Ruleset};
 
-/// One seat of a position.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerSpec {
-    /// Its hand, card ids.
-    #[serde(default)]
-    pub hand: Vec<String>,
-    /// Its points so far.
-    #[serde(default)]
-    pub score: i32,
+engine_game::scenario_seat! {
+    /// One seat of a position.
+    pub struct PlayerSpec {
+        /// Its hand, card ids.
+        pub hand: Vec<String>,
+        /// Its points so far.
+        pub score: i32,
+    }
 }
 
 /// What is checked after the actions; only the keys given.

@@ -75,6 +75,13 @@ fn a_scenario_card_the_deck_lacks_is_located() {
     let typo = text.replace("round = 1", "rund = 1");
     let e = Game::scenario(&scratch("typo.toml", &typo), None, false).err().expect("an unknown key");
     assert!(e[0].contains("did you mean `round`"), "{e:?}");
+    let seat_typo = text.replacen("score = 4", "scor = 4", 1);
+    let e = Game::scenario(&scratch("seat-typo.toml", &seat_typo), None, false).err().expect("an unknown seat key");
+    let at = format!(":{}:", 1 + seat_typo.lines().position(|l| l.contains("scor =")).unwrap());
+    assert!(
+        e[0].contains("unknown field `scor`") && e[0].contains(&at) && e[0].contains("did you mean `score`"),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -26,3 +26,26 @@ fn a_start_player_past_the_seats_is_refused() {
     let err = setup_error("start_player = 9\n[[players]]\n[[players]]\n[[players]]\n");
     assert!(err.contains("seat 9 is not a seat (seats 0 to 2)") && err.contains("inline.toml:1:16"), "{err}");
 }
+
+/// A misspelt key would leave its position unplaced or its check unread:
+/// refused where written, at the top, in a seat's table and in `[expect]`
+/// (its shared keys and Alhambra's own), with the key meant.
+#[test]
+fn an_unknown_scenario_key_is_refused_where_written_with_the_key_meant() {
+    let seats = "[[players]]\n[[players]]\n[[players]]\n";
+    for (text, at, key, meant) in [
+        (format!("to_mov = 1\n{seats}"), "inline.toml:1:1", "to_mov", "to_move"),
+        ("[[players]]\nscor = 3\n[[players]]\n[[players]]\n".to_owned(), "inline.toml:2:1", "scor", "score"),
+        (format!("{seats}[expect]\npending_sea = 0\n"), "inline.toml:5:1", "pending_sea", "pending_seat"),
+        (
+            format!("{seats}[expect]\nover = false\nneutral_scor = 4\n"),
+            "inline.toml:6:1",
+            "neutral_scor",
+            "neutral_score",
+        ),
+    ] {
+        let err = Scenario::parse(Source::Disk(PathBuf::from("inline.toml")), text).unwrap_err().to_string();
+        assert!(err.contains(at) && err.contains(&format!("unknown field `{key}`")), "{err}");
+        assert!(err.contains(&format!("did you mean `{meant}`?")) && err.contains("docs/alhambra.md"), "{err}");
+    }
+}

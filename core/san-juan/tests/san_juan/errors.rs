@@ -137,6 +137,27 @@ fn unknown_card_in_a_scenario_names_line_and_suggests() {
     assert!(err.contains("s.toml:3:") && err.contains("unknown card `smithee`") && err.contains("smithy"), "{err}");
 }
 
+/// A misspelt key would leave its position unplaced or its check unread:
+/// refused where written, at the top, in a seat's table and in `[expect]`
+/// (its shared keys and San Juan's own), with the key meant.
+#[test]
+fn an_unknown_scenario_key_is_refused_where_written_with_the_key_meant() {
+    let good = "governor = 1\n[[players]]\nhand = [\"well\"]\n[[players]]\n\
+                [expect]\nlegal_includes = [\"pass\"]\ndeck_top = [\"well\"]\n";
+    let parse = |text: String| Scenario::parse(san_juan::files::Source::Disk("k.toml".into()), text);
+    assert!(parse(good.to_owned()).is_ok());
+    for (key, typo) in
+        [("governor", "governer"), ("hand", "hnd"), ("legal_includes", "legal_include"), ("deck_top", "deck_tops")]
+    {
+        let line = 1 + good.lines().position(|l| l.starts_with(&format!("{key} ="))).unwrap();
+        let err = parse(good.replacen(&format!("{key} ="), &format!("{typo} ="), 1)).unwrap_err().to_string();
+        let (at, unknown, meant) =
+            (format!("k.toml:{line}:1"), format!("unknown field `{typo}`"), format!("did you mean `{key}`?"));
+        assert!(err.contains(&at) && err.contains(&unknown) && err.contains(&meant), "{err}");
+        assert!(err.contains("docs/scenarios.md"), "{err}");
+    }
+}
+
 #[test]
 fn illegal_action_in_a_scenario_says_which_and_what_was_legal() {
     let text = "actions = [\"role builder\", \"build palace pay well\"]\n[[players]]\nhand = [\"palace\", \"well\"]\n[[players]]\n";
