@@ -638,7 +638,7 @@ impl Game {
         }
         let mut facts = self.ctx(owner, slot);
         facts.actor = chooser;
-        let mut ctx = self.script_ctx(facts, None);
+        let mut ctx = self.script_ctx(Hook::Choice, facts, None);
         ctx.choice = Some(answer);
         let value =
             self.rs.scripts.call(Hook::Choice as usize, card as usize, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT);

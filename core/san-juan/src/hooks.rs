@@ -53,6 +53,10 @@ pub enum Hook {
     OtherHandLimit,
     OtherProduce,
     OtherSell,
+    OtherProduced,
+    AnyProduced,
+    OtherSold,
+    AnySold,
 }
 
 /// Every hook, in [`Hook`] order, with its contract.
@@ -324,6 +328,42 @@ pub static HOOKS: &[HookSpec] = &[
         doc: "called before another player sells (ctx.actor); return how many more goods they may \
               sell (negative: fewer)",
     },
+    HookSpec {
+        name: "on_other_produced",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after a player produced (ctx.actor; \
+              ctx.produced goods; ctx.event.goods the buildings that produced); return the number of \
+              cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_produced",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called for each building of every player, the producer's first, after a player produced \
+              (ctx.actor; ctx.produced goods; ctx.event.goods the buildings that produced); return the \
+              number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_sold",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after a player sold (ctx.actor; ctx.sold \
+              goods; ctx.event.goods the buildings sold from, ctx.event.prices what each brought); return \
+              the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_sold",
+        arity: 1,
+        effects: true,
+        range: Some((0, 20)),
+        doc: "called for each building of every player, the seller's first, after a player sold \
+              (ctx.actor; ctx.sold goods; ctx.event.goods, ctx.event.prices); return the number of cards \
+              the owner draws, or effects",
+    },
 ];
 
 /// The context properties that are plain values, in [`Ctx::scalar`] order. A hook
@@ -349,6 +389,13 @@ pub static SCALARS: &[&str] = &[
     "counter",
 ];
 
+/// The index of `table` in [`CTX_MORE`]: the costly part of a context.
+pub const CTX_TABLE: usize = 7;
+/// The index of `event` in [`CTX_MORE`].
+pub const CTX_EVENT: usize = 8;
+/// The index of `hand_cards` in [`CTX_MORE`].
+pub const CTX_HAND_CARDS: usize = 9;
+
 /// The properties and methods of `ctx` beyond [`SCALARS`] (lists and methods),
 /// for `check`'s "no such property".
 pub static CTX_MORE: &[&str] = &[
@@ -359,6 +406,9 @@ pub static CTX_MORE: &[&str] = &[
     "choice",
     "chosen",
     "roles_chosen",
+    "table",
+    "event",
+    "hand_cards",
     "player_counter",
     "count_kind",
     "count_tag",
@@ -435,14 +485,99 @@ pub struct ScriptCtx {
     pub buildings: Arc<Vec<Vec<CardIdx>>>,
     /// Cards in each player's hand, by seat (public: everyone sees hand sizes).
     pub hand_sizes: Arc<Vec<i32>>,
-    /// Cards this building revealed.
-    pub revealed: Option<Arc<Vec<CardIdx>>>,
-    /// The answer to this building's choice (`on_choice`): an option or cards.
-    pub choice: Option<Answer>,
     /// The owner's counters by name.
     pub counters: Arc<Vec<(Arc<str>, i32)>>,
     /// The roles the owner chose so far this game, a bit per role.
     pub roles_chosen: u8,
+    /// The whole public table and the owner's hand (`ctx.table`, `ctx.hand_cards`):
+    /// made only for a hook that may read them.
+    pub view: Option<Arc<TableFacts>>,
+    /// Cards this building revealed.
+    pub revealed: Option<Arc<Vec<CardIdx>>>,
+    /// The answer to this building's choice (`on_choice`): an option or cards.
+    pub choice: Option<Answer>,
+    /// The event an event hook hears (`ctx.event`); `None` in the other hooks.
+    pub event: Option<Arc<EventFacts>>,
+}
+
+/// One building in play as every player sees it.
+#[derive(Clone, Debug)]
+pub struct SlotFacts {
+    /// The building.
+    pub card: CardIdx,
+    /// It holds a good (which card is the good stays hidden).
+    pub good: bool,
+    /// Cards under it (face down: only their number).
+    pub under: i32,
+    /// Its counter.
+    pub counter: i32,
+    /// The round it was built in (0: at setup, or placed by a scenario).
+    pub built: u32,
+    /// The buildings it covers (a crane's), oldest first.
+    pub covered: Vec<CardIdx>,
+    /// Its functions work (from the end of the builder phase it was built in).
+    pub working: bool,
+}
+
+/// One seat as every player sees it.
+#[derive(Clone, Debug)]
+pub struct SeatFacts {
+    /// Cards in hand.
+    pub hand: i32,
+    /// Buildings in play, in the order built.
+    pub city: Vec<SlotFacts>,
+    /// Named counters.
+    pub counters: Arc<Vec<(Arc<str>, i32)>>,
+    /// The roles chosen so far this game, a bit per role.
+    pub roles_chosen: u8,
+}
+
+/// The public table when a hook runs, plus what the owner alone may see (its hand).
+#[derive(Clone, Debug)]
+pub struct TableFacts {
+    /// Every seat, by seat number.
+    pub seats: Vec<SeatFacts>,
+    /// The owner's hand.
+    pub own_hand: Vec<CardIdx>,
+    /// Cards in the draw pile.
+    pub deck: i32,
+    /// Cards in the discard pile.
+    pub discard: i32,
+    /// The governor's seat.
+    pub governor: usize,
+    /// Per role (in table order), who chose it this round.
+    pub chosen_by: [Option<usize>; 5],
+    /// The seat that chose the current phase's role.
+    pub chooser: Option<usize>,
+    /// The ruleset's `[rules]` numbers as a map.
+    pub rules: Arc<Map>,
+}
+
+/// What happened, as an event hook hears it (`ctx.event`): the event's name,
+/// who did it and its own details.
+#[derive(Clone, Debug)]
+pub struct EventFacts {
+    /// `build`, `role`, `produced`, `sold`.
+    pub name: &'static str,
+    /// The seat whose action it was.
+    pub actor: usize,
+    /// The role chosen (`role`).
+    pub role: Option<&'static str>,
+    /// The building built and the one it covered (`build`).
+    pub target: Option<CardIdx>,
+    /// The building built over (`build`).
+    pub over: Option<CardIdx>,
+    /// The buildings that produced, or were sold from (`produced`, `sold`), in order.
+    pub goods: Vec<CardIdx>,
+    /// What each good sold brought (`sold`), in the same order.
+    pub prices: Vec<i32>,
+}
+
+impl EventFacts {
+    /// An event with only a name and an actor.
+    pub fn new(name: &'static str, actor: usize) -> Self {
+        EventFacts { name, actor, role: None, target: None, over: None, goods: Vec::new(), prices: Vec::new() }
+    }
 }
 
 /// What a player answered to a choice.
@@ -499,6 +634,104 @@ impl ScriptCtx {
     fn cards(&self, list: &[CardIdx]) -> Array {
         list.iter().map(|&i| Dynamic::from(Card::new(&self.table, i))).collect()
     }
+
+    fn roles(&self, bits: u8) -> Array {
+        crate::actions::Role::ALL
+            .iter()
+            .filter(|r| bits & r.bit() != 0)
+            .map(|r| Dynamic::from(ImmutableString::from(r.name())))
+            .collect()
+    }
+
+    /// `ctx.table`: the public table as maps and lists.
+    fn table_map(&self) -> Dynamic {
+        let Some(v) = &self.view else { return Dynamic::UNIT };
+        let int = |n: i64| Dynamic::from_int(n as rhai::INT);
+        let seat_of = |s: Option<usize>| s.map_or(Dynamic::UNIT, |s| int(s as i64));
+        let players: Array = v
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| {
+                let buildings: Array = p.city.iter().map(|s| Dynamic::from_map(self.slot_map(s))).collect();
+                let counters: Map = p.counters.iter().map(|(k, n)| ((&**k).into(), int(i64::from(*n)))).collect();
+                let mut m = Map::new();
+                m.insert("seat".into(), int(seat as i64));
+                m.insert("hand".into(), int(i64::from(p.hand)));
+                m.insert("goods".into(), int(p.city.iter().filter(|s| s.good).count() as i64));
+                m.insert("buildings".into(), Dynamic::from_array(buildings));
+                m.insert("counters".into(), Dynamic::from_map(counters));
+                m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
+                Dynamic::from_map(m)
+            })
+            .collect();
+        let chosen: Map = crate::actions::Role::ALL
+            .iter()
+            .zip(v.chosen_by)
+            .filter_map(|(r, by)| by.map(|s| (r.name().into(), int(s as i64))))
+            .collect();
+        let mut m = Map::new();
+        m.insert("players".into(), Dynamic::from_array(players));
+        m.insert("deck".into(), int(i64::from(v.deck)));
+        m.insert("discard".into(), int(i64::from(v.discard)));
+        m.insert("round".into(), int(i64::from(self.round)));
+        m.insert("governor".into(), int(v.governor as i64));
+        m.insert("phase".into(), Dynamic::from(ImmutableString::from(self.role)));
+        m.insert("chooser".into(), seat_of(v.chooser));
+        m.insert("chosen_this_round".into(), Dynamic::from_map(chosen));
+        m.insert("rules".into(), Dynamic::from_map((*v.rules).clone()));
+        Dynamic::from_map(m)
+    }
+
+    fn slot_map(&self, s: &SlotFacts) -> Map {
+        let int = |n: i64| Dynamic::from_int(n as rhai::INT);
+        let mut m = Map::new();
+        m.insert("card".into(), Dynamic::from(Card::new(&self.table, s.card)));
+        m.insert("good".into(), Dynamic::from_bool(s.good));
+        m.insert("under".into(), int(i64::from(s.under)));
+        m.insert("counter".into(), int(i64::from(s.counter)));
+        m.insert("built".into(), int(i64::from(s.built)));
+        m.insert("covered".into(), Dynamic::from_array(self.cards(&s.covered)));
+        m.insert("working".into(), Dynamic::from_bool(s.working));
+        m
+    }
+
+    /// `ctx.event`: the event an event hook hears, `()` elsewhere.
+    fn event_value(&self) -> Dynamic {
+        let Some(e) = &self.event else { return Dynamic::UNIT };
+        let mut m = Map::new();
+        m.insert("name".into(), Dynamic::from(ImmutableString::from(e.name)));
+        m.insert("actor".into(), Dynamic::from_int(e.actor as rhai::INT));
+        if let Some(role) = e.role {
+            m.insert("role".into(), Dynamic::from(ImmutableString::from(role)));
+        }
+        if e.name == "build" {
+            m.insert("target".into(), self.card_value(e.target));
+            m.insert("over".into(), self.card_value(e.over));
+        }
+        if matches!(e.name, "produced" | "sold") {
+            m.insert("goods".into(), Dynamic::from_array(self.cards(&e.goods)));
+        }
+        if e.name == "sold" {
+            let prices: Array = e.prices.iter().map(|&p| Dynamic::from_int(p)).collect();
+            m.insert("prices".into(), Dynamic::from_array(prices));
+        }
+        Dynamic::from_map(m)
+    }
+}
+
+/// A TOML table as a script's map: integers, booleans, strings, lists and tables.
+pub fn toml_map(table: &toml::Table) -> Map {
+    fn value(v: &toml::Value) -> Dynamic {
+        match v {
+            toml::Value::Integer(n) => Dynamic::from_int((*n).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32),
+            toml::Value::Boolean(b) => Dynamic::from_bool(*b),
+            toml::Value::Array(a) => Dynamic::from_array(a.iter().map(value).collect()),
+            toml::Value::Table(t) => Dynamic::from_map(toml_map(t)),
+            other => Dynamic::from(ImmutableString::from(other.as_str().unwrap_or_default())),
+        }
+    }
+    table.iter().map(|(k, v)| (k.as_str().into(), value(v))).collect()
 }
 
 /// Registers [`Ctx`] and [`Card`] with their getters.
@@ -547,13 +780,7 @@ pub fn register(engine: &mut Engine) {
             Some(Answer::Cards(cards)) => c.cards(cards),
             _ => Array::new(),
         })
-        .register_get("roles_chosen", |c: &mut ScriptCtx| {
-            crate::actions::Role::ALL
-                .iter()
-                .filter(|r| c.roles_chosen & r.bit() != 0)
-                .map(|r| Dynamic::from(ImmutableString::from(r.name())))
-                .collect::<Array>()
-        })
+        .register_get("roles_chosen", |c: &mut ScriptCtx| c.roles(c.roles_chosen))
         .register_fn("player_counter", |c: &mut ScriptCtx, name: &str| {
             c.counters.iter().find(|(n, _)| &**n == name).map_or(0, |(_, v)| *v)
         })
@@ -566,6 +793,9 @@ pub fn register(engine: &mut Engine) {
             let n = c.players;
             (1..n).map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n]))).collect::<Array>()
         })
+        .register_get("table", |c: &mut ScriptCtx| c.table_map())
+        .register_get("event", |c: &mut ScriptCtx| c.event_value())
+        .register_get("hand_cards", |c: &mut ScriptCtx| c.cards(c.view.as_ref().map_or(&[], |v| v.own_hand.as_slice())))
         .register_fn("count_kind", |c: &mut ScriptCtx, kind: &str| {
             c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).kind.as_str() == kind).count() as i32
         })
@@ -705,5 +935,17 @@ impl CostTable {
         {
             a.store(value, Ordering::Relaxed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_costly_members_are_named_where_dispatch_looks_for_them() {
+        assert_eq!(CTX_MORE[CTX_TABLE], "table");
+        assert_eq!(CTX_MORE[CTX_HAND_CARDS], "hand_cards");
+        assert_eq!(CTX_MORE[CTX_EVENT], "event");
     }
 }

@@ -10,7 +10,7 @@ use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
 use crate::error::GameError;
 use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
-use crate::hooks::{self, Ctx, Hook};
+use crate::hooks::{self, Ctx, EventFacts, Hook};
 
 impl Game {
     pub(crate) fn phase_start(&mut self) -> Result<(), GameError> {
@@ -425,7 +425,9 @@ impl Game {
         };
         let slot = over.unwrap_or(self.players[seat].city.len() - 1);
         // The builder's buildings, then the others' that watch everyone's building, from the builder's left.
-        self.event_hooks([Hook::Build, Hook::OtherBuild, Hook::AnyBuild], seat, Some((seat, slot)), built)
+        let event = |_: &mut Game| EventFacts { target: Some(card), over: over_card, ..EventFacts::new("build", seat) };
+        let hooks = [Some(Hook::Build), Some(Hook::OtherBuild), Some(Hook::AnyBuild)];
+        self.event_hooks(hooks, seat, Some((seat, slot)), built, event)
     }
 
     // ----- producer and trader -------------------------------------------
@@ -441,15 +443,29 @@ impl Game {
                 .expect("legal produce");
             if let Some(good) = self.draw() {
                 self.players[seat].city[slot].good = Some(good);
+                self.turn_goods.push((b, 0));
                 let (left, done) = (left - 1, done + 1);
                 if left > 0 {
                     self.pending = Some(Decision::Produce { seat, left, done });
                     return Ok(());
                 }
-                return self.draw_hooks(Hook::Produced, seat, None, |c| c.produced = done);
+                return self.produced(seat, done);
             }
         }
-        self.draw_hooks(Hook::Produced, seat, None, |c| c.produced = done)
+        self.produced(seat, done)
+    }
+
+    /// The end of `seat`'s producing: its own buildings hear it (`on_produced`),
+    /// then everyone's (`on_any_produced`, `on_other_produced`), from the producer.
+    fn produced(&mut self, seat: usize, done: i32) -> Result<(), GameError> {
+        let event = |g: &mut Game| EventFacts {
+            goods: g.turn_goods.drain(..).map(|(b, _)| b).collect(),
+            ..EventFacts::new("produced", seat)
+        };
+        let hooks = [Some(Hook::Produced), Some(Hook::OtherProduced), Some(Hook::AnyProduced)];
+        let heard = self.event_hooks(hooks, seat, None, |c| c.produced = done, event);
+        self.turn_goods.clear();
+        heard
     }
 
     pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
@@ -460,6 +476,7 @@ impl Game {
             let good = self.players[seat].city[slot].good.take().expect("good");
             self.limbo.push(good);
             let price = self.price_of(b);
+            self.turn_goods.push((b, price));
             self.draw_to_hand(seat, price);
             self.phase_sold += 1;
             let (left, done) = (left - 1, done + 1);
@@ -484,7 +501,36 @@ impl Game {
         }
     }
 
+    /// The end of `seat`'s selling: its own buildings hear it first (`on_sold`,
+    /// which may keep sold goods under it), then everyone's (`on_any_sold`,
+    /// `on_other_sold`), from the seller.
     fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
+        let listened = [Hook::Sold, Hook::OtherSold, Hook::AnySold].iter().fold(0u64, |m, &h| m | (1 << h as u64));
+        if self.hook_union & listened == 0 {
+            self.turn_goods.clear();
+            self.discard.append(&mut self.limbo);
+            return Ok(());
+        }
+        let told = [Hook::Sold, Hook::OtherSold, Hook::AnySold]
+            .iter()
+            .any(|&h| self.rs.scripts.hook_may_read(h as usize, hooks::CTX_EVENT));
+        let event = told.then(|| {
+            let mut event = EventFacts::new("sold", seat);
+            (event.goods, event.prices) = self.turn_goods.iter().copied().unzip();
+            Arc::new(event)
+        });
+        self.turn_goods.clear();
+        let before = std::mem::replace(&mut self.event_now, event.clone());
+        let own = self.own_sold(seat, sold);
+        self.event_now = before;
+        own?;
+        let hooks = [None, Some(Hook::OtherSold), Some(Hook::AnySold)];
+        let event =
+            move |_: &mut Game| event.map(Arc::unwrap_or_clone).unwrap_or_else(|| EventFacts::new("sold", seat));
+        self.event_hooks(hooks, seat, None, |c| c.sold = sold, event)
+    }
+
+    fn own_sold(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
         for slot in self.listeners(Hook::Sold, seat) {
             let mut ctx = self.ctx(seat, slot);
             ctx.sold = sold;
@@ -604,7 +650,7 @@ impl Game {
                 g.ids(&g.limbo)
             )
         });
-        let ctx = self.script_ctx(self.ctx(seat, slot), Some(Arc::new(self.limbo.clone())));
+        let ctx = self.script_ctx(Hook::Reveal, self.ctx(seat, slot), Some(Arc::new(self.limbo.clone())));
         let card = ctx.card as usize;
         let v = self.rs.scripts.call(Hook::Reveal as usize, card, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT);
         let ids = hooks::as_ids(v).map_err(|e| self.rs.scripts.bad_return(Hook::Reveal as usize, card, &e))?;

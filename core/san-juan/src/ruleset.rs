@@ -174,6 +174,8 @@ pub struct Ruleset {
     pub cards: Arc<CardTable>,
     /// Compiled scripts and hook dispatch.
     pub scripts: ScriptHost,
+    /// The `[rules]` numbers as scripts read them (`ctx.table.rules`).
+    pub rules_map: Arc<rhai::Map>,
     /// `rules.start_buildings` resolved.
     pub start_buildings: Vec<CardIdx>,
     /// Cards sorted by hook order, for deterministic dispatch.
@@ -497,8 +499,10 @@ fn build(
     let fingerprint = fingerprint(&rules, &table);
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
+    let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
     Arc::new(Ruleset {
         id,
+        rules_map,
         name: top.file.name.clone(),
         description: top.file.description.clone(),
         source: top.doc.source.clone(),

@@ -87,6 +87,11 @@ pub struct ScriptHost {
     /// `memo_props[hook][owner]`: the scalars a hook reads, when that is all it reads:
     /// its value is then a function of them and is remembered.
     memo_props: Vec<Vec<Option<SmallVec<[u8; MEMO_KEY]>>>>,
+    /// `member_reads[hook][owner]`: a bit per `ctx_members` entry the hook reads;
+    /// `None` when it does more with `ctx` than read it (it may read anything).
+    member_reads: Vec<Vec<Option<u64>>>,
+    /// `hook_reads[hook]`: every owner's `member_reads` for the hook together.
+    hook_reads: Vec<u64>,
     /// Remembered values, owned by this host (freed with it), bounded by [`MEMO_CAPACITY`].
     memo: RwLock<rustc_hash::FxHashMap<MemoKey, Dynamic>>,
     limits: Limits,
@@ -149,6 +154,8 @@ impl ScriptHost {
             ctx_members,
             limits,
             memo_props: vec![Vec::new(); hooks.len()],
+            member_reads: vec![Vec::new(); hooks.len()],
+            hook_reads: vec![0; hooks.len()],
             memo: RwLock::default(),
             owners: Vec::new(),
             docs: "docs/scripting.md",
@@ -199,6 +206,9 @@ impl ScriptHost {
             table.push(None);
         }
         for table in &mut self.memo_props {
+            table.push(None);
+        }
+        for table in &mut self.member_reads {
             table.push(None);
         }
         let Some(source) = source else { return Vec::new() };
@@ -253,6 +263,12 @@ impl ScriptHost {
                     self.dispatch[h][idx] = Some(script as u32);
                     let ast = &self.scripts[script].ast;
                     self.constants[h][idx] = constant;
+                    let members = self.ctx_members;
+                    self.member_reads[h][idx] = param_reads(ast, f.name).map(|reads| {
+                        let bit = |r: &String| members.iter().position(|m| m == r).map_or(0, |i| 1u64 << i);
+                        reads.iter().fold(0, |bits, r| bits | bit(r))
+                    });
+                    self.hook_reads[h] |= self.member_reads[h][idx].unwrap_or(u64::MAX);
                     self.memo_props[h][idx] = param_reads(ast, f.name).and_then(|reads| {
                         let props: Option<SmallVec<[u8; MEMO_KEY]>> =
                             reads.iter().map(|r| self.scalars.iter().position(|s| s == r).map(|i| i as u8)).collect();
@@ -352,6 +368,18 @@ impl ScriptHost {
     pub fn reads(&self, hook: usize, owner: usize) -> Option<Vec<String>> {
         let script = self.dispatch[hook][owner]?;
         param_reads(&self.scripts[script as usize].ast, self.hooks[hook].name)
+    }
+
+    /// True when `owner`'s `hook` may read the context member `ctx_members[member]`
+    /// (it reads it, or does more with `ctx` than read it), so a game builds the
+    /// costly parts of a context only for the hooks that look at them.
+    pub fn may_read(&self, hook: usize, owner: usize, member: usize) -> bool {
+        self.member_reads[hook].get(owner).copied().flatten().is_none_or(|bits| bits & (1 << member) != 0)
+    }
+
+    /// True when some owner's `hook` may read the context member `ctx_members[member]`.
+    pub fn hook_may_read(&self, hook: usize, member: usize) -> bool {
+        self.hook_reads[hook] & (1 << member) != 0
     }
 
     /// The scalar properties `owner`'s `hook` reads, when those are all it reads.
@@ -683,8 +711,11 @@ fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
             Some(ASTNode::Expr(Expr::Dot(bin, ..))) if matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) => {
                 match &bin.rhs {
                     Expr::Property(p, _) => Some(p.2.to_string()),
+                    // A method of the context (`ctx.count_kind("x")`) reads what it is named for.
+                    Expr::MethodCall(call, _) => Some(call.name.to_string()),
                     Expr::Dot(inner, ..) | Expr::Index(inner, ..) => match &inner.lhs {
                         Expr::Property(p, _) => Some(p.2.to_string()),
+                        Expr::MethodCall(call, _) => Some(call.name.to_string()),
                         _ => None,
                     },
                     _ => None,
@@ -767,7 +798,8 @@ mod tests {
             .unwrap();
         assert_eq!(param_reads(&ast, "a"), Some(vec!["target".to_owned()]));
         assert_eq!(param_reads(&ast, "b"), Some(vec!["over".to_owned()]));
-        assert_eq!(param_reads(&ast, "c"), None);
+        // A method of the context reads what it is named for (no scalar: never remembered).
+        assert_eq!(param_reads(&ast, "c"), Some(vec!["count_kind".to_owned()]));
         assert_eq!(param_reads(&ast, "d"), None);
     }
 }

@@ -11,7 +11,7 @@ use super::{Game, Slot};
 use crate::cards::CardIdx;
 use crate::effects::Origin;
 use crate::error::GameError;
-use crate::hooks::{self, Ctx, Hook, ScriptCtx};
+use crate::hooks::{self, Ctx, EventFacts, Hook, ScriptCtx, SeatFacts, SlotFacts, TableFacts};
 
 /// Slots of a player's city that listen to a hook, in call order.
 pub(crate) type Listeners = SmallVec<[usize; 8]>;
@@ -79,24 +79,64 @@ impl Game {
     /// Calls a hook with a prepared context.
     pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
         let card = ctx.card as usize;
-        let wrap = |facts| Dynamic::from(self.script_ctx(facts, None));
+        let wrap = |facts| Dynamic::from(self.script_ctx(hook, facts, None));
         let value = self.rs.scripts.call_memo(hook as usize, card, ctx, Ctx::scalar, wrap)?;
         Ok(value.unwrap_or(Dynamic::UNIT))
     }
 
-    /// The `ctx` a script receives, with the lists it may walk.
-    pub(crate) fn script_ctx(&self, facts: Ctx, revealed: Option<Arc<Vec<CardIdx>>>) -> ScriptCtx {
+    /// The `ctx` `hook`'s script receives, with the lists it may walk; the whole
+    /// table only when the script may read it.
+    pub(crate) fn script_ctx(&self, hook: Hook, facts: Ctx, revealed: Option<Arc<Vec<CardIdx>>>) -> ScriptCtx {
         let buildings = self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect();
         let hand_sizes = self.players.iter().map(|p| p.hand.len() as i32).collect();
+        let scripts = &self.rs.scripts;
+        let reads = |member: usize| scripts.may_read(hook as usize, facts.card as usize, member);
+        let view =
+            (reads(hooks::CTX_TABLE) || reads(hooks::CTX_HAND_CARDS)).then(|| Arc::new(self.table_facts(facts.seat)));
         ScriptCtx {
             facts,
             table: Arc::clone(&self.rs.cards),
             buildings: Arc::new(buildings),
             hand_sizes: Arc::new(hand_sizes),
-            revealed,
-            choice: None,
             counters: Arc::clone(&self.players[facts.seat].counters),
             roles_chosen: self.players[facts.seat].roles_chosen,
+            view,
+            revealed,
+            choice: None,
+            event: self.event_now.clone(),
+        }
+    }
+
+    /// The public table as `owner`'s building sees it (its own hand included).
+    fn table_facts(&self, owner: usize) -> TableFacts {
+        let slot = |s: &Slot| SlotFacts {
+            card: s.card,
+            good: s.good.is_some(),
+            under: s.under.len() as i32,
+            counter: s.counter,
+            built: s.built_round,
+            covered: s.covered.clone(),
+            working: s.active,
+        };
+        let seats = self
+            .players
+            .iter()
+            .map(|p| SeatFacts {
+                hand: p.hand.len() as i32,
+                city: p.city.iter().map(slot).collect(),
+                counters: Arc::clone(&p.counters),
+                roles_chosen: p.roles_chosen,
+            })
+            .collect();
+        TableFacts {
+            seats,
+            own_hand: self.players[owner].hand.clone(),
+            deck: self.deck.len() as i32,
+            discard: self.discard.len() as i32,
+            governor: self.governor,
+            chosen_by: self.chosen_by.map(|s| (s != super::NOBODY).then_some(usize::from(s))),
+            chooser: self.phase.map(|ph| ph.chooser),
+            rules: Arc::clone(&self.rs.rules_map),
         }
     }
 
@@ -152,29 +192,46 @@ impl Game {
 
     /// An event seen by the actor's buildings (`own`, then `any`) and every
     /// other player's from the actor's left (`other`, then `any`), with
-    /// `ctx.actor` the actor's seat.
+    /// `ctx.actor` the actor's seat and `ctx.event` what `event` says happened
+    /// (worked out only when some building listens).
     pub(crate) fn event_hooks(
         &mut self,
-        [own, other, any]: [Hook; 3],
+        [own, other, any]: [Option<Hook>; 3],
         actor: usize,
         target: Option<(usize, usize)>,
         edit: impl Fn(&mut Ctx),
+        event: impl FnOnce(&mut Game) -> EventFacts,
     ) -> Result<(), GameError> {
-        let bits = (1u64 << own as u64) | (1 << other as u64) | (1 << any as u64);
+        let bits = [own, other, any].into_iter().flatten().fold(0u64, |m, h| m | (1 << h as u64));
         if self.hook_union & bits == 0 {
             return Ok(());
         }
+        // Only a script that reads `ctx.event` is told what happened.
+        let told = [own, other, any]
+            .into_iter()
+            .flatten()
+            .any(|h| self.rs.scripts.hook_may_read(h as usize, hooks::CTX_EVENT));
+        let facts = told.then(|| Arc::new(event(self)));
+        let before = std::mem::replace(&mut self.event_now, facts);
         let n = self.players.len();
-        for seat in (0..n).map(|k| (actor + k) % n) {
+        let mut result = Ok(());
+        'seats: for seat in (0..n).map(|k| (actor + k) % n) {
             let mine = if seat == actor { own } else { other };
-            for hook in [mine, any] {
-                self.draw_hooks(hook, seat, target, |c| {
+            for hook in [mine, any].into_iter().flatten() {
+                if self.hook_mask[seat] & (1 << hook as u64) == 0 {
+                    continue;
+                }
+                result = self.draw_hooks(hook, seat, target, |c| {
                     edit(c);
                     c.actor = actor;
-                })?;
+                });
+                if result.is_err() {
+                    break 'seats;
+                }
             }
         }
-        Ok(())
+        self.event_now = before;
+        result
     }
 
     /// A hook every owner hears, from `from` around the table, with `ctx.actor` set.

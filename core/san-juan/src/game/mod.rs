@@ -122,7 +122,7 @@ pub struct Phase {
 }
 
 /// No seat: a role nobody chose this round.
-const NOBODY: u8 = u8::MAX;
+pub(crate) const NOBODY: u8 = u8::MAX;
 
 /// A game of San Juan.
 #[derive(Clone)]
@@ -163,6 +163,11 @@ pub struct Game {
     pub(crate) effects: VecDeque<Queued>,
     /// The event log, the recorded actions and re-deals, the count of actions.
     pub(crate) journal: engine_game::Journal<Action, Event>,
+    /// The event the event hooks running now hear (`ctx.event`).
+    pub(crate) event_now: Option<Arc<crate::hooks::EventFacts>>,
+    /// The goods of the turn being played: the buildings that produced, or were
+    /// sold from, with the price (0 when producing).
+    pub(crate) turn_goods: Vec<(CardIdx, i32)>,
 }
 
 impl std::fmt::Debug for Game {

@@ -94,6 +94,8 @@ impl Game {
             broken: None,
             hook_mask: vec![0; players],
             hook_union: 0,
+            event_now: None,
+            turn_goods: Vec::new(),
             effects: VecDeque::new(),
             journal: engine_game::Journal::default(),
         }

@@ -272,7 +272,12 @@ impl Game {
         }
         self.steps.push_front(Step::PhaseStart);
         // Whoever listens to a role being chosen, before the phase starts.
-        self.event_hooks([Hook::Role, Hook::OtherRole, Hook::AnyRole], seat, None, |_| {})
+        let event = |_: &mut Game| crate::hooks::EventFacts {
+            role: Some(role.name()),
+            ..crate::hooks::EventFacts::new("role", seat)
+        };
+        let hooks = [Some(Hook::Role), Some(Hook::OtherRole), Some(Hook::AnyRole)];
+        self.event_hooks(hooks, seat, None, |_| {}, event)
     }
 
     /// The extra privilege amount for `seat` in the current phase: `base × factor` for the chooser.

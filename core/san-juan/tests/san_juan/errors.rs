@@ -493,10 +493,10 @@ fn check_finds_a_misspelt_effect_before_any_game() {
     );
     let err = well_error("fn on_produced(ctx) { [#{ draw: 1 }, #{ look: 3, may_discrd: 1 }] }\n", "");
     assert!(err.contains("did you mean `may_discard`"), "{err}");
-    // An effect on the wrong scope is no hook at all.
-    let err = well_error("fn on_other_produced(ctx) { 1 }\n", "");
+    // A misspelt scoped event names the event meant.
+    let err = well_error("fn on_other_prodused(ctx) { 1 }\n", "");
     assert!(
-        err.contains("`on_other_produced` is not a hook") && err.contains("did you mean `on_other_produce`"),
+        err.contains("`on_other_prodused` is not a hook") && err.contains("did you mean `on_other_produced`"),
         "{err}"
     );
 }
