@@ -28,17 +28,21 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ("give", &["to"], "#{ give: n, to: s }: the owner gives n hand cards of its choice to seat s"),
     (
         "add_good",
-        &[],
+        &["seat"],
         "#{ add_good: \"self\" }: a good from the draw pile goes on this building (\"target\": the building \
-         just built; a card id: the owner's first building of that type without a good)",
+         just built; a card id: the owner's, or with `seat: s` seat s's, first building of that type without a good)",
     ),
-    ("remove_good", &[], "#{ remove_good: \"self\" }: the good on this building (or as add_good) is discarded"),
+    (
+        "remove_good",
+        &["seat"],
+        "#{ remove_good: \"self\" }: the good on this building (or as add_good, `seat` too) is discarded",
+    ),
     ("tuck", &[], "#{ tuck: n }: the owner may put up to n hand cards under this building"),
     (
         "reveal",
-        &["keep"],
+        &["keep", "optional"],
         "#{ reveal: n, keep: k }: the top n cards are turned face up; the owner keeps k of them, the rest are \
-         discarded",
+         discarded; with `optional: true` it keeps up to k, or none (`pass`)",
     ),
     (
         "look",
@@ -65,9 +69,10 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "choose_cards",
-        &["from", "seat"],
-        "#{ choose_cards: k, from: \"hand\" }: the owner (or `seat`) chooses k cards from \"hand\", \"buildings\" \
-         or \"goods\" (buildings with a good); on_choice gets them as ctx.chosen",
+        &["from", "seat", "of"],
+        "#{ choose_cards: k, from: \"hand\" }: the owner (or `seat`) chooses k cards from its \"hand\", or from \
+         the \"buildings\", \"goods\" (buildings with a good) or \"empty\" (production buildings without one) \
+         of its own or of seat `of`; on_choice gets them as ctx.chosen",
     ),
 ];
 
@@ -97,6 +102,8 @@ pub enum PickFrom {
     Buildings,
     /// Own buildings that carry a good.
     Goods,
+    /// Production buildings without a good (where a good could go).
+    Empty,
 }
 
 impl PickFrom {
@@ -106,6 +113,7 @@ impl PickFrom {
             PickFrom::Hand => "hand",
             PickFrom::Buildings => "buildings",
             PickFrom::Goods => "goods",
+            PickFrom::Empty => "empty",
         }
     }
 }
@@ -151,8 +159,8 @@ pub enum Effect {
     RemoveGood { seat: usize, slot: Option<usize> },
     /// The owner may tuck hand cards under this building.
     Tuck { n: i32 },
-    /// Cards turned face up, some kept.
-    Reveal { n: i32, keep: i32 },
+    /// Cards turned face up, some kept (up to `keep`, or none, when `optional`).
+    Reveal { n: i32, keep: i32, optional: bool },
     /// Cards looked at, some discarded, the rest put back.
     Look { n: i32, may_discard: i32 },
     /// This building's counter.
@@ -163,8 +171,8 @@ pub enum Effect {
     Grant { kind: GrantKind, n: i32 },
     /// A choice among named options.
     Choose { seat: usize, options: Vec<u16> },
-    /// A choice of cards.
-    ChooseCards { seat: usize, from: PickFrom, n: i32 },
+    /// A choice of cards: `seat` chooses among `of`'s.
+    ChooseCards { seat: usize, of: usize, from: PickFrom, n: i32 },
 }
 
 /// An effect waiting its turn, with the building it came from.
@@ -219,6 +227,11 @@ fn int(map: &Map, key: &str, lo: i64, hi: i64, default: i64) -> Result<i32, Stri
     Ok(n)
 }
 
+fn flag(map: &Map, key: &str) -> Result<bool, String> {
+    let Some(v) = map.get(key) else { return Ok(false) };
+    v.as_bool().map_err(|t| format!("`{key}` is a {t}, expected true or false"))
+}
+
 fn text(map: &Map, key: &str) -> Result<String, String> {
     let v = map.get(key).cloned().unwrap_or(Dynamic::UNIT);
     let type_name = v.type_name();
@@ -264,6 +277,12 @@ impl Game {
         let amount = |lo: i64| int(&map, name, lo, MOST, 0);
         let building = |map: &Map| -> Result<(usize, Option<usize>), String> {
             let which = text(map, name)?;
+            let whose = seat_of("seat", owner)?;
+            if map.contains_key("seat") && matches!(which.as_str(), "self" | "target") {
+                return Err(format!(
+                    "`seat` names whose building; \"{which}\" is one building already: leave `seat` out"
+                ));
+            }
             Ok(match which.as_str() {
                 "self" => (owner, Some(at.slot)),
                 "target" => match at.target {
@@ -272,14 +291,14 @@ impl Game {
                 },
                 id => {
                     let card = self.rs.cards.lookup(id)?;
-                    let city = &self.players[owner].city;
+                    let city = &self.players[whose].city;
                     let free = |s: &&crate::game::Slot| s.card == card && s.good.is_none();
                     let slot = if name == "add_good" {
                         city.iter().position(|s| free(&s))
                     } else {
                         city.iter().position(|s| s.card == card && s.good.is_some())
                     };
-                    (owner, slot)
+                    (whose, slot)
                 }
             })
         };
@@ -297,7 +316,11 @@ impl Game {
                 Effect::RemoveGood { seat, slot }
             }
             "tuck" => Effect::Tuck { n: amount(0)? },
-            "reveal" => Effect::Reveal { n: amount(0)?, keep: int(&map, "keep", 0, MOST, 0)? },
+            "reveal" => Effect::Reveal {
+                n: amount(0)?,
+                keep: int(&map, "keep", 0, MOST, 0)?,
+                optional: flag(&map, "optional")?,
+            },
             "look" => Effect::Look { n: amount(0)?, may_discard: int(&map, "may_discard", 0, MOST, 0)? },
             "counter" => Effect::Counter {
                 add: int(&map, name, -1000, 1000, 0)?,
@@ -331,11 +354,22 @@ impl Game {
                     Some("hand") | None => PickFrom::Hand,
                     Some("buildings") => PickFrom::Buildings,
                     Some("goods") => PickFrom::Goods,
+                    Some("empty") => PickFrom::Empty,
                     Some(other) => {
-                        return Err(format!("`from: {other}`: choose from \"hand\", \"buildings\" or \"goods\""));
+                        return Err(format!(
+                            "`from: {other}`: choose from \"hand\", \"buildings\", \"goods\" or \"empty\""
+                        ));
                     }
                 };
-                Effect::ChooseCards { seat: seat_of("seat", owner)?, from, n: amount(0)? }
+                let seat = seat_of("seat", owner)?;
+                let of = seat_of("of", seat)?;
+                if from == PickFrom::Hand && of != seat {
+                    return Err(format!(
+                        "`of: {of}` with `from: \"hand\"`: a hand is secret; `of` chooses among another seat's \
+                         \"buildings\", \"goods\" or \"empty\""
+                    ));
+                }
+                Effect::ChooseCards { seat, of, from, n: amount(0)? }
             }
             _ => unreachable!("every effect is parsed"),
         })
@@ -439,9 +473,9 @@ impl Game {
                     self.pending = Some(Decision::Tuck { seat, slot, left, done: 0 });
                 }
             }
-            Effect::Reveal { n, keep } => {
+            Effect::Reveal { n, keep, optional } => {
                 needs_table(self, "reveal")?;
-                self.reveal_cards(seat, card, n, keep);
+                self.reveal_cards(seat, card, n, keep, optional);
             }
             Effect::Look { n, may_discard } => {
                 needs_table(self, "look")?;
@@ -461,9 +495,10 @@ impl Game {
                 let (owner, slot) = (seat as u16, slot as u16);
                 self.pending = Some(Decision::Choose { seat: who, owner, slot, options: options.into() });
             }
-            Effect::ChooseCards { seat: who, from, n } => {
+            Effect::ChooseCards { seat: who, of, from, n } => {
                 let d = Decision::Pick {
                     seat: who,
+                    of: of as u16,
                     owner: seat as u16,
                     slot: slot as u16,
                     from,
@@ -529,7 +564,7 @@ impl Game {
     }
 
     /// `reveal`: `n` cards face up, of which `seat` keeps `keep`.
-    fn reveal_cards(&mut self, seat: usize, card: CardIdx, n: i32, keep: i32) {
+    fn reveal_cards(&mut self, seat: usize, card: CardIdx, n: i32, keep: i32, optional: bool) {
         let drawn = self.draw_to_limbo(n);
         if drawn == 0 {
             return;
@@ -538,13 +573,16 @@ impl Game {
             format!("seat {seat}: {} reveals {}: {}", g.name_of(card), n_cards(drawn), g.ids(&g.limbo))
         });
         let keep = keep.max(0) as usize;
-        if keep >= self.limbo.len() {
+        if keep == 0 {
+            self.discard.append(&mut self.limbo);
+        } else if optional {
+            // Up to `keep` of them, or none: the owner keeps one at a time or stops.
+            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: true });
+        } else if keep >= self.limbo.len() {
             self.event_from(seat, card, |g| format!("seat {seat} keeps {}", g.ids(&g.limbo)));
             self.players[seat].hand.append(&mut self.limbo);
-        } else if keep == 0 {
-            self.discard.append(&mut self.limbo);
         } else {
-            self.pending = Some(Decision::Keep { seat, left: keep });
+            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: false });
         }
     }
 
@@ -609,12 +647,19 @@ impl Game {
 
     /// The cards a `Pick` decision may still take (one entry per copy).
     pub(crate) fn pick_candidates(&self, d: &Decision) -> Vec<CardIdx> {
-        let Decision::Pick { seat, from, picked, .. } = d else { return Vec::new() };
-        let p = &self.players[*seat];
+        let Decision::Pick { of, from, picked, .. } = d else { return Vec::new() };
+        let p = &self.players[usize::from(*of)];
+        let cards = &self.rs.cards;
         let mut all: Vec<CardIdx> = match from {
             PickFrom::Hand => p.hand.clone(),
             PickFrom::Buildings => p.city.iter().map(|s| s.card).collect(),
             PickFrom::Goods => p.city.iter().filter(|s| s.good.is_some()).map(|s| s.card).collect(),
+            PickFrom::Empty => p
+                .city
+                .iter()
+                .filter(|s| s.good.is_none() && cards.get(s.card).kind == crate::cards::Kind::Production)
+                .map(|s| s.card)
+                .collect(),
         };
         for c in picked {
             if let Some(i) = all.iter().position(|x| x == c) {

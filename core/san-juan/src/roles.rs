@@ -627,7 +627,7 @@ impl Game {
             self.event(Some(seat), |_| format!("seat {seat} keeps none of the drawn cards"));
             self.discard.append(&mut self.limbo);
         } else {
-            self.pending = Some(Decision::Keep { seat, left: keep });
+            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: false });
         }
         Ok(())
     }

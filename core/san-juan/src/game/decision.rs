@@ -92,6 +92,8 @@ pub enum Decision {
         seat: usize,
         /// Cards still to keep.
         left: usize,
+        /// The keeper may stop (`pass`) and discard the rest (an optional `reveal`).
+        may_stop: bool,
     },
     /// Discard hand cards, one at a time.
     Discard {
@@ -146,6 +148,8 @@ pub enum Decision {
     Pick {
         /// Who chooses.
         seat: usize,
+        /// Whose cards are chosen from (the chooser's own unless the script says `of`).
+        of: u16,
         /// The seat of the building that asks.
         owner: u16,
         /// The building that asks.

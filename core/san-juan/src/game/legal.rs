@@ -78,7 +78,7 @@ impl Game {
                 each_distinct(out, goods, Action::Sell);
                 out.push(Action::Pass);
             }
-            Decision::Keep { left, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {
+            Decision::Keep { left, may_stop: false, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {
                 out.push(Action::Keep(self.limbo[0]));
             }
             Decision::Discard { seat, left, .. }
@@ -86,7 +86,12 @@ impl Game {
             {
                 out.push(Action::Discard(self.players[*seat].hand[0]));
             }
-            Decision::Keep { .. } => each_distinct(out, self.limbo.iter().copied(), Action::Keep),
+            Decision::Keep { may_stop, .. } => {
+                each_distinct(out, self.limbo.iter().copied(), Action::Keep);
+                if *may_stop {
+                    out.push(Action::Pass);
+                }
+            }
             Decision::Discard { seat, .. } => each_distinct(out, hand(*seat), Action::Discard),
             Decision::Reveal { keepable, .. } => {
                 each_distinct(out, keepable.iter().copied(), Action::Keep);
@@ -174,7 +179,7 @@ impl Game {
             (d @ Decision::Pay { .. }, a) => self.apply_pay(d, a),
             (d @ Decision::Produce { .. }, a) => self.apply_produce(d, a),
             (d @ Decision::Sell { .. }, a) => self.apply_sell(d, a),
-            (Decision::Keep { seat, left }, Action::Keep(card)) => self.answer_keep(seat, left, card),
+            (Decision::Keep { seat, left, may_stop }, a) => self.answer_keep(seat, left, may_stop, a),
             (Decision::Discard { seat, left, reason }, Action::Discard(card)) => {
                 let c = self.take_from_hand(seat, card);
                 self.discard.push(c);
@@ -198,10 +203,10 @@ impl Game {
                 let answer = Answer::Option(self.rs.cards.word_name(w));
                 self.answer_choice(seat, owner.into(), slot.into(), answer)
             }
-            (Decision::Pick { seat, owner, slot, from, left, picked }, Action::Pick(card)) => {
+            (Decision::Pick { seat, of, owner, slot, from, left, picked }, Action::Pick(card)) => {
                 let mut picked = picked.into_vec();
                 picked.push(card);
-                let d = Decision::Pick { seat, owner, slot, from, left: left - 1, picked: picked.into() };
+                let d = Decision::Pick { seat, of, owner, slot, from, left: left - 1, picked: picked.into() };
                 if left > 1 && !self.pick_candidates(&d).is_empty() {
                     self.pending = Some(d);
                     return Ok(());
@@ -222,13 +227,20 @@ impl Game {
         }
     }
 
-    /// Keeps `card` of the cards drawn; the rest are discarded once `left` are kept.
-    fn answer_keep(&mut self, seat: usize, left: usize, card: CardIdx) -> Result<(), GameError> {
-        let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
-        let c = self.limbo.swap_remove(i);
-        self.players[seat].hand.push(c);
-        if left > 1 && !self.limbo.is_empty() {
-            self.pending = Some(Decision::Keep { seat, left: left - 1 });
+    /// Keeps a card of those drawn (or stops, where that is allowed); the rest
+    /// are discarded once `left` are kept.
+    fn answer_keep(&mut self, seat: usize, left: usize, may_stop: bool, a: Action) -> Result<(), GameError> {
+        let kept = match a {
+            Action::Keep(card) => {
+                let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
+                let c = self.limbo.swap_remove(i);
+                self.players[seat].hand.push(c);
+                true
+            }
+            _ => false,
+        };
+        if kept && left > 1 && !self.limbo.is_empty() {
+            self.pending = Some(Decision::Keep { seat, left: left - 1, may_stop });
         } else {
             if !self.limbo.is_empty() {
                 let n = self.limbo.len();

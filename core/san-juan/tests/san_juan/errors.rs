@@ -472,6 +472,13 @@ fn a_wrong_effect_stops_the_game_naming_card_file_hook_and_what_is_wrong() {
         ("fn on_produced(ctx) { let m = #{}; m[\"drw\"] = 1; m }\n", "names no effect; did you mean `draw`?"),
         ("fn on_produced(ctx) { #{ grant: \"build\" } }\n", "cannot grant `build`; grants: sell, produce, discount"),
         ("fn on_produced(ctx) { #{ choose: [] } }\n", "`choose` needs at least one option"),
+        (
+            "fn on_produced(ctx) { #{ choose_cards: 1, from: \"hand\", of: 1 } }\n",
+            "`of: 1` with `from: \"hand\"`: a hand is secret",
+        ),
+        ("fn on_produced(ctx) { #{ remove_good: \"self\", seat: 1 } }\n", "\"self\" is one building already"),
+        ("fn on_produced(ctx) { #{ choose_cards: 1, from: \"full\" } }\n", "or \"empty\""),
+        ("fn on_produced(ctx) { #{ reveal: 2, optional: 1 } }\n", "`optional` is a i32, expected true or false"),
     ] {
         let err = well_error(script, produce);
         assert!(

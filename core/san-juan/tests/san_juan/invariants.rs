@@ -71,12 +71,13 @@ fn gallery_two_to_four_players() {
 
 const TABLE_LAB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/table.toml");
 
-/// The table lab's seven buildings (one copy each) hear other players' sales and
-/// production and read the whole table: 110 + 7 cards, every invariant kept.
+/// The table lab's ten buildings (one copy each) hear other players' sales and
+/// production, read the whole table and act on other players' buildings: 110 + 10
+/// cards, every invariant kept.
 #[test]
 fn table_lab_two_to_four_players() {
     for players in 2..=4 {
-        check_count(TABLE_LAB, 117, players);
+        check_count(TABLE_LAB, 120, players);
     }
 }
 
