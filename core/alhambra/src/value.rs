@@ -64,6 +64,9 @@ pub fn feature_names(rs: &Ruleset) -> Vec<String> {
         names.push(format!("majority:{}", s.name));
         names.push(format!("majority_near:{}", s.name));
     }
+    for t in &rs.types {
+        names.push(format!("lead:{}", t.id));
+    }
     names
 }
 
@@ -152,6 +155,18 @@ impl<'a> Frame<'a> {
         }
     }
 
+    /// Where type `t`'s lead feature is.
+    fn lead_at(&self, t: usize) -> usize {
+        BASE.len() + PER_SCORING * self.near.len() + t
+    }
+
+    /// The seat's buildings of type `t` against the mean other player's.
+    fn lead(&self, counts: &Counts, t: usize) -> f64 {
+        let players = self.game.num_players();
+        let others: u32 = (0..players).filter(|&s| s != self.seat).map(|s| u32::from(counts[s][t])).sum();
+        f64::from(counts[self.seat][t]) - f64::from(others) / (players - 1).max(1) as f64
+    }
+
     /// Writes the features that depend on the hand (and the display's buildings left, `gone` taken).
     fn set_hand(&self, hand: &[Money], gone: u8, out: &mut [f64]) {
         let mut sums = [0u32; MAX_CURRENCIES];
@@ -182,7 +197,7 @@ impl<'a> Frame<'a> {
         let g = self.game;
         let rs = g.ruleset();
         out.clear();
-        out.resize(BASE.len() + PER_SCORING * rs.scorings.len(), 0.0);
+        out.resize(BASE.len() + PER_SCORING * rs.scorings.len() + rs.types.len(), 0.0);
         let players = g.num_players();
         let others = (players - 1).max(1) as f64;
         let mean_other =
@@ -197,6 +212,7 @@ impl<'a> Frame<'a> {
                 out[at] += rel;
                 out[at + 1] += rel * near;
             });
+            out[self.lead_at(t)] = self.lead(counts, t);
         }
         self.set_hand(hand, 0, out);
     }
@@ -250,9 +266,15 @@ fn payments(values: &[u32], owed: u32, mut f: impl FnMut(u64, u32)) {
         values: &'v [u32],
         owed: u32,
         seen: Vec<(u32, u32)>,
+        /// Steps left: a large hand of small cards has very many ways to pay.
+        budget: u32,
         f: F,
     }
     fn walk<F: FnMut(u64, u32)>(w: &mut Walk<'_, F>, from: usize, chosen: u64, first: Option<u32>, sum: u32) {
+        if w.budget == 0 {
+            return;
+        }
+        w.budget -= 1;
         if let Some(first) = first {
             if sum - first >= w.owed {
                 return;
@@ -270,9 +292,12 @@ fn payments(values: &[u32], owed: u32, mut f: impl FnMut(u64, u32)) {
             walk(w, j + 1, chosen | (1 << j), first.or(Some(w.values[j])), sum + w.values[j]);
         }
     }
-    let mut w = Walk { values, owed, seen: Vec::new(), f: &mut f };
+    let mut w = Walk { values, owed, seen: Vec::new(), budget: PAYMENT_STEPS, f: &mut f };
     walk(&mut w, 0, 0, None, 0);
 }
+
+/// Most steps looking for ways to pay (the larger cards are tried first).
+const PAYMENT_STEPS: u32 = 200;
 
 /// Most money cards a judged hand holds (a larger hand is judged by its first ones).
 const HAND: usize = 64;
@@ -387,7 +412,7 @@ impl<'a, 'm> Judge<'a, 'm> {
         if let Some(&(_, _, v)) = self.known.borrow().iter().find(|k| k.0 == t && k.1 == column) {
             return v;
         }
-        let mut v = 0.0;
+        let mut v = self.weights[self.frame.lead_at(t)] * self.frame.lead(counts, t);
         self.frame
             .per_scoring(counts, t, |at, rel, near| v += self.weights[at] * rel + self.weights[at + 1] * rel * near);
         self.known.borrow_mut().push((t, column, v));
@@ -480,6 +505,10 @@ impl<'a, 'm> Judge<'a, 'm> {
         mine.sort_unstable_by_key(|m| std::cmp::Reverse(m.value));
         let values: Vec<u32> = mine.iter().map(|m| u32::from(m.value)).collect();
         let mut best = f64::NEG_INFINITY;
+        // An exact payment gives another action: only the one that looks best
+        // at once is followed (following them all multiplies with each action).
+        let mut exact: Option<(f64, Hypo)> = None;
+        let neutral = game.neutral().is_some();
         payments(&values, owed, |chosen, sum| {
             let mut next = *h;
             for (j, &m) in mine.iter().enumerate().take(64) {
@@ -487,8 +516,24 @@ impl<'a, 'm> Judge<'a, 'm> {
                     next.hand.remove(m);
                 }
             }
-            best = best.max(self.acquire(&next, slot, sum == owed, depth));
+            for to_neutral in [false, true] {
+                if to_neutral && !neutral {
+                    continue;
+                }
+                let got = self.got(&next, slot, to_neutral);
+                let v = self.value(&got);
+                if sum == owed && depth < EXTRA_ACTIONS {
+                    if exact.as_ref().is_none_or(|(e, _)| v > *e) {
+                        exact = Some((v, got));
+                    }
+                } else {
+                    best = best.max(v);
+                }
+            }
         });
+        if let Some((_, got)) = exact {
+            best = best.max(self.turn(&got, depth + 1));
+        }
         best
     }
 
@@ -507,16 +552,21 @@ impl<'a, 'm> Judge<'a, 'm> {
     }
 
     fn acquired(&self, h: &Hypo, slot: usize, to_neutral: bool, exact: bool, depth: u32) -> f64 {
+        let next = self.got(h, slot, to_neutral);
+        if exact && depth < EXTRA_ACTIONS { self.turn(&next, depth + 1) } else { self.value(&next) }
+    }
+
+    /// The position once the building in `slot` is the seat's (or the neutral collector's).
+    fn got(&self, h: &Hypo, slot: usize, to_neutral: bool) -> Hypo {
         let game = self.frame.game;
-        let rs = game.ruleset();
-        let Some(b) = game.building_display()[slot] else { return f64::NEG_INFINITY };
-        let t = usize::from(rs.building(b).kind);
         let mut next = *h;
+        let Some(b) = game.building_display()[slot] else { return next };
+        let t = usize::from(game.ruleset().building(b).kind);
         let who = if to_neutral { game.num_players() } else { self.frame.seat };
         next.counts[who][t] += 1;
         next.board += self.majority(&next.counts, t) - self.majority(&h.counts, t);
         next.gone |= 1 << slot;
-        if exact && depth < EXTRA_ACTIONS { self.turn(&next, depth + 1) } else { self.value(&next) }
+        next
     }
 }
 
