@@ -609,3 +609,43 @@ impl Features for Game {
         out.extend(actions.iter().map(|&a| judge.action(d, a)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_payment_stops_once_the_price_is_reached() {
+        // Cards 5, 4, 3, 1 (largest first) for a price of 7.
+        let mut found = Vec::new();
+        payments(&[5, 4, 3, 1], 7, |mask, sum| found.push((mask, sum)));
+        // 5+4 (9), 5+3 (8), 4+3 (7: exact), 5+3+1 (9: 1 and 3 pay 4, then 5);
+        // 5+4+3 is none: any two of them reach 7 before the third is paid.
+        assert!(found.contains(&(0b0011, 9)));
+        assert!(found.contains(&(0b0101, 8)));
+        assert!(found.contains(&(0b0110, 7)));
+        assert!(found.contains(&(0b1101, 9)));
+        assert!(!found.iter().any(|&(m, _)| m == 0b0111), "{found:?}");
+        // Every payment reaches the price and needed its largest card.
+        let values = [5u32, 4, 3, 1];
+        for &(mask, sum) in &found {
+            let cards: Vec<u32> = (0..4).filter(|j| mask & (1 << j) != 0).map(|j| values[j]).collect();
+            assert_eq!(cards.iter().sum::<u32>(), sum);
+            assert!(sum >= 7 && sum - cards.iter().max().unwrap() < 7, "{cards:?}");
+        }
+        // Too little money: no way.
+        payments(&[2, 1], 7, |_, _| panic!("paid 7 with 3"));
+    }
+
+    #[test]
+    fn exact_sums_are_found_by_currency() {
+        let m = |currency, value| Money { currency, value };
+        let hand = [m(0, 5), m(0, 3), m(1, 2), m(0, 1)];
+        assert!(paid_exactly(&hand, 0, 8));
+        assert!(paid_exactly(&hand, 0, 9));
+        assert!(!paid_exactly(&hand, 0, 7));
+        assert!(!paid_exactly(&hand, 1, 3));
+        let big = [m(0, 100), m(0, 60)];
+        assert!(paid_exactly(&big, 0, 100) && paid_exactly(&big, 0, 160) && !paid_exactly(&big, 0, 140));
+    }
+}
