@@ -168,7 +168,7 @@ impl<'a> Frame<'a> {
     }
 
     /// Writes the features that depend on the hand (and the display's buildings left, `gone` taken).
-    fn set_hand(&self, hand: &[Money], gone: u8, out: &mut [f64]) {
+    fn set_hand(&self, hand: &[Money], gone: u32, out: &mut [f64]) {
         let mut sums = [0u32; MAX_CURRENCIES];
         for m in hand {
             sums[m.currency as usize] += u32::from(m.value);
@@ -343,7 +343,7 @@ impl Hand {
 struct Hypo {
     hand: Hand,
     counts: Counts,
-    gone: u8,
+    gone: u32,
     /// What the buildings got this turn changed in the majority features' value.
     board: f64,
 }

@@ -141,3 +141,19 @@ fn a_type_worth_more_is_valued_more() {
     eprintln!("lead:{}: {before:.2} → {after:.2}", base.types[t].id);
     assert!(after > before + 2.0, "tripled points: lead weight {before:.2} → {after:.2}");
 }
+
+#[test]
+fn the_balance_bot_plays_legal_moves_at_every_player_count() {
+    let rs = Ruleset::load("alhambra").unwrap();
+    let models = short_model(&rs);
+    for n in 2..=6 {
+        let mut bots = vec!["balance".to_string(); n];
+        bots[n - 1] = "random".into();
+        for i in 0..6 {
+            let r =
+                play_one::<Game>(&rs, &bots, 5, i, &models).unwrap_or_else(|e| panic!("{n} players, game {i}: {e}"));
+            assert_eq!(r.scores.len(), n);
+            assert!(!r.stalled);
+        }
+    }
+}
