@@ -7,10 +7,11 @@
 //! scoring not yet done, the majority points the buildings held now would
 //! bring in it (the ruleset's own scoring), alone and weighted by how near
 //! the scoring is (its card's pile against the money deck left; the game's
-//! progress for the last); the money in hand (value, cards, value by
-//! currency up to a price), the buildings on display it could pay for and pay
-//! exactly, and the other players' hand sizes (their cards are hidden).
-//! Their weights come from self-play.
+//! progress for the last); per building type, the lead in buildings (its
+//! weight is what a type is worth beyond the majorities); the money in hand
+//! (value, cards, value per currency up to a mean price, the buildings on
+//! display it could pay for and pay exactly), and the other players' hand
+//! sizes (their cards are hidden). Their weights come from self-play.
 //!
 //! An action is judged by the position at the end of the seat's turn, worked
 //! out here without copying the game and without drawing a card (which would
@@ -20,6 +21,7 @@
 //! model is linear and additive over building types), which keeps the bot
 //! quick.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use engine_play::value::{Features, ValueModel};
@@ -351,10 +353,17 @@ struct Hypo {
 /// How many further actions after exact payments are looked at.
 const EXTRA_ACTIONS: u32 = 2;
 
+/// `weights` with zeros added up to `n`.
+fn padded(weights: &[f64], n: usize) -> Vec<f64> {
+    let mut w = weights.to_vec();
+    w.resize(n, 0.0);
+    w
+}
+
 /// Values the actions of one decision of the seat to move.
 struct Judge<'a, 'm> {
     frame: Frame<'a>,
-    weights: &'m [f64],
+    weights: Cow<'m, [f64]>,
     /// The position at the decision.
     start: Hypo,
     /// Majority values worked out: (type, its column of counts, value).
@@ -364,6 +373,10 @@ struct Judge<'a, 'm> {
 impl<'a, 'm> Judge<'a, 'm> {
     fn new(game: &'a Game, seat: usize, weights: &'m [f64]) -> Judge<'a, 'm> {
         let frame = Frame::new(game, seat);
+        // A model of other features is refused where models are given
+        // (`ValueModel::fits`); one too short for these would only misjudge.
+        let n = BASE.len() + PER_SCORING * game.ruleset().scorings.len() + game.ruleset().types.len();
+        let weights = if weights.len() >= n { Cow::Borrowed(weights) } else { Cow::Owned(padded(weights, n)) };
         let counts = frame.counts();
         let start = Hypo { hand: Hand::of(&game.player(seat).hand), counts, gone: 0, board: 0.0 };
         Judge { frame, weights, start, known: RefCell::new(Vec::new()) }
