@@ -62,10 +62,29 @@ struct ScoreKey {
     counts: [u8; MAX_COLLECTORS],
 }
 
+/// A quick hash for the memo's small keys (bots look points up many times a
+/// turn; the keys are not chosen by anyone who could make them collide).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Memo = HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// The compiled scripts of a ruleset.
 pub struct Hooks {
     host: ScriptHost,
-    memo: RwLock<HashMap<ScoreKey, [i32; MAX_COLLECTORS]>>,
+    memo: RwLock<Memo>,
 }
 
 struct NeutralCtx {

@@ -1,28 +1,588 @@
 //! The Alhambra card game as the balance bot sees it
-//! ([`engine_play::value`]): a collector's position as numbers. Actions are
-//! valued the generic way, by playing each on a copy (the game is quick).
+//! ([`engine_play::value`]): a collector's position as numbers, and a quick
+//! estimate of every action's worth from them.
 //!
-//! Features, for one collector: points so far, the money in hand (total face
-//! value and cards), the scorings already held, and for every building type
-//! the buildings owned and the lead over the best other collector (what the
-//! majorities pay for). Their weights come from self-play.
+//! Features, for one collector, each against the mean of the other players
+//! (what the model learns is the final margin over them): points so far; per
+//! scoring not yet done, the majority points the buildings held now would
+//! bring in it (the ruleset's own scoring), alone and weighted by how near
+//! the scoring is (its card's pile against the money deck left; the game's
+//! progress for the last); per building type, the lead in buildings (its
+//! weight is what a type is worth beyond the majorities); the money in hand
+//! (value, cards, value per currency up to a mean price, the buildings on
+//! display it could pay for and pay exactly), and the other players' hand
+//! sizes (their cards are hidden). Their weights come from self-play.
+//!
+//! An action is judged by the position at the end of the seat's turn, worked
+//! out here without copying the game and without drawing a card (which would
+//! peek at the decks): a take by the best set of cards it can start, a
+//! purchase by the best payment, kept or donated, and after an exact payment
+//! by the best further action. Only what an action changes is valued (the
+//! model is linear and additive over building types), which keeps the bot
+//! quick.
+
+use std::borrow::Cow;
 
 use engine_game::Game as _;
-use engine_play::value::Features;
+use std::cell::RefCell;
 
-use crate::game::Game;
-use crate::ruleset::Ruleset;
+use engine_play::value::{Features, ValueModel};
 
-const BASE: [&str; 5] = ["bias", "points", "money", "money_cards", "scorings_held"];
+use crate::actions::Action;
+use crate::game::{Decision, Game};
+use crate::hooks::MAX_COLLECTORS;
+use crate::ruleset::{MAX_CURRENCIES, MAX_TYPES, Money, Ruleset};
+
+/// The features that do not depend on the scorings, in order.
+const BASE: [&str; 11] = [
+    "bias",
+    "progress",
+    "points",
+    "money",
+    "money_late",
+    "cards",
+    "money_capped",
+    "affordable",
+    "exact",
+    "cards_others",
+    "scorings_held",
+];
+const BIAS: usize = 0;
+const PROGRESS: usize = 1;
+const POINTS: usize = 2;
+const MONEY: usize = 3;
+const MONEY_LATE: usize = 4;
+const CARDS: usize = 5;
+const MONEY_CAPPED: usize = 6;
+const AFFORDABLE: usize = 7;
+const EXACT: usize = 8;
+const CARDS_OTHERS: usize = 9;
+const SCORINGS_HELD: usize = 10;
+/// Per scoring: its majority points now, and the same weighted by nearness.
+const PER_SCORING: usize = 2;
 
 /// The features' names for a ruleset.
 pub fn feature_names(rs: &Ruleset) -> Vec<String> {
     let mut names: Vec<String> = BASE.iter().map(|s| (*s).to_owned()).collect();
+    for s in &rs.scorings {
+        names.push(format!("majority:{}", s.name));
+        names.push(format!("majority_near:{}", s.name));
+    }
     for t in &rs.types {
-        names.push(format!("owned:{}", t.id));
         names.push(format!("lead:{}", t.id));
     }
     names
+}
+
+/// Buildings per type of every collector (the players, then the neutral one).
+type Counts = [[u8; MAX_TYPES]; MAX_COLLECTORS];
+
+/// What stays the same during one seat's turn: who, how far the game is,
+/// how near each scoring is.
+struct Frame<'a> {
+    game: &'a Game,
+    seat: usize,
+    collectors: usize,
+    progress: f64,
+    /// Per scoring: 0 once done, else how near it is (0..1).
+    near: Vec<f64>,
+    /// The price above which money of one currency counts no more in `money_capped`.
+    cap: u32,
+    /// The buildings on display: slot, currency, price.
+    slots: Vec<(usize, usize, u32)>,
+}
+
+impl<'a> Frame<'a> {
+    fn new(game: &'a Game, seat: usize) -> Frame<'a> {
+        let rs = game.rules();
+        let total: usize = rs.buildings.iter().map(|b| usize::from(b.copies)).sum();
+        let progress = 1.0 - game.building_deck_size() as f64 / total.max(1) as f64;
+        let last = rs.scorings.len() - 1;
+        // About a round of draws: a player takes one or two cards a turn.
+        let horizon = 2 * game.num_players();
+        let len = game.deck.len();
+        let near = (0..rs.scorings.len())
+            .map(|k| {
+                if game.scored.contains(&(k as u8)) {
+                    return 0.0;
+                }
+                if k == last {
+                    return progress.clamp(0.0, 1.0);
+                }
+                // Where the card may lie (indices from the bottom; the top is drawn first).
+                let Some((lo, hi)) = game.scoring_range.get(k).copied() else { return 0.0 };
+                let (lo, hi) = (lo.min(len), hi.min(len));
+                if hi <= lo {
+                    return 1.0;
+                }
+                let soon = (lo..hi).filter(|&i| len - i <= horizon).count();
+                soon as f64 / (hi - lo) as f64
+            })
+            .collect();
+        let prices: Vec<u32> = rs.buildings.iter().map(|b| u32::from(b.price)).collect();
+        let cap = prices.iter().sum::<u32>() / prices.len().max(1) as u32;
+        Frame {
+            game,
+            seat,
+            collectors: game.num_players() + usize::from(game.neutral().is_some()),
+            progress,
+            near,
+            cap: cap.max(1),
+            slots: (game.building_display().iter().enumerate())
+                .filter_map(|(slot, b)| Some((slot, usize::from(rs.yard[slot]), u32::from(rs.building((*b)?).price))))
+                .collect(),
+        }
+    }
+
+    fn counts(&self) -> Counts {
+        let mut c = [[0u8; MAX_TYPES]; MAX_COLLECTORS];
+        let g = self.game;
+        for (i, p) in (0..g.num_players()).map(|s| g.player(s)).chain(g.neutral()).enumerate() {
+            c[i] = p.counts;
+        }
+        c
+    }
+
+    /// Type `t`'s majority points for `counts` against the mean other
+    /// player, per scoring not yet done: `f(feature index, points, nearness)`.
+    fn per_scoring(&self, counts: &Counts, t: usize, mut f: impl FnMut(usize, f64, f64)) {
+        let rs = self.game.rules();
+        let players = self.game.num_players();
+        for (k, &near) in self.near.iter().enumerate() {
+            if self.game.scored.contains(&(k as u8)) {
+                continue;
+            }
+            let p = rs.type_points(k, t, &counts[..self.collectors]).unwrap_or_default();
+            let others: i32 = (0..players).filter(|&s| s != self.seat).map(|s| p[s]).sum();
+            let rel = f64::from(p[self.seat]) - f64::from(others) / (players - 1).max(1) as f64;
+            f(BASE.len() + PER_SCORING * k, rel, near);
+        }
+    }
+
+    /// Where type `t`'s lead feature is.
+    fn lead_at(&self, t: usize) -> usize {
+        BASE.len() + PER_SCORING * self.near.len() + t
+    }
+
+    /// The seat's buildings of type `t` against the mean other player's.
+    fn lead(&self, counts: &Counts, t: usize) -> f64 {
+        let players = self.game.num_players();
+        let others: u32 = (0..players).filter(|&s| s != self.seat).map(|s| u32::from(counts[s][t])).sum();
+        f64::from(counts[self.seat][t]) - f64::from(others) / (players - 1).max(1) as f64
+    }
+
+    /// Writes the features that depend on the hand (and the display's buildings left, `gone` taken).
+    fn set_hand(&self, hand: &[Money], gone: u32, out: &mut [f64]) {
+        let mut sums = [0u32; MAX_CURRENCIES];
+        for m in hand {
+            sums[m.currency as usize] += u32::from(m.value);
+        }
+        let money: u32 = sums.iter().sum();
+        out[MONEY] = f64::from(money);
+        out[MONEY_LATE] = f64::from(money) * self.progress;
+        out[CARDS] = hand.len() as f64;
+        out[MONEY_CAPPED] = sums.iter().map(|&s| f64::from(s.min(self.cap))).sum();
+        let (mut affordable, mut exact) = (0.0, 0.0);
+        for &(slot, c, price) in &self.slots {
+            if gone & (1 << slot) != 0 || sums[c] < price {
+                continue;
+            }
+            affordable += 1.0;
+            if paid_exactly(hand, c, price) {
+                exact += 1.0;
+            }
+        }
+        out[AFFORDABLE] = affordable;
+        out[EXACT] = exact;
+    }
+
+    /// Every feature of the position with these counts and this hand.
+    fn all(&self, counts: &Counts, hand: &[Money], out: &mut Vec<f64>) {
+        let g = self.game;
+        let rs = g.rules();
+        out.clear();
+        out.resize(BASE.len() + PER_SCORING * rs.scorings.len() + rs.types.len(), 0.0);
+        let players = g.num_players();
+        let others = (players - 1).max(1) as f64;
+        let mean_other =
+            |f: &dyn Fn(usize) -> f64| (0..players).filter(|&s| s != self.seat).map(f).sum::<f64>() / others;
+        out[BIAS] = 1.0;
+        out[PROGRESS] = self.progress;
+        out[POINTS] = f64::from(g.score(self.seat).total) - mean_other(&|s| f64::from(g.score(s).total));
+        out[CARDS_OTHERS] = mean_other(&|s| g.player(s).hand.len() as f64);
+        out[SCORINGS_HELD] = g.scored.len() as f64;
+        for t in 0..rs.types.len() {
+            self.per_scoring(counts, t, |at, rel, near| {
+                out[at] += rel;
+                out[at + 1] += rel * near;
+            });
+            out[self.lead_at(t)] = self.lead(counts, t);
+        }
+        self.set_hand(hand, 0, out);
+    }
+}
+
+/// Whether some of the cards of currency `c` in `hand` add up to `price` exactly.
+fn paid_exactly(hand: &[Money], c: usize, price: u32) -> bool {
+    if price < 64 {
+        let mut reach = 1u64;
+        for m in hand {
+            if usize::from(m.currency) == c && u32::from(m.value) <= price {
+                reach |= reach << m.value;
+            }
+        }
+        return reach & (1 << price) != 0;
+    }
+    let mut reach = [1u64, 0, 0, 0];
+    for m in hand {
+        if usize::from(m.currency) == c {
+            shift_or(&mut reach, usize::from(m.value));
+        }
+    }
+    price < 256 && reach[price as usize / 64] & (1 << (price % 64)) != 0
+}
+
+/// `bits |= bits << by` over 256 bits (sums above 255 are dropped).
+fn shift_or(bits: &mut [u64; 4], by: usize) {
+    if by == 0 || by >= 256 {
+        return;
+    }
+    let (words, rem) = (by / 64, by % 64);
+    for i in (0..4).rev() {
+        let mut v = 0;
+        if i >= words {
+            v = bits[i - words] << rem;
+            if rem > 0 && i > words {
+                v |= bits[i - words - 1] >> (64 - rem);
+            }
+        }
+        bits[i] |= v;
+    }
+}
+
+/// The ways to pay `owed` from cards of these values (largest first), each
+/// given to `f` as a mask of indices into `values` and its total: a payment
+/// stops once the price is reached, so all but its largest card pay less than
+/// `owed`. One way per total and number of cards (the hand's features see no
+/// more), the larger cards first.
+fn payments(values: &[u32], owed: u32, mut f: impl FnMut(u64, u32)) {
+    struct Walk<'v, F> {
+        values: &'v [u32],
+        owed: u32,
+        seen: Vec<(u32, u32)>,
+        /// Steps left: a large hand of small cards has very many ways to pay.
+        budget: u32,
+        f: F,
+    }
+    fn walk<F: FnMut(u64, u32)>(w: &mut Walk<'_, F>, from: usize, chosen: u64, first: Option<u32>, sum: u32) {
+        if w.budget == 0 {
+            return;
+        }
+        w.budget -= 1;
+        if let Some(first) = first {
+            if sum - first >= w.owed {
+                return;
+            }
+            let key = (sum, chosen.count_ones());
+            if sum >= w.owed && !w.seen.contains(&key) {
+                w.seen.push(key);
+                (w.f)(chosen, sum);
+            }
+        }
+        for j in from..w.values.len().min(64) {
+            if j > from && w.values[j] == w.values[j - 1] {
+                continue;
+            }
+            walk(w, j + 1, chosen | (1 << j), first.or(Some(w.values[j])), sum + w.values[j]);
+        }
+    }
+    let mut w = Walk { values, owed, seen: Vec::new(), budget: PAYMENT_STEPS, f: &mut f };
+    walk(&mut w, 0, 0, None, 0);
+}
+
+/// Most steps looking for ways to pay (the larger cards are tried first).
+const PAYMENT_STEPS: u32 = 200;
+
+/// Most money cards a judged hand holds (a larger hand is judged by its first ones).
+const HAND: usize = 64;
+
+/// A hand of money cards, kept inline: judging copies hands often.
+#[derive(Clone, Copy)]
+struct Hand {
+    cards: [Money; HAND],
+    len: usize,
+}
+
+impl Hand {
+    fn of(cards: &[Money]) -> Hand {
+        let mut h = Hand { cards: [Money { currency: 0, value: 0 }; HAND], len: 0 };
+        for &m in cards {
+            h.push(m);
+        }
+        h
+    }
+
+    fn cards(&self) -> &[Money] {
+        &self.cards[..self.len]
+    }
+
+    fn push(&mut self, m: Money) {
+        if self.len < HAND {
+            self.cards[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    fn remove(&mut self, m: Money) -> bool {
+        let Some(i) = self.cards().iter().position(|&x| x == m) else { return false };
+        self.cards[i] = self.cards[self.len - 1];
+        self.len -= 1;
+        true
+    }
+}
+
+/// A position reached within the seat's turn: its hand, the buildings it (or
+/// the neutral collector) got, and the display slots emptied.
+#[derive(Clone, Copy)]
+struct Hypo {
+    hand: Hand,
+    counts: Counts,
+    gone: u32,
+    /// What the buildings got this turn changed in the majority features' value.
+    board: f64,
+}
+
+/// How many further actions after exact payments are looked at.
+const EXTRA_ACTIONS: u32 = 2;
+
+/// `weights` with zeros added up to `n`.
+fn padded(weights: &[f64], n: usize) -> Vec<f64> {
+    let mut w = weights.to_vec();
+    w.resize(n, 0.0);
+    w
+}
+
+/// Values the actions of one decision of the seat to move.
+struct Judge<'a, 'm> {
+    frame: Frame<'a>,
+    weights: Cow<'m, [f64]>,
+    /// The position at the decision.
+    start: Hypo,
+    /// Majority values worked out: (type, its column of counts, value).
+    known: RefCell<Vec<(usize, [u8; MAX_COLLECTORS], f64)>>,
+}
+
+impl<'a, 'm> Judge<'a, 'm> {
+    fn new(game: &'a Game, seat: usize, weights: &'m [f64]) -> Judge<'a, 'm> {
+        let frame = Frame::new(game, seat);
+        // A model of other features is refused where models are given
+        // (`ValueModel::fits`); one too short for these would only misjudge.
+        let n = BASE.len() + PER_SCORING * game.rules().scorings.len() + game.rules().types.len();
+        let weights = if weights.len() >= n { Cow::Borrowed(weights) } else { Cow::Owned(padded(weights, n)) };
+        let counts = frame.counts();
+        let start = Hypo { hand: Hand::of(&game.player(seat).hand), counts, gone: 0, board: 0.0 };
+        Judge { frame, weights, start, known: RefCell::new(Vec::new()) }
+    }
+
+    /// The value of `action` in decision `d`, up to a constant shared by the decision's actions.
+    fn action(&self, d: Decision, action: Action) -> f64 {
+        let game = self.frame.game;
+        let rs = game.rules();
+        let start = &self.start;
+        let price = |slot: u8| game.building_display()[usize::from(slot)].map(|b| u32::from(rs.building(b).price));
+        match (d, action) {
+            (Decision::Turn { .. }, Action::Take(m)) => self.take(start, Some(m), 0),
+            (Decision::Take { taken, .. }, Action::Take(m)) => self.take(start, Some(m), taken),
+            (Decision::Take { .. }, Action::Done) | (_, Action::Pass) => self.value(start),
+            (Decision::Turn { .. }, Action::Buy(slot)) => {
+                let Some(price) = price(slot) else { return f64::NEG_INFINITY };
+                self.buy(start, usize::from(slot), price, 0)
+            }
+            (Decision::Pay { slot, paid, .. }, Action::Pay(m)) => {
+                let Some(price) = price(slot) else { return f64::NEG_INFINITY };
+                let mut next = *start;
+                if !next.hand.remove(m) {
+                    return f64::NEG_INFINITY;
+                }
+                let paid = paid + u32::from(m.value);
+                if paid >= price {
+                    self.acquire(&next, usize::from(slot), paid == price, 0)
+                } else {
+                    self.buy(&next, usize::from(slot), price - paid, 0)
+                }
+            }
+            (Decision::Donate { slot, exact, .. }, Action::Keep | Action::Donate) => {
+                self.acquired(start, usize::from(slot), action == Action::Donate, exact, 0)
+            }
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
+    /// The value of type `t`'s majority features for `counts`.
+    fn majority(&self, counts: &Counts, t: usize) -> f64 {
+        let mut column = [0u8; MAX_COLLECTORS];
+        for (c, row) in counts.iter().enumerate() {
+            column[c] = row[t];
+        }
+        if let Some(&(_, _, v)) = self.known.borrow().iter().find(|k| k.0 == t && k.1 == column) {
+            return v;
+        }
+        let mut v = self.weights[self.frame.lead_at(t)] * self.frame.lead(counts, t);
+        self.frame
+            .per_scoring(counts, t, |at, rel, near| v += self.weights[at] * rel + self.weights[at + 1] * rel * near);
+        self.known.borrow_mut().push((t, column, v));
+        v
+    }
+
+    /// The value of a position, up to a constant shared by the turn: the hand's
+    /// features and what the buildings got changed.
+    fn value(&self, h: &Hypo) -> f64 {
+        let mut out = [0.0; BASE.len()];
+        self.frame.set_hand(h.hand.cards(), h.gone, &mut out);
+        let hand: f64 =
+            [MONEY, MONEY_LATE, CARDS, MONEY_CAPPED, AFFORDABLE, EXACT].iter().map(|&i| self.weights[i] * out[i]).sum();
+        h.board + hand
+    }
+
+    /// The best way to go on taking: `taken` so far, `first` to take now.
+    fn take(&self, h: &Hypo, first: Option<Money>, taken: u32) -> f64 {
+        let limit = self.frame.game.rules().rules.take_limit;
+        let mut h = *h;
+        let shown = self.frame.game.money_display();
+        let mut display = [Money { currency: 0, value: 0 }; 16];
+        let mut n = 0;
+        let mut skipped = false;
+        let mut taken = taken;
+        for &m in shown.iter().take(16) {
+            if Some(m) == first && !skipped {
+                skipped = true;
+                continue;
+            }
+            display[n] = m;
+            n += 1;
+        }
+        if let Some(m) = first {
+            h.hand.push(m);
+            taken += u32::from(m.value);
+        }
+        let n = n.min(12);
+        let mut best = f64::NEG_INFINITY;
+        let len = h.hand.len;
+        for mask in 0u32..(1 << n) {
+            let sum: u32 = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| u32::from(display[i].value)).sum();
+            if mask != 0 && taken + sum > limit {
+                continue;
+            }
+            h.hand.len = len;
+            for i in (0..n).filter(|i| mask & (1 << i) != 0) {
+                h.hand.push(display[i]);
+            }
+            best = best.max(self.value(&h));
+        }
+        best
+    }
+
+    /// The best rest of a turn from `h` (a fresh action: take or buy).
+    fn turn(&self, h: &Hypo, depth: u32) -> f64 {
+        let game = self.frame.game;
+        let rs = game.rules();
+        let mut best = f64::NEG_INFINITY;
+        let mut seen: Vec<Money> = Vec::new();
+        for &m in game.money_display() {
+            if !seen.contains(&m) {
+                seen.push(m);
+                best = best.max(self.take(h, Some(m), 0));
+            }
+        }
+        for slot in 0..game.building_display().len() {
+            if h.gone & (1 << slot) != 0 {
+                continue;
+            }
+            let Some(b) = game.building_display()[slot] else { continue };
+            best = best.max(self.buy(h, slot, u32::from(rs.building(b).price), depth));
+        }
+        if best == f64::NEG_INFINITY { self.value(h) } else { best }
+    }
+
+    /// The best way to pay `owed` more for the building in `slot` from `h`'s hand and get it.
+    fn buy(&self, h: &Hypo, slot: usize, owed: u32, depth: u32) -> f64 {
+        let game = self.frame.game;
+        let rs = game.rules();
+        let currency = rs.yard[slot];
+        let mut mine: Vec<Money> = h.hand.cards().iter().copied().filter(|m| m.currency == currency).collect();
+        let total: u32 = mine.iter().map(|m| u32::from(m.value)).sum();
+        if total < owed {
+            return f64::NEG_INFINITY;
+        }
+        if owed == 0 {
+            return self.acquire(h, slot, true, depth);
+        }
+        mine.sort_unstable_by_key(|m| std::cmp::Reverse(m.value));
+        let values: Vec<u32> = mine.iter().map(|m| u32::from(m.value)).collect();
+        let mut best = f64::NEG_INFINITY;
+        // An exact payment gives another action: only the one that looks best
+        // at once is followed (following them all multiplies with each action).
+        let mut exact: Option<(f64, Hypo)> = None;
+        let neutral = game.neutral().is_some();
+        payments(&values, owed, |chosen, sum| {
+            let mut next = *h;
+            for (j, &m) in mine.iter().enumerate().take(64) {
+                if chosen & (1 << j) != 0 {
+                    next.hand.remove(m);
+                }
+            }
+            for to_neutral in [false, true] {
+                if to_neutral && !neutral {
+                    continue;
+                }
+                let got = self.got(&next, slot, to_neutral);
+                let v = self.value(&got);
+                if sum == owed && depth < EXTRA_ACTIONS {
+                    if exact.as_ref().is_none_or(|(e, _)| v > *e) {
+                        exact = Some((v, got));
+                    }
+                } else {
+                    best = best.max(v);
+                }
+            }
+        });
+        if let Some((_, got)) = exact {
+            best = best.max(self.turn(&got, depth + 1));
+        }
+        best
+    }
+
+    /// The building in `slot` paid for: kept or (two players) donated, then the
+    /// best further action if it was paid exactly.
+    fn acquire(&self, h: &Hypo, slot: usize, exact: bool, depth: u32) -> f64 {
+        let donate = self.frame.game.neutral().is_some();
+        let mut best = f64::NEG_INFINITY;
+        for to_neutral in [false, true] {
+            if to_neutral && !donate {
+                continue;
+            }
+            best = best.max(self.acquired(h, slot, to_neutral, exact, depth));
+        }
+        best
+    }
+
+    fn acquired(&self, h: &Hypo, slot: usize, to_neutral: bool, exact: bool, depth: u32) -> f64 {
+        let next = self.got(h, slot, to_neutral);
+        if exact && depth < EXTRA_ACTIONS { self.turn(&next, depth + 1) } else { self.value(&next) }
+    }
+
+    /// The position once the building in `slot` is the seat's (or the neutral collector's).
+    fn got(&self, h: &Hypo, slot: usize, to_neutral: bool) -> Hypo {
+        let game = self.frame.game;
+        let mut next = *h;
+        let Some(b) = game.building_display()[slot] else { return next };
+        let t = usize::from(game.rules().building(b).kind);
+        let who = if to_neutral { game.num_players() } else { self.frame.seat };
+        next.counts[who][t] += 1;
+        next.board += self.majority(&next.counts, t) - self.majority(&h.counts, t);
+        next.gone |= 1 << slot;
+        next
+    }
 }
 
 impl Features for Game {
@@ -30,27 +590,77 @@ impl Features for Game {
         feature_names(self.rules())
     }
 
-    /// Final points: values then read as points, a steadier target than a win.
+    /// The final margin over the mean other player: what winning needs, and a
+    /// steadier target than a win.
     fn outcome(&self) -> Option<Vec<f64>> {
-        self.is_over().then(|| self.scores().iter().map(|s| f64::from(s.total)).collect())
+        if !self.is_over() {
+            return None;
+        }
+        let totals: Vec<f64> = self.scores().iter().map(|s| f64::from(s.total)).collect();
+        let sum: f64 = totals.iter().sum();
+        let others = (totals.len() - 1).max(1) as f64;
+        Some(totals.iter().map(|&t| t - (sum - t) / others).collect())
     }
 
     fn features(&self, seat: usize, out: &mut Vec<f64>) {
-        let p = self.player(seat);
+        let frame = Frame::new(self, seat);
+        let counts = frame.counts();
+        frame.all(&counts, &self.player(seat).hand, out);
+    }
+
+    fn action_value(&self, action: Action, model: &ValueModel, _scratch: &mut Vec<f64>) -> f64 {
+        let Some(&d) = self.pending() else { return 0.0 };
+        Judge::new(self, d.seat(), &model.weights).action(d, action)
+    }
+
+    /// One judge for the whole decision: what the actions share is worked out once.
+    fn action_values(&self, actions: &[Action], model: &ValueModel, _scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
         out.clear();
-        out.push(1.0);
-        out.push(f64::from(self.score(seat).total));
-        out.push(p.hand.iter().map(|m| f64::from(m.value)).sum());
-        out.push(p.hand.len() as f64);
-        out.push(self.scored().len() as f64);
-        for t in 0..self.rules().types.len() {
-            let mine = f64::from(p.counts[t]);
-            let best_other = (0..self.num_players())
-                .filter(|&s| s != seat)
-                .map(|s| f64::from(self.player(s).counts[t]))
-                .fold(0.0, f64::max);
-            out.push(mine);
-            out.push(mine - best_other);
+        let Some(&d) = self.pending() else {
+            out.resize(actions.len(), 0.0);
+            return;
+        };
+        let judge = Judge::new(self, d.seat(), &model.weights);
+        out.extend(actions.iter().map(|&a| judge.action(d, a)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_payment_stops_once_the_price_is_reached() {
+        // Cards 5, 4, 3, 1 (largest first) for a price of 7.
+        let mut found = Vec::new();
+        payments(&[5, 4, 3, 1], 7, |mask, sum| found.push((mask, sum)));
+        // 5+4 (9), 5+3 (8), 4+3 (7: exact), 5+3+1 (9: 1 and 3 pay 4, then 5);
+        // 5+4+3 is none: any two of them reach 7 before the third is paid.
+        assert!(found.contains(&(0b0011, 9)));
+        assert!(found.contains(&(0b0101, 8)));
+        assert!(found.contains(&(0b0110, 7)));
+        assert!(found.contains(&(0b1101, 9)));
+        assert!(!found.iter().any(|&(m, _)| m == 0b0111), "{found:?}");
+        // Every payment reaches the price and needed its largest card.
+        let values = [5u32, 4, 3, 1];
+        for &(mask, sum) in &found {
+            let cards: Vec<u32> = (0..4).filter(|j| mask & (1 << j) != 0).map(|j| values[j]).collect();
+            assert_eq!(cards.iter().sum::<u32>(), sum);
+            assert!(sum >= 7 && sum - cards.iter().max().unwrap() < 7, "{cards:?}");
         }
+        // Too little money: no way.
+        payments(&[2, 1], 7, |_, _| panic!("paid 7 with 3"));
+    }
+
+    #[test]
+    fn exact_sums_are_found_by_currency() {
+        let m = |currency, value| Money { currency, value };
+        let hand = [m(0, 5), m(0, 3), m(1, 2), m(0, 1)];
+        assert!(paid_exactly(&hand, 0, 8));
+        assert!(paid_exactly(&hand, 0, 9));
+        assert!(!paid_exactly(&hand, 0, 7));
+        assert!(!paid_exactly(&hand, 1, 3));
+        let big = [m(0, 100), m(0, 60)];
+        assert!(paid_exactly(&big, 0, 100) && paid_exactly(&big, 0, 160) && !paid_exactly(&big, 0, 140));
     }
 }

@@ -34,6 +34,16 @@ pub trait Features: TurnGame {
     fn action_value(&self, action: Self::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
         by_playing(self, action, model, scratch)
     }
+    /// [`Features::action_value`] of each of `actions`, into `out` (cleared
+    /// first, same order): a game may share work between the actions of one
+    /// decision. By default one by one.
+    fn action_values(&self, actions: &[Self::Action], model: &ValueModel, scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
+        out.clear();
+        for &a in actions {
+            let v = self.action_value(a, model, scratch);
+            out.push(v);
+        }
+    }
     /// What the model predicts, once the game is over: by default each seat's
     /// reward ([`TurnGame::rewards`]); a game may learn its final points instead.
     fn outcome(&self) -> Option<Vec<f64>> {
@@ -232,6 +242,7 @@ pub struct ValueBot {
     rng: ChaCha8Rng,
     explore: f64,
     scratch: Vec<f64>,
+    values: Vec<f64>,
 }
 
 impl ValueBot {
@@ -240,7 +251,7 @@ impl ValueBot {
 
     /// A bot playing by `model`, seeded (the seed matters only with `explore`).
     pub fn new(model: Arc<ValueModel>, seed: u64) -> Self {
-        ValueBot { model, rng: ChaCha8Rng::seed_from_u64(seed), explore: 0.0, scratch: Vec::new() }
+        ValueBot { model, rng: ChaCha8Rng::seed_from_u64(seed), explore: 0.0, scratch: Vec::new(), values: Vec::new() }
     }
 
     /// A share of decisions (0..1) taken at random.
@@ -262,10 +273,10 @@ impl<G: Features> Bot<G> for ValueBot {
         if self.explore > 0.0 && rng::unit(&mut self.rng) < self.explore {
             return legal[rng::below(&mut self.rng, legal.len())];
         }
+        game.action_values(legal, &self.model, &mut self.scratch, &mut self.values);
         let mut best = legal[0];
         let mut best_value = f64::NEG_INFINITY;
-        for &a in legal {
-            let v = game.action_value(a, &self.model, &mut self.scratch);
+        for (&a, &v) in legal.iter().zip(&self.values) {
             if v > best_value {
                 best = a;
                 best_value = v;
