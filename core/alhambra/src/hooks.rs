@@ -30,6 +30,7 @@ pub static HOOKS: &[HookSpec] = &[
         arity: 1,
         range: None,
         effects: false,
+        results: &[],
         doc: "called for each building type at each scoring with ctx.counts (buildings of the type per collector), \
               ctx.ranks (points per rank for the type) and ctx.needs_building; returns the points per collector, an array",
     },
@@ -38,6 +39,7 @@ pub static HOOKS: &[HookSpec] = &[
         arity: 1,
         range: Some((0, 1000)),
         effects: false,
+        results: &[],
         doc: "called when the neutral collector draws, with ctx.deck (building cards left), ctx.cards and ctx.share \
               (from two_players.neutral_draws); returns how many cards it draws",
     },

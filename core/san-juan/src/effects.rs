@@ -76,6 +76,27 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
+/// The string values some effect keys must take, for `check`.
+const VALUES: &[(&str, &str, &[&str])] = &[
+    ("choose_cards", "from", &["hand", "buildings", "goods", "empty"]),
+    ("grant", "grant", &["sell", "produce", "discount"]),
+];
+
+/// Every effect as the script host checks a map written in a hook: its keys and values.
+pub fn effect_specs() -> &'static [engine_script::EffectSpec] {
+    static SPECS: std::sync::OnceLock<Vec<engine_script::EffectSpec>> = std::sync::OnceLock::new();
+    SPECS.get_or_init(|| {
+        EFFECTS
+            .iter()
+            .map(|&(name, keys, _)| {
+                let values: Vec<(&'static str, &'static [&'static str])> =
+                    VALUES.iter().filter(|(e, _, _)| *e == name).map(|&(_, k, v)| (k, v)).collect();
+                engine_script::EffectSpec { name, keys, values: Vec::leak(values) }
+            })
+            .collect()
+    })
+}
+
 /// The keys of the maps the older hooks return; with the effects, all a map in a hook may hold.
 const RESULT_KEYS: &[&str] =
     &["exchange", "overbuild", "overbuild_except", "goods_as_cards", "keep", "from_hand", "tuck_sold"];

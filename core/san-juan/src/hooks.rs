@@ -64,6 +64,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_round_start",
         effects: false,
+        results: &["tuck", "exchange"],
         arity: 1,
         range: None,
         doc: "called at the start of every round after the first, per owner, before the hand limit; \
@@ -73,6 +74,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_hand_limit",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((0, 200)),
         doc: "called when the hand limit is checked at round start; return the hand limit this \
@@ -81,6 +83,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_privilege",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((1, 10)),
         doc: "called when the owner chooses a role; return the factor the privilege is multiplied by \
@@ -89,6 +92,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_build_options",
         effects: false,
+        results: &["overbuild", "overbuild_except", "goods_as_cards"],
         arity: 1,
         range: None,
         doc: "called at the start of the owner's builder turn; return a map with any of \
@@ -98,6 +102,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_build_cost",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called for each building the owner could build (ctx.target, ctx.over); return the \
@@ -106,6 +111,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_covered_cost",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called for the building about to be built over (ctx.target is the new building); \
@@ -114,6 +120,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_build",
         effects: true,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called after the owner built and paid (ctx.target is the new building, ctx.hand the \
@@ -122,6 +129,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_other_build",
         effects: true,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called for each building of every other player after a player built and paid \
@@ -132,6 +140,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_any_build",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called for each building of every player, the builder's first, after a player built and \
               paid (ctx.actor is the builder's seat, ctx.target the new building); return the number of \
@@ -140,6 +149,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_builder_end",
         effects: true,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called at the end of every builder phase, before new buildings start to work; \
@@ -148,6 +158,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_produce",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called before the owner produces; return how many more goods the owner may produce",
@@ -155,6 +166,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_produced",
         effects: true,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called after the owner produced ctx.produced goods; return the number of cards to draw",
@@ -162,6 +174,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_sell",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called before the owner sells; return how many more goods the owner may sell",
@@ -169,6 +182,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_sold",
         effects: true,
+        results: &["draw", "tuck_sold"],
         arity: 1,
         range: Some((0, 20)),
         doc: "called after the owner sold ctx.sold goods; return the number of cards to draw, or a \
@@ -178,6 +192,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_trader_end",
         effects: true,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called at the end of every trader phase (ctx.total_sold: goods sold by all players); \
@@ -186,6 +201,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_council_start",
         effects: false,
+        results: &[],
         arity: 1,
         range: None,
         doc: "called at the start of every councillor phase, per owner; return true to put the top \
@@ -194,6 +210,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_council",
         effects: false,
+        results: &["draw", "keep", "from_hand"],
         arity: 1,
         range: None,
         doc: "called before the owner draws in the councillor phase; return a map with any of \
@@ -203,6 +220,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_prospect",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called in the prospector phase after the privilege, per owner clockwise from the \
@@ -211,6 +229,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_reveal",
         effects: false,
+        results: &[],
         arity: 1,
         range: None,
         doc: "called with the cards this building revealed (ctx.revealed); return an array of the \
@@ -219,6 +238,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_round_end",
         effects: true,
+        results: &[],
         arity: 1,
         range: Some((0, 20)),
         doc: "called at the end of every round that the game outlasts, per owner from the governor \
@@ -227,6 +247,7 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_score",
         effects: false,
+        results: &[],
         arity: 1,
         range: Some((-100, 200)),
         doc: "called at game end, in card order (ctx.subtotal: the owner's points so far); return \
@@ -236,6 +257,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_role",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called when the owner chooses a role (ctx.role), after the privilege boost; return the \
               number of cards to draw, or effects",
@@ -244,6 +266,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_other_role",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called when another player chooses a role (ctx.role; ctx.actor is the chooser), per \
               owner from the chooser's left; return the number of cards to draw, or effects",
@@ -252,6 +275,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_any_role",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called when any player chooses a role (ctx.role; ctx.actor is the chooser), per owner \
               from the chooser; return the number of cards to draw, or effects",
@@ -260,6 +284,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_phase_start",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called when every phase starts (ctx.role; ctx.actor is the chooser), per owner from the \
               chooser, before anyone's turn; return the number of cards to draw, or effects",
@@ -268,6 +293,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_phase_end",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called when every phase ends (ctx.role; ctx.actor is the chooser), per owner from the \
               chooser, after the last turn; return the number of cards to draw, or effects",
@@ -276,6 +302,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_turn_start",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called at the start of the owner's own turn in every phase (ctx.role), before the turn \
               is worked out; return the number of cards to draw, or effects",
@@ -284,6 +311,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_game_end",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called once when the game ends, per owner from the governor, before scoring; return the \
               number of cards to draw, or effects",
@@ -292,6 +320,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_choice",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called when a choice this building asked for is answered (ctx.choice: the option, or \
               ctx.chosen: the cards; ctx.actor: who chose); return the number of cards to draw, or effects",
@@ -300,6 +329,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_other_build_cost",
         arity: 1,
         effects: false,
+        results: &[],
         range: Some((-20, 20)),
         doc: "called for each building another player could build (ctx.actor is the builder, \
               ctx.target, ctx.over); return a discount for them (negative: they pay more)",
@@ -308,6 +338,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_other_hand_limit",
         arity: 1,
         effects: false,
+        results: &[],
         range: Some((-20, 20)),
         doc: "called when another player's hand limit is checked (ctx.actor is that player); return \
               what to add to their limit (negative: fewer cards)",
@@ -316,6 +347,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_other_produce",
         arity: 1,
         effects: false,
+        results: &[],
         range: Some((-20, 20)),
         doc: "called before another player produces (ctx.actor); return how many more goods they may \
               produce (negative: fewer)",
@@ -324,6 +356,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_other_sell",
         arity: 1,
         effects: false,
+        results: &[],
         range: Some((-20, 20)),
         doc: "called before another player sells (ctx.actor); return how many more goods they may \
               sell (negative: fewer)",
@@ -332,6 +365,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_other_produced",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called for each building of every other player after a player produced (ctx.actor; \
               ctx.produced goods; ctx.event.goods the buildings that produced); return the number of \
@@ -341,6 +375,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_any_produced",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called for each building of every player, the producer's first, after a player produced \
               (ctx.actor; ctx.produced goods; ctx.event.goods the buildings that produced); return the \
@@ -350,6 +385,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_other_sold",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called for each building of every other player after a player sold (ctx.actor; ctx.sold \
               goods; ctx.event.goods the buildings sold from, ctx.event.prices what each brought); return \
@@ -359,6 +395,7 @@ pub static HOOKS: &[HookSpec] = &[
         name: "on_any_sold",
         arity: 1,
         effects: true,
+        results: &[],
         range: Some((0, 20)),
         doc: "called for each building of every player, the seller's first, after a player sold \
               (ctx.actor; ctx.sold goods; ctx.event.goods, ctx.event.prices); return the number of cards \

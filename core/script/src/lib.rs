@@ -32,6 +32,20 @@ pub struct HookSpec {
     pub doc: &'static str,
     /// Besides its own shape, the hook may return effects: a map or an array of maps.
     pub effects: bool,
+    /// The keys of the result map the hook itself takes (`#{ draw: 1, keep: 1 }`); empty: none.
+    pub results: &'static [&'static str],
+}
+
+/// An effect a script's map may name: its name (the key that holds its amount),
+/// its other keys, and the string values some keys must take.
+#[derive(Clone, Copy, Debug)]
+pub struct EffectSpec {
+    /// The effect's name.
+    pub name: &'static str,
+    /// Its other keys.
+    pub keys: &'static [&'static str],
+    /// Keys whose string value must be one of a list (`from: "hand"`).
+    pub values: &'static [(&'static str, &'static [&'static str])],
 }
 
 /// Sandbox limits for every script call.
@@ -103,6 +117,8 @@ pub struct ScriptHost {
     /// The keys a map written in a hook may hold (effects and result keys);
     /// empty: not checked.
     map_keys: &'static [&'static str],
+    /// The effects a map may name, for checking each map's keys and values.
+    effects: &'static [EffectSpec],
     /// Where script calls are timed, once a caller hands one in (`bench`).
     profile: std::sync::OnceLock<std::sync::Arc<profile::Profile>>,
 }
@@ -161,6 +177,7 @@ impl ScriptHost {
             docs: "docs/scripting.md",
             noun: "card",
             map_keys: &[],
+            effects: &[],
             profile: std::sync::OnceLock::new(),
         }
     }
@@ -182,6 +199,12 @@ impl ScriptHost {
     /// "did you mean", before a game runs.
     pub fn set_map_keys(&mut self, keys: &'static [&'static str]) {
         self.map_keys = keys;
+    }
+
+    /// The effects a map in a hook may name: each map that names one is checked
+    /// against its keys and values when the script loads.
+    pub fn set_effects(&mut self, effects: &'static [EffectSpec]) {
+        self.effects = effects;
     }
 
     /// Times every script call into `profile` while it is on (the host is shared:
@@ -311,6 +334,11 @@ impl ScriptHost {
         if self.map_keys.is_empty() {
             return errors;
         }
+        if let Some(spec) = self.hooks.iter().find(|h| h.name == name) {
+            for map in maps_in(ast, name) {
+                errors.extend(self.check_map(source, text, spec, &map));
+            }
+        }
         for (k, at) in map_keys_in(ast, name) {
             if !self.map_keys.contains(&k.as_str()) {
                 let near = closest(&k, self.map_keys.iter().copied())
@@ -320,6 +348,70 @@ impl ScriptHost {
                 errors.push(LoadError::at_pos(source, text, at, message).help(format!(
                     "{near}a map a hook returns may hold: {} ({})",
                     self.map_keys.join(", "),
+                    self.docs
+                )));
+            }
+        }
+        errors
+    }
+
+    /// One map written in hook `spec`: the hook's own result map, or one effect
+    /// with only that effect's keys and allowed values.
+    fn check_map(
+        &self,
+        source: &Source,
+        text: &std::sync::Arc<str>,
+        spec: &HookSpec,
+        map: &[MapEntry],
+    ) -> Vec<LoadError> {
+        let mut errors = Vec::new();
+        if !spec.results.is_empty() && map.iter().all(|e| spec.results.contains(&e.key.as_str())) {
+            return errors;
+        }
+        let named: Vec<&EffectSpec> = self.effects.iter().filter(|f| map.iter().any(|e| e.key == f.name)).collect();
+        let [effect] = named.as_slice() else {
+            if named.len() > 1 {
+                let names: Vec<&str> = named.iter().map(|f| f.name).collect();
+                let at = map.first().map_or_else(Pos::default, |e| e.at);
+                let message = format!("one effect per map; this one names {}", names.join(" and "));
+                errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                    "write a list of maps, one effect each: [#{{ {}: … }}, #{{ {}: … }}] ({})",
+                    names[0], names[1], self.docs
+                )));
+            }
+            return errors;
+        };
+        for e in map {
+            if e.key != effect.name && !effect.keys.contains(&e.key.as_str()) {
+                // A key the map-key check does not know is reported there, once.
+                if !self.map_keys.contains(&e.key.as_str()) {
+                    continue;
+                }
+                let takes = if effect.keys.is_empty() { "no other key".to_owned() } else { effect.keys.join(", ") };
+                let near = closest(&e.key, effect.keys.iter().copied()).map(|c| format!("did you mean `{c}`? "));
+                let message = format!("`{}` is not a key of the `{}` effect", e.key, effect.name);
+                errors.push(LoadError::at_pos(source, text, e.at, message).help(format!(
+                    "{}`{}` takes {takes} ({})",
+                    near.unwrap_or_default(),
+                    effect.name,
+                    self.docs
+                )));
+            }
+            let allowed = effect.values.iter().find(|(k, _)| *k == e.key).map(|(_, v)| *v);
+            if let (Some(allowed), Some(value)) = (allowed, &e.text)
+                && !allowed.contains(&value.as_str())
+            {
+                // A longer or shorter spelling of an allowed value (`empty_production`) is meant as it.
+                let near = closest(value, allowed.iter().copied())
+                    .or_else(|| allowed.iter().copied().find(|v| value.starts_with(v) || v.starts_with(value.as_str())))
+                    .map(|c| format!("did you mean \"{c}\"? "));
+                let message = format!("`{}: \"{value}\"` is not a value `{}` takes", e.key, effect.name);
+                let values: Vec<String> = allowed.iter().map(|v| format!("\"{v}\"")).collect();
+                errors.push(LoadError::at_pos(source, text, e.at, message).help(format!(
+                    "{}`{}` is one of {} ({})",
+                    near.unwrap_or_default(),
+                    e.key,
+                    values.join(", "),
                     self.docs
                 )));
             }
@@ -558,6 +650,58 @@ fn member_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
         true
     });
     out
+}
+
+/// One key of a map written in a script: where, and its value when it is a string literal.
+#[derive(Clone, Debug)]
+struct MapEntry {
+    key: String,
+    at: Pos,
+    text: Option<String>,
+}
+
+/// The maps written in function `name`, each as its entries.
+fn maps_in(ast: &AST, name: &str) -> Vec<Vec<MapEntry>> {
+    use rhai::{ASTNode, Expr};
+    let Some((start, end, _)) = body_span(ast, name) else { return Vec::new() };
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        match path.last() {
+            Some(ASTNode::Expr(Expr::Map(m, _))) => {
+                let entry = |(k, v): &(rhai::Ident, Expr)| MapEntry {
+                    key: k.name.to_string(),
+                    at: pos(k.pos),
+                    text: match v {
+                        Expr::StringConstant(s, _) => Some(s.to_string()),
+                        _ => None,
+                    },
+                };
+                out.push(m.0.iter().map(entry).collect());
+            }
+            // The optimizer folds a map of constants into one value.
+            Some(ASTNode::Expr(Expr::DynamicConstant(v, at))) => constant_maps(v, pos(*at), &mut out),
+            _ => {}
+        }
+        true
+    });
+    out
+}
+
+/// The maps in a folded constant (a map, or an array of maps), all at its position.
+fn constant_maps(v: &Dynamic, at: Pos, out: &mut Vec<Vec<MapEntry>>) {
+    if let Some(m) = v.read_lock::<rhai::Map>() {
+        let entry = |(k, v): (&rhai::Identifier, &Dynamic)| MapEntry {
+            key: k.to_string(),
+            at,
+            text: v.read_lock::<rhai::ImmutableString>().map(|s| s.to_string()),
+        };
+        out.push(m.iter().map(entry).collect());
+    } else if let Some(a) = v.read_lock::<rhai::Array>() {
+        a.iter().for_each(|v| constant_maps(v, at, out));
+    }
 }
 
 /// The keys of the maps written in function `name` (`#{ draw: 1 }` → `draw`), with where.

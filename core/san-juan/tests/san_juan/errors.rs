@@ -468,16 +468,23 @@ fn a_wrong_effect_stops_the_game_naming_card_file_hook_and_what_is_wrong() {
         ("fn on_produced(ctx) { #{ draw: 1, seat: ctx.players + 7 } }\n", "`seat: 9` is outside 0..=1"),
         ("fn on_produced(ctx) { #{ give: 1 } }\n", "`give` needs `to: seat`"),
         ("fn on_produced(ctx) { [#{ draw: 1 }, 3] }\n", "effect 2 is a i32, expected a map"),
-        ("fn on_produced(ctx) { #{ draw: 1, discard: 1 } }\n", "one effect per map, this one names discard and draw"),
+        // Maps made as the script runs, which `check` cannot read beforehand.
+        (
+            "fn on_produced(ctx) { let m = #{ draw: 1 }; m.discard = 1; m }\n",
+            "one effect per map, this one names discard and draw",
+        ),
         ("fn on_produced(ctx) { let m = #{}; m[\"drw\"] = 1; m }\n", "names no effect; did you mean `draw`?"),
-        ("fn on_produced(ctx) { #{ grant: \"build\" } }\n", "cannot grant `build`; grants: sell, produce, discount"),
+        (
+            "fn on_produced(ctx) { let g = \"bu\"; g += \"ild\"; #{ grant: g } }\n",
+            "cannot grant `build`; grants: sell, produce, discount",
+        ),
         ("fn on_produced(ctx) { #{ choose: [] } }\n", "`choose` needs at least one option"),
         (
             "fn on_produced(ctx) { #{ choose_cards: 1, from: \"hand\", of: 1 } }\n",
             "`of: 1` with `from: \"hand\"`: a hand is secret",
         ),
         ("fn on_produced(ctx) { #{ remove_good: \"self\", seat: 1 } }\n", "\"self\" is one building already"),
-        ("fn on_produced(ctx) { #{ choose_cards: 1, from: \"full\" } }\n", "or \"empty\""),
+        ("fn on_produced(ctx) { let f = \"fu\"; f += \"ll\"; #{ choose_cards: 1, from: f } }\n", "or \"empty\""),
         ("fn on_produced(ctx) { #{ reveal: 2, optional: 1 } }\n", "`optional` is a i32, expected true or false"),
     ] {
         let err = well_error(script, produce);
@@ -500,6 +507,26 @@ fn check_finds_a_misspelt_effect_before_any_game() {
     );
     let err = well_error("fn on_produced(ctx) { [#{ draw: 1 }, #{ look: 3, may_discrd: 1 }] }\n", "");
     assert!(err.contains("did you mean `may_discard`"), "{err}");
+    // Each map is checked against the effect it names: its keys and its values.
+    let err = well_error("fn on_produced(ctx) {\n    #{ tuck: 1, seat: 1 }\n}\n", "");
+    assert!(err.contains("well.rhai:2:") && err.contains("`seat` is not a key of the `tuck` effect"), "{err}");
+    let err = well_error("fn on_produced(ctx) {\n    #{ choose_cards: 1, from: \"empty_production\" }\n}\n", "");
+    assert!(
+        err.contains("`from: \"empty_production\"` is not a value `choose_cards` takes")
+            && err.contains("did you mean \"empty\"?"),
+        "{err}"
+    );
+    let err = well_error("fn on_produced(ctx) { #{ grant: \"sel\", n: 1 } }\n", "");
+    assert!(err.contains("did you mean \"sell\"?"), "{err}");
+    let err = well_error("fn on_produced(ctx) { #{ draw: 1, give: 1, to: 1 } }\n", "");
+    assert!(err.contains("one effect per map; this one names draw and give"), "{err}");
+    // A hook's own result map is not an effect: the council's draw and keep, the sale's tuck_sold.
+    let (dir, ruleset) = copy_rules();
+    let results = "fn on_council(ctx) { #{ draw: 1, keep: 1 } }\nfn on_sold(ctx) { #{ draw: 1, tuck_sold: 1 } }\n";
+    fs::write(dir.path().join("scripts/san-juan/well.rhai"), results).unwrap();
+    if let Err(e) = Ruleset::load(ruleset.to_str().unwrap()) {
+        panic!("a hook's own result map was refused: {e}");
+    }
     // A misspelt scoped event names the event meant.
     let err = well_error("fn on_other_prodused(ctx) { 1 }\n", "");
     assert!(
