@@ -1311,3 +1311,38 @@ fn architecture_md_draws_the_crate_graph() {
         assert_eq!(&real, deps, "ARCHITECTURE.md draws `{name}` depending on {deps:?}; its manifest says {real:?}");
     }
 }
+
+/// The check sample in docs/scripting.md ("Errors") is the program's real
+/// output: the script above it, in a card of a ruleset of one's own, gives
+/// exactly the errors it shows (the list of hooks and of `ctx` members included,
+/// so a new hook or member cannot leave the page behind).
+#[test]
+fn the_scripting_errors_sample_is_what_check_prints() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scripting.md")).unwrap();
+    let at = page.find("With `scripts/san-juan/harbor_master.rhai`, the script").expect("the sample is on the page");
+    let rest = &page[at..];
+    let script = rest.split("```rhai\n").nth(1).and_then(|b| b.split("```").next()).expect("the sample's script");
+    let console = rest.split("```console\n").nth(1).and_then(|b| b.split("```").next()).expect("its output");
+    let (command, shown) = console.split_once('\n').expect("a command line, then the output");
+    assert_eq!(command, "$ sanjuan check my-rules.toml");
+
+    let dir = temp_dir("scripting-sample");
+    std::fs::create_dir_all(dir.join("scripts/san-juan")).unwrap();
+    std::fs::write(dir.join("scripts/san-juan/harbor_master.rhai"), script).unwrap();
+    std::fs::write(
+        dir.join("my-rules.toml"),
+        "id = \"my-rules\"\nname = \"My rules\"\ndescription = \"The harbor master\"\nextends = \"second-edition\"\n\
+         extra_sets = [\"my-cards.toml\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("my-cards.toml"),
+        "script_dir = \"scripts/san-juan\"\n\n[[card]]\nid = \"harbor_master\"\nname = \"Harbor master\"\n\
+         text = \"Sell one more good\"\nkind = \"city\"\ncost = 3\nvp = 1\ncopies = 1\nscript = \"harbor_master.rhai\"\n",
+    )
+    .unwrap();
+    let out = common::command().args(["check", "my-rules.toml"]).current_dir(&dir).output().unwrap();
+    assert!(!out.status.success());
+    let printed = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(printed.trim_end(), shown.trim_end(), "docs/scripting.md shows other errors than `check` prints");
+}

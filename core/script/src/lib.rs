@@ -255,8 +255,11 @@ impl ScriptHost {
                 self.docs
             )));
         }
-        for f in ast.iter_functions() {
-            let pos = fn_pos(ast, f.name);
+        // In the order written: the AST keeps its functions in a hash map, and
+        // errors (and everything else) must come out the same on every run.
+        let mut functions: Vec<_> = ast.iter_functions().map(|f| (fn_pos(ast, f.name), f)).collect();
+        functions.sort_by_key(|(pos, f)| (pos.line, pos.col, f.name));
+        for (pos, f) in functions {
             match self.hooks.iter().position(|h| h.name == f.name) {
                 Some(h) => {
                     if f.params.len() != self.hooks[h].arity {
