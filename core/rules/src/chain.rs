@@ -24,6 +24,12 @@ pub trait ChainFile: DeserializeOwned {
     fn check_root(&self, doc: &TomlDoc) -> Result<(), LoadError>;
     /// The hint added to a shape error in this kind of file.
     const SHAPE_HELP: &'static str;
+    /// A shape error as this kind of file words it (by default with [`ChainFile::SHAPE_HELP`]);
+    /// a game may say what the file is instead (another kind of rule file given by mistake).
+    fn shape_error(doc: &TomlDoc, e: LoadError) -> LoadError {
+        let _ = doc;
+        e.help(Self::SHAPE_HELP)
+    }
 }
 
 /// One file of a ruleset's `extends` chain.
@@ -132,7 +138,7 @@ pub fn read_chain<F: ChainFile>(
         if let Some(e) = declared.as_deref().and_then(wrong_game) {
             return Err(e);
         }
-        let file: F = doc.deserialize().map_err(|e| e.help(F::SHAPE_HELP))?;
+        let file: F = doc.deserialize().map_err(|e| F::shape_error(&doc, e))?;
         if let Some(e) = file.game().and_then(wrong_game) {
             return Err(e);
         }

@@ -138,6 +138,16 @@ impl ChainFile for RulesetFile {
     const SHAPE_HELP: &'static str =
         "a ruleset has id, name, game, extends or sets, [rules] and [cards.<id>] tables (docs/rulesets.md)";
 
+    /// A card set given where a ruleset belongs says so, rather than "unknown field `card`".
+    fn shape_error(doc: &TomlDoc, e: LoadError) -> LoadError {
+        if doc.has("card") && !doc.has("id") {
+            return doc
+                .key_error("card", format!("{} is a card set, not a ruleset", doc.source))
+                .help("a ruleset lists its card sets in `sets` or `extra_sets`; give that ruleset (docs/rulesets.md)");
+        }
+        e.help(Self::SHAPE_HELP)
+    }
+
     fn extends(&self) -> Option<&str> {
         self.extends.as_deref()
     }

@@ -542,3 +542,11 @@ fn a_script_error_in_the_answer_to_a_choice_names_on_choice() {
     let err = well_error(script, "\"role producer\", \"produce indigo_plant\", \"choose yes\"");
     assert!(err.contains("well.rhai:4:") && err.contains("on_choice") && err.contains("Division by zero"), "{err}");
 }
+
+#[test]
+fn a_card_set_given_as_a_ruleset_says_what_it_is() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/lab-cards.toml");
+    let err = Ruleset::load(path).map(|_| ()).unwrap_err().to_string();
+    assert!(err.contains("lab-cards.toml is a card set, not a ruleset"), "{err}");
+    assert!(err.contains("`sets` or `extra_sets`") && !err.contains("unknown field"), "{err}");
+}
