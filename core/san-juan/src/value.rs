@@ -255,9 +255,16 @@ impl<'a> Values<'a> {
     }
 
     /// Building one of this type now: its learned worth and the points it
-    /// adds to the seat's score (printed, or through scoring scripts).
+    /// adds to the seat's score. The points of a card with a scoring script of its own are the ones it
+    /// would add now; of any other card, its printed points (quicker than
+    /// scoring the city with each card in hand; a Build decision scores exactly).
     fn owned(&self, c: CardIdx) -> f64 {
-        self.learned(c) + self.points * self.gain(c)
+        let points = if self.rs.hook_masks[c as usize] & (1 << Hook::Score as u64) != 0 {
+            self.gain(c)
+        } else {
+            f64::from(self.rs.cards.get(c).vp)
+        };
+        self.learned(c) + self.points * points
     }
 
     /// The points the seat would score more now with a building of this type.
@@ -311,17 +318,8 @@ impl<'a> Values<'a> {
     }
 
     /// Holding this card beyond any card: what building it later would gain over its printed cost.
-    /// The points of a card with a scoring script of its own are the ones it
-    /// would add now; of any other card, its printed points (quicker than
-    /// scoring the city with each card in hand).
     fn keep(&self, c: CardIdx) -> f64 {
-        let def = self.rs.cards.get(c);
-        let points = if self.rs.hook_masks[c as usize] & (1 << Hook::Score as u64) != 0 {
-            self.gain(c)
-        } else {
-            f64::from(def.vp)
-        };
-        (self.learned(c) + self.points * points - self.hand * f64::from(def.cost)).max(0.0)
+        (self.owned(c) - self.hand * f64::from(self.rs.cards.get(c).cost)).max(0.0)
     }
 
     /// The expected best [`Values::keep`] among `k` cards drawn from the deck's mix.
