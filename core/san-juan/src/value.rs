@@ -1,10 +1,11 @@
 //! San Juan as the balance bot sees it ([`engine_play::value`]): a seat's
 //! position as numbers, and a quick estimate of what each action changes.
 //!
-//! Features, for one seat: its points now, hand size, goods, how much of the
-//! game is left (`time_left`: 1 at the start, 0 when someone has
-//! `end_buildings` buildings), and for every card type the number the seat has
-//! built, also times `time_left` (an effect is worth more early). Their
+//! Features, for one seat: its score now (`score`, scoring scripts
+//! included), hand size, goods, how much of the game is left (`time_left`: 1
+//! at the start, 0 when someone has `end_buildings` buildings), and for every
+//! card type the number the seat has built, also times `time_left` (an effect
+//! is worth more early). Their
 //! weights, learned from self-play, are the bot's whole judgement: what a
 //! building of each type, a hand card and a good are worth in this ruleset.
 //!
@@ -14,7 +15,7 @@
 //! the chooser with its privilege. A building's points are the ones it adds to
 //! the seat's score now: printed, or, when a scoring script counts (the card's
 //! own, like a palace's, or one the seat owns), worked out by scoring the city
-//! with it on a copy. (The `points` feature already holds what scripts score,
+//! with it on a copy. (The `score` feature already holds what scripts score,
 //! so a building's weights learn only what it brings beyond that: valuing a
 //! palace by its printed 0 points left it never built.) Decisions a script
 //! asks for are valued by playing them on a copy.
@@ -29,8 +30,10 @@ use crate::game::{Decision, Game, Slot};
 use crate::hooks::Hook;
 use crate::ruleset::Ruleset;
 
-/// Features before the per-card ones.
-const BASE: [&str; 6] = ["bias", "points", "hand", "goods", "time_left", "hand_x_time_left"];
+/// Features before the per-card ones. `score` is the score as if the game
+/// ended now, scoring scripts included (named so since buildings are valued
+/// by what they add to it: a model cached before then is learned again).
+const BASE: [&str; 6] = ["bias", "score", "hand", "goods", "time_left", "hand_x_time_left"];
 
 impl Game {
     /// Whether scoring scripts count for `seat` building `card`: its own
