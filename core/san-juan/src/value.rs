@@ -1,30 +1,79 @@
 //! San Juan as the balance bot sees it ([`engine_play::value`]): a seat's
 //! position as numbers, and a quick estimate of what each action changes.
 //!
-//! Features, for one seat: its points now, hand size, goods, how much of the
-//! game is left (`time_left`: 1 at the start, 0 when someone has
-//! `end_buildings` buildings), and for every card type the number the seat has
-//! built, also times `time_left` (an effect is worth more early). Their
+//! Features, for one seat: its score now (`score`, scoring scripts
+//! included), hand size, goods, how much of the game is left (`time_left`: 1
+//! at the start, 0 when someone has `end_buildings` buildings), and for every
+//! card type the number the seat has built, also times `time_left` (an effect
+//! is worth more early). Their
 //! weights, learned from self-play, are the bot's whole judgement: what a
 //! building of each type, a hand card and a good are worth in this ruleset.
 //!
-//! Acting needs no copy of the game: an action's value is the change it makes
-//! to those features (a building gained for the cards paid, a good produced,
-//! cards sold for), and a role's value is what its phase would bring the
-//! chooser with its privilege. Decisions a script asks for are valued by
-//! playing them on a copy.
+//! Acting mostly needs no copy of the game: an action's value is the change
+//! it makes to those features (a building gained for the cards paid, a good
+//! produced, cards sold for), and a role's value is what its phase would bring
+//! the chooser with its privilege. A building's points are the ones it adds to
+//! the seat's score now: printed, or, when a scoring script counts (the card's
+//! own, like a palace's, or one the seat owns), worked out by scoring the city
+//! with it on a copy. (The `score` feature already holds what scripts score,
+//! so a building's weights learn only what it brings beyond that: valuing a
+//! palace by its printed 0 points left it never built.) Decisions a script
+//! asks for are valued by playing them on a copy.
+
+use std::cell::{Cell, RefCell};
 
 use engine_play::value::{Features, ValueModel, by_playing};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
-use crate::game::{Decision, Game};
+use crate::game::{Decision, Game, Slot};
+use crate::hooks::Hook;
 use crate::ruleset::Ruleset;
 
-/// Features before the per-card ones.
-const BASE: [&str; 6] = ["bias", "points", "hand", "goods", "time_left", "hand_x_time_left"];
+/// Features before the per-card ones. `score` is the score as if the game
+/// ended now, scoring scripts included (named so since buildings are valued
+/// by what they add to it: a model cached before then is learned again).
+const BASE: [&str; 6] = ["bias", "score", "hand", "goods", "time_left", "hand_x_time_left"];
 
 impl Game {
+    /// Whether scoring scripts count for `seat` building `card`: its own
+    /// buildings' or the card's.
+    fn scores_by_script(&self, seat: usize, card: CardIdx) -> bool {
+        (self.hook_mask[seat] | self.rs.hook_masks[card as usize]) & (1 << Hook::Score as u64) != 0
+    }
+
+    /// The points `seat` would score now with `card` built (over the
+    /// building in `over`, a slot of its city), less `now`, its points now,
+    /// worked out on `copy`, a copy of this game that is left as it was.
+    /// Scoring scripts count (a palace, a city hall, a monument for an arch).
+    fn points_if_built(&self, copy: &mut Game, seat: usize, card: CardIdx, over: Option<usize>, now: i32) -> f64 {
+        let city = &mut copy.players[seat].city;
+        let old = match over {
+            Some(s) => Some(std::mem::replace(&mut city[s].card, card)),
+            None => {
+                city.push(Slot::new(card, false));
+                None
+            }
+        };
+        copy.refresh_hook_masks();
+        let score = copy.score(seat).map(|s| s.total);
+        let city = &mut copy.players[seat].city;
+        match (over, old) {
+            (Some(s), Some(old)) => city[s].card = old,
+            _ => {
+                city.pop();
+            }
+        }
+        copy.refresh_hook_masks();
+        score.map_or_else(|_| self.printed_gain(seat, card, over), |s| f64::from(s - now))
+    }
+
+    /// The printed points `seat` gains by building `card` (over the building in `over`).
+    fn printed_gain(&self, seat: usize, card: CardIdx, over: Option<usize>) -> f64 {
+        let cards = &self.rs.cards;
+        f64::from(cards.get(card).vp - over.map_or(0, |s| cards.get(self.players[seat].city[s].card).vp))
+    }
+
     /// 1 at the start, 0 once someone has the buildings that end the game.
     fn time_left(&self) -> f64 {
         let end = self.rs.rules.end_buildings.max(1) as f64;
@@ -80,50 +129,30 @@ impl Features for Game {
         if model.weights.len() != BASE.len() + 2 * self.rs.cards.len() {
             return by_playing(self, action, model, scratch);
         }
-        let v = Values::new(self, model);
-        let seat = d.seat();
-        match (d, action) {
-            (Decision::Role { boost, .. }, Action::Role { role, boost: used }) => {
-                v.role(self, seat, role, if used { *boost } else { 1 })
-            }
-            (Decision::Build { options, .. }, Action::Build { card, over }) => {
-                let city = &self.players[seat].city;
-                let Some(o) = options.iter().find(|o| o.card == card && o.over.map(|s| city[s].card) == over) else {
-                    return f64::NEG_INFINITY;
-                };
-                let from_hand = self.players[seat].hand.contains(&card);
-                v.owned(card) - over.map_or(0.0, |c| v.owned(c)) - v.hand * f64::from(o.cost + i32::from(from_hand))
-            }
-            (Decision::Pay { .. }, Action::Pay(c)) => -v.hand - v.keep(c),
-            (Decision::Pay { .. }, Action::Spend(_)) => -v.good,
-            (Decision::Produce { .. }, Action::Produce(b)) => {
-                v.good + 0.01 * self.rs.cards.get(b).good.unwrap_or(0) as f64
-            }
-            (Decision::Sell { .. }, Action::Sell(b)) => f64::from(self.price_of(b)) * v.hand - v.good,
-            (Decision::Keep { .. } | Decision::Reveal { .. }, Action::Keep(c)) => v.hand + v.keep(c),
-            (Decision::Exchange { .. }, Action::Discard(c)) => v.mean_keep - v.keep(c),
-            (Decision::Discard { .. }, Action::Discard(c)) => -v.hand - v.keep(c),
-            (Decision::Tuck { slot, .. }, Action::Tuck(c)) => {
-                let under = self.players[seat].city[*slot].under_from.unwrap_or(self.players[seat].city[*slot].card);
-                -v.hand - v.keep(c) + v.points * f64::from(self.rs.cards.get(under).under_vp)
-            }
-            (
-                Decision::Build { .. }
-                | Decision::Produce { .. }
-                | Decision::Sell { .. }
-                | Decision::Reveal { .. }
-                | Decision::Tuck { .. }
-                | Decision::Exchange { .. },
-                Action::Pass,
-            ) => 0.0,
-            // A script's choices (and anything new): play it and look.
-            _ => by_playing(self, action, model, scratch),
+        let v = Values::new(self, d.seat(), model);
+        v.action(self, d, action, scratch)
+    }
+
+    /// The values of one decision's actions share the learned worth of its position.
+    fn action_values(&self, actions: &[Action], model: &ValueModel, scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
+        out.clear();
+        let Some(d) = self.pending() else {
+            out.resize(actions.len(), 0.0);
+            return;
+        };
+        if model.weights.len() != BASE.len() + 2 * self.rs.cards.len() {
+            out.extend(actions.iter().map(|&a| by_playing(self, a, model, scratch)));
+            return;
         }
+        let v = Values::new(self, d.seat(), model);
+        out.extend(actions.iter().map(|&a| v.action(self, d, a, scratch)));
     }
 }
 
 /// The learned worth of things in the position being decided.
 struct Values<'a> {
+    game: &'a Game,
+    seat: usize,
     model: &'a ValueModel,
     rs: &'a Ruleset,
     t: f64,
@@ -133,23 +162,33 @@ struct Values<'a> {
     good: f64,
     /// A victory point now.
     points: f64,
-    /// The mean of [`Values::keep`] over the deck's cards.
-    mean_keep: f64,
+    /// The mean of [`Values::keep`] over the deck's cards (worked out when first asked).
+    mean_keep: Cell<Option<f64>>,
+    /// Per card type, the points the seat deciding would score more now with
+    /// it built (NaN: not worked out yet).
+    gains: RefCell<Vec<f64>>,
+    /// A copy of the game to score cities that might be, and the seat's score
+    /// now (made when a scoring script first counts).
+    copy: RefCell<Option<(Game, i32)>>,
 }
 
 impl<'a> Values<'a> {
-    fn new(game: &'a Game, model: &'a ValueModel) -> Self {
+    fn new(game: &'a Game, seat: usize, model: &'a ValueModel) -> Self {
         let t = game.time_left();
         let w = &model.weights;
-        let mut v = Values { model, rs: &game.rs, t, hand: w[2] + w[5] * t, good: w[3], points: w[1], mean_keep: 0.0 };
-        let (mut sum, mut n) = (0.0, 0.0);
-        for (i, c) in game.rs.cards.cards.iter().enumerate() {
-            if !c.public {
-                sum += v.keep(i as CardIdx) * f64::from(c.copies);
-                n += f64::from(c.copies);
-            }
-        }
-        v.mean_keep = if n > 0.0 { sum / n } else { 0.0 };
+        let mut v = Values {
+            game,
+            seat,
+            model,
+            rs: &game.rs,
+            t,
+            hand: w[2] + w[5] * t,
+            good: w[3],
+            points: w[1],
+            mean_keep: Cell::new(None),
+            gains: RefCell::new(vec![f64::NAN; game.rs.cards.len()]),
+            copy: RefCell::new(None),
+        };
         // A good is worth at least half of what it sells for on average: its
         // value is realised by a later sale, which a position's weights see only in part.
         let prices: Vec<f64> = game
@@ -166,11 +205,119 @@ impl<'a> Values<'a> {
         v
     }
 
-    /// Owning a building of this type: its learned worth and its printed points.
-    fn owned(&self, c: CardIdx) -> f64 {
+    /// How much the model likes `action` in answer to `d` (up to a constant of the decision).
+    fn action(&self, game: &Game, d: &Decision, action: Action, scratch: &mut Vec<f64>) -> f64 {
+        let (v, model) = (self, self.model);
+        let seat = d.seat();
+        match (d, action) {
+            (Decision::Role { boost, .. }, Action::Role { role, boost: used }) => {
+                v.role(game, seat, role, if used { *boost } else { 1 })
+            }
+            (Decision::Build { options, .. }, Action::Build { card, over }) => {
+                let city = &game.players[seat].city;
+                let Some(o) = options.iter().find(|o| o.card == card && o.over.map(|s| city[s].card) == over) else {
+                    return f64::NEG_INFINITY;
+                };
+                let from_hand = game.players[seat].hand.contains(&card);
+                let points = if o.over.is_none() { v.gain(card) } else { v.gain_over(card, o.over) };
+                v.learned(card) - over.map_or(0.0, |c| v.learned(c)) + v.points * points
+                    - v.hand * f64::from(o.cost + i32::from(from_hand))
+            }
+            (Decision::Pay { .. }, Action::Pay(c)) => -v.hand - v.keep(c),
+            (Decision::Pay { .. }, Action::Spend(_)) => -v.good,
+            (Decision::Produce { .. }, Action::Produce(b)) => {
+                v.good + 0.01 * game.rs.cards.get(b).good.unwrap_or(0) as f64
+            }
+            (Decision::Sell { .. }, Action::Sell(b)) => f64::from(game.price_of(b)) * v.hand - v.good,
+            (Decision::Keep { .. } | Decision::Reveal { .. }, Action::Keep(c)) => v.hand + v.keep(c),
+            (Decision::Exchange { .. }, Action::Discard(c)) => v.mean_keep() - v.keep(c),
+            (Decision::Discard { .. }, Action::Discard(c)) => -v.hand - v.keep(c),
+            (Decision::Tuck { slot, .. }, Action::Tuck(c)) => {
+                let under = game.players[seat].city[*slot].under_from.unwrap_or(game.players[seat].city[*slot].card);
+                -v.hand - v.keep(c) + v.points * f64::from(game.rs.cards.get(under).under_vp)
+            }
+            (
+                Decision::Build { .. }
+                | Decision::Produce { .. }
+                | Decision::Sell { .. }
+                | Decision::Reveal { .. }
+                | Decision::Tuck { .. }
+                | Decision::Exchange { .. },
+                Action::Pass,
+            ) => 0.0,
+            // A script's choices (and anything new): play it and look.
+            _ => by_playing(game, action, model, scratch),
+        }
+    }
+
+    /// Owning a building of this type beyond the points it scores: its learned worth.
+    fn learned(&self, c: CardIdx) -> f64 {
         let i = BASE.len() + 2 * c as usize;
         let w = &self.model.weights;
-        w[i] + w[i + 1] * self.t + self.points * f64::from(self.rs.cards.get(c).vp)
+        w[i] + w[i + 1] * self.t
+    }
+
+    /// Building one of this type now: its learned worth and the points it
+    /// adds to the seat's score. The points of a card with a scoring script of its own are the ones it
+    /// would add now; of any other card, its printed points (quicker than
+    /// scoring the city with each card in hand; a Build decision scores exactly).
+    fn owned(&self, c: CardIdx) -> f64 {
+        let points = if self.rs.hook_masks[c as usize] & (1 << Hook::Score as u64) != 0 {
+            self.gain(c)
+        } else {
+            f64::from(self.rs.cards.get(c).vp)
+        };
+        self.learned(c) + self.points * points
+    }
+
+    /// The points the seat would score more now with a building of this type.
+    fn gain(&self, c: CardIdx) -> f64 {
+        let known = self.gains.borrow()[c as usize];
+        if !known.is_nan() {
+            return known;
+        }
+        let g = self.gain_over(c, None);
+        self.gains.borrow_mut()[c as usize] = g;
+        g
+    }
+
+    /// The points the seat would score more now with `c` built (over the building in `over`).
+    fn gain_over(&self, c: CardIdx, over: Option<usize>) -> f64 {
+        let (game, seat) = (self.game, self.seat);
+        if !game.scores_by_script(seat, c) {
+            return game.printed_gain(seat, c, over);
+        }
+        let mut copy = self.copy.borrow_mut();
+        if copy.is_none() {
+            let Ok(now) = game.score(seat) else { return game.printed_gain(seat, c, over) };
+            *copy = Some((game.clone(), now.total));
+        }
+        let (copy, now) = copy.as_mut().expect("made above");
+        game.points_if_built(copy, seat, c, over, *now)
+    }
+
+    /// The mean of [`Values::keep`] over the deck's cards, a card of a type
+    /// without a scoring script counted at its printed points (quicker).
+    fn mean_keep(&self) -> f64 {
+        if let Some(m) = self.mean_keep.get() {
+            return m;
+        }
+        let (mut sum, mut n) = (0.0, 0.0);
+        for (i, c) in self.rs.cards.cards.iter().enumerate() {
+            if !c.public {
+                sum += self.typical_keep(i as CardIdx) * f64::from(c.copies);
+                n += f64::from(c.copies);
+            }
+        }
+        let m = if n > 0.0 { sum / n } else { 0.0 };
+        self.mean_keep.set(Some(m));
+        m
+    }
+
+    /// [`Values::keep`] without scoring scripts, quicker (for the mean over the deck): printed points only.
+    fn typical_keep(&self, c: CardIdx) -> f64 {
+        let def = self.rs.cards.get(c);
+        (self.learned(c) + self.points * f64::from(def.vp) - self.hand * f64::from(def.cost)).max(0.0)
     }
 
     /// Holding this card beyond any card: what building it later would gain over its printed cost.
@@ -187,7 +334,7 @@ impl<'a> Values<'a> {
             .iter()
             .enumerate()
             .filter(|(_, c)| !c.public)
-            .map(|(i, c)| (self.keep(i as CardIdx), f64::from(c.copies)))
+            .map(|(i, c)| (self.typical_keep(i as CardIdx), f64::from(c.copies)))
             .collect();
         cards.sort_by(|a, b| a.0.total_cmp(&b.0));
         let total: f64 = cards.iter().map(|c| c.1).sum();
@@ -220,7 +367,7 @@ impl<'a> Values<'a> {
         match role {
             Role::Builder => {
                 if p.hand.len() >= 2 {
-                    self.mean_keep
+                    self.mean_keep()
                 } else {
                     0.0
                 }
@@ -282,7 +429,7 @@ impl<'a> Values<'a> {
                 let draw = rules.council_draw + rules.council_privilege * factor;
                 self.hand * f64::from(rules.council_keep) + self.best_of(draw)
             }
-            Role::Prospector => f64::from(rules.prospector_privilege * factor) * (self.hand + self.mean_keep),
+            Role::Prospector => f64::from(rules.prospector_privilege * factor) * (self.hand + self.mean_keep()),
         }
     }
 
