@@ -337,12 +337,13 @@ impl ScriptHost {
         if self.map_keys.is_empty() {
             return errors;
         }
+        let maps = maps_in(ast, name);
         if let Some(spec) = self.hooks.iter().find(|h| h.name == name) {
-            for map in maps_in(ast, name) {
-                errors.extend(self.check_map(source, text, spec, &map));
+            for map in &maps {
+                errors.extend(self.check_map(source, text, spec, map));
             }
         }
-        for (k, at) in map_keys_in(ast, name) {
+        for MapEntry { key: k, at, .. } in maps.into_iter().flatten() {
             if !self.map_keys.contains(&k.as_str()) {
                 let near = closest(&k, self.map_keys.iter().copied())
                     .map(|c| format!("did you mean `{c}`? "))
@@ -704,37 +705,6 @@ fn constant_maps(v: &Dynamic, at: Pos, out: &mut Vec<Vec<MapEntry>>) {
         out.push(m.iter().map(entry).collect());
     } else if let Some(a) = v.read_lock::<rhai::Array>() {
         a.iter().for_each(|v| constant_maps(v, at, out));
-    }
-}
-
-/// The keys of the maps written in function `name` (`#{ draw: 1 }` → `draw`), with where.
-fn map_keys_in(ast: &AST, name: &str) -> Vec<(String, Pos)> {
-    use rhai::{ASTNode, Expr};
-    let Some((start, end, _)) = body_span(ast, name) else { return Vec::new() };
-    let mut out = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
-            return true;
-        }
-        match path.last() {
-            Some(ASTNode::Expr(Expr::Map(m, _))) => {
-                out.extend(m.0.iter().map(|(k, _)| (k.name.to_string(), pos(k.pos))));
-            }
-            // The optimizer folds a map of constants into one value.
-            Some(ASTNode::Expr(Expr::DynamicConstant(v, at))) => constant_keys(v, pos(*at), &mut out),
-            _ => {}
-        }
-        true
-    });
-    out
-}
-
-/// The keys of the maps in a folded constant (a map, or an array of maps).
-fn constant_keys(v: &Dynamic, at: Pos, out: &mut Vec<(String, Pos)>) {
-    if let Some(m) = v.read_lock::<rhai::Map>() {
-        out.extend(m.keys().map(|k| (k.to_string(), at)));
-    } else if let Some(a) = v.read_lock::<rhai::Array>() {
-        a.iter().for_each(|v| constant_keys(v, at, out));
     }
 }
 
