@@ -505,29 +505,27 @@ impl Game {
     /// which may keep sold goods under it), then everyone's (`on_any_sold`,
     /// `on_other_sold`), from the seller.
     fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
-        let listened = [Hook::Sold, Hook::OtherSold, Hook::AnySold].iter().fold(0u64, |m, &h| m | (1 << h as u64));
-        if self.hook_union & listened == 0 {
+        let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
+        if !self.anyone_listens(all) {
             self.turn_goods.clear();
             self.discard.append(&mut self.limbo);
             return Ok(());
         }
-        let told = [Hook::Sold, Hook::OtherSold, Hook::AnySold]
-            .iter()
-            .any(|&h| self.rs.scripts.hook_may_read(h as usize, hooks::CTX_EVENT));
-        let event = told.then(|| {
+        let event = self.event_for(all, |g| {
             let mut event = EventFacts::new("sold", seat);
-            (event.goods, event.prices) = self.turn_goods.iter().copied().unzip();
-            Arc::new(event)
+            (event.goods, event.prices) = g.turn_goods.iter().copied().unzip();
+            event
         });
         self.turn_goods.clear();
         let before = std::mem::replace(&mut self.event_now, event.clone());
         let own = self.own_sold(seat, sold);
         self.event_now = before;
         own?;
+        if !self.anyone_listens([Hook::OtherSold, Hook::AnySold]) {
+            return Ok(());
+        }
         let hooks = [None, Some(Hook::OtherSold), Some(Hook::AnySold)];
-        let event =
-            move |_: &mut Game| event.map(Arc::unwrap_or_clone).unwrap_or_else(|| EventFacts::new("sold", seat));
-        self.event_hooks(hooks, seat, None, |c| c.sold = sold, event)
+        self.told_event_hooks(hooks, seat, None, |c| c.sold = sold, event)
     }
 
     fn own_sold(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {

@@ -290,12 +290,13 @@ impl ScriptHost {
                     let ast = &self.scripts[script].ast;
                     self.constants[h][idx] = constant;
                     let members = self.ctx_members;
-                    self.member_reads[h][idx] = param_reads(ast, f.name).map(|reads| {
+                    let reads = param_reads(ast, f.name);
+                    self.member_reads[h][idx] = reads.as_ref().map(|reads| {
                         let bit = |r: &String| members.iter().position(|m| m == r).map_or(0, |i| 1u64 << i);
                         reads.iter().fold(0, |bits, r| bits | bit(r))
                     });
                     self.hook_reads[h] |= self.member_reads[h][idx].unwrap_or(u64::MAX);
-                    self.memo_props[h][idx] = param_reads(ast, f.name).and_then(|reads| {
+                    self.memo_props[h][idx] = reads.and_then(|reads| {
                         let props: Option<SmallVec<[u8; MEMO_KEY]>> =
                             reads.iter().map(|r| self.scalars.iter().position(|s| s == r).map(|i| i as u8)).collect();
                         props.filter(|p| p.len() <= MEMO_KEY)

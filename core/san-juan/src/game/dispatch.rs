@@ -193,25 +193,49 @@ impl Game {
     /// An event seen by the actor's buildings (`own`, then `any`) and every
     /// other player's from the actor's left (`other`, then `any`), with
     /// `ctx.actor` the actor's seat and `ctx.event` what `event` says happened
-    /// (worked out only when some building listens).
+    /// (worked out only when some building listens and reads it).
     pub(crate) fn event_hooks(
         &mut self,
-        [own, other, any]: [Option<Hook>; 3],
+        hooks: [Option<Hook>; 3],
         actor: usize,
         target: Option<(usize, usize)>,
         edit: impl Fn(&mut Ctx),
         event: impl FnOnce(&mut Game) -> EventFacts,
     ) -> Result<(), GameError> {
-        let bits = [own, other, any].into_iter().flatten().fold(0u64, |m, h| m | (1 << h as u64));
-        if self.hook_union & bits == 0 {
+        let listened = hooks.into_iter().flatten();
+        if !self.anyone_listens(listened.clone()) {
             return Ok(());
         }
-        // Only a script that reads `ctx.event` is told what happened.
-        let told = [own, other, any]
-            .into_iter()
-            .flatten()
-            .any(|h| self.rs.scripts.hook_may_read(h as usize, hooks::CTX_EVENT));
-        let facts = told.then(|| Arc::new(event(self)));
+        let facts = self.event_for(listened, event);
+        self.told_event_hooks(hooks, actor, target, edit, facts)
+    }
+
+    /// True when some building in play listens to one of `hooks`.
+    pub(crate) fn anyone_listens(&self, hooks: impl IntoIterator<Item = Hook>) -> bool {
+        let bits = hooks.into_iter().fold(0u64, |m, h| m | (1 << h as u64));
+        self.hook_union & bits != 0
+    }
+
+    /// What `hooks`' listeners are told happened: only a script that reads
+    /// `ctx.event` is, so the event is worked out only for one.
+    pub(crate) fn event_for(
+        &mut self,
+        hooks: impl IntoIterator<Item = Hook>,
+        event: impl FnOnce(&mut Game) -> EventFacts,
+    ) -> Option<Arc<EventFacts>> {
+        let told = hooks.into_iter().any(|h| self.rs.scripts.hook_may_read(h as usize, hooks::CTX_EVENT));
+        told.then(|| Arc::new(event(self)))
+    }
+
+    /// [`Game::event_hooks`] with the event already worked out.
+    pub(crate) fn told_event_hooks(
+        &mut self,
+        [own, other, any]: [Option<Hook>; 3],
+        actor: usize,
+        target: Option<(usize, usize)>,
+        edit: impl Fn(&mut Ctx),
+        facts: Option<Arc<EventFacts>>,
+    ) -> Result<(), GameError> {
         let before = std::mem::replace(&mut self.event_now, facts);
         let n = self.players.len();
         let mut result = Ok(());
