@@ -190,9 +190,7 @@ impl Game {
             }
             (Decision::Reveal { seat, .. }, a) => {
                 if let Action::Keep(card) = a {
-                    let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
-                    let c = self.limbo.swap_remove(i);
-                    self.players[seat].hand.push(c);
+                    self.keep_drawn(seat, card);
                 }
                 self.discard.append(&mut self.limbo);
                 Ok(())
@@ -227,14 +225,19 @@ impl Game {
         }
     }
 
+    /// Moves `card` from the cards drawn into `seat`'s hand.
+    fn keep_drawn(&mut self, seat: usize, card: CardIdx) {
+        let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
+        let c = self.limbo.swap_remove(i);
+        self.players[seat].hand.push(c);
+    }
+
     /// Keeps a card of those drawn (or stops, where that is allowed); the rest
     /// are discarded once `left` are kept.
     fn answer_keep(&mut self, seat: usize, left: usize, may_stop: bool, a: Action) -> Result<(), GameError> {
         let kept = match a {
             Action::Keep(card) => {
-                let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
-                let c = self.limbo.swap_remove(i);
-                self.players[seat].hand.push(c);
+                self.keep_drawn(seat, card);
                 true
             }
             _ => false,
