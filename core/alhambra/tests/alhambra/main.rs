@@ -9,3 +9,4 @@ mod invariants;
 mod replay;
 mod rulesets;
 mod scenarios;
+mod sensitivity;

@@ -46,6 +46,9 @@ fn greedy_beats_random() {
 /// numbers that way. Every ruleset here is learned afresh (its own content,
 /// its own model), then 4-player games between balance bots are counted;
 /// each claim is that two 95% Wilson intervals do not overlap.
+///
+/// CI plays 1,000 games per ruleset; the full size (4,000) is
+/// `SENSITIVITY=full cargo test --release -p san-juan sensitivity -- --nocapture`.
 mod sensitivity {
     use std::sync::Arc;
 
@@ -53,8 +56,11 @@ mod sensitivity {
     use engine_report::Rate;
     use san_juan::Ruleset;
 
-    const GAMES: u64 = 1000;
     const SEATS: usize = 4;
+
+    fn games() -> u64 {
+        if std::env::var("SENSITIVITY").is_ok_and(|v| v == "full") { 4000 } else { 1000 }
+    }
 
     /// A ruleset extending the 2nd edition with `body` (patches, extra sets), in its own folder.
     fn variant(name: &str, body: &str, extra: Option<&str>) -> (tempfile::TempDir, Arc<Ruleset>) {
@@ -65,6 +71,11 @@ mod sensitivity {
             text.push_str("extra_sets = [\"extra.toml\"]\n");
         }
         text.push_str(body);
+        std::fs::write(
+            dir.path().join("well3.rhai"),
+            "fn on_produced(ctx) { if ctx.produced >= 2 { 3 } else { 0 } }\n",
+        )
+        .unwrap();
         let path = dir.path().join(format!("{name}.toml"));
         std::fs::write(&path, text).unwrap();
         let rs = Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
@@ -76,7 +87,7 @@ mod sensitivity {
         let bots = vec!["balance".to_owned(); SEATS];
         let models = engine_game::Models::new();
         let (mut built, mut builders, mut builder_wins) = (0.0, 0u64, 0.0);
-        for i in 0..GAMES {
+        for i in 0..games() {
             let r = play_one::<san_juan::Game>(rs, &bots, 3, i, &models).unwrap_or_else(|e| panic!("game {i}: {e}"));
             for (seat, city) in r.buildings.iter().enumerate() {
                 if city.iter().any(|b| b.id == card) {
@@ -88,7 +99,7 @@ mod sensitivity {
                 }
             }
         }
-        (Rate::wilson(built, GAMES * SEATS as u64), Rate::wilson(builder_wins, builders))
+        (Rate::wilson(built, games() * SEATS as u64), Rate::wilson(builder_wins, builders))
     }
 
     fn below(a: &Rate, b: &Rate) -> bool {
@@ -143,5 +154,15 @@ mod sensitivity {
         let (a, _) = study(&with, "library");
         let (b, _) = study(&without, "library");
         assert!(below(&b, &a), "library built {:.3} with its effect, {:.3} without", a.value, b.value);
+    }
+
+    #[test]
+    fn a_well_that_draws_three_is_built_more_than_one_that_draws_one() {
+        let (_d1, one) = variant("well-1", "", None);
+        let (_d2, three) = variant("well-3", "[cards.well]\nscript = \"well3.rhai\"\n", None);
+        let (a, _) = study(&one, "well");
+        let (b, _) = study(&three, "well");
+        eprintln!("well built: draws 1 {:.3}, draws 3 {:.3}", a.value, b.value);
+        assert!(below(&a, &b), "well built {:.3} drawing 1, {:.3} drawing 3", a.value, b.value);
     }
 }
