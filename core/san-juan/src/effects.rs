@@ -563,6 +563,7 @@ impl Game {
         if !taken.is_empty() {
             let k = taken.len();
             self.players[seat].hand.extend_from_slice(&taken);
+            self.players[seat].gained += k as u32;
             self.secret_event(seat, Some(card), |g| {
                 let public =
                     format!("seat {seat}: {} takes {} at random from seat {from}", g.name_of(card), n_cards(k as i64));
@@ -628,6 +629,7 @@ impl Game {
         } else if keep >= self.limbo.len() {
             self.event_from(seat, card, |g| format!("seat {seat} keeps {}", g.ids(&g.limbo)));
             let n = self.limbo.len() as i32;
+            self.players[seat].gained += n as u32;
             self.players[seat].hand.append(&mut self.limbo);
             self.publish(DREW, |_| EventFacts { n, why: "kept", by: Some(card), ..EventFacts::new("drew", seat) });
         } else {

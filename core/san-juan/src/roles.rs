@@ -656,6 +656,7 @@ impl Game {
         let keep = keep.max(0) as usize;
         let told = |n: usize| EventFacts { n: n as i32, why: "councillor", ..EventFacts::new("drew", seat) };
         if from_hand {
+            self.players[seat].gained += self.limbo.len() as u32;
             self.players[seat].hand.append(&mut self.limbo);
             if drawn > 0 {
                 self.publish(DREW, |_| told(drawn as usize));
@@ -670,6 +671,7 @@ impl Game {
                 (format!("seat {seat} keeps {}", g.ids(&g.limbo)), public)
             });
             let n = self.limbo.len();
+            self.players[seat].gained += self.limbo.len() as u32;
             self.players[seat].hand.append(&mut self.limbo);
             if n > 0 {
                 self.publish(DREW, |_| told(n));

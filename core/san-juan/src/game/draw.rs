@@ -40,6 +40,7 @@ impl Game {
             match self.draw() {
                 Some(c) => {
                     self.players[seat].hand.push(c);
+                    self.players[seat].gained += 1;
                     drawn += 1;
                 }
                 None => break,

@@ -228,6 +228,7 @@ impl Game {
             (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
                 let c = self.take_from_hand(seat, card);
                 self.players[to].hand.push(c);
+                self.players[to].gained += 1;
                 if left > 1 && !self.players[seat].hand.is_empty() {
                     self.pending = Some(Decision::Give { seat, to, left: left - 1, cause });
                 }
@@ -251,6 +252,7 @@ impl Game {
         let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
         let c = self.limbo.swap_remove(i);
         self.players[seat].hand.push(c);
+        self.players[seat].gained += 1;
     }
 
     /// Keeps a card of those drawn (or stops, where that is allowed); the rest

@@ -98,6 +98,9 @@ pub struct Player {
     pub counters: Arc<Vec<(Arc<str>, i32)>>,
     /// One-off grants for the current phase.
     pub grants: Grants,
+    /// Cards that came into the hand since its last hand-limit check (a building
+    /// may draw right after it): the invariant checks read it.
+    pub(crate) gained: u32,
 }
 
 impl Player {

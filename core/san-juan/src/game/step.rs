@@ -244,6 +244,7 @@ impl Game {
     }
 
     fn hand_limit(&mut self, seat: usize) -> Result<(), GameError> {
+        self.players[seat].gained = 0;
         let limit = self.hand_limit_of(seat)?.max(0) as usize;
         let hand = self.players[seat].hand.len();
         if hand > limit {
