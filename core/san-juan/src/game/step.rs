@@ -128,8 +128,8 @@ impl Game {
                 let (governor, round) = (self.governor, self.round);
                 let told = |_: &mut Game| EventFacts { round, ..EventFacts::new("round_end", governor) };
                 self.everyone_hooks(Hook::RoundEnd, governor, governor, told)?;
-                // The round's effects (a choice, a discard) come before the next round.
-                if !self.effects.is_empty() {
+                // The round's effects (a choice, a discard) and events come before the next round.
+                if !self.effects.is_empty() || !self.heard.is_empty() {
                     self.steps.push_front(Step::NewRound);
                     return Ok(());
                 }
