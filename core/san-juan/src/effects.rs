@@ -15,8 +15,9 @@ use rhai::{Dynamic, Map};
 
 use crate::cards::CardIdx;
 use crate::error::GameError;
-use crate::game::{Decision, DiscardReason, Game, count, n_cards};
-use crate::hooks::{self, Answer, Ctx, Hook};
+use crate::game::{COUNTER_CHANGED, DREW, GOOD_PLACED, GOOD_REMOVED};
+use crate::game::{Chain, Decision, DiscardReason, Game, count, n_cards};
+use crate::hooks::{self, Answer, Ctx, EventFacts, Hook};
 use crate::rng;
 
 /// Every effect: its name (the map key that holds its amount), its other
@@ -203,6 +204,8 @@ pub(crate) struct Queued {
     pub slot: usize,
     pub hook: Hook,
     pub effect: Effect,
+    /// The chain of events it belongs to, for the loop guard.
+    pub chain: Chain,
 }
 
 /// Where a hook was called: the owner's building, and the building just built.
@@ -434,6 +437,8 @@ impl Game {
         first: bool,
     ) -> Result<(), GameError> {
         let card = self.players[at.seat].city[at.slot].card;
+        // What this hook makes happen belongs to the chain running now; a loop names it.
+        self.chain.cause = Some((hook, card));
         let bad =
             |g: &Game, e: String| -> GameError { g.rs.scripts.bad_return(hook as usize, card as usize, &e).into() };
         if value.is_unit() || value.is_int() {
@@ -444,7 +449,8 @@ impl Game {
             return Ok(());
         }
         let effects = self.parse_effects(value, at).map_err(|e| bad(self, e))?;
-        let queued = effects.into_iter().map(|effect| Queued { seat: at.seat, slot: at.slot, hook, effect });
+        let chain = self.chain;
+        let queued = effects.into_iter().map(|effect| Queued { seat: at.seat, slot: at.slot, hook, effect, chain });
         if first {
             for q in queued.rev() {
                 self.effects.push_front(q);
@@ -457,8 +463,9 @@ impl Game {
 
     /// Applies one queued effect; it may pend a decision.
     pub(crate) fn run_effect(&mut self, q: Queued) -> Result<(), GameError> {
-        let Queued { seat, slot, hook, effect } = q;
+        let Queued { seat, slot, hook, effect, chain } = q;
         let card = self.players[seat].city[slot].card;
+        self.chain = chain;
         let needs_table = |g: &Game, what: &str| -> Result<(), GameError> {
             if g.limbo.is_empty() {
                 return Ok(());
@@ -506,8 +513,15 @@ impl Game {
                 let c = &mut self.players[seat].city[slot].counter;
                 let new = c.saturating_add(add).clamp(min, max.max(min));
                 if new != *c {
-                    *c = new;
+                    let from = std::mem::replace(c, new);
                     self.event_from(seat, card, |g| format!("seat {seat}: {}'s counter is {new}", g.name_of(card)));
+                    self.publish(COUNTER_CHANGED, |_| EventFacts {
+                        building: Some(card),
+                        from,
+                        to: new,
+                        by: Some(card),
+                        ..EventFacts::new("counter_changed", seat)
+                    });
                 }
             }
             Effect::PlayerCounter { name, add, min, max } => self.player_counter(seat, card, name, add, min, max),
@@ -549,6 +563,7 @@ impl Game {
         if !taken.is_empty() {
             let k = taken.len();
             self.players[seat].hand.extend_from_slice(&taken);
+            self.players[seat].gained += k as u32;
             self.secret_event(seat, Some(card), |g| {
                 let public =
                     format!("seat {seat}: {} takes {} at random from seat {from}", g.name_of(card), n_cards(k as i64));
@@ -568,6 +583,12 @@ impl Game {
             self.event_from(seat, card, |g| {
                 format!("seat {who}: {} puts a good on {}", g.name_of(card), g.rs.cards.id(on))
             });
+            self.publish(GOOD_PLACED, |_| EventFacts {
+                building: Some(on),
+                why: "building",
+                by: Some(card),
+                ..EventFacts::new("good_placed", who)
+            });
         }
     }
 
@@ -580,6 +601,12 @@ impl Game {
             let on = self.players[who].city[at].card;
             self.event_from(seat, card, |g| {
                 format!("seat {who}: {} discards the good on {}", g.name_of(card), g.rs.cards.id(on))
+            });
+            self.publish(GOOD_REMOVED, |_| EventFacts {
+                building: Some(on),
+                why: "building",
+                by: Some(card),
+                ..EventFacts::new("good_removed", who)
             });
         }
     }
@@ -598,12 +625,15 @@ impl Game {
             self.discard.append(&mut self.limbo);
         } else if optional {
             // Up to `keep` of them, or none: the owner keeps one at a time or stops.
-            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: true });
+            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: true, by: Some(card) });
         } else if keep >= self.limbo.len() {
             self.event_from(seat, card, |g| format!("seat {seat} keeps {}", g.ids(&g.limbo)));
+            let n = self.limbo.len() as i32;
+            self.players[seat].gained += n as u32;
             self.players[seat].hand.append(&mut self.limbo);
+            self.publish(DREW, |_| EventFacts { n, why: "kept", by: Some(card), ..EventFacts::new("drew", seat) });
         } else {
-            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: false });
+            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: false, by: Some(card) });
         }
     }
 
@@ -635,8 +665,17 @@ impl Game {
             }
         };
         let new = counters[i].1.saturating_add(add).clamp(min, max.max(min));
-        counters[i].1 = new;
+        let from = std::mem::replace(&mut counters[i].1, new);
         self.event_from(seat, card, |g| format!("seat {seat}: {} sets its counter {name} to {new}", g.name_of(card)));
+        if from != new {
+            self.publish(COUNTER_CHANGED, |_| EventFacts {
+                counter: Some(name),
+                from,
+                to: new,
+                by: Some(card),
+                ..EventFacts::new("counter_changed", seat)
+            });
+        }
     }
 
     /// `grant`: a one-off allowance for `seat` in the current phase.

@@ -57,6 +57,30 @@ pub enum Hook {
     AnyProduced,
     OtherSold,
     AnySold,
+    OtherTurnStart,
+    AnyTurnStart,
+    TurnEnd,
+    OtherTurnEnd,
+    AnyTurnEnd,
+    NewRound,
+    Drew,
+    OtherDrew,
+    AnyDrew,
+    Discarded,
+    OtherDiscarded,
+    AnyDiscarded,
+    Tucked,
+    OtherTucked,
+    AnyTucked,
+    GoodPlaced,
+    OtherGoodPlaced,
+    AnyGoodPlaced,
+    GoodRemoved,
+    OtherGoodRemoved,
+    AnyGoodRemoved,
+    CounterChanged,
+    OtherCounterChanged,
+    AnyCounterChanged,
 }
 
 /// Every hook, in [`Hook`] order, with its contract.
@@ -401,6 +425,198 @@ pub static HOOKS: &[HookSpec] = &[
               (ctx.actor; ctx.sold goods; ctx.event.goods, ctx.event.prices); return the number of cards \
               the owner draws, or effects",
     },
+    HookSpec {
+        name: "on_other_turn_start",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called at the start of another player's turn in every phase (ctx.actor; ctx.event.role), per owner from that player's left; return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_turn_start",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called at the start of every player's turn in every phase (ctx.actor; ctx.event.role), that player's buildings first; return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_turn_end",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each of the owner's buildings after the owner's turn in a phase ended (ctx.event.role); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_turn_end",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after another player's turn in a phase ended, from that player's left (ctx.actor; ctx.event.role); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_turn_end",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every player after any player's turn in a phase ended, that player's first (ctx.actor; ctx.event.role); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_new_round",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called when a new round starts, after the governor passed and before the round-start offers and hand limits, per owner from the governor (ctx.actor: the governor; ctx.event.round); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_drew",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each of the owner's buildings after the owner drew cards into the hand (ctx.event.n cards, ctx.event.why, ctx.event.by: the building that caused it or ()); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_drew",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after another player drew cards into the hand, from that player's left (ctx.actor; ctx.event.n cards, ctx.event.why, ctx.event.by: the building that caused it or ()); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_drew",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every player after any player drew cards into the hand, that player's first (ctx.actor; ctx.event.n cards, ctx.event.why, ctx.event.by: the building that caused it or ()); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_discarded",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each of the owner's buildings after the owner discarded cards from the hand or from the cards it drew to choose from (ctx.event.n, ctx.event.why: hand_limit, build, councillor, exchange, building, setup; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_discarded",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after another player discarded cards from the hand or from the cards it drew to choose from, from that player's left (ctx.actor; ctx.event.n, ctx.event.why: hand_limit, build, councillor, exchange, building, setup; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_discarded",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every player after any player discarded cards from the hand or from the cards it drew to choose from, that player's first (ctx.actor; ctx.event.n, ctx.event.why: hand_limit, build, councillor, exchange, building, setup; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_tucked",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each of the owner's buildings after the owner put cards under one of its buildings (ctx.event.n, ctx.event.building, ctx.event.why: hand or sold); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_tucked",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after another player put cards under one of its buildings, from that player's left (ctx.actor; ctx.event.n, ctx.event.building, ctx.event.why: hand or sold); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_tucked",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every player after any player put cards under one of its buildings, that player's first (ctx.actor; ctx.event.n, ctx.event.building, ctx.event.why: hand or sold); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_good_placed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each of the owner's buildings after a good went on one of the owner's buildings (ctx.event.building, ctx.event.why: produced, council, building; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_good_placed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after a good went on one of another player's buildings, from that player's left (ctx.actor; ctx.event.building, ctx.event.why: produced, council, building; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_good_placed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every player after a good went on one of any player's buildings, that player's first (ctx.actor; ctx.event.building, ctx.event.why: produced, council, building; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_good_removed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each of the owner's buildings after a good left one of the owner's buildings (ctx.event.building, ctx.event.why: sold, spent, covered, building; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_good_removed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after a good left one of another player's buildings, from that player's left (ctx.actor; ctx.event.building, ctx.event.why: sold, spent, covered, building; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_good_removed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every player after a good left one of any player's buildings, that player's first (ctx.actor; ctx.event.building, ctx.event.why: sold, spent, covered, building; ctx.event.by); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_counter_changed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each of the owner's buildings after a counter of the owner changed (ctx.event.building or ctx.event.counter (a named counter), ctx.event.from, ctx.event.to); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_other_counter_changed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every other player after a counter of another player changed, from that player's left (ctx.actor; ctx.event.building or ctx.event.counter (a named counter), ctx.event.from, ctx.event.to); return the number of cards the owner draws, or effects",
+    },
+    HookSpec {
+        name: "on_any_counter_changed",
+        arity: 1,
+        effects: true,
+        results: &[],
+        range: Some((0, 20)),
+        doc: "called for each building of every player after a counter of any player changed, that player's first (ctx.actor; ctx.event.building or ctx.event.counter (a named counter), ctx.event.from, ctx.event.to); return the number of cards the owner draws, or effects",
+    },
 ];
 
 /// The context properties that are plain values, in [`Ctx::scalar`] order. A hook
@@ -591,14 +807,14 @@ pub struct TableFacts {
 }
 
 /// What happened, as an event hook hears it (`ctx.event`): the event's name,
-/// who did it and its own details.
+/// who did it and its own details (see [`EVENTS`] for which event carries what).
 #[derive(Clone, Debug)]
 pub struct EventFacts {
-    /// `build`, `role`, `produced`, `sold`.
+    /// The event's name, one of [`EVENTS`].
     pub name: &'static str,
-    /// The seat whose action it was.
+    /// The seat whose action it was (whose hand, whose building, whose counter).
     pub actor: usize,
-    /// The role chosen (`role`).
+    /// The role chosen (`role`), or the phase's (`turn_start`, `turn_end`, `phase_start`, `phase_end`).
     pub role: Option<&'static str>,
     /// The building built and the one it covered (`build`).
     pub target: Option<CardIdx>,
@@ -608,13 +824,138 @@ pub struct EventFacts {
     pub goods: Vec<CardIdx>,
     /// What each good sold brought (`sold`), in the same order.
     pub prices: Vec<i32>,
+    /// How many cards (`drew`, `discarded`, `tucked`).
+    pub n: i32,
+    /// Why it happened (`drew`, `discarded`, `tucked`, `good_placed`, `good_removed`).
+    pub why: &'static str,
+    /// The building whose hook or effect made it happen, if one did.
+    pub by: Option<CardIdx>,
+    /// The building concerned (`tucked`, `good_placed`, `good_removed`, `counter_changed`).
+    pub building: Option<CardIdx>,
+    /// A named counter (`counter_changed` of a player's counter).
+    pub counter: Option<Arc<str>>,
+    /// A counter's value before and after (`counter_changed`).
+    pub from: i32,
+    /// See `from`.
+    pub to: i32,
+    /// The round (`new_round`, `round_end`).
+    pub round: u32,
 }
 
 impl EventFacts {
     /// An event with only a name and an actor.
     pub fn new(name: &'static str, actor: usize) -> Self {
-        EventFacts { name, actor, role: None, target: None, over: None, goods: Vec::new(), prices: Vec::new() }
+        EventFacts {
+            name,
+            actor,
+            role: None,
+            target: None,
+            over: None,
+            goods: Vec::new(),
+            prices: Vec::new(),
+            n: 0,
+            why: "",
+            by: None,
+            building: None,
+            counter: None,
+            from: 0,
+            to: 0,
+            round: 0,
+        }
     }
+}
+
+/// An event scripts hear: its name, its hooks by scope (the actor's own, every
+/// other player's, everyone's) and the keys `ctx.event` holds for it besides
+/// `name` and `actor`.
+#[derive(Clone, Copy, Debug)]
+pub struct EventSpec {
+    /// `ctx.event.name`.
+    pub name: &'static str,
+    /// The hooks that hear it: own, other, any (a table moment has only the last).
+    pub hooks: [Option<Hook>; 3],
+    /// What `ctx.event` carries besides `name` and `actor`.
+    pub keys: &'static [&'static str],
+}
+
+const fn scoped(name: &'static str, own: Hook, other: Hook, any: Hook, keys: &'static [&'static str]) -> EventSpec {
+    EventSpec { name, hooks: [Some(own), Some(other), Some(any)], keys }
+}
+
+const fn moment(name: &'static str, hook: Hook, keys: &'static [&'static str]) -> EventSpec {
+    EventSpec { name, hooks: [None, None, Some(hook)], keys }
+}
+
+/// Every event, with its hooks and payload; `check` and the docs read it.
+pub static EVENTS: &[EventSpec] = &[
+    scoped("role", Hook::Role, Hook::OtherRole, Hook::AnyRole, &["role"]),
+    scoped("build", Hook::Build, Hook::OtherBuild, Hook::AnyBuild, &["target", "over"]),
+    scoped("produced", Hook::Produced, Hook::OtherProduced, Hook::AnyProduced, &["goods"]),
+    scoped("sold", Hook::Sold, Hook::OtherSold, Hook::AnySold, &["goods", "prices"]),
+    scoped("turn_start", Hook::TurnStart, Hook::OtherTurnStart, Hook::AnyTurnStart, &["role"]),
+    scoped("turn_end", Hook::TurnEnd, Hook::OtherTurnEnd, Hook::AnyTurnEnd, &["role"]),
+    scoped("drew", Hook::Drew, Hook::OtherDrew, Hook::AnyDrew, &["n", "why", "by"]),
+    scoped("discarded", Hook::Discarded, Hook::OtherDiscarded, Hook::AnyDiscarded, &["n", "why", "by"]),
+    scoped("tucked", Hook::Tucked, Hook::OtherTucked, Hook::AnyTucked, &["n", "building", "why", "by"]),
+    scoped("good_placed", Hook::GoodPlaced, Hook::OtherGoodPlaced, Hook::AnyGoodPlaced, &["building", "why", "by"]),
+    scoped("good_removed", Hook::GoodRemoved, Hook::OtherGoodRemoved, Hook::AnyGoodRemoved, &["building", "why", "by"]),
+    scoped(
+        "counter_changed",
+        Hook::CounterChanged,
+        Hook::OtherCounterChanged,
+        Hook::AnyCounterChanged,
+        &["building", "counter", "from", "to", "by"],
+    ),
+    moment("phase_start", Hook::PhaseStart, &["role"]),
+    moment("phase_end", Hook::PhaseEnd, &["role"]),
+    moment("new_round", Hook::NewRound, &["round"]),
+    moment("round_end", Hook::RoundEnd, &["round"]),
+    moment("game_end", Hook::GameEnd, &[]),
+];
+
+/// The event named `name`.
+pub fn event_spec(name: &str) -> &'static EventSpec {
+    EVENTS.iter().find(|e| e.name == name).expect("every event is in EVENTS")
+}
+
+/// For `check`: each key some event carries, with where to read it — so that
+/// `ctx.prices` is answered with "`ctx.event.prices`, carried by `sold` (on_sold, …)".
+pub fn event_key_hints() -> &'static [(&'static str, &'static str)] {
+    static HINTS: std::sync::OnceLock<Vec<(&'static str, &'static str)>> = std::sync::OnceLock::new();
+    HINTS.get_or_init(|| {
+        let mut keys: Vec<&'static str> = EVENTS.iter().flat_map(|e| e.keys.iter().copied()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.into_iter()
+            .map(|key| {
+                let carriers: Vec<String> = EVENTS
+                    .iter()
+                    .filter(|e| e.keys.contains(&key))
+                    .map(|e| {
+                        let hooks: Vec<&str> = e.hooks.iter().flatten().map(|&h| HOOKS[h as usize].name).collect();
+                        format!("`{}` ({})", e.name, hooks.join(", "))
+                    })
+                    .collect();
+                let hint = format!("`ctx.event.{key}`: carried by the event {}", carriers.join(", "));
+                (key, &*String::leak(hint))
+            })
+            .collect()
+    })
+}
+
+/// For `check`: each event hook with the keys its `ctx.event` holds (`name` and `actor` too).
+pub fn event_keys_by_hook() -> &'static [(&'static str, &'static [&'static str])] {
+    static KEYS: std::sync::OnceLock<Vec<(&'static str, &'static [&'static str])>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        EVENTS
+            .iter()
+            .flat_map(|e| {
+                let keys: Vec<&'static str> = ["name", "actor"].into_iter().chain(e.keys.iter().copied()).collect();
+                let keys: &'static [&'static str] = Vec::leak(keys);
+                e.hooks.iter().flatten().map(move |&h| (HOOKS[h as usize].name, keys))
+            })
+            .collect()
+    })
 }
 
 /// What a player answered to a choice.
@@ -736,22 +1077,29 @@ impl ScriptCtx {
     /// `ctx.event`: the event an event hook hears, `()` elsewhere.
     fn event_value(&self) -> Dynamic {
         let Some(e) = &self.event else { return Dynamic::UNIT };
+        let int = |n: i32| Dynamic::from_int(n);
+        let text = |s: &str| Dynamic::from(ImmutableString::from(s));
         let mut m = Map::new();
-        m.insert("name".into(), Dynamic::from(ImmutableString::from(e.name)));
+        m.insert("name".into(), text(e.name));
         m.insert("actor".into(), Dynamic::from_int(e.actor as rhai::INT));
-        if let Some(role) = e.role {
-            m.insert("role".into(), Dynamic::from(ImmutableString::from(role)));
-        }
-        if e.name == "build" {
-            m.insert("target".into(), self.card_value(e.target));
-            m.insert("over".into(), self.card_value(e.over));
-        }
-        if matches!(e.name, "produced" | "sold") {
-            m.insert("goods".into(), Dynamic::from_array(self.cards(&e.goods)));
-        }
-        if e.name == "sold" {
-            let prices: Array = e.prices.iter().map(|&p| Dynamic::from_int(p)).collect();
-            m.insert("prices".into(), Dynamic::from_array(prices));
+        for &key in event_spec(e.name).keys {
+            let v = match key {
+                "role" => e.role.map_or(Dynamic::UNIT, text),
+                "target" => self.card_value(e.target),
+                "over" => self.card_value(e.over),
+                "goods" => Dynamic::from_array(self.cards(&e.goods)),
+                "prices" => Dynamic::from_array(e.prices.iter().map(|&p| int(p)).collect()),
+                "n" => int(e.n),
+                "why" => text(e.why),
+                "by" => self.card_value(e.by),
+                "building" => self.card_value(e.building),
+                "counter" => e.counter.as_deref().map_or(Dynamic::UNIT, text),
+                "from" => int(e.from),
+                "to" => int(e.to),
+                "round" => int(e.round as i32),
+                _ => Dynamic::UNIT,
+            };
+            m.insert(key.into(), v);
         }
         Dynamic::from_map(m)
     }
@@ -978,6 +1326,34 @@ impl CostTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hook_masks_have_room_for_every_hook() {
+        // A seat's hooks are a bit each in a u64 (`Game::hook_mask`, `ScriptHost::owner_mask`).
+        assert!(HOOKS.len() <= 64, "{} hooks; widen the hook masks", HOOKS.len());
+        assert_eq!(HOOKS.len(), Hook::AnyCounterChanged as usize + 1);
+        assert_eq!(HOOKS[Hook::NewRound as usize].name, "on_new_round");
+        assert_eq!(HOOKS[Hook::AnyCounterChanged as usize].name, "on_any_counter_changed");
+    }
+
+    #[test]
+    fn every_event_hook_belongs_to_one_event_and_every_key_is_given() {
+        let mut seen = Vec::new();
+        for e in EVENTS {
+            for h in e.hooks.iter().flatten() {
+                assert!(!seen.contains(h), "{h:?} hears two events");
+                seen.push(*h);
+                assert!(HOOKS[*h as usize].effects, "{h:?} hears an event but returns no effects");
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            4 * 3 + 8 * 3 + 5,
+            "role, build, produced, sold; eight more scoped events; five moments"
+        );
+        let hint = event_key_hints().iter().find(|(k, _)| *k == "prices").unwrap().1;
+        assert_eq!(hint, "`ctx.event.prices`: carried by the event `sold` (on_sold, on_other_sold, on_any_sold)");
+    }
 
     #[test]
     fn the_costly_members_are_named_where_dispatch_looks_for_them() {

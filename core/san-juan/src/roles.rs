@@ -10,12 +10,17 @@ use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
 use crate::error::GameError;
 use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
+use crate::game::{DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 use crate::hooks::{self, Ctx, EventFacts, Hook};
 
 impl Game {
     pub(crate) fn phase_start(&mut self) -> Result<(), GameError> {
         let Some(phase) = self.phase else { return Ok(()) };
-        self.everyone_hooks(Hook::PhaseStart, phase.chooser, phase.chooser)?;
+        let told = |_: &mut Game| EventFacts {
+            role: Some(phase.role.name()),
+            ..EventFacts::new("phase_start", phase.chooser)
+        };
+        self.everyone_hooks(Hook::PhaseStart, phase.chooser, phase.chooser, told)?;
         match phase.role {
             Role::Trader => {
                 let t = self.tiles.pop_front();
@@ -39,6 +44,12 @@ impl Game {
                             self.players[seat].city[slot].good = Some(c);
                             let b = card as CardIdx;
                             self.event_from(seat, b, |g| format!("seat {seat}: {} gets a good", g.name_of(b)));
+                            self.publish(GOOD_PLACED, |_| EventFacts {
+                                building: Some(b),
+                                why: "council",
+                                by: Some(b),
+                                ..EventFacts::new("good_placed", seat)
+                            });
                         }
                     }
                 }
@@ -51,7 +62,9 @@ impl Game {
     pub(crate) fn phase_end(&mut self) -> Result<(), GameError> {
         let Some(phase) = self.phase else { return Ok(()) };
         let n = self.players.len();
-        self.everyone_hooks(Hook::PhaseEnd, phase.chooser, phase.chooser)?;
+        let told =
+            |_: &mut Game| EventFacts { role: Some(phase.role.name()), ..EventFacts::new("phase_end", phase.chooser) };
+        self.everyone_hooks(Hook::PhaseEnd, phase.chooser, phase.chooser, told)?;
         match phase.role {
             Role::Builder => {
                 for k in 0..n {
@@ -67,9 +80,10 @@ impl Game {
                 if self.players.iter().any(|p| p.city.len() >= end) {
                     self.steps.clear();
                     self.event(None, |_| "the game ends".into());
-                    self.everyone_hooks(Hook::GameEnd, self.governor, self.governor)?;
-                    // The effects of the phase's and the game's end come before the scoring.
-                    if self.effects.is_empty() {
+                    let governor = self.governor;
+                    self.everyone_hooks(Hook::GameEnd, governor, governor, |_| EventFacts::new("game_end", governor))?;
+                    // The effects (and events) of the phase's and the game's end come before the scoring.
+                    if self.effects.is_empty() && self.heard.is_empty() {
                         self.over = true;
                     } else {
                         self.steps.push_back(Step::Over);
@@ -136,7 +150,7 @@ impl Game {
             Role::Councillor => self.councillor_turn(seat),
             Role::Prospector => {
                 let extra = self.privilege(seat, rules.prospector_privilege);
-                self.draw_to_hand(seat, extra);
+                self.draw_to_hand(seat, extra, "prospector");
                 let reveals: Vec<Step> =
                     self.listeners(Hook::Prospect, seat).into_iter().map(|slot| Step::Reveal { seat, slot }).collect();
                 for s in reveals.into_iter().rev() {
@@ -376,6 +390,7 @@ impl Game {
             Action::Pay(c) => {
                 let c = self.take_from_hand(seat, c);
                 self.discard.push(c);
+                self.run += 1;
                 goods_left
             }
             Action::Spend(b) => {
@@ -383,6 +398,11 @@ impl Game {
                     self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal spend");
                 let good = self.players[seat].city[slot].good.take().expect("good");
                 self.discard.push(good);
+                self.publish(GOOD_REMOVED, |_| EventFacts {
+                    building: Some(b),
+                    why: "spent",
+                    ..EventFacts::new("good_removed", seat)
+                });
                 goods_left - 1
             }
             _ => unreachable!(),
@@ -394,12 +414,20 @@ impl Game {
     fn place_building(&mut self, seat: usize, card: CardIdx, over: Option<usize>, paid: i32) -> Result<(), GameError> {
         let i = self.limbo.iter().position(|&c| c == card).expect("building waits in limbo");
         self.limbo.swap_remove(i);
+        self.tell_discarded(seat, "build", None);
         match over {
             Some(slot) => {
                 let s = &mut self.players[seat].city[slot];
                 if let Some(good) = s.good.take() {
                     self.discard.push(good);
+                    let building = Some(s.card);
+                    self.publish(GOOD_REMOVED, |_| EventFacts {
+                        building,
+                        why: "covered",
+                        ..EventFacts::new("good_removed", seat)
+                    });
                 }
+                let s = &mut self.players[seat].city[slot];
                 let old = std::mem::replace(&mut s.card, card);
                 s.covered.push(old);
                 s.active = false;
@@ -444,6 +472,11 @@ impl Game {
             if let Some(good) = self.draw() {
                 self.players[seat].city[slot].good = Some(good);
                 self.turn_goods.push((b, 0));
+                self.publish(GOOD_PLACED, |_| EventFacts {
+                    building: Some(b),
+                    why: "produced",
+                    ..EventFacts::new("good_placed", seat)
+                });
                 let (left, done) = (left - 1, done + 1);
                 if left > 0 {
                     self.pending = Some(Decision::Produce { seat, left, done });
@@ -475,9 +508,14 @@ impl Game {
                 self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
             let good = self.players[seat].city[slot].good.take().expect("good");
             self.limbo.push(good);
+            self.publish(GOOD_REMOVED, |_| EventFacts {
+                building: Some(b),
+                why: "sold",
+                ..EventFacts::new("good_removed", seat)
+            });
             let price = self.price_of(b);
             self.turn_goods.push((b, price));
-            self.draw_to_hand(seat, price);
+            self.draw_to_hand(seat, price, "sold");
             self.phase_sold += 1;
             let (left, done) = (left - 1, done + 1);
             if left > 0 {
@@ -560,6 +598,13 @@ impl Game {
                 self.event_from(seat, owner, |g| {
                     format!("seat {seat}: {} takes {} sold under it", g.name_of(owner), count(tucked, "good"))
                 });
+                self.publish(TUCKED, |_| EventFacts {
+                    n: tucked,
+                    building: Some(owner),
+                    why: "sold",
+                    by: Some(owner),
+                    ..EventFacts::new("tucked", seat)
+                });
             }
             if draw > 0 {
                 self.draw_from(seat, draw, Some(owner));
@@ -609,8 +654,13 @@ impl Game {
             (format!("{public}: {}", g.ids(&g.limbo)), public)
         });
         let keep = keep.max(0) as usize;
+        let told = |n: usize| EventFacts { n: n as i32, why: "councillor", ..EventFacts::new("drew", seat) };
         if from_hand {
+            self.players[seat].gained += self.limbo.len() as u32;
             self.players[seat].hand.append(&mut self.limbo);
+            if drawn > 0 {
+                self.publish(DREW, |_| told(drawn as usize));
+            }
             let left = (drawn as usize).saturating_sub(keep);
             if left > 0 {
                 self.pending = Some(Decision::Discard { seat, left, reason: DiscardReason::Council });
@@ -620,12 +670,21 @@ impl Game {
                 let public = format!("seat {seat} keeps {}", n_cards(g.limbo.len() as i64));
                 (format!("seat {seat} keeps {}", g.ids(&g.limbo)), public)
             });
+            let n = self.limbo.len();
+            self.players[seat].gained += self.limbo.len() as u32;
             self.players[seat].hand.append(&mut self.limbo);
+            if n > 0 {
+                self.publish(DREW, |_| told(n));
+            }
         } else if keep == 0 {
             self.event(Some(seat), |_| format!("seat {seat} keeps none of the drawn cards"));
+            let n = self.limbo.len() as i32;
             self.discard.append(&mut self.limbo);
+            if n > 0 {
+                self.publish(DISCARDED, |_| EventFacts { n, why: "councillor", ..EventFacts::new("discarded", seat) });
+            }
         } else {
-            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: false });
+            self.pending = Some(Decision::Keep { seat, left: keep, may_stop: false, by: None });
         }
         Ok(())
     }

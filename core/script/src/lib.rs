@@ -119,6 +119,12 @@ pub struct ScriptHost {
     map_keys: &'static [&'static str],
     /// The effects a map may name, for checking each map's keys and values.
     effects: &'static [EffectSpec],
+    /// Each key an event carries in `ctx.event`, with where to read it: the hint
+    /// for a `ctx` property that is really an event's.
+    event_hints: &'static [(&'static str, &'static str)],
+    /// Each hook that hears an event, with the keys its `ctx.event` holds; a
+    /// hook not listed hears none (`ctx.event` is `()`). Empty: not checked.
+    event_keys: &'static [(&'static str, &'static [&'static str])],
     /// Where script calls are timed, once a caller hands one in (`bench`).
     profile: std::sync::OnceLock<std::sync::Arc<profile::Profile>>,
 }
@@ -178,6 +184,8 @@ impl ScriptHost {
             noun: "card",
             map_keys: &[],
             effects: &[],
+            event_hints: &[],
+            event_keys: &[],
             profile: std::sync::OnceLock::new(),
         }
     }
@@ -205,6 +213,19 @@ impl ScriptHost {
     /// against its keys and values when the script loads.
     pub fn set_effects(&mut self, effects: &'static [EffectSpec]) {
         self.effects = effects;
+    }
+
+    /// What `ctx.event` holds: `hints` names, for each key some event carries,
+    /// where to read it (answering `ctx.prices` with `ctx.event.prices`), and
+    /// `by_hook` the keys each event hook's `ctx.event` holds, so that `check`
+    /// refuses `ctx.event.x` where no event it hears carries `x`.
+    pub fn set_events(
+        &mut self,
+        hints: &'static [(&'static str, &'static str)],
+        by_hook: &'static [(&'static str, &'static [&'static str])],
+    ) {
+        self.event_hints = hints;
+        self.event_keys = by_hook;
     }
 
     /// Times every script call into `profile` while it is on (the host is shared:
@@ -325,7 +346,11 @@ impl ScriptHost {
         let members = || self.scalars.iter().chain(self.ctx_members).copied();
         for (prop, at) in member_uses(ast, name) {
             if !members().any(|m| m == prop) {
-                let near = closest(&prop, members()).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default();
+                // A key of an event is read from `ctx.event`: say which event carries it.
+                let near = match self.event_hints.iter().find(|(k, _)| *k == prop) {
+                    Some((_, hint)) => format!("did you mean {hint}? "),
+                    None => closest(&prop, members()).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default(),
+                };
                 let all: Vec<&str> = members().collect();
                 let message = format!("`ctx` has no property or method `{prop}`");
                 errors.push(LoadError::at_pos(source, text, at, message).help(format!(
@@ -334,6 +359,9 @@ impl ScriptHost {
                     self.docs
                 )));
             }
+        }
+        if !self.event_keys.is_empty() {
+            errors.extend(self.check_event_keys(source, text, ast, name));
         }
         if self.map_keys.is_empty() {
             return errors;
@@ -356,6 +384,40 @@ impl ScriptHost {
                     self.docs
                 )));
             }
+        }
+        errors
+    }
+
+    /// Each `ctx.event.x` in hook `name`: `x` must be a key of the event it hears.
+    fn check_event_keys(&self, source: &Source, text: &std::sync::Arc<str>, ast: &AST, name: &str) -> Vec<LoadError> {
+        let mut errors = Vec::new();
+        let keys = self.event_keys.iter().find(|(h, _)| *h == name).map(|(_, k)| *k);
+        for (key, at) in event_key_uses(ast, name) {
+            let Some(keys) = keys else {
+                let message = format!("`{name}` hears no event: `ctx.event` is `()` there");
+                let hooks: Vec<&str> = self.event_keys.iter().map(|(h, _)| *h).collect();
+                errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                    "`ctx.event.{key}` is read in the hooks that hear an event: {} ({})",
+                    hooks.join(", "),
+                    self.docs
+                )));
+                continue;
+            };
+            if keys.contains(&key.as_str()) {
+                continue;
+            }
+            let near = match self.event_hints.iter().find(|(k, _)| *k == key) {
+                Some((_, hint)) => format!("{hint}; "),
+                None => {
+                    closest(&key, keys.iter().copied()).map(|c| format!("did you mean `{c}`? ")).unwrap_or_default()
+                }
+            };
+            let message = format!("the event `{name}` hears has no `{key}`");
+            errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                "{near}in `{name}`, ctx.event has: {} ({})",
+                keys.join(", "),
+                self.docs
+            )));
         }
         errors
     }
@@ -644,6 +706,38 @@ fn member_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
                 Expr::Dot(inner, ..) | Expr::Index(inner, ..) => match &inner.lhs {
                     Expr::Property(p, at) => Some((p.2.to_string(), *at)),
                     Expr::MethodCall(call, at) => Some((call.name.to_string(), *at)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((m, at)) = member {
+                out.push((m, pos(at)));
+            }
+        }
+        true
+    });
+    out
+}
+
+/// The keys function `name` reads from its parameter's `event` (`ctx.event.goods` →
+/// `goods`), with where.
+fn event_key_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
+    use rhai::{ASTNode, Expr};
+    let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        if let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.last()
+            && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str())
+            && let Expr::Dot(inner, ..) = &bin.rhs
+            && matches!(&inner.lhs, Expr::Property(p, _) if p.2 == "event")
+        {
+            let member = match &inner.rhs {
+                Expr::Property(p, at) => Some((p.2.to_string(), *at)),
+                Expr::Dot(next, ..) | Expr::Index(next, ..) => match &next.lhs {
+                    Expr::Property(p, at) => Some((p.2.to_string(), *at)),
                     _ => None,
                 },
                 _ => None,

@@ -87,6 +87,11 @@ impl Game {
         self.over
     }
 
+    /// Cards that came into `seat`'s hand since its last hand-limit check.
+    pub fn cards_gained_since_hand_limit(&self, seat: usize) -> usize {
+        self.players[seat].gained as usize
+    }
+
     /// How many copies of each card type are where: the count per type over the
     /// draw pile, discard pile, hands, buildings (top, covered, good, under),
     /// public cards and cards waiting for a decision. Equals the ruleset's copies

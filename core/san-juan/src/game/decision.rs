@@ -94,6 +94,8 @@ pub enum Decision {
         left: usize,
         /// The keeper may stop (`pass`) and discard the rest (an optional `reveal`).
         may_stop: bool,
+        /// The building that revealed the cards (`reveal`); `None`: the councillor's.
+        by: Option<CardIdx>,
     },
     /// Discard hand cards, one at a time.
     Discard {

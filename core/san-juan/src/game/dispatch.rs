@@ -16,6 +16,45 @@ use crate::hooks::{self, Ctx, EventFacts, Hook, ScriptCtx, SeatFacts, SlotFacts,
 /// Slots of a player's city that listen to a hook, in call order.
 pub(crate) type Listeners = SmallVec<[usize; 8]>;
 
+/// How many events deep a chain may go (an effect that raises an event whose
+/// hook raises another…) before the game stops with an event-loop error: far
+/// more than any sensible card needs, few enough to stop at once.
+pub const MAX_EVENT_DEPTH: u8 = 12;
+
+/// Where the work running now comes from: how many events deep, and the
+/// building whose hook or effect runs (named if the chain turns into a loop).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Chain {
+    pub depth: u8,
+    pub cause: Option<(Hook, CardIdx)>,
+}
+
+/// An event waiting for its listeners, with the chain that raised it.
+#[derive(Clone, Debug)]
+pub(crate) struct Heard {
+    pub facts: EventFacts,
+    pub chain: Chain,
+}
+
+/// A bit per hook of an event's scopes.
+const fn bits(hooks: [Hook; 3]) -> u64 {
+    (1 << hooks[0] as u64) | (1 << hooks[1] as u64) | (1 << hooks[2] as u64)
+}
+
+/// The hooks of the events that are queued ([`Game::publish`]), own, other, any.
+pub(crate) const DREW: [Hook; 3] = [Hook::Drew, Hook::OtherDrew, Hook::AnyDrew];
+/// See [`DREW`].
+pub(crate) const DISCARDED: [Hook; 3] = [Hook::Discarded, Hook::OtherDiscarded, Hook::AnyDiscarded];
+/// See [`DREW`].
+pub(crate) const TUCKED: [Hook; 3] = [Hook::Tucked, Hook::OtherTucked, Hook::AnyTucked];
+/// See [`DREW`].
+pub(crate) const GOOD_PLACED: [Hook; 3] = [Hook::GoodPlaced, Hook::OtherGoodPlaced, Hook::AnyGoodPlaced];
+/// See [`DREW`].
+pub(crate) const GOOD_REMOVED: [Hook; 3] = [Hook::GoodRemoved, Hook::OtherGoodRemoved, Hook::AnyGoodRemoved];
+/// See [`DREW`].
+pub(crate) const COUNTER_CHANGED: [Hook; 3] =
+    [Hook::CounterChanged, Hook::OtherCounterChanged, Hook::AnyCounterChanged];
+
 impl Game {
     /// Call after any change to a city: which hooks each seat's buildings listen to.
     pub(crate) fn refresh_hook_masks(&mut self) {
@@ -210,6 +249,40 @@ impl Game {
         self.told_event_hooks(hooks, actor, target, edit, facts)
     }
 
+    /// Tells the listeners of an event that happened (`hooks`: its own, other and
+    /// any scopes) once the action or step running now is done, in the order
+    /// events happened. Nobody listening costs one test: the event is not made.
+    #[inline]
+    pub(crate) fn publish(&mut self, hooks: [Hook; 3], facts: impl FnOnce(&Game) -> EventFacts) {
+        if self.hook_union & bits(hooks) != 0 {
+            let facts = facts(self);
+            self.heard.push_back(Heard { facts, chain: self.chain });
+        }
+    }
+
+    /// Calls the listeners of a queued event, one level deeper in its chain; a
+    /// chain too deep is an event loop, and the hook that raised it is named.
+    pub(crate) fn hear(&mut self, h: Heard) -> Result<(), GameError> {
+        let Heard { facts, chain } = h;
+        if chain.depth >= MAX_EVENT_DEPTH {
+            let what = format!(
+                "event loop: this hook raised a `{}` event {MAX_EVENT_DEPTH} events deep (an effect that causes \
+                 the event that calls it, again and again); give it a condition that stops it (a counter, \
+                 ctx.event.why, ctx.event.by)",
+                facts.name
+            );
+            return Err(match chain.cause {
+                Some((hook, card)) => self.rs.scripts.bad_return(hook as usize, card as usize, &what).into(),
+                None => GameError::Broken(what),
+            });
+        }
+        self.chain = Chain { depth: chain.depth + 1, cause: chain.cause };
+        let hooks = hooks::event_spec(facts.name).hooks;
+        let actor = facts.actor;
+        let told = self.event_for(hooks.into_iter().flatten(), |_| facts);
+        self.told_event_hooks(hooks, actor, None, |_| {}, told)
+    }
+
     /// True when some building in play listens to one of `hooks`.
     pub(crate) fn anyone_listens(&self, hooks: impl IntoIterator<Item = Hook>) -> bool {
         let bits = hooks.into_iter().fold(0u64, |m, h| m | (1 << h as u64));
@@ -258,16 +331,31 @@ impl Game {
         result
     }
 
-    /// A hook every owner hears, from `from` around the table, with `ctx.actor` set.
-    pub(crate) fn everyone_hooks(&mut self, hook: Hook, from: usize, actor: usize) -> Result<(), GameError> {
+    /// A table moment every owner hears, from `from` around the table, with
+    /// `ctx.actor` set and `ctx.event` what `event` says (made only for a script
+    /// that may read it).
+    pub(crate) fn everyone_hooks(
+        &mut self,
+        hook: Hook,
+        from: usize,
+        actor: usize,
+        event: impl FnOnce(&mut Game) -> EventFacts,
+    ) -> Result<(), GameError> {
         if self.hook_union & (1 << hook as u64) == 0 {
             return Ok(());
         }
+        let facts = self.event_for([hook], event);
+        let before = std::mem::replace(&mut self.event_now, facts);
         let n = self.players.len();
+        let mut result = Ok(());
         for seat in (0..n).map(|k| (from + k) % n) {
-            self.draw_hooks(hook, seat, None, |c| c.actor = actor)?;
+            result = self.draw_hooks(hook, seat, None, |c| c.actor = actor);
+            if result.is_err() {
+                break;
+            }
         }
-        Ok(())
+        self.event_now = before;
+        result
     }
 
     /// The sum of a modifier the other players' buildings put on `seat` (toll gate).

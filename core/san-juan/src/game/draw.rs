@@ -3,8 +3,9 @@
 
 use smallvec::SmallVec;
 
-use super::{Game, n_cards};
+use super::{DREW, Game, n_cards};
 use crate::cards::CardIdx;
+use crate::hooks::EventFacts;
 use crate::rng;
 
 impl Game {
@@ -21,19 +22,25 @@ impl Game {
         self.deck.pop()
     }
 
-    /// Draws up to `n` cards into a hand; returns how many were drawn.
-    pub(crate) fn draw_to_hand(&mut self, seat: usize, n: i32) -> i32 {
-        self.draw_from(seat, n, None)
+    /// Draws up to `n` cards into a hand for a rule of the game (`why`: the
+    /// `drew` event's, such as "sold"); returns how many were drawn.
+    pub(crate) fn draw_to_hand(&mut self, seat: usize, n: i32, why: &'static str) -> i32 {
+        self.draw_for(seat, n, None, why)
     }
 
     /// Draws up to `n` cards into a hand because of the building `cause` (a well,
-    /// a market hall…), or of the role when `None`; returns how many were drawn.
+    /// a market hall…); returns how many were drawn.
     pub(crate) fn draw_from(&mut self, seat: usize, n: i32, cause: Option<CardIdx>) -> i32 {
+        self.draw_for(seat, n, cause, "building")
+    }
+
+    fn draw_for(&mut self, seat: usize, n: i32, cause: Option<CardIdx>, why: &'static str) -> i32 {
         let mut drawn = 0;
         for _ in 0..n.max(0) {
             match self.draw() {
                 Some(c) => {
                     self.players[seat].hand.push(c);
+                    self.players[seat].gained += 1;
                     drawn += 1;
                 }
                 None => break,
@@ -50,6 +57,7 @@ impl Game {
                 };
                 (format!("{head}: {ids}"), head)
             });
+            self.publish(DREW, |_| EventFacts { n: drawn, why, by: cause, ..EventFacts::new("drew", seat) });
         }
         drawn
     }

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use super::{BuildOption, Decision, Event, Game};
+use super::{BuildOption, DISCARDED, DREW, Decision, DiscardReason, Event, Game, TUCKED};
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
-use crate::hooks::Answer;
+use crate::hooks::{Answer, EventFacts};
 
 impl Game {
     /// Every legal answer to the pending decision (empty once the game is over).
@@ -168,6 +168,8 @@ impl Game {
             _ => {}
         }
         let decision = self.pending.take().expect("a decision is pending");
+        // Answering goes on with the chain of events that asked for the decision.
+        self.chain = self.pending_chain;
         if self.logging() {
             self.log_action(&decision, action);
         }
@@ -179,18 +181,29 @@ impl Game {
             (d @ Decision::Pay { .. }, a) => self.apply_pay(d, a),
             (d @ Decision::Produce { .. }, a) => self.apply_produce(d, a),
             (d @ Decision::Sell { .. }, a) => self.apply_sell(d, a),
-            (Decision::Keep { seat, left, may_stop }, a) => self.answer_keep(seat, left, may_stop, a),
+            (Decision::Keep { seat, left, may_stop, by }, a) => self.answer_keep(seat, left, may_stop, by, a),
             (Decision::Discard { seat, left, reason }, Action::Discard(card)) => {
                 let c = self.take_from_hand(seat, card);
                 self.discard.push(c);
+                self.run += 1;
                 if left > 1 {
                     self.pending = Some(Decision::Discard { seat, left: left - 1, reason });
+                } else {
+                    let (why, by) = match reason {
+                        DiscardReason::HandLimit => ("hand_limit", None),
+                        DiscardReason::Council => ("councillor", None),
+                        DiscardReason::Setup => ("setup", None),
+                        DiscardReason::Building(b) => ("building", Some(b)),
+                    };
+                    self.tell_discarded(seat, why, by);
                 }
                 Ok(())
             }
-            (Decision::Reveal { seat, .. }, a) => {
+            (Decision::Reveal { seat, slot, .. }, a) => {
                 if let Action::Keep(card) = a {
                     self.keep_drawn(seat, card);
+                    let by = Some(self.players[seat].city[slot].card);
+                    self.publish(DREW, |_| EventFacts { n: 1, why: "kept", by, ..EventFacts::new("drew", seat) });
                 }
                 self.discard.append(&mut self.limbo);
                 Ok(())
@@ -215,6 +228,7 @@ impl Game {
             (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
                 let c = self.take_from_hand(seat, card);
                 self.players[to].hand.push(c);
+                self.players[to].gained += 1;
                 if left > 1 && !self.players[seat].hand.is_empty() {
                     self.pending = Some(Decision::Give { seat, to, left: left - 1, cause });
                 }
@@ -225,26 +239,54 @@ impl Game {
         }
     }
 
+    /// Tells that `seat` discarded the cards counted in `run` (one event for a whole decision).
+    pub(crate) fn tell_discarded(&mut self, seat: usize, why: &'static str, by: Option<CardIdx>) {
+        let n = std::mem::take(&mut self.run);
+        if n > 0 {
+            self.publish(DISCARDED, |_| EventFacts { n, why, by, ..EventFacts::new("discarded", seat) });
+        }
+    }
+
     /// Moves `card` from the cards drawn into `seat`'s hand.
     fn keep_drawn(&mut self, seat: usize, card: CardIdx) {
         let i = self.limbo.iter().position(|&c| c == card).expect("legal keep");
         let c = self.limbo.swap_remove(i);
         self.players[seat].hand.push(c);
+        self.players[seat].gained += 1;
     }
 
     /// Keeps a card of those drawn (or stops, where that is allowed); the rest
     /// are discarded once `left` are kept.
-    fn answer_keep(&mut self, seat: usize, left: usize, may_stop: bool, a: Action) -> Result<(), GameError> {
+    fn answer_keep(
+        &mut self,
+        seat: usize,
+        left: usize,
+        may_stop: bool,
+        by: Option<CardIdx>,
+        a: Action,
+    ) -> Result<(), GameError> {
         let kept = match a {
             Action::Keep(card) => {
                 self.keep_drawn(seat, card);
+                self.run += 1;
                 true
             }
             _ => false,
         };
         if kept && left > 1 && !self.limbo.is_empty() {
-            self.pending = Some(Decision::Keep { seat, left: left - 1, may_stop });
+            self.pending = Some(Decision::Keep { seat, left: left - 1, may_stop, by });
         } else {
+            // The councillor's cards, or a building's reveal (`by`): kept ones are drawn,
+            // the councillor's others discarded (revealed ones were never the player's).
+            let n = std::mem::take(&mut self.run);
+            let why = if by.is_some() { "kept" } else { "councillor" };
+            if n > 0 {
+                self.publish(DREW, |_| EventFacts { n, why, by, ..EventFacts::new("drew", seat) });
+            }
+            if by.is_none() && !self.limbo.is_empty() {
+                let n = self.limbo.len() as i32;
+                self.publish(DISCARDED, |_| EventFacts { n, why, ..EventFacts::new("discarded", seat) });
+            }
             if !self.limbo.is_empty() {
                 let n = self.limbo.len();
                 self.secret_event(seat, None, |g| {
@@ -276,6 +318,14 @@ impl Game {
             self.pending = Some(Decision::Tuck { seat, slot, left: left - 1, done });
         } else if done > 0 {
             self.players[seat].city[slot].uses += 1;
+            let building = Some(self.players[seat].city[slot].card);
+            self.publish(TUCKED, |_| EventFacts {
+                n: done as i32,
+                building,
+                why: "hand",
+                by: building,
+                ..EventFacts::new("tucked", seat)
+            });
         }
         Ok(())
     }
@@ -293,7 +343,11 @@ impl Game {
         if more {
             self.pending = Some(Decision::Exchange { seat, left: left - 1, done });
         } else {
-            self.draw_to_hand(seat, done as i32);
+            if done > 0 {
+                let n = done as i32;
+                self.publish(DISCARDED, |_| EventFacts { n, why: "exchange", ..EventFacts::new("discarded", seat) });
+            }
+            self.draw_to_hand(seat, done as i32, "exchange");
         }
         Ok(())
     }

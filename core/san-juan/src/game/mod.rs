@@ -37,6 +37,8 @@ mod step;
 mod why;
 
 pub use decision::{BuildOption, BuildOptions, Decision, DiscardReason};
+pub use dispatch::MAX_EVENT_DEPTH;
+pub(crate) use dispatch::{COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 pub use events::{Event, Visibility};
 pub(crate) use events::{count, n_cards};
 pub(crate) use step::Step;
@@ -96,6 +98,9 @@ pub struct Player {
     pub counters: Arc<Vec<(Arc<str>, i32)>>,
     /// One-off grants for the current phase.
     pub grants: Grants,
+    /// Cards that came into the hand since its last hand-limit check (a building
+    /// may draw right after it): the invariant checks read it.
+    pub(crate) gained: u32,
 }
 
 impl Player {
@@ -168,6 +173,16 @@ pub struct Game {
     /// The goods of the turn being played: the buildings that produced, or were
     /// sold from, with the price (0 when producing).
     pub(crate) turn_goods: Vec<(CardIdx, i32)>,
+    /// Events waiting for their listeners (drew, discarded, a good placed…),
+    /// heard before anything else runs; only queued when some building listens.
+    pub(crate) heard: VecDeque<dispatch::Heard>,
+    /// The chain of events the work running now belongs to (0: the game's own steps).
+    pub(crate) chain: dispatch::Chain,
+    /// `chain` when the pending decision was asked for: answering it goes on with that chain.
+    pub(crate) pending_chain: dispatch::Chain,
+    /// Cards moved so far by the decision answered one card at a time (a discard,
+    /// a payment, a keep): one event tells them all when it ends.
+    pub(crate) run: i32,
 }
 
 impl std::fmt::Debug for Game {

@@ -49,7 +49,7 @@ impl Game {
         for k in 0..players {
             let seat = (governor + k) % players;
             let n = if variant { game.rs.rules.setup_variant_draws[k] } else { game.rs.rules.start_hand };
-            game.draw_to_hand(seat, n as i32);
+            game.draw_to_hand(seat, n as i32, "deal");
             if variant {
                 game.steps.push_back(Step::SetupDiscard { seat });
             }
@@ -96,6 +96,10 @@ impl Game {
             hook_union: 0,
             event_now: None,
             turn_goods: Vec::new(),
+            heard: VecDeque::new(),
+            chain: Default::default(),
+            pending_chain: Default::default(),
+            run: 0,
             effects: VecDeque::new(),
             journal: engine_game::Journal::default(),
         }

@@ -4,9 +4,12 @@
 
 use super::{Decision, DiscardReason, Game, NOBODY, Phase};
 use crate::actions::Role;
-use crate::effects::{Grants, Origin};
+use crate::effects::Grants;
 use crate::error::GameError;
-use crate::hooks::{self, Hook};
+use crate::hooks::{self, EventFacts, Hook};
+
+const TURN_START: [Hook; 3] = [Hook::TurnStart, Hook::OtherTurnStart, Hook::AnyTurnStart];
+const TURN_END: [Hook; 3] = [Hook::TurnEnd, Hook::OtherTurnEnd, Hook::AnyTurnEnd];
 
 /// Work still to do, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +34,10 @@ pub(crate) enum Step {
     RoundEnd,
     /// The governor passes left; a new round begins.
     NewRound,
-    /// The start of one player's turn: its buildings' `on_turn_start`.
+    /// The start of one player's turn: `on_turn_start` and its other scopes.
     TurnStart { seat: usize },
+    /// The end of one player's turn: `on_turn_end` and its other scopes.
+    TurnEnd { seat: usize },
     /// The game is over (after the effects of its end).
     Over,
 }
@@ -41,6 +46,13 @@ impl Game {
     /// Runs steps until a decision with a real choice is pending or the game ends.
     pub(crate) fn advance(&mut self) -> Result<(), GameError> {
         loop {
+            // What happened is heard first, before the next decision, effect or step.
+            if !self.over
+                && let Some(heard) = self.heard.pop_front()
+            {
+                self.hear(heard)?;
+                continue;
+            }
             if self.pending.is_some() {
                 let mut legal = std::mem::take(&mut self.legal);
                 self.compute_legal(&mut legal);
@@ -54,6 +66,7 @@ impl Game {
                     [] => {
                         self.legal = legal;
                         self.pending = None;
+                        self.run = 0;
                         continue;
                     }
                     _ => {
@@ -68,13 +81,17 @@ impl Game {
             }
             if let Some(effect) = self.effects.pop_front() {
                 self.run_effect(effect)?;
-                continue;
+            } else {
+                let step = match self.steps.pop_front() {
+                    Some(s) => s,
+                    None => Step::RoundEnd,
+                };
+                self.chain = super::Chain::default();
+                self.run_step(step)?;
             }
-            let step = match self.steps.pop_front() {
-                Some(s) => s,
-                None => Step::RoundEnd,
-            };
-            self.run_step(step)?;
+            if self.pending.is_some() {
+                self.pending_chain = self.chain;
+            }
         }
     }
 
@@ -101,23 +118,18 @@ impl Game {
             Step::Turn { seat } => self.turn(seat),
             Step::Reveal { seat, slot } => self.reveal(seat, slot),
             Step::PhaseEnd => self.phase_end(),
-            Step::TurnStart { seat } => {
-                for slot in self.listeners(Hook::TurnStart, seat) {
-                    self.effect_hook(Hook::TurnStart, self.ctx(seat, slot), Origin { seat, slot, target: None })?;
-                }
-                Ok(())
-            }
+            Step::TurnStart { seat } => self.turn_event(TURN_START, "turn_start", seat),
+            Step::TurnEnd { seat } => self.turn_event(TURN_END, "turn_end", seat),
             Step::Over => {
                 self.over = true;
                 Ok(())
             }
             Step::RoundEnd => {
-                let n = self.players.len();
-                for k in 0..n {
-                    self.draw_hooks(Hook::RoundEnd, (self.governor + k) % n, None, |_| {})?;
-                }
-                // The round's effects (a choice, a discard) come before the next round.
-                if !self.effects.is_empty() {
+                let (governor, round) = (self.governor, self.round);
+                let told = |_: &mut Game| EventFacts { round, ..EventFacts::new("round_end", governor) };
+                self.everyone_hooks(Hook::RoundEnd, governor, governor, told)?;
+                // The round's effects (a choice, a discard) and events come before the next round.
+                if !self.effects.is_empty() || !self.heard.is_empty() {
                     self.steps.push_front(Step::NewRound);
                     return Ok(());
                 }
@@ -140,7 +152,18 @@ impl Game {
         self.chosen_by = [NOBODY; 5];
         self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
         self.start_round(false);
-        Ok(())
+        // Heard before the round-start offers: its effects run before the queued steps.
+        let (governor, round) = (self.governor, self.round);
+        let told = |_: &mut Game| EventFacts { round, ..EventFacts::new("new_round", governor) };
+        self.everyone_hooks(Hook::NewRound, governor, governor, told)
+    }
+
+    /// A player's turn starts or ends: its buildings hear it (`own`), then the
+    /// others' from its left (`other`, `any`).
+    fn turn_event(&mut self, hooks: [Hook; 3], name: &'static str, seat: usize) -> Result<(), GameError> {
+        let role = self.phase.map(|ph| ph.role.name());
+        let event = |_: &mut Game| EventFacts { role, ..EventFacts::new(name, seat) };
+        self.event_hooks(hooks.map(Some), seat, None, |_| {}, event)
     }
 
     /// Queues a round: offers and hand limits (not in the first round), then role choices.
@@ -221,6 +244,7 @@ impl Game {
     }
 
     fn hand_limit(&mut self, seat: usize) -> Result<(), GameError> {
+        self.players[seat].gained = 0;
         let limit = self.hand_limit_of(seat)?.max(0) as usize;
         let hand = self.players[seat].hand.len();
         if hand > limit {
@@ -263,10 +287,16 @@ impl Game {
         let n = self.players.len();
         // In front of the queue, in order: phase start, one turn per seat from the chooser, phase end.
         self.steps.push_front(Step::PhaseEnd);
+        // A turn's start and end are steps only when some building may hear them.
+        let anyone = |hooks: [Hook; 3]| self.hook_union & ((1 << hooks[1] as u64) | (1 << hooks[2] as u64)) != 0;
+        let (starts, ends) = (anyone(TURN_START), anyone(TURN_END));
         for k in (0..n).rev() {
             let turn = (seat + k) % n;
+            if ends || self.hook_mask[turn] & (1 << Hook::TurnEnd as u64) != 0 {
+                self.steps.push_front(Step::TurnEnd { seat: turn });
+            }
             self.steps.push_front(Step::Turn { seat: turn });
-            if self.hook_mask[turn] & (1 << Hook::TurnStart as u64) != 0 {
+            if starts || self.hook_mask[turn] & (1 << Hook::TurnStart as u64) != 0 {
                 self.steps.push_front(Step::TurnStart { seat: turn });
             }
         }

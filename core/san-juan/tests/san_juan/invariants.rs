@@ -81,6 +81,37 @@ fn table_lab_two_to_four_players() {
     }
 }
 
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/corpus.toml");
+
+/// The corpus's 22 buildings (one copy each) hear draws, discards, tucks,
+/// goods placed and removed, counters, turns and rounds, and act on them:
+/// 110 + 22 cards, every invariant kept with random bots, 2 to 4 players.
+#[test]
+fn corpus_two_to_four_players() {
+    for players in 2..=4 {
+        check_count(CORPUS, 132, players);
+    }
+}
+
+/// The corpus between balance bots (and greedy ones): whole games end, and
+/// every card is where it should be at the end.
+#[test]
+fn corpus_games_between_balance_and_greedy_bots_end() {
+    let rs = Ruleset::load(CORPUS).unwrap();
+    let models = engine_game::Models::new();
+    for (k, bots) in [["balance"; 4].as_slice(), ["greedy", "balance", "random"].as_slice()].iter().enumerate() {
+        let bots: Vec<String> = bots.iter().map(|b| (*b).to_owned()).collect();
+        for index in 0..40 {
+            let (record, game) =
+                engine_game::run::play_game::<san_juan::Game>(&rs, &bots, 3 + k as u64, index, false, &models)
+                    .unwrap_or_else(|e| panic!("{bots:?} game {index}: {e}"));
+            assert!(record.rounds > 0 && record.rounds < 100, "game {index} took {} rounds", record.rounds);
+            let cards: u32 = game.census().iter().sum();
+            assert_eq!(cards as usize, rs.total_cards(), "{bots:?} game {index}: cards conserved");
+        }
+    }
+}
+
 /// The greedy bot answers the gallery's choices too, through whole games.
 #[test]
 fn gallery_games_between_greedy_bots_end() {

@@ -10,4 +10,5 @@ mod errors;
 mod events;
 mod illegal;
 mod invariants;
+mod scripted_events;
 mod view;
