@@ -214,6 +214,7 @@ impl Game {
     /// player's from the actor's left (`other`, then `any`); `money` are the
     /// money cards it concerns (their currencies' scripts hear the actor's own
     /// hook). `event` is worked out only when some card listens.
+    #[inline]
     pub(crate) fn event_hooks(
         &mut self,
         ev: Scoped,
@@ -221,10 +222,17 @@ impl Game {
         money: &[Money],
         event: impl FnOnce(&Game) -> Map,
     ) -> Result<(), GameError> {
-        if !self.rs.hooks.any_listens(ev.hooks()) || self.over {
+        // The base game's cards have no script: one test, and the rest stays out of line.
+        if self.rs.hooks.listened() == 0 || !self.rs.hooks.any_listens(ev.hooks()) || self.over {
             return Ok(());
         }
         let facts = Dynamic::from_map(event(self));
+        self.told_event_hooks(ev, actor, money, facts)
+    }
+
+    /// [`Game::event_hooks`] with the event worked out.
+    #[inline(never)]
+    fn told_event_hooks(&mut self, ev: Scoped, actor: usize, money: &[Money], facts: Dynamic) -> Result<(), GameError> {
         for seat in hearing_order(actor, self.players.len()) {
             for hook in ev.heard_by(seat, actor) {
                 let mine: &[Money] = if seat == actor { money } else { &[] };
@@ -401,6 +409,7 @@ impl Game {
 
     /// After an action that ends the turn unless an extra action is owed:
     /// another action, or the turn ends (its `turn_end` heard first).
+    #[inline]
     pub(super) fn action_done(&mut self, seat: usize) -> Result<(), GameError> {
         if self.extra_actions > 0 {
             self.extra_actions -= 1;
@@ -416,11 +425,18 @@ impl Game {
     }
 
     /// The modifiers of the seat to decide, when some card may change them.
+    #[inline]
     pub(crate) fn refresh_mods(&mut self) -> Result<(), GameError> {
         let hooks = &self.rs.hooks;
-        if !hooks.any_listens([Hook::TakeLimit, Hook::Price, Hook::Pays]) {
+        if hooks.listened() == 0 || !hooks.any_listens([Hook::TakeLimit, Hook::Price, Hook::Pays]) {
             return Ok(());
         }
+        self.work_out_mods()
+    }
+
+    /// [`Game::refresh_mods`] when some card modifies the take limit, a price or what pays.
+    #[inline(never)]
+    fn work_out_mods(&mut self) -> Result<(), GameError> {
         let Some(d) = self.pending else { return Ok(()) };
         let seat = d.seat();
         let rs = Arc::clone(&self.rs);

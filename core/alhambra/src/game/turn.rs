@@ -153,10 +153,11 @@ impl Game {
         let points = rs.scoring_points(k, &counts)?;
         let mut totals: Vec<i32> = points.iter().map(|row| row.iter().sum()).collect();
         if rs.hooks.any_listens([Hook::Points]) {
-            for seat in 0..self.players.len() {
+            let seats = self.players.len();
+            for (seat, total) in totals.iter_mut().enumerate().take(seats) {
                 let bonus = self.card_points(seat, &scoring.name)?;
                 if bonus != 0 {
-                    totals[seat] += bonus;
+                    *total += bonus;
                     self.event(Some(seat), |_| {
                         format!("seat {seat}: its cards add {bonus} to scoring {}", scoring.name)
                     });
