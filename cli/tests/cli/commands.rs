@@ -1348,3 +1348,31 @@ fn the_scripting_errors_sample_is_what_check_prints() {
     let printed = String::from_utf8_lossy(&out.stderr);
     assert_eq!(printed.trim_end(), shown.trim_end(), "docs/scripting.md shows other errors than `check` prints");
 }
+
+/// The error sample of docs/alhambra.md ("What `check` says") is what `check`
+/// prints for the script and ruleset the page shows, so the two cannot drift.
+#[test]
+fn the_alhambra_scripting_errors_sample_is_what_check_prints() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/alhambra.md")).unwrap();
+    let at = page.find("### What `check` says").expect("the sample is on the page");
+    let rest = &page[at..];
+    let script = rest.split("```rhai\n").nth(1).and_then(|b| b.split("```").next()).expect("the sample's script");
+    let console = rest.split("```console\n").nth(1).and_then(|b| b.split("```").next()).expect("its output");
+    let (command, shown) = console.split_once('\n').expect("a command line, then the output");
+    assert_eq!(command, "$ sanjuan check my-rules.toml");
+
+    let dir = temp_dir("alhambra-scripting-sample");
+    std::fs::create_dir_all(dir.join("cards")).unwrap();
+    std::fs::write(dir.join("cards/bazaar.rhai"), script).unwrap();
+    std::fs::write(
+        dir.join("cards/my-rules.toml"),
+        "id = \"my-rules\"\ngame = \"alhambra\"\nname = \"My rules\"\nextends = \"alhambra\"\n\n[[building]]\n\
+         id = \"bazaar\"\nname = \"Bazaar\"\nprices = [4, 5, 6, 7, 8]\npoints = { A = [2], B = [9, 2], C = [17, 9, 2] }\n\
+         script = \"bazaar.rhai\"\n",
+    )
+    .unwrap();
+    let out = common::command().args(["check", "my-rules.toml"]).current_dir(dir.join("cards")).output().unwrap();
+    assert!(!out.status.success());
+    let printed = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(printed.trim_end(), shown.trim_end(), "docs/alhambra.md shows other errors than `check` prints");
+}

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::RwLock;
 
 use engine_script::results::as_int_in;
-use engine_script::{HookSpec, Limits, ScriptHost};
+use engine_script::{EffectSpec, HookSpec, Limits, ScriptHost};
 use rhai::{Array, Dynamic, Map};
 
 use crate::error::{GameError, LoadError};
@@ -20,10 +20,68 @@ use crate::ruleset::MAX_PLAYERS;
 /// Most collectors: the players and, with two, the neutral collector.
 pub const MAX_COLLECTORS: usize = MAX_PLAYERS + 1;
 
-const SCORE: usize = 0;
-const NEUTRAL: usize = 1;
+/// Hook ids: the index into [`HOOKS`].
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Hook {
+    Score,
+    Neutral,
+    Taken,
+    OtherTaken,
+    AnyTaken,
+    Paid,
+    OtherPaid,
+    AnyPaid,
+    Bought,
+    OtherBought,
+    AnyBought,
+    TurnStart,
+    OtherTurnStart,
+    AnyTurnStart,
+    TurnEnd,
+    OtherTurnEnd,
+    AnyTurnEnd,
+    Refilled,
+    Scored,
+    NeutralDrew,
+    GameEnd,
+    TakeLimit,
+    Price,
+    Pays,
+    Exact,
+    Points,
+}
 
-/// The hooks the game calls, each of one owner (the scoring script, the neutral collector's).
+const SCORE: usize = Hook::Score as usize;
+const NEUTRAL: usize = Hook::Neutral as usize;
+
+/// An event's hooks by scope.
+pub type Scoped = engine_script::scope::Scoped<Hook>;
+
+/// Money taken from the display (one card at a time).
+pub const TAKEN: Scoped = Scoped::all(Hook::Taken, Hook::OtherTaken, Hook::AnyTaken);
+/// A building's price paid in full.
+pub const PAID: Scoped = Scoped::all(Hook::Paid, Hook::OtherPaid, Hook::AnyPaid);
+/// A building bought, kept or donated.
+pub const BOUGHT: Scoped = Scoped::all(Hook::Bought, Hook::OtherBought, Hook::AnyBought);
+/// A turn begins.
+pub const TURN_START: Scoped = Scoped::all(Hook::TurnStart, Hook::OtherTurnStart, Hook::AnyTurnStart);
+/// A turn ends (before the displays are refilled).
+pub const TURN_END: Scoped = Scoped::all(Hook::TurnEnd, Hook::OtherTurnEnd, Hook::AnyTurnEnd);
+/// Events of the table, with no actor: every owner hears them.
+pub const fn table_event(h: Hook) -> Scoped {
+    Scoped { own: None, other: None, any: Some(h) }
+}
+
+macro_rules! event_hook {
+    ($name:literal, $doc:literal) => {
+        HookSpec { name: $name, arity: 1, range: Some((0, 0)), effects: true, results: &[], doc: $doc }
+    };
+}
+
+/// Every hook, in [`Hook`] order: the ruleset's two (`on_score`, `on_neutral`),
+/// the events in their scopes, and the modifiers.
 pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_score",
@@ -43,7 +101,141 @@ pub static HOOKS: &[HookSpec] = &[
         doc: "called when the neutral collector draws, with ctx.deck (building cards left), ctx.cards and ctx.share \
               (from two_players.neutral_draws); returns how many cards it draws",
     },
+    event_hook!(
+        "on_taken",
+        "called after the owner took a money card (ctx.event: seat, cards, total, taken); events return () or effects"
+    ),
+    event_hook!(
+        "on_other_taken",
+        "called after another player took a money card (ctx.event as on_taken); events return () or effects"
+    ),
+    event_hook!(
+        "on_any_taken",
+        "called after any player took a money card (ctx.event as on_taken); events return () or effects"
+    ),
+    event_hook!(
+        "on_paid",
+        "called after the owner paid a building's price in full (ctx.event: seat, cards, paid, price, exact, slot, building, type, currency); events return () or effects"
+    ),
+    event_hook!(
+        "on_other_paid",
+        "called after another player paid a building (ctx.event as on_paid); events return () or effects"
+    ),
+    event_hook!(
+        "on_any_paid",
+        "called after any player paid a building (ctx.event as on_paid); events return () or effects"
+    ),
+    event_hook!(
+        "on_bought",
+        "called after the owner's bought building was placed (ctx.event: seat, building, type, price, slot, currency, exact, donated); events return () or effects"
+    ),
+    event_hook!(
+        "on_other_bought",
+        "called after another player's bought building was placed (ctx.event as on_bought); events return () or effects"
+    ),
+    event_hook!(
+        "on_any_bought",
+        "called after any player's bought building was placed (ctx.event as on_bought); events return () or effects"
+    ),
+    event_hook!(
+        "on_turn_start",
+        "called when the owner's turn starts (ctx.event: seat, turn); events return () or effects"
+    ),
+    event_hook!(
+        "on_other_turn_start",
+        "called when another player's turn starts (ctx.event: seat, turn); events return () or effects"
+    ),
+    event_hook!(
+        "on_any_turn_start",
+        "called when any player's turn starts (ctx.event: seat, turn); events return () or effects"
+    ),
+    event_hook!(
+        "on_turn_end",
+        "called when the owner's turn ends, before the displays are refilled (ctx.event: seat, turn); events return () or effects"
+    ),
+    event_hook!(
+        "on_other_turn_end",
+        "called when another player's turn ends (ctx.event: seat, turn); events return () or effects"
+    ),
+    event_hook!(
+        "on_any_turn_end",
+        "called when any player's turn ends (ctx.event: seat, turn); events return () or effects"
+    ),
+    event_hook!(
+        "on_refilled",
+        "called after the displays were refilled (ctx.event: buildings, money: the cards laid out); events return () or effects"
+    ),
+    event_hook!(
+        "on_scored",
+        "called after a scoring (ctx.event: scoring, points per collector); events return () or effects"
+    ),
+    event_hook!(
+        "on_neutral_drew",
+        "called after the neutral collector drew building cards (ctx.event: cards, at); events return () or effects"
+    ),
+    event_hook!(
+        "on_game_end",
+        "called once the final scoring is done (ctx.event: scores); events return () or effects"
+    ),
+    HookSpec {
+        name: "on_take_limit",
+        arity: 1,
+        range: Some((-20, 20)),
+        effects: false,
+        results: &[],
+        doc: "called when the owner takes money (ctx.limit: the limit so far); return how much more (or less) \
+              several cards taken together may total",
+    },
+    HookSpec {
+        name: "on_price",
+        arity: 1,
+        range: Some((-20, 20)),
+        effects: false,
+        results: &[],
+        doc: "called for each building on the display the owner could buy (ctx.target: type, building, price, slot, \
+              currency); return the discount (an integer; a price never falls below 1)",
+    },
+    HookSpec {
+        name: "on_pays",
+        arity: 1,
+        range: None,
+        effects: false,
+        results: &[],
+        doc: "called for each building on the display the owner could buy (ctx.target); return () or a list of \
+              currency ids that may also pay it",
+    },
+    HookSpec {
+        name: "on_exact",
+        arity: 1,
+        range: None,
+        effects: false,
+        results: &[],
+        doc: "called when the owner overpaid (ctx.event as on_paid); return true if the payment counts as exact \
+              (another action)",
+    },
+    HookSpec {
+        name: "on_points",
+        arity: 1,
+        range: Some((-1000, 1000)),
+        effects: false,
+        results: &[],
+        doc: "called at each scoring (ctx.scoring: its name); return the points the card adds to its owner's score",
+    },
 ];
+
+/// The effects an event hook's map may name, with their keys and literal values.
+pub static EFFECTS: &[EffectSpec] = &[
+    EffectSpec { name: "draw_money", keys: &["seat"], values: &[] },
+    EffectSpec { name: "extra_action", keys: &[], values: &[] },
+    EffectSpec { name: "score", keys: &["seat"], values: &[] },
+    EffectSpec { name: "move_building", keys: &["from", "to"], values: &[("to", &["display", "neutral"])] },
+];
+
+/// Every key an effect map may hold.
+pub static MAP_KEYS: &[&str] = &["draw_money", "extra_action", "score", "move_building", "seat", "from", "to"];
+
+/// The hooks a currency's script may define: money cards act when taken or paid.
+pub static CURRENCY_HOOKS: &[Hook] = &[Hook::Taken, Hook::Paid];
 
 /// The documentation page of these hooks, named in script errors' hints.
 pub const DOCS_PAGE: &str = "docs/alhambra.md";
@@ -51,7 +243,27 @@ pub const DOCS_PAGE: &str = "docs/alhambra.md";
 /// Context properties that are plain numbers: a hook reading only these is remembered by their values.
 pub static SCALARS: &[&str] = &["deck", "cards", "share"];
 /// The other context properties.
-pub static CTX_MORE: &[&str] = &["counts", "ranks", "needs_building"];
+pub static CTX_MORE: &[&str] = &[
+    "counts",
+    "ranks",
+    "needs_building",
+    "seat",
+    "actor",
+    "players",
+    "turn",
+    "card",
+    "owned",
+    "event",
+    "target",
+    "limit",
+    "scoring",
+    "hand",
+    "table",
+];
+/// `ctx.table`'s index in [`CTX_MORE`]: the whole table is built only for a hook that may read it.
+pub const CTX_TABLE: usize = 14;
+/// `ctx.event`'s index in [`CTX_MORE`].
+pub const CTX_EVENT: usize = 9;
 
 /// Remembered points stop growing here; further positions are simply computed.
 const MEMO_CAPACITY: usize = 1 << 16;
@@ -87,7 +299,16 @@ type Memo = HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefau
 pub struct Hooks {
     host: ScriptHost,
     memo: RwLock<Memo>,
+    /// Per building type: a bit per hook its script defines.
+    type_masks: Vec<u64>,
+    /// Per currency: a bit per hook its script defines.
+    currency_masks: Vec<u64>,
+    /// Every type's and currency's bits: 0 when no card has a script, so a game pays nothing for them.
+    union: u64,
 }
+
+/// The first owner index of the building types' scripts (after the scoring and the neutral collector's).
+const FIRST_TYPE: usize = 2;
 
 struct NeutralCtx {
     deck: i32,
@@ -101,13 +322,25 @@ impl Hooks {
         self.host.set_profile(profile)
     }
 
-    /// Compiles the scoring script and the neutral collector's script.
-    pub fn load(score: &Source, neutral: &Source) -> Result<Hooks, Vec<LoadError>> {
+    /// Compiles the scoring script, the neutral collector's script and the
+    /// scripts of the building types and currencies that have one (each named
+    /// by its owner's name, e.g. `building type bazaar`).
+    pub fn load(
+        score: &Source,
+        neutral: &Source,
+        types: &[(String, Option<Source>)],
+        currencies: &[(String, Option<Source>)],
+    ) -> Result<Hooks, Vec<LoadError>> {
         let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |_| {});
         host.set_docs_page(DOCS_PAGE);
         host.set_owner_noun("script");
+        host.set_map_keys(MAP_KEYS);
+        host.set_effects(EFFECTS);
         let mut errors = host.add_owner("scoring", Some(score));
         errors.extend(host.add_owner("neutral collector", Some(neutral)));
+        for (name, source) in types.iter().chain(currencies) {
+            errors.extend(host.add_owner(name, source.as_ref()));
+        }
         if errors.is_empty() {
             for (owner, hook, source) in [(SCORE, SCORE, score), (NEUTRAL, NEUTRAL, neutral)] {
                 if !host.listens(hook, owner) {
@@ -122,7 +355,95 @@ impl Hooks {
                 }
             }
         }
-        if errors.is_empty() { Ok(Hooks { host, memo: RwLock::default() }) } else { Err(errors) }
+        // Which hooks each owner may define: the ruleset's scripts their one
+        // hook, a type every event and modifier, a currency taken and paid.
+        let may = |owner: usize, h: usize| match owner {
+            SCORE => h == SCORE,
+            NEUTRAL => h == NEUTRAL,
+            o if o < FIRST_TYPE + types.len() => h > NEUTRAL,
+            _ => CURRENCY_HOOKS.iter().any(|c| *c as usize == h),
+        };
+        let sources: Vec<Option<&Source>> = [Some(score), Some(neutral)]
+            .into_iter()
+            .chain(types.iter().chain(currencies).map(|(_, s)| s.as_ref()))
+            .collect();
+        for (owner, source) in sources.iter().enumerate() {
+            let Some(source) = source else { continue };
+            for (h, spec) in HOOKS.iter().enumerate() {
+                if host.listens(h, owner) && !may(owner, h) {
+                    let allowed: Vec<&str> =
+                        HOOKS.iter().enumerate().filter(|(k, _)| may(owner, *k)).map(|(_, s)| s.name).take(8).collect();
+                    let what = match owner {
+                        SCORE => "the scoring script".to_owned(),
+                        NEUTRAL => "the neutral collector's script".to_owned(),
+                        o if o < FIRST_TYPE + types.len() => types[o - FIRST_TYPE].0.clone(),
+                        o => currencies[o - FIRST_TYPE - types.len()].0.clone(),
+                    };
+                    errors.push(
+                        LoadError::at(source, Default::default(), format!("{what} may not define `{}`", spec.name))
+                            .help(format!("it may define: {}… ({DOCS_PAGE}, Scripting)", allowed.join(", "))),
+                    );
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mask = |o: usize| host.owner_mask(o);
+        let type_masks: Vec<u64> = (0..types.len()).map(|t| mask(FIRST_TYPE + t)).collect();
+        let currency_masks: Vec<u64> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
+        let union = type_masks.iter().chain(&currency_masks).fold(0, |m, b| m | b);
+        Ok(Hooks { host, memo: RwLock::default(), type_masks, currency_masks, union })
+    }
+
+    /// A bit per hook some building type or currency listens to (0: no card has a script).
+    #[inline]
+    pub fn listened(&self) -> u64 {
+        self.union
+    }
+
+    /// True when some card listens to one of `hooks`.
+    #[inline]
+    pub fn any_listens(&self, hooks: impl IntoIterator<Item = Hook>) -> bool {
+        let bits = hooks.into_iter().fold(0u64, |m, h| m | 1 << h as u64);
+        self.union & bits != 0
+    }
+
+    /// True when building type `t`'s script defines `hook`.
+    #[inline]
+    pub fn type_listens(&self, hook: Hook, t: usize) -> bool {
+        self.type_masks.get(t).is_some_and(|m| m & (1 << hook as u64) != 0)
+    }
+
+    /// True when currency `c`'s script defines `hook`.
+    #[inline]
+    pub fn currency_listens(&self, hook: Hook, c: usize) -> bool {
+        self.currency_masks.get(c).is_some_and(|m| m & (1 << hook as u64) != 0)
+    }
+
+    /// The script owner of building type `t`.
+    pub fn type_owner(&self, t: usize) -> usize {
+        FIRST_TYPE + t
+    }
+
+    /// The script owner of currency `c`.
+    pub fn currency_owner(&self, c: usize) -> usize {
+        FIRST_TYPE + self.type_masks.len() + c
+    }
+
+    /// True when `owner`'s `hook` may read `ctx` member `CTX_MORE[member]`.
+    pub fn may_read(&self, hook: Hook, owner: usize, member: usize) -> bool {
+        self.host.may_read(hook as usize, owner, member)
+    }
+
+    /// Calls a card's hook with its `ctx` map; `()` when it does not listen.
+    pub fn call_card(&self, hook: Hook, owner: usize, ctx: Map) -> Result<Dynamic, GameError> {
+        Ok(self.host.call(hook as usize, owner, Dynamic::from_map(ctx))?.unwrap_or(Dynamic::UNIT))
+    }
+
+    /// A card's hook returned what its contract does not allow: an error at the hook.
+    pub fn bad_card_return(&self, hook: Hook, owner: usize, what: &str) -> GameError {
+        GameError::from(self.host.bad_return(hook as usize, owner, what))
     }
 
     /// The points of scoring `scoring` for building type `kind`: `counts` per

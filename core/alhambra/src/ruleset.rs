@@ -3,8 +3,11 @@
 //! checked, each problem located at its file, line and key.
 //!
 //! Along `extends`, `[rules]` is merged key by key (the nearest file wins);
-//! every other table (`money`, `yard`, `building`, `scoring`, `scripts`,
-//! `two_players`) is taken whole from the nearest file that has it.
+//! `[[building]]` and `[[scoring]]` are patched entry by entry (a type by its
+//! id, a scoring by its name: a file changes or adds one without repeating the
+//! rest; a new type brings its scoring column in `points`); every other table
+//! (`money`, `yard`, `scripts`, `two_players`) is taken whole from the nearest
+//! file that has it.
 
 use std::sync::Arc;
 
@@ -46,13 +49,30 @@ rules! {
 }
 
 /// A currency.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Currency {
     /// Id used in money card ids (`denar` in `denar5`).
     pub id: String,
     /// Name in sentences (`denars`).
     pub name: String,
+    /// The currency's script (relative to the file): its `on_taken` and
+    /// `on_paid` run for each card of the currency taken or paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+}
+
+/// Written as it was before currencies had scripts: the ruleset's fingerprint
+/// is a digest of this text, and a ruleset without scripts keeps its fingerprint.
+impl std::fmt::Debug for Currency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Currency");
+        d.field("id", &self.id).field("name", &self.name);
+        if let Some(s) = &self.script {
+            d.field("script", s);
+        }
+        d.finish()
+    }
 }
 
 /// A building type as the file gives it.
@@ -65,6 +85,14 @@ pub struct BuildingType {
     pub name: String,
     /// The price of each card of this type (one entry per card).
     pub prices: Vec<u8>,
+    /// In a file that `extends` another: this type's column of the scoring
+    /// table, per scoring name the points per rank (`{ A = [7], B = [14, 7] }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<std::collections::BTreeMap<String, Vec<i32>>>,
+    /// The type's script (relative to the file): its hooks run for each card of
+    /// the type a collector owns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
 }
 
 /// One building card kind: a type at a price, with how many cards have it.
@@ -229,8 +257,10 @@ pub struct Ruleset {
     pub scorings: Vec<Scoring>,
     /// The two-player rules.
     pub two_players: TwoPlayers,
-    /// The compiled scoring and neutral-collector scripts.
+    /// The compiled scripts: scoring, neutral collector, building types, currencies.
     pub hooks: Hooks,
+    /// `[rules]` as scripts read it (`ctx.table.rules`).
+    pub rules_map: Arc<rhai::Map>,
     /// A digest of everything that decides play (rules, cards, scorings, script
     /// texts): records of two rulesets that share an id are not mixed up.
     pub fingerprint: String,
@@ -287,16 +317,22 @@ fn merge_rules(chain: &[Link], errors: &mut Vec<LoadError>) -> Option<Rules> {
 }
 
 /// The tables the ruleset is built from, each from the nearest file of the
-/// chain that sets it, with that file (where its errors are reported).
+/// chain that sets it, with that file (where its errors are reported); the
+/// building types and scorings patched along the chain, each with the file and
+/// entry it was last written in.
 struct Tables<'a> {
     money_doc: &'a TomlDoc,
     money: &'a MoneyFile,
     yard_doc: &'a TomlDoc,
     yard: &'a YardFile,
     building_doc: &'a TomlDoc,
-    types: &'a Vec<BuildingType>,
+    types: Vec<BuildingType>,
+    /// Where each of `types` was written: the file and its index in that file's `[[building]]`.
+    type_at: Vec<(&'a TomlDoc, usize)>,
     scoring_doc: &'a TomlDoc,
-    scorings: &'a Vec<Scoring>,
+    scorings: Vec<Scoring>,
+    /// Where each of `scorings` was written.
+    scoring_at: Vec<(&'a TomlDoc, usize)>,
     scripts_doc: &'a TomlDoc,
     scripts: &'a ScriptPaths,
     two_doc: &'a TomlDoc,
@@ -304,28 +340,174 @@ struct Tables<'a> {
 }
 
 impl<'a> Tables<'a> {
-    /// Reads the tables from the chain.
-    fn nearest(chain: &'a [Link]) -> Self {
+    /// Reads the tables from the chain, patching types and scorings from the root down.
+    fn nearest(chain: &'a [Link], errors: &mut Vec<LoadError>) -> Self {
         // `check_root` makes sure the chain's last file has every table.
         let (money_doc, money) = nearest(chain, |f| f.money.as_ref()).expect("checked by the chain");
         let (yard_doc, yard) = nearest(chain, |f| f.yard.as_ref()).expect("checked by the chain");
-        let (building_doc, types) = nearest(chain, |f| f.building.as_ref()).expect("checked by the chain");
-        let (scoring_doc, scorings) = nearest(chain, |f| f.scoring.as_ref()).expect("checked by the chain");
+        let (building_doc, _) = nearest(chain, |f| f.building.as_ref()).expect("checked by the chain");
+        let (scoring_doc, _) = nearest(chain, |f| f.scoring.as_ref()).expect("checked by the chain");
         let (scripts_doc, scripts) = nearest(chain, |f| f.scripts.as_ref()).expect("checked by the chain");
         let (two_doc, two) = nearest(chain, |f| f.two_players.as_ref()).expect("checked by the chain");
-        Tables {
+        let mut t = Tables {
             money_doc,
             money,
             yard_doc,
             yard,
             building_doc,
-            types,
+            types: Vec::new(),
+            type_at: Vec::new(),
             scoring_doc,
-            scorings,
+            scorings: Vec::new(),
+            scoring_at: Vec::new(),
             scripts_doc,
             scripts,
             two_doc,
             two,
+        };
+        for (k, link) in chain.iter().rev().enumerate() {
+            t.patch(&link.file, &link.doc, k == 0, errors);
+        }
+        t
+    }
+
+    /// Applies one file's `[[building]]` and `[[scoring]]` entries: the root's
+    /// are the lists; a later file's replace the entry of the same id or name,
+    /// or add one (a new type last, with its scoring column from `points`; a
+    /// new scoring with a card before the final one).
+    fn patch(&mut self, file: &RulesetFile, doc: &'a TomlDoc, root: bool, errors: &mut Vec<LoadError>) {
+        let mut new_without_points = Vec::new();
+        for (j, b) in file.building.iter().flatten().enumerate() {
+            let at = self.types.iter().position(|t| t.id == b.id).filter(|_| !root);
+            let i = match at {
+                Some(i) => {
+                    self.types[i] = b.clone();
+                    self.type_at[i] = (doc, j);
+                    i
+                }
+                None => {
+                    self.types.push(b.clone());
+                    self.type_at.push((doc, j));
+                    if !root && b.points.is_none() {
+                        new_without_points.push((j, self.types.len() - 1));
+                    }
+                    self.types.len() - 1
+                }
+            };
+            match (&b.points, root) {
+                (Some(_), true) => errors.push(
+                    doc.key_error(
+                        &format!("building.{j}.points"),
+                        "`points` patches the scoring table of the file this one extends; this file extends none",
+                    )
+                    .help("give the type's points in each `[[scoring]]`'s `ranks`, one number per type"),
+                ),
+                (Some(points), false) => self.set_column(i, points, doc, j, errors),
+                (None, _) => {}
+            }
+        }
+        for (j, s) in file.scoring.iter().flatten().enumerate() {
+            match self.scorings.iter().position(|o| o.name == s.name).filter(|_| !root) {
+                Some(i) => {
+                    let mut s = s.clone();
+                    // A patch that names no card keeps the scoring's card and pile.
+                    if s.card.is_none() && s.pile.is_none() {
+                        s.card.clone_from(&self.scorings[i].card);
+                        s.pile = self.scorings[i].pile;
+                    }
+                    self.scorings[i] = s;
+                    self.scoring_at[i] = (doc, j);
+                }
+                None if root || s.card.is_none() || self.scorings.is_empty() => {
+                    self.scorings.push(s.clone());
+                    self.scoring_at.push((doc, j));
+                }
+                None => {
+                    let before = self.scorings.len() - 1;
+                    self.scorings.insert(before, s.clone());
+                    self.scoring_at.insert(before, (doc, j));
+                }
+            }
+        }
+        let n = self.types.len();
+        let mut reported = false;
+        for (j, i) in new_without_points {
+            if self.scorings.iter().any(|s| s.ranks.iter().any(|r| r.len() <= i)) {
+                let names: Vec<String> = self
+                    .scorings
+                    .iter()
+                    .map(|s| format!("{} = [{}]", s.name, vec!["…"; s.ranks.len()].join(", ")))
+                    .collect();
+                errors.push(
+                    doc.key_error(
+                        &format!("building.{j}.id"),
+                        format!("new building type `{}` has no column in the scoring table", self.types[i].id),
+                    )
+                    .help(format!(
+                        "add `points = {{ {} }}`: per scoring, its points per rank (1st first)",
+                        names.join(", ")
+                    )),
+                );
+                reported = true;
+            }
+        }
+        // A missing column (reported above) counts 0, so the ranks are not reported again.
+        for s in self.scorings.iter_mut().filter(|_| reported) {
+            for row in &mut s.ranks {
+                if row.len() < n {
+                    row.resize(n, 0);
+                }
+            }
+        }
+    }
+
+    /// Sets type `i`'s column of the scoring table from `points` (per scoring name, per rank).
+    fn set_column(
+        &mut self,
+        i: usize,
+        points: &std::collections::BTreeMap<String, Vec<i32>>,
+        doc: &TomlDoc,
+        j: usize,
+        errors: &mut Vec<LoadError>,
+    ) {
+        let key = format!("building.{j}.points");
+        for name in points.keys().filter(|n| !self.scorings.iter().any(|s| &s.name == *n)) {
+            let names: Vec<&str> = self.scorings.iter().map(|s| s.name.as_str()).collect();
+            let near = engine_rules::error::closest(name, names.iter().copied())
+                .map(|c| format!("did you mean `{c}`? "))
+                .unwrap_or_default();
+            errors.push(
+                doc.key_error(&format!("{key}.{name}"), format!("there is no scoring `{name}`"))
+                    .help(format!("{near}the scorings are {}", names.join(", "))),
+            );
+        }
+        for s in &mut self.scorings {
+            let Some(column) = points.get(&s.name) else {
+                errors.push(doc.key_error(&key, format!("no points for scoring {}", s.name)).help(format!(
+                    "add `{} = [{}]`: the type's points per rank in that scoring",
+                    s.name,
+                    vec!["…"; s.ranks.len()].join(", ")
+                )));
+                continue;
+            };
+            if column.len() != s.ranks.len() {
+                errors.push(doc.error(
+                    &format!("{key}.{}", s.name),
+                    format!(
+                        "{} points; scoring {} has {} rank(s): give one number per rank",
+                        column.len(),
+                        s.name,
+                        s.ranks.len()
+                    ),
+                ));
+                continue;
+            }
+            for (row, &p) in s.ranks.iter_mut().zip(column) {
+                if row.len() <= i {
+                    row.resize(i + 1, 0);
+                }
+                row[i] = p;
+            }
         }
     }
 }
@@ -423,26 +605,29 @@ fn yard_slots(t: &Tables, errors: &mut Vec<LoadError>) -> Vec<u8> {
 }
 
 /// The building cards, by type then price (copies of a price counted), with the types checked.
-fn building_cards(t: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingDef> {
-    let Tables { building_doc, types, .. } = *t;
+fn building_cards(tables: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingDef> {
+    let t = tables;
+    let (building_doc, types) = (t.building_doc, &t.types);
     let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
     if types.is_empty() || types.len() > MAX_TYPES {
         err(building_doc, "building", format!("{} building types: must be 1 to {MAX_TYPES}", types.len()));
     }
     let mut buildings: Vec<BuildingDef> = Vec::new();
     for (t, b) in types.iter().enumerate() {
+        // Reported in the file and entry that wrote the type.
+        let (doc, j) = tables.type_at[t];
         if let Err(e) = check_id(&b.id) {
-            err(building_doc, &format!("building.{t}.id"), e);
+            err(doc, &format!("building.{j}.id"), e);
         }
         if types[..t].iter().any(|o| o.id == b.id) {
-            err(building_doc, &format!("building.{t}.id"), format!("building type `{}` is listed twice", b.id));
+            err(doc, &format!("building.{j}.id"), format!("building type `{}` is listed twice", b.id));
         }
         if b.prices.is_empty() {
-            err(building_doc, &format!("building.{t}.prices"), "no prices: a type needs at least one card".into());
+            err(doc, &format!("building.{j}.prices"), "no prices: a type needs at least one card".into());
         }
         for (i, p) in b.prices.iter().enumerate() {
             if *p == 0 || *p > 99 {
-                err(building_doc, &format!("building.{t}.prices.{i}"), format!("price {p}: must be 1 to 99"));
+                err(doc, &format!("building.{j}.prices.{i}"), format!("price {p}: must be 1 to 99"));
             }
         }
         let mut prices = b.prices.clone();
@@ -462,58 +647,59 @@ fn building_cards(t: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingDef> {
 
 /// Checks the scorings (cards, piles, ranks) and the neutral collector's draws.
 fn check_scorings(rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
-    let Tables { scoring_doc, scorings, two_doc, two, types, .. } = *t;
+    let (scoring_doc, scorings, types) = (t.scoring_doc, &t.scorings, &t.types);
+    let (two_doc, two) = (t.two_doc, t.two);
     let mut err = |doc: &TomlDoc, key: &str, message: String| errors.push(doc.error(key, message));
     if scorings.is_empty() {
         err(scoring_doc, "scoring", "no scoring: the game end needs one".into());
     }
     for (i, s) in scorings.iter().enumerate() {
         let last = i + 1 == scorings.len();
-        let key = |k: &str| format!("scoring.{i}.{k}");
+        // Reported in the file and entry that wrote the scoring.
+        let (doc, j) = t.scoring_at[i];
+        let key = |k: &str| format!("scoring.{j}.{k}");
         match (&s.card, s.pile, last) {
             (None, None, true) => {}
-            (None, Some(_), true) => {
-                err(scoring_doc, &key("pile"), "the final scoring has no card to put in a pile".into())
-            }
+            (None, Some(_), true) => err(doc, &key("pile"), "the final scoring has no card to put in a pile".into()),
             (Some(_), _, true) => {
-                err(scoring_doc, &key("card"), "the last scoring happens at the game end: it has no card".into())
+                err(doc, &key("card"), "the last scoring happens at the game end: it has no card".into())
             }
             (None, _, false) => {
-                err(scoring_doc, &key("name"), format!("scoring {} needs a card: only the last has none", s.name))
+                err(doc, &key("name"), format!("scoring {} needs a card: only the last has none", s.name))
             }
-            (Some(_), None, false) => err(scoring_doc, &key("name"), format!("scoring {} needs a pile", s.name)),
+            (Some(_), None, false) => err(doc, &key("name"), format!("scoring {} needs a pile", s.name)),
             (Some(c), Some(p), false) => {
                 if let Err(e) = check_id(c) {
-                    err(scoring_doc, &key("card"), e);
+                    err(doc, &key("card"), e);
                 }
                 if p == 0 || p > rules.piles {
-                    err(scoring_doc, &key("pile"), format!("pile {p}: piles are 1 to {}", rules.piles));
+                    err(doc, &key("pile"), format!("pile {p}: piles are 1 to {}", rules.piles));
                 }
                 if let Some(o) = scorings[..i].iter().find(|o| o.card.as_deref() == Some(c.as_str())) {
                     err(
-                        scoring_doc,
+                        doc,
                         &key("card"),
                         format!("card `{c}` already triggers scoring {}; give each scoring its own card", o.name),
                     );
                 }
                 if scorings[..i].iter().any(|o| o.pile == Some(p)) {
-                    err(scoring_doc, &key("pile"), format!("pile {p} already holds a scoring card"));
+                    err(doc, &key("pile"), format!("pile {p} already holds a scoring card"));
                 }
             }
         }
         if s.ranks.is_empty() || s.ranks.len() > MAX_PLAYERS {
-            err(scoring_doc, &key("ranks"), format!("{} ranks: must be 1 to {MAX_PLAYERS}", s.ranks.len()));
+            err(doc, &key("ranks"), format!("{} ranks: must be 1 to {MAX_PLAYERS}", s.ranks.len()));
         }
         for (k, row) in s.ranks.iter().enumerate() {
             if row.len() != types.len() {
                 err(
-                    scoring_doc,
-                    &format!("scoring.{i}.ranks.{k}"),
+                    doc,
+                    &format!("scoring.{j}.ranks.{k}"),
                     format!("{} points; one per building type ({}) is needed", row.len(), types.len()),
                 );
             }
             if row.iter().any(|&p| !(0..=1000).contains(&p)) {
-                err(scoring_doc, &format!("scoring.{i}.ranks.{k}"), "points must be 0 to 1000".into());
+                err(doc, &format!("scoring.{j}.ranks.{k}"), "points must be 0 to 1000".into());
             }
         }
     }
@@ -529,23 +715,44 @@ fn check_scorings(rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
     }
 }
 
-/// Compiles the scoring and neutral-collector scripts; `None` (with errors) when they fail.
+/// Compiles the scoring and neutral-collector scripts and the scripts of the
+/// building types and currencies that name one; `None` (with errors) when they fail.
 fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> Option<Hooks> {
-    let Tables { scripts_doc, scripts, .. } = *t;
-    let script = |key: &str, path: &str, errors: &mut Vec<LoadError>| -> Option<Source> {
-        let s = scripts_doc.source.join(path);
+    let Tables { scripts_doc, scripts, money_doc, money, .. } = *t;
+    let script = |doc: &TomlDoc, key: &str, path: &str, errors: &mut Vec<LoadError>| -> Option<Source> {
+        let s = doc.source.join(path);
         match s.check_inside(root, "rhai") {
             Ok(()) => Some(s),
             Err(e) => {
-                errors.push(relocate(e, scripts_doc, key));
+                errors.push(relocate(e, doc, key));
                 None
             }
         }
     };
-    let score = script("scripts.score", &scripts.score, errors);
-    let neutral = script("scripts.neutral", &scripts.neutral, errors);
-    match (score, neutral) {
-        (Some(score), Some(neutral)) => match Hooks::load(&score, &neutral) {
+    let score = script(scripts_doc, "scripts.score", &scripts.score, errors);
+    let neutral = script(scripts_doc, "scripts.neutral", &scripts.neutral, errors);
+    let before = errors.len();
+    let types: Vec<(String, Option<Source>)> = t
+        .types
+        .iter()
+        .zip(&t.type_at)
+        .map(|(b, &(doc, j))| {
+            let s = b.script.as_ref().and_then(|p| script(doc, &format!("building.{j}.script"), p, errors));
+            (format!("building type {}", b.id), s)
+        })
+        .collect();
+    let currencies: Vec<(String, Option<Source>)> = money
+        .currencies
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let s =
+                c.script.as_ref().and_then(|p| script(money_doc, &format!("money.currencies.{i}.script"), p, errors));
+            (format!("currency {}", c.id), s)
+        })
+        .collect();
+    match (score, neutral, errors.len() == before) {
+        (Some(score), Some(neutral), true) => match Hooks::load(&score, &neutral, &types, &currencies) {
             Ok(h) => Some(h),
             Err(e) => {
                 errors.extend(e.into_iter().map(|e| relocate_missing(e, scripts_doc)));
@@ -566,16 +773,30 @@ fn build(
     buildings: Vec<BuildingDef>,
     hooks: Hooks,
 ) -> Arc<Ruleset> {
-    let Tables { money, scorings, scripts_doc, scripts, two, types, .. } = *t;
+    let Tables { money, scripts_doc, scripts, two, .. } = *t;
+    let (scorings, types) = (&t.scorings, &t.types);
     let top = &chain[0].file;
     let script_texts = [&scripts_doc.source.join(&scripts.score), &scripts_doc.source.join(&scripts.neutral)]
         .map(|s| s.read().unwrap_or_default());
-    let fingerprint = fingerprint(&[
-        &toml::to_string(&rules).unwrap_or_default(),
-        &format!("{money:?}|{yard_slots:?}|{buildings:?}|{scorings:?}|{two:?}"),
-        &script_texts[0],
-        &script_texts[1],
-    ]);
+    let mut parts = vec![
+        toml::to_string(&rules).unwrap_or_default(),
+        format!("{money:?}|{yard_slots:?}|{buildings:?}|{scorings:?}|{two:?}"),
+        script_texts[0].clone(),
+        script_texts[1].clone(),
+    ];
+    // The cards' scripts, when there are any (a ruleset without keeps its fingerprint).
+    for (b, &(doc, _)) in types.iter().zip(&t.type_at) {
+        if let Some(p) = &b.script {
+            parts.push(format!("{}:{}", b.id, doc.source.join(p).read().unwrap_or_default()));
+        }
+    }
+    for c in &money.currencies {
+        if let Some(p) = &c.script {
+            parts.push(format!("{}:{}", c.id, t.money_doc.source.join(p).read().unwrap_or_default()));
+        }
+    }
+    let fingerprint = fingerprint(&parts.iter().map(String::as_str).collect::<Vec<_>>());
+    let rules_map = Arc::new(toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
     Arc::new(Ruleset {
         id: top.id.clone(),
         name: top.name.clone(),
@@ -592,6 +813,7 @@ fn build(
         scorings: scorings.clone(),
         two_players: two.clone(),
         hooks,
+        rules_map,
         fingerprint,
     })
 }
@@ -610,7 +832,7 @@ impl Ruleset {
         let chain: Vec<Link> = read_chain(&source, root.as_deref(), &BUILTINS)?;
         let mut errors = Vec::new();
         let Some(rules) = merge_rules(&chain, &mut errors) else { return Err(LoadErrors(errors)) };
-        let t = Tables::nearest(&chain);
+        let t = Tables::nearest(&chain, &mut errors);
         check_money(&chain, &rules, &t, &mut errors);
         let yard_slots = yard_slots(&t, &mut errors);
         let buildings = building_cards(&t, &mut errors);
@@ -815,6 +1037,22 @@ impl Ruleset {
         }
         out
     }
+}
+
+/// A TOML table as a script map (integers, booleans, strings, lists, tables).
+fn toml_map(table: &toml::Table) -> rhai::Map {
+    fn value(v: &toml::Value) -> rhai::Dynamic {
+        match v {
+            toml::Value::Integer(n) => {
+                rhai::Dynamic::from_int((*n).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+            }
+            toml::Value::Boolean(b) => rhai::Dynamic::from_bool(*b),
+            toml::Value::Array(a) => rhai::Dynamic::from_array(a.iter().map(value).collect()),
+            toml::Value::Table(t) => rhai::Dynamic::from_map(toml_map(t)),
+            other => rhai::Dynamic::from(rhai::ImmutableString::from(other.as_str().unwrap_or_default())),
+        }
+    }
+    table.iter().map(|(k, v)| (k.as_str().into(), value(v))).collect()
 }
 
 /// Numbers (or ids) separated by spaces: `2 3 4`.

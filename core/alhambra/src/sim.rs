@@ -15,6 +15,13 @@ use crate::turns::TurnGame;
 /// One random game with the card census checked after setup and after every
 /// action: every card in exactly one place. Returns the actions played.
 pub fn check_random_game(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result<u64, String> {
+    let mut bot = RandomBot::new(game_seed(seed, 1));
+    check_game_with(rs, players, seed, &mut bot)
+}
+
+/// One game played by `bot` in every seat with the card census checked after
+/// setup and after every action. Returns the actions played.
+pub fn check_game_with(rs: &Arc<Ruleset>, players: usize, seed: u64, bot: &mut dyn Bot<Game>) -> Result<u64, String> {
     let mut game = Game::new(Arc::clone(rs), players, seed).map_err(|e| e.to_string())?;
     let expected = game.census_expected();
     let total: u32 = expected.iter().sum();
@@ -24,7 +31,6 @@ pub fn check_random_game(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Result
             rs.total_cards(players)
         ));
     }
-    let mut bot = RandomBot::new(game_seed(seed, 1));
     let mut actions = 0;
     let check = |game: &Game, when: &str| {
         if game.census() == expected {

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod results;
+pub mod scope;
 
 use std::collections::HashMap;
 use std::sync::RwLock;

@@ -2,9 +2,12 @@
 //! decision, worked out once per decision, and [`Game::apply`], which checks an
 //! action against them and applies it.
 
+use super::scripts::{int, payload, s};
 use super::{Decision, Event, Game};
 use crate::actions::Action;
 use crate::error::GameError;
+use crate::hooks;
+use rhai::Dynamic;
 
 impl Game {
     /// Applies one action and advances to the next real decision.
@@ -52,6 +55,7 @@ impl Game {
     /// Runs until a decision with a real choice is pending or the game ends.
     pub(crate) fn advance(&mut self) -> Result<(), GameError> {
         while self.pending.is_some() {
+            self.refresh_mods()?;
             let mut legal = std::mem::take(&mut self.legal);
             self.compute_legal(&mut legal);
             self.legal = legal;
@@ -80,12 +84,20 @@ impl Game {
                 for &m in &self.money_display {
                     push(out, Action::Take(m));
                 }
-                let sums = self.players[seat].sums();
-                for (slot, b) in self.building_display.iter().enumerate() {
-                    if let Some(b) = b
-                        && sums[self.rs.yard[slot] as usize] >= u32::from(self.rs.building(*b).price)
-                    {
-                        out.push(Action::Buy(slot as u8));
+                if self.mods.is_none() {
+                    let sums = self.players[seat].sums();
+                    for (slot, b) in self.building_display.iter().enumerate() {
+                        if let Some(b) = b
+                            && sums[self.rs.yard[slot] as usize] >= u32::from(self.rs.building(*b).price)
+                        {
+                            out.push(Action::Buy(slot as u8));
+                        }
+                    }
+                } else {
+                    for (slot, b) in self.building_display.iter().enumerate() {
+                        if b.is_some() && self.money_for(seat, slot as u8) >= self.price_at(slot as u8) {
+                            out.push(Action::Buy(slot as u8));
+                        }
                     }
                 }
                 if out.is_empty() {
@@ -93,7 +105,7 @@ impl Game {
                 }
             }
             Decision::Take { taken, .. } => {
-                let room = self.rs.rules.take_limit.saturating_sub(taken);
+                let room = self.take_limit().saturating_sub(taken);
                 for &m in &self.money_display {
                     if u32::from(m.value) <= room {
                         push(out, Action::Take(m));
@@ -102,9 +114,8 @@ impl Game {
                 out.push(Action::Done);
             }
             Decision::Pay { seat, slot, .. } => {
-                let c = self.rs.yard[slot as usize];
                 for &m in &self.players[seat].hand {
-                    if m.currency == c {
+                    if self.pays(slot, m.currency) {
                         push(out, Action::Pay(m));
                     }
                 }
@@ -130,14 +141,22 @@ impl Game {
                 self.money_display.remove(i);
                 self.players[seat].hand.push(m);
                 self.event(Some(seat), |g| format!("seat {seat} takes {}", g.rs.money_id(m)));
-                self.pending = Some(Decision::Take { seat, taken: taken + u32::from(m.value) });
-                Ok(())
+                let taken = taken + u32::from(m.value);
+                self.pending = Some(Decision::Take { seat, taken });
+                self.event_hooks(hooks::TAKEN, seat, &[m], |g| {
+                    payload([
+                        ("seat", int(seat)),
+                        ("cards", g.money_ids(&[m])),
+                        ("total", int(m.value)),
+                        ("taken", int(taken)),
+                    ])
+                })
             }
             (Decision::Take { seat, .. }, Action::Done) | (Decision::Turn { seat }, Action::Pass) => {
                 if action == Action::Pass {
                     self.event(Some(seat), |_| format!("seat {seat} can neither take money nor buy: passes"));
                 }
-                self.end_turn(seat)
+                self.action_done(seat)
             }
             (Decision::Turn { seat }, Action::Buy(slot)) => {
                 self.event(Some(seat), |g| {
@@ -159,7 +178,10 @@ impl Game {
                     self.pending = Some(Decision::Pay { seat, slot, paid });
                     return Ok(());
                 }
-                let exact = paid == price;
+                let mut exact = paid == price;
+                if self.rs.hooks.listened() != 0 {
+                    exact = self.paid_hooks(seat, slot, paid, price, exact)?;
+                }
                 if self.neutral.is_some() {
                     self.pending = Some(Decision::Donate { seat, slot, exact });
                     return Ok(());
@@ -171,5 +193,34 @@ impl Game {
             }
             (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
         }
+    }
+}
+
+impl Game {
+    /// A payment completed: whether some card counts an overpayment as exact,
+    /// then the `paid` event (the cards, the price, exact or not).
+    fn paid_hooks(&mut self, seat: usize, slot: u8, paid: u32, price: u32, exact: bool) -> Result<bool, GameError> {
+        let cards = self.last_paid(paid);
+        let (b, _) = self.slot_building(slot);
+        let event = |g: &Game, exact: bool| {
+            let def = g.rs.building(b);
+            Dynamic::from_map(payload([
+                ("seat", int(seat)),
+                ("cards", g.money_ids(&cards)),
+                ("paid", int(paid)),
+                ("price", int(price)),
+                ("exact", Dynamic::from_bool(exact)),
+                ("slot", int(slot)),
+                ("building", s(&def.id)),
+                ("type", s(&g.rs.types[def.kind as usize].id)),
+                ("currency", s(&g.rs.currencies[g.rs.yard[slot as usize] as usize].id)),
+            ]))
+        };
+        let exact = exact || self.counts_as_exact(seat, &event(self, false))?;
+        if exact && paid != price {
+            self.event(Some(seat), |_| format!("seat {seat}'s overpayment counts as exact: another action"));
+        }
+        self.event_hooks(hooks::PAID, seat, &cards, |g| event(g, exact).cast::<rhai::Map>())?;
+        Ok(exact)
     }
 }

@@ -34,6 +34,7 @@ mod decision;
 mod events;
 mod legal;
 mod notation;
+mod scripts;
 mod search;
 mod setup;
 #[cfg(test)]
@@ -136,6 +137,10 @@ pub struct Game {
     pub(crate) broken: Option<String>,
     /// The event log, the recorded actions and re-deals, the count of actions.
     pub(crate) journal: engine_game::Journal<Action, Event>,
+    /// Actions a card's script granted the player to move, beyond its turn's.
+    pub(crate) extra_actions: u8,
+    /// The modifiers of the seat to decide (`None`: no card modifies anything).
+    pub(crate) mods: Option<Box<scripts::Mods>>,
 }
 
 impl std::fmt::Debug for Game {

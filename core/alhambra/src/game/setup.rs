@@ -84,6 +84,8 @@ impl Game {
         }
         game.cut_piles();
         game.pending = Some(Decision::Turn { seat: start });
+        let turn = game.turns;
+        game.event_hooks(crate::hooks::TURN_START, start, &[], |_| super::scripts::turn_map(start, turn))?;
         game.advance()?;
         Ok(game)
     }
@@ -118,6 +120,8 @@ impl Game {
             stalled: false,
             broken: None,
             journal: engine_game::Journal::default(),
+            extra_actions: 0,
+            mods: None,
         }
     }
 

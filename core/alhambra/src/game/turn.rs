@@ -3,10 +3,13 @@
 
 use std::sync::Arc;
 
+use super::scripts::{int, payload, s, turn_map};
 use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
+use crate::hooks::{self, Hook, table_event};
 use crate::rng;
 use crate::ruleset::MAX_TYPES;
+use rhai::Dynamic;
 
 impl Game {
     /// The bought building leaves its slot for the buyer (or the neutral
@@ -27,11 +30,24 @@ impl Game {
                 format!("seat {seat} places {id} ({paid})")
             }
         });
+        self.event_hooks(hooks::BOUGHT, seat, &[], |g| {
+            let def = g.rs.building(b);
+            payload([
+                ("seat", int(seat)),
+                ("building", s(&def.id)),
+                ("type", s(&g.rs.types[def.kind as usize].id)),
+                ("price", int(def.price)),
+                ("slot", int(slot)),
+                ("currency", s(&g.rs.currencies[g.rs.yard[slot as usize] as usize].id)),
+                ("exact", Dynamic::from_bool(exact)),
+                ("donated", Dynamic::from_bool(donate && g.neutral.is_some())),
+            ])
+        })?;
         if exact {
             self.pending = Some(Decision::Turn { seat });
             Ok(())
         } else {
-            self.end_turn(seat)
+            self.action_done(seat)
         }
     }
 
@@ -45,23 +61,38 @@ impl Game {
     /// scoring card still in the deck is not scored (the money in hands decides
     /// the buildings left, not the display).
     pub(super) fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
+        let listened = self.rs.hooks.any_listens([Hook::Refilled]);
+        let mut laid = Vec::new();
         for slot in 0..self.building_display.len() {
             if self.building_display[slot].is_none() {
                 self.building_display[slot] = self.building_deck.pop();
+                if listened && let Some(b) = self.building_display[slot] {
+                    laid.push(b);
+                }
             }
         }
         if self.building_display.iter().any(Option::is_none) {
             return self.finish();
         }
+        let shown = self.money_display.len();
         self.refill_money()?;
+        if listened {
+            let money = self.money_display[shown.min(self.money_display.len())..].to_vec();
+            self.event_hooks(table_event(Hook::Refilled), seat, &[], |g| {
+                let buildings = laid.iter().map(|&b| s(&g.rs.building(b).id)).collect();
+                payload([("buildings", Dynamic::from_array(buildings)), ("money", g.money_ids(&money))])
+            })?;
+        }
         if self.turns >= self.rs.rules.max_turns {
             self.stalled = true;
             self.event(None, |g| format!("no game end after {} turns: the game is scored as it stands", g.turns));
             return self.finish();
         }
         self.turns += 1;
-        self.pending = Some(Decision::Turn { seat: (seat + 1) % self.players.len() });
-        Ok(())
+        let next = (seat + 1) % self.players.len();
+        self.pending = Some(Decision::Turn { seat: next });
+        let turn = self.turns;
+        self.event_hooks(hooks::TURN_START, next, &[], |_| turn_map(next, turn))
     }
 
     /// Refills the money display; a scoring card drawn is scored, then the refill goes on.
@@ -104,6 +135,12 @@ impl Game {
                 self.neutral.as_mut().expect("two players").add_building_at(&rs, b, turn);
             }
             self.event(None, |g| format!("{} draws {} ({at})", g.rs.two_players.neutral, n_cards(n)));
+            let actor = self.pending.map_or(0, |d| d.seat());
+            self.event_hooks(table_event(Hook::NeutralDrew), actor, &[], |g| {
+                let held = &g.neutral.as_ref().expect("two players").buildings;
+                let cards = held[held.len() - n..].iter().map(|&b| s(&g.rs.building(b).id)).collect();
+                payload([("cards", Dynamic::from_array(cards)), ("at", s(at))])
+            })?;
         }
         Ok(())
     }
@@ -114,8 +151,20 @@ impl Game {
         let counts: Vec<[u8; MAX_TYPES]> = self.players.iter().chain(&self.neutral).map(|p| p.counts).collect();
         let scoring = &rs.scorings[k];
         let points = rs.scoring_points(k, &counts)?;
-        for (c, row) in points.iter().enumerate() {
-            let total: i32 = row.iter().sum();
+        let mut totals: Vec<i32> = points.iter().map(|row| row.iter().sum()).collect();
+        if rs.hooks.any_listens([Hook::Points]) {
+            let seats = self.players.len();
+            for (seat, total) in totals.iter_mut().enumerate().take(seats) {
+                let bonus = self.card_points(seat, &scoring.name)?;
+                if bonus != 0 {
+                    *total += bonus;
+                    self.event(Some(seat), |_| {
+                        format!("seat {seat}: its cards add {bonus} to scoring {}", scoring.name)
+                    });
+                }
+            }
+        }
+        for (c, &total) in totals.iter().enumerate() {
             self.earned[c].add(&scoring.name, total);
         }
         self.scored.push(k as u8);
@@ -137,7 +186,11 @@ impl Game {
             }
             format!("scoring {}: {}", scoring.name, list_or_nothing(&parts))
         });
-        Ok(())
+        let actor = self.pending.map_or(0, |d| d.seat());
+        self.event_hooks(table_event(Hook::Scored), actor, &[], |_| {
+            let points = totals.iter().map(|&p| int(p)).collect();
+            payload([("scoring", s(&scoring.name)), ("points", Dynamic::from_array(points))])
+        })
     }
 
     /// The game end: the buildings left on the display go to whoever holds the
@@ -165,6 +218,10 @@ impl Game {
         }
         let last = rs.scorings.len() - 1;
         self.score_round(last)?;
+        self.event_hooks(table_event(Hook::GameEnd), 0, &[], |g| {
+            let scores = g.earned[..g.players.len()].iter().map(|s| int(s.total)).collect();
+            payload([("scores", Dynamic::from_array(scores))])
+        })?;
         self.over = true;
         self.pending = None;
         self.legal.clear();

@@ -34,7 +34,7 @@ impl Game {
         match *d {
             Decision::Turn { .. } => "take money or buy a building".into(),
             Decision::Take { taken, .. } => {
-                format!("take more money (up to {} in all) or say done", rs.rules.take_limit.max(taken))
+                format!("take more money (up to {} in all) or say done", self.take_limit().max(taken))
             }
             Decision::Pay { slot, paid, .. } => {
                 let (b, price) = self.slot_building(slot);
@@ -56,7 +56,7 @@ impl Game {
     /// The building in a display slot that a pending purchase refers to, and its price.
     pub(super) fn slot_building(&self, slot: u8) -> (BuildingIdx, u32) {
         let b = self.building_display[slot as usize].expect("a building in the slot being bought");
-        (b, u32::from(self.rs.building(b).price))
+        (b, self.price_at(slot))
     }
 
     /// Why `action` is not a legal answer to the pending decision, in words;
@@ -70,9 +70,8 @@ impl Game {
         };
         let rs = &self.rs;
         let seat = d.seat();
-        let p = &self.players[seat];
         let id = |m: Money| rs.money_id(m);
-        let limit = rs.rules.take_limit;
+        let limit = self.take_limit();
         let not_shown = |m: Money| {
             let shown: Vec<String> = self.money_display.iter().map(|&m| id(m)).collect();
             format!("there is no {} on the money display (it shows {})", id(m), list_or_nothing(&shown))
@@ -100,9 +99,9 @@ impl Game {
                         "{} in slot {} costs {} {}; seat {seat} has {} {} (other currencies do not count)",
                         def.id,
                         slot + 1,
-                        def.price,
+                        self.price_at(slot),
                         rs.currency_name(c),
-                        p.sums()[c as usize],
+                        self.money_for(seat, slot),
                         rs.currency_name(c)
                     )
                 }
@@ -110,7 +109,7 @@ impl Game {
             (Decision::Pay { slot, .. }, Action::Pay(m)) => {
                 let c = rs.yard[slot as usize];
                 let (b, _) = self.slot_building(slot);
-                if m.currency != c {
+                if !self.pays(slot, m.currency) {
                     format!(
                         "{} is {}, but {} in slot {} is paid in {}",
                         id(m),

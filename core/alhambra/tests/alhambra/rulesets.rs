@@ -143,3 +143,88 @@ fn extending_a_file_of_another_game_names_the_game_not_its_first_unknown_key() {
     assert!(e.contains("sj.toml:3:8"), "{e}");
     assert!(!e.contains("unknown field"), "{e}");
 }
+
+const HEAD: &str = "id = \"p\"\ngame = \"alhambra\"\nname = \"Patch\"\nextends = \"alhambra\"\n";
+
+/// A file that extends another patches one type or one scoring: the rest is
+/// the parent's, the new type's column comes from its `points`.
+#[test]
+fn a_patch_adds_a_type_with_its_column_or_changes_one_scoring() {
+    let bath = "[[building]]\nid = \"bath\"\nname = \"Bath\"\nprices = [8, 9]\npoints = { A = [7], B = [14, 7], C = [22, 14, 7] }\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{bath}"))]);
+    let rs = load(&root, "cards/p.toml").unwrap();
+    assert_eq!(rs.types.len(), 7);
+    assert_eq!(rs.types[6].id, "bath");
+    assert_eq!(rs.scorings[1].ranks, [vec![8, 9, 10, 11, 12, 13, 14], vec![1, 2, 3, 4, 5, 6, 7]]);
+    assert_eq!(rs.building_cards(), 56);
+    // One scoring changed: its card and pile are kept, the others untouched.
+    let c = "[[scoring]]\nname = \"A\"\nranks = [[2, 2, 3, 4, 5, 6]]\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{c}"))]);
+    let rs = load(&root, "cards/p.toml").unwrap();
+    assert_eq!(rs.scorings[0].ranks, [vec![2, 2, 3, 4, 5, 6]]);
+    assert_eq!((rs.scorings[0].card.as_deref(), rs.scorings[0].pile), (Some("scoring_a"), Some(2)));
+    assert_eq!(rs.scorings[2].ranks[0], [16, 17, 18, 19, 20, 21]);
+    // An existing type changed in place keeps its column.
+    let g = "[[building]]\nid = \"garden\"\nname = \"Garden\"\nprices = [6, 7]\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{g}"))]);
+    let rs = load(&root, "cards/p.toml").unwrap();
+    assert_eq!((rs.types[4].id.as_str(), rs.building_cards()), ("garden", 45));
+}
+
+/// The house rule written as a patch is the ruleset it was when it repeated
+/// every type and scoring: the same fingerprint, so the same games.
+#[test]
+fn the_house_rule_patch_is_the_ruleset_it_was() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/alhambra/examples/house-rule.toml");
+    let rs = Ruleset::load(path).unwrap();
+    assert_eq!(rs.fingerprint, "c80f820a97966e7b");
+    assert_eq!(rs.scorings[2].ranks[0], [16, 17, 18, 19, 20, 21, 22]);
+}
+
+#[test]
+fn a_patch_missing_a_column_or_naming_a_wrong_scoring_is_refused_with_the_fix() {
+    for (body, at, says, fix) in [
+        (
+            "[[building]]\nid = \"bath\"\nname = \"Bath\"\nprices = [8]\n",
+            "p.toml:6:1",
+            "new building type `bath` has no column in the scoring table",
+            "add `points = { A = […], B = […, …], C = […, …, …] }`",
+        ),
+        (
+            "[[building]]\nid = \"bath\"\nname = \"Bath\"\nprices = [8]\npoints = { A = [7], B = [14, 7], D = [1] }\n",
+            "p.toml:9:",
+            "there is no scoring `D`",
+            "the scorings are A, B, C",
+        ),
+        (
+            "[[building]]\nid = \"bath\"\nname = \"Bath\"\nprices = [8]\npoints = { A = [7], B = [14], C = [22, 14, 7] }\n",
+            "p.toml:9:",
+            "1 points; scoring B has 2 rank(s): give one number per rank",
+            "",
+        ),
+        (
+            "[[building]]\nid = \"bath\"\nname = \"Bath\"\nprices = [8]\npoints = { A = [7], B = [14, 7] }\n",
+            "p.toml:9:",
+            "no points for scoring C",
+            "add `C = […, …, …]`",
+        ),
+    ] {
+        let root = tree(&[("cards/p.toml", &format!("{HEAD}{body}"))]);
+        let err = load(&root, "cards/p.toml").unwrap_err();
+        assert!(err.contains(at) && err.contains(says) && err.contains(fix), "{err}");
+    }
+}
+
+/// A card's script is read against the vocabulary at load: a hook its owner
+/// may not define and an effect's wrong key are refused with the fix.
+#[test]
+fn a_card_script_outside_the_vocabulary_is_refused_at_load() {
+    let bazaar = "[[building]]\nid = \"bazaar\"\nname = \"Bazaar\"\nprices = [4]\npoints = { A = [2], B = [9, 2], C = [17, 9, 2] }\nscript = \"b.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{bazaar}")),
+        ("cards/b.rhai", "fn on_score(ctx) { [] }\nfn on_bought(ctx) { #{ draw_money: 1, form: 0 } }\n"),
+    ]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("building type bazaar may not define `on_score`"), "{err}");
+    assert!(err.contains("`form` is not an effect or a result key") && err.contains("did you mean `from`?"), "{err}");
+}

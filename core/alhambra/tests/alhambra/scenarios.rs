@@ -49,3 +49,26 @@ fn an_unknown_scenario_key_is_refused_where_written_with_the_key_meant() {
         assert!(err.contains(&format!("did you mean `{meant}`?")) && err.contains("docs/alhambra.md"), "{err}");
     }
 }
+
+/// Issue 21's corpus: each design's hand-worked scenario
+/// (`snapshots/alhambra/corpus_*.toml`) passes its `[expect]`.
+#[test]
+fn the_corpus_scenarios_pass_their_checks() {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots/alhambra"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("corpus_")))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 10, "one scenario per design: {files:?}");
+    let mut fails = Vec::new();
+    for path in files {
+        let scenario = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let run = scenario.run().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for f in scenario.check(&run) {
+            fails.push(format!("{}: {f}", path.display()));
+        }
+    }
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+}

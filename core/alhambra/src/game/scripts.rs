@@ -1,0 +1,595 @@
+//! The cards' scripts in play: which cards hear an event (a building type's
+//! hooks run for each card of the type a player owns; a currency's for each
+//! card of it taken or paid), the `ctx` they see, the effects they return,
+//! and the modifiers (take limit, prices, currencies that pay, exact payment,
+//! points) worked out once per decision.
+//!
+//! Every entry point first asks whether any card listens: a ruleset whose
+//! cards have no script pays one bit test per event and nothing per decision.
+
+use std::sync::Arc;
+
+use engine_script::results::{as_bool, as_int_in};
+use engine_script::scope::hearing_order;
+use rhai::{Array, Dynamic, ImmutableString, Map};
+
+use super::{Decision, Draw, Game, n_cards};
+use crate::error::GameError;
+use crate::hooks::{CTX_EVENT, CTX_MORE, CTX_TABLE, Hook, Scoped};
+use crate::rng;
+use crate::ruleset::{BuildingIdx, Money};
+
+/// The modifiers of the seat to decide, worked out before its legal actions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Mods {
+    /// Several money cards taken together may total this much.
+    pub take_limit: u32,
+    /// Per display slot: the price the seat pays.
+    pub prices: Vec<u32>,
+    /// Per display slot: a bit per currency that may pay it.
+    pub pays: Vec<u8>,
+}
+
+/// A card that hears a hook: its script's owner, the seat owning the card, the card as `ctx.card`, and `ctx.owned`.
+struct Listener {
+    owner: usize,
+    seat: usize,
+    card: Dynamic,
+    owned: i32,
+}
+
+pub(super) fn s(text: &str) -> Dynamic {
+    Dynamic::from(ImmutableString::from(text))
+}
+
+pub(super) fn int(n: impl TryInto<i32>) -> Dynamic {
+    Dynamic::from_int(n.try_into().unwrap_or(i32::MAX))
+}
+
+/// The ctx index of a member by name.
+fn member(name: &str) -> usize {
+    CTX_MORE.iter().position(|m| *m == name).expect("a ctx member")
+}
+
+impl Game {
+    /// A building card as scripts see it: type, id, price, the turn it was bought, its rank among its owner's of the type.
+    pub(crate) fn building_map(&self, b: BuildingIdx, bought: Option<u32>, nth: Option<usize>) -> Dynamic {
+        let def = self.rs.building(b);
+        let mut m = Map::new();
+        m.insert("type".into(), s(&self.rs.types[def.kind as usize].id));
+        m.insert("id".into(), s(&def.id));
+        m.insert("price".into(), int(def.price));
+        if let Some(t) = bought {
+            m.insert("bought".into(), int(t));
+        }
+        if let Some(n) = nth {
+            m.insert("nth".into(), int(n));
+        }
+        Dynamic::from_map(m)
+    }
+
+    /// A money card as scripts see it.
+    pub(crate) fn money_map(&self, m: Money) -> Dynamic {
+        let mut out = Map::new();
+        out.insert("id".into(), s(&self.rs.money_id(m)));
+        out.insert("currency".into(), s(&self.rs.currencies[m.currency as usize].id));
+        out.insert("value".into(), int(m.value));
+        Dynamic::from_map(out)
+    }
+
+    /// Money card ids, for events.
+    pub(crate) fn money_ids(&self, cards: &[Money]) -> Dynamic {
+        Dynamic::from_array(cards.iter().map(|&m| s(&self.rs.money_id(m))).collect())
+    }
+
+    /// The cards of `seat` whose script defines `hook` (its buildings in the
+    /// order bought), then, for the actor's own money events, the cards of
+    /// `money` whose currency's script does.
+    fn listeners(&self, hook: Hook, seat: usize, money: &[Money]) -> Vec<Listener> {
+        let hooks = &self.rs.hooks;
+        let p = &self.players[seat];
+        let mut out = Vec::new();
+        let mut seen = [0usize; crate::ruleset::MAX_TYPES];
+        for (i, &b) in p.buildings.iter().enumerate() {
+            let t = self.rs.building(b).kind as usize;
+            let nth = seen[t];
+            seen[t] += 1;
+            if hooks.type_listens(hook, t) {
+                out.push(Listener {
+                    owner: hooks.type_owner(t),
+                    seat,
+                    card: self.building_map(b, Some(p.acquired[i]), Some(nth)),
+                    owned: i32::from(p.counts[t]),
+                });
+            }
+        }
+        for &m in money {
+            let c = m.currency as usize;
+            if hooks.currency_listens(hook, c) {
+                let owned = p.hand.iter().filter(|h| h.currency == m.currency).count();
+                out.push(Listener {
+                    owner: hooks.currency_owner(c),
+                    seat,
+                    card: self.money_map(m),
+                    owned: owned as i32,
+                });
+            }
+        }
+        out
+    }
+
+    /// The `ctx` a card's hook sees: the same members in every hook (`()` where
+    /// a member means nothing to it); the hand and the table only when the
+    /// script may read them.
+    fn card_ctx(&self, hook: Hook, l: &Listener, actor: usize, event: &Dynamic, extra: &[(&str, Dynamic)]) -> Map {
+        let hooks = &self.rs.hooks;
+        let mut m = Map::new();
+        m.insert("seat".into(), int(l.seat));
+        m.insert("actor".into(), int(actor));
+        m.insert("players".into(), int(self.players.len()));
+        m.insert("turn".into(), int(self.turns));
+        m.insert("card".into(), l.card.clone());
+        m.insert("owned".into(), int(l.owned));
+        let told = hooks.may_read(hook, l.owner, CTX_EVENT);
+        m.insert("event".into(), if told { event.clone() } else { Dynamic::UNIT });
+        for key in ["target", "limit", "scoring"] {
+            m.insert(key.into(), Dynamic::UNIT);
+        }
+        for (k, v) in extra {
+            m.insert((*k).into(), v.clone());
+        }
+        let hand = hooks.may_read(hook, l.owner, member("hand"));
+        let own_hand = || Dynamic::from_array(self.players[l.seat].hand.iter().map(|&c| self.money_map(c)).collect());
+        m.insert("hand".into(), if hand { own_hand() } else { Dynamic::UNIT });
+        let table = hooks.may_read(hook, l.owner, CTX_TABLE);
+        m.insert("table".into(), if table { Dynamic::from_map(self.table_map()) } else { Dynamic::UNIT });
+        m
+    }
+
+    /// The public table: every collector's buildings (with the turn bought)
+    /// and counts by type, the number of money cards each holds (their values
+    /// are secret), the displays, the piles, the scorings done, whose turn,
+    /// and the ruleset's `[rules]`.
+    pub(crate) fn table_map(&self) -> Map {
+        let rs = &self.rs;
+        let collector = |p: &super::Player, seat: Option<usize>, score: i32| {
+            let mut m = Map::new();
+            let mut seen = [0usize; crate::ruleset::MAX_TYPES];
+            let buildings: Array = p
+                .buildings
+                .iter()
+                .zip(&p.acquired)
+                .map(|(&b, &t)| {
+                    let k = rs.building(b).kind as usize;
+                    seen[k] += 1;
+                    self.building_map(b, Some(t), Some(seen[k] - 1))
+                })
+                .collect();
+            let counts: Map =
+                rs.types.iter().enumerate().map(|(t, ty)| (ty.id.as_str().into(), int(p.counts[t]))).collect();
+            m.insert("seat".into(), seat.map_or(Dynamic::UNIT, int));
+            m.insert("buildings".into(), Dynamic::from_array(buildings));
+            m.insert("counts".into(), Dynamic::from_map(counts));
+            m.insert("money".into(), int(p.hand.len()));
+            m.insert("score".into(), int(score));
+            Dynamic::from_map(m)
+        };
+        let seats: Array =
+            self.players.iter().enumerate().map(|(i, p)| collector(p, Some(i), self.earned[i].total)).collect();
+        let mut m = Map::new();
+        m.insert("seats".into(), Dynamic::from_array(seats));
+        let neutral =
+            self.neutral.as_ref().map_or(Dynamic::UNIT, |n| collector(n, None, self.earned[self.players.len()].total));
+        m.insert("neutral".into(), neutral);
+        m.insert("money_display".into(), self.money_ids(&self.money_display));
+        let display: Array = self
+            .building_display
+            .iter()
+            .enumerate()
+            .map(|(slot, b)| {
+                b.map_or(Dynamic::UNIT, |b| {
+                    let mut d = self.building_map(b, None, None).cast::<Map>();
+                    d.insert("slot".into(), int(slot));
+                    d.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
+                    Dynamic::from_map(d)
+                })
+            })
+            .collect();
+        m.insert("building_display".into(), Dynamic::from_array(display));
+        m.insert("deck".into(), int(self.deck.len()));
+        m.insert("building_deck".into(), int(self.building_deck.len()));
+        m.insert("discard".into(), self.money_ids(&self.discard));
+        let scored: Array = self.scored.iter().map(|&k| s(&rs.scorings[k as usize].name)).collect();
+        m.insert("scored".into(), Dynamic::from_array(scored));
+        m.insert("turn".into(), int(self.turns));
+        m.insert("to_move".into(), self.pending.map_or(Dynamic::UNIT, |d| int(d.seat())));
+        m.insert("start_player".into(), int(self.start_player));
+        m.insert("types".into(), Dynamic::from_array(rs.types.iter().map(|t| s(&t.id)).collect()));
+        m.insert("currencies".into(), Dynamic::from_array(rs.currencies.iter().map(|c| s(&c.id)).collect()));
+        m.insert("rules".into(), Dynamic::from_map((*rs.rules_map).clone()));
+        m
+    }
+
+    /// An event heard by the actor's cards (`own`, then `any`) and every other
+    /// player's from the actor's left (`other`, then `any`); `money` are the
+    /// money cards it concerns (their currencies' scripts hear the actor's own
+    /// hook). `event` is worked out only when some card listens.
+    #[inline]
+    pub(crate) fn event_hooks(
+        &mut self,
+        ev: Scoped,
+        actor: usize,
+        money: &[Money],
+        event: impl FnOnce(&Game) -> Map,
+    ) -> Result<(), GameError> {
+        // The base game's cards have no script: one test, and the rest stays out of line.
+        if self.rs.hooks.listened() == 0 || !self.rs.hooks.any_listens(ev.hooks()) || self.over {
+            return Ok(());
+        }
+        let facts = Dynamic::from_map(event(self));
+        self.told_event_hooks(ev, actor, money, facts)
+    }
+
+    /// [`Game::event_hooks`] with the event worked out.
+    #[inline(never)]
+    fn told_event_hooks(&mut self, ev: Scoped, actor: usize, money: &[Money], facts: Dynamic) -> Result<(), GameError> {
+        for seat in hearing_order(actor, self.players.len()) {
+            for hook in ev.heard_by(seat, actor) {
+                let mine: &[Money] = if seat == actor { money } else { &[] };
+                for l in self.listeners(hook, seat, mine) {
+                    let ctx = self.card_ctx(hook, &l, actor, &facts, &[]);
+                    let value = self.rs.hooks.call_card(hook, l.owner, ctx)?;
+                    self.apply_effects(hook, &l, value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The effects a card's event hook returned: `()`, a map or a list of maps.
+    fn apply_effects(&mut self, hook: Hook, l: &Listener, value: Dynamic) -> Result<(), GameError> {
+        if value.is_unit() {
+            return Ok(());
+        }
+        let rs = Arc::clone(&self.rs);
+        let bad = |what: String| rs.hooks.bad_card_return(hook, l.owner, &what);
+        let maps: Vec<Map> = if value.is_map() {
+            vec![value.cast::<Map>()]
+        } else if value.is_array() {
+            let mut out = Vec::new();
+            for v in value.cast::<Array>() {
+                let t = v.type_name();
+                out.push(
+                    v.try_cast::<Map>()
+                        .ok_or_else(|| bad(format!("returned a list holding a {t}; each effect is a map")))?,
+                );
+            }
+            out
+        } else {
+            return Err(bad(format!("returned a {}, expected () or effects", value.type_name())));
+        };
+        let n = self.players.len();
+        for map in maps {
+            let seat_of = |key: &str, default: usize| -> Result<usize, GameError> {
+                match map.get(key) {
+                    None => Ok(default),
+                    Some(v) => as_int_in(v.clone(), Some((0, n as i64 - 1)))
+                        .map(|s| s as usize)
+                        .map_err(|e| bad(format!("key `{key}` {e} (a seat, 0 to {})", n - 1))),
+                }
+            };
+            let int_of = |key: &str, lo: i64, hi: i64| -> Result<i32, GameError> {
+                as_int_in(map[key].clone(), Some((lo, hi))).map_err(|e| bad(format!("`{key}` {e}")))
+            };
+            if map.contains_key("draw_money") {
+                let k = int_of("draw_money", 0, 10)? as usize;
+                let seat = seat_of("seat", l.seat)?;
+                self.draw_money(seat, k)?;
+            } else if map.contains_key("extra_action") {
+                let k = int_of("extra_action", 0, 3)?;
+                self.extra_actions = self.extra_actions.saturating_add(k as u8);
+                self.event(None, |_| format!("the player to move gets {k} extra action(s)"));
+            } else if map.contains_key("score") {
+                let k = int_of("score", -100, 100)?;
+                let seat = seat_of("seat", l.seat)?;
+                self.earned[seat].add("bonus", k);
+                self.event(Some(seat), |_| format!("seat {seat} scores {k} (a card's script)"));
+            } else if let Some(what) = map.get("move_building") {
+                let what = what
+                    .clone()
+                    .into_immutable_string()
+                    .map_err(|t| bad(format!("`move_building` is a {t}; write a type or building id")))?;
+                let from = seat_of("from", l.seat)?;
+                let to = match map.get("to") {
+                    None => return Err(bad("`move_building` needs `to`: a seat, \"display\" or \"neutral\"".into())),
+                    Some(v) if v.is_int() => Some(seat_of("to", l.seat)?),
+                    Some(v) => match v.clone().into_immutable_string().as_deref() {
+                        Ok("display") => None,
+                        Ok("neutral") if self.neutral.is_some() => Some(n),
+                        Ok("neutral") => {
+                            return Err(bad("`to: \"neutral\"`: only two players have a neutral collector".into()));
+                        }
+                        _ => return Err(bad(format!("`to` is {v}; write a seat, \"display\" or \"neutral\""))),
+                    },
+                };
+                self.move_building(&what, from, to).map_err(bad)?;
+            } else {
+                let keys: Vec<&str> = map.keys().map(|k| k.as_str()).collect();
+                return Err(bad(format!("returned a map naming no effect ({})", keys.join(", "))));
+            }
+        }
+        Ok(())
+    }
+
+    /// `seat` draws `k` money cards from the money deck (the discard pile
+    /// shuffled in when it runs out; a scoring card met is scored at once).
+    fn draw_money(&mut self, seat: usize, k: usize) -> Result<(), GameError> {
+        let mut drawn = Vec::new();
+        while drawn.len() < k {
+            if self.deck.is_empty() {
+                if self.discard.is_empty() {
+                    break;
+                }
+                self.deck.extend(self.discard.drain(..).map(Draw::Money));
+                rng::shuffle(&mut self.rng, &mut self.deck);
+                self.event(None, |_| "the discard pile is shuffled into a new money deck".into());
+            }
+            match self.deck.pop() {
+                Some(Draw::Money(m)) => {
+                    self.players[seat].hand.push(m);
+                    drawn.push(m);
+                }
+                Some(Draw::Scoring(sc)) => {
+                    self.score_round(sc as usize)?;
+                    let name = self.rs.scorings[sc as usize].name.clone();
+                    self.neutral_draws(&name, self.turns)?;
+                }
+                None => break,
+            }
+        }
+        self.event(Some(seat), |g| {
+            let ids: Vec<String> = drawn.iter().map(|&m| g.rs.money_id(m)).collect();
+            format!("seat {seat} draws {} from the money deck ({})", n_cards(drawn.len()), ids.join(", "))
+        });
+        Ok(())
+    }
+
+    /// Moves `from`'s last bought building of a type (or with an id) to
+    /// another collector (`n`: the neutral one) or, `None`, back to the
+    /// display (its first empty slot, else the top of the building deck).
+    /// Nothing to move is no error: nothing moves.
+    fn move_building(&mut self, what: &str, from: usize, to: Option<usize>) -> Result<(), String> {
+        let rs = Arc::clone(&self.rs);
+        let matches = |b: BuildingIdx| {
+            let def = rs.building(b);
+            def.id == what || rs.types[def.kind as usize].id == what
+        };
+        if rs.lookup_type(what).is_none() && rs.lookup_building(what).is_err() {
+            let types: Vec<&str> = rs.types.iter().map(|t| t.id.as_str()).collect();
+            return Err(format!(
+                "`move_building: \"{what}\"` names no building type or card; types: {}",
+                types.join(", ")
+            ));
+        }
+        let p = &mut self.players[from];
+        let Some(i) = p.buildings.iter().rposition(|&b| matches(b)) else {
+            self.event(Some(from), |_| format!("seat {from} has no {what} to move"));
+            return Ok(());
+        };
+        let b = p.buildings.remove(i);
+        p.acquired.remove(i);
+        p.counts[rs.building(b).kind as usize] -= 1;
+        let turn = self.turns;
+        let n = self.players.len();
+        let id = &rs.building(b).id;
+        match to {
+            Some(t) if t == n => {
+                self.neutral.as_mut().expect("checked: two players").add_building_at(&rs, b, turn);
+                self.event(Some(from), |g| format!("{id} moves from seat {from} to {}", g.rs.two_players.neutral));
+            }
+            Some(t) => {
+                self.players[t].add_building_at(&rs, b, turn);
+                self.event(Some(from), |_| format!("{id} moves from seat {from} to seat {t}"));
+            }
+            None => match self.building_display.iter().position(Option::is_none) {
+                Some(slot) => {
+                    self.building_display[slot] = Some(b);
+                    self.event(Some(from), |_| {
+                        format!("{id} moves from seat {from} to slot {} of the display", slot + 1)
+                    });
+                }
+                None => {
+                    self.building_deck.push(b);
+                    self.event(Some(from), |_| format!("{id} moves from seat {from} to the top of the building deck"));
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// After an action that ends the turn unless an extra action is owed:
+    /// another action, or the turn ends (its `turn_end` heard first).
+    #[inline]
+    pub(super) fn action_done(&mut self, seat: usize) -> Result<(), GameError> {
+        if self.extra_actions > 0 {
+            self.extra_actions -= 1;
+            self.event(Some(seat), |_| format!("seat {seat} takes an extra action"));
+            self.pending = Some(Decision::Turn { seat });
+            return Ok(());
+        }
+        let turn = self.turns;
+        self.event_hooks(crate::hooks::TURN_END, seat, &[], |_| turn_map(seat, turn))?;
+        // An extra action granted as the turn ends would never end it.
+        self.extra_actions = 0;
+        self.end_turn(seat)
+    }
+
+    /// The modifiers of the seat to decide, when some card may change them.
+    #[inline]
+    pub(crate) fn refresh_mods(&mut self) -> Result<(), GameError> {
+        let hooks = &self.rs.hooks;
+        if hooks.listened() == 0 || !hooks.any_listens([Hook::TakeLimit, Hook::Price, Hook::Pays]) {
+            return Ok(());
+        }
+        self.work_out_mods()
+    }
+
+    /// [`Game::refresh_mods`] when some card modifies the take limit, a price or what pays.
+    #[inline(never)]
+    fn work_out_mods(&mut self) -> Result<(), GameError> {
+        let Some(d) = self.pending else { return Ok(()) };
+        let seat = d.seat();
+        let rs = Arc::clone(&self.rs);
+        let unit = Dynamic::UNIT;
+        let mut limit = i64::from(rs.rules.take_limit);
+        for l in self.listeners(Hook::TakeLimit, seat, &[]) {
+            let ctx = self.card_ctx(Hook::TakeLimit, &l, seat, &unit, &[("limit", int(limit))]);
+            let v = rs.hooks.call_card(Hook::TakeLimit, l.owner, ctx)?;
+            let range = crate::hooks::HOOKS[Hook::TakeLimit as usize].range;
+            limit +=
+                i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::TakeLimit, l.owner, &e))?);
+        }
+        let mut mods = Mods { take_limit: limit.max(0) as u32, prices: Vec::new(), pays: Vec::new() };
+        let price_listeners = self.listeners(Hook::Price, seat, &[]);
+        let pays_listeners = self.listeners(Hook::Pays, seat, &[]);
+        for (slot, b) in self.building_display.iter().enumerate() {
+            let base = b.map_or(0, |b| u32::from(rs.building(b).price));
+            let mut price = i64::from(base);
+            let mut pays = 1u8 << rs.yard[slot];
+            if let Some(b) = *b {
+                let mut target = self.building_map(b, None, None).cast::<Map>();
+                target.insert("slot".into(), int(slot));
+                target.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
+                let target = Dynamic::from_map(target);
+                for l in &price_listeners {
+                    let ctx = self.card_ctx(Hook::Price, l, seat, &unit, &[("target", target.clone())]);
+                    let v = rs.hooks.call_card(Hook::Price, l.owner, ctx)?;
+                    let range = crate::hooks::HOOKS[Hook::Price as usize].range;
+                    price -=
+                        i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?);
+                }
+                for l in &pays_listeners {
+                    let ctx = self.card_ctx(Hook::Pays, l, seat, &unit, &[("target", target.clone())]);
+                    let v = rs.hooks.call_card(Hook::Pays, l.owner, ctx)?;
+                    pays |= self.currency_bits(&v).map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
+                }
+            }
+            mods.prices.push(if b.is_some() { price.max(1) as u32 } else { 0 });
+            mods.pays.push(pays);
+        }
+        self.mods = Some(Box::new(mods));
+        Ok(())
+    }
+
+    /// The currencies an `on_pays` result names, a bit each.
+    fn currency_bits(&self, v: &Dynamic) -> Result<u8, String> {
+        if v.is_unit() {
+            return Ok(0);
+        }
+        let ids: Vec<&str> = self.rs.currencies.iter().map(|c| c.id.as_str()).collect();
+        let list = v
+            .clone()
+            .try_cast::<Array>()
+            .ok_or_else(|| format!("returned a {}, expected a list of currency ids", v.type_name()))?;
+        let mut bits = 0u8;
+        for item in list {
+            let id = item
+                .into_immutable_string()
+                .map_err(|t| format!("returned a list holding a {t}; write currency ids"))?;
+            let c = ids
+                .iter()
+                .position(|c| *c == id.as_str())
+                .ok_or_else(|| format!("`{id}` is not a currency ({})", ids.join(", ")))?;
+            bits |= 1 << c;
+        }
+        Ok(bits)
+    }
+
+    /// The take limit of the seat to decide.
+    pub(crate) fn take_limit(&self) -> u32 {
+        self.mods.as_ref().map_or(self.rs.rules.take_limit, |m| m.take_limit)
+    }
+
+    /// The price the seat to decide pays for the building in `slot`.
+    pub(crate) fn price_at(&self, slot: u8) -> u32 {
+        match &self.mods {
+            Some(m) => m.prices[slot as usize],
+            None => self.building_display[slot as usize].map_or(0, |b| u32::from(self.rs.building(b).price)),
+        }
+    }
+
+    /// True when currency `c` may pay for the building in `slot`.
+    pub(crate) fn pays(&self, slot: u8, c: u8) -> bool {
+        match &self.mods {
+            Some(m) => m.pays[slot as usize] & (1 << c) != 0,
+            None => self.rs.yard[slot as usize] == c,
+        }
+    }
+
+    /// The money `seat` holds that may pay for the building in `slot`.
+    pub(crate) fn money_for(&self, seat: usize, slot: u8) -> u32 {
+        match &self.mods {
+            Some(_) => {
+                self.players[seat].hand.iter().filter(|m| self.pays(slot, m.currency)).map(|m| u32::from(m.value)).sum()
+            }
+            None => self.players[seat].sums()[self.rs.yard[slot as usize] as usize],
+        }
+    }
+
+    /// An overpayment some card of `seat` counts as exact.
+    pub(super) fn counts_as_exact(&self, seat: usize, event: &Dynamic) -> Result<bool, GameError> {
+        if !self.rs.hooks.any_listens([Hook::Exact]) {
+            return Ok(false);
+        }
+        for l in self.listeners(Hook::Exact, seat, &[]) {
+            let ctx = self.card_ctx(Hook::Exact, &l, seat, event, &[]);
+            let v = self.rs.hooks.call_card(Hook::Exact, l.owner, ctx)?;
+            if as_bool(v).map_err(|e| self.rs.hooks.bad_card_return(Hook::Exact, l.owner, &e))? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The points `seat`'s cards add at scoring `name`.
+    pub(super) fn card_points(&self, seat: usize, name: &str) -> Result<i32, GameError> {
+        let mut total = 0i32;
+        for l in self.listeners(Hook::Points, seat, &[]) {
+            let ctx = self.card_ctx(Hook::Points, &l, seat, &Dynamic::UNIT, &[("scoring", s(name))]);
+            let v = self.rs.hooks.call_card(Hook::Points, l.owner, ctx)?;
+            let range = crate::hooks::HOOKS[Hook::Points as usize].range;
+            total = total.saturating_add(
+                as_int_in(v, range).map_err(|e| self.rs.hooks.bad_card_return(Hook::Points, l.owner, &e))?,
+            );
+        }
+        Ok(total)
+    }
+
+    /// The cards of the payment that just completed: the discard pile's top cards worth `paid`.
+    pub(super) fn last_paid(&self, paid: u32) -> Vec<Money> {
+        let mut sum = 0;
+        let mut cards = Vec::new();
+        for &m in self.discard.iter().rev() {
+            if sum >= paid {
+                break;
+            }
+            sum += u32::from(m.value);
+            cards.push(m);
+        }
+        cards.reverse();
+        cards
+    }
+}
+
+/// A turn event's payload.
+pub(super) fn turn_map(seat: usize, turn: u32) -> Map {
+    let mut m = Map::new();
+    m.insert("seat".into(), int(seat));
+    m.insert("turn".into(), int(turn));
+    m
+}
+
+/// Builds a payload map from pairs.
+pub(super) fn payload<const N: usize>(pairs: [(&str, Dynamic); N]) -> Map {
+    pairs.into_iter().map(|(k, v)| (k.into(), v)).collect()
+}
