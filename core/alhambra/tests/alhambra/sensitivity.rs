@@ -23,65 +23,49 @@ fn games() -> u64 {
     if full() { 2000 } else { 300 }
 }
 
-/// The base ruleset's building types and scorings written out, with `edit`
-/// applied to each type (its id, prices, points per rank per scoring) and
-/// `extra` types appended: `[[building]]` and `[[scoring]]` are replaced whole
-/// along `extends`, so a changed column means writing all of them.
-fn variant(name: &str, rules: &str, edit: impl Fn(&str, &mut Vec<u8>, &mut [i32]), extra: &[Extra]) -> Arc<Ruleset> {
-    let base = Ruleset::load("alhambra").unwrap();
-    let mut toml =
-        format!("id = \"{name}\"\nname = \"{name}\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n{rules}\n");
-    // points[type][scoring * ranks + rank], padded with zeros.
-    let ranks = base.scorings.iter().map(|s| s.ranks.len()).max().unwrap();
-    let mut columns: Vec<(String, Vec<u8>, Vec<i32>)> = Vec::new();
-    for (t, ty) in base.types.iter().enumerate() {
-        let mut prices = ty.prices.clone();
-        let mut points: Vec<i32> = base
-            .scorings
-            .iter()
-            .flat_map(|s| (0..ranks).map(move |r| s.ranks.get(r).map_or(0, |row| row[t])))
-            .collect();
-        edit(&ty.id, &mut prices, &mut points);
-        columns.push((ty.id.clone(), prices, points));
-    }
-    for e in extra {
-        let points =
-            base.scorings.iter().flat_map(|s| (0..ranks).map(move |r| if r < s.ranks.len() { e.points } else { 0 }));
-        columns.push((e.id.to_owned(), e.prices.to_vec(), points.collect()));
-    }
-    for (id, prices, _) in &columns {
-        let prices: Vec<String> = prices.iter().map(u8::to_string).collect();
-        toml += &format!("[[building]]\nid = \"{id}\"\nname = \"{id}\"\nprices = [{}]\n", prices.join(", "));
-    }
-    for (s, scoring) in base.scorings.iter().enumerate() {
-        let rows: Vec<String> = (0..scoring.ranks.len())
-            .map(|r| {
-                let row: Vec<String> = columns.iter().map(|(_, _, p)| p[s * ranks + r].to_string()).collect();
-                format!("[{}]", row.join(", "))
-            })
-            .collect();
-        toml += &format!("[[scoring]]\nname = \"{}\"\nranks = [{}]\n", scoring.name, rows.join(", "));
-        if let Some(card) = &scoring.card {
-            toml += &format!("card = \"{card}\"\npile = {}\n", scoring.pile.unwrap_or(1));
-        }
-    }
+/// A ruleset extending the base game with `body`: `[rules]` keys, and
+/// `[[building]]` patches (a known `id` replaces that type where it stands, a
+/// new one is added with its `points` column).
+fn variant(name: &str, body: &str) -> Arc<Ruleset> {
     let root = tempfile::tempdir().unwrap();
     let file = root.path().join(format!("{name}.toml"));
+    let toml = format!("id = \"{name}\"\nname = \"{name}\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n{body}");
     std::fs::write(&file, toml).unwrap();
     Ruleset::load(file.to_str().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// A building type added by a variant: its prices and its points at every rank of every scoring.
-struct Extra {
-    id: &'static str,
-    prices: &'static [u8],
-    points: i32,
+/// A `[[building]]` patch of a base type, its prices and its points (every rank of every scoring) mapped.
+fn patched(id: &str, price: impl Fn(u8) -> u8, points: impl Fn(i32) -> i32) -> String {
+    let base = Ruleset::load("alhambra").unwrap();
+    let t = base.types.iter().position(|ty| ty.id == id).unwrap();
+    let ty = &base.types[t];
+    let prices: Vec<String> = ty.prices.iter().map(|&p| price(p).to_string()).collect();
+    let columns: Vec<String> = base
+        .scorings
+        .iter()
+        .map(|s| {
+            let ranks: Vec<String> = s.ranks.iter().map(|row| points(row[t]).to_string()).collect();
+            format!("{} = [{}]", s.name, ranks.join(", "))
+        })
+        .collect();
+    let name = &ty.name;
+    format!(
+        "[[building]]\nid = \"{id}\"\nname = \"{name}\"\nprices = [{}]\npoints = {{ {} }}\n",
+        prices.join(", "),
+        columns.join(", ")
+    )
+}
+
+/// A new type worth `points` at every rank of every scoring.
+fn new_type(id: &str, prices: &str, points: i32) -> String {
+    let p = points;
+    format!(
+        "[[building]]\nid = \"{id}\"\nname = \"{id}\"\nprices = [{prices}]\npoints = {{ A = [{p}], B = [{p}, {p}], C = [{p}, {p}, {p}] }}\n"
+    )
 }
 
 /// The rounds whose buys are counted.
 const EARLY: u32 = 10;
-
-fn unchanged(_: &str, _: &mut Vec<u8>, _: &mut [i32]) {}
 
 /// What the balance bots did over the games of one ruleset.
 struct Study {
@@ -124,99 +108,39 @@ fn below(a: &Mean, b: &Mean) -> bool {
 #[test]
 fn a_type_worth_three_times_its_points_is_bought_more() {
     let base = study(&Ruleset::load("alhambra").unwrap(), &["chambers"]);
-    let triple = variant(
-        "triple-chambers",
-        "",
-        |id, _, points| {
-            if id == "chambers" {
-                points.iter_mut().for_each(|p| *p *= 3)
-            }
-        },
-        &[],
-    );
-    let tripled = study(&triple, &["chambers"]);
+    let tripled = study(&variant("triple-chambers", &patched("chambers", |p| p, |points| 3 * points)), &["chambers"]);
     let (a, b) = (&base.share[0], &tripled.share[0]);
     eprintln!("chambers' share of buys: {:.3} → {:.3}", a.value, b.value);
-    assert!(
-        below(a, b),
-        "tripled points: chambers {:.3} ({:.3}–{:.3}) → {:.3} ({:.3}–{:.3})",
-        a.value,
-        a.lo,
-        a.hi,
-        b.value,
-        b.lo,
-        b.hi
-    );
+    assert!(below(a, b), "tripled points: chambers {}  → {}", show(a), show(b));
 }
 
 #[test]
 fn a_cheaper_type_is_bought_more() {
     let base = study(&Ruleset::load("alhambra").unwrap(), &["tower"]);
-    let cheap = variant(
-        "cheap-tower",
-        "",
-        |id, prices, _| {
-            if id == "tower" {
-                prices.iter_mut().for_each(|p| *p -= 4)
-            }
-        },
-        &[],
-    );
-    let cheaper = study(&cheap, &["tower"]);
+    let cheaper = study(&variant("cheap-tower", &patched("tower", |p| p - 4, |points| points)), &["tower"]);
     let (a, b) = (&base.share[0], &cheaper.share[0]);
     eprintln!("towers' share of buys: {:.3} → {:.3}", a.value, b.value);
-    assert!(
-        below(a, b),
-        "towers 4 cheaper: {:.3} ({:.3}–{:.3}) → {:.3} ({:.3}–{:.3})",
-        a.value,
-        a.lo,
-        a.hi,
-        b.value,
-        b.lo,
-        b.hi
-    );
+    assert!(below(a, b), "towers 4 cheaper: {} → {}", show(a), show(b));
 }
 
 #[test]
 fn a_higher_take_limit_makes_games_shorter() {
     let base = study(&Ruleset::load("alhambra").unwrap(), &[]);
-    let generous = study(&variant("take-9", "[rules]\ntake_limit = 9\n", unchanged, &[]), &[]);
+    let generous = study(&variant("take-9", "[rules]\ntake_limit = 9\n"), &[]);
     let (a, b) = (&base.rounds, &generous.rounds);
     eprintln!("rounds per game: take limit 5 {:.1}, 9 {:.1}", a.value, b.value);
-    assert!(
-        below(b, a),
-        "rounds: limit 5 {:.1} ({:.1}–{:.1}), limit 9 {:.1} ({:.1}–{:.1})",
-        a.value,
-        a.lo,
-        a.hi,
-        b.value,
-        b.lo,
-        b.hi
-    );
+    assert!(below(b, a), "rounds: limit 5 {}, limit 9 {}", show(a), show(b));
 }
 
 #[test]
 fn a_cheap_type_with_many_points_is_bought_far_more_than_a_dear_one_with_none() {
-    let rs = variant(
-        "plaza-folly",
-        "",
-        unchanged,
-        &[
-            Extra { id: "plaza", prices: &[2, 3, 3, 4, 4, 5], points: 12 },
-            Extra { id: "folly", prices: &[10, 11, 11, 12, 12, 13], points: 0 },
-        ],
-    );
-    let s = study(&rs, &["plaza", "folly"]);
+    let body = new_type("plaza", "2, 3, 3, 4, 4, 5", 12) + new_type("folly", "10, 11, 11, 12, 12, 13", 0).as_str();
+    let s = study(&variant("plaza-folly", &body), &["plaza", "folly"]);
     let (plaza, folly) = (&s.share[0], &s.share[1]);
     eprintln!("share of buys: plaza {:.3}, folly {:.3}", plaza.value, folly.value);
-    assert!(
-        folly.hi * 3.0 < plaza.lo,
-        "plaza {:.3} ({:.3}–{:.3}), folly {:.3} ({:.3}–{:.3})",
-        plaza.value,
-        plaza.lo,
-        plaza.hi,
-        folly.value,
-        folly.lo,
-        folly.hi
-    );
+    assert!(folly.hi * 3.0 < plaza.lo, "plaza {}, folly {}", show(plaza), show(folly));
+}
+
+fn show(m: &Mean) -> String {
+    format!("{:.3} ({:.3}–{:.3})", m.value, m.lo, m.hi)
 }
