@@ -16,6 +16,9 @@ use rayon::prelude::*;
 
 use crate::CmdResult;
 
+/// The games a search may play when --games-budget is not given.
+const DEFAULT_BUDGET: u64 = 20_000;
+
 /// Arguments of `sanjuan tune`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -34,9 +37,10 @@ pub struct Args {
     /// build_rate(CARD)=20±5, seat_advantage=0±2 (points), rounds=12..14.
     #[arg(long, value_parser = Target::parse)]
     target: Option<Target>,
-    /// Most games in all, over every candidate.
-    #[arg(long, default_value_t = 20_000, value_parser = crate::limits::games())]
-    games_budget: u64,
+    /// Most games in all, over every candidate (default 20,000; with --resume, a larger
+    /// budget than the state's lets the search go on).
+    #[arg(long, value_parser = crate::limits::games())]
+    games_budget: Option<u64>,
     /// Games per candidate in the first rung (doubled each rung); by default a
     /// quarter of the budget spread over the candidates, at least 50.
     #[arg(long, value_parser = crate::limits::games())]
@@ -79,6 +83,13 @@ pub fn run(args: Args) -> CmdResult {
         return Err("--shard writes its part of the rung to a state file: add --state FILE".into());
     }
     let mut state = if args.resume.is_empty() { new_state(&args)? } else { resumed(&args)? };
+    let state_file = args.state.clone().or_else(|| (args.resume.len() == 1).then(|| args.resume[0].clone()));
+    if args.resume.len() > 1
+        && let Some(path) = &state_file
+    {
+        // The shards' parts are merged and the rung decided: kept before anything else runs.
+        save(path, &state)?;
+    }
     let base = crate::games::load(&state.settings.ruleset)?;
     if base.fingerprint() != state.settings.fingerprint {
         return Err(format!(
@@ -90,7 +101,6 @@ pub fn run(args: Args) -> CmdResult {
         ));
     }
     let files = Files::new(&state.settings.ruleset, base.as_ref(), args.out.as_deref())?;
-    let state_file = args.state.clone().or_else(|| (args.resume.len() == 1).then(|| args.resume[0].clone()));
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
     let mut run =
@@ -207,8 +217,8 @@ fn new_state(args: &Args) -> Result<State, String> {
         }
     }
     let candidates: u128 = args.params.iter().map(Param::len).product::<u128>().min(args.max_candidates as u128);
-    let first_games =
-        args.first_games.unwrap_or_else(|| Settings::default_first_games(args.games_budget, candidates as usize));
+    let budget = args.games_budget.unwrap_or(DEFAULT_BUDGET);
+    let first_games = args.first_games.unwrap_or_else(|| Settings::default_first_games(budget, candidates as usize));
     State::new(Settings {
         ruleset: spec,
         fingerprint: rs.fingerprint().to_owned(),
@@ -216,7 +226,7 @@ fn new_state(args: &Args) -> Result<State, String> {
         bot: args.bot.clone(),
         params: args.params.clone(),
         target,
-        budget: args.games_budget,
+        budget,
         first_games,
         max_candidates: args.max_candidates,
         seed: args.seed,
@@ -279,10 +289,12 @@ fn resumed(args: &Args) -> Result<State, String> {
         return Err("several --resume files that are not shards' parts of one rung: give one state file".into());
     };
     // A larger budget lets a search that ran out go on.
-    if args.games_budget > state.settings.budget && state.outcome.as_ref().is_some_and(|o| o.reason == Reason::Budget) {
-        state.outcome = None;
+    if let Some(budget) = args.games_budget.filter(|&b| b > state.settings.budget) {
+        if state.outcome.as_ref().is_some_and(|o| o.reason == Reason::Budget) {
+            state.outcome = None;
+        }
+        state.settings.budget = budget;
     }
-    state.settings.budget = state.settings.budget.max(args.games_budget);
     Ok(state)
 }
 
