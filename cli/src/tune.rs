@@ -192,7 +192,9 @@ fn new_state(args: &Args) -> Result<State, String> {
         for v in [p.lo, p.hi] {
             let tables = rs.tuned_tables(&[(p.path.clone(), v)])?;
             files.load(&tables, "check").map_err(|e| {
-                format!("--param {}={}..{}: the value {v} does not make a valid ruleset:\n{e}", p.path, p.lo, p.hi)
+                // The first line says what is wrong; the rest points into a scratch file.
+                let why = e.lines().next().unwrap_or_default().trim_start_matches("error: ");
+                format!("--param {}={}..{}: the value {v} does not make a valid ruleset: {why}", p.path, p.lo, p.hi)
             })?;
         }
     }
@@ -267,7 +269,11 @@ fn resumed(args: &Args) -> Result<State, String> {
     }
     let mut states = Vec::new();
     for path in &args.resume {
-        let text = engine_rules::Source::Disk(path.clone()).read().map_err(|e| e.to_string())?;
+        let text = engine_rules::Source::Disk(path.clone()).read().map_err(|e| {
+            let why = e.to_string();
+            let why = why.lines().next().unwrap_or_default().trim_start_matches("error: ").to_owned();
+            format!("--resume {}: {why}; give the file --state wrote", path.display())
+        })?;
         let state: State = serde_json::from_str(&text).map_err(|e| {
             format!("--resume {}: not a state file of `sanjuan tune`: {e}; give the file --state wrote", path.display())
         })?;

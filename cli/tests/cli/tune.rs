@@ -129,3 +129,104 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
     assert_eq!(std::fs::read_to_string(path(round, 0)).unwrap(), std::fs::read_to_string(&state).unwrap());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn tune_refuses_bad_paths_ranges_targets_and_files_with_the_fix() {
+    let refused = |args: &[&str], wanted: &[&str]| {
+        let (ok, out, err) = sanjuan(args);
+        assert!(!ok, "{args:?} was accepted: {out}");
+        for w in wanted {
+            assert!(err.contains(w), "{args:?}: `{w}` not in\n{err}");
+        }
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    let start = |param: &str, target: &str| {
+        ["tune", "--ruleset", "second-edition", "--param", param, "--target", target].map(str::to_owned).to_vec()
+    };
+    let run =
+        |args: Vec<String>, wanted: &[&str]| refused(&args.iter().map(String::as_str).collect::<Vec<_>>(), wanted);
+    // A misspelt path names itself and the paths it is closest to.
+    run(
+        start("card.palce.cost=1..6", "win_share(palace)=25±2"),
+        &["--param `card.palce.cost`", "has no number at this path", "did you mean `card.palace.cost`"],
+    );
+    run(
+        start("building.towr.prices[0]=1..6", "rounds=20..30")
+            .into_iter()
+            .map(|a| if a == "second-edition" { "alhambra".to_owned() } else { a })
+            .collect(),
+        &["did you mean `building.tower.prices[0]`"],
+    );
+    // A value the ruleset cannot take is refused before any game, with the rule it breaks.
+    run(
+        start("card.palace.cost=1..60", "rounds=10..12"),
+        &["the value 60 does not make a valid ruleset", "between 0 and 20"],
+    );
+    run(start("card.palace.cost=6..1", "rounds=10..12"), &["low end is above the high end", "PATH=LO..HI"]);
+    // A target that cannot be read, or names a card the ruleset has not.
+    run(start("card.palace.cost=1..6", "win_share(palace)=25"), &["neither CENTRE±TOLERANCE nor LO..HI"]);
+    run(start("card.palace.cost=1..6", "win_share(palac)=25±2"), &["has no card `palac`", "sanjuan cards"]);
+    run(
+        start("card.palace.cost=1..6", "rounds=10..12").into_iter().chain(["--players".into(), "5".into()]).collect(),
+        &["5 players", "2 to 4"],
+    );
+    // Shards need a state file; a resume takes its settings from its file.
+    run(
+        start("card.palace.cost=1..6", "rounds=10..12").into_iter().chain(["--shard".into(), "0/2".into()]).collect(),
+        &["add --state FILE"],
+    );
+    refused(&["tune", "--resume", "Cargo.toml"], &["--resume Cargo.toml: not a state file", "--state wrote"]);
+    refused(&["tune", "--resume", "no-such-state.json"], &["--resume no-such-state.json", "--state wrote"]);
+    refused(&["tune", "--ruleset", "second-edition"], &["--target is needed"]);
+    // The tuned file extends its input, so it must lie in the input's rules tree.
+    let outside = std::env::temp_dir().join("tuned.toml");
+    run(
+        start("card.victory_column.cost=1..6", "rounds=10..12")
+            .into_iter()
+            .map(|a| if a == "second-edition" { CHEAP.to_owned() } else { a })
+            .chain(["--out".into(), outside.to_string_lossy().into_owned()])
+            .collect(),
+        &["a ruleset reads only files of its rules tree", "write --out under that folder"],
+    );
+}
+
+#[test]
+fn an_alhambra_price_is_tuned_into_a_file_that_repeats_every_building_type() {
+    let dir = tree_dir("alhambra");
+    let out = dir.join("tuned.toml");
+    let out_s = out.to_str().unwrap();
+    // Greedy bots: no model to learn, so the test is quick; one candidate, whose
+    // value any game meets.
+    let (ok, stdout, stderr) = sanjuan(&[
+        "tune",
+        "--ruleset",
+        "alhambra",
+        "--players",
+        "3",
+        "--bot",
+        "greedy",
+        "--param",
+        "building.tower.prices[0]=4..4",
+        "--param",
+        "scoring.C.ranks[0][5]=20..20",
+        "--target",
+        "rounds=1..1000",
+        "--games-budget",
+        "40",
+        "--quiet",
+        "--out",
+        out_s,
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(stdout.contains("meets the goal") && stdout.contains("building.tower.prices[0] = 4"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    // `[[building]]` and `[[scoring]]` are taken whole from the nearest file, so all are written.
+    assert_eq!(text.matches("[[building]]").count(), 6, "{text}");
+    assert_eq!(text.matches("[[scoring]]").count(), 3, "{text}");
+    let relative = format!("target/tune-tests/alhambra-{}/tuned.toml", std::process::id());
+    let (ok, diff, stderr) = sanjuan(&["cards", "--ruleset", "alhambra", "--diff", &relative]);
+    assert!(ok, "{stderr}");
+    assert!(diff.contains("building type tower: prices 7 8 9") && diff.contains("-> 4 8 9"), "{diff}");
+    assert!(diff.contains("scoring C") && diff.contains("2 difference(s)"), "{diff}");
+    std::fs::remove_dir_all(&dir).ok();
+}
