@@ -609,7 +609,13 @@ fn report(state: &State, files: &Files, base: &dyn AnyRules, elapsed: f64) -> Cm
             }
             println!("wrote {} (extends {extends})", path.display());
         }
-        None => print!("{}", files.text(&files.extends, &tables, &about)),
+        None => {
+            // Its `extends` is written from the input's folder (or names a built-in id).
+            eprintln!(
+                "the tuned ruleset (not written: --out FILE writes it; as printed, it belongs beside the input):"
+            );
+            print!("{}", files.text(&files.extends, &tables, &about));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
