@@ -15,6 +15,7 @@ mod scenario;
 mod serve;
 mod simulate;
 mod test;
+mod tune;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +36,14 @@ enum Command {
     ///
     /// Example: sanjuan simulate --games 10000 --players 4 --seed 1
     Simulate(simulate::Args),
+    /// Search a ruleset's numbers for values that meet a target in bot games.
+    ///
+    /// Successive halving with racing over the integer ranges: games go where the answer is
+    /// still open; the search stops when a candidate's 95% interval lies inside the goal or the
+    /// budget is spent. Writes a ruleset that extends the input and sets only the tuned numbers.
+    /// Example: sanjuan tune --ruleset cards/san-juan/rulesets/examples/cheap-column.toml --players 4
+    /// --param card.victory_column.cost=1..6 --target 'win_share(victory_column)=35±4' --out tuned.toml
+    Tune(tune::Args),
     /// Host tables in a browser: people on your network and bots, any ruleset.
     ///
     /// Open the printed address, make a table and send each person their seat's link.
@@ -152,6 +161,7 @@ pub fn run(registry: engine_game::Registry) -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate(args) => simulate::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Learn(args) => balance::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),

@@ -172,7 +172,7 @@ fn per_game(mean: &engine_report::Mean) -> f64 {
 }
 
 /// `K/N`: shard K (from 0) of N.
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let usage = || format!("`{text}`: write K/N, shard K (0 to N-1) of N shards, e.g. 0/4");
     let (k, n) = text.split_once('/').ok_or_else(usage)?;
     let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| usage())?, n.trim().parse().map_err(|_| usage())?);

@@ -278,6 +278,20 @@ fn no_command_line_value_panics_aborts_or_hangs() {
         case(&["simulate", "--jobs", jobs, "--games", "1"], Refused(2));
     }
     case(&["simulate", "--jobs", "1", "--games", "2", "--players", "2", "--quiet"], Fine);
+    let tune = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut args = vec!["tune", "--ruleset", "second-edition", "--target", "rounds=1..2", "--quiet"];
+        args.extend_from_slice(extra);
+        args
+    };
+    for bad in ["card.palace.cost=0..99999999999999999999", "card.palace.cost", "card.palace.cost=2..1"] {
+        case(&tune(&["--param", bad]), Refused(2));
+    }
+    for limit in ["--games-budget", "--first-games", "--max-candidates"] {
+        case(&tune(&["--param", "card.palace.cost=1..2", limit, "0"]), Refused(2));
+    }
+    case(&tune(&["--param", "card.palace.cost=-9223372036854775808..9223372036854775807"]), Refused(1));
+    case(&tune(&["--param", "card.palace.cost=1..2", "--bot", "nobody"]), Refused(1));
+    case(&tune(&["--param", "rules.no_such_rule=1..2"]), Refused(1));
     for bots in ["nonsense", "mcts:0", "mcts:-1", "mcts:4294967295", "mcts:18446744073709551615", ",,"] {
         case(&["simulate", "--bots", bots, "--games", "1"], Refused(1));
         case(&["play", "--bots", bots], Refused(1));
@@ -667,7 +681,7 @@ fn no_game_word_appears_in_a_generic_crate() {
     assert!(words.iter().any(|w| w == "smithy") && words.iter().any(|w| w == "guild_hall"), "{words:?}");
     let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
     let mut found = Vec::new();
-    for krate in ["embed", "game", "play", "rules", "script", "report"] {
+    for krate in ["embed", "game", "play", "rules", "script", "report", "tune"] {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core").join(krate);
         let mut stack = vec![root];
         while let Some(dir) = stack.pop() {

@@ -1,6 +1,6 @@
 //! The `sanjuan` binary as a user runs it: every command and its output
 //! (`commands`), bad input of every kind refused with file and line
-//! (`hardening`, `hostile`), and balance reports (`report`). One test binary;
+//! (`hardening`, `hostile`), balance reports (`report`) and the tuner (`tune`). One test binary;
 //! `common` runs the built program.
 
 mod commands;
@@ -8,3 +8,4 @@ mod common;
 mod hardening;
 mod hostile;
 mod report;
+mod tune;

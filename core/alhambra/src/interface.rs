@@ -114,6 +114,57 @@ impl engine_game::Rules for Ruleset {
     fn feature_names(&self) -> Vec<String> {
         crate::value::feature_names(self)
     }
+
+    fn tunables(&self) -> Vec<(String, i64)> {
+        let mut out = engine_game::tuning::rule_integers(&self.rules);
+        for t in &self.types {
+            for (i, &p) in t.prices.iter().enumerate() {
+                out.push((format!("building.{}.prices[{i}]", t.id), p.into()));
+            }
+        }
+        for s in &self.scorings {
+            for (r, row) in s.ranks.iter().enumerate() {
+                for (c, &v) in row.iter().enumerate() {
+                    out.push((format!("scoring.{}.ranks[{r}][{c}]", s.name), v.into()));
+                }
+            }
+        }
+        out
+    }
+
+    /// `rules.<key>…` writes the rule's key whole (`[rules]` merges key by key);
+    /// a building price or a scoring's points write every `[[building]]` or
+    /// every `[[scoring]]` table, because those are taken whole from the
+    /// nearest file that has them.
+    fn tuned_tables(&self, values: &[(String, i64)]) -> Result<toml::Table, String> {
+        use engine_rules::keys::{self, Step};
+        let mut out = toml::Table::new();
+        for (path, to) in values {
+            if path.starts_with("rules.") {
+                engine_game::tuning::set_rule(&self.rules, &mut out, path, *to)?;
+                continue;
+            }
+            let unknown = || format!("`{path}` is not a number of this ruleset");
+            let steps = keys::parse(path)?;
+            let (Some(Step::Key(table)), Some(Step::Key(name))) = (steps.first(), steps.get(1)) else {
+                return Err(unknown());
+            };
+            let (index, whole) = match table.as_str() {
+                "building" => (self.types.iter().position(|t| t.id == *name), toml::Value::try_from(&self.types)),
+                "scoring" => {
+                    (self.scorings.iter().position(|s| s.name == *name), toml::Value::try_from(&self.scorings))
+                }
+                _ => return Err(unknown()),
+            };
+            let index = index.ok_or_else(unknown)?;
+            let whole = whole.map_err(|e| e.to_string())?;
+            let list = out.entry(table.clone()).or_insert(whole);
+            let mut inner = vec![Step::Index(index)];
+            inner.extend_from_slice(&steps[2..]);
+            keys::set(list, &inner, *to).map_err(|_| unknown())?;
+        }
+        Ok(out)
+    }
 }
 
 impl engine_game::Game for Game {

@@ -191,6 +191,10 @@ pub trait AnyRules: Send + Sync {
     fn learn_model(&self) -> Result<ValueModel, String>;
     /// The names of the balance model's features (a model learned before must have these).
     fn feature_names(&self) -> Vec<String>;
+    /// See [`Rules::tunables`].
+    fn tunables(&self) -> Vec<(String, i64)>;
+    /// See [`Rules::tuned_tables`].
+    fn tuned_tables(&self, values: &[(String, i64)]) -> Result<toml::Table, String>;
     /// A new game of `players` dealt from `seed`.
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnyGame>, String>;
     /// Refuses a bot name this game cannot seat.
@@ -273,6 +277,14 @@ impl<G: Game> AnyRules for RulesOf<G> {
 
     fn feature_names(&self) -> Vec<String> {
         self.0.feature_names()
+    }
+
+    fn tunables(&self) -> Vec<(String, i64)> {
+        self.0.tunables()
+    }
+
+    fn tuned_tables(&self, values: &[(String, i64)]) -> Result<toml::Table, String> {
+        self.0.tuned_tables(values)
     }
 
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnyGame>, String> {

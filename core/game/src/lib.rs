@@ -23,6 +23,7 @@ pub mod saved;
 pub mod scenario;
 pub mod score;
 pub mod text;
+pub mod tuning;
 pub mod view;
 
 use std::path::Path;
@@ -113,6 +114,20 @@ pub trait Rules: Send + Sync + Sized + 'static {
     /// The names of the balance model's features for this ruleset: a model learned
     /// before fits only with these.
     fn feature_names(&self) -> Vec<String>;
+    /// The integer numbers `tune` may change, each by its key path
+    /// (`rules.hand_limit`; [`engine_rules::keys`]) with its value here. None by default.
+    fn tunables(&self) -> Vec<(String, i64)> {
+        Vec::new()
+    }
+    /// The tables of a ruleset file that `extends` this one and sets each
+    /// path of `values` (paths of [`Rules::tunables`]) to its number, and
+    /// nothing else: what `tune` writes beside `id`, `name` and `extends`.
+    fn tuned_tables(&self, values: &[(String, i64)]) -> Result<toml::Table, String> {
+        match values.first() {
+            None => Ok(toml::Table::new()),
+            Some((path, _)) => Err(format!("`{path}`: this game names none of its numbers for tuning")),
+        }
+    }
 }
 
 /// A game's state: one crate implements it once, and records, saved games,

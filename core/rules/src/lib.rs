@@ -1,7 +1,8 @@
 //! Game-independent rule files: where they come from ([`files`]), TOML with
 //! the span of every key ([`doc`]), rustc-style diagnostics ([`error`]), the
-//! `extends` chain and the `game` key ([`chain`]), and rule keys declared
-//! once with their ranges ([`schema`]). No game's rules live here.
+//! `extends` chain and the `game` key ([`chain`]), rule keys declared
+//! once with their ranges ([`schema`]), and integers named by key path
+//! ([`keys`]). No game's rules live here.
 #![warn(missing_docs)]
 
 pub mod chain;
@@ -9,6 +10,7 @@ pub mod diff;
 pub mod doc;
 pub mod error;
 pub mod files;
+pub mod keys;
 pub mod profile;
 pub mod saved;
 pub mod schema;

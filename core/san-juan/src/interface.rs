@@ -99,6 +99,51 @@ impl engine_game::Rules for Ruleset {
     fn feature_names(&self) -> Vec<String> {
         crate::value::feature_names(self)
     }
+
+    fn tunables(&self) -> Vec<(String, i64)> {
+        let mut out = engine_game::tuning::rule_integers(&self.rules);
+        for c in &self.cards.cards {
+            for (field, value) in card_numbers(c) {
+                out.push((format!("card.{}.{field}", c.id), value));
+            }
+        }
+        out
+    }
+
+    /// `rules.<key>…` writes the rule's key whole (`[rules]` merges key by key);
+    /// `card.<id>.<field>` writes `[cards.<id>] <field>` (a card patch sets single fields).
+    fn tuned_tables(&self, values: &[(String, i64)]) -> Result<toml::Table, String> {
+        let mut out = toml::Table::new();
+        for (path, to) in values {
+            if path.starts_with("rules.") {
+                engine_game::tuning::set_rule(&self.rules, &mut out, path, *to)?;
+                continue;
+            }
+            let known = |p: &str| self.tunables().iter().any(|(k, _)| k == p);
+            let parts: Vec<&str> = path.split('.').collect();
+            let ["card", id, field] = parts[..] else {
+                return Err(format!("`{path}` is not a number of this ruleset"));
+            };
+            if !known(path) {
+                return Err(format!("`{path}` is not a number of this ruleset"));
+            }
+            let cards = out.entry("cards").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let card = cards
+                .as_table_mut()
+                .ok_or("`cards` is not a table")?
+                .entry(id)
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            card.as_table_mut()
+                .ok_or("a card patch is not a table")?
+                .insert(field.to_owned(), toml::Value::Integer(*to));
+        }
+        Ok(out)
+    }
+}
+
+/// A card's numbers a ruleset's `[cards.<id>]` patch may set, by field name.
+fn card_numbers(c: &crate::cards::CardDef) -> [(&'static str, i64); 4] {
+    [("cost", c.cost.into()), ("vp", c.vp.into()), ("copies", c.copies.into()), ("under_vp", c.under_vp.into())]
 }
 
 impl engine_game::Game for Game {
