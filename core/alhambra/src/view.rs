@@ -52,7 +52,7 @@ pub struct SlotView {
     pub building: Option<String>,
     /// Its type.
     pub kind: Option<String>,
-    /// Its price.
+    /// Its price: what the player to move pays, after their buildings' `on_price`.
     pub price: Option<u8>,
 }
 
@@ -166,7 +166,9 @@ impl Game {
                 currency: rs.currencies[rs.yard[slot] as usize].id.clone(),
                 building: b.map(|b| rs.building(b).id.clone()),
                 kind: b.map(|b| rs.types[rs.building(b).kind as usize].id.clone()),
-                price: b.map(|b| rs.building(b).price),
+                // A scripted discount changes what the player to move pays; the
+                // printed price alone would show a price no one pays.
+                price: b.map(|_| u8::try_from(self.price_at(slot as u8)).unwrap_or(u8::MAX)),
             })
             .collect();
         let pending = self.pending.as_ref().map(|d: &Decision| PendingView {

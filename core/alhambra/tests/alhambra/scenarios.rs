@@ -72,3 +72,17 @@ fn the_corpus_scenarios_pass_their_checks() {
     }
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
+
+#[test]
+fn the_display_shows_the_price_after_a_scripted_discount() {
+    // The garden guild's scenario: seat 0 owns two gardens, each making a garden 1 cheaper for it.
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../snapshots/alhambra/corpus_garden_guild_discount.toml"
+    ));
+    let scenario = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let game = scenario.setup(scenario.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let prices: Vec<Option<u8>> = game.view(None).building_display.iter().map(|s| s.price).collect();
+    // garden10 costs seat 0 (to move) 8; the other types keep their printed prices.
+    assert_eq!(prices, [Some(2), Some(3), Some(8), Some(7)]);
+}
