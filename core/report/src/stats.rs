@@ -57,15 +57,21 @@ pub struct Rate {
 impl Rate {
     /// The rate `hits / n` and its Wilson score interval at z = 1.96.
     pub fn wilson(hits: f64, n: u64) -> Rate {
+        Rate::wilson_at(hits, n, Z95)
+    }
+
+    /// The rate `hits / n` and its Wilson score interval at `z` (a search
+    /// comparing many candidates widens it).
+    pub fn wilson_at(hits: f64, n: u64, z: f64) -> Rate {
         if n == 0 {
             return Rate { hits, n, value: f64::NAN, lo: f64::NAN, hi: f64::NAN };
         }
         let nf = n as f64;
         let p = hits / nf;
-        let z2 = Z95 * Z95;
+        let z2 = z * z;
         let denom = 1.0 + z2 / nf;
         let centre = (p + z2 / (2.0 * nf)) / denom;
-        let half = Z95 / denom * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).max(0.0).sqrt();
+        let half = z / denom * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).max(0.0).sqrt();
         Rate { hits, n, value: p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0) }
     }
 }

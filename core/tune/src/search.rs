@@ -374,24 +374,9 @@ pub fn z_for(alpha: f64) -> f64 {
     let (mut lo, mut hi) = (0.0_f64, 10.0_f64);
     for _ in 0..80 {
         let mid = (lo + hi) / 2.0;
-        if erfc(mid / std::f64::consts::SQRT_2) > alpha { lo = mid } else { hi = mid }
+        if engine_report::erfc(mid / std::f64::consts::SQRT_2) > alpha { lo = mid } else { hi = mid }
     }
     (lo + hi) / 2.0
-}
-
-/// erfc by Numerical Recipes' Chebyshev fit (fractional error below 1.2e-7).
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let r = t * (-z * z + poly).exp();
-    if x >= 0.0 { r } else { 2.0 - r }
 }
 
 /// SplitMix64, for drawing grid points from the seed.

@@ -232,13 +232,8 @@ impl Tally {
         if self.n == 0 {
             return Estimate::none();
         }
-        let n = self.n as f64;
-        let p = self.sum() / n;
-        let z2 = z * z;
-        let denom = 1.0 + z2 / n;
-        let centre = (p + z2 / (2.0 * n)) / denom;
-        let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).max(0.0).sqrt();
-        Estimate { value: p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0), n: self.n }
+        let r = engine_report::Rate::wilson_at(self.sum(), self.n, z);
+        Estimate { value: r.value, lo: r.lo, hi: r.hi, n: self.n }
     }
 
     /// The mean of whole-number observations with mean ± z·sd/√n (NaN bounds below 2 observations).
