@@ -16,7 +16,6 @@ use rhai::{Array, Dynamic, ImmutableString, Map};
 use super::{Decision, Draw, Game, n_cards};
 use crate::error::GameError;
 use crate::hooks::{CTX_EVENT, CTX_MORE, CTX_TABLE, Hook, Scoped};
-use crate::rng;
 use crate::ruleset::{BuildingIdx, Money};
 
 /// The modifiers of the seat to decide, worked out before its legal actions.
@@ -326,13 +325,8 @@ impl Game {
     fn draw_money(&mut self, seat: usize, k: usize) -> Result<(), GameError> {
         let mut drawn = Vec::new();
         while drawn.len() < k {
-            if self.deck.is_empty() {
-                if self.discard.is_empty() {
-                    break;
-                }
-                self.deck.extend(self.discard.drain(..).map(Draw::Money));
-                rng::shuffle(&mut self.rng, &mut self.deck);
-                self.event(None, |_| "the discard pile is shuffled into a new money deck".into());
+            if !self.deck_ready() {
+                break;
             }
             match self.deck.pop() {
                 Some(Draw::Money(m)) => {

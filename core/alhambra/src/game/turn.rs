@@ -95,16 +95,25 @@ impl Game {
         self.event_hooks(hooks::TURN_START, next, &[], |_| turn_map(next, turn))
     }
 
+    /// Shuffles the discard pile into a new money deck when the deck is empty;
+    /// false when both are.
+    pub(super) fn deck_ready(&mut self) -> bool {
+        if self.deck.is_empty() {
+            if self.discard.is_empty() {
+                return false;
+            }
+            self.deck.extend(self.discard.drain(..).map(Draw::Money));
+            rng::shuffle(&mut self.rng, &mut self.deck);
+            self.event(None, |_| "the discard pile is shuffled into a new money deck".into());
+        }
+        true
+    }
+
     /// Refills the money display; a scoring card drawn is scored, then the refill goes on.
     pub(crate) fn refill_money(&mut self) -> Result<(), GameError> {
         while self.money_display.len() < self.rs.rules.money_display {
-            if self.deck.is_empty() {
-                if self.discard.is_empty() {
-                    break;
-                }
-                self.deck.extend(self.discard.drain(..).map(Draw::Money));
-                rng::shuffle(&mut self.rng, &mut self.deck);
-                self.event(None, |_| "the discard pile is shuffled into a new money deck".into());
+            if !self.deck_ready() {
+                break;
             }
             match self.deck.pop() {
                 Some(Draw::Money(m)) => self.money_display.push(m),
