@@ -6,6 +6,7 @@
 //! points are remembered per (scoring, type, counts): the script runs once
 //! for each distinct position, not once per game.
 
+use engine_script::{HookMask, hook_bit};
 use std::collections::HashMap;
 use std::sync::RwLock;
 
@@ -300,11 +301,11 @@ pub struct Hooks {
     host: ScriptHost,
     memo: RwLock<Memo>,
     /// Per building type: a bit per hook its script defines.
-    type_masks: Vec<u64>,
+    type_masks: Vec<HookMask>,
     /// Per currency: a bit per hook its script defines.
-    currency_masks: Vec<u64>,
+    currency_masks: Vec<HookMask>,
     /// Every type's and currency's bits: 0 when no card has a script, so a game pays nothing for them.
-    union: u64,
+    union: HookMask,
 }
 
 /// The first owner index of the building types' scripts (after the scoring and the neutral collector's).
@@ -390,35 +391,35 @@ impl Hooks {
             return Err(errors);
         }
         let mask = |o: usize| host.owner_mask(o);
-        let type_masks: Vec<u64> = (0..types.len()).map(|t| mask(FIRST_TYPE + t)).collect();
-        let currency_masks: Vec<u64> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
+        let type_masks: Vec<HookMask> = (0..types.len()).map(|t| mask(FIRST_TYPE + t)).collect();
+        let currency_masks: Vec<HookMask> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
         let union = type_masks.iter().chain(&currency_masks).fold(0, |m, b| m | b);
         Ok(Hooks { host, memo: RwLock::default(), type_masks, currency_masks, union })
     }
 
     /// A bit per hook some building type or currency listens to (0: no card has a script).
     #[inline]
-    pub fn listened(&self) -> u64 {
+    pub fn listened(&self) -> HookMask {
         self.union
     }
 
     /// True when some card listens to one of `hooks`.
     #[inline]
     pub fn any_listens(&self, hooks: impl IntoIterator<Item = Hook>) -> bool {
-        let bits = hooks.into_iter().fold(0u64, |m, h| m | 1 << h as u64);
+        let bits = hooks.into_iter().fold(0, |m, h| m | hook_bit(h as usize));
         self.union & bits != 0
     }
 
     /// True when building type `t`'s script defines `hook`.
     #[inline]
     pub fn type_listens(&self, hook: Hook, t: usize) -> bool {
-        self.type_masks.get(t).is_some_and(|m| m & (1 << hook as u64) != 0)
+        self.type_masks.get(t).is_some_and(|m| m & hook_bit(hook as usize) != 0)
     }
 
     /// True when currency `c`'s script defines `hook`.
     #[inline]
     pub fn currency_listens(&self, hook: Hook, c: usize) -> bool {
-        self.currency_masks.get(c).is_some_and(|m| m & (1 << hook as u64) != 0)
+        self.currency_masks.get(c).is_some_and(|m| m & hook_bit(hook as usize) != 0)
     }
 
     /// The script owner of building type `t`.

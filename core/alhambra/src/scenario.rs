@@ -570,6 +570,11 @@ impl engine_game::scenario::Report for Reported<'_> {
     fn discard_size(&self) -> usize {
         self.0.discard().len()
     }
+
+    /// A round is one turn of every player.
+    fn round(&self) -> u32 {
+        engine_game::Game::rounds(self.0)
+    }
 }
 
 /// The `[expect]` entries only Alhambra has: the neutral collector, buildings

@@ -86,6 +86,8 @@ macro_rules! scenario_expect {
             deck_size: Option<usize>,
             /// Cards in the discard pile.
             discard_size: Option<usize>,
+            /// The round being played.
+            round: Option<u32>,
         ] $($item)* }
     };
 }
@@ -240,6 +242,8 @@ pub trait Report {
     fn deck_size(&self) -> usize;
     /// Cards in the discard pile.
     fn discard_size(&self) -> usize;
+    /// The round being played.
+    fn round(&self) -> u32;
 }
 
 /// Adds to `fails` a line per common `[expect]` key that `game` does not meet:
@@ -298,6 +302,9 @@ pub fn check<R: Report>(want: &Common, game: &R, fails: &mut Vec<String>) -> Res
     }
     if let Some(w) = want.discard_size {
         eq("discard size", w.to_string(), game.discard_size().to_string());
+    }
+    if let Some(w) = want.round {
+        eq("round", w.to_string(), game.round().to_string());
     }
     check_legal(want, &game.legal(), fails);
     Ok(())
@@ -382,6 +389,9 @@ mod tests {
         }
         fn discard_size(&self) -> usize {
             0
+        }
+        fn round(&self) -> u32 {
+            3
         }
     }
 

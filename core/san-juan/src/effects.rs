@@ -25,8 +25,16 @@ use crate::rng;
 pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ("draw", &["seat"], "#{ draw: n }: the owner draws n cards; `seat: s` makes seat s draw"),
     ("discard", &["seat"], "#{ discard: n }: the owner (or `seat`) discards n hand cards of their choice"),
-    ("take_random", &["from"], "#{ take_random: k, from: s }: the owner takes k random hand cards of seat s"),
-    ("give", &["to"], "#{ give: n, to: s }: the owner gives n hand cards of its choice to seat s"),
+    (
+        "take_random",
+        &["from", "to"],
+        "#{ take_random: k, from: s }: the owner (or seat `to`) takes k random hand cards of seat s",
+    ),
+    (
+        "give",
+        &["to", "from"],
+        "#{ give: n, to: s }: the owner (or seat `from`) gives n hand cards of its choice to seat s",
+    ),
     (
         "add_good",
         &["seat"],
@@ -171,10 +179,10 @@ pub enum Effect {
     Draw { seat: usize, n: i32 },
     /// A seat discards cards of its choice.
     Discard { seat: usize, n: i32 },
-    /// The owner takes random hand cards from another seat.
-    TakeRandom { from: usize, n: i32 },
-    /// The owner gives hand cards of its choice.
-    Give { to: usize, n: i32 },
+    /// A seat (the owner unless named) takes random hand cards from another seat.
+    TakeRandom { from: usize, to: usize, n: i32 },
+    /// A seat (the owner unless named) gives hand cards of its choice to another.
+    Give { from: usize, to: usize, n: i32 },
     /// A good goes on a building (`seat`, `slot`).
     AddGood { seat: usize, slot: Option<usize> },
     /// The good on a building is discarded.
@@ -263,40 +271,51 @@ fn text(map: &Map, key: &str) -> Result<String, String> {
 }
 
 impl Game {
-    /// Reads a hook's effects: a map is one, an array of maps several.
-    pub(crate) fn parse_effects(&self, value: Dynamic, at: Origin) -> Result<Vec<Effect>, String> {
+    /// Reads a hook's effects: a map is one, an array of maps several. A wrong
+    /// map comes back with the error, so that the error can point at it.
+    pub(crate) fn parse_effects(&self, value: Dynamic, at: Origin) -> Result<Vec<Effect>, (String, Option<Map>)> {
         if value.is_map() {
-            return Ok(vec![self.parse_effect(value.cast::<Map>(), at)?]);
+            let map = value.cast::<Map>();
+            return match self.parse_effect(&map, at) {
+                Ok(e) => Ok(vec![e]),
+                Err(e) => Err((e, Some(map))),
+            };
         }
         let type_name = value.type_name();
-        let list = value
-            .try_cast::<rhai::Array>()
-            .ok_or_else(|| format!("returned a {type_name}; expected a number, an effect map or an array of them"))?;
-        list.into_iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let type_name = v.type_name();
-                let map =
-                    v.try_cast::<Map>().ok_or_else(|| format!("effect {} is a {type_name}, expected a map", i + 1))?;
-                self.parse_effect(map, at).map_err(|e| format!("effect {}: {e}", i + 1))
-            })
-            .collect()
+        let list = value.try_cast::<rhai::Array>().ok_or_else(|| {
+            (format!("returned a {type_name}; expected a number, an effect map or an array of them"), None)
+        })?;
+        let mut effects = Vec::with_capacity(list.len());
+        for (i, v) in list.into_iter().enumerate() {
+            let type_name = v.type_name();
+            let map = v
+                .try_cast::<Map>()
+                .ok_or_else(|| (format!("effect {} is a {type_name}, expected a map", i + 1), None))?;
+            match self.parse_effect(&map, at) {
+                Ok(e) => effects.push(e),
+                Err(e) => return Err((format!("effect {}: {e}", i + 1), Some(map))),
+            }
+        }
+        Ok(effects)
     }
 
-    fn parse_effect(&self, map: Map, at: Origin) -> Result<Effect, String> {
+    fn parse_effect(&self, map: &Map, at: Origin) -> Result<Effect, String> {
         let name = effect_name(&map)?;
         let players = self.players.len() as i64;
         let seat_of = |key: &str, default: usize| int(&map, key, 0, players - 1, default as i64).map(|s| s as usize);
         let owner = at.seat;
-        let other = |key: &str| -> Result<usize, String> {
+        // The seat at `key` (which must be given), and the seat at `mover` (the owner
+        // unless given), which must differ: cards move between two hands.
+        let between = |key: &str, mover: &str| -> Result<(usize, usize), String> {
             if !map.contains_key(key) {
                 return Err(format!("`{name}` needs `{key}: seat`"));
             }
-            let s = seat_of(key, owner)?;
-            if s == owner {
-                return Err(format!("`{key}: {s}` is the owner's own seat"));
+            let (s, m) = (seat_of(key, owner)?, seat_of(mover, owner)?);
+            if s == m {
+                let whose = if map.contains_key(mover) { format!("`{mover}: {m}`") } else { "the owner".to_owned() };
+                return Err(format!("`{key}: {s}` is the same seat as {whose}: cards move between two hands"));
             }
-            Ok(s)
+            Ok((s, m))
         };
         let amount = |lo: i64| int(&map, name, lo, MOST, 0);
         let building = |map: &Map| -> Result<(usize, Option<usize>), String> {
@@ -329,8 +348,14 @@ impl Game {
         Ok(match name {
             "draw" => Effect::Draw { seat: seat_of("seat", owner)?, n: amount(0)? },
             "discard" => Effect::Discard { seat: seat_of("seat", owner)?, n: amount(0)? },
-            "take_random" => Effect::TakeRandom { from: other("from")?, n: amount(0)? },
-            "give" => Effect::Give { to: other("to")?, n: amount(0)? },
+            "take_random" => {
+                let (from, to) = between("from", "to")?;
+                Effect::TakeRandom { from, to, n: amount(0)? }
+            }
+            "give" => {
+                let (to, from) = between("to", "from")?;
+                Effect::Give { from, to, n: amount(0)? }
+            }
             "add_good" => {
                 let (seat, slot) = building(&map)?;
                 Effect::AddGood { seat, slot }
@@ -448,7 +473,10 @@ impl Game {
             }
             return Ok(());
         }
-        let effects = self.parse_effects(value, at).map_err(|e| bad(self, e))?;
+        let effects = self.parse_effects(value, at).map_err(|(e, map)| match map {
+            Some(map) => self.rs.scripts.bad_map(hook as usize, card as usize, &map, &e).into(),
+            None => bad(self, e),
+        })?;
         let chain = self.chain;
         let queued = effects.into_iter().map(|effect| Queued { seat: at.seat, slot: at.slot, hook, effect, chain });
         if first {
@@ -486,11 +514,11 @@ impl Game {
                     self.pending = Some(Decision::Discard { seat: who, left, reason: DiscardReason::Building(card) });
                 }
             }
-            Effect::TakeRandom { from, n } => self.take_random(seat, card, from, n),
-            Effect::Give { to, n } => {
-                let left = (n.max(0) as usize).min(self.players[seat].hand.len());
+            Effect::TakeRandom { from, to, n } => self.take_random(to, card, from, n),
+            Effect::Give { from, to, n } => {
+                let left = (n.max(0) as usize).min(self.players[from].hand.len());
                 if left > 0 {
-                    self.pending = Some(Decision::Give { seat, to, left, cause: card });
+                    self.pending = Some(Decision::Give { seat: from, to, left, cause: card });
                 }
             }
             Effect::AddGood { seat: who, slot: at } => self.add_good(seat, card, who, at),

@@ -4,6 +4,7 @@
 //! `[rules]` table is merged key by key over the parent's, its `[cards.<id>]`
 //! tables patch single fields of a card, and `extra_sets` adds card files.
 
+use engine_script::HookMask;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -193,7 +194,7 @@ pub struct Ruleset {
     /// The card set files used.
     pub sets: Vec<Source>,
     /// Per card, a bit per hook its script defines.
-    pub hook_masks: Vec<u64>,
+    pub hook_masks: Vec<HookMask>,
     /// Discounts of build-cost hooks that depend only on what is built.
     pub cost_table: hooks::CostTable,
     /// A digest of everything that decides play: rules, cards and script texts.

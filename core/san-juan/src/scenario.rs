@@ -120,6 +120,9 @@ impl Scenario {
         game.tiles = self.trading_tiles(&rs, &mut game)?.into();
         game.refresh_hook_masks();
         game.start_round(!f.round_start);
+        if f.round_start {
+            game.hear_new_round().map_err(|e| self.err("round_start", format!("starting the round: {e}")))?;
+        }
         game.advance().map_err(|e| self.err("players", format!("setting up: {e}")))?;
         Ok(game)
     }
@@ -415,6 +418,10 @@ impl engine_game::scenario::Report for Reported<'_> {
 
     fn discard_size(&self) -> usize {
         self.0.discard_size()
+    }
+
+    fn round(&self) -> u32 {
+        self.0.round()
     }
 }
 

@@ -20,6 +20,7 @@
 //! palace by its printed 0 points left it never built.) Decisions a script
 //! asks for are valued by playing them on a copy.
 
+use engine_script::hook_bit;
 use std::cell::{Cell, RefCell};
 
 use engine_play::value::{Features, ValueModel, by_playing};
@@ -39,7 +40,7 @@ impl Game {
     /// Whether scoring scripts count for `seat` building `card`: its own
     /// buildings' or the card's.
     fn scores_by_script(&self, seat: usize, card: CardIdx) -> bool {
-        (self.hook_mask[seat] | self.rs.hook_masks[card as usize]) & (1 << Hook::Score as u64) != 0
+        (self.hook_mask[seat] | self.rs.hook_masks[card as usize]) & hook_bit(Hook::Score as usize) != 0
     }
 
     /// The points `seat` would score now with `card` built (over the
@@ -262,7 +263,7 @@ impl<'a> Values<'a> {
     /// would add now; of any other card, its printed points (quicker than
     /// scoring the city with each card in hand; a Build decision scores exactly).
     fn owned(&self, c: CardIdx) -> f64 {
-        let points = if self.rs.hook_masks[c as usize] & (1 << Hook::Score as u64) != 0 {
+        let points = if self.rs.hook_masks[c as usize] & hook_bit(Hook::Score as usize) != 0 {
             self.gain(c)
         } else {
             f64::from(self.rs.cards.get(c).vp)

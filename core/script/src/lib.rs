@@ -20,6 +20,19 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, OptimizationLevel
 use engine_rules::error::{LoadError, Pos, ScriptError, closest};
 use engine_rules::files::Source;
 
+/// A set of hooks by index, one bit each (which hooks a card listens to): room
+/// for 128, so that a game may grow its events without a new type.
+pub type HookMask = u128;
+
+/// The bit of hook `h` in a [`HookMask`].
+#[inline]
+pub const fn hook_bit(h: usize) -> HookMask {
+    1 << h
+}
+
+/// How many hooks a [`HookMask`] holds.
+pub const MAX_HOOKS: usize = HookMask::BITS as usize;
+
 /// A hook the core raises: its function name, arity and what it means.
 #[derive(Clone, Copy, Debug)]
 pub struct HookSpec {
@@ -370,10 +383,10 @@ impl ScriptHost {
         let maps = maps_in(ast, name);
         if let Some(spec) = self.hooks.iter().find(|h| h.name == name) {
             for map in &maps {
-                errors.extend(self.check_map(source, text, spec, map));
+                errors.extend(self.check_map(source, text, spec, &map.entries));
             }
         }
-        for MapEntry { key: k, at, .. } in maps.into_iter().flatten() {
+        for MapEntry { key: k, at, .. } in maps.into_iter().flat_map(|m| m.entries) {
             if !self.map_keys.contains(&k.as_str()) {
                 let near = closest(&k, self.map_keys.iter().copied())
                     .map(|c| format!("did you mean `{c}`? "))
@@ -511,12 +524,12 @@ impl ScriptHost {
     }
 
     /// A bit per hook `owner` listens to.
-    pub fn owner_mask(&self, owner: usize) -> u64 {
+    pub fn owner_mask(&self, owner: usize) -> HookMask {
         self.dispatch
             .iter()
             .enumerate()
             .filter(|(_, d)| d.get(owner).is_some_and(Option::is_some))
-            .fold(0u64, |m, (h, _)| m | 1u64 << h)
+            .fold(0, |m, (h, _)| m | hook_bit(h))
     }
 
     /// The script file of an owner, if it has one for `hook`.
@@ -654,6 +667,18 @@ impl ScriptHost {
             .map_or_else(Pos::default, |s| fn_pos(&self.scripts[s as usize].ast, self.hooks[hook].name))
     }
 
+    /// A wrong map a hook returned (an effect), reported at the map written in
+    /// the script with the same keys and string values (the hook's own function
+    /// first, then its helpers), or at the hook's function when none matches
+    /// (a map built key by key).
+    pub fn bad_map(&self, hook: usize, owner: usize, map: &rhai::Map, what: &str) -> ScriptError {
+        let Some(s) = self.dispatch[hook][owner] else { return self.bad_return(hook, owner, what) };
+        let script = &self.scripts[s as usize];
+        let at = written_map_pos(&script.ast, self.hooks[hook].name, map).unwrap_or_else(|| self.hook_pos(hook, owner));
+        let message = format!("{what}; {}", self.hooks[hook].doc);
+        self.script_error(hook, owner, &script.source, at, message)
+    }
+
     /// A wrong return value, reported like a script error at the hook's function.
     pub fn bad_return(&self, hook: usize, owner: usize, what: &str) -> ScriptError {
         let source = self.source_of(hook, owner).cloned().unwrap_or_else(|| Source::Disk(std::path::PathBuf::new()));
@@ -760,8 +785,15 @@ struct MapEntry {
     text: Option<String>,
 }
 
-/// The maps written in function `name`, each as its entries.
-fn maps_in(ast: &AST, name: &str) -> Vec<Vec<MapEntry>> {
+/// A map written in a script: where it starts, and its entries.
+#[derive(Clone, Debug)]
+struct WrittenMap {
+    at: Pos,
+    entries: Vec<MapEntry>,
+}
+
+/// The maps written in function `name`.
+fn maps_in(ast: &AST, name: &str) -> Vec<WrittenMap> {
     use rhai::{ASTNode, Expr};
     let Some((start, end, _)) = body_span(ast, name) else { return Vec::new() };
     let mut out = Vec::new();
@@ -770,7 +802,7 @@ fn maps_in(ast: &AST, name: &str) -> Vec<Vec<MapEntry>> {
             return true;
         }
         match path.last() {
-            Some(ASTNode::Expr(Expr::Map(m, _))) => {
+            Some(ASTNode::Expr(Expr::Map(m, at))) => {
                 let entry = |(k, v): &(rhai::Ident, Expr)| MapEntry {
                     key: k.name.to_string(),
                     at: pos(k.pos),
@@ -779,7 +811,7 @@ fn maps_in(ast: &AST, name: &str) -> Vec<Vec<MapEntry>> {
                         _ => None,
                     },
                 };
-                out.push(m.0.iter().map(entry).collect());
+                out.push(WrittenMap { at: pos(*at), entries: m.0.iter().map(entry).collect() });
             }
             // The optimizer folds a map of constants into one value.
             Some(ASTNode::Expr(Expr::DynamicConstant(v, at))) => constant_maps(v, pos(*at), &mut out),
@@ -791,17 +823,35 @@ fn maps_in(ast: &AST, name: &str) -> Vec<Vec<MapEntry>> {
 }
 
 /// The maps in a folded constant (a map, or an array of maps), all at its position.
-fn constant_maps(v: &Dynamic, at: Pos, out: &mut Vec<Vec<MapEntry>>) {
+fn constant_maps(v: &Dynamic, at: Pos, out: &mut Vec<WrittenMap>) {
     if let Some(m) = v.read_lock::<rhai::Map>() {
         let entry = |(k, v): (&rhai::Identifier, &Dynamic)| MapEntry {
             key: k.to_string(),
             at,
             text: v.read_lock::<rhai::ImmutableString>().map(|s| s.to_string()),
         };
-        out.push(m.iter().map(entry).collect());
+        out.push(WrittenMap { at, entries: m.iter().map(entry).collect() });
     } else if let Some(a) = v.read_lock::<rhai::Array>() {
         a.iter().for_each(|v| constant_maps(v, at, out));
     }
+}
+
+/// Where a map like `map` is written: in function `hook`, else in any other
+/// function of the script. Like means the same keys, and the same value for
+/// each key written as a string literal.
+fn written_map_pos(ast: &AST, hook: &str, map: &rhai::Map) -> Option<Pos> {
+    let like = |m: &WrittenMap| {
+        m.entries.len() == map.len()
+            && m.entries.iter().all(|e| {
+                map.get(e.key.as_str()).is_some_and(|v| {
+                    e.text
+                        .as_ref()
+                        .is_none_or(|t| v.read_lock::<rhai::ImmutableString>().is_some_and(|s| s.as_str() == t))
+                })
+            })
+    };
+    let others = ast.iter_fn_def().map(|f| f.name.as_str()).filter(|n| *n != hook);
+    std::iter::once(hook).chain(others).find_map(|name| maps_in(ast, name).into_iter().find(like).map(|m| m.at))
 }
 
 /// Calls anywhere in the script to one of `names`, with where.

@@ -1,6 +1,7 @@
 //! Hook dispatch: which buildings listen to a hook, the context a script
 //! receives, and calling a hook on one seat, the actor and the others.
 
+use engine_script::{HookMask, hook_bit};
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -37,8 +38,8 @@ pub(crate) struct Heard {
 }
 
 /// A bit per hook of an event's scopes.
-const fn bits(hooks: [Hook; 3]) -> u64 {
-    (1 << hooks[0] as u64) | (1 << hooks[1] as u64) | (1 << hooks[2] as u64)
+const fn bits(hooks: [Hook; 3]) -> HookMask {
+    hook_bit(hooks[0] as usize) | hook_bit(hooks[1] as usize) | hook_bit(hooks[2] as usize)
 }
 
 /// The hooks of the events that are queued ([`Game::publish`]), own, other, any.
@@ -96,7 +97,7 @@ impl Game {
     }
 
     pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Listeners {
-        if self.hook_mask[seat] & (1 << hook as u64) == 0 {
+        if self.hook_mask[seat] & hook_bit(hook as usize) == 0 {
             return Listeners::new();
         }
         let scripts = &self.rs.scripts;
@@ -285,7 +286,7 @@ impl Game {
 
     /// True when some building in play listens to one of `hooks`.
     pub(crate) fn anyone_listens(&self, hooks: impl IntoIterator<Item = Hook>) -> bool {
-        let bits = hooks.into_iter().fold(0u64, |m, h| m | (1 << h as u64));
+        let bits = hooks.into_iter().fold(0, |m, h| m | hook_bit(h as usize));
         self.hook_union & bits != 0
     }
 
@@ -315,7 +316,7 @@ impl Game {
         'seats: for seat in (0..n).map(|k| (actor + k) % n) {
             let mine = if seat == actor { own } else { other };
             for hook in [mine, any].into_iter().flatten() {
-                if self.hook_mask[seat] & (1 << hook as u64) == 0 {
+                if self.hook_mask[seat] & hook_bit(hook as usize) == 0 {
                     continue;
                 }
                 result = self.draw_hooks(hook, seat, target, |c| {
@@ -341,7 +342,7 @@ impl Game {
         actor: usize,
         event: impl FnOnce(&mut Game) -> EventFacts,
     ) -> Result<(), GameError> {
-        if self.hook_union & (1 << hook as u64) == 0 {
+        if self.hook_union & hook_bit(hook as usize) == 0 {
             return Ok(());
         }
         let facts = self.event_for([hook], event);
@@ -374,7 +375,7 @@ impl Game {
         edit: impl Fn(&mut Ctx),
         mut each: impl FnMut(CardIdx, i32),
     ) -> Result<(), GameError> {
-        if self.hook_union & (1 << hook as u64) == 0 {
+        if self.hook_union & hook_bit(hook as usize) == 0 {
             return Ok(());
         }
         let n = self.players.len();

@@ -13,6 +13,7 @@
 //! machine (`step`), hook dispatch (`dispatch`), cards moving (`draw`), and
 //! what search bots and undo need (`search`).
 
+use engine_script::HookMask;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -161,9 +162,9 @@ pub struct Game {
     pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,
     /// Per seat, a bit per hook some building in the city listens to (a quick "nobody").
-    pub(crate) hook_mask: Vec<u64>,
+    pub(crate) hook_mask: Vec<HookMask>,
     /// Every seat's `hook_mask` together: a quick "nobody at all".
-    pub(crate) hook_union: u64,
+    pub(crate) hook_union: HookMask,
     /// Effects waiting to be applied, in order (they run before the next step).
     pub(crate) effects: VecDeque<Queued>,
     /// The event log, the recorded actions and re-deals, the count of actions.

@@ -7,6 +7,7 @@ use crate::actions::Role;
 use crate::effects::Grants;
 use crate::error::GameError;
 use crate::hooks::{self, EventFacts, Hook};
+use engine_script::hook_bit;
 
 const TURN_START: [Hook; 3] = [Hook::TurnStart, Hook::OtherTurnStart, Hook::AnyTurnStart];
 const TURN_END: [Hook; 3] = [Hook::TurnEnd, Hook::OtherTurnEnd, Hook::AnyTurnEnd];
@@ -152,7 +153,12 @@ impl Game {
         self.chosen_by = [NOBODY; 5];
         self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
         self.start_round(false);
-        // Heard before the round-start offers: its effects run before the queued steps.
+        self.hear_new_round()
+    }
+
+    /// Everyone hears that a round began (`on_new_round`): before the round-start
+    /// offers, as its effects run before the queued steps.
+    pub(crate) fn hear_new_round(&mut self) -> Result<(), GameError> {
         let (governor, round) = (self.governor, self.round);
         let told = |_: &mut Game| EventFacts { round, ..EventFacts::new("new_round", governor) };
         self.everyone_hooks(Hook::NewRound, governor, governor, told)
@@ -288,15 +294,16 @@ impl Game {
         // In front of the queue, in order: phase start, one turn per seat from the chooser, phase end.
         self.steps.push_front(Step::PhaseEnd);
         // A turn's start and end are steps only when some building may hear them.
-        let anyone = |hooks: [Hook; 3]| self.hook_union & ((1 << hooks[1] as u64) | (1 << hooks[2] as u64)) != 0;
+        let anyone =
+            |hooks: [Hook; 3]| self.hook_union & (hook_bit(hooks[1] as usize) | hook_bit(hooks[2] as usize)) != 0;
         let (starts, ends) = (anyone(TURN_START), anyone(TURN_END));
         for k in (0..n).rev() {
             let turn = (seat + k) % n;
-            if ends || self.hook_mask[turn] & (1 << Hook::TurnEnd as u64) != 0 {
+            if ends || self.hook_mask[turn] & hook_bit(Hook::TurnEnd as usize) != 0 {
                 self.steps.push_front(Step::TurnEnd { seat: turn });
             }
             self.steps.push_front(Step::Turn { seat: turn });
-            if starts || self.hook_mask[turn] & (1 << Hook::TurnStart as u64) != 0 {
+            if starts || self.hook_mask[turn] & hook_bit(Hook::TurnStart as usize) != 0 {
                 self.steps.push_front(Step::TurnStart { seat: turn });
             }
         }

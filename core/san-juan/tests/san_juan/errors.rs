@@ -464,7 +464,7 @@ fn well_error(script: &str, actions: &str) -> String {
 fn a_wrong_effect_stops_the_game_naming_card_file_hook_and_what_is_wrong() {
     let produce = "\"role producer\", \"produce indigo_plant\"";
     for (script, want) in [
-        ("fn on_produced(ctx) { #{ take_random: 1, from: ctx.seat } }\n", "`from: 0` is the owner's own seat"),
+        ("fn on_produced(ctx) { #{ take_random: 1, from: ctx.seat } }\n", "`from: 0` is the same seat as the owner"),
         ("fn on_produced(ctx) { #{ draw: 1, seat: ctx.players + 7 } }\n", "`seat: 9` is outside 0..=1"),
         ("fn on_produced(ctx) { #{ give: 1 } }\n", "`give` needs `to: seat`"),
         ("fn on_produced(ctx) { [#{ draw: 1 }, 3] }\n", "effect 2 is a i32, expected a map"),

@@ -25,9 +25,12 @@ fn with_card(id: &str, script: &str) -> (tempfile::TempDir, Result<Arc<Ruleset>,
     (dir, rs)
 }
 
+/// Plays a scenario; an error, or each `[expect]` key not met, is the `Err`.
 fn play(rs: Arc<Ruleset>, text: &str) -> Result<(), String> {
     let scenario = Scenario::parse(san_juan::files::Source::Disk("events.toml".into()), text.to_owned()).unwrap();
-    scenario.play(rs).map(|_| ()).map_err(|e| e.to_string())
+    let game = scenario.play(rs).map_err(|e| e.to_string())?;
+    let failures = scenario.check(&game).map_err(|e| e.to_string())?;
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("; ")) }
 }
 
 #[test]
@@ -99,4 +102,81 @@ fn a_misspelt_event_hook_is_answered_with_the_event_hook() {
     let (_dir, rs) = with_card("misread", "fn on_other_drawn(ctx) { 1 }\n");
     let err = rs.unwrap_err();
     assert!(err.contains("did you mean `on_other_drew`?"), "{err}");
+}
+
+#[test]
+fn a_give_from_another_seat_asks_that_seat_and_moves_its_card() {
+    // When the owner chooses the councillor, seat 1 gives seat 2 one card of its choice.
+    let script =
+        "fn on_role(ctx) {\n    if ctx.role == \"councillor\" { #{ give: 1, from: 1, to: 2 } } else { () }\n}\n";
+    let (_dir, rs) = with_card("envoy", script);
+    let rs = rs.unwrap();
+    let text = "deck = [\"well\", \"tower\", \"palace\", \"chapel\", \"smithy\", \"market_stand\"]\n\
+                actions = [\"role councillor\", \"give aqueduct\"]\n\
+                [[players]]\nbuildings = [\"envoy\"]\n[[players]]\nhand = [\"aqueduct\", \"statue\"]\n\
+                [[players]]\nhand = [\"quarry\"]\n\
+                [expect]\nhands = [[], [\"statue\"], [\"quarry\", \"aqueduct\"]]\npending = \"keep\"\npending_seat = 0\n";
+    play(Arc::clone(&rs), text).unwrap();
+    // Seat 1 is asked: seat 0 cannot answer for it.
+    let text = "actions = [\"role councillor\"]\n[[players]]\nbuildings = [\"envoy\"]\n[[players]]\n\
+                hand = [\"aqueduct\", \"statue\"]\n[[players]]\n\
+                [expect]\npending = \"give\"\npending_seat = 1\nlegal = [\"give aqueduct\", \"give statue\"]\n";
+    play(Arc::clone(&rs), text).unwrap();
+    // Giving to oneself is refused, naming both keys.
+    let (_dir, rs) = with_card("envoy", "fn on_role(ctx) { #{ give: 1, from: 1, to: 1 } }\n");
+    let text =
+        "actions = [\"role councillor\"]\n[[players]]\nbuildings = [\"envoy\"]\n[[players]]\nhand = [\"aqueduct\"]\n";
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert!(err.contains("`to: 1` is the same seat as `from: 1`"), "{err}");
+}
+
+#[test]
+fn a_random_card_can_go_from_one_other_seat_to_another() {
+    // When the owner chooses the builder, a random card of seat 2 goes to seat 1.
+    let script =
+        "fn on_role(ctx) {\n    if ctx.role == \"builder\" { #{ take_random: 1, from: 2, to: 1 } } else { () }\n}\n";
+    let (_dir, rs) = with_card("thief", script);
+    let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"thief\"]\n[[players]]\n\
+                [[players]]\nhand = [\"statue\"]\n[expect]\nhands = [[], [\"statue\"], []]\n";
+    play(rs.unwrap(), text).unwrap();
+}
+
+#[test]
+fn a_wrong_effect_map_is_shown_where_it_is_written_not_at_the_hook() {
+    // The second map of a list, in a helper function the hook calls: the caret is on its `#{`.
+    let script = "// a comment\nfn on_role(ctx) {\n    if ctx.role == \"builder\" { more(ctx) } else { () }\n}\n\
+                  fn more(ctx) {\n    [#{ draw: 1 },\n     #{ draw: 1, seat: ctx.players }]\n}\n";
+    let (_dir, rs) = with_card("broken", script);
+    let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"broken\"]\n[[players]]\n";
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert!(err.contains("broken.rhai:7:6") && err.contains("`seat: 2` is outside 0..=1"), "{err}");
+    // Two maps with the same keys: the string values tell them apart.
+    let script = "fn on_role(ctx) {\n    let s = ctx.players;\n    if ctx.role == \"builder\" {\n        \
+                  [#{ add_good: \"self\" },\n         #{ add_good: \"palace\", seat: s }]\n    } else { () }\n}\n";
+    let (_dir, rs) = with_card("broken", script);
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert!(err.contains("broken.rhai:5:10"), "{err}");
+    // A map built key by key is written nowhere whole: the hook's function.
+    let script = "fn on_role(ctx) {\n    let m = #{};\n    m.draw = 1;\n    m.seat = 9;\n    m\n}\n";
+    let (_dir, rs) = with_card("broken", script);
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert!(err.contains("broken.rhai:1:") && err.contains("`seat: 9`"), "{err}");
+}
+
+#[test]
+fn a_scenario_that_starts_with_the_round_start_hears_the_new_round() {
+    // Draws 1 whenever a round begins: a scenario with `round_start` begins one.
+    let (_dir, rs) = with_card("herald", "fn on_new_round(ctx) { if ctx.event.round == 3 { 1 } else { 0 } }\n");
+    let rs = rs.unwrap();
+    let text = "round = 3\nround_start = true\ndeck = [\"well\"]\n[[players]]\nbuildings = [\"herald\"]\n[[players]]\n\
+                [expect]\nhands = [[\"well\"], []]\nround = 3\npending = \"role\"\n";
+    play(Arc::clone(&rs), text).unwrap();
+    // Without it the scenario starts at the first role: no round began.
+    let text = "round = 3\ndeck = [\"well\"]\n[[players]]\nbuildings = [\"herald\"]\n[[players]]\n\
+                [expect]\nhand_sizes = [0, 0]\nround = 3\n";
+    play(Arc::clone(&rs), text).unwrap();
+    // `round` is checked: a wrong one fails naming it.
+    let text = "[[players]]\nbuildings = [\"herald\"]\n[[players]]\n[expect]\nround = 2\n";
+    let err = play(rs, text).unwrap_err();
+    assert!(err.contains("round: expected 2, got 1"), "{err}");
 }
