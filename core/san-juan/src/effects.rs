@@ -300,9 +300,9 @@ impl Game {
     }
 
     fn parse_effect(&self, map: &Map, at: Origin) -> Result<Effect, String> {
-        let name = effect_name(&map)?;
+        let name = effect_name(map)?;
         let players = self.players.len() as i64;
-        let seat_of = |key: &str, default: usize| int(&map, key, 0, players - 1, default as i64).map(|s| s as usize);
+        let seat_of = |key: &str, default: usize| int(map, key, 0, players - 1, default as i64).map(|s| s as usize);
         let owner = at.seat;
         // The seat at `key` (which must be given), and the seat at `mover` (the owner
         // unless given), which must differ: cards move between two hands.
@@ -317,7 +317,7 @@ impl Game {
             }
             Ok((s, m))
         };
-        let amount = |lo: i64| int(&map, name, lo, MOST, 0);
+        let amount = |lo: i64| int(map, name, lo, MOST, 0);
         let building = |map: &Map| -> Result<(usize, Option<usize>), String> {
             let which = text(map, name)?;
             let whose = seat_of("seat", owner)?;
@@ -357,47 +357,45 @@ impl Game {
                 Effect::Give { from, to, n: amount(0)? }
             }
             "add_good" => {
-                let (seat, slot) = building(&map)?;
+                let (seat, slot) = building(map)?;
                 Effect::AddGood { seat, slot }
             }
             "remove_good" => {
-                let (seat, slot) = building(&map)?;
+                let (seat, slot) = building(map)?;
                 Effect::RemoveGood { seat, slot }
             }
             "tuck" => Effect::Tuck { n: amount(0)? },
-            "reveal" => Effect::Reveal {
-                n: amount(0)?,
-                keep: int(&map, "keep", 0, MOST, 0)?,
-                optional: flag(&map, "optional")?,
-            },
-            "look" => Effect::Look { n: amount(0)?, may_discard: int(&map, "may_discard", 0, MOST, 0)? },
+            "reveal" => {
+                Effect::Reveal { n: amount(0)?, keep: int(map, "keep", 0, MOST, 0)?, optional: flag(map, "optional")? }
+            }
+            "look" => Effect::Look { n: amount(0)?, may_discard: int(map, "may_discard", 0, MOST, 0)? },
             "counter" => Effect::Counter {
-                add: int(&map, name, -1000, 1000, 0)?,
-                min: int(&map, "min", -1_000_000, 1_000_000, -1_000_000)?,
-                max: int(&map, "max", -1_000_000, 1_000_000, 1_000_000)?,
+                add: int(map, name, -1000, 1000, 0)?,
+                min: int(map, "min", -1_000_000, 1_000_000, -1_000_000)?,
+                max: int(map, "max", -1_000_000, 1_000_000, 1_000_000)?,
             },
             "player_counter" => {
-                let counter = text(&map, name)?;
+                let counter = text(map, name)?;
                 if counter.is_empty() || counter.len() > 40 {
                     return Err("a counter's name has 1 to 40 characters".into());
                 }
                 Effect::PlayerCounter {
                     name: counter.into(),
-                    add: int(&map, "add", -1000, 1000, 1)?,
-                    min: int(&map, "min", -1_000_000, 1_000_000, -1_000_000)?,
-                    max: int(&map, "max", -1_000_000, 1_000_000, 1_000_000)?,
+                    add: int(map, "add", -1000, 1000, 1)?,
+                    min: int(map, "min", -1_000_000, 1_000_000, -1_000_000)?,
+                    max: int(map, "max", -1_000_000, 1_000_000, 1_000_000)?,
                 }
             }
             "grant" => {
-                let kind = match text(&map, name)?.as_str() {
+                let kind = match text(map, name)?.as_str() {
                     "sell" => GrantKind::Sell,
                     "produce" => GrantKind::Produce,
                     "discount" => GrantKind::Discount,
                     other => return Err(format!("cannot grant `{other}`; grants: sell, produce, discount")),
                 };
-                Effect::Grant { kind, n: int(&map, "n", -MOST, MOST, 1)? }
+                Effect::Grant { kind, n: int(map, "n", -MOST, MOST, 1)? }
             }
-            "choose" => Effect::Choose { seat: seat_of("seat", owner)?, options: self.choose_options(&map, name)? },
+            "choose" => Effect::Choose { seat: seat_of("seat", owner)?, options: self.choose_options(map, name)? },
             "choose_cards" => {
                 let from = match map.get("from").map(|v| v.to_string()).as_deref() {
                     Some("hand") | None => PickFrom::Hand,
