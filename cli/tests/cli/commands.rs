@@ -1363,6 +1363,50 @@ fn the_scripting_errors_sample_is_what_check_prints() {
     assert_eq!(printed.trim_end(), shown.trim_end(), "docs/scripting.md shows other errors than `check` prints");
 }
 
+/// The run-time samples in docs/scripting.md ("Errors") are the program's real
+/// output: each script, in the harbor master's card, played by the scenario the
+/// page shows, stops with exactly the error printed under it.
+#[test]
+fn the_scripting_run_time_samples_are_what_scenario_prints() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scripting.md")).unwrap();
+    let section = page
+        .split("<!-- run-time samples -->")
+        .nth(1)
+        .and_then(|r| r.split("<!-- end of run-time samples -->").next())
+        .expect("the run-time samples are marked on the page");
+    let block = |text: &str, lang: &str| -> Option<String> {
+        text.split(&format!("```{lang}\n")).nth(1).and_then(|b| b.split("```").next()).map(str::to_owned)
+    };
+    let scenario = block(section, "toml").expect("the scenario");
+    let dir = temp_dir("scripting-run-time");
+    std::fs::create_dir_all(dir.join("scripts/san-juan")).unwrap();
+    std::fs::write(dir.join("hm.toml"), scenario).unwrap();
+    std::fs::write(
+        dir.join("my-rules.toml"),
+        "id = \"my-rules\"\nname = \"My rules\"\nextends = \"second-edition\"\nextra_sets = [\"my-cards.toml\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("my-cards.toml"),
+        "script_dir = \"scripts/san-juan\"\n\n[[card]]\nid = \"harbor_master\"\nname = \"Harbor master\"\n\
+         text = \"Sell one more good\"\nkind = \"city\"\ncost = 3\nvp = 1\ncopies = 1\nscript = \"harbor_master.rhai\"\n",
+    )
+    .unwrap();
+    let samples: Vec<&str> = section.split("```rhai\n").skip(1).collect();
+    assert_eq!(samples.len(), 3, "three samples: a card's property, a return value, an effect map");
+    for sample in samples {
+        let script = sample.split("```").next().unwrap();
+        let console = block(sample, "console").expect("each script has its output");
+        let (command, shown) = console.split_once('\n').expect("a command line, then the output");
+        assert_eq!(command, "$ sanjuan scenario hm.toml");
+        std::fs::write(dir.join("scripts/san-juan/harbor_master.rhai"), script).unwrap();
+        let out = common::command().args(["scenario", "hm.toml"]).current_dir(&dir).output().unwrap();
+        assert!(!out.status.success(), "{script}");
+        let printed = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(printed.trim_end(), shown.trim_end(), "docs/scripting.md shows another error for:\n{script}");
+    }
+}
+
 /// The error sample of docs/alhambra.md ("What `check` says") is what `check`
 /// prints for the script and ruleset the page shows, so the two cannot drift.
 #[test]

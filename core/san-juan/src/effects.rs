@@ -302,7 +302,14 @@ impl Game {
     fn parse_effect(&self, map: &Map, at: Origin) -> Result<Effect, String> {
         let name = effect_name(map)?;
         let players = self.players.len() as i64;
-        let seat_of = |key: &str, default: usize| int(map, key, 0, players - 1, default as i64).map(|s| s as usize);
+        let seat_of = |key: &str, default: usize| match int(map, key, 0, players - 1, default as i64) {
+            Ok(s) => Ok(s as usize),
+            Err(e) if e.contains("is outside") => Err(format!(
+                "{e}: not a seat (seats count from 0 to ctx.players - 1; the seat on the owner's left is \
+                 (ctx.seat + 1) % ctx.players)"
+            )),
+            Err(e) => Err(e),
+        };
         let owner = at.seat;
         // The seat at `key` (which must be given), and the seat at `mover` (the owner
         // unless given), which must differ: cards move between two hands.

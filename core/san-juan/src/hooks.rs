@@ -209,9 +209,9 @@ pub static HOOKS: &[HookSpec] = &[
         results: &["draw", "tuck_sold"],
         arity: 1,
         range: Some((0, 20)),
-        doc: "called after the owner sold ctx.sold goods; return the number of cards to draw, or a \
+        doc: "called after the owner sold ctx.sold goods; return the number of cards to draw, a \
               map #{ draw: n, tuck_sold: n } (tuck_sold: sold goods that go under this building \
-              instead of the discard pile)",
+              instead of the discard pile), or effects",
     },
     HookSpec {
         name: "on_trader_end",
