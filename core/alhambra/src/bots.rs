@@ -49,8 +49,8 @@ impl GreedyBot {
 
     /// The cards of `hand` in `currency` that pay at least `owed` with the
     /// least overpayment (then the fewest cards), and that overpayment.
-    fn best_payment(hand: &[Money], currency: u8, owed: u32) -> Option<(Vec<Money>, u32)> {
-        let mut cards: Vec<Money> = hand.iter().copied().filter(|m| m.currency == currency).collect();
+    fn best_payment(hand: &[Money], pays: u8, owed: u32) -> Option<(Vec<Money>, u32)> {
+        let mut cards: Vec<Money> = hand.iter().copied().filter(|m| pays & (1 << m.currency) != 0).collect();
         cards.sort_unstable_by_key(|m| std::cmp::Reverse(m.value));
         let total: u32 = cards.iter().map(|m| u32::from(m.value)).sum();
         if total < owed {
@@ -111,13 +111,13 @@ impl GreedyBot {
         let rs = game.rules();
         let Some(b) = game.building_display()[slot as usize] else { return f64::NEG_INFINITY };
         let def = rs.building(b);
-        let currency = rs.yard[slot as usize];
-        let Some((_, over)) = Self::best_payment(&game.player(seat).hand, currency, u32::from(def.price)) else {
+        let price = game.price_at(slot);
+        let Some((_, over)) = Self::best_payment(&game.player(seat).hand, game.pays_mask(slot), price) else {
             return f64::NEG_INFINITY;
         };
         let gain = Self::majority_gain(game, seat, def.kind as usize, false);
         let pay = if over == 0 { 4.0 } else { -0.6 * f64::from(over) };
-        gain + pay - 0.15 * f64::from(def.price) + 2.0
+        gain + pay - 0.15 * f64::from(price) + 2.0
     }
 }
 
@@ -131,10 +131,8 @@ impl Bot<Game> for GreedyBot {
         let seat = d.seat();
         match d {
             Decision::Pay { slot, paid, .. } => {
-                let rs = game.rules();
-                let b = game.building_display()[slot as usize].expect("being bought");
-                let owed = u32::from(rs.building(b).price).saturating_sub(paid);
-                let plan = Self::best_payment(&game.player(seat).hand, rs.yard[slot as usize], owed);
+                let owed = game.price_at(slot).saturating_sub(paid);
+                let plan = Self::best_payment(&game.player(seat).hand, game.pays_mask(slot), owed);
                 let first = plan.and_then(|(cards, _)| cards.first().copied());
                 first.map(Action::Pay).filter(|a| legal.contains(a)).unwrap_or(legal[0])
             }

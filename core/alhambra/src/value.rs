@@ -88,8 +88,8 @@ struct Frame<'a> {
     near: Vec<f64>,
     /// The price above which money of one currency counts no more in `money_capped`.
     cap: u32,
-    /// The buildings on display: slot, currency, price.
-    slots: Vec<(usize, usize, u32)>,
+    /// The buildings on display: slot, the currencies that pay it (a bit each), its price to the seat.
+    slots: Vec<(usize, u8, u32)>,
 }
 
 impl<'a> Frame<'a> {
@@ -129,7 +129,10 @@ impl<'a> Frame<'a> {
             near,
             cap: cap.max(1),
             slots: (game.building_display().iter().enumerate())
-                .filter_map(|(slot, b)| Some((slot, usize::from(rs.yard[slot]), u32::from(rs.building((*b)?).price))))
+                .filter_map(|(slot, b)| {
+                    b.as_ref()?;
+                    Some((slot, game.pays_mask(slot as u8), game.price_at(slot as u8)))
+                })
                 .collect(),
         }
     }
@@ -183,12 +186,13 @@ impl<'a> Frame<'a> {
         out[CARDS] = hand.len() as f64;
         out[MONEY_CAPPED] = sums.iter().map(|&s| f64::from(s.min(self.cap))).sum();
         let (mut affordable, mut exact) = (0.0, 0.0);
-        for &(slot, c, price) in &self.slots {
-            if gone & (1 << slot) != 0 || sums[c] < price {
+        for &(slot, pays, price) in &self.slots {
+            let sum: u32 = (0..MAX_CURRENCIES).filter(|&c| pays & (1 << c) != 0).map(|c| sums[c]).sum();
+            if gone & (1 << slot) != 0 || sum < price {
                 continue;
             }
             affordable += 1.0;
-            if paid_exactly(hand, c, price) {
+            if paid_exactly(hand, pays, price) {
                 exact += 1.0;
             }
         }
@@ -222,12 +226,12 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// Whether some of the cards of currency `c` in `hand` add up to `price` exactly.
-fn paid_exactly(hand: &[Money], c: usize, price: u32) -> bool {
+/// Whether some of the cards in `hand` of the currencies in `pays` (a bit each) add up to `price` exactly.
+fn paid_exactly(hand: &[Money], pays: u8, price: u32) -> bool {
     if price < 64 {
         let mut reach = 1u64;
         for m in hand {
-            if usize::from(m.currency) == c && u32::from(m.value) <= price {
+            if pays & (1 << m.currency) != 0 && u32::from(m.value) <= price {
                 reach |= reach << m.value;
             }
         }
@@ -235,7 +239,7 @@ fn paid_exactly(hand: &[Money], c: usize, price: u32) -> bool {
     }
     let mut reach = [1u64, 0, 0, 0];
     for m in hand {
-        if usize::from(m.currency) == c {
+        if pays & (1 << m.currency) != 0 {
             shift_or(&mut reach, usize::from(m.value));
         }
     }
@@ -387,9 +391,8 @@ impl<'a, 'm> Judge<'a, 'm> {
     /// The value of `action` in decision `d`, up to a constant shared by the decision's actions.
     fn action(&self, d: Decision, action: Action) -> f64 {
         let game = self.frame.game;
-        let rs = game.rules();
         let start = &self.start;
-        let price = |slot: u8| game.building_display()[usize::from(slot)].map(|b| u32::from(rs.building(b).price));
+        let price = |slot: u8| game.building_display()[usize::from(slot)].map(|_| game.price_at(slot));
         match (d, action) {
             (Decision::Turn { .. }, Action::Take(m)) => self.take(start, Some(m), 0),
             (Decision::Take { taken, .. }, Action::Take(m)) => self.take(start, Some(m), taken),
@@ -485,7 +488,6 @@ impl<'a, 'm> Judge<'a, 'm> {
     /// The best rest of a turn from `h` (a fresh action: take or buy).
     fn turn(&self, h: &Hypo, depth: u32) -> f64 {
         let game = self.frame.game;
-        let rs = game.rules();
         let mut best = f64::NEG_INFINITY;
         let mut seen: Vec<Money> = Vec::new();
         for &m in game.money_display() {
@@ -498,8 +500,10 @@ impl<'a, 'm> Judge<'a, 'm> {
             if h.gone & (1 << slot) != 0 {
                 continue;
             }
-            let Some(b) = game.building_display()[slot] else { continue };
-            best = best.max(self.buy(h, slot, u32::from(rs.building(b).price), depth));
+            if game.building_display()[slot].is_none() {
+                continue;
+            }
+            best = best.max(self.buy(h, slot, game.price_at(slot as u8), depth));
         }
         if best == f64::NEG_INFINITY { self.value(h) } else { best }
     }
@@ -507,9 +511,8 @@ impl<'a, 'm> Judge<'a, 'm> {
     /// The best way to pay `owed` more for the building in `slot` from `h`'s hand and get it.
     fn buy(&self, h: &Hypo, slot: usize, owed: u32, depth: u32) -> f64 {
         let game = self.frame.game;
-        let rs = game.rules();
-        let currency = rs.yard[slot];
-        let mut mine: Vec<Money> = h.hand.cards().iter().copied().filter(|m| m.currency == currency).collect();
+        let pays = game.pays_mask(slot as u8);
+        let mut mine: Vec<Money> = h.hand.cards().iter().copied().filter(|m| pays & (1 << m.currency) != 0).collect();
         let total: u32 = mine.iter().map(|m| u32::from(m.value)).sum();
         if total < owed {
             return f64::NEG_INFINITY;
@@ -656,11 +659,13 @@ mod tests {
     fn exact_sums_are_found_by_currency() {
         let m = |currency, value| Money { currency, value };
         let hand = [m(0, 5), m(0, 3), m(1, 2), m(0, 1)];
-        assert!(paid_exactly(&hand, 0, 8));
-        assert!(paid_exactly(&hand, 0, 9));
-        assert!(!paid_exactly(&hand, 0, 7));
-        assert!(!paid_exactly(&hand, 1, 3));
+        assert!(paid_exactly(&hand, 1, 8));
+        assert!(paid_exactly(&hand, 1, 9));
+        assert!(!paid_exactly(&hand, 1, 7));
+        assert!(!paid_exactly(&hand, 2, 3));
+        // A script may let two currencies pay: 5 + 2 is then exact for 7.
+        assert!(paid_exactly(&hand, 0b11, 7) && !paid_exactly(&hand, 0b11, 12));
         let big = [m(0, 100), m(0, 60)];
-        assert!(paid_exactly(&big, 0, 100) && paid_exactly(&big, 0, 160) && !paid_exactly(&big, 0, 140));
+        assert!(paid_exactly(&big, 1, 100) && paid_exactly(&big, 1, 160) && !paid_exactly(&big, 1, 140));
     }
 }

@@ -520,6 +520,14 @@ impl Game {
         }
     }
 
+    /// A bit per currency that may pay for the building in `slot` (the seat to decide's).
+    pub(crate) fn pays_mask(&self, slot: u8) -> u8 {
+        match &self.mods {
+            Some(m) => m.pays[slot as usize],
+            None => 1 << self.rs.yard[slot as usize],
+        }
+    }
+
     /// The money `seat` holds that may pay for the building in `slot`.
     pub(crate) fn money_for(&self, seat: usize, slot: u8) -> u32 {
         match &self.mods {

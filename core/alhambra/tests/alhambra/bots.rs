@@ -157,3 +157,33 @@ fn the_balance_bot_plays_legal_moves_at_every_player_count() {
         }
     }
 }
+
+/// The bots pay the price a script sets, not the printed one: the garden guild
+/// makes garden10 cost its owner (two gardens) 8, which ducat8 pays exactly.
+/// Reading the printed 10, neither bot could see that it can buy it at all.
+#[test]
+fn the_bots_see_the_price_a_script_sets() {
+    use alhambra::files::Source;
+    use alhambra::scenario::Scenario;
+    let home = concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots/alhambra/bots_garden_guild.toml");
+    let text = "ruleset = \"../../cards/alhambra/examples/garden_guild.toml\"\n\
+                building_display = [\"pavilion2\", \"seraglio3\", \"garden10\", \"tower7\"]\n\
+                money_display = [\"denar1\", \"dirham1\", \"ducat1\", \"florin1\"]\n\
+                [[players]]\nhand = [\"ducat1\", \"ducat8\"]\nbuildings = [\"garden\", \"garden\"]\n[[players]]\n[[players]]\n";
+    let s = Scenario::parse(Source::Disk(home.into()), text.to_owned()).unwrap();
+    let rs = s.ruleset().unwrap();
+    let models = short_model(&rs);
+    let said = |g: &Game, bot: &str| {
+        let i = engine_game::run::bot_choice(g, bot, 1, &models).unwrap();
+        g.legal_actions()[i]
+    };
+    let game = s.setup(std::sync::Arc::clone(&rs)).unwrap();
+    assert_eq!(said(&game, "greedy").text(&rs), "buy 3", "greedy should buy the garden it can pay exactly");
+    // Once buying, both pay the 8 owed with the one card that pays it exactly
+    // (against a price of 10, no payment of 9 completes, so no card is better).
+    let mut buying = s.setup(std::sync::Arc::clone(&rs)).unwrap();
+    buying.apply_text("buy 3").unwrap();
+    for bot in ["greedy", "balance"] {
+        assert_eq!(said(&buying, bot).text(&rs), "pay ducat8", "{bot} should pay the 8 it owes with ducat8");
+    }
+}
