@@ -800,6 +800,8 @@ pub struct TableFacts {
     pub governor: usize,
     /// Per role (in table order), who chose it this round.
     pub chosen_by: [Option<usize>; 5],
+    /// The same for every earlier round, oldest first (a seat, or 255: nobody).
+    pub earlier_rounds: Arc<Vec<[u8; 5]>>,
     /// The seat that chose the current phase's role.
     pub chooser: Option<usize>,
     /// The ruleset's `[rules]` numbers as a map.
@@ -1048,6 +1050,15 @@ impl ScriptCtx {
             .zip(v.chosen_by)
             .filter_map(|(r, by)| by.map(|s| (r.name().into(), int(s as i64))))
             .collect();
+        let earlier: rhai::Array = (v.earlier_rounds.iter())
+            .map(|round| {
+                let m: Map = (crate::actions::Role::ALL.iter().zip(round))
+                    .filter(|(_, by)| usize::from(**by) < players.len())
+                    .map(|(r, by)| (r.name().into(), int(i64::from(*by))))
+                    .collect();
+                Dynamic::from_map(m)
+            })
+            .collect();
         let mut m = Map::new();
         m.insert("players".into(), Dynamic::from_array(players));
         m.insert("deck".into(), int(i64::from(v.deck)));
@@ -1057,6 +1068,7 @@ impl ScriptCtx {
         m.insert("phase".into(), Dynamic::from(ImmutableString::from(self.role)));
         m.insert("chooser".into(), seat_of(v.chooser));
         m.insert("chosen_this_round".into(), Dynamic::from_map(chosen));
+        m.insert("earlier_rounds".into(), Dynamic::from_array(earlier));
         m.insert("rules".into(), Dynamic::from_map((*v.rules).clone()));
         Dynamic::from_map(m)
     }

@@ -175,6 +175,7 @@ impl Game {
             discard: self.discard.len() as i32,
             governor: self.governor,
             chosen_by: self.chosen_by.map(|s| (s != super::NOBODY).then_some(usize::from(s))),
+            earlier_rounds: Arc::clone(&self.earlier_rounds),
             chooser: self.phase.map(|ph| ph.chooser),
             rules: Arc::clone(&self.rs.rules_map),
         }

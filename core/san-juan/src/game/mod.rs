@@ -150,6 +150,8 @@ pub struct Game {
     pub(crate) round: u32,
     /// Per role (in `Role::ALL` order): the seat that chose it this round, or `NOBODY`.
     pub(crate) chosen_by: [u8; 5],
+    /// `chosen_by` of every earlier round, oldest first (shared: a copy of the game is cheap).
+    pub(crate) earlier_rounds: Arc<Vec<[u8; 5]>>,
     pub(crate) phase: Option<Phase>,
     pub(crate) phase_sold: i32,
     pub(crate) steps: VecDeque<Step>,

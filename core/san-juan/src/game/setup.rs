@@ -83,6 +83,7 @@ impl Game {
             governor: 0,
             round: 1,
             chosen_by: [NOBODY; 5],
+            earlier_rounds: Arc::default(),
             phase: None,
             phase_sold: 0,
             steps: VecDeque::new(),

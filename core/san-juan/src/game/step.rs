@@ -7,6 +7,8 @@ use crate::actions::Role;
 use crate::effects::Grants;
 use crate::error::GameError;
 use crate::hooks::{self, EventFacts, Hook};
+use std::sync::Arc;
+
 use engine_script::hook_bit;
 
 const TURN_START: [Hook; 3] = [Hook::TurnStart, Hook::OtherTurnStart, Hook::AnyTurnStart];
@@ -150,6 +152,7 @@ impl Game {
         }
         self.governor = (self.governor + 1) % self.players.len();
         self.round += 1;
+        Arc::make_mut(&mut self.earlier_rounds).push(self.chosen_by);
         self.chosen_by = [NOBODY; 5];
         self.event(None, |g| format!("round {} begins; governor is seat {}", g.round, g.governor));
         self.start_round(false);

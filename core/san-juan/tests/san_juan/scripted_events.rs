@@ -180,3 +180,52 @@ fn a_scenario_that_starts_with_the_round_start_hears_the_new_round() {
     let err = play(rs, text).unwrap_err();
     assert!(err.contains("round: expected 2, got 1"), "{err}");
 }
+
+#[test]
+fn every_earlier_round_tells_who_chose_which_role() {
+    // A chronicle that checks, each new round, that ctx.table.earlier_rounds holds
+    // one map per earlier round with the round's roles (3 with 2 or 3 players, 4
+    // with 4) and the governor of that round among their choosers, and counts the
+    // builders chosen so far on its counter.
+    let script = r#"
+fn on_new_round(ctx) {
+    let rounds = ctx.table.earlier_rounds;
+    if rounds.len() != ctx.round - 1 { throw `${rounds.len()} earlier rounds in round ${ctx.round}`; }
+    let per_round = if ctx.players == 4 { 4 } else { 3 };
+    let builders = 0;
+    for r in 0..rounds.len() {
+        let m = rounds[r];
+        if m.len() != per_round { throw `round ${r + 1}: ${m}`; }
+        let governor = (ctx.table.governor + ctx.players * 20 - (ctx.round - 1 - r)) % ctx.players;
+        if !m.values().contains(governor) { throw `round ${r + 1}: governor ${governor} chose nothing: ${m}`; }
+        if "builder" in m { builders += 1; }
+    }
+    #{ counter: builders - ctx.counter }
+}
+"#;
+    let (_dir, rs) = with_card("chronicle", script);
+    let rs = rs.unwrap();
+    for players in 2..=4 {
+        let mut text = String::from("[[players]]\nbuildings = [\"chronicle\"]\n");
+        text += &"[[players]]\n".repeat(players - 1);
+        let scenario = Scenario::parse(san_juan::files::Source::Disk("t.toml".into()), text).unwrap();
+        let mut game = scenario.setup(Arc::clone(&rs)).unwrap();
+        let mut bot = san_juan::bots::RandomBot::new(players as u64);
+        let mut builders = 0;
+        let mut last_round = 1;
+        while game.pending().is_some() {
+            if game.round() != last_round {
+                last_round = game.round();
+                assert_eq!(game.player(0).city[0].counter, builders, "{players} players, round {last_round}");
+            }
+            let before = game.round();
+            let chose_builder = game.legal_actions().iter().any(|a| a.text(&rs.cards) == "role builder");
+            let a = san_juan::bots::Bot::choose(&mut bot, &game, game.legal_actions());
+            if chose_builder && a.text(&rs.cards) == "role builder" && game.round() == before {
+                builders += 1;
+            }
+            game.apply(a).unwrap_or_else(|e| panic!("{players} players: {e}"));
+        }
+        assert!(last_round > 3, "the game lasted {last_round} rounds");
+    }
+}
