@@ -6,7 +6,7 @@
 //! points are remembered per (scoring, type, counts): the script runs once
 //! for each distinct position, not once per game.
 
-use engine_script::{HookMask, hook_bit};
+use engine_script::{HookMask, has_hook, hook_bit};
 use std::collections::HashMap;
 use std::sync::RwLock;
 
@@ -413,13 +413,13 @@ impl Hooks {
     /// True when building type `t`'s script defines `hook`.
     #[inline]
     pub fn type_listens(&self, hook: Hook, t: usize) -> bool {
-        self.type_masks.get(t).is_some_and(|m| m & hook_bit(hook as usize) != 0)
+        self.type_masks.get(t).is_some_and(|&m| has_hook(m, hook as usize))
     }
 
     /// True when currency `c`'s script defines `hook`.
     #[inline]
     pub fn currency_listens(&self, hook: Hook, c: usize) -> bool {
-        self.currency_masks.get(c).is_some_and(|m| m & hook_bit(hook as usize) != 0)
+        self.currency_masks.get(c).is_some_and(|&m| has_hook(m, hook as usize))
     }
 
     /// The script owner of building type `t`.

@@ -30,6 +30,14 @@ pub const fn hook_bit(h: usize) -> HookMask {
     1 << h
 }
 
+/// True when `mask` holds hook `h`; cheaper than `mask & hook_bit(h)` for an `h`
+/// known only at run time (a 128-bit shift by a variable is a dozen instructions).
+#[inline]
+pub const fn has_hook(mask: HookMask, h: usize) -> bool {
+    let word = if h < 64 { mask as u64 } else { (mask >> 64) as u64 };
+    (word >> (h & 63)) & 1 != 0
+}
+
 /// How many hooks a [`HookMask`] holds.
 pub const MAX_HOOKS: usize = HookMask::BITS as usize;
 

@@ -1,7 +1,7 @@
 //! Hook dispatch: which buildings listen to a hook, the context a script
 //! receives, and calling a hook on one seat, the actor and the others.
 
-use engine_script::{HookMask, hook_bit};
+use engine_script::{HookMask, has_hook, hook_bit};
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -97,7 +97,7 @@ impl Game {
     }
 
     pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Listeners {
-        if self.hook_mask[seat] & hook_bit(hook as usize) == 0 {
+        if !has_hook(self.hook_mask[seat], hook as usize) {
             return Listeners::new();
         }
         let scripts = &self.rs.scripts;
@@ -317,7 +317,7 @@ impl Game {
         'seats: for seat in (0..n).map(|k| (actor + k) % n) {
             let mine = if seat == actor { own } else { other };
             for hook in [mine, any].into_iter().flatten() {
-                if self.hook_mask[seat] & hook_bit(hook as usize) == 0 {
+                if !has_hook(self.hook_mask[seat], hook as usize) {
                     continue;
                 }
                 result = self.draw_hooks(hook, seat, target, |c| {
@@ -343,7 +343,7 @@ impl Game {
         actor: usize,
         event: impl FnOnce(&mut Game) -> EventFacts,
     ) -> Result<(), GameError> {
-        if self.hook_union & hook_bit(hook as usize) == 0 {
+        if !has_hook(self.hook_union, hook as usize) {
             return Ok(());
         }
         let facts = self.event_for([hook], event);
@@ -376,7 +376,7 @@ impl Game {
         edit: impl Fn(&mut Ctx),
         mut each: impl FnMut(CardIdx, i32),
     ) -> Result<(), GameError> {
-        if self.hook_union & hook_bit(hook as usize) == 0 {
+        if !has_hook(self.hook_union, hook as usize) {
             return Ok(());
         }
         let n = self.players.len();
