@@ -15,7 +15,7 @@ use rhai::{Dynamic, Map};
 
 use crate::cards::CardIdx;
 use crate::error::GameError;
-use crate::game::{COUNTER_CHANGED, DREW, GOOD_PLACED, GOOD_REMOVED};
+use crate::game::{COUNTER_CHANGED, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED};
 use crate::game::{Chain, Decision, DiscardReason, Game, count, n_cards};
 use crate::hooks::{self, Answer, Ctx, EventFacts, Hook};
 use crate::rng;
@@ -24,7 +24,12 @@ use crate::rng;
 /// keys, and what it does. `check` and the docs read this table.
 pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ("draw", &["seat"], "#{ draw: n }: the owner draws n cards; `seat: s` makes seat s draw"),
-    ("discard", &["seat"], "#{ discard: n }: the owner (or `seat`) discards n hand cards of their choice"),
+    (
+        "discard",
+        &["seat"],
+        "#{ discard: n }: the owner (or `seat`) discards n hand cards of their choice; #{ discard: [ids] }: \
+         exactly these cards of the hand",
+    ),
     (
         "take_random",
         &["from", "to"],
@@ -78,10 +83,11 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "choose_cards",
-        &["from", "seat", "of"],
+        &["from", "seat", "of", "only", "optional"],
         "#{ choose_cards: k, from: \"hand\" }: the owner (or `seat`) chooses k cards from its \"hand\", or from \
          the \"buildings\", \"goods\" (buildings with a good) or \"empty\" (production buildings without one) \
-         of its own or of seat `of`; on_choice gets them as ctx.chosen",
+         of its own or of seat `of`, only among the card ids in `only` if given; with `optional: true` it may stop early (`pass`); on_choice \
+         gets them as ctx.chosen",
     ),
 ];
 
@@ -179,10 +185,14 @@ pub enum Effect {
     Draw { seat: usize, n: i32 },
     /// A seat discards cards of its choice.
     Discard { seat: usize, n: i32 },
+    /// A seat discards these cards of its hand (those it holds).
+    DiscardCards { seat: usize, cards: Box<[CardIdx]> },
     /// A seat (the owner unless named) takes random hand cards from another seat.
     TakeRandom { from: usize, to: usize, n: i32 },
     /// A seat (the owner unless named) gives hand cards of its choice to another.
     Give { from: usize, to: usize, n: i32 },
+    /// A seat gives these cards of its hand (those it holds) to another.
+    GiveCards { from: usize, to: usize, cards: Box<[CardIdx]> },
     /// A good goes on a building (`seat`, `slot`).
     AddGood { seat: usize, slot: Option<usize> },
     /// The good on a building is discarded.
@@ -202,7 +212,7 @@ pub enum Effect {
     /// A choice among named options.
     Choose { seat: usize, options: Vec<u16> },
     /// A choice of cards: `seat` chooses among `of`'s.
-    ChooseCards { seat: usize, of: usize, from: PickFrom, n: i32 },
+    ChooseCards { seat: usize, of: usize, from: PickFrom, n: i32, only: Option<Box<[CardIdx]>>, optional: bool },
 }
 
 /// An effect waiting its turn, with the building it came from.
@@ -354,14 +364,20 @@ impl Game {
         };
         Ok(match name {
             "draw" => Effect::Draw { seat: seat_of("seat", owner)?, n: amount(0)? },
-            "discard" => Effect::Discard { seat: seat_of("seat", owner)?, n: amount(0)? },
+            "discard" => match self.card_list(map, name)? {
+                Some(cards) => Effect::DiscardCards { seat: seat_of("seat", owner)?, cards },
+                None => Effect::Discard { seat: seat_of("seat", owner)?, n: amount(0)? },
+            },
             "take_random" => {
                 let (from, to) = between("from", "to")?;
                 Effect::TakeRandom { from, to, n: amount(0)? }
             }
             "give" => {
                 let (to, from) = between("to", "from")?;
-                Effect::Give { from, to, n: amount(0)? }
+                match self.card_list(map, name)? {
+                    Some(cards) => Effect::GiveCards { from, to, cards },
+                    None => Effect::Give { from, to, n: amount(0)? },
+                }
             }
             "add_good" => {
                 let (seat, slot) = building(map)?;
@@ -423,10 +439,34 @@ impl Game {
                          \"buildings\", \"goods\" or \"empty\""
                     ));
                 }
-                Effect::ChooseCards { seat, of, from, n: amount(0)? }
+                let only = match map.get("only") {
+                    None => None,
+                    Some(_) => Some(self.card_list(map, "only")?.ok_or("`only` takes a list of card ids")?),
+                };
+                Effect::ChooseCards { seat, of, from, n: amount(0)?, only, optional: flag(map, "optional")? }
             }
             _ => unreachable!("every effect is parsed"),
         })
+    }
+
+    /// The value at `key` as card ids when it is a list (`#{ discard: ["statue"] }`), else `None`.
+    fn card_list(&self, map: &Map, key: &str) -> Result<Option<Box<[CardIdx]>>, String> {
+        let Some(list) = map.get(key).and_then(|v| v.read_lock::<rhai::Array>().map(|a| a.clone())) else {
+            return Ok(None);
+        };
+        let mut cards = Vec::with_capacity(list.len());
+        for v in list {
+            let type_name = v.type_name();
+            let card = if let Some(id) = v.read_lock::<rhai::ImmutableString>() {
+                self.rs.cards.lookup(id.as_str())?
+            } else if let Some(c) = v.read_lock::<crate::hooks::Card>() {
+                c.idx()
+            } else {
+                return Err(format!("`{key}` lists a {type_name}; write card ids (\"statue\") or Cards (ctx.chosen)"));
+            };
+            cards.push(card);
+        }
+        Ok(Some(cards.into()))
     }
 
     /// The option names of a `choose` effect, as words of the card table.
@@ -519,6 +559,42 @@ impl Game {
                     self.pending = Some(Decision::Discard { seat: who, left, reason: DiscardReason::Building(card) });
                 }
             }
+            Effect::DiscardCards { seat: who, cards } => {
+                let gone = self.take_these(who, &cards);
+                if !gone.is_empty() {
+                    let n = gone.len() as i32;
+                    self.secret_event(who, Some(card), |g| {
+                        let why = g.name_of(card);
+                        (
+                            format!("seat {who} discards {} ({why})", g.ids(&gone)),
+                            format!("seat {who} discards {} ({why})", n_cards(i64::from(n))),
+                        )
+                    });
+                    self.discard.extend_from_slice(&gone);
+                    let by = Some(card);
+                    self.publish(DISCARDED, |_| EventFacts {
+                        n,
+                        why: "building",
+                        by,
+                        ..EventFacts::new("discarded", who)
+                    });
+                }
+            }
+            Effect::GiveCards { from, to, cards } => {
+                let gone = self.take_these(from, &cards);
+                if !gone.is_empty() {
+                    let k = gone.len();
+                    self.secret_event(from, Some(card), |g| {
+                        let why = g.name_of(card);
+                        (
+                            format!("seat {from} gives {} to seat {to} ({why})", g.ids(&gone)),
+                            format!("seat {from} gives {} to seat {to} ({why})", n_cards(k as i64)),
+                        )
+                    });
+                    self.players[to].hand.extend_from_slice(&gone);
+                    self.players[to].gained += k as u32;
+                }
+            }
             Effect::TakeRandom { from, to, n } => self.take_random(to, card, from, n),
             Effect::Give { from, to, n } => {
                 let left = (n.max(0) as usize).min(self.players[from].hand.len());
@@ -563,7 +639,7 @@ impl Game {
                 let (owner, slot) = (seat as u16, slot as u16);
                 self.pending = Some(Decision::Choose { seat: who, owner, slot, options: options.into() });
             }
-            Effect::ChooseCards { seat: who, of, from, n } => {
+            Effect::ChooseCards { seat: who, of, from, n, only, optional } => {
                 let d = Decision::Pick {
                     seat: who,
                     of: of as u16,
@@ -572,6 +648,8 @@ impl Game {
                     from,
                     left: n.max(0) as usize,
                     picked: Box::default(),
+                    only,
+                    optional,
                 };
                 if n <= 0 || self.pick_candidates(&d).is_empty() {
                     return self.answer_choice(who, seat, slot, Answer::Cards(Arc::default()));
@@ -580,6 +658,18 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Takes out of `seat`'s hand each of `cards` it holds (a card listed twice, twice if held twice).
+    fn take_these(&mut self, seat: usize, cards: &[CardIdx]) -> Vec<CardIdx> {
+        let hand = &mut self.players[seat].hand;
+        let mut gone = Vec::new();
+        for &c in cards {
+            if let Some(i) = hand.iter().position(|&x| x == c) {
+                gone.push(hand.swap_remove(i));
+            }
+        }
+        gone
     }
 
     /// `take_random`: up to `n` cards at random from `from`'s hand into `seat`'s.
@@ -740,7 +830,7 @@ impl Game {
 
     /// The cards a `Pick` decision may still take (one entry per copy).
     pub(crate) fn pick_candidates(&self, d: &Decision) -> Vec<CardIdx> {
-        let Decision::Pick { of, from, picked, .. } = d else { return Vec::new() };
+        let Decision::Pick { of, from, picked, only, .. } = d else { return Vec::new() };
         let p = &self.players[usize::from(*of)];
         let cards = &self.rs.cards;
         let mut all: Vec<CardIdx> = match from {
@@ -754,6 +844,9 @@ impl Game {
                 .map(|s| s.card)
                 .collect(),
         };
+        if let Some(only) = only {
+            all.retain(|c| only.contains(c));
+        }
         for c in picked {
             if let Some(i) = all.iter().position(|x| x == c) {
                 all.swap_remove(i);

@@ -678,6 +678,11 @@ pub struct Card {
 }
 
 impl Card {
+    /// The card's index in the card table.
+    pub(crate) fn idx(&self) -> CardIdx {
+        self.idx
+    }
+
     fn new(table: &Arc<CardTable>, idx: CardIdx) -> Self {
         Card { table: Arc::clone(table), idx }
     }
@@ -1141,6 +1146,10 @@ pub fn register(engine: &mut Engine) {
         .register_get("cost", |c: &mut Card| c.table.get(c.idx).cost)
         .register_get("vp", |c: &mut Card| c.table.get(c.idx).vp)
         .register_get("good", |c: &mut Card| c.table.get(c.idx).good.is_some())
+        .register_get("produces", |c: &mut Card| match &c.table.get(c.idx).good_name {
+            Some(g) => Dynamic::from(ImmutableString::from(g.as_str())),
+            None => Dynamic::UNIT,
+        })
         .register_get("tags", |c: &mut Card| {
             c.table.get(c.idx).tags.iter().cloned().map(Dynamic::from).collect::<Array>()
         })

@@ -162,6 +162,10 @@ pub enum Decision {
         left: usize,
         /// Cards chosen so far.
         picked: Box<[CardIdx]>,
+        /// The card types that may be chosen (a script's `only`), else any.
+        only: Option<Box<[CardIdx]>>,
+        /// The chooser may stop before choosing all (`pass`).
+        optional: bool,
     },
     /// Give hand cards of one's choice to another seat, one at a time.
     Give {

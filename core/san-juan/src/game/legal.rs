@@ -106,7 +106,12 @@ impl Game {
                 out.push(Action::Pass);
             }
             Decision::Choose { options, .. } => out.extend(options.iter().map(|&w| Action::Choose(w))),
-            Decision::Pick { .. } => each_distinct(out, self.pick_candidates(d), Action::Pick),
+            Decision::Pick { optional, .. } => {
+                each_distinct(out, self.pick_candidates(d), Action::Pick);
+                if *optional {
+                    out.push(Action::Pass);
+                }
+            }
             Decision::Give { seat, left, .. }
                 if *left >= self.players[*seat].hand.len() && !self.players[*seat].hand.is_empty() =>
             {
@@ -214,10 +219,23 @@ impl Game {
                 let answer = Answer::Option(self.rs.cards.word_name(w));
                 self.answer_choice(seat, owner.into(), slot.into(), answer)
             }
-            (Decision::Pick { seat, of, owner, slot, from, left, picked }, Action::Pick(card)) => {
+            (Decision::Pick { seat, owner, slot, picked, .. }, Action::Pass) => {
+                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())))
+            }
+            (Decision::Pick { seat, of, owner, slot, from, left, picked, only, optional }, Action::Pick(card)) => {
                 let mut picked = picked.into_vec();
                 picked.push(card);
-                let d = Decision::Pick { seat, of, owner, slot, from, left: left - 1, picked: picked.into() };
+                let d = Decision::Pick {
+                    seat,
+                    of,
+                    owner,
+                    slot,
+                    from,
+                    left: left - 1,
+                    picked: picked.into(),
+                    only,
+                    optional,
+                };
                 if left > 1 && !self.pick_candidates(&d).is_empty() {
                     self.pending = Some(d);
                     return Ok(());

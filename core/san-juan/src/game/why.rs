@@ -146,6 +146,7 @@ impl Game {
                 | (Decision::Exchange { .. }, Action::Discard(_) | Action::Pass)
                 | (Decision::Choose { .. }, Action::Choose(_))
                 | (Decision::Pick { .. }, Action::Pick(_))
+                | (Decision::Pick { optional: true, .. }, Action::Pass)
                 | (Decision::Give { .. }, Action::Give(_))
                 | (Decision::Look { .. }, Action::Discard(_) | Action::Pass)
         );

@@ -229,3 +229,59 @@ fn on_new_round(ctx) {
         assert!(last_round > 3, "the game lasted {last_round} rounds");
     }
 }
+
+#[test]
+fn a_choice_among_filtered_hand_cards_may_be_declined_and_acts_on_the_card_chosen() {
+    // Renovator: when the owner chooses the builder, it may discard one hand card
+    // costing 1 to draw 2.
+    let script = r#"
+fn on_role(ctx) {
+    if ctx.role != "builder" { return (); }
+    let ones = [];
+    for c in ctx.hand_cards { if c.cost == 1 && !ones.contains(c.id) { ones.push(c.id); } }
+    #{ choose_cards: 1, from: "hand", only: ones, optional: true }
+}
+fn on_choice(ctx) {
+    if ctx.chosen.len() == 0 { return (); }
+    [#{ discard: ctx.chosen }, #{ draw: 2 }]
+}
+"#;
+    let (_dir, rs) = with_card("renovator", script);
+    let rs = rs.unwrap();
+    let base = "deck = [\"well\", \"tower\", \"palace\"]\n[[players]]\nbuildings = [\"renovator\"]\n\
+                hand = [\"indigo_plant\", \"hero\", \"smithy\"]\n[[players]]\n";
+    // Only the cost-1 cards are offered, and the owner may pass.
+    let offered = format!(
+        "actions = [\"role builder\"]\n{base}[expect]\npending = \"choose_cards\"\n\
+         legal = [\"choose indigo_plant\", \"choose smithy\", \"pass\"]\n"
+    );
+    play(Arc::clone(&rs), &offered).unwrap();
+    // Choosing the smithy discards exactly it and draws the well and the tower.
+    let chosen = format!(
+        "actions = [\"role builder\", \"choose smithy\"]\n{base}[expect]\n\
+         hands = [[\"indigo_plant\", \"hero\", \"well\", \"tower\"], []]\ndiscard_size = 1\n"
+    );
+    play(Arc::clone(&rs), &chosen).unwrap();
+    // Passing changes nothing.
+    let passed = format!(
+        "actions = [\"role builder\", \"pass\"]\n{base}[expect]\nhands = [[\"indigo_plant\", \"hero\", \"smithy\"], []]\n\
+         discard_size = 0\npending = \"build\"\n"
+    );
+    play(Arc::clone(&rs), &passed).unwrap();
+    // An unknown id in `only` is named with the id meant.
+    let (_dir, rs) = with_card("renovator", "fn on_role(ctx) { #{ choose_cards: 1, only: [\"smithi\"] } }\n");
+    let text =
+        "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"renovator\"]\nhand = [\"smithy\"]\n[[players]]\n";
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert!(err.contains("unknown card `smithi`; did you mean `smithy`?"), "{err}");
+}
+
+#[test]
+fn named_cards_are_given_from_one_hand_to_another() {
+    // When the owner chooses the trader, seat 1 gives seat 0 its statues.
+    let (_dir, rs) = with_card("customs", "fn on_role(ctx) { #{ give: [\"statue\", \"statue\"], from: 1, to: 0 } }\n");
+    let text = "actions = [\"role trader\"]\n[[players]]\nbuildings = [\"customs\"]\n[[players]]\n\
+                hand = [\"statue\", \"well\", \"statue\", \"statue\"]\n[expect]\n\
+                hands = [[\"statue\", \"statue\"], [\"well\", \"statue\"]]\n";
+    play(rs.unwrap(), text).unwrap();
+}
