@@ -155,8 +155,20 @@ impl Source {
 
 /// The refusal of a path outside the rules tree `root`.
 fn outside(source: &Source, root: &Path) -> LoadError {
-    LoadError::at(source, Default::default(), format!("`{source}` lies outside the rules tree {}", root.display()))
-        .help("a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree")
+    let err =
+        LoadError::at(source, Default::default(), format!("`{source}` lies outside the rules tree {}", root.display()));
+    if root.join("cards").is_dir() {
+        return err.help(
+            "a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree",
+        );
+    }
+    // No folder above held `cards/`: the tree is the naming file's own folder, which surprises.
+    err.help(format!(
+        "no folder above it holds a `cards/` folder, so the tree is only {}; make a folder that holds both files \
+         the tree by giving it a `cards/` folder (an empty one will do), or move the file into {}",
+        root.display(),
+        root.display()
+    ))
 }
 
 /// The refusal of a path that is not a regular file.

@@ -791,6 +791,9 @@ struct MapEntry {
     key: String,
     at: Pos,
     text: Option<String>,
+    /// The value as Rhai prints it, when it is written as a constant (a number,
+    /// `true`, a string, a list of them): tells apart maps with the same keys.
+    shown: Option<String>,
 }
 
 /// A map written in a script: where it starts, and its entries.
@@ -818,6 +821,7 @@ fn maps_in(ast: &AST, name: &str) -> Vec<WrittenMap> {
                         Expr::StringConstant(s, _) => Some(s.to_string()),
                         _ => None,
                     },
+                    shown: v.get_literal_value(None).map(|d| d.to_string()),
                 };
                 out.push(WrittenMap { at: pos(*at), entries: m.0.iter().map(entry).collect() });
             }
@@ -837,6 +841,7 @@ fn constant_maps(v: &Dynamic, at: Pos, out: &mut Vec<WrittenMap>) {
             key: k.to_string(),
             at,
             text: v.read_lock::<rhai::ImmutableString>().map(|s| s.to_string()),
+            shown: Some(v.to_string()),
         };
         out.push(WrittenMap { at, entries: m.iter().map(entry).collect() });
     } else if let Some(a) = v.read_lock::<rhai::Array>() {
@@ -851,11 +856,7 @@ fn written_map_pos(ast: &AST, hook: &str, map: &rhai::Map) -> Option<Pos> {
     let like = |m: &WrittenMap| {
         m.entries.len() == map.len()
             && m.entries.iter().all(|e| {
-                map.get(e.key.as_str()).is_some_and(|v| {
-                    e.text
-                        .as_ref()
-                        .is_none_or(|t| v.read_lock::<rhai::ImmutableString>().is_some_and(|s| s.as_str() == t))
-                })
+                map.get(e.key.as_str()).is_some_and(|v| e.shown.as_ref().is_none_or(|shown| *shown == v.to_string()))
             })
     };
     let others = ast.iter_fn_def().map(|f| f.name.as_str()).filter(|n| *n != hook);

@@ -156,6 +156,12 @@ fn a_wrong_effect_map_is_shown_where_it_is_written_not_at_the_hook() {
     let (_dir, rs) = with_card("broken", script);
     let err = play(rs.unwrap(), text).unwrap_err();
     assert!(err.contains("broken.rhai:5:10"), "{err}");
+    // Two maps with the same key: the value written tells them apart (the empty list is the wrong one).
+    let script = "fn on_role(ctx) {\n    if ctx.role == \"trader\" { #{ choose: [\"a\", \"b\"] } }\n    \
+                  else { #{ choose: [] } }\n}\n";
+    let (_dir, rs) = with_card("broken", script);
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert!(err.contains("broken.rhai:3:12") && err.contains("`choose` needs at least one option"), "{err}");
     // A map built key by key is written nowhere whole: the hook's function.
     let script = "fn on_role(ctx) {\n    let m = #{};\n    m.draw = 1;\n    m.seat = 9;\n    m\n}\n";
     let (_dir, rs) = with_card("broken", script);
