@@ -32,6 +32,7 @@ fn game(
             .collect(),
         actions: 100,
         stalled: false,
+        score_by_round: Vec::new(),
     }
 }
 
