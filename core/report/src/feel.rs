@@ -71,7 +71,8 @@ pub struct CardImpact {
     pub builders: Rate,
     /// Win share of the players who did not.
     pub others: Rate,
-    /// builders − others with its 95% interval and test, corrected over all cards (Holm).
+    /// builders − others with its 95% interval (Wald's, kept within ±1) and
+    /// test, corrected over all cards (Holm).
     pub impact: Diff,
 }
 
@@ -295,7 +296,10 @@ fn cards(records: &[&GameRecord]) -> Vec<CardImpact> {
         .map(|(id, (built, wins))| {
             let builders = Rate::wilson(wins, built);
             let others = Rate::wilson(all_wins - wins, player_games - built);
-            CardImpact { id: id.to_owned(), builders, others, impact: Diff::rates(&others, &builders) }
+            let d = Diff::rates(&others, &builders);
+            // Wald's interval can pass ±100 points on few builders; no difference of shares can.
+            let impact = Diff { lo: d.lo.max(-1.0), hi: d.hi.min(1.0), ..d };
+            CardImpact { id: id.to_owned(), builders, others, impact }
         })
         .collect();
     control(cards.iter_mut().map(|c| &mut c.impact), MIN_RATE_EFFECT);
