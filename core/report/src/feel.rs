@@ -257,10 +257,11 @@ fn lead(records: &[&GameRecord]) -> Lead {
         games += 1;
         for &w in &r.winners {
             let share = 1.0 / r.winners.len() as f64;
-            if row[w] < top {
+            let points = row.get(w).copied().unwrap_or(top);
+            if points < top {
                 comeback += share;
             }
-            if row[w] == bottom && bottom < top {
+            if points == bottom && bottom < top {
                 from_last += share;
             }
         }
