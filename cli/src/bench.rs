@@ -34,7 +34,7 @@ fn one_thread(rs: &dyn AnyRules, bot: &str, games: u64, seed: u64, models: &Mode
     let bots = vec![bot.to_owned(); 4];
     let start = Instant::now();
     for i in 0..games {
-        rs.play_one(&bots, seed, i, models)?;
+        rs.play_one(&bots, seed, i, false, models)?;
     }
     Ok(start.elapsed().as_secs_f64())
 }
@@ -85,7 +85,9 @@ pub fn run(args: Args) -> CmdResult {
     for jobs in [1, cores] {
         let start = Instant::now();
         pool(jobs)?.install(|| {
-            (0..args.games).into_par_iter().try_for_each(|i| rs.play_one(&bots, args.seed, i, &models).map(|_| ()))
+            (0..args.games)
+                .into_par_iter()
+                .try_for_each(|i| rs.play_one(&bots, args.seed, i, false, &models).map(|_| ()))
         })?;
         rates.push(games / start.elapsed().as_secs_f64());
     }

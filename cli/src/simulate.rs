@@ -48,6 +48,11 @@ pub struct Args {
     /// `sanjuan replay` plays again action by action.
     #[arg(long, value_name = "DIR")]
     save_games: Option<PathBuf>,
+    /// Record every seat's points after each round (`score_by_round` in the
+    /// --json-lines records), for the report's lead changes and comebacks; it
+    /// scores the game once per round, so runs are a little slower.
+    #[arg(long)]
+    track_scores: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -91,10 +96,11 @@ pub fn run(args: Args) -> CmdResult {
     let saved_ruleset = crate::play::ruleset_for_save(&args.ruleset);
     let one = |i: u64| -> Result<GameRecord, String> {
         let Some(dir) = &args.save_games else {
-            return rs.play_one(&bots, args.seed, i, &models).map_err(|e| format!("game {i}: {e}"));
+            return rs.play_one(&bots, args.seed, i, args.track_scores, &models).map_err(|e| format!("game {i}: {e}"));
         };
-        let (record, saved) =
-            rs.play_saved(&bots, args.seed, i, &saved_ruleset, &models).map_err(|e| format!("game {i}: {e}"))?;
+        let (record, saved) = rs
+            .play_saved(&bots, args.seed, i, &saved_ruleset, args.track_scores, &models)
+            .map_err(|e| format!("game {i}: {e}"))?;
         let path = dir.join(format!("game-{i}.toml"));
         crate::output::write_file(&path, saved)?;
         Ok(record)

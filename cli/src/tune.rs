@@ -486,7 +486,7 @@ impl Run {
         let one = |&(e, i): &(usize, u64)| {
             let w = &work[e];
             loaded[&w.candidate]
-                .play_one(&bots, s.seed, i, models)
+                .play_one(&bots, s.seed, i, false, models)
                 .map(|r| (e, r))
                 .map_err(|err| format!("candidate {}, game {i}: {err}", describe(&state.values(w.candidate))))
         };

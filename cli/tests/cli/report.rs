@@ -136,3 +136,44 @@ fn a_comparison_names_what_differs_and_those_cards_come_first() {
     assert!(ok && err.contains("the records were played with"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `simulate --track-scores` adds a row of points per round to each record of
+/// either game and changes nothing else: without it the records are the same
+/// bytes; the report reads the rows into lead changes and comebacks.
+#[test]
+fn tracked_scores_add_a_row_per_round_and_nothing_else() {
+    let dir = scratch("track");
+    for ruleset in ["second-edition", "alhambra"] {
+        let (tracked, plain) = (dir.join(format!("{ruleset}-t.jsonl")), dir.join(format!("{ruleset}-p.jsonl")));
+        let args = ["--games", "30", "--ruleset", ruleset, "--bots", "greedy,random,random"];
+        simulate(&tracked, &[&args[..], &["--track-scores"]].concat());
+        simulate(&plain, &args);
+        let plain_text = std::fs::read_to_string(&plain).unwrap();
+        assert!(!plain_text.contains("score_by_round"), "{ruleset}: the key is left out when off");
+        let mut stripped = String::new();
+        for mut r in records(&tracked) {
+            let rows = r.as_object_mut().unwrap().remove("score_by_round").expect("tracked");
+            let rows = rows.as_array().unwrap();
+            assert_eq!(rows.len() as u64, r["rounds"].as_u64().unwrap(), "{ruleset}: one row per round");
+            assert_eq!(rows.last().unwrap(), &r["scores"], "{ruleset}: the last row is the final score");
+            assert!(rows.iter().all(|row| row.as_array().unwrap().len() == 3));
+            stripped.push_str(&serde_json::to_string(&r).unwrap());
+            stripped.push('\n');
+        }
+        assert_eq!(stripped, plain_text, "{ruleset}: the same games, byte for byte");
+
+        let html = dir.join(format!("{ruleset}.html"));
+        let (ok, out, err) = sanjuan(&["report", tracked.to_str().unwrap(), "--html", html.to_str().unwrap()]);
+        assert!(ok, "{err}");
+        let feel = out.split("Game feel, 3 players (30 games)").nth(1).unwrap_or_else(|| panic!("{out}"));
+        assert!(feel.contains("skill or luck: greedy finishes ahead of random in"), "{out}");
+        let changes = feel.split("lead changes: ").nth(1).unwrap().split_whitespace().next().unwrap();
+        assert!(changes.parse::<f64>().is_ok_and(|c| c >= 0.0), "{out}");
+        assert!(feel.contains("comebacks: the winner was behind after the half-way round in"), "{out}");
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("Games per number of lead changes") && page.contains("Card impact"), "{ruleset}");
+        let (ok, out, _) = sanjuan(&["report", plain.to_str().unwrap()]);
+        assert!(ok && out.contains("lead changes: not in these records: run simulate with --track-scores"), "{out}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

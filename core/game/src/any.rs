@@ -199,8 +199,16 @@ pub trait AnyRules: Send + Sync {
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnyGame>, String>;
     /// Refuses a bot name this game cannot seat.
     fn check_bot(&self, name: &str) -> Result<(), String>;
-    /// Game `index` of a run between `bots` (a balance bot's model from `models`).
-    fn play_one(&self, bots: &[String], run_seed: u64, index: u64, models: &Models) -> Result<GameRecord, String>;
+    /// Game `index` of a run between `bots` (a balance bot's model from `models`);
+    /// with `scores_by_round`, its record carries every seat's points after each round.
+    fn play_one(
+        &self,
+        bots: &[String],
+        run_seed: u64,
+        index: u64,
+        scores_by_round: bool,
+        models: &Models,
+    ) -> Result<GameRecord, String>;
     /// Game `index` of a run, also as a saved game naming `ruleset`.
     fn play_saved(
         &self,
@@ -208,6 +216,7 @@ pub trait AnyRules: Send + Sync {
         run_seed: u64,
         index: u64,
         ruleset: &str,
+        scores_by_round: bool,
         models: &Models,
     ) -> Result<(GameRecord, String), String>;
     /// One random game with every invariant checked after each action.
@@ -296,8 +305,16 @@ impl<G: Game> AnyRules for RulesOf<G> {
         engine_play::bots::BotSpec::parse(name).map(|_| ())
     }
 
-    fn play_one(&self, bots: &[String], run_seed: u64, index: u64, models: &Models) -> Result<GameRecord, String> {
-        run::play_one::<G>(&self.0, bots, run_seed, index, models)
+    fn play_one(
+        &self,
+        bots: &[String],
+        run_seed: u64,
+        index: u64,
+        scores_by_round: bool,
+        models: &Models,
+    ) -> Result<GameRecord, String> {
+        let keep = run::Keep { actions: false, scores_by_round };
+        run::play_with::<G>(&self.0, bots, run_seed, index, keep, models).map(|(record, _)| record)
     }
 
     fn play_saved(
@@ -306,9 +323,11 @@ impl<G: Game> AnyRules for RulesOf<G> {
         run_seed: u64,
         index: u64,
         ruleset: &str,
+        scores_by_round: bool,
         models: &Models,
     ) -> Result<(GameRecord, String), String> {
-        let (record, game) = run::play_game::<G>(&self.0, bots, run_seed, index, true, models)?;
+        let keep = run::Keep { actions: true, scores_by_round };
+        let (record, game) = run::play_with::<G>(&self.0, bots, run_seed, index, keep, models)?;
         let saved = SavedGame::<G>::of(&game, ruleset, record.seed, bots.to_vec());
         Ok((record, saved.to_toml()))
     }

@@ -193,7 +193,8 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
         let scores = self.scores()?;
         Ok((scores.iter().map(|s| s.total).collect(), score::winners_of(&scores)))
     }
-    /// Rounds (or turns) played.
+    /// Rounds (or turns) played, the one in progress included: it grows as a
+    /// round begins, which is when a run tracking scores takes each seat's points.
     fn rounds(&self) -> u32;
     /// What `seat` holds at the end, with the round it got each, for per-card statistics.
     fn holdings(&self, seat: usize) -> Vec<Built>;

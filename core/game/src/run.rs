@@ -20,16 +20,42 @@ pub fn play_game<G: Game>(
     record: bool,
     models: &Models,
 ) -> Result<(GameRecord, G), String> {
+    play_with::<G>(rs, bot_names, run_seed, index, Keep { actions: record, scores_by_round: false }, models)
+}
+
+/// What a run keeps of each game beyond its usual record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Keep {
+    /// The game keeps its actions (to be saved).
+    pub actions: bool,
+    /// The record carries every seat's points after each round (`score_by_round`),
+    /// which costs a scoring per round.
+    pub scores_by_round: bool,
+}
+
+/// [`play_game`], keeping what `keep` asks for.
+pub fn play_with<G: Game>(
+    rs: &Arc<G::Rules>,
+    bot_names: &[String],
+    run_seed: u64,
+    index: u64,
+    keep: Keep,
+    models: &Models,
+) -> Result<(GameRecord, G), String> {
     let seed = game_seed(run_seed, index);
     let mut game = G::start(rs, bot_names.len(), seed).map_err(|e| e.to_string())?;
-    game.record_actions(record);
+    game.record_actions(keep.actions);
     let mut bots = bot_names
         .iter()
         .enumerate()
         .map(|(i, n)| crate::bots::make::<G>(rs, n, game_seed(seed, i as u64 + 1), models))
         .collect::<Result<Vec<_>, _>>()?;
-    let record = play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed).map_err(|e| e.to_string())?;
-    Ok((record, game))
+    let record = if keep.scores_by_round {
+        play_recorded_by_round(&mut game, &mut bots, bot_names, run_seed, index, seed)
+    } else {
+        play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)
+    };
+    Ok((record.map_err(|e| e.to_string())?, game))
 }
 
 /// Plays game number `index` of a run.
@@ -54,6 +80,51 @@ pub fn play_recorded<G: Game>(
 ) -> Result<GameRecord, G::Error> {
     play_out(game, bots)?;
     record_of(game, names, run_seed, index, seed)
+}
+
+/// [`play_recorded`], the record also carrying every seat's points after each
+/// round (`score_by_round`).
+pub fn play_recorded_by_round<G: Game>(
+    game: &mut G,
+    bots: &mut [Box<dyn Bot<G>>],
+    names: &[String],
+    run_seed: u64,
+    index: u64,
+    seed: u64,
+) -> Result<GameRecord, G::Error> {
+    let rows = play_out_by_round(game, bots)?;
+    let mut record = record_of(game, names, run_seed, index, seed)?;
+    record.score_by_round = rows;
+    Ok(record)
+}
+
+/// Every seat's points now, as the game counts them.
+fn totals<G: Game>(game: &G) -> Result<Vec<i32>, G::Error> {
+    Ok(game.scores()?.iter().map(|s| s.total).collect())
+}
+
+/// Plays `game` to its end and returns one row of points per round. A row is
+/// taken when [`Game::rounds`] grows, that is as the next round begins (before
+/// anyone acts in it), and the last row is the final score. Only a row per
+/// round is scored, not every action: a scoring may run the cards' scripts.
+fn play_out_by_round<G: Game>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Result<Vec<Vec<i32>>, G::Error> {
+    let mut rows: Vec<Vec<i32>> = Vec::new();
+    let mut round = game.rounds();
+    while let Some(seat) = game.to_move() {
+        let action = bots[seat].choose(game, game.legal());
+        game.play(action)?;
+        let now = game.rounds();
+        if now > round {
+            let row = totals(game)?;
+            // Rounds that passed within one action end on the same points.
+            while rows.len() + 1 < now as usize {
+                rows.push(row.clone());
+            }
+            round = now;
+        }
+    }
+    rows.resize(game.rounds() as usize, totals(game)?);
+    Ok(rows)
 }
 
 /// The record of a finished game, whoever played it (`names`: per seat, a
@@ -83,6 +154,7 @@ pub fn record_of<G: Game>(
         buildings: (0..names.len()).map(|s| game.holdings(s)).collect(),
         actions: game.actions_applied(),
         stalled: game.stalled(),
+        score_by_round: Vec::new(),
     })
 }
 

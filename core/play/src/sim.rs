@@ -58,6 +58,12 @@ pub struct GameRecord {
     /// Ended by the ruleset's safety limit rather than by its rules.
     #[serde(default)]
     pub stalled: bool,
+    /// Each seat's points as the game counts them after each round, one row per
+    /// round (the last row is the final score); empty unless the run tracked
+    /// them (`simulate --track-scores`), and then left out of the JSON so a
+    /// record without them keeps its bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub score_by_round: Vec<Vec<i32>>,
 }
 
 /// SplitMix64: spreads (run seed, game index) into a game seed.

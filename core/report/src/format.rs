@@ -3,8 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::feel::{Feel, Skill};
 use crate::one::{Length, Report};
-use crate::stats::Diff;
+use crate::stats::{Diff, Rate};
 
 /// "<game> balance report", or "Balance report" for records that name no game.
 pub(crate) fn title(game: &str, what: &str) -> String {
@@ -70,15 +71,140 @@ pub(crate) fn star(significant: bool) -> String {
 
 pub(crate) fn length_line(l: &Length) -> String {
     format!(
-        "mean {} rounds (95% CI {}), min {}, max {}; stalled {}% ({} games)",
+        "mean {} rounds (95% CI {}), sd {}, median {}, quartiles {}, min {}, max {}; stalled {}% ({} games)",
         num(l.rounds.value, 2),
         num_ci(l.rounds.lo, l.rounds.hi, 2),
+        num(l.rounds.sd, 2),
+        short(l.quartiles.median),
+        num_ci_short(l.quartiles.q1, l.quartiles.q3),
         l.min,
         l.max,
         pct(l.stalled.value),
         l.stalled.hits
     )
 }
+
+/// A quantile: whole numbers without decimals, others with one.
+pub(crate) fn short(x: f64) -> String {
+    if !x.is_finite() {
+        "-".into()
+    } else if (x - x.round()).abs() < 1e-9 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn num_ci_short(lo: f64, hi: f64) -> String {
+    if lo.is_finite() && hi.is_finite() { format!("{}–{}", short(lo), short(hi)) } else { "-".into() }
+}
+
+/// `37.8% (95% CI 31.3–44.6)`.
+fn rate_ci(r: &Rate) -> String {
+    format!("{}% (95% CI {})", pct(r.value), pct_ci(r.lo, r.hi))
+}
+
+/// "Game feel, 3 players (200 games)".
+pub(crate) fn feel_title(f: &Feel) -> String {
+    format!("Game feel, {} players ({} games)", f.players, f.games)
+}
+
+/// The game-feel measures of one player count as (measure, what it came to)
+/// lines, the same in the text and the HTML report.
+pub(crate) fn feel_lines(f: &Feel) -> Vec<(&'static str, String)> {
+    let (adv, lo, hi) = f.seat_advantage();
+    let seats: Vec<String> = f.seats.iter().map(|r| pct(r.value)).collect();
+    let mut lines = vec![(
+        "seat advantage",
+        format!(
+            "seat 0 wins {}, {} percentage points (95% CI {} to {}) against an even {}%; every seat: {} %{}",
+            rate_ci(&f.seats.first().copied().unwrap_or(Rate::wilson(0.0, 0))),
+            signed(100.0 * adv, 1),
+            signed(100.0 * lo, 1),
+            signed(100.0 * hi, 1),
+            pct(f.even()),
+            seats.join(" / "),
+            if f.mixed_bots {
+                " (the seats held different bots: this is the bots' strength as much as the seat's)"
+            } else {
+                ""
+            }
+        ),
+    )];
+    lines.push((
+        "skill or luck",
+        match &f.skill {
+            Skill::SameBot(bot) => format!(
+                "not measured: every seat is the {bot} bot; seat bots of different strength \
+                 (simulate --bots balance,greedy,…) to see how often the stronger finishes ahead"
+            ),
+            Skill::Pairs(pairs) if pairs.is_empty() => "not measured: no game seats two different bots".into(),
+            Skill::Pairs(pairs) => {
+                let m = &pairs[0];
+                format!(
+                    "{} finishes ahead of {} in {} of {} meetings (50% would be pure luck){}",
+                    m.stronger,
+                    m.weaker,
+                    rate_ci(&m.ahead),
+                    m.ahead.n,
+                    if pairs.len() > 1 { "; every pair below" } else { "" }
+                )
+            }
+        },
+    ));
+    let m = &f.margin;
+    lines.push((
+        "winning margin",
+        format!(
+            "mean {} points (95% CI {}), sd {}, median {}, quartiles {}; shared wins {}, won on the tie-break {}",
+            num(m.points.value, 2),
+            num_ci(m.points.lo, m.points.hi, 2),
+            num(m.points.sd, 2),
+            short(m.quartiles.median),
+            num_ci_short(m.quartiles.q1, m.quartiles.q3),
+            rate_ci(&m.shared),
+            rate_ci(&m.tie_break)
+        ),
+    ));
+    let over = if f.untracked > 0 {
+        format!(" (over the {} games with scores by round)", f.games - f.untracked)
+    } else {
+        String::new()
+    };
+    match &f.lead {
+        None => lines.push((
+            "lead changes",
+            "not in these records: run simulate with --track-scores to record every seat's points after each round"
+                .into(),
+        )),
+        Some(l) => {
+            let none = l.histogram.get(&0).copied().unwrap_or(0) as f64 / l.changes.n.max(1) as f64;
+            lines.push((
+                "lead changes",
+                format!(
+                    "{} per game (95% CI {}), none in {}% of games{over}",
+                    num(l.changes.value, 2),
+                    num_ci(l.changes.lo, l.changes.hi, 2),
+                    pct(none)
+                ),
+            ));
+            lines.push((
+                "comebacks",
+                format!(
+                    "the winner was behind after the half-way round in {}, last in {}{over}",
+                    rate_ci(&l.comeback),
+                    rate_ci(&l.from_last)
+                ),
+            ));
+        }
+    }
+    lines.push(("game length", length_line(&f.length)));
+    lines
+}
+
+pub(crate) const IMPACT_NOTE: &str = "Impact is the win share of the players who built a card minus that of those who did not, \
+in percentage points, with its 95% interval; p corrected over all cards (Holm). It is an association, not a cause: \
+a card its builders win with may be good, or simply the kind a player who is ahead (or has more to spend) builds.";
 
 pub(crate) fn describe(r: &Report) -> Vec<String> {
     let rulesets = if r.rulesets.is_empty() { "-".to_owned() } else { r.rulesets.join(", ") };

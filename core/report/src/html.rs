@@ -3,11 +3,15 @@
 
 use std::fmt::Write as _;
 
-use crate::format::{NOTE, describe, histogram_columns, length_line, title};
+use crate::feel::{Feel, Skill};
+use crate::format::{IMPACT_NOTE, NOTE, describe, feel_lines, feel_title, histogram_columns, length_line, title};
 use crate::one::{PlayerStats, Report};
 use crate::stats::Rate;
-use crate::svg::{Bar, BarRow, diff_chart, hbar_chart, vbar_chart};
-use crate::table::{building_diff_table, building_table, length_diff_table, player_diff_table, player_table};
+use crate::svg::{Bar, BarRow, SignedRow, diff_chart, hbar_chart, signed_chart, vbar_chart};
+use crate::table::{
+    building_diff_table, building_table, impact_table, length_diff_table, matchup_table, player_diff_table,
+    player_table,
+};
 use crate::two::{Comparison, PlayerDiff};
 
 /// Escapes text for HTML content and attribute values.
@@ -30,7 +34,7 @@ const CSS: &str = "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-s
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}\
 .meta{color:#555}.note{color:#666;font-size:12px}\
 table{border-collapse:collapse;margin:.8em 0;font-size:13px}\
-th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}\
+th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}td.wrap{white-space:normal}\
 th.n,td.n{text-align:right;font-variant-numeric:tabular-nums}\
 thead th{border-bottom:2px solid #999}tr.sig td{background:#fff4d6}\
 svg{display:block;margin:.6em 0;font:11px system-ui,sans-serif}\
@@ -88,7 +92,7 @@ pub fn render_html(r: &Report) -> String {
     out.push_str("<h2>Game length</h2>\n");
     let _ = writeln!(out, "<p>{}</p>", esc(&length_line(&r.length)));
     let (cats, counts) = histogram_columns(&[&r.length.histogram]);
-    vbar_chart(&mut out, "Games per number of rounds", &cats, &counts, &[], false);
+    vbar_chart(&mut out, "Games per number of rounds", &cats, &counts, &[], false, "rounds");
 
     out.push_str("<h2>Buildings</h2>\n");
     let built: Vec<BarRow> = r
@@ -116,8 +120,58 @@ pub fn render_html(r: &Report) -> String {
         true,
     );
     out.push_str(&building_table(&r.buildings).html());
+    for f in &r.feel {
+        feel_html(&mut out, f);
+    }
     out.push_str(&html_tail());
     out
+}
+
+/// One player count's game-feel measures: a table of them, then the charts
+/// that read better than numbers (margins, lead changes, bot pairs, cards).
+fn feel_html(out: &mut String, f: &Feel) {
+    let _ = writeln!(out, "<h2>{}</h2>", esc(&feel_title(f)));
+    out.push_str("<table>\n<tbody>\n");
+    for (what, line) in feel_lines(f) {
+        let _ = writeln!(out, "<tr><th>{}</th><td class=\"wrap\">{}</td></tr>", esc(what), esc(&line));
+    }
+    out.push_str("</tbody>\n</table>\n");
+    let (cats, counts) = histogram_columns(&[&f.margin.histogram]);
+    vbar_chart(out, "Games per winning margin (top score minus the next)", &cats, &counts, &[], false, "points");
+    if let Some(lead) = &f.lead {
+        let (cats, counts) = histogram_columns(&[&lead.histogram]);
+        vbar_chart(out, "Games per number of lead changes", &cats, &counts, &[], false, "lead changes");
+    }
+    if let Skill::Pairs(pairs) = &f.skill
+        && !pairs.is_empty()
+    {
+        let rows: Vec<BarRow> = pairs
+            .iter()
+            .map(|m| BarRow {
+                label: format!("{} vs {}", m.stronger, m.weaker),
+                bars: vec![Bar::rate(&m.ahead, "stronger ahead")],
+                mark: None,
+                flag: false,
+            })
+            .collect();
+        let even = Some((0.5, "luck alone".to_owned()));
+        hbar_chart(out, "How often the stronger bot finishes ahead of the weaker (95% CI)", &rows, &[], even, true);
+        out.push_str(&matchup_table(pairs).html());
+    }
+    if !f.cards.is_empty() {
+        let rows: Vec<SignedRow> = f
+            .cards
+            .iter()
+            .map(|c| SignedRow { label: c.id.clone(), diff: c.impact, flag: c.impact.significant })
+            .collect();
+        signed_chart(
+            out,
+            "Card impact: builders' win share minus the others', percentage points (95% CI); association, not cause",
+            &rows,
+        );
+        out.push_str(&impact_table(&f.cards).html());
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(IMPACT_NOTE));
+    }
 }
 
 /// A comparison as one self-contained HTML page with side-by-side bars.
@@ -132,7 +186,7 @@ pub fn render_comparison_html(c: &Comparison) -> String {
     out.push_str("<h2>Game length</h2>\n");
     out.push_str(&length_diff_table(c).html());
     let (cats, shares) = histogram_columns(&[&c.a.length.histogram, &c.b.length.histogram]);
-    vbar_chart(&mut out, "Share of games per number of rounds", &cats, &shares, &legend, true);
+    vbar_chart(&mut out, "Share of games per number of rounds", &cats, &shares, &legend, true, "rounds");
 
     out.push_str("<h2>Seats</h2>\n");
     let seats = pair_rows(&c.seats, &c.a.seats, &c.b.seats);

@@ -30,6 +30,7 @@
 //! report of one set and the comparison of two, and `text`, `html` and `svg`
 //! only format what those computed (with `format` and `table` shared by both).
 
+mod feel;
 mod format;
 mod html;
 mod one;
@@ -40,6 +41,7 @@ mod table;
 mod text;
 mod two;
 
+pub use feel::{CardImpact, Feel, Lead, Margin, Matchup, Skill, lead_changes};
 pub use html::{render_comparison_html, render_html};
 pub use one::{BuildingStats, Length, PlayerStats, Report, Run, RunSummary, report, summary};
 pub use records::{
@@ -47,8 +49,8 @@ pub use records::{
     validate,
 };
 pub use stats::{
-    ALPHA, Diff, MIN_MEAN_EFFECT, MIN_RATE_EFFECT, Mean, Rate, Z95, control, erfc, holm, two_proportion_p, two_sided_p,
-    welch_p,
+    ALPHA, Diff, MIN_MEAN_EFFECT, MIN_RATE_EFFECT, Mean, Quartiles, Rate, Z95, control, erfc, holm, two_proportion_p,
+    two_sided_p, welch_p,
 };
 pub use text::{render_comparison_text, render_text};
 pub use two::{BuildingDiff, Comparison, PlayerDiff, compare};

@@ -1,11 +1,13 @@
 //! The report of one record set: per seat, per bot, per building and the
 //! game length, each with its interval.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use engine_play::sim::GameRecord;
 
-use crate::stats::{ALPHA, MIN_RATE_EFFECT, Mean, Rate, holm, two_proportion_p};
+use crate::feel::{Feel, feel};
+use crate::stats::{ALPHA, MIN_RATE_EFFECT, Mean, Quartiles, Rate, holm, two_proportion_p};
 
 /// The games of one run seed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +68,8 @@ pub struct BuildingStats {
 pub struct Length {
     /// Rounds per game.
     pub rounds: Mean,
+    /// Their quartiles.
+    pub quartiles: Quartiles,
     /// Fewest rounds (0 when there are no games).
     pub min: u32,
     /// Most rounds.
@@ -99,6 +103,8 @@ pub struct Report {
     pub buildings: Vec<BuildingStats>,
     /// Game length.
     pub length: Length,
+    /// How the game feels, per player count.
+    pub feel: Vec<Feel>,
 }
 
 impl Report {
@@ -139,7 +145,7 @@ pub fn summary(records: &[GameRecord]) -> RunSummary {
 }
 
 /// A seat's share of a game's win: 1/k if it is one of k winners.
-fn win_share(r: &GameRecord, seat: usize) -> f64 {
+pub(crate) fn win_share(r: &GameRecord, seat: usize) -> f64 {
     if r.winners.contains(&seat) { 1.0 / r.winners.len() as f64 } else { 0.0 }
 }
 
@@ -251,15 +257,17 @@ fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
 }
 
 /// Rounds per game, their spread and the share of stalled games.
-fn length(records: &[GameRecord]) -> Length {
+pub(crate) fn length<R: Borrow<GameRecord>>(records: &[R]) -> Length {
+    let records: Vec<&GameRecord> = records.iter().map(Borrow::borrow).collect();
     let rounds: Vec<f64> = records.iter().map(|r| f64::from(r.rounds)).collect();
     let mut histogram = BTreeMap::new();
-    for r in records {
+    for r in &records {
         *histogram.entry(r.rounds).or_insert(0) += 1;
     }
     let stalled = records.iter().filter(|r| r.stalled).count() as f64;
     Length {
         rounds: Mean::of(&rounds),
+        quartiles: Quartiles::of(&rounds),
         min: records.iter().map(|r| r.rounds).min().unwrap_or(0),
         max: records.iter().map(|r| r.rounds).max().unwrap_or(0),
         stalled: Rate::wilson(stalled, records.len() as u64),
@@ -298,5 +306,6 @@ pub fn report(records: &[GameRecord]) -> Report {
         bots: bots(records),
         buildings: buildings(records, player_games),
         length: length(records),
+        feel: feel(records),
     }
 }

@@ -151,7 +151,8 @@ fn check_name(what: &str, text: &str) -> Result<(), String> {
 
 /// Checks what a record's types cannot: a known version, a game for version 2,
 /// 2 to [`MAX_RECORD_PLAYERS`] seats with a score, bot and holdings each, winners
-/// among the seats and holding the top score, scores and rounds in range.
+/// among the seats and holding the top score, scores and rounds in range, and
+/// scores by round (when present) a row per round ending on the final scores.
 pub fn validate(r: &GameRecord) -> Result<(), String> {
     use engine_play::sim::RECORD_VERSION;
     if r.version == 0 || r.version > RECORD_VERSION {
@@ -199,6 +200,34 @@ pub fn validate(r: &GameRecord) -> Result<(), String> {
         }
         if r.scores[w] != top {
             return Err(format!("winner seat {w} scored {}, less than the top score {top}", r.scores[w]));
+        }
+    }
+    if !r.score_by_round.is_empty() {
+        if r.score_by_round.len() != r.rounds as usize {
+            return Err(format!(
+                "{} rows in `score_by_round` for a {}-round game (one a round)",
+                r.score_by_round.len(),
+                r.rounds
+            ));
+        }
+        for (i, row) in r.score_by_round.iter().enumerate() {
+            if row.len() != players {
+                return Err(format!(
+                    "round {} of `score_by_round` has {} scores for {players} seats",
+                    i + 1,
+                    row.len()
+                ));
+            }
+            if let Some(s) = row.iter().find(|s| !RECORD_SCORES.contains(s)) {
+                return Err(format!(
+                    "score {s} in `score_by_round` is outside {} to {}",
+                    RECORD_SCORES.start(),
+                    RECORD_SCORES.end()
+                ));
+            }
+        }
+        if r.score_by_round.last() != Some(&r.scores) {
+            return Err("the last row of `score_by_round` is not the final `scores`".into());
         }
     }
     for holdings in &r.buildings {

@@ -110,6 +110,36 @@ impl Mean {
     }
 }
 
+/// The quartiles of some observations, by linear interpolation between the
+/// order statistics (the rule of R's and NumPy's default); NaN when there are none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quartiles {
+    /// The 25th percentile.
+    pub q1: f64,
+    /// The median.
+    pub median: f64,
+    /// The 75th percentile.
+    pub q3: f64,
+}
+
+impl Quartiles {
+    /// The quartiles of `xs` (in any order).
+    pub fn of(xs: &[f64]) -> Quartiles {
+        let mut sorted = xs.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let at = |p: f64| {
+            if sorted.is_empty() {
+                return f64::NAN;
+            }
+            let h = (sorted.len() - 1) as f64 * p;
+            let (lo, frac) = (h.floor() as usize, h - h.floor());
+            let hi = (lo + 1).min(sorted.len() - 1);
+            sorted[lo] + frac * (sorted[hi] - sorted[lo])
+        };
+        Quartiles { q1: at(0.25), median: at(0.5), q3: at(0.75) }
+    }
+}
+
 /// The complementary error function, erfc(x) = 1 − erf(x), with fractional
 /// error below 1.2e-7 everywhere: the Chebyshev fit `erfcc` of Press,
 /// Teukolsky, Vetterling and Flannery, *Numerical Recipes in C*, 2nd ed.,

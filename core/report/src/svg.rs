@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::format::{diff_ci, num, pct, pct_ci};
 use crate::html::esc;
-use crate::stats::Rate;
+use crate::stats::{Diff, Rate};
 use crate::two::Comparison;
 
 /// Set A's and set B's colours, in every chart and legend.
@@ -195,6 +195,7 @@ pub(crate) fn vbar_chart(
     series: &[Vec<f64>],
     legend: &[String],
     percent: bool,
+    axis: &str,
 ) {
     const W: f64 = 760.0;
     const H: f64 = 250.0;
@@ -257,47 +258,69 @@ pub(crate) fn vbar_chart(
     }
     let _ = writeln!(
         out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">rounds</text>",
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
         LEFT + plot_w / 2.0,
-        H - 6.0
+        H - 6.0,
+        esc(axis)
     );
     out.push_str("</svg>\n");
+}
+
+/// One row of a chart of signed differences.
+pub(crate) struct SignedRow {
+    pub(crate) label: String,
+    pub(crate) diff: Diff,
+    pub(crate) flag: bool,
 }
 
 /// One row per building: the difference B − A of its built share as a bar
 /// from 0 with its 95% interval as a whisker; changed buildings first and named so.
 pub(crate) fn diff_chart(out: &mut String, title: &str, c: &Comparison) {
+    let rows: Vec<SignedRow> = c
+        .buildings
+        .iter()
+        .map(|d| SignedRow {
+            label: if c.changed(&d.id) { format!("{} (changed)", d.id) } else { d.id.clone() },
+            diff: d.built,
+            flag: d.built.significant,
+        })
+        .collect();
+    signed_chart(out, title, &rows);
+}
+
+/// Signed differences in percentage points, a row each: a bar from 0 (blue
+/// below, orange above) with its 95% interval as a whisker; `*` after a flagged row.
+pub(crate) fn signed_chart(out: &mut String, title: &str, rows: &[SignedRow]) {
     const W: f64 = 760.0;
     const LABEL: f64 = 220.0;
     const PLOT: f64 = 480.0;
     const ROW: f64 = 18.0;
     let top = 38.0;
-    let height = top + c.buildings.len() as f64 * ROW + 26.0;
-    let reach = c
-        .buildings
+    let height = top + rows.len() as f64 * ROW + 26.0;
+    let reach = rows
         .iter()
-        .flat_map(|d| [d.built.lo, d.built.hi, d.built.diff])
+        .flat_map(|r| [r.diff.lo, r.diff.hi, r.diff.diff])
         .filter(|v| v.is_finite())
         .fold(0.01f64, |m, v| m.max(v.abs()));
     let x = |v: f64| LABEL + PLOT / 2.0 + v / reach * (PLOT / 2.0 - 4.0);
     svg_open(out, W, height, title, &[], LABEL);
     let zero = x(0.0);
     let _ = writeln!(out, "<line class=\"axis\" x1=\"{zero}\" y1=\"{top}\" x2=\"{zero}\" y2=\"{}\"/>", height - 22.0);
-    for (i, d) in c.buildings.iter().enumerate() {
+    for (i, r) in rows.iter().enumerate() {
         let y = top + i as f64 * ROW;
-        let label = if c.changed(&d.id) { format!("{} (changed)", d.id) } else { d.id.clone() };
-        let star = if d.built.significant { " *" } else { "" };
+        let star = if r.flag { " *" } else { "" };
         let _ = writeln!(
             out,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}{star}</text>",
             LABEL - 6.0,
             y + 12.0,
-            esc(&label)
+            esc(&r.label)
         );
-        if d.built.diff.is_finite() {
-            let (x0, x1) = (zero.min(x(d.built.diff)), zero.max(x(d.built.diff)));
-            let color = COLORS[usize::from(d.built.diff > 0.0)];
-            let tip = format!("{}: {} percentage points", d.id, diff_ci(&d.built, true));
+        let d = &r.diff;
+        if d.diff.is_finite() {
+            let (x0, x1) = (zero.min(x(d.diff)), zero.max(x(d.diff)));
+            let color = COLORS[usize::from(d.diff > 0.0)];
+            let tip = format!("{}: {} percentage points", r.label, diff_ci(d, true));
             let _ = writeln!(
                 out,
                 "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"10\" fill=\"{color}\"><title>{}</title></rect>",
@@ -306,13 +329,13 @@ pub(crate) fn diff_chart(out: &mut String, title: &str, c: &Comparison) {
                 esc(&tip)
             );
         }
-        if d.built.lo.is_finite() && d.built.hi.is_finite() {
+        if d.lo.is_finite() && d.hi.is_finite() {
             let _ = writeln!(
                 out,
                 "<line class=\"whisker\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/>",
-                x(d.built.lo),
+                x(d.lo),
                 y + 8.0,
-                x(d.built.hi),
+                x(d.hi),
                 y + 8.0
             );
         }

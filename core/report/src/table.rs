@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::feel::{CardImpact, Matchup};
 use crate::format::{diff_ci, num, num_ci, pct, pct_ci, pval, star};
 use crate::html::esc;
 use crate::one::{BuildingStats, PlayerStats};
@@ -205,5 +206,47 @@ pub(crate) fn length_diff_table(c: &Comparison) -> Table {
         rows: vec![row("mean rounds", &c.rounds, false), row("stalled %", &c.stalled, true)],
         left: 1,
         marked: vec![c.rounds.significant, c.stalled.significant],
+    }
+}
+
+pub(crate) fn matchup_table(pairs: &[Matchup]) -> Table {
+    Table {
+        headers: vec!["stronger", "weaker", "meetings", "stronger ahead %", "95% CI"],
+        rows: pairs
+            .iter()
+            .map(|m| {
+                vec![
+                    m.stronger.clone(),
+                    m.weaker.clone(),
+                    m.ahead.n.to_string(),
+                    pct(m.ahead.value),
+                    pct_ci(m.ahead.lo, m.ahead.hi),
+                ]
+            })
+            .collect(),
+        left: 2,
+        marked: vec![],
+    }
+}
+
+pub(crate) fn impact_table(cards: &[CardImpact]) -> Table {
+    Table {
+        headers: vec!["building", "builders", "builders win %", "others win %", "impact (95% CI)", "p Holm", ""],
+        rows: cards
+            .iter()
+            .map(|c| {
+                vec![
+                    c.id.clone(),
+                    c.builders.n.to_string(),
+                    pct(c.builders.value),
+                    pct(c.others.value),
+                    diff_ci(&c.impact, true),
+                    pval(c.impact.p_adj),
+                    star(c.impact.significant),
+                ]
+            })
+            .collect(),
+        left: 1,
+        marked: cards.iter().map(|c| c.impact.significant).collect(),
     }
 }

@@ -2,9 +2,13 @@
 
 use std::fmt::Write as _;
 
-use crate::format::{NOTE, describe, histogram_columns, length_line, title};
+use crate::feel::{Feel, Skill};
+use crate::format::{IMPACT_NOTE, NOTE, describe, feel_lines, feel_title, histogram_columns, length_line, title};
 use crate::one::Report;
-use crate::table::{building_diff_table, building_table, length_diff_table, player_diff_table, player_table};
+use crate::table::{
+    building_diff_table, building_table, impact_table, length_diff_table, matchup_table, player_diff_table,
+    player_table,
+};
 use crate::two::Comparison;
 
 /// The report as plain-text tables.
@@ -25,8 +29,29 @@ pub fn render_text(r: &Report) -> String {
     let _ = write!(out, "\nSeats\n{}", player_table(&r.seats, "seat").text());
     let _ = write!(out, "\nBots\n{}", player_table(&r.bots, "bot").text());
     let _ = write!(out, "\nBuildings (per player-game)\n{}", building_table(&r.buildings).text());
+    for f in &r.feel {
+        feel_text(&mut out, f);
+    }
     let _ = writeln!(out, "\n{NOTE}");
     out
+}
+
+/// One player count's game-feel measures: a line each, the bot pairs, the cards.
+fn feel_text(out: &mut String, f: &Feel) {
+    let _ = writeln!(out, "\n{}", feel_title(f));
+    for (what, line) in feel_lines(f) {
+        let _ = writeln!(out, "  {what}: {line}");
+    }
+    if let Skill::Pairs(pairs) = &f.skill
+        && pairs.len() > 1
+    {
+        let _ =
+            write!(out, "\nStronger bot ahead of the weaker ({} players)\n{}", f.players, matchup_table(pairs).text());
+    }
+    if !f.cards.is_empty() {
+        let _ = write!(out, "\nCard impact ({} players)\n{}", f.players, impact_table(&f.cards).text());
+        let _ = writeln!(out, "{IMPACT_NOTE}");
+    }
 }
 
 /// A comparison as plain-text tables. Differences are B − A; rates in

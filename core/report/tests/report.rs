@@ -32,6 +32,7 @@ fn game(
             .collect(),
         actions: 100,
         stalled: false,
+        score_by_round: Vec::new(),
     }
 }
 
@@ -194,6 +195,9 @@ fn game_length_and_stalled_share() {
     d3(l.stalled.hi, 0.564);
     assert_eq!(r.runs.len(), 1);
     assert_eq!((r.runs[0].run_seed, r.runs[0].games, r.runs[0].missing()), (7, 6, 0));
+    // Sorted 9 10 11 12 12 13 (interpolated): q1 at 1.25 → 10.25, median at 2.5 → 11.5, q3 at 3.75 → 12.
+    assert_eq!((l.quartiles.q1, l.quartiles.median, l.quartiles.q3), (10.25, 11.5, 12.0));
+    assert!(report::render_text(&r).contains("sd 1.47, median 11.5, quartiles 10.2–12, min 9, max 13"));
 }
 
 /// 50 two-player games: seat 0 wins the first `seat0_wins`, alternately
@@ -399,4 +403,200 @@ fn the_run_summary_is_the_reports_own_seats_and_length() {
     assert_eq!(s.seats, r.seats);
     assert_eq!(s.length, r.length);
     assert_eq!((s.actions.n, s.actions.value), (6, 100.0));
+}
+
+/// A record of any player count: `rows` are the scores after each round
+/// (empty: not tracked; otherwise the last row is the final score).
+fn table(index: u64, bots: &[&str], scores: &[i32], winners: &[usize], rows: &[&[i32]]) -> GameRecord {
+    let mut r = game(index, ["x", "x"], rows.len().max(4) as u32, [0, 0], winners, [&[], &[]]);
+    r.bots = bots.iter().map(|b| (*b).to_owned()).collect();
+    r.scores = scores.to_vec();
+    r.buildings = vec![Vec::new(); scores.len()];
+    r.score_by_round = rows.iter().map(|row| row.to_vec()).collect();
+    r
+}
+
+/// Four 3-player games of one bot, margins 3, 0 (tie-break), 0 (shared), 8.
+fn margins() -> Vec<GameRecord> {
+    let b = ["x", "x", "x"];
+    vec![
+        table(0, &b, &[10, 7, 3], &[0], &[]),
+        table(1, &b, &[8, 8, 1], &[1], &[]),
+        table(2, &b, &[5, 9, 9], &[1, 2], &[]),
+        table(3, &b, &[20, 11, 12], &[0], &[]),
+    ]
+}
+
+#[test]
+fn winning_margin_seat_advantage_and_skill_of_one_bot() {
+    let r = report::report(&margins());
+    assert_eq!(r.feel.len(), 1);
+    let f = &r.feel[0];
+    assert_eq!((f.players, f.games), (3, 4));
+    let m = &f.margin;
+    // (3 + 0 + 0 + 8) / 4; squared deviations 0.0625 + 7.5625 + 7.5625 + 27.5625 = 42.75, sd √(42.75/3).
+    assert_eq!(m.points.value, 2.75);
+    close(m.points.sd, 14.25f64.sqrt(), 1e-12);
+    close(m.points.hi - m.points.value, 1.96 * 14.25f64.sqrt() / 2.0, 1e-12);
+    // Sorted 0 0 3 8: q1 at 0.75 → 0, median at 1.5 → 1.5, q3 at 2.25 → 3 + 0.25·5.
+    assert_eq!((m.quartiles.q1, m.quartiles.median, m.quartiles.q3), (0.0, 1.5, 4.25));
+    assert_eq!(m.histogram.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(), [(0, 2), (3, 1), (8, 1)]);
+    assert_eq!((m.shared.hits, m.shared.n, m.tie_break.hits, m.tie_break.n), (1.0, 4, 1.0, 4));
+    // Seat 0 won games 0 and 3: 2/4 against an even 1/3, the Wilson interval of 2/4 shifted alike.
+    let (adv, lo, hi) = f.seat_advantage();
+    let w = report::Rate::wilson(2.0, 4);
+    close(adv, 0.5 - 1.0 / 3.0, 1e-12);
+    close(lo, w.lo - 1.0 / 3.0, 1e-12);
+    close(hi, w.hi - 1.0 / 3.0, 1e-12);
+    assert!(!f.mixed_bots);
+    assert_eq!(f.skill, report::Skill::SameBot("x".into()));
+    assert!(f.lead.is_none() && f.untracked == 4);
+    let text = report::render_text(&r);
+    for needle in [
+        "Game feel, 3 players (4 games)",
+        "winning margin: mean 2.75 points",
+        "median 1.5, quartiles 0–4.2; shared wins 25.0%",
+        "+16.7 percentage points",
+        "skill or luck: not measured: every seat is the x bot",
+        "lead changes: not in these records: run simulate with --track-scores",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}
+
+#[test]
+fn the_stronger_bot_ahead_of_the_weaker_counts_each_meeting_and_halves_a_tie() {
+    let records = vec![
+        // a beats both b seats.
+        table(0, &["a", "b", "b"], &[10, 5, 3], &[0], &[]),
+        // a loses to seat 1, ties seat 2 on points without either winning: one half.
+        table(1, &["a", "b", "b"], &[4, 9, 4], &[1], &[]),
+        // a shares the win with seat 0 (one half) and beats seat 2.
+        table(2, &["b", "a", "b"], &[6, 6, 2], &[0, 1], &[]),
+    ];
+    let f = &report::report(&records).feel[0];
+    // a: wins 1 + 0 + 0.5 over 3 player-games; b: 0 + 1 + 0.5 over 6: a is the stronger.
+    let report::Skill::Pairs(pairs) = &f.skill else { panic!("{:?}", f.skill) };
+    assert_eq!(pairs.len(), 1);
+    let m = &pairs[0];
+    assert_eq!((m.stronger.as_str(), m.weaker.as_str()), ("a", "b"));
+    // 1 + 1 + 0 + 0.5 + 0.5 + 1 = 4 of 6 meetings.
+    assert_eq!((m.ahead.hits, m.ahead.n), (4.0, 6));
+    assert_eq!(m.ahead, report::Rate::wilson(4.0, 6));
+    assert!(f.mixed_bots);
+    let text = report::render_text(&report::report(&records));
+    assert!(text.contains("a finishes ahead of b in 66.7% (95% CI"), "{text}");
+    assert!(text.contains("the bots' strength as much as the seat's"), "{text}");
+}
+
+#[test]
+fn lead_changes_count_a_new_sole_leader_and_not_a_tie() {
+    // Leaders: seat 0, a tie, seat 1, seat 0, a three-way tie, seat 2: 0 → 1 → 0 → 2 is three changes.
+    let rows = [vec![1, 0, 0], vec![1, 1, 0], vec![0, 2, 0], vec![3, 2, 0], vec![3, 3, 3], vec![3, 3, 4]];
+    assert_eq!(report::lead_changes(&rows), 3);
+    // Level all game long: none; seat 0 leads again after a tie: none.
+    assert_eq!(report::lead_changes(&[vec![0, 0], vec![0, 0]]), 0);
+    assert_eq!(report::lead_changes(&[vec![2, 1], vec![2, 2], vec![3, 2]]), 0);
+    assert_eq!(report::lead_changes(&[vec![2, 1], vec![2, 3], vec![4, 3]]), 2);
+}
+
+/// Three 4-round games with scores by round and one without.
+fn trajectories() -> Vec<GameRecord> {
+    let b = ["x", "x", "x"];
+    vec![
+        // Leaders 0, 1, 1, 0: two changes; the winner (0) trailed 2 to 5 after round 2, not last.
+        table(0, &b, &[9, 7, 2], &[0], &[&[1, 0, 0], &[2, 5, 1], &[4, 6, 2], &[9, 7, 2]]),
+        // Tie, 2, 0, 2: two changes; the winner (2) led after round 2.
+        table(1, &b, &[5, 1, 6], &[2], &[&[0, 0, 0], &[0, 0, 3], &[5, 0, 3], &[5, 1, 6]]),
+        // Tie, 2, 0, 0: one change; the winner (0) was last after round 2.
+        table(2, &b, &[7, 2, 4], &[0], &[&[1, 1, 1], &[0, 2, 4], &[6, 2, 4], &[7, 2, 4]]),
+        table(3, &b, &[3, 2, 1], &[0], &[]),
+    ]
+}
+
+#[test]
+fn comebacks_and_lead_changes_over_the_tracked_games() {
+    let r = report::report(&trajectories());
+    let f = &r.feel[0];
+    let lead = f.lead.as_ref().expect("three games carry their scores by round");
+    assert_eq!(f.untracked, 1);
+    // (2 + 2 + 1) / 3 changes per game.
+    assert_eq!(lead.changes.n, 3);
+    close(lead.changes.value, 5.0 / 3.0, 1e-12);
+    assert_eq!(lead.histogram.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(), [(1, 1), (2, 2)]);
+    assert_eq!(lead.comeback, report::Rate::wilson(2.0, 3));
+    assert_eq!(lead.from_last, report::Rate::wilson(1.0, 3));
+    let text = report::render_text(&r);
+    assert!(text.contains("lead changes: 1.67 per game (95% CI 1.01–2.32), none in 0.0% of games"), "{text}");
+    assert!(text.contains("behind after the half-way round in 66.7%"), "{text}");
+    assert!(text.contains("(over the 3 games with scores by round)"), "{text}");
+    let html = report::render_html(&r);
+    assert!(html.contains("Games per winning margin") && html.contains("Games per number of lead changes"));
+}
+
+#[test]
+fn card_impact_is_the_builders_win_share_minus_the_others() {
+    let ip = ("dye_works", 0);
+    let records = vec![
+        game(0, ["x", "x"], 10, [9, 5], &[0], [&[("forge", 2)], &[ip]]),
+        game(1, ["x", "x"], 10, [5, 9], &[1], [&[], &[("forge", 3)]]),
+        game(2, ["x", "x"], 10, [9, 5], &[0], [&[], &[("saw_mill", 4)]]),
+        game(3, ["x", "x"], 10, [5, 9], &[1], [&[ip], &[]]),
+    ];
+    let f = &report::report(&records).feel[0];
+    // Dealt at setup only: no dye works row. Forge first: built by winners only.
+    let ids: Vec<&str> = f.cards.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["forge", "saw_mill"]);
+    let forge = &f.cards[0];
+    // Builders 2 of 2, others 2 of 6: +66.7 points, se √(0 + (1/3)(2/3)/6) = 0.192.
+    assert_eq!((forge.builders.hits, forge.builders.n, forge.others.hits, forge.others.n), (2.0, 2, 2.0, 6));
+    close(forge.impact.diff, 2.0 / 3.0, 1e-12);
+    let se = ((1.0 / 3.0) * (2.0 / 3.0) / 6.0f64).sqrt();
+    close(forge.impact.lo, 2.0 / 3.0 - 1.96 * se, 1e-12);
+    // Wald's upper bound, 1.044, is kept at 100 points.
+    assert!(2.0 / 3.0 + 1.96 * se > 1.0 && forge.impact.hi == 1.0);
+    // The loser built the saw mill: 0 of 1 against 4 of 7.
+    let mill = &f.cards[1];
+    close(mill.impact.diff, -4.0 / 7.0, 1e-12);
+    // Holm over the two cards: the larger p doubled at most, never below the raw one.
+    assert!(forge.impact.p_adj >= forge.impact.p && mill.impact.p_adj >= mill.impact.p);
+    let text = report::render_text(&report::report(&records));
+    assert!(text.contains("Card impact (2 players)") && text.contains("+66.7 (+28.9 to +100.0)"), "{text}");
+    assert!(text.contains("It is an association, not a cause"), "{text}");
+}
+
+#[test]
+fn scores_by_round_read_back_and_old_records_still_read() {
+    let records = trajectories();
+    let line = serde_json::to_string(&records[0]).unwrap();
+    assert!(line.ends_with(r#""score_by_round":[[1,0,0],[2,5,1],[4,6,2],[9,7,2]]}"#), "{line}");
+    assert_eq!(report::parse_json_lines(&line, "a").unwrap(), vec![records[0].clone()]);
+    // Untracked: no key at all, so a record keeps the bytes it had before the field.
+    let old = serde_json::to_string(&records[3]).unwrap();
+    assert!(!old.contains("score_by_round"));
+    let read = report::parse_json_lines(&old, "a").unwrap();
+    assert!(read[0].score_by_round.is_empty() && read[0] == records[3]);
+    // A row per round ending on the final scores, or the record is refused.
+    let mut short = records[0].clone();
+    short.score_by_round.pop();
+    let err = report::parse_json_lines(&serde_json::to_string(&short).unwrap(), "a").unwrap_err();
+    assert!(err.to_string().contains("3 rows in `score_by_round` for a 4-round game"), "{err}");
+    let mut wrong = records[0].clone();
+    wrong.score_by_round[3][0] = 8;
+    let err = report::parse_json_lines(&serde_json::to_string(&wrong).unwrap(), "a").unwrap_err();
+    assert!(err.to_string().contains("last row of `score_by_round` is not the final `scores`"), "{err}");
+}
+
+#[test]
+fn player_counts_are_reported_apart() {
+    let mut records = margins();
+    records.extend(generated(30, 20, 0).into_iter().map(|mut r| {
+        r.index += 100;
+        r
+    }));
+    let r = report::report(&records);
+    assert_eq!(r.feel.iter().map(|f| (f.players, f.games)).collect::<Vec<_>>(), [(2, 50), (3, 4)]);
+    // 2 players: seat 0 won 30 of 50, 10 points above an even half.
+    close(r.feel[0].seat_advantage().0, 0.1, 1e-12);
+    assert_eq!(r.feel[1].margin.points.value, 2.75);
 }

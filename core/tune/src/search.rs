@@ -462,6 +462,7 @@ mod tests {
                     buildings: vec![Vec::new(); 4],
                     actions: 0,
                     stalled: false,
+                    score_by_round: Vec::new(),
                 };
                 state.observe(w.candidate, &r);
             }

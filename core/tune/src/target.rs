@@ -311,6 +311,7 @@ mod tests {
             buildings,
             actions: 0,
             stalled: false,
+            score_by_round: Vec::new(),
         }
     }
 
