@@ -17,7 +17,7 @@ use crate::cards::CardIdx;
 use crate::error::GameError;
 use crate::game::{COUNTER_CHANGED, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED};
 use crate::game::{Chain, Decision, DiscardReason, Game, count, n_cards};
-use crate::hooks::{self, Answer, Ctx, EventFacts, Hook};
+use crate::hooks::{self, Answer, Ctx, EventFacts, Hook, Tag};
 use crate::rng;
 
 /// Every effect: its name (the map key that holds its amount), its other
@@ -78,12 +78,13 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "choose",
-        &["seat"],
-        "#{ choose: [\"sell\", \"draw\"] }: the owner (or `seat`) chooses one option; on_choice gets it as ctx.choice",
+        &["seat", "tag"],
+        "#{ choose: [\"sell\", \"draw\"] }: the owner (or `seat`) chooses one option; on_choice gets it as \
+         ctx.choice (and `tag`, a number or string, as ctx.tag)",
     ),
     (
         "choose_cards",
-        &["from", "seat", "of", "only", "optional"],
+        &["from", "seat", "of", "only", "optional", "tag"],
         "#{ choose_cards: k, from: \"hand\" }: the owner (or `seat`) chooses k cards from its \"hand\", or from \
          the \"buildings\", \"goods\" (buildings with a good) or \"empty\" (production buildings without one) \
          of its own or of seat `of`, only among the card ids in `only` if given; with `optional: true` it may stop early (`pass`); on_choice \
@@ -210,9 +211,17 @@ pub enum Effect {
     /// A grant for the rest of the phase.
     Grant { kind: GrantKind, n: i32 },
     /// A choice among named options.
-    Choose { seat: usize, options: Vec<u16> },
+    Choose { seat: usize, options: Vec<u16>, tag: Tag },
     /// A choice of cards: `seat` chooses among `of`'s.
-    ChooseCards { seat: usize, of: usize, from: PickFrom, n: i32, only: Option<Box<[CardIdx]>>, optional: bool },
+    ChooseCards {
+        seat: usize,
+        of: usize,
+        from: PickFrom,
+        n: i32,
+        only: Option<Box<[CardIdx]>>,
+        optional: bool,
+        tag: Tag,
+    },
 }
 
 /// An effect waiting its turn, with the building it came from.
@@ -267,6 +276,18 @@ fn int(map: &Map, key: &str, lo: i64, hi: i64, default: i64) -> Result<i32, Stri
         return Err(format!("`{key}: {n}` is outside {lo}..={hi}"));
     }
     Ok(n)
+}
+
+/// A choice's `tag`: a number or a string, carried to `on_choice` as `ctx.tag`.
+fn tag_of(map: &Map) -> Result<Tag, String> {
+    let Some(v) = map.get("tag") else { return Ok(Tag::None) };
+    if let Ok(n) = v.as_int() {
+        return Ok(Tag::Int(n));
+    }
+    match v.read_lock::<rhai::ImmutableString>() {
+        Some(s) => Ok(Tag::Text(s.as_str().into())),
+        None => Err(format!("`tag` is a {}, expected a number or a string (a seat, a card id)", v.type_name())),
+    }
 }
 
 fn flag(map: &Map, key: &str) -> Result<bool, String> {
@@ -418,7 +439,11 @@ impl Game {
                 };
                 Effect::Grant { kind, n: int(map, "n", -MOST, MOST, 1)? }
             }
-            "choose" => Effect::Choose { seat: seat_of("seat", owner)?, options: self.choose_options(map, name)? },
+            "choose" => Effect::Choose {
+                seat: seat_of("seat", owner)?,
+                options: self.choose_options(map, name)?,
+                tag: tag_of(map)?,
+            },
             "choose_cards" => {
                 let from = match map.get("from").map(|v| v.to_string()).as_deref() {
                     Some("hand") | None => PickFrom::Hand,
@@ -443,7 +468,15 @@ impl Game {
                     None => None,
                     Some(_) => Some(self.card_list(map, "only")?.ok_or("`only` takes a list of card ids")?),
                 };
-                Effect::ChooseCards { seat, of, from, n: amount(0)?, only, optional: flag(map, "optional")? }
+                Effect::ChooseCards {
+                    seat,
+                    of,
+                    from,
+                    n: amount(0)?,
+                    only,
+                    optional: flag(map, "optional")?,
+                    tag: tag_of(map)?,
+                }
             }
             _ => unreachable!("every effect is parsed"),
         })
@@ -635,11 +668,11 @@ impl Game {
             }
             Effect::PlayerCounter { name, add, min, max } => self.player_counter(seat, card, name, add, min, max),
             Effect::Grant { kind, n } => self.grant(seat, card, kind, n),
-            Effect::Choose { seat: who, options } => {
+            Effect::Choose { seat: who, options, tag } => {
                 let (owner, slot) = (seat as u16, slot as u16);
-                self.pending = Some(Decision::Choose { seat: who, owner, slot, options: options.into() });
+                self.pending = Some(Decision::Choose { seat: who, owner, slot, options: options.into(), tag });
             }
-            Effect::ChooseCards { seat: who, of, from, n, only, optional } => {
+            Effect::ChooseCards { seat: who, of, from, n, only, optional, tag } => {
                 let d = Decision::Pick {
                     seat: who,
                     of: of as u16,
@@ -650,9 +683,11 @@ impl Game {
                     picked: Box::default(),
                     only,
                     optional,
+                    tag,
                 };
                 if n <= 0 || self.pick_candidates(&d).is_empty() {
-                    return self.answer_choice(who, seat, slot, Answer::Cards(Arc::default()));
+                    let Decision::Pick { tag, .. } = d else { unreachable!() };
+                    return self.answer_choice(who, seat, slot, Answer::Cards(Arc::default()), tag);
                 }
                 self.pending = Some(d);
             }
@@ -862,6 +897,7 @@ impl Game {
         owner: usize,
         slot: usize,
         answer: Answer,
+        tag: Tag,
     ) -> Result<(), GameError> {
         let card = self.players[owner].city[slot].card;
         if !self.rs.scripts.listens(Hook::Choice as usize, card as usize) {
@@ -871,6 +907,7 @@ impl Game {
         facts.actor = chooser;
         let mut ctx = self.script_ctx(Hook::Choice, facts, None);
         ctx.choice = Some(answer);
+        ctx.tag = tag;
         let value =
             self.rs.scripts.call(Hook::Choice as usize, card as usize, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT);
         self.take_effects(Hook::Choice, value, Origin { seat: owner, slot, target: None }, true)

@@ -662,6 +662,7 @@ pub static CTX_MORE: &[&str] = &[
     "table",
     "event",
     "hand_cards",
+    "tag",
     "player_counter",
     "count_kind",
     "count_tag",
@@ -754,6 +755,8 @@ pub struct ScriptCtx {
     pub revealed: Option<Arc<Vec<CardIdx>>>,
     /// The answer to this building's choice (`on_choice`): an option or cards.
     pub choice: Option<Answer>,
+    /// What the asking effect wrote as its `tag` (`on_choice`).
+    pub tag: Tag,
     /// The event an event hook hears (`ctx.event`); `None` in the other hooks.
     pub event: Option<Arc<EventFacts>>,
 }
@@ -963,6 +966,30 @@ pub fn event_keys_by_hook() -> &'static [(&'static str, &'static [&'static str])
             })
             .collect()
     })
+}
+
+/// A value an effect that asks a choice carries to `on_choice` (`tag`): what
+/// the script wants to remember across the question, such as a seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Tag {
+    /// No tag.
+    #[default]
+    None,
+    /// A number.
+    Int(i32),
+    /// A string.
+    Text(Arc<str>),
+}
+
+impl Tag {
+    /// The tag as the script wrote it (`()` for none).
+    fn value(&self) -> Dynamic {
+        match self {
+            Tag::None => Dynamic::UNIT,
+            Tag::Int(n) => Dynamic::from_int(*n),
+            Tag::Text(s) => Dynamic::from(ImmutableString::from(&**s)),
+        }
+    }
 }
 
 /// What a player answered to a choice.
@@ -1187,6 +1214,7 @@ pub fn register(engine: &mut Engine) {
             _ => Array::new(),
         })
         .register_get("roles_chosen", |c: &mut ScriptCtx| c.roles(c.roles_chosen))
+        .register_get("tag", |c: &mut ScriptCtx| c.tag.value())
         .register_fn("player_counter", |c: &mut ScriptCtx, name: &str| {
             c.counters.iter().find(|(n, _)| &**n == name).map_or(0, |(_, v)| *v)
         })

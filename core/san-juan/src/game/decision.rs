@@ -2,6 +2,7 @@
 
 use crate::cards::CardIdx;
 use crate::effects::PickFrom;
+use crate::hooks::Tag;
 
 /// Why a player discards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +146,8 @@ pub enum Decision {
         slot: u16,
         /// The options (see [`crate::cards::CardTable::word_name`]).
         options: Box<[u16]>,
+        /// What the script carries to `on_choice`.
+        tag: Tag,
     },
     /// Choose cards for a script (`choose_cards`), one at a time.
     Pick {
@@ -166,6 +169,8 @@ pub enum Decision {
         only: Option<Box<[CardIdx]>>,
         /// The chooser may stop before choosing all (`pass`).
         optional: bool,
+        /// What the script carries to `on_choice`.
+        tag: Tag,
     },
     /// Give hand cards of one's choice to another seat, one at a time.
     Give {

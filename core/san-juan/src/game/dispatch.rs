@@ -12,7 +12,7 @@ use super::{Game, Slot};
 use crate::cards::CardIdx;
 use crate::effects::Origin;
 use crate::error::GameError;
-use crate::hooks::{self, Ctx, EventFacts, Hook, ScriptCtx, SeatFacts, SlotFacts, TableFacts};
+use crate::hooks::{self, Ctx, EventFacts, Hook, ScriptCtx, SeatFacts, SlotFacts, TableFacts, Tag};
 
 /// Slots of a player's city that listen to a hook, in call order.
 pub(crate) type Listeners = SmallVec<[usize; 8]>;
@@ -143,6 +143,7 @@ impl Game {
             view,
             revealed,
             choice: None,
+            tag: Tag::None,
             event: self.event_now.clone(),
         }
     }

@@ -215,14 +215,14 @@ impl Game {
             }
             (Decision::Tuck { seat, slot, left, done }, a) => self.answer_tuck(seat, slot, left, done, a),
             (Decision::Exchange { seat, left, done }, a) => self.answer_exchange(seat, left, done, a),
-            (Decision::Choose { seat, owner, slot, .. }, Action::Choose(w)) => {
+            (Decision::Choose { seat, owner, slot, tag, .. }, Action::Choose(w)) => {
                 let answer = Answer::Option(self.rs.cards.word_name(w));
-                self.answer_choice(seat, owner.into(), slot.into(), answer)
+                self.answer_choice(seat, owner.into(), slot.into(), answer, tag)
             }
-            (Decision::Pick { seat, owner, slot, picked, .. }, Action::Pass) => {
-                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())))
+            (Decision::Pick { seat, owner, slot, picked, tag, .. }, Action::Pass) => {
+                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())), tag)
             }
-            (Decision::Pick { seat, of, owner, slot, from, left, picked, only, optional }, Action::Pick(card)) => {
+            (Decision::Pick { seat, of, owner, slot, from, left, picked, only, optional, tag }, Action::Pick(card)) => {
                 let mut picked = picked.into_vec();
                 picked.push(card);
                 let d = Decision::Pick {
@@ -235,13 +235,14 @@ impl Game {
                     picked: picked.into(),
                     only,
                     optional,
+                    tag,
                 };
                 if left > 1 && !self.pick_candidates(&d).is_empty() {
                     self.pending = Some(d);
                     return Ok(());
                 }
-                let Decision::Pick { picked, .. } = d else { unreachable!() };
-                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())))
+                let Decision::Pick { picked, tag, .. } = d else { unreachable!() };
+                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())), tag)
             }
             (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
                 let c = self.take_from_hand(seat, card);

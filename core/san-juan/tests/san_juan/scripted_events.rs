@@ -291,3 +291,39 @@ fn named_cards_are_given_from_one_hand_to_another() {
                 hands = [[\"statue\", \"statue\"], [\"well\", \"statue\"]]\n";
     play(rs.unwrap(), text).unwrap();
 }
+
+#[test]
+fn a_tag_carries_what_a_script_remembers_from_one_choice_to_the_next() {
+    // Bandit: on the producer, the owner names another seat, then chooses one of that
+    // seat's buildings with a good; the good is discarded. The seat travels as the tag.
+    let script = r#"
+fn on_role(ctx) {
+    if ctx.role != "producer" { return (); }
+    let seats = [];
+    for s in 0..ctx.players { if s != ctx.seat { seats.push(`seat${s}`); } }
+    #{ choose: seats, tag: "which seat" }
+}
+fn on_choice(ctx) {
+    if ctx.tag == "which seat" {
+        let seat = parse_int(ctx.choice.sub_string(4));
+        return #{ choose_cards: 1, from: "goods", of: seat, tag: seat };
+    }
+    if ctx.chosen.len() == 0 { return (); }
+    #{ remove_good: ctx.chosen[0].id, seat: ctx.tag }
+}
+"#;
+    let (_dir, rs) = with_card("bandit", script);
+    let text = "actions = [\"role producer\", \"choose seat2\", \"choose sugar_mill\"]\n\
+                [[players]]\nbuildings = [\"bandit\"]\n[[players]]\nbuildings = [\"indigo_plant\"]\ngoods = [\"indigo_plant\"]\n\
+                [[players]]\nbuildings = [\"indigo_plant\", \"sugar_mill\"]\ngoods = [\"indigo_plant\", \"sugar_mill\"]\n\
+                [expect]\ngoods = [[], [\"indigo_plant\"], [\"indigo_plant\"]]\ndiscard_size = 1\n";
+    play(rs.unwrap(), text).unwrap();
+    // A tag that is neither a number nor a string is refused where it is written.
+    let (_dir, rs) = with_card("bandit", "fn on_role(ctx) {\n    #{ choose: [\"a\"], tag: [1] }\n}\n");
+    let text = "actions = [\"role producer\"]\n[[players]]\nbuildings = [\"bandit\"]\n[[players]]\n";
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert!(
+        err.contains("bandit.rhai:2:5") && err.contains("`tag` is a array, expected a number or a string"),
+        "{err}"
+    );
+}
