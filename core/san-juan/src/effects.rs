@@ -16,7 +16,7 @@ use rhai::{Dynamic, Map};
 use crate::cards::CardIdx;
 use crate::error::GameError;
 use crate::game::{COUNTER_CHANGED, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED};
-use crate::game::{Chain, Decision, DiscardReason, Game, count, n_cards};
+use crate::game::{Chain, Decision, DiscardReason, Game, PickRules, count, n_cards};
 use crate::hooks::{self, Answer, Ctx, EventFacts, Hook, Tag};
 use crate::rng;
 
@@ -670,7 +670,8 @@ impl Game {
             Effect::Grant { kind, n } => self.grant(seat, card, kind, n),
             Effect::Choose { seat: who, options, tag } => {
                 let (owner, slot) = (seat as u16, slot as u16);
-                self.pending = Some(Decision::Choose { seat: who, owner, slot, options: options.into(), tag });
+                self.pending =
+                    Some(Decision::Choose { seat: who, owner, slot, options: options.into(), tag: Box::new(tag) });
             }
             Effect::ChooseCards { seat: who, of, from, n, only, optional, tag } => {
                 let d = Decision::Pick {
@@ -681,13 +682,11 @@ impl Game {
                     from,
                     left: n.max(0) as usize,
                     picked: Box::default(),
-                    only,
-                    optional,
-                    tag,
+                    rules: Box::new(PickRules { only, optional, tag }),
                 };
                 if n <= 0 || self.pick_candidates(&d).is_empty() {
-                    let Decision::Pick { tag, .. } = d else { unreachable!() };
-                    return self.answer_choice(who, seat, slot, Answer::Cards(Arc::default()), tag);
+                    let Decision::Pick { rules, .. } = d else { unreachable!() };
+                    return self.answer_choice(who, seat, slot, Answer::Cards(Arc::default()), rules.tag);
                 }
                 self.pending = Some(d);
             }
@@ -865,7 +864,7 @@ impl Game {
 
     /// The cards a `Pick` decision may still take (one entry per copy).
     pub(crate) fn pick_candidates(&self, d: &Decision) -> Vec<CardIdx> {
-        let Decision::Pick { of, from, picked, only, .. } = d else { return Vec::new() };
+        let Decision::Pick { of, from, picked, rules, .. } = d else { return Vec::new() };
         let p = &self.players[usize::from(*of)];
         let cards = &self.rs.cards;
         let mut all: Vec<CardIdx> = match from {
@@ -879,7 +878,7 @@ impl Game {
                 .map(|s| s.card)
                 .collect(),
         };
-        if let Some(only) = only {
+        if let Some(only) = &rules.only {
             all.retain(|c| only.contains(c));
         }
         for c in picked {

@@ -146,8 +146,8 @@ pub enum Decision {
         slot: u16,
         /// The options (see [`crate::cards::CardTable::word_name`]).
         options: Box<[u16]>,
-        /// What the script carries to `on_choice`.
-        tag: Tag,
+        /// What the script carries to `on_choice` (boxed: a decision is moved often).
+        tag: Box<Tag>,
     },
     /// Choose cards for a script (`choose_cards`), one at a time.
     Pick {
@@ -165,12 +165,8 @@ pub enum Decision {
         left: usize,
         /// Cards chosen so far.
         picked: Box<[CardIdx]>,
-        /// The card types that may be chosen (a script's `only`), else any.
-        only: Option<Box<[CardIdx]>>,
-        /// The chooser may stop before choosing all (`pass`).
-        optional: bool,
-        /// What the script carries to `on_choice`.
-        tag: Tag,
+        /// What else the script asked (boxed: a decision is moved often).
+        rules: Box<PickRules>,
     },
     /// Give hand cards of one's choice to another seat, one at a time.
     Give {
@@ -234,4 +230,15 @@ impl Decision {
             Decision::Look { .. } => "look",
         }
     }
+}
+
+/// The rarely used parts of a `choose_cards` decision.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PickRules {
+    /// The card types that may be chosen (a script's `only`), else any.
+    pub only: Option<Box<[CardIdx]>>,
+    /// The chooser may stop before choosing all (`pass`).
+    pub optional: bool,
+    /// What the script carries to `on_choice`.
+    pub tag: Tag,
 }

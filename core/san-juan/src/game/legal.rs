@@ -106,9 +106,9 @@ impl Game {
                 out.push(Action::Pass);
             }
             Decision::Choose { options, .. } => out.extend(options.iter().map(|&w| Action::Choose(w))),
-            Decision::Pick { optional, .. } => {
+            Decision::Pick { rules, .. } => {
                 each_distinct(out, self.pick_candidates(d), Action::Pick);
-                if *optional {
+                if rules.optional {
                     out.push(Action::Pass);
                 }
             }
@@ -217,32 +217,28 @@ impl Game {
             (Decision::Exchange { seat, left, done }, a) => self.answer_exchange(seat, left, done, a),
             (Decision::Choose { seat, owner, slot, tag, .. }, Action::Choose(w)) => {
                 let answer = Answer::Option(self.rs.cards.word_name(w));
-                self.answer_choice(seat, owner.into(), slot.into(), answer, tag)
+                self.answer_choice(seat, owner.into(), slot.into(), answer, *tag)
             }
-            (Decision::Pick { seat, owner, slot, picked, tag, .. }, Action::Pass) => {
-                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())), tag)
+            (Decision::Pick { seat, owner, slot, picked, rules, .. }, Action::Pass) => {
+                let answer = Answer::Cards(Arc::new(picked.into_vec()));
+                self.answer_choice(seat, owner.into(), slot.into(), answer, rules.tag)
             }
-            (Decision::Pick { seat, of, owner, slot, from, left, picked, only, optional, tag }, Action::Pick(card)) => {
+            (Decision::Pick { seat, of, owner, slot, from, left, picked, rules }, Action::Pick(card)) => {
                 let mut picked = picked.into_vec();
                 picked.push(card);
-                let d = Decision::Pick {
-                    seat,
-                    of,
-                    owner,
-                    slot,
-                    from,
-                    left: left - 1,
-                    picked: picked.into(),
-                    only,
-                    optional,
-                    tag,
-                };
+                let d = Decision::Pick { seat, of, owner, slot, from, left: left - 1, picked: picked.into(), rules };
                 if left > 1 && !self.pick_candidates(&d).is_empty() {
                     self.pending = Some(d);
                     return Ok(());
                 }
-                let Decision::Pick { picked, tag, .. } = d else { unreachable!() };
-                self.answer_choice(seat, owner.into(), slot.into(), Answer::Cards(Arc::new(picked.into_vec())), tag)
+                let Decision::Pick { picked, rules, .. } = d else { unreachable!() };
+                self.answer_choice(
+                    seat,
+                    owner.into(),
+                    slot.into(),
+                    Answer::Cards(Arc::new(picked.into_vec())),
+                    rules.tag,
+                )
             }
             (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
                 let c = self.take_from_hand(seat, card);

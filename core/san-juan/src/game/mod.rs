@@ -37,7 +37,7 @@ mod setup;
 mod step;
 mod why;
 
-pub use decision::{BuildOption, BuildOptions, Decision, DiscardReason};
+pub use decision::{BuildOption, BuildOptions, Decision, DiscardReason, PickRules};
 pub use dispatch::MAX_EVENT_DEPTH;
 pub(crate) use dispatch::{COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 pub use events::{Event, Visibility};

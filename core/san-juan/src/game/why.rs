@@ -146,10 +146,9 @@ impl Game {
                 | (Decision::Exchange { .. }, Action::Discard(_) | Action::Pass)
                 | (Decision::Choose { .. }, Action::Choose(_))
                 | (Decision::Pick { .. }, Action::Pick(_))
-                | (Decision::Pick { optional: true, .. }, Action::Pass)
                 | (Decision::Give { .. }, Action::Give(_))
                 | (Decision::Look { .. }, Action::Discard(_) | Action::Pass)
-        );
+        ) || matches!((d, action), (Decision::Pick { rules, .. }, Action::Pass) if rules.optional);
         if !answers {
             let verb = match action {
                 Action::Role { .. } => "choose a role",
