@@ -1328,6 +1328,23 @@ fn architecture_md_draws_the_crate_graph() {
     }
 }
 
+/// The ruleset of docs/scripting.md's error samples: the 2nd edition and a
+/// `harbor_master` whose script is `scripts/san-juan/harbor_master.rhai`.
+fn write_harbor_master_rules(dir: &std::path::Path) {
+    std::fs::write(
+        dir.join("my-rules.toml"),
+        "id = \"my-rules\"\nname = \"My rules\"\ndescription = \"The harbor master\"\nextends = \"second-edition\"\n\
+         extra_sets = [\"my-cards.toml\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("my-cards.toml"),
+        "script_dir = \"scripts/san-juan\"\n\n[[card]]\nid = \"harbor_master\"\nname = \"Harbor master\"\n\
+         text = \"Sell one more good\"\nkind = \"city\"\ncost = 3\nvp = 1\ncopies = 1\nscript = \"harbor_master.rhai\"\n",
+    )
+    .unwrap();
+}
+
 /// The check sample in docs/scripting.md ("Errors") is the program's real
 /// output: the script above it, in a card of a ruleset of one's own, gives
 /// exactly the errors it shows (the list of hooks and of `ctx` members included,
@@ -1345,18 +1362,7 @@ fn the_scripting_errors_sample_is_what_check_prints() {
     let dir = temp_dir("scripting-sample");
     std::fs::create_dir_all(dir.join("scripts/san-juan")).unwrap();
     std::fs::write(dir.join("scripts/san-juan/harbor_master.rhai"), script).unwrap();
-    std::fs::write(
-        dir.join("my-rules.toml"),
-        "id = \"my-rules\"\nname = \"My rules\"\ndescription = \"The harbor master\"\nextends = \"second-edition\"\n\
-         extra_sets = [\"my-cards.toml\"]\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("my-cards.toml"),
-        "script_dir = \"scripts/san-juan\"\n\n[[card]]\nid = \"harbor_master\"\nname = \"Harbor master\"\n\
-         text = \"Sell one more good\"\nkind = \"city\"\ncost = 3\nvp = 1\ncopies = 1\nscript = \"harbor_master.rhai\"\n",
-    )
-    .unwrap();
+    write_harbor_master_rules(&dir);
     let out = common::command().args(["check", "my-rules.toml"]).current_dir(&dir).output().unwrap();
     assert!(!out.status.success());
     let printed = String::from_utf8_lossy(&out.stderr);
@@ -1381,17 +1387,7 @@ fn the_scripting_run_time_samples_are_what_scenario_prints() {
     let dir = temp_dir("scripting-run-time");
     std::fs::create_dir_all(dir.join("scripts/san-juan")).unwrap();
     std::fs::write(dir.join("hm.toml"), scenario).unwrap();
-    std::fs::write(
-        dir.join("my-rules.toml"),
-        "id = \"my-rules\"\nname = \"My rules\"\nextends = \"second-edition\"\nextra_sets = [\"my-cards.toml\"]\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("my-cards.toml"),
-        "script_dir = \"scripts/san-juan\"\n\n[[card]]\nid = \"harbor_master\"\nname = \"Harbor master\"\n\
-         text = \"Sell one more good\"\nkind = \"city\"\ncost = 3\nvp = 1\ncopies = 1\nscript = \"harbor_master.rhai\"\n",
-    )
-    .unwrap();
+    write_harbor_master_rules(&dir);
     let samples: Vec<&str> = section.split("```rhai\n").skip(1).collect();
     assert_eq!(samples.len(), 3, "three samples: a card's property, a return value, an effect map");
     for sample in samples {
