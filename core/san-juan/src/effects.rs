@@ -16,7 +16,7 @@ use rhai::{Dynamic, Map};
 use crate::cards::CardIdx;
 use crate::error::GameError;
 use crate::game::{COUNTER_CHANGED, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED};
-use crate::game::{Chain, Decision, DiscardReason, Game, PickRules, count, n_cards};
+use crate::game::{Chain, Decision, DiscardReason, Game, PickRules, Step, count, n_cards};
 use crate::hooks::{self, Answer, Ctx, EventFacts, Hook, Tag};
 use crate::rng;
 
@@ -45,6 +45,12 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
         &["seat"],
         "#{ add_good: \"self\" }: a good from the draw pile goes on this building (\"target\": the building \
          just built; a card id: the owner's, or with `seat: s` seat s's, first building of that type without a good)",
+    ),
+    (
+        "remove_building",
+        &["seat"],
+        "#{ remove_building: \"self\" }: this building (or \"target\", or the owner's, or with `seat: s` seat s's, \
+         first building of that id) goes to the discard pile with its good and the cards under and beneath it",
     ),
     (
         "remove_good",
@@ -196,6 +202,8 @@ pub enum Effect {
     GiveCards { from: usize, to: usize, cards: Box<[CardIdx]> },
     /// A good goes on a building (`seat`, `slot`).
     AddGood { seat: usize, slot: Option<usize> },
+    /// A building leaves its city for the discard pile (`seat`, `slot`).
+    RemoveBuilding { seat: usize, slot: Option<usize> },
     /// The good on a building is discarded.
     RemoveGood { seat: usize, slot: Option<usize> },
     /// The owner may tuck hand cards under this building.
@@ -374,10 +382,10 @@ impl Game {
                     let card = self.rs.cards.lookup(id)?;
                     let city = &self.players[whose].city;
                     let free = |s: &&crate::game::Slot| s.card == card && s.good.is_none();
-                    let slot = if name == "add_good" {
-                        city.iter().position(|s| free(&s))
-                    } else {
-                        city.iter().position(|s| s.card == card && s.good.is_some())
+                    let slot = match name {
+                        "add_good" => city.iter().position(|s| free(&s)),
+                        "remove_good" => city.iter().position(|s| s.card == card && s.good.is_some()),
+                        _ => city.iter().position(|s| s.card == card),
                     };
                     (whose, slot)
                 }
@@ -407,6 +415,10 @@ impl Game {
             "remove_good" => {
                 let (seat, slot) = building(map)?;
                 Effect::RemoveGood { seat, slot }
+            }
+            "remove_building" => {
+                let (seat, slot) = building(map)?;
+                Effect::RemoveBuilding { seat, slot }
             }
             "tuck" => Effect::Tuck { n: amount(0)? },
             "reveal" => {
@@ -637,6 +649,8 @@ impl Game {
             }
             Effect::AddGood { seat: who, slot: at } => self.add_good(seat, card, who, at),
             Effect::RemoveGood { seat: who, slot: at } => self.remove_good(seat, card, who, at),
+            Effect::RemoveBuilding { seat: who, slot: Some(at) } => self.remove_building(seat, card, who, at),
+            Effect::RemoveBuilding { slot: None, .. } => {}
             Effect::Tuck { n } => {
                 let left = (n.max(0) as usize).min(self.players[seat].hand.len());
                 if left > 0 {
@@ -761,6 +775,64 @@ impl Game {
             });
             self.publish(GOOD_REMOVED, |_| EventFacts {
                 building: Some(on),
+                why: "building",
+                by: Some(card),
+                ..EventFacts::new("good_removed", who)
+            });
+        }
+    }
+
+    /// `remove_building`: building `at` of `who` leaves the city for the discard
+    /// pile with what it holds. Work still queued that names a building of that
+    /// city by its place is moved along (the removed building's own is dropped).
+    fn remove_building(&mut self, seat: usize, card: CardIdx, who: usize, at: usize) {
+        let gone = self.players[who].city.remove(at);
+        let good = gone.good.is_some();
+        self.discard.push(gone.card);
+        self.discard.extend(gone.good);
+        self.discard.extend_from_slice(&gone.under);
+        self.discard.extend_from_slice(&gone.covered);
+        self.refresh_hook_masks();
+        let moved = |slot: usize| match slot.cmp(&at) {
+            std::cmp::Ordering::Less => Some(slot),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(slot - 1),
+        };
+        self.effects.retain_mut(|q| {
+            if let Effect::AddGood { seat: s, slot }
+            | Effect::RemoveGood { seat: s, slot }
+            | Effect::RemoveBuilding { seat: s, slot } = &mut q.effect
+                && *s == who
+            {
+                *slot = slot.and_then(moved);
+            }
+            if q.seat != who {
+                return true;
+            }
+            match moved(q.slot) {
+                Some(s) => {
+                    q.slot = s;
+                    true
+                }
+                None => false,
+            }
+        });
+        self.steps.retain_mut(|step| match step {
+            Step::Offer { seat: s, slot } | Step::Reveal { seat: s, slot } if *s == who => match moved(*slot) {
+                Some(m) => {
+                    *slot = m;
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+        self.event_from(seat, card, |g| {
+            format!("seat {who}: {} removes its {}", g.name_of(card), g.rs.cards.id(gone.card))
+        });
+        if good {
+            self.publish(GOOD_REMOVED, |_| EventFacts {
+                building: Some(gone.card),
                 why: "building",
                 by: Some(card),
                 ..EventFacts::new("good_removed", who)

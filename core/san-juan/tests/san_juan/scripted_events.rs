@@ -327,3 +327,61 @@ fn on_choice(ctx) {
         "{err}"
     );
 }
+
+#[test]
+fn a_building_can_be_removed_from_another_city_with_what_it_holds() {
+    // Warlord: when the owner chooses the builder, it may remove one building costing
+    // 2 or less of the player on its left (the seat travels as the tag).
+    let script = r#"
+fn on_role(ctx) {
+    if ctx.role != "builder" { return (); }
+    let left = (ctx.seat + 1) % ctx.players;
+    let cheap = [];
+    for b in ctx.table.players[left].buildings {
+        if b.card.cost <= 2 && !cheap.contains(b.card.id) { cheap.push(b.card.id); }
+    }
+    #{ choose_cards: 1, from: "buildings", of: left, only: cheap, optional: true, tag: left }
+}
+fn on_choice(ctx) {
+    if ctx.chosen.len() == 0 { return (); }
+    #{ remove_building: ctx.chosen[0].id, seat: ctx.tag }
+}
+"#;
+    let (_dir, rs) = with_card("warlord", script);
+    let rs = rs.unwrap();
+    let position = "[[players]]\nbuildings = [\"warlord\"]\n[[players]]\nbuildings = [\"indigo_plant\", \"smithy\", \"tower\"]\n\
+                    goods = [\"indigo_plant\"]\n";
+    let offered = format!(
+        "actions = [\"role builder\"]\n{position}[expect]\npending = \"choose_cards\"\n\
+         legal = [\"choose indigo_plant\", \"choose smithy\", \"pass\"]\n"
+    );
+    play(Arc::clone(&rs), &offered).unwrap();
+    // The indigo plant goes, with its good: 2 cards to the discard pile.
+    let removed = format!(
+        "actions = [\"role builder\", \"choose indigo_plant\"]\n{position}[expect]\n\
+         buildings = [[\"warlord\"], [\"smithy\", \"tower\"]]\ngoods = [[], []]\ndiscard_size = 2\n"
+    );
+    play(rs, &removed).unwrap();
+}
+
+#[test]
+fn removing_a_building_moves_along_the_work_queued_by_the_buildings_after_it() {
+    // Seat 0's razer removes seat 0's own smithy (before it in the city) while its
+    // drawer's draw is still queued: the draw still happens, from the drawer.
+    let dir = tempfile::tempdir().unwrap();
+    let card = |id: &str| {
+        format!(
+            "[[card]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"city\"\ncost = 1\nvp = 1\ncopies = 1\nscript = \"{id}.rhai\"\n"
+        )
+    };
+    fs::write(dir.path().join("extra.toml"), format!("script_dir = \".\"\n{}{}", card("razer"), card("drawer")))
+        .unwrap();
+    fs::write(dir.path().join("razer.rhai"), "fn on_role(ctx) { #{ remove_building: \"smithy\" } }\n").unwrap();
+    fs::write(dir.path().join("drawer.rhai"), "fn on_role(ctx) { #{ draw: 1 } }\n").unwrap();
+    let rules = "id = \"house\"\nname = \"House\"\nextends = \"second-edition\"\nextra_sets = [\"extra.toml\"]\n";
+    fs::write(dir.path().join("house.toml"), rules).unwrap();
+    let rs = Ruleset::load(dir.path().join("house.toml").to_str().unwrap()).unwrap();
+    let text = "deck = [\"well\"]\nactions = [\"role builder\"]\n[[players]]\nbuildings = [\"smithy\", \"razer\", \"drawer\"]\n\
+                [[players]]\n[expect]\nbuildings = [[\"razer\", \"drawer\"], []]\nhands = [[\"well\"], []]\ndiscard_size = 1\n";
+    play(rs, text).unwrap();
+}
