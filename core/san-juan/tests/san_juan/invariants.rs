@@ -93,6 +93,18 @@ fn corpus_two_to_four_players() {
     }
 }
 
+const OUTSIDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/outside.toml");
+
+/// The outside corpus's 12 buildings, written from the docs alone (a building
+/// removed from another city, choices carried by a tag, filtered and optional):
+/// 110 + 12 cards, every invariant kept with random bots, 2 to 4 players.
+#[test]
+fn outside_corpus_two_to_four_players() {
+    for players in 2..=4 {
+        check_count(OUTSIDE, 122, players);
+    }
+}
+
 /// The corpus between balance bots (and greedy ones): whole games end, and
 /// every card is where it should be at the end.
 #[test]
