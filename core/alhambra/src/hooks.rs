@@ -279,6 +279,8 @@ pub static CTX_MORE: &[&str] = &[
     "table",
     "counter",
     "player_counters",
+    // A method: `ctx.player_counter("name")` (registered in `Hooks::load`).
+    "player_counter",
 ];
 /// `ctx.table`'s index in [`CTX_MORE`]: the whole table is built only for a hook that may read it.
 pub const CTX_TABLE: usize = 14;

@@ -274,3 +274,24 @@ fn a_new_type_missing_a_key_lists_the_building_keys() {
     assert!(!err.contains("[two_players]"), "{err}");
     assert!(err.contains("p.toml:6:"), "{err}");
 }
+
+/// The new effects' keys are in the vocabulary `check` reads scripts against:
+/// a misspelt one is refused with the key meant.
+#[test]
+fn the_money_and_counter_effects_misspelt_are_refused_with_the_key_meant() {
+    let bazaar = "[[building]]\nid = \"garden\"\nscript = \"g.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{bazaar}")),
+        (
+            "cards/g.rhai",
+            "fn on_bought(ctx) { [#{ take_mony: 1, from: 1 }, #{ counter: 1, mx: 3 }, #{ player_counter: \"x\", ad: 2 }] }\n",
+        ),
+    ]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    for (key, meant) in [("take_mony", "take_money"), ("mx", "max"), ("ad", "add")] {
+        assert!(
+            err.contains(&format!("`{key}` is not an effect")) && err.contains(&format!("did you mean `{meant}`?")),
+            "{err}"
+        );
+    }
+}

@@ -161,3 +161,34 @@ fn take_money_gives_to_another_seat_and_stops_at_an_empty_hand() {
     assert_eq!(hand(1), ["ducat4"]);
     assert_eq!(hand(2), ["dirham1", "florin3", "florin4"]);
 }
+
+/// `ctx.player_counter("name")` reads a named counter (0 if never set), and a
+/// scenario's `player_counters` sets it.
+#[test]
+fn player_counter_reads_a_named_counter_or_zero() {
+    let root = tempfile::tempdir().unwrap();
+    let cards = root.path().join("c.toml");
+    std::fs::write(
+        &cards,
+        "id = \"c\"\ngame = \"alhambra\"\nname = \"C\"\nextends = \"alhambra\"\n\
+         [[building]]\nid = \"tower\"\nscript = \"c.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.path().join("c.rhai"),
+        "fn on_bought(ctx) { #{ score: ctx.player_counter(\"bought\") * 10 + ctx.player_counter(\"never\") + ctx.counter } }\n",
+    )
+    .unwrap();
+    let text = format!(
+        "ruleset = {:?}\nbuilding_display = [\"pavilion2\", \"arcades5\", \"arcades4\", \"chambers5\"]\n\
+         money_display = [\"denar9\", \"dirham9\", \"ducat9\", \"florin9\"]\n\
+         [[players]]\nhand = [\"denar2\"]\nbuildings = [\"tower7\"]\ncounters = {{ tower = 3 }}\nplayer_counters = {{ bought = 4 }}\n\
+         [[players]]\n[[players]]\n",
+        cards.to_str().unwrap()
+    );
+    let s = Scenario::parse(Source::Disk(root.path().join("s.toml")), text).unwrap();
+    let mut game = s.setup(s.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    game.apply_text("buy 1 pay denar2").unwrap();
+    let scores: Vec<i32> = game.scores().iter().map(|s| s.total).collect();
+    assert_eq!(scores, [43, 0, 0]);
+}
