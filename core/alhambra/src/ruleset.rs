@@ -435,13 +435,18 @@ impl<'a> Tables<'a> {
                         .collect();
                     if !missing.is_empty() {
                         let what = if root { "building type" } else { "new building type" };
+                        // A patch whose id is misspelt reads as a new type: name the type meant.
+                        let near = engine_rules::error::closest(&b.id, self.types.iter().map(|t| t.id.as_str()))
+                            .filter(|_| !root)
+                            .map(|c| format!("did you mean `{c}`? "))
+                            .unwrap_or_default();
                         errors.push(
                             doc.key_error(
                                 &format!("building.{j}.id"),
                                 format!("{what} `{}` has no {}", b.id, missing.join(" and ")),
                             )
                             .help(format!(
-                                "a [[building]] entry has {BUILDING_KEYS}; a new type needs id, name and prices, \
+                                "{near}a [[building]] entry has {BUILDING_KEYS}; a new type needs id, name and prices, \
                                  a patch of a type the extended file has only its id and the keys it changes"
                             )),
                         );

@@ -273,6 +273,13 @@ fn a_new_type_missing_a_key_lists_the_building_keys() {
     assert!(err.contains("a [[building]] entry has id, name, prices, points, script"), "{err}");
     assert!(!err.contains("[two_players]"), "{err}");
     assert!(err.contains("p.toml:6:"), "{err}");
+    // A misspelt patch reads as a new type: the type meant is named.
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}[[building]]\nid = \"gardn\"\nscript = \"b.rhai\"\n"))]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(
+        err.contains("new building type `gardn` has no name and prices") && err.contains("did you mean `garden`?"),
+        "{err}"
+    );
 }
 
 /// The new effects' keys are in the vocabulary `check` reads scripts against:
