@@ -52,11 +52,11 @@ impl Game {
         &mut self,
         seat: Option<usize>,
         readers: &[usize],
-        public: String,
+        public: impl FnOnce() -> String,
         text: impl FnOnce(&Game) -> String,
     ) {
         if self.journal.logging() {
-            let text = text(self);
+            let (text, public) = (text(self), public());
             let readers = readers.to_vec();
             self.journal.event(|| Event { seat, text, readers, public_text: Some(public) });
         }

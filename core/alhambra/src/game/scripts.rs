@@ -396,7 +396,7 @@ impl Game {
             moved.push(self.players[from].hand.swap_remove(i));
         }
         self.players[to].hand.extend_from_slice(&moved);
-        let public = format!("seat {to} takes {} from seat {from}'s hand (a card's script)", n_cards(k));
+        let public = || format!("seat {to} takes {} from seat {from}'s hand (a card's script)", n_cards(k));
         self.private_event(Some(to), &[from, to], public, |g| {
             let ids: Vec<String> = moved.iter().map(|&m| g.rs.money_id(m)).collect();
             format!(
@@ -428,7 +428,7 @@ impl Game {
                 None => break,
             }
         }
-        let public = format!("seat {seat} draws {} from the money deck", n_cards(drawn.len()));
+        let public = || format!("seat {seat} draws {} from the money deck", n_cards(drawn.len()));
         self.private_event(Some(seat), &[seat], public, |g| {
             let ids: Vec<String> = drawn.iter().map(|&m| g.rs.money_id(m)).collect();
             format!("seat {seat} draws {} from the money deck ({})", n_cards(drawn.len()), ids.join(", "))

@@ -192,3 +192,20 @@ fn player_counter_reads_a_named_counter_or_zero() {
     let scores: Vec<i32> = game.scores().iter().map(|s| s.total).collect();
     assert_eq!(scores, [43, 0, 0]);
 }
+
+/// `draw_money`: the drawer reads the cards drawn, the other seats how many.
+#[test]
+fn money_drawn_by_a_script_is_named_only_to_the_drawer() {
+    use engine_game::Game as _;
+    let scenario = corpus_scenario("corpus_caravanserai_draws.toml");
+    let mut game = scenario.setup(scenario.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    game.log_events(true);
+    let events = game.apply_text("buy 1 pay denar2").unwrap();
+    let lines =
+        |seat: usize| -> Vec<String> { game.log_lines(&events, Some(seat)).into_iter().map(|l| l.text).collect() };
+    assert!(lines(0).iter().any(|l| l == "seat 0 draws 1 card from the money deck (ducat5)"), "{:?}", lines(0));
+    for seat in [1, 2] {
+        assert!(lines(seat).iter().any(|l| l == "seat 0 draws 1 card from the money deck"), "{:?}", lines(seat));
+        assert!(!lines(seat).iter().any(|l| l.contains("ducat5")), "{:?}", lines(seat));
+    }
+}
