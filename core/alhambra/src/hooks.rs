@@ -230,10 +230,27 @@ pub static EFFECTS: &[EffectSpec] = &[
     EffectSpec { name: "extra_action", keys: &[], values: &[] },
     EffectSpec { name: "score", keys: &["seat"], values: &[] },
     EffectSpec { name: "move_building", keys: &["from", "to"], values: &[("to", &["display", "neutral"])] },
+    EffectSpec { name: "take_money", keys: &["from", "to"], values: &[] },
+    EffectSpec { name: "counter", keys: &["min", "max"], values: &[] },
+    EffectSpec { name: "player_counter", keys: &["add", "min", "max"], values: &[] },
 ];
 
 /// Every key an effect map may hold.
-pub static MAP_KEYS: &[&str] = &["draw_money", "extra_action", "score", "move_building", "seat", "from", "to"];
+pub static MAP_KEYS: &[&str] = &[
+    "draw_money",
+    "extra_action",
+    "score",
+    "move_building",
+    "take_money",
+    "counter",
+    "player_counter",
+    "seat",
+    "from",
+    "to",
+    "add",
+    "min",
+    "max",
+];
 
 /// The hooks a currency's script may define: money cards act when taken or paid.
 pub static CURRENCY_HOOKS: &[Hook] = &[Hook::Taken, Hook::Paid];
@@ -260,6 +277,10 @@ pub static CTX_MORE: &[&str] = &[
     "scoring",
     "hand",
     "table",
+    "counter",
+    "player_counters",
+    // A method: `ctx.player_counter("name")` (registered in `Hooks::load`).
+    "player_counter",
 ];
 /// `ctx.table`'s index in [`CTX_MORE`]: the whole table is built only for a hook that may read it.
 pub const CTX_TABLE: usize = 14;
@@ -332,7 +353,14 @@ impl Hooks {
         types: &[(String, Option<Source>)],
         currencies: &[(String, Option<Source>)],
     ) -> Result<Hooks, Vec<LoadError>> {
-        let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |_| {});
+        let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |engine| {
+            // `ctx.player_counter("name")`: the owner's counter of that name, 0 if never set.
+            engine.register_fn("player_counter", |ctx: &mut Map, name: &str| -> rhai::INT {
+                ctx.get("player_counters")
+                    .and_then(|m| m.read_lock::<Map>().and_then(|m| m.get(name).and_then(|v| v.as_int().ok())))
+                    .unwrap_or(0)
+            });
+        });
         host.set_docs_page(DOCS_PAGE);
         host.set_owner_noun("script");
         host.set_map_keys(MAP_KEYS);

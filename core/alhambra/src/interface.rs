@@ -270,10 +270,14 @@ impl engine_game::Game for Game {
         Game::legal_views(self)
     }
 
-    /// Alhambra's events name only public things (money taken from the display,
-    /// buildings bought), so every seat reads the same lines; no card causes them.
-    fn log_lines(&self, events: &[Event], _seat: Option<usize>) -> Vec<LogLine> {
-        events.iter().map(|e| LogLine::plain(e.text.clone())).collect()
+    /// The game's own events name only public things (money taken from the
+    /// display, buildings bought); money a card's script moves into or out of a
+    /// hand is named only to those seats, the others read how many cards moved.
+    fn log_lines(&self, events: &[Event], seat: Option<usize>) -> Vec<LogLine> {
+        match seat {
+            Some(seat) => events.iter().map(|e| LogLine::plain(e.seen_by(seat).text)).collect(),
+            None => events.iter().map(|e| LogLine::plain(e.text.clone())).collect(),
+        }
     }
 
     /// The seats' lines, then the neutral collector's total (two players).

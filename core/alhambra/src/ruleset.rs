@@ -95,6 +95,26 @@ pub struct BuildingType {
     pub script: Option<String>,
 }
 
+/// A `[[building]]` entry as written: a new type gives `id`, `name` and
+/// `prices`; a patch of a type the extended file has gives `id` and only the
+/// keys it changes (the others are kept).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BuildingEntry {
+    id: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    prices: Option<Vec<u8>>,
+    #[serde(default)]
+    points: Option<std::collections::BTreeMap<String, Vec<i32>>>,
+    #[serde(default)]
+    script: Option<String>,
+}
+
+/// The keys of a `[[building]]` entry, for error messages.
+const BUILDING_KEYS: &str = "id, name, prices, points, script";
+
 /// One building card kind: a type at a price, with how many cards have it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct BuildingDef {
@@ -186,7 +206,7 @@ pub(crate) struct RulesetFile {
     rules: RulesPatch,
     money: Option<MoneyFile>,
     yard: Option<YardFile>,
-    building: Option<Vec<BuildingType>>,
+    building: Option<Vec<BuildingEntry>>,
     scoring: Option<Vec<Scoring>>,
     scripts: Option<ScriptPaths>,
     two_players: Option<TwoPlayers>,
@@ -264,6 +284,8 @@ pub struct Ruleset {
     /// A digest of everything that decides play (rules, cards, scorings, script
     /// texts): records of two rulesets that share an id are not mixed up.
     pub fingerprint: String,
+    /// Each script's owner (`building type garden`) and text, for [`Ruleset::diff`].
+    pub script_texts: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -329,6 +351,9 @@ struct Tables<'a> {
     types: Vec<BuildingType>,
     /// Where each of `types` was written: the file and its index in that file's `[[building]]`.
     type_at: Vec<(&'a TomlDoc, usize)>,
+    /// Where each type's `prices` and `script` were last written (a patch may change only some keys).
+    prices_at: Vec<(&'a TomlDoc, usize)>,
+    script_at: Vec<(&'a TomlDoc, usize)>,
     scoring_doc: &'a TomlDoc,
     scorings: Vec<Scoring>,
     /// Where each of `scorings` was written.
@@ -357,6 +382,8 @@ impl<'a> Tables<'a> {
             building_doc,
             types: Vec::new(),
             type_at: Vec::new(),
+            prices_at: Vec::new(),
+            script_at: Vec::new(),
             scoring_doc,
             scorings: Vec::new(),
             scoring_at: Vec::new(),
@@ -381,13 +408,59 @@ impl<'a> Tables<'a> {
             let at = self.types.iter().position(|t| t.id == b.id).filter(|_| !root);
             let i = match at {
                 Some(i) => {
-                    self.types[i] = b.clone();
+                    // A patch: the keys it gives replace the type's, the others stay.
+                    let t = &mut self.types[i];
+                    if let Some(name) = &b.name {
+                        t.name.clone_from(name);
+                    }
+                    if let Some(prices) = &b.prices {
+                        t.prices.clone_from(prices);
+                        self.prices_at[i] = (doc, j);
+                    }
+                    if let Some(script) = &b.script {
+                        t.script = Some(script.clone());
+                        self.script_at[i] = (doc, j);
+                    }
+                    if b.points.is_some() {
+                        t.points.clone_from(&b.points);
+                    }
                     self.type_at[i] = (doc, j);
                     i
                 }
                 None => {
-                    self.types.push(b.clone());
+                    let missing: Vec<&str> = [("name", b.name.is_none()), ("prices", b.prices.is_none())]
+                        .into_iter()
+                        .filter(|(_, m)| *m)
+                        .map(|(k, _)| k)
+                        .collect();
+                    if !missing.is_empty() {
+                        let what = if root { "building type" } else { "new building type" };
+                        // A patch whose id is misspelt reads as a new type: name the type meant.
+                        let near = engine_rules::error::closest(&b.id, self.types.iter().map(|t| t.id.as_str()))
+                            .filter(|_| !root)
+                            .map(|c| format!("did you mean `{c}`? "))
+                            .unwrap_or_default();
+                        errors.push(
+                            doc.key_error(
+                                &format!("building.{j}.id"),
+                                format!("{what} `{}` has no {}", b.id, missing.join(" and ")),
+                            )
+                            .help(format!(
+                                "{near}a [[building]] entry has {BUILDING_KEYS}; a new type needs id, name and prices, \
+                                 a patch of a type the extended file has only its id and the keys it changes"
+                            )),
+                        );
+                    }
+                    self.types.push(BuildingType {
+                        id: b.id.clone(),
+                        name: b.name.clone().unwrap_or_else(|| b.id.clone()),
+                        prices: b.prices.clone().unwrap_or_else(|| vec![1]),
+                        points: b.points.clone(),
+                        script: b.script.clone(),
+                    });
                     self.type_at.push((doc, j));
+                    self.prices_at.push((doc, j));
+                    self.script_at.push((doc, j));
                     if !root && b.points.is_none() {
                         new_without_points.push((j, self.types.len() - 1));
                     }
@@ -622,6 +695,7 @@ fn building_cards(tables: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingD
         if types[..t].iter().any(|o| o.id == b.id) {
             err(doc, &format!("building.{j}.id"), format!("building type `{}` is listed twice", b.id));
         }
+        let (doc, j) = tables.prices_at[t];
         if b.prices.is_empty() {
             err(doc, &format!("building.{j}.prices"), "no prices: a type needs at least one card".into());
         }
@@ -735,7 +809,7 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
     let types: Vec<(String, Option<Source>)> = t
         .types
         .iter()
-        .zip(&t.type_at)
+        .zip(&t.script_at)
         .map(|(b, &(doc, j))| {
             let s = b.script.as_ref().and_then(|p| script(doc, &format!("building.{j}.script"), p, errors));
             (format!("building type {}", b.id), s)
@@ -784,15 +858,23 @@ fn build(
         script_texts[0].clone(),
         script_texts[1].clone(),
     ];
+    let mut script_texts = vec![
+        ("scripts.score".to_owned(), script_texts[0].clone()),
+        ("scripts.neutral".to_owned(), script_texts[1].clone()),
+    ];
     // The cards' scripts, when there are any (a ruleset without keeps its fingerprint).
-    for (b, &(doc, _)) in types.iter().zip(&t.type_at) {
+    for (b, &(doc, _)) in types.iter().zip(&t.script_at) {
         if let Some(p) = &b.script {
-            parts.push(format!("{}:{}", b.id, doc.source.join(p).read().unwrap_or_default()));
+            let text = doc.source.join(p).read().unwrap_or_default();
+            parts.push(format!("{}:{}", b.id, text));
+            script_texts.push((format!("building type {}", b.id), text));
         }
     }
     for c in &money.currencies {
         if let Some(p) = &c.script {
-            parts.push(format!("{}:{}", c.id, t.money_doc.source.join(p).read().unwrap_or_default()));
+            let text = t.money_doc.source.join(p).read().unwrap_or_default();
+            parts.push(format!("{}:{}", c.id, text));
+            script_texts.push((format!("currency {}", c.id), text));
         }
     }
     let fingerprint = fingerprint(&parts.iter().map(String::as_str).collect::<Vec<_>>());
@@ -815,6 +897,7 @@ fn build(
         hooks,
         rules_map,
         fingerprint,
+        script_texts,
     })
 }
 
@@ -956,8 +1039,8 @@ fn fingerprint(parts: &[&str]) -> String {
 impl Ruleset {
     /// What `other` changes: rule by rule (`rules.take_limit: 5 -> 6`), money
     /// and yard, building type by type (matched by id: `+ building type …`),
-    /// scoring rank by rank, the two-player rules; and, when nothing else
-    /// differs, whether the scripts' text does.
+    /// scoring rank by rank, the two-player rules; each script whose text
+    /// differs, by its owner (`building type garden: script text differs`).
     pub fn diff(&self, other: &Ruleset) -> Vec<String> {
         let (a, b) = (self, other);
         let prefixed = |p: &str, lines: Vec<String>| lines.into_iter().map(|l| format!("{p}.{l}")).collect::<Vec<_>>();
@@ -1032,6 +1115,30 @@ impl Ruleset {
             out.push(format!("+ scoring {} ({}; ranks {})", s.name, when(s), ranks.join(" / ")));
         }
         out.extend(prefixed("two_players", engine_rules::diff::changes(&a.two_players, &b.two_players)));
+        let text = |r: &Ruleset, owner: &str| r.script_texts.iter().find(|(o, _)| o == owner).map(|(_, t)| t.clone());
+        let owners = a.script_texts.iter().chain(&b.script_texts).map(|(o, _)| o.as_str());
+        let mut named = Vec::new();
+        for owner in owners {
+            if named.contains(&owner) {
+                continue;
+            }
+            named.push(owner);
+            // A type or currency only one ruleset has is reported above, with or without its script.
+            let exists = |r: &Ruleset| match (owner.strip_prefix("building type "), owner.strip_prefix("currency ")) {
+                (Some(id), _) => r.lookup_type(id).is_some(),
+                (_, Some(id)) => r.currencies.iter().any(|c| c.id == id),
+                _ => true,
+            };
+            if !exists(a) || !exists(b) {
+                continue;
+            }
+            match (text(a, owner), text(b, owner)) {
+                (Some(x), Some(y)) if x != y => out.push(format!("{owner}: script text differs")),
+                (Some(_), None) => out.push(format!("{owner}: script removed")),
+                (None, Some(_)) => out.push(format!("{owner}: script added")),
+                _ => {}
+            }
+        }
         if out.is_empty() && a.fingerprint != b.fingerprint {
             out.push(format!("scripts: their text differs (fingerprint {} -> {})", a.fingerprint, b.fingerprint));
         }

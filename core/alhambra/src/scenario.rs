@@ -33,6 +33,10 @@ engine_game::scenario_seat! {
         pub buildings: Vec<String>,
         /// Points from earlier scorings.
         pub score: i32,
+        /// Per building type id: the seat's counter of the type (a script's `counter` effect).
+        pub counters: BTreeMap<String, i32>,
+        /// The seat's named counters (a script's `player_counter` effect).
+        pub player_counters: BTreeMap<String, i32>,
     }
 }
 
@@ -58,6 +62,10 @@ engine_game::scenario_expect! {
         pub start_player: Option<usize>,
         /// Cards in the building deck.
         pub building_deck_size: Option<usize>,
+        /// Per seat: the counters of building types (types not given must be 0).
+        pub counters: Option<Vec<BTreeMap<String, i32>>>,
+        /// Per seat: the named counters (names not given must be 0).
+        pub player_counters: Option<Vec<BTreeMap<String, i32>>>,
         /// The last action fails with an error containing this text (the actions stop there).
         pub error: Option<String>,
     }
@@ -287,6 +295,15 @@ impl Scenario {
             if spec.score != 0 {
                 game.earned[c].add("earlier", spec.score);
             }
+            for (id, &v) in &spec.counters {
+                let t = rs.lookup_type(id).ok_or_else(|| {
+                    let types: Vec<&str> = rs.types.iter().map(|t| t.id.as_str()).collect();
+                    self.err(&format!("{base}.counters.{id}"), format!("`{id}` is not a building type"))
+                        .help(format!("a counter belongs to a building type: {}", types.join(", ")))
+                })?;
+                p.counters[t] = v;
+            }
+            p.player_counters.clone_from(&spec.player_counters);
             if c < n {
                 game.players[c] = p;
             } else {
@@ -345,6 +362,7 @@ impl Scenario {
             }
             scoring_left.retain(|&x| x as usize != k);
             game.scored.push(k as u8);
+            game.scored_turns.push(0);
         }
         Ok(scoring_left)
     }
@@ -451,6 +469,14 @@ impl Scenario {
                 return Err(self
                     .doc
                     .key_error(&format!("expect.counts.{seat}.{k}"), format!("no building type `{k}`"))
+                    .help(help));
+            }
+        }
+        for (seat, m) in e.counters.iter().flatten().enumerate() {
+            if let Some(k) = m.keys().find(|k| rs.lookup_type(k).is_none()) {
+                return Err(self
+                    .doc
+                    .key_error(&format!("expect.counters.{seat}.{k}"), format!("no building type `{k}`"))
                     .help(help));
             }
         }
@@ -626,5 +652,26 @@ fn check_own(e: &Expect, game: &Game, fails: &mut Vec<String>) {
     }
     if let Some(want) = e.building_deck_size {
         eq("building deck size", want.to_string(), game.building_deck_size().to_string());
+    }
+    for (seat, want) in e.counters.iter().flatten().enumerate().take(game.num_players()) {
+        let p = game.player(seat);
+        let got: BTreeMap<String, i32> = rs
+            .types
+            .iter()
+            .zip(&p.counters)
+            .filter(|(t, c)| **c != 0 || want.contains_key(&t.id))
+            .map(|(t, c)| (t.id.clone(), *c))
+            .collect();
+        eq(&format!("seat {seat} counters"), format!("{want:?}"), format!("{got:?}"));
+    }
+    for (seat, want) in e.player_counters.iter().flatten().enumerate().take(game.num_players()) {
+        let p = game.player(seat);
+        let got: BTreeMap<String, i32> = p
+            .player_counters
+            .iter()
+            .filter(|(k, v)| **v != 0 || want.contains_key(*k))
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        eq(&format!("seat {seat} player counters"), format!("{want:?}"), format!("{got:?}"));
     }
 }

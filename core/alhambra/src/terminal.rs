@@ -50,7 +50,10 @@ pub fn state_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
             None if p.head.hand_size == 1 => "1 money card".to_owned(),
             None => format!("{} money cards", p.head.hand_size),
         };
-        out.push(format!("  seat {}: {}; {}; {hand}", p.head.seat, points(p.score.total), counts(&p.counts)));
+        // A script's counters, when it keeps any: per type, then by name.
+        let kept: Vec<String> = p.counters.iter().chain(&p.player_counters).map(|(k, n)| format!("{k} {n}")).collect();
+        let kept = if kept.is_empty() { String::new() } else { format!("; counters {}", kept.join(", ")) };
+        out.push(format!("  seat {}: {}; {}; {hand}{kept}", p.head.seat, points(p.score.total), counts(&p.counts)));
     }
     if let Some(n) = &v.neutral {
         out.push(format!("  {} (neutral): {}; {}", n.name, points(n.score.total), counts(&n.counts)));

@@ -26,6 +26,12 @@ pub struct PlayerView {
     pub counts: BTreeMap<String, u8>,
     /// Points so far (public: scorings are done in the open).
     pub score: ScoreView,
+    /// Per building type: its counter (a script's `counter` effect; types at 0 left out).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<String, i32>,
+    /// The named counters (a script's `player_counter` effect).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub player_counters: BTreeMap<String, i32>,
 }
 
 /// The neutral collector (two players).
@@ -148,6 +154,14 @@ impl Game {
                     head: SeatHead::new(seat, viewer, hand, p.hand.len()).holding(buildings(&p.buildings)),
                     counts: counts(&p.counts),
                     score: self.earned[seat].view(),
+                    counters: rs
+                        .types
+                        .iter()
+                        .zip(&p.counters)
+                        .filter(|(_, n)| **n != 0)
+                        .map(|(t, n)| (t.id.clone(), *n))
+                        .collect(),
+                    player_counters: p.player_counters.clone(),
                 }
             })
             .collect();

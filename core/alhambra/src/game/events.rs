@@ -2,14 +2,32 @@
 
 use super::Game;
 
-/// Something that happened, for logs and the terminal. Every move of this game
-/// is seen by the whole table (money is taken from and paid onto open piles).
+/// Something that happened, for logs and the terminal. The game's own moves
+/// are seen by the whole table (money is taken from and paid onto open piles);
+/// a card's script may move money into or out of a hand, which only the seats
+/// whose hands they are may read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// The player it concerns, if any.
     pub seat: Option<usize>,
-    /// What happened.
+    /// What happened, hidden cards included.
     pub text: String,
+    /// The seats that may read `text` (empty: every seat).
+    pub readers: Vec<usize>,
+    /// What the other seats read instead ("seat 1 takes 2 cards from seat 0's hand").
+    pub public_text: Option<String>,
+}
+
+impl Event {
+    /// The event as `seat` sees it: the public text in place of one naming cards hidden from `seat`.
+    pub fn seen_by(&self, seat: usize) -> Event {
+        match &self.public_text {
+            Some(public) if !self.readers.is_empty() && !self.readers.contains(&seat) => {
+                Event { seat: self.seat, text: public.clone(), readers: Vec::new(), public_text: None }
+            }
+            _ => self.clone(),
+        }
+    }
 }
 
 /// "1 card", "3 cards".
@@ -25,7 +43,22 @@ impl Game {
     pub(crate) fn event(&mut self, seat: Option<usize>, text: impl FnOnce(&Game) -> String) {
         if self.journal.logging() {
             let text = text(self);
-            self.journal.event(|| Event { seat, text });
+            self.journal.event(|| Event { seat, text, readers: Vec::new(), public_text: None });
+        }
+    }
+
+    /// An event only `readers` may read in full; the other seats read `public`.
+    pub(crate) fn private_event(
+        &mut self,
+        seat: Option<usize>,
+        readers: &[usize],
+        public: impl FnOnce() -> String,
+        text: impl FnOnce(&Game) -> String,
+    ) {
+        if self.journal.logging() {
+            let (text, public) = (text(self), public());
+            let readers = readers.to_vec();
+            self.journal.event(|| Event { seat, text, readers, public_text: Some(public) });
         }
     }
 }

@@ -68,6 +68,10 @@ pub struct Player {
     pub acquired: Vec<u32>,
     /// Buildings owned per type.
     pub counts: [u8; MAX_TYPES],
+    /// Per building type: the counter its cards' `counter` effect changes (one per type and collector).
+    pub counters: [i32; MAX_TYPES],
+    /// Named counters, changed by the `player_counter` effect.
+    pub player_counters: std::collections::BTreeMap<String, i32>,
 }
 
 impl Player {
@@ -119,6 +123,8 @@ pub struct Game {
     pub(crate) scoring_range: Vec<(usize, usize)>,
     /// Scorings done, in order (indices into the ruleset's scorings).
     pub(crate) scored: Vec<u8>,
+    /// The turn each of `scored` happened in (same order; 0: before the first turn, a scenario's setup).
+    pub(crate) scored_turns: Vec<u32>,
     /// Buildings left on the display at the end that nobody got (a tie).
     pub(crate) unclaimed: Vec<BuildingIdx>,
     /// Buildings a scenario set aside, out of the game.

@@ -13,7 +13,7 @@ use engine_script::results::{as_bool, as_int_in};
 use engine_script::scope::hearing_order;
 use rhai::{Array, Dynamic, ImmutableString, Map};
 
-use super::{Decision, Draw, Game, n_cards};
+use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
 use crate::hooks::{CTX_EVENT, CTX_MORE, CTX_TABLE, Hook, Scoped};
 use crate::ruleset::{BuildingIdx, Money};
@@ -35,7 +35,12 @@ struct Listener {
     seat: usize,
     card: Dynamic,
     owned: i32,
+    /// The building type whose script it is (`None`: a currency's).
+    kind: Option<usize>,
 }
+
+/// A counter's bounds when an effect gives none.
+const COUNTER_BOUND: i32 = 1_000_000;
 
 pub(super) fn s(text: &str) -> Dynamic {
     Dynamic::from(ImmutableString::from(text))
@@ -99,6 +104,7 @@ impl Game {
                     seat,
                     card: self.building_map(b, Some(p.acquired[i]), Some(nth)),
                     owned: i32::from(p.counts[t]),
+                    kind: Some(t),
                 });
             }
         }
@@ -111,6 +117,7 @@ impl Game {
                     seat,
                     card: self.money_map(m),
                     owned: owned as i32,
+                    kind: None,
                 });
             }
         }
@@ -129,6 +136,10 @@ impl Game {
         m.insert("turn".into(), int(self.turns));
         m.insert("card".into(), l.card.clone());
         m.insert("owned".into(), int(l.owned));
+        let p = &self.players[l.seat];
+        m.insert("counter".into(), l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t])));
+        let named: Map = p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect();
+        m.insert("player_counters".into(), Dynamic::from_map(named));
         let told = hooks.may_read(hook, l.owner, CTX_EVENT);
         m.insert("event".into(), if told { event.clone() } else { Dynamic::UNIT });
         for key in ["target", "limit", "scoring"] {
@@ -200,6 +211,15 @@ impl Game {
         m.insert("discard".into(), self.money_ids(&self.discard));
         let scored: Array = self.scored.iter().map(|&k| s(&rs.scorings[k as usize].name)).collect();
         m.insert("scored".into(), Dynamic::from_array(scored));
+        let scored_at: Array = self
+            .scored
+            .iter()
+            .zip(&self.scored_turns)
+            .map(|(&k, &turn)| {
+                Dynamic::from_map(payload([("name", s(&rs.scorings[k as usize].name)), ("turn", int(turn))]))
+            })
+            .collect();
+        m.insert("scored_at".into(), Dynamic::from_array(scored_at));
         m.insert("turn".into(), int(self.turns));
         m.insert("to_move".into(), self.pending.map_or(Dynamic::UNIT, |d| int(d.seat())));
         m.insert("start_player".into(), int(self.start_player));
@@ -280,6 +300,17 @@ impl Game {
             let int_of = |key: &str, lo: i64, hi: i64| -> Result<i32, GameError> {
                 as_int_in(map[key].clone(), Some((lo, hi))).map_err(|e| bad(format!("`{key}` {e}")))
             };
+            // A counter's `min` and `max` (when not given: -1000000 and 1000000).
+            let bounds = |map: &Map| -> Result<(i32, i32), GameError> {
+                let mut out = [-COUNTER_BOUND, COUNTER_BOUND];
+                for (i, key) in ["min", "max"].into_iter().enumerate() {
+                    if let Some(v) = map.get(key) {
+                        out[i] = as_int_in(v.clone(), Some((-i64::from(COUNTER_BOUND), i64::from(COUNTER_BOUND))))
+                            .map_err(|e| bad(format!("`{key}` {e}")))?;
+                    }
+                }
+                Ok((out[0], out[1]))
+            };
             if map.contains_key("draw_money") {
                 let k = int_of("draw_money", 0, 10)? as usize;
                 let seat = seat_of("seat", l.seat)?;
@@ -293,6 +324,40 @@ impl Game {
                 let seat = seat_of("seat", l.seat)?;
                 self.earned[seat].add("bonus", k);
                 self.event(Some(seat), |_| format!("seat {seat} scores {k} (a card's script)"));
+            } else if map.contains_key("counter") {
+                let Some(t) = l.kind else {
+                    return Err(bad("`counter`: only a building type's script has a counter".into()));
+                };
+                let add = int_of("counter", -1000, 1000)?;
+                let (min, max) = bounds(&map)?;
+                let c = &mut self.players[l.seat].counters[t];
+                *c = c.saturating_add(add).clamp(min, max.max(min));
+                let (to, ty) = (*c, &rs.types[t].id);
+                let seat = l.seat;
+                self.event(Some(seat), |_| format!("seat {seat}: its {ty} counter is {to} (a card's script)"));
+            } else if let Some(name) = map.get("player_counter") {
+                let name = name
+                    .clone()
+                    .into_immutable_string()
+                    .map_err(|t| bad(format!("`player_counter` is a {t}; write the counter's name")))?;
+                if name.is_empty() || name.len() > 40 {
+                    return Err(bad("`player_counter`: a counter's name has 1 to 40 characters".into()));
+                }
+                let add = if map.contains_key("add") { int_of("add", -1000, 1000)? } else { 1 };
+                let (min, max) = bounds(&map)?;
+                let seat = l.seat;
+                let c = self.players[seat].player_counters.entry(name.to_string()).or_insert(0);
+                *c = c.saturating_add(add).clamp(min, max.max(min));
+                let to = *c;
+                self.event(Some(seat), |_| format!("seat {seat}: its counter {name} is {to} (a card's script)"));
+            } else if map.contains_key("take_money") {
+                let k = int_of("take_money", 0, 20)? as usize;
+                if !map.contains_key("from") {
+                    return Err(bad("`take_money` needs `from`: the seat whose hand the cards leave".into()));
+                }
+                let from = seat_of("from", l.seat)?;
+                let to = seat_of("to", l.seat)?;
+                self.move_money(k, from, to);
             } else if let Some(what) = map.get("move_building") {
                 let what = what
                     .clone()
@@ -320,6 +385,28 @@ impl Game {
         Ok(())
     }
 
+    /// `k` money cards picked at random from `from`'s hand go to `to`'s (fewer
+    /// when the hand holds fewer). Hands are secret: the log names the cards
+    /// to the two seats only, and the others read how many moved.
+    fn move_money(&mut self, k: usize, from: usize, to: usize) {
+        let k = k.min(self.players[from].hand.len());
+        let mut moved = Vec::with_capacity(k);
+        for _ in 0..k {
+            let i = crate::rng::below(&mut self.rng, self.players[from].hand.len());
+            moved.push(self.players[from].hand.swap_remove(i));
+        }
+        self.players[to].hand.extend_from_slice(&moved);
+        let public = || format!("seat {to} takes {} from seat {from}'s hand (a card's script)", n_cards(k));
+        self.private_event(Some(to), &[from, to], public, |g| {
+            let ids: Vec<String> = moved.iter().map(|&m| g.rs.money_id(m)).collect();
+            format!(
+                "seat {to} takes {} from seat {from}'s hand: {} (a card's script)",
+                n_cards(k),
+                list_or_nothing(&ids)
+            )
+        });
+    }
+
     /// `seat` draws `k` money cards from the money deck (the discard pile
     /// shuffled in when it runs out; a scoring card met is scored at once).
     fn draw_money(&mut self, seat: usize, k: usize) -> Result<(), GameError> {
@@ -341,7 +428,8 @@ impl Game {
                 None => break,
             }
         }
-        self.event(Some(seat), |g| {
+        let public = || format!("seat {seat} draws {} from the money deck", n_cards(drawn.len()));
+        self.private_event(Some(seat), &[seat], public, |g| {
             let ids: Vec<String> = drawn.iter().map(|&m| g.rs.money_id(m)).collect();
             format!("seat {seat} draws {} from the money deck ({})", n_cards(drawn.len()), ids.join(", "))
         });

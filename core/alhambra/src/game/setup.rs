@@ -108,6 +108,7 @@ impl Game {
             building_display: vec![None; slots],
             scoring_range: vec![(0, 0); scorings],
             scored: Vec::new(),
+            scored_turns: Vec::new(),
             unclaimed: Vec::new(),
             set_aside: Vec::new(),
             earned: vec![Score::default(); collectors],

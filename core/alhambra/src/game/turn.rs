@@ -177,6 +177,7 @@ impl Game {
             self.earned[c].add(&scoring.name, total);
         }
         self.scored.push(k as u8);
+        self.scored_turns.push(self.turns);
         self.event(None, |g| {
             let who = |c: usize| {
                 if c < g.players.len() { format!("seat {c}") } else { g.rs.two_players.neutral.clone() }

@@ -136,7 +136,11 @@ fn every_key_of_the_json_state_is_documented() {
         let scenario = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let run = scenario.run().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for viewer in [None, Some(0)] {
-            json_keys(&serde_json::to_value(run.game.view(viewer)).unwrap(), &["breakdown", "counts"], &mut keys);
+            json_keys(
+                &serde_json::to_value(run.game.view(viewer)).unwrap(),
+                &["breakdown", "counts", "counters", "player_counters"],
+                &mut keys,
+            );
         }
     }
     for key in ["pending", "legal", "winners", "neutral", "building_display"] {

@@ -52,6 +52,9 @@ const CORPUS: &[&str] = &[
     "exile",
     "fountain",
     "counting_house",
+    "pickpocket",
+    "watchtower",
+    "garden_chronicle",
 ];
 
 fn corpus(id: &str) -> std::sync::Arc<Ruleset> {

@@ -228,3 +228,77 @@ fn a_card_script_outside_the_vocabulary_is_refused_at_load() {
     assert!(err.contains("building type bazaar may not define `on_score`"), "{err}");
     assert!(err.contains("`form` is not an effect or a result key") && err.contains("did you mean `from`?"), "{err}");
 }
+
+/// A patch of an existing type gives only the keys it changes: a script alone
+/// keeps the name, prices and column; prices alone keep the script, read
+/// relative to the file that named it.
+#[test]
+fn a_patch_of_an_existing_type_gives_only_the_keys_it_changes() {
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}[[building]]\nid = \"garden\"\nscript = \"scripts/g.rhai\"\n")),
+        ("cards/scripts/g.rhai", "fn on_points(ctx) { 1 }\n"),
+        (
+            "cards/sub/q.toml",
+            "id = \"q\"\ngame = \"alhambra\"\nname = \"Q\"\nextends = \"../p.toml\"\n[[building]]\nid = \"garden\"\nprices = [6, 7]\n",
+        ),
+    ]);
+    let base = Ruleset::load("alhambra").unwrap();
+    let rs = load(&root, "cards/p.toml").unwrap();
+    assert_eq!(rs.types[4].name, "Garden");
+    assert_eq!(rs.types[4].prices, base.types[4].prices);
+    assert_eq!(rs.types[4].script.as_deref(), Some("scripts/g.rhai"));
+    assert_eq!(rs.building_cards(), 54);
+    assert_eq!(rs.scorings[2].ranks, base.scorings[2].ranks);
+    assert!(rs.hooks.type_listens(alhambra::hooks::Hook::Points, 4));
+    let q = load(&root, "cards/sub/q.toml").unwrap();
+    assert_eq!((q.types[4].prices.as_slice(), q.building_cards()), (&[6u8, 7][..], 45));
+    assert!(q.hooks.type_listens(alhambra::hooks::Hook::Points, 4), "the script is kept");
+    // `cards --diff` names the type whose script differs.
+    assert_eq!(base.diff(&rs), ["building type garden: script added"]);
+    assert_eq!(rs.diff(&base), ["building type garden: script removed"]);
+    let other = tree(&[
+        ("cards/p.toml", &format!("{HEAD}[[building]]\nid = \"garden\"\nscript = \"scripts/g.rhai\"\n")),
+        ("cards/scripts/g.rhai", "fn on_points(ctx) { 2 }\n"),
+    ]);
+    let rs2 = load(&other, "cards/p.toml").unwrap();
+    assert_eq!(rs.diff(&rs2), ["building type garden: script text differs"]);
+}
+
+/// A new type without `name` or `prices` is refused with a `[[building]]` entry's keys.
+#[test]
+fn a_new_type_missing_a_key_lists_the_building_keys() {
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}[[building]]\nid = \"bath\"\nscript = \"b.rhai\"\n"))]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("new building type `bath` has no name and prices"), "{err}");
+    assert!(err.contains("a [[building]] entry has id, name, prices, points, script"), "{err}");
+    assert!(!err.contains("[two_players]"), "{err}");
+    assert!(err.contains("p.toml:6:"), "{err}");
+    // A misspelt patch reads as a new type: the type meant is named.
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}[[building]]\nid = \"gardn\"\nscript = \"b.rhai\"\n"))]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(
+        err.contains("new building type `gardn` has no name and prices") && err.contains("did you mean `garden`?"),
+        "{err}"
+    );
+}
+
+/// The new effects' keys are in the vocabulary `check` reads scripts against:
+/// a misspelt one is refused with the key meant.
+#[test]
+fn the_money_and_counter_effects_misspelt_are_refused_with_the_key_meant() {
+    let bazaar = "[[building]]\nid = \"garden\"\nscript = \"g.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{bazaar}")),
+        (
+            "cards/g.rhai",
+            "fn on_bought(ctx) { [#{ take_mony: 1, from: 1 }, #{ counter: 1, mx: 3 }, #{ player_counter: \"x\", ad: 2 }] }\n",
+        ),
+    ]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    for (key, meant) in [("take_mony", "take_money"), ("mx", "max"), ("ad", "add")] {
+        assert!(
+            err.contains(&format!("`{key}` is not an effect")) && err.contains(&format!("did you mean `{meant}`?")),
+            "{err}"
+        );
+    }
+}

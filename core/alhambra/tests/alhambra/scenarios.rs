@@ -61,7 +61,7 @@ fn the_corpus_scenarios_pass_their_checks() {
         .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("corpus_")))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 10, "one scenario per design: {files:?}");
+    assert_eq!(files.len(), 13, "one scenario per design: {files:?}");
     let mut fails = Vec::new();
     for path in files {
         let scenario = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -85,4 +85,127 @@ fn the_display_shows_the_price_after_a_scripted_discount() {
     let prices: Vec<Option<u8>> = game.view(None).building_display.iter().map(|s| s.price).collect();
     // garden10 costs seat 0 (to move) 8; the other types keep their printed prices.
     assert_eq!(prices, [Some(2), Some(3), Some(8), Some(7)]);
+}
+
+fn corpus_scenario(name: &str) -> Scenario {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots/alhambra/")).join(name);
+    Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The pickpocket's `take_money`: the card moved is named in the log to the
+/// two seats whose hands they are; seat 2 reads only how many, and neither its
+/// log nor its JSON view names the card.
+#[test]
+fn money_taken_from_a_hand_is_named_only_to_the_two_seats() {
+    use engine_game::Game as _;
+    let scenario = corpus_scenario("corpus_pickpocket_takes_a_card.toml");
+    let mut game = scenario.setup(scenario.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    game.log_events(true);
+    let events = game.apply_text("buy 1 pay denar2").unwrap();
+    let lines =
+        |seat: usize| -> Vec<String> { game.log_lines(&events, Some(seat)).into_iter().map(|l| l.text).collect() };
+    let named = "seat 0 takes 1 card from seat 1's hand: ducat4 (a card's script)";
+    let public = "seat 0 takes 1 card from seat 1's hand (a card's script)";
+    for seat in [0, 1] {
+        assert!(lines(seat).iter().any(|l| l == named), "seat {seat}: {:?}", lines(seat));
+    }
+    let other = lines(2);
+    assert!(other.iter().any(|l| l == public), "{other:?}");
+    assert!(!other.iter().any(|l| l.contains("ducat4")), "{other:?}");
+    // The observer's log (no seat) names the card.
+    let all: Vec<String> = game.log_lines(&events, None).into_iter().map(|l| l.text).collect();
+    assert!(all.iter().any(|l| l == named), "{all:?}");
+    let view = |seat: usize| game.view_json(Some(seat)).unwrap().to_string();
+    assert!(view(0).contains("ducat4"), "{}", view(0));
+    assert!(!view(1).contains("ducat4") && !view(2).contains("ducat4"), "{}", view(2));
+    let seat0 = &game.view_json(Some(2)).unwrap()["players"][0];
+    assert_eq!(seat0["hand_size"], 1, "{seat0}");
+    // Money is conserved: 3 cards in hands before; after, 2 in hands and denar2 on the discard pile.
+    let hands: Vec<usize> = (0..3).map(|s| game.player(s).hand.len()).collect();
+    assert_eq!((hands, game.discard().len()), (vec![1, 0, 1], 1));
+}
+
+/// `take_money` with `to`: the owner gives; more cards than the hand holds moves the whole hand.
+#[test]
+fn take_money_gives_to_another_seat_and_stops_at_an_empty_hand() {
+    let root = tempfile::tempdir().unwrap();
+    let cards = root.path().join("give.toml");
+    std::fs::write(
+        &cards,
+        "id = \"give\"\ngame = \"alhambra\"\nname = \"Give\"\nextends = \"alhambra\"\n\
+         [[building]]\nid = \"seraglio\"\nscript = \"give.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.path().join("give.rhai"),
+        "fn on_bought(ctx) { if ctx.card.nth == 0 { #{ take_money: 5, from: ctx.seat, to: 2 } } }\n",
+    )
+    .unwrap();
+    let text = format!(
+        "ruleset = {:?}\nbuilding_display = [\"pavilion2\", \"arcades5\", \"arcades4\", \"chambers5\"]\n\
+         money_display = [\"denar9\", \"dirham9\", \"ducat9\", \"florin9\"]\n\
+         [[players]]\nhand = [\"denar2\", \"florin3\", \"florin4\"]\nbuildings = [\"seraglio4\", \"seraglio5\"]\n\
+         [[players]]\nhand = [\"ducat4\"]\n[[players]]\nhand = [\"dirham1\"]\n",
+        cards.to_str().unwrap()
+    );
+    let s = Scenario::parse(Source::Disk(root.path().join("s.toml")), text).unwrap();
+    let mut game = s.setup(s.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    game.apply_text("buy 1 pay denar2").unwrap();
+    let rs = s.ruleset().unwrap();
+    let hand = |seat: usize| {
+        let mut ids: Vec<String> = game.player(seat).hand.iter().map(|&m| rs.money_id(m)).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(hand(0), Vec::<String>::new());
+    assert_eq!(hand(1), ["ducat4"]);
+    assert_eq!(hand(2), ["dirham1", "florin3", "florin4"]);
+}
+
+/// `ctx.player_counter("name")` reads a named counter (0 if never set), and a
+/// scenario's `player_counters` sets it.
+#[test]
+fn player_counter_reads_a_named_counter_or_zero() {
+    let root = tempfile::tempdir().unwrap();
+    let cards = root.path().join("c.toml");
+    std::fs::write(
+        &cards,
+        "id = \"c\"\ngame = \"alhambra\"\nname = \"C\"\nextends = \"alhambra\"\n\
+         [[building]]\nid = \"tower\"\nscript = \"c.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.path().join("c.rhai"),
+        "fn on_bought(ctx) { #{ score: ctx.player_counter(\"bought\") * 10 + ctx.player_counter(\"never\") + ctx.counter } }\n",
+    )
+    .unwrap();
+    let text = format!(
+        "ruleset = {:?}\nbuilding_display = [\"pavilion2\", \"arcades5\", \"arcades4\", \"chambers5\"]\n\
+         money_display = [\"denar9\", \"dirham9\", \"ducat9\", \"florin9\"]\n\
+         [[players]]\nhand = [\"denar2\"]\nbuildings = [\"tower7\"]\ncounters = {{ tower = 3 }}\nplayer_counters = {{ bought = 4 }}\n\
+         [[players]]\n[[players]]\n",
+        cards.to_str().unwrap()
+    );
+    let s = Scenario::parse(Source::Disk(root.path().join("s.toml")), text).unwrap();
+    let mut game = s.setup(s.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    game.apply_text("buy 1 pay denar2").unwrap();
+    let scores: Vec<i32> = game.scores().iter().map(|s| s.total).collect();
+    assert_eq!(scores, [43, 0, 0]);
+}
+
+/// `draw_money`: the drawer reads the cards drawn, the other seats how many.
+#[test]
+fn money_drawn_by_a_script_is_named_only_to_the_drawer() {
+    use engine_game::Game as _;
+    let scenario = corpus_scenario("corpus_caravanserai_draws.toml");
+    let mut game = scenario.setup(scenario.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    game.log_events(true);
+    let events = game.apply_text("buy 1 pay denar2").unwrap();
+    let lines =
+        |seat: usize| -> Vec<String> { game.log_lines(&events, Some(seat)).into_iter().map(|l| l.text).collect() };
+    assert!(lines(0).iter().any(|l| l == "seat 0 draws 1 card from the money deck (ducat5)"), "{:?}", lines(0));
+    for seat in [1, 2] {
+        assert!(lines(seat).iter().any(|l| l == "seat 0 draws 1 card from the money deck"), "{:?}", lines(seat));
+        assert!(!lines(seat).iter().any(|l| l.contains("ducat5")), "{:?}", lines(seat));
+    }
 }
