@@ -135,6 +135,14 @@ impl Game {
         }
         let action = self.as_pick(action);
         self.check_legal(action)?;
+        self.apply_trusted(action)
+    }
+
+    /// [`apply`](Self::apply) for an action known to be one of the legal ones.
+    pub(crate) fn apply_trusted(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+        if let Some(why) = &self.broken {
+            return Err(GameError::Broken(why.clone()));
+        }
         self.journal.record(action);
         let result = self.apply_legal(action).and_then(|()| self.advance());
         if let Err(e) = &result {
