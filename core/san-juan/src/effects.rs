@@ -70,11 +70,16 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
         "#{ look: n, may_discard: k }: the owner looks at the top n cards, may discard up to k of them and \
          puts the rest back in the same order",
     ),
-    ("counter", &["min", "max"], "#{ counter: d, max: m }: adds d to this building's counter (kept in min..=max)"),
+    (
+        "counter",
+        &["min", "max", "on", "seat"],
+        "#{ counter: d, max: m }: adds d to this building's counter (kept in min..=max); `on` names another \
+         building (\"target\", or the first of an id of the owner or of `seat`)",
+    ),
     (
         "player_counter",
-        &["add", "min", "max"],
-        "#{ player_counter: \"name\", add: d }: adds d to the owner's counter of that name",
+        &["add", "min", "max", "seat"],
+        "#{ player_counter: \"name\", add: d }: adds d to the owner's (or `seat`'s) counter of that name",
     ),
     (
         "grant",
@@ -213,9 +218,9 @@ pub enum Effect {
     /// Cards looked at, some discarded, the rest put back.
     Look { n: i32, may_discard: i32 },
     /// This building's counter.
-    Counter { add: i32, min: i32, max: i32 },
+    Counter { seat: usize, slot: Option<usize>, add: i32, min: i32, max: i32 },
     /// A named counter of the owner.
-    PlayerCounter { name: Arc<str>, add: i32, min: i32, max: i32 },
+    PlayerCounter { seat: usize, name: Arc<str>, add: i32, min: i32, max: i32 },
     /// A grant for the rest of the phase.
     Grant { kind: GrantKind, n: i32 },
     /// A choice among named options.
@@ -364,8 +369,9 @@ impl Game {
             Ok((s, m))
         };
         let amount = |lo: i64| int(map, name, lo, MOST, 0);
-        let building = |map: &Map| -> Result<(usize, Option<usize>), String> {
-            let which = text(map, name)?;
+        // The building named at `key`: "self", "target", or the first of an id of `seat` (the owner's).
+        let building_at = |map: &Map, key: &str| -> Result<(usize, Option<usize>), String> {
+            let which = text(map, key)?;
             let whose = seat_of("seat", owner)?;
             if map.contains_key("seat") && matches!(which.as_str(), "self" | "target") {
                 return Err(format!(
@@ -391,6 +397,7 @@ impl Game {
                 }
             })
         };
+        let building = |map: &Map| building_at(map, name);
         Ok(match name {
             "draw" => Effect::Draw { seat: seat_of("seat", owner)?, n: amount(0)? },
             "discard" => match self.card_list(map, name)? {
@@ -425,17 +432,29 @@ impl Game {
                 Effect::Reveal { n: amount(0)?, keep: int(map, "keep", 0, MOST, 0)?, optional: flag(map, "optional")? }
             }
             "look" => Effect::Look { n: amount(0)?, may_discard: int(map, "may_discard", 0, MOST, 0)? },
-            "counter" => Effect::Counter {
-                add: int(map, name, -1000, 1000, 0)?,
-                min: int(map, "min", -1_000_000, 1_000_000, -1_000_000)?,
-                max: int(map, "max", -1_000_000, 1_000_000, 1_000_000)?,
-            },
+            "counter" => {
+                let (seat, slot) = if map.contains_key("on") {
+                    building_at(map, "on")?
+                } else if map.contains_key("seat") {
+                    return Err("`seat` names whose building: give the building too, `on: \"id\"`".into());
+                } else {
+                    (owner, Some(at.slot))
+                };
+                Effect::Counter {
+                    seat,
+                    slot,
+                    add: int(map, name, -1000, 1000, 0)?,
+                    min: int(map, "min", -1_000_000, 1_000_000, -1_000_000)?,
+                    max: int(map, "max", -1_000_000, 1_000_000, 1_000_000)?,
+                }
+            }
             "player_counter" => {
                 let counter = text(map, name)?;
                 if counter.is_empty() || counter.len() > 40 {
                     return Err("a counter's name has 1 to 40 characters".into());
                 }
                 Effect::PlayerCounter {
+                    seat: seat_of("seat", owner)?,
                     name: counter.into(),
                     add: int(map, "add", -1000, 1000, 1)?,
                     min: int(map, "min", -1_000_000, 1_000_000, -1_000_000)?,
@@ -665,22 +684,26 @@ impl Game {
                 needs_table(self, "look")?;
                 self.look_at(seat, slot, card, n, may_discard);
             }
-            Effect::Counter { add, min, max } => {
-                let c = &mut self.players[seat].city[slot].counter;
+            Effect::Counter { slot: None, .. } => {}
+            Effect::Counter { seat: who, slot: Some(at), add, min, max } => {
+                let on = self.players[who].city[at].card;
+                let c = &mut self.players[who].city[at].counter;
                 let new = c.saturating_add(add).clamp(min, max.max(min));
                 if new != *c {
                     let from = std::mem::replace(c, new);
-                    self.event_from(seat, card, |g| format!("seat {seat}: {}'s counter is {new}", g.name_of(card)));
+                    self.event_from(seat, card, |g| format!("seat {who}: {}'s counter is {new}", g.name_of(on)));
                     self.publish(COUNTER_CHANGED, |_| EventFacts {
-                        building: Some(card),
+                        building: Some(on),
                         from,
                         to: new,
                         by: Some(card),
-                        ..EventFacts::new("counter_changed", seat)
+                        ..EventFacts::new("counter_changed", who)
                     });
                 }
             }
-            Effect::PlayerCounter { name, add, min, max } => self.player_counter(seat, card, name, add, min, max),
+            Effect::PlayerCounter { seat: who, name, add, min, max } => {
+                self.player_counter(seat, card, who, name, add, min, max)
+            }
             Effect::Grant { kind, n } => self.grant(seat, card, kind, n),
             Effect::Choose { seat: who, options, tag } => {
                 let (owner, slot) = (seat as u16, slot as u16);
@@ -801,7 +824,8 @@ impl Game {
         self.effects.retain_mut(|q| {
             if let Effect::AddGood { seat: s, slot }
             | Effect::RemoveGood { seat: s, slot }
-            | Effect::RemoveBuilding { seat: s, slot } = &mut q.effect
+            | Effect::RemoveBuilding { seat: s, slot }
+            | Effect::Counter { seat: s, slot, .. } = &mut q.effect
                 && *s == who
             {
                 *slot = slot.and_then(moved);
@@ -884,8 +908,9 @@ impl Game {
     }
 
     /// `player_counter`: `seat`'s named counter changed by `add`, kept within `min` and `max`.
-    fn player_counter(&mut self, seat: usize, card: CardIdx, name: Arc<str>, add: i32, min: i32, max: i32) {
-        let counters = Arc::make_mut(&mut self.players[seat].counters);
+    #[allow(clippy::too_many_arguments)]
+    fn player_counter(&mut self, seat: usize, card: CardIdx, who: usize, name: Arc<str>, add: i32, min: i32, max: i32) {
+        let counters = Arc::make_mut(&mut self.players[who].counters);
         let i = match counters.iter().position(|(n, _)| *n == name) {
             Some(i) => i,
             None => {
@@ -895,14 +920,14 @@ impl Game {
         };
         let new = counters[i].1.saturating_add(add).clamp(min, max.max(min));
         let from = std::mem::replace(&mut counters[i].1, new);
-        self.event_from(seat, card, |g| format!("seat {seat}: {} sets its counter {name} to {new}", g.name_of(card)));
+        self.event_from(seat, card, |g| format!("seat {who}: {} sets its counter {name} to {new}", g.name_of(card)));
         if from != new {
             self.publish(COUNTER_CHANGED, |_| EventFacts {
                 counter: Some(name),
                 from,
                 to: new,
                 by: Some(card),
-                ..EventFacts::new("counter_changed", seat)
+                ..EventFacts::new("counter_changed", who)
             });
         }
     }

@@ -385,3 +385,22 @@ fn removing_a_building_moves_along_the_work_queued_by_the_buildings_after_it() {
                 [[players]]\n[expect]\nbuildings = [[\"razer\", \"drawer\"], []]\nhands = [[\"well\"], []]\ndiscard_size = 1\n";
     play(rs, text).unwrap();
 }
+
+#[test]
+fn counters_of_any_building_and_any_player_can_be_changed() {
+    // Patron: whenever another player builds, +2 on the building they built and +1 to
+    // their counter `favours`; the events name that building and that player.
+    let script = "fn on_other_build(ctx) {\n    [#{ counter: 2, on: \"target\" }, #{ player_counter: \"favours\", seat: ctx.actor }]\n}\n\
+                  fn on_any_counter_changed(ctx) {\n    if ctx.event.actor == 1 && ctx.event.counter == \"favours\" { 1 } else { 0 }\n}\n";
+    let (_dir, rs) = with_card("patron", script);
+    let text = "deck = [\"well\", \"tower\"]\ngovernor = 1\nactions = [\"role builder\", \"build smithy\"]\n\
+                [[players]]\nbuildings = [\"patron\"]\n[[players]]\nhand = [\"smithy\", \"indigo_plant\"]\n\
+                [expect]\nbuildings = [[\"patron\"], [\"smithy\"]]\ncounters = [{}, { smithy = 2 }]\n\
+                player_counters = [{}, { favours = 1 }]\nhands = [[\"well\"], [\"indigo_plant\"]]\n";
+    play(rs.unwrap(), text).unwrap();
+    // A seat without a building is refused, saying what to add.
+    let (_dir, rs) = with_card("patron", "fn on_role(ctx) { #{ counter: 1, seat: 1 } }\n");
+    let err = play(rs.unwrap(), "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"patron\"]\n[[players]]\n")
+        .unwrap_err();
+    assert!(err.contains("give the building too, `on: \"id\"`"), "{err}");
+}
