@@ -134,9 +134,9 @@ impl engine_game::Rules for Ruleset {
 
     /// `rules.<key>…` writes the rule's key whole (`[rules]` merges key by key);
     /// a building price or a scoring's points write every `[[building]]` or
-    /// every `[[scoring]]` table: each patches its type or scoring where it
-    /// stands, and a type's patch replaces the whole type, so one written
-    /// alone would have to repeat its script too.
+    /// every `[[scoring]]` table with all its numbers: each patches its type or
+    /// scoring where it stands (a type's patch keeps the fields it leaves out,
+    /// its script included), so the tuned file reads as the whole table.
     fn tuned_tables(&self, values: &[(String, i64)]) -> Result<toml::Table, String> {
         use engine_rules::keys::{self, Step};
         let mut out = toml::Table::new();
