@@ -102,3 +102,19 @@ fn a_key_counts_only_as_code() {
     assert!(!mentions("`start_hand_limit`", "hand_limit"));
     assert!(!mentions("`hand_limits`", "hand_limit"));
 }
+
+/// The warlord shown in docs/scripting.md ("the outside corpus") is the
+/// corpus's script, from its first function on, so the page cannot drift from
+/// the code its scenarios run.
+#[test]
+fn the_outside_corpus_warlord_in_the_docs_is_its_script() {
+    let page = read_page("scripting.md");
+    let at = page.find("// outside_warlord.rhai:").expect("the warlord is on the page");
+    let shown = page[at..].split("```").next().unwrap();
+    let shown = &shown[shown.find("fn on_role").expect("its first function")..];
+    let file =
+        std::fs::read_to_string(docs_dir().join("../cards/san-juan/rulesets/examples/scripts/outside_warlord.rhai"))
+            .unwrap();
+    let script = &file[file.find("fn on_role").unwrap()..];
+    assert_eq!(shown.trim_end(), script.trim_end());
+}
