@@ -51,7 +51,11 @@ pub fn play_with<G: Game>(
         .map(|(i, n)| crate::bots::make::<G>(rs, n, game_seed(seed, i as u64 + 1), models))
         .collect::<Result<Vec<_>, _>>()?;
     let record = if keep.scores_by_round {
-        play_recorded_by_round(&mut game, &mut bots, bot_names, run_seed, index, seed)
+        play_out_by_round(&mut game, &mut bots).and_then(|rows| {
+            let mut record = record_of(&game, bot_names, run_seed, index, seed)?;
+            record.score_by_round = rows;
+            Ok(record)
+        })
     } else {
         play_recorded(&mut game, &mut bots, bot_names, run_seed, index, seed)
     };
@@ -80,22 +84,6 @@ pub fn play_recorded<G: Game>(
 ) -> Result<GameRecord, G::Error> {
     play_out(game, bots)?;
     record_of(game, names, run_seed, index, seed)
-}
-
-/// [`play_recorded`], the record also carrying every seat's points after each
-/// round (`score_by_round`).
-pub fn play_recorded_by_round<G: Game>(
-    game: &mut G,
-    bots: &mut [Box<dyn Bot<G>>],
-    names: &[String],
-    run_seed: u64,
-    index: u64,
-    seed: u64,
-) -> Result<GameRecord, G::Error> {
-    let rows = play_out_by_round(game, bots)?;
-    let mut record = record_of(game, names, run_seed, index, seed)?;
-    record.score_by_round = rows;
-    Ok(record)
 }
 
 /// Every seat's points now, as the game counts them.
