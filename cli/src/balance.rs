@@ -106,7 +106,7 @@ pub fn run(args: Args) -> CmdResult {
     let rs = crate::games::load(&args.ruleset)?;
     let model = prepare(rs.as_ref(), &Models::new(), false)?;
     println!(
-        "{} | ruleset {} | balance bot: what each feature adds to a seat's expected final points (learned from {} self-play games × {} rounds)",
+        "{} | ruleset {} | balance bot: what each feature adds to a seat's expected final margin over the mean other player, in points (learned from {} self-play games × {} rounds)",
         rs.title(),
         model.ruleset,
         model.games,

@@ -49,7 +49,7 @@ enum Command {
     /// Open the printed address, make a table and send each person their seat's link.
     /// Example: sanjuan serve --port 8080 --ruleset cards/san-juan/rulesets/examples/gallery.toml
     Serve(serve::Args),
-    /// Show what the balance bot learned about a ruleset: each feature's weight (a building's worth in final points).
+    /// Show what the balance bot learned about a ruleset: each feature's weight (a building's worth in points of final margin).
     ///
     /// The model is learned by self-play once per ruleset content and cached
     /// (`$SANJUAN_CACHE`, else `~/.cache/sanjuan`). Example: sanjuan learn --ruleset second-edition

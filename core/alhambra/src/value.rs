@@ -600,9 +600,7 @@ impl Features for Game {
             return None;
         }
         let totals: Vec<f64> = self.scores().iter().map(|s| f64::from(s.total)).collect();
-        let sum: f64 = totals.iter().sum();
-        let others = (totals.len() - 1).max(1) as f64;
-        Some(totals.iter().map(|&t| t - (sum - t) / others).collect())
+        Some(engine_play::value::margins(&totals))
     }
 
     fn features(&self, seat: usize, out: &mut Vec<f64>) {

@@ -109,7 +109,11 @@ pub trait Rules: Send + Sync + Sized + 'static {
     /// it once per content.
     fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
         let (fewest, most) = self.players();
-        models::learn::<Self::Game>(self, (fewest..=most).rev().collect(), engine_play::value::Schedule::default())
+        models::learn::<Self::Game>(self, (fewest..=most).rev().collect(), self.schedule())
+    }
+    /// How [`Rules::learn_model`] plays: the engine's default unless the game learns longer.
+    fn schedule(&self) -> engine_play::value::Schedule {
+        engine_play::value::Schedule::default()
     }
     /// The names of the balance model's features for this ruleset: a model learned
     /// before fits only with these.

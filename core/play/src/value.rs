@@ -45,7 +45,8 @@ pub trait Features: TurnGame {
         }
     }
     /// What the model predicts, once the game is over: by default each seat's
-    /// reward ([`TurnGame::rewards`]); a game may learn its final points instead.
+    /// reward ([`TurnGame::rewards`]); a game may learn its final margin
+    /// ([`margins`]) instead.
     fn outcome(&self) -> Option<Vec<f64>> {
         self.rewards()
     }
@@ -107,6 +108,17 @@ fn value_for<G: Features>(game: &G, seat: usize, model: &ValueModel, scratch: &m
     }
 }
 
+/// Each seat's final points less the mean of the other seats': what both
+/// games' balance models learn. A margin, not the points alone, since a
+/// point taken from another player is worth as much as one scored: a model of
+/// own points let San Juan's bot win big and lose close games (it won 0.45 of
+/// 1,000 2-player games against `mcts:500`; with margins 0.50).
+pub fn margins(totals: &[f64]) -> Vec<f64> {
+    let sum: f64 = totals.iter().sum();
+    let others = (totals.len().max(2) - 1) as f64;
+    totals.iter().map(|&t| t - (sum - t) / others).collect()
+}
+
 /// Learned weights: a seat's expected outcome ([`Features::outcome`]) as a linear function of its features.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueModel {
@@ -131,8 +143,10 @@ pub struct ValueModel {
 }
 
 impl ValueModel {
-    /// The format written by this version.
-    pub const VERSION: u32 = 1;
+    /// The format written by this version, and what its weights predict:
+    /// 2 since San Juan's models learn the final margin, not points (a model
+    /// of an older version is learned again).
+    pub const VERSION: u32 = 2;
 
     /// The value of a feature vector.
     pub fn value(&self, features: &[f64]) -> f64 {
@@ -433,6 +447,13 @@ mod tests {
         // A large ridge shrinks the slopes, not the bias.
         let shrunk = r.solve(1e6);
         assert!(shrunk[1].abs() < 0.1 && shrunk[2].abs() < 0.1, "{shrunk:?}");
+    }
+
+    #[test]
+    fn a_margin_is_over_the_mean_other_seat() {
+        assert_eq!(margins(&[30.0, 20.0]), vec![10.0, -10.0]);
+        assert_eq!(margins(&[30.0, 20.0, 10.0, 0.0]), vec![20.0, 20.0 / 3.0, -20.0 / 3.0, -20.0]);
+        assert_eq!(margins(&[7.0]), vec![7.0]);
     }
 
     #[test]

@@ -96,6 +96,10 @@ impl engine_game::Rules for Ruleset {
         self.scripts.set_profile(Arc::clone(profile))
     }
 
+    fn schedule(&self) -> engine_play::value::Schedule {
+        crate::value::SCHEDULE
+    }
+
     fn feature_names(&self) -> Vec<String> {
         crate::value::feature_names(self)
     }

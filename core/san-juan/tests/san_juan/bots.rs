@@ -42,6 +42,75 @@ fn greedy_beats_random() {
     assert!(wins / 200.0 > 0.9, "greedy won {wins} of 200");
 }
 
+/// The balance bot, deciding whether to build the building that ends the
+/// game, builds it when that wins and not when that loses. The model is
+/// written by hand (a point is a point, a card in hand 0.3), so only the
+/// end of the game decides: any of these builds is worth its cards otherwise.
+mod end_of_game {
+    use std::sync::Arc;
+
+    use engine_game::Game as _;
+    use engine_play::bots::Bot;
+    use engine_play::turns::TurnGame;
+    use engine_play::value::{ValueBot, ValueModel};
+    use san_juan::{Action, Game};
+
+    use crate::common;
+
+    fn model(game: &Game) -> Arc<ValueModel> {
+        let features = san_juan::value::feature_names(game.rules());
+        let weights = features
+            .iter()
+            .map(|f| match f.as_str() {
+                "score" => 1.0,
+                "hand" => 0.3,
+                _ => 0.0,
+            })
+            .collect();
+        Arc::new(ValueModel {
+            version: ValueModel::VERSION,
+            game: "san-juan".into(),
+            ruleset: "second-edition".into(),
+            fingerprint: String::new(),
+            games: 0,
+            rounds: 0,
+            seed: 0,
+            features,
+            weights,
+        })
+    }
+
+    /// Seat 0 has 11 buildings (13 points) and a well (1 point) and a statue
+    /// (3) to build as the builder;
+    /// seat 1 has `other` buildings and no cards.
+    fn choice(other: &str) -> Action {
+        let text = format!(
+            "[[players]]\n\
+             buildings = [\"indigo_plant\", \"smithy\", \"gold_mine\", \"archive\", \"poor_house\", \"black_market\", \
+             \"trading_post\", \"market_stand\", \"sugar_mill\", \"tower\", \"aqueduct\"]\n\
+             hand = [\"well\", \"crane\", \"chapel\", \"statue\"]\n\
+             [[players]]\n\
+             buildings = [{other}]\n"
+        );
+        let mut game = common::setup(&text);
+        game.apply_text("role builder").unwrap();
+        let legal = game.legal().to_vec();
+        assert!(legal.contains(&Action::Pass), "{legal:?}");
+        ValueBot::new(model(&game), 1).choose(&game, &legal)
+    }
+
+    #[test]
+    fn it_ends_the_game_when_ahead() {
+        assert!(matches!(choice("\"indigo_plant\""), Action::Build { .. }), "with up to 16 points against 1");
+    }
+
+    #[test]
+    fn it_does_not_end_the_game_when_behind() {
+        let other = "\"indigo_plant\", \"hero\", \"victory_column\", \"statue\", \"library\", \"carpenter\"";
+        assert_eq!(choice(other), Action::Pass, "with at most 16 points against 18");
+    }
+}
+
 /// The balance bot's sensitivity: changes whose direction is known move the
 /// numbers that way. Every ruleset here is learned afresh (its own content,
 /// its own model), then 4-player games between balance bots are counted;
