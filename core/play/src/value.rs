@@ -108,11 +108,10 @@ fn value_for<G: Features>(game: &G, seat: usize, model: &ValueModel, scratch: &m
     }
 }
 
-/// Each seat's final points less the mean of the other seats': what both
-/// games' balance models learn. A margin, not the points alone, since a
-/// point taken from another player is worth as much as one scored: a model of
-/// own points let San Juan's bot win big and lose close games (it won 0.45 of
-/// 1,000 2-player games against `mcts:500`; with margins 0.50).
+/// Each seat's final points less the mean of the other seats': what a
+/// game's balance model may learn ([`Features::outcome`]). A margin, not the
+/// points alone, since a point taken from another player is worth as much as
+/// one scored: a model of its own points lets a bot win big and lose close.
 pub fn margins(totals: &[f64]) -> Vec<f64> {
     let sum: f64 = totals.iter().sum();
     let others = (totals.len().max(2) - 1) as f64;
@@ -144,8 +143,8 @@ pub struct ValueModel {
 
 impl ValueModel {
     /// The format written by this version, and what its weights predict:
-    /// 2 since San Juan's models learn the final margin, not points (a model
-    /// of an older version is learned again).
+    /// 2 since models may learn the final margin ([`margins`]) where they
+    /// learned points (a model of an older version is learned again).
     pub const VERSION: u32 = 2;
 
     /// The value of a feature vector.
@@ -452,7 +451,10 @@ mod tests {
     #[test]
     fn a_margin_is_over_the_mean_other_seat() {
         assert_eq!(margins(&[30.0, 20.0]), vec![10.0, -10.0]);
-        assert_eq!(margins(&[30.0, 20.0, 10.0, 0.0]), vec![20.0, 20.0 / 3.0, -20.0 / 3.0, -20.0]);
+        let four = margins(&[30.0, 20.0, 10.0, 0.0]);
+        for (got, want) in four.iter().zip([20.0, 20.0 / 3.0, -20.0 / 3.0, -20.0]) {
+            assert!((got - want).abs() < 1e-9, "{four:?}");
+        }
         assert_eq!(margins(&[7.0]), vec![7.0]);
     }
 
