@@ -315,7 +315,13 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-type Memo = HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>;
+/// Remembered scoring answers, and per (scoring, type, collectors) whether the
+/// script scores by counts alone ([`Hooks::points`]).
+#[derive(Default)]
+struct Memo {
+    points: HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>,
+    symmetric: HashMap<(u8, u8, u8), bool>,
+}
 
 /// The compiled scripts of a ruleset.
 pub struct Hooks {
@@ -477,6 +483,13 @@ impl Hooks {
 
     /// The points of scoring `scoring` for building type `kind`: `counts` per
     /// collector, `ranks` the points per rank for the type.
+    ///
+    /// Remembered per scoring, type and counts. When the script scores
+    /// collectors by their counts alone (same counts in another order, same
+    /// points in that order: checked once per scoring, type and number of
+    /// collectors), the counts are remembered sorted, so one answer serves
+    /// every seat order; a script that tells collectors apart by position is
+    /// remembered per order instead.
     pub fn points(
         &self,
         scoring: usize,
@@ -485,17 +498,94 @@ impl Hooks {
         ranks: &[i32],
         needs_building: bool,
     ) -> Result<[i32; MAX_COLLECTORS], GameError> {
-        let mut key = ScoreKey {
-            scoring: scoring as u8,
-            kind: kind as u8,
-            collectors: counts.len() as u8,
-            counts: [0; MAX_COLLECTORS],
-        };
-        key.counts[..counts.len()].copy_from_slice(counts);
-        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
-        if let Some(p) = self.memo.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(*p);
+        let n = counts.len();
+        let mut key =
+            ScoreKey { scoring: scoring as u8, kind: kind as u8, collectors: n as u8, counts: [0; MAX_COLLECTORS] };
+        key.counts[..n].copy_from_slice(counts);
+        let symmetric = self.symmetric(key, ranks, needs_building)?;
+        // `order[j]`: the collector whose count is j-th largest (stable, so ties keep seat order).
+        let mut order = [0u8; MAX_COLLECTORS];
+        if symmetric {
+            for (j, o) in order[..n].iter_mut().enumerate() {
+                *o = j as u8;
+            }
+            order[..n].sort_by_key(|&c| std::cmp::Reverse(counts[c as usize]));
+            for (j, &c) in order[..n].iter().enumerate() {
+                key.counts[j] = counts[c as usize];
+            }
         }
+        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
+        let remembered = self.memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
+        let sorted = match remembered {
+            Some(p) => p,
+            None => {
+                let p = self.call_score(&key.counts[..n], ranks, needs_building)?;
+                let mut memo = self.memo.write().unwrap_or_else(|e| e.into_inner());
+                if memo.points.len() < MEMO_CAPACITY {
+                    memo.points.insert(key, p);
+                }
+                p
+            }
+        };
+        if !symmetric {
+            return Ok(sorted);
+        }
+        let mut points = [0i32; MAX_COLLECTORS];
+        for (j, &c) in order[..n].iter().enumerate() {
+            points[c as usize] = sorted[j];
+        }
+        Ok(points)
+    }
+
+    /// Whether the scoring script gives `key`'s scoring, type and number of
+    /// collectors points by count alone, whatever the order: probed once on a
+    /// few count vectors, each against a rotation and a swap of its first two
+    /// (which together reach every order).
+    fn symmetric(&self, key: ScoreKey, ranks: &[i32], needs_building: bool) -> Result<bool, GameError> {
+        let probe_key = (key.scoring, key.kind, key.collectors);
+        if let Some(&s) = self.memo.read().unwrap_or_else(|e| e.into_inner()).symmetric.get(&probe_key) {
+            return Ok(s);
+        }
+        let n = usize::from(key.collectors);
+        let mut symmetric = n > 1;
+        // Counts all different, with ties, and with zeros (which may not rank).
+        let patterns: [fn(usize) -> u8; 3] =
+            [|i| ((i * 7 + 3) % 10) as u8, |i| (i % 3) as u8 * 2, |i| ((i * i + 1) % 4) as u8];
+        'probe: for pattern in patterns {
+            if !symmetric {
+                break;
+            }
+            let mut base = [0u8; MAX_COLLECTORS];
+            for (i, c) in base[..n].iter_mut().enumerate() {
+                *c = pattern(i);
+            }
+            let base = &base[..n];
+            let at_base = self.call_score(base, ranks, needs_building)?;
+            let moves: [&dyn Fn(usize) -> usize; 2] = [&|i| (i + 1) % n, &|i| if i < 2 { 1 - i } else { i }];
+            for to in moves {
+                // Collector i's count goes to seat to(i); its points must follow it.
+                let mut moved = [0u8; MAX_COLLECTORS];
+                for (i, &c) in base.iter().enumerate() {
+                    moved[to(i)] = c;
+                }
+                let at_moved = self.call_score(&moved[..n], ranks, needs_building)?;
+                if (0..n).any(|i| at_moved[to(i)] != at_base[i]) {
+                    symmetric = false;
+                    break 'probe;
+                }
+            }
+        }
+        self.memo.write().unwrap_or_else(|e| e.into_inner()).symmetric.insert(probe_key, symmetric);
+        Ok(symmetric)
+    }
+
+    /// One call of the scoring script, its answer checked.
+    fn call_score(
+        &self,
+        counts: &[u8],
+        ranks: &[i32],
+        needs_building: bool,
+    ) -> Result<[i32; MAX_COLLECTORS], GameError> {
         let mut ctx = Map::new();
         ctx.insert("counts".into(), Dynamic::from_array(counts.iter().map(|&c| Dynamic::from(i32::from(c))).collect()));
         ctx.insert("ranks".into(), Dynamic::from_array(ranks.iter().map(|&r| Dynamic::from(r)).collect()));
@@ -511,10 +601,6 @@ impl Hooks {
         let mut points = [0i32; MAX_COLLECTORS];
         for (i, v) in array.into_iter().enumerate() {
             points[i] = as_int_in(v, Some((0, 100_000))).map_err(|e| bad(format!("entry {i} {e}")))?;
-        }
-        let mut memo = self.memo.write().unwrap_or_else(|e| e.into_inner());
-        if memo.len() < MEMO_CAPACITY {
-            memo.insert(key, points);
         }
         Ok(points)
     }

@@ -302,3 +302,51 @@ fn the_money_and_counter_effects_misspelt_are_refused_with_the_key_meant() {
         );
     }
 }
+
+/// The scoring answers are remembered by sorted counts when the script scores
+/// by count alone; a script that tells collectors apart by position must still
+/// get every order right.
+#[test]
+fn a_scoring_script_that_tells_collectors_apart_is_answered_per_order() {
+    // The first collector (seat 0) scores ten per building, everyone else one.
+    let root = tree(&[
+        ("cards/s.toml", SCORING),
+        (
+            "scripts/score.rhai",
+            "fn on_score(ctx) { let p = []; for i in 0..ctx.counts.len() { p.push(if i == 0 { 10 * ctx.counts[i] } else { ctx.counts[i] }); } p }\n",
+        ),
+        ("scripts/neutral.rhai", NEUTRAL),
+    ]);
+    let rs = load(&root, "cards/s.toml").unwrap();
+    for counts in [[3u8, 1, 2], [1, 3, 2], [2, 1, 3], [3, 1, 2]] {
+        let rows: Vec<[u8; 8]> = counts.iter().map(|&c| [c; 8]).collect();
+        let p = rs.type_points(0, 0, &rows).unwrap();
+        let want = [10 * i32::from(counts[0]), i32::from(counts[1]), i32::from(counts[2])];
+        assert_eq!(&p[..3], &want, "counts {counts:?}");
+    }
+}
+
+#[test]
+fn the_rulebook_scoring_gives_each_seat_its_own_points_in_any_order() {
+    let rs = Ruleset::load("alhambra").unwrap();
+    // Third scoring, first type: the ranks' points, then the same counts in every seat order.
+    let ranks: Vec<i32> = rs.scorings[2].ranks.iter().map(|r| r[0]).collect();
+    let counts = [4u8, 0, 4, 2];
+    let mut seen = Vec::new();
+    for shift in 0..4 {
+        let order: Vec<u8> = (0..4).map(|i| counts[(i + shift) % 4]).collect();
+        let rows: Vec<[u8; 8]> = order.iter().map(|&c| [c; 8]).collect();
+        let p = rs.type_points(2, 0, &rows).unwrap();
+        for (i, &c) in order.iter().enumerate() {
+            let want = match c {
+                // Two tied for first share the 1st and 2nd ranks' points, rounded down.
+                4 => (ranks[0] + ranks[1]) / 2,
+                2 => ranks[2],
+                _ => 0,
+            };
+            assert_eq!(p[i], want, "order {order:?}, seat {i}");
+        }
+        seen.push(p);
+    }
+    assert_ne!(seen[0], seen[1], "the points follow the seats");
+}
