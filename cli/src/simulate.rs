@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, default_value = crate::games::default_ruleset())]
     ruleset: String,
     /// Bots per seat, comma-separated (one name applies to every seat): balance
-    /// (learned from self-play for this ruleset), random, greedy, mcts, mcts:N.
+    /// (learned from self-play for this ruleset), random, greedy, mcts, mcts:N, mcts-balance:N.
     #[arg(long, default_value = "balance")]
     bots: String,
     /// Worker threads (default: all cores).

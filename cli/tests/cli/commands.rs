@@ -1430,3 +1430,33 @@ fn the_alhambra_scripting_errors_sample_is_what_check_prints() {
     let printed = String::from_utf8_lossy(&out.stderr);
     assert_eq!(printed.trim_end(), shown.trim_end(), "docs/alhambra.md shows other errors than `check` prints");
 }
+
+/// The search with balance-bot playouts is a bot of every game: it plays a
+/// game to its end beside the balance bot, and the record names it.
+#[test]
+fn the_balance_playout_search_plays_both_games() {
+    let dir = temp_dir("mcts-balance");
+    for ruleset in ["second-edition", "alhambra"] {
+        let file = dir.join(format!("{ruleset}.jsonl"));
+        let (ok, _, err) = sanjuan(&[
+            "simulate",
+            "--ruleset",
+            ruleset,
+            "--bots",
+            "mcts-balance:2,balance",
+            "--games",
+            "1",
+            "--quiet",
+            "--json-lines",
+            file.to_str().unwrap(),
+        ]);
+        assert!(ok, "{ruleset}: {err}");
+        let record: serde_json::Value = serde_json::from_str(std::fs::read_to_string(&file).unwrap().trim()).unwrap();
+        assert_eq!(record["bots"][0], "mcts-balance:2", "{ruleset}");
+        assert!(record["rounds"].as_u64().unwrap() > 3, "{ruleset}: {record}");
+        assert!(!record["winners"].as_array().unwrap().is_empty(), "{ruleset}");
+    }
+    let (ok, _, err) = sanjuan(&["simulate", "--bots", "mcts-balance:0", "--games", "1"]);
+    assert!(!ok);
+    assert!(err.contains("write mcts-balance:N"), "{err}");
+}

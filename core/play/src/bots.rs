@@ -39,7 +39,7 @@ impl<G: TurnGame> Bot<G> for RandomBot {
 }
 
 /// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
-pub const BOT_NAMES: &[&str] = &["balance", "random", "greedy", "mcts", "mcts:N"];
+pub const BOT_NAMES: &[&str] = &["balance", "random", "greedy", "mcts", "mcts:N", "mcts-balance:N"];
 
 /// A bot named on a command line or in a file, before it is built for a game
 /// (the game brings its own rules of thumb and search).
@@ -53,21 +53,27 @@ pub enum BotSpec {
     Greedy,
     /// The game's tree search with this many iterations per move.
     Mcts(u32),
+    /// A flat search (each move judged by its playouts alone) whose playouts
+    /// are the balance bot's games: slower, and a reference for the balance bot.
+    MctsBalance(u32),
 }
 
 impl BotSpec {
-    /// `balance`, `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]) or `mcts:N`
-    /// (N from 1 to [`Mcts::MAX_ITERATIONS`]); the error says what is wrong.
+    /// `balance`, `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]), `mcts:N`
+    /// (N from 1 to [`Mcts::MAX_ITERATIONS`]) or `mcts-balance[:N]`; the error says what is wrong.
     pub fn parse(name: &str) -> Result<BotSpec, String> {
         match name.split_once(':') {
             None if name == "balance" => Ok(BotSpec::Balance),
             None if name == "random" => Ok(BotSpec::Random),
             None if name == "greedy" => Ok(BotSpec::Greedy),
             None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
-            Some(("mcts", n)) => match n.parse::<u32>() {
-                Ok(n) if (1..=Mcts::MAX_ITERATIONS).contains(&n) => Ok(BotSpec::Mcts(n)),
+            None if name == "mcts-balance" => Ok(BotSpec::MctsBalance(Mcts::DEFAULT_ITERATIONS)),
+            Some((search @ ("mcts" | "mcts-balance"), n)) => match n.parse::<u32>() {
+                Ok(n) if (1..=Mcts::MAX_ITERATIONS).contains(&n) => {
+                    Ok(if search == "mcts" { BotSpec::Mcts(n) } else { BotSpec::MctsBalance(n) })
+                }
                 _ => Err(format!(
-                    "`{name}`: write mcts:N with N the iterations per move, from 1 to {}",
+                    "`{name}`: write {search}:N with N the iterations per move, from 1 to {}",
                     Mcts::MAX_ITERATIONS
                 )),
             },
@@ -293,10 +299,16 @@ mod tests {
         for n in ["mcts:0", "mcts:1000001", "mcts:", "mcts:x", "mcts:-3"] {
             assert_eq!(BotSpec::parse(n), Err(range(n)));
         }
-        for n in ["", "Random", "greedy:2", "mcts 5", "alpha"] {
+        assert_eq!(BotSpec::parse("mcts-balance"), Ok(BotSpec::MctsBalance(Mcts::DEFAULT_ITERATIONS)));
+        assert_eq!(BotSpec::parse("mcts-balance:40"), Ok(BotSpec::MctsBalance(40)));
+        assert_eq!(
+            BotSpec::parse("mcts-balance:0"),
+            Err("`mcts-balance:0`: write mcts-balance:N with N the iterations per move, from 1 to 1000000".to_owned())
+        );
+        for n in ["", "Random", "greedy:2", "mcts 5", "alpha", "balance:3"] {
             assert_eq!(
                 BotSpec::parse(n),
-                Err(format!("unknown bot `{n}`; bots: balance, random, greedy, mcts, mcts:N"))
+                Err(format!("unknown bot `{n}`; bots: balance, random, greedy, mcts, mcts:N, mcts-balance:N"))
             );
         }
     }
