@@ -211,6 +211,7 @@ impl Game {
         candidates.extend(Game::distinct(self.public.iter().copied()).into_iter().map(|c| (c, true)));
 
         let mut options = BuildOptions::with_capacity(candidates.len() * if overbuild { 1 + p.city.len() } else { 1 });
+        let cost_listeners = self.listeners(Hook::BuildCost, seat);
         for (card, public) in candidates {
             let def = cards.get(card);
             let owned = p.owns(card);
@@ -220,7 +221,7 @@ impl Game {
                 continue;
             }
             let goods = goods_for(None);
-            let cost = self.build_cost(seat, card, None)?;
+            let cost = self.build_cost_with(seat, card, None, &cost_listeners)?;
             if cost <= in_hand_after + goods {
                 options.push(BuildOption { card, over: None, cost, goods_as_cards: goods });
             }
@@ -240,7 +241,7 @@ impl Game {
                     continue;
                 }
                 let goods = goods_for(Some(slot));
-                let cost = self.build_cost(seat, card, Some(slot))?;
+                let cost = self.build_cost_with(seat, card, Some(slot), &cost_listeners)?;
                 if cost <= in_hand_after + goods {
                     options.push(BuildOption { card, over: Some(slot), cost, goods_as_cards: goods });
                 }
@@ -262,6 +263,18 @@ impl Game {
         self.build_cost_parts(seat, card, over, |_, _| {})
     }
 
+    /// [`Game::build_cost`] with `seat`'s cost listeners worked out once by the
+    /// caller (a builder turn prices every card in hand and on display).
+    fn build_cost_with(
+        &self,
+        seat: usize,
+        card: CardIdx,
+        over: Option<usize>,
+        listeners: &[usize],
+    ) -> Result<i32, GameError> {
+        self.build_cost_from(seat, card, over, listeners, |_, _| {})
+    }
+
     /// [`Game::build_cost`], telling `part` each discount and the building that
     /// gives it (`None`: the builder's privilege).
     pub(crate) fn build_cost_parts(
@@ -269,6 +282,17 @@ impl Game {
         seat: usize,
         card: CardIdx,
         over: Option<usize>,
+        part: impl FnMut(Option<CardIdx>, i32),
+    ) -> Result<i32, GameError> {
+        self.build_cost_from(seat, card, over, &self.listeners(Hook::BuildCost, seat), part)
+    }
+
+    fn build_cost_from(
+        &self,
+        seat: usize,
+        card: CardIdx,
+        over: Option<usize>,
+        listeners: &[usize],
         mut part: impl FnMut(Option<CardIdx>, i32),
     ) -> Result<i32, GameError> {
         let base = self.rs.cards.get(card).cost;
@@ -280,7 +304,7 @@ impl Game {
         let mut discount = 0;
         // The building being covered has already lost its function.
         let table = &self.rs.cost_table;
-        for slot in self.listeners(Hook::BuildCost, seat).into_iter().filter(|&s| Some(s) != over) {
+        for &slot in listeners.iter().filter(|&&s| Some(s) != over) {
             let owner = self.players[seat].city[slot].card;
             let v = match table.get(owner, card, over_card) {
                 Some(v) => v,
