@@ -609,7 +609,7 @@ impl Hooks {
     pub fn neutral_draws(&self, deck: u32, cards: u32, share: u32) -> Result<u32, GameError> {
         let clamp = |n: u32| n.min(i32::MAX as u32) as i32;
         let ctx = NeutralCtx { deck: clamp(deck), cards: clamp(cards), share: clamp(share) };
-        let scalar = |c: &NeutralCtx, i: usize| [c.deck, c.cards, c.share][i];
+        let scalar = |c: &NeutralCtx, i: usize| Some([c.deck, c.cards, c.share][i]);
         let wrap = |c: NeutralCtx| {
             let mut m = Map::new();
             m.insert("deck".into(), Dynamic::from(c.deck));

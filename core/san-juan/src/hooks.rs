@@ -642,6 +642,12 @@ pub static SCALARS: &[&str] = &[
     "counter",
 ];
 
+/// Members of [`CTX_MORE`] answered from the seat's own city alone, which the
+/// game keys exactly ([`Game::keyed_member`](crate::Game)): a scoring script
+/// that counts a city's kinds or tags is remembered per city, not run for
+/// every position a bot looks at.
+pub static KEYED: &[&str] = &["count_kind", "count_tag", "count_types"];
+
 /// The index of `table` in [`CTX_MORE`]: the costly part of a context.
 pub const CTX_TABLE: usize = 7;
 /// The index of `event` in [`CTX_MORE`].

@@ -120,6 +120,9 @@ pub struct ScriptHost {
     scalars: &'static [&'static str],
     /// The context's properties and methods beyond `scalars`, for `check`'s "no such property".
     ctx_members: &'static [&'static str],
+    /// Members of `ctx_members` the game can key exactly by a number (a digest of
+    /// what they depend on), so that a hook reading them may be remembered too.
+    keyed: &'static [&'static str],
     /// `memo_props[hook][owner]`: the scalars a hook reads, when that is all it reads:
     /// its value is then a function of them and is remembered.
     memo_props: Vec<Vec<Option<SmallVec<[u8; MEMO_KEY]>>>>,
@@ -196,6 +199,7 @@ impl ScriptHost {
             constants: vec![Vec::new(); hooks.len()],
             scalars,
             ctx_members,
+            keyed: &[],
             limits,
             memo_props: vec![Vec::new(); hooks.len()],
             member_reads: vec![Vec::new(); hooks.len()],
@@ -210,6 +214,14 @@ impl ScriptHost {
             event_keys: &[],
             profile: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Members beyond the scalars (methods such as `ctx.count_kind(k)`) whose
+    /// every answer the game can key exactly by one number: a hook that reads
+    /// only scalars and these is remembered, its key asking the game's `scalar`
+    /// for index `scalars.len() + k` for the k-th. Set before scripts are added.
+    pub fn set_keyed_members(&mut self, keyed: &'static [&'static str]) {
+        self.keyed = keyed;
     }
 
     /// Names the documentation page the hints point to (`docs/scripting.md` by
@@ -339,9 +351,16 @@ impl ScriptHost {
                         reads.iter().fold(0, |bits, r| bits | bit(r))
                     });
                     self.hook_reads[h] |= self.member_reads[h][idx].unwrap_or(u64::MAX);
+                    let (scalars, keyed) = (self.scalars, self.keyed);
+                    let key_index = |r: &String| {
+                        scalars
+                            .iter()
+                            .position(|s| s == r)
+                            .or_else(|| keyed.iter().position(|s| s == r).map(|k| scalars.len() + k))
+                            .map(|i| i as u8)
+                    };
                     self.memo_props[h][idx] = reads.and_then(|reads| {
-                        let props: Option<SmallVec<[u8; MEMO_KEY]>> =
-                            reads.iter().map(|r| self.scalars.iter().position(|s| s == r).map(|i| i as u8)).collect();
+                        let props: Option<SmallVec<[u8; MEMO_KEY]>> = reads.iter().map(key_index).collect();
                         props.filter(|p| p.len() <= MEMO_KEY)
                     });
                 }
@@ -563,10 +582,11 @@ impl ScriptHost {
         self.hook_reads[hook] & (1 << member) != 0
     }
 
-    /// The scalar properties `owner`'s `hook` reads, when those are all it reads.
+    /// The scalar (and keyed) properties `owner`'s `hook` reads, when those are all it reads.
     pub fn memo_reads(&self, hook: usize, owner: usize) -> Option<Vec<&'static str>> {
         let props = self.memo_props[hook].get(owner)?.as_ref()?;
-        Some(props.iter().map(|&p| self.scalars[usize::from(p)]).collect())
+        let name = |p: usize| self.scalars.get(p).copied().unwrap_or_else(|| self.keyed[p - self.scalars.len()]);
+        Some(props.iter().map(|&p| name(usize::from(p))).collect())
     }
 
     /// The value of a hook whose body is a literal, if it is one.
@@ -578,14 +598,15 @@ impl ScriptHost {
     /// Calls `hook` for `owner` with the context `ctx` (turned into the script's
     /// argument by `wrap`); `Ok(None)` when it does not listen. A literal-bodied
     /// hook returns its literal; a hook that reads only scalar properties
-    /// (`scalar(ctx, i)` gives the i-th of `scalars`) is computed once for each
-    /// combination of their values.
+    /// (`scalar(ctx, i)` gives the i-th of `scalars`, or the key of a keyed
+    /// member) is computed once for each combination of their values. A key
+    /// the game cannot give now (`None`) means the hook is simply called.
     pub fn call_memo<T>(
         &self,
         hook: usize,
         owner: usize,
         ctx: T,
-        scalar: impl Fn(&T, usize) -> i32,
+        scalar: impl Fn(&T, usize) -> Option<i32>,
         wrap: impl FnOnce(T) -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
         if !self.listens(hook, owner) {
@@ -597,7 +618,10 @@ impl ScriptHost {
         let Some(props) = &self.memo_props[hook][owner] else { return self.call(hook, owner, wrap(ctx)) };
         let mut values = [0i32; MEMO_KEY];
         for (slot, &p) in values.iter_mut().zip(props) {
-            *slot = scalar(&ctx, usize::from(p));
+            match scalar(&ctx, usize::from(p)) {
+                Some(v) => *slot = v,
+                None => return self.call(hook, owner, wrap(ctx)),
+            }
         }
         let key = MemoKey { hook: hook as u16, owner: owner as u32, values };
         // A poisoned lock only means another thread panicked mid-insert; the map is still sound.

@@ -120,8 +120,48 @@ impl Game {
     pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
         let card = ctx.card as usize;
         let wrap = |facts| Dynamic::from(self.script_ctx(hook, facts, None));
-        let value = self.rs.scripts.call_memo(hook as usize, card, ctx, Ctx::scalar, wrap)?;
+        let scalar = |c: &Ctx, i: usize| match i.checked_sub(hooks::SCALARS.len()) {
+            None => Some(c.scalar(i)),
+            Some(k) => self.keyed_member(c.seat, k),
+        };
+        let value = self.rs.scripts.call_memo(hook as usize, card, ctx, scalar, wrap)?;
         Ok(value.unwrap_or(Dynamic::UNIT))
+    }
+
+    /// The exact key of [`hooks::KEYED`]`[k]` for `seat`'s city, when it fits
+    /// one number: what `count_kind` and `count_types` answer for every kind
+    /// (kinds' counts packed), or the tagged buildings `count_tag` counts (at
+    /// most three, by card). `None`: too many to pack, so the hook is called.
+    pub(crate) fn keyed_member(&self, seat: usize, k: usize) -> Option<i32> {
+        let cards = &self.rs.cards;
+        let city = &self.players[seat].city;
+        match k {
+            0 | 2 => {
+                let mut seen: SmallVec<[CardIdx; 16]> = SmallVec::new();
+                let (mut production, mut other) = (0u32, 0u32);
+                for s in city {
+                    if k == 2 && seen.contains(&s.card) {
+                        continue;
+                    }
+                    seen.push(s.card);
+                    match cards.get(s.card).kind {
+                        crate::cards::Kind::Production => production += 1,
+                        crate::cards::Kind::City => other += 1,
+                    }
+                }
+                (production < 1 << 15 && other < 1 << 15).then(|| (production << 15 | other) as i32)
+            }
+            1 => {
+                let mut tagged: SmallVec<[CardIdx; 4]> =
+                    city.iter().map(|s| s.card).filter(|&c| !cards.get(c).tags.is_empty()).collect();
+                if tagged.len() > 3 || tagged.iter().any(|&c| c >= 1023) {
+                    return None;
+                }
+                tagged.sort_unstable();
+                Some(tagged.iter().fold(0u32, |key, &c| key << 10 | (u32::from(c) + 1)) as i32)
+            }
+            _ => None,
+        }
     }
 
     /// The `ctx` `hook`'s script receives, with the lists it may walk; the whole

@@ -247,3 +247,45 @@ fn saved_gallery_games_with_choices_replay() {
     }
     assert!(choices >= 20, "only {choices} choices in 40 saved games");
 }
+
+/// Scoring scripts that count a city's kinds or tags are remembered per city
+/// (keyed by what those counts depend on); the same scripts made to read
+/// something unkeyed run every time. Random games on both score alike, with
+/// the remembered answers shared across all of them.
+#[test]
+fn remembered_scoring_answers_equal_the_scripts_run_afresh() {
+    use san_juan::hooks::Hook;
+    let rs = Ruleset::load("second-edition").unwrap();
+    for id in ["guild_hall", "city_hall", "triumphal_arch"] {
+        let card = rs.cards.idx(id).unwrap() as usize;
+        assert!(rs.scripts.memo_reads(Hook::Score as usize, card).is_some(), "{id} is not remembered");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let unkeyed = [
+        ("guild_hall", "ctx.count_kind(\"production\") + ctx.count_types(\"production\")"),
+        ("city_hall", "ctx.count_kind(\"city\")"),
+        ("triumphal_arch", "{ let n = ctx.count_tag(\"monument\"); if n == 0 { 0 } else { 2 + 2 * n } }"),
+    ];
+    let mut toml = "id = \"afresh\"\nname = \"afresh\"\nextends = \"second-edition\"\n".to_owned();
+    for (id, body) in unkeyed {
+        // Reading `ctx.buildings` (a list) keeps the answer from being remembered.
+        let script = format!("fn on_score(ctx) {{ let city = ctx.buildings; {body} }}\n");
+        std::fs::write(dir.path().join(format!("{id}.rhai")), script).unwrap();
+        toml.push_str(&format!("[cards.{id}]\nscript = \"{id}.rhai\"\n"));
+    }
+    let path = dir.path().join("afresh.toml");
+    std::fs::write(&path, toml).unwrap();
+    let afresh = Ruleset::load(path.to_str().unwrap()).unwrap();
+    let card = afresh.cards.idx("guild_hall").unwrap() as usize;
+    assert!(afresh.scripts.memo_reads(Hook::Score as usize, card).is_none());
+    let models = engine_game::Models::new();
+    let bots = vec!["random".to_owned(); 4];
+    let mut scored = 0;
+    for i in 0..400 {
+        let a = engine_game::run::play_one::<Game>(&rs, &bots, 9, i, &models).unwrap();
+        let b = engine_game::run::play_one::<Game>(&afresh, &bots, 9, i, &models).unwrap();
+        assert_eq!((&a.scores, &a.winners), (&b.scores, &b.winners), "game {i}");
+        scored += a.buildings.iter().flatten().filter(|b| b.id == "guild_hall" || b.id == "city_hall").count();
+    }
+    assert!(scored > 100, "only {scored} scoring buildings built: the test would prove little");
+}
