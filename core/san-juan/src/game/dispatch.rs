@@ -149,7 +149,7 @@ impl Game {
                         crate::cards::Kind::City => other += 1,
                     }
                 }
-                (production < 1 << 15 && other < 1 << 15).then(|| (production << 15 | other) as i32)
+                (production < 1 << 15 && other < 1 << 15).then_some((production << 15 | other) as i32)
             }
             1 => {
                 let mut tagged: SmallVec<[CardIdx; 4]> =
