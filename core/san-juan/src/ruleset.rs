@@ -197,6 +197,8 @@ pub struct Ruleset {
     pub hook_masks: Vec<HookMask>,
     /// Discounts of build-cost hooks that depend only on what is built.
     pub cost_table: hooks::CostTable,
+    /// The mean over production buildings of their good's mean price (the balance bot's floor for a good).
+    pub(crate) mean_good_price: f64,
     /// A digest of everything that decides play: rules, cards and script texts.
     /// Game records carry it, so results of two different rulesets that share
     /// an id are not mixed up.
@@ -511,6 +513,7 @@ fn build(
     let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
     let cost_table = hooks::CostTable::new(&scripts, table.len());
     let fingerprint = fingerprint(&rules, &table);
+    let mean_good_price = crate::value::mean_good_price(&table, &rules);
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
     let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
@@ -529,6 +532,7 @@ fn build(
         sets,
         hook_masks,
         cost_table,
+        mean_good_price,
         fingerprint,
         warnings,
     })

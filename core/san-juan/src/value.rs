@@ -26,10 +26,10 @@ use std::cell::{Cell, RefCell};
 use engine_play::value::{Features, Schedule, ValueModel, by_playing, margins};
 
 use crate::actions::{Action, Role};
-use crate::cards::{CardIdx, Kind};
+use crate::cards::{CardIdx, CardTable, Kind};
 use crate::game::{Decision, Game, Slot};
 use crate::hooks::Hook;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Rules, Ruleset};
 
 /// Features before the per-card ones. `score` is the score as if the game
 /// ended now, scoring scripts included (named so since buildings are valued
@@ -188,6 +188,9 @@ struct Values<'a> {
     copy: RefCell<Option<(Game, i32)>>,
     /// Each seat's score now (NaN: not worked out yet; only near the game's end).
     scores: RefCell<Vec<f64>>,
+    /// The deck's cards by [`Values::typical_keep`], sorted, with their copies
+    /// (worked out when [`Values::best_of`] is first asked).
+    deck_keeps: RefCell<Option<Vec<(f64, f64)>>>,
 }
 
 impl<'a> Values<'a> {
@@ -207,20 +210,11 @@ impl<'a> Values<'a> {
             gains: RefCell::new(vec![f64::NAN; game.rs.cards.len()]),
             copy: RefCell::new(None),
             scores: RefCell::new(vec![f64::NAN; game.players.len()]),
+            deck_keeps: RefCell::new(None),
         };
         // A good is worth at least half of what it sells for on average: its
         // value is realised by a later sale, which a position's weights see only in part.
-        let prices: Vec<f64> = game
-            .rs
-            .cards
-            .cards
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.good.is_some())
-            .map(|(i, _)| v.mean_price(i as CardIdx))
-            .collect();
-        let mean_price = if prices.is_empty() { 0.0 } else { prices.iter().sum::<f64>() / prices.len() as f64 };
-        v.good = v.good.max(0.5 * mean_price * v.hand);
+        v.good = v.good.max(0.5 * game.rs.mean_good_price * v.hand);
         v
     }
 
@@ -351,22 +345,26 @@ impl<'a> Values<'a> {
 
     /// The expected best [`Values::keep`] among `k` cards drawn from the deck's mix.
     fn best_of(&self, k: i32) -> f64 {
-        let mut cards: Vec<(f64, f64)> = self
-            .rs
-            .cards
-            .cards
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| !c.public)
-            .map(|(i, c)| (self.typical_keep(i as CardIdx), f64::from(c.copies)))
-            .collect();
-        cards.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // The same sorted deck serves every seat's councillor in one decision.
+        let mut sorted = self.deck_keeps.borrow_mut();
+        let cards = sorted.get_or_insert_with(|| {
+            let all = &self.rs.cards.cards;
+            let mut cards = Vec::with_capacity(all.len());
+            cards.extend(
+                all.iter()
+                    .enumerate()
+                    .filter(|(_, c)| !c.public)
+                    .map(|(i, c)| (self.typical_keep(i as CardIdx), f64::from(c.copies))),
+            );
+            cards.sort_by(|a, b| a.0.total_cmp(&b.0));
+            cards
+        });
         let total: f64 = cards.iter().map(|c| c.1).sum();
         if total <= 0.0 || k <= 0 {
             return 0.0;
         }
         let (mut below, mut e) = (0.0f64, 0.0);
-        for (value, copies) in cards {
+        for &(value, copies) in cards.iter() {
             let at_most = below + copies / total;
             e += value * (at_most.powi(k) - below.powi(k));
             below = at_most;
@@ -533,16 +531,34 @@ impl<'a> Values<'a> {
 
     /// The mean price of this building's good over the trading tiles.
     fn mean_price(&self, building: CardIdx) -> f64 {
-        let def = self.rs.cards.get(building);
-        if let Some(p) = def.fixed_price {
-            return f64::from(p);
-        }
-        let tiles = &self.rs.rules.trading_tiles;
-        match def.good {
-            Some(g) if !tiles.is_empty() => {
-                tiles.iter().map(|t| f64::from(t.get(g).copied().unwrap_or(0))).sum::<f64>() / tiles.len() as f64
-            }
-            _ => 0.0,
-        }
+        mean_price(&self.rs.cards, &self.rs.rules, building)
     }
+}
+
+/// The mean price of `building`'s good over the trading tiles.
+fn mean_price(cards: &CardTable, rules: &Rules, building: CardIdx) -> f64 {
+    let def = cards.get(building);
+    if let Some(p) = def.fixed_price {
+        return f64::from(p);
+    }
+    let tiles = &rules.trading_tiles;
+    match def.good {
+        Some(g) if !tiles.is_empty() => {
+            tiles.iter().map(|t| f64::from(t.get(g).copied().unwrap_or(0))).sum::<f64>() / tiles.len() as f64
+        }
+        _ => 0.0,
+    }
+}
+
+/// The mean over the production buildings of their good's mean price (a
+/// ruleset's constant, worked out when it loads).
+pub(crate) fn mean_good_price(cards: &CardTable, rules: &Rules) -> f64 {
+    let prices: Vec<f64> = cards
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.good.is_some())
+        .map(|(i, _)| mean_price(cards, rules, i as CardIdx))
+        .collect();
+    if prices.is_empty() { 0.0 } else { prices.iter().sum::<f64>() / prices.len() as f64 }
 }
