@@ -23,7 +23,7 @@ pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models)
         BotSpec::Mcts(n) => G::search(seed, n),
         // Flat and without random playout moves: a deep tree with few iterations
         // starts its playouts after random moves, and lost to the balance bot it
-        // played out with (5 of 20 2-player San Juan games at 200 iterations; flat: 6).
+        // played out with (docs/bots.md has the games).
         BotSpec::MctsBalance(n) => {
             let playout = ValueBot::new(models.balance::<G>(rs)?, seed ^ PLAYOUT_SEED);
             Box::new(SearchBot::new(G::mcts(seed, n).with_depth(1).with_random_moves(0), playout, G::searched))
