@@ -221,7 +221,7 @@ impl Game {
                 continue;
             }
             let goods = goods_for(None);
-            let cost = self.build_cost_with(seat, card, None, &cost_listeners)?;
+            let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
             if cost <= in_hand_after + goods {
                 options.push(BuildOption { card, over: None, cost, goods_as_cards: goods });
             }
@@ -241,7 +241,7 @@ impl Game {
                     continue;
                 }
                 let goods = goods_for(Some(slot));
-                let cost = self.build_cost_with(seat, card, Some(slot), &cost_listeners)?;
+                let cost = self.build_cost_from(seat, card, Some(slot), &cost_listeners, |_, _| {})?;
                 if cost <= in_hand_after + goods {
                     options.push(BuildOption { card, over: Some(slot), cost, goods_as_cards: goods });
                 }
@@ -263,18 +263,6 @@ impl Game {
         self.build_cost_parts(seat, card, over, |_, _| {})
     }
 
-    /// [`Game::build_cost`] with `seat`'s cost listeners worked out once by the
-    /// caller (a builder turn prices every card in hand and on display).
-    fn build_cost_with(
-        &self,
-        seat: usize,
-        card: CardIdx,
-        over: Option<usize>,
-        listeners: &[usize],
-    ) -> Result<i32, GameError> {
-        self.build_cost_from(seat, card, over, listeners, |_, _| {})
-    }
-
     /// [`Game::build_cost`], telling `part` each discount and the building that
     /// gives it (`None`: the builder's privilege).
     pub(crate) fn build_cost_parts(
@@ -287,6 +275,8 @@ impl Game {
         self.build_cost_from(seat, card, over, &self.listeners(Hook::BuildCost, seat), part)
     }
 
+    /// [`Game::build_cost_parts`] with `seat`'s cost listeners worked out by the
+    /// caller (a builder turn prices every card in hand and on display with one list).
     fn build_cost_from(
         &self,
         seat: usize,

@@ -21,7 +21,7 @@
 //! asks for are valued by playing them on a copy.
 
 use engine_script::hook_bit;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 
 use engine_play::value::{Features, Schedule, ValueModel, by_playing, margins};
 
@@ -190,7 +190,7 @@ struct Values<'a> {
     scores: RefCell<Vec<f64>>,
     /// The deck's cards by [`Values::typical_keep`], sorted, with their copies
     /// (worked out when [`Values::best_of`] is first asked).
-    deck_keeps: RefCell<Option<Vec<(f64, f64)>>>,
+    deck_keeps: OnceCell<Vec<(f64, f64)>>,
 }
 
 impl<'a> Values<'a> {
@@ -210,7 +210,7 @@ impl<'a> Values<'a> {
             gains: RefCell::new(vec![f64::NAN; game.rs.cards.len()]),
             copy: RefCell::new(None),
             scores: RefCell::new(vec![f64::NAN; game.players.len()]),
-            deck_keeps: RefCell::new(None),
+            deck_keeps: OnceCell::new(),
         };
         // A good is worth at least half of what it sells for on average: its
         // value is realised by a later sale, which a position's weights see only in part.
@@ -346,8 +346,7 @@ impl<'a> Values<'a> {
     /// The expected best [`Values::keep`] among `k` cards drawn from the deck's mix.
     fn best_of(&self, k: i32) -> f64 {
         // The same sorted deck serves every seat's councillor in one decision.
-        let mut sorted = self.deck_keeps.borrow_mut();
-        let cards = sorted.get_or_insert_with(|| {
+        let cards = self.deck_keeps.get_or_init(|| {
             let all = &self.rs.cards.cards;
             let mut cards = Vec::with_capacity(all.len());
             cards.extend(
