@@ -1265,22 +1265,44 @@ pub fn register(engine: &mut Engine) {
         a.iter().filter_map(move |v| v.read_lock::<Card>().map(|c| f(&c)))
     }
     engine
-        .register_fn("costs", |a: Array| -> Array {
-            each_card(&a, |c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
+        .register_fn("costs", |a: &mut Array| -> Array {
+            each_card(a, |c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
         })
-        .register_fn("ids", |a: Array| -> Array {
-            each_card(&a, |c| Dynamic::from(c.table.get(c.idx).id.clone())).collect()
+        .register_fn("ids", |a: &mut Array| -> Array {
+            each_card(a, |c| Dynamic::from(c.table.get(c.idx).id.clone())).collect()
         })
-        .register_fn("cheapest", |a: Array| -> Dynamic {
-            let best = each_card(&a, |c| (c.table.get(c.idx).cost, c.clone()))
+        .register_fn("cheapest", |a: &mut Array| -> Dynamic {
+            let best = each_card(a, |c| (c.table.get(c.idx).cost, c.clone()))
                 .enumerate()
                 .min_by_key(|(i, (cost, _))| (*cost, *i));
             best.map_or(Dynamic::UNIT, |(_, (_, c))| Dynamic::from(c))
         })
-        .register_fn("all_different", |a: Array| -> bool {
-            let mut seen = std::collections::HashSet::with_capacity(a.len());
-            a.iter().all(|v| seen.insert(v.to_string()))
-        });
+        .register_fn("all_different", |a: &mut Array| -> bool { all_different(a) });
+}
+
+/// No two elements equal: numbers by value, cards by type, anything else by
+/// its text. Without reading cards as cards, every card printed as its type
+/// name and any two cards counted as equal.
+fn all_different(a: &[Dynamic]) -> bool {
+    #[derive(PartialEq)]
+    enum Key {
+        Int(rhai::INT),
+        Card(CardIdx),
+        Text(String),
+    }
+    let keys: Vec<Key> = a
+        .iter()
+        .map(|v| {
+            if let Ok(n) = v.as_int() {
+                Key::Int(n)
+            } else if let Some(c) = v.read_lock::<Card>() {
+                Key::Card(c.idx)
+            } else {
+                Key::Text(v.to_string())
+            }
+        })
+        .collect();
+    keys.iter().enumerate().all(|(i, k)| !keys[i + 1..].contains(k))
 }
 
 /// The range of each integer key a hook's map may hold; a key means the same in every hook.
@@ -1415,5 +1437,42 @@ mod tests {
         assert_eq!(CTX_MORE[CTX_TABLE], "table");
         assert_eq!(CTX_MORE[CTX_HAND_CARDS], "hand_cards");
         assert_eq!(CTX_MORE[CTX_EVENT], "event");
+    }
+}
+
+#[cfg(test)]
+mod library_tests {
+    use super::*;
+    use crate::ruleset::Ruleset;
+
+    fn eval_bool(script: &str) -> bool {
+        let rs = Ruleset::load("second-edition").expect("built-in ruleset");
+        let mut engine = Engine::new();
+        register(&mut engine);
+        let table = Arc::clone(&rs.cards);
+        let idx = |id: &str| table.idx(id).expect("a 2nd-edition card");
+        let card = |id: &str| Dynamic::from(Card::new(&table, idx(id)));
+        let mut scope = rhai::Scope::new();
+        scope.push("smithy", card("smithy")).push("smithy2", card("smithy")).push("well", card("well"));
+        engine.eval_with_scope::<bool>(&mut scope, script).expect(script)
+    }
+
+    #[test]
+    fn all_different_tells_numbers_cards_and_text_apart() {
+        assert!(eval_bool("all_different([1, 2, 3])"));
+        assert!(!eval_bool("all_different([1, 2, 1])"));
+        assert!(eval_bool("all_different([])"));
+        assert!(eval_bool(r#"all_different(["a", "b"])"#));
+        assert!(!eval_bool(r#"all_different(["a", "b", "a"])"#));
+        // Two different cards are different; two copies of one card are not.
+        assert!(eval_bool("all_different([smithy, well])"));
+        assert!(!eval_bool("all_different([smithy, smithy2])"));
+        // The smithy costs 1, the well 2.
+        assert!(eval_bool("all_different(costs([smithy, well]))"));
+        assert!(!eval_bool("all_different(costs([smithy, smithy2, well]))"));
+        // A list read by reference is left as it was.
+        assert!(eval_bool(
+            "let a = [smithy, well]; let c = costs(a); cheapest(a) == smithy && a.len() == 2 && c == [1, 2]"
+        ));
     }
 }
