@@ -185,12 +185,21 @@ struct Values<'a> {
     gains: RefCell<Vec<f64>>,
     /// A copy of the game to score cities that might be, and the seat's score
     /// now (made when a scoring script first counts).
-    copy: RefCell<Option<(Game, i32)>>,
+    copy: RefCell<Option<(Box<Game>, i32)>>,
     /// Each seat's score now (NaN: not worked out yet; only near the game's end).
     scores: RefCell<Vec<f64>>,
     /// The deck's cards by [`Values::typical_keep`], sorted, with their copies
     /// (worked out when [`Values::best_of`] is first asked).
     deck_keeps: OnceCell<Vec<(f64, f64)>>,
+}
+
+impl Drop for Values<'_> {
+    /// The copy goes back to the game, for the next decision.
+    fn drop(&mut self) {
+        if let Some((copy, _)) = self.copy.get_mut().take() {
+            self.game.spare.keep(copy);
+        }
+    }
 }
 
 impl<'a> Values<'a> {
@@ -308,7 +317,15 @@ impl<'a> Values<'a> {
         let mut copy = self.copy.borrow_mut();
         if copy.is_none() {
             let Ok(now) = game.score(seat) else { return game.printed_gain(seat, c, over) };
-            *copy = Some((game.clone(), now.total));
+            // The last decision's copy, made this game again in its own buffers.
+            let made = match game.spare.take() {
+                Some(mut spare) => {
+                    Game::clone_from(&mut spare, game);
+                    spare
+                }
+                None => Box::new(game.clone()),
+            };
+            *copy = Some((made, now.total));
         }
         let (copy, now) = copy.as_mut().expect("made above");
         game.points_if_built(copy, seat, c, over, *now)

@@ -60,8 +60,9 @@ impl Game {
     /// Call after any change to a city: which hooks each seat's buildings listen to.
     pub(crate) fn refresh_hook_masks(&mut self) {
         let masks = &self.rs.hook_masks;
-        self.hook_mask =
-            self.players.iter().map(|p| p.city.iter().fold(0, |m, s| m | masks[s.card as usize])).collect();
+        // In place: the balance bot refreshes a copy's masks for every building it prices.
+        self.hook_mask.clear();
+        self.hook_mask.extend(self.players.iter().map(|p| p.city.iter().fold(0, |m, s| m | masks[s.card as usize])));
         self.hook_union = self.hook_mask.iter().fold(0, |m, s| m | s);
     }
 

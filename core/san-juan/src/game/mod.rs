@@ -85,7 +85,7 @@ impl Slot {
 }
 
 /// One seat.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Player {
     /// Cards in hand.
     pub hand: Vec<CardIdx>,
@@ -102,6 +102,34 @@ pub struct Player {
     /// Cards that came into the hand since its last hand-limit check (a building
     /// may draw right after it): the invariant checks read it.
     pub(crate) gained: u32,
+}
+
+impl Clone for Player {
+    fn clone(&self) -> Self {
+        Player {
+            hand: self.hand.clone(),
+            city: self.city.clone(),
+            boost_used: self.boost_used,
+            roles_chosen: self.roles_chosen,
+            counters: Arc::clone(&self.counters),
+            grants: self.grants,
+            gained: self.gained,
+        }
+    }
+
+    /// Reuses the hand's and the city's buffers: the balance bot copies the
+    /// game for every decision a scoring script counts in.
+    fn clone_from(&mut self, from: &Self) {
+        // Every field named, so that a new one cannot be forgotten.
+        let Player { hand, city, boost_used, roles_chosen, counters, grants, gained } = from;
+        self.hand.clone_from(hand);
+        self.city.clone_from(city);
+        self.boost_used = *boost_used;
+        self.roles_chosen = *roles_chosen;
+        self.counters.clone_from(counters);
+        self.grants = *grants;
+        self.gained = *gained;
+    }
 }
 
 impl Player {
@@ -131,7 +159,6 @@ pub struct Phase {
 pub(crate) const NOBODY: u8 = u8::MAX;
 
 /// A game of San Juan.
-#[derive(Clone)]
 pub struct Game {
     pub(crate) rs: Arc<Ruleset>,
     pub(crate) rng: ChaCha8Rng,
@@ -186,6 +213,145 @@ pub struct Game {
     /// Cards moved so far by the decision answered one card at a time (a discard,
     /// a payment, a keep): one event tells them all when it ends.
     pub(crate) run: i32,
+    /// A copy of the game kept for the balance bot to score cities that might
+    /// be, so that its buffers serve the next decision (a copy starts without).
+    pub(crate) spare: Spare,
+}
+
+/// A spare copy of a game, or none; copying a game leaves it behind.
+#[derive(Default)]
+pub(crate) struct Spare(std::sync::Mutex<Option<Box<Game>>>);
+
+impl Spare {
+    /// The spare copy, if there is one (taken out).
+    pub(crate) fn take(&self) -> Option<Box<Game>> {
+        self.0.lock().ok().and_then(|mut s| s.take())
+    }
+
+    /// Keeps `copy` for next time.
+    pub(crate) fn keep(&self, copy: Box<Game>) {
+        if let Ok(mut s) = self.0.lock() {
+            *s = Some(copy);
+        }
+    }
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Self {
+        Game {
+            rs: Arc::clone(&self.rs),
+            rng: self.rng.clone(),
+            players: self.players.clone(),
+            deck: self.deck.clone(),
+            discard: self.discard.clone(),
+            public: self.public.clone(),
+            limbo: self.limbo.clone(),
+            tiles: self.tiles.clone(),
+            tile: self.tile,
+            governor: self.governor,
+            round: self.round,
+            chosen_by: self.chosen_by,
+            earlier_rounds: Arc::clone(&self.earlier_rounds),
+            phase: self.phase,
+            phase_sold: self.phase_sold,
+            steps: self.steps.clone(),
+            pending: self.pending.clone(),
+            legal: self.legal.clone(),
+            auto_paid: self.auto_paid.clone(),
+            over: self.over,
+            stalled: self.stalled,
+            broken: self.broken.clone(),
+            hook_mask: self.hook_mask.clone(),
+            hook_union: self.hook_union,
+            effects: self.effects.clone(),
+            journal: self.journal.clone(),
+            event_now: self.event_now.clone(),
+            turn_goods: self.turn_goods.clone(),
+            heard: self.heard.clone(),
+            chain: self.chain,
+            pending_chain: self.pending_chain,
+            run: self.run,
+            spare: Spare::default(),
+        }
+    }
+
+    /// Reuses `self`'s buffers (players, piles, queues).
+    fn clone_from(&mut self, from: &Self) {
+        // Every field named, so that a new one cannot be forgotten.
+        let Game {
+            rs,
+            rng,
+            players,
+            deck,
+            discard,
+            public,
+            limbo,
+            tiles,
+            tile,
+            governor,
+            round,
+            chosen_by,
+            earlier_rounds,
+            phase,
+            phase_sold,
+            steps,
+            pending,
+            legal,
+            auto_paid,
+            over,
+            stalled,
+            broken,
+            hook_mask,
+            hook_union,
+            effects,
+            journal,
+            event_now,
+            turn_goods,
+            heard,
+            chain,
+            pending_chain,
+            run,
+            spare: _,
+        } = from;
+        self.rs.clone_from(rs);
+        self.rng.clone_from(rng);
+        self.players.clone_from(players);
+        self.deck.clone_from(deck);
+        self.discard.clone_from(discard);
+        self.public.clone_from(public);
+        self.limbo.clone_from(limbo);
+        self.tiles.clone_from(tiles);
+        self.tile = *tile;
+        self.governor = *governor;
+        self.round = *round;
+        self.chosen_by = *chosen_by;
+        self.earlier_rounds.clone_from(earlier_rounds);
+        self.phase = *phase;
+        self.phase_sold = *phase_sold;
+        self.steps.clone_from(steps);
+        self.pending.clone_from(pending);
+        self.legal.clone_from(legal);
+        self.auto_paid.clone_from(auto_paid);
+        self.over = *over;
+        self.stalled = *stalled;
+        self.broken.clone_from(broken);
+        self.hook_mask.clone_from(hook_mask);
+        self.hook_union = *hook_union;
+        self.effects.clone_from(effects);
+        self.journal.clone_from(journal);
+        self.event_now.clone_from(event_now);
+        self.turn_goods.clone_from(turn_goods);
+        self.heard.clone_from(heard);
+        self.chain = *chain;
+        self.pending_chain = *pending_chain;
+        self.run = *run;
+    }
 }
 
 impl std::fmt::Debug for Game {

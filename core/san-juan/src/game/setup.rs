@@ -103,6 +103,7 @@ impl Game {
             run: 0,
             effects: VecDeque::new(),
             journal: engine_game::Journal::default(),
+            spare: Default::default(),
         }
     }
 

@@ -289,3 +289,44 @@ fn remembered_scoring_answers_equal_the_scripts_run_afresh() {
     }
     assert!(scored > 100, "only {scored} scoring buildings built: the test would prove little");
 }
+
+/// `clone_from` reuses a stale copy's buffers (the balance bot's spare copy):
+/// the game it makes must play on exactly as the original does.
+#[test]
+fn a_game_copied_into_an_old_one_plays_on_the_same() {
+    use engine_play::turns::TurnGame;
+    use rand::SeedableRng;
+    for ruleset in ["second-edition", "first-edition", "second-edition-expansion"] {
+        let rs = Ruleset::load(ruleset).unwrap();
+        for seed in 0..30u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let pick =
+                |g: &Game, rng: &mut rand_chacha::ChaCha8Rng| g.legal()[engine_play::rng::below(rng, g.legal().len())];
+            // A stale copy: another deal, further on, with other cards in other places.
+            let mut copy = Game::new(Arc::clone(&rs), 4, seed + 1000).unwrap();
+            for _ in 0..80 {
+                if copy.to_move().is_none() {
+                    break;
+                }
+                let a = pick(&copy, &mut rng);
+                copy.play(a).unwrap();
+            }
+            let mut game = Game::new(Arc::clone(&rs), 4, seed).unwrap();
+            for _ in 0..25 {
+                let a = pick(&game, &mut rng);
+                game.play(a).unwrap();
+            }
+            copy.clone_from(&game);
+            let mut steps = 0;
+            while game.to_move().is_some() {
+                assert_eq!((copy.to_move(), copy.legal()), (game.to_move(), game.legal()), "{ruleset} seed {seed}");
+                let a = pick(&game, &mut rng);
+                game.play(a).unwrap();
+                copy.play(a).unwrap();
+                steps += 1;
+            }
+            assert!(copy.to_move().is_none() && steps > 50, "{ruleset} seed {seed}: {steps} steps");
+            assert_eq!(copy.scores().unwrap(), game.scores().unwrap(), "{ruleset} seed {seed}");
+        }
+    }
+}
