@@ -21,6 +21,7 @@
 //! asks for are valued by playing them on a copy.
 
 use engine_script::hook_bit;
+use smallvec::SmallVec;
 use std::cell::{Cell, OnceCell, RefCell};
 
 use engine_play::value::{Features, Schedule, ValueModel, by_playing, margins};
@@ -182,15 +183,15 @@ struct Values<'a> {
     mean_keep: Cell<Option<f64>>,
     /// Per card type, the points the seat deciding would score more now with
     /// it built (NaN: not worked out yet).
-    gains: RefCell<Vec<f64>>,
+    gains: RefCell<SmallVec<[f64; 64]>>,
     /// A copy of the game to score cities that might be, and the seat's score
     /// now (made when a scoring script first counts).
     copy: RefCell<Option<(Box<Game>, i32)>>,
     /// Each seat's score now (NaN: not worked out yet; only near the game's end).
-    scores: RefCell<Vec<f64>>,
+    scores: RefCell<SmallVec<[f64; 8]>>,
     /// The deck's cards by [`Values::typical_keep`], sorted, with their copies
     /// (worked out when [`Values::best_of`] is first asked).
-    deck_keeps: OnceCell<Vec<(f64, f64)>>,
+    deck_keeps: OnceCell<SmallVec<[(f64, f64); 64]>>,
 }
 
 impl Drop for Values<'_> {
@@ -216,9 +217,10 @@ impl<'a> Values<'a> {
             good: w[3],
             points: w[1],
             mean_keep: Cell::new(None),
-            gains: RefCell::new(vec![f64::NAN; game.rs.cards.len()]),
+            // On the stack: a decision's values are worked out some 900 times a game.
+            gains: RefCell::new(smallvec::smallvec![f64::NAN; game.rs.cards.len()]),
             copy: RefCell::new(None),
-            scores: RefCell::new(vec![f64::NAN; game.players.len()]),
+            scores: RefCell::new(smallvec::smallvec![f64::NAN; game.players.len()]),
             deck_keeps: OnceCell::new(),
         };
         // A good is worth at least half of what it sells for on average: its
@@ -365,7 +367,7 @@ impl<'a> Values<'a> {
         // The same sorted deck serves every seat's councillor in one decision.
         let cards = self.deck_keeps.get_or_init(|| {
             let all = &self.rs.cards.cards;
-            let mut cards = Vec::with_capacity(all.len());
+            let mut cards: SmallVec<[(f64, f64); 64]> = SmallVec::new();
             cards.extend(
                 all.iter()
                     .enumerate()
@@ -379,11 +381,14 @@ impl<'a> Values<'a> {
         if total <= 0.0 || k <= 0 {
             return 0.0;
         }
-        let (mut below, mut e) = (0.0f64, 0.0);
+        // One power per card: this card's "at most" is the next one's "below".
+        let (mut below, mut below_k, mut e) = (0.0f64, 0.0f64, 0.0);
         for &(value, copies) in cards.iter() {
             let at_most = below + copies / total;
-            e += value * (at_most.powi(k) - below.powi(k));
+            let at_most_k = at_most.powi(k);
+            e += value * (at_most_k - below_k);
             below = at_most;
+            below_k = at_most_k;
         }
         e
     }
