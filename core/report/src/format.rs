@@ -227,6 +227,7 @@ pub(crate) fn describe(r: &Report) -> Vec<String> {
 
 pub(crate) const NOTE: &str = "Win rates count a shared win as 1/k; intervals are 95% (Wilson for rates, mean ± 1.96·sd/√n for means). \
 A building counts as built when a copy got in round 1 or later is in the final holdings; one dealt at setup does not count. \
+Mean round: the round each such copy was got in; where nearly every card is bought by someone, a card got earlier is valued more. \
 p: two-sided, two-proportion z-test for rates, Welch z for means, corrected over each column by Holm's method; \
 * marks a corrected p < 0.05 with a difference of at least 2 percentage points (rates) or 0.5 (points, rounds). \
 Builders of almost any building win more often than others simply because winners build more: \

@@ -110,6 +110,11 @@ pub struct Report {
 impl Report {
     /// A building's built share and its builders' win rate; a building this set
     /// never saw was built in none of its player-games.
+    /// A building's mean round got (no copies: no data).
+    pub(crate) fn building_round(&self, id: &str) -> Mean {
+        self.buildings.iter().find(|s| s.id == id).map_or_else(|| Mean::of(&[]), |s| s.round)
+    }
+
     pub(crate) fn building_rates(&self, id: &str) -> (Rate, Rate) {
         self.buildings
             .iter()

@@ -180,6 +180,11 @@ pub(crate) fn building_diff_table(c: &Comparison) -> Table {
             "B−A (95% CI)",
             "p Holm",
             "",
+            "mean round A",
+            "mean round B",
+            "B−A (95% CI)",
+            "p Holm",
+            "",
         ],
         rows: rows
             .iter()
@@ -187,11 +192,12 @@ pub(crate) fn building_diff_table(c: &Comparison) -> Table {
                 let mut row = vec![if c.changed(&d.id) { format!("{} (changed)", d.id) } else { d.id.clone() }];
                 row.extend(diff_cells(&d.built, true));
                 row.extend(diff_cells(&d.builders, true));
+                row.extend(diff_cells(&d.round, false));
                 row
             })
             .collect(),
         left: 1,
-        marked: rows.iter().map(|d| d.built.significant || d.builders.significant).collect(),
+        marked: rows.iter().map(|d| d.built.significant || d.builders.significant || d.round.significant).collect(),
     }
 }
 

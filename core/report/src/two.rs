@@ -28,6 +28,9 @@ pub struct BuildingDiff {
     pub built: Diff,
     /// Win rate of its builders.
     pub builders: Diff,
+    /// Mean round a copy was got in: where nearly every card is bought by
+    /// someone (Alhambra), when it is bought is what tells its worth.
+    pub round: Diff,
 }
 
 /// Set B against set A: every difference is B − A.
@@ -91,6 +94,7 @@ pub fn compare(a: &[GameRecord], b: &[GameRecord]) -> Comparison {
                 id: id.to_owned(),
                 built: Diff::rates(&built_a, &built_b),
                 builders: Diff::rates(&win_a, &win_b),
+                round: Diff::means(&ra.building_round(id), &rb.building_round(id)),
             }
         })
         .collect();
@@ -105,6 +109,7 @@ pub fn compare(a: &[GameRecord], b: &[GameRecord]) -> Comparison {
     }
     control(buildings.iter_mut().map(|d| &mut d.built), MIN_RATE_EFFECT);
     control(buildings.iter_mut().map(|d| &mut d.builders), MIN_RATE_EFFECT);
+    control(buildings.iter_mut().map(|d| &mut d.round), MIN_MEAN_EFFECT);
     control([&mut rounds], MIN_MEAN_EFFECT);
     control([&mut stalled], MIN_RATE_EFFECT);
     Comparison { a: ra, b: rb, seats, bots, buildings, rounds, stalled, changes: Vec::new() }

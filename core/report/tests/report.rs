@@ -600,3 +600,29 @@ fn player_counts_are_reported_apart() {
     close(r.feel[0].seat_advantage().0, 0.1, 1e-12);
     assert_eq!(r.feel[1].margin.points.value, 2.75);
 }
+
+#[test]
+fn a_comparison_tells_when_a_building_is_got() {
+    // A gets the archway in round 4 in half its games and round 6 in the other
+    // half; B always in round 2. Means 5 → 2; A's sd² = 1 · 50/49 (n 50), B's 0.
+    let at = |round_even: u32, round_odd: u32| -> Vec<GameRecord> {
+        (0..50)
+            .map(|i| {
+                let r = if i % 2 == 0 { round_even } else { round_odd };
+                game(i, ["random", "random"], 12, [20, 25], &[1], [&[("archway", r)], &[]])
+            })
+            .collect()
+    };
+    let c = report::compare(&at(4, 6), &at(2, 2));
+    let lib = c.buildings.iter().find(|d| d.id == "archway").unwrap();
+    assert_eq!((lib.round.a, lib.round.b), (5.0, 2.0));
+    d3(lib.round.diff, -3.0);
+    // se = √(50/49 / 50) = 0.14286: −3 ± 0.28 and far below 0.05.
+    d3(lib.round.lo, -3.280);
+    d3(lib.round.hi, -2.720);
+    assert!(lib.round.p < 1e-9 && lib.round.significant);
+    // Built in every game of both: the built share does not tell them apart.
+    assert_eq!(lib.built.diff, 0.0);
+    let text = report::render_comparison_text(&c);
+    assert!(text.contains("mean round A") && text.contains("-3.00 (-3.28 to -2.72)"), "{text}");
+}
