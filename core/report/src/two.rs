@@ -28,8 +28,8 @@ pub struct BuildingDiff {
     pub built: Diff,
     /// Win rate of its builders.
     pub builders: Diff,
-    /// Mean round a copy was got in: where nearly every card is bought by
-    /// someone (Alhambra), when it is bought is what tells its worth.
+    /// Mean round a copy was got in: in a game where nearly every card is
+    /// bought by someone, when it is bought is what tells its worth.
     pub round: Diff,
 }
 
