@@ -235,10 +235,7 @@ impl engine_game::Game for Game {
         p.buildings
             .iter()
             .enumerate()
-            .map(|(i, &b)| Built {
-                id: rs.building(b).id.clone(),
-                round: round(p.acquired.get(i).copied().unwrap_or(0)),
-            })
+            .map(|(i, &b)| Built { id: rs.record_id(b), round: round(p.acquired.get(i).copied().unwrap_or(0)) })
             .collect()
     }
 

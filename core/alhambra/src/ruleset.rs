@@ -286,6 +286,8 @@ pub struct Ruleset {
     pub fingerprint: String,
     /// Each script's owner (`building type garden`) and text, for [`Ruleset::diff`].
     pub script_texts: Vec<(String, String)>,
+    /// Each building's id as game records hold it (shared, not copied per record).
+    record_ids: Vec<Arc<str>>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -891,6 +893,7 @@ fn build(
         copies: money.copies,
         yard: yard_slots,
         types: types.clone(),
+        record_ids: buildings.iter().map(|b| Arc::from(b.id.as_str())).collect(),
         buildings,
         scorings: scorings.clone(),
         two_players: two.clone(),
@@ -998,6 +1001,11 @@ impl Ruleset {
     /// A building kind's definition.
     pub fn building(&self, b: BuildingIdx) -> &BuildingDef {
         &self.buildings[b as usize]
+    }
+
+    /// A building's id, shared (for game records).
+    pub fn record_id(&self, b: BuildingIdx) -> Arc<str> {
+        Arc::clone(&self.record_ids[b as usize])
     }
 
     /// The currency's name in sentences (`denars`).

@@ -4,13 +4,14 @@
 //! do not depend on the number of threads.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A card a seat holds at the end (a building it built, a card it
 /// collected) and the round it got it (0: dealt at setup).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Built {
-    /// Card id.
-    pub id: String,
+    /// Card id (shared with the ruleset's card: a record holds some sixty).
+    pub id: Arc<str>,
     /// Round it got the card (0: dealt at setup).
     pub round: u32,
 }

@@ -284,7 +284,7 @@ fn cards(records: &[&GameRecord]) -> Vec<CardImpact> {
     let mut acc: BTreeMap<&str, (u64, f64)> = BTreeMap::new();
     for r in records {
         for (seat, held) in r.buildings.iter().enumerate().take(r.scores.len()) {
-            let built: BTreeSet<&str> = held.iter().filter(|b| b.round > 0).map(|b| b.id.as_str()).collect();
+            let built: BTreeSet<&str> = held.iter().filter(|b| b.round > 0).map(|b| &*b.id).collect();
             for id in built {
                 let e = acc.entry(id).or_default();
                 e.0 += 1;

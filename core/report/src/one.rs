@@ -212,7 +212,7 @@ fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
     let mut buildings: BTreeMap<String, BuildingAcc> = BTreeMap::new();
     for holdings in records.iter().flat_map(|r| &r.buildings) {
         for b in holdings {
-            buildings.entry(b.id.clone()).or_default();
+            buildings.entry(b.id.to_string()).or_default();
         }
     }
     for r in records {
@@ -222,7 +222,7 @@ fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
             for (id, acc) in &mut buildings {
                 let mut built = false;
                 // Round 0 is what setup dealt, not a choice the player made.
-                for b in holdings.iter().filter(|b| b.id == *id && b.round > 0) {
+                for b in holdings.iter().filter(|b| *b.id == **id && b.round > 0) {
                     built = true;
                     acc.rounds.push(f64::from(b.round));
                 }

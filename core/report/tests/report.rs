@@ -28,7 +28,7 @@ fn game(
         winners: winners.to_vec(),
         buildings: holdings
             .iter()
-            .map(|c| c.iter().map(|(id, round)| Built { id: (*id).to_owned(), round: *round }).collect())
+            .map(|c| c.iter().map(|(id, round)| Built { id: (*id).into(), round: *round }).collect())
             .collect(),
         actions: 100,
         stalled: false,

@@ -79,6 +79,8 @@ pub struct CardTable {
     /// Card types in definition order.
     pub cards: Vec<CardDef>,
     by_id: HashMap<String, CardIdx>,
+    /// Each card's id as game records hold it (shared, not copied per record).
+    record_ids: Vec<Arc<str>>,
     /// The option names scripts' choices offered (`sell`, `draw`), interned so
     /// that an action stays a small `Copy` value; shared by every game of the ruleset.
     words: Arc<RwLock<Vec<Arc<str>>>>,
@@ -91,7 +93,13 @@ impl CardTable {
     /// Builds the table and its id index.
     pub fn new(cards: Vec<CardDef>) -> Self {
         let by_id = cards.iter().enumerate().map(|(i, c)| (c.id.to_string(), i as CardIdx)).collect();
-        CardTable { cards, by_id, words: Arc::default() }
+        let record_ids = cards.iter().map(|c| Arc::from(c.id.as_str())).collect();
+        CardTable { cards, by_id, record_ids, words: Arc::default() }
+    }
+
+    /// A card's id, shared (for game records).
+    pub fn record_id(&self, idx: CardIdx) -> Arc<str> {
+        Arc::clone(&self.record_ids[idx as usize])
     }
 
     /// The number of an option name, interning it on first use; `None` past [`MAX_WORDS`].

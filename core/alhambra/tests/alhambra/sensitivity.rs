@@ -91,7 +91,7 @@ fn study(rs: &Arc<Ruleset>, types: &[&str]) -> Study {
         let r = play_one::<Game>(rs, &bots, 17, i, &models).unwrap_or_else(|e| panic!("game {i}: {e}"));
         // The neutral collector's buildings are drawn, not bought: only the players' count.
         let bought: Vec<&str> =
-            r.buildings.iter().take(2).flatten().filter(|b| b.round <= EARLY).map(|b| b.id.as_str()).collect();
+            r.buildings.iter().take(2).flatten().filter(|b| b.round <= EARLY).map(|b| &*b.id).collect();
         for (k, t) in types.iter().enumerate() {
             let of_type = bought.iter().filter(|id| id.trim_end_matches(|c: char| c.is_ascii_digit()) == *t).count();
             shares[k].push(of_type as f64 / bought.len().max(1) as f64);

@@ -159,7 +159,7 @@ mod sensitivity {
         for i in 0..games() {
             let r = play_one::<san_juan::Game>(rs, &bots, 3, i, &models).unwrap_or_else(|e| panic!("game {i}: {e}"));
             for (seat, city) in r.buildings.iter().enumerate() {
-                if city.iter().any(|b| b.id == card) {
+                if city.iter().any(|b| &*b.id == card) {
                     built += 1.0;
                     builders += 1;
                     if r.winners.contains(&seat) {

@@ -285,7 +285,7 @@ fn remembered_scoring_answers_equal_the_scripts_run_afresh() {
         let a = engine_game::run::play_one::<Game>(&rs, &bots, 9, i, &models).unwrap();
         let b = engine_game::run::play_one::<Game>(&afresh, &bots, 9, i, &models).unwrap();
         assert_eq!((&a.scores, &a.winners), (&b.scores, &b.winners), "game {i}");
-        scored += a.buildings.iter().flatten().filter(|b| b.id == "guild_hall" || b.id == "city_hall").count();
+        scored += a.buildings.iter().flatten().filter(|b| &*b.id == "guild_hall" || &*b.id == "city_hall").count();
     }
     assert!(scored > 100, "only {scored} scoring buildings built: the test would prove little");
 }
