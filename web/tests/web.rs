@@ -283,6 +283,8 @@ async fn bad_tables_are_refused_and_tables_are_bounded() {
         (json!({ "ruleset": "second-edition", "seats": ["human", "genius"] }), "unknown bot"),
         (json!({ "ruleset": "second-edition", "seats": ["human"] }), "2 to 6 seats"),
         (json!({ "ruleset": "second-edition", "seats": ["human", "mcts:100000"] }), "thinks too long"),
+        (json!({ "ruleset": "second-edition", "seats": ["human", "mcts-balance:100000"] }), "thinks too long"),
+        (json!({ "ruleset": "alhambra", "seats": ["human", "mcts-balance:100000"] }), "thinks too long"),
     ] {
         let (status, v) = call(&s, "POST", "/api/tables", Some(body.to_string())).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
