@@ -322,7 +322,7 @@ impl<'a> Values<'a> {
             // The last decision's copy, made this game again in its own buffers.
             let made = match game.spare.take() {
                 Some(mut spare) => {
-                    Game::clone_from(&mut spare, game);
+                    spare.refill_from(game);
                     spare
                 }
                 None => Box::new(game.clone()),

@@ -85,7 +85,7 @@ impl Slot {
 }
 
 /// One seat.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Player {
     /// Cards in hand.
     pub hand: Vec<CardIdx>,
@@ -104,22 +104,9 @@ pub struct Player {
     pub(crate) gained: u32,
 }
 
-impl Clone for Player {
-    fn clone(&self) -> Self {
-        Player {
-            hand: self.hand.clone(),
-            city: self.city.clone(),
-            boost_used: self.boost_used,
-            roles_chosen: self.roles_chosen,
-            counters: Arc::clone(&self.counters),
-            grants: self.grants,
-            gained: self.gained,
-        }
-    }
-
-    /// Reuses the hand's and the city's buffers: the balance bot copies the
-    /// game for every decision a scoring script counts in.
-    fn clone_from(&mut self, from: &Self) {
+impl Player {
+    /// Made a copy of `from` in its own buffers (hand, city).
+    fn refill_from(&mut self, from: &Player) {
         // Every field named, so that a new one cannot be forgotten.
         let Player { hand, city, boost_used, roles_chosen, counters, grants, gained } = from;
         self.hand.clone_from(hand);
@@ -130,9 +117,7 @@ impl Clone for Player {
         self.grants = *grants;
         self.gained = *gained;
     }
-}
 
-impl Player {
     /// Goods on this player's buildings.
     pub fn goods(&self) -> usize {
         self.city.iter().filter(|s| s.good.is_some()).count()
@@ -159,6 +144,7 @@ pub struct Phase {
 pub(crate) const NOBODY: u8 = u8::MAX;
 
 /// A game of San Juan.
+#[derive(Clone)]
 pub struct Game {
     pub(crate) rs: Arc<Ruleset>,
     pub(crate) rng: ChaCha8Rng,
@@ -242,47 +228,11 @@ impl Clone for Spare {
     }
 }
 
-impl Clone for Game {
-    fn clone(&self) -> Self {
-        Game {
-            rs: Arc::clone(&self.rs),
-            rng: self.rng.clone(),
-            players: self.players.clone(),
-            deck: self.deck.clone(),
-            discard: self.discard.clone(),
-            public: self.public.clone(),
-            limbo: self.limbo.clone(),
-            tiles: self.tiles.clone(),
-            tile: self.tile,
-            governor: self.governor,
-            round: self.round,
-            chosen_by: self.chosen_by,
-            earlier_rounds: Arc::clone(&self.earlier_rounds),
-            phase: self.phase,
-            phase_sold: self.phase_sold,
-            steps: self.steps.clone(),
-            pending: self.pending.clone(),
-            legal: self.legal.clone(),
-            auto_paid: self.auto_paid.clone(),
-            over: self.over,
-            stalled: self.stalled,
-            broken: self.broken.clone(),
-            hook_mask: self.hook_mask.clone(),
-            hook_union: self.hook_union,
-            effects: self.effects.clone(),
-            journal: self.journal.clone(),
-            event_now: self.event_now.clone(),
-            turn_goods: self.turn_goods.clone(),
-            heard: self.heard.clone(),
-            chain: self.chain,
-            pending_chain: self.pending_chain,
-            run: self.run,
-            spare: Spare::default(),
-        }
-    }
-
-    /// Reuses `self`'s buffers (players, piles, queues).
-    fn clone_from(&mut self, from: &Self) {
+impl Game {
+    /// Made a copy of `from` in its own buffers (players, piles, queues): the
+    /// balance bot refills its spare copy so for every decision a scoring
+    /// script counts in, without allocating.
+    pub fn refill_from(&mut self, from: &Game) {
         // Every field named, so that a new one cannot be forgotten.
         let Game {
             rs,
@@ -321,7 +271,12 @@ impl Clone for Game {
         } = from;
         self.rs.clone_from(rs);
         self.rng.clone_from(rng);
-        self.players.clone_from(players);
+        self.players.truncate(players.len());
+        let kept = self.players.len();
+        for (mine, theirs) in self.players.iter_mut().zip(players) {
+            mine.refill_from(theirs);
+        }
+        self.players.extend_from_slice(&players[kept..]);
         self.deck.clone_from(deck);
         self.discard.clone_from(discard);
         self.public.clone_from(public);

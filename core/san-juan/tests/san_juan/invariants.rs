@@ -290,7 +290,7 @@ fn remembered_scoring_answers_equal_the_scripts_run_afresh() {
     assert!(scored > 100, "only {scored} scoring buildings built: the test would prove little");
 }
 
-/// `clone_from` reuses a stale copy's buffers (the balance bot's spare copy):
+/// `refill_from` reuses a stale copy's buffers (the balance bot's spare copy):
 /// the game it makes must play on exactly as the original does.
 #[test]
 fn a_game_copied_into_an_old_one_plays_on_the_same() {
@@ -316,7 +316,7 @@ fn a_game_copied_into_an_old_one_plays_on_the_same() {
                 let a = pick(&game, &mut rng);
                 game.play(a).unwrap();
             }
-            copy.clone_from(&game);
+            copy.refill_from(&game);
             let mut steps = 0;
             while game.to_move().is_some() {
                 assert_eq!((copy.to_move(), copy.legal()), (game.to_move(), game.legal()), "{ruleset} seed {seed}");
