@@ -167,23 +167,40 @@ impl Game {
     pub(crate) fn build_abilities(&self, seat: usize) -> Result<BuildAbilities, GameError> {
         let mut out = BuildAbilities::default();
         for slot in self.listeners(Hook::BuildOptions, seat) {
-            let ctx = self.ctx(seat, slot);
-            let card = ctx.card as usize;
-            let bad = |e: String| self.rs.scripts.bad_return(Hook::BuildOptions as usize, card, &e);
-            let map = hooks::as_map(
-                self.call(Hook::BuildOptions, ctx)?,
-                &["overbuild", "overbuild_except", "goods_as_cards"],
-            )
-            .map_err(bad)?;
-            if hooks::map_bool(&map, "overbuild").map_err(bad)? {
+            let card = self.players[seat].city[slot].card;
+            let parsed;
+            let grant = match self.rs.build_grants.get(card) {
+                Some(g) => g,
+                None => {
+                    parsed = self.build_grant(seat, slot)?;
+                    self.rs.build_grants.set(card, &parsed);
+                    &parsed
+                }
+            };
+            if grant.overbuild {
                 out.overbuild.get_or_insert(slot);
             }
-            out.goods_grants.push((slot, hooks::map_int(&map, "goods_as_cards").map_err(bad)?));
-            if let Some(v) = map.get("overbuild_except") {
-                out.except.extend(hooks::as_ids(v.clone()).map_err(bad)?);
-            }
+            out.goods_grants.push((slot, grant.goods_as_cards));
+            out.except.extend(grant.except.iter().cloned());
         }
         Ok(out)
+    }
+
+    /// What the building in `seat`'s `slot` grants by its `on_build_options`.
+    fn build_grant(&self, seat: usize, slot: usize) -> Result<hooks::BuildGrant, GameError> {
+        let ctx = self.ctx(seat, slot);
+        let card = ctx.card as usize;
+        let bad = |e: String| self.rs.scripts.bad_return(Hook::BuildOptions as usize, card, &e);
+        let map =
+            hooks::as_map(self.call(Hook::BuildOptions, ctx)?, &["overbuild", "overbuild_except", "goods_as_cards"])
+                .map_err(bad)?;
+        let overbuild = hooks::map_bool(&map, "overbuild").map_err(bad)?;
+        let goods_as_cards = hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
+        let except = match map.get("overbuild_except") {
+            Some(v) => hooks::as_ids(v.clone()).map_err(bad)?.into(),
+            None => std::sync::Arc::from([]),
+        };
+        Ok(hooks::BuildGrant { overbuild, except, goods_as_cards })
     }
 
     /// The building that lets `seat` pay with goods (a black market), for the log.

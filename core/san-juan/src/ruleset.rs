@@ -75,7 +75,8 @@ pub const MAX_PLAYERS: i64 = 12;
 impl Rules {
     /// Roles chosen per round with `players` players.
     pub fn roles_per_round(&self, players: usize) -> usize {
-        self.roles_per_round.get(&players.to_string()).copied().unwrap_or(players)
+        // Keys are checked to be player counts at load; parsed, not formatted: this is asked every round.
+        self.roles_per_round.iter().find(|(k, _)| k.parse() == Ok(players)).map_or(players, |(_, &n)| n)
     }
 }
 
@@ -197,6 +198,8 @@ pub struct Ruleset {
     pub hook_masks: Vec<HookMask>,
     /// Discounts of build-cost hooks that depend only on what is built.
     pub cost_table: hooks::CostTable,
+    /// What build-option hooks that depend on nothing grant.
+    pub build_grants: hooks::BuildGrants,
     /// The mean over production buildings of their good's mean price (the balance bot's floor for a good).
     pub(crate) mean_good_price: f64,
     /// A digest of everything that decides play: rules, cards and script texts.
@@ -512,6 +515,7 @@ fn build(
     order.sort_by_key(|&i| (table.get(i).order, i));
     let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
     let cost_table = hooks::CostTable::new(&scripts, table.len());
+    let build_grants = hooks::BuildGrants::new(&scripts, table.len());
     let fingerprint = fingerprint(&rules, &table);
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
     let id = top.file.id.clone();
@@ -532,6 +536,7 @@ fn build(
         sets,
         hook_masks,
         cost_table,
+        build_grants,
         mean_good_price,
         fingerprint,
         warnings,

@@ -2,6 +2,7 @@
 //! effect that causes the event that calls it stops at the loop guard with an
 //! error naming the card, and `check` refuses `ctx.event` keys the hook's
 //! event does not carry, naming the event that does.
+//! A build option that reads the table is asked in every builder turn.
 
 use std::fs;
 use std::sync::Arc;
@@ -277,7 +278,7 @@ fn on_choice(ctx) {
     // An unknown id in `only` is named with the id meant.
     let (_dir, rs) = with_card("renovator", "fn on_role(ctx) { #{ choose_cards: 1, only: [\"smithi\"] } }\n");
     let text =
-        "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"renovator\"]\nhand = [\"smithy\"]\n[[players]]\n";
+        "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"renovator\"]\nhand = [\"well\"]\n[[players]]\n";
     let err = play(rs.unwrap(), text).unwrap_err();
     assert!(err.contains("unknown card `smithi`; did you mean `smithy`?"), "{err}");
 }
@@ -403,4 +404,27 @@ fn counters_of_any_building_and_any_player_can_be_changed() {
     let err = play(rs.unwrap(), "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"patron\"]\n[[players]]\n")
         .unwrap_err();
     assert!(err.contains("give the building too, `on: \"id\"`"), "{err}");
+}
+
+#[test]
+fn a_build_option_that_reads_the_table_is_asked_every_turn_not_remembered() {
+    // A market whose goods may pay only while its owner has 2 or more: the
+    // grant of a hook that reads only `ctx.card` is parsed once per ruleset,
+    // this one must be asked again in each builder turn.
+    let script = "fn on_build_options(ctx) { #{ goods_as_cards: if ctx.goods >= 2 { 2 } else { 0 } } }\n";
+    let (_dir, rs) = with_card("bazaar", script);
+    let rs = rs.unwrap();
+    let turn = |goods: &str, expect: &str| {
+        format!(
+            "actions = [\"role builder\"]\n[[players]]\n\
+             buildings = [\"indigo_plant\", \"sugar_mill\", \"bazaar\"]\ngoods = [{goods}]\nhand = [\"well\"]\n\
+             [[players]]\n[expect]\n{expect}\n"
+        )
+    };
+    // A well (2, 1 for the Builder) with no other card in hand: only goods can pay for it.
+    let two = turn("\"indigo_plant\", \"sugar_mill\"", "legal_includes = [\"build well\"]");
+    play(Arc::clone(&rs), &two).unwrap();
+    let one = turn("\"indigo_plant\"", "legal_excludes = [\"build well\"]");
+    play(Arc::clone(&rs), &one).unwrap();
+    play(rs, &two).unwrap();
 }
