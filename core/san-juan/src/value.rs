@@ -22,7 +22,7 @@
 
 use engine_script::hook_bit;
 use smallvec::SmallVec;
-use std::cell::{Cell, OnceCell, RefCell};
+use std::cell::{OnceCell, RefCell};
 
 use engine_play::value::{Features, Schedule, ValueModel, by_playing, margins};
 
@@ -166,6 +166,54 @@ impl Features for Game {
     }
 }
 
+/// The deck's cards by [`Values::typical_keep`], sorted, with their copies,
+/// and their mean over the deck's copies.
+#[derive(Clone, Default)]
+struct Keeps {
+    sorted: SmallVec<[(f64, f64); 64]>,
+    mean: f64,
+}
+
+/// [`Keeps`] for the model and time left they were worked out for: they
+/// change only when the longest city grows, and working them out anew for
+/// every decision was 5% of a game between balance bots.
+#[derive(Default)]
+pub(crate) struct DeckKeeps(std::sync::Mutex<Option<Box<KeptFor>>>);
+
+/// Keeps with the model's weights and the time left (its bits) they were worked out for.
+type KeptFor = (Vec<f64>, u64, Keeps);
+
+impl DeckKeeps {
+    /// The keeps for `weights` at time left `t`, worked out by `make` unless kept.
+    fn get_or_make(&self, weights: &[f64], t: f64, make: impl FnOnce() -> Keeps) -> Keeps {
+        let Ok(mut kept) = self.0.lock() else { return make() };
+        if let Some((w, bits, keeps)) = kept.as_deref()
+            && *bits == t.to_bits()
+            && w.as_slice() == weights
+        {
+            return keeps.clone();
+        }
+        let keeps = make();
+        match kept.as_deref_mut() {
+            Some((w, bits, k)) => {
+                w.clear();
+                w.extend_from_slice(weights);
+                *bits = t.to_bits();
+                k.clone_from(&keeps);
+            }
+            // Boxed: a game is copied often, and its copy starts without.
+            None => *kept = Some(Box::new((weights.to_vec(), t.to_bits(), keeps.clone()))),
+        }
+        keeps
+    }
+}
+
+impl Clone for DeckKeeps {
+    fn clone(&self) -> Self {
+        DeckKeeps::default()
+    }
+}
+
 /// The learned worth of things in the position being decided.
 struct Values<'a> {
     game: &'a Game,
@@ -179,8 +227,6 @@ struct Values<'a> {
     good: f64,
     /// A victory point now.
     points: f64,
-    /// The mean of [`Values::keep`] over the deck's cards (worked out when first asked).
-    mean_keep: Cell<Option<f64>>,
     /// Per card type, the points the seat deciding would score more now with
     /// it built (NaN: not worked out yet).
     gains: RefCell<SmallVec<[f64; 64]>>,
@@ -191,7 +237,7 @@ struct Values<'a> {
     scores: RefCell<SmallVec<[f64; 8]>>,
     /// The deck's cards by [`Values::typical_keep`], sorted, with their copies
     /// (worked out when [`Values::best_of`] is first asked).
-    deck_keeps: OnceCell<SmallVec<[(f64, f64); 64]>>,
+    deck_keeps: OnceCell<Keeps>,
 }
 
 impl Drop for Values<'_> {
@@ -216,7 +262,6 @@ impl<'a> Values<'a> {
             hand: w[2] + w[5] * t,
             good: w[3],
             points: w[1],
-            mean_keep: Cell::new(None),
             // On the stack: a decision's values are worked out some 900 times a game.
             gains: RefCell::new(smallvec::smallvec![f64::NAN; game.rs.cards.len()]),
             copy: RefCell::new(None),
@@ -336,19 +381,26 @@ impl<'a> Values<'a> {
     /// The mean of [`Values::keep`] over the deck's cards, a card of a type
     /// without a scoring script counted at its printed points (quicker).
     fn mean_keep(&self) -> f64 {
-        if let Some(m) = self.mean_keep.get() {
-            return m;
-        }
-        let (mut sum, mut n) = (0.0, 0.0);
-        for (i, c) in self.rs.cards.cards.iter().enumerate() {
-            if !c.public {
-                sum += self.typical_keep(i as CardIdx) * f64::from(c.copies);
-                n += f64::from(c.copies);
-            }
-        }
-        let m = if n > 0.0 { sum / n } else { 0.0 };
-        self.mean_keep.set(Some(m));
-        m
+        self.keeps().mean
+    }
+
+    /// The deck's cards by [`Values::typical_keep`] (worked out when first asked, or kept from an earlier decision).
+    fn keeps(&self) -> &Keeps {
+        self.deck_keeps.get_or_init(|| {
+            self.game.deck_keeps.get_or_make(&self.model.weights, self.t, || {
+                let all = &self.rs.cards.cards;
+                let (mut sum, mut n) = (0.0, 0.0);
+                let mut sorted = SmallVec::new();
+                for (i, c) in all.iter().enumerate().filter(|(_, c)| !c.public) {
+                    let keep = self.typical_keep(i as CardIdx);
+                    sum += keep * f64::from(c.copies);
+                    n += f64::from(c.copies);
+                    sorted.push((keep, f64::from(c.copies)));
+                }
+                sorted.sort_by(|a: &(f64, f64), b: &(f64, f64)| a.0.total_cmp(&b.0));
+                Keeps { sorted, mean: if n > 0.0 { sum / n } else { 0.0 } }
+            })
+        })
     }
 
     /// [`Values::keep`] without scoring scripts, quicker (for the mean over the deck): printed points only.
@@ -365,18 +417,7 @@ impl<'a> Values<'a> {
     /// The expected best [`Values::keep`] among `k` cards drawn from the deck's mix.
     fn best_of(&self, k: i32) -> f64 {
         // The same sorted deck serves every seat's councillor in one decision.
-        let cards = self.deck_keeps.get_or_init(|| {
-            let all = &self.rs.cards.cards;
-            let mut cards: SmallVec<[(f64, f64); 64]> = SmallVec::new();
-            cards.extend(
-                all.iter()
-                    .enumerate()
-                    .filter(|(_, c)| !c.public)
-                    .map(|(i, c)| (self.typical_keep(i as CardIdx), f64::from(c.copies))),
-            );
-            cards.sort_by(|a, b| a.0.total_cmp(&b.0));
-            cards
-        });
+        let cards = &self.keeps().sorted;
         let total: f64 = cards.iter().map(|c| c.1).sum();
         if total <= 0.0 || k <= 0 {
             return 0.0;
@@ -582,4 +623,27 @@ pub(crate) fn mean_good_price(cards: &CardTable, rules: &Rules) -> f64 {
         .map(|(i, _)| mean_price(cards, rules, i as CardIdx))
         .collect();
     if prices.is_empty() { 0.0 } else { prices.iter().sum::<f64>() / prices.len() as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_deck_values_serve_only_their_model_and_time_left() {
+        let kept = DeckKeeps::default();
+        let made = std::cell::Cell::new(0);
+        let make = |mean: f64| {
+            made.set(made.get() + 1);
+            Keeps { sorted: SmallVec::new(), mean }
+        };
+        assert_eq!(kept.get_or_make(&[1.0, 2.0], 0.5, || make(1.0)).mean, 1.0);
+        assert_eq!(kept.get_or_make(&[1.0, 2.0], 0.5, || make(9.0)).mean, 1.0, "kept");
+        assert_eq!(made.get(), 1);
+        assert_eq!(kept.get_or_make(&[1.0, 2.5], 0.5, || make(2.0)).mean, 2.0, "another model");
+        assert_eq!(kept.get_or_make(&[1.0, 2.5], 0.25, || make(3.0)).mean, 3.0, "another time left");
+        assert_eq!(made.get(), 3);
+        // A copy of the game starts without.
+        assert_eq!(kept.clone().get_or_make(&[1.0, 2.5], 0.25, || make(4.0)).mean, 4.0);
+    }
 }

@@ -202,6 +202,9 @@ pub struct Game {
     /// A copy of the game kept for the balance bot to score cities that might
     /// be, so that its buffers serve the next decision (a copy starts without).
     pub(crate) spare: Spare,
+    /// The balance bot's sorted worth of the deck's cards, for one model and
+    /// time left, kept between decisions (a copy starts without).
+    pub(crate) deck_keeps: crate::value::DeckKeeps,
 }
 
 /// A spare copy of a game, or none; copying a game leaves it behind.
@@ -268,6 +271,7 @@ impl Game {
             pending_chain,
             run,
             spare: _,
+            deck_keeps: _,
         } = from;
         self.rs.clone_from(rs);
         self.rng.clone_from(rng);
