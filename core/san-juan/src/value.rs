@@ -23,6 +23,7 @@
 use engine_script::hook_bit;
 use smallvec::SmallVec;
 use std::cell::{OnceCell, RefCell};
+use std::sync::Arc;
 
 use engine_play::value::{Features, Schedule, ValueModel, by_playing, margins};
 
@@ -166,43 +167,61 @@ impl Features for Game {
     }
 }
 
-/// The deck's cards by [`Values::typical_keep`], sorted, with their copies,
-/// and their mean over the deck's copies.
-#[derive(Clone, Default)]
+/// The deck's cards by [`Values::typical_keep`], sorted, with their copies;
+/// their mean over the deck's copies; and the councillor's best of k, as asked.
+#[derive(Default)]
 struct Keeps {
-    sorted: SmallVec<[(f64, f64); 64]>,
+    sorted: Vec<(f64, f64)>,
     mean: f64,
+    best: std::sync::Mutex<SmallVec<[(i32, f64); 4]>>,
+}
+
+impl Keeps {
+    fn new(sorted: Vec<(f64, f64)>, mean: f64) -> Self {
+        Keeps { sorted, mean, best: Default::default() }
+    }
+
+    /// [`Values::best_of`] for `k` cards, worked out by `make` unless known.
+    fn best_of(&self, k: i32, make: impl FnOnce() -> f64) -> f64 {
+        let known = self.best.lock().ok().and_then(|b| b.iter().find(|(n, _)| *n == k).map(|(_, e)| *e));
+        known.unwrap_or_else(|| {
+            let e = make();
+            if let Ok(mut best) = self.best.lock() {
+                best.push((k, e));
+            }
+            e
+        })
+    }
 }
 
 /// [`Keeps`] for the model and time left they were worked out for: they
 /// change only when the longest city grows, and working them out anew for
 /// every decision was 5% of a game between balance bots.
 #[derive(Default)]
-pub(crate) struct DeckKeeps(std::sync::Mutex<Option<Box<KeptFor>>>);
+pub(crate) struct DeckKeeps(std::sync::Mutex<Option<KeptFor>>);
 
 /// Keeps with the model's weights and the time left (its bits) they were worked out for.
-type KeptFor = (Vec<f64>, u64, Keeps);
+type KeptFor = (Vec<f64>, u64, Arc<Keeps>);
 
 impl DeckKeeps {
     /// The keeps for `weights` at time left `t`, worked out by `make` unless kept.
-    fn get_or_make(&self, weights: &[f64], t: f64, make: impl FnOnce() -> Keeps) -> Keeps {
-        let Ok(mut kept) = self.0.lock() else { return make() };
-        if let Some((w, bits, keeps)) = kept.as_deref()
+    fn get_or_make(&self, weights: &[f64], t: f64, make: impl FnOnce() -> Keeps) -> Arc<Keeps> {
+        let Ok(mut kept) = self.0.lock() else { return Arc::new(make()) };
+        if let Some((w, bits, keeps)) = kept.as_ref()
             && *bits == t.to_bits()
             && w.as_slice() == weights
         {
-            return keeps.clone();
+            return Arc::clone(keeps);
         }
-        let keeps = make();
-        match kept.as_deref_mut() {
+        let keeps = Arc::new(make());
+        match kept.as_mut() {
             Some((w, bits, k)) => {
                 w.clear();
                 w.extend_from_slice(weights);
                 *bits = t.to_bits();
-                k.clone_from(&keeps);
+                *k = Arc::clone(&keeps);
             }
-            // Boxed: a game is copied often, and its copy starts without.
-            None => *kept = Some(Box::new((weights.to_vec(), t.to_bits(), keeps.clone()))),
+            None => *kept = Some((weights.to_vec(), t.to_bits(), Arc::clone(&keeps))),
         }
         keeps
     }
@@ -237,7 +256,7 @@ struct Values<'a> {
     scores: RefCell<SmallVec<[f64; 8]>>,
     /// The deck's cards by [`Values::typical_keep`], sorted, with their copies
     /// (worked out when [`Values::best_of`] is first asked).
-    deck_keeps: OnceCell<Keeps>,
+    deck_keeps: OnceCell<Arc<Keeps>>,
 }
 
 impl Drop for Values<'_> {
@@ -390,7 +409,7 @@ impl<'a> Values<'a> {
             self.game.deck_keeps.get_or_make(&self.model.weights, self.t, || {
                 let all = &self.rs.cards.cards;
                 let (mut sum, mut n) = (0.0, 0.0);
-                let mut sorted = SmallVec::new();
+                let mut sorted = Vec::new();
                 for (i, c) in all.iter().enumerate().filter(|(_, c)| !c.public) {
                     let keep = self.typical_keep(i as CardIdx);
                     sum += keep * f64::from(c.copies);
@@ -398,7 +417,7 @@ impl<'a> Values<'a> {
                     sorted.push((keep, f64::from(c.copies)));
                 }
                 sorted.sort_by(|a: &(f64, f64), b: &(f64, f64)| a.0.total_cmp(&b.0));
-                Keeps { sorted, mean: if n > 0.0 { sum / n } else { 0.0 } }
+                Keeps::new(sorted, if n > 0.0 { sum / n } else { 0.0 })
             })
         })
     }
@@ -416,22 +435,25 @@ impl<'a> Values<'a> {
 
     /// The expected best [`Values::keep`] among `k` cards drawn from the deck's mix.
     fn best_of(&self, k: i32) -> f64 {
-        // The same sorted deck serves every seat's councillor in one decision.
-        let cards = &self.keeps().sorted;
-        let total: f64 = cards.iter().map(|c| c.1).sum();
-        if total <= 0.0 || k <= 0 {
-            return 0.0;
-        }
-        // One power per card: this card's "at most" is the next one's "below".
-        let (mut below, mut below_k, mut e) = (0.0f64, 0.0f64, 0.0);
-        for &(value, copies) in cards.iter() {
-            let at_most = below + copies / total;
-            let at_most_k = at_most.powi(k);
-            e += value * (at_most_k - below_k);
-            below = at_most;
-            below_k = at_most_k;
-        }
-        e
+        // The same sorted deck serves every seat's councillor, in every decision until it changes.
+        let keeps = self.keeps();
+        keeps.best_of(k, || {
+            let cards = &keeps.sorted;
+            let total: f64 = cards.iter().map(|c| c.1).sum();
+            if total <= 0.0 || k <= 0 {
+                return 0.0;
+            }
+            // One power per card: this card's "at most" is the next one's "below".
+            let (mut below, mut below_k, mut e) = (0.0f64, 0.0f64, 0.0);
+            for &(value, copies) in cards.iter() {
+                let at_most = below + copies / total;
+                let at_most_k = at_most.powi(k);
+                e += value * (at_most_k - below_k);
+                below = at_most;
+                below_k = at_most_k;
+            }
+            e
+        })
     }
 
     /// What choosing `role` brings the chooser (privilege × `factor`) less
@@ -635,7 +657,7 @@ mod tests {
         let made = std::cell::Cell::new(0);
         let make = |mean: f64| {
             made.set(made.get() + 1);
-            Keeps { sorted: SmallVec::new(), mean }
+            Keeps::new(Vec::new(), mean)
         };
         assert_eq!(kept.get_or_make(&[1.0, 2.0], 0.5, || make(1.0)).mean, 1.0);
         assert_eq!(kept.get_or_make(&[1.0, 2.0], 0.5, || make(9.0)).mean, 1.0, "kept");
@@ -645,5 +667,9 @@ mod tests {
         assert_eq!(made.get(), 3);
         // A copy of the game starts without.
         assert_eq!(kept.clone().get_or_make(&[1.0, 2.5], 0.25, || make(4.0)).mean, 4.0);
+        // The councillor's best of k is worked out once per k.
+        let keeps = kept.get_or_make(&[1.0, 2.5], 0.25, || make(5.0));
+        assert_eq!((keeps.best_of(2, || 7.0), keeps.best_of(3, || 8.0)), (7.0, 8.0));
+        assert_eq!((keeps.best_of(2, || 0.0), keeps.best_of(3, || 0.0)), (7.0, 8.0));
     }
 }
