@@ -72,7 +72,7 @@ impl Game {
             }
         };
         copy.refresh_hook_masks();
-        let score = copy.score(seat).map(|s| s.total);
+        let score = copy.score_total(seat);
         let city = &mut copy.players[seat].city;
         match (over, old) {
             (Some(s), Some(old)) => city[s].card = old,
@@ -119,7 +119,7 @@ impl Features for Game {
         out.clear();
         out.resize(BASE.len() + 2 * self.rs.cards.len(), 0.0);
         out[0] = 1.0;
-        out[1] = self.score(seat).map_or(0.0, |s| f64::from(s.total));
+        out[1] = self.score_total(seat).map_or(0.0, f64::from);
         out[2] = p.hand.len() as f64;
         out[3] = p.goods() as f64;
         out[4] = t;
@@ -382,7 +382,7 @@ impl<'a> Values<'a> {
         }
         let mut copy = self.copy.borrow_mut();
         if copy.is_none() {
-            let Ok(now) = game.score(seat) else { return game.printed_gain(seat, c, over) };
+            let Ok(now) = game.score_total(seat) else { return game.printed_gain(seat, c, over) };
             // The last decision's copy, made this game again in its own buffers.
             let made = match game.spare.take() {
                 Some(mut spare) => {
@@ -391,7 +391,7 @@ impl<'a> Values<'a> {
                 }
                 None => Box::new(game.clone()),
             };
-            *copy = Some((made, now.total));
+            *copy = Some((made, now));
         }
         let (copy, now) = copy.as_mut().expect("made above");
         game.points_if_built(copy, seat, c, over, *now)
@@ -516,7 +516,7 @@ impl<'a> Values<'a> {
         if !known.is_nan() {
             return known;
         }
-        let score = self.game.score(seat).map_or(0.0, |s| f64::from(s.total));
+        let score = self.game.score_total(seat).map_or(0.0, f64::from);
         self.scores.borrow_mut()[seat] = score;
         score
     }
