@@ -320,7 +320,7 @@ impl std::hash::Hasher for KeyHasher {
 #[derive(Default)]
 struct Memo {
     points: HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>,
-    symmetric: HashMap<(u8, u8, u8), bool>,
+    symmetric: HashMap<(u8, u8, u8), bool, std::hash::BuildHasherDefault<KeyHasher>>,
 }
 
 /// The compiled scripts of a ruleset.
