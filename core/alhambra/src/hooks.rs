@@ -6,9 +6,9 @@
 //! points are remembered per (scoring, type, counts): the script runs once
 //! for each distinct position, not once per game.
 
+use engine_script::Shards;
 use engine_script::{HookMask, has_hook, hook_bit};
 use std::collections::HashMap;
-use std::sync::RwLock;
 
 use engine_script::results::as_int_in;
 use engine_script::{EffectSpec, HookSpec, Limits, ScriptHost};
@@ -326,7 +326,8 @@ struct Memo {
 /// The compiled scripts of a ruleset.
 pub struct Hooks {
     host: ScriptHost,
-    memo: RwLock<Memo>,
+    /// Per thread (see [`Shards`]): bots of parallel games look points up all the time.
+    memo: Shards<Memo>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per currency: a bit per hook its script defines.
@@ -428,7 +429,7 @@ impl Hooks {
         let type_masks: Vec<HookMask> = (0..types.len()).map(|t| mask(FIRST_TYPE + t)).collect();
         let currency_masks: Vec<HookMask> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
         let union = type_masks.iter().chain(&currency_masks).fold(0, |m, b| m | b);
-        Ok(Hooks { host, memo: RwLock::default(), type_masks, currency_masks, union })
+        Ok(Hooks { host, memo: Shards::default(), type_masks, currency_masks, union })
     }
 
     /// A bit per hook some building type or currency listens to (0: no card has a script).
@@ -515,12 +516,12 @@ impl Hooks {
             }
         }
         // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
-        let remembered = self.memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
+        let remembered = self.memo.mine().read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
         let sorted = match remembered {
             Some(p) => p,
             None => {
                 let p = self.call_score(&key.counts[..n], ranks, needs_building)?;
-                let mut memo = self.memo.write().unwrap_or_else(|e| e.into_inner());
+                let mut memo = self.memo.mine().write().unwrap_or_else(|e| e.into_inner());
                 if memo.points.len() < MEMO_CAPACITY {
                     memo.points.insert(key, p);
                 }
@@ -543,7 +544,7 @@ impl Hooks {
     /// (which together reach every order).
     fn symmetric(&self, key: ScoreKey, ranks: &[i32], needs_building: bool) -> Result<bool, GameError> {
         let probe_key = (key.scoring, key.kind, key.collectors);
-        if let Some(&s) = self.memo.read().unwrap_or_else(|e| e.into_inner()).symmetric.get(&probe_key) {
+        if let Some(&s) = self.memo.mine().read().unwrap_or_else(|e| e.into_inner()).symmetric.get(&probe_key) {
             return Ok(s);
         }
         let n = usize::from(key.collectors);
@@ -575,7 +576,7 @@ impl Hooks {
                 }
             }
         }
-        self.memo.write().unwrap_or_else(|e| e.into_inner()).symmetric.insert(probe_key, symmetric);
+        self.memo.mine().write().unwrap_or_else(|e| e.into_inner()).symmetric.insert(probe_key, symmetric);
         Ok(symmetric)
     }
 

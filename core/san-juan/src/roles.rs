@@ -221,7 +221,7 @@ impl Game {
             let goods = p.city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != over).count();
             granted.min(goods as i32)
         };
-        let cards = Arc::clone(&self.rs.cards);
+        let cards = &self.rs.cards;
         let unique = self.rs.rules.unique_city_buildings;
         let mut candidates: smallvec::SmallVec<[(CardIdx, bool); 16]> =
             Game::distinct(p.hand.iter().copied()).into_iter().map(|c| (c, false)).collect();

@@ -131,8 +131,9 @@ pub struct ScriptHost {
     member_reads: Vec<Vec<Option<u64>>>,
     /// `hook_reads[hook]`: every owner's `member_reads` for the hook together.
     hook_reads: Vec<u64>,
-    /// Remembered values, owned by this host (freed with it), bounded by [`MEMO_CAPACITY`].
-    memo: RwLock<rustc_hash::FxHashMap<MemoKey, Dynamic>>,
+    /// Remembered values, owned by this host (freed with it): a shard per
+    /// thread, each bounded by [`MEMO_CAPACITY`].
+    memo: Shards<rustc_hash::FxHashMap<MemoKey, Dynamic>>,
     limits: Limits,
     owners: Vec<std::sync::Arc<str>>,
     /// The documentation page that lists the hooks and `ctx`, named in hints.
@@ -204,7 +205,7 @@ impl ScriptHost {
             memo_props: vec![Vec::new(); hooks.len()],
             member_reads: vec![Vec::new(); hooks.len()],
             hook_reads: vec![0; hooks.len()],
-            memo: RwLock::default(),
+            memo: Shards::default(),
             owners: Vec::new(),
             docs: "docs/scripting.md",
             noun: "card",
@@ -625,12 +626,13 @@ impl ScriptHost {
         }
         let key = MemoKey { hook: hook as u16, owner: owner as u32, values };
         // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
-        if let Some(v) = self.memo.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        let memo = self.memo.mine();
+        if let Some(v) = memo.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(Some(v.clone()));
         }
         let value = self.call(hook, owner, wrap(ctx))?;
         if let Some(v) = &value {
-            let mut memo = self.memo.write().unwrap_or_else(|e| e.into_inner());
+            let mut memo = memo.write().unwrap_or_else(|e| e.into_inner());
             if memo.len() < MEMO_CAPACITY {
                 memo.insert(key, v.clone());
             }
@@ -909,6 +911,37 @@ fn calls_to(ast: &AST, names: &[&str]) -> Vec<(String, Pos)> {
 }
 
 /// Most scalar properties a remembered hook may read.
+/// A value per thread, near enough: one of [`SHARDS`] locks, picked by the
+/// thread's id, each on its own cache line. A lock every thread reads writes
+/// its count on every read, and two cores passing that line to and fro cost a
+/// parallel simulation a sixth of its work; a thread keeps to its own shard
+/// (its remembered values are its own, filled as it plays).
+pub struct Shards<T>(Box<[Padded<RwLock<T>>]>);
+
+/// How many shards: enough that a few threads rarely share one.
+const SHARDS: usize = 64;
+
+/// A value on a cache line of its own.
+#[repr(align(128))]
+#[derive(Default)]
+struct Padded<T>(T);
+
+impl<T: Default> Default for Shards<T> {
+    fn default() -> Self {
+        Shards((0..SHARDS).map(|_| Padded::default()).collect())
+    }
+}
+
+impl<T> Shards<T> {
+    /// The calling thread's shard.
+    pub fn mine(&self) -> &RwLock<T> {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        std::thread::current().id().hash(&mut h);
+        &self.0[(h.finish() % SHARDS as u64) as usize].0
+    }
+}
+
 const MEMO_KEY: usize = 4;
 
 /// Most values a host remembers: beyond it, hooks are simply called.
@@ -1065,6 +1098,18 @@ fn pos(p: Position) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_thread_keeps_to_its_shard_and_threads_spread_over_several() {
+        let shards: Shards<u32> = Shards::default();
+        let mine = |s: &Shards<u32>| std::ptr::from_ref(s.mine()) as usize;
+        assert_eq!(mine(&shards), mine(&shards));
+        let seen: std::collections::HashSet<usize> = std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..8).map(|_| sc.spawn(|| mine(&shards))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(seen.len() >= 4, "8 threads on {} shards", seen.len());
+    }
 
     #[test]
     fn literal_bodies_are_detected_and_others_are_not() {

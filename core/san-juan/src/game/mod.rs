@@ -273,7 +273,11 @@ impl Game {
             spare: _,
             deck_keeps: _,
         } = from;
-        self.rs.clone_from(rs);
+        // The same ruleset (nearly always): touching its shared count would
+        // pass that count's cache line between the cores of a parallel run.
+        if !Arc::ptr_eq(&self.rs, rs) {
+            self.rs.clone_from(rs);
+        }
         self.rng.clone_from(rng);
         self.players.truncate(players.len());
         let kept = self.players.len();
