@@ -35,7 +35,9 @@ pub struct Args {
     #[arg(long, default_value = crate::games::default_ruleset())]
     ruleset: String,
     /// Bots per seat, comma-separated (one name applies to every seat): balance
-    /// (learned from self-play for this ruleset), random, greedy, mcts, mcts:N, mcts-balance:N.
+    /// (learned from self-play for this ruleset), balance+FEATURE=X (the balance bot
+    /// liking one feature of `sanjuan learn` X points more, e.g. balance+built:well=0.5),
+    /// random, greedy, mcts, mcts:N, mcts-balance:N.
     #[arg(long, default_value = "balance")]
     bots: String,
     /// Worker threads (default: all cores).
@@ -153,8 +155,10 @@ pub fn run(args: Args) -> CmdResult {
 
 /// One line per seat: its bot, win rate and mean score, each with its 95% interval.
 fn print_seats(summary: &engine_report::RunSummary, bots: &[String]) {
+    // As wide as the longest bot name (`balance+built:black_market=0.5`).
+    let w = bots.iter().map(|b| b.chars().count()).max().unwrap_or(0).max(10);
     println!(
-        "{:<6} {:<10} {:>8} {:>15} {:>10} {:>13}",
+        "{:<6} {:<w$} {:>8} {:>15} {:>10} {:>13}",
         "seat", "bot", "win %", "95% interval", "avg score", "95% interval"
     );
     use engine_report::{Mean, Rate};
@@ -163,7 +167,7 @@ fn print_seats(summary: &engine_report::RunSummary, bots: &[String]) {
         let (wins, score) =
             summary.seats.get(seat).map_or((Rate::wilson(0.0, 0), Mean::of(&[])), |s| (s.win_rate, s.score));
         println!(
-            "{seat:<6} {bot:<10} {:>8.1} {:>15} {:>10.1} {:>13}",
+            "{seat:<6} {bot:<w$} {:>8.1} {:>15} {:>10.1} {:>13}",
             100.0 * wins.value,
             format!("{:.1}–{:.1}", 100.0 * wins.lo, 100.0 * wins.hi),
             score.value,

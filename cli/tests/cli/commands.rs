@@ -292,7 +292,16 @@ fn no_command_line_value_panics_aborts_or_hangs() {
     case(&tune(&["--param", "card.palace.cost=-9223372036854775808..9223372036854775807"]), Refused(1));
     case(&tune(&["--param", "card.palace.cost=1..2", "--bot", "nobody"]), Refused(1));
     case(&tune(&["--param", "rules.no_such_rule=1..2"]), Refused(1));
-    for bots in ["nonsense", "mcts:0", "mcts:-1", "mcts:4294967295", "mcts:18446744073709551615", ",,"] {
+    for bots in [
+        "nonsense",
+        "mcts:0",
+        "mcts:-1",
+        "mcts:4294967295",
+        "mcts:18446744073709551615",
+        ",,",
+        "balance+",
+        "balance+x=y",
+    ] {
         case(&["simulate", "--bots", bots, "--games", "1"], Refused(1));
         case(&["play", "--bots", bots], Refused(1));
     }
@@ -1459,4 +1468,42 @@ fn the_balance_playout_search_plays_both_games() {
     let (ok, _, err) = sanjuan(&["simulate", "--bots", "mcts-balance:0", "--games", "1"]);
     assert!(!ok);
     assert!(err.contains("write mcts-balance:N"), "{err}");
+}
+
+/// A balance bot can be nudged toward a feature of its model, in every game:
+/// the seat nudged to like a building type gets it more than the others do,
+/// and a feature the model lacks is refused with the nearest names.
+#[test]
+fn a_nudged_balance_bot_likes_what_it_is_nudged_toward_in_both_games() {
+    let dir = temp_dir("nudged");
+    for (ruleset, bots, prefix) in [
+        ("second-edition", "balance+built:black_market=3,balance,balance,balance", "black_market"),
+        ("alhambra", "balance+lead:garden=4,balance,balance,balance", "garden"),
+    ] {
+        let file = dir.join(format!("{ruleset}.jsonl"));
+        let path = file.to_str().unwrap();
+        let args = ["simulate", "--ruleset", ruleset, "--bots", bots, "--games", "40", "--quiet", "--json-lines", path];
+        let (ok, out, err) = sanjuan(&args);
+        assert!(ok, "{ruleset}: {err}");
+        assert!(out.contains(bots.split(',').next().unwrap()), "{ruleset}: the table names the bot\n{out}");
+        let mut got = [0usize; 4];
+        for line in std::fs::read_to_string(&file).unwrap().lines() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["bots"][0], bots.split(',').next().unwrap(), "{ruleset}");
+            for (seat, city) in record["buildings"].as_array().unwrap().iter().enumerate() {
+                got[seat] += city
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|b| b["round"].as_u64() > Some(0) && b["id"].as_str().unwrap().starts_with(prefix))
+                    .count();
+            }
+        }
+        let others = (got[1] + got[2] + got[3]) as f64 / 3.0;
+        // Alhambra: nearly every building is bought by someone; the nudged seat gets a fair share more.
+        assert!(got[0] as f64 > 1.2 * others, "{ruleset}: {prefix} got per seat {got:?}");
+    }
+    let (ok, _, err) = sanjuan(&["simulate", "--bots", "balance+built:blackmarket=1", "--games", "1"]);
+    assert!(!ok);
+    assert!(err.contains("no feature `built:blackmarket`; did you mean built:black_market?"), "{err}");
 }

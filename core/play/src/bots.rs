@@ -39,14 +39,17 @@ impl<G: TurnGame> Bot<G> for RandomBot {
 }
 
 /// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
-pub const BOT_NAMES: &[&str] = &["balance", "random", "greedy", "mcts", "mcts:N", "mcts-balance:N"];
+pub const BOT_NAMES: &[&str] =
+    &["balance", "balance+FEATURE=X", "random", "greedy", "mcts", "mcts:N", "mcts-balance:N"];
 
 /// A bot named on a command line or in a file, before it is built for a game
 /// (the game brings its own rules of thumb and search).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BotSpec {
-    /// The balance bot ([`crate::value::ValueBot`]) with the ruleset's learned model.
-    Balance,
+    /// The balance bot ([`crate::value::ValueBot`]) with the ruleset's learned
+    /// model, its weights nudged as listed (`balance+built:well=0.5`: a bot
+    /// that likes a well half a point more than it learned to).
+    Balance(Vec<Nudge>),
     /// [`RandomBot`].
     Random,
     /// The game's rules of thumb.
@@ -58,12 +61,26 @@ pub enum BotSpec {
     MctsBalance(u32),
 }
 
+/// One weight of the balance bot's model moved: `feature` (a name the `learn`
+/// command lists) is worth `by` more to the bot than it learned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Nudge {
+    /// The feature's name.
+    pub feature: String,
+    /// What is added to its weight.
+    pub by: f64,
+}
+
 impl BotSpec {
-    /// `balance`, `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]), `mcts:N`
-    /// (N from 1 to [`Mcts::MAX_ITERATIONS`]) or `mcts-balance[:N]`; the error says what is wrong.
+    /// `balance`, `balance+FEATURE=X[+FEATURE=X…]`, `random`, `greedy`, `mcts`
+    /// ([`Mcts::DEFAULT_ITERATIONS`]), `mcts:N` (N from 1 to
+    /// [`Mcts::MAX_ITERATIONS`]) or `mcts-balance[:N]`; the error says what is wrong.
     pub fn parse(name: &str) -> Result<BotSpec, String> {
+        if let Some(nudges) = name.strip_prefix("balance+") {
+            return nudges.split('+').map(|n| Nudge::parse(name, n)).collect::<Result<_, _>>().map(BotSpec::Balance);
+        }
         match name.split_once(':') {
-            None if name == "balance" => Ok(BotSpec::Balance),
+            None if name == "balance" => Ok(BotSpec::Balance(Vec::new())),
             None if name == "random" => Ok(BotSpec::Random),
             None if name == "greedy" => Ok(BotSpec::Greedy),
             None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
@@ -78,6 +95,19 @@ impl BotSpec {
                 )),
             },
             _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
+        }
+    }
+}
+
+impl Nudge {
+    /// `FEATURE=X` of the bot `name`, X a number (negative: liked less).
+    fn parse(name: &str, text: &str) -> Result<Nudge, String> {
+        let how = "write balance+FEATURE=X, FEATURE a name the `learn` command lists and X the \
+                   points added to its weight (e.g. balance+built:well=0.5; several joined by +)";
+        let Some((feature, by)) = text.split_once('=') else { return Err(format!("`{name}`: {how}")) };
+        match by.parse::<f64>() {
+            Ok(by) if by.is_finite() && !feature.is_empty() => Ok(Nudge { feature: feature.to_owned(), by }),
+            _ => Err(format!("`{name}`: `{text}` is not FEATURE=X; {how}")),
         }
     }
 }
@@ -289,7 +319,16 @@ mod tests {
 
     #[test]
     fn bot_names_parse() {
-        assert_eq!(BotSpec::parse("balance"), Ok(BotSpec::Balance));
+        assert_eq!(BotSpec::parse("balance"), Ok(BotSpec::Balance(Vec::new())));
+        let nudge = |f: &str, by: f64| Nudge { feature: f.to_owned(), by };
+        assert_eq!(
+            BotSpec::parse("balance+built:well=0.5+lead:garden=-1"),
+            Ok(BotSpec::Balance(vec![nudge("built:well", 0.5), nudge("lead:garden", -1.0)]))
+        );
+        for bad in ["balance+", "balance+built:well", "balance+built:well=x", "balance+=1", "balance+a=inf"] {
+            let err = BotSpec::parse(bad).unwrap_err();
+            assert!(err.contains("write balance+FEATURE=X"), "{bad}: {err}");
+        }
         assert_eq!(BotSpec::parse("random"), Ok(BotSpec::Random));
         assert_eq!(BotSpec::parse("greedy"), Ok(BotSpec::Greedy));
         assert_eq!(BotSpec::parse("mcts"), Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)));
@@ -308,7 +347,9 @@ mod tests {
         for n in ["", "Random", "greedy:2", "mcts 5", "alpha", "balance:3"] {
             assert_eq!(
                 BotSpec::parse(n),
-                Err(format!("unknown bot `{n}`; bots: balance, random, greedy, mcts, mcts:N, mcts-balance:N"))
+                Err(format!(
+                    "unknown bot `{n}`; bots: balance, balance+FEATURE=X, random, greedy, mcts, mcts:N, mcts-balance:N"
+                ))
             );
         }
     }

@@ -147,6 +147,34 @@ impl ValueModel {
     /// learned points (a model of an older version is learned again).
     pub const VERSION: u32 = 2;
 
+    /// This model with each nudge's feature worth its `by` more; the error
+    /// names a feature the model does not have, and the ones it has like it.
+    pub fn nudged(&self, nudges: &[crate::bots::Nudge]) -> Result<ValueModel, String> {
+        let mut model = self.clone();
+        for n in nudges {
+            let Some(i) = self.features.iter().position(|f| *f == n.feature) else {
+                // The nearest names by spelling (a letter left out, two swapped).
+                let mut near: Vec<(f64, &str)> = self
+                    .features
+                    .iter()
+                    .map(|f| (strsim::normalized_damerau_levenshtein(&n.feature, f), f.as_str()))
+                    .filter(|(s, _)| *s >= 0.6)
+                    .collect();
+                near.sort_by(|a, b| b.0.total_cmp(&a.0));
+                // Only the nearly nearest: every `built:` name shares six letters.
+                let best = near.first().map_or(1.0, |n| n.0);
+                let near: Vec<&str> = near.into_iter().filter(|n| n.0 >= best - 0.05).take(3).map(|(_, f)| f).collect();
+                let hint = if near.is_empty() { String::new() } else { format!("did you mean {}? ", near.join(", ")) };
+                return Err(format!(
+                    "the balance model of {} has no feature `{}`; {hint}the command `learn --ruleset {}` lists them",
+                    self.ruleset, n.feature, self.ruleset
+                ));
+            };
+            model.weights[i] += n.by;
+        }
+        Ok(model)
+    }
+
     /// The value of a feature vector.
     pub fn value(&self, features: &[f64]) -> f64 {
         self.weights.iter().zip(features).map(|(w, f)| w * f).sum()
@@ -446,6 +474,27 @@ mod tests {
         // A large ridge shrinks the slopes, not the bias.
         let shrunk = r.solve(1e6);
         assert!(shrunk[1].abs() < 0.1 && shrunk[2].abs() < 0.1, "{shrunk:?}");
+    }
+
+    #[test]
+    fn a_nudge_moves_one_weight_and_a_missing_feature_is_named() {
+        let model = ValueModel {
+            version: ValueModel::VERSION,
+            game: "g".into(),
+            ruleset: "r".into(),
+            fingerprint: "f".into(),
+            games: 1,
+            rounds: 1,
+            seed: 0,
+            features: vec!["bias".into(), "built:well".into(), "built:tower".into()],
+            weights: vec![1.0, 2.0, 3.0],
+        };
+        let nudge = |f: &str, by| crate::bots::Nudge { feature: f.into(), by };
+        let nudged = model.nudged(&[nudge("built:well", 0.5), nudge("built:well", 0.25)]).unwrap();
+        assert_eq!(nudged.weights, vec![1.0, 2.75, 3.0]);
+        let err = model.nudged(&[nudge("built:wel", 1.0)]).unwrap_err();
+        assert!(err.contains("no feature `built:wel`; did you mean built:well?"), "{err}");
+        assert!(err.contains("the command `learn --ruleset r` lists them"), "{err}");
     }
 
     #[test]
