@@ -232,8 +232,11 @@ impl Server {
         if request.seats.len() < 2 || request.seats.len() > 6 {
             return Err(bad("give 2 to 6 seats, each `human` or a bot".into()));
         }
+        let rules = self.rules(&request.ruleset)?;
         for s in request.seats.iter().filter(|s| *s != HUMAN) {
             table::check_bot(s)?;
+            // A nudged balance bot's features are this ruleset's: refused now, not at its first move.
+            rules.check_bot(s).map_err(bad)?;
         }
         if !request.seats.iter().any(|s| s == HUMAN) {
             return Err(bad("a table needs at least one `human` seat".into()));
@@ -242,7 +245,7 @@ impl Server {
         self.admit(client)?;
         let seed = request.seed.unwrap_or_else(|| rand::Rng::next_u64(&mut rand::rng()) >> 11);
         let players = request.seats.len();
-        let mut game = self.rules(&request.ruleset)?.start(players, seed).map_err(|e| refuse(400, e))?;
+        let mut game = rules.start(players, seed).map_err(|e| refuse(400, e))?;
         game.log_events(true);
         game.record_actions(true);
         let id = table::token()[..12].to_owned();
@@ -336,8 +339,9 @@ impl Server {
         let (game, seed, named) = self.replayed(&ruleset, &text)?;
         let players = game.seats();
         let mut seats: Vec<String> = (0..players).map(|i| named.get(i).cloned().unwrap_or_default()).collect();
+        let rules = game.rules();
         for s in &mut seats {
-            if table::check_bot(s).is_err() {
+            if table::check_bot(s).is_err() || rules.check_bot(s).is_err() {
                 *s = HUMAN.to_owned();
             }
         }

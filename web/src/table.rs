@@ -418,6 +418,7 @@ impl Table {
             return Err(refuse(400, "name a bot: balance, greedy, random, mcts"));
         }
         check_bot(bot)?;
+        self.game.rules().check_bot(bot).map_err(|e| refuse(400, e))?;
         if self.game.over() {
             return Err(refuse(409, "the game is over"));
         }

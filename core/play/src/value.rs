@@ -152,25 +152,7 @@ impl ValueModel {
     pub fn nudged(&self, nudges: &[crate::bots::Nudge]) -> Result<ValueModel, String> {
         let mut model = self.clone();
         for n in nudges {
-            let Some(i) = self.features.iter().position(|f| *f == n.feature) else {
-                // The nearest names by spelling (a letter left out, two swapped).
-                let mut near: Vec<(f64, &str)> = self
-                    .features
-                    .iter()
-                    .map(|f| (strsim::normalized_damerau_levenshtein(&n.feature, f), f.as_str()))
-                    .filter(|(s, _)| *s >= 0.6)
-                    .collect();
-                near.sort_by(|a, b| b.0.total_cmp(&a.0));
-                // Only the nearly nearest: every `built:` name shares six letters.
-                let best = near.first().map_or(1.0, |n| n.0);
-                let near: Vec<&str> = near.into_iter().filter(|n| n.0 >= best - 0.05).take(3).map(|(_, f)| f).collect();
-                let hint = if near.is_empty() { String::new() } else { format!("did you mean {}? ", near.join(", ")) };
-                return Err(format!(
-                    "the balance model of {} has no feature `{}`; {hint}the command `learn --ruleset {}` lists them",
-                    self.ruleset, n.feature, self.ruleset
-                ));
-            };
-            model.weights[i] += n.by;
+            model.weights[feature_index(&self.features, &n.feature, &self.ruleset)?] += n.by;
         }
         Ok(model)
     }
@@ -366,6 +348,27 @@ impl Default for Schedule {
     fn default() -> Self {
         Schedule { games: 1500, rounds: 3, explore: 0.1, sample: 0.15, ridge: 20.0 }
     }
+}
+
+/// Where `name` is among a model's `features` (of the ruleset `ruleset`); the
+/// error names the nearest ones by spelling (a letter left out, two swapped).
+pub fn feature_index(features: &[String], name: &str, ruleset: &str) -> Result<usize, String> {
+    if let Some(i) = features.iter().position(|f| f == name) {
+        return Ok(i);
+    }
+    let mut near: Vec<(f64, &str)> = features
+        .iter()
+        .map(|f| (strsim::normalized_damerau_levenshtein(name, f), f.as_str()))
+        .filter(|(s, _)| *s >= 0.6)
+        .collect();
+    near.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Only the nearly nearest: names of one family share their prefix.
+    let best = near.first().map_or(1.0, |n| n.0);
+    let near: Vec<&str> = near.into_iter().filter(|n| n.0 >= best - 0.05).take(3).map(|(_, f)| f).collect();
+    let hint = if near.is_empty() { String::new() } else { format!("did you mean {}? ", near.join(", ")) };
+    Err(format!(
+        "the balance model of {ruleset} has no feature `{name}`; {hint}the command `learn --ruleset {ruleset}` lists them"
+    ))
 }
 
 /// What [`learn`] needs to know of the ruleset and game.
