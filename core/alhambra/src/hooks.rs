@@ -503,7 +503,9 @@ impl Hooks {
         let mut key =
             ScoreKey { scoring: scoring as u8, kind: kind as u8, collectors: n as u8, counts: [0; MAX_COLLECTORS] };
         key.counts[..n].copy_from_slice(counts);
-        let symmetric = self.symmetric(key, ranks, needs_building)?;
+        // This thread's memo, found once for both lookups.
+        let memo = self.memo.mine();
+        let symmetric = self.symmetric(memo, key, ranks, needs_building)?;
         // `order[j]`: the collector whose count is j-th largest (stable, so ties keep seat order).
         let mut order = [0u8; MAX_COLLECTORS];
         if symmetric {
@@ -516,12 +518,12 @@ impl Hooks {
             }
         }
         // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
-        let remembered = self.memo.mine().read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
+        let remembered = memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
         let sorted = match remembered {
             Some(p) => p,
             None => {
                 let p = self.call_score(&key.counts[..n], ranks, needs_building)?;
-                let mut memo = self.memo.mine().write().unwrap_or_else(|e| e.into_inner());
+                let mut memo = memo.write().unwrap_or_else(|e| e.into_inner());
                 if memo.points.len() < MEMO_CAPACITY {
                     memo.points.insert(key, p);
                 }
@@ -542,9 +544,15 @@ impl Hooks {
     /// collectors points by count alone, whatever the order: probed once on a
     /// few count vectors, each against a rotation and a swap of its first two
     /// (which together reach every order).
-    fn symmetric(&self, key: ScoreKey, ranks: &[i32], needs_building: bool) -> Result<bool, GameError> {
+    fn symmetric(
+        &self,
+        memo: &std::sync::RwLock<Memo>,
+        key: ScoreKey,
+        ranks: &[i32],
+        needs_building: bool,
+    ) -> Result<bool, GameError> {
         let probe_key = (key.scoring, key.kind, key.collectors);
-        if let Some(&s) = self.memo.mine().read().unwrap_or_else(|e| e.into_inner()).symmetric.get(&probe_key) {
+        if let Some(&s) = memo.read().unwrap_or_else(|e| e.into_inner()).symmetric.get(&probe_key) {
             return Ok(s);
         }
         let n = usize::from(key.collectors);
@@ -576,7 +584,7 @@ impl Hooks {
                 }
             }
         }
-        self.memo.mine().write().unwrap_or_else(|e| e.into_inner()).symmetric.insert(probe_key, symmetric);
+        memo.write().unwrap_or_else(|e| e.into_inner()).symmetric.insert(probe_key, symmetric);
         Ok(symmetric)
     }
 
