@@ -169,7 +169,6 @@ impl Features for Game {
 
 /// The deck's cards by [`Values::typical_keep`], sorted, with their copies;
 /// their mean over the deck's copies; and the councillor's best of k, as asked.
-#[derive(Default)]
 struct Keeps {
     sorted: Vec<(f64, f64)>,
     mean: f64,
@@ -254,8 +253,8 @@ struct Values<'a> {
     copy: RefCell<Option<(Box<Game>, i32)>>,
     /// Each seat's score now (NaN: not worked out yet; only near the game's end).
     scores: RefCell<SmallVec<[f64; 8]>>,
-    /// The deck's cards by [`Values::typical_keep`], sorted, with their copies
-    /// (worked out when [`Values::best_of`] is first asked).
+    /// The deck's cards by [`Values::typical_keep`] and what follows from them
+    /// ([`Values::keeps`]: from the game's [`DeckKeeps`] when they still hold).
     deck_keeps: OnceCell<Arc<Keeps>>,
 }
 
@@ -416,7 +415,7 @@ impl<'a> Values<'a> {
                     n += f64::from(c.copies);
                     sorted.push((keep, f64::from(c.copies)));
                 }
-                sorted.sort_by(|a: &(f64, f64), b: &(f64, f64)| a.0.total_cmp(&b.0));
+                sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
                 Keeps::new(sorted, if n > 0.0 { sum / n } else { 0.0 })
             })
         })
