@@ -655,6 +655,11 @@ pub const CTX_EVENT: usize = 8;
 /// The index of `hand_cards` in [`CTX_MORE`].
 pub const CTX_HAND_CARDS: usize = 9;
 
+/// The index of `hand_sizes` in [`CTX_MORE`].
+pub const CTX_HAND_SIZES: usize = 3;
+/// The members of [`CTX_MORE`] that read the cities (`ScriptCtx::buildings`).
+pub const CITY_MEMBERS: [usize; 7] = [1, 2, 12, 13, 14, 15, 16];
+
 /// The properties and methods of `ctx` beyond [`SCALARS`] (lists and methods),
 /// for `check`'s "no such property".
 pub static CTX_MORE: &[&str] = &[
@@ -746,10 +751,12 @@ pub struct ScriptCtx {
     pub facts: Ctx,
     /// The card table.
     pub table: Arc<CardTable>,
-    /// Buildings in play, per seat.
-    pub buildings: Arc<Vec<Vec<CardIdx>>>,
-    /// Cards in each player's hand, by seat (public: everyone sees hand sizes).
-    pub hand_sizes: Arc<Vec<i32>>,
+    /// Buildings in play, per seat: made only for a hook that may read a city
+    /// ([`CITY_MEMBERS`]).
+    pub buildings: Option<Arc<Vec<Vec<CardIdx>>>>,
+    /// Cards in each player's hand, by seat (public: everyone sees hand sizes):
+    /// made only for a hook that may read `hand_sizes`.
+    pub hand_sizes: Option<Arc<Vec<i32>>>,
     /// The owner's counters by name.
     pub counters: Arc<Vec<(Arc<str>, i32)>>,
     /// The roles the owner chose so far this game, a bit per role.
@@ -1049,6 +1056,16 @@ impl ScriptCtx {
         idx.map_or(Dynamic::UNIT, |i| Dynamic::from(Card::new(&self.table, i)))
     }
 
+    /// Every seat's buildings (none when the hook was judged not to read them).
+    fn cities(&self) -> &[Vec<CardIdx>] {
+        self.buildings.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// `seat`'s buildings.
+    fn city(&self, seat: usize) -> &[CardIdx] {
+        self.cities().get(seat).map_or(&[], Vec::as_slice)
+    }
+
     fn cards(&self, list: &[CardIdx]) -> Array {
         list.iter().map(|&i| Dynamic::from(Card::new(&self.table, i))).collect()
     }
@@ -1225,33 +1242,33 @@ pub fn register(engine: &mut Engine) {
             c.counters.iter().find(|(n, _)| &**n == name).map_or(0, |(_, v)| *v)
         })
         .register_get("revealed", |c: &mut ScriptCtx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
-        .register_get("buildings", |c: &mut ScriptCtx| c.cards(&c.buildings[c.seat]))
+        .register_get("buildings", |c: &mut ScriptCtx| c.cards(c.city(c.seat)))
         .register_get("hand_sizes", |c: &mut ScriptCtx| {
-            c.hand_sizes.iter().map(|&n| Dynamic::from(n as rhai::INT)).collect::<Array>()
+            c.hand_sizes.iter().flat_map(|v| v.iter()).map(|&n| Dynamic::from(n as rhai::INT)).collect::<Array>()
         })
         .register_get("others", |c: &mut ScriptCtx| {
             let n = c.players;
-            (1..n).map(|k| Dynamic::from_array(c.cards(&c.buildings[(c.seat + k) % n]))).collect::<Array>()
+            (1..n).map(|k| Dynamic::from_array(c.cards(c.city((c.seat + k) % n)))).collect::<Array>()
         })
         .register_get("table", |c: &mut ScriptCtx| c.table_map())
         .register_get("event", |c: &mut ScriptCtx| c.event_value())
         .register_get("hand_cards", |c: &mut ScriptCtx| c.cards(c.view.as_ref().map_or(&[], |v| v.own_hand.as_slice())))
         .register_fn("count_kind", |c: &mut ScriptCtx, kind: &str| {
-            c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).kind.as_str() == kind).count() as i32
+            c.city(c.seat).iter().filter(|&&i| c.table.get(i).kind.as_str() == kind).count() as i32
         })
         .register_fn("count_tag", |c: &mut ScriptCtx, tag: &str| {
-            c.buildings[c.seat].iter().filter(|&&i| c.table.get(i).tags.iter().any(|t| t == tag)).count() as i32
+            c.city(c.seat).iter().filter(|&&i| c.table.get(i).tags.iter().any(|t| t == tag)).count() as i32
         })
         .register_fn("built_by_anyone", |c: &mut ScriptCtx, id: &str| {
-            c.buildings.iter().flatten().any(|&i| c.table.get(i).id == id)
+            c.cities().iter().flatten().any(|&i| c.table.get(i).id == id)
         })
         .register_fn("building_counts", |c: &mut ScriptCtx| {
             let n = c.players;
-            (0..n).map(|k| Dynamic::from_int(c.buildings[(c.seat + k) % n].len() as i32)).collect::<Array>()
+            (0..n).map(|k| Dynamic::from_int(c.city((c.seat + k) % n).len() as i32)).collect::<Array>()
         })
         .register_fn("count_types", |c: &mut ScriptCtx, kind: &str| {
             let mut seen: Vec<CardIdx> = Vec::new();
-            for &i in &c.buildings[c.seat] {
+            for &i in c.city(c.seat) {
                 if c.table.get(i).kind.as_str() == kind && !seen.contains(&i) {
                     seen.push(i);
                 }
@@ -1481,6 +1498,12 @@ mod tests {
         assert_eq!(CTX_MORE[CTX_TABLE], "table");
         assert_eq!(CTX_MORE[CTX_HAND_CARDS], "hand_cards");
         assert_eq!(CTX_MORE[CTX_EVENT], "event");
+        assert_eq!(CTX_MORE[CTX_HAND_SIZES], "hand_sizes");
+        let cities: Vec<&str> = CITY_MEMBERS.iter().map(|&m| CTX_MORE[m]).collect();
+        assert_eq!(
+            cities,
+            ["buildings", "others", "count_kind", "count_tag", "built_by_anyone", "building_counts", "count_types"]
+        );
     }
 }
 

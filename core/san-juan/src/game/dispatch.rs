@@ -168,17 +168,21 @@ impl Game {
     /// The `ctx` `hook`'s script receives, with the lists it may walk; the whole
     /// table only when the script may read it.
     pub(crate) fn script_ctx(&self, hook: Hook, facts: Ctx, revealed: Option<Arc<Vec<CardIdx>>>) -> ScriptCtx {
-        let buildings = self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect();
-        let hand_sizes = self.players.iter().map(|p| p.hand.len() as i32).collect();
         let scripts = &self.rs.scripts;
         let reads = |member: usize| scripts.may_read(hook as usize, facts.card as usize, member);
+        let buildings = hooks::CITY_MEMBERS
+            .into_iter()
+            .any(reads)
+            .then(|| Arc::new(self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect()));
+        let hand_sizes =
+            reads(hooks::CTX_HAND_SIZES).then(|| Arc::new(self.players.iter().map(|p| p.hand.len() as i32).collect()));
         let view =
             (reads(hooks::CTX_TABLE) || reads(hooks::CTX_HAND_CARDS)).then(|| Arc::new(self.table_facts(facts.seat)));
         ScriptCtx {
             facts,
             table: Arc::clone(&self.rs.cards),
-            buildings: Arc::new(buildings),
-            hand_sizes: Arc::new(hand_sizes),
+            buildings,
+            hand_sizes,
             counters: Arc::clone(&self.players[facts.seat].counters),
             roles_chosen: self.players[facts.seat].roles_chosen,
             view,

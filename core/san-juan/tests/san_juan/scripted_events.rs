@@ -428,3 +428,25 @@ fn a_build_option_that_reads_the_table_is_asked_every_turn_not_remembered() {
     play(Arc::clone(&rs), &one).unwrap();
     play(rs, &two).unwrap();
 }
+
+#[test]
+fn a_hook_sees_the_cities_and_hand_sizes_however_it_reads_them() {
+    // The cities and hand sizes are put in `ctx` only for hooks that may read
+    // them: read directly, through a helper that is handed `ctx`, or by a closure.
+    let scripts = [
+        "fn on_role(ctx) { #{ draw: ctx.buildings.len() + ctx.hand_sizes[1] } }\n",
+        "fn count(c) { c.buildings.len() + c.hand_sizes[1] }\nfn on_role(ctx) { #{ draw: count(ctx) } }\n",
+        "fn on_role(ctx) { let f = || ctx.building_counts()[0] + ctx.hand_sizes[1]; #{ draw: f.call() } }\n",
+        "fn on_role(ctx) { #{ draw: ctx.others[0].len() + ctx.count_kind(\"production\") + ctx.count_types(\"city\") } }\n",
+    ];
+    for script in scripts {
+        let (_dir, rs) = with_card("surveyor", script);
+        // 2 buildings in the chooser's city, 2 cards in the other hand (or: 2 in the other
+        // city, 1 production building, 1 kind of city building): 4 cards drawn.
+        let text = "deck = [\"aqueduct\", \"archive\", \"well\", \"well\", \"well\", \"market_stand\"]\nactions = [\"role builder\"]\n\
+                    [[players]]\nbuildings = [\"surveyor\", \"indigo_plant\"]\n\
+                    [[players]]\nbuildings = [\"smithy\", \"quarry\"]\nhand = [\"tower\", \"chapel\"]\n\
+                    [expect]\ndeck_top = [\"well\", \"market_stand\"]\nhands = [[\"aqueduct\", \"archive\", \"well\", \"well\"], [\"tower\", \"chapel\"]]\n";
+        play(rs.unwrap(), text).unwrap_or_else(|e| panic!("{script}: {e}"));
+    }
+}
