@@ -5,9 +5,10 @@
 //! Along `extends`, `[rules]` is merged key by key (the nearest file wins);
 //! `[[building]]` and `[[scoring]]` are patched entry by entry (a type by its
 //! id, a scoring by its name: a file changes or adds one without repeating the
-//! rest; a new type brings its scoring column in `points`); every other table
-//! (`money`, `yard`, `scripts`, `two_players`) is taken whole from the nearest
-//! file that has it.
+//! rest; a new type brings its scoring column in `points`); `[scripts]` is
+//! merged key by key too (a file replaces the scoring script alone, each path
+//! relative to the file that writes it); every other table (`money`, `yard`,
+//! `two_players`) is taken whole from the nearest file that has it.
 
 use std::sync::Arc;
 
@@ -184,12 +185,13 @@ struct YardFile {
     slots: Vec<String>,
 }
 
-/// Paths of the ruleset's scripts, relative to the file that names them.
+/// Paths of the ruleset's scripts, relative to the file that names them; a
+/// file that extends another may give one and take the other from its parent.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 struct ScriptPaths {
-    score: String,
-    neutral: String,
+    score: Option<String>,
+    neutral: Option<String>,
 }
 
 /// A ruleset file as written.
@@ -231,7 +233,8 @@ impl ChainFile for RulesetFile {
             ("yard", self.yard.is_none()),
             ("building", self.building.is_none()),
             ("scoring", self.scoring.is_none()),
-            ("scripts", self.scripts.is_none()),
+            ("scripts.score", self.scripts.as_ref().is_none_or(|s| s.score.is_none())),
+            ("scripts.neutral", self.scripts.as_ref().is_none_or(|s| s.neutral.is_none())),
             ("two_players", self.two_players.is_none()),
         ]
         .into_iter()
@@ -360,8 +363,10 @@ struct Tables<'a> {
     scorings: Vec<Scoring>,
     /// Where each of `scorings` was written.
     scoring_at: Vec<(&'a TomlDoc, usize)>,
-    scripts_doc: &'a TomlDoc,
-    scripts: &'a ScriptPaths,
+    /// The scoring script's path and the file that names it.
+    score: (&'a TomlDoc, &'a str),
+    /// The neutral collector's script's path and the file that names it.
+    neutral: (&'a TomlDoc, &'a str),
     two_doc: &'a TomlDoc,
     two: &'a TwoPlayers,
 }
@@ -374,7 +379,11 @@ impl<'a> Tables<'a> {
         let (yard_doc, yard) = nearest(chain, |f| f.yard.as_ref()).expect("checked by the chain");
         let (building_doc, _) = nearest(chain, |f| f.building.as_ref()).expect("checked by the chain");
         let (scoring_doc, _) = nearest(chain, |f| f.scoring.as_ref()).expect("checked by the chain");
-        let (scripts_doc, scripts) = nearest(chain, |f| f.scripts.as_ref()).expect("checked by the chain");
+        let script = |key: fn(&ScriptPaths) -> Option<&String>| {
+            let (doc, path) = nearest(chain, |f| f.scripts.as_ref().and_then(key)).expect("checked by the chain");
+            (doc, path.as_str())
+        };
+        let (score, neutral) = (script(|s| s.score.as_ref()), script(|s| s.neutral.as_ref()));
         let (two_doc, two) = nearest(chain, |f| f.two_players.as_ref()).expect("checked by the chain");
         let mut t = Tables {
             money_doc,
@@ -389,8 +398,8 @@ impl<'a> Tables<'a> {
             scoring_doc,
             scorings: Vec::new(),
             scoring_at: Vec::new(),
-            scripts_doc,
-            scripts,
+            score,
+            neutral,
             two_doc,
             two,
         };
@@ -794,7 +803,7 @@ fn check_scorings(rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
 /// Compiles the scoring and neutral-collector scripts and the scripts of the
 /// building types and currencies that name one; `None` (with errors) when they fail.
 fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> Option<Hooks> {
-    let Tables { scripts_doc, scripts, money_doc, money, .. } = *t;
+    let Tables { score: (score_doc, score_path), neutral: (neutral_doc, neutral_path), money_doc, money, .. } = *t;
     let script = |doc: &TomlDoc, key: &str, path: &str, errors: &mut Vec<LoadError>| -> Option<Source> {
         let s = doc.source.join(path);
         match s.check_inside(root, "rhai") {
@@ -805,8 +814,8 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
             }
         }
     };
-    let score = script(scripts_doc, "scripts.score", &scripts.score, errors);
-    let neutral = script(scripts_doc, "scripts.neutral", &scripts.neutral, errors);
+    let score = script(score_doc, "scripts.score", score_path, errors);
+    let neutral = script(neutral_doc, "scripts.neutral", neutral_path, errors);
     let before = errors.len();
     let types: Vec<(String, Option<Source>)> = t
         .types
@@ -831,7 +840,18 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
         (Some(score), Some(neutral), true) => match Hooks::load(&score, &neutral, &types, &currencies) {
             Ok(h) => Some(h),
             Err(e) => {
-                errors.extend(e.into_iter().map(|e| relocate_missing(e, scripts_doc)));
+                // An error with no line (a script that cannot be read) points at the key that names it.
+                let named = |e: &LoadError| {
+                    if e.file == neutral.to_string() {
+                        (neutral_doc, "scripts.neutral")
+                    } else {
+                        (score_doc, "scripts.score")
+                    }
+                };
+                errors.extend(e.into_iter().map(|e| {
+                    let (doc, key) = named(&e);
+                    relocate_missing(e, doc, key)
+                }));
                 None
             }
         },
@@ -849,10 +869,10 @@ fn build(
     buildings: Vec<BuildingDef>,
     hooks: Hooks,
 ) -> Arc<Ruleset> {
-    let Tables { money, scripts_doc, scripts, two, .. } = *t;
+    let Tables { money, score: (score_doc, score_path), neutral: (neutral_doc, neutral_path), two, .. } = *t;
     let (scorings, types) = (&t.scorings, &t.types);
     let top = &chain[0].file;
-    let script_texts = [&scripts_doc.source.join(&scripts.score), &scripts_doc.source.join(&scripts.neutral)]
+    let script_texts = [score_doc.source.join(score_path), neutral_doc.source.join(neutral_path)]
         .map(|s| s.read().unwrap_or_default());
     let mut parts = vec![
         toml::to_string(&rules).unwrap_or_default(),
@@ -1175,9 +1195,9 @@ fn spaced<T: ToString>(items: &[T]) -> String {
     items.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
 }
 
-/// A script file that cannot be read is reported where the ruleset names it.
-fn relocate_missing(e: LoadError, doc: &TomlDoc) -> LoadError {
-    if e.pos.line == 0 { relocate(e, doc, "scripts") } else { e }
+/// A script file that cannot be read is reported where the ruleset names it (`key` in `doc`).
+fn relocate_missing(e: LoadError, doc: &TomlDoc, key: &str) -> LoadError {
+    if e.pos.line == 0 { relocate(e, doc, key) } else { e }
 }
 
 #[cfg(test)]

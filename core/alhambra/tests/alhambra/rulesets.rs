@@ -350,3 +350,56 @@ fn the_rulebook_scoring_gives_each_seat_its_own_points_in_any_order() {
     }
     assert_ne!(seen[0], seen[1], "the points follow the seats");
 }
+
+#[test]
+fn a_variant_replaces_the_scoring_script_alone_and_keeps_the_neutral_one() {
+    // Winner takes all: only the most buildings score, ties share nothing.
+    let root = tree(&[
+        (
+            "cards/s.toml",
+            "id = \"s\"\nname = \"S\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n[scripts]\nscore = \"../scripts/top.rhai\"\n",
+        ),
+        (
+            "scripts/top.rhai",
+            "fn on_score(ctx) { let top = 0; for n in ctx.counts { if n > top { top = n; } }\n\
+             let many = 0; for n in ctx.counts { if n == top { many += 1; } }\n\
+             let p = []; for n in ctx.counts { p.push(if n == top && many == 1 && n > 0 { ctx.ranks[0] } else { 0 }); } p }\n",
+        ),
+    ]);
+    let rs = load(&root, "cards/s.toml").unwrap();
+    let rows = |counts: &[u8]| counts.iter().map(|&c| [c; 8]).collect::<Vec<[u8; 8]>>();
+    let first = rs.scorings[2].ranks[0][0];
+    assert_eq!(&rs.type_points(2, 0, &rows(&[1, 3, 2])).unwrap()[..3], &[0, first, 0]);
+    assert_eq!(&rs.type_points(2, 0, &rows(&[3, 3, 2])).unwrap()[..3], &[0, 0, 0]);
+    // The neutral collector's script is the built-in one: two players play to the end.
+    let builtin = Ruleset::load("alhambra").unwrap();
+    assert_eq!(rs.hooks.neutral_draws(30, 6, 0).unwrap(), builtin.hooks.neutral_draws(30, 6, 0).unwrap());
+    let mut game = Game::new(rs, 2, 3).unwrap();
+    let mut bot = engine_play::bots::RandomBot::new(4);
+    while !game.is_over() {
+        let a = engine_play::bots::Bot::choose(&mut bot, &game, game.legal_actions());
+        game.apply(a).unwrap();
+    }
+}
+
+#[test]
+fn a_script_path_is_checked_in_the_file_that_writes_it() {
+    // A child's missing scoring script is reported at the child's own key.
+    let root = tree(&[(
+        "cards/s.toml",
+        "id = \"s\"\nname = \"S\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n[scripts]\nscore = \"../scripts/gone.rhai\"\n",
+    )]);
+    let e = load(&root, "cards/s.toml").unwrap_err();
+    assert!(e.contains("s.toml:6"), "{e}");
+    assert!(e.contains("gone.rhai"), "{e}");
+    // A ruleset that extends nothing must name both scripts.
+    let builtin = alhambra::files::BUILTINS
+        .ruleset("alhambra")
+        .unwrap()
+        .read()
+        .unwrap()
+        .replace("neutral = \"../", "# neutral = \"../");
+    let root = tree(&[("cards/root.toml", builtin.replace("id = \"alhambra\"", "id = \"root\"").as_str())]);
+    let e = load(&root, "cards/root.toml").unwrap_err();
+    assert!(e.contains("has no scripts.neutral"), "{e}");
+}
