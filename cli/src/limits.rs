@@ -4,9 +4,10 @@
 use clap::builder::{RangedU64ValueParser, TypedValueParser};
 use engine_game::AnyRules;
 
-/// The most games one `simulate` run plays: its records are kept in memory
-/// (about 2.5 KB each), so larger studies run as shards (`--seed-start`).
-pub const MAX_GAMES: u64 = 1_000_000;
+/// The most games one `simulate` run plays: it keeps a few numbers of each game
+/// for its summary (about 30 bytes; the records are written as it goes), so ten
+/// million games hold some 300 MB; larger studies run as shards (`--shard`).
+pub const MAX_GAMES: u64 = 10_000_000;
 
 /// The most worker threads `--jobs` starts.
 pub const MAX_JOBS: usize = 256;

@@ -60,6 +60,11 @@ pub struct Args {
     quiet: bool,
 }
 
+/// Games played in parallel before their records are written and let go: enough
+/// that the threads rarely wait for the chunk's last game, few enough that a
+/// run of millions of games holds a few megabytes of records at a time.
+const CHUNK: u64 = 4096;
+
 /// Runs the simulation of the ruleset's game and prints the summary.
 pub fn run(args: Args) -> CmdResult {
     crate::limits::check_game_range(args.seed_start, args.games)?;
@@ -107,24 +112,34 @@ pub fn run(args: Args) -> CmdResult {
         crate::output::write_file(&path, saved)?;
         Ok(record)
     };
+    let mut out = args.json_lines.as_deref().map(crate::output::AtomicFile::create).transpose()?;
+    // The report's own numbers, so `simulate` and `report` cannot disagree about a seat;
+    // a few numbers a game, not the records, so that memory stays flat however long the run.
+    let mut summary = engine_report::SummaryAcc::default();
     let start = Instant::now();
-    let range = first..first + games;
-    // Collecting into a Result stops every thread at the first error instead of playing on.
-    let records: Result<Vec<GameRecord>, String> =
-        pool.install(|| range.into_par_iter().progress_with(bar.clone()).map(one).collect());
+    // The games in chunks, each played in parallel and then written in order.
+    let (mut next, end) = (first, first + games);
+    while next < end {
+        let chunk = next..next.saturating_add(CHUNK).min(end);
+        next = chunk.end;
+        // Collecting into a Result stops every thread at the first error instead of playing on.
+        let records: Result<Vec<GameRecord>, String> =
+            pool.install(|| chunk.into_par_iter().progress_with(bar.clone()).map(one).collect());
+        let records = records.inspect_err(|_| bar.finish_and_clear())?;
+        for r in &records {
+            summary.add(r);
+            if let (Some(out), Some(path)) = (out.as_mut(), &args.json_lines) {
+                serde_json::to_writer(&mut *out, r).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                writeln!(out).map_err(|e| crate::output::write_error(out, &e))?;
+            }
+        }
+    }
     let elapsed = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let records = records?;
-    if let Some(path) = &args.json_lines {
-        let mut out = crate::output::AtomicFile::create(path)?;
-        for r in &records {
-            serde_json::to_writer(&mut out, r).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            writeln!(out).map_err(|e| crate::output::write_error(&out, &e))?;
-        }
+    if let Some(out) = out {
         out.commit()?;
     }
-    // The report's own numbers, so `simulate` and `report` cannot disagree about a seat.
-    let summary = engine_report::summary(&records);
+    let summary = summary.finish();
     let gps = games as f64 / elapsed.max(1e-9);
     let shard = args
         .shard

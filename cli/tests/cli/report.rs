@@ -87,6 +87,50 @@ fn shards_merge_to_the_single_run() {
 }
 
 #[test]
+fn a_run_of_several_chunks_writes_every_game_in_order_and_sums_them_all() {
+    // `simulate` plays 4,096 games at a time and keeps a few numbers of each,
+    // not the records: every game must still be written, in order, and counted.
+    let dir = scratch("chunks");
+    let path = dir.join("c.jsonl");
+    let (ok, out, err) = sanjuan(&[
+        "simulate",
+        "--bots",
+        "random",
+        "--players",
+        "2",
+        "--games",
+        "8200",
+        "--seed",
+        "9",
+        "--quiet",
+        "--json-lines",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let all = records(&path);
+    assert_eq!(all.len(), 8200);
+    assert!(all.iter().enumerate().all(|(i, r)| r["index"] == i as u64), "records out of order");
+    let (ok, report, err) = sanjuan(&["report", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    // Seat 0's win share and mean score, as `simulate` printed them and as the report reads them.
+    let printed: Vec<&str> = out.lines().find(|l| l.starts_with("0 ")).unwrap().split_whitespace().collect();
+    let wins: f64 = all
+        .iter()
+        .map(|r| {
+            let winners = r["winners"].as_array().unwrap();
+            if winners.iter().any(|w| w == 0) { 1.0 / winners.len() as f64 } else { 0.0 }
+        })
+        .sum();
+    assert_eq!(printed[2], format!("{:.1}", 100.0 * wins / 8200.0), "{out}");
+    let score: f64 = all.iter().map(|r| r["scores"][0].as_f64().unwrap()).sum::<f64>() / 8200.0;
+    assert_eq!(printed[4], format!("{score:.1}"), "{out}");
+    let seat0 = report.lines().find(|l| l.starts_with("seat 0 ")).unwrap();
+    assert_eq!(seat0.split_whitespace().nth(3).unwrap(), printed[2], "{report}");
+    assert!(out.contains("8200 games, 2 players"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn thread_count_does_not_change_the_records() {
     let dir = scratch("jobs");
     let (one, two) = (dir.join("j1.jsonl"), dir.join("j2.jsonl"));

@@ -43,7 +43,7 @@ mod two;
 
 pub use feel::{CardImpact, Feel, Lead, Margin, Matchup, Skill, lead_changes};
 pub use html::{render_comparison_html, render_html};
-pub use one::{BuildingStats, Length, PlayerStats, Report, Run, RunSummary, report, summary};
+pub use one::{BuildingStats, Length, PlayerStats, Report, Run, RunSummary, SummaryAcc, report, summary};
 pub use records::{
     MAX_RECORD_PLAYERS, MAX_RECORD_ROUNDS, RECORD_SCORES, ReportError, Shard, merge, merge_with, parse_json_lines,
     validate,

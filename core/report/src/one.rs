@@ -140,12 +140,58 @@ pub struct RunSummary {
 /// The summary of a run, computed as [`report`] computes the same numbers,
 /// without the per-building statistics a long run cannot afford.
 pub fn summary(records: &[GameRecord]) -> RunSummary {
-    let actions: Vec<f64> = records.iter().map(|r| r.actions as f64).collect();
-    RunSummary {
-        games: records.len() as u64,
-        seats: seats(records),
-        length: length(records),
-        actions: Mean::of(&actions),
+    let mut acc = SummaryAcc::default();
+    for r in records {
+        acc.add(r);
+    }
+    acc.finish()
+}
+
+/// A [`RunSummary`] added to game by game, keeping a few numbers of each game
+/// instead of its record (some 30 bytes a game), so that a run of millions of
+/// games need not hold its records; the numbers are [`summary`]'s, bit for bit.
+#[derive(Clone, Debug, Default)]
+pub struct SummaryAcc {
+    /// Per seat: its win shares' sum, and its score in each game that has the seat.
+    seats: Vec<(f64, Vec<i32>)>,
+    rounds: Vec<u32>,
+    stalled: u64,
+    actions: Vec<u64>,
+}
+
+impl SummaryAcc {
+    /// Counts one game (in the order the records would be read).
+    pub fn add(&mut self, r: &GameRecord) {
+        if self.seats.len() < r.scores.len() {
+            self.seats.resize_with(r.scores.len(), Default::default);
+        }
+        for (seat, &score) in r.scores.iter().enumerate() {
+            self.seats[seat].0 += win_share(r, seat);
+            self.seats[seat].1.push(score);
+        }
+        self.rounds.push(r.rounds);
+        self.stalled += u64::from(r.stalled);
+        self.actions.push(r.actions);
+    }
+
+    /// The summary of the games counted so far.
+    pub fn finish(&self) -> RunSummary {
+        let actions: Vec<f64> = self.actions.iter().map(|&a| a as f64).collect();
+        let seats = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(s, (wins, scores))| {
+                let scores: Vec<f64> = scores.iter().map(|&x| f64::from(x)).collect();
+                Acc { wins: *wins, scores }.stats(format!("seat {s}"))
+            })
+            .collect();
+        RunSummary {
+            games: self.rounds.len() as u64,
+            seats,
+            length: length_of(&self.rounds, self.stalled),
+            actions: Mean::of(&actions),
+        }
     }
 }
 
@@ -264,18 +310,24 @@ fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
 /// Rounds per game, their spread and the share of stalled games.
 pub(crate) fn length<R: Borrow<GameRecord>>(records: &[R]) -> Length {
     let records: Vec<&GameRecord> = records.iter().map(Borrow::borrow).collect();
-    let rounds: Vec<f64> = records.iter().map(|r| f64::from(r.rounds)).collect();
+    let rounds: Vec<u32> = records.iter().map(|r| r.rounds).collect();
+    let stalled = records.iter().filter(|r| r.stalled).count() as u64;
+    length_of(&rounds, stalled)
+}
+
+/// [`length`] from each game's rounds and the number of stalled games.
+fn length_of(rounds: &[u32], stalled: u64) -> Length {
     let mut histogram = BTreeMap::new();
-    for r in &records {
-        *histogram.entry(r.rounds).or_insert(0) += 1;
+    for &r in rounds {
+        *histogram.entry(r).or_insert(0) += 1;
     }
-    let stalled = records.iter().filter(|r| r.stalled).count() as f64;
+    let as_f64: Vec<f64> = rounds.iter().map(|&r| f64::from(r)).collect();
     Length {
-        rounds: Mean::of(&rounds),
-        quartiles: Quartiles::of(&rounds),
-        min: records.iter().map(|r| r.rounds).min().unwrap_or(0),
-        max: records.iter().map(|r| r.rounds).max().unwrap_or(0),
-        stalled: Rate::wilson(stalled, records.len() as u64),
+        rounds: Mean::of(&as_f64),
+        quartiles: Quartiles::of(&as_f64),
+        min: rounds.iter().copied().min().unwrap_or(0),
+        max: rounds.iter().copied().max().unwrap_or(0),
+        stalled: Rate::wilson(stalled as f64, rounds.len() as u64),
         histogram,
     }
 }

@@ -403,6 +403,21 @@ fn the_run_summary_is_the_reports_own_seats_and_length() {
     assert_eq!(s.seats, r.seats);
     assert_eq!(s.length, r.length);
     assert_eq!((s.actions.n, s.actions.value), (6, 100.0));
+    // Game by game, and with a seat some games lack (a 3-player game among 2-player ones).
+    let mut mixed = records.clone();
+    mixed.push(table(6, &["x", "x", "x"], &[10, 30, 20], &[1], &[]));
+    let mut acc = report::SummaryAcc::default();
+    for r in &mixed {
+        acc.add(r);
+    }
+    let (s, r) = (acc.finish(), report::report(&mixed));
+    assert_eq!((s.games, s.seats.len()), (7, 3));
+    assert_eq!(s.seats[..2], r.seats[..2]);
+    assert_eq!(s.length, r.length);
+    // One game: its score's interval is NaN, which equals nothing.
+    let (a, b) = (&s.seats[2], &r.seats[2]);
+    assert_eq!((a.games, a.win_rate, a.score.value), (1, b.win_rate, 20.0));
+    assert_eq!(b.score.value, 20.0);
 }
 
 /// A record of any player count: `rows` are the scores after each round
