@@ -52,10 +52,9 @@ pub struct MergeArgs {
 /// Reads and merges shard files into one record set.
 fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, String> {
     let mut shards = Vec::with_capacity(files.len());
+    let games: Vec<&str> = crate::games::registry().kinds().iter().map(|k| k.id()).collect();
     for path in files {
-        let text = read_json_lines(path)?;
-        let games: Vec<&str> = crate::games::registry().kinds().iter().map(|k| k.id()).collect();
-        shards.push(Shard::parse_for(&text, &path.display().to_string(), &games).map_err(|e| e.to_string())?);
+        shards.push(read_json_lines(path, &games)?);
     }
     let records = report::merge_with(shards, allow_mixed).map_err(|e| e.to_string())?;
     if records.is_empty() {
@@ -68,10 +67,10 @@ fn read_set(files: &[PathBuf], allow_mixed: bool) -> Result<Vec<GameRecord>, Str
 /// The longest line read as one game record (a 4-player record is a few KB).
 const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// Reads a JSON-lines file line by line, refusing a line longer than any game
-/// record: a device such as `/dev/zero` given as a file would otherwise be read
-/// until memory runs out.
-fn read_json_lines(path: &Path) -> Result<String, String> {
+/// Reads a JSON-lines file line by line into a shard (records of `games` only),
+/// refusing a line longer than any game record: a device such as `/dev/zero`
+/// given as a file would otherwise be read until memory runs out.
+fn read_json_lines(path: &Path, games: &[&str]) -> Result<Shard, String> {
     use std::io::{BufRead, Read};
     // A pipe or a device would block or never end: only regular files are records.
     if !std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.is_file() {
@@ -82,7 +81,9 @@ fn read_json_lines(path: &Path) -> Result<String, String> {
     }
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut reader = std::io::BufReader::new(file);
-    let (mut text, mut line) = (String::new(), Vec::new());
+    let name = path.display().to_string();
+    let mut shard = report::ShardReader::new(&name, Some(games));
+    let mut line = Vec::new();
     for number in 1.. {
         line.clear();
         let read = (&mut reader)
@@ -105,9 +106,11 @@ fn read_json_lines(path: &Path) -> Result<String, String> {
                 path.display()
             )
         })?;
-        text.push_str(line);
+        // As `str::lines` splits: without the newline and a carriage return before it.
+        let line = line.strip_suffix('\n').map_or(line, |l| l.strip_suffix('\r').unwrap_or(l));
+        shard.line(line).map_err(|e| e.to_string())?;
     }
-    Ok(text)
+    Ok(shard.finish())
 }
 
 /// A game's display name for report titles; records from before the `game`

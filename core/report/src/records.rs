@@ -89,26 +89,20 @@ pub struct Shard {
 impl Shard {
     /// Reads a shard from JSON-lines text; each record is validated ([`validate`]) for any game.
     pub fn parse(text: &str, source: &str) -> Result<Shard, ReportError> {
-        Ok(Shard {
-            source: source.to_owned(),
-            records: parse_json_lines(text, source)?,
-            lines: numbered(text).collect(),
-        })
+        let mut reader = ShardReader::new(source, None);
+        for line in text.lines() {
+            reader.line(line)?;
+        }
+        Ok(reader.finish())
     }
 
     /// [`Shard::parse`], also refusing a record of a game not in `games`.
     pub fn parse_for(text: &str, source: &str, games: &[&str]) -> Result<Shard, ReportError> {
-        let records = parse_json_lines(text, source)?;
-        for (line, r) in numbered(text).zip(&records) {
-            if !r.game.is_empty() && !games.contains(&r.game.as_str()) {
-                return Err(ReportError::Invalid {
-                    file: source.to_owned(),
-                    line,
-                    message: format!("unknown game `{}` (games: {})", clip(&r.game), games.join(", ")),
-                });
-            }
+        let mut reader = ShardReader::new(source, Some(games));
+        for line in text.lines() {
+            reader.line(line)?;
         }
-        Ok(Shard { source: source.to_owned(), records, lines: numbered(text).collect() })
+        Ok(reader.finish())
     }
 
     /// `file:line` of record `i`, for messages.
@@ -117,9 +111,73 @@ impl Shard {
     }
 }
 
-/// The 1-based numbers of the non-blank lines of `text`.
-fn numbered(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, _)| i + 1)
+/// A shard read one line at a time, as the caller reads its file: the file's
+/// text is never held whole, and each card id is kept once, shared by every
+/// record that names it (a record names some sixty), which more than halves
+/// the memory of a large record set.
+pub struct ShardReader<'g> {
+    source: String,
+    games: Option<&'g [&'g str]>,
+    records: Vec<GameRecord>,
+    lines: Vec<usize>,
+    line: usize,
+    ids: std::collections::HashSet<std::sync::Arc<str>>,
+}
+
+impl<'g> ShardReader<'g> {
+    /// A reader for the source named `source`; with `games`, a record of another game is refused.
+    pub fn new(source: &str, games: Option<&'g [&'g str]>) -> Self {
+        ShardReader {
+            source: source.to_owned(),
+            games,
+            records: Vec::new(),
+            lines: Vec::new(),
+            line: 0,
+            ids: Default::default(),
+        }
+    }
+
+    /// Reads the file's next line (blank lines are skipped, but counted).
+    pub fn line(&mut self, text: &str) -> Result<(), ReportError> {
+        self.line += 1;
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        let (file, line) = (&self.source, self.line);
+        let mut record = serde_json::from_str::<GameRecord>(text).map_err(|e| {
+            // serde_json ends its message with " at line 1 column N"; the line is ours.
+            let full = e.to_string();
+            let bare = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
+            ReportError::Parse { file: file.clone(), line, message: format!("{bare} (column {})", e.column()) }
+        })?;
+        validate(&record).map_err(|message| ReportError::Invalid { file: file.clone(), line, message })?;
+        if let Some(games) = self.games
+            && !record.game.is_empty()
+            && !games.contains(&record.game.as_str())
+        {
+            return Err(ReportError::Invalid {
+                file: file.clone(),
+                line,
+                message: format!("unknown game `{}` (games: {})", clip(&record.game), games.join(", ")),
+            });
+        }
+        for b in record.buildings.iter_mut().flatten() {
+            match self.ids.get(&b.id) {
+                Some(id) => b.id = std::sync::Arc::clone(id),
+                None => {
+                    self.ids.insert(std::sync::Arc::clone(&b.id));
+                }
+            }
+        }
+        self.records.push(record);
+        self.lines.push(line);
+        Ok(())
+    }
+
+    /// The shard read so far.
+    pub fn finish(self) -> Shard {
+        Shard { source: self.source, records: self.records, lines: self.lines }
+    }
 }
 
 /// The most players a record may have.
@@ -249,29 +307,7 @@ pub fn validate(r: &GameRecord) -> Result<(), String> {
 /// Reads one `GameRecord` per non-blank line. An error names the source,
 /// the line and the column.
 pub fn parse_json_lines(text: &str, source_name: &str) -> Result<Vec<GameRecord>, ReportError> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record = serde_json::from_str::<GameRecord>(line).map_err(|e| {
-            // serde_json ends its message with " at line 1 column N"; the line is ours.
-            let full = e.to_string();
-            let bare = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
-            ReportError::Parse {
-                file: source_name.to_owned(),
-                line: i + 1,
-                message: format!("{bare} (column {})", e.column()),
-            }
-        })?;
-        validate(&record).map_err(|message| ReportError::Invalid {
-            file: source_name.to_owned(),
-            line: i + 1,
-            message,
-        })?;
-        out.push(record);
-    }
-    Ok(out)
+    Ok(Shard::parse(text, source_name)?.records)
 }
 
 /// Merges shards: concatenates them, sorts by (run seed, index) and rejects
@@ -328,5 +364,9 @@ pub fn merge_with(shards: Vec<Shard>, allow_mixed: bool) -> Result<Vec<GameRecor
             return Err(ReportError::Duplicate { run_seed: a.run_seed, index: a.index, files });
         }
     }
-    Ok(tagged.into_iter().map(|(r, _, _)| r.clone()).collect())
+    // The records move into the merged order: a copy of each would double a large set's memory.
+    let order: Vec<(usize, usize)> = tagged.into_iter().map(|(_, k, i)| (k, i)).collect();
+    let mut slots: Vec<Vec<Option<GameRecord>>> =
+        shards.into_iter().map(|s| s.records.into_iter().map(Some).collect()).collect();
+    Ok(order.into_iter().filter_map(|(k, i)| slots[k][i].take()).collect())
 }

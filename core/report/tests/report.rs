@@ -293,6 +293,40 @@ fn parse_names_the_line_and_skips_blank_lines() {
 }
 
 #[test]
+fn a_shard_read_line_by_line_is_the_shard_parsed_whole_and_shares_card_ids() {
+    let records = fixture();
+    let mut text = String::new();
+    for r in &records[..3] {
+        text.push_str(&serde_json::to_string(r).unwrap());
+        text.push_str("\n\n");
+    }
+    let whole = Shard::parse(&text, "a.jsonl").unwrap();
+    let mut reader = report::ShardReader::new("a.jsonl", Some(&["test"]));
+    for line in text.lines() {
+        reader.line(line).unwrap();
+    }
+    let read = reader.finish();
+    assert_eq!(read, whole);
+    assert_eq!(read.lines, [1, 3, 5]);
+    // One copy of a card id for all the records that name it.
+    let forge: Vec<&std::sync::Arc<str>> = read
+        .records
+        .iter()
+        .flat_map(|r| r.buildings.iter().flatten())
+        .filter(|b| &*b.id == "forge")
+        .map(|b| &b.id)
+        .collect();
+    assert!(forge.len() >= 3 && forge.windows(2).all(|w| std::sync::Arc::ptr_eq(w[0], w[1])));
+    // A record of another game is refused at its line.
+    let mut other = records[0].clone();
+    other.game = "chess".into();
+    let mut reader = report::ShardReader::new("b.jsonl", Some(&["san-juan"]));
+    reader.line("").unwrap();
+    let err = reader.line(&serde_json::to_string(&other).unwrap()).unwrap_err().to_string();
+    assert!(err.starts_with("b.jsonl:2: not a valid game record: unknown game `chess` (games: san-juan)"), "{err}");
+}
+
+#[test]
 fn merge_sorts_shards_and_rejects_duplicates_and_mixed_rulesets() {
     let records = fixture();
     let shard = |name: &str, rs: &[GameRecord]| Shard { source: name.into(), records: rs.to_vec(), lines: Vec::new() };
