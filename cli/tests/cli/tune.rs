@@ -191,7 +191,7 @@ fn tune_refuses_bad_paths_ranges_targets_and_files_with_the_fix() {
 }
 
 #[test]
-fn an_alhambra_price_is_tuned_into_a_file_that_repeats_every_building_type() {
+fn an_alhambra_price_is_tuned_into_a_file_that_patches_only_the_entries_it_changes() {
     let dir = tree_dir("alhambra");
     let out = dir.join("tuned.toml");
     let out_s = out.to_str().unwrap();
@@ -220,9 +220,10 @@ fn an_alhambra_price_is_tuned_into_a_file_that_repeats_every_building_type() {
     assert!(ok, "{stdout}{stderr}");
     assert!(stdout.contains("meets the goal") && stdout.contains("building.tower.prices[0] = 4"), "{stdout}");
     let text = std::fs::read_to_string(&out).unwrap();
-    // `[[building]]` and `[[scoring]]` are taken whole from the nearest file, so all are written.
-    assert_eq!(text.matches("[[building]]").count(), 6, "{text}");
-    assert_eq!(text.matches("[[scoring]]").count(), 3, "{text}");
+    // `[[building]]` and `[[scoring]]` are patched entry by entry: the tower and scoring C alone.
+    assert_eq!(text.matches("[[building]]").count(), 1, "{text}");
+    assert_eq!(text.matches("[[scoring]]").count(), 1, "{text}");
+    assert!(text.contains("id = \"tower\"") && text.contains("name = \"C\""), "{text}");
     let relative = format!("target/tune-tests/alhambra-{}/tuned.toml", std::process::id());
     let (ok, diff, stderr) = sanjuan(&["cards", "--ruleset", "alhambra", "--diff", &relative]);
     assert!(ok, "{stderr}");

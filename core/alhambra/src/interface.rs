@@ -140,6 +140,9 @@ impl engine_game::Rules for Ruleset {
     fn tuned_tables(&self, values: &[(String, i64)]) -> Result<toml::Table, String> {
         use engine_rules::keys::{self, Step};
         let mut out = toml::Table::new();
+        // Only the building types and scorings a value changes: a patch replaces
+        // an entry by its id or name, and the others stay the parent's.
+        let mut entries: std::collections::BTreeMap<(String, usize), toml::Value> = Default::default();
         for (path, to) in values {
             if path.starts_with("rules.") {
                 engine_game::tuning::set_rule(&self.rules, &mut out, path, *to)?;
@@ -150,19 +153,29 @@ impl engine_game::Rules for Ruleset {
             let (Some(Step::Key(table)), Some(Step::Key(name))) = (steps.first(), steps.get(1)) else {
                 return Err(unknown());
             };
-            let (index, whole) = match table.as_str() {
-                "building" => (self.types.iter().position(|t| t.id == *name), toml::Value::try_from(&self.types)),
-                "scoring" => {
-                    (self.scorings.iter().position(|s| s.name == *name), toml::Value::try_from(&self.scorings))
+            let entry = match table.as_str() {
+                "building" => {
+                    self.types.iter().position(|t| t.id == *name).map(|i| (i, toml::Value::try_from(&self.types[i])))
                 }
+                "scoring" => self
+                    .scorings
+                    .iter()
+                    .position(|s| s.name == *name)
+                    .map(|i| (i, toml::Value::try_from(&self.scorings[i]))),
                 _ => return Err(unknown()),
             };
-            let index = index.ok_or_else(unknown)?;
-            let whole = whole.map_err(|e| e.to_string())?;
-            let list = out.entry(table.clone()).or_insert(whole);
-            let mut inner = vec![Step::Index(index)];
-            inner.extend_from_slice(&steps[2..]);
-            keys::set(list, &inner, *to).map_err(|_| unknown())?;
+            let (index, whole) = entry.ok_or_else(unknown)?;
+            let entry = match entries.entry((table.clone(), index)) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => e.insert(whole.map_err(|e| e.to_string())?),
+            };
+            keys::set(entry, &steps[2..], *to).map_err(|_| unknown())?;
+        }
+        for ((table, _), entry) in entries {
+            let list = out.entry(table).or_insert_with(|| toml::Value::Array(Vec::new()));
+            if let toml::Value::Array(list) = list {
+                list.push(entry);
+            }
         }
         Ok(out)
     }
