@@ -26,6 +26,17 @@ fn records(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
+/// Seat 0's wins in `records`, a shared win counting 1/k.
+fn seat0_wins(records: &[serde_json::Value]) -> f64 {
+    records
+        .iter()
+        .map(|r| {
+            let winners = r["winners"].as_array().unwrap();
+            if winners.iter().any(|w| w == 0) { 1.0 / winners.len() as f64 } else { 0.0 }
+        })
+        .sum()
+}
+
 #[test]
 fn shards_merge_to_the_single_run() {
     let dir = scratch("shards");
@@ -58,13 +69,7 @@ fn shards_merge_to_the_single_run() {
         .sum();
     assert_eq!(seat_games, 120, "{one}");
     // Seat 0's win rate in the report is the one in the records (a shared win counts 1/k).
-    let wins: f64 = single
-        .iter()
-        .map(|r| {
-            let winners = r["winners"].as_array().unwrap();
-            if winners.iter().any(|w| w == 0) { 1.0 / winners.len() as f64 } else { 0.0 }
-        })
-        .sum();
+    let wins = seat0_wins(&single);
     let seat0 = one.lines().find(|l| l.starts_with("seat 0 ")).unwrap();
     assert_eq!(seat0.split_whitespace().nth(3).unwrap(), format!("{:.1}", 100.0 * wins / 40.0), "{one}");
 
@@ -114,13 +119,7 @@ fn a_run_of_several_chunks_writes_every_game_in_order_and_sums_them_all() {
     assert!(ok, "{err}");
     // Seat 0's win share and mean score, as `simulate` printed them and as the report reads them.
     let printed: Vec<&str> = out.lines().find(|l| l.starts_with("0 ")).unwrap().split_whitespace().collect();
-    let wins: f64 = all
-        .iter()
-        .map(|r| {
-            let winners = r["winners"].as_array().unwrap();
-            if winners.iter().any(|w| w == 0) { 1.0 / winners.len() as f64 } else { 0.0 }
-        })
-        .sum();
+    let wins = seat0_wins(&all);
     assert_eq!(printed[2], format!("{:.1}", 100.0 * wins / 8200.0), "{out}");
     let score: f64 = all.iter().map(|r| r["scores"][0].as_f64().unwrap()).sum::<f64>() / 8200.0;
     assert_eq!(printed[4], format!("{score:.1}"), "{out}");
