@@ -408,7 +408,7 @@ impl<'a> Values<'a> {
             self.game.deck_keeps.get_or_make(&self.model.weights, self.t, || {
                 let all = &self.rs.cards.cards;
                 let (mut sum, mut n) = (0.0, 0.0);
-                let mut sorted = Vec::new();
+                let mut sorted = Vec::with_capacity(all.len());
                 for (i, c) in all.iter().enumerate().filter(|(_, c)| !c.public) {
                     let keep = self.typical_keep(i as CardIdx);
                     sum += keep * f64::from(c.copies);
