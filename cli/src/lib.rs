@@ -158,6 +158,12 @@ pub fn run(registry: engine_game::Registry) -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Stopped by Ctrl-C or `kill`: no half-written file left behind, and the
+    // shell's usual status for an interrupted command.
+    let _ = ctrlc::set_handler(|| {
+        output::remove_unfinished();
+        std::process::exit(130);
+    });
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate(args) => simulate::run(args),

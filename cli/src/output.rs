@@ -12,6 +12,24 @@ use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// The temporary files being written now, removed if the program is stopped
+/// (Ctrl-C, `kill`) before they are committed: a long `simulate` streams its
+/// records into one, and an interrupted run would leave it behind, hidden.
+static WRITING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Removes the temporary files still being written; for a stop by a signal.
+pub fn remove_unfinished() {
+    let mut writing = WRITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for temp in writing.drain(..) {
+        let _ = std::fs::remove_file(temp);
+    }
+}
+
+fn forget(temp: &Path) {
+    let mut writing = WRITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    writing.retain(|t| t != temp);
+}
+
 /// A file being written: [`AtomicFile::commit`] makes it appear under its
 /// name; dropping it uncommitted removes the temporary file.
 pub struct AtomicFile {
@@ -68,6 +86,7 @@ impl AtomicFile {
             // Replacing a file keeps its permissions.
             let _ = file.set_permissions(m.permissions());
         }
+        WRITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(temp.clone());
         Ok(AtomicFile { target: target.to_path_buf(), temp: Some(temp), out: BufWriter::new(file) })
     }
 
@@ -82,6 +101,7 @@ impl AtomicFile {
             .sync_all()
             .and_then(|()| std::fs::rename(&temp, &target))
             .map_err(|e| failed(&target, &e));
+        forget(&temp);
         if result.is_err() {
             let _ = std::fs::remove_file(&temp);
         } else if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -112,6 +132,7 @@ impl Write for AtomicFile {
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
+            forget(&temp);
             let _ = std::fs::remove_file(temp);
         }
     }

@@ -466,3 +466,37 @@ fn check_reports_forty_thousand_problems_in_seconds() {
     assert!(took < Duration::from_secs(15), "{took:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_interrupted_simulate_leaves_no_file_behind() {
+    // The records stream into a hidden temporary file beside the target; Ctrl-C
+    // (or `kill`) must not leave it, nor a half file under the target's name.
+    let dir = temp_dir("interrupted");
+    let out = dir.join("stopped.jsonl");
+    let mut child = common::command()
+        .args(["simulate", "--bots", "random", "--games", "1000000", "--quiet", "--json-lines"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run sanjuan");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let writing = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().starts_with(".stopped.jsonl."))
+    };
+    while !writing() {
+        assert!(Instant::now() < deadline, "no records written in two minutes");
+        assert!(child.try_wait().unwrap().is_none(), "simulate ended before it was interrupted");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: a signal to the child this test started and still owns.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let left: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
