@@ -255,23 +255,29 @@ struct BuildingAcc {
 /// Per building id seen in any holdings, by id, with the builders-against-others
 /// tests corrected over all buildings.
 fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
-    let mut buildings: BTreeMap<String, BuildingAcc> = BTreeMap::new();
+    let mut ids: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for holdings in records.iter().flat_map(|r| &r.buildings) {
         for b in holdings {
-            buildings.entry(b.id.to_string()).or_default();
+            ids.insert(&b.id);
         }
     }
+    // Each holding found by its id's place, not compared with every id: a large
+    // record set's report spent most of its time here.
+    let index: std::collections::HashMap<&str, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let mut accs: Vec<BuildingAcc> = ids.iter().map(|_| BuildingAcc::default()).collect();
+    let mut built = vec![false; accs.len()];
     for r in records {
         for seat in 0..r.scores.len() {
             let share = win_share(r, seat);
             let holdings = r.buildings.get(seat).map_or(&[][..], Vec::as_slice);
-            for (id, acc) in &mut buildings {
-                let mut built = false;
-                // Round 0 is what setup dealt, not a choice the player made.
-                for b in holdings.iter().filter(|b| *b.id == **id && b.round > 0) {
-                    built = true;
-                    acc.rounds.push(f64::from(b.round));
-                }
+            built.fill(false);
+            // Round 0 is what setup dealt, not a choice the player made.
+            for b in holdings.iter().filter(|b| b.round > 0) {
+                let i = index[&*b.id];
+                built[i] = true;
+                accs[i].rounds.push(f64::from(b.round));
+            }
+            for (acc, &built) in accs.iter_mut().zip(&built) {
                 if built {
                     acc.built += 1;
                     acc.builder_wins += share;
@@ -281,14 +287,15 @@ fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
             }
         }
     }
-    let mut stats: Vec<BuildingStats> = buildings
+    let mut stats: Vec<BuildingStats> = ids
         .into_iter()
+        .zip(accs)
         .map(|(id, acc)| {
             let builders = Rate::wilson(acc.builder_wins, acc.built);
             let others = Rate::wilson(acc.other_wins, player_games - acc.built);
             let p = two_proportion_p(&others, &builders);
             BuildingStats {
-                id,
+                id: id.to_owned(),
                 built: Rate::wilson(acc.built as f64, player_games),
                 builders,
                 others,
