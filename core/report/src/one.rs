@@ -152,7 +152,8 @@ pub fn summary(records: &[GameRecord]) -> RunSummary {
 /// games need not hold its records; the numbers are [`summary`]'s, bit for bit.
 #[derive(Clone, Debug, Default)]
 pub struct SummaryAcc {
-    /// Per seat: its win shares' sum, and its score in each game that has the seat.
+    /// Per seat: its win shares' sum, and its score in each game that has the seat
+    /// (a seat some games lack counts only the games that have it).
     seats: Vec<(f64, Vec<i32>)>,
     rounds: Vec<u32>,
     stalled: u64,
@@ -216,20 +217,6 @@ impl Acc {
         let n = self.scores.len() as u64;
         PlayerStats { label, games: n, win_rate: Rate::wilson(self.wins, n), score: Mean::of(&self.scores) }
     }
-}
-
-/// Per seat, by seat number; a seat some games lack counts only the games that have it.
-fn seats(records: &[GameRecord]) -> Vec<PlayerStats> {
-    let mut seats: Vec<Acc> = Vec::new();
-    for r in records {
-        if seats.len() < r.scores.len() {
-            seats.resize_with(r.scores.len(), Acc::default);
-        }
-        for (seat, &score) in r.scores.iter().enumerate() {
-            seats[seat].add(r, seat, score);
-        }
-    }
-    seats.into_iter().enumerate().map(|(s, acc)| acc.stats(format!("seat {s}"))).collect()
 }
 
 /// Per bot name, by name, over the player-games it played in any seat.
@@ -359,6 +346,8 @@ pub fn report(records: &[GameRecord]) -> Report {
         *player_counts.entry(r.scores.len()).or_insert(0) += 1;
     }
     let player_games = records.iter().map(|r| r.scores.len() as u64).sum();
+    // The seats and the length are `simulate`'s summary, by the same code.
+    let RunSummary { seats, length, .. } = summary(records);
     Report {
         game: records.iter().map(|r| r.game.as_str()).find(|g| !g.is_empty()).unwrap_or_default().to_owned(),
         rulesets: records.iter().map(|r| r.ruleset.clone()).collect::<BTreeSet<_>>().into_iter().collect(),
@@ -366,10 +355,10 @@ pub fn report(records: &[GameRecord]) -> Report {
         player_games,
         player_counts,
         runs: runs(records),
-        seats: seats(records),
+        seats,
         bots: bots(records),
         buildings: buildings(records, player_games),
-        length: length(records),
+        length,
         feel: feel(records),
     }
 }
