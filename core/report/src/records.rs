@@ -161,13 +161,17 @@ impl<'g> ShardReader<'g> {
                 message: format!("unknown game `{}` (games: {})", clip(&record.game), games.join(", ")),
             });
         }
-        for b in record.buildings.iter_mut().flatten() {
-            match self.ids.get(&b.id) {
-                Some(id) => b.id = std::sync::Arc::clone(id),
-                None => {
-                    self.ids.insert(std::sync::Arc::clone(&b.id));
+        for holdings in &mut record.buildings {
+            for b in holdings.iter_mut() {
+                match self.ids.get(&b.id) {
+                    Some(id) => b.id = std::sync::Arc::clone(id),
+                    None => {
+                        self.ids.insert(std::sync::Arc::clone(&b.id));
+                    }
                 }
             }
+            // The reader grew each list by doubling: a quarter of a record was spare room.
+            holdings.shrink_to_fit();
         }
         self.records.push(record);
         self.lines.push(line);
