@@ -131,8 +131,9 @@ pub fn run(args: Args) -> CmdResult {
         let records = records.inspect_err(|_| bar.finish_and_clear())?;
         for r in &records {
             summary.add(r);
-            if let (Some(out), Some(path)) = (out.as_mut(), &args.json_lines) {
-                serde_json::to_writer(&mut *out, r).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            if let Some(out) = out.as_mut() {
+                serde_json::to_writer(&mut *out, r)
+                    .map_err(|e| format!("cannot write {}: {e}", out.target().display()))?;
                 writeln!(out).map_err(|e| crate::output::write_error(out, &e))?;
             }
         }

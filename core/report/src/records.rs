@@ -89,16 +89,16 @@ pub struct Shard {
 impl Shard {
     /// Reads a shard from JSON-lines text; each record is validated ([`validate`]) for any game.
     pub fn parse(text: &str, source: &str) -> Result<Shard, ReportError> {
-        let mut reader = ShardReader::new(source, None);
-        for line in text.lines() {
-            reader.line(line)?;
-        }
-        Ok(reader.finish())
+        Self::read(text, source, None)
     }
 
     /// [`Shard::parse`], also refusing a record of a game not in `games`.
     pub fn parse_for(text: &str, source: &str, games: &[&str]) -> Result<Shard, ReportError> {
-        let mut reader = ShardReader::new(source, Some(games));
+        Self::read(text, source, Some(games))
+    }
+
+    fn read(text: &str, source: &str, games: Option<&[&str]>) -> Result<Shard, ReportError> {
+        let mut reader = ShardReader::new(source, games);
         for line in text.lines() {
             reader.line(line)?;
         }
