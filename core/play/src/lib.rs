@@ -7,6 +7,7 @@
 
 pub mod bots;
 pub mod rng;
+pub mod seen;
 pub mod sim;
 pub mod turns;
 pub mod value;

@@ -7,6 +7,7 @@ use super::{DREW, Game, n_cards};
 use crate::cards::CardIdx;
 use crate::hooks::EventFacts;
 use crate::rng;
+use engine_play::seen::Seen;
 
 impl Game {
     /// Draws the top card, reshuffling the discard pile into a new draw pile when empty.
@@ -84,33 +85,6 @@ impl Game {
     /// Distinct card types in a list, in first-seen order.
     pub(crate) fn distinct(cards: impl IntoIterator<Item = CardIdx>) -> SmallVec<[CardIdx; 16]> {
         let mut seen = Seen::default();
-        cards.into_iter().filter(|&c| seen.insert(c)).collect()
-    }
-}
-
-/// The cards met so far in a "one action per distinct card" walk: a bit per
-/// card below 256 (every built-in ruleset's cards), a list for the rest.
-#[derive(Default)]
-pub(crate) struct Seen {
-    bits: [u64; 4],
-    more: SmallVec<[CardIdx; 4]>,
-}
-
-impl Seen {
-    /// True the first time `card` is met.
-    #[inline]
-    pub(crate) fn insert(&mut self, card: CardIdx) -> bool {
-        let i = usize::from(card);
-        if let Some(word) = self.bits.get_mut(i / 64) {
-            let bit = 1u64 << (i % 64);
-            let new = *word & bit == 0;
-            *word |= bit;
-            new
-        } else if self.more.contains(&card) {
-            false
-        } else {
-            self.more.push(card);
-            true
-        }
+        cards.into_iter().filter(|&c| seen.insert(usize::from(c))).collect()
     }
 }

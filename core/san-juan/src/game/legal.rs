@@ -22,8 +22,8 @@ impl Game {
         let Some(d) = &self.pending else { return };
         // One action per distinct card, in first-seen order.
         fn each_distinct(out: &mut Vec<Action>, cards: impl IntoIterator<Item = CardIdx>, make: fn(CardIdx) -> Action) {
-            let mut seen = super::draw::Seen::default();
-            out.extend(cards.into_iter().filter(|&c| seen.insert(c)).map(make));
+            let mut seen = engine_play::seen::Seen::default();
+            out.extend(cards.into_iter().filter(|&c| seen.insert(usize::from(c))).map(make));
         }
         let hand = |seat: usize| self.players[seat].hand.iter().copied();
         match d {

@@ -1,0 +1,43 @@
+//! [`Seen`]: the keys met so far in a walk that keeps one of each, for games
+//! whose legal actions are "one per distinct card" (a card's index, or a small
+//! code of its parts), without searching the list built so far.
+
+use smallvec::SmallVec;
+
+/// A set of small keys: a bit per key below 256, a short list for the rest.
+#[derive(Default)]
+pub struct Seen {
+    bits: [u64; 4],
+    more: SmallVec<[usize; 4]>,
+}
+
+impl Seen {
+    /// True the first time `key` is met.
+    #[inline]
+    pub fn insert(&mut self, key: usize) -> bool {
+        if let Some(word) = self.bits.get_mut(key / 64) {
+            let bit = 1u64 << (key % 64);
+            let new = *word & bit == 0;
+            *word |= bit;
+            new
+        } else if self.more.contains(&key) {
+            false
+        } else {
+            self.more.push(key);
+            true
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+
+    #[test]
+    fn each_key_is_new_once_below_and_above_the_bits() {
+        let mut seen = Seen::default();
+        let keys = [0, 63, 64, 255, 256, 1000, 3, 63, 256, 1000, 0, 255];
+        let new: Vec<bool> = keys.iter().map(|&k| seen.insert(k)).collect();
+        assert_eq!(new, [true, true, true, true, true, true, true, false, false, false, false, false]);
+    }
+}
