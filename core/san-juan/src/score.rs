@@ -2,9 +2,10 @@
 //! `on_score` hook in card order (the palace last, on the subtotal).
 
 use crate::error::GameError;
-use crate::game::Game;
-use crate::hooks::Hook;
+use crate::game::{Game, Slot};
+use crate::hooks::{Ctx, Hook};
 pub use engine_game::score::{Score, winners_of};
+use engine_script::HookMask;
 
 impl Game {
     /// Scores one player as if the game ended now.
@@ -23,16 +24,43 @@ impl Game {
 
     /// Tells `part` each source of `seat`'s points in order and returns their
     /// total (added as [`Score::add`] adds them).
-    fn score_parts(&self, seat: usize, mut part: impl FnMut(&str, i32)) -> Result<i32, GameError> {
+    fn score_parts(&self, seat: usize, part: impl FnMut(&str, i32)) -> Result<i32, GameError> {
+        let city = &self.players[seat].city;
+        let call = |ctx| Some(self.call_int(Hook::Score, ctx));
+        self.score_parts_in(seat, city, self.hook_mask[seat], part, call).expect("a called hook always answers")
+    }
+
+    /// [`Game::score_total`] of `seat` as if its city were `city` (its cards'
+    /// hooks `mask`), from the scoring scripts' remembered answers alone: what
+    /// the balance bot asks of each building it might build, without a copy
+    /// of the game to build it in. `None` when some script would have to run.
+    pub(crate) fn remembered_total(
+        &self,
+        seat: usize,
+        city: &[Slot],
+        mask: HookMask,
+    ) -> Option<Result<i32, GameError>> {
+        let call = |ctx| self.remembered_int(Hook::Score, ctx, city);
+        self.score_parts_in(seat, city, mask, |_, _| {}, call)
+    }
+
+    /// [`Game::score_parts`] over `city`, each scoring hook answered by `call` (`None`: no answer, stop).
+    fn score_parts_in(
+        &self,
+        seat: usize,
+        city: &[Slot],
+        mask: HookMask,
+        mut part: impl FnMut(&str, i32),
+        call: impl Fn(Ctx) -> Option<Result<i32, GameError>>,
+    ) -> Option<Result<i32, GameError>> {
         let cards = &self.rs.cards;
-        let p = &self.players[seat];
         let mut total = 0i32;
         let mut add = |total: &mut i32, key: &str, points: i32| {
             *total = total.saturating_add(points);
             part(key, points);
         };
-        add(&mut total, "buildings", p.city.iter().map(|s| cards.get(s.card).vp).sum());
-        for s in &p.city {
+        add(&mut total, "buildings", city.iter().map(|s| cards.get(s.card).vp).sum());
+        for s in city {
             if let Some(from) = s.under_from {
                 let vp = cards.get(from).under_vp.saturating_mul(s.under.len() as i32);
                 if vp != 0 {
@@ -40,14 +68,17 @@ impl Game {
                 }
             }
         }
-        for slot in self.listeners_where(Hook::Score, seat, |_| true) {
-            let mut ctx = self.ctx(seat, slot);
+        for slot in self.listeners_in(Hook::Score, mask, city, |_| true) {
+            let mut ctx = self.ctx_in(seat, city, slot);
             ctx.subtotal = total;
             let card = ctx.card;
-            let points = self.call_int(Hook::Score, ctx)?;
+            let points = match call(ctx)? {
+                Ok(points) => points,
+                Err(e) => return Some(Err(e)),
+            };
             add(&mut total, cards.id(card), points);
         }
-        Ok(total)
+        Some(Ok(total))
     }
 
     /// Every player's score.

@@ -248,9 +248,15 @@ struct Values<'a> {
     /// Per card type, the points the seat deciding would score more now with
     /// it built (NaN: not worked out yet).
     gains: RefCell<SmallVec<[f64; 64]>>,
-    /// A copy of the game to score cities that might be, and the seat's score
-    /// now (made when a scoring script first counts).
-    copy: RefCell<Option<(Box<Game>, i32)>>,
+    /// The seat's score now (`None`: a script failed), when a scoring script first counts.
+    now: OnceCell<Option<i32>>,
+    /// The seat's city with the building being priced built in it, scored
+    /// from the scripts' remembered answers ([`Game::remembered_total`]); the
+    /// last decision's buffer, taken from the game when first needed.
+    city: RefCell<Option<Vec<Slot>>>,
+    /// A copy of the game to score cities that might be, when a script must
+    /// run (made the first time one must).
+    copy: RefCell<Option<Box<Game>>>,
     /// Each seat's score now (NaN: not worked out yet; only near the game's end).
     scores: RefCell<SmallVec<[f64; 8]>>,
     /// The deck's cards by [`Values::typical_keep`] and what follows from them
@@ -261,8 +267,11 @@ struct Values<'a> {
 impl Drop for Values<'_> {
     /// The copy goes back to the game, for the next decision.
     fn drop(&mut self) {
-        if let Some((copy, _)) = self.copy.get_mut().take() {
+        if let Some(copy) = self.copy.get_mut().take() {
             self.game.spare.keep(copy);
+        }
+        if let Some(city) = self.city.get_mut().take() {
+            self.game.spare_city.keep(city);
         }
     }
 }
@@ -282,6 +291,8 @@ impl<'a> Values<'a> {
             points: w[1],
             // On the stack: a decision's values are worked out some 900 times a game.
             gains: RefCell::new(smallvec::smallvec![f64::NAN; game.rs.cards.len()]),
+            now: OnceCell::new(),
+            city: RefCell::new(None),
             copy: RefCell::new(None),
             scores: RefCell::new(smallvec::smallvec![f64::NAN; game.players.len()]),
             deck_keeps: OnceCell::new(),
@@ -379,21 +390,38 @@ impl<'a> Values<'a> {
         if !game.scores_by_script(seat, c) {
             return game.printed_gain(seat, c, over);
         }
-        let mut copy = self.copy.borrow_mut();
-        if copy.is_none() {
-            let Ok(now) = game.score_total(seat) else { return game.printed_gain(seat, c, over) };
-            // The last decision's copy, made this game again in its own buffers.
-            let made = match game.spare.take() {
-                Some(mut spare) => {
-                    spare.refill_from(game);
-                    spare
-                }
-                None => Box::new(game.clone()),
-            };
-            *copy = Some((made, now));
+        let Some(now) = *self.now.get_or_init(|| game.score_total(seat).ok()) else {
+            return game.printed_gain(seat, c, over);
+        };
+        if let Some(gain) = self.remembered_gain(c, over, now) {
+            return gain;
         }
-        let (copy, now) = copy.as_mut().expect("made above");
-        game.points_if_built(copy, seat, c, over, *now)
+        let mut copy = self.copy.borrow_mut();
+        // The last decision's copy, made this game again in its own buffers.
+        let copy = copy.get_or_insert_with(|| match game.spare.take() {
+            Some(mut spare) => {
+                spare.refill_from(game);
+                spare
+            }
+            None => Box::new(game.clone()),
+        });
+        game.points_if_built(copy, seat, c, over, now)
+    }
+
+    /// [`Values::gain_over`] when every scoring script of the city it would
+    /// make has answered for such a city before: no copy of the game needed
+    /// (building one was a fifth of a game between balance bots).
+    fn remembered_gain(&self, c: CardIdx, over: Option<usize>, now: i32) -> Option<f64> {
+        let (game, seat) = (self.game, self.seat);
+        let mut city = self.city.borrow_mut();
+        let city = city.get_or_insert_with(|| game.spare_city.take().unwrap_or_default());
+        city.clone_from(&game.players[seat].city);
+        match over {
+            Some(s) => city[s].card = c,
+            None => city.push(Slot::new(c, false)),
+        }
+        let score = game.remembered_total(seat, city, game.city_mask(city))?;
+        Some(score.map_or_else(|_| game.printed_gain(seat, c, over), |s| f64::from(s - now)))
     }
 
     /// The mean of [`Values::keep`] over the deck's cards, a card of a type
@@ -594,7 +622,8 @@ impl<'a> Values<'a> {
                 f64::from(n) * self.good
             }
             Role::Trader => {
-                let mut sales: Vec<f64> = p
+                // On the stack: a role's worth is asked for every role of every decision.
+                let mut sales: SmallVec<[f64; 16]> = p
                     .city
                     .iter()
                     .filter(|s| s.good.is_some())
@@ -649,6 +678,7 @@ pub(crate) fn mean_good_price(cards: &CardTable, rules: &Rules) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::turns::TurnGame as _;
 
     #[test]
     fn kept_deck_values_serve_only_their_model_and_time_left() {
@@ -670,5 +700,87 @@ mod tests {
         let keeps = kept.get_or_make(&[1.0, 2.5], 0.25, || make(5.0));
         assert_eq!((keeps.best_of(2, || 7.0), keeps.best_of(3, || 8.0)), (7.0, 8.0));
         assert_eq!((keeps.best_of(2, || 0.0), keeps.best_of(3, || 0.0)), (7.0, 8.0));
+    }
+
+    /// A ruleset over the 2nd edition with `scripts` as extra city buildings
+    /// (id, `on_score` body), so that a scoring that reads more than scalars is among them.
+    fn with_scorers(scripts: &[(&str, &str)]) -> (tempfile::TempDir, Arc<Ruleset>) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cards = String::from("script_dir = \".\"\n");
+        for (id, body) in scripts {
+            cards += &format!(
+                "[[card]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"city\"\ncost = 1\nvp = 1\ncopies = 3\nscript = \"{id}.rhai\"\n"
+            );
+            std::fs::write(dir.path().join(format!("{id}.rhai")), format!("fn on_score(ctx) {{ {body} }}\n")).unwrap();
+        }
+        std::fs::write(dir.path().join("extra.toml"), cards).unwrap();
+        let rules = "id = \"house\"\nname = \"House\"\nextends = \"second-edition\"\nextra_sets = [\"extra.toml\"]\n";
+        let path = dir.path().join("house.toml");
+        std::fs::write(&path, rules).unwrap();
+        let rs = Ruleset::load(path.to_str().unwrap()).unwrap();
+        (dir, rs)
+    }
+
+    #[test]
+    fn a_remembered_score_is_the_score_of_a_copy_with_the_building_built() {
+        // Every built-in ruleset, and scorers that read a hand size (never
+        // remembered: the table is more than scalars), a kind's count (keyed
+        // by the city) and the subtotal; random play, every seat, every card
+        // built new and over the first building.
+        let (_dir, house) = with_scorers(&[
+            ("by_hands", "ctx.hand_sizes[0]"),
+            ("by_kind", "ctx.count_kind(\"production\") * 2"),
+            ("by_subtotal", "ctx.subtotal / 5"),
+        ]);
+        let mut rulesets: Vec<Arc<Ruleset>> =
+            ["second-edition", "first-edition", "second-edition-expansion"].map(|id| Ruleset::load(id).unwrap()).into();
+        rulesets.push(house);
+        for rs in rulesets {
+            let (mut remembered, mut asked, mut by_hands) = (0, 0, 0);
+            for seed in 0..3 {
+                let mut game = Game::new(rs.clone(), 3, seed).unwrap();
+                let mut pick = seed as usize;
+                while game.to_move().is_some() {
+                    for seat in 0..3 {
+                        let now = game.score_total(seat).unwrap();
+                        let city_len = game.players[seat].city.len();
+                        for c in 0..rs.cards.len() as CardIdx {
+                            let overs: &[Option<usize>] = if city_len > 0 { &[None, Some(0)] } else { &[None] };
+                            for &over in overs {
+                                let mut city = game.players[seat].city.clone();
+                                match over {
+                                    Some(s) => city[s].card = c,
+                                    None => city.push(Slot::new(c, false)),
+                                }
+                                let mask = game.city_mask(&city);
+                                let mut copy = game.clone();
+                                let built = game.points_if_built(&mut copy, seat, c, over, now);
+                                asked += 1;
+                                if let Some(total) = game.remembered_total(seat, &city, mask) {
+                                    assert_eq!(
+                                        f64::from(total.unwrap() - now),
+                                        built,
+                                        "{} seat {seat} card {c}",
+                                        rs.id
+                                    );
+                                    remembered += 1;
+                                } else {
+                                    by_hands += usize::from(rs.cards.cards[c as usize].id == "by_hands");
+                                }
+                            }
+                        }
+                    }
+                    pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let legal = game.legal();
+                    let action = legal[(pick >> 33) % legal.len()];
+                    game.play(action).unwrap();
+                }
+            }
+            // Most positions were met before (the copy's scoring remembered them).
+            assert!(remembered * 2 > asked, "{}: {remembered} of {asked}", rs.id);
+            if rs.id == "house" {
+                assert!(by_hands > 0, "a scorer reading the table is never remembered");
+            }
+        }
     }
 }

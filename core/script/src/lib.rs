@@ -616,15 +616,9 @@ impl ScriptHost {
         if let Some(v) = self.constant(hook, owner) {
             return Ok(Some(v.clone()));
         }
-        let Some(props) = &self.memo_props[hook][owner] else { return self.call(hook, owner, wrap(ctx)) };
-        let mut values = [0i32; MEMO_KEY];
-        for (slot, &p) in values.iter_mut().zip(props) {
-            match scalar(&ctx, usize::from(p)) {
-                Some(v) => *slot = v,
-                None => return self.call(hook, owner, wrap(ctx)),
-            }
-        }
-        let key = MemoKey { hook: hook as u16, owner: owner as u32, values };
+        let Some(key) = self.memo_key(hook, owner, |i| scalar(&ctx, i)) else {
+            return self.call(hook, owner, wrap(ctx));
+        };
         // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
         let memo = self.memo.mine();
         if let Some(v) = memo.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
@@ -638,6 +632,39 @@ impl ScriptHost {
             }
         }
         Ok(value)
+    }
+
+    /// What [`ScriptHost::call_memo`] answers without running a script: the
+    /// literal, or the value remembered for these scalars (`Some(None)`: the
+    /// hook does not listen). `None` when the script would have to run, so a
+    /// caller can ask about a position it has not built (a bot's "what if").
+    pub fn remembered(
+        &self,
+        hook: usize,
+        owner: usize,
+        scalar: impl Fn(usize) -> Option<i32>,
+    ) -> Option<Option<Dynamic>> {
+        if !self.listens(hook, owner) {
+            return Some(None);
+        }
+        if let Some(v) = self.constant(hook, owner) {
+            return Some(Some(v.clone()));
+        }
+        let key = self.memo_key(hook, owner, scalar)?;
+        let memo = self.memo.mine();
+        let value = memo.read().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+        value.map(Some)
+    }
+
+    /// The memo's key for a hook that reads only scalars: `None` when it reads
+    /// more, or a scalar has no value now.
+    fn memo_key(&self, hook: usize, owner: usize, scalar: impl Fn(usize) -> Option<i32>) -> Option<MemoKey> {
+        let props = self.memo_props[hook][owner].as_ref()?;
+        let mut values = [0i32; MEMO_KEY];
+        for (slot, &p) in values.iter_mut().zip(props) {
+            *slot = scalar(usize::from(p))?;
+        }
+        Some(MemoKey { hook: hook as u16, owner: owner as u32, values })
     }
 
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.

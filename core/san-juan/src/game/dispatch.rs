@@ -59,17 +59,29 @@ pub(crate) const COUNTER_CHANGED: [Hook; 3] =
 impl Game {
     /// Call after any change to a city: which hooks each seat's buildings listen to.
     pub(crate) fn refresh_hook_masks(&mut self) {
-        let masks = &self.rs.hook_masks;
         // In place: the balance bot refreshes a copy's masks for every building it prices.
-        self.hook_mask.clear();
-        self.hook_mask.extend(self.players.iter().map(|p| p.city.iter().fold(0, |m, s| m | masks[s.card as usize])));
+        let mut masks = std::mem::take(&mut self.hook_mask);
+        masks.clear();
+        masks.extend(self.players.iter().map(|p| self.city_mask(&p.city)));
+        self.hook_mask = masks;
         self.hook_union = self.hook_mask.iter().fold(0, |m, s| m | s);
+    }
+
+    /// The hooks the buildings of `city` listen to (a city that might be).
+    pub(crate) fn city_mask(&self, city: &[Slot]) -> HookMask {
+        let masks = &self.rs.hook_masks;
+        city.iter().fold(0, |m, s| m | masks[s.card as usize])
     }
 
     /// A context for `seat`'s building in `slot`.
     pub(crate) fn ctx(&self, seat: usize, slot: usize) -> Ctx {
+        self.ctx_in(seat, &self.players[seat].city, slot)
+    }
+
+    /// [`Game::ctx`] as if `seat`'s city were `city` (a bot's "what if").
+    pub(crate) fn ctx_in(&self, seat: usize, city: &[Slot], slot: usize) -> Ctx {
         let p = &self.players[seat];
-        let s = &p.city[slot];
+        let s = &city[slot];
         Ctx {
             card: s.card,
             seat,
@@ -78,7 +90,7 @@ impl Game {
             role: self.phase.map_or("", |ph| ph.role.name()),
             privileged: self.phase.is_some_and(|ph| ph.chooser == seat),
             hand: p.hand.len() as i32,
-            goods: p.goods() as i32,
+            goods: city.iter().filter(|s| s.good.is_some()).count() as i32,
             target: None,
             over: None,
             produced: 0,
@@ -98,20 +110,30 @@ impl Game {
     }
 
     pub(crate) fn listeners_where(&self, hook: Hook, seat: usize, keep: impl Fn(&Slot) -> bool) -> Listeners {
-        if !has_hook(self.hook_mask[seat], hook as usize) {
+        self.listeners_in(hook, self.hook_mask[seat], &self.players[seat].city, keep)
+    }
+
+    /// The slots of `city` (whose cards' hooks are `mask`) that listen to `hook`, in hook order.
+    pub(crate) fn listeners_in(
+        &self,
+        hook: Hook,
+        mask: HookMask,
+        city: &[Slot],
+        keep: impl Fn(&Slot) -> bool,
+    ) -> Listeners {
+        if !has_hook(mask, hook as usize) {
             return Listeners::new();
         }
         // A card's hook bits, not the script table: one lookup per slot (asked some 600 times a game).
         let masks = &self.rs.hook_masks;
         let mut out = Listeners::new();
-        for (i, s) in self.players[seat].city.iter().enumerate() {
+        for (i, s) in city.iter().enumerate() {
             if has_hook(masks[s.card as usize], hook as usize) && keep(s) {
                 out.push(i);
             }
         }
         if out.len() > 1 {
             let cards = &self.rs.cards;
-            let city = &self.players[seat].city;
             out.sort_by_key(|&i| (cards.get(city[i].card).order, i));
         }
         out
@@ -134,8 +156,12 @@ impl Game {
     /// (kinds' counts packed), or the tagged buildings `count_tag` counts (at
     /// most three, by card). `None`: too many to pack, so the hook is called.
     pub(crate) fn keyed_member(&self, seat: usize, k: usize) -> Option<i32> {
+        self.keyed_member_in(&self.players[seat].city, k)
+    }
+
+    /// [`Game::keyed_member`] for a city given.
+    pub(crate) fn keyed_member_in(&self, city: &[Slot], k: usize) -> Option<i32> {
         let cards = &self.rs.cards;
-        let city = &self.players[seat].city;
         match k {
             0 | 2 => {
                 let mut seen: SmallVec<[CardIdx; 16]> = SmallVec::new();
@@ -229,10 +255,26 @@ impl Game {
 
     /// Calls a hook that returns an integer.
     pub(crate) fn call_int(&self, hook: Hook, ctx: Ctx) -> Result<i32, GameError> {
-        let card = ctx.card as usize;
+        let card = ctx.card;
         let v = self.call(hook, ctx)?;
+        self.int_of(hook, card, v)
+    }
+
+    /// What [`Game::call_int`] answers from remembered answers alone, as if
+    /// the owner's city were `city`: `None` when the script would have to run.
+    pub(crate) fn remembered_int(&self, hook: Hook, ctx: Ctx, city: &[Slot]) -> Option<Result<i32, GameError>> {
+        let scalar = |i: usize| match i.checked_sub(hooks::SCALARS.len()) {
+            None => Some(ctx.scalar(i)),
+            Some(k) => self.keyed_member_in(city, k),
+        };
+        let v = self.rs.scripts.remembered(hook as usize, ctx.card as usize, scalar)?;
+        Some(self.int_of(hook, ctx.card, v.unwrap_or(Dynamic::UNIT)))
+    }
+
+    /// A hook's answer as an integer in its range, or the error at the card's hook.
+    fn int_of(&self, hook: Hook, card: CardIdx, v: Dynamic) -> Result<i32, GameError> {
         hooks::as_int_in(v, hooks::HOOKS[hook as usize].range)
-            .map_err(|e| self.rs.scripts.bad_return(hook as usize, card, &e).into())
+            .map_err(|e| self.rs.scripts.bad_return(hook as usize, card as usize, &e).into())
     }
 
     /// Sum of an integer hook over `seat`'s listening buildings; each building

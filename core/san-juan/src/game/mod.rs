@@ -45,7 +45,7 @@ pub(crate) use events::{count, n_cards};
 pub(crate) use step::Step;
 
 /// One building in a player's city: the top card and what lies on or under it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Slot {
     /// The building in play.
     pub card: CardIdx,
@@ -65,6 +65,31 @@ pub struct Slot {
     pub built_round: u32,
     /// The building's counter, changed by its script's `counter` effect.
     pub counter: i32,
+}
+
+impl Clone for Slot {
+    fn clone(&self) -> Self {
+        let mut slot = Slot::new(self.card, self.active);
+        slot.clone_from(self);
+        slot
+    }
+
+    /// In place, in its own buffers: the balance bot's spare copy of a game
+    /// copies every city for each decision it prices (a derived `clone_from`
+    /// made and dropped each slot, a third of that copy's cost).
+    fn clone_from(&mut self, from: &Self) {
+        // Every field named, so that a new one cannot be forgotten.
+        let Slot { card, covered, good, under, under_from, active, uses, built_round, counter } = from;
+        self.card = *card;
+        self.covered.clone_from(covered);
+        self.good = *good;
+        self.under.clone_from(under);
+        self.under_from = *under_from;
+        self.active = *active;
+        self.uses = *uses;
+        self.built_round = *built_round;
+        self.counter = *counter;
+    }
 }
 
 impl Slot {
@@ -201,31 +226,39 @@ pub struct Game {
     pub(crate) run: i32,
     /// A copy of the game kept for the balance bot to score cities that might
     /// be, so that its buffers serve the next decision (a copy starts without).
-    pub(crate) spare: Spare,
+    pub(crate) spare: Spare<Box<Game>>,
+    /// A city's buffer kept for the balance bot to price buildings in
+    /// (`Values::remembered_gain`), so that it serves the next decision.
+    pub(crate) spare_city: Spare<Vec<Slot>>,
     /// The balance bot's sorted worth of the deck's cards, for one model and
     /// time left, kept between decisions (a copy starts without).
     pub(crate) deck_keeps: crate::value::DeckKeeps,
 }
 
-/// A spare copy of a game, or none; copying a game leaves it behind.
-#[derive(Default)]
-pub(crate) struct Spare(std::sync::Mutex<Option<Box<Game>>>);
+/// A spare buffer (a copy of a game, a city), or none; copying a game leaves it behind.
+pub(crate) struct Spare<T>(std::sync::Mutex<Option<T>>);
 
-impl Spare {
-    /// The spare copy, if there is one (taken out).
-    pub(crate) fn take(&self) -> Option<Box<Game>> {
+impl<T> Default for Spare<T> {
+    fn default() -> Self {
+        Spare(std::sync::Mutex::new(None))
+    }
+}
+
+impl<T> Spare<T> {
+    /// The spare buffer, if there is one (taken out).
+    pub(crate) fn take(&self) -> Option<T> {
         self.0.lock().ok().and_then(|mut s| s.take())
     }
 
-    /// Keeps `copy` for next time.
-    pub(crate) fn keep(&self, copy: Box<Game>) {
+    /// Keeps `buffer` for next time.
+    pub(crate) fn keep(&self, buffer: T) {
         if let Ok(mut s) = self.0.lock() {
-            *s = Some(copy);
+            *s = Some(buffer);
         }
     }
 }
 
-impl Clone for Spare {
+impl<T> Clone for Spare<T> {
     fn clone(&self) -> Self {
         Spare::default()
     }
@@ -271,6 +304,7 @@ impl Game {
             pending_chain,
             run,
             spare: _,
+            spare_city: _,
             deck_keeps: _,
         } = from;
         // The same ruleset (nearly always): touching its shared count would

@@ -104,6 +104,7 @@ impl Game {
             effects: VecDeque::new(),
             journal: engine_game::Journal::default(),
             spare: Default::default(),
+            spare_city: Default::default(),
             deck_keeps: Default::default(),
         }
     }
