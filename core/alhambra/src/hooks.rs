@@ -290,12 +290,48 @@ pub const CTX_EVENT: usize = 9;
 /// Remembered points stop growing here; further positions are simply computed.
 const MEMO_CAPACITY: usize = 1 << 16;
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct ScoreKey {
     scoring: u8,
     kind: u8,
     collectors: u8,
     counts: [u8; MAX_COLLECTORS],
+}
+
+impl std::hash::Hash for ScoreKey {
+    /// The key's twelve bytes as one number: a derived hash fed the hasher
+    /// byte by byte (and the counts' length), most of a lookup's cost.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut bytes = [0u8; 16];
+        bytes[0] = self.scoring;
+        bytes[1] = self.kind;
+        bytes[2] = self.collectors;
+        bytes[3..3 + MAX_COLLECTORS].copy_from_slice(&self.counts);
+        state.write_u128(u128::from_le_bytes(bytes));
+    }
+}
+
+/// Sorts `key`'s counts largest first; `order[j]` is the collector whose
+/// count is j-th (stable, so ties keep seat order).
+fn sort_counts(key: &mut ScoreKey, order: &mut [u8; MAX_COLLECTORS], counts: &[u8]) {
+    let n = counts.len();
+    for (j, o) in order[..n].iter_mut().enumerate() {
+        *o = j as u8;
+    }
+    // Insertion sort, largest first: a handful of counts, sorted some 700
+    // times a game by the balance bot (the library's sort cost four times this).
+    for i in 1..n {
+        let c = order[i];
+        let mut j = i;
+        while j > 0 && counts[order[j - 1] as usize] < counts[c as usize] {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = c;
+    }
+    for (j, &c) in order[..n].iter().enumerate() {
+        key.counts[j] = counts[c as usize];
+    }
 }
 
 /// A quick hash for the memo's small keys (bots look points up many times a
@@ -310,6 +346,16 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
 
+    fn write_u128(&mut self, n: u128) {
+        for word in [n as u64, (n >> 64) as u64] {
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
     fn finish(&self) -> u64 {
         self.0
     }
@@ -320,7 +366,8 @@ impl std::hash::Hasher for KeyHasher {
 #[derive(Default)]
 struct Memo {
     points: HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>,
-    symmetric: HashMap<(u8, u8, u8), bool, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// By scoring, type and number of collectors (a byte each).
+    symmetric: HashMap<u32, bool, std::hash::BuildHasherDefault<KeyHasher>>,
 }
 
 /// The compiled scripts of a ruleset.
@@ -503,22 +550,31 @@ impl Hooks {
         let mut key =
             ScoreKey { scoring: scoring as u8, kind: kind as u8, collectors: n as u8, counts: [0; MAX_COLLECTORS] };
         key.counts[..n].copy_from_slice(counts);
-        // This thread's memo, found once for both lookups.
+        // This thread's memo, found once, read under one lock for both lookups.
         let memo = self.memo.mine();
-        let symmetric = self.symmetric(memo, key, ranks, needs_building)?;
-        // `order[j]`: the collector whose count is j-th largest (stable, so ties keep seat order).
+        let probe_key = u32::from_le_bytes([key.scoring, key.kind, key.collectors, 0]);
         let mut order = [0u8; MAX_COLLECTORS];
-        if symmetric {
-            for (j, o) in order[..n].iter_mut().enumerate() {
-                *o = j as u8;
+        let remembered = {
+            // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
+            let read = memo.read().unwrap_or_else(|e| e.into_inner());
+            read.symmetric.get(&probe_key).copied().map(|symmetric| {
+                if symmetric {
+                    sort_counts(&mut key, &mut order, counts);
+                }
+                (symmetric, read.points.get(&key).copied())
+            })
+        };
+        let (symmetric, remembered) = match remembered {
+            Some(known) => known,
+            None => {
+                let symmetric = self.symmetric(memo, probe_key, key, ranks, needs_building)?;
+                if symmetric {
+                    sort_counts(&mut key, &mut order, counts);
+                }
+                let remembered = memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
+                (symmetric, remembered)
             }
-            order[..n].sort_by_key(|&c| std::cmp::Reverse(counts[c as usize]));
-            for (j, &c) in order[..n].iter().enumerate() {
-                key.counts[j] = counts[c as usize];
-            }
-        }
-        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
-        let remembered = memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
+        };
         let sorted = match remembered {
             Some(p) => p,
             None => {
@@ -547,14 +603,11 @@ impl Hooks {
     fn symmetric(
         &self,
         memo: &std::sync::RwLock<Memo>,
+        probe_key: u32,
         key: ScoreKey,
         ranks: &[i32],
         needs_building: bool,
     ) -> Result<bool, GameError> {
-        let probe_key = (key.scoring, key.kind, key.collectors);
-        if let Some(&s) = memo.read().unwrap_or_else(|e| e.into_inner()).symmetric.get(&probe_key) {
-            return Ok(s);
-        }
         let n = usize::from(key.collectors);
         let mut symmetric = n > 1;
         // Counts all different, with ties, and with zeros (which may not rank).

@@ -27,10 +27,12 @@ use engine_game::Game as _;
 use std::cell::RefCell;
 
 use engine_play::value::{Features, ValueModel};
+use smallvec::SmallVec;
 
 use crate::actions::Action;
 use crate::game::{Decision, Game};
 use crate::hooks::MAX_COLLECTORS;
+
 use crate::ruleset::{MAX_CURRENCIES, MAX_TYPES, Money, Ruleset};
 
 /// The features that do not depend on the scorings, in order.
@@ -187,7 +189,12 @@ impl<'a> Frame<'a> {
         out[MONEY_CAPPED] = sums.iter().map(|&s| f64::from(s.min(self.cap))).sum();
         let (mut affordable, mut exact) = (0.0, 0.0);
         for &(slot, pays, price) in &self.slots {
-            let sum: u32 = (0..MAX_CURRENCIES).filter(|&c| pays & (1 << c) != 0).map(|c| sums[c]).sum();
+            // The currencies that pay, one set bit each (mostly one).
+            let (mut sum, mut bits) = (0u32, pays);
+            while bits != 0 {
+                sum += sums[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
             if gone & (1 << slot) != 0 || sum < price {
                 continue;
             }
@@ -471,14 +478,23 @@ impl<'a, 'm> Judge<'a, 'm> {
         let n = n.min(12);
         let mut best = f64::NEG_INFINITY;
         let len = h.hand.len;
+        // Each subset's sum from the subset without its lowest card: one
+        // addition a subset, where adding its cards up was a third of judging.
+        let mut sums: SmallVec<[u32; 64]> = SmallVec::with_capacity(1 << n);
         for mask in 0u32..(1 << n) {
-            let sum: u32 = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| u32::from(display[i].value)).sum();
+            let sum = match mask {
+                0 => 0,
+                _ => sums[(mask & (mask - 1)) as usize] + u32::from(display[mask.trailing_zeros() as usize].value),
+            };
+            sums.push(sum);
             if mask != 0 && taken + sum > limit {
                 continue;
             }
             h.hand.len = len;
-            for i in (0..n).filter(|i| mask & (1 << i) != 0) {
-                h.hand.push(display[i]);
+            let mut bits = mask;
+            while bits != 0 {
+                h.hand.push(display[bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
             }
             best = best.max(self.value(&h));
         }
