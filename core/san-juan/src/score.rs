@@ -40,7 +40,13 @@ impl Game {
         city: &[Slot],
         mask: HookMask,
     ) -> Option<Result<i32, GameError>> {
-        let call = |ctx| self.remembered_int(Hook::Score, ctx, city);
+        // Each keyed member of the city worked out once for all its scoring scripts.
+        let known: [std::cell::OnceCell<Option<i32>>; 4] = Default::default();
+        let keyed = |k: usize| match known.get(k) {
+            Some(cell) => *cell.get_or_init(|| self.keyed_member_in(city, k)),
+            None => self.keyed_member_in(city, k),
+        };
+        let call = |ctx| self.remembered_int(Hook::Score, ctx, keyed);
         self.score_parts_in(seat, city, mask, |_, _| {}, call)
     }
 

@@ -246,7 +246,8 @@ struct Values<'a> {
     /// A victory point now.
     points: f64,
     /// Per card type, the points the seat deciding would score more now with
-    /// it built (NaN: not worked out yet).
+    /// it built (NaN: not worked out yet; empty until the first is asked,
+    /// which most decisions never do).
     gains: RefCell<SmallVec<[f64; 64]>>,
     /// The seat's score now (`None`: a script failed), when a scoring script first counts.
     now: OnceCell<Option<i32>>,
@@ -290,7 +291,7 @@ impl<'a> Values<'a> {
             good: w[3],
             points: w[1],
             // On the stack: a decision's values are worked out some 900 times a game.
-            gains: RefCell::new(smallvec::smallvec![f64::NAN; game.rs.cards.len()]),
+            gains: RefCell::new(SmallVec::new()),
             now: OnceCell::new(),
             city: RefCell::new(None),
             copy: RefCell::new(None),
@@ -375,12 +376,16 @@ impl<'a> Values<'a> {
 
     /// The points the seat would score more now with a building of this type.
     fn gain(&self, c: CardIdx) -> f64 {
-        let known = self.gains.borrow()[c as usize];
+        let known = self.gains.borrow().get(c as usize).copied().unwrap_or(f64::NAN);
         if !known.is_nan() {
             return known;
         }
         let g = self.gain_over(c, None);
-        self.gains.borrow_mut()[c as usize] = g;
+        let mut gains = self.gains.borrow_mut();
+        if gains.is_empty() {
+            gains.resize(self.rs.cards.len(), f64::NAN);
+        }
+        gains[c as usize] = g;
         g
     }
 

@@ -261,11 +261,17 @@ impl Game {
     }
 
     /// What [`Game::call_int`] answers from remembered answers alone, as if
-    /// the owner's city were `city`: `None` when the script would have to run.
-    pub(crate) fn remembered_int(&self, hook: Hook, ctx: Ctx, city: &[Slot]) -> Option<Result<i32, GameError>> {
+    /// the owner's city were another: `None` when the script would have to run.
+    /// `keyed(k)` is [`Game::keyed_member_in`] of that city.
+    pub(crate) fn remembered_int(
+        &self,
+        hook: Hook,
+        ctx: Ctx,
+        keyed: impl Fn(usize) -> Option<i32>,
+    ) -> Option<Result<i32, GameError>> {
         let scalar = |i: usize| match i.checked_sub(hooks::SCALARS.len()) {
             None => Some(ctx.scalar(i)),
-            Some(k) => self.keyed_member_in(city, k),
+            Some(k) => keyed(k),
         };
         let v = self.rs.scripts.remembered(hook as usize, ctx.card as usize, scalar)?;
         Some(self.int_of(hook, ctx.card, v.unwrap_or(Dynamic::UNIT)))
