@@ -648,6 +648,12 @@ pub static SCALARS: &[&str] = &[
 /// every position a bot looks at.
 pub static KEYED: &[&str] = &["count_kind", "count_tag", "count_types"];
 
+/// Members of [`CTX_MORE`] that read the cities' cards and nothing else, which
+/// the game gives the script host as lists ([`Game::city_lists`](crate::Game)):
+/// a scoring script that walks a city is remembered per cities, not run for
+/// every position a bot looks at.
+pub static LISTED: &[&str] = &["buildings", "others", "built_by_anyone", "building_counts"];
+
 /// The index of `table` in [`CTX_MORE`]: the costly part of a context.
 pub const CTX_TABLE: usize = 7;
 /// The index of `event` in [`CTX_MORE`].
@@ -1499,6 +1505,8 @@ mod tests {
         assert_eq!(CTX_MORE[CTX_HAND_CARDS], "hand_cards");
         assert_eq!(CTX_MORE[CTX_EVENT], "event");
         assert_eq!(CTX_MORE[CTX_HAND_SIZES], "hand_sizes");
+        // The game keys `buildings` alone by the owner's city (its bit, 1).
+        assert_eq!(LISTED[0], "buildings");
         let cities: Vec<&str> = CITY_MEMBERS.iter().map(|&m| CTX_MORE[m]).collect();
         assert_eq!(
             cities,

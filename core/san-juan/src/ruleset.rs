@@ -493,6 +493,7 @@ fn validate(
     let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MORE, Limits::default(), hooks::register);
     scripts.set_map_keys(crate::effects::map_keys());
     scripts.set_keyed_members(hooks::KEYED);
+    scripts.set_list_members(hooks::LISTED);
     scripts.set_effects(crate::effects::effect_specs());
     scripts.set_events(crate::hooks::event_key_hints(), crate::hooks::event_keys_by_hook());
     for def in &table.cards {

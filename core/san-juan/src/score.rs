@@ -46,7 +46,7 @@ impl Game {
             Some(cell) => *cell.get_or_init(|| self.keyed_member_in(city, k)),
             None => self.keyed_member_in(city, k),
         };
-        let call = |ctx| self.remembered_int(Hook::Score, ctx, keyed);
+        let call = |ctx| self.remembered_int(Hook::Score, ctx, keyed, city);
         self.score_parts_in(seat, city, mask, |_, _| {}, call)
     }
 

@@ -730,12 +730,15 @@ mod tests {
     fn a_remembered_score_is_the_score_of_a_copy_with_the_building_built() {
         // Every built-in ruleset, and scorers that read a hand size (never
         // remembered: the table is more than scalars), a kind's count (keyed
-        // by the city) and the subtotal; random play, every seat, every card
-        // built new and over the first building.
+        // by the city), the subtotal, the own city's cards and the other
+        // cities' (remembered by the cities' cards); random play, every seat,
+        // every card built new and over the first building.
         let (_dir, house) = with_scorers(&[
             ("by_hands", "ctx.hand_sizes[0]"),
             ("by_kind", "ctx.count_kind(\"production\") * 2"),
             ("by_subtotal", "ctx.subtotal / 5"),
+            ("by_own_city", "let n = 0; for b in ctx.buildings { n += b.cost; } n"),
+            ("by_others", "let n = 0; for city in ctx.others { n += city.len(); } n / 2"),
         ]);
         let mut rulesets: Vec<Arc<Ruleset>> =
             ["second-edition", "first-edition", "second-edition-expansion"].map(|id| Ruleset::load(id).unwrap()).into();
@@ -765,8 +768,10 @@ mod tests {
                                     assert_eq!(
                                         f64::from(total.unwrap() - now),
                                         built,
-                                        "{} seat {seat} card {c}",
-                                        rs.id
+                                        "{} seat {seat} card {} over {over:?} city {:?}",
+                                        rs.id,
+                                        rs.cards.id(c),
+                                        game.players[seat].city.iter().map(|s| rs.cards.id(s.card)).collect::<Vec<_>>()
                                     );
                                     remembered += 1;
                                 } else {

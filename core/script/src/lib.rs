@@ -126,6 +126,13 @@ pub struct ScriptHost {
     /// `memo_props[hook][owner]`: the scalars a hook reads, when that is all it reads:
     /// its value is then a function of them and is remembered.
     memo_props: Vec<Vec<Option<SmallVec<[u8; MEMO_KEY]>>>>,
+    /// Members of `ctx_members` the game can give exactly as a list of small
+    /// numbers (the cards in play), for [`ScriptHost::call_listed`].
+    list_members: &'static [&'static str],
+    /// `listed[hook][owner]`: the scalars a hook reads when all else it reads is
+    /// `list_members` (a bit each, the second): its value is then a function
+    /// of them and those lists.
+    listed: Vec<Vec<Option<Listed>>>,
     /// `member_reads[hook][owner]`: a bit per `ctx_members` entry the hook reads;
     /// `None` when it does more with `ctx` than read it (it may read anything).
     member_reads: Vec<Vec<Option<u64>>>,
@@ -134,6 +141,9 @@ pub struct ScriptHost {
     /// Remembered values, owned by this host (freed with it): a shard per
     /// thread, each bounded by [`MEMO_CAPACITY`].
     memo: Shards<rustc_hash::FxHashMap<MemoKey, Dynamic>>,
+    /// Remembered values of hooks that read lists ([`ScriptHost::call_listed`]),
+    /// a shard per thread, each started afresh when [`LIST_MEMO_CAPACITY`] is reached.
+    list_memo: Shards<rustc_hash::FxHashMap<ListKey, Dynamic>>,
     limits: Limits,
     owners: Vec<std::sync::Arc<str>>,
     /// The documentation page that lists the hooks and `ctx`, named in hints.
@@ -203,9 +213,12 @@ impl ScriptHost {
             keyed: &[],
             limits,
             memo_props: vec![Vec::new(); hooks.len()],
+            list_members: &[],
+            listed: vec![Vec::new(); hooks.len()],
             member_reads: vec![Vec::new(); hooks.len()],
             hook_reads: vec![0; hooks.len()],
             memo: Shards::default(),
+            list_memo: Shards::default(),
             owners: Vec::new(),
             docs: "docs/scripting.md",
             noun: "card",
@@ -223,6 +236,14 @@ impl ScriptHost {
     /// for index `scalars.len() + k` for the k-th. Set before scripts are added.
     pub fn set_keyed_members(&mut self, keyed: &'static [&'static str]) {
         self.keyed = keyed;
+    }
+
+    /// Members beyond the scalars that the game can give exactly as a list of
+    /// small numbers (the cards in play, in an order of its own): a hook that
+    /// reads only scalars, keyed members and these is remembered per game by
+    /// [`ScriptHost::call_listed`]. Set before scripts are added.
+    pub fn set_list_members(&mut self, members: &'static [&'static str]) {
+        self.list_members = members;
     }
 
     /// Names the documentation page the hints point to (`docs/scripting.md` by
@@ -285,6 +306,9 @@ impl ScriptHost {
             table.push(None);
         }
         for table in &mut self.memo_props {
+            table.push(None);
+        }
+        for table in &mut self.listed {
             table.push(None);
         }
         for table in &mut self.member_reads {
@@ -360,9 +384,19 @@ impl ScriptHost {
                             .or_else(|| keyed.iter().position(|s| s == r).map(|k| scalars.len() + k))
                             .map(|i| i as u8)
                     };
-                    self.memo_props[h][idx] = reads.and_then(|reads| {
+                    self.memo_props[h][idx] = reads.as_ref().and_then(|reads| {
                         let props: Option<SmallVec<[u8; MEMO_KEY]>> = reads.iter().map(key_index).collect();
                         props.filter(|p| p.len() <= MEMO_KEY)
+                    });
+                    let lists = self.list_members;
+                    self.listed[h][idx] = reads.filter(|_| self.memo_props[h][idx].is_none()).and_then(|reads| {
+                        let (listed, rest): (Vec<&String>, Vec<&String>) =
+                            reads.iter().partition(|r| lists.contains(&r.as_str()));
+                        let props: Option<SmallVec<[u8; MEMO_KEY]>> = rest.into_iter().map(key_index).collect();
+                        let bits = listed
+                            .iter()
+                            .fold(0u64, |b, r| b | lists.iter().position(|m| m == r).map_or(0, |i| 1 << i));
+                        props.filter(|p| !listed.is_empty() && p.len() <= MEMO_KEY).map(|p| (p, bits))
                     });
                 }
                 None if f.name.starts_with("on_") => {
@@ -616,33 +650,53 @@ impl ScriptHost {
         if let Some(v) = self.constant(hook, owner) {
             return Ok(Some(v.clone()));
         }
-        let Some(key) = self.memo_key(hook, owner, |i| scalar(&ctx, i)) else {
-            return self.call(hook, owner, wrap(ctx));
-        };
-        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
-        let memo = self.memo.mine();
-        if let Some(v) = memo.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(Some(v.clone()));
+        match self.memo_key(hook, owner, |i| scalar(&ctx, i)) {
+            Some(key) => remember(&self.memo, key, Full::Stop, || self.call(hook, owner, wrap(ctx))),
+            None => self.call(hook, owner, wrap(ctx)),
         }
-        let value = self.call(hook, owner, wrap(ctx))?;
-        if let Some(v) = &value {
-            let mut memo = memo.write().unwrap_or_else(|e| e.into_inner());
-            if memo.len() < MEMO_CAPACITY {
-                memo.insert(key, v.clone());
-            }
-        }
-        Ok(value)
     }
 
-    /// What [`ScriptHost::call_memo`] answers without running a script: the
-    /// literal, or the value remembered for these scalars (`Some(None)`: the
-    /// hook does not listen). `None` when the script would have to run, so a
-    /// caller can ask about a position it has not built (a bot's "what if").
-    pub fn remembered(
+    /// [`ScriptHost::call_memo`], and a hook that reads lists the game keys
+    /// (`set_list_members`) and scalars alone answered from what it answered
+    /// before for the same lists: `list` writes the
+    /// list members' content as the game keys it (the same content, the same
+    /// numbers, whatever the game), given a bit per list member the hook reads
+    /// (in `set_list_members` order).
+    pub fn call_listed<T>(
+        &self,
+        hook: usize,
+        owner: usize,
+        ctx: T,
+        scalar: impl Fn(&T, usize) -> Option<i32>,
+        list: impl FnOnce(u64, &mut ListKeyBuf),
+        wrap: impl FnOnce(T) -> Dynamic,
+    ) -> Result<Option<Dynamic>, ScriptError> {
+        if !self.listens(hook, owner) {
+            return Ok(None);
+        }
+        if let Some(v) = self.constant(hook, owner) {
+            return Ok(Some(v.clone()));
+        }
+        if let Some(key) = self.memo_key(hook, owner, |i| scalar(&ctx, i)) {
+            return remember(&self.memo, key, Full::Stop, || self.call(hook, owner, wrap(ctx)));
+        }
+        match self.list_key(hook, owner, |i| scalar(&ctx, i), list) {
+            Some(key) => remember(&self.list_memo, key, Full::Clear, || self.call(hook, owner, wrap(ctx))),
+            None => self.call(hook, owner, wrap(ctx)),
+        }
+    }
+
+    /// What [`ScriptHost::call_listed`] answers without running a script: the
+    /// literal, or the value remembered for these scalars and lists
+    /// (`Some(None)`: the hook does not listen). `None` when the script would
+    /// have to run, so a caller can ask about a position it has not built (a
+    /// bot's "what if").
+    pub fn remembered_listed(
         &self,
         hook: usize,
         owner: usize,
         scalar: impl Fn(usize) -> Option<i32>,
+        list: impl FnOnce(u64, &mut ListKeyBuf),
     ) -> Option<Option<Dynamic>> {
         if !self.listens(hook, owner) {
             return Some(None);
@@ -650,10 +704,27 @@ impl ScriptHost {
         if let Some(v) = self.constant(hook, owner) {
             return Some(Some(v.clone()));
         }
-        let key = self.memo_key(hook, owner, scalar)?;
-        let memo = self.memo.mine();
-        let value = memo.read().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
-        value.map(Some)
+        if self.memo_props[hook][owner].is_some() {
+            return recall(&self.memo, &self.memo_key(hook, owner, scalar)?).map(Some);
+        }
+        recall(&self.list_memo, &self.list_key(hook, owner, scalar, list)?).map(Some)
+    }
+
+    fn list_key(
+        &self,
+        hook: usize,
+        owner: usize,
+        scalar: impl Fn(usize) -> Option<i32>,
+        list: impl FnOnce(u64, &mut ListKeyBuf),
+    ) -> Option<ListKey> {
+        let (props, bits) = self.listed[hook].get(owner)?.as_ref()?;
+        let mut values = [0i32; MEMO_KEY];
+        for (slot, &p) in values.iter_mut().zip(props) {
+            *slot = scalar(usize::from(p))?;
+        }
+        let mut lists = ListKeyBuf::new();
+        list(*bits, &mut lists);
+        Some(ListKey { key: MemoKey { hook: hook as u16, owner: owner as u32, values }, lists })
     }
 
     /// The memo's key for a hook that reads only scalars: `None` when it reads
@@ -976,6 +1047,64 @@ const MEMO_KEY: usize = 4;
 /// Most values a host remembers: beyond it, hooks are simply called.
 pub const MEMO_CAPACITY: usize = 1 << 16;
 
+/// What a hook that reads lists reads: the scalars' indices and a bit per list member.
+type Listed = (SmallVec<[u8; MEMO_KEY]>, u64);
+
+/// A memo shard met at its capacity: stop remembering, or start afresh.
+enum Full {
+    Stop,
+    Clear,
+}
+
+/// This thread's value for `key` in `memo`, or `call`'s, remembered.
+fn remember<K: std::hash::Hash + Eq>(
+    memo: &Shards<rustc_hash::FxHashMap<K, Dynamic>>,
+    key: K,
+    full: Full,
+    call: impl FnOnce() -> Result<Option<Dynamic>, ScriptError>,
+) -> Result<Option<Dynamic>, ScriptError> {
+    let shard = memo.mine();
+    // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
+    if let Some(v) = shard.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(Some(v.clone()));
+    }
+    let value = call()?;
+    if let Some(v) = &value {
+        let mut shard = shard.write().unwrap_or_else(|e| e.into_inner());
+        let capacity = match full {
+            Full::Stop => MEMO_CAPACITY,
+            Full::Clear => LIST_MEMO_CAPACITY,
+        };
+        if shard.len() >= capacity {
+            match full {
+                Full::Stop => return Ok(value),
+                Full::Clear => shard.clear(),
+            }
+        }
+        shard.insert(key, v.clone());
+    }
+    Ok(value)
+}
+
+/// This thread's value for `key` in `memo`, if remembered.
+fn recall<K: std::hash::Hash + Eq>(memo: &Shards<rustc_hash::FxHashMap<K, Dynamic>>, key: &K) -> Option<Dynamic> {
+    memo.mine().read().unwrap_or_else(|e| e.into_inner()).get(key).cloned()
+}
+
+/// The lists a hook reads ([`ScriptHost::call_listed`]), as the game writes them.
+pub type ListKeyBuf = SmallVec<[u16; 64]>;
+
+/// A remembered value of a hook that reads lists: its scalars' key and the lists.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct ListKey {
+    key: MemoKey,
+    lists: ListKeyBuf,
+}
+
+/// Most values a thread's list memo holds before it starts afresh: its keys
+/// are whole lists of cards in play, most never met again once the game moves on.
+pub const LIST_MEMO_CAPACITY: usize = 1 << 12;
+
 /// A remembered hook value: which hook and owner, and the values it read.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct MemoKey {
@@ -1138,6 +1267,27 @@ mod tests {
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
         assert!(seen.len() >= 4, "8 threads on {} shards", seen.len());
+    }
+
+    #[test]
+    fn a_full_memo_stops_remembering_and_a_full_list_memo_starts_afresh() {
+        let answer = |n: i32| move || Ok(Some(Dynamic::from(n)));
+        let len = |memo: &Shards<rustc_hash::FxHashMap<u32, Dynamic>>| memo.mine().read().unwrap().len();
+        let stop: Shards<rustc_hash::FxHashMap<u32, Dynamic>> = Shards::default();
+        for k in 0..MEMO_CAPACITY as u32 + 10 {
+            remember(&stop, k, Full::Stop, answer(1)).unwrap();
+        }
+        assert_eq!(len(&stop), MEMO_CAPACITY);
+        // A remembered key is answered without calling.
+        let v = remember(&stop, 3, Full::Stop, || panic!("called")).unwrap().unwrap();
+        assert_eq!(v.as_int().unwrap(), 1);
+        let clear: Shards<rustc_hash::FxHashMap<u32, Dynamic>> = Shards::default();
+        for k in 0..LIST_MEMO_CAPACITY as u32 + 10 {
+            remember(&clear, k, Full::Clear, answer(2)).unwrap();
+        }
+        assert_eq!(len(&clear), 10, "started afresh at the capacity, then kept the next ten");
+        assert_eq!(recall(&clear, &(LIST_MEMO_CAPACITY as u32 + 9)).and_then(|v| v.as_int().ok()), Some(2));
+        assert!(recall(&clear, &0).is_none());
     }
 
     #[test]

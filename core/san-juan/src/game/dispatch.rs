@@ -1,7 +1,7 @@
 //! Hook dispatch: which buildings listen to a hook, the context a script
 //! receives, and calling a hook on one seat, the actor and the others.
 
-use engine_script::{HookMask, has_hook, hook_bit};
+use engine_script::{HookMask, ListKeyBuf, has_hook, hook_bit};
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -13,6 +13,9 @@ use crate::cards::CardIdx;
 use crate::effects::Origin;
 use crate::error::GameError;
 use crate::hooks::{self, Ctx, EventFacts, Hook, ScriptCtx, SeatFacts, SlotFacts, TableFacts, Tag};
+
+/// [`hooks::LISTED`]'s bit for `buildings` alone: the owner's city is all it reads.
+const OWN_CITY: u64 = 1;
 
 /// Slots of a player's city that listen to a hook, in call order.
 pub(crate) type Listeners = SmallVec<[usize; 8]>;
@@ -147,8 +150,29 @@ impl Game {
             None => Some(c.scalar(i)),
             Some(k) => self.keyed_member(c.seat, k),
         };
-        let value = self.rs.scripts.call_memo(hook as usize, card, ctx, scalar, wrap)?;
+        let seat = ctx.seat;
+        let list = |reads, out: &mut ListKeyBuf| self.city_lists(seat, None, reads, out);
+        let value = self.rs.scripts.call_listed(hook as usize, card, ctx, scalar, list, wrap)?;
         Ok(value.unwrap_or(Dynamic::UNIT))
+    }
+
+    /// The cities' cards as the [`hooks::LISTED`] members in `reads` (a bit
+    /// each) read them, for the script host's key: `seat`'s own city alone
+    /// for `buildings` alone, else every city from `seat`'s round the table
+    /// (its own first); its own is `own` if given; each card its index plus
+    /// one, each city ended by a 0.
+    pub(crate) fn city_lists(&self, seat: usize, own: Option<&[Slot]>, reads: u64, out: &mut ListKeyBuf) {
+        let n = self.players.len();
+        let cities = if reads == OWN_CITY { 1 } else { n };
+        for k in 0..cities {
+            let s = (seat + k) % n;
+            let city = match own {
+                Some(city) if k == 0 => city,
+                _ => &self.players[s].city,
+            };
+            out.extend(city.iter().map(|slot| slot.card.saturating_add(1)));
+            out.push(0);
+        }
     }
 
     /// The exact key of [`hooks::KEYED`]`[k]` for `seat`'s city, when it fits
@@ -261,19 +285,21 @@ impl Game {
     }
 
     /// What [`Game::call_int`] answers from remembered answers alone, as if
-    /// the owner's city were another: `None` when the script would have to run.
+    /// the owner's city were `city`: `None` when the script would have to run.
     /// `keyed(k)` is [`Game::keyed_member_in`] of that city.
     pub(crate) fn remembered_int(
         &self,
         hook: Hook,
         ctx: Ctx,
         keyed: impl Fn(usize) -> Option<i32>,
+        city: &[Slot],
     ) -> Option<Result<i32, GameError>> {
         let scalar = |i: usize| match i.checked_sub(hooks::SCALARS.len()) {
             None => Some(ctx.scalar(i)),
             Some(k) => keyed(k),
         };
-        let v = self.rs.scripts.remembered(hook as usize, ctx.card as usize, scalar)?;
+        let list = |reads, out: &mut ListKeyBuf| self.city_lists(ctx.seat, Some(city), reads, out);
+        let v = self.rs.scripts.remembered_listed(hook as usize, ctx.card as usize, scalar, list)?;
         Some(self.int_of(hook, ctx.card, v.unwrap_or(Dynamic::UNIT)))
     }
 
