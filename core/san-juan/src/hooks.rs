@@ -1505,8 +1505,8 @@ mod tests {
         assert_eq!(CTX_MORE[CTX_HAND_CARDS], "hand_cards");
         assert_eq!(CTX_MORE[CTX_EVENT], "event");
         assert_eq!(CTX_MORE[CTX_HAND_SIZES], "hand_sizes");
-        // The game keys `buildings` alone by the owner's city (its bit, 1).
-        assert_eq!(LISTED[0], "buildings");
+        // The game keys each by what it reads, by its bit in this order.
+        assert_eq!(LISTED, ["buildings", "others", "built_by_anyone", "building_counts"]);
         let cities: Vec<&str> = CITY_MEMBERS.iter().map(|&m| CTX_MORE[m]).collect();
         assert_eq!(
             cities,

@@ -730,20 +730,28 @@ mod tests {
     fn a_remembered_score_is_the_score_of_a_copy_with_the_building_built() {
         // Every built-in ruleset, and scorers that read a hand size (never
         // remembered: the table is more than scalars), a kind's count (keyed
-        // by the city), the subtotal, the own city's cards and the other
-        // cities' (remembered by the cities' cards); random play, every seat,
+        // by the city), the subtotal, the own city's cards, the other
+        // cities', the cities' sizes and whether anyone built a building
+        // (remembered by the cities' cards); random play, every seat,
         // every card built new and over the first building.
-        let (_dir, house) = with_scorers(&[
+        let scorers = [
             ("by_hands", "ctx.hand_sizes[0]"),
             ("by_kind", "ctx.count_kind(\"production\") * 2"),
             ("by_subtotal", "ctx.subtotal / 5"),
             ("by_own_city", "let n = 0; for b in ctx.buildings { n += b.cost; } n"),
             ("by_others", "let n = 0; for city in ctx.others { n += city.len(); } n / 2"),
-        ]);
+            ("by_sizes", "let c = ctx.building_counts(); c[0] * 2 + c[1] - c.len()"),
+            ("by_anyone", "if ctx.built_by_anyone(\"palace\") { 3 } else { 1 }"),
+        ];
+        let (_dir, house) = with_scorers(&scorers);
+        let (_fresh_dir, house_fresh) = with_scorers(&scorers);
         let mut rulesets: Vec<Arc<Ruleset>> =
             ["second-edition", "first-edition", "second-edition-expansion"].map(|id| Ruleset::load(id).unwrap()).into();
         rulesets.push(house);
         for rs in rulesets {
+            // The same ruleset loaded again, its memo emptied before each
+            // reference: scripts that really run, not the memo under test.
+            let fresh = if rs.id == "house" { Arc::clone(&house_fresh) } else { Ruleset::load(&rs.id).unwrap() };
             let (mut remembered, mut asked, mut by_hands) = (0, 0, 0);
             for seed in 0..3 {
                 let mut game = Game::new(rs.clone(), 3, seed).unwrap();
@@ -761,22 +769,29 @@ mod tests {
                                     None => city.push(Slot::new(c, false)),
                                 }
                                 let mask = game.city_mask(&city);
+                                // The bot's way: a copy scored through the memo, which it fills.
                                 let mut copy = game.clone();
-                                let built = game.points_if_built(&mut copy, seat, c, over, now);
+                                game.points_if_built(&mut copy, seat, c, over, now);
                                 asked += 1;
-                                if let Some(total) = game.remembered_total(seat, &city, mask) {
-                                    assert_eq!(
-                                        f64::from(total.unwrap() - now),
-                                        built,
-                                        "{} seat {seat} card {} over {over:?} city {:?}",
-                                        rs.id,
-                                        rs.cards.id(c),
-                                        game.players[seat].city.iter().map(|s| rs.cards.id(s.card)).collect::<Vec<_>>()
-                                    );
-                                    remembered += 1;
-                                } else {
-                                    by_hands += usize::from(rs.cards.cards[c as usize].id == "by_hands");
-                                }
+                                let Some(total) = game.remembered_total(seat, &city, mask) else {
+                                    by_hands += usize::from(rs.cards.id(c) == "by_hands");
+                                    continue;
+                                };
+                                let mut reference = game.clone();
+                                reference.rs = Arc::clone(&fresh);
+                                reference.players[seat].city = city.clone();
+                                reference.refresh_hook_masks();
+                                fresh.scripts.forget();
+                                let expected = reference.score_total(seat);
+                                assert_eq!(
+                                    total.ok(),
+                                    expected.ok(),
+                                    "{} seat {seat} card {} over {over:?} city {:?}",
+                                    rs.id,
+                                    rs.cards.id(c),
+                                    game.players[seat].city.iter().map(|s| rs.cards.id(s.card)).collect::<Vec<_>>()
+                                );
+                                remembered += 1;
                             }
                         }
                     }

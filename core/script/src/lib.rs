@@ -686,6 +686,17 @@ impl ScriptHost {
         }
     }
 
+    /// Forgets every remembered value, so that each hook runs again: what a
+    /// test compares remembered answers with.
+    pub fn forget(&self) {
+        for shard in self.memo.all() {
+            shard.write().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+        for shard in self.list_memo.all() {
+            shard.write().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+
     /// What [`ScriptHost::call_listed`] answers without running a script: the
     /// literal, or the value remembered for these scalars and lists
     /// (`Some(None)`: the hook does not listen). `None` when the script would
@@ -1031,6 +1042,11 @@ impl<T: Default> Default for Shards<T> {
 }
 
 impl<T> Shards<T> {
+    /// Every shard, to change them all.
+    pub fn all(&self) -> impl Iterator<Item = &RwLock<T>> {
+        self.0.iter().map(|p| &p.0)
+    }
+
     /// The calling thread's shard.
     pub fn mine(&self) -> &RwLock<T> {
         // A thread-local's address tells threads apart at the cost of a load

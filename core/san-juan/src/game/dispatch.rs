@@ -14,8 +14,11 @@ use crate::effects::Origin;
 use crate::error::GameError;
 use crate::hooks::{self, Ctx, EventFacts, Hook, ScriptCtx, SeatFacts, SlotFacts, TableFacts, Tag};
 
-/// [`hooks::LISTED`]'s bit for `buildings` alone: the owner's city is all it reads.
+/// [`hooks::LISTED`]'s bits, in its order: what each member reads of the cities.
 const OWN_CITY: u64 = 1;
+const OTHER_CITIES: u64 = 2;
+const ANY_CITY: u64 = 4;
+const CITY_SIZES: u64 = 8;
 
 /// Slots of a player's city that listen to a hook, in call order.
 pub(crate) type Listeners = SmallVec<[usize; 8]>;
@@ -156,22 +159,40 @@ impl Game {
         Ok(value.unwrap_or(Dynamic::UNIT))
     }
 
-    /// The cities' cards as the [`hooks::LISTED`] members in `reads` (a bit
-    /// each) read them, for the script host's key: `seat`'s own city alone
-    /// for `buildings` alone, else every city from `seat`'s round the table
-    /// (its own first); its own is `own` if given; each card its index plus
-    /// one, each city ended by a 0.
+    /// What the [`hooks::LISTED`] members in `reads` (a bit each) read of the
+    /// cities, for the script host's key, a section per member: `buildings`
+    /// the owner's city, `others` the other cities from the owner's left,
+    /// `built_by_anyone` the buildings in play (in order, once each),
+    /// `building_counts` the number of players and each city's size from the
+    /// owner's; a card is its index plus one, and a list ends with a 0. The
+    /// owner's city is `own` if given (a city that might be).
     pub(crate) fn city_lists(&self, seat: usize, own: Option<&[Slot]>, reads: u64, out: &mut ListKeyBuf) {
         let n = self.players.len();
-        let cities = if reads == OWN_CITY { 1 } else { n };
-        for k in 0..cities {
-            let s = (seat + k) % n;
-            let city = match own {
-                Some(city) if k == 0 => city,
-                _ => &self.players[s].city,
-            };
-            out.extend(city.iter().map(|slot| slot.card.saturating_add(1)));
+        let city = |k: usize| match own {
+            Some(city) if k == 0 => city,
+            _ => &self.players[(seat + k) % n].city,
+        };
+        let cards = |k: usize| city(k).iter().map(|slot| slot.card.saturating_add(1));
+        if reads & OWN_CITY != 0 {
+            out.extend(cards(0));
             out.push(0);
+        }
+        if reads & OTHER_CITIES != 0 {
+            for k in 1..n {
+                out.extend(cards(k));
+                out.push(0);
+            }
+        }
+        if reads & ANY_CITY != 0 {
+            let mut all: ListKeyBuf = (0..n).flat_map(cards).collect();
+            all.sort_unstable();
+            all.dedup();
+            out.extend(all);
+            out.push(0);
+        }
+        if reads & CITY_SIZES != 0 {
+            out.push(n as u16);
+            out.extend((0..n).map(|k| city(k).len() as u16));
         }
     }
 
