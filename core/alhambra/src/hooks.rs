@@ -339,21 +339,26 @@ fn sort_counts(key: &mut ScoreKey, order: &mut [u8; MAX_COLLECTORS], counts: &[u
 #[derive(Default)]
 struct KeyHasher(u64);
 
+impl KeyHasher {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
 impl std::hash::Hasher for KeyHasher {
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+            self.mix(u64::from(b));
         }
     }
 
     fn write_u128(&mut self, n: u128) {
-        for word in [n as u64, (n >> 64) as u64] {
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
+        self.mix(n as u64);
+        self.mix((n >> 64) as u64);
     }
 
     fn write_u32(&mut self, n: u32) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        self.mix(u64::from(n));
     }
 
     fn finish(&self) -> u64 {

@@ -129,9 +129,9 @@ pub struct ScriptHost {
     /// Members of `ctx_members` the game can give exactly as a list of small
     /// numbers (the cards in play), for [`ScriptHost::call_listed`].
     list_members: &'static [&'static str],
-    /// `listed[hook][owner]`: the scalars a hook reads when all else it reads is
-    /// `list_members` (a bit each, the second): its value is then a function
-    /// of them and those lists.
+    /// `listed[hook][owner]`: the scalars a hook reads, and a bit per
+    /// `list_members` entry it reads, when that is all it reads: its value is
+    /// then a function of them and those lists.
     listed: Vec<Vec<Option<Listed>>>,
     /// `member_reads[hook][owner]`: a bit per `ctx_members` entry the hook reads;
     /// `None` when it does more with `ctx` than read it (it may read anything).
@@ -240,8 +240,8 @@ impl ScriptHost {
 
     /// Members beyond the scalars that the game can give exactly as a list of
     /// small numbers (the cards in play, in an order of its own): a hook that
-    /// reads only scalars, keyed members and these is remembered per game by
-    /// [`ScriptHost::call_listed`]. Set before scripts are added.
+    /// reads only scalars, keyed members and these is remembered by them
+    /// ([`ScriptHost::call_listed`]). Set before scripts are added.
     pub fn set_list_members(&mut self, members: &'static [&'static str]) {
         self.list_members = members;
     }
@@ -658,10 +658,10 @@ impl ScriptHost {
 
     /// [`ScriptHost::call_memo`], and a hook that reads lists the game keys
     /// (`set_list_members`) and scalars alone answered from what it answered
-    /// before for the same lists: `list` writes the
-    /// list members' content as the game keys it (the same content, the same
-    /// numbers, whatever the game), given a bit per list member the hook reads
-    /// (in `set_list_members` order).
+    /// before for the same lists: `list` writes the list members' content as
+    /// the game keys it (the same content, the same numbers, whatever the
+    /// game), given a bit per list member the hook reads (in
+    /// `set_list_members` order).
     pub fn call_listed<T>(
         &self,
         hook: usize,
@@ -729,10 +729,7 @@ impl ScriptHost {
         list: impl FnOnce(u64, &mut ListKeyBuf),
     ) -> Option<ListKey> {
         let (props, bits) = self.listed[hook].get(owner)?.as_ref()?;
-        let mut values = [0i32; MEMO_KEY];
-        for (slot, &p) in values.iter_mut().zip(props) {
-            *slot = scalar(usize::from(p))?;
-        }
+        let values = scalar_values(props, scalar)?;
         let mut lists = ListKeyBuf::new();
         list(*bits, &mut lists);
         Some(ListKey { key: MemoKey { hook: hook as u16, owner: owner as u32, values }, lists })
@@ -741,11 +738,7 @@ impl ScriptHost {
     /// The memo's key for a hook that reads only scalars: `None` when it reads
     /// more, or a scalar has no value now.
     fn memo_key(&self, hook: usize, owner: usize, scalar: impl Fn(usize) -> Option<i32>) -> Option<MemoKey> {
-        let props = self.memo_props[hook][owner].as_ref()?;
-        let mut values = [0i32; MEMO_KEY];
-        for (slot, &p) in values.iter_mut().zip(props) {
-            *slot = scalar(usize::from(p))?;
-        }
+        let values = scalar_values(self.memo_props[hook][owner].as_ref()?, scalar)?;
         Some(MemoKey { hook: hook as u16, owner: owner as u32, values })
     }
 
@@ -1062,6 +1055,15 @@ const MEMO_KEY: usize = 4;
 
 /// Most values a host remembers: beyond it, hooks are simply called.
 pub const MEMO_CAPACITY: usize = 1 << 16;
+
+/// The values of the scalars `props` names (`None`: one has no value now).
+fn scalar_values(props: &[u8], scalar: impl Fn(usize) -> Option<i32>) -> Option<[i32; MEMO_KEY]> {
+    let mut values = [0i32; MEMO_KEY];
+    for (slot, &p) in values.iter_mut().zip(props) {
+        *slot = scalar(usize::from(p))?;
+    }
+    Some(values)
+}
 
 /// What a hook that reads lists reads: the scalars' indices and a bit per list member.
 type Listed = (SmallVec<[u8; MEMO_KEY]>, u64);
