@@ -38,6 +38,18 @@ use crate::ruleset::{Rules, Ruleset};
 /// by what they add to it: a model cached before then is learned again).
 const BASE: [&str; 6] = ["bias", "score", "hand", "goods", "time_left", "hand_x_time_left"];
 
+/// Builds `card` in `city`, a city that might be: new at its end, or over
+/// the building in slot `over`, whose card is returned (to put it back).
+fn build_in(city: &mut Vec<Slot>, card: CardIdx, over: Option<usize>) -> Option<CardIdx> {
+    match over {
+        Some(s) => Some(std::mem::replace(&mut city[s].card, card)),
+        None => {
+            city.push(Slot::new(card, false));
+            None
+        }
+    }
+}
+
 /// How the model is learned: twelve rounds of self-play, not the engine's
 /// three, so that the bot's own play outweighs the greedy first round.
 /// Against `mcts:500` (1,000 2-player games, seats swapped, own points as
@@ -63,14 +75,7 @@ impl Game {
     /// worked out on `copy`, a copy of this game that is left as it was.
     /// Scoring scripts count (a palace, a city hall, a monument for an arch).
     fn points_if_built(&self, copy: &mut Game, seat: usize, card: CardIdx, over: Option<usize>, now: i32) -> f64 {
-        let city = &mut copy.players[seat].city;
-        let old = match over {
-            Some(s) => Some(std::mem::replace(&mut city[s].card, card)),
-            None => {
-                city.push(Slot::new(card, false));
-                None
-            }
-        };
+        let old = build_in(&mut copy.players[seat].city, card, over);
         copy.refresh_hook_masks();
         let score = copy.score_total(seat);
         let city = &mut copy.players[seat].city;
@@ -421,10 +426,7 @@ impl<'a> Values<'a> {
         let mut city = self.city.borrow_mut();
         let city = city.get_or_insert_with(|| game.spare_city.take().unwrap_or_default());
         city.clone_from(&game.players[seat].city);
-        match over {
-            Some(s) => city[s].card = c,
-            None => city.push(Slot::new(c, false)),
-        }
+        build_in(city, c, over);
         let score = game.remembered_total(seat, city, game.city_mask(city))?;
         Some(score.map_or_else(|_| game.printed_gain(seat, c, over), |s| f64::from(s - now)))
     }
@@ -764,10 +766,7 @@ mod tests {
                             let overs: &[Option<usize>] = if city_len > 0 { &[None, Some(0)] } else { &[None] };
                             for &over in overs {
                                 let mut city = game.players[seat].city.clone();
-                                match over {
-                                    Some(s) => city[s].card = c,
-                                    None => city.push(Slot::new(c, false)),
-                                }
+                                build_in(&mut city, c, over);
                                 let mask = game.city_mask(&city);
                                 // The bot's way: a copy scored through the memo, which it fills.
                                 let mut copy = game.clone();

@@ -96,7 +96,7 @@ impl Game {
             role: self.phase.map_or("", |ph| ph.role.name()),
             privileged: self.phase.is_some_and(|ph| ph.chooser == seat),
             hand: p.hand.len() as i32,
-            goods: city.iter().filter(|s| s.good.is_some()).count() as i32,
+            goods: super::goods_on(city) as i32,
             target: None,
             over: None,
             produced: 0,

@@ -109,6 +109,11 @@ impl Slot {
     }
 }
 
+/// Goods on the buildings of a city (one that is, or one that might be).
+pub(crate) fn goods_on(city: &[Slot]) -> usize {
+    city.iter().filter(|s| s.good.is_some()).count()
+}
+
 /// One seat.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Player {
@@ -145,7 +150,7 @@ impl Player {
 
     /// Goods on this player's buildings.
     pub fn goods(&self) -> usize {
-        self.city.iter().filter(|s| s.good.is_some()).count()
+        goods_on(&self.city)
     }
 
     /// True if a building of this type is in play.
