@@ -145,7 +145,15 @@ pub fn run(args: Args) -> CmdResult {
         let spec_b = args.ruleset_b.clone().unwrap_or_else(|| fb.ruleset.clone());
         match changes(&spec_a, &spec_b, &fa.fingerprint, &fb.fingerprint) {
             Ok(lines) => c.set_changes(lines),
-            Err(e) => eprintln!("note: what differs between the rulesets is not listed: {e}"),
+            Err(e) => {
+                // Records name a ruleset by its id; one loaded from a file is found only by its path.
+                let hint = if args.ruleset_a.is_none() || args.ruleset_b.is_none() {
+                    "\n  = help: give the files the records were played with: --ruleset-a FILE --ruleset-b FILE"
+                } else {
+                    ""
+                };
+                eprintln!("note: what differs between the rulesets is not listed: {}{hint}", e.trim_end())
+            }
         }
         c.a.game = game_title(&c.a.game);
         (report::render_comparison_text(&c), args.html.as_ref().map(|_| report::render_comparison_html(&c)))

@@ -180,6 +180,39 @@ fn a_comparison_names_what_differs_and_those_cards_come_first() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A ruleset played from a file is named in the records by its id, which
+/// `report` cannot load: the note says how to give the file, and with it the
+/// changes are listed.
+#[test]
+fn a_comparison_with_a_ruleset_file_says_how_to_list_what_differs() {
+    let dir = scratch("compare-file");
+    let file = dir.join("dear-tower.toml");
+    std::fs::write(
+        &file,
+        "id = \"dear-tower\"\nname = \"dear tower\"\nextends = \"second-edition\"\n[cards.tower]\ncost = 5\n",
+    )
+    .unwrap();
+    let (a, b) = (dir.join("base.jsonl"), dir.join("dear.jsonl"));
+    simulate(&a, &["--games", "20", "--bots", "random"]);
+    simulate(&b, &["--games", "20", "--bots", "random", "--ruleset", file.to_str().unwrap()]);
+    let (ok, out, err) = sanjuan(&["report", a.to_str().unwrap(), "--compare", b.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(err.contains("unknown ruleset `dear-tower`"), "{err}");
+    assert!(err.contains("--ruleset-a FILE --ruleset-b FILE"), "{err}");
+    assert!(!out.contains("What differs from A to B"), "{out}");
+    let (ok, out, err) = sanjuan(&[
+        "report",
+        a.to_str().unwrap(),
+        "--compare",
+        b.to_str().unwrap(),
+        "--ruleset-b",
+        file.to_str().unwrap(),
+    ]);
+    assert!(ok && !err.contains("note:"), "{err}");
+    assert!(out.contains("What differs from A to B") && out.contains("card tower: cost 3 -> 5"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `simulate --track-scores` adds a row of points per round to each record of
 /// either game and changes nothing else: without it the records are the same
 /// bytes; the report reads the rows into lead changes and comebacks.
