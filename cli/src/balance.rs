@@ -82,10 +82,18 @@ pub fn prepare(rs: &dyn AnyRules, models: &Models, quiet: bool) -> Result<Arc<Va
     Ok(model)
 }
 
-/// [`prepare`] if one of these seats is the balance bot.
-pub fn prepare_for(rs: &dyn AnyRules, models: &Models, seats: &[String]) -> Result<(), String> {
-    if seats.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
-        prepare(rs, models, false)?;
+/// Whether the bot `name` plays by the balance model: the balance bot, nudged
+/// or blurred, or a search whose playouts it plays.
+pub fn uses_model(name: &str) -> bool {
+    use engine_play::bots::BotSpec;
+    matches!(BotSpec::parse(name), Ok(BotSpec::Balance { .. } | BotSpec::MctsBalance(_)))
+}
+
+/// [`prepare`] if one of these seats plays by the balance model ([`uses_model`]):
+/// otherwise each game's first use would learn it afresh, and not cache it.
+pub fn prepare_for(rs: &dyn AnyRules, models: &Models, seats: &[String], quiet: bool) -> Result<(), String> {
+    if seats.iter().any(|b| uses_model(b)) {
+        prepare(rs, models, quiet)?;
     }
     Ok(())
 }
@@ -160,5 +168,17 @@ mod tests {
         let bits = |m: &ValueModel| m.weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
         let wrong = bits(&model).iter().zip(bits(&back)).filter(|(a, b)| **a != *b).count();
         assert_eq!(wrong, 0, "{wrong} of {} weights changed on the way through the file", model.weights.len());
+    }
+
+    #[test]
+    fn every_bot_that_plays_by_the_model_gets_it_from_the_cache() {
+        // Each of these once learned the model afresh in every run (and every
+        // shard of a search), uncached, since only the plain name was looked for.
+        for bot in ["balance", "balance~0.5", "balance+built:well=0.5", "balance+built:well=1~2", "mcts-balance:40"] {
+            assert!(uses_model(bot), "{bot}");
+        }
+        for bot in ["random", "greedy", "mcts", "mcts:200", "balancer", "balance~0"] {
+            assert!(!uses_model(bot), "{bot}");
+        }
     }
 }

@@ -32,7 +32,7 @@ pub struct Args {
     /// Ruleset id or path.
     #[arg(long, default_value = crate::games::default_ruleset())]
     pub(crate) ruleset: String,
-    /// The opponents' bot: balance, balance+FEATURE=X, random, greedy, mcts, mcts:N or mcts-balance:N [default: random, or the saved seats with --resume].
+    /// The opponents' bot: balance, balance+FEATURE=X, balance~S, random, greedy, mcts, mcts:N or mcts-balance:N [default: random, or the saved seats with --resume].
     #[arg(long)]
     pub(crate) bots: Option<String>,
     /// Write the game (seed and every action) to this file when it ends or you quit;
@@ -200,7 +200,7 @@ impl Session {
         let rules = crate::games::load(&args.ruleset)?;
         let (seed, seats) = args.table(|b| rules.check_bot(b))?;
         let models = Models::new();
-        crate::balance::prepare_for(rules.as_ref(), &models, &seats)?;
+        crate::balance::prepare_for(rules.as_ref(), &models, &seats, false)?;
         let mut game = rules.start(args.players, seed)?;
         game.log_events(true);
         game.record_actions(true);
@@ -234,7 +234,7 @@ impl Session {
             rules.check_bot(b).map_err(|e| format!("{}: seat bot {e}", file.display()))?;
         }
         let models = Models::new();
-        crate::balance::prepare_for(rules.as_ref(), &models, &seats)?;
+        crate::balance::prepare_for(rules.as_ref(), &models, &seats, false)?;
         let mut game = rules.start(saved.players, saved.seed)?;
         game.record_actions(true);
         let mut marks = Vec::new();

@@ -37,7 +37,8 @@ pub struct Args {
     /// Bots per seat, comma-separated (one name applies to every seat): balance
     /// (learned from self-play for this ruleset), balance+FEATURE=X (the balance bot
     /// liking one feature of `sanjuan learn` X points more, e.g. balance+built:well=0.5),
-    /// random, greedy, mcts, mcts:N, mcts-balance:N.
+    /// balance~S (the balance bot with S points of noise on each action's value: a
+    /// weaker player), random, greedy, mcts, mcts:N, mcts-balance:N.
     #[arg(long, default_value = "balance")]
     bots: String,
     /// Worker threads (default: all cores).
@@ -78,9 +79,7 @@ pub fn run(args: Args) -> CmdResult {
         rs.check_bot(b)?;
     }
     let models = engine_game::Models::new();
-    if bots.iter().any(|b| b == engine_play::value::ValueBot::NAME) {
-        crate::balance::prepare(rs.as_ref(), &models, args.quiet)?;
-    }
+    crate::balance::prepare_for(rs.as_ref(), &models, &bots, args.quiet)?;
     let (first, games) = match args.shard {
         Some((k, n)) => {
             let at = |i: u64| (u128::from(args.games) * u128::from(i) / u128::from(n)) as u64;

@@ -439,7 +439,7 @@ impl Run {
                 self.loaded.insert(w.candidate, rs);
             }
         }
-        if state.settings.bot == engine_play::value::ValueBot::NAME {
+        if crate::balance::uses_model(&state.settings.bot) {
             let todo: Vec<Arc<dyn AnyRules>> = work.iter().map(|w| Arc::clone(&self.loaded[&w.candidate])).collect();
             let models = &self.models;
             let bar = if self.quiet || todo.len() < 2 { ProgressBar::hidden() } else { ProgressBar::new_spinner() };

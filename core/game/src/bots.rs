@@ -12,13 +12,16 @@ use crate::{Game, Models};
 /// Keeps the playout bot's draws apart from the search's own.
 const PLAYOUT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// A bot by name ([`BotSpec::parse`]: `balance`, `balance+FEATURE=X`, `random`,
+/// A bot by name ([`BotSpec::parse`]: `balance`, `balance+FEATURE=X`, `balance~S`, `random`,
 /// `greedy`, `mcts`, `mcts:N`, `mcts-balance:N`) for a ruleset of `G`, seeded; the balance bot's model comes from
 /// `models` (learned there now if missing).
 pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models) -> Result<Box<dyn Bot<G>>, String> {
     Ok(match BotSpec::parse(name)? {
-        BotSpec::Balance(nudges) if nudges.is_empty() => Box::new(ValueBot::new(models.balance::<G>(rs)?, seed)),
-        BotSpec::Balance(nudges) => Box::new(ValueBot::new(Arc::new(models.balance::<G>(rs)?.nudged(&nudges)?), seed)),
+        BotSpec::Balance { nudges, noise } => {
+            let model = models.balance::<G>(rs)?;
+            let model = if nudges.is_empty() { model } else { Arc::new(model.nudged(&nudges)?) };
+            Box::new(ValueBot::new(model, seed).with_noise(noise))
+        }
         BotSpec::Random => Box::new(RandomBot::new(seed)),
         BotSpec::Greedy => G::greedy(),
         BotSpec::Mcts(n) => G::search(seed, n),

@@ -40,7 +40,7 @@ impl<G: TurnGame> Bot<G> for RandomBot {
 
 /// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
 pub const BOT_NAMES: &[&str] =
-    &["balance", "balance+FEATURE=X", "random", "greedy", "mcts", "mcts:N", "mcts-balance:N"];
+    &["balance", "balance+FEATURE=X", "balance~S", "random", "greedy", "mcts", "mcts:N", "mcts-balance:N"];
 
 /// A bot named on a command line or in a file, before it is built for a game
 /// (the game brings its own rules of thumb and search).
@@ -48,8 +48,15 @@ pub const BOT_NAMES: &[&str] =
 pub enum BotSpec {
     /// The balance bot ([`crate::value::ValueBot`]) with the ruleset's learned
     /// model, its weights nudged as listed (`balance+built:well=0.5`: a bot
-    /// that likes a well half a point more than it learned to).
-    Balance(Vec<Nudge>),
+    /// that likes a well half a point more than it learned to), and `noise`
+    /// points of normal noise on each action's value (`balance~0.5`: a bot
+    /// that judges only about right; 0 for none).
+    Balance {
+        /// The weights moved.
+        nudges: Vec<Nudge>,
+        /// The standard deviation of the noise, in points.
+        noise: f64,
+    },
     /// [`RandomBot`].
     Random,
     /// The game's rules of thumb.
@@ -72,15 +79,32 @@ pub struct Nudge {
 }
 
 impl BotSpec {
-    /// `balance`, `balance+FEATURE=X[+FEATURE=X…]`, `random`, `greedy`, `mcts`
-    /// ([`Mcts::DEFAULT_ITERATIONS`]), `mcts:N` (N from 1 to
-    /// [`Mcts::MAX_ITERATIONS`]) or `mcts-balance[:N]`; the error says what is wrong.
+    /// `balance`, `balance+FEATURE=X[+FEATURE=X…]`, either with `~S` after it
+    /// (noise), `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]),
+    /// `mcts:N` (N from 1 to [`Mcts::MAX_ITERATIONS`]) or `mcts-balance[:N]`;
+    /// the error says what is wrong.
     pub fn parse(name: &str) -> Result<BotSpec, String> {
+        if name.starts_with("balance")
+            && let Some((base, noise)) = name.rsplit_once('~')
+        {
+            let how = "write balance~S, S the points of noise on each action's value, above 0 and at most \
+                       100 (e.g. balance~0.5; after nudges: balance+built:well=0.5~0.5)";
+            let noise = match noise.parse::<f64>() {
+                Ok(s) if s > 0.0 && s <= 100.0 => s,
+                _ => return Err(format!("`{name}`: {how}")),
+            };
+            return match BotSpec::parse(base) {
+                Ok(BotSpec::Balance { nudges, .. }) if !base.contains('~') => Ok(BotSpec::Balance { nudges, noise }),
+                Ok(_) => Err(format!("`{name}`: {how}")),
+                Err(e) => Err(e),
+            };
+        }
         if let Some(nudges) = name.strip_prefix("balance+") {
-            return nudges.split('+').map(|n| Nudge::parse(name, n)).collect::<Result<_, _>>().map(BotSpec::Balance);
+            let nudges = nudges.split('+').map(|n| Nudge::parse(name, n)).collect::<Result<_, _>>()?;
+            return Ok(BotSpec::Balance { nudges, noise: 0.0 });
         }
         match name.split_once(':') {
-            None if name == "balance" => Ok(BotSpec::Balance(Vec::new())),
+            None if name == "balance" => Ok(BotSpec::Balance { nudges: Vec::new(), noise: 0.0 }),
             None if name == "random" => Ok(BotSpec::Random),
             None if name == "greedy" => Ok(BotSpec::Greedy),
             None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
@@ -319,12 +343,21 @@ mod tests {
 
     #[test]
     fn bot_names_parse() {
-        assert_eq!(BotSpec::parse("balance"), Ok(BotSpec::Balance(Vec::new())));
+        let balance = |nudges, noise| Ok(BotSpec::Balance { nudges, noise });
+        assert_eq!(BotSpec::parse("balance"), balance(Vec::new(), 0.0));
         let nudge = |f: &str, by: f64| Nudge { feature: f.to_owned(), by };
         assert_eq!(
             BotSpec::parse("balance+built:well=0.5+lead:garden=-1"),
-            Ok(BotSpec::Balance(vec![nudge("built:well", 0.5), nudge("lead:garden", -1.0)]))
+            balance(vec![nudge("built:well", 0.5), nudge("lead:garden", -1.0)], 0.0)
         );
+        assert_eq!(BotSpec::parse("balance~0.5"), balance(Vec::new(), 0.5));
+        assert_eq!(BotSpec::parse("balance+built:well=-1~2"), balance(vec![nudge("built:well", -1.0)], 2.0));
+        for bad in ["balance~", "balance~0", "balance~-1", "balance~x", "balance~101", "balance~1~1", "balance~nan"] {
+            let err = BotSpec::parse(bad).unwrap_err();
+            assert!(err.contains("write balance~S"), "{bad}: {err}");
+        }
+        assert!(BotSpec::parse("balance+built:well~1").unwrap_err().contains("write balance+FEATURE=X"));
+        assert!(BotSpec::parse("balancer~1").unwrap_err().contains("unknown bot `balancer`"));
         for bad in ["balance+", "balance+built:well", "balance+built:well=x", "balance+=1", "balance+a=inf"] {
             let err = BotSpec::parse(bad).unwrap_err();
             assert!(err.contains("write balance+FEATURE=X"), "{bad}: {err}");
@@ -348,7 +381,8 @@ mod tests {
             assert_eq!(
                 BotSpec::parse(n),
                 Err(format!(
-                    "unknown bot `{n}`; bots: balance, balance+FEATURE=X, random, greedy, mcts, mcts:N, mcts-balance:N"
+                    "unknown bot `{n}`; bots: balance, balance+FEATURE=X, balance~S, random, greedy, mcts, mcts:N, \
+                     mcts-balance:N"
                 ))
             );
         }

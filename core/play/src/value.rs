@@ -259,11 +259,13 @@ impl Regression {
 }
 
 /// Plays by a value model: at each decision the action it values most; with
-/// `explore` > 0, that share of decisions is random (for learning).
+/// `explore` > 0, that share of decisions is random (for learning); with
+/// `noise` > 0, each value is blurred first (a player of less exact judgement).
 pub struct ValueBot {
     model: Arc<ValueModel>,
     rng: ChaCha8Rng,
     explore: f64,
+    noise: f64,
     scratch: Vec<f64>,
     values: Vec<f64>,
 }
@@ -274,7 +276,22 @@ impl ValueBot {
 
     /// A bot playing by `model`, seeded (the seed matters only with `explore`).
     pub fn new(model: Arc<ValueModel>, seed: u64) -> Self {
-        ValueBot { model, rng: ChaCha8Rng::seed_from_u64(seed), explore: 0.0, scratch: Vec::new(), values: Vec::new() }
+        ValueBot {
+            model,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            explore: 0.0,
+            noise: 0.0,
+            scratch: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Normal noise of standard deviation `points` added to every action's
+    /// value before the best is taken: near-equal actions are then chosen
+    /// about evenly, clearly better ones still nearly always.
+    pub fn with_noise(mut self, points: f64) -> Self {
+        self.noise = points;
+        self
     }
 
     /// A share of decisions (0..1) taken at random.
@@ -297,6 +314,11 @@ impl<G: Features> Bot<G> for ValueBot {
             return legal[rng::below(&mut self.rng, legal.len())];
         }
         game.action_values(legal, &self.model, &mut self.scratch, &mut self.values);
+        if self.noise > 0.0 {
+            for v in &mut self.values {
+                *v += self.noise * rng::normal(&mut self.rng);
+            }
+        }
         let mut best = legal[0];
         let mut best_value = f64::NEG_INFINITY;
         for (&a, &v) in legal.iter().zip(&self.values) {

@@ -84,6 +84,12 @@ mod end_of_game {
     /// (3) to build as the builder;
     /// seat 1 has `other` buildings and no cards.
     fn choice(other: &str) -> Action {
+        let (game, legal) = position(other);
+        ValueBot::new(model(&game), 1).choose(&game, &legal)
+    }
+
+    /// The builder's decision of [`choice`] and its legal answers.
+    fn position(other: &str) -> (Game, Vec<Action>) {
         let text = format!(
             "[[players]]\n\
              buildings = [\"indigo_plant\", \"smithy\", \"gold_mine\", \"archive\", \"poor_house\", \"black_market\", \
@@ -96,7 +102,25 @@ mod end_of_game {
         game.apply_text("role builder").unwrap();
         let legal = game.legal().to_vec();
         assert!(legal.contains(&Action::Pass), "{legal:?}");
-        ValueBot::new(model(&game), 1).choose(&game, &legal)
+        (game, legal)
+    }
+
+    #[test]
+    fn a_blurred_bot_is_seeded_and_blurs_by_its_noise() {
+        let (game, legal) = position("\"indigo_plant\"");
+        let model = model(&game);
+        let plain = ValueBot::new(Arc::clone(&model), 1).choose(&game, &legal);
+        let pick =
+            |noise: f64, seed: u64| ValueBot::new(Arc::clone(&model), seed).with_noise(noise).choose(&game, &legal);
+        // Noise far below the gaps between the actions' values changes nothing.
+        assert!((0..50).all(|seed| pick(1e-6, seed) == plain));
+        // Noise far above them makes every action about as likely.
+        let mut seen: Vec<Action> = (0..300).map(|seed| pick(1000.0, seed)).collect();
+        seen.sort_by_key(|a| format!("{a:?}"));
+        seen.dedup();
+        assert!(seen.len() >= legal.len().min(4), "{seen:?} of {legal:?}");
+        // A seed replays its choice.
+        assert!((0..20).all(|seed| pick(3.0, seed) == pick(3.0, seed)));
     }
 
     #[test]
