@@ -86,7 +86,7 @@ pub fn prepare(rs: &dyn AnyRules, models: &Models, quiet: bool) -> Result<Arc<Va
 /// or blurred, or a search whose playouts it plays.
 pub fn uses_model(name: &str) -> bool {
     use engine_play::bots::BotSpec;
-    matches!(BotSpec::parse(name), Ok(BotSpec::Balance { .. } | BotSpec::MctsBalance(_)))
+    matches!(BotSpec::parse(name), Ok(BotSpec::Balance { .. } | BotSpec::MctsBalance(_) | BotSpec::PairedBalance(_)))
 }
 
 /// [`prepare`] if one of these seats plays by the balance model ([`uses_model`]):
@@ -174,7 +174,14 @@ mod tests {
     fn every_bot_that_plays_by_the_model_gets_it_from_the_cache() {
         // Each of these once learned the model afresh in every run (and every
         // shard of a search), uncached, since only the plain name was looked for.
-        for bot in ["balance", "balance~0.5", "balance+built:well=0.5", "balance+built:well=1~2", "mcts-balance:40"] {
+        for bot in [
+            "balance",
+            "balance~0.5",
+            "balance+built:well=0.5",
+            "balance+built:well=1~2",
+            "mcts-balance:40",
+            "paired-balance:9",
+        ] {
             assert!(uses_model(bot), "{bot}");
         }
         for bot in ["random", "greedy", "mcts", "mcts:200", "balancer", "balance~0"] {

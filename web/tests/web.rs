@@ -285,6 +285,7 @@ async fn bad_tables_are_refused_and_tables_are_bounded() {
         (json!({ "ruleset": "second-edition", "seats": ["human", "mcts:100000"] }), "thinks too long"),
         (json!({ "ruleset": "second-edition", "seats": ["human", "mcts-balance:100000"] }), "thinks too long"),
         (json!({ "ruleset": "alhambra", "seats": ["human", "mcts-balance:100000"] }), "thinks too long"),
+        (json!({ "ruleset": "second-edition", "seats": ["human", "paired-balance:100000"] }), "thinks too long"),
         // A nudged balance bot's feature is checked against the table's ruleset at once.
         (json!({ "ruleset": "second-edition", "seats": ["human", "balance+built:wel=1"] }), "did you mean built:well?"),
         (json!({ "ruleset": "alhambra", "seats": ["human", "balance+built:well=1"] }), "no feature `built:well`"),

@@ -1440,19 +1440,24 @@ fn the_alhambra_scripting_errors_sample_is_what_check_prints() {
     assert_eq!(printed.trim_end(), shown.trim_end(), "docs/alhambra.md shows other errors than `check` prints");
 }
 
-/// The search with balance-bot playouts is a bot of every game: it plays a
+/// The searches with balance-bot playouts are bots of every game: each plays a
 /// game to its end beside the balance bot, and the record names it.
 #[test]
-fn the_balance_playout_search_plays_both_games() {
+fn the_balance_playout_searches_play_both_games() {
     let dir = temp_dir("mcts-balance");
-    for ruleset in ["second-edition", "alhambra"] {
-        let file = dir.join(format!("{ruleset}.jsonl"));
+    for (ruleset, search) in [
+        ("second-edition", "mcts-balance:2"),
+        ("alhambra", "mcts-balance:2"),
+        ("second-edition", "paired-balance:4"),
+        ("alhambra", "paired-balance:4"),
+    ] {
+        let file = dir.join(format!("{ruleset}-{}.jsonl", search.replace(':', "-")));
         let (ok, _, err) = sanjuan(&[
             "simulate",
             "--ruleset",
             ruleset,
             "--bots",
-            "mcts-balance:2,balance",
+            &format!("{search},balance"),
             "--games",
             "1",
             "--quiet",
@@ -1461,7 +1466,7 @@ fn the_balance_playout_search_plays_both_games() {
         ]);
         assert!(ok, "{ruleset}: {err}");
         let record: serde_json::Value = serde_json::from_str(std::fs::read_to_string(&file).unwrap().trim()).unwrap();
-        assert_eq!(record["bots"][0], "mcts-balance:2", "{ruleset}");
+        assert_eq!(record["bots"][0], search, "{ruleset}");
         assert!(record["rounds"].as_u64().unwrap() > 3, "{ruleset}: {record}");
         assert!(!record["winners"].as_array().unwrap().is_empty(), "{ruleset}");
     }

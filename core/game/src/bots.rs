@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use engine_play::bots::{Bot, BotSpec, RandomBot, SearchBot};
+use engine_play::paired::Paired;
 use engine_play::value::ValueBot;
 
 use crate::{Game, Models};
@@ -13,7 +14,7 @@ use crate::{Game, Models};
 const PLAYOUT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A bot by name ([`BotSpec::parse`]: `balance`, `balance+FEATURE=X`, `balance~S`, `random`,
-/// `greedy`, `mcts`, `mcts:N`, `mcts-balance:N`) for a ruleset of `G`, seeded; the balance bot's model comes from
+/// `greedy`, `mcts`, `mcts:N`, `mcts-balance:N`, `paired-balance:N`) for a ruleset of `G`, seeded; the balance bot's model comes from
 /// `models` (learned there now if missing).
 pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models) -> Result<Box<dyn Bot<G>>, String> {
     Ok(match BotSpec::parse(name)? {
@@ -31,6 +32,10 @@ pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models)
         BotSpec::MctsBalance(n) => {
             let playout = ValueBot::new(models.balance::<G>(rs)?, seed ^ PLAYOUT_SEED);
             Box::new(SearchBot::new(G::mcts(seed, n).with_depth(1).with_random_moves(0), playout, G::searched))
+        }
+        BotSpec::PairedBalance(n) => {
+            let playout = ValueBot::new(models.balance::<G>(rs)?, seed ^ PLAYOUT_SEED);
+            Box::new(SearchBot::new(Paired::new(seed, n), playout, G::searched))
         }
     })
 }

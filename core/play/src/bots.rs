@@ -39,8 +39,17 @@ impl<G: TurnGame> Bot<G> for RandomBot {
 }
 
 /// Names of the bots every game offers ([`BotSpec::parse`]); `mcts:N` sets the iterations per move.
-pub const BOT_NAMES: &[&str] =
-    &["balance", "balance+FEATURE=X", "balance~S", "random", "greedy", "mcts", "mcts:N", "mcts-balance:N"];
+pub const BOT_NAMES: &[&str] = &[
+    "balance",
+    "balance+FEATURE=X",
+    "balance~S",
+    "random",
+    "greedy",
+    "mcts",
+    "mcts:N",
+    "mcts-balance:N",
+    "paired-balance:N",
+];
 
 /// A bot named on a command line or in a file, before it is built for a game
 /// (the game brings its own rules of thumb and search).
@@ -66,6 +75,10 @@ pub enum BotSpec {
     /// A flat search (each move judged by its playouts alone) whose playouts
     /// are the balance bot's games: slower, and a reference for the balance bot.
     MctsBalance(u32),
+    /// [`crate::paired::Paired`] with about this many balance-bot playouts per
+    /// decision: every move on the same deals, so moves worth about the same
+    /// are told apart by what they change rather than by the luck of a deal.
+    PairedBalance(u32),
 }
 
 /// One weight of the balance bot's model moved: `feature` (a name the `learn`
@@ -109,10 +122,13 @@ impl BotSpec {
             None if name == "greedy" => Ok(BotSpec::Greedy),
             None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
             None if name == "mcts-balance" => Ok(BotSpec::MctsBalance(Mcts::DEFAULT_ITERATIONS)),
-            Some((search @ ("mcts" | "mcts-balance"), n)) => match n.parse::<u32>() {
-                Ok(n) if (1..=Mcts::MAX_ITERATIONS).contains(&n) => {
-                    Ok(if search == "mcts" { BotSpec::Mcts(n) } else { BotSpec::MctsBalance(n) })
-                }
+            None if name == "paired-balance" => Ok(BotSpec::PairedBalance(Mcts::DEFAULT_ITERATIONS)),
+            Some((search @ ("mcts" | "mcts-balance" | "paired-balance"), n)) => match n.parse::<u32>() {
+                Ok(n) if (1..=Mcts::MAX_ITERATIONS).contains(&n) => Ok(match search {
+                    "mcts" => BotSpec::Mcts(n),
+                    "mcts-balance" => BotSpec::MctsBalance(n),
+                    _ => BotSpec::PairedBalance(n),
+                }),
                 _ => Err(format!(
                     "`{name}`: write {search}:N with N the iterations per move, from 1 to {}",
                     Mcts::MAX_ITERATIONS
@@ -159,32 +175,44 @@ pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Resu
     Ok(())
 }
 
-/// A game's tree search as a bot: [`Mcts`] on the decisions `searched` says
-/// shape the game, the game's rules of thumb (`playout`) on the rest and in
-/// every sampled game's playout.
-pub struct SearchBot<G, P> {
-    mcts: Mcts,
+/// A search over one decision's legal moves, with `playout` playing the games out.
+pub trait Search<G: Determinize>: Send {
+    /// The move it picks for the seat to move in `root`.
+    fn search(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action;
+}
+
+impl<G: Determinize> Search<G> for Mcts {
+    fn search(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
+        Mcts::search(self, root, legal, playout)
+    }
+}
+
+/// A search as a bot ([`Mcts`] unless named): searching on the decisions
+/// `searched` says shape the game, the `playout` bot (the game's rules of
+/// thumb, or the balance bot) on the rest and in every sampled game's playout.
+pub struct SearchBot<G, P, S = Mcts> {
+    search: S,
     playout: P,
     searched: fn(&G) -> bool,
 }
 
-impl<G: Determinize, P: Bot<G>> SearchBot<G, P> {
-    /// `mcts` searching where `searched` holds, `playout` answering elsewhere.
-    pub fn new(mcts: Mcts, playout: P, searched: fn(&G) -> bool) -> Self {
-        SearchBot { mcts, playout, searched }
+impl<G: Determinize, P: Bot<G>, S: Search<G>> SearchBot<G, P, S> {
+    /// `search` where `searched` holds, `playout` answering elsewhere.
+    pub fn new(search: S, playout: P, searched: fn(&G) -> bool) -> Self {
+        SearchBot { search, playout, searched }
     }
 }
 
-impl<G: Determinize, P: Bot<G>> Bot<G> for SearchBot<G, P> {
+impl<G: Determinize, P: Bot<G>, S: Search<G>> Bot<G> for SearchBot<G, P, S> {
     fn name(&self) -> &str {
-        "mcts"
+        "search"
     }
 
     fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action {
         if !(self.searched)(game) {
             return self.playout.choose(game, legal);
         }
-        self.mcts.search(game, legal, &mut self.playout)
+        self.search.search(game, legal, &mut self.playout)
     }
 }
 
@@ -373,6 +401,9 @@ mod tests {
         }
         assert_eq!(BotSpec::parse("mcts-balance"), Ok(BotSpec::MctsBalance(Mcts::DEFAULT_ITERATIONS)));
         assert_eq!(BotSpec::parse("mcts-balance:40"), Ok(BotSpec::MctsBalance(40)));
+        assert_eq!(BotSpec::parse("paired-balance:400"), Ok(BotSpec::PairedBalance(400)));
+        assert_eq!(BotSpec::parse("paired-balance"), Ok(BotSpec::PairedBalance(Mcts::DEFAULT_ITERATIONS)));
+        assert!(BotSpec::parse("paired-balance:0").unwrap_err().contains("write paired-balance:N"));
         assert_eq!(
             BotSpec::parse("mcts-balance:0"),
             Err("`mcts-balance:0`: write mcts-balance:N with N the iterations per move, from 1 to 1000000".to_owned())
@@ -382,7 +413,7 @@ mod tests {
                 BotSpec::parse(n),
                 Err(format!(
                     "unknown bot `{n}`; bots: balance, balance+FEATURE=X, balance~S, random, greedy, mcts, mcts:N, \
-                     mcts-balance:N"
+                     mcts-balance:N, paired-balance:N"
                 ))
             );
         }
