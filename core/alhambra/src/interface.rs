@@ -248,7 +248,11 @@ impl engine_game::Game for Game {
         p.buildings
             .iter()
             .enumerate()
-            .map(|(i, &b)| Built { id: rs.record_id(b), round: round(p.acquired.get(i).copied().unwrap_or(0)) })
+            .map(|(i, &b)| Built {
+                id: rs.record_id(b),
+                round: round(p.acquired.get(i).copied().unwrap_or(0)),
+                kind: Some(rs.record_kind(b)),
+            })
             .collect()
     }
 

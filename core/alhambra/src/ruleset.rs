@@ -291,6 +291,8 @@ pub struct Ruleset {
     pub script_texts: Vec<(String, String)>,
     /// Each building's id as game records hold it (shared, not copied per record).
     record_ids: Vec<Arc<str>>,
+    /// Each building's type id, likewise.
+    record_kinds: Vec<Arc<str>>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -914,6 +916,7 @@ fn build(
         yard: yard_slots,
         types: types.clone(),
         record_ids: buildings.iter().map(|b| Arc::from(b.id.as_str())).collect(),
+        record_kinds: buildings.iter().map(|b| Arc::from(types[b.kind as usize].id.as_str())).collect(),
         buildings,
         scorings: scorings.clone(),
         two_players: two.clone(),
@@ -1026,6 +1029,11 @@ impl Ruleset {
     /// A building's id, shared (for game records).
     pub fn record_id(&self, b: BuildingIdx) -> Arc<str> {
         Arc::clone(&self.record_ids[b as usize])
+    }
+
+    /// A building's type id, shared (for game records).
+    pub fn record_kind(&self, b: BuildingIdx) -> Arc<str> {
+        Arc::clone(&self.record_kinds[b as usize])
     }
 
     /// The currency's name in sentences (`denars`).

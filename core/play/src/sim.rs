@@ -14,6 +14,11 @@ pub struct Built {
     pub id: Arc<str>,
     /// Round it got the card (0: dealt at setup).
     pub round: u32,
+    /// The card's type, where a game has several cards of one type under
+    /// ids of their own (a card `gate4` of the type `gate`): reports then
+    /// add a row per type. Absent where the id is the type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Arc<str>>,
 }
 
 /// The format of [`GameRecord`] written now; records without the field are format 1.

@@ -14,6 +14,8 @@ use crate::table::{
 };
 use crate::two::{Comparison, PlayerDiff};
 
+/// The head of the types' table: what a row counts.
+const TYPES_HEAD: &str = "<h2>Building types</h2>\n<p>Each row counts every card of a type: built is holding one got in round 1 or later.</p>\n";
 /// Escapes text for HTML content and attribute values.
 pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -119,7 +121,11 @@ pub fn render_html(r: &Report) -> String {
         None,
         true,
     );
-    out.push_str(&building_table(&r.buildings).html());
+    out.push_str(&building_table(&r.buildings, "building").html());
+    if !r.types.is_empty() {
+        out.push_str(TYPES_HEAD);
+        out.push_str(&building_table(&r.types, "type").html());
+    }
     for f in &r.feel {
         feel_html(&mut out, f);
     }
@@ -200,7 +206,11 @@ pub fn render_comparison_html(c: &Comparison) -> String {
 
     out.push_str("<h2>Buildings</h2>\n");
     building_charts(&mut out, c, &legend);
-    out.push_str(&building_diff_table(c).html());
+    out.push_str(&building_diff_table(c, &c.buildings, "building").html());
+    if !c.types.is_empty() {
+        out.push_str(TYPES_HEAD);
+        out.push_str(&building_diff_table(c, &c.types, "type").html());
+    }
     out.push_str(&html_tail());
     out
 }
@@ -243,7 +253,7 @@ fn pair_rows(diffs: &[PlayerDiff], a: &[PlayerStats], b: &[PlayerStats]) -> Vec<
 /// shares and the builders' win rates of A and B side by side.
 fn building_charts(out: &mut String, c: &Comparison, legend: &[String]) {
     diff_chart(out, "Built share, B − A in percentage points (95% CI); * flagged", c);
-    let find = |r: &Report, id: &str| r.building_rates(id);
+    let find = |r: &Report, id: &str| r.building_rates(&r.buildings, id);
     let built: Vec<BarRow> = c
         .buildings
         .iter()

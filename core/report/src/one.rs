@@ -4,7 +4,7 @@
 use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use engine_play::sim::GameRecord;
+use engine_play::sim::{Built, GameRecord};
 
 use crate::feel::{Feel, feel};
 use crate::stats::{ALPHA, MIN_RATE_EFFECT, Mean, Quartiles, Rate, holm, two_proportion_p};
@@ -101,6 +101,9 @@ pub struct Report {
     pub bots: Vec<PlayerStats>,
     /// Per building id seen in any holdings, by id.
     pub buildings: Vec<BuildingStats>,
+    /// Per building type, where the records name types (`gate` for a card
+    /// `gate4`), by type; empty otherwise.
+    pub types: Vec<BuildingStats>,
     /// Game length.
     pub length: Length,
     /// How the game feels, per player count.
@@ -111,13 +114,12 @@ impl Report {
     /// A building's built share and its builders' win rate; a building this set
     /// never saw was built in none of its player-games.
     /// A building's mean round got (no copies: no data).
-    pub(crate) fn building_round(&self, id: &str) -> Mean {
-        self.buildings.iter().find(|s| s.id == id).map_or_else(|| Mean::of(&[]), |s| s.round)
+    pub(crate) fn building_round(rows: &[BuildingStats], id: &str) -> Mean {
+        rows.iter().find(|s| s.id == id).map_or_else(|| Mean::of(&[]), |s| s.round)
     }
 
-    pub(crate) fn building_rates(&self, id: &str) -> (Rate, Rate) {
-        self.buildings
-            .iter()
+    pub(crate) fn building_rates(&self, rows: &[BuildingStats], id: &str) -> (Rate, Rate) {
+        rows.iter()
             .find(|s| s.id == id)
             .map_or((Rate::wilson(0.0, self.player_games), Rate::wilson(0.0, 0)), |s| (s.built, s.builders))
     }
@@ -239,13 +241,30 @@ struct BuildingAcc {
     rounds: Vec<f64>,
 }
 
+/// What a holding is counted as: its card (`buildings`) or its type (`types`).
+type Key = fn(&Built) -> Option<&str>;
+
 /// Per building id seen in any holdings, by id, with the builders-against-others
 /// tests corrected over all buildings.
 fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
+    holding_stats(records, player_games, |b| Some(&*b.id))
+}
+
+/// Per building type (a record's `kind`), as [`buildings`] per card: "built"
+/// is holding one of the type got in round 1 or later. Empty where no
+/// record names types.
+fn types(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
+    holding_stats(records, player_games, |b| b.kind.as_deref())
+}
+
+/// [`buildings`] or [`types`]: the holdings grouped by `key` (those without one left out).
+fn holding_stats(records: &[GameRecord], player_games: u64, key: Key) -> Vec<BuildingStats> {
     let mut ids: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for holdings in records.iter().flat_map(|r| &r.buildings) {
         for b in holdings {
-            ids.insert(&b.id);
+            if let Some(id) = key(b) {
+                ids.insert(id);
+            }
         }
     }
     // Each holding found by its id's place, not compared with every id: a large
@@ -260,7 +279,8 @@ fn buildings(records: &[GameRecord], player_games: u64) -> Vec<BuildingStats> {
             built.fill(false);
             // Round 0 is what setup dealt, not a choice the player made.
             for b in holdings.iter().filter(|b| b.round > 0) {
-                let i = index[&*b.id];
+                let Some(id) = key(b) else { continue };
+                let i = index[id];
                 built[i] = true;
                 accs[i].rounds.push(f64::from(b.round));
             }
@@ -358,6 +378,7 @@ pub fn report(records: &[GameRecord]) -> Report {
         seats,
         bots: bots(records),
         buildings: buildings(records, player_games),
+        types: types(records, player_games),
         length,
         feel: feel(records),
     }

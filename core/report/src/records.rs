@@ -137,6 +137,16 @@ impl<'g> ShardReader<'g> {
         }
     }
 
+    /// Points `text` at the one copy of its string that the set's records share.
+    fn intern(&mut self, text: &mut std::sync::Arc<str>) {
+        match self.ids.get(text) {
+            Some(shared) => *text = std::sync::Arc::clone(shared),
+            None => {
+                self.ids.insert(std::sync::Arc::clone(text));
+            }
+        }
+    }
+
     /// Reads the file's next line (blank lines are skipped, but counted).
     pub fn line(&mut self, text: &str) -> Result<(), ReportError> {
         self.line += 1;
@@ -163,11 +173,9 @@ impl<'g> ShardReader<'g> {
         }
         for holdings in &mut record.buildings {
             for b in holdings.iter_mut() {
-                match self.ids.get(&b.id) {
-                    Some(id) => b.id = std::sync::Arc::clone(id),
-                    None => {
-                        self.ids.insert(std::sync::Arc::clone(&b.id));
-                    }
+                self.intern(&mut b.id);
+                if let Some(kind) = &mut b.kind {
+                    self.intern(kind);
                 }
             }
             // The reader grew each list by doubling: a quarter of a record was spare room.
@@ -295,6 +303,9 @@ pub fn validate(r: &GameRecord) -> Result<(), String> {
     for holdings in &r.buildings {
         for b in holdings {
             check_name("building", &b.id)?;
+            if let Some(kind) = &b.kind {
+                check_name("building type", kind)?;
+            }
             if b.round > r.rounds {
                 return Err(format!(
                     "building `{}` built in round {} of a {}-round game",

@@ -8,7 +8,7 @@ use crate::format::{diff_ci, num, num_ci, pct, pct_ci, pval, star};
 use crate::html::esc;
 use crate::one::{BuildingStats, PlayerStats};
 use crate::stats::Diff;
-use crate::two::{Comparison, PlayerDiff};
+use crate::two::{BuildingDiff, Comparison, PlayerDiff};
 
 /// A table: headers, rows of cells, how many leading columns are text
 /// (left-aligned), and which rows to highlight.
@@ -94,10 +94,11 @@ pub(crate) fn player_table(rows: &[PlayerStats], first: &'static str) -> Table {
     }
 }
 
-pub(crate) fn building_table(rows: &[BuildingStats]) -> Table {
+/// A report's `rows` (its buildings, or their types: `what` heads the first column).
+pub(crate) fn building_table(rows: &[BuildingStats], what: &'static str) -> Table {
     Table {
         headers: vec![
-            "building",
+            what,
             "built %",
             "95% CI",
             "builders",
@@ -165,11 +166,11 @@ pub(crate) fn player_diff_table(rows: &[PlayerDiff], first: &'static str) -> Tab
     }
 }
 
-pub(crate) fn building_diff_table(c: &Comparison) -> Table {
-    let rows = &c.buildings;
+/// The comparison's `rows` (its buildings, or their types: `what` heads the first column).
+pub(crate) fn building_diff_table(c: &Comparison, rows: &[BuildingDiff], what: &'static str) -> Table {
     Table {
         headers: vec![
-            "building",
+            what,
             "built % A",
             "built % B",
             "B−A (95% CI)",

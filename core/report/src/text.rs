@@ -11,6 +11,10 @@ use crate::table::{
 };
 use crate::two::Comparison;
 
+/// The head of the types' table: what a row counts.
+const TYPES: &str =
+    "Building types (per player-game; a type is built when one of its cards got in round 1 or later is held)";
+
 /// The report as plain-text tables.
 pub fn render_text(r: &Report) -> String {
     let mut out = format!("{}\n", title(&r.game, "balance report"));
@@ -28,7 +32,10 @@ pub fn render_text(r: &Report) -> String {
     }
     let _ = write!(out, "\nSeats\n{}", player_table(&r.seats, "seat").text());
     let _ = write!(out, "\nBots\n{}", player_table(&r.bots, "bot").text());
-    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_table(&r.buildings).text());
+    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_table(&r.buildings, "building").text());
+    if !r.types.is_empty() {
+        let _ = write!(out, "\n{TYPES}\n{}", building_table(&r.types, "type").text());
+    }
     for f in &r.feel {
         feel_text(&mut out, f);
     }
@@ -70,7 +77,10 @@ pub fn render_comparison_text(c: &Comparison) -> String {
     let _ = write!(out, "\n{}", length_diff_table(c).text());
     let _ = write!(out, "\nSeats\n{}", player_diff_table(&c.seats, "seat").text());
     let _ = write!(out, "\nBots\n{}", player_diff_table(&c.bots, "bot").text());
-    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_diff_table(c).text());
+    let _ = write!(out, "\nBuildings (per player-game)\n{}", building_diff_table(c, &c.buildings, "building").text());
+    if !c.types.is_empty() {
+        let _ = write!(out, "\n{TYPES}\n{}", building_diff_table(c, &c.types, "type").text());
+    }
     let _ = writeln!(out, "\n{NOTE}");
     out
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use engine_play::sim::GameRecord;
 
-use crate::one::{PlayerStats, Report, report};
+use crate::one::{BuildingStats, PlayerStats, Report, report};
 use crate::stats::{Diff, MIN_MEAN_EFFECT, MIN_RATE_EFFECT, Mean, Rate, control};
 
 /// A seat or bot in sets A and B.
@@ -46,6 +46,8 @@ pub struct Comparison {
     pub bots: Vec<PlayerDiff>,
     /// Buildings in either set.
     pub buildings: Vec<BuildingDiff>,
+    /// Building types in either set, where the records name types; empty otherwise.
+    pub types: Vec<BuildingDiff>,
     /// Mean rounds per game.
     pub rounds: Diff,
     /// Share of stalled games.
@@ -85,34 +87,42 @@ pub fn compare(a: &[GameRecord], b: &[GameRecord]) -> Comparison {
     let seat_order = |l: &str| (l.trim_start_matches("seat ").parse().unwrap_or(usize::MAX), l.to_owned());
     let seats = player_diffs(&ra.seats, &rb.seats, seat_order);
     let bots = player_diffs(&ra.bots, &rb.bots, |l| (0, l.to_owned()));
-    let ids: BTreeSet<&str> = ra.buildings.iter().chain(&rb.buildings).map(|s| s.id.as_str()).collect();
-    let buildings = ids
-        .into_iter()
-        .map(|id| {
-            let ((built_a, win_a), (built_b, win_b)) = (ra.building_rates(id), rb.building_rates(id));
-            BuildingDiff {
-                id: id.to_owned(),
-                built: Diff::rates(&built_a, &built_b),
-                builders: Diff::rates(&win_a, &win_b),
-                round: Diff::means(&ra.building_round(id), &rb.building_round(id)),
-            }
-        })
-        .collect();
+    let buildings = building_diffs(&ra, &rb, |r| &r.buildings);
+    let types = building_diffs(&ra, &rb, |r| &r.types);
     let mut rounds = Diff::means(&ra.length.rounds, &rb.length.rounds);
     let mut stalled = Diff::rates(&ra.length.stalled, &rb.length.stalled);
-    let (mut seats, mut bots, mut buildings): (Vec<PlayerDiff>, Vec<PlayerDiff>, Vec<BuildingDiff>) =
-        (seats, bots, buildings);
+    let (mut seats, mut bots): (Vec<PlayerDiff>, Vec<PlayerDiff>) = (seats, bots);
     // Each table column is a family of tests.
     for rows in [&mut seats, &mut bots] {
         control(rows.iter_mut().map(|d| &mut d.win_rate), MIN_RATE_EFFECT);
         control(rows.iter_mut().map(|d| &mut d.score), MIN_MEAN_EFFECT);
     }
-    control(buildings.iter_mut().map(|d| &mut d.built), MIN_RATE_EFFECT);
-    control(buildings.iter_mut().map(|d| &mut d.builders), MIN_RATE_EFFECT);
-    control(buildings.iter_mut().map(|d| &mut d.round), MIN_MEAN_EFFECT);
     control([&mut rounds], MIN_MEAN_EFFECT);
     control([&mut stalled], MIN_RATE_EFFECT);
-    Comparison { a: ra, b: rb, seats, bots, buildings, rounds, stalled, changes: Vec::new() }
+    Comparison { a: ra, b: rb, seats, bots, buildings, types, rounds, stalled, changes: Vec::new() }
+}
+
+/// Each row of `rows` (the buildings, or their types) in A against B, each
+/// column's tests corrected as a family.
+fn building_diffs(ra: &Report, rb: &Report, rows: fn(&Report) -> &Vec<BuildingStats>) -> Vec<BuildingDiff> {
+    let (rows_a, rows_b) = (rows(ra), rows(rb));
+    let ids: BTreeSet<&str> = rows_a.iter().chain(rows_b).map(|s| s.id.as_str()).collect();
+    let mut diffs: Vec<BuildingDiff> = ids
+        .into_iter()
+        .map(|id| {
+            let ((built_a, win_a), (built_b, win_b)) = (ra.building_rates(rows_a, id), rb.building_rates(rows_b, id));
+            BuildingDiff {
+                id: id.to_owned(),
+                built: Diff::rates(&built_a, &built_b),
+                builders: Diff::rates(&win_a, &win_b),
+                round: Diff::means(&Report::building_round(rows_a, id), &Report::building_round(rows_b, id)),
+            }
+        })
+        .collect();
+    control(diffs.iter_mut().map(|d| &mut d.built), MIN_RATE_EFFECT);
+    control(diffs.iter_mut().map(|d| &mut d.builders), MIN_RATE_EFFECT);
+    control(diffs.iter_mut().map(|d| &mut d.round), MIN_MEAN_EFFECT);
+    diffs
 }
 
 impl Comparison {
@@ -121,6 +131,7 @@ impl Comparison {
     pub fn set_changes(&mut self, lines: Vec<String>) {
         let first = |d: &BuildingDiff| lines.iter().position(|l| names(l, &d.id)).unwrap_or(usize::MAX);
         self.buildings.sort_by_key(|d| (first(d), d.id.clone()));
+        self.types.sort_by_key(|d| (first(d), d.id.clone()));
         self.changes = lines;
     }
 

@@ -28,7 +28,7 @@ fn game(
         winners: winners.to_vec(),
         buildings: holdings
             .iter()
-            .map(|c| c.iter().map(|(id, round)| Built { id: (*id).into(), round: *round }).collect())
+            .map(|c| c.iter().map(|(id, round)| Built { id: (*id).into(), round: *round, kind: None }).collect())
             .collect(),
         actions: 100,
         stalled: false,
@@ -69,6 +69,64 @@ fn close(actual: f64, expected: f64, tol: f64) {
 /// To 3 decimals.
 fn d3(actual: f64, expected: f64) {
     close(actual, expected, 0.0005);
+}
+
+/// The fixture with each card's type named, as the records of a game with
+/// several cards per type do: forges, saw mills and dye works are
+/// workshops, archways gates.
+fn typed() -> Vec<GameRecord> {
+    let mut records = fixture();
+    for b in records.iter_mut().flat_map(|r| r.buildings.iter_mut().flatten()) {
+        b.kind = Some(if &*b.id == "archway" { "gate" } else { "workshop" }.into());
+    }
+    records
+}
+
+#[test]
+fn a_type_counts_every_card_of_it() {
+    let r = report::report(&typed());
+    let ids: Vec<&str> = r.types.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["gate", "workshop"]);
+    let (gate, workshop) = (&r.types[0], &r.types[1]);
+    // Workshops got in round 1 or later: every seat of every game but game 3's
+    // seat 1 and game 4's seat 0 (dye works at setup do not count): 10 of 12;
+    // rounds 2, 3, 4, 8, 1, 3, 5, 2, 5, 9.
+    d3(workshop.built.hits, 10.0);
+    d3(workshop.built.value, 10.0 / 12.0);
+    d3(workshop.round.value, 4.2);
+    // Its builders won games 0, 1, 3, 4 and 5 once each and shared game 2: 6 of 10; the other two lost.
+    d3(workshop.builders.value, 0.6);
+    d3(workshop.others.value, 0.0);
+    // Gates are the archways: 4 of 12, each in a game its builder won.
+    d3(gate.built.hits, 4.0);
+    d3(gate.round.value, 5.5);
+    d3(gate.builders.value, 1.0);
+    let text = report::render_text(&r);
+    assert!(text.contains("Building types") && text.contains("workshop"), "{text}");
+    assert!(report::render_html(&r).contains("<h2>Building types</h2>"));
+    // Records without types: no such table.
+    let plain = report::report(&fixture());
+    assert!(plain.types.is_empty());
+    assert!(!report::render_text(&plain).contains("Building types"));
+}
+
+#[test]
+fn a_comparison_of_typed_sets_compares_the_types() {
+    let a = typed();
+    let mut b = typed();
+    // In B nobody builds an archway (round 0: dealt, not built).
+    for x in b.iter_mut().flat_map(|r| r.buildings.iter_mut().flatten()).filter(|x| &*x.id == "archway") {
+        x.round = 0;
+    }
+    let c = report::compare(&a, &b);
+    let gate = c.types.iter().find(|d| d.id == "gate").unwrap();
+    d3(gate.built.a, 4.0 / 12.0);
+    d3(gate.built.b, 0.0);
+    let workshop = c.types.iter().find(|d| d.id == "workshop").unwrap();
+    d3(workshop.built.b - workshop.built.a, 0.0);
+    let text = report::render_comparison_text(&c);
+    assert!(text.contains("Building types"), "{text}");
+    assert!(report::render_comparison_html(&c).contains("<h2>Building types</h2>"));
 }
 
 #[test]
@@ -324,6 +382,22 @@ fn a_shard_read_line_by_line_is_the_shard_parsed_whole_and_shares_card_ids() {
     reader.line("").unwrap();
     let err = reader.line(&serde_json::to_string(&other).unwrap()).unwrap_err().to_string();
     assert!(err.starts_with("b.jsonl:2: not a valid game record: unknown game `chess` (games: tafl)"), "{err}");
+}
+
+#[test]
+fn types_round_trip_share_one_copy_and_a_bad_one_is_named() {
+    let records = typed();
+    let text: String = records.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
+    let read = Shard::parse(&text, "t.jsonl").unwrap();
+    assert_eq!(read.records, records, "every holding's type comes back");
+    let gates: Vec<&std::sync::Arc<str>> =
+        read.records.iter().flat_map(|r| r.buildings.iter().flatten()).filter_map(|b| b.kind.as_ref()).collect();
+    assert!(gates.windows(2).filter(|w| **w[0] == **w[1]).all(|w| std::sync::Arc::ptr_eq(w[0], w[1])));
+    // A type must be a short printable line, like an id.
+    let mut bad = records[0].clone();
+    bad.buildings[0][1].kind = Some("gate\u{7}".into());
+    let err = Shard::parse(&serde_json::to_string(&bad).unwrap(), "t.jsonl").unwrap_err().to_string();
+    assert!(err.contains("t.jsonl:1") && err.contains("building type `gate"), "{err}");
 }
 
 #[test]

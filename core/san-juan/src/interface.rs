@@ -194,7 +194,7 @@ impl engine_game::Game for Game {
     fn holdings(&self, seat: usize) -> Vec<Built> {
         let cards = &self.rules().cards;
         let city = &self.player(seat).city;
-        city.iter().map(|x| Built { id: cards.record_id(x.card), round: x.built_round }).collect()
+        city.iter().map(|x| Built { id: cards.record_id(x.card), round: x.built_round, kind: None }).collect()
     }
 
     fn stalled(&self) -> bool {

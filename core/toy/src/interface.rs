@@ -113,7 +113,7 @@ impl engine_game::Game for Game {
     /// The cards a seat played, with the round of each.
     fn holdings(&self, seat: usize) -> Vec<Built> {
         let played = self.played.get(seat).map_or(&[][..], Vec::as_slice);
-        played.iter().map(|&(v, round)| Built { id: crate::actions::card_id(v).into(), round }).collect()
+        played.iter().map(|&(v, round)| Built { id: crate::actions::card_id(v).into(), round, kind: None }).collect()
     }
 
     fn stalled(&self) -> bool {

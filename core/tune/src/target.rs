@@ -294,7 +294,7 @@ mod tests {
     fn record(winners: Vec<usize>, built: &[(usize, &str, u32)], rounds: u32) -> GameRecord {
         let mut buildings = vec![Vec::new(); 4];
         for &(seat, id, round) in built {
-            buildings[seat].push(Built { id: id.into(), round });
+            buildings[seat].push(Built { id: id.into(), round, kind: None });
         }
         GameRecord {
             version: 2,

@@ -54,6 +54,11 @@ fn holdings_say_in_which_turn_each_building_was_got() {
             }
             let all: Vec<u32> = r.buildings.iter().flatten().map(|b| b.round).collect();
             assert!(all.iter().any(|&t| t < r.rounds / 2) && all.iter().any(|&t| t > r.rounds / 2), "{all:?}");
+            // Each holding names its type, which its id begins with (`garden10`: `garden`), for reports' type rows.
+            for b in r.buildings.iter().flatten() {
+                let kind = b.kind.as_deref().unwrap_or_else(|| panic!("{} has no type", b.id));
+                assert!(b.id.strip_prefix(kind).is_some_and(|p| p.parse::<u32>().is_ok()), "{} of {kind}", b.id);
+            }
         }
     }
 }
