@@ -94,8 +94,8 @@ pub struct Nudge {
 impl BotSpec {
     /// `balance`, `balance+FEATURE=X[+FEATURE=X…]`, either with `~S` after it
     /// (noise), `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]),
-    /// `mcts:N` (N from 1 to [`Mcts::MAX_ITERATIONS`]) or `mcts-balance[:N]`;
-    /// the error says what is wrong.
+    /// `mcts:N` (N from 1 to [`Mcts::MAX_ITERATIONS`]), `mcts-balance[:N]` or
+    /// `paired-balance[:N]`; the error says what is wrong.
     pub fn parse(name: &str) -> Result<BotSpec, String> {
         if name.starts_with("balance")
             && let Some((base, noise)) = name.rsplit_once('~')
