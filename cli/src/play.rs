@@ -289,8 +289,13 @@ impl Session {
         } else {
             format!(" --ruleset {}", self.ruleset)
         };
+        // The opponents too, unless the default: the same deal against other bots plays differently.
+        let bots = match self.seats.iter().enumerate().find(|&(s, _)| s != self.human) {
+            Some((_, bot)) if bot != "random" => format!(" --bots {bot}"),
+            _ => String::new(),
+        };
         println!(
-            "Seed {}. The same deal again: sanjuan play --seed {} --players {n} --seat {}{ruleset}",
+            "Seed {}. The same deal and opponents again: sanjuan play --seed {} --players {n} --seat {}{ruleset}{bots}",
             self.seed, self.seed, self.human
         );
         for line in self.game.intro() {

@@ -69,6 +69,15 @@ fn bad_arguments_get_a_clear_error() {
     assert!(err.contains("2 to 4 players"), "{err}");
 }
 
+/// The line that repeats a game names its opponents when they are not the default.
+#[test]
+fn the_repeat_line_names_the_opponents() {
+    let (_, out, err) = common::sanjuan_with_input(&["play", "--players", "2", "--seed", "5", "--bots", "greedy"], "");
+    assert!(out.contains("again: sanjuan play --seed 5 --players 2 --seat 0 --bots greedy\n"), "{out}{err}");
+    let (_, out, err) = common::sanjuan_with_input(&["play", "--players", "2", "--seed", "5"], "");
+    assert!(out.contains("again: sanjuan play --seed 5 --players 2 --seat 0\n"), "{out}{err}");
+}
+
 #[test]
 fn a_saved_game_replays_to_the_same_state() {
     let file = std::env::temp_dir().join(format!("sanjuan-save-{}.toml", std::process::id()));
