@@ -452,7 +452,8 @@ async function tablePage() {
 
 // ---------------------------------------------------------------- the first page
 
-const BOTS = ["human", "balance", "greedy", "random", "mcts:200", "mcts:1000"];
+// `balance~1`: the balance bot blurred by a point of noise, an easier opponent for a play-test.
+const BOTS = ["human", "balance", "balance~1", "greedy", "random", "mcts:200", "mcts:1000"];
 
 function seatPicker() {
   const n = +$("players").value;

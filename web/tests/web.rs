@@ -274,6 +274,19 @@ async fn a_client_waits_for_the_next_change_and_a_reload_resumes_the_seat() {
     assert_eq!(again["log"], v["log"]);
 }
 
+/// Every bot the page offers for a seat is one the server seats (a choice it
+/// refused would show only as an error after a person picked it).
+#[test]
+fn every_seat_choice_the_page_offers_is_accepted() {
+    let js = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/core.js")).unwrap();
+    let list = js.split("const BOTS = [").nth(1).and_then(|r| r.split(']').next()).expect("the page's BOTS list");
+    let bots: Vec<&str> = list.split(',').map(|b| b.trim().trim_matches('"')).collect();
+    assert!(bots.len() > 3 && bots.contains(&"balance~1"), "{bots:?}");
+    for bot in bots.iter().filter(|b| **b != "human") {
+        assert!(sanjuan_web::table::check_bot(bot).is_ok(), "{bot}");
+    }
+}
+
 #[tokio::test]
 async fn bad_tables_are_refused_and_tables_are_bounded() {
     let s = Server::new(Config { port: 0, max_tables: 2, ..Config::default() });
@@ -290,6 +303,7 @@ async fn bad_tables_are_refused_and_tables_are_bounded() {
         (json!({ "ruleset": "second-edition", "seats": ["human", "balance+built:wel=1"] }), "did you mean built:well?"),
         (json!({ "ruleset": "alhambra", "seats": ["human", "balance+built:well=1"] }), "no feature `built:well`"),
         (json!({ "ruleset": "second-edition", "seats": ["human", "balance+built:well"] }), "write balance+FEATURE=X"),
+        (json!({ "ruleset": "second-edition", "seats": ["human", "balance~0"] }), "write balance~S"),
     ] {
         let (status, v) = call(&s, "POST", "/api/tables", Some(body.to_string())).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
