@@ -275,15 +275,25 @@ async fn a_client_waits_for_the_next_change_and_a_reload_resumes_the_seat() {
 }
 
 /// Every bot the page offers for a seat is one the server seats (a choice it
-/// refused would show only as an error after a person picked it).
+/// refused would show only as an error after a person picked it), and the
+/// page says what it is.
 #[test]
-fn every_seat_choice_the_page_offers_is_accepted() {
-    let js = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/core.js")).unwrap();
+fn every_seat_choice_the_page_offers_is_accepted_and_explained() {
+    let asset = |f: &str| std::fs::read_to_string(format!("{}/assets/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let js = asset("core.js");
     let list = js.split("const BOTS = [").nth(1).and_then(|r| r.split(']').next()).expect("the page's BOTS list");
     let bots: Vec<&str> = list.split(',').map(|b| b.trim().trim_matches('"')).collect();
     assert!(bots.len() > 3 && bots.contains(&"balance~1"), "{bots:?}");
-    for bot in bots.iter().filter(|b| **b != "human") {
-        assert!(sanjuan_web::table::check_bot(bot).is_ok(), "{bot}");
+    let html = asset("table.html");
+    let terms: Vec<&str> = html.split("<dt>").skip(1).filter_map(|t| t.split("</dt>").next()).collect();
+    for bot in &bots {
+        if *bot != "human" {
+            assert!(sanjuan_web::table::check_bot(bot).is_ok(), "{bot}");
+        }
+        // `mcts:200` is told as `mcts:N`, `balance` as `balance (the default bot)`.
+        let family = format!("{}:", bot.split(':').next().unwrap());
+        let told = terms.iter().any(|t| t == bot || t.starts_with(&format!("{bot} ")) || t.starts_with(&family));
+        assert!(told, "the page does not say what `{bot}` is: {terms:?}");
     }
 }
 
