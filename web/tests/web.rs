@@ -862,13 +862,41 @@ mod browser {
         panic!("no Chromium found: the browser tests need one (`apt-get install -y chromium`; `.ci/test` installs it)");
     }
 
-    async fn launch(width: u32, height: u32) -> Browser {
-        // A profile of its own: browsers of tests running at once must not share one.
-        let profile = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-            "chromium-{}-{width}x{height}-{}",
-            std::process::id(),
-            rand_suffix()
-        ));
+    /// A browser with a profile of its own (browsers of tests running at
+    /// once must not share one), removed when the browser is dropped: left
+    /// behind, each run of the tests kept some 40 MB of profiles.
+    struct Chromium {
+        browser: Browser,
+        _profile: tempfile::TempDir,
+    }
+
+    impl Chromium {
+        /// Closes the browser and waits for it to exit, so that its profile
+        /// can be removed (a browser still shutting down writes it again).
+        async fn quit(mut self) {
+            self.browser.close().await.ok();
+            self.browser.wait().await.ok();
+        }
+    }
+
+    impl std::ops::Deref for Chromium {
+        type Target = Browser;
+        fn deref(&self) -> &Browser {
+            &self.browser
+        }
+    }
+
+    impl std::ops::DerefMut for Chromium {
+        fn deref_mut(&mut self) -> &mut Browser {
+            &mut self.browser
+        }
+    }
+
+    async fn launch(width: u32, height: u32) -> Chromium {
+        let profile = tempfile::Builder::new()
+            .prefix(&format!("chromium-{width}x{height}-"))
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .unwrap();
         let phone = width < 600;
         let viewport = chromiumoxide::handler::viewport::Viewport {
             width,
@@ -879,7 +907,9 @@ mod browser {
             has_touch: phone,
         };
         let config = BrowserConfig::builder()
-            .user_data_dir(&profile)
+            .user_data_dir(profile.path())
+            // Its singleton socket's folder too, which it leaves in the temp folder otherwise.
+            .env("TMPDIR", profile.path().to_string_lossy())
             .chrome_executable(chromium())
             .no_sandbox()
             .window_size(width, height)
@@ -889,13 +919,7 @@ mod browser {
             .unwrap();
         let (browser, mut handler) = Browser::launch(config).await.unwrap_or_else(|e| panic!("Chromium: {e}"));
         tokio::spawn(async move { while handler.next().await.is_some() {} });
-        browser
-    }
-
-    fn rand_suffix() -> u64 {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        NEXT.fetch_add(1, Ordering::Relaxed)
+        Chromium { browser, _profile: profile }
     }
 
     async fn serve(rulesets: Vec<String>) -> String {
@@ -1069,19 +1093,33 @@ mod browser {
 
     /// A ruleset file `<id>.toml` (its TOML given) beside copies of the shipped
     /// cards and scripts, so that it may extend them.
-    fn ruleset_file(id: &str, toml: &str) -> PathBuf {
+    /// Removed with it, like a browser's profile.
+    fn ruleset_file(id: &str, toml: &str) -> RulesetFile {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{id}-{}", std::process::id()));
-        copy_dir(&root.join("cards/san-juan"), &dir.join("cards/san-juan"));
-        copy_dir(&root.join("scripts/san-juan"), &dir.join("scripts/san-juan"));
-        let ruleset = dir.join(format!("cards/san-juan/rulesets/examples/{id}.toml"));
-        std::fs::write(&ruleset, format!("id = \"{id}\"\n{toml}")).unwrap();
-        ruleset
+        let dir = tempfile::Builder::new().prefix(&format!("{id}-")).tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        copy_dir(&root.join("cards/san-juan"), &dir.path().join("cards/san-juan"));
+        copy_dir(&root.join("scripts/san-juan"), &dir.path().join("scripts/san-juan"));
+        let path = dir.path().join(format!("cards/san-juan/rulesets/examples/{id}.toml"));
+        std::fs::write(&path, format!("id = \"{id}\"\n{toml}")).unwrap();
+        RulesetFile { path, _dir: dir }
+    }
+
+    /// A ruleset file in a folder of its own that lives as long as it.
+    struct RulesetFile {
+        path: PathBuf,
+        _dir: tempfile::TempDir,
+    }
+
+    impl std::ops::Deref for RulesetFile {
+        type Target = std::path::Path;
+        fn deref(&self) -> &std::path::Path {
+            &self.path
+        }
     }
 
     /// The gallery with a bazaar in every city from the start, so that the
     /// person is asked (its choice) in every trader phase.
-    fn bazaar_for_everyone() -> PathBuf {
+    fn bazaar_for_everyone() -> RulesetFile {
         ruleset_file(
             "bazaar-start",
             "name = \"The gallery, with a bazaar for everyone\"\nextends = \"gallery.toml\"\n\
@@ -1102,7 +1140,7 @@ mod browser {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_person_uses_the_producers_and_the_traders_privilege_by_clicking() {
         let base = serve(Vec::new()).await;
-        let mut browser = launch(1200, 900).await;
+        let browser = launch(1200, 900).await;
         let page = browser.new_page(format!("{base}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         let cards: serde_json::Value =
@@ -1187,7 +1225,7 @@ mod browser {
             }
         }
         assert!(produced_twice > 0 && sold_twice > 0, "produced twice {produced_twice}, sold twice {sold_twice}");
-        browser.close().await.ok();
+        browser.quit().await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1195,7 +1233,7 @@ mod browser {
         let gallery = bazaar_for_everyone();
         let gallery = gallery.to_str().unwrap();
         let base = serve(vec![gallery.to_owned()]).await;
-        let mut browser = launch(1200, 900).await;
+        let browser = launch(1200, 900).await;
         let page = browser.new_page(format!("{base}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         let mut dialogs = 0;
@@ -1244,7 +1282,7 @@ mod browser {
             }
         }
         assert!(dialogs > 0, "the gallery's buildings asked the person something");
-        browser.close().await.ok();
+        browser.quit().await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1284,13 +1322,13 @@ mod browser {
         waiting.reload().await.unwrap();
         until(waiting, "document.body.dataset.version !== undefined", "the view after the reload").await;
         assert_eq!(js::<String>(waiting, "document.getElementById('log').textContent").await, log);
-        browser.close().await.ok();
+        browser.quit().await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_hot_seat_game_passes_the_screen_and_shows_one_hand_at_a_time() {
         let base = serve(Vec::new()).await;
-        let mut browser = launch(1200, 900).await;
+        let browser = launch(1200, 900).await;
         let page = browser.new_page(format!("{base}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         // The form: 3 players, seats 0 and 1 people, hot-seat.
@@ -1307,7 +1345,7 @@ mod browser {
         assert!(played.covers >= 2, "the screen passed between the two people ({} times)", played.covers);
         let finals: usize = js(&page, "document.querySelectorAll('#final tr').length").await;
         assert_eq!(finals, 4, "the final score of every seat");
-        browser.close().await.ok();
+        browser.quit().await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1318,7 +1356,7 @@ mod browser {
              [rules]\nmax_players = 2\nstart_buildings = [\"indigo_plant\", \"crane\"]\n",
         );
         let base = serve(vec![ruleset.to_str().unwrap().to_owned()]).await;
-        let mut browser = launch(1200, 900).await;
+        let browser = launch(1200, 900).await;
         let page = browser.new_page(format!("{base}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         let links = table_links(&page, ruleset.to_str().unwrap(), &["human", "greedy"], 3).await;
@@ -1346,7 +1384,7 @@ mod browser {
         )
         .await;
         until(&page, &format!("document.getElementById('log').textContent.includes('{said}')"), &said).await;
-        browser.close().await.ok();
+        browser.quit().await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1359,7 +1397,7 @@ mod browser {
             ("alhambra-desktop", 1200, 900, "alhambra"),
             ("alhambra-phone", 390, 844, "alhambra"),
         ] {
-            let mut browser = launch(width, height).await;
+            let browser = launch(width, height).await;
             let page = browser.new_page(format!("{base}/")).await.unwrap();
             until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
             if name == "table-desktop" {
@@ -1379,7 +1417,7 @@ mod browser {
             let png = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
             assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}: {} bytes", png.len());
             std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
-            browser.close().await.ok();
+            browser.quit().await;
         }
     }
 
@@ -1387,7 +1425,7 @@ mod browser {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_others_moves_are_shown_step_by_step() {
         let base = serve(Vec::new()).await;
-        let mut browser = launch(1200, 900).await;
+        let browser = launch(1200, 900).await;
         let page = browser.new_page(format!("{base}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         let links = table_links(&page, "second-edition", &["human", "greedy", "greedy"], 4).await;
@@ -1427,7 +1465,7 @@ mod browser {
             until(&page, &format!("+document.body.dataset.revealed === {told}"), "every line").await;
             let fresh: usize = js(&page, "document.querySelectorAll('#log div.fresh').length").await;
             assert_eq!(fresh, told, "the new lines are highlighted in the log");
-            browser.close().await.ok();
+            browser.quit().await;
             return;
         }
         panic!("no click was followed by four lines");
@@ -1437,7 +1475,7 @@ mod browser {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_phone_fits_the_page_names_cards_and_ends_with_the_winner() {
         let base = serve(Vec::new()).await;
-        let mut browser = launch(390, 844).await;
+        let browser = launch(390, 844).await;
         let page = browser.new_page(format!("{base}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         let fits = "document.documentElement.scrollWidth <= 390";
@@ -1504,7 +1542,7 @@ mod browser {
             page.goto(format!("{base}/")).await.unwrap();
             until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         }
-        browser.close().await.ok();
+        browser.quit().await;
     }
 }
 
