@@ -112,6 +112,9 @@ impl BotSpec {
                 Err(e) => Err(e),
             };
         }
+        if name.contains('~') {
+            return Err(format!("`{name}`: noise (~S) blurs only the balance bot: write balance~S (e.g. balance~0.5)"));
+        }
         if let Some(nudges) = name.strip_prefix("balance+") {
             let nudges = nudges.split('+').map(|n| Nudge::parse(name, n)).collect::<Result<_, _>>()?;
             return Ok(BotSpec::Balance { nudges, noise: 0.0 });
@@ -130,7 +133,8 @@ impl BotSpec {
                     _ => BotSpec::PairedBalance(n),
                 }),
                 _ => Err(format!(
-                    "`{name}`: write {search}:N with N the iterations per move, from 1 to {}",
+                    "`{name}`: write {search}:N with N the {}, from 1 to {}",
+                    if search == "paired-balance" { "playouts per decision" } else { "iterations per move" },
                     Mcts::MAX_ITERATIONS
                 )),
             },
@@ -403,7 +407,17 @@ mod tests {
         assert_eq!(BotSpec::parse("mcts-balance:40"), Ok(BotSpec::MctsBalance(40)));
         assert_eq!(BotSpec::parse("paired-balance:400"), Ok(BotSpec::PairedBalance(400)));
         assert_eq!(BotSpec::parse("paired-balance"), Ok(BotSpec::PairedBalance(Mcts::DEFAULT_ITERATIONS)));
-        assert!(BotSpec::parse("paired-balance:0").unwrap_err().contains("write paired-balance:N"));
+        assert_eq!(
+            BotSpec::parse("paired-balance:0"),
+            Err("`paired-balance:0`: write paired-balance:N with N the playouts per decision, from 1 to 1000000"
+                .to_owned())
+        );
+        for n in ["greedy~1", "mcts:50~0.5", "random~2"] {
+            assert_eq!(
+                BotSpec::parse(n),
+                Err(format!("`{n}`: noise (~S) blurs only the balance bot: write balance~S (e.g. balance~0.5)"))
+            );
+        }
         assert_eq!(
             BotSpec::parse("mcts-balance:0"),
             Err("`mcts-balance:0`: write mcts-balance:N with N the iterations per move, from 1 to 1000000".to_owned())
