@@ -997,7 +997,8 @@ impl Ruleset {
                 if self.values.contains(&v) {
                     return Ok(Money { currency: i as u8, value: v });
                 }
-                return Err(format!("there is no {} card of value {v}", c.name));
+                let values: Vec<String> = self.values.iter().map(u8::to_string).collect();
+                return Err(format!("there is no money card `{id}`: {} come in values {}", c.name, values.join(", ")));
             }
         }
         let ids: Vec<&str> = self.currencies.iter().map(|c| c.id.as_str()).collect();
@@ -1225,7 +1226,10 @@ mod tests {
             .collect();
         assert_eq!(per_type, [7, 7, 9, 9, 11, 11]);
         assert_eq!(rs.lookup_money("ducat7").map(|m| rs.money_id(m)), Ok("ducat7".into()));
-        assert!(rs.lookup_money("ducat10").is_err());
+        assert_eq!(
+            rs.lookup_money("ducat10"),
+            Err("there is no money card `ducat10`: ducats come in values 1, 2, 3, 4, 5, 6, 7, 8, 9".into())
+        );
         assert_eq!(rs.building(rs.lookup_building("garden10").unwrap()).copies, 3);
         assert!(rs.diff(&rs).is_empty());
     }
