@@ -570,6 +570,10 @@ fn report(state: &State, files: &Files, base: &dyn AnyRules, elapsed: f64) -> Cm
     };
     println!("target {} in {}..{}{}: {} {verdict}", t.measure(), t.lo, t.hi, t.unit(), describe(&state.values(chosen)));
     println!("  {}  over {} games", shown(state, chosen), state.candidates[chosen].games);
+    let best = &state.candidates[chosen];
+    if let Some(caveat) = t.caveat(&best.tally, best.games, state.settings.players) {
+        println!("  note: {caveat}");
+    }
     let runners: Vec<usize> =
         outcome.ranking.iter().skip(1).copied().filter(|&c| state.candidates[c].games > 0).take(4).collect();
     if !runners.is_empty() {

@@ -3,7 +3,7 @@
 //! length) and the goal range it should lie in; the tally of that measure
 //! over game records, and its interval.
 
-use engine_play::sim::GameRecord;
+use engine_play::sim::{Built, GameRecord};
 use serde::{Deserialize, Serialize};
 
 /// The normal quantile of a 95% interval (the report's).
@@ -126,10 +126,8 @@ impl Target {
             Metric::WinShare(card) | Metric::BuildRate(card) => {
                 for seat in 0..record.scores.len() {
                     // As the report counts it: a card dealt at setup (round 0) was not built.
-                    let built = record
-                        .buildings
-                        .get(seat)
-                        .is_some_and(|h| h.iter().any(|b| b.round > 0 && matches(card, &b.id)));
+                    let built =
+                        record.buildings.get(seat).is_some_and(|h| h.iter().any(|b| b.round > 0 && held(card, b)));
                     match (&self.metric, built) {
                         (Metric::WinShare(_), true) => tally.add_share(share(seat)),
                         (Metric::WinShare(_), false) => {}
@@ -143,6 +141,29 @@ impl Target {
             }
             Metric::Rounds => tally.add(u64::from(record.rounds)),
         }
+    }
+
+    /// What a designer should know before trusting the measure over `games`
+    /// games of `players`: a card nobody built measures nothing, and the
+    /// builders' win share of a card nearly everyone builds (a common type
+    /// in 2-player games) is an even share by construction.
+    pub fn caveat(&self, tally: &Tally, games: u64, players: usize) -> Option<String> {
+        let Metric::WinShare(card) = &self.metric else { return None };
+        let seats = games.saturating_mul(players as u64);
+        if seats == 0 {
+            return None;
+        }
+        if tally.n == 0 {
+            return Some(format!("no player built {card} in {games} games: the measure is empty"));
+        }
+        let built = tally.n as f64 / seats as f64;
+        (built >= 0.95).then(|| {
+            format!(
+                "{:.0}% of the players built {card}, so its builders' win share stays near an even share \
+                 whatever the value; build_rate({card}) or one card of it says more",
+                100.0 * built
+            )
+        })
     }
 
     /// The measure's value and interval (`z`: the normal quantile; [`Z95`] for 95%).
@@ -159,6 +180,13 @@ impl Target {
 }
 
 /// `pattern` names `id`: the same id, or a prefix of it when the pattern ends in `*`.
+/// Whether `card` (an id, a type, or a prefix with `*`) names the holding
+/// `b`: by its id, or by its type where the game's ids carry more (a type
+/// `gate` is every `gate8`, `gate10`…).
+fn held(card: &str, b: &Built) -> bool {
+    matches(card, &b.id) || b.kind.as_deref().is_some_and(|kind| matches(card, kind))
+}
+
 fn matches(pattern: &str, id: &str) -> bool {
     match pattern.strip_suffix('*') {
         Some(prefix) => id.starts_with(prefix),
@@ -289,7 +317,6 @@ impl Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine_play::sim::Built;
 
     fn record(winners: Vec<usize>, built: &[(usize, &str, u32)], rounds: u32) -> GameRecord {
         let mut buildings = vec![Vec::new(); 4];
@@ -346,6 +373,51 @@ mod tests {
         let mut rate = Tally::default();
         b.observe(&record(vec![0], &[(0, "lamp", 3), (1, "lamp", 5), (2, "lamp", 0)], 10), &mut rate);
         assert_eq!((rate.n, rate.whole), (4, 2));
+    }
+
+    /// A type names every card of it where ids carry more (`garden8`,
+    /// `garden10`): measured as nothing, a tune toward the garden's win
+    /// share ran to its budget on "no interval yet".
+    #[test]
+    fn a_type_counts_every_card_of_it() {
+        let mut r = record(vec![1], &[], 10);
+        let typed = |id: &str, kind: &str, round| Built { id: id.into(), round, kind: Some(kind.into()) };
+        r.buildings[0] = vec![typed("garden8", "garden", 2), typed("tower5", "tower", 3)];
+        r.buildings[1] = vec![typed("garden10", "garden", 4)];
+        r.buildings[2] = vec![typed("garden6", "garden", 0)];
+        let rate = Target::parse("build_rate(garden)=50±5").unwrap();
+        let mut tally = Tally::default();
+        rate.observe(&r, &mut tally);
+        assert_eq!((tally.n, tally.whole), (4, 2), "seats 0 and 1 built a garden; seat 2's was dealt");
+        let wins = Target::parse("win_share(garden)=50±5").unwrap();
+        let mut tally = Tally::default();
+        wins.observe(&r, &mut tally);
+        assert_eq!(tally.n, 2);
+        assert!((tally.sum() - 1.0).abs() < 1e-12, "one of the two garden builders won");
+        // An id still names only its own cards.
+        let one = Target::parse("build_rate(garden10)=50±5").unwrap();
+        let mut tally = Tally::default();
+        one.observe(&r, &mut tally);
+        assert_eq!((tally.n, tally.whole), (4, 1));
+    }
+
+    #[test]
+    fn a_win_share_of_a_card_nearly_everyone_or_nobody_builds_carries_a_caveat() {
+        let t = Target::parse("win_share(lamp)=25±2").unwrap();
+        let nobody = Tally::default();
+        assert_eq!(t.caveat(&nobody, 10, 4).as_deref(), Some("no player built lamp in 10 games: the measure is empty"));
+        // 19 of 20 player-games (5 games × 4) built it: 95%.
+        let mut most = Tally::default();
+        for i in 0..19 {
+            most.add_share(u32::from(i % 4 == 0));
+        }
+        assert!(t.caveat(&most, 5, 4).is_some_and(|c| c.starts_with("95% of the players built lamp")));
+        let mut some = Tally::default();
+        for i in 0..18 {
+            some.add_share(u32::from(i % 4 == 0));
+        }
+        assert_eq!(t.caveat(&some, 5, 4), None, "90%");
+        assert_eq!(Target::parse("build_rate(lamp)=25±2").unwrap().caveat(&nobody, 10, 4), None);
     }
 
     #[test]
