@@ -200,17 +200,17 @@ fn new_state(args: &Args) -> Result<State, String> {
     }
     if let Some(card) = target.card() {
         // A card the ruleset does not know would measure nothing, silently.
-        let ids: Vec<String> = rs.tunables().iter().filter_map(|(k, _)| card_of(k)).collect();
+        // (Only what games hold: a tunable path's second part may be a rule, `rules.hand_limit`.)
         let pattern = card.trim_end_matches('*');
         let holdings = holdings_ids(rs.as_ref());
         let known = if card.ends_with('*') {
-            holdings.iter().any(|h| h.starts_with(pattern)) || ids.iter().any(|i| i.starts_with(pattern))
+            holdings.iter().any(|h| h.starts_with(pattern))
         } else {
-            holdings.iter().any(|h| h == card) || ids.iter().any(|i| i == card)
+            holdings.iter().any(|h| h == card)
         };
         if !known {
             return Err(format!(
-                "--target {}: ruleset `{}` has no card `{card}`; name a card its games build \
+                "--target {}: ruleset `{}` has no card `{card}`; name a card or card type its games build \
                  (`sanjuan cards --ruleset {}` lists them; CARD* names every id that starts so)",
                 target.measure(),
                 rs.id(),
@@ -241,22 +241,20 @@ fn head(path: &str) -> String {
     format!("`{first}.…`")
 }
 
-/// The card id a `card.<id>.<field>` or `building.<id>.…` path names.
-fn card_of(path: &str) -> Option<String> {
-    let mut parts = path.split('.');
-    let (_, id) = (parts.next()?, parts.next()?);
-    Some(id.to_owned())
-}
-
-/// The ids of the cards a game of this ruleset may hold (from its card table for a page).
+/// The ids of the cards a game of this ruleset may hold, and their types
+/// where ids carry more (Alhambra's `garden` for `garden8`), from its card table for a page.
 fn holdings_ids(rs: &dyn AnyRules) -> Vec<String> {
     let cards = rs.cards_json();
     let mut ids = Vec::new();
     for key in ["cards", "buildings"] {
         if let Some(list) = cards.get(key).and_then(|c| c.as_array()) {
-            ids.extend(list.iter().filter_map(|c| c.get("id")?.as_str().map(str::to_owned)));
+            for field in ["id", "type"] {
+                ids.extend(list.iter().filter_map(|c| c.get(field)?.as_str().map(str::to_owned)));
+            }
         }
     }
+    ids.sort();
+    ids.dedup();
     ids
 }
 

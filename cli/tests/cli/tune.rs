@@ -166,6 +166,15 @@ fn tune_refuses_bad_paths_ranges_targets_and_files_with_the_fix() {
     // A target that cannot be read, or names a card the ruleset has not.
     run(start("card.palace.cost=1..6", "win_share(palace)=25"), &["neither CENTRE±TOLERANCE nor LO..HI"]);
     run(start("card.palace.cost=1..6", "win_share(palac)=25±2"), &["has no card `palac`", "sanjuan cards"]);
+    // A rule number is a tunable path's second part, not a card (it was taken for one and measured nothing).
+    run(start("card.palace.cost=1..6", "build_rate(hand_limit)=25±2"), &["has no card `hand_limit`"]);
+    run(
+        start("building.garden.prices[0]=4..8", "win_share(C)=25±2")
+            .into_iter()
+            .map(|a| if a == "second-edition" { "alhambra".to_owned() } else { a })
+            .collect(),
+        &["has no card `C`", "or card type"],
+    );
     run(
         start("card.palace.cost=1..6", "rounds=10..12").into_iter().chain(["--players".into(), "5".into()]).collect(),
         &["5 players", "2 to 4"],
