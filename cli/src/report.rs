@@ -141,6 +141,12 @@ pub fn run(args: Args) -> CmdResult {
             );
         }
         let mut c = report::compare(&a, &b);
+        if let Some(set) = c.types_unnamed {
+            eprintln!(
+                "note: the records of set {set} name no building types (they were written before records \
+                 carried them), so the table of types is left out; simulate set {set} again to compare types"
+            );
+        }
         let spec_a = args.ruleset_a.clone().unwrap_or_else(|| fa.ruleset.clone());
         let spec_b = args.ruleset_b.clone().unwrap_or_else(|| fb.ruleset.clone());
         match changes(&spec_a, &spec_b, &fa.fingerprint, &fb.fingerprint) {

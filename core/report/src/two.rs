@@ -46,8 +46,12 @@ pub struct Comparison {
     pub bots: Vec<PlayerDiff>,
     /// Buildings in either set.
     pub buildings: Vec<BuildingDiff>,
-    /// Building types in either set, where the records name types; empty otherwise.
+    /// Building types in either set, where the records of both name types; empty otherwise.
     pub types: Vec<BuildingDiff>,
+    /// The set (`"A"` or `"B"`) whose records name no types where the other's
+    /// do (written before records carried types): its types would all read
+    /// as never built, so the types are left out.
+    pub types_unnamed: Option<&'static str>,
     /// Mean rounds per game.
     pub rounds: Diff,
     /// Share of stalled games.
@@ -88,7 +92,12 @@ pub fn compare(a: &[GameRecord], b: &[GameRecord]) -> Comparison {
     let seats = player_diffs(&ra.seats, &rb.seats, seat_order);
     let bots = player_diffs(&ra.bots, &rb.bots, |l| (0, l.to_owned()));
     let buildings = building_diffs(&ra, &rb, |r| &r.buildings);
-    let types = building_diffs(&ra, &rb, |r| &r.types);
+    let types_unnamed = match (ra.types.is_empty(), rb.types.is_empty()) {
+        (true, false) => Some("A"),
+        (false, true) => Some("B"),
+        _ => None,
+    };
+    let types = if types_unnamed.is_some() { Vec::new() } else { building_diffs(&ra, &rb, |r| &r.types) };
     let mut rounds = Diff::means(&ra.length.rounds, &rb.length.rounds);
     let mut stalled = Diff::rates(&ra.length.stalled, &rb.length.stalled);
     let (mut seats, mut bots): (Vec<PlayerDiff>, Vec<PlayerDiff>) = (seats, bots);
@@ -99,7 +108,7 @@ pub fn compare(a: &[GameRecord], b: &[GameRecord]) -> Comparison {
     }
     control([&mut rounds], MIN_MEAN_EFFECT);
     control([&mut stalled], MIN_RATE_EFFECT);
-    Comparison { a: ra, b: rb, seats, bots, buildings, types, rounds, stalled, changes: Vec::new() }
+    Comparison { a: ra, b: rb, seats, bots, buildings, types, types_unnamed, rounds, stalled, changes: Vec::new() }
 }
 
 /// Each row of `rows` (the buildings, or their types) in A against B, each

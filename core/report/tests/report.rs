@@ -129,6 +129,22 @@ fn a_comparison_of_typed_sets_compares_the_types() {
     assert!(report::render_comparison_html(&c).contains("<h2>Building types</h2>"));
 }
 
+/// Records written before they carried types, against typed ones: every
+/// type would read as never built in the old set (0% against 99%, flagged),
+/// so the comparison leaves the types out and says which set lacks them.
+#[test]
+fn a_set_without_types_leaves_the_types_out_of_a_comparison() {
+    for (a, b, unnamed) in [(fixture(), typed(), "A"), (typed(), fixture(), "B")] {
+        let c = report::compare(&a, &b);
+        assert_eq!(c.types_unnamed, Some(unnamed));
+        assert!(c.types.is_empty());
+        assert!(!report::render_comparison_text(&c).contains("Building types"));
+        assert!(!c.buildings.is_empty(), "the cards are still compared");
+    }
+    assert_eq!(report::compare(&typed(), &typed()).types_unnamed, None);
+    assert_eq!(report::compare(&fixture(), &fixture()).types_unnamed, None);
+}
+
 #[test]
 fn seats_win_rates_with_wilson_intervals_and_shared_wins() {
     let r = report::report(&fixture());
