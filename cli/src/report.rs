@@ -123,12 +123,25 @@ fn game_title(id: &str) -> String {
 
 use crate::output::write_file;
 
+/// Which records of `r` name no building types, and why, for a note.
+fn unnamed_types(r: &report::Report) -> String {
+    let which = if r.types_unnamed == 0 || r.types_unnamed == r.games {
+        "the records".to_owned()
+    } else {
+        format!("{} of the {} records", r.types_unnamed, r.games)
+    };
+    format!("{which} name no building types (written before records carried them; simulate them again for types)")
+}
+
 /// Prints the report (or the comparison) and writes the HTML page if asked.
 pub fn run(args: Args) -> CmdResult {
     let a = read_set(&args.files, args.allow_mixed)?;
     let (text, html) = if args.compare.is_empty() {
         let mut r = report::report(&a);
         r.game = game_title(&r.game);
+        if r.types_unnamed > 0 {
+            eprintln!("note: {}, so the table of types is left out", unnamed_types(&r));
+        }
         (report::render_text(&r), args.html.as_ref().map(|_| report::render_html(&r)))
     } else {
         let b = read_set(&args.compare, args.allow_mixed)?;
@@ -142,10 +155,8 @@ pub fn run(args: Args) -> CmdResult {
         }
         let mut c = report::compare(&a, &b);
         if let Some(set) = c.types_unnamed {
-            eprintln!(
-                "note: the records of set {set} name no building types (they were written before records \
-                 carried them), so the table of types is left out; simulate set {set} again to compare types"
-            );
+            let r = if set == "A" { &c.a } else { &c.b };
+            eprintln!("note: set {set}: {}, so the table of types is left out", unnamed_types(r));
         }
         let spec_a = args.ruleset_a.clone().unwrap_or_else(|| fa.ruleset.clone());
         let spec_b = args.ruleset_b.clone().unwrap_or_else(|| fb.ruleset.clone());

@@ -102,8 +102,12 @@ pub struct Report {
     /// Per building id seen in any holdings, by id.
     pub buildings: Vec<BuildingStats>,
     /// Per building type, where the records name types (`gate` for a card
-    /// `gate4`), by type; empty otherwise.
+    /// `gate4`), by type; empty otherwise, and where only some records do.
     pub types: Vec<BuildingStats>,
+    /// Records that name no types in a set where others do (written before
+    /// records carried types): counted in, their types would read as never
+    /// built, so the types are left out.
+    pub types_unnamed: u64,
     /// Game length.
     pub length: Length,
     /// How the game feels, per player count.
@@ -368,6 +372,8 @@ pub fn report(records: &[GameRecord]) -> Report {
     let player_games = records.iter().map(|r| r.scores.len() as u64).sum();
     // The seats and the length are `simulate`'s summary, by the same code.
     let RunSummary { seats, length, .. } = summary(records);
+    let named = records.iter().filter(|r| r.buildings.iter().flatten().any(|b| b.kind.is_some())).count() as u64;
+    let types_unnamed = if named > 0 { records.len() as u64 - named } else { 0 };
     Report {
         game: records.iter().map(|r| r.game.as_str()).find(|g| !g.is_empty()).unwrap_or_default().to_owned(),
         rulesets: records.iter().map(|r| r.ruleset.clone()).collect::<BTreeSet<_>>().into_iter().collect(),
@@ -378,7 +384,8 @@ pub fn report(records: &[GameRecord]) -> Report {
         seats,
         bots: bots(records),
         buildings: buildings(records, player_games),
-        types: types(records, player_games),
+        types: if types_unnamed == 0 { types(records, player_games) } else { Vec::new() },
+        types_unnamed,
         length,
         feel: feel(records),
     }

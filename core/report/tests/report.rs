@@ -145,6 +145,24 @@ fn a_set_without_types_leaves_the_types_out_of_a_comparison() {
     assert_eq!(report::compare(&fixture(), &fixture()).types_unnamed, None);
 }
 
+/// One set mixing records with and without types: counted over all, the
+/// older records' holdings would lower every type's share; left out, with
+/// the number of records that name none.
+#[test]
+fn a_set_mixing_records_with_and_without_types_leaves_the_types_out() {
+    let mut mixed = typed();
+    for b in mixed[..2].iter_mut().flat_map(|r| r.buildings.iter_mut().flatten()) {
+        b.kind = None;
+    }
+    let r = report::report(&mixed);
+    assert_eq!((r.types_unnamed, r.types.len()), (2, 0));
+    assert!(!report::render_text(&r).contains("Building types"));
+    assert_eq!(report::report(&typed()).types_unnamed, 0);
+    assert_eq!(report::report(&fixture()).types_unnamed, 0, "no record names types: nothing to leave out");
+    // Compared with a typed set, the mixed one is the set without types.
+    assert_eq!(report::compare(&mixed, &typed()).types_unnamed, Some("A"));
+}
+
 #[test]
 fn seats_win_rates_with_wilson_intervals_and_shared_wins() {
     let r = report::report(&fixture());
