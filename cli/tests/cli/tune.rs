@@ -245,41 +245,16 @@ fn an_alhambra_price_is_tuned_into_a_file_that_patches_only_the_entries_it_chang
 /// by id alone, `build_rate(garden)` was 0% in every game, silently.
 #[test]
 fn an_alhambra_type_is_measured_over_every_card_of_it() {
-    let (ok, stdout, stderr) = sanjuan(&[
-        "tune",
-        "--ruleset",
-        "alhambra",
-        "--players",
-        "2",
-        "--bot",
-        "greedy",
-        "--param",
-        "building.garden.prices[0]=6..6",
-        "--target",
-        "build_rate(garden)=50..100",
-        "--games-budget",
-        "40",
-        "--quiet",
-    ]);
-    assert!(ok, "{stdout}{stderr}");
+    let tune = |target: &str| {
+        let args = ["tune", "--ruleset", "alhambra", "--players", "2", "--bot", "greedy", "--quiet"];
+        let more = ["--param", "building.garden.prices[0]=6..6", "--target", target, "--games-budget", "40"];
+        let (ok, stdout, stderr) = sanjuan(&[&args[..], &more[..]].concat());
+        assert!(ok, "{stdout}{stderr}");
+        stdout
+    };
+    let stdout = tune("build_rate(garden)=50..100");
     assert!(stdout.contains("meets the goal"), "{stdout}");
-    let (ok, stdout, stderr) = sanjuan(&[
-        "tune",
-        "--ruleset",
-        "alhambra",
-        "--players",
-        "2",
-        "--bot",
-        "greedy",
-        "--param",
-        "building.garden.prices[0]=6..6",
-        "--target",
-        "win_share(garden)=0..100",
-        "--games-budget",
-        "40",
-        "--quiet",
-    ]);
-    assert!(ok, "{stdout}{stderr}");
     // Both greedy players build gardens in (nearly) every game: the share is even by construction.
+    let stdout = tune("win_share(garden)=0..100");
     assert!(stdout.contains("note: ") && stdout.contains("of the players built garden"), "{stdout}");
 }
