@@ -42,7 +42,7 @@ enum Command {
     /// still open; the search stops when a candidate's 95% interval lies inside the goal or the
     /// budget is spent. Writes a ruleset that extends the input and sets only the tuned numbers.
     /// Example: sanjuan tune --ruleset cards/san-juan/rulesets/examples/cheap-column.toml --players 4
-    /// --param card.victory_column.cost=1..6 --target 'win_share(victory_column)=35±4' --out tuned.toml
+    /// --param card.victory_column.cost=1..6 --target 'build_rate(victory_column)=45±3' --out tuned.toml
     Tune(tune::Args),
     /// Host tables in a browser: people on your network and bots, any ruleset.
     ///
