@@ -146,6 +146,14 @@ pub fn run(args: Args) -> CmdResult {
     } else {
         let b = read_set(&args.compare, args.allow_mixed)?;
         let (fa, fb) = (&a[0], &b[0]);
+        if game_title(&fa.game) != game_title(&fb.game) {
+            // Their cards, seats and lengths have nothing in common to subtract.
+            return Err(format!(
+                "set A is {} and set B is {}: a comparison is between two rulesets of one game; report each set alone",
+                game_title(&fa.game),
+                game_title(&fb.game)
+            ));
+        }
         if fa.ruleset == fb.ruleset && fa.fingerprint != fb.fingerprint {
             eprintln!(
                 "note: both sets are labelled `{}` but were played with different content ({} and {}); \

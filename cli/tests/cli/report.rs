@@ -213,6 +213,23 @@ fn a_comparison_with_a_ruleset_file_says_how_to_list_what_differs() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Two games have no cards, seats or lengths in common to subtract: a
+/// comparison of San Juan with Alhambra is refused (it printed both tables
+/// with every card new or gone, and a note that blamed the records' age for
+/// the one set's missing building types).
+#[test]
+fn a_comparison_of_two_games_is_refused() {
+    let dir = scratch("compare-games");
+    let (a, b) = (dir.join("san-juan.jsonl"), dir.join("alhambra.jsonl"));
+    simulate(&a, &["--games", "10", "--bots", "random"]);
+    simulate(&b, &["--games", "10", "--bots", "random", "--ruleset", "alhambra"]);
+    let (ok, out, err) = sanjuan(&["report", a.to_str().unwrap(), "--compare", b.to_str().unwrap()]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(err.contains("set A is San Juan and set B is Alhambra"), "{err}");
+    assert!(err.contains("report each set alone") && !err.contains("note:"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `simulate --track-scores` adds a row of points per round to each record of
 /// either game and changes nothing else: without it the records are the same
 /// bytes; the report reads the rows into lead changes and comebacks.
