@@ -179,7 +179,6 @@ impl Target {
     }
 }
 
-/// `pattern` names `id`: the same id, or a prefix of it when the pattern ends in `*`.
 /// Whether `card` (an id, a type, or a prefix with `*`) names the holding
 /// `b`: by its id, or by its type where the game's ids carry more (a type
 /// `gate` is every `gate8`, `gate10`…).
@@ -187,6 +186,7 @@ fn held(card: &str, b: &Built) -> bool {
     matches(card, &b.id) || b.kind.as_deref().is_some_and(|kind| matches(card, kind))
 }
 
+/// `pattern` names `id`: the same id, or a prefix of it when the pattern ends in `*`.
 fn matches(pattern: &str, id: &str) -> bool {
     match pattern.strip_suffix('*') {
         Some(prefix) => id.starts_with(prefix),
