@@ -112,6 +112,18 @@ pub fn run(args: Args) -> CmdResult {
         crate::output::write_file(&path, saved)?;
         Ok(record)
     };
+    if let Some(path) = &args.json_lines
+        && let Ok(meta) = std::fs::metadata(path)
+        && meta.is_file()
+        && meta.len() > 0
+    {
+        // Written beside it and renamed at the end: until then the old records are intact.
+        eprintln!(
+            "note: {} exists ({} bytes of records); this run replaces it when it ends (stop it now to keep them)",
+            path.display(),
+            meta.len()
+        );
+    }
     let mut out = args.json_lines.as_deref().map(crate::output::AtomicFile::create).transpose()?;
     // The report's own numbers, so `simulate` and `report` cannot disagree about a seat;
     // a few numbers a game, not the records, so that memory stays flat however long the run.

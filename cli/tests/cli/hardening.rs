@@ -56,6 +56,29 @@ fn s(p: &Path) -> &str {
 
 // ----- 1. every write is atomic, and a failed one is an error naming the path
 
+/// Records of a long run are the costly file: a run into a file that holds
+/// records says so before it plays (the old ones stay until the run ends,
+/// so stopping it keeps them), and then replaces them.
+#[test]
+fn a_run_into_a_file_of_records_says_it_replaces_them() {
+    let dir = temp_dir("replace");
+    let records = dir.join("records.jsonl");
+    let first = run(&["simulate", "--games", "3", "--players", "2", "--bots", "random", "--json-lines", s(&records)]);
+    assert_eq!(first.code, Some(0), "{}", first.err);
+    assert!(!first.err.contains("note:"), "a new file: {}", first.err);
+    let size = std::fs::metadata(&records).unwrap().len();
+    let again = run(&["simulate", "--games", "2", "--players", "2", "--bots", "random", "--json-lines", s(&records)]);
+    assert_eq!(again.code, Some(0), "{}", again.err);
+    assert!(
+        again.err.contains(&format!("note: {} exists ({size} bytes of records)", records.display()))
+            && again.err.contains("stop it now to keep them"),
+        "{}",
+        again.err
+    );
+    assert_eq!(std::fs::read_to_string(&records).unwrap().lines().count(), 2, "the second run's records");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn writes_to_a_full_disk_or_a_missing_folder_fail_naming_the_path_and_claim_nothing() {
     let dir = temp_dir("writes");
