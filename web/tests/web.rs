@@ -980,13 +980,15 @@ mod browser {
         let holds =
             || async { page.evaluate(expr).await.ok().and_then(|v| v.into_value::<bool>().ok()).unwrap_or(false) };
         while !holds().await {
-            if start.elapsed() >= Duration::from_secs(20) {
+            // Generous: a fresh machine learns a balance bot's model on its first move
+            // (seconds alone, more beside a parallel build); only a failure waits this long.
+            if start.elapsed() >= Duration::from_secs(60) {
                 let seen = page
                     .evaluate("JSON.stringify({version: document.body.dataset.version, busy: document.body.dataset.busy, status: (document.getElementById('status') || {}).textContent, err: (document.getElementById('error') || {}).textContent, acts: [...document.querySelectorAll('#main .act')].map(b => { const r = b.getBoundingClientRect(); const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return b.dataset.action + ' at ' + [r.x, r.y, r.width, r.height, window.scrollY, innerHeight].map(Math.round) + ' hits ' + (at ? at.tagName + '.' + at.className + '#' + at.id : 'nothing') + (b.disabled ? ' disabled' : ''); })})")
                     .await
                     .ok()
                     .and_then(|v| v.into_value::<String>().ok());
-                panic!("waited 20 s for {what}: {seen:?}");
+                panic!("waited 60 s for {what}: {seen:?}");
             }
             tokio::time::sleep(Duration::from_millis(15)).await;
         }
