@@ -87,11 +87,11 @@ struct Frame<'a> {
     collectors: usize,
     progress: f64,
     /// Per scoring: 0 once done, else how near it is (0..1).
-    near: Vec<f64>,
+    near: SmallVec<[f64; 8]>,
     /// The price above which money of one currency counts no more in `money_capped`.
     cap: u32,
     /// The buildings on display: slot, the currencies that pay it (a bit each), its price to the seat.
-    slots: Vec<(usize, u8, u32)>,
+    slots: SmallVec<[(usize, u8, u32); 8]>,
 }
 
 impl<'a> Frame<'a> {
@@ -121,8 +121,7 @@ impl<'a> Frame<'a> {
                 soon as f64 / (hi - lo) as f64
             })
             .collect();
-        let prices: Vec<u32> = rs.buildings.iter().map(|b| u32::from(b.price)).collect();
-        let cap = prices.iter().sum::<u32>() / prices.len().max(1) as u32;
+        let cap = rs.buildings.iter().map(|b| u32::from(b.price)).sum::<u32>() / rs.buildings.len().max(1) as u32;
         Frame {
             game,
             seat,
@@ -207,6 +206,57 @@ impl<'a> Frame<'a> {
         out[EXACT] = exact;
     }
 
+    /// The hand as [`Frame::set_state`] reads it, or `None` when a price on
+    /// display is too high for its one-word sums (then [`Frame::set_hand`] adds up the hand).
+    fn state_of(&self, hand: &[Money]) -> Option<HandState> {
+        if self.slots.len() > MAX_SLOTS || self.slots.iter().any(|s| s.2 >= 64) {
+            return None;
+        }
+        let mut state = HandState { sums: [0; MAX_CURRENCIES], reach: [1; MAX_SLOTS], len: 0 };
+        for &m in hand {
+            self.add(&mut state, m);
+        }
+        Some(state)
+    }
+
+    /// `state` with the card `m` added.
+    fn add(&self, state: &mut HandState, m: Money) {
+        state.sums[m.currency as usize] += u32::from(m.value);
+        state.len += 1;
+        for (k, &(_, pays, price)) in self.slots.iter().enumerate() {
+            if pays & (1 << m.currency) != 0 && u32::from(m.value) <= price {
+                state.reach[k] |= state.reach[k] << m.value;
+            }
+        }
+    }
+
+    /// [`Frame::set_hand`] from a hand's sums: the same features, without going over its cards.
+    fn set_state(&self, state: &HandState, gone: u32, out: &mut [f64]) {
+        let sums = &state.sums;
+        let money: u32 = sums.iter().sum();
+        out[MONEY] = f64::from(money);
+        out[MONEY_LATE] = f64::from(money) * self.progress;
+        out[CARDS] = state.len as f64;
+        out[MONEY_CAPPED] = sums.iter().map(|&s| f64::from(s.min(self.cap))).sum();
+        let (mut affordable, mut exact) = (0.0, 0.0);
+        for (k, &(slot, pays, price)) in self.slots.iter().enumerate() {
+            let (mut sum, mut bits) = (0u32, pays);
+            while bits != 0 {
+                sum += sums[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            if gone & (1 << slot) != 0 || sum < price {
+                continue;
+            }
+            affordable += 1.0;
+            if state.reach[k] & (1 << price) != 0 {
+                exact += 1.0;
+            }
+        }
+        out[AFFORDABLE] = affordable;
+        out[EXACT] = exact;
+    }
+
     /// Every feature of the position with these counts and this hand.
     fn all(&self, counts: &Counts, hand: &[Money], out: &mut Vec<f64>) {
         let g = self.game;
@@ -231,6 +281,19 @@ impl<'a> Frame<'a> {
         }
         self.set_hand(hand, 0, out);
     }
+}
+
+/// Most buildings on display a [`HandState`] follows (a ruleset may show more: then the hand is added up each time).
+const MAX_SLOTS: usize = 8;
+
+/// What the hand features read of a hand: its sum per currency, its size,
+/// and per building on display (as [`Frame`] lists them) the exact sums its
+/// paying cards reach (bit `s` set: some of them add up to `s`; prices below 64).
+#[derive(Clone, Copy)]
+struct HandState {
+    sums: [u32; MAX_CURRENCIES],
+    reach: [u64; MAX_SLOTS],
+    len: usize,
 }
 
 /// Whether some of the cards in `hand` of the currencies in `pays` (a bit each) add up to `price` exactly.
@@ -280,7 +343,7 @@ fn payments(values: &[u32], owed: u32, mut f: impl FnMut(u64, u32)) {
     struct Walk<'v, F> {
         values: &'v [u32],
         owed: u32,
-        seen: Vec<(u32, u32)>,
+        seen: SmallVec<[(u32, u32); 32]>,
         /// Steps left: a large hand of small cards has very many ways to pay.
         budget: u32,
         f: F,
@@ -307,7 +370,7 @@ fn payments(values: &[u32], owed: u32, mut f: impl FnMut(u64, u32)) {
             walk(w, j + 1, chosen | (1 << j), first.or(Some(w.values[j])), sum + w.values[j]);
         }
     }
-    let mut w = Walk { values, owed, seen: Vec::new(), budget: PAYMENT_STEPS, f: &mut f };
+    let mut w = Walk { values, owed, seen: SmallVec::new(), budget: PAYMENT_STEPS, f: &mut f };
     walk(&mut w, 0, 0, None, 0);
 }
 
@@ -373,6 +436,9 @@ fn padded(weights: &[f64], n: usize) -> Vec<f64> {
     w
 }
 
+/// A majority value worked out: the type, its column of counts, the value.
+type Known = (usize, [u8; MAX_COLLECTORS], f64);
+
 /// Values the actions of one decision of the seat to move.
 struct Judge<'a, 'm> {
     frame: Frame<'a>,
@@ -380,7 +446,7 @@ struct Judge<'a, 'm> {
     /// The position at the decision.
     start: Hypo,
     /// Majority values worked out: (type, its column of counts, value).
-    known: RefCell<Vec<(usize, [u8; MAX_COLLECTORS], f64)>>,
+    known: RefCell<SmallVec<[Known; 16]>>,
 }
 
 impl<'a, 'm> Judge<'a, 'm> {
@@ -392,7 +458,7 @@ impl<'a, 'm> Judge<'a, 'm> {
         let weights = if weights.len() >= n { Cow::Borrowed(weights) } else { Cow::Owned(padded(weights, n)) };
         let counts = frame.counts();
         let start = Hypo { hand: Hand::of(&game.player(seat).hand), counts, gone: 0, board: 0.0 };
-        Judge { frame, weights, start, known: RefCell::new(Vec::new()) }
+        Judge { frame, weights, start, known: RefCell::new(SmallVec::new()) }
     }
 
     /// The value of `action` in decision `d`, up to a constant shared by the decision's actions.
@@ -449,9 +515,12 @@ impl<'a, 'm> Judge<'a, 'm> {
     fn value(&self, h: &Hypo) -> f64 {
         let mut out = [0.0; BASE.len()];
         self.frame.set_hand(h.hand.cards(), h.gone, &mut out);
-        let hand: f64 =
-            [MONEY, MONEY_LATE, CARDS, MONEY_CAPPED, AFFORDABLE, EXACT].iter().map(|&i| self.weights[i] * out[i]).sum();
-        h.board + hand
+        h.board + self.hand_value(&out)
+    }
+
+    /// The weighted hand features of `out`.
+    fn hand_value(&self, out: &[f64; BASE.len()]) -> f64 {
+        [MONEY, MONEY_LATE, CARDS, MONEY_CAPPED, AFFORDABLE, EXACT].iter().map(|&i| self.weights[i] * out[i]).sum()
     }
 
     /// The best way to go on taking: `taken` so far, `first` to take now.
@@ -476,6 +545,11 @@ impl<'a, 'm> Judge<'a, 'm> {
             taken += u32::from(m.value);
         }
         let n = n.min(12);
+        if h.hand.len + n <= HAND
+            && let Some(state) = self.frame.state_of(h.hand.cards())
+        {
+            return self.take_by_states(&h, &state, &display[..n], 0, taken, limit);
+        }
         let mut best = f64::NEG_INFINITY;
         let len = h.hand.len;
         // Each subset's sum from the subset without its lowest card: one
@@ -501,11 +575,41 @@ impl<'a, 'm> Judge<'a, 'm> {
         best
     }
 
+    /// [`Judge::take`]'s search over the sets of cards on display, depth
+    /// first: each set's hand state is its parent's with one card added (adding
+    /// up the whole hand for each set was most of judging a take). `state` is
+    /// the hand with the set so far, `taken` the value taken with it, `from`
+    /// the first card that may join it.
+    fn take_by_states(
+        &self,
+        h: &Hypo,
+        state: &HandState,
+        display: &[Money],
+        from: usize,
+        taken: u32,
+        limit: u32,
+    ) -> f64 {
+        let mut out = [0.0; BASE.len()];
+        self.frame.set_state(state, h.gone, &mut out);
+        let mut best = h.board + self.hand_value(&out);
+        for (i, &card) in display.iter().enumerate().skip(from) {
+            let taken = taken + u32::from(card.value);
+            // A set over the limit is not taken, nor is any set holding it.
+            if taken > limit {
+                continue;
+            }
+            let mut next = *state;
+            self.frame.add(&mut next, card);
+            best = best.max(self.take_by_states(h, &next, display, i + 1, taken, limit));
+        }
+        best
+    }
+
     /// The best rest of a turn from `h` (a fresh action: take or buy).
     fn turn(&self, h: &Hypo, depth: u32) -> f64 {
         let game = self.frame.game;
         let mut best = f64::NEG_INFINITY;
-        let mut seen: Vec<Money> = Vec::new();
+        let mut seen: SmallVec<[Money; 16]> = SmallVec::new();
         for &m in game.money_display() {
             if !seen.contains(&m) {
                 seen.push(m);
@@ -528,7 +632,8 @@ impl<'a, 'm> Judge<'a, 'm> {
     fn buy(&self, h: &Hypo, slot: usize, owed: u32, depth: u32) -> f64 {
         let game = self.frame.game;
         let pays = game.pays_mask(slot as u8);
-        let mut mine: Vec<Money> = h.hand.cards().iter().copied().filter(|m| pays & (1 << m.currency) != 0).collect();
+        let mut mine: SmallVec<[Money; HAND]> =
+            h.hand.cards().iter().copied().filter(|m| pays & (1 << m.currency) != 0).collect();
         let total: u32 = mine.iter().map(|m| u32::from(m.value)).sum();
         if total < owed {
             return f64::NEG_INFINITY;
@@ -537,7 +642,7 @@ impl<'a, 'm> Judge<'a, 'm> {
             return self.acquire(h, slot, true, depth);
         }
         mine.sort_unstable_by_key(|m| std::cmp::Reverse(m.value));
-        let values: Vec<u32> = mine.iter().map(|m| u32::from(m.value)).collect();
+        let values: SmallVec<[u32; HAND]> = mine.iter().map(|m| u32::from(m.value)).collect();
         let mut best = f64::NEG_INFINITY;
         // An exact payment gives another action: only the one that looks best
         // at once is followed (following them all multiplies with each action).
@@ -667,6 +772,36 @@ mod tests {
         }
         // Too little money: no way.
         payments(&[2, 1], 7, |_, _| panic!("paid 7 with 3"));
+    }
+
+    #[test]
+    fn a_hand_state_gives_the_features_of_adding_up_the_hand() {
+        use rand::{Rng, SeedableRng};
+        let rs = Ruleset::load("alhambra").unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut exact = 0;
+        for seed in 0..40 {
+            let game = Game::new(std::sync::Arc::clone(&rs), 2 + seed as usize % 5, seed).unwrap();
+            let frame = Frame::new(&game, 0);
+            for _ in 0..50 {
+                let mut below = |n: u64| (rng.next_u64() % n) as u8;
+                let len = below(12);
+                let hand: Vec<Money> = (0..len).map(|_| Money { currency: below(4), value: 1 + below(9) }).collect();
+                let gone = u32::from(below(16));
+                let (mut by_cards, mut by_state) = ([0.0; BASE.len()], [0.0; BASE.len()]);
+                frame.set_hand(&hand, gone, &mut by_cards);
+                // The state built a card at a time, as a take adds the display's cards.
+                let mut state = frame.state_of(&[]).unwrap();
+                for &m in &hand {
+                    frame.add(&mut state, m);
+                }
+                frame.set_state(&state, gone, &mut by_state);
+                assert_eq!(by_cards, by_state, "seed {seed}, hand {hand:?}");
+                exact += usize::from(by_cards[EXACT] > 0.0);
+            }
+        }
+        // The exact payments were put to the test, not only their absence.
+        assert!(exact > 100, "{exact}");
     }
 
     #[test]
