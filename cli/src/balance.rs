@@ -85,8 +85,7 @@ pub fn prepare(rs: &dyn AnyRules, models: &Models, quiet: bool) -> Result<Arc<Va
 /// Whether the bot `name` plays by the balance model: the balance bot, nudged
 /// or blurred, or a search whose playouts it plays.
 pub fn uses_model(name: &str) -> bool {
-    use engine_play::bots::BotSpec;
-    matches!(BotSpec::parse(name), Ok(BotSpec::Balance { .. } | BotSpec::MctsBalance(_) | BotSpec::PairedBalance(_)))
+    engine_play::bots::BotSpec::parse(name).is_ok_and(|b| b.uses_model())
 }
 
 /// [`prepare`] if one of these seats plays by the balance model ([`uses_model`]):

@@ -32,7 +32,7 @@ pub struct Args {
     /// Ruleset id or path.
     #[arg(long, default_value = crate::games::default_ruleset())]
     pub(crate) ruleset: String,
-    /// The opponents' bot: balance, balance+FEATURE=X, balance~S, random, greedy, mcts, mcts:N, mcts-balance:N or paired-balance:N [default: random, or the saved seats with --resume].
+    /// The opponents' bot: balance, balance+FEATURE=X, balance~S, random, greedy, mcts, mcts:N, mcts-balance:N, paired-balance:N or paired-balance:N@KIND [default: random, or the saved seats with --resume].
     #[arg(long)]
     pub(crate) bots: Option<String>,
     /// Write the game (seed and every action) to this file when it ends or you quit;

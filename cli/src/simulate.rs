@@ -39,7 +39,8 @@ pub struct Args {
     /// liking one feature of `sanjuan learn` X points more, e.g. balance+built:well=0.5),
     /// balance~S (the balance bot with S points of noise on each action's value: a
     /// weaker player), random, greedy, mcts, mcts:N, mcts-balance:N, paired-balance:N (each
-    /// move played out by the balance bot on the same N/moves deals).
+    /// move played out by the balance bot on the same N/moves deals), paired-balance:N@KIND
+    /// (searching only one kind of decision, e.g. @build; the balance bot answers the rest).
     #[arg(long, default_value = "balance")]
     bots: String,
     /// Worker threads (default: all cores).

@@ -475,7 +475,7 @@ pub struct RulesetEntry {
 pub struct NewTable {
     /// A ruleset from `/api/rulesets`.
     pub ruleset: String,
-    /// Per seat: `human` or a bot (`balance`, `balance+FEATURE=X`, `balance~S`, `random`, `greedy`, `mcts:N`, `mcts-balance:N`, `paired-balance:N`).
+    /// Per seat: `human` or a bot (`balance`, `balance+FEATURE=X`, `balance~S`, `random`, `greedy`, `mcts:N`, `mcts-balance:N`, `paired-balance:N`, `paired-balance:N@KIND`).
     pub seats: Vec<String>,
     /// The deal's seed; random if not given.
     pub seed: Option<u64>,

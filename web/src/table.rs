@@ -28,19 +28,13 @@ pub const MAX_TABLE_MCTS: u32 = 2_000;
 
 /// Checks a bot name for a seat at a table: one the engine knows, and a search no deeper than [`MAX_TABLE_MCTS`].
 pub fn check_bot(name: &str) -> Result<(), Refusal> {
-    match engine_play::bots::BotSpec::parse(name).map_err(|e| refuse(400, e))? {
-        engine_play::bots::BotSpec::Mcts(n)
-        | engine_play::bots::BotSpec::MctsBalance(n)
-        | engine_play::bots::BotSpec::PairedBalance(n)
-            if n > MAX_TABLE_MCTS =>
-        {
-            Err(refuse(
-                400,
-                format!(
-                    "`{name}` thinks too long for a table: at most {MAX_TABLE_MCTS} iterations (the command line has no such bound)"
-                ),
-            ))
-        }
+    match engine_play::bots::BotSpec::parse(name).map_err(|e| refuse(400, e))?.search_iterations() {
+        Some(n) if n > MAX_TABLE_MCTS => Err(refuse(
+            400,
+            format!(
+                "`{name}` thinks too long for a table: at most {MAX_TABLE_MCTS} iterations (the command line has no such bound)"
+            ),
+        )),
         _ => Ok(()),
     }
 }

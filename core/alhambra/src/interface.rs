@@ -207,6 +207,19 @@ impl engine_game::Game for Game {
         matches!(self.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. }))
     }
 
+    const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[
+        ("turn", "taking money or buying a building"),
+        ("donate", "in 2-player games, keeping a bought building or giving it to the neutral collector"),
+    ];
+
+    fn decision_kind(&self) -> Option<&'static str> {
+        match self.pending()? {
+            Decision::Turn { .. } => Some("turn"),
+            Decision::Donate { .. } => Some("donate"),
+            _ => None,
+        }
+    }
+
     /// The search is flat: each legal move is judged by greedy playouts alone,
     /// UCB1 sharing out the iterations. With a tree below the root it lost to the
     /// greedy bot at 100 iterations (a win share near 0.3): the decisions below

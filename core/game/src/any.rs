@@ -302,12 +302,19 @@ impl<G: Game> AnyRules for RulesOf<G> {
     }
 
     fn check_bot(&self, name: &str) -> Result<(), String> {
-        // A nudged balance bot names features of this ruleset's model: checked now, not at its first move.
-        if let engine_play::bots::BotSpec::Balance { nudges, .. } = engine_play::bots::BotSpec::parse(name)? {
-            let features = self.0.feature_names();
-            for n in &nudges {
-                engine_play::value::feature_index(&features, &n.feature, self.0.id())?;
+        // A nudged balance bot names features of this ruleset's model, a limited
+        // search the game's kinds of decision: checked now, not at its first move.
+        match engine_play::bots::BotSpec::parse(name)? {
+            engine_play::bots::BotSpec::Balance { nudges, .. } => {
+                let features = self.0.feature_names();
+                for n in &nudges {
+                    engine_play::value::feature_index(&features, &n.feature, self.0.id())?;
+                }
             }
+            engine_play::bots::BotSpec::Limited { kinds, .. } => {
+                crate::bots::decision_kinds::<G>(name, &kinds)?;
+            }
+            _ => {}
         }
         Ok(())
     }

@@ -14,7 +14,8 @@ use crate::{Game, Models};
 const PLAYOUT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A bot by name ([`BotSpec::parse`]: `balance`, `balance+FEATURE=X`, `balance~S`, `random`,
-/// `greedy`, `mcts`, `mcts:N`, `mcts-balance:N`, `paired-balance:N`) for a ruleset of `G`, seeded; the balance bot's model comes from
+/// `greedy`, `mcts`, `mcts:N`, `mcts-balance:N`, `paired-balance:N`, either of the last two
+/// limited to some kinds of decision, `@KIND`) for a ruleset of `G`, seeded; the balance bot's model comes from
 /// `models` (learned there now if missing).
 pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models) -> Result<Box<dyn Bot<G>>, String> {
     Ok(match BotSpec::parse(name)? {
@@ -37,5 +38,37 @@ pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models)
             let playout = ValueBot::new(models.balance::<G>(rs)?, seed ^ PLAYOUT_SEED);
             Box::new(SearchBot::new(Paired::new(seed, n), playout, G::searched))
         }
+        BotSpec::Limited { search, kinds } => {
+            let kinds = decision_kinds::<G>(name, &kinds)?;
+            let searched = move |g: &G| g.searched() && g.decision_kind().is_some_and(|k| kinds.contains(&k));
+            let playout = ValueBot::new(models.balance::<G>(rs)?, seed ^ PLAYOUT_SEED);
+            match *search {
+                BotSpec::MctsBalance(n) => {
+                    Box::new(SearchBot::new(G::mcts(seed, n).with_depth(1).with_random_moves(0), playout, searched))
+                }
+                BotSpec::PairedBalance(n) => Box::new(SearchBot::new(Paired::new(seed, n), playout, searched)),
+                _ => return Err(format!("`{name}`: only mcts-balance and paired-balance can be limited to a kind")),
+            }
+        }
     })
+}
+
+/// The game's names for `kinds` (a bot `name`'s `@KIND+KIND`), or an error that lists the kinds there are.
+pub fn decision_kinds<G: Game>(name: &str, kinds: &[String]) -> Result<Vec<&'static str>, String> {
+    kinds
+        .iter()
+        .map(|k| {
+            G::DECISION_KINDS.iter().find(|(n, _)| n == k).map(|(n, _)| *n).ok_or_else(|| {
+                let there: Vec<String> = G::DECISION_KINDS.iter().map(|(n, what)| format!("{n} ({what})")).collect();
+                match there.is_empty() {
+                    true => format!("`{name}`: {} names no kinds of decision to limit a search to", G::TITLE),
+                    false => format!(
+                        "`{name}`: {} has no kind of decision `{k}`; a search can be limited to {}",
+                        G::TITLE,
+                        there.join(", ")
+                    ),
+                }
+            })
+        })
+        .collect()
 }

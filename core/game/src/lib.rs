@@ -167,6 +167,14 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     fn searched(&self) -> bool {
         true
     }
+    /// The kinds of searched decision a search can be limited to
+    /// (`paired-balance:N@KIND`): each name, and what is decided.
+    const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[];
+    /// The kind of the pending decision (a name in [`Game::DECISION_KINDS`]),
+    /// `None` for a decision of none of them.
+    fn decision_kind(&self) -> Option<&'static str> {
+        None
+    }
     /// The tree search's settings for `seed` and `iterations` playouts per move.
     fn mcts(seed: u64, iterations: u32) -> Mcts {
         Mcts::new(seed, iterations)

@@ -49,6 +49,7 @@ pub const BOT_NAMES: &[&str] = &[
     "mcts:N",
     "mcts-balance:N",
     "paired-balance:N",
+    "paired-balance:N@KIND",
 ];
 
 /// A bot named on a command line or in a file, before it is built for a game
@@ -79,6 +80,16 @@ pub enum BotSpec {
     /// decision: every move on the same deals, so moves worth about the same
     /// are told apart by what they change rather than by the luck of a deal.
     PairedBalance(u32),
+    /// A search over balance playouts (`mcts-balance`, `paired-balance`) at
+    /// some kinds of decision only, the balance bot answering the rest
+    /// (`paired-balance:400@build`): it shows which decisions a difference
+    /// between the two comes from, at a fraction of a full search's time.
+    Limited {
+        /// The search.
+        search: Box<BotSpec>,
+        /// The kinds of decision it searches, as the game names them.
+        kinds: Vec<String>,
+    },
 }
 
 /// One weight of the balance bot's model moved: `feature` (a name the `learn`
@@ -95,8 +106,26 @@ impl BotSpec {
     /// `balance`, `balance+FEATURE=X[+FEATURE=X…]`, either with `~S` after it
     /// (noise), `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]),
     /// `mcts:N` (N from 1 to [`Mcts::MAX_ITERATIONS`]), `mcts-balance[:N]` or
-    /// `paired-balance[:N]`; the error says what is wrong.
+    /// `paired-balance[:N]`, each of the last two optionally `@KIND[+KIND…]`;
+    /// the error says what is wrong.
     pub fn parse(name: &str) -> Result<BotSpec, String> {
+        if let Some((base, kinds)) = name.split_once('@') {
+            let how = "write mcts-balance:N@KIND or paired-balance:N@KIND (e.g. paired-balance:400@build; \
+                       several kinds: @role+build)";
+            let search = match BotSpec::parse(base)? {
+                s @ (BotSpec::MctsBalance(_) | BotSpec::PairedBalance(_)) => s,
+                _ => {
+                    return Err(format!(
+                        "`{name}`: @KIND limits a search over balance playouts to some decisions: {how}"
+                    ));
+                }
+            };
+            let kinds: Vec<String> = kinds.split('+').map(|k| k.trim().to_owned()).collect();
+            if kinds.iter().any(|k| k.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) {
+                return Err(format!("`{name}`: name a kind of decision after @: {how}"));
+            }
+            return Ok(BotSpec::Limited { search: Box::new(search), kinds });
+        }
         if name.starts_with("balance")
             && let Some((base, noise)) = name.rsplit_once('~')
         {
@@ -139,6 +168,26 @@ impl BotSpec {
                 )),
             },
             _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
+        }
+    }
+}
+
+impl BotSpec {
+    /// The iterations (or playouts) per decision of a search, `None` for a bot that does not search.
+    pub fn search_iterations(&self) -> Option<u32> {
+        match self {
+            BotSpec::Mcts(n) | BotSpec::MctsBalance(n) | BotSpec::PairedBalance(n) => Some(*n),
+            BotSpec::Limited { search, .. } => search.search_iterations(),
+            BotSpec::Balance { .. } | BotSpec::Random | BotSpec::Greedy => None,
+        }
+    }
+
+    /// Whether the bot plays by the balance model: the balance bot, or a search whose playouts it plays.
+    pub fn uses_model(&self) -> bool {
+        match self {
+            BotSpec::Balance { .. } | BotSpec::MctsBalance(_) | BotSpec::PairedBalance(_) => true,
+            BotSpec::Limited { search, .. } => search.uses_model(),
+            BotSpec::Random | BotSpec::Greedy | BotSpec::Mcts(_) => false,
         }
     }
 }
@@ -194,20 +243,21 @@ impl<G: Determinize> Search<G> for Mcts {
 /// A search as a bot ([`Mcts`] unless named): searching on the decisions
 /// `searched` says shape the game, the `playout` bot (the game's rules of
 /// thumb, or the balance bot) on the rest and in every sampled game's playout.
-pub struct SearchBot<G, P, S = Mcts> {
+pub struct SearchBot<G, P, S = Mcts, F = fn(&G) -> bool> {
     search: S,
     playout: P,
-    searched: fn(&G) -> bool,
+    searched: F,
+    game: std::marker::PhantomData<fn(&G)>,
 }
 
-impl<G: Determinize, P: Bot<G>, S: Search<G>> SearchBot<G, P, S> {
+impl<G: Determinize, P: Bot<G>, S: Search<G>, F: Fn(&G) -> bool + Send> SearchBot<G, P, S, F> {
     /// `search` where `searched` holds, `playout` answering elsewhere.
-    pub fn new(search: S, playout: P, searched: fn(&G) -> bool) -> Self {
-        SearchBot { search, playout, searched }
+    pub fn new(search: S, playout: P, searched: F) -> Self {
+        SearchBot { search, playout, searched, game: std::marker::PhantomData }
     }
 }
 
-impl<G: Determinize, P: Bot<G>, S: Search<G>> Bot<G> for SearchBot<G, P, S> {
+impl<G: Determinize, P: Bot<G>, S: Search<G> + Send, F: Fn(&G) -> bool + Send> Bot<G> for SearchBot<G, P, S, F> {
     fn name(&self) -> &str {
         "search"
     }
@@ -374,6 +424,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_search_over_balance_playouts_can_be_limited_to_kinds_of_decision() {
+        let limited = |search, kinds: &[&str]| {
+            Ok(BotSpec::Limited { search: Box::new(search), kinds: kinds.iter().map(|k| (*k).to_owned()).collect() })
+        };
+        assert_eq!(BotSpec::parse("paired-balance:400@build"), limited(BotSpec::PairedBalance(400), &["build"]));
+        assert_eq!(BotSpec::parse("mcts-balance:50@role+build"), limited(BotSpec::MctsBalance(50), &["role", "build"]));
+        assert_eq!(
+            BotSpec::parse("paired-balance@turn"),
+            limited(BotSpec::PairedBalance(Mcts::DEFAULT_ITERATIONS), &["turn"])
+        );
+        // It searches as often as its search, and plays by the model.
+        let spec = BotSpec::parse("paired-balance:400@build").unwrap();
+        assert_eq!((spec.search_iterations(), spec.uses_model()), (Some(400), true));
+        for bad in ["balance@build", "random@build", "greedy@role", "mcts:50@role", "balance~0.5@build"] {
+            let err = BotSpec::parse(bad).unwrap_err();
+            assert!(err.contains("@KIND limits a search over balance playouts"), "{bad}: {err}");
+        }
+        for bad in
+            ["paired-balance:10@", "paired-balance:10@build+", "paired-balance:10@bu ild", "paired-balance:10@a,b"]
+        {
+            let err = BotSpec::parse(bad).unwrap_err();
+            assert!(err.contains("name a kind of decision after @"), "{bad}: {err}");
+        }
+        // The search's own errors come first.
+        assert!(BotSpec::parse("paired-balance:0@build").unwrap_err().contains("playouts per decision"));
+    }
+
+    #[test]
     fn bot_names_parse() {
         let balance = |nudges, noise| Ok(BotSpec::Balance { nudges, noise });
         assert_eq!(BotSpec::parse("balance"), balance(Vec::new(), 0.0));
@@ -427,7 +505,7 @@ mod tests {
                 BotSpec::parse(n),
                 Err(format!(
                     "unknown bot `{n}`; bots: balance, balance+FEATURE=X, balance~S, random, greedy, mcts, mcts:N, \
-                     mcts-balance:N, paired-balance:N"
+                     mcts-balance:N, paired-balance:N, paired-balance:N@KIND"
                 ))
             );
         }

@@ -175,6 +175,21 @@ impl engine_game::Game for Game {
         matches!(self.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. }))
     }
 
+    const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[
+        ("role", "choosing a role"),
+        ("build", "which building to build, or to pass"),
+        ("choose", "a building's question"),
+    ];
+
+    fn decision_kind(&self) -> Option<&'static str> {
+        match self.pending()? {
+            Decision::Role { .. } => Some("role"),
+            Decision::Build { .. } => Some("build"),
+            Decision::Choose { .. } => Some("choose"),
+            _ => None,
+        }
+    }
+
     fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
         Game::apply(self, action)
     }

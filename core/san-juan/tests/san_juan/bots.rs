@@ -16,6 +16,73 @@ fn play(ruleset: &str, bots: &[&str], games: u64) -> Vec<san_juan::sim::GameReco
         .collect()
 }
 
+/// `paired-balance:N@build` searches the build decisions and answers every
+/// other one as the balance bot does.
+#[test]
+fn a_search_limited_to_build_decisions_plays_the_balance_bot_elsewhere() {
+    use engine_game::Game as _;
+    use engine_play::turns::TurnGame;
+    use engine_play::value::ValueModel;
+
+    let rs = Ruleset::load("second-edition").unwrap();
+    let models = engine_game::Models::new();
+    // A plain model given, not learned: the test is about who answers which decision.
+    let features = san_juan::value::feature_names(&rs);
+    let weights = features
+        .iter()
+        .map(|f| {
+            if f == "score" {
+                1.0
+            } else if f == "hand" {
+                0.3
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let model = ValueModel {
+        version: ValueModel::VERSION,
+        game: "san-juan".into(),
+        ruleset: "second-edition".into(),
+        fingerprint: rs.fingerprint.clone(),
+        games: 0,
+        rounds: 0,
+        seed: 0,
+        features,
+        weights,
+    };
+    models.get_or_learn(Game::ID, &rs.fingerprint, || Ok(model)).unwrap();
+    let make = |name: &str, seed| engine_game::bots::make::<Game>(&rs, name, seed, &models).unwrap();
+    let (mut searched, mut differed) = (0, 0);
+    for seed in 0..4 {
+        let mut game = Game::start(&rs, 2, seed).unwrap();
+        let mut limited = make("paired-balance:12@build", seed);
+        let mut balance = make("balance", seed);
+        while let Some(seat) = TurnGame::to_move(&game) {
+            let legal = TurnGame::legal(&game).to_vec();
+            let action = if seat == 0 {
+                let mine = limited.choose(&game, &legal);
+                let plain = balance.choose(&game, &legal);
+                if game.decision_kind() == Some("build") {
+                    searched += 1;
+                    differed += usize::from(mine != plain);
+                } else {
+                    assert_eq!(mine, plain, "seed {seed}: {:?}", game.pending());
+                }
+                mine
+            } else {
+                balance.choose(&game, &legal)
+            };
+            TurnGame::play(&mut game, action).unwrap();
+        }
+    }
+    // The build decisions were its own: some answered otherwise than the balance bot.
+    assert!(searched > 20 && differed > 0, "{searched} build decisions, {differed} answered otherwise");
+    // A kind the game does not have is refused, naming the ones it has.
+    let err = engine_game::bots::make::<Game>(&rs, "paired-balance:12@buy", 1, &models).err().unwrap();
+    assert!(err.contains("no kind of decision `buy`") && err.contains("role (choosing a role)"), "{err}");
+}
+
 #[test]
 fn greedy_plays_legal_moves_in_every_ruleset_and_player_count() {
     for ruleset in ["second-edition", "second-edition-expansion", "first-edition"] {
