@@ -445,6 +445,8 @@ struct Judge<'a, 'm> {
     weights: Cow<'m, [f64]>,
     /// The position at the decision.
     start: Hypo,
+    /// The hand state of `start` ([`Frame::state_of`]), once a take asks for it.
+    start_state: std::cell::OnceCell<Option<HandState>>,
     /// Majority values worked out: (type, its column of counts, value).
     known: RefCell<SmallVec<[Known; 16]>>,
 }
@@ -458,7 +460,7 @@ impl<'a, 'm> Judge<'a, 'm> {
         let weights = if weights.len() >= n { Cow::Borrowed(weights) } else { Cow::Owned(padded(weights, n)) };
         let counts = frame.counts();
         let start = Hypo { hand: Hand::of(&game.player(seat).hand), counts, gone: 0, board: 0.0 };
-        Judge { frame, weights, start, known: RefCell::new(SmallVec::new()) }
+        Judge { frame, weights, start, start_state: std::cell::OnceCell::new(), known: RefCell::new(SmallVec::new()) }
     }
 
     /// The value of `action` in decision `d`, up to a constant shared by the decision's actions.
@@ -467,8 +469,8 @@ impl<'a, 'm> Judge<'a, 'm> {
         let start = &self.start;
         let price = |slot: u8| game.building_display()[usize::from(slot)].map(|_| game.price_at(slot));
         match (d, action) {
-            (Decision::Turn { .. }, Action::Take(m)) => self.take(start, Some(m), 0),
-            (Decision::Take { taken, .. }, Action::Take(m)) => self.take(start, Some(m), taken),
+            (Decision::Turn { .. }, Action::Take(m)) => self.take(start, self.start_state(), Some(m), 0),
+            (Decision::Take { taken, .. }, Action::Take(m)) => self.take(start, self.start_state(), Some(m), taken),
             (Decision::Take { .. }, Action::Done) | (_, Action::Pass) => self.value(start),
             (Decision::Turn { .. }, Action::Buy(slot)) => {
                 let Some(price) = price(slot) else { return f64::NEG_INFINITY };
@@ -494,6 +496,11 @@ impl<'a, 'm> Judge<'a, 'm> {
         }
     }
 
+    /// [`Judge::start_state`], worked out when first asked.
+    fn start_state(&self) -> Option<&HandState> {
+        self.start_state.get_or_init(|| self.frame.state_of(self.start.hand.cards())).as_ref()
+    }
+
     /// The value of type `t`'s majority features for `counts`.
     fn majority(&self, counts: &Counts, t: usize) -> f64 {
         let mut column = [0u8; MAX_COLLECTORS];
@@ -513,9 +520,14 @@ impl<'a, 'm> Judge<'a, 'm> {
     /// The value of a position, up to a constant shared by the turn: the hand's
     /// features and what the buildings got changed.
     fn value(&self, h: &Hypo) -> f64 {
+        self.value_of(&h.hand, h.gone, h.board)
+    }
+
+    /// [`Judge::value`] of a position's parts.
+    fn value_of(&self, hand: &Hand, gone: u32, board: f64) -> f64 {
         let mut out = [0.0; BASE.len()];
-        self.frame.set_hand(h.hand.cards(), h.gone, &mut out);
-        h.board + self.hand_value(&out)
+        self.frame.set_hand(hand.cards(), gone, &mut out);
+        board + self.hand_value(&out)
     }
 
     /// The weighted hand features of `out`.
@@ -524,9 +536,10 @@ impl<'a, 'm> Judge<'a, 'm> {
     }
 
     /// The best way to go on taking: `taken` so far, `first` to take now.
-    fn take(&self, h: &Hypo, first: Option<Money>, taken: u32) -> f64 {
+    /// `state` is `h`'s hand as [`Frame::state_of`] gives it (worked out once
+    /// for the takes of one position).
+    fn take(&self, h: &Hypo, state: Option<&HandState>, first: Option<Money>, taken: u32) -> f64 {
         let limit = self.frame.game.rules().rules.take_limit;
-        let mut h = *h;
         let shown = self.frame.game.money_display();
         let mut display = [Money { currency: 0, value: 0 }; 16];
         let mut n = 0;
@@ -540,15 +553,21 @@ impl<'a, 'm> Judge<'a, 'm> {
             display[n] = m;
             n += 1;
         }
+        let n = n.min(12);
+        if let Some(state) = state
+            && h.hand.len + usize::from(first.is_some()) + n <= HAND
+        {
+            let mut state = *state;
+            if let Some(m) = first {
+                self.frame.add(&mut state, m);
+                taken += u32::from(m.value);
+            }
+            return self.take_by_states(h, &state, &display[..n], 0, taken, limit);
+        }
+        let mut h = *h;
         if let Some(m) = first {
             h.hand.push(m);
             taken += u32::from(m.value);
-        }
-        let n = n.min(12);
-        if h.hand.len + n <= HAND
-            && let Some(state) = self.frame.state_of(h.hand.cards())
-        {
-            return self.take_by_states(&h, &state, &display[..n], 0, taken, limit);
         }
         let mut best = f64::NEG_INFINITY;
         let len = h.hand.len;
@@ -610,10 +629,11 @@ impl<'a, 'm> Judge<'a, 'm> {
         let game = self.frame.game;
         let mut best = f64::NEG_INFINITY;
         let mut seen: SmallVec<[Money; 16]> = SmallVec::new();
+        let state = self.frame.state_of(h.hand.cards());
         for &m in game.money_display() {
             if !seen.contains(&m) {
                 seen.push(m);
-                best = best.max(self.take(h, Some(m), 0));
+                best = best.max(self.take(h, state.as_ref(), Some(m), 0));
             }
         }
         for slot in 0..game.building_display().len() {
@@ -646,31 +666,35 @@ impl<'a, 'm> Judge<'a, 'm> {
         let mut best = f64::NEG_INFINITY;
         // An exact payment gives another action: only the one that looks best
         // at once is followed (following them all multiplies with each action).
-        let mut exact: Option<(f64, Hypo)> = None;
+        let mut exact: Option<(f64, Hand, bool)> = None;
         let neutral = game.neutral().is_some();
+        // What the building brings, kept or donated: the same for every payment.
+        let kept = self.gained(h, slot, false);
+        let donated = if neutral { self.gained(h, slot, true) } else { kept };
         payments(&values, owed, |chosen, sum| {
-            let mut next = *h;
+            let mut hand = h.hand;
             for (j, &m) in mine.iter().enumerate().take(64) {
                 if chosen & (1 << j) != 0 {
-                    next.hand.remove(m);
+                    hand.remove(m);
                 }
             }
             for to_neutral in [false, true] {
                 if to_neutral && !neutral {
                     continue;
                 }
-                let got = self.got(&next, slot, to_neutral);
-                let v = self.value(&got);
+                let (board, gone) = if to_neutral { donated } else { kept };
+                let v = self.value_of(&hand, gone, board);
                 if sum == owed && depth < EXTRA_ACTIONS {
-                    if exact.as_ref().is_none_or(|(e, _)| v > *e) {
-                        exact = Some((v, got));
+                    if exact.as_ref().is_none_or(|(e, ..)| v > *e) {
+                        exact = Some((v, hand, to_neutral));
                     }
                 } else {
                     best = best.max(v);
                 }
             }
         });
-        if let Some((_, got)) = exact {
+        if let Some((_, hand, to_neutral)) = exact {
+            let got = self.got(&Hypo { hand, ..*h }, slot, to_neutral);
             best = best.max(self.turn(&got, depth + 1));
         }
         best
@@ -706,6 +730,17 @@ impl<'a, 'm> Judge<'a, 'm> {
         next.board += self.majority(&next.counts, t) - self.majority(&h.counts, t);
         next.gone |= 1 << slot;
         next
+    }
+
+    /// The board value and the slots emptied of [`Judge::got`], without the position.
+    fn gained(&self, h: &Hypo, slot: usize, to_neutral: bool) -> (f64, u32) {
+        let game = self.frame.game;
+        let Some(b) = game.building_display()[slot] else { return (h.board, h.gone) };
+        let t = usize::from(game.rules().building(b).kind);
+        let who = if to_neutral { game.num_players() } else { self.frame.seat };
+        let mut counts = h.counts;
+        counts[who][t] += 1;
+        (h.board + (self.majority(&counts, t) - self.majority(&h.counts, t)), h.gone | 1 << slot)
     }
 }
 
