@@ -181,13 +181,26 @@ impl<'a> Frame<'a> {
         for m in hand {
             sums[m.currency as usize] += u32::from(m.value);
         }
+        self.set_sums(&sums, hand.len(), gone, out, |_, pays, price| paid_exactly(hand, pays, price));
+    }
+
+    /// The hand features from a hand's sum per currency and size; `exact(k,
+    /// pays, price)` says whether the hand pays the `k`-th building on display exactly.
+    fn set_sums(
+        &self,
+        sums: &[u32; MAX_CURRENCIES],
+        len: usize,
+        gone: u32,
+        out: &mut [f64],
+        exact_at: impl Fn(usize, u8, u32) -> bool,
+    ) {
         let money: u32 = sums.iter().sum();
         out[MONEY] = f64::from(money);
         out[MONEY_LATE] = f64::from(money) * self.progress;
-        out[CARDS] = hand.len() as f64;
+        out[CARDS] = len as f64;
         out[MONEY_CAPPED] = sums.iter().map(|&s| f64::from(s.min(self.cap))).sum();
         let (mut affordable, mut exact) = (0.0, 0.0);
-        for &(slot, pays, price) in &self.slots {
+        for (k, &(slot, pays, price)) in self.slots.iter().enumerate() {
             // The currencies that pay, one set bit each (mostly one).
             let (mut sum, mut bits) = (0u32, pays);
             while bits != 0 {
@@ -198,7 +211,7 @@ impl<'a> Frame<'a> {
                 continue;
             }
             affordable += 1.0;
-            if paid_exactly(hand, pays, price) {
+            if exact_at(k, pays, price) {
                 exact += 1.0;
             }
         }
@@ -230,31 +243,9 @@ impl<'a> Frame<'a> {
         }
     }
 
-    /// [`Frame::set_hand`] from a hand's sums: the same features, without going over its cards.
+    /// [`Frame::set_hand`] from a hand state: the same features, without going over its cards.
     fn set_state(&self, state: &HandState, gone: u32, out: &mut [f64]) {
-        let sums = &state.sums;
-        let money: u32 = sums.iter().sum();
-        out[MONEY] = f64::from(money);
-        out[MONEY_LATE] = f64::from(money) * self.progress;
-        out[CARDS] = state.len as f64;
-        out[MONEY_CAPPED] = sums.iter().map(|&s| f64::from(s.min(self.cap))).sum();
-        let (mut affordable, mut exact) = (0.0, 0.0);
-        for (k, &(slot, pays, price)) in self.slots.iter().enumerate() {
-            let (mut sum, mut bits) = (0u32, pays);
-            while bits != 0 {
-                sum += sums[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-            if gone & (1 << slot) != 0 || sum < price {
-                continue;
-            }
-            affordable += 1.0;
-            if state.reach[k] & (1 << price) != 0 {
-                exact += 1.0;
-            }
-        }
-        out[AFFORDABLE] = affordable;
-        out[EXACT] = exact;
+        self.set_sums(&state.sums, state.len, gone, out, |k, _, price| state.reach[k] & (1 << price) != 0);
     }
 
     /// Every feature of the position with these counts and this hand.
