@@ -202,11 +202,7 @@ impl engine_game::Game for Game {
 
     type Greedy = crate::bots::GreedyBot;
 
-    /// The turn (take or buy) and keep-or-donate; payments follow the greedy rules.
-    fn searched(&self) -> bool {
-        matches!(self.pending(), Some(Decision::Turn { .. } | Decision::Donate { .. }))
-    }
-
+    /// Searched: the turn (take or buy) and keep-or-donate; payments follow the greedy rules.
     const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[
         ("turn", "taking money or buying a building"),
         ("donate", "in 2-player games, keeping a bought building or giving it to the neutral collector"),

@@ -40,7 +40,7 @@ pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models)
         }
         BotSpec::Limited { search, kinds } => {
             let kinds = decision_kinds::<G>(name, &kinds)?;
-            let searched = move |g: &G| g.searched() && g.decision_kind().is_some_and(|k| kinds.contains(&k));
+            let searched = move |g: &G| g.decision_kind().is_some_and(|k| kinds.contains(&k));
             let playout = ValueBot::new(models.balance::<G>(rs)?, seed ^ PLAYOUT_SEED);
             match *search {
                 BotSpec::MctsBalance(n) => {

@@ -163,15 +163,16 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     /// the tree search leaves alone, and plays out every game it samples.
     type Greedy: Bot<Self> + Default + 'static;
     /// True at the decisions the tree search (`mcts:N`) searches: those that shape
-    /// the game. By default every one.
+    /// the game, the decisions of one of [`Game::DECISION_KINDS`]; every one
+    /// for a game that names no kinds.
     fn searched(&self) -> bool {
-        true
+        Self::DECISION_KINDS.is_empty() || self.decision_kind().is_some()
     }
-    /// The kinds of searched decision a search can be limited to
-    /// (`paired-balance:N@KIND`): each name, and what is decided.
+    /// The kinds of decision the search searches, each name and what is
+    /// decided; a search can be limited to some of them (`paired-balance:N@KIND`).
     const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[];
     /// The kind of the pending decision (a name in [`Game::DECISION_KINDS`]),
-    /// `None` for a decision of none of them.
+    /// `None` for a decision of none of them (not searched).
     fn decision_kind(&self) -> Option<&'static str> {
         None
     }

@@ -169,12 +169,8 @@ impl engine_game::Game for Game {
 
     type Greedy = crate::bots::GreedyBot;
 
-    /// Roles, buildings and a script's named options; payments, goods and card
-    /// choices follow the greedy rules.
-    fn searched(&self) -> bool {
-        matches!(self.pending(), Some(Decision::Role { .. } | Decision::Build { .. } | Decision::Choose { .. }))
-    }
-
+    /// Searched: roles, buildings and a script's named options; payments, goods
+    /// and card choices follow the greedy rules.
     const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[
         ("role", "choosing a role"),
         ("build", "which building to build, or to pass"),
