@@ -227,17 +227,18 @@ impl Game {
             Game::distinct(p.hand.iter().copied()).into_iter().map(|c| (c, false)).collect();
         candidates.extend(Game::distinct(self.public.iter().copied()).into_iter().map(|c| (c, true)));
 
-        let mut options = BuildOptions::with_capacity(candidates.len() * if overbuild { 1 + p.city.len() } else { 1 });
+        // Allocated at the first option: a turn with nothing to build asks for none.
+        let mut options = BuildOptions::new();
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
+        let goods_not_over = goods_for(None);
         for (card, public) in candidates {
             let def = cards.get(card);
-            let owned = p.owns(card);
             let in_hand_after = p.hand.len() as i32 - i32::from(!public);
             // Covering X with a city building you already own elsewhere would make two.
-            if unique && def.kind == Kind::City && owned {
+            if unique && def.kind == Kind::City && p.owns(card) {
                 continue;
             }
-            let goods = goods_for(None);
+            let goods = goods_not_over;
             let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
             if cost <= in_hand_after + goods {
                 options.push(BuildOption { card, over: None, cost, goods_as_cards: goods });
@@ -471,7 +472,7 @@ impl Game {
                 self.players[seat].city.push(slot);
             }
         }
-        self.refresh_hook_masks();
+        self.refresh_seat_mask(seat);
         self.event(Some(seat), |g| {
             let over =
                 over.map(|s| format!(" over {}", g.rs.cards.id(*g.players[seat].city[s].covered.last().unwrap())));

@@ -76,7 +76,7 @@ impl Game {
     /// Scoring scripts count (a palace, a city hall, a monument for an arch).
     fn points_if_built(&self, copy: &mut Game, seat: usize, card: CardIdx, over: Option<usize>, now: i32) -> f64 {
         let old = build_in(&mut copy.players[seat].city, card, over);
-        copy.refresh_hook_masks();
+        copy.refresh_seat_mask(seat);
         let score = copy.score_total(seat);
         let city = &mut copy.players[seat].city;
         match (over, old) {
@@ -85,7 +85,7 @@ impl Game {
                 city.pop();
             }
         }
-        copy.refresh_hook_masks();
+        copy.refresh_seat_mask(seat);
         score.map_or_else(|_| self.printed_gain(seat, card, over), |s| f64::from(s - now))
     }
 

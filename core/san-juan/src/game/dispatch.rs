@@ -73,6 +73,17 @@ impl Game {
         self.hook_union = self.hook_mask.iter().fold(0, |m, s| m | s);
     }
 
+    /// [`Game::refresh_hook_masks`] after a change to `seat`'s city alone: the
+    /// other seats' masks stand (a quarter of the work with four players, at
+    /// every building built and every city a bot prices).
+    pub(crate) fn refresh_seat_mask(&mut self, seat: usize) {
+        if self.hook_mask.len() != self.players.len() {
+            return self.refresh_hook_masks();
+        }
+        self.hook_mask[seat] = self.city_mask(&self.players[seat].city);
+        self.hook_union = self.hook_mask.iter().fold(0, |m, s| m | s);
+    }
+
     /// The hooks the buildings of `city` listen to (a city that might be).
     pub(crate) fn city_mask(&self, city: &[Slot]) -> HookMask {
         let masks = &self.rs.hook_masks;

@@ -182,9 +182,12 @@ impl Game {
             p.boost_used = false;
         }
         if !first {
-            let mut offers = Vec::new();
+            let mut offers: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::new();
             for k in 0..n {
                 let seat = (self.governor + k) % n;
+                if !engine_script::has_hook(self.hook_mask[seat], Hook::RoundStart as usize) {
+                    continue;
+                }
                 for (slot, s) in self.players[seat].city.iter().enumerate() {
                     if s.active && self.rs.scripts.listens(Hook::RoundStart as usize, s.card as usize) {
                         offers.push((self.rs.cards.get(s.card).order, k, slot, seat));
