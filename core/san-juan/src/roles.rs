@@ -230,7 +230,8 @@ impl Game {
         // Allocated at the first option: a turn with nothing to build asks for none.
         let mut options = BuildOptions::new();
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
-        let goods_not_over = goods_for(None);
+        // Not covering anything: the same goods for every card.
+        let goods = goods_for(None);
         for (card, public) in candidates {
             let def = cards.get(card);
             let in_hand_after = p.hand.len() as i32 - i32::from(!public);
@@ -238,7 +239,6 @@ impl Game {
             if unique && def.kind == Kind::City && p.owns(card) {
                 continue;
             }
-            let goods = goods_not_over;
             let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
             if cost <= in_hand_after + goods {
                 options.push(BuildOption { card, over: None, cost, goods_as_cards: goods });

@@ -185,13 +185,9 @@ impl Game {
             let mut offers: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::new();
             for k in 0..n {
                 let seat = (self.governor + k) % n;
-                if !engine_script::has_hook(self.hook_mask[seat], Hook::RoundStart as usize) {
-                    continue;
-                }
-                for (slot, s) in self.players[seat].city.iter().enumerate() {
-                    if s.active && self.rs.scripts.listens(Hook::RoundStart as usize, s.card as usize) {
-                        offers.push((self.rs.cards.get(s.card).order, k, slot, seat));
-                    }
+                for slot in self.listeners(Hook::RoundStart, seat) {
+                    let card = self.players[seat].city[slot].card;
+                    offers.push((self.rs.cards.get(card).order, k, slot, seat));
                 }
             }
             offers.sort();
