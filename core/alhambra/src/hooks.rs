@@ -412,9 +412,9 @@ impl Hooks {
         types: &[(String, Option<Source>)],
         currencies: &[(String, Option<Source>)],
     ) -> Result<Hooks, Vec<LoadError>> {
-        let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |engine| {
+        let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |lib| {
             // `ctx.player_counter("name")`: the owner's counter of that name, 0 if never set.
-            engine.register_fn("player_counter", |ctx: &mut Map, name: &str| -> rhai::INT {
+            lib.function_text("player_counter", |ctx: &Map, name: &str| -> rhai::INT {
                 ctx.get("player_counters")
                     .and_then(|m| m.read_lock::<Map>().and_then(|m| m.get(name).and_then(|v| v.as_int().ok())))
                     .unwrap_or(0)

@@ -55,13 +55,21 @@ pub fn script_names() -> ScriptNames {
     script_names_in(include_str!("hooks.rs"))
 }
 
-/// The names registered by `register_get("name", |x: Type| …)` and
-/// `register_fn("name", |x: Type, …| …)` calls in `source`, sorted by the type
+/// The names registered by `getter("name", |x: &Type| …)`,
+/// `function("name", |x: &Type, …| …)` (and Rhai's own `register_get`,
+/// `register_fn`) calls in `source`, sorted by the type
 /// of the first parameter (`ScriptCtx`, `Card`, anything else: the library).
 /// Operators (`==`) are left out.
 pub fn script_names_in(source: &str) -> ScriptNames {
     let mut out = ScriptNames::default();
-    for (call, getter) in [("register_get(\"", true), ("register_fn(\"", false)] {
+    let calls = [
+        ("register_get(\"", true),
+        ("register_fn(\"", false),
+        ("getter(\"", true),
+        ("function(\"", false),
+        ("function_text(\"", false),
+    ];
+    for (call, getter) in calls {
         for (at, _) in source.match_indices(call) {
             let rest = &source[at + call.len()..];
             let Some((name, rest)) = rest.split_once('"') else { continue };

@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub use engine_script::results::{as_bool, as_int, as_int_in, as_map, map_int_in};
-use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
+use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};
-use crate::script::{HookSpec, ScriptHost};
+use crate::script::{HookSpec, ScriptHost, fast::Registrar};
 
 /// Hook ids; the index into [`HOOKS`].
 #[allow(missing_docs)]
@@ -1193,86 +1193,81 @@ pub fn toml_map(table: &toml::Table) -> Map {
 }
 
 /// Registers [`Ctx`] and [`Card`] with their getters.
-pub fn register(engine: &mut Engine) {
-    engine
-        .register_type_with_name::<Card>("Card")
-        .register_get("id", |c: &mut Card| c.table.get(c.idx).id.clone())
-        .register_get("name", |c: &mut Card| ImmutableString::from(c.table.get(c.idx).name.as_str()))
-        .register_get("kind", |c: &mut Card| ImmutableString::from(c.table.get(c.idx).kind.as_str()))
-        .register_get("cost", |c: &mut Card| c.table.get(c.idx).cost)
-        .register_get("vp", |c: &mut Card| c.table.get(c.idx).vp)
-        .register_get("good", |c: &mut Card| c.table.get(c.idx).good.is_some())
-        .register_get("produces", |c: &mut Card| match &c.table.get(c.idx).good_name {
+pub fn register(lib: &mut Registrar) {
+    lib.engine().register_type_with_name::<Card>("Card").register_type_with_name::<ScriptCtx>("Ctx");
+    lib.getter("id", |c: &Card| c.table.get(c.idx).id.clone())
+        .getter("name", |c: &Card| ImmutableString::from(c.table.get(c.idx).name.as_str()))
+        .getter("kind", |c: &Card| ImmutableString::from(c.table.get(c.idx).kind.as_str()))
+        .getter("cost", |c: &Card| c.table.get(c.idx).cost)
+        .getter("vp", |c: &Card| c.table.get(c.idx).vp)
+        .getter("good", |c: &Card| c.table.get(c.idx).good.is_some())
+        .getter("produces", |c: &Card| match &c.table.get(c.idx).good_name {
             Some(g) => Dynamic::from(ImmutableString::from(g.as_str())),
             None => Dynamic::UNIT,
         })
-        .register_get("tags", |c: &mut Card| {
-            c.table.get(c.idx).tags.iter().cloned().map(Dynamic::from).collect::<Array>()
-        })
-        .register_fn("has_tag", |c: &mut Card, tag: &str| c.table.get(c.idx).tags.iter().any(|t| t == tag))
-        .register_fn("to_string", |c: &mut Card| c.table.get(c.idx).id.clone())
-        .register_fn("==", |a: Card, b: Card| a.idx == b.idx)
-        .register_fn("!=", |a: Card, b: Card| a.idx != b.idx);
+        .getter("tags", |c: &Card| c.table.get(c.idx).tags.iter().cloned().map(Dynamic::from).collect::<Array>())
+        .function_text("has_tag", |c: &Card, tag: &str| c.table.get(c.idx).tags.iter().any(|t| t == tag))
+        .function("to_string", |c: &Card| c.table.get(c.idx).id.clone())
+        .operator("==", |a: &Card, b: &Card| a.idx == b.idx)
+        .operator("!=", |a: &Card, b: &Card| a.idx != b.idx);
 
-    engine
-        .register_type_with_name::<ScriptCtx>("Ctx")
-        .register_get("card", |c: &mut ScriptCtx| Card::new(&c.table, c.facts.card))
-        .register_get("seat", |c: &mut ScriptCtx| c.seat as i32)
-        .register_get("players", |c: &mut ScriptCtx| c.players as i32)
-        .register_get("round", |c: &mut ScriptCtx| c.round as i32)
-        .register_get("role", |c: &mut ScriptCtx| ImmutableString::from(c.role))
-        .register_get("privileged", |c: &mut ScriptCtx| c.privileged)
-        .register_get("hand", |c: &mut ScriptCtx| c.hand)
-        .register_get("goods", |c: &mut ScriptCtx| c.goods)
-        .register_get("target", |c: &mut ScriptCtx| c.card_value(c.target))
-        .register_get("over", |c: &mut ScriptCtx| c.card_value(c.over))
-        .register_get("produced", |c: &mut ScriptCtx| c.produced)
-        .register_get("sold", |c: &mut ScriptCtx| c.sold)
-        .register_get("total_sold", |c: &mut ScriptCtx| c.total_sold)
-        .register_get("uses", |c: &mut ScriptCtx| c.uses)
-        .register_get("under", |c: &mut ScriptCtx| c.under)
-        .register_get("subtotal", |c: &mut ScriptCtx| c.subtotal)
-        .register_get("actor", |c: &mut ScriptCtx| c.actor as rhai::INT)
-        .register_get("counter", |c: &mut ScriptCtx| c.counter)
-        .register_get("choice", |c: &mut ScriptCtx| match &c.choice {
+    lib.getter("card", |c: &ScriptCtx| Card::new(&c.table, c.facts.card))
+        .getter("seat", |c: &ScriptCtx| c.seat as i32)
+        .getter("players", |c: &ScriptCtx| c.players as i32)
+        .getter("round", |c: &ScriptCtx| c.round as i32)
+        .getter("role", |c: &ScriptCtx| ImmutableString::from(c.role))
+        .getter("privileged", |c: &ScriptCtx| c.privileged)
+        .getter("hand", |c: &ScriptCtx| c.hand)
+        .getter("goods", |c: &ScriptCtx| c.goods)
+        .getter("target", |c: &ScriptCtx| c.card_value(c.target))
+        .getter("over", |c: &ScriptCtx| c.card_value(c.over))
+        .getter("produced", |c: &ScriptCtx| c.produced)
+        .getter("sold", |c: &ScriptCtx| c.sold)
+        .getter("total_sold", |c: &ScriptCtx| c.total_sold)
+        .getter("uses", |c: &ScriptCtx| c.uses)
+        .getter("under", |c: &ScriptCtx| c.under)
+        .getter("subtotal", |c: &ScriptCtx| c.subtotal)
+        .getter("actor", |c: &ScriptCtx| c.actor as rhai::INT)
+        .getter("counter", |c: &ScriptCtx| c.counter)
+        .getter("choice", |c: &ScriptCtx| match &c.choice {
             Some(Answer::Option(o)) => Dynamic::from(ImmutableString::from(&**o)),
             _ => Dynamic::UNIT,
         })
-        .register_get("chosen", |c: &mut ScriptCtx| match &c.choice {
+        .getter("chosen", |c: &ScriptCtx| match &c.choice {
             Some(Answer::Cards(cards)) => c.cards(cards),
             _ => Array::new(),
         })
-        .register_get("roles_chosen", |c: &mut ScriptCtx| c.roles(c.roles_chosen))
-        .register_get("tag", |c: &mut ScriptCtx| c.tag.value())
-        .register_fn("player_counter", |c: &mut ScriptCtx, name: &str| {
+        .getter("roles_chosen", |c: &ScriptCtx| c.roles(c.roles_chosen))
+        .getter("tag", |c: &ScriptCtx| c.tag.value())
+        .function_text("player_counter", |c: &ScriptCtx, name: &str| {
             c.counters.iter().find(|(n, _)| &**n == name).map_or(0, |(_, v)| *v)
         })
-        .register_get("revealed", |c: &mut ScriptCtx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
-        .register_get("buildings", |c: &mut ScriptCtx| c.cards(c.city(c.seat)))
-        .register_get("hand_sizes", |c: &mut ScriptCtx| {
+        .getter("revealed", |c: &ScriptCtx| c.cards(c.revealed.as_deref().map_or(&[], |v| v.as_slice())))
+        .getter("buildings", |c: &ScriptCtx| c.cards(c.city(c.seat)))
+        .getter("hand_sizes", |c: &ScriptCtx| {
             c.hand_sizes.iter().flat_map(|v| v.iter()).map(|&n| Dynamic::from(n as rhai::INT)).collect::<Array>()
         })
-        .register_get("others", |c: &mut ScriptCtx| {
+        .getter("others", |c: &ScriptCtx| {
             let n = c.players;
             (1..n).map(|k| Dynamic::from_array(c.cards(c.city((c.seat + k) % n)))).collect::<Array>()
         })
-        .register_get("table", |c: &mut ScriptCtx| c.table_map())
-        .register_get("event", |c: &mut ScriptCtx| c.event_value())
-        .register_get("hand_cards", |c: &mut ScriptCtx| c.cards(c.view.as_ref().map_or(&[], |v| v.own_hand.as_slice())))
-        .register_fn("count_kind", |c: &mut ScriptCtx, kind: &str| {
+        .getter("table", |c: &ScriptCtx| c.table_map())
+        .getter("event", |c: &ScriptCtx| c.event_value())
+        .getter("hand_cards", |c: &ScriptCtx| c.cards(c.view.as_ref().map_or(&[], |v| v.own_hand.as_slice())))
+        .function_text("count_kind", |c: &ScriptCtx, kind: &str| {
             c.city(c.seat).iter().filter(|&&i| c.table.get(i).kind.as_str() == kind).count() as i32
         })
-        .register_fn("count_tag", |c: &mut ScriptCtx, tag: &str| {
+        .function_text("count_tag", |c: &ScriptCtx, tag: &str| {
             c.city(c.seat).iter().filter(|&&i| c.table.get(i).tags.iter().any(|t| t == tag)).count() as i32
         })
-        .register_fn("built_by_anyone", |c: &mut ScriptCtx, id: &str| {
+        .function_text("built_by_anyone", |c: &ScriptCtx, id: &str| {
             c.cities().iter().flatten().any(|&i| c.table.get(i).id == id)
         })
-        .register_fn("building_counts", |c: &mut ScriptCtx| {
+        .function("building_counts", |c: &ScriptCtx| {
             let n = c.players;
             (0..n).map(|k| Dynamic::from_int(c.city((c.seat + k) % n).len() as i32)).collect::<Array>()
         })
-        .register_fn("count_types", |c: &mut ScriptCtx, kind: &str| {
+        .function_text("count_types", |c: &ScriptCtx, kind: &str| {
             let mut seen: Vec<CardIdx> = Vec::new();
             for &i in c.city(c.seat) {
                 if c.table.get(i).kind.as_str() == kind && !seen.contains(&i) {
@@ -1287,20 +1282,16 @@ pub fn register(engine: &mut Engine) {
     fn each_card<'a, T>(a: &'a Array, f: impl Fn(&Card) -> T + 'a) -> impl Iterator<Item = T> + 'a {
         a.iter().filter_map(move |v| v.read_lock::<Card>().map(|c| f(&c)))
     }
-    engine
-        .register_fn("costs", |a: &mut Array| -> Array {
-            each_card(a, |c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
-        })
-        .register_fn("ids", |a: &mut Array| -> Array {
-            each_card(a, |c| Dynamic::from(c.table.get(c.idx).id.clone())).collect()
-        })
-        .register_fn("cheapest", |a: &mut Array| -> Dynamic {
-            let best = each_card(a, |c| (c.table.get(c.idx).cost, c.clone()))
-                .enumerate()
-                .min_by_key(|(i, (cost, _))| (*cost, *i));
-            best.map_or(Dynamic::UNIT, |(_, (_, c))| Dynamic::from(c))
-        })
-        .register_fn("all_different", |a: &mut Array| -> bool { all_different(a) });
+    lib.function("costs", |a: &Array| -> Array {
+        each_card(a, |c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
+    })
+    .function("ids", |a: &Array| -> Array { each_card(a, |c| Dynamic::from(c.table.get(c.idx).id.clone())).collect() })
+    .function("cheapest", |a: &Array| -> Dynamic {
+        let best =
+            each_card(a, |c| (c.table.get(c.idx).cost, c.clone())).enumerate().min_by_key(|(i, (cost, _))| (*cost, *i));
+        best.map_or(Dynamic::UNIT, |(_, (_, c))| Dynamic::from(c))
+    })
+    .function("all_different", |a: &Array| -> bool { all_different(a) });
 }
 
 /// No two elements equal: numbers by value, cards by type, anything else by
@@ -1522,8 +1513,8 @@ mod library_tests {
 
     fn eval_bool(script: &str) -> bool {
         let rs = Ruleset::load("second-edition").expect("built-in ruleset");
-        let mut engine = Engine::new();
-        register(&mut engine);
+        let mut engine = rhai::Engine::new();
+        register(&mut Registrar::new(&mut engine, &mut Default::default()));
         let table = Arc::clone(&rs.cards);
         let idx = |id: &str| table.idx(id).expect("a 2nd-edition card");
         let card = |id: &str| Dynamic::from(Card::new(&table, idx(id)));

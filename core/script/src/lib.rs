@@ -6,6 +6,7 @@
 //! compile once, register types, set sandbox limits).
 #![warn(missing_docs)]
 
+pub mod fast;
 pub mod results;
 pub mod scope;
 
@@ -163,10 +164,17 @@ pub struct ScriptHost {
     event_keys: &'static [(&'static str, &'static [&'static str])],
     /// Where script calls are timed, once a caller hands one in (`bench`).
     profile: std::sync::OnceLock<std::sync::Arc<profile::Profile>>,
+    /// The game's functions as the fast path calls it.
+    natives: fast::Natives,
+    /// `fast[hook][owner]`: the hook translated for the fast path, when it can be.
+    fast: Vec<Vec<Option<std::sync::Arc<fast::Compiled>>>>,
+    /// Run every hook in Rhai (a test compares the two paths).
+    rhai_only: std::sync::atomic::AtomicBool,
 }
 
 impl ScriptHost {
-    /// A sandboxed engine for these hooks; `register` adds the game's types.
+    /// A sandboxed engine for these hooks; `register` adds the game's types
+    /// and functions (through a [`fast::Registrar`], so the fast path has them too).
     /// `scalars` names the context properties that are plain values (not lists):
     /// a hook that reads only those is remembered by their values.
     pub fn new(
@@ -174,7 +182,7 @@ impl ScriptHost {
         scalars: &'static [&'static str],
         ctx_members: &'static [&'static str],
         limits: Limits,
-        register: impl FnOnce(&mut Engine),
+        register: impl FnOnce(&mut fast::Registrar),
     ) -> Self {
         let mut engine = Engine::new_raw();
         engine.register_global_module(rhai::packages::StandardPackage::new().as_shared_module());
@@ -200,7 +208,8 @@ impl ScriptHost {
             let late = DEADLINE.with(|d| d.get().is_some_and(|t| std::time::Instant::now() > t));
             late.then(|| Dynamic::from(format!("the script ran longer than {millis} ms")))
         });
-        register(&mut engine);
+        let mut natives = fast::Natives::default();
+        register(&mut fast::Registrar::new(&mut engine, &mut natives));
         ScriptHost {
             engine,
             hooks,
@@ -227,7 +236,21 @@ impl ScriptHost {
             event_hints: &[],
             event_keys: &[],
             profile: std::sync::OnceLock::new(),
+            natives,
+            fast: vec![Vec::new(); hooks.len()],
+            rhai_only: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Runs every hook in Rhai (`true`) or lets the fast path answer the hooks
+    /// it can (`false`, the default): what a test compares.
+    pub fn set_rhai_only(&self, on: bool) {
+        self.rhai_only.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// True when `owner`'s `hook` runs on the fast path (see [`fast`]).
+    pub fn is_fast(&self, hook: usize, owner: usize) -> bool {
+        self.fast[hook].get(owner).is_some_and(Option::is_some)
     }
 
     /// Members beyond the scalars (methods such as `ctx.count_kind(k)`) whose
@@ -305,6 +328,9 @@ impl ScriptHost {
         for table in &mut self.constants {
             table.push(None);
         }
+        for table in &mut self.fast {
+            table.push(None);
+        }
         for table in &mut self.memo_props {
             table.push(None);
         }
@@ -368,6 +394,8 @@ impl ScriptHost {
                     }
                     self.dispatch[h][idx] = Some(script as u32);
                     let ast = &self.scripts[script].ast;
+                    self.fast[h][idx] =
+                        fast::compile(ast, f.name, &self.natives, self.limits.size).map(std::sync::Arc::new);
                     self.constants[h][idx] = constant;
                     let members = self.ctx_members;
                     let reads = param_reads(ast, f.name);
@@ -743,9 +771,17 @@ impl ScriptHost {
     }
 
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
-    pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
+    pub fn call(&self, hook: usize, owner: usize, mut arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
         let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()));
+        if let Some(fast) = &self.fast[hook][owner]
+            && !self.rhai_only.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            match fast.run(arg) {
+                Ok(v) => return Ok(Some(v)),
+                Err(given_back) => arg = given_back,
+            }
+        }
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(self.limits.millis);
         let outer = DEADLINE.with(|d| d.replace(Some(deadline)));
         let script = &self.scripts[script as usize];

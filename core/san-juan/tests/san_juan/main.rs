@@ -8,6 +8,7 @@ mod common;
 mod docs;
 mod errors;
 mod events;
+mod fast_path;
 mod illegal;
 mod invariants;
 mod scripted_events;

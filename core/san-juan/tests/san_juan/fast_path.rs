@@ -1,0 +1,134 @@
+//! The script host's fast path (simple hooks run without Rhai's tree walk)
+//! plays every game exactly as Rhai does: the built-in rulesets and a house
+//! ruleset of cards written for this test, each game played twice from the
+//! same seed — once with the fast path, once with every hook in Rhai — and
+//! compared action by action.
+
+use std::fs;
+use std::sync::Arc;
+
+use san_juan::bots::{Bot, RandomBot};
+use san_juan::hooks::Hook;
+use san_juan::{Game, Ruleset};
+
+/// Cards whose scripts take the shapes designers write: effects as maps, `if`
+/// chains, arithmetic, `ctx` methods, cards and their properties, event maps;
+/// and some the fast path leaves to Rhai (a loop, a helper function, a map
+/// built key by key, an overflow).
+const HOUSE: &[(&str, &str, bool)] = &[
+    ("herald", "fn on_role(ctx) { if ctx.role == \"builder\" && ctx.hand < 3 { #{ draw: 1 } } else { () } }", true),
+    (
+        "tally",
+        "fn on_score(ctx) {\n  let n = ctx.count_kind(\"production\");\n  let m = ctx.buildings.len();\n  \
+         if n * 2 > m { n - 1 } else if m > 6 { return m / 3; } else { -(m % 2) }\n}",
+        true,
+    ),
+    ("assessor", "fn on_score(ctx) { let c = costs(ctx.buildings); if all_different(c) { 2 } else { 0 } }", true),
+    (
+        "watcher",
+        "fn on_any_build(ctx) {\n  let e = ctx.event;\n  \
+         if e.actor != ctx.seat && e.target.cost >= 4 && !e.target.has_tag(\"monument\") { #{ draw: 1 } }\n}",
+        true,
+    ),
+    ("counter", "fn on_score(ctx) { let n = 0; n += ctx.round; n -= 1; n = n / 2; [n, ctx.players][0] }", true),
+    ("looper", "fn on_score(ctx) { let n = 0; for b in ctx.buildings { n += b.vp; } n / 4 }", false),
+    ("helper", "fn on_score(ctx) { bonus(ctx) }\nfn bonus(ctx) { ctx.goods }", false),
+    (
+        "keyed",
+        "fn on_role(ctx) { let m = #{}; if ctx.role == \"trader\" { m.draw = 1; } if m.len() > 0 { m } else { () } }",
+        false,
+    ),
+    ("overflow", "fn on_score(ctx) { let big = 2147483647; if ctx.round > 1000 { big + ctx.round } else { 1 } }", true),
+];
+
+fn house() -> (tempfile::TempDir, Arc<Ruleset>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cards = String::from("script_dir = \".\"\n");
+    for (id, script, _) in HOUSE {
+        cards += &format!(
+            "[[card]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"city\"\ncost = 1\nvp = 1\ncopies = 3\nscript = \"{id}.rhai\"\n"
+        );
+        fs::write(dir.path().join(format!("{id}.rhai")), format!("{script}\n")).unwrap();
+    }
+    fs::write(dir.path().join("extra.toml"), cards).unwrap();
+    let rules =
+        "id = \"house\"\nname = \"House\"\nextends = \"second-edition-expansion\"\nextra_sets = [\"extra.toml\"]\n";
+    let path = dir.path().join("house.toml");
+    fs::write(&path, rules).unwrap();
+    let rs = Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    (dir, rs)
+}
+
+/// Every action of a random game and the final scores, as text.
+fn played(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Vec<String> {
+    let mut game = Game::new(Arc::clone(rs), players, seed).unwrap();
+    let mut bots: Vec<RandomBot> = (0..players as u64).map(|s| RandomBot::new(seed * 7 + s)).collect();
+    let mut out = Vec::new();
+    while let Some(d) = game.pending() {
+        let action = bots[d.seat()].choose(&game, game.legal_actions());
+        out.push(action.text(&rs.cards));
+        game.apply(action).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+    }
+    out.push(format!("{:?}", game.scores().unwrap().iter().map(|s| s.total).collect::<Vec<_>>()));
+    for p in 0..players {
+        out.extend(game.player(p).city.iter().map(|slot| format!("built {}", rs.cards.id(slot.card))));
+    }
+    out
+}
+
+/// Both ways, each from an empty memo (else the second run would read what the first remembered).
+fn both_ways(rs: &Arc<Ruleset>, players: usize, seed: u64) -> (Vec<String>, Vec<String>) {
+    rs.scripts.set_rhai_only(false);
+    rs.scripts.forget();
+    let fast = played(rs, players, seed);
+    rs.scripts.set_rhai_only(true);
+    rs.scripts.forget();
+    let slow = played(rs, players, seed);
+    rs.scripts.set_rhai_only(false);
+    (fast, slow)
+}
+
+#[test]
+fn the_fast_path_plays_every_built_in_game_as_rhai_does() {
+    for id in ["second-edition", "first-edition", "second-edition-expansion"] {
+        let rs = Ruleset::load(id).unwrap();
+        for seed in 0..40 {
+            let players = 2 + (seed as usize % 3);
+            let (fast, slow) = both_ways(&rs, players, seed);
+            assert_eq!(fast, slow, "{id}, seed {seed}, {players} players");
+        }
+    }
+    // The gold mine's reveal, the one script San Juan's random games really run, takes the fast path.
+    let rs = Ruleset::load("second-edition").unwrap();
+    let gold_mine = rs.cards.idx("gold_mine").unwrap();
+    assert!(rs.scripts.is_fast(Hook::Reveal as usize, usize::from(gold_mine)));
+}
+
+#[test]
+fn the_fast_path_plays_a_house_ruleset_as_rhai_does_and_leaves_what_it_cannot_do_to_rhai() {
+    let (_dir, rs) = house();
+    for (id, script, fast) in HOUSE {
+        let card = usize::from(rs.cards.idx(id).unwrap());
+        let hook = if script.contains("on_role") {
+            Hook::Role
+        } else if script.contains("on_any_build") {
+            Hook::AnyBuild
+        } else {
+            Hook::Score
+        };
+        assert_eq!(rs.scripts.is_fast(hook as usize, card), *fast, "{id}");
+    }
+    let mut built = vec![0; HOUSE.len()];
+    for seed in 0..60 {
+        let players = 2 + (seed as usize % 3);
+        let (fast, slow) = both_ways(&rs, players, seed);
+        assert_eq!(fast, slow, "seed {seed}, {players} players");
+        for (k, (id, ..)) in HOUSE.iter().enumerate() {
+            built[k] += usize::from(fast.contains(&format!("built {id}")));
+        }
+    }
+    // Each card was in play (its hooks ran) in some of the games compared.
+    for (k, (id, ..)) in HOUSE.iter().enumerate() {
+        assert!(built[k] >= 5, "{id} built in {} games of 60", built[k]);
+    }
+}

@@ -1,0 +1,788 @@
+//! A fast path for the hooks most card scripts are: a few `let`s and `if`s,
+//! reads of `ctx`, arithmetic, literals and calls to the game's functions — no
+//! loops, no helper functions. Such a hook is translated once, at load, into a
+//! small tree whose every function call is already resolved to the game's
+//! Rust function, so running it costs a fraction of Rhai's tree walk (which
+//! looks each call up afresh).
+//!
+//! The fast path never decides anything Rhai would decide differently: where
+//! a value is not what it handles (an overflow, a type it does not know, an
+//! index out of range, a result larger than the sandbox allows), it gives up
+//! and the caller runs the script in Rhai, which then answers or reports the
+//! error exactly as it always did. A hook that uses anything else is not
+//! translated at all. Hooks cannot change the game (they only return values),
+//! so running a script again after a give-up is safe.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rhai::{AST, ASTNode, Array, Dynamic, Engine, Expr, ImmutableString, Map, Stmt, StmtBlock, Variant};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// A game function as the fast path calls it: `None` when the arguments are
+/// not of its types (the caller tries the next one of that name, or gives up).
+type Native = Arc<dyn Fn(&[&Dynamic]) -> Option<Dynamic> + Send + Sync>;
+
+/// The game's functions and properties, each callable without Rhai.
+#[derive(Default)]
+pub struct Natives {
+    /// Property getters by name (one per type that has the property).
+    getters: FxHashMap<String, Vec<Native>>,
+    /// Functions by name and number of arguments (one per signature).
+    fns: FxHashMap<(String, usize), Vec<Native>>,
+}
+
+/// Registers the game's types and functions with Rhai and, for the shapes
+/// written here, with the fast path too: one Rust function serves both, so
+/// the two cannot disagree.
+pub struct Registrar<'a> {
+    engine: &'a mut Engine,
+    natives: &'a mut Natives,
+}
+
+impl<'a> Registrar<'a> {
+    /// Registers into `engine`, and into `natives` for the fast path.
+    pub fn new(engine: &'a mut Engine, natives: &'a mut Natives) -> Self {
+        Registrar { engine, natives }
+    }
+
+    /// The engine, for registrations the fast path does not need.
+    pub fn engine(&mut self) -> &mut Engine {
+        self.engine
+    }
+
+    fn add_fn(&mut self, name: &str, arity: usize, f: Native) {
+        self.natives.fns.entry((name.to_string(), arity)).or_default().push(f);
+    }
+
+    /// A property `name` of values of type `T`.
+    pub fn getter<T, R>(&mut self, name: &str, f: impl Fn(&T) -> R + Clone + Send + Sync + 'static) -> &mut Self
+    where
+        T: Variant + Clone,
+        R: Variant + Clone,
+    {
+        let g = f.clone();
+        self.engine.register_get(name, move |t: &mut T| g(t));
+        let native: Native = Arc::new(move |args| Some(Dynamic::from(f(&*args[0].read_lock::<T>()?))));
+        self.natives.getters.entry(name.to_string()).or_default().push(native);
+        self
+    }
+
+    /// A function of one value (also called as a method: `x.name()`).
+    pub fn function<T, R>(&mut self, name: &str, f: impl Fn(&T) -> R + Clone + Send + Sync + 'static) -> &mut Self
+    where
+        T: Variant + Clone,
+        R: Variant + Clone,
+    {
+        let g = f.clone();
+        self.engine.register_fn(name, move |t: &mut T| g(t));
+        self.add_fn(name, 1, Arc::new(move |args| Some(Dynamic::from(f(&*args[0].read_lock::<T>()?)))));
+        self
+    }
+
+    /// A function of a value and a text (`ctx.count_kind("violet")`).
+    pub fn function_text<T, R>(
+        &mut self,
+        name: &str,
+        f: impl Fn(&T, &str) -> R + Clone + Send + Sync + 'static,
+    ) -> &mut Self
+    where
+        T: Variant + Clone,
+        R: Variant + Clone,
+    {
+        let g = f.clone();
+        self.engine.register_fn(name, move |t: &mut T, s: &str| g(t, s));
+        self.add_fn(
+            name,
+            2,
+            Arc::new(move |args| {
+                let text = args[1].as_immutable_string_ref().ok()?;
+                Some(Dynamic::from(f(&*args[0].read_lock::<T>()?, text.as_str())))
+            }),
+        );
+        self
+    }
+
+    /// A function of two values of one type (an operator such as `==`).
+    pub fn operator<T, R>(&mut self, name: &str, f: impl Fn(&T, &T) -> R + Clone + Send + Sync + 'static) -> &mut Self
+    where
+        T: Variant + Clone,
+        R: Variant + Clone,
+    {
+        let g = f.clone();
+        self.engine.register_fn(name, move |a: T, b: T| g(&a, &b));
+        self.add_fn(
+            name,
+            2,
+            Arc::new(move |args| Some(Dynamic::from(f(&*args[0].read_lock::<T>()?, &*args[1].read_lock::<T>()?)))),
+        );
+        self
+    }
+}
+
+/// A hook translated for the fast path.
+pub struct Compiled {
+    body: Block,
+    /// The sandbox's bound on arrays, maps and strings.
+    size: usize,
+}
+
+impl Compiled {
+    /// Runs the hook with its one argument; `Err` gives the argument back when
+    /// the fast path cannot answer (the caller then runs the script in Rhai).
+    pub fn run(&self, arg: Dynamic) -> Result<Dynamic, Dynamic> {
+        let mut frame = Frame { locals: SmallVec::new(), size: self.size };
+        frame.locals.push(arg);
+        let result = match frame.block(&self.body) {
+            Some(Flow::Value(v) | Flow::Return(v)) => Some(v),
+            None => None,
+        };
+        match result {
+            Some(v) => Ok(v),
+            None => Err(frame.locals.swap_remove(0)),
+        }
+    }
+}
+
+/// Translates hook `name` of `ast` (one parameter); `None` when it uses
+/// anything the fast path does not handle.
+pub fn compile(ast: &AST, name: &str, natives: &Natives, size: usize) -> Option<Compiled> {
+    let mut defs = ast.iter_functions().filter(|f| f.name == name);
+    let def = defs.next()?;
+    if defs.next().is_some() || def.params.len() != 1 || def.this_type.is_some() {
+        return None;
+    }
+    let (start, end, _) = crate::body_span(ast, name)?;
+    let script_fns = ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
+    let mut c = Compiler { natives, script_fns, names: def.params.iter().map(|p| p.to_string()).collect() };
+    let mut body = Some(Vec::new());
+    // The walk visits every function; a top-level node inside this body's span is one of its statements.
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let [ASTNode::Stmt(stmt)] = path
+            && (start..=end).contains(&crate::key(stmt.position()))
+        {
+            body = body.take().and_then(|mut b: Block| {
+                b.push(c.stmt(stmt)?);
+                Some(b)
+            });
+        }
+        true
+    });
+    Some(Compiled { body: body?, size })
+}
+
+type Block = Vec<Node>;
+
+enum Node {
+    Const(Dynamic),
+    Local(usize),
+    /// `let`: the value becomes the next local.
+    Let(Box<Node>),
+    /// `x = v` or `x op= v` on a local.
+    Assign(usize, Option<Op>, Box<Node>),
+    Array(Vec<Node>),
+    Map(Box<Map>, Vec<(ImmutableString, Node)>),
+    /// A property of a value: a map's entry, or one of the getters of that name.
+    Get(Box<Node>, ImmutableString, Arc<[Native]>),
+    /// A call of the game's functions: one by signature, and the arguments.
+    Call(Arc<[Native]>, Vec<Node>),
+    /// A built-in operator, else the game's function of that name (`==` on cards).
+    Op(Op, Option<Arc<[Native]>>, Box<Node>, Box<Node>),
+    Not(Box<Node>),
+    Neg(Box<Node>),
+    And(Vec<Node>),
+    Or(Vec<Node>),
+    Index(Box<Node>, Box<Node>),
+    If(Box<Node>, Block, Block),
+    Block(Block),
+    Return(Box<Node>),
+    /// `array.len()` and `text.len()`.
+    Len(Box<Node>),
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    fn from_name(name: &str) -> Option<Op> {
+        Some(match name {
+            "+" => Op::Add,
+            "-" => Op::Sub,
+            "*" => Op::Mul,
+            "/" => Op::Div,
+            "%" => Op::Rem,
+            "==" => Op::Eq,
+            "!=" => Op::Ne,
+            "<" => Op::Lt,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            ">=" => Op::Ge,
+            _ => return None,
+        })
+    }
+
+    fn arithmetic(self) -> bool {
+        matches!(self, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem)
+    }
+}
+
+struct Compiler<'n> {
+    natives: &'n Natives,
+    script_fns: Vec<(String, usize)>,
+    /// The locals in scope, by name, in the order made.
+    names: Vec<String>,
+}
+
+impl Compiler<'_> {
+    fn block(&mut self, block: &StmtBlock) -> Option<Block> {
+        let depth = self.names.len();
+        let nodes = block.iter().map(|s| self.stmt(s)).collect::<Option<Block>>();
+        self.names.truncate(depth);
+        nodes
+    }
+
+    fn local(&self, name: &str) -> Option<usize> {
+        self.names.iter().rposition(|n| n == name)
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Option<Node> {
+        Some(match stmt {
+            Stmt::Noop(_) => Node::Const(Dynamic::UNIT),
+            Stmt::Expr(e) => self.expr(e)?,
+            Stmt::FnCall(call, _) => self.call(call, None)?,
+            Stmt::Block(b) => Node::Block(self.block(b)?),
+            Stmt::If(flow, _) => {
+                let cond = self.expr(&flow.expr)?;
+                Node::If(Box::new(cond), self.block(&flow.body)?, self.block(&flow.branch)?)
+            }
+            Stmt::Var(var, _, _) => {
+                let value = self.expr(&var.1)?;
+                self.names.push(var.0.name.to_string());
+                Node::Let(Box::new(value))
+            }
+            Stmt::Assignment(assign) => {
+                let (op, target) = &**assign;
+                let Expr::Variable(var, _, _) = &target.lhs else { return None };
+                let slot = self.local(&var.1)?;
+                // The parameter stays as given: the caller takes it back to run Rhai.
+                if slot == 0 {
+                    return None;
+                }
+                let op = match op.get_op_assignment_info() {
+                    None => None,
+                    Some((.., syntax)) => Some(Op::from_name(syntax).filter(|o| o.arithmetic())?),
+                };
+                Node::Assign(slot, op, Box::new(self.expr(&target.rhs)?))
+            }
+            Stmt::Return(value, flags, _) => {
+                // `throw` is a return with the BREAK flag: an error, left to Rhai.
+                if flags.contains(rhai::ASTFlags::BREAK) {
+                    return None;
+                }
+                Node::Return(Box::new(match value {
+                    Some(e) => self.expr(e)?,
+                    None => Node::Const(Dynamic::UNIT),
+                }))
+            }
+            _ => return None,
+        })
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Option<Node> {
+        Some(match expr {
+            Expr::DynamicConstant(v, _) => Node::Const((**v).clone()),
+            Expr::BoolConstant(b, _) => Node::Const(Dynamic::from_bool(*b)),
+            Expr::IntegerConstant(n, _) => Node::Const(Dynamic::from_int(*n)),
+            Expr::StringConstant(s, _) => Node::Const(Dynamic::from(s.clone())),
+            Expr::CharConstant(c, _) => Node::Const(Dynamic::from_char(*c)),
+            Expr::Unit(_) => Node::Const(Dynamic::UNIT),
+            Expr::Variable(var, _, _) => Node::Local(self.local(&var.1)?),
+            Expr::Array(items, _) => Node::Array(items.iter().map(|e| self.expr(e)).collect::<Option<_>>()?),
+            Expr::Map(map, _) => {
+                let (items, template) = &**map;
+                let items =
+                    items.iter().map(|(k, e)| Some((k.name.clone(), self.expr(e)?))).collect::<Option<Vec<_>>>()?;
+                Node::Map(Box::new(template.clone()), items)
+            }
+            Expr::Stmt(block) => Node::Block(self.block(block)?),
+            Expr::FnCall(call, _) => self.call(call, None)?,
+            Expr::Dot(chain, flags, _) if flags.is_empty() => {
+                let object = self.expr(&chain.lhs)?;
+                self.link(object, &chain.rhs)?
+            }
+            Expr::Index(chain, flags, _) => {
+                let object = self.expr(&chain.lhs)?;
+                self.index(object, &chain.rhs, *flags)?
+            }
+            Expr::And(items, _) => Node::And(items.iter().map(|e| self.expr(e)).collect::<Option<_>>()?),
+            Expr::Or(items, _) => Node::Or(items.iter().map(|e| self.expr(e)).collect::<Option<_>>()?),
+            _ => return None,
+        })
+    }
+
+    /// `object.rhs`: `rhs` is a property or a method call, or one followed by
+    /// more of the chain (Rhai nests a chain to the right).
+    fn link(&mut self, object: Node, rhs: &Expr) -> Option<Node> {
+        match rhs {
+            Expr::Property(prop, _) => {
+                let getters = self.natives.getters.get(prop.2.as_str()).cloned().unwrap_or_default();
+                Some(Node::Get(Box::new(object), prop.2.clone(), getters.into()))
+            }
+            Expr::MethodCall(call, _) => self.call(call, Some(object)),
+            Expr::Dot(next, flags, _) if flags.is_empty() => {
+                let object = self.link(object, &next.lhs)?;
+                self.link(object, &next.rhs)
+            }
+            Expr::Index(next, flags, _) => {
+                let object = self.link(object, &next.lhs)?;
+                self.index(object, &next.rhs, *flags)
+            }
+            _ => None,
+        }
+    }
+
+    /// `object[rhs]`: with the BREAK flag `rhs` is the index; without, the
+    /// index is `rhs`'s left side and the chain goes on with its right.
+    fn index(&mut self, object: Node, rhs: &Expr, flags: rhai::ASTFlags) -> Option<Node> {
+        if flags == rhai::ASTFlags::BREAK {
+            return Some(Node::Index(Box::new(object), Box::new(self.expr(rhs)?)));
+        }
+        if !flags.is_empty() {
+            return None; // `?[`: left to Rhai
+        }
+        match rhs {
+            Expr::Dot(next, flags, _) if flags.is_empty() => {
+                let object = Node::Index(Box::new(object), Box::new(self.expr(&next.lhs)?));
+                self.link(object, &next.rhs)
+            }
+            Expr::Index(next, flags, _) => {
+                let object = Node::Index(Box::new(object), Box::new(self.expr(&next.lhs)?));
+                self.index(object, &next.rhs, *flags)
+            }
+            _ => None,
+        }
+    }
+
+    /// A call `name(args)`, or `object.name(args)` when `object` is given.
+    fn call(&mut self, call: &rhai::FnCallExpr, object: Option<Node>) -> Option<Node> {
+        if call.capture_parent_scope {
+            return None;
+        }
+        let mut args: Vec<Node> = object.into_iter().collect();
+        for a in &call.args {
+            args.push(self.expr(a)?);
+        }
+        let name = call.name.as_str();
+        // A function the script defines wins over the game's, as in Rhai.
+        if self.script_fns.iter().any(|(n, a)| n == name && *a == args.len()) {
+            return None;
+        }
+        let natives = self.natives.fns.get(&(name.to_string(), args.len()));
+        let mut args = args.into_iter();
+        match (name, args.len(), natives) {
+            (_, 2, natives) if Op::from_name(name).is_some() => {
+                let (a, b) = (args.next()?, args.next()?);
+                let natives = natives.map(|n| n.clone().into());
+                Some(Node::Op(Op::from_name(name)?, natives, Box::new(a), Box::new(b)))
+            }
+            ("!", 1, None) => Some(Node::Not(Box::new(args.next()?))),
+            ("-", 1, None) => Some(Node::Neg(Box::new(args.next()?))),
+            ("len", 1, None) => Some(Node::Len(Box::new(args.next()?))),
+            (_, _, Some(natives)) => Some(Node::Call(natives.clone().into(), args.collect())),
+            _ => None,
+        }
+    }
+}
+
+enum Flow {
+    Value(Dynamic),
+    Return(Dynamic),
+}
+
+struct Frame {
+    locals: SmallVec<[Dynamic; 8]>,
+    size: usize,
+}
+
+/// Evaluates to a value or gives up (`None`); `?` on a [`Flow::Return`] passes it up.
+macro_rules! value {
+    ($e:expr) => {
+        match $e? {
+            Flow::Value(v) => v,
+            ret @ Flow::Return(_) => return Some(ret),
+        }
+    };
+}
+
+impl Frame {
+    fn block(&mut self, block: &Block) -> Option<Flow> {
+        let depth = self.locals.len();
+        let mut last = Dynamic::UNIT;
+        for node in block {
+            match self.node(node)? {
+                Flow::Value(v) => last = v,
+                ret @ Flow::Return(_) => {
+                    self.locals.truncate(depth);
+                    return Some(ret);
+                }
+            }
+        }
+        self.locals.truncate(depth);
+        Some(Flow::Value(last))
+    }
+
+    /// A value read in place where it can be (a local), else made.
+    fn operand<'s>(&'s mut self, node: &Node) -> Option<Result<Cow<'s, Dynamic>, Flow>> {
+        if let Node::Local(i) = node {
+            return Some(Ok(Cow::Borrowed(&self.locals[*i])));
+        }
+        Some(match self.node(node)? {
+            Flow::Value(v) => Ok(Cow::Owned(v)),
+            ret @ Flow::Return(_) => Err(ret),
+        })
+    }
+
+    /// Evaluates `nodes` and calls `f` with them; locals are read in place.
+    fn with_values<T>(&mut self, nodes: &[Node], f: impl FnOnce(&[&Dynamic]) -> Option<T>) -> Option<Result<T, Flow>> {
+        let mut owned: SmallVec<[Option<Dynamic>; 4]> = SmallVec::new();
+        for n in nodes {
+            owned.push(match n {
+                Node::Local(_) => None,
+                _ => match self.node(n)? {
+                    Flow::Value(v) => Some(v),
+                    ret @ Flow::Return(_) => return Some(Err(ret)),
+                },
+            });
+        }
+        let refs: SmallVec<[&Dynamic; 4]> = nodes
+            .iter()
+            .zip(&owned)
+            .map(|(n, o)| match (n, o) {
+                (Node::Local(i), _) => &self.locals[*i],
+                (_, Some(v)) => v,
+                (_, None) => unreachable!("every argument but a local was evaluated"),
+            })
+            .collect();
+        f(&refs).map(Ok)
+    }
+
+    /// `v` if it is within the sandbox's sizes, counted as Rhai counts them.
+    fn checked(&self, v: Dynamic) -> Option<Dynamic> {
+        let (arrays, maps, text) = sizes(&v)?;
+        (arrays <= self.size && maps <= self.size && text <= self.size).then_some(v)
+    }
+
+    fn node(&mut self, node: &Node) -> Option<Flow> {
+        let v = match node {
+            Node::Const(v) => v.clone(),
+            Node::Local(i) => self.locals[*i].clone(),
+            Node::Let(value) => {
+                let v = value!(self.node(value));
+                self.locals.push(v);
+                Dynamic::UNIT
+            }
+            Node::Assign(slot, op, value) => {
+                let v = value!(self.node(value));
+                let v = match op {
+                    None => v,
+                    Some(op) => arithmetic(*op, self.locals[*slot].as_int().ok()?, v.as_int().ok()?)?,
+                };
+                self.locals[*slot] = v;
+                Dynamic::UNIT
+            }
+            Node::Array(items) => {
+                let mut array = Array::with_capacity(items.len());
+                for item in items {
+                    array.push(value!(self.node(item)));
+                }
+                self.checked(Dynamic::from_array(array))?
+            }
+            Node::Map(template, items) => {
+                let mut map = (**template).clone();
+                for (key, item) in items {
+                    let v = value!(self.node(item));
+                    map.insert(key.as_str().into(), v);
+                }
+                self.checked(Dynamic::from_map(map))?
+            }
+            Node::Get(object, name, getters) => {
+                let found = self.with_values(std::slice::from_ref(&**object), |args| match args[0].as_map_ref() {
+                    // A missing key is `()` in Rhai, unless the engine is set to fail: left to Rhai.
+                    Ok(map) => map.get(name.as_str()).cloned(),
+                    Err(_) => getters.iter().find_map(|g| g(args)),
+                });
+                match found? {
+                    Ok(v) => self.checked(v)?,
+                    Err(ret) => return Some(ret),
+                }
+            }
+            Node::Call(natives, args) => match self.with_values(args, |args| natives.iter().find_map(|f| f(args)))? {
+                Ok(v) => self.checked(v)?,
+                Err(ret) => return Some(ret),
+            },
+            Node::Op(op, natives, a, b) => {
+                let a = value!(self.node(a));
+                let b = value!(self.node(b));
+                match operator(*op, &a, &b) {
+                    Some(v) => v,
+                    None => natives.as_ref()?.iter().find_map(|f| f(&[&a, &b]))?,
+                }
+            }
+            Node::Not(a) => Dynamic::from_bool(!value!(self.node(a)).as_bool().ok()?),
+            Node::Neg(a) => Dynamic::from_int(value!(self.node(a)).as_int().ok()?.checked_neg()?),
+            Node::And(items) => {
+                for item in items {
+                    if !value!(self.node(item)).as_bool().ok()? {
+                        return Some(Flow::Value(Dynamic::FALSE));
+                    }
+                }
+                Dynamic::TRUE
+            }
+            Node::Or(items) => {
+                for item in items {
+                    if value!(self.node(item)).as_bool().ok()? {
+                        return Some(Flow::Value(Dynamic::TRUE));
+                    }
+                }
+                Dynamic::FALSE
+            }
+            Node::Index(object, index) => {
+                let i = value!(self.node(index)).as_int().ok()?;
+                let i = usize::try_from(i).ok()?;
+                match self.operand(object)? {
+                    Ok(object) => object.as_array_ref().ok()?.get(i)?.clone(),
+                    Err(ret) => return Some(ret),
+                }
+            }
+            Node::Len(object) => match self.operand(object)? {
+                Ok(object) => {
+                    let n = if object.is_array() {
+                        object.as_array_ref().ok()?.len()
+                    } else {
+                        object.as_immutable_string_ref().ok()?.chars().count()
+                    };
+                    Dynamic::from_int(i32::try_from(n).ok()?)
+                }
+                Err(ret) => return Some(ret),
+            },
+            Node::If(cond, then, otherwise) => {
+                let branch = if value!(self.node(cond)).as_bool().ok()? { then } else { otherwise };
+                return self.block(branch);
+            }
+            Node::Block(block) => return self.block(block),
+            Node::Return(value) => return Some(Flow::Return(value!(self.node(value)))),
+        };
+        Some(Flow::Value(v))
+    }
+}
+
+/// The elements of arrays, entries of maps and bytes of text in `v`, nested
+/// ones included (Rhai's data-size count); `None` for a shared value.
+fn sizes(v: &Dynamic) -> Option<(usize, usize, usize)> {
+    fn add(a: (usize, usize, usize), b: (usize, usize, usize)) -> (usize, usize, usize) {
+        (a.0 + b.0, a.1 + b.1, a.2 + b.2)
+    }
+    if v.is_shared() {
+        return None;
+    }
+    Some(if v.is_array() {
+        let mut total = (0, 0, 0);
+        for item in v.as_array_ref().ok()?.iter() {
+            total = add(total, add((1, 0, 0), sizes(item)?));
+        }
+        total
+    } else if v.is_map() {
+        let mut total = (0, 0, 0);
+        for item in v.as_map_ref().ok()?.values() {
+            total = add(total, add((0, 1, 0), sizes(item)?));
+        }
+        total
+    } else if v.is_string() {
+        (0, 0, v.as_immutable_string_ref().ok()?.len())
+    } else {
+        (0, 0, 0)
+    })
+}
+
+fn arithmetic(op: Op, a: i32, b: i32) -> Option<Dynamic> {
+    let n = match op {
+        Op::Add => a.checked_add(b),
+        Op::Sub => a.checked_sub(b),
+        Op::Mul => a.checked_mul(b),
+        Op::Div => a.checked_div(b),
+        Op::Rem => a.checked_rem(b),
+        _ => None,
+    }?;
+    Some(Dynamic::from_int(n))
+}
+
+/// A built-in operator on numbers, flags or text; `None` for anything else.
+fn operator(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
+    use std::cmp::Ordering;
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+        if op.arithmetic() {
+            return arithmetic(op, x, y);
+        }
+        return Some(Dynamic::from_bool(compare(op, x.cmp(&y))?));
+    }
+    let order: Ordering = if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+        if !matches!(op, Op::Eq | Op::Ne) {
+            return None;
+        }
+        x.cmp(&y)
+    } else if let (Ok(x), Ok(y)) = (a.as_immutable_string_ref(), b.as_immutable_string_ref()) {
+        if op.arithmetic() {
+            return None;
+        }
+        x.as_str().cmp(y.as_str())
+    } else if a.is_unit() && b.is_unit() && matches!(op, Op::Eq | Op::Ne) {
+        Ordering::Equal
+    } else {
+        return None;
+    };
+    Some(Dynamic::from_bool(compare(op, order)?))
+}
+
+fn compare(op: Op, order: std::cmp::Ordering) -> Option<bool> {
+    use std::cmp::Ordering::*;
+    Some(match op {
+        Op::Eq => order == Equal,
+        Op::Ne => order != Equal,
+        Op::Lt => order == Less,
+        Op::Le => order != Greater,
+        Op::Gt => order == Greater,
+        Op::Ge => order != Less,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A thing with a number and a name: what a game's card is to its scripts.
+    #[derive(Clone)]
+    struct Thing {
+        n: i32,
+        name: &'static str,
+    }
+
+    struct Host {
+        engine: Engine,
+        natives: Natives,
+    }
+
+    fn host() -> Host {
+        let mut engine = Engine::new();
+        engine.set_optimization_level(rhai::OptimizationLevel::Full).set_max_array_size(20);
+        engine.register_type_with_name::<Thing>("Thing");
+        let mut natives = Natives::default();
+        Registrar::new(&mut engine, &mut natives)
+            .getter("n", |t: &Thing| t.n)
+            .getter("name", |t: &Thing| ImmutableString::from(t.name))
+            .getter("things", |t: &Thing| (0..t.n).map(|i| Dynamic::from(Thing { n: i, name: "x" })).collect::<Array>())
+            .function("double", |t: &Thing| t.n * 2)
+            .function("total", |a: &Array| a.iter().filter_map(|v| v.read_lock::<Thing>().map(|t| t.n)).sum::<i32>())
+            .function_text("named", |t: &Thing, s: &str| t.name == s)
+            .operator("==", |a: &Thing, b: &Thing| a.n == b.n);
+        Host { engine, natives }
+    }
+
+    /// The script's `f(arg)` both ways: (fast path's answer or `None` if it gave up or
+    /// did not translate, Rhai's answer or its error), as text.
+    fn both(h: &Host, script: &str, arg: Dynamic) -> (Option<String>, String) {
+        let ast = h.engine.compile(script).unwrap();
+        let fast = compile(&ast, "f", &h.natives, 20).and_then(|c| c.run(arg.clone()).ok()).map(|v| format!("{v:?}"));
+        let rhai = h
+            .engine
+            .call_fn::<Dynamic>(&mut rhai::Scope::new(), &ast, "f", (arg,))
+            .map_or_else(|e| format!("error: {e}"), |v| format!("{v:?}"));
+        (fast, rhai)
+    }
+
+    fn thing(n: i32) -> Dynamic {
+        Dynamic::from(Thing { n, name: "seven" })
+    }
+
+    #[test]
+    fn a_translated_hook_answers_as_rhai_does() {
+        let h = host();
+        let scripts = [
+            "fn f(x) { x.n + 1 }",
+            "fn f(x) { if x.n > 3 { #{ draw: x.n, why: \"big\" } } else { () } }",
+            "fn f(x) { let a = x.n; let b = a * 2; if a == 7 && b != 3 || false { return [a, b]; } -a }",
+            "fn f(x) { let t = x.things; [t.len(), total(t), t[2].n, x.double(), double(x)] }",
+            "fn f(x) { x.named(\"seven\") && !named(x, \"six\") && x.name == \"seven\" && x.name < \"z\" }",
+            "fn f(x) { let n = 0; n += x.n; n *= 3; n -= 1; n = n % 5; { let n = 9; n }; n }",
+            "fn f(x) { let m = #{ a: x.n, b: [x.n, 2] }; m.b[1] + m.a }",
+            "fn f(x) { x == x.things[1] }",
+            "fn f(x) { if x.n < 0 { 1 } else if x.n < 5 { 2 } else { 3 } }",
+            "fn f(x) { let a = [[1, 2], [x.n, 4]]; let i = #{ k: 1 }; [a[1][0], a[i.k][1], x.things[1].things.len()] }",
+            "fn f(x) { }",
+            // Every operator, on both sides of equality (n = 4).
+            "fn f(x) { [x.n < 4, x.n <= 4, x.n > 4, x.n >= 4, x.n == 4, x.n != 4] }",
+            "fn f(x) { [x.n + 4, x.n - 4, x.n * 4, x.n / 4, x.n % 4, 4 / (x.n + 1), -x.n, !(x.n > 1)] }",
+            "fn f(x) { let s = if x.n == 4 { \"seven\" } else { \"six\" }; [x.name < s, x.name <= s, x.name > s, x.name >= s, x.name == s, x.name != s] }",
+            "fn f(x) { let b = x.n > 1; [b == true, b != true, b && x.n < 7, b || x.n == 0, () == ()] }",
+        ];
+        for script in scripts {
+            let ast = h.engine.compile(script).unwrap();
+            assert!(compile(&ast, "f", &h.natives, 20).is_some(), "{script} is not translated");
+            for n in [0, 1, 4, 7] {
+                let (fast, rhai) = both(&h, script, thing(n));
+                // Where Rhai fails (an index past the end), the fast path gives up.
+                let expected = (!rhai.starts_with("error")).then_some(rhai);
+                assert_eq!(fast, expected, "{script} with n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn what_the_fast_path_cannot_answer_is_left_to_rhai() {
+        let h = host();
+        // Translated, but the value is one it gives up on: Rhai's error (or answer) stands.
+        for (script, n, rhai) in [
+            ("fn f(x) { 2147483647 + x.n }", 1, "error: Addition overflow"),
+            ("fn f(x) { x.n / (x.n - 1) }", 1, "error: Division by zero"),
+            ("fn f(x) { -(-2147483647 - x.n) }", 1, "error: integer overflow"),
+            ("fn f(x) { x.things[5] }", 2, "error: Array index 5 out of bounds"),
+            // Rhai counts a negative index from the end.
+            ("fn f(x) { x.things[-1].n }", 3, "2"),
+            ("fn f(x) { x.things }", 30, "error: Size of array/BLOB too large"),
+            // Each list within bounds, the two together not (Rhai counts nested elements).
+            ("fn f(x) { [x.things, x.things] }", 12, "error: Size of array"),
+            ("fn f(x) { x.n == \"7\" }", 7, "false"),
+            ("fn f(x) { let m = #{ a: x.n }; m.b }", 7, "()"),
+            ("fn f(x) { if x.n { 1 } }", 7, "error: Data type incorrect"),
+        ] {
+            let (fast, answer) = both(&h, script, thing(n));
+            assert_eq!(fast, None, "{script}");
+            assert!(answer.starts_with(rhai), "{script}: {answer}");
+        }
+        // Not translated at all: loops, helpers, `this`, property writes, `throw`.
+        for script in [
+            "fn f(x) { let n = 0; for t in x.things { n += t.n; } n }",
+            "fn f(x) { g(x) } fn g(x) { 1 }",
+            "fn f(x) { let m = #{}; m.a = 1; m }",
+            "fn f(x) { throw \"no\"; }",
+            "fn f(x) { x.n.to_string() }",
+            "fn f(x) { x.name.len() + x?.n }",
+        ] {
+            let ast = h.engine.compile(script).unwrap();
+            assert!(compile(&ast, "f", &h.natives, 20).is_none(), "{script}");
+        }
+    }
+}
