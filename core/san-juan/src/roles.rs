@@ -232,6 +232,28 @@ impl Game {
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
         // Not covering anything: the same goods for every card.
         let goods = goods_for(None);
+        // The buildings that may be covered, with the goods left to pay with
+        // when each is: the same for every card, so worked out once.
+        let coverable: smallvec::SmallVec<[(usize, CardIdx, i32); 12]> = if overbuild {
+            p.city
+                .iter()
+                .enumerate()
+                .filter(|&(slot, s)| {
+                    let excluded = except.iter().any(|e| cards.get(s.card).id == e.as_str());
+                    // Of several equal buildings, offer only the first one without a good (nothing is lost).
+                    let better_twin = p.city.iter().enumerate().any(|(i, o)| {
+                        i != slot
+                            && o.card == s.card
+                            && o.active
+                            && (o.good.is_none(), std::cmp::Reverse(i)) > (s.good.is_none(), std::cmp::Reverse(slot))
+                    });
+                    !excluded && s.active && !better_twin
+                })
+                .map(|(slot, s)| (slot, s.card, goods_for(Some(slot))))
+                .collect()
+        } else {
+            smallvec::SmallVec::new()
+        };
         for (card, public) in candidates {
             let def = cards.get(card);
             let in_hand_after = p.hand.len() as i32 - i32::from(!public);
@@ -243,22 +265,10 @@ impl Game {
             if cost <= in_hand_after + goods {
                 options.push(BuildOption { card, over: None, cost, goods_as_cards: goods });
             }
-            if !overbuild {
-                continue;
-            }
-            for (slot, s) in p.city.iter().enumerate() {
-                let excluded = except.iter().any(|e| cards.get(s.card).id == e.as_str());
-                // Of several equal buildings, offer only the first one without a good (nothing is lost).
-                let better_twin = p.city.iter().enumerate().any(|(i, o)| {
-                    i != slot
-                        && o.card == s.card
-                        && o.active
-                        && (o.good.is_none(), std::cmp::Reverse(i)) > (s.good.is_none(), std::cmp::Reverse(slot))
-                });
-                if s.card == card || excluded || !s.active || better_twin {
+            for &(slot, covered, goods) in &coverable {
+                if covered == card {
                     continue;
                 }
-                let goods = goods_for(Some(slot));
                 let cost = self.build_cost_from(seat, card, Some(slot), &cost_listeners, |_, _| {})?;
                 if cost <= in_hand_after + goods {
                     options.push(BuildOption { card, over: Some(slot), cost, goods_as_cards: goods });

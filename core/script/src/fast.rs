@@ -457,6 +457,13 @@ impl Frame {
 
     /// Evaluates `nodes` and calls `f` with them; locals are read in place.
     fn with_values<T>(&mut self, nodes: &[Node], f: impl FnOnce(&[&Dynamic]) -> Option<T>) -> Option<Result<T, Flow>> {
+        // One argument (a property, most calls): no lists to build.
+        if let [node] = nodes {
+            return match self.operand(node)? {
+                Ok(v) => f(&[&v]).map(Ok),
+                Err(ret) => Some(Err(ret)),
+            };
+        }
         let mut owned: SmallVec<[Option<Dynamic>; 4]> = SmallVec::new();
         for n in nodes {
             owned.push(match n {
@@ -481,6 +488,9 @@ impl Frame {
 
     /// `v` if it is within the sandbox's sizes, counted as Rhai counts them.
     fn checked(&self, v: Dynamic) -> Option<Dynamic> {
+        if !(v.is_array() || v.is_map() || v.is_string()) {
+            return Some(v);
+        }
         let (arrays, maps, text) = sizes(&v)?;
         (arrays <= self.size && maps <= self.size && text <= self.size).then_some(v)
     }
@@ -595,19 +605,25 @@ fn sizes(v: &Dynamic) -> Option<(usize, usize, usize)> {
     fn add(a: (usize, usize, usize), b: (usize, usize, usize)) -> (usize, usize, usize) {
         (a.0 + b.0, a.1 + b.1, a.2 + b.2)
     }
+    /// Holds nothing that counts (a card, a number): what most elements are.
+    fn leaf(v: &Dynamic) -> bool {
+        !(v.is_array() || v.is_map() || v.is_string() || v.is_shared())
+    }
     if v.is_shared() {
         return None;
     }
     Some(if v.is_array() {
-        let mut total = (0, 0, 0);
-        for item in v.as_array_ref().ok()?.iter() {
-            total = add(total, add((1, 0, 0), sizes(item)?));
+        let items = v.as_array_ref().ok()?;
+        let mut total = (items.len(), 0, 0);
+        for item in items.iter().filter(|i| !leaf(i)) {
+            total = add(total, sizes(item)?);
         }
         total
     } else if v.is_map() {
-        let mut total = (0, 0, 0);
-        for item in v.as_map_ref().ok()?.values() {
-            total = add(total, add((0, 1, 0), sizes(item)?));
+        let items = v.as_map_ref().ok()?;
+        let mut total = (0, items.len(), 0);
+        for item in items.values().filter(|i| !leaf(i)) {
+            total = add(total, sizes(item)?);
         }
         total
     } else if v.is_string() {
