@@ -223,9 +223,9 @@ impl Game {
         };
         let cards = &self.rs.cards;
         let unique = self.rs.rules.unique_city_buildings;
-        let mut candidates: smallvec::SmallVec<[(CardIdx, bool); 16]> =
-            Game::distinct(p.hand.iter().copied()).into_iter().map(|c| (c, false)).collect();
-        candidates.extend(Game::distinct(self.public.iter().copied()).into_iter().map(|c| (c, true)));
+        let candidates = Game::distinct(p.hand.iter().copied())
+            .map(|c| (c, false))
+            .chain(Game::distinct(self.public.iter().copied()).map(|c| (c, true)));
 
         // Allocated at the first option: a turn with nothing to build asks for none.
         let mut options = BuildOptions::new();

@@ -612,7 +612,6 @@ impl<'a> Values<'a> {
             Role::Builder => {
                 let budget = p.hand.len() as i32 - 1;
                 Game::distinct(p.hand.iter().copied())
-                    .into_iter()
                     .filter_map(|c| {
                         let cost = (game.build_cost_now(seat, c).ok()? - rules.builder_discount * factor).max(0);
                         (cost <= budget).then(|| {

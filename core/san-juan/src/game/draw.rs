@@ -1,7 +1,6 @@
 //! Cards moving: drawing (reshuffling the discard pile when the deck runs
 //! out), taking from a hand.
 
-use smallvec::SmallVec;
 
 use super::{DREW, Game, n_cards};
 use crate::cards::CardIdx;
@@ -83,8 +82,9 @@ impl Game {
     }
 
     /// Distinct card types in a list, in first-seen order.
-    pub(crate) fn distinct(cards: impl IntoIterator<Item = CardIdx>) -> SmallVec<[CardIdx; 16]> {
+    /// (An iterator, not a list: a builder turn and the bot's builder gain walk it once.)
+    pub(crate) fn distinct(cards: impl IntoIterator<Item = CardIdx>) -> impl Iterator<Item = CardIdx> {
         let mut seen = Seen::default();
-        cards.into_iter().filter(|&c| seen.insert(usize::from(c))).collect()
+        cards.into_iter().filter(move |&c| seen.insert(usize::from(c)))
     }
 }
