@@ -9,7 +9,7 @@ use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
 use crate::error::GameError;
-use crate::game::{BuildOption, BuildOptions, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
+use crate::game::{BuildOption, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
 use crate::game::{DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 use crate::hooks::{self, Ctx, EventFacts, Hook};
 
@@ -213,6 +213,7 @@ impl Game {
     fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
         let BuildAbilities { overbuild, except, goods_grants } = self.build_abilities(seat)?;
         let overbuild = overbuild.is_some();
+        let mut options = std::mem::take(&mut self.spare_options);
         let p = &self.players[seat];
         // A covered building loses its function and its good at once (EN2 crane; DE2:
         // "es kann für den Bau des neuen Gebäudes nicht genutzt werden").
@@ -227,8 +228,6 @@ impl Game {
             .map(|c| (c, false))
             .chain(Game::distinct(self.public.iter().copied()).map(|c| (c, true)));
 
-        // Allocated at the first option: a turn with nothing to build asks for none.
-        let mut options = BuildOptions::new();
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
         // Not covering anything: the same goods for every card.
         let goods = goods_for(None);
@@ -275,7 +274,9 @@ impl Game {
                 }
             }
         }
-        if !options.is_empty() {
+        if options.is_empty() {
+            self.spare_options = options;
+        } else {
             self.pending = Some(Decision::Build { seat, options });
         }
         Ok(())
@@ -371,16 +372,21 @@ impl Game {
     }
 
     pub(crate) fn apply_build(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
-        let Decision::Build { seat, options } = d else { unreachable!() };
-        let Action::Build { card, over } = a else {
+        let Decision::Build { seat, mut options } = d else { unreachable!() };
+        let chosen = match a {
+            Action::Build { card, over } => options
+                .iter()
+                .find(|o| o.card == card && o.over.map(|s| self.players[seat].city[s].card) == over)
+                .copied(),
+            _ => None,
+        };
+        options.clear();
+        self.spare_options = options;
+        let Action::Build { card, .. } = a else {
             self.event(Some(seat), |_| format!("seat {seat} does not build"));
             return Ok(());
         };
-        let opt = options
-            .iter()
-            .find(|o| o.card == card && o.over.map(|s| self.players[seat].city[s].card) == over)
-            .copied()
-            .expect("legal build");
+        let opt = chosen.expect("legal build");
         if self.logging() {
             self.log_build_cost(seat, card, opt.over)?;
         }

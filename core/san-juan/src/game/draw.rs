@@ -1,7 +1,6 @@
 //! Cards moving: drawing (reshuffling the discard pile when the deck runs
 //! out), taking from a hand.
 
-
 use super::{DREW, Game, n_cards};
 use crate::cards::CardIdx;
 use crate::hooks::EventFacts;

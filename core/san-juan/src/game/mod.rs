@@ -235,6 +235,9 @@ pub struct Game {
     /// A city's buffer kept for the balance bot to price buildings in
     /// (`Values::remembered_gain`), so that it serves the next decision.
     pub(crate) spare_city: Spare<Vec<Slot>>,
+    /// A builder decision's list of options, empty, kept for the next builder turn
+    /// (a random game's builder turns allocated one each).
+    pub(crate) spare_options: BuildOptions,
     /// The balance bot's sorted worth of the deck's cards, for one model and
     /// time left, kept between decisions (a copy starts without).
     pub(crate) deck_keeps: crate::value::DeckKeeps,
@@ -310,6 +313,7 @@ impl Game {
             run,
             spare: _,
             spare_city: _,
+            spare_options: _,
             deck_keeps: _,
         } = from;
         // The same ruleset (nearly always): touching its shared count would

@@ -105,6 +105,7 @@ impl Game {
             journal: engine_game::Journal::default(),
             spare: Default::default(),
             spare_city: Default::default(),
+            spare_options: Vec::new(),
             deck_keeps: Default::default(),
         }
     }
