@@ -220,13 +220,13 @@ impl Game {
         let cards = &self.rs.cards;
         match k {
             0 | 2 => {
-                let mut seen: SmallVec<[CardIdx; 16]> = SmallVec::new();
+                // Types (`count_types`, k = 2) count each card once; buildings (k = 0) every slot.
+                let mut seen = engine_play::seen::Seen::default();
                 let (mut production, mut other) = (0u32, 0u32);
                 for s in city {
-                    if k == 2 && seen.contains(&s.card) {
+                    if k == 2 && !seen.insert(usize::from(s.card)) {
                         continue;
                     }
-                    seen.push(s.card);
                     match cards.get(s.card).kind {
                         crate::cards::Kind::Production => production += 1,
                         crate::cards::Kind::City => other += 1,
