@@ -112,7 +112,7 @@ impl GreedyBot {
         let Some(b) = game.building_display()[slot as usize] else { return f64::NEG_INFINITY };
         let def = rs.building(b);
         let price = game.price_at(slot);
-        let Some((_, over)) = Self::best_payment(&game.player(seat).hand, game.pays_mask(slot), price) else {
+        let Some((_, over)) = Self::best_payment(game.player(seat).hand(), game.pays_mask(slot), price) else {
             return f64::NEG_INFINITY;
         };
         let gain = Self::majority_gain(game, seat, def.kind as usize, false);
@@ -132,7 +132,7 @@ impl Bot<Game> for GreedyBot {
         match d {
             Decision::Pay { slot, paid, .. } => {
                 let owed = game.price_at(slot).saturating_sub(paid);
-                let plan = Self::best_payment(&game.player(seat).hand, game.pays_mask(slot), owed);
+                let plan = Self::best_payment(game.player(seat).hand(), game.pays_mask(slot), owed);
                 let first = plan.and_then(|(cards, _)| cards.first().copied());
                 first.map(Action::Pay).filter(|a| legal.contains(a)).unwrap_or(legal[0])
             }

@@ -286,7 +286,7 @@ impl Scenario {
                 if c >= n {
                     return Err(self.err(&format!("{base}.hand"), "the neutral collector holds no money"));
                 }
-                p.hand.push(self.take_money(rs, &mut pools.money, id, &format!("{base}.hand.{i}"))?);
+                p.gain_money(self.take_money(rs, &mut pools.money, id, &format!("{base}.hand.{i}"))?);
             }
             for (i, id) in spec.buildings.iter().enumerate() {
                 let b = self.take_building(rs, &mut pools.buildings, id, &format!("{base}.buildings.{i}"))?;
@@ -564,7 +564,7 @@ impl engine_game::scenario::Report for Reported<'_> {
 
     fn hands(&self) -> Vec<Vec<String>> {
         let rs = self.0.rules();
-        (0..self.0.num_players()).map(|s| self.0.player(s).hand.iter().map(|&m| rs.money_id(m)).collect()).collect()
+        (0..self.0.num_players()).map(|s| self.0.player(s).hand().iter().map(|&m| rs.money_id(m)).collect()).collect()
     }
 
     fn holdings(&self) -> Vec<Vec<String>> {

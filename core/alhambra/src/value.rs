@@ -261,7 +261,7 @@ impl<'a> Frame<'a> {
         out[BIAS] = 1.0;
         out[PROGRESS] = self.progress;
         out[POINTS] = f64::from(g.score(self.seat).total) - mean_other(&|s| f64::from(g.score(s).total));
-        out[CARDS_OTHERS] = mean_other(&|s| g.player(s).hand.len() as f64);
+        out[CARDS_OTHERS] = mean_other(&|s| g.player(s).hand().len() as f64);
         out[SCORINGS_HELD] = g.scored.len() as f64;
         for t in 0..rs.types.len() {
             self.per_scoring(counts, t, |at, rel, near| {
@@ -450,7 +450,7 @@ impl<'a, 'm> Judge<'a, 'm> {
         let n = BASE.len() + PER_SCORING * game.rules().scorings.len() + game.rules().types.len();
         let weights = if weights.len() >= n { Cow::Borrowed(weights) } else { Cow::Owned(padded(weights, n)) };
         let counts = frame.counts();
-        let start = Hypo { hand: Hand::of(&game.player(seat).hand), counts, gone: 0, board: 0.0 };
+        let start = Hypo { hand: Hand::of(game.player(seat).hand()), counts, gone: 0, board: 0.0 };
         Judge { frame, weights, start, start_state: std::cell::OnceCell::new(), known: RefCell::new(SmallVec::new()) }
     }
 
@@ -753,7 +753,7 @@ impl Features for Game {
     fn features(&self, seat: usize, out: &mut Vec<f64>) {
         let frame = Frame::new(self, seat);
         let counts = frame.counts();
-        frame.all(&counts, &self.player(seat).hand, out);
+        frame.all(&counts, self.player(seat).hand(), out);
     }
 
     fn action_value(&self, action: Action, model: &ValueModel, _scratch: &mut Vec<f64>) -> f64 {

@@ -146,12 +146,12 @@ impl Game {
             .enumerate()
             .map(|(seat, p)| {
                 let hand = || {
-                    let mut h = p.hand.clone();
+                    let mut h = p.hand().to_vec();
                     h.sort_unstable();
                     money(&h)
                 };
                 PlayerView {
-                    head: SeatHead::new(seat, viewer, hand, p.hand.len()).holding(buildings(&p.buildings)),
+                    head: SeatHead::new(seat, viewer, hand, p.hand().len()).holding(buildings(&p.buildings)),
                     counts: counts(&p.counts),
                     score: self.earned[seat].view(),
                     counters: rs

@@ -122,7 +122,7 @@ impl Game {
             .chain(&self.set_aside)
             .for_each(|b| building(&mut count, b));
         for p in self.players.iter().chain(&self.neutral) {
-            p.hand.iter().for_each(|m| money(&mut count, m));
+            p.hand().iter().for_each(|m| money(&mut count, m));
             p.buildings.iter().for_each(|b| building(&mut count, b));
         }
         count

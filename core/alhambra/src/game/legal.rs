@@ -114,7 +114,7 @@ impl Game {
                 out.push(Action::Done);
             }
             Decision::Pay { seat, slot, .. } => {
-                for &m in &self.players[seat].hand {
+                for &m in self.players[seat].hand() {
                     if self.pays(slot, m.currency) {
                         push(out, Action::Pay(m));
                     }
@@ -139,7 +139,7 @@ impl Game {
                 };
                 let i = self.money_display.iter().position(|&x| x == m).expect("legal take");
                 self.money_display.remove(i);
-                self.players[seat].hand.push(m);
+                self.players[seat].gain_money(m);
                 self.event(Some(seat), |g| format!("seat {seat} takes {}", g.rs.money_id(m)));
                 let taken = taken + u32::from(m.value);
                 self.pending = Some(Decision::Take { seat, taken });
@@ -167,9 +167,9 @@ impl Game {
                 Ok(())
             }
             (Decision::Pay { seat, slot, paid }, Action::Pay(m)) => {
-                let hand = &mut self.players[seat].hand;
-                let i = hand.iter().position(|&x| x == m).expect("legal payment");
-                hand.swap_remove(i);
+                let player = &mut self.players[seat];
+                let i = player.hand().iter().position(|&x| x == m).expect("legal payment");
+                player.lose_money_at(i);
                 self.discard.push(m);
                 let paid = paid + u32::from(m.value);
                 let (_, price) = self.slot_building(slot);

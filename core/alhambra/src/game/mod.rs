@@ -26,7 +26,7 @@ use std::sync::Arc;
 use rand_chacha::ChaCha8Rng;
 
 use crate::actions::Action;
-use crate::ruleset::{BuildingIdx, MAX_CURRENCIES, MAX_TYPES, Money, Ruleset};
+use crate::ruleset::{BuildingIdx, Money, Ruleset};
 use crate::score::Score;
 
 mod accessors;
@@ -34,6 +34,7 @@ mod decision;
 mod events;
 mod legal;
 mod notation;
+mod player;
 mod scripts;
 mod search;
 mod setup;
@@ -46,6 +47,7 @@ pub use decision::Decision;
 pub use events::Event;
 use events::list_or_nothing;
 pub(crate) use events::n_cards;
+pub use player::Player;
 
 /// A card of the money deck: money, or a scoring card (index into [`Ruleset::scorings`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,52 +56,6 @@ pub enum Draw {
     Money(Money),
     /// A scoring card.
     Scoring(u8),
-}
-
-/// A seat, or the neutral collector (two players).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Player {
-    /// Money cards in hand (hidden from the others; their number is public).
-    pub hand: Vec<Money>,
-    /// Buildings owned, in the order acquired.
-    pub buildings: Vec<BuildingIdx>,
-    /// The turn each of `buildings` was acquired in (same order); 0: before
-    /// the first turn (the neutral collector's first draws, a scenario's setup).
-    pub acquired: Vec<u32>,
-    /// Buildings owned per type.
-    pub counts: [u8; MAX_TYPES],
-    /// Per building type: the counter its cards' `counter` effect changes (one per type and collector).
-    pub counters: [i32; MAX_TYPES],
-    /// Named counters, changed by the `player_counter` effect.
-    pub player_counters: std::collections::BTreeMap<String, i32>,
-}
-
-impl Player {
-    /// The total value of the hand per currency.
-    pub fn sums(&self) -> [u32; MAX_CURRENCIES] {
-        let mut sums = [0u32; MAX_CURRENCIES];
-        for m in &self.hand {
-            sums[m.currency as usize] += u32::from(m.value);
-        }
-        sums
-    }
-
-    /// The total value of the hand.
-    pub fn money(&self) -> u32 {
-        self.hand.iter().map(|m| u32::from(m.value)).sum()
-    }
-
-    /// Adds a building held from before the first turn.
-    pub(crate) fn add_building(&mut self, rs: &Ruleset, b: BuildingIdx) {
-        self.add_building_at(rs, b, 0);
-    }
-
-    /// Adds a building acquired in `turn`.
-    pub(crate) fn add_building_at(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32) {
-        self.buildings.push(b);
-        self.acquired.push(turn);
-        self.counts[rs.building(b).kind as usize] += 1;
-    }
 }
 
 /// A game of Alhambra.

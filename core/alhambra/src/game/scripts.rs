@@ -111,7 +111,7 @@ impl Game {
         for &m in money {
             let c = m.currency as usize;
             if hooks.currency_listens(hook, c) {
-                let owned = p.hand.iter().filter(|h| h.currency == m.currency).count();
+                let owned = p.hand().iter().filter(|h| h.currency == m.currency).count();
                 out.push(Listener {
                     owner: hooks.currency_owner(c),
                     seat,
@@ -149,7 +149,7 @@ impl Game {
             m.insert((*k).into(), v.clone());
         }
         let hand = hooks.may_read(hook, l.owner, member("hand"));
-        let own_hand = || Dynamic::from_array(self.players[l.seat].hand.iter().map(|&c| self.money_map(c)).collect());
+        let own_hand = || Dynamic::from_array(self.players[l.seat].hand().iter().map(|&c| self.money_map(c)).collect());
         m.insert("hand".into(), if hand { own_hand() } else { Dynamic::UNIT });
         let table = hooks.may_read(hook, l.owner, CTX_TABLE);
         m.insert("table".into(), if table { Dynamic::from_map(self.table_map()) } else { Dynamic::UNIT });
@@ -180,7 +180,7 @@ impl Game {
             m.insert("seat".into(), seat.map_or(Dynamic::UNIT, int));
             m.insert("buildings".into(), Dynamic::from_array(buildings));
             m.insert("counts".into(), Dynamic::from_map(counts));
-            m.insert("money".into(), int(p.hand.len()));
+            m.insert("money".into(), int(p.hand().len()));
             m.insert("score".into(), int(score));
             Dynamic::from_map(m)
         };
@@ -389,13 +389,15 @@ impl Game {
     /// when the hand holds fewer). Hands are secret: the log names the cards
     /// to the two seats only, and the others read how many moved.
     fn move_money(&mut self, k: usize, from: usize, to: usize) {
-        let k = k.min(self.players[from].hand.len());
+        let k = k.min(self.players[from].hand().len());
         let mut moved = Vec::with_capacity(k);
         for _ in 0..k {
-            let i = crate::rng::below(&mut self.rng, self.players[from].hand.len());
-            moved.push(self.players[from].hand.swap_remove(i));
+            let i = crate::rng::below(&mut self.rng, self.players[from].hand().len());
+            moved.push(self.players[from].lose_money_at(i));
         }
-        self.players[to].hand.extend_from_slice(&moved);
+        for &m in &moved {
+            self.players[to].gain_money(m);
+        }
         let public = || format!("seat {to} takes {} from seat {from}'s hand (a card's script)", n_cards(k));
         self.private_event(Some(to), &[from, to], public, |g| {
             let ids: Vec<String> = moved.iter().map(|&m| g.rs.money_id(m)).collect();
@@ -417,7 +419,7 @@ impl Game {
             }
             match self.deck.pop() {
                 Some(Draw::Money(m)) => {
-                    self.players[seat].hand.push(m);
+                    self.players[seat].gain_money(m);
                     drawn.push(m);
                 }
                 Some(Draw::Scoring(sc)) => {
@@ -619,9 +621,12 @@ impl Game {
     /// The money `seat` holds that may pay for the building in `slot`.
     pub(crate) fn money_for(&self, seat: usize, slot: u8) -> u32 {
         match &self.mods {
-            Some(_) => {
-                self.players[seat].hand.iter().filter(|m| self.pays(slot, m.currency)).map(|m| u32::from(m.value)).sum()
-            }
+            Some(_) => self.players[seat]
+                .hand()
+                .iter()
+                .filter(|m| self.pays(slot, m.currency))
+                .map(|m| u32::from(m.value))
+                .sum(),
             None => self.players[seat].sums()[self.rs.yard[slot as usize] as usize],
         }
     }

@@ -70,14 +70,14 @@ impl crate::turns::Determinize for Game {
         }
         for (s, p) in g.players.iter().enumerate() {
             if s != seat {
-                pool.extend_from_slice(&p.hand);
+                pool.extend_from_slice(p.hand());
             }
         }
         rng::shuffle(&mut g.rng, &mut pool);
         for (s, p) in g.players.iter_mut().enumerate() {
             if s != seat {
-                let n = p.hand.len();
-                p.hand = pool.split_off(pool.len() - n);
+                let n = p.hand().len();
+                p.set_hand(pool.split_off(pool.len() - n));
             }
         }
         // The scoring cards first, each somewhere within its range; the money around them.

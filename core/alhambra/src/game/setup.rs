@@ -58,17 +58,17 @@ impl Game {
                         "too few money cards for {players} players' starting capital"
                     )));
                 };
-                game.players[seat].hand.push(m);
+                game.players[seat].gain_money(m);
             }
             game.event(Some(seat), |g| {
                 let p = &g.players[seat];
-                let ids: Vec<String> = p.hand.iter().map(|&m| g.rs.money_id(m)).collect();
-                format!("seat {seat} is dealt {} (total {}): {}", n_cards(p.hand.len()), p.money(), ids.join(", "))
+                let ids: Vec<String> = p.hand().iter().map(|&m| g.rs.money_id(m)).collect();
+                format!("seat {seat} is dealt {} (total {}): {}", n_cards(p.hand().len()), p.money(), ids.join(", "))
             });
         }
         // The start player: fewest cards, then the lowest total, then (in place of
         // "the youngest") a seeded draw among those still tied.
-        let key = |p: &Player| (p.hand.len(), p.money());
+        let key = |p: &Player| (p.hand().len(), p.money());
         let best = game.players.iter().map(key).min().expect("players");
         let tied: Vec<usize> = (0..players).filter(|&s| key(&game.players[s]) == best).collect();
         game.start_player = tied[rng::below(&mut game.rng, tied.len())];

@@ -103,7 +103,7 @@ fn starting_capital_is_20_to_28_and_the_start_player_has_fewest_cards() {
         for p in &g.players {
             assert!((20..=28).contains(&p.money()), "seed {seed}: {}", p.money());
         }
-        let key = |p: &Player| (p.hand.len(), p.money());
+        let key = |p: &Player| (p.hand().len(), p.money());
         let best = g.players.iter().map(key).min().unwrap();
         assert_eq!(key(&g.players[g.start_player]), best);
         assert_eq!(g.pending, Some(Decision::Turn { seat: g.start_player }));
@@ -124,9 +124,9 @@ fn determinize_keeps_what_the_seat_sees() {
         let seat = g.pending.unwrap().seat();
         let d = g.determinize(seat, seed);
         assert_eq!(d.census(), g.census_expected());
-        assert_eq!(d.players[seat].hand, g.players[seat].hand);
+        assert_eq!(d.players[seat].hand(), g.players[seat].hand());
         for s in 0..4 {
-            assert_eq!(d.players[s].hand.len(), g.players[s].hand.len());
+            assert_eq!(d.players[s].hand().len(), g.players[s].hand().len());
             assert_eq!(d.players[s].buildings, g.players[s].buildings);
         }
         assert_eq!(d.money_display, g.money_display);
@@ -142,7 +142,38 @@ fn determinize_keeps_what_the_seat_sees() {
     }
     let others_differ = (0..20).any(|seed| {
         let d = g.determinize(0, seed);
-        (1..4).any(|s| d.players[s].hand != g.players[s].hand)
+        (1..4).any(|s| d.players[s].hand() != g.players[s].hand())
     });
     assert!(others_differ, "the other hands are dealt again");
+}
+
+#[test]
+fn a_hands_value_per_currency_is_kept_with_the_hand() {
+    // Taking, paying, a search's redeal: after each, the kept sums are the hand's.
+    let counted = |p: &Player| {
+        let mut sums = [0u32; crate::ruleset::MAX_CURRENCIES];
+        for m in p.hand() {
+            sums[m.currency as usize] += u32::from(m.value);
+        }
+        sums
+    };
+    let rs = rs();
+    for (players, seed) in [(2, 1), (3, 2), (4, 3)] {
+        let mut g = Game::new(Arc::clone(&rs), players, seed).unwrap();
+        let mut bot = engine_play::bots::RandomBot::new(seed);
+        let mut paid = 0;
+        while g.pending.is_some() {
+            let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+            paid += usize::from(matches!(a, crate::actions::Action::Pay(_)));
+            g.apply(a).unwrap();
+            for p in g.players.iter().chain(&g.neutral) {
+                assert_eq!(p.sums(), counted(p));
+            }
+            let d = g.determinize(0, seed);
+            for p in &d.players {
+                assert_eq!(p.sums(), counted(p));
+            }
+        }
+        assert!(paid > 10, "{players} players: {paid} payments");
+    }
 }

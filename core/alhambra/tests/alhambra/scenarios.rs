@@ -121,7 +121,7 @@ fn money_taken_from_a_hand_is_named_only_to_the_two_seats() {
     let seat0 = &game.view_json(Some(2)).unwrap()["players"][0];
     assert_eq!(seat0["hand_size"], 1, "{seat0}");
     // Money is conserved: 3 cards in hands before; after, 2 in hands and denar2 on the discard pile.
-    let hands: Vec<usize> = (0..3).map(|s| game.player(s).hand.len()).collect();
+    let hands: Vec<usize> = (0..3).map(|s| game.player(s).hand().len()).collect();
     assert_eq!((hands, game.discard().len()), (vec![1, 0, 1], 1));
 }
 
@@ -153,7 +153,7 @@ fn take_money_gives_to_another_seat_and_stops_at_an_empty_hand() {
     game.apply_text("buy 1 pay denar2").unwrap();
     let rs = s.ruleset().unwrap();
     let hand = |seat: usize| {
-        let mut ids: Vec<String> = game.player(seat).hand.iter().map(|&m| rs.money_id(m)).collect();
+        let mut ids: Vec<String> = game.player(seat).hand().iter().map(|&m| rs.money_id(m)).collect();
         ids.sort();
         ids
     };

@@ -1,0 +1,76 @@
+//! A seat (or the neutral collector): its money, with the value per currency
+//! kept beside it, and its buildings.
+
+use crate::ruleset::{BuildingIdx, MAX_CURRENCIES, MAX_TYPES, Money, Ruleset};
+
+/// A seat, or the neutral collector (two players).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Player {
+    /// Money cards in hand (hidden from the others; their number is public).
+    hand: Vec<Money>,
+    /// The hand's value per currency, kept with the hand: the legal actions of
+    /// every turn compare it with the prices on display.
+    sums: [u32; MAX_CURRENCIES],
+    /// Buildings owned, in the order acquired.
+    pub buildings: Vec<BuildingIdx>,
+    /// The turn each of `buildings` was acquired in (same order); 0: before
+    /// the first turn (the neutral collector's first draws, a scenario's setup).
+    pub acquired: Vec<u32>,
+    /// Buildings owned per type.
+    pub counts: [u8; MAX_TYPES],
+    /// Per building type: the counter its cards' `counter` effect changes (one per type and collector).
+    pub counters: [i32; MAX_TYPES],
+    /// Named counters, changed by the `player_counter` effect.
+    pub player_counters: std::collections::BTreeMap<String, i32>,
+}
+
+impl Player {
+    /// Money cards in hand, in the order taken.
+    pub fn hand(&self) -> &[Money] {
+        &self.hand
+    }
+
+    /// The total value of the hand per currency.
+    pub fn sums(&self) -> [u32; MAX_CURRENCIES] {
+        self.sums
+    }
+
+    /// Adds a money card to the hand.
+    pub(crate) fn gain_money(&mut self, m: Money) {
+        self.sums[m.currency as usize] += u32::from(m.value);
+        self.hand.push(m);
+    }
+
+    /// Takes the money card at `i` out of the hand (the last card takes its place).
+    pub(crate) fn lose_money_at(&mut self, i: usize) -> Money {
+        let m = self.hand.swap_remove(i);
+        self.sums[m.currency as usize] -= u32::from(m.value);
+        m
+    }
+
+    /// Replaces the hand (a search's redeal of hidden cards).
+    pub(crate) fn set_hand(&mut self, hand: Vec<Money>) {
+        self.sums = [0; MAX_CURRENCIES];
+        for m in &hand {
+            self.sums[m.currency as usize] += u32::from(m.value);
+        }
+        self.hand = hand;
+    }
+
+    /// The total value of the hand.
+    pub fn money(&self) -> u32 {
+        self.hand.iter().map(|m| u32::from(m.value)).sum()
+    }
+
+    /// Adds a building held from before the first turn.
+    pub(crate) fn add_building(&mut self, rs: &Ruleset, b: BuildingIdx) {
+        self.add_building_at(rs, b, 0);
+    }
+
+    /// Adds a building acquired in `turn`.
+    pub(crate) fn add_building_at(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32) {
+        self.buildings.push(b);
+        self.acquired.push(turn);
+        self.counts[rs.building(b).kind as usize] += 1;
+    }
+}
