@@ -403,6 +403,22 @@ impl Hooks {
         self.host.set_profile(profile)
     }
 
+    /// The script host (what a test asks: which hooks take the fast path).
+    pub fn script_host(&self) -> &ScriptHost {
+        &self.host
+    }
+
+    /// Runs every script in Rhai (`true`) or lets the fast path answer what it
+    /// can (`false`, the default), forgetting every remembered answer either way:
+    /// what a test compares.
+    pub fn set_rhai_only(&self, on: bool) {
+        self.host.set_rhai_only(on);
+        self.host.forget();
+        for shard in self.memo.all() {
+            *shard.write().unwrap_or_else(|e| e.into_inner()) = Memo::default();
+        }
+    }
+
     /// Compiles the scoring script, the neutral collector's script and the
     /// scripts of the building types and currencies that have one (each named
     /// by its owner's name, e.g. `building type bazaar`).

@@ -4,6 +4,7 @@
 
 mod bots;
 mod docs;
+mod fast_path;
 mod illegal;
 mod invariants;
 mod replay;

@@ -12,9 +12,10 @@ use san_juan::hooks::Hook;
 use san_juan::{Game, Ruleset};
 
 /// Cards whose scripts take the shapes designers write: effects as maps, `if`
-/// chains, arithmetic, `ctx` methods, cards and their properties, event maps;
-/// and some the fast path leaves to Rhai (a loop, a helper function, a map
-/// built key by key, an overflow).
+/// chains, arithmetic, `ctx` methods, cards and their properties, event maps,
+/// loops with `break`, `continue` and `push`, `in`, text built from values;
+/// and some the fast path leaves to Rhai (a helper function, a map built key
+/// by key, a function of Rhai's own library such as `parse_int`, an overflow).
 const HOUSE: &[(&str, &str, bool)] = &[
     ("herald", "fn on_role(ctx) { if ctx.role == \"builder\" && ctx.hand < 3 { #{ draw: 1 } } else { () } }", true),
     (
@@ -31,7 +32,14 @@ const HOUSE: &[(&str, &str, bool)] = &[
         true,
     ),
     ("counter", "fn on_score(ctx) { let n = 0; n += ctx.round; n -= 1; n = n / 2; [n, ctx.players][0] }", true),
-    ("looper", "fn on_score(ctx) { let n = 0; for b in ctx.buildings { n += b.vp; } n / 4 }", false),
+    ("looper", "fn on_score(ctx) { let n = 0; for b in ctx.buildings { n += b.vp; } n / 4 }", true),
+    (
+        "pairs",
+        "fn on_score(ctx) {\n  let seen = [];\n  let n = 0;\n  for city in ctx.others {\n    for (b, i) in city {\n               if i > 5 { break; }\n      if b.cost == 1 { continue; }\n      seen.push(b.cost); n += 1;\n    }\n  }\n           let k = 0; while k < seen.len() && k < 3 { k += 1; }\n  n % 3 + k\n}",
+        true,
+    ),
+    ("spelled", "fn on_score(ctx) { let s = `${ctx.round}`; if \"1\" in s { s.len() } else { 0 } }", true),
+    ("parsed", "fn on_score(ctx) { parse_int(`${ctx.round}`) % 3 }", false),
     ("helper", "fn on_score(ctx) { bonus(ctx) }\nfn bonus(ctx) { ctx.goods }", false),
     (
         "keyed",
@@ -89,12 +97,24 @@ fn both_ways(rs: &Arc<Ruleset>, players: usize, seed: u64) -> (Vec<String>, Vec<
 }
 
 #[test]
-fn the_fast_path_plays_every_built_in_game_as_rhai_does() {
-    for id in ["second-edition", "first-edition", "second-edition-expansion"] {
-        let rs = Ruleset::load(id).unwrap();
-        for seed in 0..40 {
+fn the_fast_path_plays_every_built_in_game_and_the_examples_as_rhai_does() {
+    let mut rulesets: Vec<Arc<Ruleset>> =
+        ["second-edition", "first-edition", "second-edition-expansion"].map(|id| Ruleset::load(id).unwrap()).into();
+    // The designs in `cards/san-juan/rulesets/examples/` (each ruleset, not its card sets).
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/san-juan/rulesets/examples/");
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".toml") && !name.ends_with("-cards.toml") {
+            rulesets.push(Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}")));
+        }
+    }
+    assert!(rulesets.len() >= 9, "the examples were read");
+    for rs in &rulesets {
+        let id = &rs.id;
+        for seed in 0..24 {
             let players = 2 + (seed as usize % 3);
-            let (fast, slow) = both_ways(&rs, players, seed);
+            let (fast, slow) = both_ways(rs, players, seed);
             assert_eq!(fast, slow, "{id}, seed {seed}, {players} players");
         }
     }

@@ -1,0 +1,60 @@
+//! The script host's fast path (loop-free and looping hooks run without
+//! Rhai's tree walk) plays every game exactly as Rhai does: the built-in
+//! ruleset and every scripted design of the corpus (`cards/alhambra/examples/`),
+//! each game played twice from the same seed — with the fast path, then with
+//! every script in Rhai — and compared action by action.
+
+use std::sync::Arc;
+
+use alhambra::Ruleset;
+use alhambra::hooks::Hook;
+use engine_play::bots::{Bot, RandomBot};
+use engine_play::turns::TurnGame as _;
+
+/// Every action of a random game and the final scores, as text.
+fn played(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Vec<String> {
+    let mut game = alhambra::Game::new(Arc::clone(rs), players, seed).unwrap();
+    let mut bot = RandomBot::new(seed * 7 + 1);
+    let mut out = Vec::new();
+    while game.to_move().is_some() {
+        let a = bot.choose(&game, game.legal());
+        out.push(a.text(rs));
+        game.play(a).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+    }
+    out.push(format!("{:?}", game.scores().iter().map(|s| s.total).collect::<Vec<_>>()));
+    out
+}
+
+fn both_ways(rs: &Arc<Ruleset>, players: usize, seed: u64) -> (Vec<String>, Vec<String>) {
+    rs.hooks.set_rhai_only(false);
+    let fast = played(rs, players, seed);
+    rs.hooks.set_rhai_only(true);
+    let slow = played(rs, players, seed);
+    rs.hooks.set_rhai_only(false);
+    (fast, slow)
+}
+
+#[test]
+fn the_fast_path_plays_the_built_in_ruleset_and_the_corpus_as_rhai_does() {
+    let base = Ruleset::load("alhambra").unwrap();
+    // The scoring and the neutral collector's scripts (loops, `push`, ranges) take the fast path.
+    for hook in [Hook::Score, Hook::Neutral] {
+        assert!(base.hooks.script_host().is_fast(hook as usize, hook as usize), "{hook:?}");
+    }
+    let mut rulesets = vec![base];
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/alhambra/examples/");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            rulesets.push(Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{path:?}: {e}")));
+        }
+    }
+    assert!(rulesets.len() > 10, "the corpus was read");
+    for rs in &rulesets {
+        for seed in 0..6 {
+            let players = 2 + (seed as usize % 5);
+            let (fast, slow) = both_ways(rs, players, seed);
+            assert_eq!(fast, slow, "{}: seed {seed}, {players} players", rs.id);
+        }
+    }
+}
