@@ -50,6 +50,16 @@ fn build_in(city: &mut Vec<Slot>, card: CardIdx, over: Option<usize>) -> Option<
     }
 }
 
+/// Undoes [`build_in`], given what it returned.
+fn unbuild(city: &mut Vec<Slot>, over: Option<usize>, old: Option<CardIdx>) {
+    match (over, old) {
+        (Some(s), Some(old)) => city[s].card = old,
+        _ => {
+            city.pop();
+        }
+    }
+}
+
 /// How the model is learned: twelve rounds of self-play, not the engine's
 /// three, so that the bot's own play outweighs the greedy first round.
 /// Against `mcts:500` (1,000 2-player games, seats swapped, own points as
@@ -78,13 +88,7 @@ impl Game {
         let old = build_in(&mut copy.players[seat].city, card, over);
         copy.refresh_seat_mask(seat);
         let score = copy.score_total(seat);
-        let city = &mut copy.players[seat].city;
-        match (over, old) {
-            (Some(s), Some(old)) => city[s].card = old,
-            _ => {
-                city.pop();
-            }
-        }
+        unbuild(&mut copy.players[seat].city, over, old);
         copy.refresh_seat_mask(seat);
         score.map_or_else(|_| self.printed_gain(seat, card, over), |s| f64::from(s - now))
     }
@@ -423,12 +427,17 @@ impl<'a> Values<'a> {
     /// (building one was a fifth of a game between balance bots).
     fn remembered_gain(&self, c: CardIdx, over: Option<usize>, now: i32) -> Option<f64> {
         let (game, seat) = (self.game, self.seat);
+        // The seat's city, copied once per decision; each card is built in it and taken out again.
         let mut city = self.city.borrow_mut();
-        let city = city.get_or_insert_with(|| game.spare_city.take().unwrap_or_default());
-        city.clone_from(&game.players[seat].city);
-        build_in(city, c, over);
-        let score = game.remembered_total(seat, city, game.city_mask(city))?;
-        Some(score.map_or_else(|_| game.printed_gain(seat, c, over), |s| f64::from(s - now)))
+        let city = city.get_or_insert_with(|| {
+            let mut city = game.spare_city.take().unwrap_or_default();
+            city.clone_from(&game.players[seat].city);
+            city
+        });
+        let old = build_in(city, c, over);
+        let score = game.remembered_total(seat, city, game.city_mask(city));
+        unbuild(city, over, old);
+        Some(score?.map_or_else(|_| game.printed_gain(seat, c, over), |s| f64::from(s - now)))
     }
 
     /// The mean of [`Values::keep`] over the deck's cards, a card of a type
