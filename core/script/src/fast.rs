@@ -134,7 +134,7 @@ impl Compiled {
     /// Runs the hook with its one argument; `Err` gives the argument back when
     /// the fast path cannot answer (the caller then runs the script in Rhai).
     pub fn run(&self, arg: Dynamic) -> Result<Dynamic, Dynamic> {
-        let mut frame = Frame { locals: SmallVec::new(), size: self.size, rounds: 0 };
+        let mut frame = Frame { locals: SmallVec::new(), size: self.size, laps: 0 };
         frame.locals.push(arg);
         let result = match frame.block(&self.body) {
             Some(Flow::Value(v) | Flow::Return(v)) => Some(v),
@@ -491,13 +491,13 @@ enum Flow {
 struct Frame {
     locals: SmallVec<[Dynamic; 8]>,
     size: usize,
-    /// Loop rounds run so far: past [`MAX_ROUNDS`] the fast path gives up and
+    /// Loop laps run so far: past [`MAX_LAPS`] the fast path gives up and
     /// Rhai runs the hook under its own operation limit.
-    rounds: u32,
+    laps: u32,
 }
 
-/// Loop rounds the fast path runs before it leaves a hook to Rhai.
-const MAX_ROUNDS: u32 = 20_000;
+/// Loop laps the fast path runs before it leaves a hook to Rhai.
+const MAX_LAPS: u32 = 20_000;
 
 /// Evaluates to a value or gives up (`None`); `?` on a [`Flow::Return`] passes it up.
 macro_rules! value {
@@ -526,10 +526,10 @@ impl Frame {
         Some(Flow::Value(last))
     }
 
-    /// One round of a loop's body, counted against [`MAX_ROUNDS`].
-    fn round(&mut self, body: &Block) -> Option<Flow> {
-        self.rounds += 1;
-        if self.rounds > MAX_ROUNDS {
+    /// One lap of a loop's body, counted against [`MAX_LAPS`].
+    fn lap(&mut self, body: &Block) -> Option<Flow> {
+        self.laps += 1;
+        if self.laps > MAX_LAPS {
             return None;
         }
         self.block(body)
@@ -698,7 +698,7 @@ impl Frame {
                     _ => None,
                 };
                 let items: Array = match range {
-                    Some((start, end)) if i64::from(end) - i64::from(start) <= i64::from(MAX_ROUNDS) => {
+                    Some((start, end)) if i64::from(end) - i64::from(start) <= i64::from(MAX_LAPS) => {
                         (start..end).map(Dynamic::from_int).collect()
                     }
                     Some(_) => return None,
@@ -710,7 +710,7 @@ impl Frame {
                     if *indexed {
                         self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
                     }
-                    let flow = self.round(body);
+                    let flow = self.lap(body);
                     self.locals.truncate(depth);
                     match flow? {
                         Flow::Value(_) | Flow::Continue => {}
@@ -727,7 +727,7 @@ impl Frame {
                 for i in start..end {
                     let depth = self.locals.len();
                     self.locals.push(Dynamic::from_int(i));
-                    let flow = self.round(body);
+                    let flow = self.lap(body);
                     self.locals.truncate(depth);
                     match flow? {
                         Flow::Value(_) | Flow::Continue => {}
@@ -744,7 +744,7 @@ impl Frame {
                     {
                         break;
                     }
-                    match self.round(body)? {
+                    match self.lap(body)? {
                         Flow::Value(_) | Flow::Continue => {}
                         Flow::Break => break,
                         ret @ Flow::Return(_) => return Some(ret),
