@@ -1,9 +1,10 @@
-//! A fast path for the hooks most card scripts are: a few `let`s and `if`s,
-//! reads of `ctx`, arithmetic, literals and calls to the game's functions — no
-//! loops, no helper functions. Such a hook is translated once, at load, into a
-//! small tree whose every function call is already resolved to the game's
-//! Rust function, so running it costs a fraction of Rhai's tree walk (which
-//! looks each call up afresh).
+//! A fast path for the hooks most card scripts are: `let`s, `if`s and loops,
+//! reads of `ctx`, arithmetic, lists, maps and text, and calls to the game's
+//! functions — no helper functions of the script's own, none of Rhai's
+//! built-in functions beyond `push`, `len` and `contains`. Such a hook is translated once,
+//! at load, into a small tree whose every function call is already resolved to
+//! the game's Rust function, so running it costs a fraction of Rhai's tree walk
+//! (which looks each call up afresh).
 //!
 //! The fast path never decides anything Rhai would decide differently: where
 //! a value is not what it handles (an overflow, a type it does not know, an
@@ -14,9 +15,8 @@
 //! so running a script again after a give-up is safe.
 
 use std::borrow::Cow;
-use std::sync::Arc;
-
 use std::ops::{Range, RangeInclusive};
+use std::sync::Arc;
 
 use rhai::{AST, ASTNode, Array, Dynamic, Engine, Expr, INT, ImmutableString, Map, Stmt, StmtBlock, Variant};
 use rustc_hash::FxHashMap;
