@@ -526,6 +526,26 @@ impl Frame {
         Some(Flow::Value(last))
     }
 
+    /// Rhai's `for`: `body` once per item, the item (and its index, when
+    /// `indexed`) a local of the body; a `break` ends it, a `return` leaves it.
+    fn for_each(&mut self, items: impl Iterator<Item = Dynamic>, indexed: bool, body: &Block) -> Option<Flow> {
+        for (i, item) in items.enumerate() {
+            let depth = self.locals.len();
+            self.locals.push(item);
+            if indexed {
+                self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
+            }
+            let flow = self.lap(body);
+            self.locals.truncate(depth);
+            match flow? {
+                Flow::Value(_) | Flow::Continue => {}
+                Flow::Break => break,
+                ret @ Flow::Return(_) => return Some(ret),
+            }
+        }
+        Some(Flow::Value(Dynamic::UNIT))
+    }
+
     /// One lap of a loop's body, counted against [`MAX_LAPS`].
     fn lap(&mut self, body: &Block) -> Option<Flow> {
         self.laps += 1;
@@ -697,45 +717,16 @@ impl Frame {
                     (_, Some(r)) => Some((*r.start(), r.end().checked_add(1)?)),
                     _ => None,
                 };
-                let items: Array = match range {
-                    Some((start, end)) if i64::from(end) - i64::from(start) <= i64::from(MAX_LAPS) => {
-                        (start..end).map(Dynamic::from_int).collect()
-                    }
-                    Some(_) => return None,
-                    None => items.into_array().ok()?,
+                return match range {
+                    Some((start, end)) => self.for_each((start..end).map(Dynamic::from_int), *indexed, body),
+                    None => self.for_each(items.into_array().ok()?.into_iter(), *indexed, body),
                 };
-                for (i, item) in items.into_iter().enumerate() {
-                    let depth = self.locals.len();
-                    self.locals.push(item);
-                    if *indexed {
-                        self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
-                    }
-                    let flow = self.lap(body);
-                    self.locals.truncate(depth);
-                    match flow? {
-                        Flow::Value(_) | Flow::Continue => {}
-                        Flow::Break => break,
-                        ret @ Flow::Return(_) => return Some(ret),
-                    }
-                }
-                Dynamic::UNIT
             }
             Node::ForRange(start, end, inclusive, body) => {
                 let start = value!(self.node(start)).as_int().ok()?;
                 let end = value!(self.node(end)).as_int().ok()?;
                 let end = if *inclusive { end.checked_add(1)? } else { end };
-                for i in start..end {
-                    let depth = self.locals.len();
-                    self.locals.push(Dynamic::from_int(i));
-                    let flow = self.lap(body);
-                    self.locals.truncate(depth);
-                    match flow? {
-                        Flow::Value(_) | Flow::Continue => {}
-                        Flow::Break => break,
-                        ret @ Flow::Return(_) => return Some(ret),
-                    }
-                }
-                Dynamic::UNIT
+                return self.for_each((start..end).map(Dynamic::from_int), false, body);
             }
             Node::While(cond, body) => {
                 loop {

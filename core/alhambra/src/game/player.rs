@@ -59,7 +59,7 @@ impl Player {
 
     /// The total value of the hand.
     pub fn money(&self) -> u32 {
-        self.hand.iter().map(|m| u32::from(m.value)).sum()
+        self.sums.iter().sum()
     }
 
     /// Adds a building held from before the first turn.

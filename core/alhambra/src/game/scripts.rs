@@ -621,12 +621,10 @@ impl Game {
     /// The money `seat` holds that may pay for the building in `slot`.
     pub(crate) fn money_for(&self, seat: usize, slot: u8) -> u32 {
         match &self.mods {
-            Some(_) => self.players[seat]
-                .hand()
-                .iter()
-                .filter(|m| self.pays(slot, m.currency))
-                .map(|m| u32::from(m.value))
-                .sum(),
+            Some(_) => {
+                let sums = self.players[seat].sums();
+                (0..sums.len()).filter(|&c| self.pays(slot, c as u8)).map(|c| sums[c]).sum()
+            }
             None => self.players[seat].sums()[self.rs.yard[slot as usize] as usize],
         }
     }
