@@ -202,6 +202,11 @@ pub struct Ruleset {
     pub build_grants: hooks::BuildGrants,
     /// The mean over production buildings of their good's mean price (the balance bot's floor for a good).
     pub(crate) mean_good_price: f64,
+    /// Per card, the mean price of its good over the trading tiles (0: none).
+    pub(crate) mean_prices: Vec<f64>,
+    /// The balance bot's sorted worth of the deck's cards, for one model, by
+    /// time left: the same in every game of a run.
+    pub(crate) deck_keeps: crate::value::DeckKeeps,
     /// A digest of everything that decides play: rules, cards and script texts.
     /// Game records carry it, so results of two different rulesets that share
     /// an id are not mixed up.
@@ -519,6 +524,7 @@ fn build(
     let build_grants = hooks::BuildGrants::new(&scripts, table.len());
     let fingerprint = fingerprint(&rules, &table);
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
+    let mean_prices = crate::value::mean_prices(&table, &rules);
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
     let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
@@ -539,6 +545,8 @@ fn build(
         cost_table,
         build_grants,
         mean_good_price,
+        mean_prices,
+        deck_keeps: Default::default(),
         fingerprint,
         warnings,
     })

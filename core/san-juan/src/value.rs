@@ -185,8 +185,39 @@ struct Keeps {
 }
 
 impl Keeps {
-    fn new(sorted: Vec<(f64, f64)>, mean: f64) -> Self {
-        Keeps { sorted, mean, best: Default::default() }
+    /// The keeps of `cards` (keep, copies per deck card), sorted by keep, ties
+    /// in card order (as a stable sort leaves them), and their mean over the
+    /// copies. `order` is the last sort's order of the cards and is left as
+    /// this one's: keeps change little between the times they are worked out,
+    /// so sorting from there by insertion takes few steps (a stable sort from
+    /// scratch was 3% of a game between balance bots).
+    fn sorted_from(cards: &[(f64, f64)], order: &mut Vec<u16>) -> Self {
+        let (mut sum, mut n) = (0.0, 0.0);
+        for &(keep, copies) in cards {
+            sum += keep * copies;
+            n += copies;
+        }
+        if order.len() != cards.len() {
+            order.clear();
+            order.extend(0..cards.len() as u16);
+        }
+        // By keep (`f64::total_cmp`'s key: the bits, negatives' flipped), then by card.
+        let key = |i: u16| {
+            let bits = cards[i as usize].0.to_bits() as i64;
+            (bits ^ (((bits >> 63) as u64) >> 1) as i64, i)
+        };
+        for j in 1..order.len() {
+            let card = order[j];
+            let k = key(card);
+            let mut at = j;
+            while at > 0 && k < key(order[at - 1]) {
+                order[at] = order[at - 1];
+                at -= 1;
+            }
+            order[at] = card;
+        }
+        let sorted = order.iter().map(|&i| cards[i as usize]).collect();
+        Keeps { sorted, mean: if n > 0.0 { sum / n } else { 0.0 }, best: Default::default() }
     }
 
     /// [`Values::best_of`] for `k` cards, worked out by `make` unless known.
@@ -202,42 +233,51 @@ impl Keeps {
     }
 }
 
-/// [`Keeps`] for the model and time left they were worked out for: they
-/// change only when the longest city grows, and working them out anew for
-/// every decision was 5% of a game between balance bots.
+/// [`Keeps`] for one model, by the time left they were worked out for: they
+/// change only when the longest city grows, to one of a few values that
+/// every game of a run meets, so a ruleset keeps them for all its games
+/// (working them out anew for every decision was 5% of a game between
+/// balance bots, and for every game 7%).
 #[derive(Default)]
-pub(crate) struct DeckKeeps(std::sync::Mutex<Option<KeptFor>>);
+pub(crate) struct DeckKeeps(std::sync::Mutex<Kept>);
 
-/// Keeps with the model's weights and the time left (its bits) they were worked out for.
-type KeptFor = (Vec<f64>, u64, Arc<Keeps>);
-
-impl DeckKeeps {
-    /// The keeps for `weights` at time left `t`, worked out by `make` unless kept.
-    fn get_or_make(&self, weights: &[f64], t: f64, make: impl FnOnce() -> Keeps) -> Arc<Keeps> {
-        let Ok(mut kept) = self.0.lock() else { return Arc::new(make()) };
-        if let Some((w, bits, keeps)) = kept.as_ref()
-            && *bits == t.to_bits()
-            && w.as_slice() == weights
-        {
-            return Arc::clone(keeps);
-        }
-        let keeps = Arc::new(make());
-        match kept.as_mut() {
-            Some((w, bits, k)) => {
-                w.clear();
-                w.extend_from_slice(weights);
-                *bits = t.to_bits();
-                *k = Arc::clone(&keeps);
-            }
-            None => *kept = Some((weights.to_vec(), t.to_bits(), Arc::clone(&keeps))),
-        }
-        keeps
-    }
+/// The model's weights (their bits), the keeps worked out for it by time
+/// left (its bits), and the order of the deck's cards they were last sorted in.
+#[derive(Default)]
+struct Kept {
+    weights: Vec<u64>,
+    by_time: Vec<(u64, Arc<Keeps>)>,
+    order: Vec<u16>,
 }
 
-impl Clone for DeckKeeps {
-    fn clone(&self) -> Self {
-        DeckKeeps::default()
+/// Most times left kept for one model (a ruleset's end has at most 100 buildings).
+const KEPT_TIMES: usize = 128;
+
+impl DeckKeeps {
+    /// The keeps for `weights` at time left `t` from `make`'s (keep, copies)
+    /// per deck card, unless kept.
+    fn get_or_make(&self, weights: &[f64], t: f64, make: impl FnOnce() -> Vec<(f64, f64)>) -> Arc<Keeps> {
+        let Ok(mut kept) = self.0.lock() else {
+            return Arc::new(Keeps::sorted_from(&make(), &mut Vec::new()));
+        };
+        // Bit for bit (a model's weights are some hundreds; folded, the comparison has no branch per weight).
+        let same = kept.weights.len() == weights.len()
+            && kept.weights.iter().zip(weights).fold(0, |differ, (k, w)| differ | (k ^ w.to_bits())) == 0;
+        if !same {
+            kept.weights.clear();
+            kept.weights.extend(weights.iter().map(|w| w.to_bits()));
+            kept.by_time.clear();
+        }
+        let bits = t.to_bits();
+        if let Some((_, keeps)) = kept.by_time.iter().find(|(b, _)| *b == bits) {
+            return Arc::clone(keeps);
+        }
+        let keeps = Arc::new(Keeps::sorted_from(&make(), &mut kept.order));
+        if kept.by_time.len() >= KEPT_TIMES {
+            kept.by_time.clear();
+        }
+        kept.by_time.push((bits, Arc::clone(&keeps)));
+        keeps
     }
 }
 
@@ -449,18 +489,10 @@ impl<'a> Values<'a> {
     /// The deck's cards by [`Values::typical_keep`] (worked out when first asked, or kept from an earlier decision).
     fn keeps(&self) -> &Keeps {
         self.deck_keeps.get_or_init(|| {
-            self.game.deck_keeps.get_or_make(&self.model.weights, self.t, || {
+            self.rs.deck_keeps.get_or_make(&self.model.weights, self.t, || {
                 let all = &self.rs.cards.cards;
-                let (mut sum, mut n) = (0.0, 0.0);
-                let mut sorted = Vec::with_capacity(all.len());
-                for (i, c) in all.iter().enumerate().filter(|(_, c)| !c.public) {
-                    let keep = self.typical_keep(i as CardIdx);
-                    sum += keep * f64::from(c.copies);
-                    n += f64::from(c.copies);
-                    sorted.push((keep, f64::from(c.copies)));
-                }
-                sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-                Keeps::new(sorted, if n > 0.0 { sum / n } else { 0.0 })
+                let deck = all.iter().enumerate().filter(|(_, c)| !c.public);
+                deck.map(|(i, c)| (self.typical_keep(i as CardIdx), f64::from(c.copies))).collect()
             })
         })
     }
@@ -658,7 +690,7 @@ impl<'a> Values<'a> {
 
     /// The mean price of this building's good over the trading tiles.
     fn mean_price(&self, building: CardIdx) -> f64 {
-        mean_price(&self.rs.cards, &self.rs.rules, building)
+        self.rs.mean_prices.get(usize::from(building)).copied().unwrap_or(0.0)
     }
 }
 
@@ -675,6 +707,12 @@ fn mean_price(cards: &CardTable, rules: &Rules, building: CardIdx) -> f64 {
         }
         _ => 0.0,
     }
+}
+
+/// Per card, [`mean_price`] (a ruleset's constant, worked out when it loads:
+/// the balance bot asks for it for every good of every seat in every role's worth).
+pub(crate) fn mean_prices(cards: &CardTable, rules: &Rules) -> Vec<f64> {
+    (0..cards.len()).map(|i| mean_price(cards, rules, i as CardIdx)).collect()
 }
 
 /// The mean over the production buildings of their good's mean price (a
@@ -701,7 +739,7 @@ mod tests {
         let made = std::cell::Cell::new(0);
         let make = |mean: f64| {
             made.set(made.get() + 1);
-            Keeps::new(Vec::new(), mean)
+            vec![(mean, 2.0)]
         };
         assert_eq!(kept.get_or_make(&[1.0, 2.0], 0.5, || make(1.0)).mean, 1.0);
         assert_eq!(kept.get_or_make(&[1.0, 2.0], 0.5, || make(9.0)).mean, 1.0, "kept");
@@ -709,12 +747,53 @@ mod tests {
         assert_eq!(kept.get_or_make(&[1.0, 2.5], 0.5, || make(2.0)).mean, 2.0, "another model");
         assert_eq!(kept.get_or_make(&[1.0, 2.5], 0.25, || make(3.0)).mean, 3.0, "another time left");
         assert_eq!(made.get(), 3);
-        // A copy of the game starts without.
-        assert_eq!(kept.clone().get_or_make(&[1.0, 2.5], 0.25, || make(4.0)).mean, 4.0);
+        // Every time left met is kept.
+        assert_eq!(kept.get_or_make(&[1.0, 2.5], 0.5, || make(4.0)).mean, 2.0, "kept for the model");
+        assert_eq!(made.get(), 3);
+        // Weights that differ in one bit (a negative zero) are another model.
+        assert_eq!(kept.get_or_make(&[1.0, -0.0], 0.5, || make(6.0)).mean, 6.0);
+        assert_eq!(kept.get_or_make(&[1.0, 0.0], 0.5, || make(7.0)).mean, 7.0);
+        assert_eq!(kept.get_or_make(&[1.0, 2.5], 0.5, || make(8.0)).mean, 8.0, "forgotten for another model");
         // The councillor's best of k is worked out once per k.
         let keeps = kept.get_or_make(&[1.0, 2.5], 0.25, || make(5.0));
+        assert_eq!(keeps.mean, 5.0);
         assert_eq!((keeps.best_of(2, || 7.0), keeps.best_of(3, || 8.0)), (7.0, 8.0));
         assert_eq!((keeps.best_of(2, || 0.0), keeps.best_of(3, || 0.0)), (7.0, 8.0));
+    }
+
+    #[test]
+    fn keeps_sorted_from_any_order_are_a_stable_sort_of_the_deck() {
+        // Ties (among them the zeros of cards worth nothing, and a negative
+        // zero) stay in card order, whatever order the last sort left.
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        let mut order = Vec::new();
+        for round in 0..200 {
+            let len = 1 + next(40) as usize;
+            let cards: Vec<(f64, f64)> = (0..len)
+                .map(|i| {
+                    let keep = match next(5) {
+                        0 => 0.0,
+                        1 => -0.0,
+                        2 => 1.5,
+                        _ => next(1000) as f64 / 7.0,
+                    };
+                    (keep, (i % 3 + 1) as f64)
+                })
+                .collect();
+            let mut expected = cards.clone();
+            expected.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let keeps = Keeps::sorted_from(&cards, &mut order);
+            let bits = |v: &[(f64, f64)]| v.iter().map(|(k, c)| (k.to_bits(), c.to_bits())).collect::<Vec<_>>();
+            assert_eq!(bits(&keeps.sorted), bits(&expected), "round {round}");
+            let (sum, n) = cards.iter().fold((0.0, 0.0), |(s, n), (k, c)| (s + k * c, n + c));
+            assert_eq!(keeps.mean.to_bits(), (sum / n).to_bits());
+        }
     }
 
     /// A ruleset over the 2nd edition with `scripts` as extra city buildings

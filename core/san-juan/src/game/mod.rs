@@ -238,9 +238,6 @@ pub struct Game {
     /// A builder decision's list of options, empty, kept for the next builder turn
     /// (a random game's builder turns allocated one each).
     pub(crate) spare_options: BuildOptions,
-    /// The balance bot's sorted worth of the deck's cards, for one model and
-    /// time left, kept between decisions (a copy starts without).
-    pub(crate) deck_keeps: crate::value::DeckKeeps,
 }
 
 /// A spare buffer (a copy of a game, a city), or none; copying a game leaves it behind.
@@ -314,7 +311,6 @@ impl Game {
             spare: _,
             spare_city: _,
             spare_options: _,
-            deck_keeps: _,
         } = from;
         // The same ruleset (nearly always): touching its shared count would
         // pass that count's cache line between the cores of a parallel run.

@@ -106,7 +106,6 @@ impl Game {
             spare: Default::default(),
             spare_city: Default::default(),
             spare_options: Vec::new(),
-            deck_keeps: Default::default(),
         }
     }
 
