@@ -296,8 +296,9 @@ struct Values<'a> {
     points: f64,
     /// Per card type, the points the seat deciding would score more now with
     /// it built (NaN: not worked out yet; empty until the first is asked,
-    /// which most decisions never do).
-    gains: RefCell<SmallVec<[f64; 64]>>,
+    /// which most decisions never do: on the heap, as a copy of the whole
+    /// table on the stack was moved with every `Values`).
+    gains: RefCell<Vec<f64>>,
     /// The seat's score now (`None`: a script failed), when a scoring script first counts.
     now: OnceCell<Option<i32>>,
     /// The seat's city with the building being priced built in it, scored
@@ -307,7 +308,8 @@ struct Values<'a> {
     /// A copy of the game to score cities that might be, when a script must
     /// run (made the first time one must).
     copy: RefCell<Option<Box<Game>>>,
-    /// Each seat's score now (NaN: not worked out yet; only near the game's end).
+    /// Each seat's score now (NaN: not worked out yet; empty until the first
+    /// is asked, only near the game's end).
     scores: RefCell<SmallVec<[f64; 8]>>,
     /// The deck's cards by [`Values::typical_keep`] and what follows from them
     /// ([`Values::keeps`]: from the game's [`DeckKeeps`] when they still hold).
@@ -339,12 +341,12 @@ impl<'a> Values<'a> {
             hand: w[2] + w[5] * t,
             good: w[3],
             points: w[1],
-            // On the stack: a decision's values are worked out some 900 times a game.
-            gains: RefCell::new(SmallVec::new()),
+            // Nothing allocated yet: a decision's values are worked out some 250 times a game.
+            gains: RefCell::new(Vec::new()),
             now: OnceCell::new(),
             city: RefCell::new(None),
             copy: RefCell::new(None),
-            scores: RefCell::new(smallvec::smallvec![f64::NAN; game.players.len()]),
+            scores: RefCell::new(SmallVec::new()),
             deck_keeps: OnceCell::new(),
         };
         // A good is worth at least half of what it sells for on average: its
@@ -587,12 +589,16 @@ impl<'a> Values<'a> {
 
     /// A seat's score now.
     fn score_of(&self, seat: usize) -> f64 {
-        let known = self.scores.borrow()[seat];
+        let known = self.scores.borrow().get(seat).copied().unwrap_or(f64::NAN);
         if !known.is_nan() {
             return known;
         }
         let score = self.game.score_total(seat).map_or(0.0, f64::from);
-        self.scores.borrow_mut()[seat] = score;
+        let mut scores = self.scores.borrow_mut();
+        if scores.is_empty() {
+            scores.resize(self.game.players.len(), f64::NAN);
+        }
+        scores[seat] = score;
         score
     }
 
