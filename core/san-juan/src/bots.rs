@@ -41,9 +41,10 @@ impl GreedyBot {
         match role {
             Role::Builder => {
                 let budget = p.hand.len() as i32; // after the card itself, plus the privilege
+                let cost_now = game.build_costs_now(seat);
                 p.hand
                     .iter()
-                    .filter(|&&c| game.build_cost_now(seat, c).is_ok_and(|cost| cost - 1 < budget))
+                    .filter(|&&c| cost_now(c).is_ok_and(|cost| cost - 1 < budget))
                     .map(|&c| 2.0 + Self::card_value(game, seat, c))
                     .fold(0.0, f64::max)
             }

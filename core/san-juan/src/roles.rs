@@ -287,6 +287,13 @@ impl Game {
         self.build_cost(seat, card, None)
     }
 
+    /// [`Game::build_cost_now`] for one card after another: `seat`'s buildings
+    /// that change costs found once.
+    pub(crate) fn build_costs_now(&self, seat: usize) -> impl Fn(CardIdx) -> Result<i32, GameError> + '_ {
+        let listeners = self.listeners(Hook::BuildCost, seat);
+        move |card| self.build_cost_from(seat, card, None, &listeners, |_, _| {})
+    }
+
     /// The cost of building `card` (over `slot`) for `seat` now, never below 0.
     pub(crate) fn build_cost(&self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<i32, GameError> {
         self.build_cost_parts(seat, card, over, |_, _| {})

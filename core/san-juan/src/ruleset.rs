@@ -204,6 +204,8 @@ pub struct Ruleset {
     pub(crate) mean_good_price: f64,
     /// Per card, the mean price of its good over the trading tiles (0: none).
     pub(crate) mean_prices: Vec<f64>,
+    /// The mean printed points of the deck's cards.
+    pub(crate) mean_vp: f64,
     /// The balance bot's sorted worth of the deck's cards, for one model, by
     /// time left: the same in every game of a run.
     pub(crate) deck_keeps: crate::value::DeckKeeps,
@@ -525,6 +527,7 @@ fn build(
     let fingerprint = fingerprint(&rules, &table);
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
     let mean_prices = crate::value::mean_prices(&table, &rules);
+    let mean_vp = crate::value::mean_vp(&table);
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
     let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
@@ -546,6 +549,7 @@ fn build(
         build_grants,
         mean_good_price,
         mean_prices,
+        mean_vp,
         deck_keeps: Default::default(),
         fingerprint,
         warnings,

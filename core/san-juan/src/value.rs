@@ -446,7 +446,7 @@ impl<'a> Values<'a> {
         if !game.scores_by_script(seat, c) {
             return game.printed_gain(seat, c, over);
         }
-        let Some(now) = *self.now.get_or_init(|| game.score_total(seat).ok()) else {
+        let Some(now) = self.now() else {
             return game.printed_gain(seat, c, over);
         };
         if let Some(gain) = self.remembered_gain(c, over, now) {
@@ -587,8 +587,16 @@ impl<'a> Values<'a> {
         if threat { END_WEIGHT } else { 0.0 }
     }
 
+    /// The deciding seat's score now (`None`: a script failed).
+    fn now(&self) -> Option<i32> {
+        *self.now.get_or_init(|| self.game.score_total(self.seat).ok())
+    }
+
     /// A seat's score now.
     fn score_of(&self, seat: usize) -> f64 {
+        if seat == self.seat {
+            return self.now().map_or(0.0, f64::from);
+        }
         let known = self.scores.borrow().get(seat).copied().unwrap_or(f64::NAN);
         if !known.is_nan() {
             return known;
@@ -605,18 +613,8 @@ impl<'a> Values<'a> {
     /// A seat's final score if the game ended with a builder phase now, as
     /// anyone can guess it: its score and, with cards to build, a mean card's points.
     fn final_guess(&self, seat: usize) -> f64 {
-        let builds = if self.game.players[seat].hand.len() >= 2 { self.mean_vp() } else { 0.0 };
+        let builds = if self.game.players[seat].hand.len() >= 2 { self.rs.mean_vp } else { 0.0 };
         self.score_of(seat) + builds
-    }
-
-    /// The mean printed points of the deck's cards.
-    fn mean_vp(&self) -> f64 {
-        let (mut sum, mut n) = (0.0, 0.0);
-        for c in self.rs.cards.cards.iter().filter(|c| !c.public) {
-            sum += f64::from(c.vp) * f64::from(c.copies);
-            n += f64::from(c.copies);
-        }
-        if n > 0.0 { sum / n } else { 0.0 }
     }
 
     /// A rough gain of another player in a phase it did not choose.
@@ -658,9 +656,10 @@ impl<'a> Values<'a> {
         match role {
             Role::Builder => {
                 let budget = p.hand.len() as i32 - 1;
+                let cost_now = game.build_costs_now(seat);
                 Game::distinct(p.hand.iter().copied())
                     .filter_map(|c| {
-                        let cost = (game.build_cost_now(seat, c).ok()? - rules.builder_discount * factor).max(0);
+                        let cost = (cost_now(c).ok()? - rules.builder_discount * factor).max(0);
                         (cost <= budget).then(|| {
                             self.owned(c) - self.hand * f64::from(cost + 1) + self.end_bonus(|| self.gain(c), true)
                         })
@@ -719,6 +718,16 @@ fn mean_price(cards: &CardTable, rules: &Rules, building: CardIdx) -> f64 {
 /// the balance bot asks for it for every good of every seat in every role's worth).
 pub(crate) fn mean_prices(cards: &CardTable, rules: &Rules) -> Vec<f64> {
     (0..cards.len()).map(|i| mean_price(cards, rules, i as CardIdx)).collect()
+}
+
+/// The mean printed points of the deck's cards (a ruleset's constant, worked out when it loads).
+pub(crate) fn mean_vp(cards: &CardTable) -> f64 {
+    let (mut sum, mut n) = (0.0, 0.0);
+    for c in cards.cards.iter().filter(|c| !c.public) {
+        sum += f64::from(c.vp) * f64::from(c.copies);
+        n += f64::from(c.copies);
+    }
+    if n > 0.0 { sum / n } else { 0.0 }
 }
 
 /// The mean over the production buildings of their good's mean price (a
