@@ -26,7 +26,7 @@ pub const SCENARIOS_MD: &str = "scenarios.md";
 pub const JSON_MD: &str = "json.md";
 
 /// The keys a hook's returned map may hold. Hand-kept: the engine checks them
-/// as literal lists at each `hooks::as_map` call (`game/step.rs`, `roles.rs`), and
+/// as literal lists at each `hooks::as_map` and `Game::call_map` call (`game/step.rs`, `roles.rs`), and
 /// there is no list in code to read them from. A unit test ties each one to
 /// the hook contracts in [`HOOKS`].
 pub static RETURN_KEYS: &[&str] =

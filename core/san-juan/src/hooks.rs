@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, OnceLock};
 
-pub use engine_script::results::{as_bool, as_int, as_int_in, as_map, map_int_in};
+pub use engine_script::results::{as_bool, as_int, as_int_in, as_map, map_int_in, with_map};
 use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};

@@ -679,11 +679,10 @@ impl Game {
         for slot in self.listeners(Hook::Council, seat) {
             let ctx = self.ctx(seat, slot);
             let card = ctx.card as usize;
-            let bad = |e: String| self.rs.scripts.bad_return(Hook::Council as usize, card, &e);
-            let map = hooks::as_map(self.call(Hook::Council, ctx)?, &["draw", "keep", "from_hand"]).map_err(bad)?;
-            let more_draw = hooks::map_int(&map, "draw").map_err(bad)?;
-            let more_keep = hooks::map_int(&map, "keep").map_err(bad)?;
-            let to_hand = hooks::map_bool(&map, "from_hand").map_err(bad)?;
+            let (more_draw, more_keep, to_hand) =
+                self.call_map(Hook::Council, ctx, &["draw", "keep", "from_hand"], |map| {
+                    Ok((hooks::map_int(map, "draw")?, hooks::map_int(map, "keep")?, hooks::map_bool(map, "from_hand")?))
+                })?;
             draw = draw.saturating_add(more_draw);
             keep = keep.saturating_add(more_keep);
             from_hand |= to_hand;

@@ -37,10 +37,31 @@ pub fn as_map(value: Dynamic, allowed: &[&str]) -> Result<Map, String> {
     }
     let type_name = value.type_name();
     let map = value.try_cast::<Map>().ok_or_else(|| format!("returned a {type_name}, expected a map"))?;
-    if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!("returned unknown key `{k}` (allowed: {})", allowed.join(", ")));
-    }
+    only_keys(&map, allowed)?;
     Ok(map)
+}
+
+/// [`as_map`] read in place: `read` is given the map, which is not copied
+/// (a literal answer the host keeps, read at every call).
+pub fn with_map<R>(
+    value: &Dynamic,
+    allowed: &[&str],
+    read: impl FnOnce(&Map) -> Result<R, String>,
+) -> Result<R, String> {
+    if value.is_unit() {
+        return read(&Map::new());
+    }
+    let map = value.as_map_ref().map_err(|_| format!("returned a {}, expected a map", value.type_name()))?;
+    only_keys(&map, allowed)?;
+    read(&map)
+}
+
+/// An error naming the first key of `map` not in `allowed`.
+fn only_keys(map: &Map, allowed: &[&str]) -> Result<(), String> {
+    match map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(k) => Err(format!("returned unknown key `{k}` (allowed: {})", allowed.join(", "))),
+        None => Ok(()),
+    }
 }
 
 /// An integer field of a map result (0 when missing), in the range `ranges` gives its key.

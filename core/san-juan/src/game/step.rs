@@ -212,12 +212,9 @@ impl Game {
 
     fn round_start_offer(&mut self, seat: usize, slot: usize) -> Result<(), GameError> {
         let ctx = self.ctx(seat, slot);
-        let card = ctx.card as usize;
-        let v = self.call(Hook::RoundStart, ctx)?;
-        let bad = |e: String| self.rs.scripts.bad_return(Hook::RoundStart as usize, card, &e);
-        let map = hooks::as_map(v, &["tuck", "exchange"]).map_err(bad)?;
-        let tuck = hooks::map_int(&map, "tuck").map_err(bad)?;
-        let exchange = hooks::map_int(&map, "exchange").map_err(bad)?;
+        let (tuck, exchange) = self.call_map(Hook::RoundStart, ctx, &["tuck", "exchange"], |map| {
+            Ok((hooks::map_int(map, "tuck")?, hooks::map_int(map, "exchange")?))
+        })?;
         if self.players[seat].hand.is_empty() {
             return Ok(());
         }

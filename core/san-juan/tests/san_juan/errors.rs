@@ -550,3 +550,42 @@ fn a_card_set_given_as_a_ruleset_says_what_it_is() {
     assert!(err.contains("lab-cards.toml is a card set, not a ruleset"), "{err}");
     assert!(err.contains("`sets` or `extra_sets`") && !err.contains("unknown field"), "{err}");
 }
+
+/// Seat 0 chooses the councillor with an archive whose `on_council` the test
+/// writes; the game's events, or its error.
+fn council_with(script: &str) -> Result<Vec<String>, String> {
+    let (dir, ruleset) = copy_rules();
+    fs::write(dir.path().join("scripts/san-juan/prefecture.rhai"), script).unwrap();
+    let rs = Ruleset::load(ruleset.to_str().unwrap()).map_err(|e| e.to_string())?;
+    let text = "[[players]]\nbuildings = [\"prefecture\"]\n[[players]]\n";
+    let mut game = scenario("c.toml", text).setup(rs).map_err(|e| e.to_string())?;
+    engine_game::Game::log_events(&mut game, true);
+    let events = game.apply_text("role councillor").map_err(|e| e.to_string())?;
+    Ok(events.into_iter().map(|e| e.text).collect())
+}
+
+#[test]
+fn a_literal_map_answer_is_read_in_place_as_a_computed_one_is_read() {
+    // The prefecture's literal (kept by the ruleset and read where it is) and
+    // the same map computed by the script (answered per call): the same game.
+    let literal = council_with("fn on_council(ctx) { #{ keep: 1 } }\n").unwrap();
+    let computed = council_with("fn on_council(ctx) { let k = ctx.players - 1; #{ keep: k } }\n").unwrap();
+    assert_eq!(literal, computed);
+    assert!(literal.iter().any(|e| e.contains("prefecture lets it keep 1 card more")), "{literal:#?}");
+    // Nothing (a unit) is an empty map either way.
+    assert_eq!(
+        council_with("fn on_council(ctx) { () }\n").unwrap(),
+        council_with("fn on_council(ctx) { if ctx.players > 9 { #{ keep: 1 } } }\n").unwrap()
+    );
+    // A key the hook does not know, and a value of the wrong type, are named with the card and hook.
+    for script in ["fn on_council(ctx) { let k = 1; #{ kept: k } }\n", "fn on_council(ctx) { #{ kept: 1 } }\n"] {
+        let err = council_with(script).unwrap_err();
+        assert!(err.contains("prefecture") && err.contains("`kept`"), "{script}: {err}");
+    }
+    for script in
+        ["fn on_council(ctx) { let k = \"one\"; #{ keep: k } }\n", "fn on_council(ctx) { #{ keep: \"one\" } }\n"]
+    {
+        let err = council_with(script).unwrap_err();
+        assert!(err.contains("prefecture") && err.contains("keep"), "{script}: {err}");
+    }
+}
