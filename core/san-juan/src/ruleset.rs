@@ -206,6 +206,10 @@ pub struct Ruleset {
     pub(crate) mean_prices: Vec<f64>,
     /// The mean printed points of the deck's cards.
     pub(crate) mean_vp: f64,
+    /// Per card, whether its scoring script answers from its owner's city alone.
+    pub(crate) scores_by_city: Vec<bool>,
+    /// What those scripts read of a building beyond its card and the cards under it.
+    pub(crate) score_city_reads: crate::value::CityReads,
     /// The balance bot's sorted worth of the deck's cards, for one model, by
     /// time left: the same in every game of a run.
     pub(crate) deck_keeps: crate::value::DeckKeeps,
@@ -528,6 +532,7 @@ fn build(
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
     let mean_prices = crate::value::mean_prices(&table, &rules);
     let mean_vp = crate::value::mean_vp(&table);
+    let (scores_by_city, score_city_reads) = crate::value::scores_by_city(&scripts, table.len());
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
     let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
@@ -550,6 +555,8 @@ fn build(
         mean_good_price,
         mean_prices,
         mean_vp,
+        scores_by_city,
+        score_city_reads,
         deck_keeps: Default::default(),
         fingerprint,
         warnings,

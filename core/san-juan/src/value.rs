@@ -281,6 +281,131 @@ impl DeckKeeps {
     }
 }
 
+/// The `ctx` facts a scoring script may read and still answer from its
+/// owner's city alone (the seat and the number of players hold for a game).
+const CITY_FACTS: &[&str] = &[
+    "card",
+    "seat",
+    "players",
+    "goods",
+    "uses",
+    "under",
+    "subtotal",
+    "actor",
+    "counter",
+    "count_kind",
+    "count_tag",
+    "count_types",
+];
+
+/// The bit of the owner's own city (`buildings`) among [`hooks::LISTED`].
+const OWN_CITY_LIST: u64 = 1;
+
+/// Per card, whether its scoring script (if it has one) answers from its
+/// owner's city alone: a literal, or one that reads only [`CITY_FACTS`] and
+/// the owner's own buildings (a palace, a guild hall, a city hall, a
+/// triumphal arch). A ruleset's constant, worked out when it loads, with
+/// what of a building those scripts read beyond its card and the cards under it.
+pub(crate) fn scores_by_city(scripts: &engine_script::ScriptHost, cards: usize) -> (Vec<bool>, CityReads) {
+    let hook = Hook::Score as usize;
+    let city_facts = |reads: &[&str]| reads.iter().all(|r| CITY_FACTS.contains(r));
+    let mut all = CityReads::default();
+    let by_city = (0..cards)
+        .map(|c| {
+            if !scripts.listens(hook, c) || scripts.constant(hook, c).is_some() {
+                return true;
+            }
+            let reads = match (scripts.memo_reads(hook, c), scripts.listed_reads(hook, c)) {
+                (Some(reads), _) => reads,
+                (None, Some((reads, bits))) if bits & !OWN_CITY_LIST == 0 => reads,
+                _ => return false,
+            };
+            all.goods |= reads.contains(&"goods");
+            all.uses |= reads.contains(&"uses");
+            all.counter |= reads.contains(&"counter");
+            city_facts(&reads)
+        })
+        .collect();
+    (by_city, all)
+}
+
+/// What the scoring scripts that answer from the city read of a building
+/// beyond its card and the cards under it: a kept score stands while these
+/// are the same (goods come and go at every producer and trader).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CityReads {
+    goods: bool,
+    uses: bool,
+    counter: bool,
+}
+
+/// What a scoring script that answers from the city alone may read of one
+/// building: its card, the building that collected the cards under it and
+/// their number, and (when some script reads them) whether it holds a good,
+/// its uses and its counter.
+type SlotFacts = (CardIdx, Option<CardIdx>, usize, bool, u32, i32);
+
+fn slot_facts(s: &Slot, reads: CityReads) -> SlotFacts {
+    let good = reads.goods && s.good.is_some();
+    let uses = if reads.uses { s.uses } else { 0 };
+    let counter = if reads.counter { s.counter } else { 0 };
+    (s.card, s.under_from, s.under.len(), good, uses, counter)
+}
+
+/// A seat's score now and the scores of cities it might build (a card new,
+/// or over a slot), kept from one decision to the next while its city is
+/// the same and every scoring script in it answers from the city alone
+/// ([`scores_by_city`]): pricing them anew for every decision was a third of
+/// the balance bot's work.
+#[derive(Default)]
+pub(crate) struct SeatScores {
+    city: Vec<SlotFacts>,
+    now: Option<Option<i32>>,
+    built: Vec<(CardIdx, Option<usize>, i32)>,
+}
+
+impl SeatScores {
+    /// Keeps these for `city`: forgotten if it is not the city they were kept for.
+    fn for_city(&mut self, city: &[Slot], reads: CityReads) {
+        let same = self.city.len() == city.len() && self.city.iter().zip(city).all(|(f, s)| *f == slot_facts(s, reads));
+        if !same {
+            self.city.clear();
+            self.city.extend(city.iter().map(|s| slot_facts(s, reads)));
+            self.now = None;
+            self.built.clear();
+        }
+    }
+
+    fn built(&self, card: CardIdx, over: Option<usize>) -> Option<i32> {
+        self.built.iter().find(|&&(c, o, _)| c == card && o == over).map(|&(.., total)| total)
+    }
+}
+
+/// Every seat's [`SeatScores`], kept by the game between decisions (a copy of the game starts without).
+#[derive(Default)]
+pub(crate) struct ScoreCache(std::sync::Mutex<Vec<SeatScores>>);
+
+impl Clone for ScoreCache {
+    fn clone(&self) -> Self {
+        ScoreCache::default()
+    }
+}
+
+impl ScoreCache {
+    fn take(&self, seat: usize) -> SeatScores {
+        self.0.lock().ok().and_then(|mut all| all.get_mut(seat).map(std::mem::take)).unwrap_or_default()
+    }
+
+    fn keep(&self, seat: usize, scores: SeatScores) {
+        if let Ok(mut all) = self.0.lock() {
+            if all.len() <= seat {
+                all.resize_with(seat + 1, SeatScores::default);
+            }
+            all[seat] = scores;
+        }
+    }
+}
+
 /// The learned worth of things in the position being decided.
 struct Values<'a> {
     game: &'a Game,
@@ -311,6 +436,10 @@ struct Values<'a> {
     /// Each seat's score now (NaN: not worked out yet; empty until the first
     /// is asked, only near the game's end).
     scores: RefCell<SmallVec<[f64; 8]>>,
+    /// The seat's kept scores ([`SeatScores`]), when its city's scoring
+    /// scripts answer from the city alone (taken from the game when first
+    /// needed, given back when done).
+    kept: OnceCell<Option<RefCell<SeatScores>>>,
     /// The deck's cards by [`Values::typical_keep`] and what follows from them
     /// ([`Values::keeps`]: from the game's [`DeckKeeps`] when they still hold).
     deck_keeps: OnceCell<Arc<Keeps>>,
@@ -324,6 +453,9 @@ impl Drop for Values<'_> {
         }
         if let Some(city) = self.city.get_mut().take() {
             self.game.spare_city.keep(city);
+        }
+        if let Some(Some(kept)) = self.kept.take() {
+            self.game.score_cache.keep(self.seat, kept.into_inner());
         }
     }
 }
@@ -347,6 +479,7 @@ impl<'a> Values<'a> {
             city: RefCell::new(None),
             copy: RefCell::new(None),
             scores: RefCell::new(SmallVec::new()),
+            kept: OnceCell::new(),
             deck_keeps: OnceCell::new(),
         };
         // A good is worth at least half of what it sells for on average: its
@@ -469,6 +602,10 @@ impl<'a> Values<'a> {
     /// (building one was a fifth of a game between balance bots).
     fn remembered_gain(&self, c: CardIdx, over: Option<usize>, now: i32) -> Option<f64> {
         let (game, seat) = (self.game, self.seat);
+        let kept = self.kept().filter(|_| self.rs.scores_by_city.get(usize::from(c)) == Some(&true));
+        if let Some(total) = kept.and_then(|k| k.borrow().built(c, over)) {
+            return Some(f64::from(total - now));
+        }
         // The seat's city, copied once per decision; each card is built in it and taken out again.
         let mut city = self.city.borrow_mut();
         let city = city.get_or_insert_with(|| {
@@ -479,7 +616,27 @@ impl<'a> Values<'a> {
         let old = build_in(city, c, over);
         let score = game.remembered_total(seat, city, game.city_mask(city));
         unbuild(city, over, old);
+        if let (Some(kept), Some(Ok(total))) = (kept, &score) {
+            kept.borrow_mut().built.push((c, over, *total));
+        }
         Some(score?.map_or_else(|_| game.printed_gain(seat, c, over), |s| f64::from(s - now)))
+    }
+
+    /// The seat's kept scores, when every scoring script of its city answers
+    /// from the city alone: kept from earlier decisions if its city is the same.
+    fn kept(&self) -> Option<&RefCell<SeatScores>> {
+        self.kept
+            .get_or_init(|| {
+                let city = &self.game.players[self.seat].city;
+                let by_city = &self.rs.scores_by_city;
+                if !city.iter().all(|s| by_city.get(usize::from(s.card)) == Some(&true)) {
+                    return None;
+                }
+                let mut kept = self.game.score_cache.take(self.seat);
+                kept.for_city(city, self.rs.score_city_reads);
+                Some(RefCell::new(kept))
+            })
+            .as_ref()
     }
 
     /// The mean of [`Values::keep`] over the deck's cards, a card of a type
@@ -589,7 +746,17 @@ impl<'a> Values<'a> {
 
     /// The deciding seat's score now (`None`: a script failed).
     fn now(&self) -> Option<i32> {
-        *self.now.get_or_init(|| self.game.score_total(self.seat).ok())
+        *self.now.get_or_init(|| {
+            let kept = self.kept();
+            if let Some(now) = kept.and_then(|k| k.borrow().now) {
+                return now;
+            }
+            let now = self.game.score_total(self.seat).ok();
+            if let Some(kept) = kept {
+                kept.borrow_mut().now = Some(now);
+            }
+            now
+        })
     }
 
     /// A seat's score now.
@@ -828,6 +995,108 @@ mod tests {
         std::fs::write(&path, rules).unwrap();
         let rs = Ruleset::load(path.to_str().unwrap()).unwrap();
         (dir, rs)
+    }
+
+    #[test]
+    fn kept_scores_value_every_decision_as_a_copy_without_them_does() {
+        // The scorers of `with_scorers`: some answer from the city alone
+        // (kept between decisions), some read the table (never kept). Every
+        // built-in ruleset too; random play; the bot's values of every legal
+        // action, from the game (its scores kept since the start) and from a
+        // copy made for the decision (none kept), bit for bit.
+        let scorers = [
+            ("by_hands", "ctx.hand_sizes[0]"),
+            ("by_kind", "ctx.count_kind(\"production\") * 2"),
+            ("by_subtotal", "ctx.subtotal / 5"),
+            ("by_goods", "ctx.goods * ctx.count_kind(\"production\")"),
+            ("by_own_city", "let n = 0; for b in ctx.buildings { n += b.cost; } n"),
+            ("by_others", "let n = 0; for city in ctx.others { n += city.len(); } n / 2"),
+            ("by_round", "if ctx.round > 5 { 2 } else { 0 }"),
+        ];
+        let (_dir, house) = with_scorers(&scorers);
+        let by_city: Vec<&str> = (0..house.cards.len())
+            .filter(|&c| house.scores_by_city[c] && house.scripts.listens(Hook::Score as usize, c))
+            .map(|c| house.cards.id(c as CardIdx))
+            .collect();
+        assert_eq!(
+            by_city,
+            [
+                "guild_hall",
+                "city_hall",
+                "triumphal_arch",
+                "palace",
+                "by_kind",
+                "by_subtotal",
+                "by_goods",
+                "by_own_city"
+            ]
+        );
+        assert!(house.score_city_reads.goods && !house.score_city_reads.uses);
+        // A good placed keeps the city's cards but not its kept scores, when a scorer reads goods.
+        {
+            let card = |id: &str| house.cards.idx(id).unwrap();
+            let model = ValueModel {
+                version: ValueModel::VERSION,
+                game: "san-juan".into(),
+                ruleset: house.id.clone(),
+                fingerprint: house.fingerprint.clone(),
+                games: 0,
+                rounds: 0,
+                seed: 0,
+                features: feature_names(&house),
+                weights: vec![0.5; BASE.len() + 2 * house.cards.len()],
+            };
+            let mut game = Game::new(house.clone(), 3, 0).unwrap();
+            game.players[0].city = vec![Slot::new(card("by_goods"), true), Slot::new(card("indigo_plant"), true)];
+            game.refresh_hook_masks();
+            let gain = |game: &Game| Values::new(game, 0, &model).gain(card("sugar_mill"));
+            assert_eq!(gain(&game), 1.0 + 0.0, "a sugar mill's printed point, and no goods to count");
+            game.players[0].city[1].good = Some(card("smithy"));
+            assert_eq!(gain(&game), 1.0 + 1.0, "and now one good, counted once more");
+            assert_eq!(gain(&game.clone()), 2.0);
+        }
+        let mut rulesets: Vec<Arc<Ruleset>> =
+            ["second-edition", "first-edition", "second-edition-expansion"].map(|id| Ruleset::load(id).unwrap()).into();
+        rulesets.push(house);
+        for rs in rulesets {
+            let n = BASE.len() + 2 * rs.cards.len();
+            let weights = (0..n).map(|i| ((i * 37 % 11) as f64 - 4.0) / 3.0).collect();
+            let model = ValueModel {
+                version: ValueModel::VERSION,
+                game: "san-juan".into(),
+                ruleset: rs.id.clone(),
+                fingerprint: rs.fingerprint.clone(),
+                games: 0,
+                rounds: 0,
+                seed: 0,
+                features: feature_names(&rs),
+                weights,
+            };
+            let (mut kept_values, mut fresh_values, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut decisions, mut with_goods_scorer) = (0, 0);
+            let games = if rs.id == "house" { 12 } else { 3 };
+            for seed in 0..games {
+                let mut game = Game::new(rs.clone(), 3, seed).unwrap();
+                let mut pick = seed as usize;
+                while game.to_move().is_some() {
+                    let legal = game.legal().to_vec();
+                    game.action_values(&legal, &model, &mut scratch, &mut kept_values);
+                    game.clone().action_values(&legal, &model, &mut scratch, &mut fresh_values);
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&kept_values), bits(&fresh_values), "{} seed {seed} {legal:?}", rs.id);
+                    decisions += 1;
+                    with_goods_scorer += usize::from(
+                        game.players.iter().any(|p| p.owns(rs.cards.idx("by_goods").unwrap_or(CardIdx::MAX))),
+                    );
+                    pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    game.play(legal[(pick >> 33) % legal.len()]).unwrap();
+                }
+            }
+            assert!(decisions > 300, "{}: {decisions}", rs.id);
+            if rs.id == "house" {
+                assert!(with_goods_scorer > 100, "a scorer that reads goods is in play: {with_goods_scorer}");
+            }
+        }
     }
 
     #[test]

@@ -652,6 +652,15 @@ impl ScriptHost {
         Some(props.iter().map(|&p| name(usize::from(p))).collect())
     }
 
+    /// The scalar (and keyed) properties and the list members (a bit each, in
+    /// `list_members` order) `owner`'s `hook` reads, when those are all it
+    /// reads and one of them is a list.
+    pub fn listed_reads(&self, hook: usize, owner: usize) -> Option<(Vec<&'static str>, u64)> {
+        let (props, bits) = self.listed[hook].get(owner)?.as_ref()?;
+        let name = |p: usize| self.scalars.get(p).copied().unwrap_or_else(|| self.keyed[p - self.scalars.len()]);
+        Some((props.iter().map(|&p| name(usize::from(p))).collect(), *bits))
+    }
+
     /// The value of a hook whose body is a literal, if it is one.
     #[inline]
     pub fn constant(&self, hook: usize, owner: usize) -> Option<&Dynamic> {

@@ -238,6 +238,9 @@ pub struct Game {
     /// A builder decision's list of options, empty, kept for the next builder turn
     /// (a random game's builder turns allocated one each).
     pub(crate) spare_options: BuildOptions,
+    /// The balance bot's scores of each seat's city and of cities it might
+    /// build, kept while the city is the same (a copy starts without).
+    pub(crate) score_cache: crate::value::ScoreCache,
 }
 
 /// A spare buffer (a copy of a game, a city), or none; copying a game leaves it behind.
@@ -311,6 +314,7 @@ impl Game {
             spare: _,
             spare_city: _,
             spare_options: _,
+            score_cache: _,
         } = from;
         // The same ruleset (nearly always): touching its shared count would
         // pass that count's cache line between the cores of a parallel run.

@@ -105,6 +105,7 @@ impl Game {
             journal: engine_game::Journal::default(),
             spare: Default::default(),
             spare_city: Default::default(),
+            score_cache: Default::default(),
             spare_options: Vec::new(),
         }
     }
