@@ -7,6 +7,7 @@ use super::{Decision, Event, Game};
 use crate::actions::Action;
 use crate::error::GameError;
 use crate::hooks;
+use crate::ruleset::Money;
 use rhai::Dynamic;
 
 impl Game {
@@ -74,15 +75,26 @@ impl Game {
     fn compute_legal(&self, out: &mut Vec<Action>) {
         out.clear();
         let Some(d) = self.pending else { return };
-        let push = |out: &mut Vec<Action>, a: Action| {
-            if !out.contains(&a) {
-                out.push(a);
+        // One action per distinct money card, in first-seen order: a bit per
+        // card of the usual currencies and values, a search of the list for others.
+        let mut seen = 0u64;
+        let mut push = |out: &mut Vec<Action>, m: Money, make: fn(Money) -> Action| {
+            let new = if m.currency < 4 && m.value < 16 {
+                let bit = 1u64 << (m.currency * 16 + m.value);
+                let new = seen & bit == 0;
+                seen |= bit;
+                new
+            } else {
+                !out.contains(&make(m))
+            };
+            if new {
+                out.push(make(m));
             }
         };
         match d {
             Decision::Turn { seat } => {
                 for &m in &self.money_display {
-                    push(out, Action::Take(m));
+                    push(out, m, Action::Take);
                 }
                 if self.mods.is_none() {
                     let sums = self.players[seat].sums();
@@ -108,7 +120,7 @@ impl Game {
                 let room = self.take_limit().saturating_sub(taken);
                 for &m in &self.money_display {
                     if u32::from(m.value) <= room {
-                        push(out, Action::Take(m));
+                        push(out, m, Action::Take);
                     }
                 }
                 out.push(Action::Done);
@@ -116,7 +128,7 @@ impl Game {
             Decision::Pay { seat, slot, .. } => {
                 for &m in self.players[seat].hand() {
                     if self.pays(slot, m.currency) {
-                        push(out, Action::Pay(m));
+                        push(out, m, Action::Pay);
                     }
                 }
             }

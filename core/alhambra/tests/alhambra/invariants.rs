@@ -90,3 +90,44 @@ fn the_corpus_keeps_every_card_with_balance_bots() {
         }
     }
 }
+
+#[test]
+fn each_money_card_is_offered_once_whatever_its_currency_or_value() {
+    // Six currencies and values past 15: the legal list's one-action-per-card
+    // check works by a bit per card for the usual ones and by a search for these.
+    use alhambra::actions::Action;
+    use alhambra::game::Decision;
+    use engine_play::turns::TurnGame as _;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "id = \"wide\"\ngame = \"alhambra\"\nname = \"Wide\"\nextends = \"alhambra\"\n\n[money]\ncurrencies = [\n{}]\nvalues = [1, 2, 9, 15, 16, 17, 20]\ncopies = 2\n",
+        ["denar", "dirham", "ducat", "florin", "rupee", "obol"]
+            .map(|c| format!("  {{ id = \"{c}\", name = \"{c}s\" }},\n"))
+            .concat()
+    );
+    let path = dir.path().join("wide.toml");
+    std::fs::write(&path, text).unwrap();
+    let rs = Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let (mut turns, mut wide) = (0, 0);
+    for seed in 0..20 {
+        let mut game = alhambra::Game::new(rs.clone(), 3, seed).unwrap();
+        let mut pick = seed as usize;
+        while game.to_move().is_some() {
+            let legal = game.legal().to_vec();
+            for (i, a) in legal.iter().enumerate() {
+                assert!(!legal[..i].contains(a), "seed {seed}: {a:?} offered twice in {legal:?}");
+            }
+            if let Some(Decision::Turn { .. }) = game.pending() {
+                // Every card on display may be taken (one action for equal cards).
+                for m in game.money_display() {
+                    assert!(legal.contains(&Action::Take(*m)), "seed {seed}: {m:?} not offered in {legal:?}");
+                    wide += usize::from(m.currency >= 4 || m.value >= 16);
+                }
+                turns += 1;
+            }
+            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            game.play(legal[(pick >> 33) % legal.len()]).unwrap();
+        }
+    }
+    assert!(turns > 200 && wide > 200, "{turns} turns, {wide} cards past the usual ones");
+}
