@@ -177,12 +177,17 @@ impl Features for Game {
 }
 
 /// The deck's cards by [`Values::typical_keep`], sorted, with their copies;
-/// their mean over the deck's copies; and the councillor's best of k, as asked.
+/// their mean over the deck's copies; and the councillor's best of k, for
+/// each k below [`BEST_KEPT`] once asked (read without a lock: every seat's
+/// councillor asks, in every role decision).
 struct Keeps {
     sorted: Vec<(f64, f64)>,
     mean: f64,
-    best: std::sync::Mutex<SmallVec<[(i32, f64); 4]>>,
+    best: [std::sync::OnceLock<f64>; BEST_KEPT],
 }
+
+/// The councillor's best of k is kept for k below this (the rules allow more; those are worked out each time).
+const BEST_KEPT: usize = 16;
 
 impl Keeps {
     /// The keeps of `cards` (keep, copies per deck card), sorted by keep, ties
@@ -222,14 +227,10 @@ impl Keeps {
 
     /// [`Values::best_of`] for `k` cards, worked out by `make` unless known.
     fn best_of(&self, k: i32, make: impl FnOnce() -> f64) -> f64 {
-        let known = self.best.lock().ok().and_then(|b| b.iter().find(|(n, _)| *n == k).map(|(_, e)| *e));
-        known.unwrap_or_else(|| {
-            let e = make();
-            if let Ok(mut best) = self.best.lock() {
-                best.push((k, e));
-            }
-            e
-        })
+        match usize::try_from(k).ok().and_then(|k| self.best.get(k)) {
+            Some(kept) => *kept.get_or_init(make),
+            None => make(),
+        }
     }
 }
 
@@ -491,7 +492,7 @@ impl<'a> Values<'a> {
     /// How much the model likes `action` in answer to `d` (up to a constant of the decision).
     fn action(&self, game: &Game, d: &Decision, action: Action, scratch: &mut Vec<f64>) -> f64 {
         let (v, model) = (self, self.model);
-        let seat = d.seat();
+        let seat = self.seat; // `d.seat()`, known since `Values::new`
         match (d, action) {
             (Decision::Role { boost, .. }, Action::Role { role, boost: used }) => {
                 v.role(game, seat, role, if used { *boost } else { 1 })
@@ -560,6 +561,10 @@ impl<'a> Values<'a> {
 
     /// The points the seat would score more now with a building of this type.
     fn gain(&self, c: CardIdx) -> f64 {
+        // Printed points need no remembering.
+        if !self.game.scores_by_script(self.seat, c) {
+            return self.game.printed_gain(self.seat, c, None);
+        }
         let known = self.gains.borrow().get(c as usize).copied().unwrap_or(f64::NAN);
         if !known.is_nan() {
             return known;
@@ -622,14 +627,32 @@ impl<'a> Values<'a> {
         Some(score?.map_or_else(|_| game.printed_gain(seat, c, over), |s| f64::from(s - now)))
     }
 
+    /// Another seat's score now (`None`: a script failed), kept with its city
+    /// when every scoring script of that city answers from the city alone.
+    fn other_score(&self, seat: usize) -> Option<i32> {
+        let (game, city) = (self.game, &self.game.players[seat].city);
+        if !self.scores_by_city(city) {
+            return game.score_total(seat).ok();
+        }
+        let mut kept = game.score_cache.take(seat);
+        kept.for_city(city, self.rs.score_city_reads);
+        let now = *kept.now.get_or_insert_with(|| game.score_total(seat).ok());
+        game.score_cache.keep(seat, kept);
+        now
+    }
+
+    /// Whether every scoring script of `city` answers from the city alone.
+    fn scores_by_city(&self, city: &[Slot]) -> bool {
+        city.iter().all(|s| self.rs.scores_by_city.get(usize::from(s.card)) == Some(&true))
+    }
+
     /// The seat's kept scores, when every scoring script of its city answers
     /// from the city alone: kept from earlier decisions if its city is the same.
     fn kept(&self) -> Option<&RefCell<SeatScores>> {
         self.kept
             .get_or_init(|| {
                 let city = &self.game.players[self.seat].city;
-                let by_city = &self.rs.scores_by_city;
-                if !city.iter().all(|s| by_city.get(usize::from(s.card)) == Some(&true)) {
+                if !self.scores_by_city(city) {
                     return None;
                 }
                 let mut kept = self.game.score_cache.take(self.seat);
@@ -714,19 +737,25 @@ impl<'a> Values<'a> {
     /// would then finish ahead of every other, less if level, its negative if
     /// behind. 0 when the build does not end the game.
     fn end_bonus(&self, gain: impl FnOnce() -> f64, adds: bool) -> f64 {
-        let game = self.game;
-        let end = self.rs.rules.end_buildings;
-        if game.players[self.seat].city.len() + usize::from(adds) < end
-            || game.players.iter().any(|p| p.city.len() >= end)
-        {
+        if !self.may_end(adds) {
             return 0.0;
         }
+        let game = self.game;
         let mine = self.score_of(self.seat) + gain();
         let best_other = (0..game.players.len())
             .filter(|&s| s != self.seat)
             .map(|s| self.final_guess(s))
             .fold(f64::NEG_INFINITY, f64::max);
         END_WEIGHT * (mine - best_other).clamp(-1.0, 1.0)
+    }
+
+    /// Whether a build by the seat deciding (that adds a building, if `adds`)
+    /// would end the game: no city has the buildings that end it yet, and
+    /// the seat's would.
+    fn may_end(&self, adds: bool) -> bool {
+        let (game, end) = (self.game, self.rs.rules.end_buildings);
+        game.players[self.seat].city.len() + usize::from(adds) >= end
+            && !game.players.iter().any(|p| p.city.len() >= end)
     }
 
     /// What a builder phase risks when another player could end the game in
@@ -768,7 +797,7 @@ impl<'a> Values<'a> {
         if !known.is_nan() {
             return known;
         }
-        let score = self.game.score_total(seat).map_or(0.0, f64::from);
+        let score = self.other_score(seat).map_or(0.0, f64::from);
         let mut scores = self.scores.borrow_mut();
         if scores.is_empty() {
             scores.resize(self.game.players.len(), f64::NAN);
@@ -824,11 +853,14 @@ impl<'a> Values<'a> {
             Role::Builder => {
                 let budget = p.hand.len() as i32 - 1;
                 let cost_now = game.build_costs_now(seat);
+                let may_end = self.may_end(true);
                 Game::distinct(p.hand.iter().copied())
                     .filter_map(|c| {
                         let cost = (cost_now(c).ok()? - rules.builder_discount * factor).max(0);
                         (cost <= budget).then(|| {
-                            self.owned(c) - self.hand * f64::from(cost + 1) + self.end_bonus(|| self.gain(c), true)
+                            // `+ 0.0` as `end_bonus` gives it, so that a -0.0 stays what it was.
+                            let end = if may_end { self.end_bonus(|| self.gain(c), true) } else { 0.0 };
+                            self.owned(c) - self.hand * f64::from(cost + 1) + end
                         })
                     })
                     .fold(0.0, f64::max)
@@ -941,6 +973,10 @@ mod tests {
         assert_eq!(keeps.mean, 5.0);
         assert_eq!((keeps.best_of(2, || 7.0), keeps.best_of(3, || 8.0)), (7.0, 8.0));
         assert_eq!((keeps.best_of(2, || 0.0), keeps.best_of(3, || 0.0)), (7.0, 8.0));
+        // Past the kept ones (and below none), worked out each time.
+        let k = BEST_KEPT as i32;
+        assert_eq!((keeps.best_of(k, || 1.0), keeps.best_of(k, || 2.0)), (1.0, 2.0));
+        assert_eq!((keeps.best_of(-1, || 3.0), keeps.best_of(-1, || 4.0)), (3.0, 4.0));
     }
 
     #[test]
