@@ -1033,6 +1033,22 @@ mod tests {
         (dir, rs)
     }
 
+    /// A model for `rs` whose i-th weight is `weight(i)`.
+    fn model_with(rs: &Ruleset, weight: impl Fn(usize) -> f64) -> ValueModel {
+        let features = feature_names(rs);
+        ValueModel {
+            version: ValueModel::VERSION,
+            game: "san-juan".into(),
+            ruleset: rs.id.clone(),
+            fingerprint: rs.fingerprint.clone(),
+            games: 0,
+            rounds: 0,
+            seed: 0,
+            weights: (0..features.len()).map(weight).collect(),
+            features,
+        }
+    }
+
     #[test]
     fn kept_scores_value_every_decision_as_a_copy_without_them_does() {
         // The scorers of `with_scorers`: some answer from the city alone
@@ -1071,17 +1087,7 @@ mod tests {
         // A good placed keeps the city's cards but not its kept scores, when a scorer reads goods.
         {
             let card = |id: &str| house.cards.idx(id).unwrap();
-            let model = ValueModel {
-                version: ValueModel::VERSION,
-                game: "san-juan".into(),
-                ruleset: house.id.clone(),
-                fingerprint: house.fingerprint.clone(),
-                games: 0,
-                rounds: 0,
-                seed: 0,
-                features: feature_names(&house),
-                weights: vec![0.5; BASE.len() + 2 * house.cards.len()],
-            };
+            let model = model_with(&house, |_| 0.5);
             let mut game = Game::new(house.clone(), 3, 0).unwrap();
             game.players[0].city = vec![Slot::new(card("by_goods"), true), Slot::new(card("indigo_plant"), true)];
             game.refresh_hook_masks();
@@ -1095,19 +1101,7 @@ mod tests {
             ["second-edition", "first-edition", "second-edition-expansion"].map(|id| Ruleset::load(id).unwrap()).into();
         rulesets.push(house);
         for rs in rulesets {
-            let n = BASE.len() + 2 * rs.cards.len();
-            let weights = (0..n).map(|i| ((i * 37 % 11) as f64 - 4.0) / 3.0).collect();
-            let model = ValueModel {
-                version: ValueModel::VERSION,
-                game: "san-juan".into(),
-                ruleset: rs.id.clone(),
-                fingerprint: rs.fingerprint.clone(),
-                games: 0,
-                rounds: 0,
-                seed: 0,
-                features: feature_names(&rs),
-                weights,
-            };
+            let model = model_with(&rs, |i| ((i * 37 % 11) as f64 - 4.0) / 3.0);
             let (mut kept_values, mut fresh_values, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
             let (mut decisions, mut with_goods_scorer) = (0, 0);
             let games = if rs.id == "house" { 12 } else { 3 };
