@@ -197,7 +197,7 @@ pub struct Game {
     pub(crate) earlier_rounds: Arc<Vec<[u8; 5]>>,
     pub(crate) phase: Option<Phase>,
     pub(crate) phase_sold: i32,
-    pub(crate) steps: VecDeque<Step>,
+    pub(crate) steps: step::Steps,
     pub(crate) pending: Option<Decision>,
     /// The legal answers to `pending`, worked out once per decision.
     pub(crate) legal: Vec<Action>,

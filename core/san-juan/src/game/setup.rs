@@ -70,14 +70,21 @@ impl Game {
             .filter(|(_, c)| c.public)
             .flat_map(|(i, c)| std::iter::repeat_n(i as CardIdx, c.copies as usize))
             .collect();
+        // The buffers that grow during a game start at their usual size, so
+        // that a game does not grow them step by step (some 50 reallocations a
+        // game between random bots): the discard pile may hold the whole deck.
+        let cards: usize = rs.cards.cards.iter().map(|c| c.copies as usize).sum();
+        let player = || Player {
+            hand: Vec::with_capacity(16),
+            city: Vec::with_capacity(rs.rules.end_buildings + 2),
+            ..Player::default()
+        };
         Game {
-            rs,
-            rng,
-            players: vec![Player::default(); players],
+            players: (0..players).map(|_| player()).collect(),
             deck: Vec::new(),
-            discard: Vec::new(),
+            discard: Vec::with_capacity(cards),
             public,
-            limbo: Vec::new(),
+            limbo: Vec::with_capacity(8),
             tiles: VecDeque::new(),
             tile: None,
             governor: 0,
@@ -86,10 +93,10 @@ impl Game {
             earlier_rounds: Arc::default(),
             phase: None,
             phase_sold: 0,
-            steps: VecDeque::new(),
+            steps: super::step::Steps::default(),
             pending: None,
-            legal: Vec::new(),
-            auto_paid: Vec::new(),
+            legal: Vec::with_capacity(16),
+            auto_paid: Vec::with_capacity(8),
             over: false,
             stalled: false,
             broken: None,
@@ -107,6 +114,8 @@ impl Game {
             spare_city: Default::default(),
             score_cache: Default::default(),
             spare_options: Vec::new(),
+            rs,
+            rng,
         }
     }
 

@@ -45,6 +45,52 @@ pub(crate) enum Step {
     Over,
 }
 
+/// The queue of steps, kept as a stack whose top is the front of the
+/// queue: a phase queues its steps at the front one by one (a push) and the
+/// machine takes them from the front (a pop), both cheaper than a ring
+/// buffer's. Queuing at the back (a round's steps, rarely more than a
+/// dozen) shifts the few steps there are.
+#[derive(Debug, Default)]
+pub(crate) struct Steps(Vec<Step>);
+
+impl Clone for Steps {
+    fn clone(&self) -> Self {
+        Steps(self.0.clone())
+    }
+
+    /// Reuses this queue's buffer.
+    fn clone_from(&mut self, other: &Self) {
+        self.0.clone_from(&other.0);
+    }
+}
+
+impl Steps {
+    /// Queues `step` to run next.
+    pub(crate) fn push_front(&mut self, step: Step) {
+        self.0.push(step);
+    }
+
+    /// Queues `step` to run after every queued step.
+    pub(crate) fn push_back(&mut self, step: Step) {
+        self.0.insert(0, step);
+    }
+
+    /// Takes the next step.
+    pub(crate) fn pop_front(&mut self) -> Option<Step> {
+        self.0.pop()
+    }
+
+    /// Drops every queued step.
+    pub(crate) fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Keeps the steps `f` keeps (changing them as it goes), in order.
+    pub(crate) fn retain_mut(&mut self, f: impl FnMut(&mut Step) -> bool) {
+        self.0.retain_mut(f);
+    }
+}
+
 impl Game {
     /// Runs steps until a decision with a real choice is pending or the game ends.
     pub(crate) fn advance(&mut self) -> Result<(), GameError> {
@@ -322,5 +368,50 @@ impl Game {
             Some(ph) if ph.chooser == seat => base.saturating_mul(ph.factor),
             _ => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Step, Steps};
+    use std::collections::VecDeque;
+
+    /// The stack gives the steps in the order a queue would, whatever the mix
+    /// of pushes at either end, pops and removals.
+    #[test]
+    fn steps_come_out_in_queue_order() {
+        let mut state = 7u64;
+        let mut next = move |n: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        let (mut steps, mut queue) = (Steps::default(), VecDeque::new());
+        let mut popped = 0;
+        for i in 0..2000 {
+            let step = Step::Turn { seat: i };
+            match next(5) {
+                0 | 1 => {
+                    steps.push_front(step);
+                    queue.push_front(step);
+                }
+                2 => {
+                    steps.push_back(step);
+                    queue.push_back(step);
+                }
+                3 => {
+                    let (a, b) = (steps.pop_front(), queue.pop_front());
+                    assert_eq!(a, b, "pop {i}");
+                    popped += usize::from(a.is_some());
+                }
+                _ => {
+                    let odd = |s: &mut Step| matches!(s, Step::Turn { seat } if *seat % 2 == 1);
+                    steps.retain_mut(|s| !odd(s));
+                    queue.retain_mut(|s| !odd(s));
+                }
+            }
+        }
+        let rest: Vec<Step> = std::iter::from_fn(|| steps.pop_front()).collect();
+        assert_eq!(rest, Vec::from(queue));
+        assert!(popped > 100, "the mix popped only {popped} steps");
     }
 }
