@@ -9,7 +9,7 @@ use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
 use crate::error::GameError;
-use crate::game::{BuildOption, Decision, DiscardReason, Game, Slot, Step, count, n_cards};
+use crate::game::{BuildOption, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards};
 use crate::game::{DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 use crate::hooks::{self, Ctx, EventFacts, Hook};
 
@@ -181,7 +181,7 @@ impl Game {
                 out.overbuild.get_or_insert(slot);
             }
             out.goods_grants.push((slot, grant.goods_as_cards));
-            out.except.extend(grant.except.iter().cloned());
+            out.except.push(std::sync::Arc::clone(&grant.except));
         }
         Ok(out)
     }
@@ -238,7 +238,7 @@ impl Game {
                 .iter()
                 .enumerate()
                 .filter(|&(slot, s)| {
-                    let excluded = except.iter().any(|e| cards.get(s.card).id == e.as_str());
+                    let excluded = except.iter().flat_map(|e| e.iter()).any(|e| cards.get(s.card).id == e.as_str());
                     // Of several equal buildings, offer only the first one without a good (nothing is lost).
                     let better_twin = p.city.iter().enumerate().any(|(i, o)| {
                         i != slot
@@ -318,7 +318,7 @@ impl Game {
         seat: usize,
         card: CardIdx,
         over: Option<usize>,
-        listeners: &[usize],
+        listeners: &Listeners,
         mut part: impl FnMut(Option<CardIdx>, i32),
     ) -> Result<i32, GameError> {
         let base = self.rs.cards.get(card).cost;
@@ -330,7 +330,7 @@ impl Game {
         let mut discount = 0;
         // The building being covered has already lost its function.
         let table = &self.rs.cost_table;
-        for &slot in listeners.iter().filter(|&&s| Some(s) != over) {
+        for slot in listeners.iter().filter(|&s| Some(s) != over) {
             let owner = self.players[seat].city[slot].card;
             let v = match table.get(owner, card, over_card) {
                 Some(v) => v,
@@ -784,8 +784,9 @@ impl Game {
 pub(crate) struct BuildAbilities {
     /// The first slot whose building lets its owner build over another (a crane).
     pub overbuild: Option<usize>,
-    /// Buildings that may not be built over (the crane itself).
-    pub except: Vec<String>,
+    /// Buildings that may not be built over (the crane itself), per granting
+    /// building: shared with its grant, not copied each turn.
+    pub except: smallvec::SmallVec<[std::sync::Arc<[String]>; 2]>,
     /// Goods that may pay, per granting slot: a covered building grants nothing.
     pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
 }

@@ -21,7 +21,37 @@ const ANY_CITY: u64 = 4;
 const CITY_SIZES: u64 = 8;
 
 /// Slots of a player's city that listen to a hook, in call order.
-pub(crate) type Listeners = SmallVec<[usize; 8]>;
+/// The slots of one city that listen to a hook, in hook order. A slot is
+/// kept in 16 bits (a city ends the game at 100 buildings at most), so that
+/// the list is small to return and to walk: most asks are answered with an
+/// empty one.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Listeners(SmallVec<[u16; 12]>);
+
+impl Listeners {
+    fn new() -> Self {
+        Listeners(SmallVec::new())
+    }
+
+    fn push(&mut self, slot: usize) {
+        debug_assert!(slot <= usize::from(u16::MAX), "a city of {slot} buildings");
+        self.0.push(slot as u16);
+    }
+
+    /// The listening slots, in hook order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().map(|&s| usize::from(s))
+    }
+}
+
+impl IntoIterator for Listeners {
+    type Item = usize;
+    type IntoIter = std::iter::Map<smallvec::IntoIter<[u16; 12]>, fn(u16) -> usize>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter().map(usize::from)
+    }
+}
 
 /// How many events deep a chain may go (an effect that raises an event whose
 /// hook raises another…) before the game stops with an event-loop error: far
@@ -122,7 +152,18 @@ impl Game {
     }
 
     /// The active slots of `seat` that listen to `hook`, in hook order.
+    #[inline]
     pub(crate) fn listeners(&self, hook: Hook, seat: usize) -> Listeners {
+        // Most asks find nobody (a bit per hook says so): that answer is inlined
+        // at the call, the scan is not.
+        if !has_hook(self.hook_mask[seat], hook as usize) {
+            return Listeners::new();
+        }
+        self.active_listeners(hook, seat)
+    }
+
+    #[inline(never)]
+    fn active_listeners(&self, hook: Hook, seat: usize) -> Listeners {
         self.listeners_where(hook, seat, |s| s.active)
     }
 
@@ -149,9 +190,9 @@ impl Game {
                 out.push(i);
             }
         }
-        if out.len() > 1 {
+        if out.0.len() > 1 {
             let cards = &self.rs.cards;
-            out.sort_by_key(|&i| (cards.get(city[i].card).order, i));
+            out.0.sort_by_key(|&i| (cards.get(city[usize::from(i)].card).order, i));
         }
         out
     }
