@@ -20,7 +20,17 @@ impl Seen {
             let new = *word & bit == 0;
             *word |= bit;
             new
-        } else if self.more.contains(&key) {
+        } else {
+            self.insert_more(key)
+        }
+    }
+
+    /// [`insert`](Self::insert) for a key above the bits: rare, so kept out of
+    /// line to let the common case inline.
+    #[cold]
+    #[inline(never)]
+    fn insert_more(&mut self, key: usize) -> bool {
+        if self.more.contains(&key) {
             false
         } else {
             self.more.push(key);

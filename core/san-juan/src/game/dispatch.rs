@@ -46,10 +46,22 @@ impl Listeners {
 
 impl IntoIterator for Listeners {
     type Item = usize;
-    type IntoIter = std::iter::Map<smallvec::IntoIter<[u16; 12]>, fn(u16) -> usize>;
+    type IntoIter = ListenersIter;
 
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter().map(usize::from)
+    fn into_iter(self) -> ListenersIter {
+        ListenersIter(self.0.into_iter())
+    }
+}
+
+/// The slots of a [`Listeners`], by value.
+pub(crate) struct ListenersIter(smallvec::IntoIter<[u16; 12]>);
+
+impl Iterator for ListenersIter {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        self.0.next().map(usize::from)
     }
 }
 

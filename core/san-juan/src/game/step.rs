@@ -75,6 +75,11 @@ impl Steps {
         self.0.insert(0, step);
     }
 
+    /// Queues `steps`, in order, after every queued step.
+    pub(crate) fn push_back_all(&mut self, steps: &[Step]) {
+        self.0.splice(0..0, steps.iter().rev().copied());
+    }
+
     /// Takes the next step.
     pub(crate) fn pop_front(&mut self) -> Option<Step> {
         self.0.pop()
@@ -227,6 +232,8 @@ impl Game {
         for p in &mut self.players {
             p.boost_used = false;
         }
+        // The round's steps go behind whatever is queued, all at once.
+        let mut round: smallvec::SmallVec<[Step; 16]> = smallvec::SmallVec::new();
         if !first {
             let mut offers: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::new();
             for k in 0..n {
@@ -237,18 +244,13 @@ impl Game {
                 }
             }
             offers.sort();
-            for (_, _, slot, seat) in offers {
-                self.steps.push_back(Step::Offer { seat, slot });
-            }
-            for k in 0..n {
-                self.steps.push_back(Step::HandLimit { seat: (self.governor + k) % n });
-            }
+            round.extend(offers.into_iter().map(|(_, _, slot, seat)| Step::Offer { seat, slot }));
+            round.extend((0..n).map(|k| Step::HandLimit { seat: (self.governor + k) % n }));
         }
         let roles = self.rs.rules.roles_per_round(n).min(Role::ALL.len());
-        for k in 0..roles {
-            self.steps.push_back(Step::ChooseRole { seat: (self.governor + k) % n });
-        }
-        self.steps.push_back(Step::RoundEnd);
+        round.extend((0..roles).map(|k| Step::ChooseRole { seat: (self.governor + k) % n }));
+        round.push(Step::RoundEnd);
+        self.steps.push_back_all(&round);
     }
 
     /// True when a privilege boost works only once per round at this player count.
@@ -389,7 +391,7 @@ mod tests {
         let mut popped = 0;
         for i in 0..2000 {
             let step = Step::Turn { seat: i };
-            match next(5) {
+            match next(6) {
                 0 | 1 => {
                     steps.push_front(step);
                     queue.push_front(step);
@@ -397,6 +399,11 @@ mod tests {
                 2 => {
                     steps.push_back(step);
                     queue.push_back(step);
+                }
+                4 => {
+                    let batch = [step, Step::HandLimit { seat: i }, Step::RoundEnd];
+                    steps.push_back_all(&batch);
+                    queue.extend(batch);
                 }
                 3 => {
                     let (a, b) = (steps.pop_front(), queue.pop_front());
