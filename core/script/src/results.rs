@@ -13,7 +13,12 @@ pub fn as_int(value: Dynamic) -> Result<i32, String> {
 
 /// Reads an integer result that must lie in `range` (a hook's [`crate::HookSpec::range`]).
 pub fn as_int_in(value: Dynamic, range: Option<(i64, i64)>) -> Result<i32, String> {
-    let n = as_int(value)?;
+    int_in(as_int(value)?, range)
+}
+
+/// An integer result that must lie in `range`, or what is wrong with it.
+#[inline]
+pub fn int_in(n: i32, range: Option<(i64, i64)>) -> Result<i32, String> {
     match range {
         Some((lo, hi)) if i64::from(n) < lo || i64::from(n) > hi => {
             Err(format!("returned {n}, outside the allowed {lo} to {hi}"))

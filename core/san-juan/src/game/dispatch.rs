@@ -387,6 +387,13 @@ impl Game {
     /// Calls a hook that returns an integer.
     pub(crate) fn call_int(&self, hook: Hook, ctx: Ctx) -> Result<i32, GameError> {
         let card = ctx.card;
+        // A literal answer (a tower's hand limit, a library's factor) is read
+        // where the ruleset keeps it, without a copy of the value to drop.
+        if let Some(v) = self.rs.scripts.constant(hook as usize, card as usize)
+            && let Ok(n) = v.as_int()
+        {
+            return self.int_in_range(hook, card, Ok(n));
+        }
         let v = self.call(hook, ctx)?;
         self.int_of(hook, card, v)
     }
@@ -412,7 +419,12 @@ impl Game {
 
     /// A hook's answer as an integer in its range, or the error at the card's hook.
     fn int_of(&self, hook: Hook, card: CardIdx, v: Dynamic) -> Result<i32, GameError> {
-        hooks::as_int_in(v, hooks::HOOKS[hook as usize].range)
+        self.int_in_range(hook, card, hooks::as_int(v))
+    }
+
+    /// An integer answer checked against the hook's range, or the error at the card's hook.
+    fn int_in_range(&self, hook: Hook, card: CardIdx, n: Result<i32, String>) -> Result<i32, GameError> {
+        n.and_then(|n| engine_script::results::int_in(n, hooks::HOOKS[hook as usize].range))
             .map_err(|e| self.rs.scripts.bad_return(hook as usize, card as usize, &e).into())
     }
 
