@@ -5,6 +5,11 @@ use rhai::{Dynamic, Map};
 
 /// Reads an integer result; `()` counts as 0.
 pub fn as_int(value: Dynamic) -> Result<i32, String> {
+    int_at(&value)
+}
+
+/// [`as_int`] read in place.
+fn int_at(value: &Dynamic) -> Result<i32, String> {
     if value.is_unit() {
         return Ok(0);
     }
@@ -71,6 +76,34 @@ fn only_keys(map: &Map, allowed: &[&str]) -> Result<(), String> {
 
 /// An integer field of a map result (0 when missing), in the range `ranges` gives its key.
 pub fn map_int_in(map: &Map, key: &str, ranges: &[(&str, i64, i64)]) -> Result<i32, String> {
+    // Most keys asked for are absent (a map names what it grants): that answer
+    // needs neither the key's range nor a copy of a value.
+    let Some(v) = map.get(key) else { return Ok(0) };
     let range = ranges.iter().find(|(k, ..)| *k == key).map(|&(_, lo, hi)| (lo, hi));
-    map.get(key).cloned().map_or(Ok(0), |v| as_int_in(v, range)).map_err(|e| format!("key `{key}` {e}"))
+    int_at(v).and_then(|n| int_in(n, range)).map_err(|e| format!("key `{key}` {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A map's integer field: absent or `()` is 0, a value is checked against
+    /// its key's range, and each wrong answer names the key and what is wrong.
+    #[test]
+    fn a_map_field_is_read_checked_and_named() {
+        let ranges = [("tuck", 0, 5), ("draw", 0, 50)];
+        let mut map = Map::new();
+        map.insert("tuck".into(), Dynamic::from_int(3));
+        map.insert("draw".into(), Dynamic::UNIT);
+        map.insert("keep".into(), Dynamic::from_int(-7));
+        map.insert("why".into(), Dynamic::from("x"));
+        assert_eq!(map_int_in(&map, "tuck", &ranges), Ok(3));
+        assert_eq!(map_int_in(&map, "draw", &ranges), Ok(0));
+        assert_eq!(map_int_in(&map, "exchange", &ranges), Ok(0));
+        assert_eq!(map_int_in(&map, "keep", &ranges), Ok(-7), "a key without a range is any integer");
+        map.insert("tuck".into(), Dynamic::from_int(6));
+        assert_eq!(map_int_in(&map, "tuck", &ranges), Err("key `tuck` returned 6, outside the allowed 0 to 5".into()));
+        let wrong = map_int_in(&map, "why", &ranges).unwrap_err();
+        assert!(wrong.starts_with("key `why` returned a ") && wrong.ends_with("expected an integer"), "{wrong}");
+    }
 }

@@ -637,7 +637,17 @@ impl Game {
     }
 
     /// The largest of `floor` and the values `seat`'s buildings return for `hook`.
+    #[inline]
     pub(super) fn max_hook(&self, hook: Hook, seat: usize, floor: i32) -> Result<i32, GameError> {
+        // Most seats own no such building (a library, a tower): answered at the call.
+        if !has_hook(self.hook_mask[seat], hook as usize) {
+            return Ok(floor);
+        }
+        self.max_hook_of_listeners(hook, seat, floor)
+    }
+
+    #[inline(never)]
+    fn max_hook_of_listeners(&self, hook: Hook, seat: usize, floor: i32) -> Result<i32, GameError> {
         let mut best = floor;
         for slot in self.listeners(hook, seat) {
             best = best.max(self.call_int(hook, self.ctx(seat, slot))?);

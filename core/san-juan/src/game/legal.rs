@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{BuildOption, DISCARDED, DREW, Decision, DiscardReason, Event, Game, TUCKED};
+use super::{DISCARDED, DREW, Decision, DiscardReason, Event, Game, TUCKED};
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
@@ -38,9 +38,17 @@ impl Game {
                 }
             }
             Decision::Build { options, .. } => {
-                let city = |o: &BuildOption| o.over.map(|s| self.players[d.seat()].city[s].card);
-                out.extend(options.iter().map(|o| Action::Build { card: o.card, over: city(o) }));
-                out.dedup();
+                // One action per run of equal options (what `dedup` would leave),
+                // compared as plain numbers rather than as actions.
+                let city = &self.players[d.seat()].city;
+                let mut last = None;
+                for o in options {
+                    let key = (o.card, o.over.map(|s| city[s].card));
+                    if last != Some(key) {
+                        out.push(Action::Build { card: key.0, over: key.1 });
+                        last = Some(key);
+                    }
+                }
                 out.push(Action::Pass);
             }
             Decision::Pay { seat, remaining, goods_left, over, .. } => {
