@@ -1419,8 +1419,9 @@ impl CostTable {
 pub struct BuildGrant {
     /// It lets its owner build over another building (a crane).
     pub overbuild: bool,
-    /// Ids that may not be built over.
-    pub except: Arc<[String]>,
+    /// Cards that may not be built over (ids that name no card are left out:
+    /// they match nothing).
+    pub except: Arc<[CardIdx]>,
     /// Goods that may pay part of a cost (a black market).
     pub goods_as_cards: i32,
 }

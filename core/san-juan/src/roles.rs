@@ -181,7 +181,7 @@ impl Game {
                 out.overbuild.get_or_insert(slot);
             }
             out.goods_grants.push((slot, grant.goods_as_cards));
-            out.except.push(std::sync::Arc::clone(&grant.except));
+            out.except.extend_from_slice(&grant.except);
         }
         Ok(out)
     }
@@ -197,7 +197,7 @@ impl Game {
         let overbuild = hooks::map_bool(&map, "overbuild").map_err(bad)?;
         let goods_as_cards = hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
         let except = match map.get("overbuild_except") {
-            Some(v) => hooks::as_ids(v.clone()).map_err(bad)?.into(),
+            Some(v) => hooks::as_ids(v.clone()).map_err(bad)?.iter().filter_map(|id| self.rs.cards.idx(id)).collect(),
             None => std::sync::Arc::from([]),
         };
         Ok(hooks::BuildGrant { overbuild, except, goods_as_cards })
@@ -238,7 +238,7 @@ impl Game {
                 .iter()
                 .enumerate()
                 .filter(|&(slot, s)| {
-                    let excluded = except.iter().flat_map(|e| e.iter()).any(|e| cards.get(s.card).id == e.as_str());
+                    let excluded = except.contains(&s.card);
                     // Of several equal buildings, offer only the first one without a good (nothing is lost).
                     let better_twin = p.city.iter().enumerate().any(|(i, o)| {
                         i != slot
@@ -784,9 +784,8 @@ impl Game {
 pub(crate) struct BuildAbilities {
     /// The first slot whose building lets its owner build over another (a crane).
     pub overbuild: Option<usize>,
-    /// Buildings that may not be built over (the crane itself), per granting
-    /// building: shared with its grant, not copied each turn.
-    pub except: smallvec::SmallVec<[std::sync::Arc<[String]>; 2]>,
+    /// Buildings that may not be built over (the crane itself).
+    pub except: smallvec::SmallVec<[CardIdx; 4]>,
     /// Goods that may pay, per granting slot: a covered building grants nothing.
     pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
 }

@@ -200,7 +200,7 @@ impl Game {
             if o == card {
                 return format!("{} cannot be built over another {}", id(card), id(o));
             }
-            if abilities.except.iter().flat_map(|e| e.iter()).any(|e| e.as_str() == id(o)) {
+            if abilities.except.contains(&o) {
                 return format!("{} cannot be built over", id(o));
             }
             let Some(&active) = slots.iter().find(|&&i| p.city[i].active) else {
