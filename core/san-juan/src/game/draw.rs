@@ -9,16 +9,25 @@ use engine_play::seen::Seen;
 
 impl Game {
     /// Draws the top card, reshuffling the discard pile into a new draw pile when empty.
+    #[inline]
     pub(crate) fn draw(&mut self) -> Option<CardIdx> {
-        if self.deck.is_empty() {
-            if self.discard.is_empty() {
-                return None;
-            }
-            self.deck = std::mem::take(&mut self.discard);
-            rng::shuffle(&mut self.rng, &mut self.deck);
-            self.event(None, |_| "the discard pile is shuffled into a new draw pile".into());
+        if self.deck.is_empty() && !self.reshuffle() {
+            return None;
         }
         self.deck.pop()
+    }
+
+    /// The discard pile shuffled into a new draw pile (the piles swap buffers,
+    /// so neither is grown again); false when there is nothing to shuffle.
+    #[inline(never)]
+    fn reshuffle(&mut self) -> bool {
+        if self.discard.is_empty() {
+            return false;
+        }
+        std::mem::swap(&mut self.deck, &mut self.discard);
+        rng::shuffle(&mut self.rng, &mut self.deck);
+        self.event(None, |_| "the discard pile is shuffled into a new draw pile".into());
+        true
     }
 
     /// Draws up to `n` cards into a hand for a rule of the game (`why`: the
