@@ -25,6 +25,16 @@ pub struct Player {
 }
 
 impl Player {
+    /// A player whose hand and buildings start at their usual size.
+    pub(crate) fn with_room() -> Player {
+        Player {
+            hand: Vec::with_capacity(16),
+            buildings: Vec::with_capacity(24),
+            acquired: Vec::with_capacity(24),
+            ..Player::default()
+        }
+    }
+
     /// Money cards in hand, in the order taken.
     pub fn hand(&self) -> &[Money] {
         &self.hand

@@ -96,14 +96,17 @@ impl Game {
         let neutral = (players == 2).then(Player::default);
         let collectors = players + usize::from(neutral.is_some());
         let scorings = rs.scorings.len();
+        // The piles and lists that grow during a game start at their usual
+        // size (three copies of each money card in the base game) rather than
+        // growing one reallocation at a time.
+        let money: usize = rs.values.len() * rs.currencies.len() * 3;
+        let display = rs.rules.money_display;
         Game {
-            rs,
-            rng,
-            players: vec![Player::default(); players],
+            players: (0..players).map(|_| Player::with_room()).collect(),
             neutral,
             deck: Vec::new(),
-            discard: Vec::new(),
-            money_display: Vec::new(),
+            discard: Vec::with_capacity(money),
+            money_display: Vec::with_capacity(display),
             building_deck: Vec::new(),
             building_display: vec![None; slots],
             scoring_range: vec![(0, 0); scorings],
@@ -115,14 +118,16 @@ impl Game {
             start_player: 0,
             turns: 1,
             pending: None,
-            legal: Vec::new(),
-            auto: Vec::new(),
+            legal: Vec::with_capacity(16),
+            auto: Vec::with_capacity(4),
             over: false,
             stalled: false,
             broken: None,
             journal: engine_game::Journal::default(),
             extra_actions: 0,
             mods: None,
+            rs,
+            rng,
         }
     }
 

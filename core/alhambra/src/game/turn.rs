@@ -97,15 +97,20 @@ impl Game {
 
     /// Shuffles the discard pile into a new money deck when the deck is empty;
     /// false when both are.
+    #[inline]
     pub(super) fn deck_ready(&mut self) -> bool {
-        if self.deck.is_empty() {
-            if self.discard.is_empty() {
-                return false;
-            }
-            self.deck.extend(self.discard.drain(..).map(Draw::Money));
-            rng::shuffle(&mut self.rng, &mut self.deck);
-            self.event(None, |_| "the discard pile is shuffled into a new money deck".into());
+        !self.deck.is_empty() || self.reshuffle()
+    }
+
+    /// The discard pile shuffled into a new money deck; false when it is empty too.
+    #[inline(never)]
+    fn reshuffle(&mut self) -> bool {
+        if self.discard.is_empty() {
+            return false;
         }
+        self.deck.extend(self.discard.drain(..).map(Draw::Money));
+        rng::shuffle(&mut self.rng, &mut self.deck);
+        self.event(None, |_| "the discard pile is shuffled into a new money deck".into());
         true
     }
 
