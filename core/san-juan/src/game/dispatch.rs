@@ -20,7 +20,6 @@ const OTHER_CITIES: u64 = 2;
 const ANY_CITY: u64 = 4;
 const CITY_SIZES: u64 = 8;
 
-/// Slots of a player's city that listen to a hook, in call order.
 /// The slots of one city that listen to a hook, in hook order. A slot is
 /// kept in 16 bits (a city ends the game at 100 buildings at most), so that
 /// the list is small to return and to walk: most asks are answered with an
