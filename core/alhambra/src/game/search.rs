@@ -29,8 +29,8 @@ impl crate::turns::TurnGame for Game {
 
     /// The action comes from [`legal`](Self::legal) (a bot's or a search's
     /// choice), so the scan of the legal list `apply` makes is left to debug
-    /// builds (the tests), as in San Juan: it was a tenth of a random game's
-    /// step.
+    /// builds (the tests), as in San Juan: it was 4% of the instructions of a
+    /// random 4-player game.
     fn play(&mut self, action: Action) -> Result<(), GameError> {
         if self.pending.is_none() {
             return Err(GameError::Over);
