@@ -160,3 +160,36 @@ fn cards_looked_at_are_the_only_ones_to_discard() {
     assert!(view.pending.as_ref().unwrap().legal.is_empty(), "the answers would name the cards");
     assert_eq!(game.view(Some(1)).unwrap().pending.unwrap().offered.unwrap(), ["palace", "well", "tower"]);
 }
+
+/// A house crane whose `overbuild_except` names itself, the chapel and an id
+/// that is no card: both buildings stay off the legal list and out of the
+/// reasons, and the unknown id excludes nothing.
+#[test]
+fn a_house_cranes_exceptions_name_cards_and_ignore_other_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "fn on_build_options(ctx) { #{ overbuild: true, overbuild_except: [ctx.card.id, \"chapel\", \"no_such_card\"] } }\n";
+    std::fs::write(dir.path().join("derrick.rhai"), script).unwrap();
+    std::fs::write(
+        dir.path().join("derrick-cards.toml"),
+        "script_dir = \".\"\n[[card]]\nid = \"derrick\"\nname = \"Derrick\"\nkind = \"city\"\ncost = 2\nvp = 1\ncopies = 2\nscript = \"derrick.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("house.toml"),
+        "id = \"house\"\nname = \"House\"\nextends = \"second-edition\"\nextra_sets = [\"derrick-cards.toml\"]\n",
+    )
+    .unwrap();
+    let text = "ruleset = \"house.toml\"\n[[players]]\nbuildings = [\"chapel\", \"derrick\", \"tower\"]\n\
+                hand = [\"palace\", \"well\", \"statue\", \"hero\", \"market_hall\"]\n[[players]]\n";
+    let path = dir.path().join("test.toml");
+    let scenario = san_juan::scenario::Scenario::parse(san_juan::files::Source::Disk(path), text.into()).unwrap();
+    let rs = scenario.ruleset().unwrap_or_else(|e| panic!("{e}"));
+    let mut game = scenario.setup(rs).unwrap_or_else(|e| panic!("{e}"));
+    game.apply_text("role builder").unwrap();
+    for (over, why) in [("derrick", "derrick cannot be built over"), ("chapel", "chapel cannot be built over")] {
+        let err = refused(&mut game, &format!("build palace over {over}"));
+        assert!(err.contains(why), "{err}");
+        let legal = err.split("legal now:").nth(1).unwrap_or_default();
+        assert!(legal.contains("build well over tower") && !legal.contains(&format!("over {over}")), "{err}");
+    }
+}
