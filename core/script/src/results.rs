@@ -8,8 +8,8 @@ pub fn as_int(value: Dynamic) -> Result<i32, String> {
     int_at(&value)
 }
 
-/// [`as_int`] read in place.
-fn int_at(value: &Dynamic) -> Result<i32, String> {
+/// [`as_int`] read in place (a literal answer the host keeps).
+pub fn int_at(value: &Dynamic) -> Result<i32, String> {
     if value.is_unit() {
         return Ok(0);
     }

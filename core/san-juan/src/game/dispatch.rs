@@ -388,10 +388,8 @@ impl Game {
         let card = ctx.card;
         // A literal answer (a tower's hand limit, a library's factor) is read
         // where the ruleset keeps it, without a copy of the value to drop.
-        if let Some(v) = self.rs.scripts.constant(hook as usize, card as usize)
-            && let Ok(n) = v.as_int()
-        {
-            return self.int_in_range(hook, card, Ok(n));
+        if let Some(v) = self.rs.scripts.constant(hook as usize, card as usize) {
+            return self.int_in_range(hook, card, engine_script::results::int_at(v));
         }
         let v = self.call(hook, ctx)?;
         self.int_of(hook, card, v)
