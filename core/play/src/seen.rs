@@ -25,6 +25,15 @@ impl Seen {
         }
     }
 
+    /// True when `key` was met before.
+    #[inline]
+    pub fn contains(&self, key: usize) -> bool {
+        match self.bits.get(key / 64) {
+            Some(word) => word & (1u64 << (key % 64)) != 0,
+            None => self.more.contains(&key),
+        }
+    }
+
     /// [`insert`](Self::insert) for a key above the bits: rare, so kept out of
     /// line to let the common case inline.
     #[cold]
@@ -47,7 +56,14 @@ mod tests {
     fn each_key_is_new_once_below_and_above_the_bits() {
         let mut seen = Seen::default();
         let keys = [0, 63, 64, 255, 256, 1000, 3, 63, 256, 1000, 0, 255];
+        assert!(!seen.contains(0) && !seen.contains(1000));
         let new: Vec<bool> = keys.iter().map(|&k| seen.insert(k)).collect();
         assert_eq!(new, [true, true, true, true, true, true, true, false, false, false, false, false]);
+        for k in keys {
+            assert!(seen.contains(k), "{k} was inserted");
+        }
+        for k in [1, 62, 65, 254, 257, 999] {
+            assert!(!seen.contains(k), "{k} was not inserted");
+        }
     }
 }

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use rhai::Dynamic;
 
+use engine_script::has_hook;
+
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
@@ -218,12 +220,22 @@ impl Game {
         // A covered building loses its function and its good at once (EN2 crane; DE2:
         // "es kann für den Bau des neuen Gebäudes nicht genutzt werden").
         let goods_for = |over: Option<usize>| -> i32 {
+            if goods_grants.is_empty() {
+                return 0; // no building lets goods pay: not worth counting them
+            }
             let granted: i32 = goods_grants.iter().filter(|(s, _)| Some(*s) != over).map(|(_, n)| n).sum();
             let goods = p.city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != over).count();
             granted.min(goods as i32)
         };
         let cards = &self.rs.cards;
-        let unique = self.rs.rules.unique_city_buildings;
+        // With unique city buildings, the city's cards, looked up once rather than per candidate.
+        let owned = self.rs.rules.unique_city_buildings.then(|| {
+            let mut owned = engine_play::seen::Seen::default();
+            for s in &p.city {
+                owned.insert(usize::from(s.card));
+            }
+            owned
+        });
         let candidates = Game::distinct(p.hand.iter().copied())
             .map(|c| (c, false))
             .chain(Game::distinct(self.public.iter().copied()).map(|c| (c, true)));
@@ -257,7 +269,7 @@ impl Game {
             let def = cards.get(card);
             let in_hand_after = p.hand.len() as i32 - i32::from(!public);
             // Covering X with a city building you already own elsewhere would make two.
-            if unique && def.kind == Kind::City && p.owns(card) {
+            if def.kind == Kind::City && owned.as_ref().is_some_and(|o| o.contains(usize::from(card))) {
                 continue;
             }
             let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
@@ -325,6 +337,14 @@ impl Game {
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         if privilege != 0 {
             part(None, privilege);
+        }
+        // Most prices: no building of the seat's or anyone else's changes them.
+        if listeners.is_empty() && over.is_none() && !has_hook(self.hook_union, Hook::OtherBuildCost as usize) {
+            let granted = self.players[seat].grants.discount;
+            if granted != 0 {
+                part(None, granted);
+            }
+            return Ok((base - privilege - granted).max(0));
         }
         let over_card = over.map(|s| self.players[seat].city[s].card);
         let mut discount = 0;

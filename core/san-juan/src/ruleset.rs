@@ -196,6 +196,9 @@ pub struct Ruleset {
     pub sets: Vec<Source>,
     /// Per card, a bit per hook its script defines.
     pub hook_masks: Vec<HookMask>,
+    /// Roles chosen per round, by player count (`rules.roles_per_round`
+    /// looked up once: a round asks it).
+    pub(crate) round_roles: Vec<usize>,
     /// Discounts of build-cost hooks that depend only on what is built.
     pub cost_table: hooks::CostTable,
     /// What build-option hooks that depend on nothing grant.
@@ -527,6 +530,7 @@ fn build(
     order.sort_by_key(|&i| (table.get(i).order, i));
     let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
     let cost_table = hooks::CostTable::new(&scripts, table.len());
+    let round_roles = (0..=MAX_PLAYERS as usize).map(|n| rules.roles_per_round(n)).collect();
     let build_grants = hooks::BuildGrants::new(&scripts, table.len());
     let fingerprint = fingerprint(&rules, &table);
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
@@ -550,6 +554,7 @@ fn build(
         order,
         sets,
         hook_masks,
+        round_roles,
         cost_table,
         build_grants,
         mean_good_price,

@@ -37,6 +37,11 @@ impl Listeners {
         self.0.push(slot as u16);
     }
 
+    /// True when no slot listens.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The listening slots, in hook order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().map(|&s| usize::from(s))

@@ -247,7 +247,7 @@ impl Game {
             round.extend(offers.into_iter().map(|(_, _, slot, seat)| Step::Offer { seat, slot }));
             round.extend((0..n).map(|k| Step::HandLimit { seat: (self.governor + k) % n }));
         }
-        let roles = self.rs.rules.roles_per_round(n).min(Role::ALL.len());
+        let roles = self.rs.round_roles.get(n).copied().unwrap_or(n).min(Role::ALL.len());
         round.extend((0..roles).map(|k| Step::ChooseRole { seat: (self.governor + k) % n }));
         round.push(Step::RoundEnd);
         self.steps.push_back_all(&round);
