@@ -138,11 +138,13 @@ impl Game {
         }
         let action = self.as_pick(action);
         self.check_legal(action)?;
-        self.apply_trusted(action)
+        self.apply_trusted(action)?;
+        Ok(self.journal.take_events())
     }
 
-    /// [`apply`](Self::apply) for an action known to be one of the legal ones.
-    pub(crate) fn apply_trusted(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+    /// [`apply`](Self::apply) for an action known to be one of the legal ones,
+    /// leaving the events it logs in the journal (a bot's game logs none).
+    pub(crate) fn apply_trusted(&mut self, action: Action) -> Result<(), GameError> {
         if let Some(why) = &self.broken {
             return Err(GameError::Broken(why.clone()));
         }
@@ -151,7 +153,7 @@ impl Game {
         if let Err(e) = &result {
             self.broken = Some(e.to_string());
         }
-        result.map(|()| self.journal.take_events())
+        result
     }
 
     /// `choose x` names an option when a script offered one called `x`; when

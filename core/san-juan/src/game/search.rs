@@ -30,9 +30,14 @@ impl crate::turns::TurnGame for Game {
     /// The action comes from [`legal`](Self::legal) (a bot's or a search's
     /// choice), so the check `apply` makes is left to debug builds: it was the
     /// largest single cost of a random game's step (a scan of the legal list).
+    #[inline]
     fn play(&mut self, action: Action) -> Result<(), GameError> {
         debug_assert!(self.legal.contains(&action), "{action:?} is not legal here");
-        self.apply_trusted(action).map(|_| ())
+        self.apply_trusted(action)?;
+        if self.logging() {
+            self.journal.take_events(); // a bot's move is not told, as `apply`'s is
+        }
+        Ok(())
     }
 
     /// Mostly the win share; a fifth is the margin over the best other player,

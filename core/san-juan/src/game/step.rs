@@ -75,6 +75,11 @@ impl Steps {
         self.0.insert(0, step);
     }
 
+    /// Queues `steps`, in order, to run next.
+    pub(crate) fn push_front_all(&mut self, steps: &[Step]) {
+        self.0.extend(steps.iter().rev());
+    }
+
     /// Queues `steps`, in order, after every queued step.
     pub(crate) fn push_back_all(&mut self, steps: &[Step]) {
         self.0.splice(0..0, steps.iter().rev().copied());
@@ -339,22 +344,28 @@ impl Game {
         self.phase_sold = 0;
         let n = self.players.len();
         // In front of the queue, in order: phase start, one turn per seat from the chooser, phase end.
-        self.steps.push_front(Step::PhaseEnd);
+        let mut phase: smallvec::SmallVec<[Step; 16]> = smallvec::SmallVec::new();
+        phase.push(Step::PhaseStart);
         // A turn's start and end are steps only when some building may hear them.
-        let anyone =
-            |hooks: [Hook; 3]| self.hook_union & (hook_bit(hooks[1] as usize) | hook_bit(hooks[2] as usize)) != 0;
+        let anyone = |hooks: [Hook; 3]| self.hook_union & (hook_bit(hooks[1] as usize) | hook_bit(hooks[2] as usize));
         let (starts, ends) = (anyone(TURN_START), anyone(TURN_END));
-        for k in (0..n).rev() {
-            let turn = (seat + k) % n;
-            if ends || self.hook_mask[turn] & hook_bit(Hook::TurnEnd as usize) != 0 {
-                self.steps.push_front(Step::TurnEnd { seat: turn });
-            }
-            self.steps.push_front(Step::Turn { seat: turn });
-            if starts || self.hook_mask[turn] & hook_bit(Hook::TurnStart as usize) != 0 {
-                self.steps.push_front(Step::TurnStart { seat: turn });
+        let own = hook_bit(Hook::TurnStart as usize) | hook_bit(Hook::TurnEnd as usize);
+        if starts | ends | (self.hook_union & own) == 0 {
+            phase.extend((0..n).map(|k| Step::Turn { seat: (seat + k) % n }));
+        } else {
+            for k in 0..n {
+                let turn = (seat + k) % n;
+                if starts != 0 || self.hook_mask[turn] & hook_bit(Hook::TurnStart as usize) != 0 {
+                    phase.push(Step::TurnStart { seat: turn });
+                }
+                phase.push(Step::Turn { seat: turn });
+                if ends != 0 || self.hook_mask[turn] & hook_bit(Hook::TurnEnd as usize) != 0 {
+                    phase.push(Step::TurnEnd { seat: turn });
+                }
             }
         }
-        self.steps.push_front(Step::PhaseStart);
+        phase.push(Step::PhaseEnd);
+        self.steps.push_front_all(&phase);
         // Whoever listens to a role being chosen, before the phase starts.
         let event = |_: &mut Game| crate::hooks::EventFacts {
             role: Some(role.name()),
@@ -402,8 +413,15 @@ mod tests {
                 }
                 4 => {
                     let batch = [step, Step::HandLimit { seat: i }, Step::RoundEnd];
-                    steps.push_back_all(&batch);
-                    queue.extend(batch);
+                    if i % 2 == 0 {
+                        steps.push_back_all(&batch);
+                        queue.extend(batch);
+                    } else {
+                        steps.push_front_all(&batch);
+                        for s in batch.into_iter().rev() {
+                            queue.push_front(s);
+                        }
+                    }
                 }
                 3 => {
                     let (a, b) = (steps.pop_front(), queue.pop_front());
