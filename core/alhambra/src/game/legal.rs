@@ -126,8 +126,9 @@ impl Game {
                 out.push(Action::Done);
             }
             Decision::Pay { seat, slot, .. } => {
+                let pays = self.pays_mask(slot);
                 for &m in self.players[seat].hand() {
-                    if self.pays(slot, m.currency) {
+                    if pays & (1 << m.currency) != 0 {
                         push(out, m, Action::Pay);
                     }
                 }

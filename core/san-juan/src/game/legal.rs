@@ -55,9 +55,9 @@ impl Game {
                 let hand_cards = &self.players[*seat].hand;
                 let city = &self.players[*seat].city;
                 let spendable = || city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != *over);
-                let goods = spendable().count() as i32;
-                if (*goods_left == 0 || goods == 0) && *remaining as usize >= hand_cards.len() && !hand_cards.is_empty()
-                {
+                // Goods are counted only when some may pay (a black market).
+                let no_goods = *goods_left == 0 || spendable().next().is_none();
+                if no_goods && *remaining as usize >= hand_cards.len() && !hand_cards.is_empty() {
                     out.push(Action::Pay(hand_cards[0])); // every card must go: nothing to choose
                     return;
                 }

@@ -9,7 +9,7 @@ use crate::error::GameError;
 use crate::hooks::{self, EventFacts, Hook};
 use std::sync::Arc;
 
-use engine_script::hook_bit;
+use engine_script::{has_hook, hook_bit};
 
 const TURN_START: [Hook; 3] = [Hook::TurnStart, Hook::OtherTurnStart, Hook::AnyTurnStart];
 const TURN_END: [Hook; 3] = [Hook::TurnEnd, Hook::OtherTurnEnd, Hook::AnyTurnEnd];
@@ -76,13 +76,17 @@ impl Steps {
     }
 
     /// Queues `steps`, in order, to run next.
-    pub(crate) fn push_front_all(&mut self, steps: &[Step]) {
-        self.0.extend(steps.iter().rev());
+    pub(crate) fn push_front_all(&mut self, steps: impl DoubleEndedIterator<Item = Step>) {
+        self.0.extend(steps.rev());
     }
 
     /// Queues `steps`, in order, after every queued step.
-    pub(crate) fn push_back_all(&mut self, steps: &[Step]) {
-        self.0.splice(0..0, steps.iter().rev().copied());
+    pub(crate) fn push_back_all(&mut self, steps: impl DoubleEndedIterator<Item = Step>) {
+        if self.0.is_empty() {
+            self.0.extend(steps.rev()); // the usual case (a new round): nothing to shift
+        } else {
+            self.0.splice(0..0, steps.rev());
+        }
     }
 
     /// Takes the next step.
@@ -238,9 +242,8 @@ impl Game {
             p.boost_used = false;
         }
         // The round's steps go behind whatever is queued, all at once.
-        let mut round: smallvec::SmallVec<[Step; 16]> = smallvec::SmallVec::new();
-        if !first {
-            let mut offers: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::new();
+        let mut offers: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::new();
+        if !first && has_hook(self.hook_union, Hook::RoundStart as usize) {
             for k in 0..n {
                 let seat = (self.governor + k) % n;
                 for slot in self.listeners(Hook::RoundStart, seat) {
@@ -249,13 +252,20 @@ impl Game {
                 }
             }
             offers.sort();
-            round.extend(offers.into_iter().map(|(_, _, slot, seat)| Step::Offer { seat, slot }));
-            round.extend((0..n).map(|k| Step::HandLimit { seat: (self.governor + k) % n }));
         }
+        let governor = self.governor;
         let roles = self.rs.round_roles.get(n).copied().unwrap_or(n).min(Role::ALL.len());
-        round.extend((0..roles).map(|k| Step::ChooseRole { seat: (self.governor + k) % n }));
-        round.push(Step::RoundEnd);
-        self.steps.push_back_all(&round);
+        let limits = if first { 0 } else { n };
+        // Queued last first, as each goes in front of the one after it.
+        let mut round = Steps::default();
+        let steps = if self.steps.0.is_empty() { &mut self.steps } else { &mut round };
+        steps.push_front(Step::RoundEnd);
+        steps.push_front_all((0..roles).map(|k| Step::ChooseRole { seat: (governor + k) % n }));
+        steps.push_front_all((0..limits).map(|k| Step::HandLimit { seat: (governor + k) % n }));
+        steps.push_front_all(offers.into_iter().map(|(_, _, slot, seat)| Step::Offer { seat, slot }));
+        if !round.0.is_empty() {
+            self.steps.push_back_all(round.0.iter().rev().copied());
+        }
     }
 
     /// True when a privilege boost works only once per round at this player count.
@@ -344,15 +354,15 @@ impl Game {
         self.phase_sold = 0;
         let n = self.players.len();
         // In front of the queue, in order: phase start, one turn per seat from the chooser, phase end.
-        let mut phase: smallvec::SmallVec<[Step; 16]> = smallvec::SmallVec::new();
-        phase.push(Step::PhaseStart);
+        self.steps.push_front(Step::PhaseEnd);
         // A turn's start and end are steps only when some building may hear them.
         let anyone = |hooks: [Hook; 3]| self.hook_union & (hook_bit(hooks[1] as usize) | hook_bit(hooks[2] as usize));
         let (starts, ends) = (anyone(TURN_START), anyone(TURN_END));
         let own = hook_bit(Hook::TurnStart as usize) | hook_bit(Hook::TurnEnd as usize);
         if starts | ends | (self.hook_union & own) == 0 {
-            phase.extend((0..n).map(|k| Step::Turn { seat: (seat + k) % n }));
+            self.steps.push_front_all((0..n).map(|k| Step::Turn { seat: (seat + k) % n }));
         } else {
+            let mut phase: smallvec::SmallVec<[Step; 16]> = smallvec::SmallVec::new();
             for k in 0..n {
                 let turn = (seat + k) % n;
                 if starts != 0 || self.hook_mask[turn] & hook_bit(Hook::TurnStart as usize) != 0 {
@@ -363,9 +373,9 @@ impl Game {
                     phase.push(Step::TurnEnd { seat: turn });
                 }
             }
+            self.steps.push_front_all(phase.into_iter());
         }
-        phase.push(Step::PhaseEnd);
-        self.steps.push_front_all(&phase);
+        self.steps.push_front(Step::PhaseStart);
         // Whoever listens to a role being chosen, before the phase starts.
         let event = |_: &mut Game| crate::hooks::EventFacts {
             role: Some(role.name()),
@@ -414,10 +424,10 @@ mod tests {
                 4 => {
                     let batch = [step, Step::HandLimit { seat: i }, Step::RoundEnd];
                     if i % 2 == 0 {
-                        steps.push_back_all(&batch);
+                        steps.push_back_all(batch.into_iter());
                         queue.extend(batch);
                     } else {
-                        steps.push_front_all(&batch);
+                        steps.push_front_all(batch.into_iter());
                         for s in batch.into_iter().rev() {
                             queue.push_front(s);
                         }
