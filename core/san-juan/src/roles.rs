@@ -414,6 +414,7 @@ impl Game {
             return Ok(());
         };
         let opt = chosen.expect("legal build");
+        self.auto_paid.clear();
         if self.logging() {
             self.log_build_cost(seat, card, opt.over)?;
         }
@@ -463,6 +464,9 @@ impl Game {
         let Decision::Pay { seat, card, over, remaining, goods_left, paid } = d else { unreachable!() };
         let goods_left = match a {
             Action::Pay(c) => {
+                if self.legal.len() <= 1 {
+                    self.auto_paid.push(c); // forced: notation accepts it written out
+                }
                 let c = self.take_from_hand(seat, c);
                 self.discard.push(c);
                 self.run += 1;

@@ -180,11 +180,6 @@ impl Game {
     /// Applies an action known to be legal.
     pub(super) fn apply_legal(&mut self, action: Action) -> Result<(), GameError> {
         self.journal.count_action();
-        match action {
-            Action::Build { .. } => self.auto_paid.clear(),
-            Action::Pay(c) if self.legal.len() <= 1 => self.auto_paid.push(c),
-            _ => {}
-        }
         let decision = self.pending.take().expect("a decision is pending");
         // Answering goes on with the chain of events that asked for the decision.
         self.chain = self.pending_chain;

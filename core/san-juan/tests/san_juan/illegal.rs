@@ -193,3 +193,26 @@ fn a_house_cranes_exceptions_name_cards_and_ignore_other_ids() {
         assert!(legal.contains("build well over tower") && !legal.contains(&format!("over {over}")), "{err}");
     }
 }
+
+/// A payment made for the player (every hand card had to go) may still be
+/// written out, each card once: the line reads as the player meant it, and
+/// leaves the game where the short line does.
+#[test]
+fn a_forced_payment_may_be_written_out_once() {
+    let text = "[[players]]\nbuildings = [\"indigo_plant\"]\nhand = [\"tobacco_storage\", \"well\", \"statue\"]\n\
+                [[players]]\nbuildings = [\"indigo_plant\"]\nhand = [\"well\"]\n";
+    let mut written = setup(text);
+    written.apply_text("role builder").unwrap();
+    written.apply_text("build tobacco_storage pay well statue").unwrap();
+    let mut short = setup(text);
+    short.apply_text("role builder").unwrap();
+    short.apply_text("build tobacco_storage").unwrap();
+    for game in [&written, &short] {
+        assert!(game.player(0).hand.is_empty(), "both cards paid");
+        assert_eq!(game.player(0).city.len(), 2, "tobacco storage built");
+    }
+    assert_eq!(written.legal_actions(), short.legal_actions(), "the same decision next");
+    // The cards paid for the player are used up: another `pay well` answers seat 1's decision.
+    let err = refused(&mut written, "pay well");
+    assert!(err.contains("pay well"), "{err}");
+}
