@@ -186,16 +186,19 @@ impl Game {
         if self.logging() {
             self.log_action(&decision, action);
         }
-        match (decision, action) {
-            (Decision::Role { seat, boost, .. }, Action::Role { role, boost: use_boost }) => {
+        let wrong = || -> ! { unreachable!("legal action {action:?} does not answer the pending decision") };
+        match decision {
+            Decision::Role { seat, boost, .. } => {
+                let Action::Role { role, boost: use_boost } = action else { wrong() };
                 self.choose_role(seat, role, if use_boost { boost } else { 1 })
             }
-            (d @ Decision::Build { .. }, a) => self.apply_build(d, a),
-            (d @ Decision::Pay { .. }, a) => self.apply_pay(d, a),
-            (d @ Decision::Produce { .. }, a) => self.apply_produce(d, a),
-            (d @ Decision::Sell { .. }, a) => self.apply_sell(d, a),
-            (Decision::Keep { seat, left, may_stop, by }, a) => self.answer_keep(seat, left, may_stop, by, a),
-            (Decision::Discard { seat, left, reason }, Action::Discard(card)) => {
+            d @ Decision::Build { .. } => self.apply_build(d, action),
+            d @ Decision::Pay { .. } => self.apply_pay(d, action),
+            d @ Decision::Produce { .. } => self.apply_produce(d, action),
+            d @ Decision::Sell { .. } => self.apply_sell(d, action),
+            Decision::Keep { seat, left, may_stop, by } => self.answer_keep(seat, left, may_stop, by, action),
+            Decision::Discard { seat, left, reason } => {
+                let Action::Discard(card) = action else { wrong() };
                 let c = self.take_from_hand(seat, card);
                 self.discard.push(c);
                 self.run += 1;
@@ -212,8 +215,8 @@ impl Game {
                 }
                 Ok(())
             }
-            (Decision::Reveal { seat, slot, .. }, a) => {
-                if let Action::Keep(card) = a {
+            Decision::Reveal { seat, slot, .. } => {
+                if let Action::Keep(card) = action {
                     self.keep_drawn(seat, card);
                     let by = Some(self.players[seat].city[slot].card);
                     self.publish(DREW, |_| EventFacts { n: 1, why: "kept", by, ..EventFacts::new("drew", seat) });
@@ -221,17 +224,22 @@ impl Game {
                 self.discard.append(&mut self.limbo);
                 Ok(())
             }
-            (Decision::Tuck { seat, slot, left, done }, a) => self.answer_tuck(seat, slot, left, done, a),
-            (Decision::Exchange { seat, left, done }, a) => self.answer_exchange(seat, left, done, a),
-            (Decision::Choose { seat, owner, slot, tag, .. }, Action::Choose(w)) => {
+            Decision::Tuck { seat, slot, left, done } => self.answer_tuck(seat, slot, left, done, action),
+            Decision::Exchange { seat, left, done } => self.answer_exchange(seat, left, done, action),
+            Decision::Choose { seat, owner, slot, tag, .. } => {
+                let Action::Choose(w) = action else { wrong() };
                 let answer = Answer::Option(self.rs.cards.word_name(w));
                 self.answer_choice(seat, owner.into(), slot.into(), answer, *tag)
             }
-            (Decision::Pick { seat, owner, slot, picked, rules, .. }, Action::Pass) => {
-                let answer = Answer::Cards(Arc::new(picked.into_vec()));
-                self.answer_choice(seat, owner.into(), slot.into(), answer, rules.tag)
-            }
-            (Decision::Pick { seat, of, owner, slot, from, left, picked, rules }, Action::Pick(card)) => {
+            Decision::Pick { seat, of, owner, slot, from, left, picked, rules } => {
+                let card = match action {
+                    Action::Pass => {
+                        let answer = Answer::Cards(Arc::new(picked.into_vec()));
+                        return self.answer_choice(seat, owner.into(), slot.into(), answer, rules.tag);
+                    }
+                    Action::Pick(card) => card,
+                    _ => wrong(),
+                };
                 let mut picked = picked.into_vec();
                 picked.push(card);
                 let d = Decision::Pick { seat, of, owner, slot, from, left: left - 1, picked: picked.into(), rules };
@@ -248,7 +256,8 @@ impl Game {
                     rules.tag,
                 )
             }
-            (Decision::Give { seat, to, left, cause }, Action::Give(card)) => {
+            Decision::Give { seat, to, left, cause } => {
+                let Action::Give(card) = action else { wrong() };
                 let c = self.take_from_hand(seat, card);
                 self.players[to].hand.push(c);
                 self.players[to].gained += 1;
@@ -257,8 +266,7 @@ impl Game {
                 }
                 Ok(())
             }
-            (Decision::Look { seat, slot, left }, a) => self.answer_look(seat, slot, left, a),
-            (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
+            Decision::Look { seat, slot, left } => self.answer_look(seat, slot, left, action),
         }
     }
 
