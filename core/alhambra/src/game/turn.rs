@@ -63,15 +63,17 @@ impl Game {
     pub(super) fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
         let listened = self.rs.hooks.any_listens([Hook::Refilled]);
         let mut laid = Vec::new();
-        for slot in 0..self.building_display.len() {
-            if self.building_display[slot].is_none() {
-                self.building_display[slot] = self.building_deck.pop();
-                if listened && let Some(b) = self.building_display[slot] {
+        let mut full = true;
+        for shown in &mut self.building_display {
+            if shown.is_none() {
+                *shown = self.building_deck.pop();
+                if listened && let Some(b) = *shown {
                     laid.push(b);
                 }
+                full &= shown.is_some();
             }
         }
-        if self.building_display.iter().any(Option::is_none) {
+        if !full {
             return self.finish();
         }
         let shown = self.money_display.len();
