@@ -97,10 +97,11 @@ impl Game {
                     push(out, m, Action::Take);
                 }
                 if self.mods.is_none() {
-                    let sums = self.players[seat].sums();
-                    for (slot, b) in self.building_display.iter().enumerate() {
+                    let (sums, rs) = (self.players[seat].sums(), &self.rs);
+                    // A slot's currency beside it (the yard has a currency per display slot).
+                    for (slot, (b, &currency)) in self.building_display.iter().zip(&rs.yard).enumerate() {
                         if let Some(b) = b
-                            && sums[self.rs.yard[slot] as usize] >= u32::from(self.rs.building(*b).price)
+                            && sums[usize::from(currency)] >= u32::from(rs.building(*b).price)
                         {
                             out.push(Action::Buy(slot as u8));
                         }
