@@ -29,7 +29,8 @@ impl Game {
                 self.tile = t;
                 self.event(None, |g| format!("trading tile: {}", g.trading_tile_text().unwrap_or_default()));
             }
-            Role::Councillor => {
+            // Skipped when no building in play hears it: then none can start to.
+            Role::Councillor if has_hook(self.hook_union, Hook::CouncilStart as usize) => {
                 let n = self.players.len();
                 for k in 0..n {
                     let seat = (phase.chooser + k) % n;
@@ -69,9 +70,12 @@ impl Game {
         self.everyone_hooks(Hook::PhaseEnd, phase.chooser, phase.chooser, told)?;
         match phase.role {
             Role::Builder => {
-                for k in 0..n {
-                    let seat = (phase.chooser + k) % n;
-                    self.draw_hooks(Hook::BuilderEnd, seat, None, |_| {})?;
+                // Skipped when no building in play hears it: then none can start to.
+                if has_hook(self.hook_union, Hook::BuilderEnd as usize) {
+                    for k in 0..n {
+                        let seat = (phase.chooser + k) % n;
+                        self.draw_hooks(Hook::BuilderEnd, seat, None, |_| {})?;
+                    }
                 }
                 for p in &mut self.players {
                     for s in &mut p.city {
@@ -93,10 +97,12 @@ impl Game {
                 }
             }
             Role::Trader => {
-                for k in 0..n {
-                    let seat = (phase.chooser + k) % n;
-                    let total = self.phase_sold;
-                    self.draw_hooks(Hook::TraderEnd, seat, None, |c| c.total_sold = total)?;
+                if has_hook(self.hook_union, Hook::TraderEnd as usize) {
+                    for k in 0..n {
+                        let seat = (phase.chooser + k) % n;
+                        let total = self.phase_sold;
+                        self.draw_hooks(Hook::TraderEnd, seat, None, |c| c.total_sold = total)?;
+                    }
                 }
                 if let Some(t) = self.tile.take() {
                     self.tiles.push_back(t);
