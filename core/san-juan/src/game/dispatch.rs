@@ -610,16 +610,29 @@ impl Game {
 
     /// Calls a modifier hook on every other player's buildings about `seat`;
     /// `each` gets the building and its value.
+    #[inline]
     pub(crate) fn others_each(
+        &self,
+        hook: Hook,
+        seat: usize,
+        edit: impl Fn(&mut Ctx),
+        each: impl FnMut(CardIdx, i32),
+    ) -> Result<(), GameError> {
+        // Mostly nobody listens (a toll gate is rare): answered at the call.
+        if !has_hook(self.hook_union, hook as usize) {
+            return Ok(());
+        }
+        self.others_each_listening(hook, seat, edit, each)
+    }
+
+    #[inline(never)]
+    fn others_each_listening(
         &self,
         hook: Hook,
         seat: usize,
         edit: impl Fn(&mut Ctx),
         mut each: impl FnMut(CardIdx, i32),
     ) -> Result<(), GameError> {
-        if !has_hook(self.hook_union, hook as usize) {
-            return Ok(());
-        }
         let n = self.players.len();
         for other in (1..n).map(|k| (seat + k) % n) {
             for slot in self.listeners(hook, other) {
