@@ -604,10 +604,7 @@ impl Game {
 
     /// True when currency `c` may pay for the building in `slot`.
     pub(crate) fn pays(&self, slot: u8, c: u8) -> bool {
-        match &self.mods {
-            Some(m) => m.pays[slot as usize] & (1 << c) != 0,
-            None => self.rs.yard[slot as usize] == c,
-        }
+        self.pays_mask(slot) & (1 << c) != 0
     }
 
     /// A bit per currency that may pay for the building in `slot` (the seat to decide's).
