@@ -254,7 +254,8 @@ impl Game {
             offers.sort();
         }
         let governor = self.governor;
-        let roles = self.rs.round_roles.get(n).copied().unwrap_or(n).min(Role::ALL.len());
+        let roles = self.rs.round_roles.get(n).copied().unwrap_or_else(|| self.rs.rules.roles_per_round(n));
+        let roles = roles.min(Role::ALL.len());
         let limits = if first { 0 } else { n };
         // Queued last first, as each goes in front of the one after it.
         let mut round = Steps::default();
