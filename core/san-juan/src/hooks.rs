@@ -1370,6 +1370,9 @@ pub struct CostTable {
     /// Per owner: `None` when its hook reads more than target/over; else a
     /// table made on first use, so memory grows with the cards really built.
     per_owner: Vec<Option<OnceLock<Box<[AtomicI32]>>>>,
+    /// Per owner: its hook never reads `ctx.over`, so its discount is the same
+    /// whatever is covered (a builder turn's crane prices count it once per card).
+    over_free: Vec<bool>,
 }
 
 const UNKNOWN: i32 = i32::MIN;
@@ -1389,7 +1392,17 @@ impl CostTable {
                 qualifies.then(OnceLock::new)
             })
             .collect();
-        CostTable { cards, per_owner }
+        let over_free = (0..cards)
+            .map(|owner| {
+                scripts.reads(Hook::BuildCost as usize, owner).is_some_and(|reads| !reads.iter().any(|r| r == "over"))
+            })
+            .collect();
+        CostTable { cards, per_owner, over_free }
+    }
+
+    /// True when this owner's discount does not depend on the building covered.
+    pub fn over_free(&self, owner: CardIdx) -> bool {
+        self.over_free.get(usize::from(owner)).copied().unwrap_or(false)
     }
 
     fn entry(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<&AtomicI32> {
@@ -1397,6 +1410,14 @@ impl CostTable {
         let n = self.cards;
         let table = lazy.get_or_init(|| (0..n * (n + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect());
         table.get(usize::from(target) * (n + 1) + over.map_or(n, usize::from))
+    }
+
+    /// One owner's discounts, found once for many lookups (`None`: its hook reads more).
+    pub fn row(&self, owner: CardIdx) -> Option<CostRow<'_>> {
+        let lazy = self.per_owner.get(usize::from(owner))?.as_ref()?;
+        let n = self.cards;
+        let table = lazy.get_or_init(|| (0..n * (n + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect());
+        Some(CostRow { table, cards: n })
     }
 
     /// The discount, if this owner's hook qualifies and it was computed before.
@@ -1411,6 +1432,23 @@ impl CostTable {
         {
             a.store(value, Ordering::Relaxed);
         }
+    }
+}
+
+/// One owner's row of a [`CostTable`].
+#[derive(Clone, Copy)]
+pub struct CostRow<'a> {
+    table: &'a [AtomicI32],
+    cards: usize,
+}
+
+impl CostRow<'_> {
+    /// The discount on `target` built over `over`, if computed before.
+    #[inline]
+    pub fn get(&self, target: CardIdx, over: Option<CardIdx>) -> Option<i32> {
+        let n = self.cards;
+        let at = self.table.get(usize::from(target) * (n + 1) + over.map_or(n, usize::from))?;
+        Some(at.load(Ordering::Relaxed)).filter(|&v| v != UNKNOWN)
     }
 }
 
