@@ -554,8 +554,12 @@ impl Game {
     ) -> Result<(), GameError> {
         let before = std::mem::replace(&mut self.event_now, facts);
         let n = self.players.len();
+        // The actor comes first; when no building in play hears the event as
+        // another player's (or anyone's), nobody after the actor does.
+        let heard_by_others = [other, any].into_iter().flatten().any(|h| has_hook(self.hook_union, h as usize));
+        let seats = if heard_by_others { n } else { 1 };
         let mut result = Ok(());
-        'seats: for seat in (0..n).map(|k| (actor + k) % n) {
+        'seats: for seat in (0..seats).map(|k| (actor + k) % n) {
             let mine = if seat == actor { own } else { other };
             for hook in [mine, any].into_iter().flatten() {
                 if !has_hook(self.hook_mask[seat], hook as usize) {
