@@ -303,7 +303,7 @@ impl Game {
             }
             let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
             if cost <= in_hand_after + goods {
-                options.push(BuildOption { card, over: None, cost, goods_as_cards: goods });
+                push_option(&mut options, BuildOption { card, over: None, cost, goods_as_cards: goods });
             }
             if coverable.is_empty() {
                 continue;
@@ -333,7 +333,7 @@ impl Game {
                 }
                 let cost = (base - privilege - discount).max(0);
                 if cost <= in_hand_after + goods {
-                    options.push(BuildOption { card, over: Some(slot), cost, goods_as_cards: goods });
+                    push_option(&mut options, BuildOption { card, over: Some(slot), cost, goods_as_cards: goods });
                 }
             }
         }
@@ -918,6 +918,16 @@ pub(crate) struct BuildAbilities {
     pub except: smallvec::SmallVec<[CardIdx; 4]>,
     /// Goods that may pay, per granting slot: a covered building grants nothing.
     pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
+}
+
+/// Adds a builder's option unless it repeats the one before (a card in hand
+/// and on the public display alike): one legal action each, and the first
+/// (from the hand) is the one an action builds.
+#[inline]
+fn push_option(options: &mut Vec<BuildOption>, option: BuildOption) {
+    if options.last().is_none_or(|last| (last.card, last.over) != (option.card, option.over)) {
+        options.push(option);
+    }
 }
 
 #[cfg(test)]

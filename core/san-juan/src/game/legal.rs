@@ -38,17 +38,9 @@ impl Game {
                 }
             }
             Decision::Build { options, .. } => {
-                // One action per run of equal options (what `dedup` would leave),
-                // compared as plain numbers rather than as actions.
+                // The options repeat none (a card in hand and on display is offered once).
                 let city = &self.players[d.seat()].city;
-                let mut last = None;
-                for o in options {
-                    let key = (o.card, o.over.map(|s| city[s].card));
-                    if last != Some(key) {
-                        out.push(Action::Build { card: key.0, over: key.1 });
-                        last = Some(key);
-                    }
-                }
+                out.extend(options.iter().map(|o| Action::Build { card: o.card, over: o.over.map(|s| city[s].card) }));
                 out.push(Action::Pass);
             }
             Decision::Pay { seat, remaining, goods_left, over, .. } => {
