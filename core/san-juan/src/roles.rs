@@ -920,9 +920,9 @@ pub(crate) struct BuildAbilities {
     pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
 }
 
-/// Adds a builder's option unless it repeats the one before (a card in hand
-/// and on the public display alike): one legal action each, and the first
-/// (from the hand) is the one an action builds.
+/// Adds a builder's option unless it repeats the one just before (a card in
+/// hand and on the public display alike, met one after the other): the first,
+/// from the hand, is the one an action builds.
 #[inline]
 fn push_option(options: &mut Vec<BuildOption>, option: BuildOption) {
     if options.last().is_none_or(|last| (last.card, last.over) != (option.card, option.over)) {

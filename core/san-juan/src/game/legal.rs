@@ -38,7 +38,7 @@ impl Game {
                 }
             }
             Decision::Build { options, .. } => {
-                // The options repeat none (a card in hand and on display is offered once).
+                // One action per option: an option equal to the one before it was never added.
                 let city = &self.players[d.seat()].city;
                 out.extend(options.iter().map(|o| Action::Build { card: o.card, over: o.over.map(|s| city[s].card) }));
                 out.push(Action::Pass);
