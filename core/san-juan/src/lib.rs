@@ -15,6 +15,8 @@ pub mod error;
 pub mod files;
 pub mod game;
 pub mod hooks;
+#[cfg(test)]
+mod house;
 mod interface;
 pub use engine_play::rng;
 mod roles;

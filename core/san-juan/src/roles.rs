@@ -953,20 +953,10 @@ mod tests {
             ("tollhouse", "fn on_other_build_cost(ctx) { if ctx.over == () { 0 } else { -1 } }"),
             ("hoist", "fn on_build_options(ctx) { #{ overbuild: true } }"),
         ];
-        let dir = tempfile::tempdir().unwrap();
-        let mut set = String::from("script_dir = \".\"\n");
-        for (id, script) in cards {
-            set += &format!(
-                "[[card]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"production\"\ngood = \"indigo\"\ncost = 1\nvp = 1\ncopies = 4\nscript = \"{id}.rhai\"\n"
-            );
-            std::fs::write(dir.path().join(format!("{id}.rhai")), format!("{script}\n")).unwrap();
-        }
-        std::fs::write(dir.path().join("extra.toml"), set).unwrap();
-        let rules = "id = \"house\"\nname = \"House\"\nextends = \"second-edition\"\nextra_sets = [\"extra.toml\"]\n";
-        let path = dir.path().join("house.toml");
-        std::fs::write(&path, rules).unwrap();
-        let rs = Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
-        (dir, rs)
+        let keys = "kind = \"production\"\ngood = \"indigo\"\ncost = 1\nvp = 1\ncopies = 4";
+        let cards: Vec<(&str, &str, String)> =
+            cards.iter().map(|(id, script)| (*id, keys, script.to_string())).collect();
+        crate::house::house("second-edition", &cards)
     }
 
     #[test]

@@ -1017,20 +1017,13 @@ mod tests {
     /// A ruleset over the 2nd edition with `scripts` as extra city buildings
     /// (id, `on_score` body), so that a scoring that reads more than scalars is among them.
     fn with_scorers(scripts: &[(&str, &str)]) -> (tempfile::TempDir, Arc<Ruleset>) {
-        let dir = tempfile::tempdir().unwrap();
-        let mut cards = String::from("script_dir = \".\"\n");
-        for (id, body) in scripts {
-            cards += &format!(
-                "[[card]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"city\"\ncost = 1\nvp = 1\ncopies = 3\nscript = \"{id}.rhai\"\n"
-            );
-            std::fs::write(dir.path().join(format!("{id}.rhai")), format!("fn on_score(ctx) {{ {body} }}\n")).unwrap();
-        }
-        std::fs::write(dir.path().join("extra.toml"), cards).unwrap();
-        let rules = "id = \"house\"\nname = \"House\"\nextends = \"second-edition\"\nextra_sets = [\"extra.toml\"]\n";
-        let path = dir.path().join("house.toml");
-        std::fs::write(&path, rules).unwrap();
-        let rs = Ruleset::load(path.to_str().unwrap()).unwrap();
-        (dir, rs)
+        let cards: Vec<(&str, &str, String)> = scripts
+            .iter()
+            .map(|(id, body)| {
+                (*id, "kind = \"city\"\ncost = 1\nvp = 1\ncopies = 3", format!("fn on_score(ctx) {{ {body} }}"))
+            })
+            .collect();
+        crate::house::house("second-edition", &cards)
     }
 
     /// A model for `rs` whose i-th weight is `weight(i)`.
