@@ -1406,10 +1406,7 @@ impl CostTable {
     }
 
     fn entry(&self, owner: CardIdx, target: CardIdx, over: Option<CardIdx>) -> Option<&AtomicI32> {
-        let lazy = self.per_owner.get(usize::from(owner))?.as_ref()?;
-        let n = self.cards;
-        let table = lazy.get_or_init(|| (0..n * (n + 1)).map(|_| AtomicI32::new(UNKNOWN)).collect());
-        table.get(usize::from(target) * (n + 1) + over.map_or(n, usize::from))
+        self.row(owner)?.entry(target, over)
     }
 
     /// One owner's discounts, found once for many lookups (`None`: its hook reads more).
@@ -1442,13 +1439,16 @@ pub struct CostRow<'a> {
     cards: usize,
 }
 
-impl CostRow<'_> {
+impl<'a> CostRow<'a> {
+    fn entry(&self, target: CardIdx, over: Option<CardIdx>) -> Option<&'a AtomicI32> {
+        let n = self.cards;
+        self.table.get(usize::from(target) * (n + 1) + over.map_or(n, usize::from))
+    }
+
     /// The discount on `target` built over `over`, if computed before.
     #[inline]
     pub fn get(&self, target: CardIdx, over: Option<CardIdx>) -> Option<i32> {
-        let n = self.cards;
-        let at = self.table.get(usize::from(target) * (n + 1) + over.map_or(n, usize::from))?;
-        Some(at.load(Ordering::Relaxed)).filter(|&v| v != UNKNOWN)
+        Some(self.entry(target, over)?.load(Ordering::Relaxed)).filter(|&v| v != UNKNOWN)
     }
 }
 
