@@ -158,21 +158,22 @@ impl Game {
     fn cut_piles(&mut self) {
         let piles = self.rs.rules.piles;
         let len = self.deck.len();
-        // Top first from here on.
-        let mut top_first: Vec<Draw> = self.deck.drain(..).rev().collect();
+        // Top first from here on: each pile is the next cards from the deck's top.
         let mut out: Vec<Draw> = Vec::with_capacity(len + self.rs.scorings.len());
         let mut ranges = Vec::new();
+        let mut left = len; // `deck[..left]`: not yet in a pile (the top is the end)
         for k in 0..piles {
             let size = len / piles + usize::from(k < len % piles);
-            let mut pile: Vec<Draw> = top_first.drain(..size).collect();
+            let start = out.len();
+            out.extend(self.deck[left - size..left].iter().rev());
+            left -= size;
             for (i, s) in self.rs.scorings.iter().enumerate() {
                 if s.pile == Some(k + 1) {
-                    let at = rng::below(&mut self.rng, pile.len() + 1);
-                    pile.insert(at, Draw::Scoring(i as u8));
-                    ranges.push((i, out.len(), out.len() + pile.len()));
+                    let at = rng::below(&mut self.rng, out.len() - start + 1);
+                    out.insert(start + at, Draw::Scoring(i as u8));
+                    ranges.push((i, start, out.len()));
                 }
             }
-            out.extend(pile);
         }
         let total = out.len();
         for (i, start, end) in ranges {
