@@ -251,7 +251,8 @@ impl Game {
         let goods = goods_for(None);
         // The buildings that may be covered, with the goods left to pay with
         // when each is: the same for every card, so worked out once.
-        let coverable: smallvec::SmallVec<[(usize, CardIdx, i32); 12]> = if overbuild {
+        // With whether the covered building has an `on_covered_cost` of its own.
+        let coverable: smallvec::SmallVec<[(usize, CardIdx, i32, bool); 12]> = if overbuild {
             p.city
                 .iter()
                 .enumerate()
@@ -266,7 +267,10 @@ impl Game {
                     });
                     !excluded && s.active && !better_twin
                 })
-                .map(|(slot, s)| (slot, s.card, goods_for(Some(slot))))
+                .map(|(slot, s)| {
+                    let hears = self.rs.scripts.listens(Hook::CoveredCost as usize, s.card as usize);
+                    (slot, s.card, goods_for(Some(slot)), hears)
+                })
                 .collect()
         } else {
             smallvec::SmallVec::new()
@@ -274,23 +278,22 @@ impl Game {
         // Covering prices: the discounts that do not depend on what is covered
         // (a quarry's) are counted once per card; only the others (the crane's)
         // and the covered building's own are asked per building covered.
+        // Each listener with its table row, found once per turn.
         let table = &self.rs.cost_table;
-        let mut free = Listeners::default();
-        let mut bound: smallvec::SmallVec<[(usize, Option<hooks::CostRow>); 2]> = smallvec::SmallVec::new();
+        type Rows<'a> = smallvec::SmallVec<[(usize, Option<hooks::CostRow<'a>>); 4]>;
+        let (mut free, mut bound) = (Rows::new(), Rows::new());
         if !coverable.is_empty() {
             for l in cost_listeners.iter() {
                 let owner = p.city[l].card;
-                if table.over_free(owner) {
-                    free.push(l);
-                } else {
-                    bound.push((l, table.row(owner)));
-                }
+                let side = if table.over_free(owner) { &mut free } else { &mut bound };
+                side.push((l, table.row(owner)));
             }
         }
-        let covered_hears: smallvec::SmallVec<[bool; 12]> = coverable
-            .iter()
-            .map(|&(_, covered, _)| self.rs.scripts.listens(Hook::CoveredCost as usize, covered as usize))
-            .collect();
+        // A listener's discount: from its row, else its script.
+        let discount_of = |l: usize, row: Option<hooks::CostRow>, card: CardIdx, over_card: Option<CardIdx>| {
+            row.and_then(|r| r.get(card, over_card))
+                .map_or_else(|| self.cost_discount_called(seat, l, card, over_card), Ok)
+        };
         let others_hear = has_hook(self.hook_union, Hook::OtherBuildCost as usize);
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let granted = p.grants.discount;
@@ -310,12 +313,12 @@ impl Game {
             }
             // What build_cost_from would find for each covering, in fewer steps.
             let mut free_values: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
-            for l in free.iter() {
-                free_values.push((l, self.cost_discount(seat, l, card, None)?));
+            for &(l, row) in &free {
+                free_values.push((l, discount_of(l, row, card, None)?));
             }
             let free_sum: i32 = free_values.iter().map(|&(_, v)| v).sum();
             let base = cards.get(card).cost;
-            for (&(slot, covered, goods), &covered_hears) in coverable.iter().zip(&covered_hears) {
+            for &(slot, covered, goods, covered_hears) in &coverable {
                 if covered == card {
                     continue;
                 }
@@ -323,10 +326,7 @@ impl Game {
                 let lost = free_values.iter().find(|&&(l, _)| l == slot).map_or(0, |&(_, v)| v);
                 let mut discount = free_sum - lost + granted;
                 for &(l, row) in bound.iter().filter(|&&(l, _)| l != slot) {
-                    discount += match row.and_then(|r| r.get(card, Some(covered))) {
-                        Some(v) => v,
-                        None => self.cost_discount(seat, l, card, Some(covered))?,
-                    };
+                    discount += discount_of(l, row, card, Some(covered))?;
                 }
                 if covered_hears || others_hear {
                     discount += self.covering_discount(seat, card, slot, covered_hears)?;
@@ -439,24 +439,9 @@ impl Game {
         Ok((base - privilege - discount).max(0))
     }
 
-    /// The discount `seat`'s building in `slot` gives on `card` (built over a
-    /// `over_card`): from the ruleset's table, else its script (then remembered).
-    #[inline]
-    fn cost_discount(
-        &self,
-        seat: usize,
-        slot: usize,
-        card: CardIdx,
-        over_card: Option<CardIdx>,
-    ) -> Result<i32, GameError> {
-        let owner = self.players[seat].city[slot].card;
-        match self.rs.cost_table.get(owner, card, over_card) {
-            Some(v) => Ok(v),
-            None => self.cost_discount_called(seat, slot, card, over_card),
-        }
-    }
-
-    /// [`Game::cost_discount`] not yet in the table: the script's answer.
+    /// The discount `seat`'s building in `slot` gives on `card` (built over
+    /// `over_card`) when the ruleset's table does not hold it: its script's
+    /// answer, then kept in the table.
     #[inline(never)]
     fn cost_discount_called(
         &self,

@@ -32,7 +32,7 @@ impl Listeners {
         Listeners(SmallVec::new())
     }
 
-    pub(crate) fn push(&mut self, slot: usize) {
+    fn push(&mut self, slot: usize) {
         debug_assert!(slot <= usize::from(u16::MAX), "a city of {slot} buildings");
         self.0.push(slot as u16);
     }
