@@ -1,7 +1,5 @@
 //! Card types: what a card set TOML file says about each building.
 
-use std::collections::HashMap;
-
 use rhai::ImmutableString;
 use serde::Deserialize;
 
@@ -78,7 +76,8 @@ pub struct CardDef {
 pub struct CardTable {
     /// Card types in definition order.
     pub cards: Vec<CardDef>,
-    by_id: HashMap<String, CardIdx>,
+    // Fx, not SipHash: scripts name cards by id (a crane's exceptions) every turn.
+    by_id: rustc_hash::FxHashMap<String, CardIdx>,
     /// Each card's id as game records hold it (shared, not copied per record).
     record_ids: Vec<Arc<str>>,
     /// The option names scripts' choices offered (`sell`, `draw`), interned so

@@ -1339,25 +1339,26 @@ pub fn map_bool(map: &Map, key: &str) -> Result<bool, String> {
     map.get(key).cloned().map_or(Ok(false), as_bool).map_err(|e| format!("key `{key}` {e}"))
 }
 
-/// A list of card ids in a result (an array of strings or cards).
-pub fn as_ids(value: Dynamic) -> Result<Vec<String>, String> {
+/// The cards a result lists (an array of card ids or cards), as indices in
+/// `table`; an id that names no card of the ruleset matches none, so it is
+/// left out. Cards are read by index, not by their id's text.
+pub fn as_cards(value: Dynamic, table: &CardTable) -> Result<smallvec::SmallVec<[CardIdx; 4]>, String> {
     if value.is_unit() {
-        return Ok(Vec::new());
+        return Ok(smallvec::SmallVec::new());
     }
     let type_name = value.type_name();
-    let array = value.try_cast::<Array>().ok_or_else(|| format!("returned a {type_name}, expected an array"))?;
-    array
-        .into_iter()
-        .map(|v| {
-            if v.is_string() {
-                Ok(v.into_string().unwrap_or_default())
-            } else if let Some(card) = v.clone().try_cast::<Card>() {
-                Ok(card.table.get(card.idx).id.to_string())
-            } else {
-                Err(format!("returned an array holding a {}, expected card ids", v.type_name()))
-            }
-        })
-        .collect()
+    let array = value.as_array_ref().map_err(|_| format!("returned a {type_name}, expected an array"))?;
+    let mut out = smallvec::SmallVec::new();
+    for v in array.iter() {
+        if let Ok(id) = v.as_immutable_string_ref() {
+            out.extend(table.idx(&id));
+        } else if let Some(card) = v.read_lock::<Card>() {
+            out.push(card.idx);
+        } else {
+            return Err(format!("returned an array holding a {}, expected card ids", v.type_name()));
+        }
+    }
+    Ok(out)
 }
 
 /// A fast path for `on_build_cost` hooks that read only `ctx.target`,
@@ -1560,6 +1561,26 @@ mod library_tests {
         let mut scope = rhai::Scope::new();
         scope.push("smithy", card("smithy")).push("smithy2", card("smithy")).push("well", card("well"));
         engine.eval_with_scope::<bool>(&mut scope, script).expect(script)
+    }
+
+    #[test]
+    fn a_card_list_result_reads_ids_and_cards_and_leaves_out_unknown_ids() {
+        let rs = Ruleset::load("second-edition").expect("built-in ruleset");
+        let table = &rs.cards;
+        let idx = |id: &str| table.idx(id).expect("a 2nd-edition card");
+        let list: Array = vec![
+            Dynamic::from(ImmutableString::from("well")),
+            Dynamic::from(Card::new(table, idx("smithy"))),
+            Dynamic::from(ImmutableString::from("no_such_card")),
+            Dynamic::from(ImmutableString::from("well")),
+        ];
+        let cards = as_cards(Dynamic::from_array(list), table).expect("ids and cards");
+        assert_eq!(cards.as_slice(), [idx("well"), idx("smithy"), idx("well")]);
+        assert!(as_cards(Dynamic::UNIT, table).expect("nothing").is_empty());
+        let err = as_cards(Dynamic::from_int(3), table).expect_err("a number is no list");
+        assert!(err.contains("expected an array"), "{err}");
+        let err = as_cards(Dynamic::from_array(vec![Dynamic::from_int(3)]), table).expect_err("a number is no card");
+        assert!(err.contains("holding a i32, expected card ids"), "{err}");
     }
 
     #[test]
