@@ -4,11 +4,13 @@
 use rhai::{Dynamic, Map};
 
 /// Reads an integer result; `()` counts as 0.
+#[inline]
 pub fn as_int(value: Dynamic) -> Result<i32, String> {
     int_at(&value)
 }
 
 /// [`as_int`] read in place (a literal answer the host keeps).
+#[inline]
 pub fn int_at(value: &Dynamic) -> Result<i32, String> {
     if value.is_unit() {
         return Ok(0);
@@ -17,6 +19,7 @@ pub fn int_at(value: &Dynamic) -> Result<i32, String> {
 }
 
 /// Reads an integer result that must lie in `range` (a hook's [`crate::HookSpec::range`]).
+#[inline]
 pub fn as_int_in(value: Dynamic, range: Option<(i64, i64)>) -> Result<i32, String> {
     int_in(as_int(value)?, range)
 }

@@ -54,6 +54,7 @@ impl Game {
     }
 
     /// The building in a display slot that a pending purchase refers to, and its price.
+    #[inline]
     pub(super) fn slot_building(&self, slot: u8) -> (BuildingIdx, u32) {
         let b = self.building_display[slot as usize].expect("a building in the slot being bought");
         (b, self.price_at(slot))

@@ -122,6 +122,7 @@ impl Game {
     /// [`Game::refresh_hook_masks`] after a change to `seat`'s city alone: the
     /// other seats' masks stand (a quarter of the work with four players, at
     /// every building built and every city a bot prices).
+    #[inline]
     pub(crate) fn refresh_seat_mask(&mut self, seat: usize) {
         if self.hook_mask.len() != self.players.len() {
             return self.refresh_hook_masks();
@@ -425,6 +426,7 @@ impl Game {
     }
 
     /// An integer answer checked against the hook's range, or the error at the card's hook.
+    #[inline]
     fn int_in_range(&self, hook: Hook, card: CardIdx, n: Result<i32, String>) -> Result<i32, GameError> {
         n.and_then(|n| engine_script::results::int_in(n, hooks::HOOKS[hook as usize].range))
             .map_err(|e| self.rs.scripts.bad_return(hook as usize, card as usize, &e).into())

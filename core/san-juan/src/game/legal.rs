@@ -136,6 +136,9 @@ impl Game {
 
     /// [`apply`](Self::apply) for an action known to be one of the legal ones,
     /// leaving the events it logs in the journal (a bot's game logs none).
+    // Inlined into the bot's move, with `advance`: a call less per decision
+    // (1.6% of a random game's instructions with the hints beside it).
+    #[inline(always)]
     pub(crate) fn apply_trusted(&mut self, action: Action) -> Result<(), GameError> {
         if let Some(why) = &self.broken {
             return Err(GameError::Broken(why.clone()));

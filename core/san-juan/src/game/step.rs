@@ -107,6 +107,7 @@ impl Steps {
 
 impl Game {
     /// Runs steps until a decision with a real choice is pending or the game ends.
+    #[inline]
     pub(crate) fn advance(&mut self) -> Result<(), GameError> {
         loop {
             // What happened is heard first, before the next decision, effect or step.
@@ -302,6 +303,7 @@ impl Game {
     }
 
     /// The hand limit of `seat` now.
+    #[inline]
     pub fn hand_limit_of(&self, seat: usize) -> Result<i32, GameError> {
         let others = self.others_sum(Hook::OtherHandLimit, seat, |_| {})?;
         Ok(self.own_hand_limit(seat)?.saturating_add(others))
