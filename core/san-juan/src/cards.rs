@@ -76,7 +76,7 @@ pub struct CardDef {
 pub struct CardTable {
     /// Card types in definition order.
     pub cards: Vec<CardDef>,
-    // Fx, not SipHash: scripts name cards by id (a crane's exceptions) every turn.
+    // Fx, not SipHash: scripts answer with card ids (the card a gold mine lets keep).
     by_id: rustc_hash::FxHashMap<String, CardIdx>,
     /// Each card's id as game records hold it (shared, not copied per record).
     record_ids: Vec<Arc<str>>,

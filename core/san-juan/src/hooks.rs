@@ -1342,7 +1342,7 @@ pub fn map_bool(map: &Map, key: &str) -> Result<bool, String> {
 /// The cards a result lists (an array of card ids or cards), as indices in
 /// `table`; an id that names no card of the ruleset matches none, so it is
 /// left out. Cards are read by index, not by their id's text.
-pub fn as_cards(value: Dynamic, table: &CardTable) -> Result<smallvec::SmallVec<[CardIdx; 4]>, String> {
+pub fn as_cards(value: &Dynamic, table: &CardTable) -> Result<smallvec::SmallVec<[CardIdx; 4]>, String> {
     if value.is_unit() {
         return Ok(smallvec::SmallVec::new());
     }
@@ -1574,12 +1574,12 @@ mod library_tests {
             Dynamic::from(ImmutableString::from("no_such_card")),
             Dynamic::from(ImmutableString::from("well")),
         ];
-        let cards = as_cards(Dynamic::from_array(list), table).expect("ids and cards");
+        let cards = as_cards(&Dynamic::from_array(list), table).expect("ids and cards");
         assert_eq!(cards.as_slice(), [idx("well"), idx("smithy"), idx("well")]);
-        assert!(as_cards(Dynamic::UNIT, table).expect("nothing").is_empty());
-        let err = as_cards(Dynamic::from_int(3), table).expect_err("a number is no list");
+        assert!(as_cards(&Dynamic::UNIT, table).expect("nothing").is_empty());
+        let err = as_cards(&Dynamic::from_int(3), table).expect_err("a number is no list");
         assert!(err.contains("expected an array"), "{err}");
-        let err = as_cards(Dynamic::from_array(vec![Dynamic::from_int(3)]), table).expect_err("a number is no card");
+        let err = as_cards(&Dynamic::from_array(vec![Dynamic::from_int(3)]), table).expect_err("a number is no card");
         assert!(err.contains("holding a i32, expected card ids"), "{err}");
     }
 

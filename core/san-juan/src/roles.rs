@@ -205,7 +205,7 @@ impl Game {
         let overbuild = hooks::map_bool(&map, "overbuild").map_err(bad)?;
         let goods_as_cards = hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
         let except = match map.get("overbuild_except") {
-            Some(v) => hooks::as_cards(v.clone(), &self.rs.cards).map_err(bad)?.as_slice().into(),
+            Some(v) => hooks::as_cards(v, &self.rs.cards).map_err(bad)?.as_slice().into(),
             None => std::sync::Arc::from([]),
         };
         Ok(hooks::BuildGrant { overbuild, except, goods_as_cards })
@@ -879,7 +879,7 @@ impl Game {
         let ctx = self.script_ctx(Hook::Reveal, self.ctx(seat, slot), Some(Arc::new(self.limbo.clone())));
         let card = ctx.card as usize;
         let v = self.rs.scripts.call(Hook::Reveal as usize, card, Dynamic::from(ctx))?.unwrap_or(Dynamic::UNIT);
-        let kept = hooks::as_cards(v, &self.rs.cards)
+        let kept = hooks::as_cards(&v, &self.rs.cards)
             .map_err(|e| self.rs.scripts.bad_return(Hook::Reveal as usize, card, &e))?;
         let keepable: Vec<CardIdx> = self.limbo.iter().copied().filter(|c| kept.contains(c)).collect();
         if keepable.is_empty() {
