@@ -158,7 +158,7 @@ pub fn compile(ast: &AST, name: &str, natives: &Natives, size: usize) -> Option<
     }
     let (start, end, _) = crate::body_span(ast, name)?;
     let script_fns = ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
-    let mut c = Compiler { natives, script_fns, names: def.params.iter().map(|p| p.to_string()).collect() };
+    let mut c = Compiler { natives, script_fns, names: def.params.iter().map(|p| (p.to_string(), false)).collect() };
     let mut body = Some(Vec::new());
     // The walk visits every function; a top-level node inside this body's span is one of its statements.
     ast.walk(&mut |path: &[ASTNode]| {
@@ -184,6 +184,9 @@ enum Node {
     Let(Box<Node>),
     /// `x = v` or `x op= v` on a local.
     Assign(usize, Option<Op>, Box<Node>),
+    /// `x[k] = v` or `x[k] op= v` (`x.k` alike) on a list or map held by a local:
+    /// the local, the key, the operator, the value.
+    SetIndex(usize, Box<Node>, Option<Op>, Box<Node>),
     Array(Vec<Node>),
     Map(Box<Map>, Vec<(ImmutableString, Node)>),
     /// A property of a value: a map's entry, or one of the getters of that name.
@@ -200,8 +203,10 @@ enum Node {
     If(Box<Node>, Block, Block),
     Block(Block),
     Return(Box<Node>),
-    /// `array.len()` and `text.len()`.
+    /// `array.len()`, `map.len()` and `text.len()`.
     Len(Box<Node>),
+    /// `map.keys()`, or `map.values()` when true.
+    Entries(Box<Node>, bool),
     /// `for x in items` (with the index too: `for (x, i) in items`): the
     /// items, whether the index is kept, the body.
     ForEach(Box<Node>, bool, Block),
@@ -261,8 +266,8 @@ impl Op {
 struct Compiler<'n> {
     natives: &'n Natives,
     script_fns: Vec<(String, usize)>,
-    /// The locals in scope, by name, in the order made.
-    names: Vec<String>,
+    /// The locals in scope, by name, in the order made, each with whether it is a constant.
+    names: Vec<(String, bool)>,
 }
 
 impl Compiler<'_> {
@@ -274,7 +279,7 @@ impl Compiler<'_> {
     }
 
     fn local(&self, name: &str) -> Option<usize> {
-        self.names.iter().rposition(|n| n == name)
+        self.names.iter().rposition(|(n, _)| n == name)
     }
 
     fn stmt(&mut self, stmt: &Stmt) -> Option<Node> {
@@ -287,24 +292,43 @@ impl Compiler<'_> {
                 let cond = self.expr(&flow.expr)?;
                 Node::If(Box::new(cond), self.block(&flow.body)?, self.block(&flow.branch)?)
             }
-            Stmt::Var(var, _, _) => {
+            Stmt::Var(var, flags, _) => {
                 let value = self.expr(&var.1)?;
-                self.names.push(var.0.name.to_string());
+                self.names.push((var.0.name.to_string(), flags.contains(rhai::ASTFlags::CONSTANT)));
                 Node::Let(Box::new(value))
             }
             Stmt::Assignment(assign) => {
                 let (op, target) = &**assign;
-                let Expr::Variable(var, _, _) = &target.lhs else { return None };
+                // `x = v`, or `x[k] = v` and `x.k = v` on a list or map held by `x`.
+                let (var, key) = match &target.lhs {
+                    Expr::Variable(var, _, _) => (var, None),
+                    Expr::Index(chain, flags, _) if *flags == rhai::ASTFlags::BREAK => {
+                        let Expr::Variable(var, _, _) = &chain.lhs else { return None };
+                        (var, Some(self.expr(&chain.rhs)?))
+                    }
+                    Expr::Dot(chain, flags, _) if flags.is_empty() => {
+                        let (Expr::Variable(var, _, _), Expr::Property(prop, _)) = (&chain.lhs, &chain.rhs) else {
+                            return None;
+                        };
+                        (var, Some(Node::Const(Dynamic::from(prop.2.clone()))))
+                    }
+                    _ => return None,
+                };
                 let slot = self.local(&var.1)?;
                 // The parameter stays as given: the caller takes it back to run Rhai.
-                if slot == 0 {
+                // A constant's contents are Rhai's to refuse.
+                if slot == 0 || (key.is_some() && self.names[slot].1) {
                     return None;
                 }
                 let op = match op.get_op_assignment_info() {
                     None => None,
                     Some((.., syntax)) => Some(Op::from_name(syntax).filter(|o| o.arithmetic())?),
                 };
-                Node::Assign(slot, op, Box::new(self.expr(&target.rhs)?))
+                let value = Box::new(self.expr(&target.rhs)?);
+                match key {
+                    None => Node::Assign(slot, op, value),
+                    Some(key) => Node::SetIndex(slot, Box::new(key), op, value),
+                }
             }
             Stmt::For(looped, _) => {
                 let (var, index, flow) = &**looped;
@@ -316,9 +340,9 @@ impl Compiler<'_> {
                     e => (self.expr(e)?, None),
                 };
                 let depth = self.names.len();
-                self.names.push(var.name.to_string());
+                self.names.push((var.name.to_string(), false));
                 if let Some(index) = index {
-                    self.names.push(index.name.to_string());
+                    self.names.push((index.name.to_string(), false));
                 }
                 let body = self.block(&flow.body);
                 self.names.truncate(depth);
@@ -471,6 +495,8 @@ impl Compiler<'_> {
             ("!", 1, None) => Some(Node::Not(Box::new(args.next()?))),
             ("-", 1, None) => Some(Node::Neg(Box::new(args.next()?))),
             ("len", 1, None) => Some(Node::Len(Box::new(args.next()?))),
+            ("keys", 1, None) => Some(Node::Entries(Box::new(args.next()?), false)),
+            ("values", 1, None) => Some(Node::Entries(Box::new(args.next()?), true)),
             ("contains", 2, None) => {
                 let equals = self.natives.fns.get(&("==".to_string(), 2)).map(|n| n.clone().into());
                 Some(Node::Contains(Box::new(args.next()?), Box::new(args.next()?), equals))
@@ -602,6 +628,35 @@ impl Frame {
         self.fits(&v).then_some(v)
     }
 
+    /// `locals[slot][key] = v` (or `op=`) on a list (an index within it) or
+    /// a map (a text key; `op=` only on a key it holds); `None` for anything
+    /// else, or a result past the sandbox's sizes, which Rhai then decides.
+    fn set_index(&mut self, slot: usize, key: &Dynamic, op: Option<Op>, v: Dynamic) -> Option<()> {
+        let combine = |old: &Dynamic, v: Dynamic| match op {
+            None => Some(v),
+            Some(op) => arithmetic(op, old.as_int().ok()?, v.as_int().ok()?),
+        };
+        let target = &mut self.locals[slot];
+        if target.is_array() {
+            let mut array = target.as_array_mut().ok()?;
+            let item = array.get_mut(usize::try_from(key.as_int().ok()?).ok()?)?;
+            *item = combine(item, v)?;
+        } else if target.is_map() {
+            let key = key.read_lock::<ImmutableString>()?;
+            let mut map = target.as_map_mut().ok()?;
+            match map.get_mut(key.as_str()) {
+                Some(item) => *item = combine(item, v)?,
+                None if op.is_none() => {
+                    map.insert(key.as_str().into(), v);
+                }
+                None => return None,
+            }
+        } else {
+            return None;
+        }
+        self.fits(&self.locals[slot]).then_some(())
+    }
+
     /// `v` is within the sandbox's sizes (false too for a value it cannot measure).
     fn fits(&self, v: &Dynamic) -> bool {
         if !(v.is_array() || v.is_map() || v.is_string()) {
@@ -684,11 +739,21 @@ impl Frame {
                 }
                 Dynamic::FALSE
             }
+            Node::SetIndex(slot, key, op, value) => {
+                // Rhai's order: the value, then the key.
+                let v = value!(self.node(value));
+                let key = value!(self.node(key));
+                self.set_index(*slot, &key, *op, v)?;
+                Dynamic::UNIT
+            }
             Node::Index(object, index) => {
-                let i = value!(self.node(index)).as_int().ok()?;
-                let i = usize::try_from(i).ok()?;
+                let index = value!(self.node(index));
                 match self.operand(object)? {
-                    Ok(object) => object.as_array_ref().ok()?.get(i)?.clone(),
+                    Ok(object) => match object.as_map_ref() {
+                        // A missing key is `()` in Rhai, unless the engine is set to fail: left to Rhai.
+                        Ok(map) => map.get(index.read_lock::<ImmutableString>()?.as_str())?.clone(),
+                        Err(_) => object.as_array_ref().ok()?.get(usize::try_from(index.as_int().ok()?).ok()?)?.clone(),
+                    },
                     Err(ret) => return Some(ret),
                 }
             }
@@ -696,6 +761,8 @@ impl Frame {
                 Ok(object) => {
                     let n = if object.is_array() {
                         object.as_array_ref().ok()?.len()
+                    } else if object.is_map() {
+                        object.as_map_ref().ok()?.len()
                     } else {
                         object.as_immutable_string_ref().ok()?.chars().count()
                     };
@@ -703,6 +770,20 @@ impl Frame {
                 }
                 Err(ret) => return Some(ret),
             },
+            Node::Entries(object, values) => {
+                let array: Array = match self.operand(object)? {
+                    Ok(object) => {
+                        let map = object.as_map_ref().ok()?;
+                        if *values {
+                            map.values().cloned().collect()
+                        } else {
+                            map.keys().map(|k| Dynamic::from(ImmutableString::from(k.as_str()))).collect()
+                        }
+                    }
+                    Err(ret) => return Some(ret),
+                };
+                self.checked(Dynamic::from_array(array))?
+            }
             Node::If(cond, then, otherwise) => {
                 let branch = if value!(self.node(cond)).as_bool().ok()? { then } else { otherwise };
                 return self.block(branch);
@@ -984,6 +1065,14 @@ mod tests {
             "fn f(x) { [2 in [1, 2], x.n in [1, 2], \"a\" in [\"b\"], [1, 2].contains(x.n), x in x.things, 1 in [\"1\", ()]] }",
             "fn f(x) { let m = #{ a: 1 }; [\"a\" in m, x.name in m, \"eve\" in x.name, x.name.contains(\"sev\")] }",
             "fn f(x) { `${x.n},${x.n > 1},${x}` }",
+            // Lists and maps changed in place, read by key; a map's keys and values.
+            "fn f(x) { let a = [0, 1, 2]; a[1] = x.n; a[2] *= x.n; a[0] -= 1; a }",
+            "fn f(x) { let m = #{ a: 1 }; m.a = x.n; m.c = [x.n]; m[x.name] = 2; m[\"a\"] += 1; [m, m.len(), m.keys(), m.values()] }",
+            "fn f(x) { let m = #{ a: x.n }; let k = \"a\"; [m[k], m[\"a\"] * 2, #{}.keys()] }",
+            // Counts per key in a map of maps (the shape of a residence's sets).
+            "fn f(x) { let by = #{}; for t in x.things { let k = `${t.n % 2}`; if !(k in by) { by[k] = #{}; } \
+             let c = by[k]; c[t.name] = if t.name in c { c[t.name] + 1 } else { 1 }; by[k] = c; } \
+             let s = 0; for k in by.keys() { for n in by[k].values() { s += n; } } [by, s] }",
             // Past the sandbox's 20 bytes: Rhai's error.
             "fn f(x) { `n=${x.n}, ${x.n > 1} of ${x.name}: ${x}` }",
         ];
@@ -1020,6 +1109,16 @@ mod tests {
             ("fn f(x) { let n = 0; loop { n += 0; } }", 1, "error: Too many operations"),
             ("fn f(x) { for c in x.name { } }", 1, "()"),
             ("fn f(x) { let a = []; for i in 0..25 { a.push(i); } a }", 1, "error: Size of array"),
+            // Keys and indices Rhai refuses or reads otherwise: out of bounds, from the end, not
+            // a text, an `op=` on a missing key, a map past the sandbox's size, a missing key read.
+            ("fn f(x) { let a = [1]; a[x.n] = 2; a }", 3, "error: Array index 3 out of bounds"),
+            ("fn f(x) { let a = [1, 2]; a[-1] = x.n; a }", 7, "[1, 7]"),
+            ("fn f(x) { let m = #{}; m[x.n] = 1; m }", 1, "error"),
+            ("fn f(x) { let m = #{}; m.a += x.n; m }", 1, "error"),
+            ("fn f(x) { let a = [\"s\"]; a[0] += x.n; a }", 1, "[\"s1\"]"),
+            ("fn f(x) { let m = #{}; for i in 0..25 { m[`${i}`] = x.n; } m.len() }", 1, "error: Size of object map"),
+            ("fn f(x) { let m = #{}; m[x.name] }", 1, "()"),
+            ("fn f(x) { let a = [x.n]; a.keys() }", 1, "error: Function not found"),
             // Two values of a type whose `==` only Rhai knows (a range): Rhai's answer.
             ("fn f(x) { let r = 1..x.n; [r].contains(r) }", 3, "true"),
         ] {
@@ -1031,7 +1130,9 @@ mod tests {
         for script in [
             "fn f(x) { loop { break 3; } }",
             "fn f(x) { g(x) } fn g(x) { 1 }",
-            "fn f(x) { let m = #{}; m.a = 1; m }",
+            "fn f(x) { let m = #{ a: #{} }; m.a.b = 1; m }",
+            "fn f(x) { x.n = 1; x }",
+            "fn f(x) { let m = #{}; m[\"a\"][0] = 1; m }",
             "fn f(x) { throw \"no\"; }",
             "fn f(x) { x.name.sub_string(1) }",
             "fn f(x) { x.name.len() + x?.n }",
