@@ -1084,54 +1084,72 @@ impl ScriptCtx {
             .collect()
     }
 
-    /// `ctx.table`: the public table as maps and lists.
+    /// `ctx.table`: the public table as maps and lists, one entry per [`TABLE_KEYS`].
     fn table_map(&self) -> Dynamic {
-        let Some(v) = &self.view else { return Dynamic::UNIT };
-        let int = |n: i64| Dynamic::from_int(n as rhai::INT);
-        let seat_of = |s: Option<usize>| s.map_or(Dynamic::UNIT, |s| int(s as i64));
-        let players: Array = v
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(seat, p)| {
-                let buildings: Array = p.city.iter().map(|s| Dynamic::from_map(self.slot_map(s))).collect();
-                let counters: Map = p.counters.iter().map(|(k, n)| ((&**k).into(), int(i64::from(*n)))).collect();
-                let mut m = Map::new();
-                m.insert("seat".into(), int(seat as i64));
-                m.insert("hand".into(), int(i64::from(p.hand)));
-                m.insert("goods".into(), int(p.city.iter().filter(|s| s.good).count() as i64));
-                m.insert("buildings".into(), Dynamic::from_array(buildings));
-                m.insert("counters".into(), Dynamic::from_map(counters));
-                m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
-                Dynamic::from_map(m)
-            })
-            .collect();
-        let chosen: Map = crate::actions::Role::ALL
-            .iter()
-            .zip(v.chosen_by)
-            .filter_map(|(r, by)| by.map(|s| (r.name().into(), int(s as i64))))
-            .collect();
-        let earlier: rhai::Array = (v.earlier_rounds.iter())
-            .map(|round| {
-                let m: Map = (crate::actions::Role::ALL.iter().zip(round))
-                    .filter(|(_, by)| usize::from(**by) < players.len())
-                    .map(|(r, by)| (r.name().into(), int(i64::from(*by))))
-                    .collect();
-                Dynamic::from_map(m)
-            })
-            .collect();
-        let mut m = Map::new();
-        m.insert("players".into(), Dynamic::from_array(players));
-        m.insert("deck".into(), int(i64::from(v.deck)));
-        m.insert("discard".into(), int(i64::from(v.discard)));
-        m.insert("round".into(), int(i64::from(self.round)));
-        m.insert("governor".into(), int(v.governor as i64));
-        m.insert("phase".into(), Dynamic::from(ImmutableString::from(self.role)));
-        m.insert("chooser".into(), seat_of(v.chooser));
-        m.insert("chosen_this_round".into(), Dynamic::from_map(chosen));
-        m.insert("earlier_rounds".into(), Dynamic::from_array(earlier));
-        m.insert("rules".into(), Dynamic::from_map((*v.rules).clone()));
+        if self.view.is_none() {
+            return Dynamic::UNIT;
+        }
+        let m: Map = TABLE_KEYS.iter().filter_map(|&k| Some((k.into(), self.table_entry(k)?))).collect();
         Dynamic::from_map(m)
+    }
+
+    /// `ctx.table[key]`, built alone (the fast path's shortcut for
+    /// `ctx.table.key`: a hook reading the rounds need not build every city).
+    fn table_entry(&self, key: &str) -> Option<Dynamic> {
+        let v = self.view.as_ref()?;
+        let int = |n: i64| Dynamic::from_int(n as rhai::INT);
+        Some(match key {
+            "players" => {
+                let players: Array = v
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, p)| {
+                        let buildings: Array = p.city.iter().map(|s| Dynamic::from_map(self.slot_map(s))).collect();
+                        let counters: Map =
+                            p.counters.iter().map(|(k, n)| ((&**k).into(), int(i64::from(*n)))).collect();
+                        let mut m = Map::new();
+                        m.insert("seat".into(), int(seat as i64));
+                        m.insert("hand".into(), int(i64::from(p.hand)));
+                        m.insert("goods".into(), int(p.city.iter().filter(|s| s.good).count() as i64));
+                        m.insert("buildings".into(), Dynamic::from_array(buildings));
+                        m.insert("counters".into(), Dynamic::from_map(counters));
+                        m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
+                        Dynamic::from_map(m)
+                    })
+                    .collect();
+                Dynamic::from_array(players)
+            }
+            "deck" => int(i64::from(v.deck)),
+            "discard" => int(i64::from(v.discard)),
+            "round" => int(i64::from(self.round)),
+            "governor" => int(v.governor as i64),
+            "phase" => Dynamic::from(ImmutableString::from(self.role)),
+            "chooser" => v.chooser.map_or(Dynamic::UNIT, |s| int(s as i64)),
+            "chosen_this_round" => {
+                let chosen: Map = crate::actions::Role::ALL
+                    .iter()
+                    .zip(v.chosen_by)
+                    .filter_map(|(r, by)| by.map(|s| (r.name().into(), int(s as i64))))
+                    .collect();
+                Dynamic::from_map(chosen)
+            }
+            "earlier_rounds" => {
+                let seats = v.seats.len();
+                let earlier: rhai::Array = (v.earlier_rounds.iter())
+                    .map(|round| {
+                        let m: Map = (crate::actions::Role::ALL.iter().zip(round))
+                            .filter(|(_, by)| usize::from(**by) < seats)
+                            .map(|(r, by)| (r.name().into(), int(i64::from(*by))))
+                            .collect();
+                        Dynamic::from_map(m)
+                    })
+                    .collect();
+                Dynamic::from_array(earlier)
+            }
+            "rules" => Dynamic::from_map((*v.rules).clone()),
+            _ => return None,
+        })
     }
 
     fn slot_map(&self, s: &SlotFacts) -> Map {
@@ -1282,6 +1300,10 @@ pub fn register(lib: &mut Registrar) {
     fn each_card<'a, T>(a: &'a Array, f: impl Fn(&Card) -> T + 'a) -> impl Iterator<Item = T> + 'a {
         a.iter().filter_map(move |v| v.read_lock::<Card>().map(|c| f(&c)))
     }
+    // `ctx.table.rounds` and the like build their own part of the table, not all of it.
+    for &key in TABLE_KEYS {
+        lib.shortcut("table", key, move |c: &ScriptCtx| c.table_entry(key));
+    }
     lib.function("costs", |a: &Array| -> Array {
         each_card(a, |c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
     })
@@ -1318,6 +1340,20 @@ fn all_different(a: &[Dynamic]) -> bool {
         .collect();
     keys.iter().enumerate().all(|(i, k)| !keys[i + 1..].contains(k))
 }
+
+/// The entries of `ctx.table` (see `docs/scripting.md`).
+const TABLE_KEYS: &[&str] = &[
+    "players",
+    "deck",
+    "discard",
+    "round",
+    "governor",
+    "phase",
+    "chooser",
+    "chosen_this_round",
+    "earlier_rounds",
+    "rules",
+];
 
 /// The range of each integer key a hook's map may hold; a key means the same in every hook.
 pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[

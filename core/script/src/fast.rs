@@ -33,6 +33,8 @@ pub struct Natives {
     getters: FxHashMap<String, Vec<Native>>,
     /// Functions by name and number of arguments (one per signature).
     fns: FxHashMap<(String, usize), Vec<Native>>,
+    /// `x.outer.inner` read without building all of `x.outer`, by (outer, inner).
+    shortcuts: FxHashMap<(String, String), Vec<Native>>,
 }
 
 /// Registers the game's types and functions with Rhai and, for the shapes
@@ -68,6 +70,24 @@ impl<'a> Registrar<'a> {
         self.engine.register_get(name, move |t: &mut T| g(t));
         let native: Native = Arc::new(move |args| Some(Dynamic::from(f(&*args[0].read_lock::<T>()?))));
         self.natives.getters.entry(name.to_string()).or_default().push(native);
+        self
+    }
+
+    /// `x.outer.inner` for `x` of type `T`, for the fast path alone: `f`
+    /// answers what reading `inner` of `x.outer` would, without building the
+    /// rest of `x.outer` (a large map of which a hook reads one entry), or
+    /// `None` to leave it to the two reads.
+    pub fn shortcut<T>(
+        &mut self,
+        outer: &str,
+        inner: &str,
+        f: impl Fn(&T) -> Option<Dynamic> + Send + Sync + 'static,
+    ) -> &mut Self
+    where
+        T: Variant + Clone,
+    {
+        let native: Native = Arc::new(move |args| f(&*args[0].read_lock::<T>()?));
+        self.natives.shortcuts.entry((outer.to_string(), inner.to_string())).or_default().push(native);
         self
     }
 
@@ -191,6 +211,9 @@ enum Node {
     Map(Box<Map>, Vec<(ImmutableString, Node)>),
     /// A property of a value: a map's entry, or one of the getters of that name.
     Get(Box<Node>, ImmutableString, Arc<[Native]>),
+    /// `x.outer.inner` on a local `x`: the shortcuts registered for it, else
+    /// the two reads (the `Get` of a `Get`).
+    Path(usize, Arc<[Native]>, Box<Node>),
     /// A call of the game's functions: one by signature, and the arguments.
     Call(Arc<[Native]>, Vec<Node>),
     /// A built-in operator, else the game's function of that name (`==` on cards).
@@ -433,7 +456,22 @@ impl Compiler<'_> {
         match rhs {
             Expr::Property(prop, _) => {
                 let getters = self.natives.getters.get(prop.2.as_str()).cloned().unwrap_or_default();
-                Some(Node::Get(Box::new(object), prop.2.clone(), getters.into()))
+                let shortcut = match &object {
+                    Node::Get(x, outer, _) => match **x {
+                        Node::Local(slot) => self
+                            .natives
+                            .shortcuts
+                            .get(&(outer.to_string(), prop.2.to_string()))
+                            .map(|natives| (slot, natives.clone().into())),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let get = Node::Get(Box::new(object), prop.2.clone(), getters.into());
+                Some(match shortcut {
+                    Some((slot, natives)) => Node::Path(slot, natives, Box::new(get)),
+                    None => get,
+                })
             }
             Expr::MethodCall(call, _) => self.call(call, Some(object)),
             Expr::Dot(next, flags, _) if flags.is_empty() => {
@@ -707,6 +745,13 @@ impl Frame {
                 match found? {
                     Ok(v) => self.checked(v)?,
                     Err(ret) => return Some(ret),
+                }
+            }
+            Node::Path(slot, shortcuts, reads) => {
+                let found = shortcuts.iter().find_map(|f| f(&[&self.locals[*slot]]));
+                match found {
+                    Some(v) => self.checked(v)?,
+                    None => return self.node(reads),
                 }
             }
             Node::Call(natives, args) => match self.with_values(args, |args| natives.iter().find_map(|f| f(args)))? {
@@ -996,6 +1041,12 @@ mod tests {
     }
 
     fn host() -> Host {
+        host_with(|t| (t.n != 1).then(|| Dynamic::from_int(t.n)))
+    }
+
+    /// `Thing.info`, a map of `a` (the number) and `b` (a list), with
+    /// `shortcut` registered for `x.info.a`.
+    fn host_with(shortcut: fn(&Thing) -> Option<Dynamic>) -> Host {
         let mut engine = Engine::new();
         engine
             .set_optimization_level(rhai::OptimizationLevel::Full)
@@ -1009,6 +1060,13 @@ mod tests {
             .getter("n", |t: &Thing| t.n)
             .getter("name", |t: &Thing| ImmutableString::from(t.name))
             .getter("things", |t: &Thing| (0..t.n).map(|i| Dynamic::from(Thing { n: i, name: "x" })).collect::<Array>())
+            .getter("info", |t: &Thing| {
+                let mut m = Map::new();
+                m.insert("a".into(), Dynamic::from_int(t.n));
+                m.insert("b".into(), Dynamic::from_array(vec![Dynamic::from_int(t.n); 3]));
+                m
+            })
+            .shortcut("info", "a", shortcut)
             .function("double", |t: &Thing| t.n * 2)
             .function("to_string", |t: &Thing| ImmutableString::from(t.name))
             .function("total", |a: &Array| a.iter().filter_map(|v| v.read_lock::<Thing>().map(|t| t.n)).sum::<i32>())
@@ -1065,6 +1123,8 @@ mod tests {
             "fn f(x) { [2 in [1, 2], x.n in [1, 2], \"a\" in [\"b\"], [1, 2].contains(x.n), x in x.things, 1 in [\"1\", ()]] }",
             "fn f(x) { let m = #{ a: 1 }; [\"a\" in m, x.name in m, \"eve\" in x.name, x.name.contains(\"sev\")] }",
             "fn f(x) { `${x.n},${x.n > 1},${x}` }",
+            // A part of a large property read through its shortcut (or the whole, for n = 1).
+            "fn f(x) { let t = x.things[0]; [x.info.a, x.info.b.len(), x.info, t.info.a] }",
             // Lists and maps changed in place, read by key; a map's keys and values.
             "fn f(x) { let a = [0, 1, 2]; a[1] = x.n; a[2] *= x.n; a[0] -= 1; a }",
             "fn f(x) { let m = #{ a: 1 }; m.a = x.n; m.c = [x.n]; m[x.name] = 2; m[\"a\"] += 1; [m, m.len(), m.keys(), m.values()] }",
@@ -1085,6 +1145,23 @@ mod tests {
                 let expected = (!rhai.starts_with("error")).then_some(rhai);
                 assert_eq!(fast, expected, "{script} with n = {n}");
             }
+        }
+    }
+
+    #[test]
+    fn a_shortcut_answers_for_the_two_reads_unless_it_declines() {
+        // A shortcut that answers differently from the two reads shows which one ran.
+        let h = host_with(|t| (t.n != 1).then(|| Dynamic::from_int(t.n + 100)));
+        for (script, n, fast) in [
+            ("fn f(x) { x.info.a }", 4, "104"),
+            ("fn f(x) { x.info.a }", 1, "1"),
+            // Only on a local: the same path on another value takes the two reads.
+            ("fn f(x) { x.things[2].info.a }", 4, "2"),
+            ("fn f(x) { let t = x.things[2]; t.info.a }", 4, "102"),
+            ("fn f(x) { let m = #{ info: #{ a: 5 } }; m.info.a }", 4, "5"),
+        ] {
+            let (answer, _) = both(&h, script, thing(n));
+            assert_eq!(answer.as_deref(), Some(fast), "{script} with n = {n}");
         }
     }
 
