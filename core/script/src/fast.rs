@@ -619,6 +619,28 @@ impl Frame {
         self.block(body)
     }
 
+    /// `f` of what `node` reads when that is a local or an entry of maps held
+    /// by one (`x.a.b`), read in place; `None` when `node` is anything else
+    /// or passes through something that is not a map (a getter makes a value:
+    /// the caller evaluates `node`). `Some(None)`: give up (a missing key).
+    fn in_place<R>(&self, node: &Node, f: &mut dyn FnMut(&Dynamic) -> Option<R>) -> Option<Option<R>> {
+        match node {
+            Node::Local(i) => Some(f(&self.locals[*i])),
+            Node::Get(object, name, _) if matches!(**object, Node::Local(_) | Node::Get(..)) => {
+                let mut through_maps = true;
+                let found = self.in_place(object, &mut |v| match v.as_map_ref() {
+                    Ok(map) => f(map.get(name.as_str())?),
+                    Err(_) => {
+                        through_maps = false;
+                        None
+                    }
+                })?;
+                through_maps.then_some(found)
+            }
+            _ => None,
+        }
+    }
+
     /// A value read in place where it can be (a local), else made.
     fn operand<'s>(&'s mut self, node: &Node) -> Option<Result<Cow<'s, Dynamic>, Flow>> {
         if let Node::Local(i) = node {
@@ -737,12 +759,16 @@ impl Frame {
                 self.checked(Dynamic::from_map(map))?
             }
             Node::Get(object, name, getters) => {
-                let found = self.with_values(std::slice::from_ref(&**object), |args| match args[0].as_map_ref() {
+                let read = |v: &Dynamic| match v.as_map_ref() {
                     // A missing key is `()` in Rhai, unless the engine is set to fail: left to Rhai.
                     Ok(map) => map.get(name.as_str()).cloned(),
-                    Err(_) => getters.iter().find_map(|g| g(args)),
-                });
-                match found? {
+                    Err(_) => getters.iter().find_map(|g| g(&[v])),
+                };
+                // `ctx.target.type`: read in place through the maps, not a copy of `ctx.target`.
+                if let Some(found) = self.in_place(object, &mut |v| read(v)) {
+                    return Some(Flow::Value(self.checked(found?)?));
+                }
+                match self.with_values(std::slice::from_ref(&**object), |args| read(args[0]))? {
                     Ok(v) => self.checked(v)?,
                     Err(ret) => return Some(ret),
                 }
@@ -1125,6 +1151,8 @@ mod tests {
             "fn f(x) { `${x.n},${x.n > 1},${x}` }",
             // A part of a large property read through its shortcut (or the whole, for n = 1).
             "fn f(x) { let t = x.things[0]; [x.info.a, x.info.b.len(), x.info, t.info.a] }",
+            // Entries of maps within maps read in place, through to a value of the game's own type.
+            "fn f(x) { let m = #{ a: #{ b: #{ c: x.n } }, t: x }; [m.a.b.c, m.a.b, m.t.n, m.t.info.a, m.t.things.len()] }",
             // Lists and maps changed in place, read by key; a map's keys and values.
             "fn f(x) { let a = [0, 1, 2]; a[1] = x.n; a[2] *= x.n; a[0] -= 1; a }",
             "fn f(x) { let m = #{ a: 1 }; m.a = x.n; m.c = [x.n]; m[x.name] = 2; m[\"a\"] += 1; [m, m.len(), m.keys(), m.values()] }",
@@ -1195,6 +1223,8 @@ mod tests {
             ("fn f(x) { let a = [\"s\"]; a[0] += x.n; a }", 1, "[\"s1\"]"),
             ("fn f(x) { let m = #{}; for i in 0..25 { m[`${i}`] = x.n; } m.len() }", 1, "error: Size of object map"),
             ("fn f(x) { let m = #{}; m[x.name] }", 1, "()"),
+            ("fn f(x) { let m = #{ a: #{ b: x.n } }; m.a.z }", 1, "()"),
+            ("fn f(x) { let m = #{ a: #{ b: x.n } }; m.z.b }", 1, "error"),
             ("fn f(x) { let a = [x.n]; a.keys() }", 1, "error: Function not found"),
             // Two values of a type whose `==` only Rhai knows (a range): Rhai's answer.
             ("fn f(x) { let r = 1..x.n; [r].contains(r) }", 3, "true"),
