@@ -33,10 +33,20 @@ pub(crate) struct Mods {
 struct Listener {
     owner: usize,
     seat: usize,
-    card: Dynamic,
+    card: Heard,
     owned: i32,
     /// The building type whose script it is (`None`: a currency's).
     kind: Option<usize>,
+}
+
+/// The card that hears a hook, made into `ctx.card` only when a script runs
+/// (a literal answer needs none).
+#[derive(Clone, Copy)]
+enum Heard {
+    /// A building: which, the turn it was bought, its number among its type's.
+    Building(BuildingIdx, u32, usize),
+    /// A money card about to be taken or paid.
+    Money(Money),
 }
 
 /// A counter's bounds when an effect gives none.
@@ -102,7 +112,7 @@ impl Game {
                 out.push(Listener {
                     owner: hooks.type_owner(t),
                     seat,
-                    card: self.building_map(b, Some(p.acquired[i]), Some(nth)),
+                    card: Heard::Building(b, p.acquired[i], nth),
                     owned: i32::from(p.counts[t]),
                     kind: Some(t),
                 });
@@ -115,7 +125,7 @@ impl Game {
                 out.push(Listener {
                     owner: hooks.currency_owner(c),
                     seat,
-                    card: self.money_map(m),
+                    card: Heard::Money(m),
                     owned: owned as i32,
                     kind: None,
                 });
@@ -124,36 +134,66 @@ impl Game {
         out
     }
 
+    /// `l`'s answer to `hook`: a literal one as it stands (no `ctx` is made:
+    /// a bazaar's take limit is asked at every decision), else the script's,
+    /// given its `ctx` (see [`Game::card_ctx`]).
+    fn call_listener(
+        &self,
+        hook: Hook,
+        l: &Listener,
+        actor: usize,
+        event: &Dynamic,
+        extra: &[(&str, Dynamic)],
+    ) -> Result<Dynamic, GameError> {
+        if let Some(v) = self.rs.hooks.script_host().constant(hook as usize, l.owner) {
+            return Ok(v.clone());
+        }
+        let ctx = self.card_ctx(hook, l, actor, event, extra);
+        self.rs.hooks.call_card(hook, l.owner, ctx)
+    }
+
     /// The `ctx` a card's hook sees: the same members in every hook (`()` where
     /// a member means nothing to it); the hand and the table only when the
     /// script may read them.
     fn card_ctx(&self, hook: Hook, l: &Listener, actor: usize, event: &Dynamic, extra: &[(&str, Dynamic)]) -> Map {
         let hooks = &self.rs.hooks;
-        let mut m = Map::new();
-        m.insert("seat".into(), int(l.seat));
-        m.insert("actor".into(), int(actor));
-        m.insert("players".into(), int(self.players.len()));
-        m.insert("turn".into(), int(self.turns));
-        m.insert("card".into(), l.card.clone());
-        m.insert("owned".into(), int(l.owned));
         let p = &self.players[l.seat];
-        m.insert("counter".into(), l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t])));
         let named: Map = p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect();
-        m.insert("player_counters".into(), Dynamic::from_map(named));
         let told = hooks.may_read(hook, l.owner, CTX_EVENT);
-        m.insert("event".into(), if told { event.clone() } else { Dynamic::UNIT });
-        for key in ["target", "limit", "scoring"] {
-            m.insert(key.into(), Dynamic::UNIT);
-        }
-        for (k, v) in extra {
-            m.insert((*k).into(), v.clone());
-        }
         let hand = hooks.may_read(hook, l.owner, member("hand"));
         let own_hand = || Dynamic::from_array(self.players[l.seat].hand().iter().map(|&c| self.money_map(c)).collect());
-        m.insert("hand".into(), if hand { own_hand() } else { Dynamic::UNIT });
         let table = hooks.may_read(hook, l.owner, CTX_TABLE);
-        m.insert("table".into(), if table { Dynamic::from_map(self.table_map()) } else { Dynamic::UNIT });
-        m
+        // In key order: the map is laid out in one pass (its sort finds nothing
+        // to move), where inserting key by key searched the map each time; a
+        // ctx is made at every call (a garden guild's price, at every decision).
+        let mut entries: [(&str, Dynamic); 14] = [
+            ("actor", int(actor)),
+            (
+                "card",
+                match l.card {
+                    Heard::Building(b, bought, nth) => self.building_map(b, Some(bought), Some(nth)),
+                    Heard::Money(m) => self.money_map(m),
+                },
+            ),
+            ("counter", l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t]))),
+            ("event", if told { event.clone() } else { Dynamic::UNIT }),
+            ("hand", if hand { own_hand() } else { Dynamic::UNIT }),
+            ("limit", Dynamic::UNIT),
+            ("owned", int(l.owned)),
+            ("player_counters", Dynamic::from_map(named)),
+            ("players", int(self.players.len())),
+            ("scoring", Dynamic::UNIT),
+            ("seat", int(l.seat)),
+            ("table", if table { Dynamic::from_map(self.table_map()) } else { Dynamic::UNIT }),
+            ("target", Dynamic::UNIT),
+            ("turn", int(self.turns)),
+        ];
+        debug_assert!(entries.is_sorted_by_key(|(k, _)| *k));
+        for (key, v) in extra {
+            let at = entries.iter().position(|(k, _)| k == key).expect("an extra member is one of ctx's");
+            entries[at].1 = v.clone();
+        }
+        entries.into_iter().map(|(k, v)| (k.into(), v)).collect()
     }
 
     /// The public table: every collector's buildings (with the turn bought)
@@ -256,8 +296,7 @@ impl Game {
             for hook in ev.heard_by(seat, actor) {
                 let mine: &[Money] = if seat == actor { money } else { &[] };
                 for l in self.listeners(hook, seat, mine) {
-                    let ctx = self.card_ctx(hook, &l, actor, &facts, &[]);
-                    let value = self.rs.hooks.call_card(hook, l.owner, ctx)?;
+                    let value = self.call_listener(hook, &l, actor, &facts, &[])?;
                     self.apply_effects(hook, &l, value)?;
                 }
             }
@@ -527,8 +566,7 @@ impl Game {
         let unit = Dynamic::UNIT;
         let mut limit = i64::from(rs.rules.take_limit);
         for l in self.listeners(Hook::TakeLimit, seat, &[]) {
-            let ctx = self.card_ctx(Hook::TakeLimit, &l, seat, &unit, &[("limit", int(limit))]);
-            let v = rs.hooks.call_card(Hook::TakeLimit, l.owner, ctx)?;
+            let v = self.call_listener(Hook::TakeLimit, &l, seat, &unit, &[("limit", int(limit))])?;
             let range = crate::hooks::HOOKS[Hook::TakeLimit as usize].range;
             limit +=
                 i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::TakeLimit, l.owner, &e))?);
@@ -536,25 +574,32 @@ impl Game {
         let mut mods = Mods { take_limit: limit.max(0) as u32, prices: Vec::new(), pays: Vec::new() };
         let price_listeners = self.listeners(Hook::Price, seat, &[]);
         let pays_listeners = self.listeners(Hook::Pays, seat, &[]);
+        let host = rs.hooks.script_host();
+        let scripted = [(Hook::Price, &price_listeners), (Hook::Pays, &pays_listeners)]
+            .iter()
+            .any(|(hook, ls)| ls.iter().any(|l| host.constant(*hook as usize, l.owner).is_none()));
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
             let mut pays = 1u8 << rs.yard[slot];
             if let Some(b) = *b {
-                let mut target = self.building_map(b, None, None).cast::<Map>();
-                target.insert("slot".into(), int(slot));
-                target.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
-                let target = Dynamic::from_map(target);
+                // `ctx.target`, made only for a script that runs (not a literal answer).
+                let target = if scripted {
+                    let mut target = self.building_map(b, None, None).cast::<Map>();
+                    target.insert("slot".into(), int(slot));
+                    target.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
+                    Dynamic::from_map(target)
+                } else {
+                    Dynamic::UNIT
+                };
                 for l in &price_listeners {
-                    let ctx = self.card_ctx(Hook::Price, l, seat, &unit, &[("target", target.clone())]);
-                    let v = rs.hooks.call_card(Hook::Price, l.owner, ctx)?;
+                    let v = self.call_listener(Hook::Price, l, seat, &unit, &[("target", target.clone())])?;
                     let range = crate::hooks::HOOKS[Hook::Price as usize].range;
                     price -=
                         i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?);
                 }
                 for l in &pays_listeners {
-                    let ctx = self.card_ctx(Hook::Pays, l, seat, &unit, &[("target", target.clone())]);
-                    let v = rs.hooks.call_card(Hook::Pays, l.owner, ctx)?;
+                    let v = self.call_listener(Hook::Pays, l, seat, &unit, &[("target", target.clone())])?;
                     pays |= self.currency_bits(&v).map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
                 }
             }
@@ -632,8 +677,7 @@ impl Game {
             return Ok(false);
         }
         for l in self.listeners(Hook::Exact, seat, &[]) {
-            let ctx = self.card_ctx(Hook::Exact, &l, seat, event, &[]);
-            let v = self.rs.hooks.call_card(Hook::Exact, l.owner, ctx)?;
+            let v = self.call_listener(Hook::Exact, &l, seat, event, &[])?;
             if as_bool(v).map_err(|e| self.rs.hooks.bad_card_return(Hook::Exact, l.owner, &e))? {
                 return Ok(true);
             }
@@ -645,8 +689,7 @@ impl Game {
     pub(super) fn card_points(&self, seat: usize, name: &str) -> Result<i32, GameError> {
         let mut total = 0i32;
         for l in self.listeners(Hook::Points, seat, &[]) {
-            let ctx = self.card_ctx(Hook::Points, &l, seat, &Dynamic::UNIT, &[("scoring", s(name))]);
-            let v = self.rs.hooks.call_card(Hook::Points, l.owner, ctx)?;
+            let v = self.call_listener(Hook::Points, &l, seat, &Dynamic::UNIT, &[("scoring", s(name))])?;
             let range = crate::hooks::HOOKS[Hook::Points as usize].range;
             total = total.saturating_add(
                 as_int_in(v, range).map_err(|e| self.rs.hooks.bad_card_return(Hook::Points, l.owner, &e))?,
