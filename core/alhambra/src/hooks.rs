@@ -373,7 +373,14 @@ struct Memo {
     points: HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>,
     /// By scoring, type and number of collectors (a byte each).
     symmetric: HashMap<u32, bool, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// Card hooks about a display building, by [`AboutKey`] ([`Hooks::reads_card_and_target_only`]).
+    about: HashMap<AboutKey, Dynamic, std::hash::BuildHasherDefault<KeyHasher>>,
 }
+
+/// A card hook asked about a building on offer: the hook, the script's owner,
+/// the card (`ctx.card`) and the building with its slot (`ctx.target`), each
+/// as a number that determines the map the script sees.
+pub type AboutKey = (u8, u16, u128, u64);
 
 /// The compiled scripts of a ruleset.
 pub struct Hooks {
@@ -401,6 +408,35 @@ impl Hooks {
     /// Times the scripts' calls into `profile` while it is on (see [`ScriptHost::set_profile`]).
     pub fn set_profile(&self, profile: std::sync::Arc<engine_script::profile::Profile>) -> bool {
         self.host.set_profile(profile)
+    }
+
+    /// True when `owner`'s `hook` reads nothing of `ctx` but `card` and
+    /// `target`: its answer then depends on those two alone (scripts cannot
+    /// see anything else), and is remembered by them ([`Hooks::about`]).
+    pub fn reads_card_and_target_only(&self, hook: Hook, owner: usize) -> bool {
+        let member = |name| CTX_MORE.iter().position(|m| *m == name);
+        let (card, target) = (member("card"), member("target"));
+        (0..CTX_MORE.len())
+            .all(|m| Some(m) == card || Some(m) == target || !self.host.may_read(hook as usize, owner, m))
+    }
+
+    /// The answer remembered for `key`, else `answer`'s (remembered when it
+    /// is one: an error is not).
+    pub fn about(
+        &self,
+        key: AboutKey,
+        answer: impl FnOnce() -> Result<Dynamic, GameError>,
+    ) -> Result<Dynamic, GameError> {
+        let memo = self.memo.mine();
+        if let Some(v) = memo.read().unwrap_or_else(|e| e.into_inner()).about.get(&key) {
+            return Ok(v.clone());
+        }
+        let v = answer()?;
+        let mut memo = memo.write().unwrap_or_else(|e| e.into_inner());
+        if memo.about.len() < MEMO_CAPACITY {
+            memo.about.insert(key, v.clone());
+        }
+        Ok(v)
     }
 
     /// The script host (what a test asks: which hooks take the fast path).

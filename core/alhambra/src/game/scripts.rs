@@ -49,6 +49,16 @@ enum Heard {
     Money(Money),
 }
 
+impl Heard {
+    /// A number that tells apart every `ctx.card` this card can be.
+    fn code(self) -> u128 {
+        match self {
+            Heard::Building(b, bought, nth) => (u128::from(b) << 96) | (u128::from(bought) << 64) | nth as u128,
+            Heard::Money(m) => (1 << 127) | (u128::from(m.currency) << 64) | u128::from(m.value),
+        }
+    }
+}
+
 /// A counter's bounds when an effect gives none.
 const COUNTER_BOUND: i32 = 1_000_000;
 
@@ -150,6 +160,28 @@ impl Game {
         }
         let ctx = self.card_ctx(hook, l, actor, event, extra);
         self.rs.hooks.call_card(hook, l.owner, ctx)
+    }
+
+    /// [`Game::call_listener`] for a hook about the building on offer whose
+    /// `ctx.target` `target` makes (`about` tells it apart): remembered by
+    /// card and building when the script reads nothing else of `ctx` (a
+    /// garden guild's price is asked at every decision, of the same cards).
+    fn call_about(
+        &self,
+        hook: Hook,
+        l: &Listener,
+        seat: usize,
+        about: u64,
+        target: &dyn Fn() -> Dynamic,
+    ) -> Result<Dynamic, GameError> {
+        let hooks = &self.rs.hooks;
+        let ask = || self.call_listener(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
+        if hooks.script_host().constant(hook as usize, l.owner).is_some()
+            || !hooks.reads_card_and_target_only(hook, l.owner)
+        {
+            return ask();
+        }
+        hooks.about((hook as u8, l.owner as u16, l.card.code(), about), ask)
     }
 
     /// The `ctx` a card's hook sees: the same members in every hook (`()` where
@@ -574,32 +606,33 @@ impl Game {
         let mut mods = Mods { take_limit: limit.max(0) as u32, prices: Vec::new(), pays: Vec::new() };
         let price_listeners = self.listeners(Hook::Price, seat, &[]);
         let pays_listeners = self.listeners(Hook::Pays, seat, &[]);
-        let host = rs.hooks.script_host();
-        let scripted = [(Hook::Price, &price_listeners), (Hook::Pays, &pays_listeners)]
-            .iter()
-            .any(|(hook, ls)| ls.iter().any(|l| host.constant(*hook as usize, l.owner).is_none()));
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
             let mut pays = 1u8 << rs.yard[slot];
             if let Some(b) = *b {
-                // `ctx.target`, made only for a script that runs (not a literal answer).
-                let target = if scripted {
-                    let mut target = self.building_map(b, None, None).cast::<Map>();
-                    target.insert("slot".into(), int(slot));
-                    target.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
-                    Dynamic::from_map(target)
-                } else {
-                    Dynamic::UNIT
+                // `ctx.target`, made only for a script that runs (not a literal or remembered answer).
+                let target = std::cell::OnceCell::new();
+                let target = || {
+                    target
+                        .get_or_init(|| {
+                            let mut target = self.building_map(b, None, None).cast::<Map>();
+                            target.insert("slot".into(), int(slot));
+                            target.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
+                            Dynamic::from_map(target)
+                        })
+                        .clone()
                 };
+                // The yard fixes a slot's currency: building and slot make the whole target.
+                let about = (u64::from(b) << 8) | slot as u64;
                 for l in &price_listeners {
-                    let v = self.call_listener(Hook::Price, l, seat, &unit, &[("target", target.clone())])?;
+                    let v = self.call_about(Hook::Price, l, seat, about, &target)?;
                     let range = crate::hooks::HOOKS[Hook::Price as usize].range;
                     price -=
                         i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?);
                 }
                 for l in &pays_listeners {
-                    let v = self.call_listener(Hook::Pays, l, seat, &unit, &[("target", target.clone())])?;
+                    let v = self.call_about(Hook::Pays, l, seat, about, &target)?;
                     pays |= self.currency_bits(&v).map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
                 }
             }

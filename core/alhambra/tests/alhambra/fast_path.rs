@@ -58,3 +58,36 @@ fn the_fast_path_plays_the_built_in_ruleset_and_the_corpus_as_rhai_does() {
         }
     }
 }
+
+/// A ruleset like the garden guild example whose garden's price script is `script`.
+fn garden_priced_by(dir: &std::path::Path, name: &str, script: &str) -> Arc<Ruleset> {
+    std::fs::write(dir.join(format!("{name}.rhai")), script).unwrap();
+    let toml = format!(
+        "id = \"{name}\"\ngame = \"alhambra\"\nname = \"{name}\"\nextends = \"alhambra\"\n\n\
+         [[building]]\nid = \"garden\"\nname = \"Garden\"\nprices = [6, 7, 8, 8, 8, 9, 10, 10, 10, 11, 12]\nscript = \"{name}.rhai\"\n"
+    );
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, toml).unwrap();
+    Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn a_price_that_reads_only_the_card_and_the_building_on_offer_is_remembered_and_answers_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = "if ctx.target.type == ctx.card.type { 1 } else { 0 }";
+    let remembered = garden_priced_by(dir.path(), "remembered", &format!("fn on_price(ctx) {{ {rule} }}"));
+    // Reading one more member (its value unused) makes the answer depend on more: asked every time.
+    let asked = garden_priced_by(dir.path(), "asked", &format!("fn on_price(ctx) {{ let t = ctx.turn; {rule} }}"));
+    let by_turn = garden_priced_by(dir.path(), "by_turn", "fn on_price(ctx) { if ctx.turn % 2 == 0 { 1 } else { 0 } }");
+    let garden = |rs: &Arc<Ruleset>| {
+        let t = rs.types.iter().position(|t| t.id == "garden").unwrap();
+        rs.hooks.type_owner(t)
+    };
+    assert!(remembered.hooks.reads_card_and_target_only(Hook::Price, garden(&remembered)));
+    assert!(!asked.hooks.reads_card_and_target_only(Hook::Price, garden(&asked)));
+    assert!(!by_turn.hooks.reads_card_and_target_only(Hook::Price, garden(&by_turn)));
+    for seed in 0..12 {
+        let players = 2 + (seed as usize % 4);
+        assert_eq!(played(&remembered, players, seed), played(&asked, players, seed), "seed {seed}");
+    }
+}
