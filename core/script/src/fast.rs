@@ -1157,7 +1157,7 @@ mod tests {
             "fn f(x) { let a = [0, 1, 2]; a[1] = x.n; a[2] *= x.n; a[0] -= 1; a }",
             "fn f(x) { let m = #{ a: 1 }; m.a = x.n; m.c = [x.n]; m[x.name] = 2; m[\"a\"] += 1; [m, m.len(), m.keys(), m.values()] }",
             "fn f(x) { let m = #{ a: x.n }; let k = \"a\"; [m[k], m[\"a\"] * 2, #{}.keys()] }",
-            // Counts per key in a map of maps (the shape of a residence's sets).
+            // Counts per key in a map of maps (a card counting its sets by key).
             "fn f(x) { let by = #{}; for t in x.things { let k = `${t.n % 2}`; if !(k in by) { by[k] = #{}; } \
              let c = by[k]; c[t.name] = if t.name in c { c[t.name] + 1 } else { 1 }; by[k] = c; } \
              let s = 0; for k in by.keys() { for n in by[k].values() { s += n; } } [by, s] }",
