@@ -6,8 +6,8 @@
 //! points are remembered per (scoring, type, counts): the script runs once
 //! for each distinct position, not once per game.
 
-use engine_script::Shards;
 use engine_script::{HookMask, has_hook, hook_bit};
+use engine_script::{KeyedMemo, Shards, remember_keyed};
 use std::collections::HashMap;
 
 use engine_script::results::as_int_in;
@@ -373,8 +373,6 @@ struct Memo {
     points: HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>,
     /// By scoring, type and number of collectors (a byte each).
     symmetric: HashMap<u32, bool, std::hash::BuildHasherDefault<KeyHasher>>,
-    /// Card hooks about a display building, by [`AboutKey`] ([`Hooks::reads_card_and_target_only`]).
-    about: HashMap<AboutKey, Dynamic, std::hash::BuildHasherDefault<KeyHasher>>,
 }
 
 /// A card hook asked about a building on offer: the hook, the script's owner,
@@ -387,6 +385,10 @@ pub struct Hooks {
     host: ScriptHost,
     /// Per thread (see [`Shards`]): bots of parallel games look points up all the time.
     memo: Shards<Memo>,
+    /// Card hooks about a display building, by [`AboutKey`] ([`Hooks::reads_card_and_target_only`]).
+    about: KeyedMemo<AboutKey>,
+    /// Per owner: a bit per hook that reads nothing of `ctx` but `card` and `target`.
+    card_and_target_only: Vec<HookMask>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per currency: a bit per hook its script defines.
@@ -413,11 +415,9 @@ impl Hooks {
     /// True when `owner`'s `hook` reads nothing of `ctx` but `card` and
     /// `target`: its answer then depends on those two alone (scripts cannot
     /// see anything else), and is remembered by them ([`Hooks::about`]).
+    #[inline]
     pub fn reads_card_and_target_only(&self, hook: Hook, owner: usize) -> bool {
-        let member = |name| CTX_MORE.iter().position(|m| *m == name);
-        let (card, target) = (member("card"), member("target"));
-        (0..CTX_MORE.len())
-            .all(|m| Some(m) == card || Some(m) == target || !self.host.may_read(hook as usize, owner, m))
+        self.card_and_target_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
     }
 
     /// The answer remembered for `key`, else `answer`'s (remembered when it
@@ -427,16 +427,7 @@ impl Hooks {
         key: AboutKey,
         answer: impl FnOnce() -> Result<Dynamic, GameError>,
     ) -> Result<Dynamic, GameError> {
-        let memo = self.memo.mine();
-        if let Some(v) = memo.read().unwrap_or_else(|e| e.into_inner()).about.get(&key) {
-            return Ok(v.clone());
-        }
-        let v = answer()?;
-        let mut memo = memo.write().unwrap_or_else(|e| e.into_inner());
-        if memo.about.len() < MEMO_CAPACITY {
-            memo.about.insert(key, v.clone());
-        }
-        Ok(v)
+        remember_keyed(&self.about, key, answer)
     }
 
     /// The script host (what a test asks: which hooks take the fast path).
@@ -452,6 +443,9 @@ impl Hooks {
         self.host.forget();
         for shard in self.memo.all() {
             *shard.write().unwrap_or_else(|e| e.into_inner()) = Memo::default();
+        }
+        for shard in self.about.all() {
+            shard.write().unwrap_or_else(|e| e.into_inner()).clear();
         }
     }
 
@@ -533,7 +527,26 @@ impl Hooks {
         let type_masks: Vec<HookMask> = (0..types.len()).map(|t| mask(FIRST_TYPE + t)).collect();
         let currency_masks: Vec<HookMask> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
         let union = type_masks.iter().chain(&currency_masks).fold(0, |m, b| m | b);
-        Ok(Hooks { host, memo: Shards::default(), type_masks, currency_masks, union })
+        let member = |name| CTX_MORE.iter().position(|m| *m == name);
+        let (card, target) = (member("card"), member("target"));
+        let owners = FIRST_TYPE + types.len() + currencies.len();
+        let card_and_target_only = (0..owners)
+            .map(|o| {
+                let only = |h: usize| {
+                    (0..CTX_MORE.len()).all(|m| Some(m) == card || Some(m) == target || !host.may_read(h, o, m))
+                };
+                (0..HOOKS.len()).filter(|&h| only(h)).fold(0, |bits, h| bits | hook_bit(h))
+            })
+            .collect();
+        Ok(Hooks {
+            host,
+            memo: Shards::default(),
+            about: KeyedMemo::default(),
+            card_and_target_only,
+            type_masks,
+            currency_masks,
+            union,
+        })
     }
 
     /// A bit per hook some building type or currency listens to (0: no card has a script).

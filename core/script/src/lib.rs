@@ -1119,13 +1119,26 @@ enum Full {
     Clear,
 }
 
+/// Hook answers a game remembers by a key of its own (what the hook can see), a map per thread.
+pub type KeyedMemo<K> = Shards<rustc_hash::FxHashMap<K, Dynamic>>;
+
+/// This thread's answer for `key` in `memo`, else `call`'s, remembered while
+/// the thread's map has room ([`MEMO_CAPACITY`]); an error is not remembered.
+pub fn remember_keyed<K: std::hash::Hash + Eq, E>(
+    memo: &KeyedMemo<K>,
+    key: K,
+    call: impl FnOnce() -> Result<Dynamic, E>,
+) -> Result<Dynamic, E> {
+    remember(memo, key, Full::Stop, || call().map(Some)).map(Option::unwrap_or_default)
+}
+
 /// This thread's value for `key` in `memo`, or `call`'s, remembered.
-fn remember<K: std::hash::Hash + Eq>(
-    memo: &Shards<rustc_hash::FxHashMap<K, Dynamic>>,
+fn remember<K: std::hash::Hash + Eq, E>(
+    memo: &KeyedMemo<K>,
     key: K,
     full: Full,
-    call: impl FnOnce() -> Result<Option<Dynamic>, ScriptError>,
-) -> Result<Option<Dynamic>, ScriptError> {
+    call: impl FnOnce() -> Result<Option<Dynamic>, E>,
+) -> Result<Option<Dynamic>, E> {
     let shard = memo.mine();
     // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
     if let Some(v) = shard.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
@@ -1334,7 +1347,7 @@ mod tests {
 
     #[test]
     fn a_full_memo_stops_remembering_and_a_full_list_memo_starts_afresh() {
-        let answer = |n: i32| move || Ok(Some(Dynamic::from(n)));
+        let answer = |n: i32| move || Ok::<_, ScriptError>(Some(Dynamic::from(n)));
         let len = |memo: &Shards<rustc_hash::FxHashMap<u32, Dynamic>>| memo.mine().read().unwrap().len();
         let stop: Shards<rustc_hash::FxHashMap<u32, Dynamic>> = Shards::default();
         for k in 0..MEMO_CAPACITY as u32 + 10 {
@@ -1342,7 +1355,7 @@ mod tests {
         }
         assert_eq!(len(&stop), MEMO_CAPACITY);
         // A remembered key is answered without calling.
-        let v = remember(&stop, 3, Full::Stop, || panic!("called")).unwrap().unwrap();
+        let v = remember(&stop, 3, Full::Stop, || -> Result<_, ScriptError> { panic!("called") }).unwrap().unwrap();
         assert_eq!(v.as_int().unwrap(), 1);
         let clear: Shards<rustc_hash::FxHashMap<u32, Dynamic>> = Shards::default();
         for k in 0..LIST_MEMO_CAPACITY as u32 + 10 {
