@@ -51,7 +51,11 @@ pub fn run(file: &Path, json: bool, check: bool, trace: Trace) -> CmdResult {
     }
     if check {
         let Some(fails) = &scenario.failures else {
-            return Err(format!("{}: no [expect] table to check", file.display()));
+            return Err(format!(
+                "{}: no [expect] table to check; a scenario without one is a snapshot test: `sanjuan test {}`",
+                file.display(),
+                file.display()
+            ));
         };
         if !fails.is_empty() {
             for f in fails {

@@ -159,7 +159,8 @@ pub fn run(args: Args) -> CmdResult {
 }
 
 /// What a scenario's snapshot outcome means for the run: the problem it adds,
-/// if any. With a review, a new or changed snapshot is shown and decided here.
+/// if any. With a review, a new or changed snapshot is shown and decided here
+/// (not when the scenario's `[expect]` fails: such an outcome is never stored).
 fn settle(
     file: &Path,
     played: &Played,
@@ -169,6 +170,18 @@ fn settle(
     tally: &mut Tally,
     reviewing: &mut bool,
 ) -> Result<Option<String>, String> {
+    if !played.problems.is_empty() {
+        // Nothing is stored or offered for review while the scenario's own checks fail.
+        return Ok(match snap {
+            Snap::New { .. } => Some("no snapshot recorded: a scenario whose [expect] fails records nothing".into()),
+            Snap::Changed { diff, .. } => Some(format!(
+                "snapshot changed ({}; - stored, + now; not stored while [expect] fails):\n{}",
+                path.display(),
+                diff.trim_end()
+            )),
+            Snap::Same => None,
+        });
+    }
     let shown = match &snap {
         Snap::New { written: false } => {
             Some(format!("new snapshot {}:\n{}", path.display(), indent(played.now.body.trim_end())))

@@ -17,10 +17,10 @@ pub mod suite;
 use suite::{Snap, Write};
 
 /// One test per scenario file in `dir`, named after the file. A scenario must
-/// load and run, hold an `[expect]` table whose checks pass, and end in the
-/// state of its stored snapshot (`dir/snapshots/NAME.snap`); every failure of
-/// a scenario is reported, not just the first. Under `CI` nothing is written;
-/// else a scenario with no snapshot yet records one.
+/// load and run, pass its `[expect]` table if it has one, and end in the state
+/// of its stored snapshot (`dir/snapshots/NAME.snap`); every failure of a
+/// scenario is reported, not just the first. Under `CI` nothing is written;
+/// else a scenario with no snapshot yet whose `[expect]` holds records one.
 pub fn trials(registry: &Arc<Registry>, dir: &Path) -> Result<Vec<Trial>, String> {
     let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
     let write = if ci { Write::Nothing } else { Write::New };
@@ -44,8 +44,12 @@ fn check(registry: &Registry, path: &Path, write: Write) -> Result<(), Failed> {
         let dir = path.parent().unwrap_or(Path::new("."));
         format!("`cargo run -p sanjuan-cli -- test {} --review` to see and accept it", dir.display())
     };
+    let expect_failed = !problems.is_empty();
     match snap {
         Snap::Same | Snap::New { written: true } | Snap::Changed { accepted: true, .. } => {}
+        Snap::New { written: false } if expect_failed => {
+            problems.push("no snapshot recorded: a scenario whose [expect] fails records nothing".into())
+        }
         Snap::New { written: false } => {
             problems.push(format!("no stored snapshot (CI is set, so none was written); {}", review()))
         }

@@ -31,7 +31,7 @@ pub enum Write {
 /// A scenario played: its problems and the snapshot it would store.
 #[derive(Clone, Debug)]
 pub struct Played {
-    /// Failed `[expect]` checks and other problems (a missing `[expect]`).
+    /// Failed `[expect]` checks.
     pub problems: Vec<String>,
     /// The snapshot of its outcome.
     pub now: Stored,
@@ -98,9 +98,8 @@ pub fn play(registry: &Registry, file: &Path, ruleset: Option<&str>, trace: bool
             let lines: Vec<&String> = ran.trace.iter().filter(|l| !l.is_empty()).collect();
             body.push_str(&yaml(&serde_json::json!({ EVENTS: lines })));
         }
-        let problems = ran.failures.unwrap_or_else(|| {
-            vec!["no [expect] table: nothing to check; add one (e.g. `[expect]` with `scores = [...]`)".into()]
-        });
+        // A scenario without `[expect]` is a snapshot test: the snapshot is its assertion.
+        let problems = ran.failures.unwrap_or_default();
         let input_file = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let now = Stored { source: "sanjuan test".into(), description: ran.description, input_file, body };
         Ok(Played { problems, now })
@@ -128,11 +127,15 @@ pub fn store(file: &Path, snapshot: &Stored) -> Result<(), String> {
 
 /// One scenario checked against its stored snapshot: the trace is compared
 /// when the stored snapshot has one (or, for a new one, when `trace`), and
-/// `write` says what may be stored. `Err`: why it did not run.
+/// `write` says what may be stored. A scenario whose `[expect]` fails stores
+/// nothing, whatever `write` says: a snapshot is recorded as reviewed, and an
+/// outcome its own checks refuse is not one anybody reviewed. `Err`: why it
+/// did not run.
 pub fn check(registry: &Registry, file: &Path, write: Write, trace: bool) -> Result<(Played, Snap), Vec<String>> {
     let before = stored(file).map_err(|e| vec![e])?;
     let traced = before.as_ref().map_or(trace, has_trace);
     let played = play(registry, file, None, traced)?;
+    let write = if played.problems.is_empty() { write } else { Write::Nothing };
     let snap = match before {
         None => {
             let written = write != Write::Nothing;

@@ -93,7 +93,7 @@ impl Source {
                 // A symbolic link may not lead out of the tree its own folder belongs to.
                 if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
                     && let (Some(root), Ok(real)) = (self.tree_root(), std::fs::canonicalize(p))
-                    && !real.starts_with(&root)
+                    && !in_a_tree(&real, &root)
                 {
                     return Err(outside(self, &root));
                 }
@@ -104,7 +104,8 @@ impl Source {
 
     /// The root of the rules tree this file belongs to: the nearest folder above
     /// it that holds a `cards` folder, else the file's own folder. A ruleset reads
-    /// only files inside its tree (`None` for built-in files, which cannot leave theirs).
+    /// only files inside its tree or inside the current directory, which is a
+    /// tree too (`None` for built-in files, which cannot leave theirs).
     ///
     /// The folder is found from the path as written (its folders resolved, not
     /// the file itself), so a symbolic link that leads out of the folder is refused.
@@ -137,7 +138,7 @@ impl Source {
             return Err(not_regular(self));
         }
         let Some(root) = root else { return Ok(()) };
-        if real.starts_with(root) {
+        if in_a_tree(&real, root) {
             return Ok(());
         }
         Err(outside(self, root))
@@ -153,20 +154,33 @@ impl Source {
     }
 }
 
-/// The refusal of a path outside the rules tree `root`.
+/// Whether a file (its real path) lies in the rules tree `root` or under the
+/// current directory: a designer who runs a command from their own folder (a
+/// ruleset beside a `scenarios/` folder) needs no marker, while a file shared
+/// with them still cannot name `/etc/passwd` or `../../secret`.
+fn in_a_tree(real: &Path, root: &Path) -> bool {
+    real.starts_with(root)
+        || std::env::current_dir().and_then(std::fs::canonicalize).is_ok_and(|here| real.starts_with(here))
+}
+
+/// The refusal of a path outside the rules tree `root` and the current directory.
 fn outside(source: &Source, root: &Path) -> LoadError {
-    let err =
-        LoadError::at(source, Default::default(), format!("`{source}` lies outside the rules tree {}", root.display()));
+    let here = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_else(|_| "?".into());
+    let err = LoadError::at(
+        source,
+        Default::default(),
+        format!("`{source}` lies outside the rules tree {} and outside the current directory {here}", root.display()),
+    );
     if root.join("cards").is_dir() {
         return err.help(
-            "a ruleset reads only files under the folder that holds its `cards/` folder; copy the file into the tree",
+            "a ruleset reads only files under the folder that holds its `cards/` folder or the current directory; \
+             copy the file into the tree, or run the command from a folder that holds both files",
         );
     }
-    // No folder above held `cards/`: the tree is the naming file's own folder, which surprises.
+    // No folder above held `cards/`: the tree is the naming file's own folder.
     err.help(format!(
-        "no folder above it holds a `cards/` folder, so the tree is only {}; make a folder that holds both files \
-         the tree by giving it a `cards/` folder (an empty one will do), or move the file into {}",
-        root.display(),
+        "run the command from a folder that holds both files (`cd` into your project's folder), or move the \
+         file into {}",
         root.display()
     ))
 }
