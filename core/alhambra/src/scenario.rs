@@ -135,6 +135,8 @@ pub struct Run {
 struct Pools {
     money: Vec<Money>,
     buildings: Vec<BuildingIdx>,
+    /// The buildings the file names by their own id, wherever: a type's id never takes one of them.
+    named: Vec<BuildingIdx>,
 }
 
 impl Scenario {
@@ -178,7 +180,7 @@ impl Scenario {
         if game.neutral.is_none() && f.neutral.is_some() {
             return Err(self.err("neutral", "only a two-player game has a neutral collector"));
         }
-        let mut pools = Pools { money: game.all_money(), buildings: game.all_buildings() };
+        let mut pools = Pools { money: game.all_money(), buildings: game.all_buildings(), named: self.named(&rs) };
         self.place_players(&rs, &mut game, &mut pools)?;
         self.place_displays(&rs, &mut game, &mut pools)?;
         let scoring_left = self.scored(&rs, &mut game)?;
@@ -243,18 +245,28 @@ impl Scenario {
         Ok(pool.swap_remove(i))
     }
 
-    /// Takes the building `id` out of `pool`; a type's id takes its cheapest card left.
-    fn take_building(
-        &self,
-        rs: &Ruleset,
-        pool: &mut Vec<BuildingIdx>,
-        id: &str,
-        path: &str,
-    ) -> Result<BuildingIdx, LoadError> {
+    /// Every building the file names by its own id (not by its type's), in any list.
+    fn named(&self, rs: &Ruleset) -> Vec<BuildingIdx> {
+        let f = &self.file;
+        let seats = f.players.iter().chain(&f.neutral).flat_map(|p| &p.buildings);
+        seats
+            .chain(&f.building_display)
+            .chain(&f.building_deck)
+            .filter(|id| rs.lookup_type(id).is_none())
+            .filter_map(|id| rs.lookup_building(id).ok())
+            .collect()
+    }
+
+    /// Takes the building `id` out of the pool; a type's id takes its cheapest
+    /// card left that the file does not name by its own id elsewhere, so the
+    /// order of the lists does not decide whether a position can be written.
+    fn take_building(&self, rs: &Ruleset, pools: &mut Pools, id: &str, path: &str) -> Result<BuildingIdx, LoadError> {
+        let pool = &mut pools.buildings;
         let found = match rs.lookup_type(id) {
             Some(t) => {
-                let mut of_type: Vec<usize> =
-                    (0..pool.len()).filter(|&i| rs.building(pool[i]).kind as usize == t).collect();
+                let mut of_type: Vec<usize> = (0..pool.len())
+                    .filter(|&i| rs.building(pool[i]).kind as usize == t && !pools.named.contains(&pool[i]))
+                    .collect();
                 of_type.sort_by_key(|&i| (rs.building(pool[i]).price, i));
                 of_type.first().copied()
             }
@@ -289,7 +301,7 @@ impl Scenario {
                 p.gain_money(self.take_money(rs, &mut pools.money, id, &format!("{base}.hand.{i}"))?);
             }
             for (i, id) in spec.buildings.iter().enumerate() {
-                let b = self.take_building(rs, &mut pools.buildings, id, &format!("{base}.buildings.{i}"))?;
+                let b = self.take_building(rs, pools, id, &format!("{base}.buildings.{i}"))?;
                 p.add_building(rs, b);
             }
             if spec.score != 0 {
@@ -327,8 +339,7 @@ impl Scenario {
         }
         for (i, id) in f.building_display.iter().enumerate() {
             if id != "-" {
-                game.building_display[i] =
-                    Some(self.take_building(rs, &mut pools.buildings, id, &format!("building_display.{i}"))?);
+                game.building_display[i] = Some(self.take_building(rs, pools, id, &format!("building_display.{i}"))?);
             }
         }
         if let Some(display) = &f.money_display {
@@ -393,7 +404,7 @@ impl Scenario {
         }
         let mut building_top = Vec::new();
         for (i, id) in f.building_deck.iter().enumerate() {
-            building_top.push(self.take_building(rs, &mut pools.buildings, id, &format!("building_deck.{i}"))?);
+            building_top.push(self.take_building(rs, pools, id, &format!("building_deck.{i}"))?);
         }
         rng::shuffle(&mut game.rng, &mut pools.money);
         rng::shuffle(&mut game.rng, &mut pools.buildings);
@@ -450,11 +461,16 @@ impl Scenario {
         }
         let scorings: Vec<&str> = rs.scorings.iter().map(|s| s.name.as_str()).collect();
         for (seat, m) in e.breakdown.iter().flatten().enumerate() {
-            if let Some(k) = m.keys().find(|k| *k != "earlier" && !scorings.contains(&k.as_str())) {
+            if let Some(k) =
+                m.keys().find(|k| !["earlier", "bonus"].contains(&k.as_str()) && !scorings.contains(&k.as_str()))
+            {
                 return Err(self
                     .doc
                     .key_error(&format!("expect.breakdown.{seat}.{k}"), format!("no breakdown source `{k}`"))
-                    .help(format!("a breakdown source is `earlier` or a scoring: {}", scorings.join(", "))));
+                    .help(format!(
+                        "a breakdown source is `earlier`, `bonus` (the `score` effect) or a scoring: {}",
+                        scorings.join(", ")
+                    )));
             }
         }
         for (i, name) in e.scored.iter().flatten().enumerate() {

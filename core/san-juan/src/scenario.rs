@@ -453,7 +453,7 @@ fn check_own(e: &Expect, game: &Game, fails: &mut Vec<String>) {
             }
             format!("{m:?}")
         });
-        eq("under", format!("{:?}", maps(want)), format!("{got:?}"));
+        eq("under", seats(&maps(want)), seats(&got));
     }
     if let Some(want) = &e.deck_top {
         let got: Vec<&str> = game.deck.iter().rev().take(want.len()).map(|&c| cards.id(c)).collect();
@@ -465,18 +465,23 @@ fn check_own(e: &Expect, game: &Game, fails: &mut Vec<String>) {
                 p.city.iter().filter(|x| x.counter != 0).map(|x| (cards.id(x.card), x.counter)).collect();
             format!("{m:?}")
         });
-        eq("counters", format!("{:?}", maps(want)), format!("{got:?}"));
+        eq("counters", seats(&maps(want)), seats(&got));
     }
     if let Some(want) = &e.player_counters {
         let got = per_seat(&|p| {
             let m: BTreeMap<&str, i32> = p.counters.iter().map(|(k, v)| (&**k, *v)).collect();
             format!("{m:?}")
         });
-        eq("player counters", format!("{:?}", maps(want)), format!("{got:?}"));
+        eq("player counters", seats(&maps(want)), seats(&got));
     }
 }
 
 /// Maps per seat as `check_own` compares them, one `{…}` each.
 fn maps<V: std::fmt::Debug>(want: &[BTreeMap<String, V>]) -> Vec<String> {
     want.iter().map(|m| format!("{m:?}")).collect()
+}
+
+/// A line of per-seat maps as a person reads them: `[{"cistern": 9}, {}]`, not escaped twice.
+fn seats(maps: &[String]) -> String {
+    format!("[{}]", maps.join(", "))
 }

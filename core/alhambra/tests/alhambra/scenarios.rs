@@ -209,3 +209,49 @@ fn money_drawn_by_a_script_is_named_only_to_the_drawer() {
         assert!(!lines(seat).iter().any(|l| l.contains("ducat5")), "{:?}", lines(seat));
     }
 }
+
+/// A type's id in a seat's buildings takes the cheapest card of the type that
+/// the file does not name elsewhere: the display's explicit `pavilion2` is
+/// placed, whichever list comes first in the file.
+#[test]
+fn a_type_id_leaves_the_buildings_named_elsewhere() {
+    let text =
+        "building_display = [\"pavilion2\"]\n[[players]]\nbuildings = [\"pavilion\"]\n[[players]]\n[[players]]\n";
+    let s = Scenario::parse(Source::Disk(PathBuf::from("inline.toml")), text.to_owned()).unwrap();
+    let rs = s.ruleset().unwrap();
+    let game = s.setup(rs.clone()).expect("the position can be placed");
+    let display = game.building_display()[0].map(|b| rs.building(b).id.clone());
+    assert_eq!(display.as_deref(), Some("pavilion2"));
+    let seat = game.player(0).buildings.iter().map(|&b| rs.building(b).price).collect::<Vec<_>>();
+    assert_eq!(seat, [3], "the seat has the next cheapest pavilion (prices 2, 3, 4…)");
+}
+
+/// The `score` effect's points are `bonus` in the breakdown, and `[expect]
+/// breakdown` checks that source like any other.
+#[test]
+fn expect_breakdown_checks_the_score_effects_bonus() {
+    let root = tempfile::tempdir().unwrap();
+    let rules = root.path().join("r.toml");
+    std::fs::write(
+        &rules,
+        "id = \"r\"\ngame = \"alhambra\"\nname = \"R\"\nextends = \"alhambra\"\n\
+         [[building]]\nid = \"pavilion\"\nscript = \"r.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(root.path().join("r.rhai"), "fn on_bought(ctx) { #{ score: 3 } }\n").unwrap();
+    for (bonus, fails) in [(3, 0), (4, 1)] {
+        let text = format!(
+            "ruleset = {:?}\nbuilding_display = [\"pavilion2\"]\nactions = [\"buy 1 pay denar2\"]\n\
+             [[players]]\nhand = [\"denar2\"]\n[[players]]\n[[players]]\n\
+             [expect]\nbreakdown = [{{ bonus = {bonus} }}, {{}}, {{}}]\n",
+            rules.to_str().unwrap()
+        );
+        let s = Scenario::parse(Source::Disk(root.path().join("s.toml")), text).unwrap();
+        let run = s.play(s.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+        let got = s.check(&run);
+        assert_eq!(got.len(), fails, "bonus = {bonus}: {got:?}");
+        if fails == 1 {
+            assert_eq!(got[0], "seat 0 breakdown `bonus`: expected 4, got 3");
+        }
+    }
+}

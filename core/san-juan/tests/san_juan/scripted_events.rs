@@ -450,3 +450,13 @@ fn a_hook_sees_the_cities_and_hand_sizes_however_it_reads_them() {
         play(rs.unwrap(), text).unwrap_or_else(|e| panic!("{script}: {e}"));
     }
 }
+
+/// A per-seat map that does not match reads as written, not as escaped JSON.
+#[test]
+fn a_counters_mismatch_reads_as_the_maps_themselves() {
+    let (_dir, rs) = with_card("tally", "fn on_role(ctx) { #{ counter: 2 } }\n");
+    let text = "actions = [\"role builder\"]\n[[players]]\nbuildings = [\"tally\"]\n[[players]]\n\
+                [expect]\ncounters = [{ tally = 9 }, {}]\n";
+    let err = play(rs.unwrap(), text).unwrap_err();
+    assert_eq!(err, r#"counters: expected [{"tally": 9}, {}], got [{"tally": 2}, {}]"#);
+}
