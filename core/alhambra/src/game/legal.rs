@@ -227,7 +227,7 @@ impl Game {
                 ("paid", int(paid)),
                 ("price", int(price)),
                 ("exact", Dynamic::from_bool(exact)),
-                ("slot", int(slot)),
+                ("slot", int(slot + 1)), // as players say it: `buy 1` is slot 1
                 ("building", s(&def.id)),
                 ("type", s(&g.rs.types[def.kind as usize].id)),
                 ("currency", s(&g.rs.currencies[g.rs.yard[slot as usize] as usize].id)),

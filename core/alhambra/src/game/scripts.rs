@@ -271,7 +271,7 @@ impl Game {
             .map(|(slot, b)| {
                 b.map_or(Dynamic::UNIT, |b| {
                     let mut d = self.building_map(b, None, None).cast::<Map>();
-                    d.insert("slot".into(), int(slot));
+                    d.insert("slot".into(), int(slot + 1)); // from 1, as `buy 1` and the views say
                     d.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
                     Dynamic::from_map(d)
                 })
@@ -617,7 +617,7 @@ impl Game {
                     target
                         .get_or_init(|| {
                             let mut target = self.building_map(b, None, None).cast::<Map>();
-                            target.insert("slot".into(), int(slot));
+                            target.insert("slot".into(), int(slot + 1)); // from 1, as `buy 1` says
                             target.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
                             Dynamic::from_map(target)
                         })

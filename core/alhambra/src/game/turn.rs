@@ -37,7 +37,7 @@ impl Game {
                 ("building", s(&def.id)),
                 ("type", s(&g.rs.types[def.kind as usize].id)),
                 ("price", int(def.price)),
-                ("slot", int(slot)),
+                ("slot", int(slot + 1)), // as players say it: `buy 1` is slot 1
                 ("currency", s(&g.rs.currencies[g.rs.yard[slot as usize] as usize].id)),
                 ("exact", Dynamic::from_bool(exact)),
                 ("donated", Dynamic::from_bool(donate && g.neutral.is_some())),

@@ -255,3 +255,36 @@ fn expect_breakdown_checks_the_score_effects_bonus() {
         }
     }
 }
+
+/// Slots count from 1 in scripts as in the notation: `buy 4` is `slot == 4`
+/// for `ctx.target` (a price hook), `ctx.event` (a buy) and the table.
+#[test]
+fn scripts_count_slots_from_one_as_the_notation_does() {
+    let root = tempfile::tempdir().unwrap();
+    let rules = root.path().join("r.toml");
+    std::fs::write(
+        &rules,
+        "id = \"r\"\ngame = \"alhambra\"\nname = \"R\"\nextends = \"alhambra\"\n\
+         [[building]]\nid = \"tower\"\nscript = \"r.rhai\"\n",
+    )
+    .unwrap();
+    let script = "fn on_price(ctx) { if ctx.target.slot == 4 { 2 } else { 0 } }\n\
+                  fn on_bought(ctx) {\n\
+                  \x20   let shown = ctx.table.building_display.filter(|b| b != ()).map(|b| b.slot);\n\
+                  \x20   #{ score: ctx.event.slot * 10 + shown[0] * 5 + shown.len() }\n}\n";
+    std::fs::write(root.path().join("r.rhai"), script).unwrap();
+    let text = format!(
+        "ruleset = {:?}\nbuilding_display = [\"pavilion2\", \"arcades5\", \"arcades4\", \"tower9\"]\n\
+         actions = [\"buy 4 pay florin7\"]\n\
+         [[players]]\nhand = [\"florin7\"]\nbuildings = [\"tower7\"]\n[[players]]\n[[players]]\n",
+        rules.to_str().unwrap()
+    );
+    let s = Scenario::parse(Source::Disk(root.path().join("s.toml")), text).unwrap();
+    let run = s.play(s.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    // tower9 less 2 in slot 4 is paid by florin7 exactly; the event's slot is 4,
+    // and the table still shows slots 1 to 3 (the bought one's slot is empty).
+    let scores: Vec<i32> = run.game.scores().iter().map(|s| s.total).collect();
+    // Both towers (the owned tower7, whose script makes the discount, and the
+    // new tower9) hear the buy; counted from 0, each would score 30 + 0 + 3.
+    assert_eq!(scores, [2 * (40 + 5 + 3), 0, 0]);
+}
