@@ -506,16 +506,19 @@ impl Hooks {
             for (h, spec) in HOOKS.iter().enumerate() {
                 if host.listens(h, owner) && !may(owner, h) {
                     let allowed: Vec<&str> =
-                        HOOKS.iter().enumerate().filter(|(k, _)| may(owner, *k)).map(|(_, s)| s.name).take(8).collect();
+                        HOOKS.iter().enumerate().filter(|(k, _)| may(owner, *k)).map(|(_, s)| s.name).collect();
                     let what = match owner {
                         SCORE => "the scoring script".to_owned(),
                         NEUTRAL => "the neutral collector's script".to_owned(),
                         o if o < FIRST_TYPE + types.len() => types[o - FIRST_TYPE].0.clone(),
                         o => currencies[o - FIRST_TYPE - types.len()].0.clone(),
                     };
+                    // At the function in the designer's script, not at the key of the ruleset that names it.
+                    let text: std::sync::Arc<str> = source.read().unwrap_or_default().into();
+                    let message = format!("{what} may not define `{}`", spec.name);
                     errors.push(
-                        LoadError::at(source, Default::default(), format!("{what} may not define `{}`", spec.name))
-                            .help(format!("it may define: {}… ({DOCS_PAGE}, Scripting)", allowed.join(", "))),
+                        LoadError::at_pos(source, &text, host.hook_pos(h, owner), message)
+                            .help(format!("it may define: {} ({DOCS_PAGE}, Scripting)", allowed.join(", "))),
                     );
                 }
             }

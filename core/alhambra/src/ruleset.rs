@@ -842,17 +842,19 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
         (Some(score), Some(neutral), true) => match Hooks::load(&score, &neutral, &types, &currencies) {
             Ok(h) => Some(h),
             Err(e) => {
-                // An error with no line (a script that cannot be read) points at the key that names it.
-                let named = |e: &LoadError| {
-                    if e.file == neutral.to_string() {
-                        (neutral_doc, "scripts.neutral")
-                    } else {
-                        (score_doc, "scripts.score")
-                    }
-                };
-                errors.extend(e.into_iter().map(|e| {
-                    let (doc, key) = named(&e);
-                    relocate_missing(e, doc, key)
+                // An error with no line (a script that cannot be read) points at the key that names it:
+                // the type's or currency's own key in the designer's file, not the built-in score key.
+                let mut keys: Vec<(String, &TomlDoc, String)> =
+                    vec![(neutral.to_string(), neutral_doc, "scripts.neutral".into())];
+                for ((_, s), &(doc, j)) in types.iter().zip(&t.script_at) {
+                    keys.extend(s.as_ref().map(|s| (s.to_string(), doc, format!("building.{j}.script"))));
+                }
+                for (i, (_, s)) in currencies.iter().enumerate() {
+                    keys.extend(s.as_ref().map(|s| (s.to_string(), money_doc, format!("money.currencies.{i}.script"))));
+                }
+                errors.extend(e.into_iter().map(|e| match keys.iter().find(|(file, _, _)| *file == e.file) {
+                    Some((_, doc, key)) => relocate_missing(e, doc, key),
+                    None => relocate_missing(e, score_doc, "scripts.score"),
                 }));
                 None
             }

@@ -842,8 +842,8 @@ impl ScriptHost {
         }
     }
 
-    /// Where `owner`'s function for `hook` starts.
-    fn hook_pos(&self, hook: usize, owner: usize) -> Pos {
+    /// Where `owner`'s function for `hook` starts (for errors about the hook itself).
+    pub fn hook_pos(&self, hook: usize, owner: usize) -> Pos {
         self.dispatch[hook][owner]
             .map_or_else(Pos::default, |s| fn_pos(&self.scripts[s as usize].ast, self.hooks[hook].name))
     }

@@ -229,6 +229,26 @@ fn a_card_script_outside_the_vocabulary_is_refused_at_load() {
     assert!(err.contains("`form` is not an effect or a result key") && err.contains("did you mean `from`?"), "{err}");
 }
 
+/// A hook a currency may not define is reported at the function in the
+/// designer's script (not at the built-in ruleset's `scripts.score` key), with
+/// every hook it may define; a currency's script that cannot be read, at the
+/// designer's `script` key.
+#[test]
+fn a_currency_hook_error_points_at_the_designers_own_files() {
+    let money = "[money]\ncurrencies = [\n  { id = \"denar\", name = \"denars\" },\n  { id = \"dirham\", name = \"dirhams\" },\n  \
+                 { id = \"ducat\", name = \"ducats\" },\n  { id = \"florin\", name = \"florins\", script = \"g.rhai\" },\n]\n\
+                 values = [1, 2, 3, 4, 5, 6, 7, 8, 9]\ncopies = 3\n";
+    let root =
+        tree(&[("cards/p.toml", &format!("{HEAD}{money}")), ("cards/g.rhai", "// gold\nfn on_points(ctx) { 2 }\n")]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("currency florin may not define `on_points`"), "{err}");
+    assert!(err.contains("g.rhai:2:19") && !err.contains("alhambra.toml"), "{err}");
+    assert!(err.contains("it may define: on_taken, on_paid (") && !err.contains('…'), "{err}");
+    std::fs::remove_file(root.path().join("cards/g.rhai")).unwrap();
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("p.toml:") && !err.contains("alhambra.toml"), "{err}");
+}
+
 /// A patch of an existing type gives only the keys it changes: a script alone
 /// keeps the name, prices and column; prices alone keep the script, read
 /// relative to the file that named it.
