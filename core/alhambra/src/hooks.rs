@@ -282,6 +282,29 @@ pub static CTX_MORE: &[&str] = &[
     // A method: `ctx.player_counter("name")` (registered in `Hooks::load`).
     "player_counter",
 ];
+/// What every card hook's `ctx` holds; a hook's own member is added per hook ([`ctx_of`]).
+macro_rules! card_ctx {
+    ($($own:literal),*) => {
+        &["actor", "card", "counter", "hand", "owned", "player_counters", "player_counter", "players", "seat",
+          "table", "turn" $(, $own)*]
+    };
+}
+
+/// The `ctx` members a hook is given (the rest are `()` there): what `check`
+/// holds a script's reads against, so `ctx.table` in a scoring script is an
+/// error before a game runs, not `()` in the middle of one.
+pub fn ctx_of(hook: usize) -> &'static [&'static str] {
+    const EVENT: &[&str] = card_ctx!("event");
+    match hook {
+        SCORE => &["counts", "ranks", "needs_building"],
+        NEUTRAL => &["deck", "cards", "share"],
+        h if h == Hook::TakeLimit as usize => card_ctx!("limit"),
+        h if h == Hook::Price as usize || h == Hook::Pays as usize => card_ctx!("target"),
+        h if h == Hook::Points as usize => card_ctx!("scoring"),
+        _ => EVENT,
+    }
+}
+
 /// `ctx.table`'s index in [`CTX_MORE`]: the whole table is built only for a hook that may read it.
 pub const CTX_TABLE: usize = 14;
 /// `ctx.event`'s index in [`CTX_MORE`].
@@ -470,6 +493,7 @@ impl Hooks {
         host.set_owner_noun("script");
         host.set_map_keys(MAP_KEYS);
         host.set_effects(EFFECTS);
+        host.set_hook_members((0..HOOKS.len()).map(|h| Some(ctx_of(h))).collect());
         let mut errors = host.add_owner("scoring", Some(score));
         errors.extend(host.add_owner("neutral collector", Some(neutral)));
         for (name, source) in types.iter().chain(currencies) {

@@ -162,6 +162,10 @@ pub struct ScriptHost {
     /// Each hook that hears an event, with the keys its `ctx.event` holds; a
     /// hook not listed hears none (`ctx.event` is `()`). Empty: not checked.
     event_keys: &'static [(&'static str, &'static [&'static str])],
+    /// Per hook, the `ctx` members it is given (`None`: every member); a
+    /// member read in a hook that is not given it is always `()` there, so
+    /// `check` refuses it. Empty: not checked.
+    hook_members: Vec<Option<&'static [&'static str]>>,
     /// Where script calls are timed, once a caller hands one in (`bench`).
     profile: std::sync::OnceLock<std::sync::Arc<profile::Profile>>,
     /// The game's functions as the fast path calls it.
@@ -234,6 +238,7 @@ impl ScriptHost {
             map_keys: &[],
             effects: &[],
             event_hints: &[],
+            hook_members: Vec::new(),
             event_keys: &[],
             profile: std::sync::OnceLock::new(),
             natives,
@@ -267,6 +272,13 @@ impl ScriptHost {
     /// ([`ScriptHost::call_listed`]). Set before scripts are added.
     pub fn set_list_members(&mut self, members: &'static [&'static str]) {
         self.list_members = members;
+    }
+
+    /// Which `ctx` members each hook is given, in hook order (`None`: all of
+    /// them): a member of `ctx` that a hook is never given is refused where the
+    /// script reads it, before a game runs. Set before [`ScriptHost::add_owner`].
+    pub fn set_hook_members(&mut self, members: Vec<Option<&'static [&'static str]>>) {
+        self.hook_members = members;
     }
 
     /// Names the documentation page the hints point to (`docs/scripting.md` by
@@ -448,7 +460,21 @@ impl ScriptHost {
     fn check_uses(&self, source: &Source, text: &std::sync::Arc<str>, ast: &AST, name: &str) -> Vec<LoadError> {
         let mut errors = Vec::new();
         let members = || self.scalars.iter().chain(self.ctx_members).copied();
+        let given =
+            self.hooks.iter().position(|h| h.name == name).and_then(|h| self.hook_members.get(h).copied().flatten());
         for (prop, at) in member_uses(ast, name) {
+            if let Some(given) = given
+                && members().any(|m| m == prop)
+                && !given.contains(&prop.as_str())
+            {
+                let message = format!("`ctx.{prop}` is `()` in `{name}`: this hook is not given it");
+                errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                    "in `{name}`, ctx has: {} ({})",
+                    given.join(", "),
+                    self.docs
+                )));
+                continue;
+            }
             if !members().any(|m| m == prop) {
                 // A key of an event is read from `ctx.event`: say which event carries it.
                 let near = match self.event_hints.iter().find(|(k, _)| *k == prop) {

@@ -249,6 +249,35 @@ fn a_currency_hook_error_points_at_the_designers_own_files() {
     assert!(err.contains("p.toml:") && !err.contains("alhambra.toml"), "{err}");
 }
 
+/// A `ctx` member a hook is never given (it would be `()` at run time) is
+/// refused by `check` where the script reads it: the table in the scoring
+/// script, a price's target in an event; the same member in a hook that is
+/// given it loads.
+#[test]
+fn a_ctx_member_the_hook_is_not_given_is_refused_where_read() {
+    let score = "[scripts]\nscore = \"s.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{score}")),
+        ("cards/s.rhai", "fn on_score(ctx) {\n    let t = ctx.table.turn;\n    ctx.counts.map(|n| n)\n}\n"),
+    ]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("`ctx.table` is `()` in `on_score`") && err.contains("s.rhai:2:17"), "{err}");
+    assert!(err.contains("in `on_score`, ctx has: counts, ranks, needs_building"), "{err}");
+    let tower = "[[building]]\nid = \"tower\"\nscript = \"t.rhai\"\n";
+    for (script, refused) in [
+        ("fn on_bought(ctx) { if ctx.target == () { () } else { #{ score: 1 } } }\n", true),
+        ("fn on_price(ctx) { if ctx.target.slot == 4 { 1 } else { 0 } }\n", false),
+        ("fn on_points(ctx) { if ctx.scoring == \"C\" { 1 } else { 0 } }\n", false),
+        ("fn on_points(ctx) { if ctx.event == () { 1 } else { 0 } }\n", true),
+    ] {
+        let root = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", script)]);
+        match load(&root, "cards/p.toml") {
+            Ok(_) => assert!(!refused, "{script} loaded"),
+            Err(e) => assert!(refused && e.contains("t.rhai:1:") && e.contains("this hook is not given it"), "{e}"),
+        }
+    }
+}
+
 /// A patch of an existing type gives only the keys it changes: a script alone
 /// keeps the name, prices and column; prices alone keep the script, read
 /// relative to the file that named it.
