@@ -359,6 +359,11 @@ impl Game {
             return Err(bad(format!("returned a {}, expected () or effects", value.type_name())));
         };
         let n = self.players.len();
+        // A log line a card caused starts with that card's id, as a building's does in San Juan.
+        let by = match l.card {
+            Heard::Building(b, ..) => rs.building(b).id.clone(),
+            Heard::Money(m) => rs.money_id(m),
+        };
         for map in maps {
             let seat_of = |key: &str, default: usize| -> Result<usize, GameError> {
                 match map.get(key) {
@@ -385,16 +390,16 @@ impl Game {
             if map.contains_key("draw_money") {
                 let k = int_of("draw_money", 0, 10)? as usize;
                 let seat = seat_of("seat", l.seat)?;
-                self.draw_money(seat, k)?;
+                self.draw_money(seat, k, &by)?;
             } else if map.contains_key("extra_action") {
                 let k = int_of("extra_action", 0, 3)?;
                 self.extra_actions = self.extra_actions.saturating_add(k as u8);
-                self.event(None, |_| format!("the player to move gets {k} extra action(s)"));
+                self.event(None, |_| format!("{by}: the player to move gets {k} extra action(s)"));
             } else if map.contains_key("score") {
                 let k = int_of("score", -100, 100)?;
                 let seat = seat_of("seat", l.seat)?;
                 self.earned[seat].add("bonus", k);
-                self.event(Some(seat), |_| format!("seat {seat} scores {k} (a card's script)"));
+                self.event(Some(seat), |_| format!("{by}: seat {seat} scores {k}"));
             } else if map.contains_key("counter") {
                 let Some(t) = l.kind else {
                     return Err(bad("`counter`: only a building type's script has a counter".into()));
@@ -405,7 +410,7 @@ impl Game {
                 *c = c.saturating_add(add).clamp(min, max.max(min));
                 let (to, ty) = (*c, &rs.types[t].id);
                 let seat = l.seat;
-                self.event(Some(seat), |_| format!("seat {seat}: its {ty} counter is {to} (a card's script)"));
+                self.event(Some(seat), |_| format!("{by}: seat {seat}'s {ty} counter is {to}"));
             } else if let Some(name) = map.get("player_counter") {
                 let name = name
                     .clone()
@@ -420,7 +425,7 @@ impl Game {
                 let c = self.players[seat].player_counters.entry(name.to_string()).or_insert(0);
                 *c = c.saturating_add(add).clamp(min, max.max(min));
                 let to = *c;
-                self.event(Some(seat), |_| format!("seat {seat}: its counter {name} is {to} (a card's script)"));
+                self.event(Some(seat), |_| format!("{by}: seat {seat}'s counter {name} is {to}"));
             } else if map.contains_key("take_money") {
                 let k = int_of("take_money", 0, 20)? as usize;
                 if !map.contains_key("from") {
@@ -428,7 +433,7 @@ impl Game {
                 }
                 let from = seat_of("from", l.seat)?;
                 let to = seat_of("to", l.seat)?;
-                self.move_money(k, from, to);
+                self.move_money(k, from, to, &by);
             } else if let Some(what) = map.get("move_building") {
                 let what = what
                     .clone()
@@ -447,7 +452,7 @@ impl Game {
                         _ => return Err(bad(format!("`to` is {v}; write a seat, \"display\" or \"neutral\""))),
                     },
                 };
-                self.move_building(&what, from, to).map_err(bad)?;
+                self.move_building(&what, from, to, &by).map_err(bad)?;
             } else {
                 let keys: Vec<&str> = map.keys().map(|k| k.as_str()).collect();
                 return Err(bad(format!("returned a map naming no effect ({})", keys.join(", "))));
@@ -459,7 +464,7 @@ impl Game {
     /// `k` money cards picked at random from `from`'s hand go to `to`'s (fewer
     /// when the hand holds fewer). Hands are secret: the log names the cards
     /// to the two seats only, and the others read how many moved.
-    fn move_money(&mut self, k: usize, from: usize, to: usize) {
+    fn move_money(&mut self, k: usize, from: usize, to: usize, by: &str) {
         let k = k.min(self.players[from].hand().len());
         let mut moved = Vec::with_capacity(k);
         for _ in 0..k {
@@ -469,20 +474,16 @@ impl Game {
         for &m in &moved {
             self.players[to].gain_money(m);
         }
-        let public = || format!("seat {to} takes {} from seat {from}'s hand (a card's script)", n_cards(k));
+        let public = || format!("{by}: seat {to} takes {} from seat {from}'s hand", n_cards(k));
         self.private_event(Some(to), &[from, to], public, |g| {
             let ids: Vec<String> = moved.iter().map(|&m| g.rs.money_id(m)).collect();
-            format!(
-                "seat {to} takes {} from seat {from}'s hand: {} (a card's script)",
-                n_cards(k),
-                list_or_nothing(&ids)
-            )
+            format!("{by}: seat {to} takes {} from seat {from}'s hand: {}", n_cards(k), list_or_nothing(&ids))
         });
     }
 
     /// `seat` draws `k` money cards from the money deck (the discard pile
     /// shuffled in when it runs out; a scoring card met is scored at once).
-    fn draw_money(&mut self, seat: usize, k: usize) -> Result<(), GameError> {
+    fn draw_money(&mut self, seat: usize, k: usize, by: &str) -> Result<(), GameError> {
         let mut drawn = Vec::new();
         while drawn.len() < k {
             if !self.deck_ready() {
@@ -501,10 +502,10 @@ impl Game {
                 None => break,
             }
         }
-        let public = || format!("seat {seat} draws {} from the money deck", n_cards(drawn.len()));
+        let public = || format!("{by}: seat {seat} draws {} from the money deck", n_cards(drawn.len()));
         self.private_event(Some(seat), &[seat], public, |g| {
             let ids: Vec<String> = drawn.iter().map(|&m| g.rs.money_id(m)).collect();
-            format!("seat {seat} draws {} from the money deck ({})", n_cards(drawn.len()), ids.join(", "))
+            format!("{by}: seat {seat} draws {} from the money deck ({})", n_cards(drawn.len()), ids.join(", "))
         });
         Ok(())
     }
@@ -513,7 +514,7 @@ impl Game {
     /// another collector (`n`: the neutral one) or, `None`, back to the
     /// display (its first empty slot, else the top of the building deck).
     /// Nothing to move is no error: nothing moves.
-    fn move_building(&mut self, what: &str, from: usize, to: Option<usize>) -> Result<(), String> {
+    fn move_building(&mut self, what: &str, from: usize, to: Option<usize>, by: &str) -> Result<(), String> {
         let rs = Arc::clone(&self.rs);
         let matches = |b: BuildingIdx| {
             let def = rs.building(b);
@@ -528,7 +529,7 @@ impl Game {
         }
         let p = &mut self.players[from];
         let Some(i) = p.buildings.iter().rposition(|&b| matches(b)) else {
-            self.event(Some(from), |_| format!("seat {from} has no {what} to move"));
+            self.event(Some(from), |_| format!("{by}: seat {from} has no {what} to move"));
             return Ok(());
         };
         let b = p.buildings.remove(i);
@@ -540,22 +541,26 @@ impl Game {
         match to {
             Some(t) if t == n => {
                 self.neutral.as_mut().expect("checked: two players").add_building_at(&rs, b, turn);
-                self.event(Some(from), |g| format!("{id} moves from seat {from} to {}", g.rs.two_players.neutral));
+                self.event(Some(from), |g| {
+                    format!("{by}: {id} moves from seat {from} to {}", g.rs.two_players.neutral)
+                });
             }
             Some(t) => {
                 self.players[t].add_building_at(&rs, b, turn);
-                self.event(Some(from), |_| format!("{id} moves from seat {from} to seat {t}"));
+                self.event(Some(from), |_| format!("{by}: {id} moves from seat {from} to seat {t}"));
             }
             None => match self.building_display.iter().position(Option::is_none) {
                 Some(slot) => {
                     self.building_display[slot] = Some(b);
                     self.event(Some(from), |_| {
-                        format!("{id} moves from seat {from} to slot {} of the display", slot + 1)
+                        format!("{by}: {id} moves from seat {from} to slot {} of the display", slot + 1)
                     });
                 }
                 None => {
                     self.building_deck.push(b);
-                    self.event(Some(from), |_| format!("{id} moves from seat {from} to the top of the building deck"));
+                    self.event(Some(from), |_| {
+                        format!("{by}: {id} moves from seat {from} to the top of the building deck")
+                    });
                 }
             },
         }

@@ -104,8 +104,9 @@ fn money_taken_from_a_hand_is_named_only_to_the_two_seats() {
     let events = game.apply_text("buy 1 pay denar2").unwrap();
     let lines =
         |seat: usize| -> Vec<String> { game.log_lines(&events, Some(seat)).into_iter().map(|l| l.text).collect() };
-    let named = "seat 0 takes 1 card from seat 1's hand: ducat4 (a card's script)";
-    let public = "seat 0 takes 1 card from seat 1's hand (a card's script)";
+    // Each line names the card behind it first, as the README promises.
+    let named = "seraglio4: seat 0 takes 1 card from seat 1's hand: ducat4";
+    let public = "seraglio4: seat 0 takes 1 card from seat 1's hand";
     for seat in [0, 1] {
         assert!(lines(seat).iter().any(|l| l == named), "seat {seat}: {:?}", lines(seat));
     }
@@ -203,9 +204,17 @@ fn money_drawn_by_a_script_is_named_only_to_the_drawer() {
     let events = game.apply_text("buy 1 pay denar2").unwrap();
     let lines =
         |seat: usize| -> Vec<String> { game.log_lines(&events, Some(seat)).into_iter().map(|l| l.text).collect() };
-    assert!(lines(0).iter().any(|l| l == "seat 0 draws 1 card from the money deck (ducat5)"), "{:?}", lines(0));
+    assert!(
+        lines(0).iter().any(|l| l == "caravanserai5: seat 0 draws 1 card from the money deck (ducat5)"),
+        "{:?}",
+        lines(0)
+    );
     for seat in [1, 2] {
-        assert!(lines(seat).iter().any(|l| l == "seat 0 draws 1 card from the money deck"), "{:?}", lines(seat));
+        assert!(
+            lines(seat).iter().any(|l| l == "caravanserai5: seat 0 draws 1 card from the money deck"),
+            "{:?}",
+            lines(seat)
+        );
         assert!(!lines(seat).iter().any(|l| l.contains("ducat5")), "{:?}", lines(seat));
     }
 }
