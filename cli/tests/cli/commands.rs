@@ -204,6 +204,57 @@ fn scenarios_without_expect_are_snapshot_tests_in_a_designers_own_folder() {
     }
 }
 
+/// `print` and `debug` in a script show in a traced scenario (under the action
+/// that ran them) and in `test --trace` snapshots, in both games; a scenario
+/// without `--trace` and a simulation print nothing of them.
+#[test]
+fn prints_of_scripts_show_in_traces_only() {
+    let dir = temp_dir("prints");
+    let w = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    w("sj.toml", "id = \"sj\"\nname = \"SJ\"\nextends = \"second-edition\"\n[cards.smithy]\nscript = \"sm.rhai\"\n");
+    w("sm.rhai", "fn on_build_cost(ctx) {\n  print(`pricing ${ctx.target.id}`);\n  debug(1 + 1);\n  0\n}\n");
+    w(
+        "sj_scenario.toml",
+        "ruleset = \"sj.toml\"\nactions = [\"role builder\"]\n[[players]]\nbuildings = [\"smithy\"]\nhand = [\"well\"]\n[[players]]\n",
+    );
+    w(
+        "al.toml",
+        "id = \"al\"\ngame = \"alhambra\"\nname = \"AL\"\nextends = \"alhambra\"\n[[building]]\nid = \"pavilion\"\nscript = \"al.rhai\"\n",
+    );
+    w("al.rhai", "fn on_bought(ctx) {\n  print(`bought in slot ${ctx.event.slot}`);\n}\n");
+    w(
+        "al_scenario.toml",
+        "ruleset = \"al.toml\"\nbuilding_display = [\"pavilion2\"]\nactions = [\"buy 1 pay denar2\"]\n\
+         [[players]]\nhand = [\"denar2\"]\n[[players]]\n[[players]]\n",
+    );
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    for (scenario, printed) in [
+        (
+            "sj_scenario.toml",
+            &["action 1 `role builder`:", "  print: pricing well\n", "  debug: 2 (", "sm.rhai:3)\n"][..],
+        ),
+        ("al_scenario.toml", &["action 1 `buy 1 pay denar2`:", "  print: bought in slot 1\n"][..]),
+    ] {
+        let (ok, out, err) = sanjuan(&["scenario", &file(scenario), "--trace"]);
+        assert!(ok, "{err}");
+        let at = out.find(printed[0]).unwrap_or_else(|| panic!("{out}"));
+        for line in &printed[1..] {
+            assert!(out[at..].contains(line), "{scenario}: {line:?} in {out}");
+        }
+        let (ok, out, _) = sanjuan(&["scenario", &file(scenario)]);
+        assert!(ok && !out.contains("print:") && !out.contains("debug:"), "{out}");
+    }
+    let (ok, out, err) = sanjuan(&["test", &file("sj_scenario.toml"), "--trace"]);
+    assert!(ok, "{out}{err}");
+    let snap = std::fs::read_to_string(dir.join("snapshots/sj_scenario.snap")).unwrap();
+    assert!(snap.contains("print: pricing well"), "{snap}");
+    for ruleset in ["sj.toml", "al.toml"] {
+        let (ok, out, err) = sanjuan(&["simulate", "--ruleset", &file(ruleset), "--games", "5", "--bots", "random"]);
+        assert!(ok && !out.contains("print") && !err.contains("print"), "{out}{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A scenario whose `[expect]` fails records nothing, not even with `--accept`:
 /// a stored snapshot reads as reviewed.
 #[test]

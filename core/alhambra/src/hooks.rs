@@ -458,6 +458,16 @@ impl Hooks {
         &self.host
     }
 
+    /// Keeps (or stops keeping) what the scripts `print` and `debug` on this thread: a traced scenario shows it.
+    pub fn listen_to_prints(&self, on: bool) {
+        self.host.listen_to_prints(on);
+    }
+
+    /// What the scripts printed on this thread since the last call.
+    pub fn take_prints(&self) -> Vec<String> {
+        self.host.take_prints()
+    }
+
     /// Runs every script in Rhai (`true`) or lets the fast path answer what it
     /// can (`false`, the default), forgetting every remembered answer either way:
     /// what a test compares.

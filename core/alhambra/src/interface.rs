@@ -378,14 +378,22 @@ impl engine_game::Game for Game {
 /// when an action fails (the untraced run words it).
 fn traced(scenario: &Scenario, lines: &mut Vec<String>) -> Option<Run> {
     let rs = scenario.ruleset().ok()?;
-    let mut game = scenario.setup(rs).ok()?;
-    game.log_events(true);
-    for (i, action) in scenario.file.actions.iter().enumerate() {
-        lines.push(format!("action {} `{action}`:", i + 1));
-        for e in game.apply_text(action).ok()? {
-            lines.push(format!("  {}", e.text));
+    let hooks = &rs.hooks;
+    hooks.listen_to_prints(true);
+    let played = (|| {
+        let mut game = scenario.setup(Arc::clone(&rs)).ok()?;
+        engine_game::text::printed_at_setup(hooks.take_prints(), lines);
+        game.log_events(true);
+        for (i, action) in scenario.file.actions.iter().enumerate() {
+            lines.push(format!("action {} `{action}`:", i + 1));
+            for e in game.apply_text(action).ok()? {
+                lines.push(format!("  {}", e.text));
+            }
+            lines.extend(hooks.take_prints().into_iter().map(|p| format!("  {p}")));
         }
-    }
-    lines.push(String::new());
-    Some(Run { game, error: None })
+        lines.push(String::new());
+        Some(Run { game, error: None })
+    })();
+    hooks.listen_to_prints(false);
+    played
 }

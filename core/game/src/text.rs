@@ -70,3 +70,12 @@ pub struct Scenario<G> {
     /// With a trace: `action N \`…\`:` and that action's events, for each action.
     pub trace: Vec<String>,
 }
+
+/// A traced scenario's lines for what scripts printed while its position was
+/// set up, before its first action (nothing when they printed nothing).
+pub fn printed_at_setup(printed: Vec<String>, lines: &mut Vec<String>) {
+    if !printed.is_empty() {
+        lines.push("setting up:".into());
+        lines.extend(printed.into_iter().map(|p| format!("  {p}")));
+    }
+}

@@ -309,20 +309,28 @@ impl engine_game::Game for Game {
 /// building behind it; `None` when an action fails (the untraced run words it).
 fn traced(scenario: &Scenario, lines: &mut Vec<String>) -> Option<Game> {
     let rs = scenario.ruleset().ok()?;
-    let mut game = scenario.setup(rs).ok()?;
-    game.log_events(true);
-    let cards = Arc::clone(&game.rules().cards);
-    for (i, action) in scenario.file.actions.iter().enumerate() {
-        lines.push(format!("action {} `{action}`:", i + 1));
-        for e in game.apply_text(action).ok()? {
-            // Name the cause unless the text already does.
-            let name = e.cause.map(|c| cards.get(c).name.to_lowercase());
-            match name {
-                Some(n) if !e.text.contains(&n) => lines.push(format!("  {}  [{n}]", e.text)),
-                _ => lines.push(format!("  {}", e.text)),
+    let scripts = &rs.scripts;
+    scripts.listen_to_prints(true);
+    let played = (|| {
+        let mut game = scenario.setup(Arc::clone(&rs)).ok()?;
+        engine_game::text::printed_at_setup(scripts.take_prints(), lines);
+        game.log_events(true);
+        let cards = Arc::clone(&game.rules().cards);
+        for (i, action) in scenario.file.actions.iter().enumerate() {
+            lines.push(format!("action {} `{action}`:", i + 1));
+            for e in game.apply_text(action).ok()? {
+                // Name the cause unless the text already does.
+                let name = e.cause.map(|c| cards.get(c).name.to_lowercase());
+                match name {
+                    Some(n) if !e.text.contains(&n) => lines.push(format!("  {}  [{n}]", e.text)),
+                    _ => lines.push(format!("  {}", e.text)),
+                }
             }
+            lines.extend(scripts.take_prints().into_iter().map(|p| format!("  {p}")));
         }
-    }
-    lines.push(String::new());
-    Some(game)
+        lines.push(String::new());
+        Some(game)
+    })();
+    scripts.listen_to_prints(false);
+    played
 }

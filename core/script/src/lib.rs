@@ -174,6 +174,30 @@ pub struct ScriptHost {
     fast: Vec<Vec<Option<std::sync::Arc<fast::Compiled>>>>,
     /// Run every hook in Rhai (a test compares the two paths).
     rhai_only: std::sync::atomic::AtomicBool,
+    /// What scripts `print` and `debug` on the threads that listen (a traced scenario).
+    printed: std::sync::Arc<Printed>,
+}
+
+/// The lines scripts print (`print`, `debug`), kept per listening thread only:
+/// a traced scenario shows them, while a simulation's threads never listen and
+/// pay one check per print.
+#[derive(Default)]
+struct Printed {
+    /// How many threads listen: 0 skips the lock.
+    listeners: std::sync::atomic::AtomicUsize,
+    lines: std::sync::Mutex<HashMap<std::thread::ThreadId, Vec<String>>>,
+}
+
+impl Printed {
+    fn push(&self, line: impl FnOnce() -> String) {
+        if self.listeners.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+            return;
+        }
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(mine) = lines.get_mut(&std::thread::current().id()) {
+            mine.push(line());
+        }
+    }
 }
 
 impl ScriptHost {
@@ -212,6 +236,17 @@ impl ScriptHost {
             let late = DEADLINE.with(|d| d.get().is_some_and(|t| std::time::Instant::now() > t));
             late.then(|| Dynamic::from(format!("the script ran longer than {millis} ms")))
         });
+        let printed = std::sync::Arc::new(Printed::default());
+        let sink = std::sync::Arc::clone(&printed);
+        engine.on_print(move |text| sink.push(|| format!("print: {text}")));
+        let sink = std::sync::Arc::clone(&printed);
+        engine.on_debug(move |text, source, at| {
+            sink.push(|| match (source, at.line()) {
+                (Some(file), Some(line)) => format!("debug: {text} ({file}:{line})"),
+                (None, Some(line)) => format!("debug: {text} (line {line})"),
+                _ => format!("debug: {text}"),
+            })
+        });
         let mut natives = fast::Natives::default();
         register(&mut fast::Registrar::new(&mut engine, &mut natives));
         ScriptHost {
@@ -244,7 +279,34 @@ impl ScriptHost {
             natives,
             fast: vec![Vec::new(); hooks.len()],
             rhai_only: std::sync::atomic::AtomicBool::new(false),
+            printed,
         }
+    }
+
+    /// Starts (`true`) or stops keeping what scripts `print` and `debug` on
+    /// this thread; stopping drops what was kept. Elsewhere they print nothing.
+    pub fn listen_to_prints(&self, on: bool) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut lines = self.printed.lines.lock().unwrap_or_else(|e| e.into_inner());
+        let me = std::thread::current().id();
+        match (on, lines.contains_key(&me)) {
+            (true, false) => {
+                lines.insert(me, Vec::new());
+                self.printed.listeners.fetch_add(1, Relaxed);
+            }
+            (false, true) => {
+                lines.remove(&me);
+                self.printed.listeners.fetch_sub(1, Relaxed);
+            }
+            _ => {}
+        }
+    }
+
+    /// What scripts printed on this thread since the last call (`print: …`,
+    /// `debug: … (file:line)`), while [`ScriptHost::listen_to_prints`] is on.
+    pub fn take_prints(&self) -> Vec<String> {
+        let mut lines = self.printed.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.get_mut(&std::thread::current().id()).map(std::mem::take).unwrap_or_default()
     }
 
     /// Runs every hook in Rhai (`true`) or lets the fast path answer the hooks
