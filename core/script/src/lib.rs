@@ -566,9 +566,7 @@ impl ScriptHost {
         }
         for MapEntry { key: k, at, .. } in maps.into_iter().flat_map(|m| m.entries) {
             if !self.map_keys.contains(&k.as_str()) {
-                let near = closest(&k, self.map_keys.iter().copied())
-                    .map(|c| format!("did you mean `{c}`? "))
-                    .unwrap_or_default();
+                let near = self.effect_hint(&k);
                 let message = format!("`{k}` is not an effect or a result key");
                 errors.push(LoadError::at_pos(source, text, at, message).help(format!(
                     "{near}a map a hook returns may hold: {} ({})",
@@ -578,6 +576,25 @@ impl ScriptHost {
             }
         }
         errors
+    }
+
+    /// The hint for an unknown key of a returned map: "did you mean" when the
+    /// nearest key is the same verb on the same thing misspelt, but when it is
+    /// another verb on the same thing (`move_good` → `remove_good`, the
+    /// opposite), the effects that act on that thing instead: spelling is not
+    /// meaning.
+    fn effect_hint(&self, key: &str) -> String {
+        let Some(near) = closest(key, self.map_keys.iter().copied()) else { return String::new() };
+        fn split(k: &str) -> (&str, &str) {
+            k.split_once('_').unwrap_or(("", k))
+        }
+        let ((verb, thing), (near_verb, near_thing)) = (split(key), split(near));
+        let same_thing = |t: &str| t.trim_end_matches('s') == thing.trim_end_matches('s');
+        if verb == near_verb || !same_thing(near_thing) || verb.is_empty() {
+            return format!("did you mean `{near}`? ");
+        }
+        let on_it: Vec<&str> = self.effects.iter().map(|e| e.name).filter(|n| same_thing(split(n).1)).collect();
+        format!("there is no `{key}`; the effects on {thing} are {} — see what each does; ", on_it.join(", "))
     }
 
     /// Each `ctx.event.x` in hook `name`: `x` must be a key of the event it hears.

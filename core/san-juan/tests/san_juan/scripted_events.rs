@@ -460,3 +460,18 @@ fn a_counters_mismatch_reads_as_the_maps_themselves() {
     let err = play(rs.unwrap(), text).unwrap_err();
     assert_eq!(err, r#"counters: expected [{"tally": 9}, {}], got [{"tally": 2}, {}]"#);
 }
+
+/// "Did you mean" goes by meaning: a misspelt effect gets its spelling, but
+/// another verb on the same thing (`move_good`, where `remove_good` would
+/// discard the good) gets the effects on that thing, not the opposite one.
+#[test]
+fn did_you_mean_does_not_offer_the_opposite_effect() {
+    let (_dir, rs) = with_card("porter", "fn on_role(ctx) { #{ move_good: 1 } }\n");
+    let err = rs.unwrap_err();
+    assert!(err.contains("`move_good` is not an effect"), "{err}");
+    assert!(err.contains("the effects on good are add_good, remove_good"), "{err}");
+    assert!(!err.contains("did you mean `remove_good`"), "{err}");
+    let (_dir, rs) = with_card("porter", "fn on_role(ctx) { #{ remove_goods: 1 } }\n");
+    let err = rs.unwrap_err();
+    assert!(err.contains("did you mean `remove_good`?"), "{err}");
+}
