@@ -102,6 +102,9 @@ thread_local! {
 pub struct Script {
     /// The compiled program.
     pub ast: AST,
+    /// The program as written, not optimized: `check` reads where each map of
+    /// a list is written, which the optimizer folds into one constant.
+    pub written: AST,
     /// The file it came from.
     pub source: Source,
 }
@@ -417,7 +420,7 @@ impl ScriptHost {
         let Some(source) = source else { return Vec::new() };
         let script = match self.by_source.get(source) {
             Some(&s) => s,
-            None => match self.compile(source) {
+            None => match self.compile_both(source) {
                 Ok(script) => {
                     self.scripts.push(script);
                     self.by_source.insert(source.clone(), self.scripts.len() - 1);
@@ -460,7 +463,7 @@ impl ScriptHost {
                         );
                         continue;
                     }
-                    errors.extend(self.check_uses(source, &text, ast, f.name));
+                    errors.extend(self.check_uses(source, &text, &self.scripts[script].written, f.name));
                     let spec = &self.hooks[h];
                     let constant = literal_body(ast, f.name);
                     if let Some(v) = &constant {
@@ -709,7 +712,19 @@ impl ScriptHost {
             ]
         })?;
         ast.set_source(source.to_string());
-        Ok(Script { ast, source: source.clone() })
+        Ok(Script { written: ast.clone(), ast, source: source.clone() })
+    }
+
+    /// [`ScriptHost::compile`], and the program as written beside it for `check`.
+    fn compile_both(&mut self, source: &Source) -> Result<Script, Vec<LoadError>> {
+        let mut script = self.compile(source)?;
+        self.engine.set_optimization_level(OptimizationLevel::None);
+        let written = source.read().ok().and_then(|text| self.engine.compile(&*text).ok());
+        self.engine.set_optimization_level(OptimizationLevel::Full);
+        if let Some(written) = written {
+            script.written = written;
+        }
+        Ok(script)
     }
 
     /// True when `owner` listens to `hook`.

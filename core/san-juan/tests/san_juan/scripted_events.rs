@@ -475,3 +475,15 @@ fn did_you_mean_does_not_offer_the_opposite_effect() {
     let err = rs.unwrap_err();
     assert!(err.contains("did you mean `remove_good`?"), "{err}");
 }
+
+/// A bad map in a list written over several lines is reported at its own key,
+/// not at the list's first line (the optimizer folds the list into one value).
+#[test]
+fn each_bad_map_of_a_multi_line_list_is_reported_at_its_own_line() {
+    let script =
+        "fn on_role(ctx) {\n  [\n    #{ draw: 1 },\n    #{ draw: 1, sed: 2 },\n    #{ draw: 1, fro: 1 },\n  ]\n}\n";
+    let (_dir, rs) = with_card("lister", script);
+    let err = rs.unwrap_err();
+    assert!(err.contains("`sed` is not an effect") && err.contains("lister.rhai:4:17"), "{err}");
+    assert!(err.contains("`fro` is not an effect") && err.contains("lister.rhai:5:17"), "{err}");
+}
