@@ -366,8 +366,10 @@ impl Files {
         Ok(Files { dir: in_dir.clone(), own_dir: false, extends: relative(&in_dir, &input), id, name, out })
     }
 
-    /// The text of a ruleset file in a folder whose `extends` is `extends`, setting `tables`.
-    fn text(&self, extends: &str, tables: &toml::Table, about: &str) -> String {
+    /// The text of a ruleset file in a folder whose `extends` is `extends`,
+    /// setting `tables`; `verdict` (a `# ` comment line or empty) says whether
+    /// the goal was met.
+    fn text(&self, extends: &str, tables: &toml::Table, about: &str, verdict: &str) -> String {
         let mut file = toml::Table::new();
         file.insert("id".into(), self.id.clone().into());
         file.insert("name".into(), self.name.clone().into());
@@ -375,14 +377,16 @@ impl Files {
         file.insert("extends".into(), extends.into());
         let head = toml::to_string(&file).unwrap_or_default();
         let body = toml::to_string(tables).unwrap_or_default();
-        format!("# Written by `sanjuan tune`: the input ruleset with only the tuned numbers set.\n{head}\n{body}")
+        format!(
+            "# Written by `sanjuan tune`: the input ruleset with only the tuned numbers set.\n{verdict}{head}\n{body}"
+        )
     }
 
     /// Writes a candidate file, loads it and removes it.
     fn load(&self, tables: &toml::Table, tag: &str) -> Result<Arc<dyn AnyRules>, String> {
         std::fs::create_dir_all(&self.dir).map_err(|e| format!("cannot write in {}: {e}", self.dir.display()))?;
         let path = self.dir.join(format!(".sanjuan-tune-{}-{tag}.toml", std::process::id()));
-        crate::output::write_file(&path, self.text(&self.extends, tables, "a candidate of `sanjuan tune`"))?;
+        crate::output::write_file(&path, self.text(&self.extends, tables, "a candidate of `sanjuan tune`", ""))?;
         let loaded = crate::games::load(&path.display().to_string());
         let _ = std::fs::remove_file(&path);
         loaded
@@ -585,10 +589,48 @@ fn report(state: &State, files: &Files, base: &dyn AnyRules, elapsed: f64) -> Cm
             );
         }
     }
+    // On a flat response one answer hides equally good neighbours: name them all.
+    let inside = |c: usize| {
+        let e = state.estimate(c);
+        !e.lo.is_nan() && e.lo >= t.lo && e.hi <= t.hi
+    };
+    let meeting: Vec<usize> = outcome.ranking.iter().copied().filter(|&c| inside(c)).collect();
+    if meeting.len() > 1 {
+        println!("every value whose 95% interval lies inside the goal ({}):", meeting.len());
+        for &c in &meeting {
+            println!(
+                "  {:<40} {}  over {} games",
+                describe(&state.values(c)),
+                shown(state, c),
+                state.candidates[c].games
+            );
+        }
+    }
     println!(
         "{} games spent of a budget of {} in {:.1} s ({} rung(s))",
         state.spent, state.settings.budget, elapsed, state.rung
     );
+    let verdict = match outcome.reason {
+        Reason::Met => format!(
+            "# Goal met: {} in {}..{}{} at {}, over {} games.\n",
+            t.measure(),
+            t.lo,
+            t.hi,
+            t.unit(),
+            shown(state, chosen),
+            best.games
+        ),
+        Reason::Unreachable | Reason::Budget => format!(
+            "# Goal NOT met: {} in {}..{}{}; these values are only the nearest found, at {}, over {} games ({}).\n",
+            t.measure(),
+            t.lo,
+            t.hi,
+            t.unit(),
+            shown(state, chosen),
+            best.games,
+            if outcome.reason == Reason::Budget { "the budget ran out" } else { "no value in the ranges meets it" }
+        ),
+    };
     let tables = base.tuned_tables(&state.values(chosen))?;
     let about = format!(
         "{} tuned by `sanjuan tune` toward {} in {}..{}{}: {}",
@@ -601,7 +643,7 @@ fn report(state: &State, files: &Files, base: &dyn AnyRules, elapsed: f64) -> Cm
     );
     match &files.out {
         Some((path, extends)) => {
-            crate::output::write_file(path, files.text(extends, &tables, &about))?;
+            crate::output::write_file(path, files.text(extends, &tables, &about, &verdict))?;
             // The file must load back as the ruleset the search measured.
             let back = crate::games::load(&path.display().to_string())
                 .map_err(|e| format!("the tuned ruleset {} does not load back: {e}", path.display()))?;
@@ -616,7 +658,7 @@ fn report(state: &State, files: &Files, base: &dyn AnyRules, elapsed: f64) -> Cm
             eprintln!(
                 "the tuned ruleset (not written: --out FILE writes it; as printed, it belongs beside the input):"
             );
-            print!("{}", files.text(&files.extends, &tables, &about));
+            print!("{}", files.text(&files.extends, &tables, &about, &verdict));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -69,6 +69,19 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("extends = \"../../../cards/san-juan/rulesets/examples/cheap-column.toml\""), "{text}");
     assert!(text.contains("[cards.victory_column]") && !text.contains("[rules]"), "{text}");
+    // The file says that the goal was met, and at what interval.
+    let verdict = text.lines().find(|l| l.starts_with("# Goal ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(verdict.starts_with("# Goal met: build_rate(victory_column) in 39..55%"), "{verdict}");
+    assert_eq!(interval(verdict), (value, lo, hi), "{verdict}");
+    // Every value whose interval lies inside the goal is listed when there are several.
+    if let Some(at) = stdout.find("every value whose 95% interval lies inside the goal") {
+        let listed: Vec<&str> = stdout[at..].lines().skip(1).take_while(|l| l.starts_with("  ")).collect();
+        assert!(listed.len() > 1, "{stdout}");
+        for line in listed {
+            let (_, lo, hi) = interval(line);
+            assert!(lo >= 39.0 && hi <= 55.0, "{line}");
+        }
+    }
     // Both paths relative to the repository root, as the program runs there (the
     // diff compares the scripts' paths too).
     let relative = format!("target/tune-tests/tune-{}/tuned.toml", std::process::id());
@@ -89,6 +102,9 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
     args[4] = "500";
     let (ok, first, stderr) = sanjuan(&args);
     assert!(ok && first.contains("when the budget was spent"), "{first}{stderr}");
+    // Not written with --out, the printed file says the goal was not met.
+    assert!(first.contains("# Goal NOT met: build_rate(victory_column) in 39..55%"), "{first}");
+    assert!(first.contains("(the budget ran out)"), "{first}");
     let (ok, resumed, stderr) =
         sanjuan(&["tune", "--resume", &short_s, "--games-budget", "1600", "--quiet", "--state", &short_s]);
     assert!(ok, "{stderr}");
@@ -128,6 +144,26 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
     assert_eq!(tail(&ended), tail(&stdout), "{ended}");
     assert_eq!(std::fs::read_to_string(path(round, 0)).unwrap(), std::fs::read_to_string(&state).unwrap());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// On a flat response one answer would hide equally good neighbours: with a
+/// wide goal every value whose interval lies inside it is listed.
+#[test]
+fn tune_lists_every_value_that_meets_a_wide_goal() {
+    let mut args = search(&["--ruleset", CHEAP, "--param", "card.victory_column.cost=1..5"]);
+    args.extend(["--target", "build_rate(victory_column)=47±20"]);
+    args[4] = "600";
+    let (ok, out, err) = sanjuan(&args);
+    assert!(ok && out.contains("meets the goal"), "{out}{err}");
+    let at = out.find("every value whose 95% interval lies inside the goal (").unwrap_or_else(|| panic!("{out}"));
+    let listed: Vec<&str> = out[at..].lines().skip(1).take_while(|l| l.starts_with("  ")).collect();
+    assert!(listed.len() >= 2, "{out}");
+    for line in &listed {
+        let (_, lo, hi) = interval(line);
+        assert!(lo >= 27.0 && hi <= 67.0, "{line}");
+    }
+    // The measured values outside the goal (cost 1: built about four games in five) are not listed.
+    assert!(!listed.iter().any(|l| l.contains("cost = 1 ")), "{out}");
 }
 
 #[test]
