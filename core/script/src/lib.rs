@@ -308,6 +308,9 @@ impl ScriptHost {
     /// What scripts printed on this thread since the last call (`print: …`,
     /// `debug: … (file:line)`), while [`ScriptHost::listen_to_prints`] is on.
     pub fn take_prints(&self) -> Vec<String> {
+        if self.printed.listeners.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+            return Vec::new();
+        }
         let mut lines = self.printed.lines.lock().unwrap_or_else(|e| e.into_inner());
         lines.get_mut(&std::thread::current().id()).map(std::mem::take).unwrap_or_default()
     }

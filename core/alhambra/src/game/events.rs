@@ -42,8 +42,16 @@ pub(super) fn list_or_nothing(items: &[String]) -> String {
 impl Game {
     pub(crate) fn event(&mut self, seat: Option<usize>, text: impl FnOnce(&Game) -> String) {
         if self.journal.logging() {
+            self.log_prints();
             let text = text(self);
             self.journal.event(|| Event { seat, text, readers: Vec::new(), public_text: None });
+        }
+    }
+
+    /// What scripts printed so far, logged where it happened (a traced scenario only).
+    fn log_prints(&mut self) {
+        for text in self.rs.hooks.take_prints() {
+            self.journal.event(|| Event { seat: None, text, readers: Vec::new(), public_text: None });
         }
     }
 
@@ -56,6 +64,7 @@ impl Game {
         text: impl FnOnce(&Game) -> String,
     ) {
         if self.journal.logging() {
+            self.log_prints();
             let (text, public) = (text(self), public());
             let readers = readers.to_vec();
             self.journal.event(|| Event { seat, text, readers, public_text: Some(public) });

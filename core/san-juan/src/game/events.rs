@@ -92,6 +92,16 @@ impl Game {
         texts: impl FnOnce(&Game) -> (String, Option<String>),
     ) {
         if self.journal.logging() {
+            // What scripts printed so far comes first, where it happened (a traced scenario only).
+            for text in self.rs.scripts.take_prints() {
+                self.journal.event(|| Event {
+                    seat: None,
+                    cause: None,
+                    visibility: Visibility::Public,
+                    text,
+                    public_text: None,
+                });
+            }
             let (text, public_text) = texts(self);
             let visibility = only.map_or(Visibility::Public, Visibility::Seat);
             self.journal.event(|| Event { seat, cause, visibility, text, public_text });
