@@ -50,7 +50,7 @@ rules! {
 }
 
 /// A currency.
-#[derive(Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Currency {
     /// Id used in money card ids (`denar` in `denar5`).
@@ -77,7 +77,7 @@ impl std::fmt::Debug for Currency {
 }
 
 /// A building type as the file gives it.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BuildingType {
     /// Id (`garden`); a building card's id is this and its price (`garden10`).
@@ -99,16 +99,21 @@ pub struct BuildingType {
 /// A `[[building]]` entry as written: a new type gives `id`, `name` and
 /// `prices`; a patch of a type the extended file has gives `id` and only the
 /// keys it changes (the others are kept).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct BuildingEntry {
+    /// Id (`garden`); a building card's id is this and its price (`garden10`).
     id: String,
+    /// Name in sentences.
     #[serde(default)]
     name: Option<String>,
+    /// The price of each card of this type (one entry per card).
     #[serde(default)]
     prices: Option<Vec<u8>>,
+    /// In a file that extends another: per scoring name, the points per rank for this type.
     #[serde(default)]
     points: Option<std::collections::BTreeMap<String, Vec<i32>>>,
+    /// The type's script (relative to the file).
     #[serde(default)]
     script: Option<String>,
 }
@@ -130,7 +135,7 @@ pub struct BuildingDef {
 }
 
 /// One scoring.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scoring {
     /// `A`, `B`, `C`.
@@ -146,7 +151,7 @@ pub struct Scoring {
 }
 
 /// When the neutral collector draws building cards, and how many.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NeutralDraw {
     /// `start` or a scoring's name.
@@ -160,7 +165,7 @@ pub struct NeutralDraw {
 }
 
 /// The two-player rules.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TwoPlayers {
     /// Copies of each money card kept.
@@ -171,46 +176,66 @@ pub struct TwoPlayers {
     pub neutral_draws: Vec<NeutralDraw>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+/// The `[money]` table: the money cards.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct MoneyFile {
+    /// The currencies, one table each.
     currencies: Vec<Currency>,
+    /// The face values each currency has a card of.
     values: Vec<u8>,
+    /// Copies of each money card with 3 or more players.
     copies: u8,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+/// The `[yard]` table: the building display.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct YardFile {
+    /// One currency id per building display slot, left to right: what its building is paid in.
     slots: Vec<String>,
 }
 
 /// Paths of the ruleset's scripts, relative to the file that names them; a
 /// file that extends another may give one and take the other from its parent.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ScriptPaths {
+    /// The scoring script (`on_score`).
     score: Option<String>,
+    /// The neutral collector's script (`on_neutral`).
     neutral: Option<String>,
 }
 
-/// A ruleset file as written.
-#[derive(Clone, Debug, Deserialize)]
+/// An Alhambra ruleset: every number of the game (docs/alhambra.md).
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RulesetFile {
+    /// Short name; game records and reports are labelled by it.
     id: String,
+    /// The game, `alhambra`.
     game: Option<String>,
+    /// Display name.
     name: String,
+    /// What the ruleset is, in a sentence.
     #[serde(default)]
     description: String,
+    /// The ruleset this one changes (an id or a path relative to this file).
     extends: Option<String>,
+    /// Rule numbers, merged key by key over those of the ruleset extended.
     #[serde(default)]
     rules: RulesPatch,
+    /// The money cards.
     money: Option<MoneyFile>,
+    /// The building display.
     yard: Option<YardFile>,
+    /// The building types, one table each (patched by id along `extends`).
     building: Option<Vec<BuildingEntry>>,
+    /// The scorings, one table each (patched by name along `extends`).
     scoring: Option<Vec<Scoring>>,
+    /// The ruleset's scripts.
     scripts: Option<ScriptPaths>,
+    /// The two-player rules.
     two_players: Option<TwoPlayers>,
 }
 
