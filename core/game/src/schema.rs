@@ -8,14 +8,15 @@ use schemars::transform::RecursiveTransform;
 use schemars::{JsonSchema, Schema, generate::SchemaSettings};
 use serde_json::Value;
 
-/// The kinds of file a game may have schemas for, in the order `sanjuan
-/// schema` lists them: rulesets, card sets, scenarios.
+/// The kinds of file a game may have schemas for, in the order the command
+/// line lists them: rulesets, card sets, scenarios.
 pub const KINDS: &[&str] = &["ruleset", "cards", "scenario"];
 
 /// One schema of a game: the kind of file it describes and the schema.
 pub type FileSchema = (&'static str, Value);
 
-/// The schema of a file read as `T`, titled `title` (`San Juan ruleset`).
+/// The schema of a file read as `T`, titled `title` (the game's title and
+/// the kind: `My Game ruleset`).
 /// Draft 7, the version TOML editors read; TOML has no null, so an optional
 /// key's schema is that of its value.
 pub fn of<T: JsonSchema>(title: &str) -> Value {
@@ -37,7 +38,7 @@ pub fn of<T: JsonSchema>(title: &str) -> Value {
     Value::Object(head)
 }
 
-/// The name a game's schema of `kind` is written under (`san-juan-ruleset.json`),
+/// The name a game's schema of `kind` is written under (`my-game-ruleset.json`),
 /// for a file's `#:schema` line.
 pub fn file_name(game: &str, kind: &str) -> String {
     format!("{game}-{kind}.json")
