@@ -160,3 +160,26 @@ fn schema_out_must_be_a_folder_and_symbolic_links_are_not_followed_out() {
     refused(&["schema", "--out", s(&real)], "san-juan-ruleset.json: it is a folder");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// docs/rulesets.md's example, run as written in an empty folder: the
+/// command prints what the page shows, and the page's ruleset with its
+/// `#:schema` line is one `check` loads and the schema accepts.
+#[test]
+fn the_docs_example_writes_what_the_page_shows_and_its_ruleset_checks() {
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rulesets.md")).unwrap();
+    let section = page.split("## Completion and inline errors in your editor").nth(1).expect("the page's section");
+    let console = section.split("```console\n").nth(1).and_then(|b| b.split("```").next()).expect("its command");
+    let (command, shown) = console.split_once('\n').expect("a command line, then the output");
+    assert_eq!(command, "$ sanjuan schema --out schemas");
+    let dir = temp_dir("page");
+    let out = common::command().current_dir(&dir).args(["schema", "--out", "schemas"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
+
+    let ruleset = section.split("```toml\n").nth(1).and_then(|b| b.split("```").next()).expect("its ruleset");
+    assert!(ruleset.starts_with("#:schema ./schemas/san-juan-ruleset.json\n"), "{ruleset}");
+    std::fs::write(dir.join("dearer-library.toml"), ruleset).unwrap();
+    let out = common::command().current_dir(&dir).args(["check", "dearer-library.toml"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
