@@ -213,7 +213,8 @@ struct ScriptPaths {
 pub(crate) struct RulesetFile {
     /// Short name; game records and reports are labelled by it.
     id: String,
-    /// The game, `alhambra`.
+    /// The game, `alhambra` (may be left out in a file that extends an Alhambra ruleset).
+    #[schemars(extend("enum" = ["alhambra"]))]
     game: Option<String>,
     /// Display name.
     name: String,

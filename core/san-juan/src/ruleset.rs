@@ -138,6 +138,7 @@ pub(crate) struct RulesetFile {
     #[serde(default)]
     description: String,
     /// The game, `san-juan` (may be left out: it is the default).
+    #[schemars(extend("enum" = ["san-juan"]))]
     game: Option<String>,
     /// The ruleset this one changes (an id or a path relative to this file).
     extends: Option<String>,

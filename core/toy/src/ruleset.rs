@@ -39,7 +39,8 @@ pub(crate) struct RulesetFile {
     id: String,
     /// Display name.
     name: String,
-    /// The game, `high-low`.
+    /// The game, `toy`.
+    #[schemars(extend("enum" = ["toy"]))]
     game: Option<String>,
     /// What the ruleset is, in a sentence.
     #[serde(default)]

@@ -165,6 +165,7 @@ fn a_misspelt_key_or_a_number_out_of_range_fails_the_schema_as_it_fails_check() 
         ("ruleset", format!("{ruleset}[rules]\nhand_limit = 0\n"), "/rules/hand_limit"),
         ("ruleset", format!("{ruleset}[cards.library]\ncots = 6\n"), "cots"),
         ("ruleset", format!("{ruleset}extra_set = []\n"), "extra_set"),
+        ("ruleset", format!("{ruleset}game = \"sanjuan\"\n"), "/game"),
         ("cards", card.replace("cost = 1", "cots = 1"), "cots"),
         ("cards", card.replace("kind = \"city\"", "kind = \"town\""), "/card/0/kind"),
         ("cards", card.replace("vp = 1", "vp = 99"), "/card/0/vp"),
