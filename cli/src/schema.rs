@@ -93,6 +93,9 @@ fn folder(dir: &Path) -> Result<(), String> {
         Err(_) => {}
     }
     let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if parent.exists() && !parent.is_dir() {
+        return Err(format!("--out {shown}: {} is not a folder", parent.display()));
+    }
     if !parent.is_dir() {
         return Err(format!(
             "--out {shown}: the folder {} does not exist; make it first, or give a folder inside an existing one",

@@ -130,6 +130,7 @@ fn schema_out_must_be_a_folder_and_symbolic_links_are_not_followed_out() {
     refused(&["schema", "--out", s(&file)], "is not a folder");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
     refused(&["schema", "--out", s(&dir.join("no/such/folder"))], "does not exist; make it first");
+    refused(&["schema", "--out", s(&file.join("inside"))], &format!("{} is not a folder", file.display()));
     assert!(!dir.join("no").exists(), "nothing made");
     refused(&["schema", "--out", "/dev/null"], "is not a folder");
 
