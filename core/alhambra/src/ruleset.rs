@@ -49,6 +49,35 @@ rules! {
     max_turns: u32 => Some((1, 1_000_000)),
 }
 
+/// A money card's value: `check`'s bound and the schema's.
+const VALUE_RANGE: (i64, i64) = (1, 99);
+/// Copies of each money card.
+const COPIES_RANGE: (i64, i64) = (1, 20);
+/// A building card's price.
+const PRICE_RANGE: (i64, i64) = (1, 99);
+/// The points of a rank in a scoring.
+const POINTS_RANGE: (i64, i64) = (0, 1000);
+
+/// True when `v` lies in `range` (both ends included).
+fn within(v: i64, (lo, hi): (i64, i64)) -> bool {
+    (lo..=hi).contains(&v)
+}
+
+/// `[money]`'s ranges in its JSON Schema.
+fn money_ranges(schema: &mut schemars::Schema) {
+    engine_rules::schema::write_ranges(schema, [("values", VALUE_RANGE), ("copies", COPIES_RANGE)]);
+}
+
+/// A `[[building]]` entry's ranges in its JSON Schema.
+fn price_ranges(schema: &mut schemars::Schema) {
+    engine_rules::schema::write_ranges(schema, [("prices", PRICE_RANGE)]);
+}
+
+/// A `[[scoring]]` entry's ranges in its JSON Schema.
+fn points_ranges(schema: &mut schemars::Schema) {
+    engine_rules::schema::write_ranges(schema, [("ranks", POINTS_RANGE)]);
+}
+
 /// A currency.
 #[derive(Clone, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -101,6 +130,7 @@ pub struct BuildingType {
 /// keys it changes (the others are kept).
 #[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = price_ranges)]
 struct BuildingEntry {
     /// Id (`garden`); a building card's id is this and its price (`garden10`).
     id: String,
@@ -137,6 +167,7 @@ pub struct BuildingDef {
 /// One scoring.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = points_ranges)]
 pub struct Scoring {
     /// `A`, `B`, `C`.
     pub name: String,
@@ -179,6 +210,7 @@ pub struct TwoPlayers {
 /// The `[money]` table: the money cards.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = money_ranges)]
 struct MoneyFile {
     /// The currencies, one table each.
     currencies: Vec<Currency>,
@@ -646,15 +678,17 @@ fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadE
         err(money_doc, "money.values", "no values: a money card needs one".into());
     }
     for (i, v) in m.values.iter().enumerate() {
-        if *v == 0 || *v > 99 {
-            err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be 1 to 99"));
+        if !within(i64::from(*v), VALUE_RANGE) {
+            let (lo, hi) = VALUE_RANGE;
+            err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be {lo} to {hi}"));
         }
         if m.values[..i].contains(v) {
             err(money_doc, &format!("money.values.{i}"), format!("value {v} is listed twice"));
         }
     }
-    if m.copies == 0 || m.copies > 20 {
-        err(money_doc, "money.copies", format!("{}: must be 1 to 20", m.copies));
+    if !within(i64::from(m.copies), COPIES_RANGE) {
+        let (lo, hi) = COPIES_RANGE;
+        err(money_doc, "money.copies", format!("{}: must be {lo} to {hi}", m.copies));
     }
     if two.money_copies == 0 || two.money_copies > m.copies {
         err(
@@ -739,8 +773,9 @@ fn building_cards(tables: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingD
             err(doc, &format!("building.{j}.prices"), "no prices: a type needs at least one card".into());
         }
         for (i, p) in b.prices.iter().enumerate() {
-            if *p == 0 || *p > 99 {
-                err(doc, &format!("building.{j}.prices.{i}"), format!("price {p}: must be 1 to 99"));
+            if !within(i64::from(*p), PRICE_RANGE) {
+                let (lo, hi) = PRICE_RANGE;
+                err(doc, &format!("building.{j}.prices.{i}"), format!("price {p}: must be {lo} to {hi}"));
             }
         }
         let mut prices = b.prices.clone();
@@ -811,8 +846,9 @@ fn check_scorings(rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
                     format!("{} points; one per building type ({}) is needed", row.len(), types.len()),
                 );
             }
-            if row.iter().any(|&p| !(0..=1000).contains(&p)) {
-                err(doc, &format!("scoring.{j}.ranks.{k}"), "points must be 0 to 1000".into());
+            if row.iter().any(|&p| !within(i64::from(p), POINTS_RANGE)) {
+                let (lo, hi) = POINTS_RANGE;
+                err(doc, &format!("scoring.{j}.ranks.{k}"), format!("points must be {lo} to {hi}"));
             }
         }
     }

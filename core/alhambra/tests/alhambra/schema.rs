@@ -130,6 +130,9 @@ fn a_misspelt_key_or_a_number_out_of_range_fails_the_schema_as_it_fails_check() 
         (format!("{ruleset}[[building]]\nid = \"garden\"\nprice = [1]\n"), "price"),
         (format!("{ruleset}[yard]\nslot = []\n"), "slot"),
         (format!("{ruleset}[[scoring]]\nname = \"A\"\nrank = [[1]]\n"), "rank"),
+        (format!("{ruleset}[[building]]\nid = \"garden\"\nprices = [0]\n"), "/building/0/prices/0"),
+        (format!("{ruleset}[[scoring]]\nname = \"A\"\nranks = [[1, 2, 3, 4, 5, 1001]]\n"), "/scoring/0/ranks/0/5"),
+        (format!("{ruleset}[money]\ncurrencies = []\nvalues = [100]\ncopies = 3\n"), "/money/values/0"),
     ] {
         let why = schemas.refuses("ruleset", &text).unwrap_or_else(|| panic!("the ruleset schema accepts:\n{text}"));
         assert!(why.contains(needle), "{needle} not in: {why}");
