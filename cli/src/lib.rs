@@ -12,6 +12,7 @@ mod output;
 mod play;
 mod report;
 mod scenario;
+mod schema;
 mod serve;
 mod simulate;
 mod test;
@@ -146,6 +147,14 @@ enum Command {
     ///
     /// Examples: sanjuan test my-scenarios/; sanjuan test my-scenarios/ --filter library --accept
     Test(test::Args),
+    /// Write JSON Schemas of the games' files, for TOML editors (completion, inline errors).
+    ///
+    /// Without --out, prints one schema (--kind ruleset, cards or scenario). With --out DIR,
+    /// writes GAME-KIND.json for every game (or --game G) into DIR; a file's first line
+    /// `#:schema ./schemas/san-juan-ruleset.json` lets Taplo or Even Better TOML read it.
+    ///
+    /// Examples: sanjuan schema --out schemas; sanjuan schema --game alhambra --kind scenario
+    Schema(schema::Args),
 }
 
 /// Runs the command line (`std::env::args`) over the games of `registry`.
@@ -183,6 +192,7 @@ pub fn run(registry: engine_game::Registry) -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Merge(args) => report::merge(args),
         Command::Test(args) => test::run(args),
+        Command::Schema(args) => schema::run(args),
     };
     match result {
         Ok(code) => code,

@@ -116,6 +116,14 @@ fn command_line() {
     let run = ok(&["test", folder.to_str().unwrap()]);
     assert!(run.contains("PASS beat"), "{run}");
     assert!(folder.join("snapshots/beat.snap").is_file(), "{run}");
+
+    // Its files' JSON Schemas, from the structs it reads them into.
+    let schema = ok(&["schema", "--game", "toy", "--kind", "scenario"]);
+    assert!(schema.contains("\"title\": \"High-Low scenario\"") && schema.contains("\"pile_top\""), "{schema}");
+    let schemas = dir.path().join("schemas");
+    ok(&["schema", "--game", "toy", "--out", schemas.to_str().unwrap()]);
+    let ruleset = std::fs::read_to_string(schemas.join("toy-ruleset.json")).expect("the ruleset's schema");
+    assert!(ruleset.contains("\"rounds\"") && schemas.join("toy-scenario.json").is_file(), "{ruleset}");
 }
 
 fn terminal() {

@@ -1,6 +1,7 @@
 //! The `sanjuan` binary as a user runs it: every command and its output
 //! (`commands`), bad input of every kind refused with file and line
-//! (`hardening`, `hostile`), balance reports (`report`) and the tuner (`tune`). One test binary;
+//! (`hardening`, `hostile`), balance reports (`report`), the JSON Schemas
+//! (`schema`) and the tuner (`tune`). One test binary;
 //! `common` runs the built program.
 
 mod commands;
@@ -8,4 +9,5 @@ mod common;
 mod hardening;
 mod hostile;
 mod report;
+mod schema;
 mod tune;

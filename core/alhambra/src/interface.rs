@@ -372,6 +372,14 @@ impl engine_game::Game for Game {
             trace: lines,
         })
     }
+
+    fn schemas() -> Vec<engine_game::schema::FileSchema> {
+        use engine_game::schema::of;
+        vec![
+            ("ruleset", of::<crate::ruleset::RulesetFile>("Alhambra ruleset")),
+            ("scenario", of::<crate::scenario::ScenarioFile>("Alhambra scenario")),
+        ]
+    }
 }
 
 /// Plays the scenario's actions one by one, keeping each one's events; `None`

@@ -49,8 +49,37 @@ rules! {
     max_turns: u32 => Some((1, 1_000_000)),
 }
 
+/// A money card's value: `check`'s bound and the schema's.
+const VALUE_RANGE: (i64, i64) = (1, 99);
+/// Copies of each money card.
+const COPIES_RANGE: (i64, i64) = (1, 20);
+/// A building card's price.
+const PRICE_RANGE: (i64, i64) = (1, 99);
+/// The points of a rank in a scoring.
+const POINTS_RANGE: (i64, i64) = (0, 1000);
+
+/// True when `v` lies in `range` (both ends included).
+fn within(v: i64, (lo, hi): (i64, i64)) -> bool {
+    (lo..=hi).contains(&v)
+}
+
+/// `[money]`'s ranges in its JSON Schema.
+fn money_ranges(schema: &mut schemars::Schema) {
+    engine_rules::schema::write_ranges(schema, [("values", VALUE_RANGE), ("copies", COPIES_RANGE)]);
+}
+
+/// A `[[building]]` entry's ranges in its JSON Schema.
+fn price_ranges(schema: &mut schemars::Schema) {
+    engine_rules::schema::write_ranges(schema, [("prices", PRICE_RANGE)]);
+}
+
+/// A `[[scoring]]` entry's ranges in its JSON Schema.
+fn points_ranges(schema: &mut schemars::Schema) {
+    engine_rules::schema::write_ranges(schema, [("ranks", POINTS_RANGE)]);
+}
+
 /// A currency.
-#[derive(Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Currency {
     /// Id used in money card ids (`denar` in `denar5`).
@@ -77,7 +106,7 @@ impl std::fmt::Debug for Currency {
 }
 
 /// A building type as the file gives it.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BuildingType {
     /// Id (`garden`); a building card's id is this and its price (`garden10`).
@@ -99,16 +128,22 @@ pub struct BuildingType {
 /// A `[[building]]` entry as written: a new type gives `id`, `name` and
 /// `prices`; a patch of a type the extended file has gives `id` and only the
 /// keys it changes (the others are kept).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = price_ranges)]
 struct BuildingEntry {
+    /// Id (`garden`); a building card's id is this and its price (`garden10`).
     id: String,
+    /// Name in sentences.
     #[serde(default)]
     name: Option<String>,
+    /// The price of each card of this type (one entry per card).
     #[serde(default)]
     prices: Option<Vec<u8>>,
+    /// In a file that extends another: per scoring name, the points per rank for this type.
     #[serde(default)]
     points: Option<std::collections::BTreeMap<String, Vec<i32>>>,
+    /// The type's script (relative to the file).
     #[serde(default)]
     script: Option<String>,
 }
@@ -130,8 +165,9 @@ pub struct BuildingDef {
 }
 
 /// One scoring.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = points_ranges)]
 pub struct Scoring {
     /// `A`, `B`, `C`.
     pub name: String,
@@ -146,7 +182,7 @@ pub struct Scoring {
 }
 
 /// When the neutral collector draws building cards, and how many.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NeutralDraw {
     /// `start` or a scoring's name.
@@ -160,7 +196,7 @@ pub struct NeutralDraw {
 }
 
 /// The two-player rules.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TwoPlayers {
     /// Copies of each money card kept.
@@ -171,46 +207,68 @@ pub struct TwoPlayers {
     pub neutral_draws: Vec<NeutralDraw>,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+/// The `[money]` table: the money cards.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = money_ranges)]
 struct MoneyFile {
+    /// The currencies, one table each.
     currencies: Vec<Currency>,
+    /// The face values each currency has a card of.
     values: Vec<u8>,
+    /// Copies of each money card with 3 or more players.
     copies: u8,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+/// The `[yard]` table: the building display.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct YardFile {
+    /// One currency id per building display slot, left to right: what its building is paid in.
     slots: Vec<String>,
 }
 
 /// Paths of the ruleset's scripts, relative to the file that names them; a
 /// file that extends another may give one and take the other from its parent.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ScriptPaths {
+    /// The scoring script (`on_score`).
     score: Option<String>,
+    /// The neutral collector's script (`on_neutral`).
     neutral: Option<String>,
 }
 
-/// A ruleset file as written.
-#[derive(Clone, Debug, Deserialize)]
+/// An Alhambra ruleset: every number of the game (docs/alhambra.md).
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RulesetFile {
+    /// Short name; game records and reports are labelled by it.
     id: String,
+    /// The game, `alhambra` (may be left out in a file that extends an Alhambra ruleset).
+    #[schemars(extend("enum" = ["alhambra"]))]
     game: Option<String>,
+    /// Display name.
     name: String,
+    /// What the ruleset is, in a sentence.
     #[serde(default)]
     description: String,
+    /// The ruleset this one changes (an id or a path relative to this file).
     extends: Option<String>,
+    /// Rule numbers, merged key by key over those of the ruleset extended.
     #[serde(default)]
     rules: RulesPatch,
+    /// The money cards.
     money: Option<MoneyFile>,
+    /// The building display.
     yard: Option<YardFile>,
+    /// The building types, one table each (patched by id along `extends`).
     building: Option<Vec<BuildingEntry>>,
+    /// The scorings, one table each (patched by name along `extends`).
     scoring: Option<Vec<Scoring>>,
+    /// The ruleset's scripts.
     scripts: Option<ScriptPaths>,
+    /// The two-player rules.
     two_players: Option<TwoPlayers>,
 }
 
@@ -620,15 +678,17 @@ fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadE
         err(money_doc, "money.values", "no values: a money card needs one".into());
     }
     for (i, v) in m.values.iter().enumerate() {
-        if *v == 0 || *v > 99 {
-            err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be 1 to 99"));
+        if !within(i64::from(*v), VALUE_RANGE) {
+            let (lo, hi) = VALUE_RANGE;
+            err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be {lo} to {hi}"));
         }
         if m.values[..i].contains(v) {
             err(money_doc, &format!("money.values.{i}"), format!("value {v} is listed twice"));
         }
     }
-    if m.copies == 0 || m.copies > 20 {
-        err(money_doc, "money.copies", format!("{}: must be 1 to 20", m.copies));
+    if !within(i64::from(m.copies), COPIES_RANGE) {
+        let (lo, hi) = COPIES_RANGE;
+        err(money_doc, "money.copies", format!("{}: must be {lo} to {hi}", m.copies));
     }
     if two.money_copies == 0 || two.money_copies > m.copies {
         err(
@@ -713,8 +773,9 @@ fn building_cards(tables: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingD
             err(doc, &format!("building.{j}.prices"), "no prices: a type needs at least one card".into());
         }
         for (i, p) in b.prices.iter().enumerate() {
-            if *p == 0 || *p > 99 {
-                err(doc, &format!("building.{j}.prices.{i}"), format!("price {p}: must be 1 to 99"));
+            if !within(i64::from(*p), PRICE_RANGE) {
+                let (lo, hi) = PRICE_RANGE;
+                err(doc, &format!("building.{j}.prices.{i}"), format!("price {p}: must be {lo} to {hi}"));
             }
         }
         let mut prices = b.prices.clone();
@@ -785,8 +846,9 @@ fn check_scorings(rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
                     format!("{} points; one per building type ({}) is needed", row.len(), types.len()),
                 );
             }
-            if row.iter().any(|&p| !(0..=1000).contains(&p)) {
-                err(doc, &format!("scoring.{j}.ranks.{k}"), "points must be 0 to 1000".into());
+            if row.iter().any(|&p| !within(i64::from(p), POINTS_RANGE)) {
+                let (lo, hi) = POINTS_RANGE;
+                err(doc, &format!("scoring.{j}.ranks.{k}"), format!("points must be {lo} to {hi}"));
             }
         }
     }

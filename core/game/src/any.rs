@@ -49,6 +49,8 @@ pub trait Kind: Send + Sync {
         ruleset: Option<&str>,
         trace: bool,
     ) -> Result<Scenario<Box<dyn AnyGame>>, Vec<String>>;
+    /// The JSON Schemas of the game's files, by kind; see [`Game::schemas`].
+    fn schemas(&self) -> Vec<crate::schema::FileSchema>;
 }
 
 /// A saved game's header and entries, whichever game it is.
@@ -153,6 +155,10 @@ impl<G: Game> Kind for KindOf<G> {
             notes: s.notes,
             trace: s.trace,
         })
+    }
+
+    fn schemas(&self) -> Vec<crate::schema::FileSchema> {
+        G::schemas()
     }
 }
 

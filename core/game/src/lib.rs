@@ -21,6 +21,7 @@ pub mod registry;
 pub mod run;
 pub mod saved;
 pub mod scenario;
+pub mod schema;
 pub mod score;
 pub mod text;
 pub mod tuning;
@@ -321,4 +322,8 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     /// Loads and plays a scenario file (under `ruleset` instead of the one it names, if given);
     /// with `trace`, keeps each action's events. `Err`: why it does not load or run.
     fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<Scenario<Self>, Vec<String>>;
+    /// The JSON Schemas of the game's files, one per kind it has (of
+    /// [`schema::KINDS`]: `ruleset`, `cards`, `scenario`), each made by
+    /// [`schema::of`] from the struct the file is read into.
+    fn schemas() -> Vec<schema::FileSchema>;
 }

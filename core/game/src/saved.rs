@@ -188,7 +188,7 @@ pub type EntryError = (Option<usize>, String);
 /// A scenario's position reached by play: the game dealt for `players` from
 /// `seed`, then its saved entries (`actions`, one atomic action each) applied
 /// exactly. What "save this moment as a scenario" writes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FromGame {
     /// Number of players.

@@ -17,11 +17,13 @@ pub use engine_rules::doc::TomlDoc;
 #[doc(hidden)]
 pub use engine_rules::{LoadError, LoadErrors, Source};
 #[doc(hidden)]
+pub use schemars::JsonSchema;
+#[doc(hidden)]
 pub use serde::Deserialize;
 
 /// Declares a game's `[expect]` table: the keys every game has (see
 /// [`Common`]) followed by the game's own fields, refusing unknown keys.
-/// The game's crate needs `serde` (its derive names it).
+/// The game's crate needs `serde` and `schemars` (their derives name them).
 ///
 /// ```
 /// use engine_game::scenario::Expected;
@@ -43,7 +45,7 @@ pub use serde::Deserialize;
 macro_rules! scenario_expect {
     (@with [$($(#[$cm:meta])* $cf:ident: $ct:ty,)*] $(#[$meta:meta])* $vis:vis struct $name:ident { $($own:tt)* }) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, Default, $crate::scenario::Deserialize)]
+        #[derive(Clone, Debug, Default, $crate::scenario::Deserialize, $crate::scenario::JsonSchema)]
         #[serde(deny_unknown_fields)]
         $vis struct $name {
             $($(#[$cm])* pub $cf: $ct,)*
@@ -109,7 +111,7 @@ pub trait Expected {
 macro_rules! scenario_seat {
     ($(#[$meta:meta])* $vis:vis struct $name:ident { $($(#[$fm:meta])* $fv:vis $f:ident: $t:ty),* $(,)? }) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, Default, $crate::scenario::Deserialize)]
+        #[derive(Clone, Debug, Default, $crate::scenario::Deserialize, $crate::scenario::JsonSchema)]
         #[serde(deny_unknown_fields)]
         $vis struct $name {
             $($(#[$fm])* #[serde(default)] $fv $f: $t,)*
@@ -147,7 +149,7 @@ macro_rules! scenario_file {
         help: $help:expr $(,)?
     ) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, $crate::scenario::Deserialize)]
+        #[derive(Clone, Debug, $crate::scenario::Deserialize, $crate::scenario::JsonSchema)]
         #[serde(deny_unknown_fields)]
         $vis struct $name {
             /// What the scenario shows, in a sentence.

@@ -64,11 +64,18 @@ macro_rules! rules {
             $( $(#[doc = $doc])* pub $field: $ty, )*
         }
 
-        /// One file's `[rules]` table: only the keys it sets.
-        #[derive(Clone, Debug, Default, ::serde::Deserialize)]
+        /// The `[rules]` table: the rule numbers this file sets (the others
+        /// come from the file it extends).
+        #[derive(Clone, Debug, Default, ::serde::Deserialize, ::schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
+        #[schemars(transform = rule_ranges)]
         pub(crate) struct RulesPatch {
-            $( $field: Option<$ty>, )*
+            $( $(#[doc = $doc])* $field: Option<$ty>, )*
+        }
+
+        /// Writes each key's range into the `[rules]` table's JSON Schema.
+        fn rule_ranges(schema: &mut ::schemars::Schema) {
+            $crate::schema::write_ranges(schema, RULE_KEYS.iter().filter_map(|&(k, r)| Some((k, r?))));
         }
 
         /// Every rule key with the range its numbers must lie in (`None`: not a number).
@@ -103,6 +110,39 @@ macro_rules! rules {
             }
         }
     };
+}
+
+/// Writes the range of each key given into the JSON Schema of a table (a
+/// `[rules]` table, a card): every integer under the key's property (in lists and maps
+/// too, as the range checks read them) gets `minimum` and `maximum`, so an
+/// editor flags a number `check` would refuse.
+pub fn write_ranges<'a>(schema: &mut schemars::Schema, ranges: impl IntoIterator<Item = (&'a str, (i64, i64))>) {
+    let Some(props) = schema.get_mut("properties").and_then(serde_json::Value::as_object_mut) else { return };
+    for (key, (lo, hi)) in ranges {
+        if let Some(prop) = props.get_mut(key) {
+            bound_integers(prop, lo, hi);
+        }
+    }
+}
+
+/// Sets `minimum` and `maximum` on every integer schema in `value`.
+fn bound_integers(value: &mut serde_json::Value, lo: i64, hi: i64) {
+    let serde_json::Value::Object(map) = value else { return };
+    let is_integer =
+        |t: &serde_json::Value| t == "integer" || t.as_array().is_some_and(|a| a.iter().any(|t| t == "integer"));
+    if map.get("type").is_some_and(is_integer) {
+        map.insert("minimum".into(), lo.into());
+        map.insert("maximum".into(), hi.into());
+    }
+    for (k, sub) in map.iter_mut() {
+        match k.as_str() {
+            "items" | "additionalProperties" => bound_integers(sub, lo, hi),
+            "anyOf" | "oneOf" | "allOf" => {
+                sub.as_array_mut().into_iter().flatten().for_each(|s| bound_integers(s, lo, hi))
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The field names of a struct as its serde `Deserialize` impl knows them

@@ -13,7 +13,7 @@ use crate::files::Source;
 pub type CardIdx = u16;
 
 /// What kind of building a card is; the rules treat the two differently.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Holds one good; a player may own several of the same.
@@ -167,39 +167,61 @@ impl CardTable {
     }
 }
 
-/// One `[[card]]` table of a card set file.
-#[derive(Clone, Debug, Deserialize)]
+/// One `[[card]]` table of a card set file: a building.
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = card_ranges)]
 pub(crate) struct CardSpec {
+    /// snake_case id, unique over the ruleset's sets; used in scenarios, actions and scripts.
     pub id: String,
+    /// Display name.
     pub name: String,
+    /// What the card does, in one line.
     #[serde(default)]
     pub text: String,
+    /// `production` (makes goods, may repeat in a city) or `city`.
     pub kind: Kind,
+    /// The good a production building makes: one of `[rules] goods`.
     pub good: Option<String>,
+    /// Building cost in cards.
     pub cost: i32,
+    /// Printed victory points.
     pub vp: i32,
+    /// Copies in the deck (for a `public` card: on the table).
     pub copies: u32,
+    /// Labels scripts can ask about (`card.has_tag("monument")`).
     #[serde(default)]
     pub tags: Vec<String>,
+    /// The card's Rhai script, relative to `script_dir`.
     pub script: Option<String>,
+    /// Hook call order among cards, lower first.
     #[serde(default)]
     pub order: i32,
+    /// A city building that carries a good like a production building.
     #[serde(default)]
     pub holds_good: bool,
+    /// A good on this building sells for this many cards, whatever the trading tile says.
     pub fixed_price: Option<i32>,
+    /// Victory points per card under this building.
     #[serde(default)]
     pub under_vp: i32,
+    /// Lies face up beside the roles instead of in the deck; anyone may build it.
     #[serde(default)]
     pub public: bool,
 }
 
-/// A card set file such as `cards/base.toml`.
-#[derive(Clone, Debug, Deserialize)]
+/// Writes [`CARD_RANGES`] into the JSON Schema of a card or a card patch.
+pub(crate) fn card_ranges(schema: &mut schemars::Schema) {
+    engine_rules::schema::write_ranges(schema, CARD_RANGES.iter().map(|&(k, lo, hi)| (k, (lo, hi))));
+}
+
+/// A card set file: buildings with their scripts (docs/rulesets.md).
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CardSetFile {
     /// Directory of this set's scripts, relative to the file.
     pub script_dir: String,
+    /// The cards, one table each.
     #[serde(rename = "card", default)]
     pub cards: Vec<CardSpec>,
     /// More copies of cards another set defines (`sugar_mill = 1`).

@@ -303,6 +303,15 @@ impl engine_game::Game for Game {
             trace: lines,
         })
     }
+
+    fn schemas() -> Vec<engine_game::schema::FileSchema> {
+        use engine_game::schema::of;
+        vec![
+            ("ruleset", of::<crate::ruleset::RulesetFile>("San Juan ruleset")),
+            ("cards", of::<crate::cards::CardSetFile>("San Juan card set")),
+            ("scenario", of::<crate::scenario::ScenarioFile>("San Juan scenario")),
+        ]
+    }
 }
 
 /// Plays the scenario's actions one by one, keeping each one's events with the

@@ -80,22 +80,34 @@ impl Rules {
     }
 }
 
-/// A per-card override in a ruleset (`[cards.prefecture] cost = 3`).
-#[derive(Clone, Debug, Default, Deserialize)]
+/// A `[cards.<id>]` table: changes to single fields of a card a set defines.
+#[derive(Clone, Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = crate::cards::card_ranges)]
 pub(crate) struct CardPatch {
+    /// Display name.
     name: Option<String>,
+    /// What the card does, in one line.
     text: Option<String>,
+    /// Building cost in cards.
     cost: Option<i32>,
+    /// Printed victory points.
     vp: Option<i32>,
+    /// Copies in the deck; 0 takes the card out of the game.
     copies: Option<u32>,
+    /// Replaces the card's tags.
     tags: Option<Vec<String>>,
-    /// A script path relative to the ruleset file, or "" for none.
+    /// Another script, relative to this ruleset file; "" removes the script.
     script: Option<String>,
+    /// Hook call order among cards, lower first.
     order: Option<i32>,
+    /// The building carries a good.
     holds_good: Option<bool>,
+    /// Sale price of a good on this building, whatever the trading tile says.
     fixed_price: Option<i32>,
+    /// Victory points per card under this building.
     under_vp: Option<i32>,
+    /// Lies face up beside the roles instead of in the deck.
     public: Option<bool>,
 }
 
@@ -114,22 +126,31 @@ impl CardPatch {
     }
 }
 
-/// A ruleset file as written.
-#[derive(Clone, Debug, Deserialize)]
+/// A San Juan ruleset: its card sets, rule numbers and card changes (docs/rulesets.md).
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RulesetFile {
+    /// Short name; game records and reports are labelled by it.
     id: String,
+    /// Display name.
     name: String,
+    /// What the ruleset is, in a sentence.
     #[serde(default)]
     description: String,
     /// The game, `san-juan` (may be left out: it is the default).
+    #[schemars(extend("enum" = ["san-juan"]))]
     game: Option<String>,
+    /// The ruleset this one changes (an id or a path relative to this file).
     extends: Option<String>,
+    /// The card set files (relative to this file); replaces those of the ruleset extended.
     sets: Option<Vec<String>>,
+    /// More card set files, added to those of the ruleset extended.
     #[serde(default)]
     extra_sets: Vec<String>,
+    /// Rule numbers, merged key by key over those of the ruleset extended.
     #[serde(default)]
     rules: RulesPatch,
+    /// Changes to single fields of a card, by card id.
     #[serde(default)]
     cards: BTreeMap<String, CardPatch>,
 }

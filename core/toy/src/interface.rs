@@ -202,4 +202,12 @@ impl engine_game::Game for Game {
     fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<engine_game::Scenario<Game>, Vec<String>> {
         crate::scenario::play(file, ruleset, trace)
     }
+
+    fn schemas() -> Vec<engine_game::schema::FileSchema> {
+        use engine_game::schema::of;
+        vec![
+            ("ruleset", of::<crate::ruleset::RulesetFile>("High-Low ruleset")),
+            ("scenario", of::<crate::scenario::ScenarioFile>("High-Low scenario")),
+        ]
+    }
 }

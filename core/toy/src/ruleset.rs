@@ -31,15 +31,21 @@ engine_rules::rules! {
     rounds: u32 => Some((1, 100)),
 }
 
-/// The file as written; no `extends`: a toy ruleset stands alone.
-#[derive(Deserialize)]
+/// A High-Low ruleset; no `extends`: a toy ruleset stands alone.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct RulesetFile {
+pub(crate) struct RulesetFile {
+    /// Short name; game records are labelled by it.
     id: String,
+    /// Display name.
     name: String,
+    /// The game, `toy`.
+    #[schemars(extend("enum" = ["toy"]))]
     game: Option<String>,
+    /// What the ruleset is, in a sentence.
     #[serde(default)]
     description: String,
+    /// Every rule number.
     rules: RulesPatch,
 }
 

@@ -32,7 +32,7 @@ engine_game::scenario_seat! {
 }
 
 /// What is checked after the actions; only the keys given.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     /// Points per seat.
@@ -50,7 +50,7 @@ pub struct Expect {
 }
 
 /// The scenario file.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     /// Ruleset id or path (relative to the scenario file).

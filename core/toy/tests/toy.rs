@@ -235,3 +235,34 @@ fn every_front_end_reaches_it_through_the_registry_face() {
     assert!(log.last().is_some_and(|l| l.text.starts_with("the game ends")), "{log:?}");
     assert!(game.record(4, &names(&["human", "greedy"])).is_some());
 }
+
+/// The schemas `sanjuan schema --game toy` writes accept the game's shipped
+/// files and refuse a misspelt key, as a new game's should (an independent
+/// validator reads them: `boon`, a dev-dependency).
+#[test]
+fn the_shipped_files_are_valid_under_their_schemas_and_a_misspelt_key_is_not() {
+    let schemas = KindOf::<Game>::new().schemas();
+    assert_eq!(schemas.iter().map(|(k, _)| *k).collect::<Vec<_>>(), ["ruleset", "scenario"]);
+    let mut compiled = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    let mut index = std::collections::BTreeMap::new();
+    for (kind, schema) in schemas {
+        let url = format!("mem:///toy-{kind}.json");
+        compiler.add_resource(&url, schema).unwrap();
+        index.insert(kind, compiler.compile(&url, &mut compiled).unwrap());
+    }
+    let refuses = |kind: &str, text: &str| {
+        let value: serde_json::Value = toml::from_str(text).unwrap();
+        compiled.validate(&value, index[kind]).err().map(|e| e.to_string())
+    };
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../cards/toy");
+    let ruleset = std::fs::read_to_string(repo.join("rulesets/high-low.toml")).unwrap();
+    let scenario = std::fs::read_to_string(worked_example()).unwrap();
+    assert_eq!(refuses("ruleset", &ruleset), None);
+    assert_eq!(refuses("scenario", &scenario), None);
+    let typo = ruleset.replacen("\nrounds =", "\nround =", 1);
+    assert!(refuses("ruleset", &typo).is_some_and(|e| e.contains("round")), "{typo}");
+    assert!(Ruleset::load(scratch("typo.toml", &typo).to_str().unwrap(), None).is_err());
+    let typo = scenario.replacen("pile_top =", "pile =", 1);
+    assert!(refuses("scenario", &typo).is_some_and(|e| e.contains("pile")), "{typo}");
+}

@@ -1,6 +1,7 @@
 //! The crate's integration tests, one binary: invariants over many seeded
 //! random games, determinism and replay, scenarios, bots, and the docs page
-//! (`docs/alhambra.md`) kept complete.
+//! (`docs/alhambra.md`) kept complete, and the files valid under the JSON
+//! Schemas `sanjuan schema` writes.
 
 mod bots;
 mod docs;
@@ -10,4 +11,5 @@ mod invariants;
 mod replay;
 mod rulesets;
 mod scenarios;
+mod schema;
 mod sensitivity;
