@@ -77,3 +77,42 @@ mod tests {
         assert_eq!(toml_blocks(page, "[[seat]]"), vec!["a = 1\n[[seat]]\n".to_owned()]);
     }
 }
+
+/// The markers around a block of a page that a test writes from the code:
+/// `<!-- NAME: generated -->` opens it and `<!-- NAME: end -->` closes it.
+fn markers(name: &str) -> (String, String) {
+    (format!("<!-- {name}: generated -->\n"), format!("<!-- {name}: end -->"))
+}
+
+/// The generated block `name` of a page: the text between its markers, or
+/// `None` when the page has no such block.
+pub fn generated_block<'a>(page: &'a str, name: &str) -> Option<&'a str> {
+    let (open, close) = markers(name);
+    let start = page.find(&open)? + open.len();
+    let end = start + page[start..].find(&close)?;
+    Some(&page[start..end])
+}
+
+/// The page with its generated block `name` replaced by `body` (the page as
+/// it was when it has no such block): what a test writes when asked to bless
+/// a change of the code's order into the docs.
+pub fn with_generated_block(page: &str, name: &str, body: &str) -> String {
+    let Some(old) = generated_block(page, name) else { return page.to_owned() };
+    let start = old.as_ptr() as usize - page.as_ptr() as usize;
+    format!("{}{body}{}", &page[..start], &page[start + old.len()..])
+}
+
+#[cfg(test)]
+mod generated_tests {
+    use super::*;
+
+    #[test]
+    fn a_generated_block_is_read_and_replaced_between_its_markers() {
+        let page = "intro\n<!-- order: generated -->\nold\n<!-- order: end -->\nafter\n";
+        assert_eq!(generated_block(page, "order"), Some("old\n"));
+        assert_eq!(generated_block(page, "other"), None);
+        let new = with_generated_block(page, "order", "a\nb\n");
+        assert_eq!(new, "intro\n<!-- order: generated -->\na\nb\n<!-- order: end -->\nafter\n");
+        assert_eq!(with_generated_block(page, "other", "x"), page);
+    }
+}

@@ -118,3 +118,28 @@ fn the_outside_corpus_warlord_in_the_docs_is_its_script() {
     let script = &file[file.find("fn on_role").unwrap()..];
     assert_eq!(shown.trim_end(), script.trim_end());
 }
+
+/// The order of events in docs/scripting.md is the trace of
+/// `snapshots/san-juan/order_of_events.toml`, played now: it cannot drift
+/// from the engine. `SANJUAN_BLESS_DOCS=1` writes the new order into the page.
+#[test]
+fn order_of_events_in_the_docs_is_the_engines() {
+    let file = docs_dir().join("../snapshots/san-juan/order_of_events.toml");
+    let played = <san_juan::Game as engine_game::Game>::scenario(&file, None, true).unwrap_or_else(|e| panic!("{e:?}"));
+    let body: String = played.trace.iter().filter(|l| !l.is_empty()).map(|l| format!("{l}\n")).collect();
+    assert!(body.contains("print: on_phase_start") && body.contains("print: on_round_end"), "{body}");
+    let page = read_page("scripting.md");
+    let written = engine_game::doc_check::generated_block(&page, "order of events").expect("the page has the block");
+    if written != body {
+        if std::env::var_os("SANJUAN_BLESS_DOCS").is_some() {
+            let path = docs_dir().join("scripting.md");
+            std::fs::write(&path, engine_game::doc_check::with_generated_block(&page, "order of events", &body))
+                .unwrap();
+            return;
+        }
+        panic!(
+            "docs/scripting.md's order of events differs from the engine's; if the new order is meant, run \
+             `SANJUAN_BLESS_DOCS=1 cargo test -p san-juan order_of_events` and review the diff.\nThe engine's:\n{body}"
+        );
+    }
+}
