@@ -186,3 +186,28 @@ fn a_key_counts_only_as_code() {
     assert!(!mentions("`building_deck`", "building"));
     assert!(!mentions("`buildings`", "building"));
 }
+
+/// The order of events in docs/alhambra.md is the trace of
+/// `snapshots/alhambra/order_of_events.toml`, played now: it cannot drift
+/// from the engine. `SANJUAN_BLESS_DOCS=1` writes the new order into the page.
+#[test]
+fn order_of_events_in_the_docs_is_the_engines() {
+    let file = repo().join("snapshots/alhambra/order_of_events.toml");
+    let played = <alhambra::Game as engine_game::Game>::scenario(&file, None, true).unwrap_or_else(|e| panic!("{e:?}"));
+    let body: String = played.trace.iter().filter(|l| !l.is_empty()).map(|l| format!("{l}\n")).collect();
+    assert!(body.contains("print: on_scored") && body.contains("print: on_refilled"), "{body}");
+    let page = page();
+    let written = engine_game::doc_check::generated_block(&page, "order of events").expect("the page has the block");
+    if written != body {
+        if std::env::var_os("SANJUAN_BLESS_DOCS").is_some() {
+            let path = repo().join("docs/alhambra.md");
+            std::fs::write(&path, engine_game::doc_check::with_generated_block(&page, "order of events", &body))
+                .unwrap();
+            return;
+        }
+        panic!(
+            "docs/alhambra.md's order of events differs from the engine's; if the new order is meant, run \
+             `SANJUAN_BLESS_DOCS=1 cargo test -p alhambra order_of_events` and review the diff.\nThe engine's:\n{body}"
+        );
+    }
+}
