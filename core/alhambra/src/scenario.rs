@@ -66,8 +66,6 @@ engine_game::scenario_expect! {
         pub counters: Option<Vec<BTreeMap<String, i32>>>,
         /// Per seat: the named counters (names not given must be 0).
         pub player_counters: Option<Vec<BTreeMap<String, i32>>>,
-        /// The last action fails with an error containing this text (the actions stop there).
-        pub error: Option<String>,
     }
 }
 
@@ -547,20 +545,7 @@ impl Scenario {
         let mut fails = Vec::new();
         let Ok(()) = engine_game::scenario::check(&e.common(), &Reported(game), &mut fails);
         check_own(e, game, &mut fails);
-        match (&e.error, &run.error) {
-            (Some(want), Some((i, got))) => {
-                if i + 1 != self.file.actions.len() {
-                    fails.push(format!("action {} failed, not the last one: {got}", i + 1));
-                }
-                if !got.contains(want.as_str()) {
-                    fails.push(format!("error: expected it to contain {want:?}, got {got:?}"));
-                }
-            }
-            (Some(want), None) => {
-                fails.push(format!("error: expected one containing {want:?}, but every action passed"))
-            }
-            _ => {}
-        }
+        engine_game::scenario::check_error(&e.common(), run.error.as_ref(), self.file.actions.len(), &mut fails);
         if game.census() != game.census_expected() {
             fails.push("census: a card is missing or doubled".into());
         }

@@ -90,6 +90,8 @@ macro_rules! scenario_expect {
             discard_size: Option<usize>,
             /// The round being played.
             round: Option<u32>,
+            /// The last action fails with an error containing this text (the actions stop there).
+            error: Option<String>,
         ] $($item)* }
     };
 }
@@ -310,6 +312,24 @@ pub fn check<R: Report>(want: &Common, game: &R, fails: &mut Vec<String>) -> Res
     }
     check_legal(want, &game.legal(), fails);
     Ok(())
+}
+
+/// The `error` key against a run that stopped at action `got.0` with the
+/// error `got.1` (`None`: every action passed), of `actions` in all: the
+/// failing action must be the last one, and its error must contain the text.
+pub fn check_error(want: &Common, got: Option<&(usize, String)>, actions: usize, fails: &mut Vec<String>) {
+    match (&want.error, got) {
+        (Some(want), Some((i, got))) => {
+            if i + 1 != actions {
+                fails.push(format!("action {} failed, not the last one: {got}", i + 1));
+            }
+            if !got.contains(want.as_str()) {
+                fails.push(format!("error: expected it to contain {want:?}, got {got:?}"));
+            }
+        }
+        (Some(want), None) => fails.push(format!("error: expected one containing {want:?}, but every action passed")),
+        _ => {}
+    }
 }
 
 /// The `legal`, `legal_includes` and `legal_excludes` keys.

@@ -287,19 +287,25 @@ impl engine_game::Game for Game {
         }
         let mut lines = Vec::new();
         let game = if trace { traced(&scenario, &mut lines) } else { None };
-        let game = match game {
-            Some(game) => game,
-            None => scenario.run().map_err(all)?,
+        let (game, error) = match game {
+            Some(game) => (game, None),
+            None => {
+                let rs = scenario.ruleset().map_err(all)?;
+                scenario.play_to_error(rs).map_err(one)?
+            }
         };
         let failures = match scenario.file.expect {
-            Some(_) => Some(scenario.check(&game).map_err(|e| vec![format!("checking [expect]: {e}")])?),
+            Some(_) => {
+                Some(scenario.check_run(&game, error.as_ref()).map_err(|e| vec![format!("checking [expect]: {e}")])?)
+            }
             None => None,
         };
+        let notes = error.iter().map(|(i, e)| format!("action {} failed as expected: {e}", i + 1)).collect();
         Ok(engine_game::Scenario {
             game,
             failures,
             description: scenario.file.description.clone(),
-            notes: Vec::new(),
+            notes,
             trace: lines,
         })
     }

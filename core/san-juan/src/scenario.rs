@@ -345,8 +345,25 @@ impl Scenario {
 
     /// Sets up and plays the scenario's actions.
     pub fn play(&self, rs: Arc<Ruleset>) -> Result<Game, LoadError> {
+        self.play_to_error(rs).map(|(game, _)| game)
+    }
+
+    /// Sets up and plays the scenario's actions. An action that fails is an
+    /// error, unless `[expect] error` awaits one: then the run stops there, and
+    /// the game before it comes back with the action's index and error.
+    pub fn play_to_error(&self, rs: Arc<Ruleset>) -> Result<(Game, Option<(usize, String)>), LoadError> {
         let mut game = self.setup(rs)?;
+        let awaits_error = self.file.expect.as_ref().is_some_and(|e| e.error.is_some());
         for (i, action) in self.file.actions.iter().enumerate() {
+            if awaits_error {
+                // A refused action changes nothing, so the game is the position before it.
+                let mut tried = game.clone();
+                match tried.apply_text(action) {
+                    Ok(_) => game = tried,
+                    Err(e) => return Ok((game, Some((i, e.to_string())))),
+                }
+                continue;
+            }
             game.apply_text(action).map_err(|e| {
                 let path = format!("actions.{i}");
                 let at = self.err(&path, "");
@@ -363,15 +380,26 @@ impl Scenario {
                 }
             })?;
         }
-        Ok(game)
+        Ok((game, None))
     }
 
     /// Checks `[expect]` against a game; returns the failures.
     pub fn check(&self, game: &Game) -> Result<Vec<String>, crate::error::GameError> {
+        self.check_run(game, None)
+    }
+
+    /// Checks `[expect]` against a game a run stopped at, with the action
+    /// that failed and its error (`None`: every action passed).
+    pub fn check_run(
+        &self,
+        game: &Game,
+        error: Option<&(usize, String)>,
+    ) -> Result<Vec<String>, crate::error::GameError> {
         let Some(e) = &self.file.expect else { return Ok(Vec::new()) };
         let mut fails = Vec::new();
         engine_game::scenario::check(&e.common(), &Reported(game), &mut fails)?;
         check_own(e, game, &mut fails);
+        engine_game::scenario::check_error(&e.common(), error, self.file.actions.len(), &mut fails);
         Ok(fails)
     }
 }
