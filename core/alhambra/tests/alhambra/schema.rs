@@ -84,7 +84,7 @@ fn every_shipped_ruleset_and_scenario_is_valid_under_its_schema() {
     // The scenarios are the folder's own files (what the snapshot harness runs);
     // a subfolder holds rulesets they name.
     let folder = repo().join("snapshots/alhambra");
-    let (scenarios, rules): (Vec<(String, String)>, Vec<(String, String)>) = toml_files(&folder)
+    let (scenarios, rules): (Vec<_>, Vec<_>) = toml_files(&folder)
         .into_iter()
         .partition(|(name, _)| std::path::Path::new(name).parent() == Some(folder.as_path()));
     assert!(scenarios.len() >= 30 && !rules.is_empty(), "{}", scenarios.len());
