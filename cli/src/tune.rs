@@ -100,6 +100,10 @@ pub fn run(args: Args) -> CmdResult {
             state.settings.fingerprint
         ));
     }
+    if !args.resume.is_empty() {
+        // A state file's bot is read as `--bot` is.
+        base.check_bot(&state.settings.bot).map_err(|e| format!("{}: settings.bot: {e}", resumed_names(&args)))?;
+    }
     let files = Files::new(&state.settings.ruleset, base.as_ref(), args.out.as_deref())?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
@@ -256,6 +260,12 @@ fn holdings_ids(rs: &dyn AnyRules) -> Vec<String> {
     ids.sort();
     ids.dedup();
     ids
+}
+
+/// The state files of `--resume`, for messages.
+fn resumed_names(args: &Args) -> String {
+    let names: Vec<String> = args.resume.iter().map(|p| p.display().to_string()).collect();
+    format!("--resume {}", names.join(", "))
 }
 
 /// The state of a resumed search: one file, or the merged parts of one rung.

@@ -523,3 +523,82 @@ fn an_interrupted_simulate_leaves_no_file_behind() {
     assert!(left.is_empty(), "left behind: {left:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// ----- 7. issue 49: every surface born since, hardened
+
+/// A bot's name of 40 KB: `balance` and 20,000 `~1` (the parser recursed once per `~`).
+fn deep_bot() -> String {
+    format!("balance{}", "~1".repeat(20_000))
+}
+
+/// A small finished search's state file (random bots: no model to learn), in `dir`.
+fn tune_state(dir: &Path) -> PathBuf {
+    let state = dir.join("state.json");
+    let r = run(&[
+        "tune",
+        "--ruleset",
+        "second-edition",
+        "--players",
+        "2",
+        "--param",
+        "card.palace.cost=5..6",
+        "--target",
+        "rounds=10..30",
+        "--bot",
+        "random",
+        "--games-budget",
+        "8",
+        "--first-games",
+        "2",
+        "--quiet",
+        "--state",
+        s(&state),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    state
+}
+
+#[test]
+fn a_bot_name_of_forty_kilobytes_is_one_clear_error_on_every_surface() {
+    let dir = temp_dir("deep-bot");
+    let bot = deep_bot();
+    let short = "at most 400 bytes";
+    run(&["simulate", "--games", "1", "--players", "2", "--bots", &bot]).refused(short);
+    run(&[
+        "tune",
+        "--ruleset",
+        "second-edition",
+        "--players",
+        "2",
+        "--param",
+        "card.palace.cost=5..6",
+        "--target",
+        "rounds=10..30",
+        "--bot",
+        &bot,
+    ])
+    .refused(short);
+    // A saved game's seats.
+    let saved = dir.join("game.toml");
+    std::fs::write(
+        &saved,
+        format!("version = 2\nruleset = \"second-edition\"\nplayers = 2\nseed = 1\nseats = [\"human\", \"{bot}\"]\nactions = []\n"),
+    )
+    .unwrap();
+    let r = run(&["play", "--resume", s(&saved)]);
+    r.refused(short);
+    r.refused(s(&saved));
+    // A tune state's bot.
+    let state = tune_state(&dir);
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    v["settings"]["bot"] = serde_json::json!(bot);
+    let bad = dir.join("bad-state.json");
+    std::fs::write(&bad, v.to_string()).unwrap();
+    let r = run(&["tune", "--resume", s(&bad)]);
+    r.refused(short);
+    r.refused(s(&bad));
+    for r in [&r] {
+        assert!(r.err.len() < 1000, "the name is quoted cut short: {} bytes", r.err.len());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
