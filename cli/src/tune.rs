@@ -82,7 +82,13 @@ pub fn run(args: Args) -> CmdResult {
     if args.shard.is_some() && args.state.is_none() {
         return Err("--shard writes its part of the rung to a state file: add --state FILE".into());
     }
+    if let Some(spec) = &args.ruleset {
+        check_paths(&args, spec)?;
+    }
     let mut state = if args.resume.is_empty() { new_state(&args)? } else { resumed(&args)? };
+    if args.ruleset.is_none() {
+        check_paths(&args, &state.settings.ruleset)?;
+    }
     let state_file = args.state.clone().or_else(|| (args.resume.len() == 1).then(|| args.resume[0].clone()));
     if args.resume.len() > 1
         && let Some(path) = &state_file
@@ -268,6 +274,63 @@ fn resumed_names(args: &Args) -> String {
     format!("--resume {}", names.join(", "))
 }
 
+/// `path` made absolute and free of links, also when the file does not exist
+/// yet (its folder resolved, its name kept).
+fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Refuses `--state` and `--out` that name the input ruleset, each other, or
+/// (`--out`) a state being resumed: before anything is read or written, a
+/// run would otherwise replace its own input (`--state` equal to `--ruleset`
+/// overwrote the ruleset with JSON and still exited 0).
+fn check_paths(args: &Args, ruleset: &str) -> Result<(), String> {
+    let is_path = ruleset.ends_with(".toml") || ruleset.contains('/');
+    let mut inputs: Vec<(String, PathBuf)> = Vec::new();
+    if is_path {
+        inputs.push((format!("the ruleset {ruleset}"), canonical(Path::new(ruleset))));
+    }
+    let out = args.out.as_deref().map(|o| ("--out", o));
+    let state = args.state.as_deref().map(|s| ("--state", s));
+    for (flag, path) in out.into_iter().chain(state) {
+        let at = canonical(path);
+        if let Some((what, _)) = inputs.iter().find(|(_, p)| *p == at) {
+            return Err(format!(
+                "{flag} {} is {what}: writing it would destroy an input of this run; name another file",
+                path.display()
+            ));
+        }
+        if flag == "--out" {
+            for r in &args.resume {
+                if canonical(r) == at {
+                    return Err(format!(
+                        "--out {} is the state file --resume reads: the tuned ruleset would replace it; name another file",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        inputs.push((format!("{flag} {}", path.display()), at));
+    }
+    Ok(())
+}
+
+/// The state files of `--resume`, for messages.
+fn resumed_names(args: &Args) -> String {
+    let names: Vec<String> = args.resume.iter().map(|p| p.display().to_string()).collect();
+    format!("--resume {}", names.join(", "))
+}
+
 /// The state of a resumed search: one file, or the merged parts of one rung.
 fn resumed(args: &Args) -> Result<State, String> {
     if args.ruleset.is_some() || !args.params.is_empty() || args.target.is_some() {
@@ -293,6 +356,13 @@ fn resumed(args: &Args) -> Result<State, String> {
                 engine_tune::STATE_VERSION
             ));
         }
+        state.validate().map_err(|why| {
+            format!(
+                "--resume {}: {why}: no search writes such a state (was the file edited?); give the file --state \
+                 wrote, or start a new search",
+                path.display()
+            )
+        })?;
         states.push(state);
     }
     let mut state = if states.iter().any(|s| s.part.is_some()) {

@@ -543,7 +543,7 @@ fn tune_state(dir: &Path) -> PathBuf {
         "--param",
         "card.palace.cost=5..6",
         "--target",
-        "rounds=10..30",
+        "seat_advantage=-60..60",
         "--bot",
         "random",
         "--games-budget",
@@ -675,5 +675,125 @@ fn a_redeal_between_a_decision_and_its_answer_never_panics_in_replay_resume_or_s
         }
     }
     assert!(refused_for_the_mover > 0, "no re-deal for a seat not to move was refused");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_tune_state_no_search_can_have_written_is_refused_naming_the_field() {
+    let dir = temp_dir("tune-state");
+    let state = tune_state(&dir);
+    let good: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert!(good["outcome"]["ranking"].as_array().is_some_and(|r| !r.is_empty()), "{good}");
+    let games = good["candidates"][0]["games"].as_u64().unwrap();
+    assert!(games > 0, "{good}");
+    let part = serde_json::json!({ "rung": good["rung"], "k": 0, "n": 2, "work": [], "tallies": [] });
+    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+        ("outcome.ranking: empty", Box::new(|v| v["outcome"]["ranking"] = serde_json::json!([]))),
+        ("outcome.ranking: candidate 99 of 2", Box::new(|v| v["outcome"]["ranking"] = serde_json::json!([99]))),
+        ("candidates: 0 candidates", Box::new(|v| v["candidates"] = serde_json::json!([]))),
+        ("settings.budget", Box::new(|v| v["settings"]["budget"] = serde_json::json!(1u64 << 60))),
+        ("settings.first_games", Box::new(|v| v["settings"]["first_games"] = serde_json::json!(0))),
+        // 20 wins of 10 games.
+        (
+            "candidates[0].tally: a sum of",
+            Box::new(move |v| {
+                v["candidates"][0]["tally"]["whole"] = serde_json::json!(2 * games);
+                v["candidates"][0]["tally"]["squares"] = serde_json::json!(2 * games);
+            }),
+        ),
+        ("candidates[0].tally", Box::new(move |v| v["candidates"][0]["tally"]["n"] = serde_json::json!(games + 1))),
+        ("candidates[1]", Box::new(|v| v["candidates"][1]["values"] = serde_json::json!([99]))),
+        ("spent", Box::new(|v| v["spent"] = serde_json::json!(1))),
+        // A shard's part with a bad shard number, a huge count, or work for a candidate that is not there.
+        (
+            "part: shard 5/2",
+            Box::new(move |v| {
+                v["outcome"] = serde_json::Value::Null;
+                v["part"] = part.clone();
+                v["part"]["k"] = serde_json::json!(5);
+            }),
+        ),
+        (
+            "part: shard 0/1000000000000",
+            Box::new(|v| {
+                v["outcome"] = serde_json::Value::Null;
+                v["part"] = serde_json::json!({ "rung": v["rung"], "k": 0, "n": 1_000_000_000_000u64, "work": [], "tallies": [] });
+            }),
+        ),
+        (
+            "part.work[0]: candidate 7 of 2",
+            Box::new(|v| {
+                v["outcome"] = serde_json::Value::Null;
+                v["part"] = serde_json::json!({ "rung": v["rung"], "k": 0, "n": 1,
+                    "work": [{ "candidate": 7, "from": 0, "to": 1 }], "tallies": [{ "n": 0, "whole": 0, "squares": 0, "shared": [], "players": 0 }] });
+            }),
+        ),
+    ];
+    for (needle, change) in &cases {
+        let mut v = good.clone();
+        change(&mut v);
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, v.to_string()).unwrap();
+        let r = run(&["tune", "--resume", s(&bad), "--quiet"]);
+        r.refused(needle);
+        r.refused(&format!("--resume {}", bad.display()));
+        r.refused("no search writes such a state");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn tune_refuses_a_state_or_out_file_that_is_its_own_input() {
+    let dir = temp_dir("tune-paths");
+    let ruleset = dir.join("r.toml");
+    let text = "id = \"r\"\nname = \"R\"\nextends = \"second-edition\"\n";
+    std::fs::write(&ruleset, text).unwrap();
+    // The same file by another spelling: through `.` and a link.
+    let dotted = format!("{}/./r.toml", dir.display());
+    std::os::unix::fs::symlink(&ruleset, dir.join("link.toml")).unwrap();
+    let start = |extra: &[&str]| {
+        let mut a = vec![
+            "tune",
+            "--ruleset",
+            s(&ruleset),
+            "--players",
+            "2",
+            "--param",
+            "card.palace.cost=5..6",
+            "--target",
+            "seat_advantage=-60..60",
+            "--bot",
+            "random",
+            "--games-budget",
+            "8",
+            "--first-games",
+            "2",
+            "--quiet",
+        ];
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    let other = dir.join("other.json");
+    for (args, needle) in [
+        (vec!["--state", s(&ruleset)], "--state"),
+        (vec!["--state", &dotted], "is the ruleset"),
+        (vec!["--out", s(&dir.join("link.toml"))], "is the ruleset"),
+        (vec!["--out", s(&other), "--state", s(&other)], "is --out"),
+    ] {
+        let r = start(&args);
+        r.refused(needle);
+        r.refused("destroy an input");
+        assert_eq!(std::fs::read_to_string(&ruleset).unwrap(), text, "{args:?} changed the ruleset");
+        assert!(!other.exists(), "{args:?} wrote {}", other.display());
+    }
+    // A resumed search: its state may be rewritten, but not replaced by the tuned ruleset.
+    let state = dir.join("state.json");
+    let r = start(&["--state", s(&state)]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let before = std::fs::read_to_string(&state).unwrap();
+    run(&["tune", "--resume", s(&state), "--out", s(&state)]).refused("the state file --resume reads");
+    run(&["tune", "--resume", s(&state), "--state", s(&ruleset)]).refused("is the ruleset");
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
+    assert_eq!(std::fs::read_to_string(&ruleset).unwrap(), text);
     std::fs::remove_dir_all(&dir).ok();
 }
