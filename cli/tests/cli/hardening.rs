@@ -597,9 +597,7 @@ fn a_bot_name_of_forty_kilobytes_is_one_clear_error_on_every_surface() {
     let r = run(&["tune", "--resume", s(&bad)]);
     r.refused(short);
     r.refused(s(&bad));
-    for r in [&r] {
-        assert!(r.err.len() < 1000, "the name is quoted cut short: {} bytes", r.err.len());
-    }
+    assert!(r.err.len() < 1000, "the name is quoted cut short: {} bytes", r.err.len());
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -687,7 +685,8 @@ fn a_tune_state_no_search_can_have_written_is_refused_naming_the_field() {
     let games = good["candidates"][0]["games"].as_u64().unwrap();
     assert!(games > 0, "{good}");
     let part = serde_json::json!({ "rung": good["rung"], "k": 0, "n": 2, "work": [], "tallies": [] });
-    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+    type Change = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(&str, Change)> = vec![
         ("outcome.ranking: empty", Box::new(|v| v["outcome"]["ranking"] = serde_json::json!([]))),
         ("outcome.ranking: candidate 99 of 2", Box::new(|v| v["outcome"]["ranking"] = serde_json::json!([99]))),
         ("candidates: 0 candidates", Box::new(|v| v["candidates"] = serde_json::json!([]))),
@@ -795,5 +794,82 @@ fn tune_refuses_a_state_or_out_file_that_is_its_own_input() {
     run(&["tune", "--resume", s(&state), "--state", s(&ruleset)]).refused("is the ruleset");
     assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
     assert_eq!(std::fs::read_to_string(&ruleset).unwrap(), text);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A folder with one scenario (no snapshot yet) for `sanjuan test`.
+fn scenario_folder(name: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    std::fs::write(
+        dir.join("tie.toml"),
+        "ruleset = \"second-edition\"\n[[players]]\nbuildings = [\"indigo_plant\"]\n\
+         [[players]]\nbuildings = [\"indigo_plant\"]\n[expect]\nscores = [1, 1]\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("snapshots")).unwrap();
+    let snap = dir.join("snapshots/tie.snap");
+    (dir, snap)
+}
+
+#[test]
+fn a_snapshot_that_is_a_pipe_a_device_or_huge_is_refused_at_once() {
+    let (dir, snap) = scenario_folder("snap-read");
+    let start = Instant::now();
+    let fifo = Command::new("mkfifo").arg(&snap).status().is_ok_and(|s| s.success());
+    if fifo {
+        let r = run(&["test", s(&dir)]);
+        assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+        assert!(r.out.contains(&format!("{}: not a regular file", snap.display())), "{}", r.out);
+        assert!(r.out.contains("remove it and run again"), "{}", r.out);
+        std::fs::remove_file(&snap).unwrap();
+    }
+    std::os::unix::fs::symlink("/dev/zero", &snap).unwrap();
+    let r = run(&["test", s(&dir)]);
+    assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+    assert!(r.out.contains(&format!("{}: not a regular file", snap.display())), "{}", r.out);
+    std::fs::remove_file(&snap).unwrap();
+    std::fs::write(&snap, vec![b'#'; (16 << 20) + 1]).unwrap();
+    let r = run(&["test", s(&dir)]);
+    assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+    assert!(r.out.contains("larger than 16 MiB, too big for a snapshot"), "{}", r.out);
+    assert!(start.elapsed() < Duration::from_secs(60), "no hang");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_snapshot_write_never_follows_a_planted_temporary_file() {
+    let (dir, snap) = scenario_folder("snap-write");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    // The old fixed name `tie.snap.tmp`: a link out of the folder, then a pipe.
+    let planted = dir.join("snapshots/tie.snap.tmp");
+    std::os::unix::fs::symlink(&victim, &planted).unwrap();
+    let r = run(&["test", s(&dir)]);
+    assert_eq!(r.code, Some(0), "{}{}", r.out, r.err);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n", "the link was followed");
+    assert!(std::fs::read_to_string(&snap).unwrap().contains("sanjuan test"), "the snapshot is written");
+    std::fs::remove_file(&planted).unwrap();
+    std::fs::remove_file(&snap).unwrap();
+    if Command::new("mkfifo").arg(&planted).status().is_ok_and(|s| s.success()) {
+        let start = Instant::now();
+        let r = run(&["test", s(&dir)]);
+        assert_eq!(r.code, Some(0), "{}{}", r.out, r.err);
+        assert!(start.elapsed() < Duration::from_secs(30), "no hang on a planted pipe");
+    }
+    // Nothing but the snapshot and what was planted is left in the folder.
+    let mut left: Vec<String> = std::fs::read_dir(dir.join("snapshots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert!(left.iter().all(|n| n == "tie.snap" || n == "tie.snap.tmp"), "{left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn test_review_on_endless_input_ends_with_an_error() {
+    let (dir, _) = scenario_folder("review-zero");
+    let r = run_with(&["test", s(&dir), "--review"], Some(Path::new("/dev/zero")));
+    r.refused("longer than 64 KiB");
     std::fs::remove_dir_all(&dir).ok();
 }
