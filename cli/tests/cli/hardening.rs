@@ -873,3 +873,32 @@ fn test_review_on_endless_input_ends_with_an_error() {
     r.refused("longer than 64 KiB");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_hook_returning_ten_thousand_effects_is_a_script_error_naming_the_card_in_both_games() {
+    let dir = temp_dir("many-effects");
+    let many = |effect: &str| format!("let a = []; a.pad(10000, #{{ {effect} }}); a");
+    std::fs::write(dir.join("sj.rhai"), format!("fn on_any_role(ctx) {{ {} }}\n", many("draw: 1"))).unwrap();
+    std::fs::write(
+        dir.join("sj.toml"),
+        "id = \"m\"\nname = \"M\"\nextends = \"second-edition\"\n[cards.indigo_plant]\nscript = \"sj.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("al.rhai"), format!("fn on_taken(ctx) {{ {} }}\n", many("draw_money: 1"))).unwrap();
+    std::fs::write(
+        dir.join("al.toml"),
+        "id = \"ma\"\nname = \"MA\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n[money]\ncurrencies = [\
+         { id = \"denar\", name = \"denars\", script = \"al.rhai\" }, { id = \"dirham\", name = \"dirhams\", script = \"al.rhai\" }, \
+         { id = \"ducat\", name = \"ducats\", script = \"al.rhai\" }, { id = \"florin\", name = \"florins\", script = \"al.rhai\" }]\n\
+         values = [1, 2, 3, 4, 5, 6, 7, 8, 9]\ncopies = 3\n",
+    )
+    .unwrap();
+    for (file, card) in [("sj.toml", "card `indigo_plant`"), ("al.toml", "script `currency ")] {
+        let start = Instant::now();
+        let r = run(&["check", s(&dir.join(file)), "--games", "2"]);
+        r.refused("returned a list of 10000 effects; a hook returns at most 1000 at once");
+        r.refused(card);
+        assert!(start.elapsed() < Duration::from_secs(30), "{file}: bounded at once");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
