@@ -212,7 +212,7 @@ fn new_state(args: &Args) -> Result<State, String> {
         // A card the ruleset does not know would measure nothing, silently.
         // (Only what games hold: a tunable path's second part may be a rule, `rules.hand_limit`.)
         let pattern = card.trim_end_matches('*');
-        let holdings = holdings_ids(rs.as_ref());
+        let holdings = crate::games::holdings_ids(rs.as_ref());
         let known = if card.ends_with('*') {
             holdings.iter().any(|h| h.starts_with(pattern))
         } else {
@@ -249,29 +249,6 @@ fn new_state(args: &Args) -> Result<State, String> {
 fn head(path: &str) -> String {
     let first = path.split(['.', '[']).next().unwrap_or(path);
     format!("`{first}.…`")
-}
-
-/// The ids of the cards a game of this ruleset may hold, and their types
-/// where ids carry more (Alhambra's `garden` for `garden8`), from its card table for a page.
-fn holdings_ids(rs: &dyn AnyRules) -> Vec<String> {
-    let cards = rs.cards_json();
-    let mut ids = Vec::new();
-    for key in ["cards", "buildings"] {
-        if let Some(list) = cards.get(key).and_then(|c| c.as_array()) {
-            for field in ["id", "type"] {
-                ids.extend(list.iter().filter_map(|c| c.get(field)?.as_str().map(str::to_owned)));
-            }
-        }
-    }
-    ids.sort();
-    ids.dedup();
-    ids
-}
-
-/// The state files of `--resume`, for messages.
-fn resumed_names(args: &Args) -> String {
-    let names: Vec<String> = args.resume.iter().map(|p| p.display().to_string()).collect();
-    format!("--resume {}", names.join(", "))
 }
 
 /// `path` made absolute and free of links, also when the file does not exist

@@ -301,6 +301,27 @@ fn report_and_merge_refuse_records_no_game_can_have_written() {
         ),
         ("rounds", tamper(&|v| v["rounds"] = serde_json::json!(4_000_000_000u32))),
         ("ruleset", tamper(&|v| v["ruleset"] = serde_json::json!("a\nb"))),
+        // Issue 49: what only the games know.
+        (
+            "unknown building `chess_board`: ruleset `second-edition` has no such card",
+            tamper(&|v| v["buildings"][0][0]["id"] = serde_json::json!("chess_board")),
+        ),
+        ("unknown bot `genius`; bots: human, balance", tamper(&|v| v["bots"][1] = serde_json::json!("genius"))),
+        (
+            "no `fingerprint`",
+            tamper(&|v| {
+                v.as_object_mut().unwrap().remove("fingerprint");
+            }),
+        ),
+        (
+            "game `alhambra` contradicts ruleset `second-edition`, a ruleset of San Juan",
+            tamper(&|v| v["game"] = serde_json::json!("alhambra")),
+        ),
+        (
+            // A long value is quoted cut to 80 characters.
+            Box::leak(format!("unknown bot `balance{}...`", "e".repeat(73)).into_boxed_str()),
+            tamper(&|v| v["bots"][1] = serde_json::json!(format!("balance{}", "e".repeat(190)))),
+        ),
     ];
     for (needle, line) in cases {
         let bad = dir.join("bad.jsonl");
