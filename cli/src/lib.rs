@@ -14,6 +14,7 @@ mod report;
 mod scenario;
 mod serve;
 mod simulate;
+pub mod surfaces;
 mod test;
 mod tune;
 

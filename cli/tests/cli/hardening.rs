@@ -622,81 +622,6 @@ fn a_bot_name_of_forty_kilobytes_is_one_clear_error_on_every_surface() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// One random 2-player game of `ruleset`, saved: (the file's text, its seed, its entries).
-fn saved_game(dir: &Path, ruleset: &str) -> (String, u64, Vec<String>) {
-    let folder = dir.join(format!("saved-{ruleset}"));
-    let r = run(&[
-        "simulate",
-        "--ruleset",
-        ruleset,
-        "--games",
-        "1",
-        "--players",
-        "2",
-        "--bots",
-        "random",
-        "--seed",
-        "5",
-        "--save-games",
-        s(&folder),
-    ]);
-    assert_eq!(r.code, Some(0), "{}", r.err);
-    let text = std::fs::read_to_string(folder.join("game-0.toml")).unwrap();
-    // (Read by hand: a seed may pass i64, which a TOML reader refuses.)
-    let line = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).unwrap().to_owned();
-    let seed = line("seed = ").parse().unwrap();
-    let actions = serde_json::from_str(&line("actions = ")).unwrap();
-    (text, seed, actions)
-}
-
-#[test]
-fn a_redeal_between_a_decision_and_its_answer_never_panics_in_replay_resume_or_scenario() {
-    let dir = temp_dir("redeal");
-    let mut refused_for_the_mover = 0;
-    for ruleset in ["second-edition", "second-edition-expansion", "first-edition", "alhambra"] {
-        let (text, seed, actions) = saved_game(&dir, ruleset);
-        let head: String = text.lines().filter(|l| !l.starts_with("actions")).collect::<Vec<_>>().join("\n");
-        // The reproducer is `redeal` between `role builder` and its `build`; every early gap here.
-        let gaps: Vec<usize> = (0..actions.len().min(40)).step_by(3).collect();
-        for at in gaps {
-            for seat in 0..2 {
-                let mut entries = actions.clone();
-                entries.insert(at + 1, format!("redeal {seat} 7"));
-                let list = serde_json::to_string(&entries).unwrap();
-                let game = dir.join("game.toml");
-                std::fs::write(&game, format!("{head}\nactions = {list}\n")).unwrap();
-                let scenario = dir.join("moment.toml");
-                std::fs::write(
-                    &scenario,
-                    format!("ruleset = \"{ruleset}\"\n[from_game]\nplayers = 2\nseed = {seed}\nactions = {list}\n"),
-                )
-                .unwrap();
-                let quit = dir.join("quit.txt");
-                std::fs::write(&quit, "quit\n").unwrap();
-                let runs = [
-                    ("replay", run(&["replay", s(&game)]), &game),
-                    ("play --resume", run_with(&["play", "--resume", s(&game)], Some(&quit)), &game),
-                    ("scenario", run(&["scenario", s(&scenario)]), &scenario),
-                ];
-                for (what, r, file) in runs {
-                    let case = format!("{ruleset}, `redeal {seat} 7` after entry {}, {what}", at + 1);
-                    assert!(matches!(r.code, Some(0 | 1)), "{case}: exit {:?}\n{}", r.code, r.err);
-                    assert!(!r.err.contains("panicked"), "{case}: {}", r.err);
-                    if r.code == Some(1) {
-                        assert!(r.err.contains(s(file)), "{case}: the error names the file: {}", r.err);
-                        assert!(r.err.contains("action "), "{case}: the error names the entry: {}", r.err);
-                        if r.err.contains("a re-deal is for the seat to move") {
-                            refused_for_the_mover += 1;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    assert!(refused_for_the_mover > 0, "no re-deal for a seat not to move was refused");
-    std::fs::remove_dir_all(&dir).ok();
-}
-
 #[test]
 fn a_tune_state_no_search_can_have_written_is_refused_naming_the_field() {
     let dir = temp_dir("tune-state");
@@ -921,5 +846,80 @@ fn a_hook_returning_ten_thousand_effects_is_a_script_error_naming_the_card_in_bo
         r.refused(card);
         assert!(start.elapsed() < Duration::from_secs(30), "{file}: bounded at once");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// One random 2-player game of `ruleset`, saved: (the file's text, its seed, its entries).
+fn saved_game(dir: &Path, ruleset: &str) -> (String, u64, Vec<String>) {
+    let folder = dir.join(format!("saved-{ruleset}"));
+    let r = run(&[
+        "simulate",
+        "--ruleset",
+        ruleset,
+        "--games",
+        "1",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--seed",
+        "5",
+        "--save-games",
+        s(&folder),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let text = std::fs::read_to_string(folder.join("game-0.toml")).unwrap();
+    // (Read by hand: a seed may pass i64, which a TOML reader refuses.)
+    let line = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).unwrap().to_owned();
+    let seed = line("seed = ").parse().unwrap();
+    let actions = serde_json::from_str(&line("actions = ")).unwrap();
+    (text, seed, actions)
+}
+
+#[test]
+fn a_redeal_between_a_decision_and_its_answer_never_panics_in_replay_resume_or_scenario() {
+    let dir = temp_dir("redeal");
+    let mut refused_for_the_mover = 0;
+    for ruleset in ["second-edition", "second-edition-expansion", "first-edition", "alhambra"] {
+        let (text, seed, actions) = saved_game(&dir, ruleset);
+        let head: String = text.lines().filter(|l| !l.starts_with("actions")).collect::<Vec<_>>().join("\n");
+        // The reproducer is `redeal` between `role builder` and its `build`; every early gap here.
+        let gaps: Vec<usize> = (0..actions.len().min(40)).step_by(3).collect();
+        for at in gaps {
+            for seat in 0..2 {
+                let mut entries = actions.clone();
+                entries.insert(at + 1, format!("redeal {seat} 7"));
+                let list = serde_json::to_string(&entries).unwrap();
+                let game = dir.join("game.toml");
+                std::fs::write(&game, format!("{head}\nactions = {list}\n")).unwrap();
+                let scenario = dir.join("moment.toml");
+                std::fs::write(
+                    &scenario,
+                    format!("ruleset = \"{ruleset}\"\n[from_game]\nplayers = 2\nseed = {seed}\nactions = {list}\n"),
+                )
+                .unwrap();
+                let quit = dir.join("quit.txt");
+                std::fs::write(&quit, "quit\n").unwrap();
+                let runs = [
+                    ("replay", run(&["replay", s(&game)]), &game),
+                    ("play --resume", run_with(&["play", "--resume", s(&game)], Some(&quit)), &game),
+                    ("scenario", run(&["scenario", s(&scenario)]), &scenario),
+                ];
+                for (what, r, file) in runs {
+                    let case = format!("{ruleset}, `redeal {seat} 7` after entry {}, {what}", at + 1);
+                    assert!(matches!(r.code, Some(0 | 1)), "{case}: exit {:?}\n{}", r.code, r.err);
+                    assert!(!r.err.contains("panicked"), "{case}: {}", r.err);
+                    if r.code == Some(1) {
+                        assert!(r.err.contains(s(file)), "{case}: the error names the file: {}", r.err);
+                        assert!(r.err.contains("action "), "{case}: the error names the entry: {}", r.err);
+                        if r.err.contains("a re-deal is for the seat to move") {
+                            refused_for_the_mover += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused_for_the_mover > 0, "no re-deal for a seat not to move was refused");
     std::fs::remove_dir_all(&dir).ok();
 }
