@@ -96,19 +96,31 @@ pub fn run(args: Args) -> CmdResult {
         // The shards' parts are merged and the rung decided: kept before anything else runs.
         save(path, &state)?;
     }
-    let base = crate::games::load(&state.settings.ruleset)?;
+    // With --resume, what the state file says is checked against its ruleset, and an error names the file.
+    let resumed = |e: String| if args.resume.is_empty() { e } else { format!("{}: {e}", resumed_names(&args)) };
+    let base = crate::games::load(&state.settings.ruleset).map_err(|e| resumed(format!("settings.ruleset: {e}")))?;
     if base.fingerprint() != state.settings.fingerprint {
-        return Err(format!(
+        return Err(resumed(format!(
             "ruleset `{}` is not what the search started from (its content changed: fingerprint {} now, {} then); \
              start a new search",
-            state.settings.ruleset,
+            engine_rules::error::clip(&state.settings.ruleset, 80),
             base.fingerprint(),
-            state.settings.fingerprint
-        ));
+            engine_rules::error::clip(&state.settings.fingerprint, 80)
+        )));
     }
     if !args.resume.is_empty() {
-        // A state file's bot is read as `--bot` is.
-        base.check_bot(&state.settings.bot).map_err(|e| format!("{}: settings.bot: {e}", resumed_names(&args)))?;
+        // A state file's bot, players and paths are read as `--bot`, `--players` and `--param` are.
+        base.check_bot(&state.settings.bot).map_err(|e| resumed(format!("settings.bot: {e}")))?;
+        crate::limits::check_players(base.as_ref(), state.settings.players)
+            .map_err(|e| resumed(format!("settings.players: {e}")))?;
+        let known = base.tunables();
+        if let Some(p) = state.settings.params.iter().find(|p| !known.iter().any(|(k, _)| *k == p.path)) {
+            return Err(resumed(format!(
+                "settings.params: ruleset `{}` has no number at `{}`",
+                base.id(),
+                engine_rules::error::clip(&p.path, 80)
+            )));
+        }
     }
     let files = Files::new(&state.settings.ruleset, base.as_ref(), args.out.as_deref())?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

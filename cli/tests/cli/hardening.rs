@@ -684,6 +684,20 @@ fn a_tune_state_no_search_can_have_written_is_refused_naming_the_field() {
         r.refused(&format!("--resume {}", bad.display()));
         r.refused("no search writes such a state");
     }
+    // What the state says against its ruleset is located in the file too.
+    for (key, value, needle) in [
+        ("fingerprint", serde_json::json!("chess"), "ruleset `second-edition` is not what the search started from"),
+        ("players", serde_json::json!(9), "settings.players: 9 players"),
+        ("ruleset", serde_json::json!("third-edition"), "settings.ruleset: "),
+    ] {
+        let mut v = good.clone();
+        v["settings"][key] = value;
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, v.to_string()).unwrap();
+        let r = run(&["tune", "--resume", s(&bad), "--quiet"]);
+        r.refused(&format!("--resume {}: ", bad.display()));
+        r.refused(needle);
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
