@@ -1082,7 +1082,7 @@ fn hostile_inputs_on_every_surface_neither_panic_nor_hang_nor_leak_and_every_ref
                         }] += 1;
                         // A long run shows where it is.
                         let done: usize = c.values().map(|e| e[0]).sum();
-                        if total > 1000 && done % 1000 == 0 {
+                        if total > 1000 && done.is_multiple_of(1000) {
                             print_table(&c, done);
                         }
                     }
