@@ -117,7 +117,7 @@ struct Known {
     cards: std::collections::HashSet<String>,
 }
 
-/// What a record says that only the games know: it has a fingerprint, every
+/// What a record says that only the games know: it has a fingerprint (format 2), every
 /// seat is a bot this program has (or `human`, a person's seat at a web table),
 /// and a record of a built-in ruleset names that ruleset's game and, played
 /// with its content, only cards of it. (A ruleset of the user's own is known
@@ -126,10 +126,13 @@ fn record_check() -> report::RecordCheck<'static> {
     let mut known: std::collections::HashMap<String, Option<Known>> = std::collections::HashMap::new();
     Box::new(move |r: &GameRecord| {
         let clip = |t: &str| engine_rules::error::clip(t, 80).into_owned();
-        if r.fingerprint.is_empty() {
-            return Err("no `fingerprint`: a record carries its ruleset's content digest (`sanjuan simulate \
-                        --json-lines` writes it); simulate the games again"
-                .into());
+        // (Format 1, from before records named their game, is read as it was.)
+        if r.fingerprint.is_empty() && r.version >= 2 {
+            return Err(format!(
+                "no `fingerprint`: a version-{} record carries its ruleset's content digest (`sanjuan simulate \
+                 --json-lines` writes it); simulate the games again",
+                r.version
+            ));
         }
         for b in &r.bots {
             if b != "human" && engine_play::bots::BotSpec::parse(b).is_err() {

@@ -254,13 +254,18 @@ fn run(args: &[String], dir: &Path, stdin: &Input, env: &[(&str, PathBuf)], dead
 
 /// A rules tree for one input: `cards/`, the hostile neighbours (a pipe, a link out,
 /// a file naming itself) and a secret outside it.
+///
+/// The tree is `root/tN/w`, its secret `root/tN/secret.toml` (`../secret.toml` from the tree):
+/// one secret per input, so that a run that damages one is told apart from the others running.
 fn tree(root: &Path, n: usize) -> PathBuf {
-    let dir = root.join(format!("t{n}"));
+    let boxed = root.join(format!("t{n}"));
+    let dir = boxed.join("w");
     std::fs::create_dir_all(dir.join("cards")).unwrap();
+    std::fs::write(boxed.join("secret.toml"), format!("{SECRET} = 1\n")).unwrap();
     for ext in ["toml", "rhai"] {
         let fifo = dir.join(format!("fifo.{ext}"));
         Command::new("mkfifo").arg(&fifo).status().ok();
-        std::os::unix::fs::symlink(root.join("secret.toml"), dir.join(format!("link.{ext}"))).ok();
+        std::os::unix::fs::symlink(boxed.join("secret.toml"), dir.join(format!("link.{ext}"))).ok();
     }
     std::fs::write(dir.join("self.toml"), "id = \"s\"\nname = \"S\"\nextends = \"self.toml\"\n").unwrap();
     // What the San Juan ruleset base names: a card set with a script.
@@ -1043,12 +1048,8 @@ fn hostile_inputs_on_every_surface_neither_panic_nor_hang_nor_leak_and_every_ref
                             let deadline = if serving { SERVER_DEADLINE } else { DEADLINE };
                             let o = run(&args, &dir, &stdin, &env, deadline);
                             // (Named as an output on the command line itself, it is the user's to overwrite.)
-                            let changed = std::fs::read_to_string(root.join("secret.toml")).ok()
-                                != Some(format!("{SECRET} = 1\n"));
-                            if changed {
-                                std::fs::remove_file(root.join("secret.toml")).ok();
-                                std::fs::write(root.join("secret.toml"), format!("{SECRET} = 1\n")).unwrap();
-                            }
+                            let secret = dir.parent().expect("a tree's box").join("secret.toml");
+                            let changed = std::fs::read_to_string(&secret).ok() != Some(format!("{SECRET} = 1\n"));
                             let failure = if changed && !args.iter().any(|a| a.contains("secret")) {
                                 Some(format!(
                                     "{}: damaged a file outside the rules tree: sanjuan {}",
@@ -1092,7 +1093,7 @@ fn hostile_inputs_on_every_surface_neither_panic_nor_hang_nor_leak_and_every_ref
                             failures.lock().unwrap().push(f);
                         }
                         None => {
-                            std::fs::remove_dir_all(&dir).ok();
+                            std::fs::remove_dir_all(dir.parent().expect("a tree's box")).ok();
                         }
                     }
                 }
