@@ -315,8 +315,8 @@ fn hostile_arg(rng: &mut Rng) -> String {
         19 => "../secret.toml".into(),
         20 => deep_bot(),
         21 => "balance~0.5".into(),
-        // (The largest search, mcts:100000, is valid and slow: one past it.)
-        22 => "mcts:100001".into(),
+        // (The largest search, mcts:1000000, is valid and slow by design: one past it.)
+        22 => "mcts:1000001".into(),
         23 => "y".repeat(100_000),
         24 => "a\nb".into(),
         25 => "0/0".into(),
