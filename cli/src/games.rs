@@ -27,3 +27,20 @@ pub fn default_ruleset() -> &'static str {
 pub fn load(spec: &str) -> Result<Arc<dyn AnyRules>, String> {
     registry().load(spec)
 }
+
+/// The ids of the cards a game of this ruleset may hold, and their types
+/// where ids carry more (Alhambra's `garden` for `garden8`), from its card table for a page.
+pub fn holdings_ids(rs: &dyn AnyRules) -> Vec<String> {
+    let cards = rs.cards_json();
+    let mut ids = Vec::new();
+    for key in ["cards", "buildings"] {
+        if let Some(list) = cards.get(key).and_then(|c| c.as_array()) {
+            for field in ["id", "type"] {
+                ids.extend(list.iter().filter_map(|c| c.get(field)?.as_str().map(str::to_owned)));
+            }
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    ids
+}

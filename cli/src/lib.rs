@@ -15,6 +15,7 @@ mod scenario;
 mod schema;
 mod serve;
 mod simulate;
+pub mod surfaces;
 mod test;
 mod tune;
 

@@ -10,7 +10,6 @@
 use std::fs::File;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The temporary files being written now, removed if the program is stopped
 /// (Ctrl-C, `kill`) before they are committed: a long `simulate` streams its
@@ -47,7 +46,6 @@ fn failed(path: &Path, e: &std::io::Error) -> String {
 impl AtomicFile {
     /// Starts writing `target`.
     pub fn create(target: &Path) -> Result<AtomicFile, String> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
         let meta = std::fs::metadata(target).ok();
         if meta.as_ref().is_some_and(std::fs::Metadata::is_dir) {
             return Err(format!("cannot write {}: it is a folder; give a file name", target.display()));
@@ -69,19 +67,13 @@ impl AtomicFile {
             }
             return Ok(AtomicFile { target: target.to_path_buf(), temp: None, out: BufWriter::new(file) });
         }
-        let name = target.file_name().ok_or_else(|| format!("cannot write {}: no file name", target.display()))?;
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let temp = dir.join(format!(
-            ".{}.{}-{}.tmp",
-            name.to_string_lossy(),
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let file =
-            std::fs::OpenOptions::new().write(true).create_new(true).open(&temp).map_err(|e| failed(target, &e))?;
+        if target.file_name().is_none() {
+            return Err(format!("cannot write {}: no file name", target.display()));
+        }
+        // The one way a temporary file is made (`engine_rules::files::temp_beside`):
+        // an unpredictable name, created exclusively, so a link or a pipe planted
+        // beside the target is never followed.
+        let (file, temp) = engine_rules::files::temp_beside(target).map_err(|e| failed(target, &e))?;
         if let Some(m) = &meta {
             // Replacing a file keeps its permissions.
             let _ = file.set_permissions(m.permissions());

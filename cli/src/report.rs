@@ -72,17 +72,13 @@ const MAX_LINE_BYTES: usize = 1 << 20;
 /// given as a file would otherwise be read until memory runs out.
 fn read_json_lines(path: &Path, games: &[&str]) -> Result<Shard, String> {
     use std::io::{BufRead, Read};
-    // A pipe or a device would block or never end: only regular files are records.
-    if !std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.is_file() {
-        return Err(format!(
-            "{}: not a regular file (a folder, device or pipe); give a JSON-lines file",
-            path.display()
-        ));
-    }
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // A pipe or a device would block or never end: only regular files are records
+    // (checked before the open, which does not wait on a pipe, and on the open file).
+    let file = engine_rules::files::open_regular(path)
+        .map_err(|e| format!("{}: {e}; give a JSON-lines file of `sanjuan simulate --json-lines`", path.display()))?;
     let mut reader = std::io::BufReader::new(file);
     let name = path.display().to_string();
-    let mut shard = report::ShardReader::new(&name, Some(games));
+    let mut shard = report::ShardReader::new(&name, Some(games)).with_check(record_check());
     let mut line = Vec::new();
     for number in 1.. {
         line.clear();
@@ -111,6 +107,79 @@ fn read_json_lines(path: &Path, games: &[&str]) -> Result<Shard, String> {
         shard.line(line).map_err(|e| e.to_string())?;
     }
     Ok(shard.finish())
+}
+
+/// What a built-in ruleset's records may say: its game, its content and the cards its games hold.
+struct Known {
+    game: &'static str,
+    title: &'static str,
+    fingerprint: String,
+    cards: std::collections::HashSet<String>,
+}
+
+/// What a record says that only the games know: it has a fingerprint (format 2), every
+/// seat is a bot this program has (or `human`, a person's seat at a web table),
+/// and a record of a built-in ruleset names that ruleset's game and, played
+/// with its content, only cards of it. (A ruleset of the user's own is known
+/// by its id alone: its cards are not checked, and nothing is read from disk.)
+fn record_check() -> report::RecordCheck<'static> {
+    let mut known: std::collections::HashMap<String, Option<Known>> = std::collections::HashMap::new();
+    Box::new(move |r: &GameRecord| {
+        let clip = |t: &str| engine_rules::error::clip(t, 80).into_owned();
+        // (Format 1, from before records named their game, is read as it was.)
+        if r.fingerprint.is_empty() && r.version >= 2 {
+            return Err(format!(
+                "no `fingerprint`: a version-{} record carries its ruleset's content digest (`sanjuan simulate \
+                 --json-lines` writes it); simulate the games again",
+                r.version
+            ));
+        }
+        for b in &r.bots {
+            if b != "human" && engine_play::bots::BotSpec::parse(b).is_err() {
+                return Err(format!("unknown bot `{}`; bots: human, {}", clip(b), engine_play::BOT_NAMES.join(", ")));
+            }
+        }
+        let registry = crate::games::registry();
+        if !known.contains_key(&r.ruleset) {
+            let kind = registry.kinds().iter().find(|k| k.builtins().ruleset_ids().contains(&r.ruleset));
+            let entry = kind.and_then(|k| {
+                let rs = crate::games::load(&r.ruleset).ok()?;
+                Some(Known {
+                    game: k.id(),
+                    title: k.title(),
+                    fingerprint: rs.fingerprint().to_owned(),
+                    cards: crate::games::holdings_ids(rs.as_ref()).into_iter().collect(),
+                })
+            });
+            known.insert(r.ruleset.clone(), entry);
+        }
+        let Some(Some(k)) = known.get(&r.ruleset) else { return Ok(()) };
+        let game = if r.game.is_empty() { registry.default_kind().id() } else { r.game.as_str() };
+        if game != k.game {
+            return Err(format!(
+                "game `{}` contradicts ruleset `{}`, a ruleset of {} (`{}`)",
+                clip(game),
+                clip(&r.ruleset),
+                k.title,
+                k.game
+            ));
+        }
+        if r.fingerprint == k.fingerprint {
+            for b in r.buildings.iter().flatten() {
+                for id in std::iter::once(&*b.id).chain(b.kind.as_deref()) {
+                    if !k.cards.contains(id) {
+                        return Err(format!(
+                            "unknown building `{}`: ruleset `{}` has no such card (`sanjuan cards --ruleset {}` lists them)",
+                            clip(id),
+                            r.ruleset,
+                            r.ruleset
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// A game's display name for report titles; records from before the `game`

@@ -70,7 +70,8 @@ pub fn run(args: Args) -> CmdResult {
 
 /// The key in `path`, or a new one written there (readable by its owner only).
 fn key_from(path: &Path) -> Result<[u8; 32], String> {
-    match std::fs::read_to_string(path) {
+    // A key is one line: read bounded, and only from a regular file (a pipe would block).
+    match engine_rules::files::read_text(path, 4096, "a key file") {
         Ok(text) => sanjuan_web::seal::parse_key(&text).map_err(|e| format!("{}: {e}", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let key = sanjuan_web::seal::fresh_key();
@@ -83,17 +84,22 @@ fn key_from(path: &Path) -> Result<[u8; 32], String> {
     }
 }
 
-/// Writes a new file that only its owner may read, beside-and-rename so it is never half written.
+/// Writes a new file that only its owner may read, beside-and-rename so it is
+/// never half written: the temporary file is made as every one is
+/// (`engine_rules::files::temp_beside`: an unpredictable name, created
+/// exclusively) and made private before the key is written into it.
 fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    let aside = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(&aside)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    drop(file);
-    std::fs::rename(&aside, path)
+    let (mut file, aside) = engine_rules::files::temp_beside(path)?;
+    let written = (|| {
+        #[cfg(unix)]
+        file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&aside, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&aside);
+    }
+    written
 }

@@ -10,7 +10,7 @@
 //! and a changed state fails with a line diff until `--accept` or `--review`.
 //! With `CI=true` nothing is written, and a missing snapshot fails.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -100,7 +100,8 @@ pub fn run(args: Args) -> CmdResult {
     let mut failures = Vec::new();
     let mut tally = Tally::default();
     let mut reviewing = args.review && !ci;
-    let mut answers = std::io::stdin().lock().lines();
+    // Bounded as `play`'s input: `--review < /dev/zero` is an error, not a 2 GB line.
+    let mut answers = crate::output::bounded_lines(std::io::stdin().lock());
     let mut stdout = std::io::stdout().lock();
     let say = |out: &mut std::io::StdoutLock, line: String| writeln!(out, "{line}").map_err(|e| e.to_string());
     if (args.accept || args.review) && ci {
@@ -166,7 +167,7 @@ fn settle(
     played: &Played,
     snap: Snap,
     path: &Path,
-    review: Option<(&mut std::io::StdoutLock, &mut std::io::Lines<std::io::StdinLock>)>,
+    review: Option<(&mut std::io::StdoutLock, &mut Answers)>,
     tally: &mut Tally,
     reviewing: &mut bool,
 ) -> Result<Option<String>, String> {
@@ -235,8 +236,11 @@ fn settle(
     })
 }
 
+/// The review's answers: standard input's lines, each bounded.
+type Answers = crate::output::BoundedLines<std::io::StdinLock<'static>>;
+
 /// Asks until the answer is one of accept, reject, skip or quit; the end of the input quits.
-fn ask(out: &mut std::io::StdoutLock, answers: &mut std::io::Lines<std::io::StdinLock>) -> Result<Answer, String> {
+fn ask(out: &mut std::io::StdoutLock, answers: &mut Answers) -> Result<Answer, String> {
     loop {
         write!(out, "accept, reject, skip, or quit reviewing? [a/r/s/q] > ").map_err(|e| e.to_string())?;
         out.flush().ok();

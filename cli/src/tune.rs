@@ -82,7 +82,13 @@ pub fn run(args: Args) -> CmdResult {
     if args.shard.is_some() && args.state.is_none() {
         return Err("--shard writes its part of the rung to a state file: add --state FILE".into());
     }
+    if let Some(spec) = &args.ruleset {
+        check_paths(&args, spec)?;
+    }
     let mut state = if args.resume.is_empty() { new_state(&args)? } else { resumed(&args)? };
+    if args.ruleset.is_none() {
+        check_paths(&args, &state.settings.ruleset)?;
+    }
     let state_file = args.state.clone().or_else(|| (args.resume.len() == 1).then(|| args.resume[0].clone()));
     if args.resume.len() > 1
         && let Some(path) = &state_file
@@ -90,15 +96,31 @@ pub fn run(args: Args) -> CmdResult {
         // The shards' parts are merged and the rung decided: kept before anything else runs.
         save(path, &state)?;
     }
-    let base = crate::games::load(&state.settings.ruleset)?;
+    // With --resume, what the state file says is checked against its ruleset, and an error names the file.
+    let resumed = |e: String| if args.resume.is_empty() { e } else { format!("{}: {e}", resumed_names(&args)) };
+    let base = crate::games::load(&state.settings.ruleset).map_err(|e| resumed(format!("settings.ruleset: {e}")))?;
     if base.fingerprint() != state.settings.fingerprint {
-        return Err(format!(
+        return Err(resumed(format!(
             "ruleset `{}` is not what the search started from (its content changed: fingerprint {} now, {} then); \
              start a new search",
-            state.settings.ruleset,
+            engine_rules::error::clip(&state.settings.ruleset, 80),
             base.fingerprint(),
-            state.settings.fingerprint
-        ));
+            engine_rules::error::clip(&state.settings.fingerprint, 80)
+        )));
+    }
+    if !args.resume.is_empty() {
+        // A state file's bot, players and paths are read as `--bot`, `--players` and `--param` are.
+        base.check_bot(&state.settings.bot).map_err(|e| resumed(format!("settings.bot: {e}")))?;
+        crate::limits::check_players(base.as_ref(), state.settings.players)
+            .map_err(|e| resumed(format!("settings.players: {e}")))?;
+        let known = base.tunables();
+        if let Some(p) = state.settings.params.iter().find(|p| !known.iter().any(|(k, _)| *k == p.path)) {
+            return Err(resumed(format!(
+                "settings.params: ruleset `{}` has no number at `{}`",
+                base.id(),
+                engine_rules::error::clip(&p.path, 80)
+            )));
+        }
     }
     let files = Files::new(&state.settings.ruleset, base.as_ref(), args.out.as_deref())?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -202,7 +224,7 @@ fn new_state(args: &Args) -> Result<State, String> {
         // A card the ruleset does not know would measure nothing, silently.
         // (Only what games hold: a tunable path's second part may be a rule, `rules.hand_limit`.)
         let pattern = card.trim_end_matches('*');
-        let holdings = holdings_ids(rs.as_ref());
+        let holdings = crate::games::holdings_ids(rs.as_ref());
         let known = if card.ends_with('*') {
             holdings.iter().any(|h| h.starts_with(pattern))
         } else {
@@ -241,21 +263,61 @@ fn head(path: &str) -> String {
     format!("`{first}.…`")
 }
 
-/// The ids of the cards a game of this ruleset may hold, and their types
-/// where ids carry more (Alhambra's `garden` for `garden8`), from its card table for a page.
-fn holdings_ids(rs: &dyn AnyRules) -> Vec<String> {
-    let cards = rs.cards_json();
-    let mut ids = Vec::new();
-    for key in ["cards", "buildings"] {
-        if let Some(list) = cards.get(key).and_then(|c| c.as_array()) {
-            for field in ["id", "type"] {
-                ids.extend(list.iter().filter_map(|c| c.get(field)?.as_str().map(str::to_owned)));
+/// `path` made absolute and free of links, also when the file does not exist
+/// yet (its folder resolved, its name kept).
+fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Refuses `--state` and `--out` that name the input ruleset, each other, or
+/// (`--out`) a state being resumed: before anything is read or written, a
+/// run would otherwise replace its own input (`--state` equal to `--ruleset`
+/// overwrote the ruleset with JSON and still exited 0).
+fn check_paths(args: &Args, ruleset: &str) -> Result<(), String> {
+    let is_path = ruleset.ends_with(".toml") || ruleset.contains('/');
+    let mut inputs: Vec<(String, PathBuf)> = Vec::new();
+    if is_path {
+        inputs.push((format!("the ruleset {ruleset}"), canonical(Path::new(ruleset))));
+    }
+    let out = args.out.as_deref().map(|o| ("--out", o));
+    let state = args.state.as_deref().map(|s| ("--state", s));
+    for (flag, path) in out.into_iter().chain(state) {
+        let at = canonical(path);
+        if let Some((what, _)) = inputs.iter().find(|(_, p)| *p == at) {
+            return Err(format!(
+                "{flag} {} is {what}: writing it would destroy an input of this run; name another file",
+                path.display()
+            ));
+        }
+        if flag == "--out" {
+            for r in &args.resume {
+                if canonical(r) == at {
+                    return Err(format!(
+                        "--out {} is the state file --resume reads: the tuned ruleset would replace it; name another file",
+                        path.display()
+                    ));
+                }
             }
         }
+        inputs.push((format!("{flag} {}", path.display()), at));
     }
-    ids.sort();
-    ids.dedup();
-    ids
+    Ok(())
+}
+
+/// The state files of `--resume`, for messages.
+fn resumed_names(args: &Args) -> String {
+    let names: Vec<String> = args.resume.iter().map(|p| p.display().to_string()).collect();
+    format!("--resume {}", names.join(", "))
 }
 
 /// The state of a resumed search: one file, or the merged parts of one rung.
@@ -283,6 +345,13 @@ fn resumed(args: &Args) -> Result<State, String> {
                 engine_tune::STATE_VERSION
             ));
         }
+        state.validate().map_err(|why| {
+            format!(
+                "--resume {}: {why}: no search writes such a state (was the file edited?); give the file --state \
+                 wrote, or start a new search",
+                path.display()
+            )
+        })?;
         states.push(state);
     }
     let mut state = if states.iter().any(|s| s.part.is_some()) {

@@ -67,12 +67,22 @@ pub fn snapshot_path(file: &Path) -> PathBuf {
 }
 
 /// The stored snapshot of a scenario, if there is one; `Err` when it does not read.
+///
+/// Read as every file is (`engine_rules::files::read_text`): a regular file
+/// of at most 16 MiB; a pipe (which would block), a link to a device (which
+/// would be read without end) or a huge file is refused with what to do.
 pub fn stored(file: &Path) -> Result<Option<Stored>, String> {
     let path = snapshot_path(file);
-    match std::fs::read_to_string(&path) {
+    if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        return Ok(None);
+    }
+    let max = engine_rules::files::MAX_FILE_BYTES;
+    match engine_rules::files::read_text(&path, max, "a snapshot") {
         Ok(text) => Stored::parse(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(e) => Err(format!(
+            "{}: {e}; a snapshot is a regular file `sanjuan test` wrote: remove it and run again to record it anew",
+            path.display()
+        )),
     }
 }
 
@@ -119,10 +129,11 @@ pub fn store(file: &Path, snapshot: &Stored) -> Result<(), String> {
     let path = snapshot_path(file);
     let dir = path.parent().expect("a snapshot path has a folder");
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    // Written beside and renamed: a reader never sees half a file.
-    let aside = path.with_extension("snap.tmp");
-    std::fs::write(&aside, snapshot.to_text()).map_err(|e| format!("{}: {e}", aside.display()))?;
-    std::fs::rename(&aside, &path).map_err(|e| format!("{}: {e}", path.display()))
+    // The one atomic write: a fresh temporary file of an unpredictable name beside the
+    // snapshot (created exclusively: a link or a pipe planted there is never followed),
+    // renamed into place, removed if anything fails.
+    engine_rules::files::write_atomic(&path, snapshot.to_text().as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}; check that its folder is writable and has space", path.display()))
 }
 
 /// One scenario checked against its stored snapshot: the trace is compared

@@ -314,6 +314,11 @@ async fn bad_tables_are_refused_and_tables_are_bounded() {
         (json!({ "ruleset": "alhambra", "seats": ["human", "balance+built:well=1"] }), "no feature `built:well`"),
         (json!({ "ruleset": "second-edition", "seats": ["human", "balance+built:well"] }), "write balance+FEATURE=X"),
         (json!({ "ruleset": "second-edition", "seats": ["human", "balance~0"] }), "write balance~S"),
+        // Issue 49: a 14 KB name recursed once per `~` and one request aborted the server.
+        (
+            json!({ "ruleset": "second-edition", "seats": ["human", format!("balance{}", "~1".repeat(7000))] }),
+            "at most 400 bytes",
+        ),
     ] {
         let (status, v) = call(&s, "POST", "/api/tables", Some(body.to_string())).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");

@@ -301,6 +301,27 @@ fn report_and_merge_refuse_records_no_game_can_have_written() {
         ),
         ("rounds", tamper(&|v| v["rounds"] = serde_json::json!(4_000_000_000u32))),
         ("ruleset", tamper(&|v| v["ruleset"] = serde_json::json!("a\nb"))),
+        // Issue 49: what only the games know.
+        (
+            "unknown building `chess_board`: ruleset `second-edition` has no such card",
+            tamper(&|v| v["buildings"][0][0]["id"] = serde_json::json!("chess_board")),
+        ),
+        ("unknown bot `genius`; bots: human, balance", tamper(&|v| v["bots"][1] = serde_json::json!("genius"))),
+        (
+            "no `fingerprint`",
+            tamper(&|v| {
+                v.as_object_mut().unwrap().remove("fingerprint");
+            }),
+        ),
+        (
+            "game `alhambra` contradicts ruleset `second-edition`, a ruleset of San Juan",
+            tamper(&|v| v["game"] = serde_json::json!("alhambra")),
+        ),
+        (
+            // A long value is quoted cut to 80 characters.
+            Box::leak(format!("unknown bot `balance{}...`", "e".repeat(73)).into_boxed_str()),
+            tamper(&|v| v["bots"][1] = serde_json::json!(format!("balance{}", "e".repeat(190)))),
+        ),
     ];
     for (needle, line) in cases {
         let bad = dir.join("bad.jsonl");
@@ -521,5 +542,398 @@ fn an_interrupted_simulate_leaves_no_file_behind() {
     let left: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ----- 7. issue 49: every surface born since, hardened
+
+/// A bot's name of 40 KB: `balance` and 20,000 `~1` (the parser recursed once per `~`).
+fn deep_bot() -> String {
+    format!("balance{}", "~1".repeat(20_000))
+}
+
+/// A small finished search's state file (random bots: no model to learn), in `dir`.
+fn tune_state(dir: &Path) -> PathBuf {
+    let state = dir.join("state.json");
+    let r = run(&[
+        "tune",
+        "--ruleset",
+        "second-edition",
+        "--players",
+        "2",
+        "--param",
+        "card.palace.cost=5..6",
+        "--target",
+        "seat_advantage=-60..60",
+        "--bot",
+        "random",
+        "--games-budget",
+        "8",
+        "--first-games",
+        "2",
+        "--quiet",
+        "--state",
+        s(&state),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    state
+}
+
+#[test]
+fn a_bot_name_of_forty_kilobytes_is_one_clear_error_on_every_surface() {
+    let dir = temp_dir("deep-bot");
+    let bot = deep_bot();
+    let short = "at most 400 bytes";
+    run(&["simulate", "--games", "1", "--players", "2", "--bots", &bot]).refused(short);
+    run(&[
+        "tune",
+        "--ruleset",
+        "second-edition",
+        "--players",
+        "2",
+        "--param",
+        "card.palace.cost=5..6",
+        "--target",
+        "rounds=10..30",
+        "--bot",
+        &bot,
+    ])
+    .refused(short);
+    // A saved game's seats.
+    let saved = dir.join("game.toml");
+    std::fs::write(
+        &saved,
+        format!("version = 2\nruleset = \"second-edition\"\nplayers = 2\nseed = 1\nseats = [\"human\", \"{bot}\"]\nactions = []\n"),
+    )
+    .unwrap();
+    let r = run(&["play", "--resume", s(&saved)]);
+    r.refused(short);
+    r.refused(s(&saved));
+    // A tune state's bot.
+    let state = tune_state(&dir);
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    v["settings"]["bot"] = serde_json::json!(bot);
+    let bad = dir.join("bad-state.json");
+    std::fs::write(&bad, v.to_string()).unwrap();
+    let r = run(&["tune", "--resume", s(&bad)]);
+    r.refused(short);
+    r.refused(s(&bad));
+    assert!(r.err.len() < 1000, "the name is quoted cut short: {} bytes", r.err.len());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_tune_state_no_search_can_have_written_is_refused_naming_the_field() {
+    let dir = temp_dir("tune-state");
+    let state = tune_state(&dir);
+    let good: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert!(good["outcome"]["ranking"].as_array().is_some_and(|r| !r.is_empty()), "{good}");
+    let games = good["candidates"][0]["games"].as_u64().unwrap();
+    assert!(games > 0, "{good}");
+    let part = serde_json::json!({ "rung": good["rung"], "k": 0, "n": 2, "work": [], "tallies": [] });
+    type Change = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(&str, Change)> = vec![
+        ("outcome.ranking: empty", Box::new(|v| v["outcome"]["ranking"] = serde_json::json!([]))),
+        ("outcome.ranking: candidate 99 of 2", Box::new(|v| v["outcome"]["ranking"] = serde_json::json!([99]))),
+        ("candidates: 0 candidates", Box::new(|v| v["candidates"] = serde_json::json!([]))),
+        ("settings.budget", Box::new(|v| v["settings"]["budget"] = serde_json::json!(1u64 << 60))),
+        ("settings.first_games", Box::new(|v| v["settings"]["first_games"] = serde_json::json!(0))),
+        // 20 wins of 10 games.
+        (
+            "candidates[0].tally: a sum of",
+            Box::new(move |v| {
+                v["candidates"][0]["tally"]["whole"] = serde_json::json!(2 * games);
+                v["candidates"][0]["tally"]["squares"] = serde_json::json!(2 * games);
+            }),
+        ),
+        ("candidates[0].tally", Box::new(move |v| v["candidates"][0]["tally"]["n"] = serde_json::json!(games + 1))),
+        ("candidates[1]", Box::new(|v| v["candidates"][1]["values"] = serde_json::json!([99]))),
+        ("spent", Box::new(|v| v["spent"] = serde_json::json!(1))),
+        // A shard's part with a bad shard number, a huge count, or work for a candidate that is not there.
+        (
+            "part: shard 5/2",
+            Box::new(move |v| {
+                v["outcome"] = serde_json::Value::Null;
+                v["part"] = part.clone();
+                v["part"]["k"] = serde_json::json!(5);
+            }),
+        ),
+        (
+            "part: shard 0/1000000000000",
+            Box::new(|v| {
+                v["outcome"] = serde_json::Value::Null;
+                v["part"] = serde_json::json!({ "rung": v["rung"], "k": 0, "n": 1_000_000_000_000u64, "work": [], "tallies": [] });
+            }),
+        ),
+        (
+            "part.work[0]: candidate 7 of 2",
+            Box::new(|v| {
+                v["outcome"] = serde_json::Value::Null;
+                v["part"] = serde_json::json!({ "rung": v["rung"], "k": 0, "n": 1,
+                    "work": [{ "candidate": 7, "from": 0, "to": 1 }], "tallies": [{ "n": 0, "whole": 0, "squares": 0, "shared": [], "players": 0 }] });
+            }),
+        ),
+    ];
+    for (needle, change) in &cases {
+        let mut v = good.clone();
+        change(&mut v);
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, v.to_string()).unwrap();
+        let r = run(&["tune", "--resume", s(&bad), "--quiet"]);
+        r.refused(needle);
+        r.refused(&format!("--resume {}", bad.display()));
+        r.refused("no search writes such a state");
+    }
+    // What the state says against its ruleset is located in the file too.
+    for (key, value, needle) in [
+        ("fingerprint", serde_json::json!("chess"), "ruleset `second-edition` is not what the search started from"),
+        ("players", serde_json::json!(9), "settings.players: 9 players"),
+        ("ruleset", serde_json::json!("third-edition"), "settings.ruleset: "),
+    ] {
+        let mut v = good.clone();
+        v["settings"][key] = value;
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, v.to_string()).unwrap();
+        let r = run(&["tune", "--resume", s(&bad), "--quiet"]);
+        r.refused(&format!("--resume {}: ", bad.display()));
+        r.refused(needle);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn tune_refuses_a_state_or_out_file_that_is_its_own_input() {
+    let dir = temp_dir("tune-paths");
+    let ruleset = dir.join("r.toml");
+    let text = "id = \"r\"\nname = \"R\"\nextends = \"second-edition\"\n";
+    std::fs::write(&ruleset, text).unwrap();
+    // The same file by another spelling: through `.` and a link.
+    let dotted = format!("{}/./r.toml", dir.display());
+    std::os::unix::fs::symlink(&ruleset, dir.join("link.toml")).unwrap();
+    let start = |extra: &[&str]| {
+        let mut a = vec![
+            "tune",
+            "--ruleset",
+            s(&ruleset),
+            "--players",
+            "2",
+            "--param",
+            "card.palace.cost=5..6",
+            "--target",
+            "seat_advantage=-60..60",
+            "--bot",
+            "random",
+            "--games-budget",
+            "8",
+            "--first-games",
+            "2",
+            "--quiet",
+        ];
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    let other = dir.join("other.json");
+    for (args, needle) in [
+        (vec!["--state", s(&ruleset)], "--state"),
+        (vec!["--state", &dotted], "is the ruleset"),
+        (vec!["--out", s(&dir.join("link.toml"))], "is the ruleset"),
+        (vec!["--out", s(&other), "--state", s(&other)], "is --out"),
+    ] {
+        let r = start(&args);
+        r.refused(needle);
+        r.refused("destroy an input");
+        assert_eq!(std::fs::read_to_string(&ruleset).unwrap(), text, "{args:?} changed the ruleset");
+        assert!(!other.exists(), "{args:?} wrote {}", other.display());
+    }
+    // A resumed search: its state may be rewritten, but not replaced by the tuned ruleset.
+    let state = dir.join("state.json");
+    let r = start(&["--state", s(&state)]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let before = std::fs::read_to_string(&state).unwrap();
+    run(&["tune", "--resume", s(&state), "--out", s(&state)]).refused("the state file --resume reads");
+    run(&["tune", "--resume", s(&state), "--state", s(&ruleset)]).refused("is the ruleset");
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
+    assert_eq!(std::fs::read_to_string(&ruleset).unwrap(), text);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A folder with one scenario (no snapshot yet) for `sanjuan test`.
+fn scenario_folder(name: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    std::fs::write(
+        dir.join("tie.toml"),
+        "ruleset = \"second-edition\"\n[[players]]\nbuildings = [\"indigo_plant\"]\n\
+         [[players]]\nbuildings = [\"indigo_plant\"]\n[expect]\nscores = [1, 1]\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("snapshots")).unwrap();
+    let snap = dir.join("snapshots/tie.snap");
+    (dir, snap)
+}
+
+#[test]
+fn a_snapshot_that_is_a_pipe_a_device_or_huge_is_refused_at_once() {
+    let (dir, snap) = scenario_folder("snap-read");
+    let start = Instant::now();
+    let fifo = Command::new("mkfifo").arg(&snap).status().is_ok_and(|s| s.success());
+    if fifo {
+        let r = run(&["test", s(&dir)]);
+        assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+        assert!(r.out.contains(&format!("{}: not a regular file", snap.display())), "{}", r.out);
+        assert!(r.out.contains("remove it and run again"), "{}", r.out);
+        std::fs::remove_file(&snap).unwrap();
+    }
+    std::os::unix::fs::symlink("/dev/zero", &snap).unwrap();
+    let r = run(&["test", s(&dir)]);
+    assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+    assert!(r.out.contains(&format!("{}: not a regular file", snap.display())), "{}", r.out);
+    std::fs::remove_file(&snap).unwrap();
+    std::fs::write(&snap, vec![b'#'; (16 << 20) + 1]).unwrap();
+    let r = run(&["test", s(&dir)]);
+    assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+    assert!(r.out.contains("larger than 16 MiB, too big for a snapshot"), "{}", r.out);
+    assert!(start.elapsed() < Duration::from_secs(60), "no hang");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_snapshot_write_never_follows_a_planted_temporary_file() {
+    let (dir, snap) = scenario_folder("snap-write");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    // The old fixed name `tie.snap.tmp`: a link out of the folder, then a pipe.
+    let planted = dir.join("snapshots/tie.snap.tmp");
+    std::os::unix::fs::symlink(&victim, &planted).unwrap();
+    let r = run(&["test", s(&dir)]);
+    assert_eq!(r.code, Some(0), "{}{}", r.out, r.err);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n", "the link was followed");
+    assert!(std::fs::read_to_string(&snap).unwrap().contains("sanjuan test"), "the snapshot is written");
+    std::fs::remove_file(&planted).unwrap();
+    std::fs::remove_file(&snap).unwrap();
+    if Command::new("mkfifo").arg(&planted).status().is_ok_and(|s| s.success()) {
+        let start = Instant::now();
+        let r = run(&["test", s(&dir)]);
+        assert_eq!(r.code, Some(0), "{}{}", r.out, r.err);
+        assert!(start.elapsed() < Duration::from_secs(30), "no hang on a planted pipe");
+    }
+    // Nothing but the snapshot and what was planted is left in the folder.
+    let mut left: Vec<String> = std::fs::read_dir(dir.join("snapshots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert!(left.iter().all(|n| n == "tie.snap" || n == "tie.snap.tmp"), "{left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn test_review_on_endless_input_ends_with_an_error() {
+    let (dir, _) = scenario_folder("review-zero");
+    let r = run_with(&["test", s(&dir), "--review"], Some(Path::new("/dev/zero")));
+    r.refused("longer than 64 KiB");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_hook_returning_ten_thousand_effects_is_a_script_error_naming_the_card_in_both_games() {
+    let dir = temp_dir("many-effects");
+    let many = |effect: &str| format!("let a = []; a.pad(10000, #{{ {effect} }}); a");
+    std::fs::write(dir.join("sj.rhai"), format!("fn on_any_role(ctx) {{ {} }}\n", many("draw: 1"))).unwrap();
+    std::fs::write(
+        dir.join("sj.toml"),
+        "id = \"m\"\nname = \"M\"\nextends = \"second-edition\"\n[cards.indigo_plant]\nscript = \"sj.rhai\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("al.rhai"), format!("fn on_taken(ctx) {{ {} }}\n", many("draw_money: 1"))).unwrap();
+    std::fs::write(
+        dir.join("al.toml"),
+        "id = \"ma\"\nname = \"MA\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n[money]\ncurrencies = [\
+         { id = \"denar\", name = \"denars\", script = \"al.rhai\" }, { id = \"dirham\", name = \"dirhams\", script = \"al.rhai\" }, \
+         { id = \"ducat\", name = \"ducats\", script = \"al.rhai\" }, { id = \"florin\", name = \"florins\", script = \"al.rhai\" }]\n\
+         values = [1, 2, 3, 4, 5, 6, 7, 8, 9]\ncopies = 3\n",
+    )
+    .unwrap();
+    for (file, card) in [("sj.toml", "card `indigo_plant`"), ("al.toml", "script `currency ")] {
+        let start = Instant::now();
+        let r = run(&["check", s(&dir.join(file)), "--games", "2"]);
+        r.refused("returned a list of 10000 effects; a hook returns at most 1000 at once");
+        r.refused(card);
+        assert!(start.elapsed() < Duration::from_secs(30), "{file}: bounded at once");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// One random 2-player game of `ruleset`, saved: (the file's text, its seed, its entries).
+fn saved_game(dir: &Path, ruleset: &str) -> (String, u64, Vec<String>) {
+    let folder = dir.join(format!("saved-{ruleset}"));
+    let r = run(&[
+        "simulate",
+        "--ruleset",
+        ruleset,
+        "--games",
+        "1",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--seed",
+        "5",
+        "--save-games",
+        s(&folder),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let text = std::fs::read_to_string(folder.join("game-0.toml")).unwrap();
+    // (Read by hand: a seed may pass i64, which a TOML reader refuses.)
+    let line = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).unwrap().to_owned();
+    let seed = line("seed = ").parse().unwrap();
+    let actions = serde_json::from_str(&line("actions = ")).unwrap();
+    (text, seed, actions)
+}
+
+#[test]
+fn a_redeal_between_a_decision_and_its_answer_never_panics_in_replay_resume_or_scenario() {
+    let dir = temp_dir("redeal");
+    let mut refused_for_the_mover = 0;
+    for ruleset in ["second-edition", "second-edition-expansion", "first-edition", "alhambra"] {
+        let (text, seed, actions) = saved_game(&dir, ruleset);
+        let head: String = text.lines().filter(|l| !l.starts_with("actions")).collect::<Vec<_>>().join("\n");
+        // The issue's reproducer is `redeal` between `role builder` and its `build`; every early gap here.
+        let gaps: Vec<usize> = (0..actions.len().min(40)).step_by(3).collect();
+        for at in gaps {
+            for seat in 0..2 {
+                let mut entries = actions.clone();
+                entries.insert(at + 1, format!("redeal {seat} 7"));
+                let list = serde_json::to_string(&entries).unwrap();
+                let game = dir.join("game.toml");
+                std::fs::write(&game, format!("{head}\nactions = {list}\n")).unwrap();
+                let scenario = dir.join("moment.toml");
+                std::fs::write(
+                    &scenario,
+                    format!("ruleset = \"{ruleset}\"\n[from_game]\nplayers = 2\nseed = {seed}\nactions = {list}\n"),
+                )
+                .unwrap();
+                let quit = dir.join("quit.txt");
+                std::fs::write(&quit, "quit\n").unwrap();
+                let runs = [
+                    ("replay", run(&["replay", s(&game)]), &game),
+                    ("play --resume", run_with(&["play", "--resume", s(&game)], Some(&quit)), &game),
+                    ("scenario", run(&["scenario", s(&scenario)]), &scenario),
+                ];
+                for (what, r, file) in runs {
+                    let case = format!("{ruleset}, `redeal {seat} 7` after entry {}, {what}", at + 1);
+                    assert!(matches!(r.code, Some(0 | 1)), "{case}: exit {:?}\n{}", r.code, r.err);
+                    assert!(!r.err.contains("panicked"), "{case}: {}", r.err);
+                    if r.code == Some(1) {
+                        assert!(r.err.contains(s(file)), "{case}: the error names the file: {}", r.err);
+                        assert!(r.err.contains("action "), "{case}: the error names the entry: {}", r.err);
+                        if r.err.contains("a re-deal is for the seat to move") {
+                            refused_for_the_mover += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused_for_the_mover > 0, "no re-deal for a seat not to move was refused");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,16 +1,21 @@
-//! A hostile-input run of our own: every input kind (San Juan and Alhambra
-//! rulesets, card sets, scripts, scenarios of both games, saved games,
-//! JSON-lines records, command lines) mutated structurally — keys dropped or
+//! A hostile-input run of our own over every input surface of the program:
+//! one entry of `sanjuan_cli::surfaces::SURFACES` each (every command-line
+//! value, every kind of file read, standard input, every HTTP request of
+//! `serve`). Each surface has a generator here; a surface without one fails
+//! the test before anything runs, so a new parser or reader cannot be added
+//! without hostile inputs. Inputs are mutated structurally — keys dropped or
 //! doubled, values of the wrong type, extreme integers, huge strings, deep
-//! nesting, cycles, paths out of the rules tree, devices and pipes — and run
-//! through the binary under a time and memory limit. Nothing may panic, hang,
-//! run out of memory, read a file outside the rules tree, or refuse without
-//! saying where.
+//! nesting, cycles, re-deals in saved games, paths out of the rules tree,
+//! devices, pipes and links — and run through the binary under a time and
+//! memory limit. Nothing may panic, abort, hang, run out of memory, read or
+//! damage a file outside the rules tree, answer a request with a server error
+//! or stop the server, or refuse without saying where.
 //!
 //! Generated and deterministic (a fixed seed). CI runs a small corpus; set
-//! `HOSTILE_INPUTS=10000` for a long run (it prints the counts per kind).
+//! `HOSTILE_INPUTS=10000` for a long run (it prints the counts per surface).
 
 use crate::common;
+use sanjuan_cli::surfaces::{SURFACES, Surface, Via};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,8 +23,8 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Inputs per run in CI.
-const CI_INPUTS: usize = 90;
+/// Inputs per run in CI: one for each surface at least.
+const CI_INPUTS: usize = 100;
 /// How long one command may take (a debug build; the limit is about hangs, not speed).
 const DEADLINE: Duration = Duration::from_secs(30);
 /// The address-space limit of each run.
@@ -126,6 +131,10 @@ fn mutate_toml(text: &str, rng: &mut Rng) -> String {
 fn mutate_json(v: &mut serde_json::Value, rng: &mut Rng) {
     use serde_json::{Value, json};
     let Value::Object(map) = v else { return };
+    if map.is_empty() {
+        map.insert("x".into(), json!(u64::MAX));
+        return;
+    }
     let keys: Vec<String> = map.keys().cloned().collect();
     let key = rng.pick(&keys).clone();
     let deep = |n: usize| -> Value {
@@ -198,12 +207,26 @@ struct Outcome {
     took: Duration,
 }
 
-/// Runs the binary under the deadline and the memory limit.
-fn run(args: &[String], dir: &Path, stdin: &str) -> Outcome {
+/// What a run reads on its standard input.
+enum Input {
+    Text(String),
+    /// `/dev/zero`: endless input without a newline.
+    Zero,
+}
+
+/// Runs the binary under the deadline and the memory limit (`env`: more variables).
+fn run(args: &[String], dir: &Path, stdin: &Input, env: &[(&str, PathBuf)], deadline: Duration) -> Outcome {
     use std::io::Write;
     use std::os::unix::process::CommandExt;
     let mut cmd = common::command();
-    cmd.args(args).current_dir(dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args(args).current_dir(dir).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    match stdin {
+        Input::Text(_) => cmd.stdin(Stdio::piped()),
+        Input::Zero => cmd.stdin(Stdio::from(std::fs::File::open("/dev/zero").unwrap())),
+    };
     // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
     unsafe {
         cmd.pre_exec(|| {
@@ -214,37 +237,35 @@ fn run(args: &[String], dir: &Path, stdin: &str) -> Outcome {
     }
     let start = Instant::now();
     let mut child = cmd.spawn().expect("run sanjuan");
-    let mut input = child.stdin.take().unwrap();
-    let text = stdin.to_owned();
-    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()).ok());
-    let (code, out, err) = common::wait_with_deadline(&mut child, DEADLINE);
+    let writer = match (stdin, child.stdin.take()) {
+        (Input::Text(text), Some(mut input)) => {
+            let text = text.clone();
+            Some(std::thread::spawn(move || input.write_all(text.as_bytes()).ok()))
+        }
+        _ => None,
+    };
+    let (code, out, err) = common::wait_with_deadline(&mut child, deadline);
     let took = start.elapsed();
-    writer.join().ok();
+    if let Some(w) = writer {
+        w.join().ok();
+    }
     Outcome { code, out, err, took }
 }
 
-/// The input kinds.
-const KINDS: &[&str] = &[
-    "ruleset (San Juan)",
-    "ruleset (Alhambra)",
-    "card set",
-    "script",
-    "scenario (San Juan)",
-    "scenario (Alhambra)",
-    "saved game",
-    "JSON-lines records",
-    "command line",
-];
-
 /// A rules tree for one input: `cards/`, the hostile neighbours (a pipe, a link out,
 /// a file naming itself) and a secret outside it.
+///
+/// The tree is `root/tN/w`, its secret `root/tN/secret.toml` (`../secret.toml` from the tree):
+/// one secret per input, so that a run that damages one is told apart from the others running.
 fn tree(root: &Path, n: usize) -> PathBuf {
-    let dir = root.join(format!("t{n}"));
+    let boxed = root.join(format!("t{n}"));
+    let dir = boxed.join("w");
     std::fs::create_dir_all(dir.join("cards")).unwrap();
+    std::fs::write(boxed.join("secret.toml"), format!("{SECRET} = 1\n")).unwrap();
     for ext in ["toml", "rhai"] {
         let fifo = dir.join(format!("fifo.{ext}"));
         Command::new("mkfifo").arg(&fifo).status().ok();
-        std::os::unix::fs::symlink(root.join("secret.toml"), dir.join(format!("link.{ext}"))).ok();
+        std::os::unix::fs::symlink(boxed.join("secret.toml"), dir.join(format!("link.{ext}"))).ok();
     }
     std::fs::write(dir.join("self.toml"), "id = \"s\"\nname = \"S\"\nextends = \"self.toml\"\n").unwrap();
     // What the San Juan ruleset base names: a card set with a script.
@@ -255,56 +276,334 @@ fn tree(root: &Path, n: usize) -> PathBuf {
     dir
 }
 
-/// What was written for one input: the command to run and where.
-fn input(kind: usize, rng: &mut Rng, dir: &Path, bases: &Bases) -> Vec<String> {
+/// One hostile input: a run of the binary, or a request to a running `serve`.
+enum Case {
+    /// `sanjuan ARGS` in the input's folder; `server`: a run that may go on serving (killed after a few seconds).
+    Run { args: Vec<String>, stdin: Input, env: Vec<(&'static str, PathBuf)>, server: bool },
+    /// One HTTP request (with `{table}` and `{token}` filled in from a fresh table) to the worker's server.
+    Http { request: Vec<u8> },
+}
+
+fn owned(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// A hostile command-line value: numbers at and past every bound, odd text, deep and long bot names,
+/// and paths to devices, pipes, links out of the tree, folders and files that are not what is asked.
+fn hostile_arg(rng: &mut Rng) -> String {
+    let deep_bot = || format!("balance{}", "~1".repeat(20_000));
+    match rng.below(40) {
+        0 => "0".into(),
+        1 => "-1".into(),
+        2 => "1".into(),
+        3 => "2".into(),
+        4 => "18446744073709551615".into(),
+        5 => "18446744073709551616".into(),
+        6 => "4294967296".into(),
+        7 => "1e9".into(),
+        8 => String::new(),
+        9 => "x".into(),
+        10 => "/dev/zero".into(),
+        11 => "/dev/full".into(),
+        12 => "fifo.toml".into(),
+        13 => "link.toml".into(),
+        14 => "self.toml".into(),
+        15 => "/etc/passwd".into(),
+        16 => ".".into(),
+        17 => "missing.toml".into(),
+        18 => "cards".into(),
+        19 => "../secret.toml".into(),
+        20 => deep_bot(),
+        21 => "balance~0.5".into(),
+        // (The largest search, mcts:1000000, is valid and slow by design: one past it.)
+        22 => "mcts:1000001".into(),
+        23 => "y".repeat(100_000),
+        24 => "a\nb".into(),
+        25 => "0/0".into(),
+        26 => "5/2".into(),
+        27 => "0/18446744073709551615".into(),
+        28 => "card.palace.cost=1..99999999999".into(),
+        29 => "card.palace.cost=-9223372036854775808..9223372036854775807".into(),
+        30 => "win_share(palace)=1e308±1e308".into(),
+        31 => "rounds=nan..nan".into(),
+        32 => "255.255.255.255".into(),
+        33 => "second-edition".into(),
+        34 => "alhambra".into(),
+        35 => "paired-balance:400@a+b+c".into(),
+        36 => "link.rhai".into(),
+        37 => "3".into(),
+        38 => "007".into(),
+        _ => "-9223372036854775808".into(),
+    }
+}
+
+/// A run of one command with the value of `flag` (or the positional `<…>`) hostile, the
+/// other values small and valid, so that an accepted value ends in seconds.
+fn arg_case(name: &str, rng: &mut Rng) -> Case {
+    let (command, flag) = name.split_once(' ').expect("`command --flag`");
+    let quick: &[&str] = match command {
+        "simulate" => &["--games", "2", "--players", "2", "--bots", "random", "--quiet"],
+        "tune" => &[
+            "--ruleset",
+            "second-edition",
+            "--players",
+            "2",
+            "--param",
+            "card.palace.cost=5..6",
+            "--target",
+            "seat_advantage=-60..60",
+            "--bot",
+            "random",
+            "--games-budget",
+            "4",
+            "--first-games",
+            "2",
+            "--quiet",
+        ],
+        "serve" => &["--port", "0"],
+        "learn" => &["--ruleset", "second-edition"],
+        "bench" => &["--games", "1", "--mcts-moves", "1"],
+        "play" => &["--players", "2", "--seed", "1", "--bots", "random"],
+        "cards" | "check" => &["--ruleset", "second-edition"],
+        "report" | "merge" => &["rec.jsonl"],
+        "test" => &["tests"],
+        _ => &[],
+    };
+    let value = hostile_arg(rng);
+    let mut args = vec![command.to_owned()];
+    // The quick values, less the one made hostile (and what excludes it).
+    let mut i = 0;
+    while i < quick.len() {
+        let (k, v) = (quick[i], quick.get(i + 1).copied());
+        let takes = v.is_some_and(|v| !v.starts_with("--"));
+        let clash = k == flag
+            || (flag == "--resume" && ["--ruleset", "--players", "--param", "--target", "--seed"].contains(&k))
+            || (flag == "<path>" && k == "--ruleset")
+            || (flag.starts_with('<') && !k.starts_with("--"));
+        if !clash {
+            args.push(k.to_owned());
+            if takes {
+                args.push(v.unwrap().to_owned());
+            }
+        }
+        i += if takes { 2 } else { 1 };
+    }
+    if flag.starts_with('<') {
+        args.insert(1, value);
+    } else {
+        args.push(flag.to_owned());
+        args.push(value);
+    }
+    match name {
+        "test --ruleset-a" => args.extend(owned(&["--ruleset-b", "second-edition"])),
+        "test --ruleset-b" => args.extend(owned(&["--ruleset-a", "second-edition"])),
+        "report --ruleset-a" | "report --ruleset-b" => args.extend(owned(&["--compare", "rec.jsonl"])),
+        "merge <files>" | "report --html" => {}
+        _ => {}
+    }
+    if command == "merge" && flag != "--output" {
+        args.extend(owned(&["-o", "merged.jsonl"]));
+    }
+    Case::Run { args, stdin: Input::Text("quit\n".into()), env: Vec::new(), server: command == "serve" }
+}
+
+/// A JSON value changed somewhere in its tree: one key or element replaced, removed or doubled.
+fn mutate_tree(v: &mut serde_json::Value, rng: &mut Rng) {
+    mutate_at(v, rng, 3);
+}
+
+fn mutate_at(v: &mut serde_json::Value, rng: &mut Rng, depth: usize) {
+    use serde_json::Value;
+    // Go down a step (while there is a table or a list below), or change what is here.
+    if depth > 0 && rng.below(3) != 0 {
+        let child = match v {
+            Value::Object(m) if !m.is_empty() => {
+                let keys: Vec<String> = m.keys().cloned().collect();
+                let k = rng.pick(&keys).clone();
+                m.get_mut(&k)
+            }
+            Value::Array(a) if !a.is_empty() => {
+                let i = rng.below(a.len());
+                a.get_mut(i)
+            }
+            _ => None,
+        };
+        if let Some(c) = child.filter(|c| c.is_object() || c.is_array()) {
+            return mutate_at(c, rng, depth - 1);
+        }
+    }
+    match v {
+        Value::Array(a) => match rng.below(3) {
+            0 => a.clear(),
+            1 if !a.is_empty() => {
+                let x = a[rng.below(a.len())].clone();
+                a.push(x);
+            }
+            _ => a.push(serde_json::json!(u64::MAX)),
+        },
+        other => mutate_json(other, rng),
+    }
+}
+
+/// An HTTP request to a route, its path, query and body hostile.
+fn http_case(name: &str, rng: &mut Rng) -> Case {
+    let (method, route) = name.split_once(' ').expect("`METHOD /route`");
+    let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let body: Vec<u8> = match rng.below(14) {
+        0 => Vec::new(),
+        1 => b"{not json".to_vec(),
+        2 => deep(rng.below(100_000) + 1).into_bytes(),
+        3 => vec![0xff, 0xfe, 0x00, 0x7b],
+        4 => format!("{{\"ruleset\":\"second-edition\",\"seats\":[\"human\",\"{}\"]}}", "balance~1".repeat(1500))
+            .into_bytes(),
+        5 => serde_json::json!({ "ruleset": "second-edition", "seats": ["human", "random"], "seed": u64::MAX })
+            .to_string()
+            .into_bytes(),
+        6 => serde_json::json!({ "ruleset": "/etc/passwd", "seats": vec!["human"; 70] }).to_string().into_bytes(),
+        7 => serde_json::json!({ "token": "{token}", "action": "x".repeat(15_000) }).to_string().into_bytes(),
+        8 => serde_json::json!({ "token": "{token}", "id": u64::MAX }).to_string().into_bytes(),
+        9 => serde_json::json!({ "token": "{token}", "action": "role builder" }).to_string().into_bytes(),
+        10 => serde_json::json!({ "saved": "x".repeat(100_000), "token": -1 }).to_string().into_bytes(),
+        11 => vec![b'a'; 40_000],
+        12 => serde_json::json!({ "token": "{token}", "seat": 99 }).to_string().into_bytes(),
+        _ => serde_json::json!({ "ruleset": "alhambra", "seats": ["human", "mcts:100000"] }).to_string().into_bytes(),
+    };
+    let query = match rng.below(6) {
+        0 => String::new(),
+        1 => "?token={token}".into(),
+        2 => "?token={token}&since=18446744073709551616".into(),
+        3 => format!("?token={}", "%ff".repeat(3000)),
+        4 => "?token={token}&since=-1".into(),
+        _ => "?token=&since=x".into(),
+    };
+    let table = match rng.below(4) {
+        0 => "no-such-table".to_owned(),
+        1 => "%2e%2e%2f%2e%2e%2fetc%2fpasswd".to_owned(),
+        _ => "{table}".to_owned(),
+    };
+    let path = route.replace("{table}", &table).replace("{name}", "..%2f..%2fCargo.toml");
+    let mut request = format!(
+        "{method} {path}{query} HTTP/1.1\r\nHost: hostile\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend(body);
+    Case::Http { request }
+}
+
+/// A text mutated line by line (a snapshot, a key).
+fn mutate_lines(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    if lines.is_empty() {
+        lines.push(String::new());
+    }
+    let i = rng.below(lines.len());
+    match rng.below(6) {
+        0 => {
+            lines.remove(i);
+        }
+        1 => lines.insert(i, lines[i].clone()),
+        2 => lines[i] = "x".repeat(200_000),
+        3 => lines[i] = "---".into(),
+        4 => lines.insert(i, format!("{}a: 1", "  ".repeat(rng.below(5000)))),
+        _ => lines[i] = lines[i].chars().rev().collect(),
+    }
+    lines.join("\n") + "\n"
+}
+
+/// What to write for one input on `surface` in `dir`, and the case to run.
+fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case> {
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
     let times = 1 + rng.below(3);
     let mutated = |base: &str, rng: &mut Rng| (0..times).fold(base.to_owned(), |t, _| mutate_toml(&t, rng));
-    let owned = |xs: &[&str]| xs.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-    match kind {
-        0 => {
+    let plain = |args: &[&str]| Case::Run {
+        args: owned(args),
+        stdin: Input::Text("quit\n".into()),
+        env: Vec::new(),
+        server: false,
+    };
+    // Every command-line case finds these beside it: records, a tests folder, a state.
+    let records = bases.records[..2].join("\n") + "\n";
+    write("rec.jsonl", &records);
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    write("tests/tie.toml", TIE);
+    Some(match surface {
+        "file: ruleset (San Juan)" => {
             write("r.toml", &mutated(&bases.ruleset, rng));
-            owned(&["check", "r.toml"])
+            plain(&["check", "r.toml"])
         }
-        1 => {
+        "file: ruleset (Alhambra)" => {
             write("r.toml", &mutated(&bases.alhambra, rng));
-            owned(&["check", "r.toml", "--games", "1"])
+            plain(&["check", "r.toml", "--games", "1"])
         }
-        2 => {
+        "file: card set" => {
             write(
                 "r.toml",
                 "id = \"sets\"\nname = \"Sets\"\nextends = \"second-edition\"\nextra_sets = [\"set.toml\"]\n",
             );
             write("set.toml", &mutated(&bases.card_set, rng));
-            owned(&["check", "r.toml"])
+            plain(&["check", "r.toml"])
         }
-        3 => {
+        "file: script" => {
             write(
                 "r.toml",
                 "id = \"scr\"\nname = \"Scr\"\nextends = \"second-edition\"\n[cards.well]\nscript = \"s.rhai\"\n",
             );
             let script = (0..times).fold(bases.script.clone(), |t, _| mutate_script(&t, rng));
             write("s.rhai", &script);
-            owned(&["check", "r.toml", "--games", "1"])
+            plain(&["check", "r.toml", "--games", "1"])
         }
-        4 => {
+        "file: scenario (San Juan)" => {
             write("s.toml", &mutated(&rng.pick(&bases.sj_scenarios).clone(), rng));
-            owned(&["scenario", "s.toml", "--check"])
+            plain(&["scenario", "s.toml", "--check"])
         }
-        5 => {
+        "file: scenario (Alhambra)" => {
             write("s.toml", &mutated(&rng.pick(&bases.al_scenarios).clone(), rng));
-            owned(&["scenario", "s.toml", "--check"])
+            plain(&["scenario", "s.toml", "--check"])
         }
-        6 => {
-            write("g.toml", &mutated(&rng.pick(&bases.saved).clone(), rng));
-            if rng.below(3) == 0 { owned(&["play", "--resume", "g.toml"]) } else { owned(&["replay", "g.toml"]) }
+        "file: saved game" => {
+            let base = rng.pick(&bases.saved).clone();
+            // Half the time a re-deal among the entries (for any seat, anywhere), then the usual mutations.
+            let base = if rng.below(2) == 0 {
+                let lines: Vec<String> = base
+                    .lines()
+                    .map(|l| match l.strip_prefix("actions = ") {
+                        Some(list) => {
+                            let mut a: Vec<String> = serde_json::from_str(list).unwrap_or_default();
+                            let at = rng.below(a.len() + 1);
+                            a.insert(at, format!("redeal {} {}", rng.below(3), rng.next() >> 20));
+                            format!("actions = {}", serde_json::to_string(&a).unwrap())
+                        }
+                        None => l.to_owned(),
+                    })
+                    .collect();
+                lines.join("\n") + "\n"
+            } else {
+                base
+            };
+            write("g.toml", &mutated(&base, rng));
+            match rng.below(3) {
+                0 => plain(&["play", "--resume", "g.toml"]),
+                1 => plain(&["replay", "g.toml"]),
+                _ => {
+                    // The same entries as a scenario's `[from_game]`.
+                    let text = std::fs::read_to_string(dir.join("g.toml")).unwrap();
+                    let moment = text.replace("\nseats", "\n# seats").replacen("version", "# version", 1);
+                    let moment = moment.replace("\nplayers", "\n[from_game]\nplayers");
+                    write("m.toml", &moment);
+                    plain(&["scenario", "m.toml"])
+                }
+            }
         }
-        7 => {
+        "file: JSON-lines records" => {
             let mut lines = Vec::new();
             for _ in 0..1 + rng.below(3) {
                 let mut v: serde_json::Value = serde_json::from_str(&rng.pick(&bases.records).clone()).unwrap();
                 if rng.below(4) != 0 {
                     mutate_json(&mut v, rng);
+                }
+                if rng.below(3) == 0 {
+                    mutate_tree(&mut v, rng);
                 }
                 lines.push(v.to_string());
             }
@@ -313,54 +612,136 @@ fn input(kind: usize, rng: &mut Rng, dir: &Path, bases: &Bases) -> Vec<String> {
             }
             write("rec.jsonl", &(lines.join("\n") + "\n"));
             if rng.below(2) == 0 {
-                owned(&["report", "rec.jsonl"])
+                plain(&["report", "rec.jsonl"])
             } else {
-                owned(&["merge", "rec.jsonl", "-o", "out.jsonl"])
+                plain(&["merge", "rec.jsonl", "-o", "out.jsonl"])
             }
         }
-        _ => {
-            let numbers =
-                ["0", "-1", "1", "3", "18446744073709551615", "18446744073709551616", "4294967296", "1e9", "", "x"];
-            let files = [
-                "/dev/zero",
-                "/dev/full",
-                "fifo.toml",
-                "link.toml",
-                "self.toml",
-                "/etc/passwd",
-                ".",
-                "missing.toml",
-                "cards",
-            ];
-            let commands: &[&[&str]] = &[
-                &["simulate", "--games", "N", "--players", "N", "--bots", "random", "--seed", "N"],
-                &["simulate", "--games", "1", "--shard", "N/N", "--seed-start", "N", "--json-lines", "F"],
-                &["check", "F", "--games", "N"],
-                &["check", "second-edition", "--ruleset", "F"],
-                &["cards", "--ruleset", "F", "--diff", "F"],
-                &["replay", "F"],
-                &["scenario", "F", "--check"],
-                &["score", "F"],
-                &["report", "F", "--html", "F"],
-                &["merge", "F", "-o", "F"],
-                &["play", "--players", "N", "--seat", "N", "--seed", "N", "--save", "F"],
-                &["play", "--resume", "F"],
-                &["test", "F", "--filter", "F"],
-                &["learn", "--ruleset", "F", "--output", "F"],
-                &["bench", "--games", "N"],
-            ];
-            rng.pick(commands)
-                .iter()
-                .map(|a| match *a {
-                    "N" => (*rng.pick(&numbers)).to_owned(),
-                    "N/N" => format!("{}/{}", rng.pick(&numbers), rng.pick(&numbers)),
-                    "F" => (*rng.pick(&files)).to_owned(),
-                    other => other.to_owned(),
-                })
-                .collect()
+        "file: tune state" => {
+            let mut v: serde_json::Value = serde_json::from_str(&bases.state).unwrap();
+            for _ in 0..times {
+                mutate_tree(&mut v, rng);
+            }
+            write("state.json", &v.to_string());
+            plain(&["tune", "--resume", "state.json", "--quiet"])
         }
-    }
+        "file: snapshot (.snap)" => {
+            std::fs::create_dir_all(dir.join("tests/snapshots")).unwrap();
+            let snap = dir.join("tests/snapshots/tie.snap");
+            match rng.below(6) {
+                0 => {
+                    Command::new("mkfifo").arg(&snap).status().ok();
+                }
+                1 => {
+                    std::os::unix::fs::symlink("/dev/zero", &snap).ok();
+                }
+                2 => std::fs::write(&snap, vec![b'#'; (16 << 20) + 1 + rng.below(1000)]).unwrap(),
+                3 => {
+                    // A link planted where a fixed temporary name would be, and a write asked for.
+                    std::os::unix::fs::symlink(dir.join("../secret.toml"), dir.join("tests/snapshots/tie.snap.tmp"))
+                        .ok();
+                    return Some(plain(&["test", "tests", "--accept"]));
+                }
+                _ => std::fs::write(&snap, (0..times).fold(bases.snap.clone(), |t, _| mutate_lines(&t, rng))).unwrap(),
+            }
+            plain(&["test", "tests"])
+        }
+        "file: test folder" => {
+            let t = dir.join("tests");
+            match rng.below(6) {
+                0 => {
+                    Command::new("mkfifo").arg(t.join("pipe.toml")).status().ok();
+                }
+                1 => {
+                    std::os::unix::fs::symlink(&t, t.join("loop.toml")).ok();
+                }
+                2 => std::fs::write(t.join("snapshots"), "a file where the folder goes").unwrap(),
+                3 => {
+                    for i in 0..200 {
+                        std::fs::write(t.join(format!("s{i}.toml")), "x = ").unwrap();
+                    }
+                }
+                4 => {
+                    std::os::unix::fs::symlink("/dev/zero", t.join("zero.toml")).ok();
+                }
+                _ => {
+                    std::os::unix::fs::symlink(dir.join("../secret.toml"), t.join("secret.toml")).ok();
+                }
+            }
+            plain(&["test", "tests"])
+        }
+        "file: model cache" => {
+            let cache = dir.join("cache");
+            std::fs::create_dir_all(&cache).unwrap();
+            let model = cache.join(&bases.model_name);
+            match rng.below(4) {
+                0 => {
+                    Command::new("mkfifo").arg(&model).status().ok();
+                }
+                1 => {
+                    std::os::unix::fs::symlink("/dev/zero", &model).ok();
+                }
+                _ => {
+                    let mut v: serde_json::Value = serde_json::from_str(&bases.model).unwrap();
+                    for _ in 0..times {
+                        mutate_tree(&mut v, rng);
+                    }
+                    std::fs::write(&model, v.to_string()).unwrap();
+                }
+            }
+            Case::Run {
+                args: owned(&["simulate", "--games", "1", "--players", "2", "--bots", "balance", "--quiet"]),
+                stdin: Input::Text(String::new()),
+                env: vec![("SANJUAN_CACHE", cache)],
+                server: false,
+            }
+        }
+        "file: key file" => {
+            let key = dir.join("key.txt");
+            match rng.below(5) {
+                0 => {
+                    Command::new("mkfifo").arg(&key).status().ok();
+                }
+                1 => {
+                    std::os::unix::fs::symlink("/dev/zero", &key).ok();
+                }
+                2 => std::fs::write(&key, vec![b'a'; 1 << 20]).unwrap(),
+                _ => std::fs::write(&key, mutate_lines(&"ab".repeat(32), rng)).unwrap(),
+            }
+            Case::Run {
+                args: owned(&["serve", "--port", "0", "--key-file", "key.txt"]),
+                stdin: Input::Text(String::new()),
+                env: Vec::new(),
+                server: true,
+            }
+        }
+        "stdin: play" | "stdin: test --review" => {
+            let stdin = match rng.below(7) {
+                0 => Input::Zero,
+                1 => Input::Text("x".repeat(200_000)),
+                2 => Input::Text("\n".repeat(5000) + "quit\n"),
+                3 => Input::Text("999999999999999999999\nundo\nundo\nshow\n?\n-1\n0\nquit\n".into()),
+                4 => Input::Text(String::from_utf8_lossy(&[0xff, 0xfe, b'\n']).into_owned() + "\u{0}\u{1b}[2J\n"),
+                5 => Input::Text((0..300).map(|i| format!("{}\n", i % 7)).collect()),
+                _ => Input::Text("a\nr\ns\nq\nbuild palace pay pay pay pay\n".into()),
+            };
+            let args = if surface == "stdin: play" {
+                let ruleset = if rng.below(2) == 0 { "second-edition" } else { "alhambra" };
+                owned(&["play", "--players", "2", "--seed", "1", "--bots", "random", "--ruleset", ruleset])
+            } else {
+                owned(&["test", "tests", "--review"])
+            };
+            Case::Run { args, stdin, env: Vec::new(), server: false }
+        }
+        s if s.contains(" /") && s.split(' ').next().is_some_and(|m| m == "GET" || m == "POST") => http_case(s, rng),
+        s if s.contains(' ') && !s.starts_with("file:") && !s.starts_with("stdin:") => arg_case(s, rng),
+        _ => return None,
+    })
 }
+
+/// A scenario every folder case holds.
+const TIE: &str = "ruleset = \"second-edition\"\n[[players]]\nbuildings = [\"indigo_plant\"]\n\
+                   [[players]]\nbuildings = [\"indigo_plant\"]\n[expect]\nscores = [1, 1]\n";
 
 /// The valid inputs the mutations start from.
 struct Bases {
@@ -372,6 +753,13 @@ struct Bases {
     al_scenarios: Vec<String>,
     saved: Vec<String>,
     records: Vec<String>,
+    /// A finished search's state file.
+    state: String,
+    /// The snapshot of [`TIE`].
+    snap: String,
+    /// The default ruleset's balance model, and its file name in a cache.
+    model: String,
+    model_name: String,
 }
 
 fn repo(path: &str) -> PathBuf {
@@ -423,6 +811,38 @@ fn bases(root: &Path) -> Bases {
     ]);
     assert!(ok, "{err}");
     let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
+    let state = root.join("state.json");
+    let (ok, _, err) = common::sanjuan(&[
+        "tune",
+        "--ruleset",
+        "second-edition",
+        "--players",
+        "2",
+        "--param",
+        "card.palace.cost=5..6",
+        "--target",
+        "seat_advantage=-60..60",
+        "--bot",
+        "random",
+        "--games-budget",
+        "8",
+        "--first-games",
+        "2",
+        "--quiet",
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let folder = root.join("base-tests");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("tie.toml"), TIE).unwrap();
+    let (ok, out, err) = common::sanjuan(&["test", folder.to_str().unwrap()]);
+    assert!(ok, "{out}{err}");
+    // The balance model of the default ruleset, learned into the tests' cache if it is not there yet.
+    let (ok, _, err) = common::sanjuan(&["simulate", "--games", "1", "--players", "2", "--bots", "balance", "--quiet"]);
+    assert!(ok, "{err}");
+    let first: serde_json::Value = serde_json::from_str(read(root.join("base.jsonl")).lines().next().unwrap()).unwrap();
+    let model_name = format!("balance-san-juan-{}.json", first["fingerprint"].as_str().unwrap());
     let mut records: Vec<String> = read(root.join("base.jsonl")).lines().map(str::to_owned).collect();
     records.extend(read(root.join("al.jsonl")).lines().map(str::to_owned));
     Bases {
@@ -440,51 +860,176 @@ fn bases(root: &Path) -> Bases {
         al_scenarios: scenarios("snapshots/alhambra", 8),
         saved: vec![read(root.join("saved/game-0.toml")), read(root.join("al-saved/game-0.toml"))],
         records,
+        state: read(state),
+        snap: read(folder.join("snapshots/tie.snap")),
+        model: read(common::cache().join(&model_name)),
+        model_name,
     }
 }
 
-/// What went wrong with one input, if anything.
-fn judge(kind: usize, args: &[String], o: &Outcome, dir: &Path) -> Option<String> {
+/// What went wrong with one run, if anything.
+fn judge(surface: &Surface, args: &[String], o: &Outcome, server: bool, dir: &Path) -> Option<String> {
     let all = format!("{}{}", o.out, o.err);
     let what = match o.code {
+        None if server && o.took < SERVER_DEADLINE + Duration::from_secs(5) => None,
         None if o.took >= DEADLINE => Some("hang (deadline)".to_owned()),
         None => Some("killed by a signal (abort, stack overflow or allocation failure)".to_owned()),
         Some(101) => Some("panic".to_owned()),
         Some(c) if c > 2 => Some(format!("exit code {c}")),
         _ if all.contains("panicked") || all.contains("memory allocation") => Some("panic message".to_owned()),
-        // (A system file named on the command line itself is the user's choice, not a leak.)
-        _ if all.contains(SECRET) || (kind < 8 && all.contains("root:x:0:0")) => {
+        // (A file named on the command line itself is the user's choice, not a leak.)
+        _ if (all.contains(SECRET) && !(surface.via == Via::Arg && args.iter().any(|a| a.contains("secret"))))
+            || (surface.via != Via::Arg && all.contains("root:x:0:0")) =>
+        {
             Some("printed a file outside the rules tree".to_owned())
         }
         // A refusal of a file says where: a path in the run's folder, or a file of the built-in tree.
-        Some(1) if kind < 8 && o.err.starts_with("error") => {
-            let located = o.err.contains("-->") || o.err.contains(".toml:") || o.err.contains(".jsonl:");
-            (!located).then(|| "an error without a file and line".to_owned())
+        Some(1) if surface.via == Via::File && o.err.starts_with("error") => {
+            let named = ["-->", ".toml:", ".jsonl", ".rhai", "state.json", ".snap", "key.txt", "tests"];
+            (!named.iter().any(|n| o.err.contains(n))).then(|| "an error without a file and line".to_owned())
         }
         _ => None,
     };
     what.map(|w| {
         let clip = |s: &str| s.chars().take(600).collect::<String>();
-        format!("{}: {w}: sanjuan {} (in {})\n  stderr: {}", KINDS[kind], args.join(" "), dir.display(), clip(&o.err))
+        format!(
+            "{}: {w}: sanjuan {} (in {})\n  stderr: {}",
+            surface.name,
+            clip(&args.join(" ")),
+            dir.display(),
+            clip(&o.err)
+        )
     })
 }
 
+/// How long a run that may go on serving is given before it is stopped (and counted as serving).
+const SERVER_DEADLINE: Duration = Duration::from_secs(4);
+
+/// A `sanjuan serve` for one worker's HTTP cases.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Server {
+        use std::io::BufRead;
+        let mut child = common::command()
+            .args(["serve", "--port", "0", "--max-tables", "1000000", "--tables-per-minute", "1000000"])
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run sanjuan serve");
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let port = line.split("http://").nth(1).and_then(|r| r.split('/').next()).and_then(|a| a.rsplit(':').next());
+        let port = port.and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address in `{line}`"));
+        // Keep draining its output so that it never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()).ok());
+        Server { child, port }
+    }
+
+    fn alive(&mut self) -> bool {
+        self.child.try_wait().ok().flatten().is_none()
+    }
+
+    /// Sends raw bytes; the status code and body, or what went wrong.
+    fn send(&self, request: &[u8]) -> Result<(u16, String), String> {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| format!("connect: {e}"))?;
+        s.set_read_timeout(Some(DEADLINE)).ok();
+        s.write_all(request).map_err(|e| format!("send: {e}"))?;
+        let mut reply = Vec::new();
+        s.read_to_end(&mut reply).map_err(|e| format!("no answer: {e}"))?;
+        let text = String::from_utf8_lossy(&reply).into_owned();
+        let code = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .ok_or_else(|| format!("no status line: {text:.200}"))?;
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+        Ok((code, body))
+    }
+
+    /// A fresh table with one person: its id and the person's token.
+    fn table(&self) -> Result<(String, String), String> {
+        let body = r#"{"ruleset":"second-edition","seats":["human","random"],"seed":1}"#;
+        let request = format!(
+            "POST /api/tables HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let (code, body) = self.send(request.as_bytes())?;
+        let v: serde_json::Value = serde_json::from_str(&body).map_err(|e| format!("{code}: {e}: {body:.200}"))?;
+        let id = v["table"].as_str().ok_or("no table")?.to_owned();
+        let token = v["seats"][0]["token"].as_str().ok_or("no token")?.to_owned();
+        Ok((id, token))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+/// Runs one HTTP case against the worker's server (restarted if it died): what went wrong, if anything.
+fn judge_http(surface: &Surface, request: &[u8], server: &mut Server) -> (Option<String>, bool) {
+    let fill = |(id, token): &(String, String)| {
+        String::from_utf8_lossy(request).replace("{table}", id).replace("{token}", token).into_bytes()
+    };
+    let request = match server.table() {
+        Ok(t) => fill(&t),
+        Err(e) => return (Some(format!("{}: making a table failed: {e}", surface.name)), false),
+    };
+    let start = Instant::now();
+    let sent = server.send(&request);
+    let head = String::from_utf8_lossy(&request[..request.len().min(300)]).into_owned();
+    let what = match sent {
+        _ if !server.alive() => Some("the server stopped (abort or crash)".to_owned()),
+        Err(e) if start.elapsed() >= DEADLINE => Some(format!("hang: {e}")),
+        Err(e) => Some(format!("no answer: {e}")),
+        Ok((code, body)) if code >= 500 => Some(format!("server error {code}: {body:.300}")),
+        Ok((code, _)) => return (None, code < 300),
+    };
+    (what.map(|w| format!("{}: {w}\n  request: {head:?}", surface.name)), false)
+}
+
+/// The counts per surface: inputs, accepted (exit 0, a server serving, an HTTP 2xx), refused, failures.
+fn print_table(counts: &BTreeMap<usize, [usize; 4]>, done: usize) {
+    eprintln!("hostile inputs: {done} over {} surfaces (surface: inputs, accepted, refused, failures)", SURFACES.len());
+    for (index, [n, ok, refused, failed]) in counts {
+        eprintln!("  {:<40} {n:>6} {ok:>6} {refused:>6} {failed:>6}", SURFACES[*index].name);
+    }
+}
+
 #[test]
-fn hostile_inputs_neither_panic_nor_hang_nor_leak_and_every_refusal_is_located() {
+fn hostile_inputs_on_every_surface_neither_panic_nor_hang_nor_leak_and_every_refusal_is_located() {
     let total: usize = std::env::var("HOSTILE_INPUTS").ok().and_then(|v| v.parse().ok()).unwrap_or(CI_INPUTS);
+    let total = total.max(SURFACES.len());
     let root = std::env::temp_dir().join(format!("sanjuan-hostile-{}", std::process::id()));
     std::fs::remove_dir_all(&root).ok();
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("secret.toml"), format!("{SECRET} = 1\n")).unwrap();
     let bases = bases(&root);
+    // Every surface has a generator, checked before anything runs.
+    let mut probe = Rng(1);
+    let scratch = tree(&root, usize::MAX);
+    let missing: Vec<&str> =
+        SURFACES.iter().filter(|s| case(s.name, &mut probe, &scratch, &bases).is_none()).map(|s| s.name).collect();
+    assert!(missing.is_empty(), "surfaces of sanjuan_cli::surfaces::SURFACES with no hostile generator: {missing:?}");
     let next = Mutex::new(0usize);
     let failures = Mutex::new(Vec::<String>::new());
-    // Per kind: inputs, exit 0, refused (exit 1 or 2).
-    let counts = Mutex::new(BTreeMap::<usize, [usize; 3]>::new());
+    // Per surface: inputs, accepted, refused, failures.
+    let counts = Mutex::new(BTreeMap::<usize, [usize; 4]>::new());
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
+                let mut server: Option<Server> = None;
                 loop {
                     let n = {
                         let mut k = next.lock().unwrap();
@@ -494,24 +1039,61 @@ fn hostile_inputs_neither_panic_nor_hang_nor_leak_and_every_refusal_is_located()
                     if n >= total {
                         break;
                     }
-                    let kind = n % KINDS.len();
-                    let mut rng = Rng(0x5EED_0019 ^ (n as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+                    let index = n % SURFACES.len();
+                    let surface = &SURFACES[index];
+                    let mut rng = Rng(0x5EED_0049 ^ (n as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
                     let dir = tree(&root, n);
-                    let args = input(kind, &mut rng, &dir, &bases);
-                    let o = run(&args, &dir, "quit\n");
+                    let (failure, accepted) = match case(surface.name, &mut rng, &dir, &bases).expect("a generator") {
+                        Case::Run { args, stdin, env, server: serving } => {
+                            let deadline = if serving { SERVER_DEADLINE } else { DEADLINE };
+                            let o = run(&args, &dir, &stdin, &env, deadline);
+                            // (Named as an output on the command line itself, it is the user's to overwrite.)
+                            let secret = dir.parent().expect("a tree's box").join("secret.toml");
+                            let changed = std::fs::read_to_string(&secret).ok() != Some(format!("{SECRET} = 1\n"));
+                            let failure = if changed && !args.iter().any(|a| a.contains("secret")) {
+                                Some(format!(
+                                    "{}: damaged a file outside the rules tree: sanjuan {}",
+                                    surface.name,
+                                    args.join(" ")
+                                ))
+                            } else {
+                                judge(surface, &args, &o, serving, &dir)
+                            };
+                            (failure, o.code == Some(0) || (serving && o.code.is_none()))
+                        }
+                        Case::Http { request } => {
+                            let srv = server.get_or_insert_with(|| Server::start(&root));
+                            let judged = judge_http(surface, &request, srv);
+                            if !srv.alive() {
+                                server = None;
+                            }
+                            judged
+                        }
+                    };
                     {
                         let mut c = counts.lock().unwrap();
-                        let e = c.entry(kind).or_default();
+                        let e = c.entry(index).or_default();
                         e[0] += 1;
-                        e[if o.code == Some(0) { 1 } else { 2 }] += 1;
+                        e[if failure.is_some() {
+                            3
+                        } else if accepted {
+                            1
+                        } else {
+                            2
+                        }] += 1;
+                        // A long run shows where it is.
+                        let done: usize = c.values().map(|e| e[0]).sum();
+                        if total > 1000 && done.is_multiple_of(1000) {
+                            print_table(&c, done);
+                        }
                     }
-                    match judge(kind, &args, &o, &dir) {
+                    match failure {
                         Some(f) => {
                             eprintln!("{f}");
                             failures.lock().unwrap().push(f);
                         }
                         None => {
-                            std::fs::remove_dir_all(&dir).ok();
+                            std::fs::remove_dir_all(dir.parent().expect("a tree's box")).ok();
                         }
                     }
                 }
@@ -520,10 +1102,7 @@ fn hostile_inputs_neither_panic_nor_hang_nor_leak_and_every_refusal_is_located()
     });
     let counts = counts.into_inner().unwrap();
     let failures = failures.into_inner().unwrap();
-    eprintln!("hostile inputs: {total} (kind: inputs, accepted, refused)");
-    for (kind, [n, ok, refused]) in &counts {
-        eprintln!("  {:<22} {n:>6} {ok:>6} {refused:>6}", KINDS[*kind]);
-    }
+    print_table(&counts, total);
     eprintln!("  failures: {}", failures.len());
     assert!(failures.is_empty(), "{} of {total} inputs misbehave:\n{}", failures.len(), failures.join("\n"));
     std::fs::remove_dir_all(&root).ok();

@@ -260,16 +260,30 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
         *self = dealt;
         Ok(())
     }
-    /// Refuses a re-deal for `seat` now: no such seat, or the game is over.
+    /// Refuses a re-deal for `seat` now: no such seat, the game is over, or
+    /// `seat` is not the seat to move.
+    ///
+    /// An undo writes a re-deal for the seat that takes its decision back,
+    /// with that decision pending. A re-deal for another seat would deal the
+    /// mover's own hand again under a pending decision whose legal answers
+    /// name the cards it held (a saved file's `redeal 1 …` between seat 0's
+    /// `role builder` and its `build` panicked): no program writes one, so a
+    /// file that has one is refused at that entry rather than played on
+    /// answers that no longer fit the cards.
     fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
         let seats = self.seats();
         if seat >= seats {
             return Err(GameError::Setup(format!("no seat {seat} to deal again for: the game has {seats}")));
         }
-        if self.to_move().is_none() {
-            return Err(GameError::Over);
+        match self.to_move() {
+            None => Err(GameError::Over),
+            Some(mover) if mover != seat => Err(GameError::Setup(format!(
+                "a re-deal is for the seat to move (an undo writes it for the seat taking its decision back), \
+                 and seat {mover} is to move here, not seat {seat}; remove the entry or move it to where seat \
+                 {seat} decides"
+            ))),
+            Some(_) => Ok(()),
         }
-        Ok(())
     }
 
     // ----- what a seat sees -------------------------------------------------

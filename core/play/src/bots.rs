@@ -107,11 +107,23 @@ impl BotSpec {
     /// (noise), `random`, `greedy`, `mcts` ([`Mcts::DEFAULT_ITERATIONS`]),
     /// `mcts:N` (N from 1 to [`Mcts::MAX_ITERATIONS`]), `mcts-balance[:N]` or
     /// `paired-balance[:N]`, each of the last two optionally `@KIND[+KIND…]`;
-    /// the error says what is wrong.
-    pub fn parse(name: &str) -> Result<BotSpec, String> {
-        if let Some((base, kinds)) = name.split_once('@') {
+    /// the error says what is wrong, quoting the name cut to [`QUOTED`] characters.
+    ///
+    /// A name longer than [`MAX_BOT_NAME`] bytes is refused before it is read,
+    /// and the parse is not recursive beyond `SEARCH@KIND` over a plain name:
+    /// a name from a file or a web request cannot exhaust the stack.
+    pub fn parse(text: &str) -> Result<BotSpec, String> {
+        let name = &*quoted(text);
+        if text.len() > MAX_BOT_NAME {
+            return Err(format!(
+                "bot `{name}` is {} bytes long; a bot's name is at most {MAX_BOT_NAME} bytes (e.g. balance~0.5)",
+                text.len()
+            ));
+        }
+        if let Some((base, kinds)) = text.split_once('@') {
             let how = "write mcts-balance:N@KIND or paired-balance:N@KIND (e.g. paired-balance:400@build; \
                        several kinds: @role+build)";
+            // `base` holds no `@`: this recursion is one level deep.
             let search = match BotSpec::parse(base)? {
                 s @ (BotSpec::MctsBalance(_) | BotSpec::PairedBalance(_)) => s,
                 _ => {
@@ -126,8 +138,8 @@ impl BotSpec {
             }
             return Ok(BotSpec::Limited { search: Box::new(search), kinds });
         }
-        if name.starts_with("balance")
-            && let Some((base, noise)) = name.rsplit_once('~')
+        if text.starts_with("balance")
+            && let Some((base, noise)) = text.rsplit_once('~')
         {
             let how = "write balance~S, S the points of noise on each action's value, above 0 and at most \
                        100 (e.g. balance~0.5; after nudges: balance+built:well=0.5~0.5)";
@@ -135,26 +147,31 @@ impl BotSpec {
                 Ok(s) if s > 0.0 && s <= 100.0 => s,
                 _ => return Err(format!("`{name}`: {how}")),
             };
+            // One `~` only: checked before `base` is read, so that `balance~1~1~…` is
+            // one refusal and not one call per `~`.
+            if base.contains('~') {
+                return Err(format!("`{name}`: one ~S at most; {how}"));
+            }
             return match BotSpec::parse(base) {
-                Ok(BotSpec::Balance { nudges, .. }) if !base.contains('~') => Ok(BotSpec::Balance { nudges, noise }),
+                Ok(BotSpec::Balance { nudges, .. }) => Ok(BotSpec::Balance { nudges, noise }),
                 Ok(_) => Err(format!("`{name}`: {how}")),
                 Err(e) => Err(e),
             };
         }
-        if name.contains('~') {
+        if text.contains('~') {
             return Err(format!("`{name}`: noise (~S) blurs only the balance bot: write balance~S (e.g. balance~0.5)"));
         }
-        if let Some(nudges) = name.strip_prefix("balance+") {
+        if let Some(nudges) = text.strip_prefix("balance+") {
             let nudges = nudges.split('+').map(|n| Nudge::parse(name, n)).collect::<Result<_, _>>()?;
             return Ok(BotSpec::Balance { nudges, noise: 0.0 });
         }
-        match name.split_once(':') {
-            None if name == "balance" => Ok(BotSpec::Balance { nudges: Vec::new(), noise: 0.0 }),
-            None if name == "random" => Ok(BotSpec::Random),
-            None if name == "greedy" => Ok(BotSpec::Greedy),
-            None if name == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
-            None if name == "mcts-balance" => Ok(BotSpec::MctsBalance(Mcts::DEFAULT_ITERATIONS)),
-            None if name == "paired-balance" => Ok(BotSpec::PairedBalance(Mcts::DEFAULT_ITERATIONS)),
+        match text.split_once(':') {
+            None if text == "balance" => Ok(BotSpec::Balance { nudges: Vec::new(), noise: 0.0 }),
+            None if text == "random" => Ok(BotSpec::Random),
+            None if text == "greedy" => Ok(BotSpec::Greedy),
+            None if text == "mcts" => Ok(BotSpec::Mcts(Mcts::DEFAULT_ITERATIONS)),
+            None if text == "mcts-balance" => Ok(BotSpec::MctsBalance(Mcts::DEFAULT_ITERATIONS)),
+            None if text == "paired-balance" => Ok(BotSpec::PairedBalance(Mcts::DEFAULT_ITERATIONS)),
             Some((search @ ("mcts" | "mcts-balance" | "paired-balance"), n)) => match n.parse::<u32>() {
                 Ok(n) if (1..=Mcts::MAX_ITERATIONS).contains(&n) => Ok(match search {
                     "mcts" => BotSpec::Mcts(n),
@@ -170,6 +187,26 @@ impl BotSpec {
             _ => Err(format!("unknown bot `{name}`; bots: {}", BOT_NAMES.join(", "))),
         }
     }
+}
+
+/// The longest bot name [`BotSpec::parse`] reads (a name with several nudges
+/// is some 100 bytes).
+pub const MAX_BOT_NAME: usize = 400;
+
+/// The most characters of a bot name an error message quotes.
+pub const QUOTED: usize = 80;
+
+/// `text` cut to [`QUOTED`] characters with `…` where it was cut, control
+/// characters escaped: for quoting a name in a message.
+fn quoted(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().count() <= QUOTED && !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    let mut out: String = text.chars().take(QUOTED).collect::<String>().escape_debug().to_string();
+    if text.chars().nth(QUOTED).is_some() {
+        out.push('…');
+    }
+    out.into()
 }
 
 impl BotSpec {
@@ -422,6 +459,29 @@ impl Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_or_repeated_noise_name_is_one_short_refusal_not_a_stack_overflow() {
+        // Issue 49: `balance` and 20,000 `~1` recursed once per `~` and overflowed the stack.
+        let long = format!("balance{}", "~1".repeat(20_000));
+        // On a small stack, as a web server's worker has: the old parse overflowed it.
+        let err = std::thread::Builder::new()
+            .stack_size(64 << 10)
+            .spawn(move || BotSpec::parse(&long).unwrap_err())
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        assert!(err.contains("40007 bytes long") && err.contains("at most 400 bytes"), "{err}");
+        assert!(err.len() < 300, "the name is quoted cut short: {err}");
+        assert!(err.contains("balance~1~1") && err.contains('…'), "{err}");
+        // Short enough to be read: still refused at once, one ~ at most.
+        let err = BotSpec::parse(&format!("balance{}", "~1".repeat(100))).unwrap_err();
+        assert!(err.contains("one ~S at most") && err.len() < 400, "{err}");
+        assert_eq!(BotSpec::parse("balance~0.5"), Ok(BotSpec::Balance { nudges: Vec::new(), noise: 0.5 }));
+        let nudged = BotSpec::parse("balance+built:well=0.5~0.25").unwrap();
+        assert!(matches!(nudged, BotSpec::Balance { ref nudges, noise } if nudges.len() == 1 && noise == 0.25));
+        assert!(BotSpec::parse("x\ny").unwrap_err().contains("`x\\ny`"), "control characters escaped");
+    }
 
     #[test]
     fn a_search_over_balance_playouts_can_be_limited_to_kinds_of_decision() {

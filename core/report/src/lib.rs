@@ -45,8 +45,8 @@ pub use feel::{CardImpact, Feel, Lead, Margin, Matchup, Skill, lead_changes};
 pub use html::{render_comparison_html, render_html};
 pub use one::{BuildingStats, Length, PlayerStats, Report, Run, RunSummary, SummaryAcc, report, summary};
 pub use records::{
-    MAX_RECORD_PLAYERS, MAX_RECORD_ROUNDS, RECORD_SCORES, ReportError, Shard, ShardReader, merge, merge_with,
-    parse_json_lines, validate,
+    MAX_RECORD_PLAYERS, MAX_RECORD_ROUNDS, RECORD_SCORES, RecordCheck, ReportError, Shard, ShardReader, merge,
+    merge_with, parse_json_lines, validate,
 };
 pub use stats::{
     ALPHA, Diff, MIN_MEAN_EFFECT, MIN_RATE_EFFECT, Mean, Quartiles, Rate, Z95, control, erfc, holm, two_proportion_p,

@@ -122,7 +122,12 @@ pub struct ShardReader<'g> {
     lines: Vec<usize>,
     line: usize,
     ids: std::collections::HashSet<std::sync::Arc<str>>,
+    check: Option<RecordCheck<'g>>,
 }
+
+/// What the caller knows of records that this crate cannot (the games' card
+/// ids, the bots' names): a refusal's message, which the reader locates.
+pub type RecordCheck<'g> = Box<dyn FnMut(&GameRecord) -> Result<(), String> + 'g>;
 
 impl<'g> ShardReader<'g> {
     /// A reader for the source named `source`; with `games`, a record of another game is refused.
@@ -134,7 +139,15 @@ impl<'g> ShardReader<'g> {
             lines: Vec::new(),
             line: 0,
             ids: Default::default(),
+            check: None,
         }
+    }
+
+    /// Also refuses a record that `check` refuses (after every check of [`validate`]),
+    /// at its file and line.
+    pub fn with_check(mut self, check: RecordCheck<'g>) -> Self {
+        self.check = Some(check);
+        self
     }
 
     /// Points `text` at the one copy of its string that the set's records share.
@@ -170,6 +183,9 @@ impl<'g> ShardReader<'g> {
                 line,
                 message: format!("unknown game `{}` (games: {})", clip(&record.game), games.join(", ")),
             });
+        }
+        if let Some(check) = &mut self.check {
+            check(&record).map_err(|message| ReportError::Invalid { file: file.clone(), line, message })?;
         }
         for holdings in &mut record.buildings {
             for b in holdings.iter_mut() {

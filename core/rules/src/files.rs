@@ -207,7 +207,37 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// `/dev/zero` given as a file would otherwise be read until memory runs out.
 /// A device, a pipe or a folder is refused before it is opened (a pipe would block).
 fn read_bounded(path: &Path) -> std::io::Result<String> {
+    read_text(path, MAX_FILE_BYTES, "a rule, scenario or saved-game file")
+}
+
+/// The one reader of a text file the user names: a regular file only (a pipe,
+/// a device or a folder is refused, without blocking on a pipe that appears
+/// between the check and the open), at most `max` bytes (`what` says what the
+/// file is, for the message).
+pub fn read_text(path: &Path, max: u64, what: &str) -> std::io::Result<String> {
     use std::io::Read;
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!("larger than {}, too big for {what}", size_words(max))));
+    }
+    String::from_utf8(bytes).map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// `max` bytes in words: `16 MiB`, `64 KiB`.
+fn size_words(max: u64) -> String {
+    match max {
+        m if m >= 1 << 20 && m % (1 << 20) == 0 => format!("{} MiB", m >> 20),
+        m if m >= 1 << 10 && m % (1 << 10) == 0 => format!("{} KiB", m >> 10),
+        m => format!("{m} bytes"),
+    }
+}
+
+/// Opens `path` for reading if it is a regular file: checked before the open
+/// (a pipe is never opened) and on the open file (it may have been swapped);
+/// the open does not wait for a pipe's writer.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     let regular = |m: std::fs::Metadata| {
         if m.is_file() {
             Ok(())
@@ -216,17 +246,67 @@ fn read_bounded(path: &Path) -> std::io::Result<String> {
         }
     };
     regular(std::fs::metadata(path)?)?;
-    let file = std::fs::File::open(path)?;
-    regular(file.metadata()?)?;
-    let mut text = String::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB, too big for a rule, scenario or saved-game file",
-            MAX_FILE_BYTES >> 20
-        )));
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: a pipe swapped in after the check is not waited on (and is refused below).
+        open.custom_flags(libc::O_NONBLOCK);
     }
-    Ok(text)
+    let file = open.open(path)?;
+    regular(file.metadata()?)?;
+    Ok(file)
+}
+
+/// A new, empty temporary file beside `target` (same folder, so a rename
+/// replaces the target in one step), named `.NAME.<random>.tmp` with a name
+/// nobody can predict, created exclusively (`O_EXCL`: an existing file or a
+/// symbolic link of that name is an error, never followed or overwritten).
+/// The caller renames it into place or removes it.
+pub fn temp_beside(target: &Path) -> std::io::Result<(std::fs::File, PathBuf)> {
+    use std::hash::{BuildHasher, Hasher};
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let name = target
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"))?
+        .to_string_lossy()
+        .into_owned();
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tries = 0;
+    loop {
+        // `RandomState` is keyed from the operating system's randomness.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        h.write_u32(std::process::id());
+        h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+        let temp = dir.join(format!(".{name}.{:016x}.tmp", h.finish()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((file, temp)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 16 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Writes `contents` to `target` whole or not at all: into a [`temp_beside`]
+/// file, synced, then renamed over the target; on any failure the temporary
+/// file is removed and the target is as it was. A target that is a symbolic
+/// link is replaced by the file, not followed.
+pub fn write_atomic(target: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let (mut file, temp) = temp_beside(target)?;
+    let written = file.write_all(contents).and_then(|()| file.sync_all()).and_then(|()| {
+        drop(file);
+        std::fs::rename(&temp, target)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
 }
 
 /// Resolves `.` and `..` without touching the disk. A `..` that climbs above
@@ -251,6 +331,45 @@ fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_atomic_write_never_follows_a_planted_link_and_leaves_nothing_when_it_fails() {
+        let dir = std::env::temp_dir().join(format!("engine-rules-write-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("t")).unwrap();
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "keep").unwrap();
+        // The old fixed temporary name, planted as a link to a file outside.
+        let target = dir.join("t/a.snap");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&victim, dir.join("t/a.snap.tmp")).unwrap();
+        write_atomic(&target, b"one").unwrap();
+        write_atomic(&target, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "two");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        // Two temporary names are never the same.
+        let (_, a) = temp_beside(&target).unwrap();
+        let (_, b) = temp_beside(&target).unwrap();
+        assert_ne!(a, b);
+        std::fs::remove_file(a).unwrap();
+        std::fs::remove_file(b).unwrap();
+        // A rename that fails (onto a folder that is not empty) leaves no temporary file.
+        let folder = dir.join("t/folder");
+        std::fs::create_dir_all(folder.join("inside")).unwrap();
+        assert!(write_atomic(&folder, b"x").is_err());
+        let mut left: Vec<String> = std::fs::read_dir(dir.join("t"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["a.snap", "a.snap.tmp", "folder"]);
+        // Reads: a pipe, a device and a file over the bound are refused at once.
+        assert!(read_text(Path::new("/dev/zero"), 10, "x").unwrap_err().to_string().contains("not a regular file"));
+        std::fs::write(dir.join("big"), vec![b'a'; 11]).unwrap();
+        let e = read_text(&dir.join("big"), 10, "a test file").unwrap_err().to_string();
+        assert!(e.contains("larger than 10 bytes, too big for a test file"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     static LIB: Builtins = Builtins {
         game: "test",

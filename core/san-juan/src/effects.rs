@@ -329,6 +329,9 @@ impl Game {
         let list = value.try_cast::<rhai::Array>().ok_or_else(|| {
             (format!("returned a {type_name}; expected a number, an effect map or an array of them"), None)
         })?;
+        if list.len() > engine_script::MAX_EFFECTS {
+            return Err((engine_script::too_many_effects(list.len()), None));
+        }
         let mut effects = Vec::with_capacity(list.len());
         for (i, v) in list.into_iter().enumerate() {
             let type_name = v.type_name();

@@ -42,6 +42,20 @@ pub const fn has_hook(mask: HookMask, h: usize) -> bool {
 /// How many hooks a [`HookMask`] holds.
 pub const MAX_HOOKS: usize = HookMask::BITS as usize;
 
+/// The most effects one hook call may return at once (a card's few effects, or
+/// one per seat or card; a list of ten thousand is a runaway loop, and applying
+/// it took a game minutes). Both games refuse a longer list as a script error
+/// naming the card.
+pub const MAX_EFFECTS: usize = 1000;
+
+/// The refusal of a hook's list of `n` effects, past [`MAX_EFFECTS`].
+pub fn too_many_effects(n: usize) -> String {
+    format!(
+        "returned a list of {n} effects; a hook returns at most {MAX_EFFECTS} at once: build a shorter list \
+         (a loop that pushes an effect each time round?)"
+    )
+}
+
 /// A hook the core raises: its function name, arity and what it means.
 #[derive(Clone, Copy, Debug)]
 pub struct HookSpec {

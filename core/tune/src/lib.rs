@@ -14,5 +14,8 @@
 pub mod search;
 pub mod target;
 
-pub use search::{Candidate, MAX_CANDIDATES, Outcome, Param, Reason, STATE_VERSION, Settings, ShardPart, State, Work};
+pub use search::{
+    Candidate, MAX_BUDGET, MAX_CANDIDATES, MAX_SHARDS, Outcome, Param, Reason, STATE_VERSION, Settings, ShardPart,
+    State, Work,
+};
 pub use target::{Estimate, Metric, TARGET_FORMS, Tally, Target, Z95};

@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use engine_play::sim::GameRecord;
 
-use crate::target::{Estimate, Tally, Target, Z95};
+use engine_report::{MAX_RECORD_PLAYERS as MAX_PLAYERS, MAX_RECORD_ROUNDS};
+
+use crate::target::{Estimate, Metric, Tally, Target, Z95};
 
 /// One number to tune: a key path and an integer range.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -229,7 +231,7 @@ impl State {
             .filter(|w| w.to > w.from)
             .collect();
         let left = self.settings.budget.saturating_sub(self.spent);
-        let wanted: u64 = work.iter().map(|w| w.to - w.from).sum();
+        let wanted: u64 = work.iter().map(|w| w.to - w.from).fold(0, u64::saturating_add);
         if wanted > left {
             // Cut to the budget: an equal number of games each (the first ones one more).
             let each = left / work.len() as u64;
@@ -274,7 +276,8 @@ impl State {
         let p0 = first.part.as_ref().ok_or("the state holds no shard's part: resume it alone")?;
         let mut base = first.clone();
         base.part = None;
-        let mut seen = vec![false; p0.n as usize];
+        // A set, not one flag per shard: `n` comes from a file.
+        let mut seen = std::collections::BTreeSet::new();
         let mut tallies = vec![Tally::default(); p0.work.len()];
         for s in parts {
             let p = s.part.as_ref().ok_or("a state without a shard's part was given with shards' states")?;
@@ -286,15 +289,26 @@ impl State {
                     p.k, p.n, p0.k, p0.n
                 ));
             }
-            let slot = seen.get_mut(p.k as usize).ok_or("a shard number past its count")?;
-            if std::mem::replace(slot, true) {
+            if p.k >= p.n {
+                return Err(format!("shard {}/{}: a shard number past its count", p.k, p.n));
+            }
+            if !seen.insert(p.k) {
                 return Err(format!("shard {}/{} is given twice", p.k, p.n));
+            }
+            if p.tallies.len() != p0.work.len() {
+                return Err(format!(
+                    "shard {}/{}: {} tallies for {} entries of work",
+                    p.k,
+                    p.n,
+                    p.tallies.len(),
+                    p0.work.len()
+                ));
             }
             for (t, part) in tallies.iter_mut().zip(&p.tallies) {
                 t.merge(part);
             }
         }
-        if let Some(k) = seen.iter().position(|s| !s) {
+        if let Some(k) = (0..p0.n).find(|k| !seen.contains(k)) {
             return Err(format!("shard {k}/{} of rung {} is missing: give every shard's state", p0.n, p0.rung));
         }
         for (w, t) in p0.work.iter().zip(&tallies) {
@@ -365,6 +379,176 @@ impl State {
         if nothing_played || self.spent >= self.settings.budget {
             self.end(Reason::Budget, None);
         }
+    }
+}
+
+/// The most games a state file's budget may name (as `--games-budget`).
+pub const MAX_BUDGET: u64 = 10_000_000;
+
+/// The most shards one rung may be split into.
+pub const MAX_SHARDS: u64 = 100_000;
+
+/// The most rungs a search can have run (each doubles the games; 40 is past any budget).
+const MAX_RUNGS: u32 = 64;
+
+/// The longest key path or ruleset named in a state file.
+const MAX_TEXT: usize = 4096;
+
+/// The most parameters one search tunes.
+const MAX_PARAMS: usize = 64;
+
+impl State {
+    /// Refuses a state no search can have written: every index in range,
+    /// every count within its bounds and every tally possible for the games
+    /// it counts (no 20 wins of 10 games). A state file is read from disk and
+    /// may have been edited: the search indexes and allocates by what it says,
+    /// so it is checked whole before anything else reads it. The error names
+    /// the field (`candidates[2].tally`) and what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let s = &self.settings;
+        let bad = |field: &str, why: String| Err(format!("{field}: {why}"));
+        if s.ruleset.is_empty() || s.ruleset.len() > MAX_TEXT {
+            return bad("settings.ruleset", format!("empty or longer than {MAX_TEXT} bytes"));
+        }
+        if !(1..=MAX_PLAYERS).contains(&s.players) {
+            return bad("settings.players", format!("{} players; a game has 1 to {MAX_PLAYERS}", s.players));
+        }
+        if s.params.is_empty() || s.params.len() > MAX_PARAMS {
+            return bad("settings.params", format!("{} parameters; a search tunes 1 to {MAX_PARAMS}", s.params.len()));
+        }
+        for (i, p) in s.params.iter().enumerate() {
+            if p.path.trim().is_empty() || p.path.len() > MAX_TEXT || p.lo > p.hi {
+                return bad(&format!("settings.params[{i}]"), "an empty or overlong path, or lo above hi".into());
+            }
+        }
+        let t = &s.target;
+        if !(t.lo.is_finite() && t.hi.is_finite() && t.lo <= t.hi) {
+            return bad("settings.target", format!("the goal {}..{} is not a range of numbers", t.lo, t.hi));
+        }
+        if t.card().is_some_and(|c| c.is_empty() || c.len() > MAX_TEXT) {
+            return bad("settings.target", "an empty or overlong card".into());
+        }
+        if !(1..=MAX_BUDGET).contains(&s.budget) {
+            return bad("settings.budget", format!("{} games; a budget is 1 to {MAX_BUDGET}", s.budget));
+        }
+        if !(1..=MAX_BUDGET).contains(&s.first_games) {
+            return bad("settings.first_games", format!("{} games; 1 to {MAX_BUDGET}", s.first_games));
+        }
+        if !(1..=1024).contains(&s.max_candidates) {
+            return bad("settings.max_candidates", format!("{}; 1 to 1024", s.max_candidates));
+        }
+        let n = self.candidates.len();
+        if n == 0 || n > s.max_candidates {
+            return bad(
+                "candidates",
+                format!("{n} candidates; a search has 1 to max_candidates ({})", s.max_candidates),
+            );
+        }
+        if self.rung > MAX_RUNGS {
+            return bad("rung", format!("{}; a search runs at most {MAX_RUNGS} rungs", self.rung));
+        }
+        if self.spent > s.budget {
+            return bad("spent", format!("{} games spent of a budget of {}", self.spent, s.budget));
+        }
+        let mut games = 0u64;
+        for (i, c) in self.candidates.iter().enumerate() {
+            let field = format!("candidates[{i}]");
+            if c.values.len() != s.params.len() {
+                return bad(&field, format!("{} values for {} parameters", c.values.len(), s.params.len()));
+            }
+            if let Some((p, v)) = s.params.iter().zip(&c.values).find(|(p, v)| !(p.lo..=p.hi).contains(*v)) {
+                return bad(&field, format!("{} = {v} is outside its range {}..{}", p.path, p.lo, p.hi));
+            }
+            if c.dropped.is_some_and(|r| r >= self.rung) || (c.alive && c.dropped.is_some()) {
+                return bad(&field, "dropped after a rung not yet run, or dropped and still in the race".into());
+            }
+            games = games.saturating_add(c.games);
+            self.check_tally(&c.tally, c.games).map_err(|why| format!("{field}.tally: {why}"))?;
+        }
+        if games != self.spent {
+            return bad("spent", format!("{} games spent, but the candidates played {games}", self.spent));
+        }
+        if let Some(o) = &self.outcome {
+            let mut seen = vec![false; n];
+            if o.ranking.is_empty() {
+                return bad("outcome.ranking", "empty; it ranks the candidates, the choice first".into());
+            }
+            for &c in &o.ranking {
+                match seen.get_mut(c) {
+                    Some(slot) if !*slot => *slot = true,
+                    Some(_) => return bad("outcome.ranking", format!("candidate {c} is ranked twice")),
+                    None => return bad("outcome.ranking", format!("candidate {c} of {n}")),
+                }
+            }
+        }
+        if let Some(p) = &self.part {
+            if !(1..=MAX_SHARDS).contains(&p.n) || p.k >= p.n {
+                return bad("part", format!("shard {}/{}: K from 0 to N − 1, N from 1 to {MAX_SHARDS}", p.k, p.n));
+            }
+            if p.rung != self.rung {
+                return bad("part.rung", format!("{}, but the search is at rung {}", p.rung, self.rung));
+            }
+            if self.outcome.is_some() {
+                return bad("part", "a shard's part of a search that has ended".into());
+            }
+            if p.tallies.len() != p.work.len() {
+                return bad(
+                    "part.tallies",
+                    format!("{} tallies for {} entries of work", p.tallies.len(), p.work.len()),
+                );
+            }
+            let mut planned = 0u64;
+            for (i, (w, tally)) in p.work.iter().zip(&p.tallies).enumerate() {
+                let field = format!("part.work[{i}]");
+                let Some(c) = self.candidates.get(w.candidate) else {
+                    return bad(&field, format!("candidate {} of {n}", w.candidate));
+                };
+                if w.from != c.games || w.to < w.from {
+                    return bad(
+                        &field,
+                        format!("games {}..{} do not follow the candidate's {}", w.from, w.to, c.games),
+                    );
+                }
+                planned = planned.saturating_add(w.to - w.from);
+                let (from, to) = State::slice(w, p.k, p.n);
+                self.check_tally(tally, to - from).map_err(|why| format!("part.tallies[{i}]: {why}"))?;
+            }
+            if self.spent.saturating_add(planned) > s.budget {
+                return bad("part.work", format!("{planned} games past what is left of the budget"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a tally that `games` games of the target's measure cannot give.
+    fn check_tally(&self, t: &Tally, games: u64) -> Result<(), String> {
+        let players = self.settings.players as u64;
+        let (most, each) = match self.settings.target.metric {
+            // One observation per seat (build rate) or per builder (win share), each 0 or 1.
+            Metric::WinShare(_) | Metric::BuildRate(_) => (games.saturating_mul(players), 1),
+            // One per game: the first seat's share of the win.
+            Metric::SeatAdvantage => (games, 1),
+            // One per game: its rounds.
+            Metric::Rounds => (games, u64::from(MAX_RECORD_ROUNDS)),
+        };
+        let shared: u64 = t.shared.iter().fold(0u64, |a, b| a.saturating_add(*b));
+        if t.n > most {
+            return Err(format!("{} observations in {games} games of {players} players", t.n));
+        }
+        if t.shared.len() > self.settings.players + 1 || t.shared.iter().take(2).any(|&c| c > 0) {
+            return Err(format!("wins shared by more than {players} players (or by fewer than 2)"));
+        }
+        if t.whole.saturating_add(shared) > t.n.saturating_mul(each) {
+            return Err(format!("a sum of {} (and {shared} shared wins) over {} observations", t.whole, t.n));
+        }
+        // Each observation is at most `each`: its square at most `each` times it, at least it.
+        if t.squares < t.whole || t.squares > t.whole.saturating_mul(each) {
+            return Err(format!("a sum of squares {} does not fit a sum of {}", t.squares, t.whole));
+        }
+        if u64::from(t.players) > players {
+            return Err(format!("{} players in a search of {players}", t.players));
+        }
+        Ok(())
     }
 }
 

@@ -346,8 +346,12 @@ impl Game {
         let maps: Vec<Map> = if value.is_map() {
             vec![value.cast::<Map>()]
         } else if value.is_array() {
-            let mut out = Vec::new();
-            for v in value.cast::<Array>() {
+            let list = value.cast::<Array>();
+            if list.len() > engine_script::MAX_EFFECTS {
+                return Err(bad(engine_script::too_many_effects(list.len())));
+            }
+            let mut out = Vec::with_capacity(list.len());
+            for v in list {
                 let t = v.type_name();
                 out.push(
                     v.try_cast::<Map>()
