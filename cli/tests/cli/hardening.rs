@@ -555,26 +555,7 @@ fn deep_bot() -> String {
 /// A small finished search's state file (random bots: no model to learn), in `dir`.
 fn tune_state(dir: &Path) -> PathBuf {
     let state = dir.join("state.json");
-    let r = run(&[
-        "tune",
-        "--ruleset",
-        "second-edition",
-        "--players",
-        "2",
-        "--param",
-        "card.palace.cost=5..6",
-        "--target",
-        "seat_advantage=-60..60",
-        "--bot",
-        "random",
-        "--games-budget",
-        "8",
-        "--first-games",
-        "2",
-        "--quiet",
-        "--state",
-        s(&state),
-    ]);
+    let r = run(&[common::QUICK_TUNE, &["--state", s(&state)]].concat());
     assert_eq!(r.code, Some(0), "{}", r.err);
     state
 }

@@ -812,26 +812,7 @@ fn bases(root: &Path) -> Bases {
     assert!(ok, "{err}");
     let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
     let state = root.join("state.json");
-    let (ok, _, err) = common::sanjuan(&[
-        "tune",
-        "--ruleset",
-        "second-edition",
-        "--players",
-        "2",
-        "--param",
-        "card.palace.cost=5..6",
-        "--target",
-        "seat_advantage=-60..60",
-        "--bot",
-        "random",
-        "--games-budget",
-        "8",
-        "--first-games",
-        "2",
-        "--quiet",
-        "--state",
-        state.to_str().unwrap(),
-    ]);
+    let (ok, _, err) = common::sanjuan(&[common::QUICK_TUNE, &["--state", state.to_str().unwrap()]].concat());
     assert!(ok, "{err}");
     let folder = root.join("base-tests");
     std::fs::create_dir_all(&folder).unwrap();
