@@ -71,23 +71,25 @@ pub fn wait_with_deadline(child: &mut Child, deadline: Duration) -> (Option<i32>
     (code, out.join().unwrap_or_default(), err.join().unwrap_or_default())
 }
 
-/// A tune search that ends in a moment (random bots, no model to learn): the
-/// command and its values, to which a test adds `--state FILE`.
-pub const QUICK_TUNE: &[&str] = &[
-    "tune",
-    "--ruleset",
-    "second-edition",
-    "--players",
-    "2",
-    "--param",
-    "card.palace.cost=5..6",
-    "--target",
-    "seat_advantage=-60..60",
-    "--bot",
-    "random",
-    "--games-budget",
-    "8",
-    "--first-games",
-    "2",
-    "--quiet",
-];
+/// A tune search of `ruleset` that ends in a moment (random bots, no model to
+/// learn): the command and its values, to which a test adds its own (`--state FILE`).
+pub fn quick_tune(ruleset: &str) -> Vec<&str> {
+    vec![
+        "tune",
+        "--ruleset",
+        ruleset,
+        "--players",
+        "2",
+        "--param",
+        "card.palace.cost=5..6",
+        "--target",
+        "seat_advantage=-60..60",
+        "--bot",
+        "random",
+        "--games-budget",
+        "8",
+        "--first-games",
+        "2",
+        "--quiet",
+    ]
+}

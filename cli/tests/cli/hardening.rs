@@ -555,7 +555,7 @@ fn deep_bot() -> String {
 /// A small finished search's state file (random bots: no model to learn), in `dir`.
 fn tune_state(dir: &Path) -> PathBuf {
     let state = dir.join("state.json");
-    let r = run(&[common::QUICK_TUNE, &["--state", s(&state)]].concat());
+    let r = run(&[&common::quick_tune("second-edition")[..], &["--state", s(&state)]].concat());
     assert_eq!(r.code, Some(0), "{}", r.err);
     state
 }
@@ -692,24 +692,7 @@ fn tune_refuses_a_state_or_out_file_that_is_its_own_input() {
     let dotted = format!("{}/./r.toml", dir.display());
     std::os::unix::fs::symlink(&ruleset, dir.join("link.toml")).unwrap();
     let start = |extra: &[&str]| {
-        let mut a = vec![
-            "tune",
-            "--ruleset",
-            s(&ruleset),
-            "--players",
-            "2",
-            "--param",
-            "card.palace.cost=5..6",
-            "--target",
-            "seat_advantage=-60..60",
-            "--bot",
-            "random",
-            "--games-budget",
-            "8",
-            "--first-games",
-            "2",
-            "--quiet",
-        ];
+        let mut a = common::quick_tune(s(&ruleset));
         a.extend_from_slice(extra);
         run(&a)
     };

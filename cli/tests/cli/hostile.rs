@@ -812,7 +812,8 @@ fn bases(root: &Path) -> Bases {
     assert!(ok, "{err}");
     let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
     let state = root.join("state.json");
-    let (ok, _, err) = common::sanjuan(&[common::QUICK_TUNE, &["--state", state.to_str().unwrap()]].concat());
+    let (ok, _, err) =
+        common::sanjuan(&[&common::quick_tune("second-edition")[..], &["--state", state.to_str().unwrap()]].concat());
     assert!(ok, "{err}");
     let folder = root.join("base-tests");
     std::fs::create_dir_all(&folder).unwrap();
