@@ -409,6 +409,9 @@ pub trait AnyGame: Send + Sync {
     /// The game after its first `entries` saved entries, with what `seat` has
     /// not seen dealt again from `fresh` (an undo that cannot peek).
     fn undo_to(&self, seed: u64, entries: usize, seat: usize, fresh: u64) -> Result<Box<dyn AnyGame>, String>;
+    /// Deals again, from `seed`, everything none of `seats` has seen, and
+    /// records it (a saved entry `redeal …`); the seat to move must be one of them.
+    fn redeal(&mut self, seats: &[usize], seed: u64) -> Result<(), String>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn AnyGame>;
     /// A game `seat` cannot tell from this one: what it has not seen dealt again from `seed`.
@@ -522,6 +525,10 @@ impl<G: Game> AnyGame for G {
         Ok(Box::new(back))
     }
 
+    fn redeal(&mut self, seats: &[usize], seed: u64) -> Result<(), String> {
+        Game::redeal(self, seats, seed).map_err(|e| e.to_string())
+    }
+
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
@@ -592,7 +599,7 @@ impl<G: Game> AnyGame for G {
 
     fn play_saved(&mut self, version: u32, entry: &str) -> Result<(), String> {
         let applied = match crate::saved::Redeal::parse(entry) {
-            Some((seat, seed)) => Game::redeal(self, seat, seed),
+            Some((seats, seed)) => Game::redeal(self, &seats, seed),
             None => self.apply_saved(version, entry).map(|_| ()),
         };
         applied.map_err(|e| e.to_string())

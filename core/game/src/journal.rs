@@ -99,13 +99,13 @@ impl<A: Clone, E> Journal<A, E> {
         self.record = None;
     }
 
-    /// For a game dealt again from `seed` for `seat` in place of `before` (an
+    /// For a game dealt again from `seed` for `seats` in place of `before` (an
     /// undo's re-deal): takes over `before`'s log and record and notes the re-deal.
-    pub fn redealt(&mut self, before: &mut Journal<A, E>, seat: usize, seed: u64) {
+    pub fn redealt(&mut self, before: &mut Journal<A, E>, seats: &[usize], seed: u64) {
         self.log = before.log.take();
         self.record = before.record.take();
         self.redeals = std::mem::take(&mut before.redeals);
-        self.redeals.push(Redeal { at: self.recorded().len(), seat, seed });
+        self.redeals.push(Redeal { at: self.recorded().len(), seats: seats.to_vec(), seed });
     }
 }
 
@@ -122,7 +122,7 @@ mod tests {
         j.record(1);
         j.record(2);
         let mut after: Journal<u8, String> = Journal::default();
-        after.redealt(&mut j, 1, 7);
+        after.redealt(&mut j, &[1], 7);
         after.record(3);
         assert_eq!(after.saved_len(), 4);
         let texts = after.saved_texts(|a| format!("a{a}"));

@@ -249,19 +249,19 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     }
     /// Applies one saved entry of a file of format `version`.
     fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, GameError>;
-    /// Deals again, from `seed`, everything `seat` has not seen (as
-    /// [`Determinize::determinize`] does) and records it: what an undo does so
-    /// that taking back a draw shows nothing of the face-down cards. The
-    /// journal (log, record, re-deals, count) goes over to the new deal.
-    fn redeal(&mut self, seat: usize, seed: u64) -> Result<(), GameError> {
-        self.may_redeal(seat)?;
-        let mut dealt = self.determinize(seat, seed);
-        dealt.journal_mut().redealt(self.journal_mut(), seat, seed);
+    /// Deals again, from `seed`, everything none of `seats` has seen (as
+    /// [`Determinize::determinize_for`] does) and records it: what an undo does
+    /// (for its seat) so that taking back a draw shows nothing of the face-down
+    /// cards. The journal (log, record, re-deals, count) goes over to the new deal.
+    fn redeal(&mut self, seats: &[usize], seed: u64) -> Result<(), GameError> {
+        self.may_redeal(seats)?;
+        let mut dealt = self.determinize_for(engine_play::Seats::of(seats), seed);
+        dealt.journal_mut().redealt(self.journal_mut(), seats, seed);
         *self = dealt;
         Ok(())
     }
-    /// Refuses a re-deal for `seat` now: no such seat, the game is over, or
-    /// `seat` is not the seat to move.
+    /// Refuses a re-deal for `seats` now: no seats or no such seat, the game
+    /// is over, or the seat to move is not one of `seats`.
     ///
     /// An undo writes a re-deal for the seat that takes its decision back,
     /// with that decision pending. A re-deal for another seat would deal the
@@ -270,17 +270,21 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     /// `role builder` and its `build` panicked): no program writes one, so a
     /// file that has one is refused at that entry rather than played on
     /// answers that no longer fit the cards.
-    fn may_redeal(&self, seat: usize) -> Result<(), GameError> {
-        let seats = self.seats();
-        if seat >= seats {
-            return Err(GameError::Setup(format!("no seat {seat} to deal again for: the game has {seats}")));
+    fn may_redeal(&self, seats: &[usize]) -> Result<(), GameError> {
+        let n = self.seats();
+        if seats.is_empty() {
+            return Err(GameError::Setup("a re-deal names the seats whose cards stay".into()));
         }
+        if let Some(seat) = seats.iter().find(|&&s| s >= n) {
+            return Err(GameError::Setup(format!("no seat {seat} to deal again for: the game has {n}")));
+        }
+        let named = seats.iter().map(usize::to_string).collect::<Vec<_>>().join("+");
         match self.to_move() {
             None => Err(GameError::Over),
-            Some(mover) if mover != seat => Err(GameError::Setup(format!(
-                "a re-deal is for the seat to move (an undo writes it for the seat taking its decision back), \
-                 and seat {mover} is to move here, not seat {seat}; remove the entry or move it to where seat \
-                 {seat} decides"
+            Some(mover) if !seats.contains(&mover) => Err(GameError::Setup(format!(
+                "a re-deal keeps the cards of the seat to move (an undo writes it for the seat taking its decision \
+                 back), and seat {mover} is to move here, not seat {named}; remove the entry or move it to where \
+                 seat {named} decides"
             ))),
             Some(_) => Ok(()),
         }

@@ -170,7 +170,7 @@ impl<G: Game> SavedGame<G> {
         let mut events = game.take_events();
         for (i, a) in self.actions.iter().enumerate() {
             let applied = match Redeal::parse(a) {
-                Some((seat, seed)) => game.redeal(seat, seed).map(|()| Vec::new()),
+                Some((seats, seed)) => game.redeal(&seats, seed).map(|()| Vec::new()),
                 _ => game.apply_saved(self.version, a),
             };
             // Clipped: an action of a tampered file may be megabytes long.
@@ -245,7 +245,7 @@ pub fn undo_to<G: Game>(
     saved.actions.truncate(entries);
     let source = Source::Disk("undo".into());
     let (mut back, _) = saved.replay_with(rs, &source, false).map_err(|e| e.to_string())?;
-    back.redeal(seat, fresh_seed).map_err(|e| e.to_string())?;
+    back.redeal(&[seat], fresh_seed).map_err(|e| e.to_string())?;
     back.log_events(true);
     Ok(back)
 }

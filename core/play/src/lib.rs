@@ -15,4 +15,4 @@ pub mod turns;
 pub mod value;
 
 pub use bots::{BOT_NAMES, Bot, BotSpec, Mcts, RandomBot, play_out};
-pub use turns::{ActionView, Determinize, TurnGame};
+pub use turns::{ActionView, Determinize, Seats, TurnGame};

@@ -111,7 +111,7 @@ mod tests {
     }
 
     impl Determinize for Deal {
-        fn determinize(&self, _seat: usize, seed: u64) -> Self {
+        fn determinize_for(&self, _: crate::Seats, seed: u64) -> Self {
             Deal { deal: seed, chosen: self.chosen }
         }
     }

@@ -37,10 +37,51 @@ pub fn shaped_rewards(totals: &[i32], winners: &[usize], scale: f64) -> Vec<f64>
         .collect()
 }
 
+/// A set of seats (a game has at most 64).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Seats(u64);
+
+impl Seats {
+    /// Only `seat`.
+    pub fn one(seat: usize) -> Seats {
+        Seats::default().with(seat)
+    }
+
+    /// These seats (any beyond 63 are left out).
+    pub fn of(seats: &[usize]) -> Seats {
+        seats.iter().fold(Seats::default(), |s, &seat| s.with(seat))
+    }
+
+    /// This set and `seat`.
+    pub fn with(self, seat: usize) -> Seats {
+        if seat < 64 { Seats(self.0 | 1 << seat) } else { self }
+    }
+
+    /// `seat` is in the set.
+    #[inline]
+    pub fn contains(self, seat: usize) -> bool {
+        seat < 64 && self.0 >> seat & 1 == 1
+    }
+
+    /// The seats, ascending.
+    pub fn list(self) -> Vec<usize> {
+        (0..64).filter(|&s| self.contains(s)).collect()
+    }
+}
+
 /// A game with hidden information that a search can sample.
 pub trait Determinize: TurnGame {
+    /// A game consistent with everything the seats `seen_by` can see between
+    /// them (each one's own hand, what each has looked at), the rest dealt
+    /// again from `seed`: what a search samples (one seat), and what a game
+    /// continued by several people deals again so that none of them learns
+    /// anything from an earlier copy of it.
+    fn determinize_for(&self, seen_by: Seats, seed: u64) -> Self;
+
     /// A game consistent with everything `seat` can see, the rest dealt again from `seed`.
-    fn determinize(&self, seat: usize, seed: u64) -> Self;
+    fn determinize(&self, seat: usize, seed: u64) -> Self {
+        self.determinize_for(Seats::one(seat), seed)
+    }
 }
 
 /// One legal answer as a front end shows it: which card (or role, or slot) in

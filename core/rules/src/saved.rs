@@ -9,15 +9,18 @@ pub const SAVED_GAME_VERSION: u32 = 2;
 /// for them (every game's rulesets allow fewer; the ruleset's own range is checked when the game starts).
 pub const MAX_SAVED_PLAYERS: usize = 64;
 
-/// A new deal of everything one seat has not seen, from a fresh seed. An undo
-/// records one, so that taking back a draw cannot show what the face-down
-/// cards were; a saved game keeps it as an entry (`redeal 0 1234`) and replays it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A new deal of everything some seats have not seen, from a fresh seed. An
+/// undo records one for its seat, so that taking back a draw cannot show what
+/// the face-down cards were; a game continued from a copy records one for the
+/// seats of the people at it (what none of them has seen is dealt again). A
+/// saved game keeps it as an entry (`redeal 0 1234`, `redeal 0+2 1234`) and
+/// replays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Redeal {
     /// The number of recorded actions before it.
     pub at: usize,
-    /// The seat whose unseen cards were dealt again.
-    pub seat: usize,
+    /// The seats whose cards (and what they saw) stay: ascending, no repeats.
+    pub seats: Vec<usize>,
     /// The seed they were dealt from.
     pub seed: u64,
 }
@@ -25,18 +28,27 @@ pub struct Redeal {
 impl Redeal {
     /// The saved entry.
     pub fn text(&self) -> String {
-        format!("redeal {} {}", self.seat, self.seed)
+        let seats: Vec<String> = self.seats.iter().map(usize::to_string).collect();
+        format!("redeal {} {}", seats.join("+"), self.seed)
     }
 
-    /// Reads a saved entry `redeal <seat> <seed>`; `None` for any other entry.
-    pub fn parse(text: &str) -> Option<(usize, u64)> {
+    /// Reads a saved entry `redeal <seat>[+<seat>…] <seed>` (seats ascending,
+    /// below [`MAX_SAVED_PLAYERS`]); `None` for any other entry.
+    pub fn parse(text: &str) -> Option<(Vec<usize>, u64)> {
         let mut words = text.split_whitespace();
         if words.next() != Some("redeal") {
             return None;
         }
-        let seat = words.next()?.parse().ok()?;
+        let mut seats = Vec::new();
+        for seat in words.next()?.split('+') {
+            let seat: usize = seat.parse().ok()?;
+            if seat >= MAX_SAVED_PLAYERS || seats.last().is_some_and(|&last| last >= seat) {
+                return None;
+            }
+            seats.push(seat);
+        }
         let seed = words.next()?.parse().ok()?;
-        words.next().is_none().then_some((seat, seed))
+        words.next().is_none().then_some((seats, seed))
     }
 
     /// The saved entries: `actions` (the recorded actions' texts) with the
@@ -52,5 +64,23 @@ impl Redeal {
         }
         out.extend(next.map(Redeal::text));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_redeal_entry_names_one_seat_or_several() {
+        for seats in [vec![0], vec![0, 2], vec![1, 3, 5]] {
+            let r = Redeal { at: 4, seats: seats.clone(), seed: 77 };
+            assert_eq!(Redeal::parse(&r.text()), Some((seats, 77)));
+        }
+        assert_eq!(Redeal { at: 0, seats: vec![0, 2], seed: 9 }.text(), "redeal 0+2 9");
+        assert_eq!(Redeal::parse("redeal 1 5"), Some((vec![1], 5)), "the one-seat entry of older files");
+        for bad in ["redeal 2+0 5", "redeal 1+1 5", "redeal 64 5", "redeal + 5", "redeal 0+ 5", "redeal 0", "redeal 0 5 6"] {
+            assert_eq!(Redeal::parse(bad), None, "{bad}");
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use engine_game::Journal;
 use engine_play::rng;
-use engine_play::{Determinize, TurnGame};
+use engine_play::{Determinize, Seats, TurnGame};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -268,20 +268,20 @@ impl TurnGame for Game {
 }
 
 impl Determinize for Game {
-    /// The seat's own hand, the pile and the scores stay; the others' hands and
+    /// The seats' own hands, the pile and the scores stay; the others' hands and
     /// the deck are shuffled together and dealt back in the same sizes.
-    fn determinize(&self, seat: usize, seed: u64) -> Game {
+    fn determinize_for(&self, seen_by: Seats, seed: u64) -> Game {
         let mut g = self.clone();
         g.journal.detach();
         let mut pool: Vec<u8> = std::mem::take(&mut g.deck);
         for (s, hand) in g.hands.iter().enumerate() {
-            if s != seat {
+            if !seen_by.contains(s) {
                 pool.extend_from_slice(hand);
             }
         }
         rng::shuffle(&mut ChaCha8Rng::seed_from_u64(seed), &mut pool);
         for (s, hand) in g.hands.iter_mut().enumerate() {
-            if s != seat {
+            if !seen_by.contains(s) {
                 *hand = pool.split_off(pool.len() - hand.len());
                 hand.sort_unstable();
             }

@@ -136,7 +136,7 @@ fn a_saved_game_replays_to_the_same_state_with_a_redeal_in_it() {
     let mut game = Game::start(&rs, 2, 11).unwrap();
     game.record_actions(true);
     game.apply(Action::Draw).unwrap();
-    engine_game::Game::redeal(&mut game, 1, 99).unwrap();
+    engine_game::Game::redeal(&mut game, &[1], 99).unwrap();
     // Draw (or pass) to the end: the redeal must not break the replay of later draws.
     while !game.is_over() {
         let last = *game.legal_actions().last().unwrap();

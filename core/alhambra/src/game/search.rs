@@ -53,11 +53,11 @@ impl crate::turns::TurnGame for Game {
 }
 
 impl crate::turns::Determinize for Game {
-    /// A game consistent with what `seat` can see: the other players' hands
+    /// A game consistent with what the seats `seen_by` can see: the other players' hands
     /// (their sizes kept), the order of the money deck (each scoring card kept
     /// within its pile) and the order of the building deck are dealt again at
     /// random, and the game's own random stream is replaced.
-    fn determinize(&self, seat: usize, seed: u64) -> Game {
+    fn determinize_for(&self, seen_by: engine_play::Seats, seed: u64) -> Game {
         let mut g = self.clone();
         g.journal.detach();
         g.rng = ChaCha8Rng::seed_from_u64(seed);
@@ -70,13 +70,13 @@ impl crate::turns::Determinize for Game {
             }
         }
         for (s, p) in g.players.iter().enumerate() {
-            if s != seat {
+            if !seen_by.contains(s) {
                 pool.extend_from_slice(p.hand());
             }
         }
         rng::shuffle(&mut g.rng, &mut pool);
         for (s, p) in g.players.iter_mut().enumerate() {
-            if s != seat {
+            if !seen_by.contains(s) {
                 let n = p.hand().len();
                 p.set_hand(pool.split_off(pool.len() - n));
             }

@@ -145,6 +145,16 @@ fn determinize_keeps_what_the_seat_sees() {
         (1..4).any(|s| d.players[s].hand() != g.players[s].hand())
     });
     assert!(others_differ, "the other hands are dealt again");
+    let pair = engine_play::Seats::of(&[0, 2]);
+    let mut moved = (false, false);
+    for seed in 0..20 {
+        let d = g.determinize_for(pair, seed);
+        assert_eq!(d.census(), g.census_expected());
+        assert_eq!((d.players[0].hand(), d.players[2].hand()), (g.players[0].hand(), g.players[2].hand()));
+        moved.0 |= d.players[1].hand() != g.players[1].hand() || d.players[3].hand() != g.players[3].hand();
+        moved.1 |= d.deck != g.deck;
+    }
+    assert_eq!(moved, (true, true), "what neither seat 0 nor seat 2 has seen is dealt again");
 }
 
 #[test]

@@ -111,5 +111,5 @@ fn an_undo_cannot_peek_at_the_decks_and_the_game_still_replays() {
         let x = bot.choose(&a, a.legal_actions());
         a.apply(x).unwrap();
     }
-    assert!(a.redeal(seat, 3).is_err(), "never once the game is over");
+    assert!(a.redeal(&[seat], 3).is_err(), "never once the game is over");
 }

@@ -30,6 +30,11 @@ impl Game {
         self.deck.len()
     }
 
+    /// The draw pile in its order (what no player sees: for tests and tools).
+    pub fn deck(&self) -> &[CardIdx] {
+        &self.deck
+    }
+
     /// Cards in the discard pile.
     pub fn discard_size(&self) -> usize {
         self.discard.len()

@@ -54,11 +54,11 @@ impl crate::turns::TurnGame for Game {
 }
 
 impl crate::turns::Determinize for Game {
-    /// A game consistent with what `seat` can see: the cards `seat` cannot see
+    /// A game consistent with what the seats `seen_by` can see: the cards none of them can see
     /// (other hands, the draw and discard piles, goods, cards under other
     /// players' buildings) are dealt again at random, in the same numbers, and
     /// the game's own random stream is replaced. Search bots play on these.
-    fn determinize(&self, seat: usize, seed: u64) -> Game {
+    fn determinize_for(&self, seen_by: engine_play::Seats, seed: u64) -> Game {
         let mut g = self.clone();
         g.journal.detach();
         g.rng = ChaCha8Rng::seed_from_u64(seed);
@@ -66,12 +66,12 @@ impl crate::turns::Determinize for Game {
         pool.extend_from_slice(&g.deck);
         pool.extend_from_slice(&g.discard);
         for (s, p) in g.players.iter().enumerate() {
-            if s != seat {
+            if !seen_by.contains(s) {
                 pool.extend_from_slice(&p.hand);
             }
             for slot in &p.city {
                 pool.extend(slot.good);
-                if s != seat {
+                if !seen_by.contains(s) {
                     pool.extend_from_slice(&slot.under);
                 }
             }
@@ -82,7 +82,7 @@ impl crate::turns::Determinize for Game {
         g.deck = take(deck);
         g.discard = take(discard);
         for (s, p) in g.players.iter_mut().enumerate() {
-            if s != seat {
+            if !seen_by.contains(s) {
                 let n = p.hand.len();
                 p.hand = take(n);
             }
@@ -90,7 +90,7 @@ impl crate::turns::Determinize for Game {
                 if let Some(good) = &mut slot.good {
                     *good = take(1)[0];
                 }
-                if s != seat {
+                if !seen_by.contains(s) {
                     let n = slot.under.len();
                     slot.under = take(n);
                 }

@@ -53,6 +53,24 @@ fn determinizing_keeps_what_the_seat_sees() {
 }
 
 #[test]
+fn determinizing_for_several_seats_keeps_each_ones_hand_and_deals_the_rest_again() {
+    let game = mid_game();
+    let both = engine_play::Seats::of(&[0, 2]);
+    let mut deck_moved = false;
+    let mut seat_1_moved = false;
+    for seed in 0..20 {
+        let d = game.determinize_for(both, seed);
+        assert_eq!(d.census(), game.census(), "cards are only redealt");
+        assert_eq!(d.player(0).hand, game.player(0).hand);
+        assert_eq!(d.player(2).hand, game.player(2).hand);
+        assert_eq!(d.player(1).hand.len(), game.player(1).hand.len());
+        seat_1_moved |= d.player(1).hand != game.player(1).hand;
+        deck_moved |= d.deck() != game.deck();
+    }
+    assert!(seat_1_moved && deck_moved, "what neither seat 0 nor seat 2 has seen is dealt again");
+}
+
+#[test]
 fn the_view_says_who_chose_each_role_this_round() {
     let rs = Ruleset::load("second-edition").unwrap();
     let mut game = Game::new(rs, 2, 3).unwrap();
@@ -131,6 +149,6 @@ fn an_undo_cannot_peek_at_the_deck_and_the_game_still_replays() {
         let a = bot.choose(&back, back.legal_actions());
         back.apply(a).unwrap();
     }
-    assert!(back.redeal(0, 1).is_err());
+    assert!(back.redeal(&[0], 1).is_err());
     game.apply_exact("role prospector").unwrap();
 }
