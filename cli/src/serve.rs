@@ -23,12 +23,22 @@ pub struct Args {
     /// The most tables held at once; beyond, a new table is refused until one is freed.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_tables: u32,
-    /// Minutes after which a table nobody asks about is freed (a finished one after 30).
+    /// Minutes after which a table nobody moves at is freed (a finished one after 30); looking does not count.
     #[arg(long, default_value_t = 360, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     idle_minutes: u32,
     /// Tables one address may make or resume per minute.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     tables_per_minute: u32,
+    /// Tables one address may hold at once.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    tables_per_address: u32,
+    /// When the server holds its most tables, the table nobody has moved at for
+    /// this many minutes gives way to a new visitor's (0: at once).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    reclaim_minutes: u32,
+    /// Moves, undos and takeovers one seat may make in a second (and undos in ten seconds).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    moves_per_second: u32,
     /// Seconds another person's seat must have been deciding before anyone at the table may hand it to a bot.
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(0..=86_400))]
     takeover_after: u32,
@@ -55,6 +65,9 @@ pub fn run(args: Args) -> CmdResult {
         max_tables: args.max_tables as usize,
         idle: Duration::from_secs(u64::from(args.idle_minutes) * 60),
         tables_per_minute: args.tables_per_minute as usize,
+        tables_per_address: args.tables_per_address as usize,
+        reclaim: Duration::from_secs(u64::from(args.reclaim_minutes) * 60),
+        moves_per_second: args.moves_per_second as usize,
         takeover_after: Duration::from_secs(args.takeover_after.into()),
         key,
         registry: std::sync::Arc::new(crate::games::registry().clone()),

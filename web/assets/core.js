@@ -309,7 +309,10 @@ function render(s) {
   document.body.dataset.seat = s.seat;
   document.body.dataset.game = s.game;
   $("title").textContent = `${g.title} · ${s.ruleset} · you are seat ${s.seat}${Page.tokens.length > 1 ? " (hot-seat)" : ""}`;
-  $("status").textContent = s.broken ? s.broken : s.over ? "The game is over" : s.to_move === s.seat ? "Your turn" : waitingText(s);
+  const away = s.waiting_for_people || [];
+  $("status").textContent = s.broken ? s.broken : s.over ? "The game is over"
+    : away.length ? `Waiting for ${away.map((i) => `seat ${i}`).join(" and ")} to come back: each uploads their own download of this game (or give the seat to a bot below)`
+    : s.to_move === s.seat ? "Your turn" : waitingText(s);
   const claim = claimer(s.legal);
   $("table").innerHTML = g.board(s, claim);
   $("hint").textContent = named(g.hint(s));
@@ -346,10 +349,10 @@ function render(s) {
   $("recordline").hidden = !s.over;
   $("record").href = tableApi(`record?token=${Page.token}`);
   // Another person's seat can be handed to a bot only while it has been deciding a while (the server says how long).
-  const idle = people.filter((i) => i !== s.seat && i === s.to_move);
+  const idle = people.filter((i) => i !== s.seat && (i === s.to_move || away.includes(i)));
   $("leave").hidden = s.over;
   const chosen = $("leaveseat").value;
-  $("leaveseat").innerHTML = idle.map((i) => `<option value="${i}">seat ${i} (deciding for ${s.waiting_for} s)</option>`).join("") +
+  $("leaveseat").innerHTML = idle.map((i) => `<option value="${i}">seat ${i} (${away.includes(i) ? "not back yet" : `deciding for ${s.waiting_for} s`})</option>`).join("") +
     `<option value="${s.seat}">my own seat ${s.seat}</option>`;
   if ([...$("leaveseat").options].some((o) => o.value === chosen)) $("leaveseat").value = chosen;
   drawLog();

@@ -4,7 +4,7 @@
 //! (the answer sent) to the updated view (the response received).
 //!
 //! ```sh
-//! sanjuan serve --port 8099 --max-tables 20000 --tables-per-minute 100000 &
+//! sanjuan serve --port 8099 --max-tables 20000 --tables-per-minute 100000 --tables-per-address 100000 --moves-per-second 100000 &
 //! cargo run --release -p sanjuan-web --example load -- 127.0.0.1:8099 60 50
 //! ```
 

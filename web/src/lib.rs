@@ -13,9 +13,9 @@
 pub mod seal;
 pub mod table;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
@@ -51,6 +51,13 @@ pub struct Config {
     pub takeover_after: Duration,
     /// Tables one client (address) may make or resume per minute.
     pub tables_per_minute: usize,
+    /// Tables one client (address) may hold at once.
+    pub tables_per_address: usize,
+    /// Moves, undos and takeovers one seat may make in a second (and undos in ten seconds).
+    pub moves_per_second: usize,
+    /// When the server holds its most tables, the table nobody has moved at
+    /// for longest gives way to a new one once it has been quiet this long.
+    pub reclaim: Duration,
     /// The key that seals downloads of games in progress (random unless given: see `serve --key-file`).
     pub key: [u8; 32],
     /// The games the server offers.
@@ -68,6 +75,9 @@ impl Default for Config {
             finished: Duration::from_secs(30 * 60),
             takeover_after: Duration::from_secs(120),
             tables_per_minute: 20,
+            tables_per_address: 8,
+            moves_per_second: table::MOVES_PER_SECOND,
+            reclaim: Duration::from_secs(10 * 60),
             key: seal::fresh_key(),
             registry: Arc::new(games::registry()),
         }
@@ -79,6 +89,8 @@ impl Default for Config {
 pub struct Cell {
     table: Arc<tokio::sync::Mutex<Table>>,
     changed: watch::Sender<u64>,
+    /// The address that made it (a client holds only so many tables).
+    maker: Option<IpAddr>,
 }
 
 /// The server's tables.
@@ -92,15 +104,60 @@ pub struct Server {
     rules: Mutex<HashMap<(String, String), Arc<dyn AnyRules>>>,
     /// The balance bot's models, learned once per game and content for every table.
     models: Arc<Models>,
-    /// Tables resumed from a sealed download, by the game's uid and its entries:
-    /// the next person uploading their own download of it joins that table.
-    resumed: Mutex<HashMap<(String, usize), String>>,
+    /// Every table held, by its game's uid (a game made here, or the one table
+    /// continuing an uploaded download of it): an upload of a game held here
+    /// joins its table instead of copying it.
+    games: Mutex<HashMap<String, String>>,
+    /// Games that ended here (the latest [`ENDED_KEPT`]): a download of one is not played again.
+    ended: Mutex<(HashSet<String>, VecDeque<String>)>,
+    /// Bot thoughts at once, across tables, and the workers running now.
+    bots: Arc<Gate>,
     /// Per client address: when it made tables in the last minute.
     made: Mutex<HashMap<Option<IpAddr>, Vec<Instant>>>,
 }
 
 /// The most requests that wait for a change at once; beyond, a request is answered at once.
 const MAX_WAITING: usize = 1024;
+
+/// Ended games remembered (their uids, some 40 bytes each).
+const ENDED_KEPT: usize = 100_000;
+
+/// At most one bot thought per core at once, whatever the number of tables:
+/// a server's pages stay quick however many bots think.
+struct Gate {
+    busy: Mutex<usize>,
+    free: Condvar,
+    most: usize,
+    /// Bot workers running now (one per table at most).
+    workers: std::sync::atomic::AtomicUsize,
+}
+
+/// A bot's turn to think; the next waiting one goes when it drops.
+struct Pass<'a>(&'a Gate);
+
+impl Gate {
+    fn new() -> Gate {
+        let most = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        Gate { busy: Mutex::new(0), free: Condvar::new(), most, workers: Default::default() }
+    }
+
+    /// Waits (on a blocking thread) until a bot may think.
+    fn enter(&self) -> Pass<'_> {
+        let mut busy = locked(&self.busy);
+        while *busy >= self.most {
+            busy = self.free.wait(busy).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        *busy += 1;
+        Pass(self)
+    }
+}
+
+impl Drop for Pass<'_> {
+    fn drop(&mut self) {
+        *locked(&self.0.busy) -= 1;
+        self.0.free.notify_one();
+    }
+}
 
 /// The page.
 const PAGE: &str = include_str!("../assets/table.html");
@@ -147,13 +204,20 @@ impl Server {
             waiting: Default::default(),
             rules: Mutex::new(HashMap::new()),
             models: Arc::new(Models::new()),
-            resumed: Mutex::new(HashMap::new()),
+            games: Mutex::new(HashMap::new()),
+            ended: Mutex::new((HashSet::new(), VecDeque::new())),
+            bots: Arc::new(Gate::new()),
             made: Mutex::new(HashMap::new()),
         })
     }
 
     fn cell(&self, id: &str) -> Result<Arc<Cell>, Refusal> {
         locked(&self.tables).get(id).cloned().ok_or(refuse(404, format!("no table `{id}`")))
+    }
+
+    /// Bot workers moving now, across tables (each table has one at most).
+    pub fn bot_workers(&self) -> usize {
+        self.bots.workers.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// The number of tables held now.
@@ -216,7 +280,20 @@ impl Server {
             return Err(refuse(
                 429,
                 format!("{} tables in the last minute from your address: wait a minute", times.len()),
-            ));
+            )
+            .retry_after(60));
+        }
+        let held = locked(&self.tables).values().filter(|c| c.maker == client).count();
+        if held >= self.config.tables_per_address {
+            return Err(refuse(
+                429,
+                format!(
+                    "you have {held} tables open here, the most one address may hold (serve --tables-per-address): \
+                     finish one, or leave one (a table nobody moves at for {} minutes is freed)",
+                    self.config.idle.as_secs() / 60
+                ),
+            )
+            .retry_after(60));
         }
         times.push(now);
         Ok(())
@@ -250,38 +327,90 @@ impl Server {
         game.record_actions(true);
         let id = table::token()[..12].to_owned();
         let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game, Arc::clone(&self.models));
-        self.insert(t)
+        self.insert(t, client)
     }
 
-    /// Refuses when the server holds its most tables.
+    /// Makes room for one more table: when the server holds its most, the
+    /// table nobody has moved at for longest gives way if it has been quiet for
+    /// `reclaim`; otherwise the refusal says how long to wait. Nobody can keep
+    /// a new visitor out for longer than `reclaim` without playing at every
+    /// table they hold (and one address holds only `tables_per_address`).
     fn room(&self) -> Result<(), Refusal> {
-        let n = self.table_count();
-        if n >= self.config.max_tables {
-            return Err(refuse(
-                503,
-                format!("the server holds {n} tables already (its most: serve --max-tables); try again later"),
-            ));
+        let mut tables = locked(&self.tables);
+        let n = tables.len();
+        if n < self.config.max_tables {
+            return Ok(());
         }
-        Ok(())
+        let mut quietest: Option<(String, Duration)> = None;
+        for (id, cell) in tables.iter() {
+            let Ok(t) = cell.table.try_lock() else { continue };
+            let quiet = t.active.elapsed();
+            if quietest.as_ref().is_none_or(|(_, q)| quiet > *q) {
+                quietest = Some((id.clone(), quiet));
+            }
+        }
+        let reclaim = self.config.reclaim;
+        match quietest {
+            Some((id, quiet)) if quiet >= reclaim => {
+                if let Some(cell) = tables.remove(&id) {
+                    self.forget(&cell);
+                }
+                Ok(())
+            }
+            quietest => {
+                let wait = reclaim.saturating_sub(quietest.map_or(Duration::ZERO, |(_, q)| q)).as_secs() + 1;
+                Err(refuse(
+                    503,
+                    format!(
+                        "the server is full ({n} tables, its most: serve --max-tables); a table nobody has moved at \
+                         for {} minutes gives way to a new one: try again in {wait} s",
+                        reclaim.as_secs().div_ceil(60)
+                    ),
+                )
+                .retry_after(wait))
+            }
+        }
     }
 
-    /// Frees tables nobody asked about for a while: finished ones after
-    /// `finished`, others after `idle`. Returns how many were freed.
+    /// A table freed: its game is no longer held here (an ended one is remembered as ended).
+    fn forget(&self, cell: &Cell) {
+        let Ok(t) = cell.table.try_lock() else { return };
+        let mut games = locked(&self.games);
+        if games.get(&t.uid) == Some(&t.id) {
+            games.remove(&t.uid);
+        }
+        if t.over() {
+            let (set, order) = &mut *locked(&self.ended);
+            if set.insert(t.uid.clone()) {
+                order.push_back(t.uid.clone());
+            }
+            while order.len() > ENDED_KEPT {
+                order.pop_front().map(|uid| set.remove(&uid));
+            }
+        }
+    }
+
+    /// Frees tables nobody moved at for a while: finished ones after
+    /// `finished`, others after `idle` (looking at a table does not keep it).
+    /// Returns how many were freed.
     pub fn sweep(&self) -> usize {
         let mut tables = locked(&self.tables);
         let before = tables.len();
+        let mut freed = Vec::new();
         tables.retain(|_, cell| {
             // A table in use (locked) now is not idle.
             let Ok(t) = cell.table.try_lock() else { return true };
-            let quiet = t.touched.elapsed();
-            !(quiet >= self.config.idle || (t.over() && quiet >= self.config.finished))
+            let quiet = t.active.elapsed();
+            let keep = !(quiet >= self.config.idle || (t.over() && quiet >= self.config.finished));
+            if !keep {
+                freed.push(Arc::clone(cell));
+            }
+            keep
         });
-        let freed = before - tables.len();
-        if freed > 0 {
-            let alive: std::collections::HashSet<String> = tables.keys().cloned().collect();
-            locked(&self.resumed).retain(|_, id| alive.contains(id));
+        for cell in &freed {
+            self.forget(cell);
         }
-        freed
+        before - tables.len()
     }
 }
 
@@ -315,24 +444,19 @@ impl Server {
         if !self.rulesets().iter().any(|r| r.id == ruleset) {
             return Err(bad(format!("the saved game is for `{ruleset}`, which this server does not offer")));
         }
-        let entries = doc.get("actions").and_then(|a| a.as_array()).map_or(0, Vec::len);
-        // Joining a table already resumed from another person's download of this game.
-        if let Some(uid) = &uid
-            && let Some(id) = locked(&self.resumed).get(&(uid.clone(), entries)).cloned()
-            && let Ok(cell) = self.cell(&id)
-        {
-            let mut t = cell.table.try_lock().map_err(|_| refuse(503, "that table is busy: try again"))?;
-            let holders = holders.unwrap_or_default();
-            for &seat in &holders {
-                if t.claimed.get(seat).is_none_or(|c| *c) {
-                    return Err(refuse(409, format!("seat {seat} of this game was taken up already")));
-                }
+        if let Some(uid) = &uid {
+            if locked(&self.ended).0.contains(uid) {
+                return Err(refuse(
+                    409,
+                    "this game has ended at this server, and a game is played once: the download at its end \
+                     has all of it",
+                ));
             }
-            for &seat in &holders {
-                t.claimed[seat] = true;
+            // The table holding this game now (the one it was played at, or the one continuing it).
+            let held = locked(&self.games).get(uid).cloned();
+            if let Some(cell) = held.and_then(|id| self.cell(&id).ok()) {
+                return self.join(&cell, holders.as_deref().unwrap_or_default());
             }
-            let created = links(&t, &holders);
-            return Ok((created, None));
         }
         self.room()?;
         self.admit(client)?;
@@ -349,31 +473,60 @@ impl Server {
             seats.iter_mut().for_each(|s| *s = HUMAN.to_owned());
         }
         let id = table::token()[..12].to_owned();
-        let mut t = Table::new(id.clone(), ruleset, seed, seats, game, Arc::clone(&self.models));
+        let mut t = Table::new(id, ruleset, seed, seats, game, Arc::clone(&self.models));
         if let Some(holders) = &holders {
             for (seat, claimed) in t.claimed.iter_mut().enumerate() {
                 *claimed = holders.contains(&seat);
             }
         }
         if let Some(uid) = uid {
-            locked(&self.resumed).insert((uid, entries), id);
+            // A copy of a sealed game: nobody moves until everyone is back, and
+            // then what none of them has seen is dealt again (`Table::start`).
+            t.uid = uid;
+            t.started = false;
+            t.start()?;
         }
-        let (created, cell) = self.insert(t)?;
+        let (created, cell) = self.insert(t, client)?;
         Ok((created, Some(cell)))
     }
 
+    /// A person continues a game held here with their own download: they get
+    /// their seats' links at its table (a lost link is found again this way).
+    /// A copy waiting for its people begins once the last one is back; the
+    /// cell is returned then, for its bots to move.
+    fn join(&self, cell: &Arc<Cell>, holders: &[usize]) -> Result<(Created, Option<Arc<Cell>>), Refusal> {
+        let mut t = cell.table.blocking_lock();
+        if let Some(seat) = holders.iter().find(|&&s| t.seats.get(s).is_none_or(|s| s != HUMAN)) {
+            return Err(refuse(409, format!("seat {seat} of this game is played by a bot now")));
+        }
+        for &seat in holders {
+            t.claimed[seat] = true;
+        }
+        t.active = Instant::now();
+        let began = t.start()?;
+        let version = t.version;
+        cell.changed.send_replace(version);
+        Ok((links(&t, holders), began.then(|| Arc::clone(cell))))
+    }
+
     /// Keeps a new table; returns the links of its people's claimed seats.
-    fn insert(&self, t: Table) -> Result<(Created, Arc<Cell>), Refusal> {
-        let id = t.id.clone();
+    fn insert(&self, mut t: Table, maker: Option<IpAddr>) -> Result<(Created, Arc<Cell>), Refusal> {
+        t.moves_per_second = self.config.moves_per_second;
+        let (id, uid) = (t.id.clone(), t.uid.clone());
         let claimed: Vec<usize> = (0..t.seats.len()).filter(|&s| t.claimed[s]).collect();
         let created = links(&t, &claimed);
         let (changed, _) = watch::channel(t.version);
-        let cell = Arc::new(Cell { table: Arc::new(tokio::sync::Mutex::new(t)), changed });
+        let cell = Arc::new(Cell { table: Arc::new(tokio::sync::Mutex::new(t)), changed, maker });
         let mut tables = locked(&self.tables);
         if tables.len() >= self.config.max_tables {
-            return Err(refuse(503, format!("the server holds {} tables already", tables.len())));
+            return Err(refuse(
+                503,
+                format!("the server holds {} tables already: try again in a minute", tables.len()),
+            )
+            .retry_after(60));
         }
-        tables.insert(id, Arc::clone(&cell));
+        tables.insert(id.clone(), Arc::clone(&cell));
+        locked(&self.games).insert(uid, id);
         Ok((created, cell))
     }
 
@@ -415,28 +568,88 @@ fn links(t: &Table, seats: &[usize]) -> Created {
 /// Bots answer until a person must decide or the game ends. Each bot thinks
 /// on a copy of the game, without the table's lock, so that everyone else's
 /// requests are answered meanwhile; a move is played only if the table did
-/// not change while the bot thought.
-fn bots_move(cell: &Cell) {
+/// not change while the bot thought. One worker per table (`bots_running`),
+/// and thoughts wait their turn at the server's `gate`: a thought made stale
+/// by a change while it waited is dropped before it begins.
+fn bots_move(cell: &Cell, gate: &Gate) {
     for _ in 0..100_000 {
         let job = {
             let mut t = cell.table.blocking_lock();
-            let job = t.bot_job();
-            if job.is_none() {
-                return;
+            match t.bot_job() {
+                Some(job) => job,
+                None => {
+                    t.bots_running = false;
+                    cell.changed.send_replace(t.version);
+                    return;
+                }
             }
-            job
         };
-        let Some(job) = job else { return };
+        let pass = gate.enter();
+        if cell.table.blocking_lock().version != job.version {
+            continue;
+        }
         let choice = job.choose();
+        drop(pass);
         let mut t = cell.table.blocking_lock();
         t.bot_played(job.version, choice);
         cell.changed.send_replace(t.version);
     }
+    let mut t = cell.table.blocking_lock();
+    t.bots_running = false;
+    t.broken.get_or_insert_with(|| "the bots did not stop".to_owned());
+    cell.changed.send_replace(t.version);
 }
 
-/// [`bots_move`] off the async threads; waits for it.
-async fn bots_answer(cell: Arc<Cell>) {
-    let _ = tokio::task::spawn_blocking(move || bots_move(&cell)).await;
+/// Runs its closure when dropped.
+struct Finally<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Finally<F> {
+    fn drop(&mut self) {
+        (self.0)()
+    }
+}
+
+/// Lets the bots answer and waits until they have: starts the table's bot
+/// worker ([`bots_move`], off the async threads) unless one is at work, in
+/// which case it waits for that one.
+async fn bots_answer(cell: Arc<Cell>, gate: Arc<Gate>) {
+    let mut rx = cell.changed.subscribe();
+    let start = {
+        let mut t = cell.table.lock().await;
+        !std::mem::replace(&mut t.bots_running, true)
+    };
+    if start {
+        let worker = Arc::clone(&cell);
+        let done = tokio::task::spawn_blocking(move || {
+            use std::sync::atomic::Ordering::AcqRel;
+            gate.workers.fetch_add(1, AcqRel);
+            let workers = Arc::clone(&gate);
+            // Counted down however the worker ends (a bot may panic).
+            let _count = Finally(move || {
+                workers.workers.fetch_sub(1, AcqRel);
+            });
+            bots_move(&worker, &gate)
+        })
+        .await;
+        if let Err(e) = done {
+            // A bot that panicked: the table says so, and its next change may start a worker again.
+            let mut t = cell.table.lock().await;
+            t.bots_running = false;
+            t.thinking = None;
+            t.broken.get_or_insert_with(|| format!("a bot failed: {e}"));
+            cell.changed.send_replace(t.version + 1);
+            t.version += 1;
+        }
+        return;
+    }
+    loop {
+        if !cell.table.lock().await.bots_running {
+            return;
+        }
+        if rx.changed().await.is_err() {
+            return;
+        }
+    }
 }
 
 /// A saved game to continue at a new table.
@@ -504,7 +717,11 @@ pub struct SeatLink {
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
-        (status, Json(serde_json::json!({ "error": self.message }))).into_response()
+        let mut response = (status, Json(serde_json::json!({ "error": self.message }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 
@@ -615,7 +832,8 @@ async fn create(
     Client(client): Client,
     Body(req): Body<NewTable>,
 ) -> Result<Json<Created>, Refusal> {
-    open_table(move || s.create(&req, client).map(|(created, cell)| (created, Some(cell)))).await
+    let gate = Arc::clone(&s.bots);
+    open_table(gate, move || s.create(&req, client).map(|(created, cell)| (created, Some(cell)))).await
 }
 
 async fn resume(
@@ -623,19 +841,21 @@ async fn resume(
     Client(client): Client,
     Body(req): Body<Resume>,
 ) -> Result<Json<Created>, Refusal> {
-    open_table(move || s.resume(&req, client)).await
+    let gate = Arc::clone(&s.bots);
+    open_table(gate, move || s.resume(&req, client)).await
 }
 
 /// Makes (or resumes, or joins) a table off the async threads (a ruleset
 /// loads, a saved game replays). A new table opens at once: its bots, and a
 /// balance model to learn, move afterwards.
 async fn open_table(
+    gate: Arc<Gate>,
     work: impl FnOnce() -> Result<(Created, Option<Arc<Cell>>), Refusal> + Send + 'static,
 ) -> Result<Json<Created>, Refusal> {
     let (created, cell) =
         tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
     if let Some(cell) = cell {
-        tokio::spawn(bots_answer(cell));
+        tokio::spawn(bots_answer(cell, gate));
     }
     Ok(Json(created))
 }
@@ -666,8 +886,7 @@ async fn state(
 ) -> Result<Json<table::SeatState>, Refusal> {
     let cell = s.cell(&id)?;
     let seat = {
-        let mut t = cell.table.lock().await;
-        t.touched = Instant::now();
+        let t = cell.table.lock().await;
         t.seat_of(&q.token)?
     };
     if let Some(since) = q.since {
@@ -733,7 +952,6 @@ async fn change(
     let changed = cell.changed.clone();
     let seat = tokio::task::spawn_blocking(move || {
         let mut t = guard;
-        t.touched = Instant::now();
         let seat = t.seat_of(&token)?;
         work(&mut t, seat)?;
         changed.send_replace(t.version);
@@ -741,7 +959,7 @@ async fn change(
     })
     .await
     .unwrap_or_else(|e| Err(refuse(500, e.to_string())))?;
-    bots_answer(Arc::clone(&cell)).await;
+    bots_answer(Arc::clone(&cell), Arc::clone(&s.bots)).await;
     let t = cell.table.lock().await;
     Ok(Json(t.state(seat, log)))
 }
@@ -784,16 +1002,18 @@ async fn record(
     Ok(attachment("application/x-ndjson", "game.jsonl", line + "\n"))
 }
 
-/// This moment as a scenario file (a table with one person, or a finished game).
+/// This moment as a scenario file (a table with one person on their turn, or
+/// a finished game); mid-game, the table deals again what the person has not seen.
 async fn scenario(
     State(s): State<Arc<Server>>,
     Path(id): Path<String>,
     Query(q): Query<TokenQuery>,
 ) -> Result<Response, Refusal> {
     let cell = s.cell(&id)?;
-    let t = cell.table.lock().await;
+    let mut t = cell.table.lock().await;
     let seat = t.seat_of(&q.token)?;
     let text = t.scenario(seat)?;
+    cell.changed.send_replace(t.version);
     Ok(attachment("application/toml", "moment.toml", text))
 }
 

@@ -4,6 +4,9 @@
 //! the file can only be continued at the server that sealed it (or one given
 //! the same `--key-file`), by the seats its downloader held. What is in the
 //! clear is what the players all know: ruleset, seats, the number of actions.
+//! Its length tells nothing more: the sealed text is padded to a length set
+//! by the number of entries alone (see [`padded_len`]), so downloading after
+//! every move does not tell the length of another seat's hidden answers.
 
 use base64::Engine;
 use chacha20poly1305::aead::Aead;
@@ -41,6 +44,23 @@ pub fn key_text(key: &[u8; 32]) -> String {
     key.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Bytes of padded text besides the entries: the head (ruleset, seats, seed) fits in it.
+const PAD_BASE: usize = 8 * 1024;
+
+/// Bytes of padded text per saved entry: more than any answer's notation takes.
+const PAD_PER_ENTRY: usize = 160;
+
+/// Texts longer than their entries' room (a very long game of very long
+/// notation) are padded to a multiple of this, which says little.
+const PAD_STEP: usize = 4 * 1024;
+
+/// The length a sealed text of `len` bytes with `entries` entries is padded
+/// to: a function of the public entry count alone whenever the text fits its
+/// room, as every game's notation does.
+pub fn padded_len(len: usize, entries: usize) -> usize {
+    len.max(PAD_BASE + entries * PAD_PER_ENTRY).next_multiple_of(PAD_STEP)
+}
+
 /// What the seal hides.
 #[derive(Serialize, Deserialize)]
 struct Inside {
@@ -62,7 +82,9 @@ pub struct Opened {
 /// The sealed download of table `t` for the seats `holders`, as TOML.
 pub fn close(key: &[u8; 32], t: &Table, holders: &[usize]) -> String {
     let inside = Inside { uid: t.uid.clone(), holders: holders.to_vec(), saved: t.save() };
-    let plain = serde_json::to_vec(&inside).unwrap_or_default();
+    let mut plain = serde_json::to_vec(&inside).unwrap_or_default();
+    // JSON reads past trailing spaces: the padding needs no length of its own.
+    plain.resize(padded_len(plain.len(), t.saved_len()), b' ');
     let mut nonce = [0u8; 12];
     rand::rng().fill_bytes(&mut nonce);
     let cipher = ChaCha20Poly1305::new(Key::from_slice(key));

@@ -22,6 +22,12 @@ const LOG_LINES: usize = 400;
 /// Refused requests a seat may send in one second before it is told to wait.
 const REFUSALS_PER_SECOND: usize = 20;
 
+/// Moves, undos and takeovers a seat may make in one second unless the server
+/// says otherwise: a person clicks a few times a second at most; a script that
+/// plays and takes back in a loop (each undo replays the game, each move wakes
+/// the bots) is slowed down. Undos: as many in ten seconds.
+pub const MOVES_PER_SECOND: usize = 8;
+
 /// The most iterations per move an `mcts:N` bot may think at a table: a bot
 /// thinks on a copy of the game, but a server has few cores to share.
 pub const MAX_TABLE_MCTS: u32 = 2_000;
@@ -55,6 +61,15 @@ pub struct Table {
     tokens: Vec<Option<String>>,
     /// Per seat: its link was handed out (a resumed table hands each person's seat to its uploader).
     pub claimed: Vec<bool>,
+    /// Play has begun. A table continued from a sealed copy waits until every
+    /// person's seat is taken up (or handed to a bot); then what none of the
+    /// people there has seen is dealt again, so that a copy tells nothing of
+    /// the game it was copied from. A table made here starts at once.
+    pub started: bool,
+    /// Moves, undos and takeovers a seat may make in a second (and undos in ten seconds).
+    pub moves_per_second: usize,
+    /// A bot worker is moving for this table now (one at a time: a stale thought is dropped, not joined by another).
+    pub bots_running: bool,
     game: Box<dyn AnyGame>,
     /// The server's balance models, for a balance bot's moves.
     models: Arc<Models>,
@@ -64,6 +79,9 @@ pub struct Table {
     /// Bumped at every change; clients wait for it.
     pub version: u64,
     recent: Vec<Vec<Instant>>,
+    /// Per seat: its recent moves, undos and takeovers, and its recent undos.
+    changes: Vec<Vec<Instant>>,
+    undos: Vec<Vec<Instant>>,
     /// Saved entries before each of the people's decisions: the undo points.
     marks: Vec<usize>,
     /// The bot seat thinking now, if one is.
@@ -72,8 +90,8 @@ pub struct Table {
     pub broken: Option<String>,
     /// Since when the seat to move has been to move (a seat idle long enough may be handed to a bot).
     pub waiting_since: Instant,
-    /// The last request that named this table (idle tables are freed).
-    pub touched: Instant,
+    /// The last move, undo, takeover or join (idle tables are freed; looking, polling included, does not count).
+    pub active: Instant,
 }
 
 /// What a seat is sent: everything it may know, nothing else.
@@ -113,6 +131,10 @@ pub struct SeatState {
     /// A bot failed and the game can go no further.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub broken: Option<String>,
+    /// A continued game waits for these people's seats: each person uploads
+    /// their own download (or a person here hands the seat to a bot).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub waiting_for_people: Vec<usize>,
 }
 
 /// Why a request was refused: the HTTP status and the message.
@@ -122,11 +144,20 @@ pub struct Refusal {
     pub status: u16,
     /// What to tell the client.
     pub message: String,
+    /// Seconds after which asking again may succeed (sent as `Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 /// A refusal with this status and message.
 pub fn refuse(status: u16, message: impl Into<String>) -> Refusal {
-    Refusal { status, message: message.into() }
+    Refusal { status, message: message.into(), retry_after: None }
+}
+
+impl Refusal {
+    /// The same refusal, saying when to ask again.
+    pub fn retry_after(self, seconds: u64) -> Refusal {
+        Refusal { retry_after: Some(seconds), ..self }
+    }
 }
 
 /// An unguessable token: 128 bits from the operating system's generator.
@@ -178,17 +209,22 @@ impl Table {
             seats,
             tokens,
             claimed: vec![true; n],
+            started: true,
+            bots_running: false,
+            moves_per_second: MOVES_PER_SECOND,
             game,
             models,
             logs: vec![Vec::new(); n],
             dropped: vec![0; n],
             version: 0,
             recent: vec![Vec::new(); n],
+            changes: vec![Vec::new(); n],
+            undos: vec![Vec::new(); n],
             marks: Vec::new(),
             thinking: None,
             broken: None,
             waiting_since: now,
-            touched: now,
+            active: now,
         }
     }
 
@@ -238,6 +274,7 @@ impl Table {
             over: game.over(),
             final_scores: game.final_scores(),
             broken: self.broken.clone(),
+            waiting_for_people: self.waiting_for_people(),
         }
     }
 
@@ -265,15 +302,44 @@ impl Table {
         if recent.len() >= REFUSALS_PER_SECOND {
             return Err(refuse(429, "too many refused requests: wait a second"));
         }
-        // A legal move moves the game on (which ends); only refusals can flood.
-        let result = self.try_act(seat, choice);
+        let result = self.paced(seat, false, |t| t.try_act(seat, choice));
         if result.is_err() {
             self.recent[seat].push(now);
         }
         result
     }
 
+    /// Runs a change `seat` asks for (a move, an undo, a takeover) unless the
+    /// seat has made too many in the last second (or, for an undo, too many
+    /// undos in ten seconds); counts it when it is made.
+    fn paced(
+        &mut self,
+        seat: usize,
+        undo: bool,
+        change: impl FnOnce(&mut Table) -> Result<(), Refusal>,
+    ) -> Result<(), Refusal> {
+        let now = Instant::now();
+        self.changes[seat].retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
+        self.undos[seat].retain(|t| now.duration_since(*t).as_secs_f64() < 10.0);
+        if self.changes[seat].len() >= self.moves_per_second {
+            return Err(refuse(429, "that is faster than anyone clicks: wait a second, then go on"));
+        }
+        if undo && self.undos[seat].len() >= self.moves_per_second {
+            return Err(refuse(429, "that is many undos at once: wait a few seconds before taking back more"));
+        }
+        change(self)?;
+        self.changes[seat].push(now);
+        if undo {
+            self.undos[seat].push(now);
+        }
+        self.active = now;
+        Ok(())
+    }
+
     fn try_act(&mut self, seat: usize, choice: Choice) -> Result<(), Refusal> {
+        if !self.started {
+            return Err(self.not_started());
+        }
         match self.game.to_move() {
             None => return Err(refuse(409, "the game is over")),
             Some(s) if s != seat => return Err(refuse(409, format!("it is seat {s}'s turn, not seat {seat}'s"))),
@@ -316,9 +382,54 @@ impl Table {
         Ok(())
     }
 
+    /// The people's seats nobody has taken up yet (a continued game waits for them).
+    pub fn waiting_for_people(&self) -> Vec<usize> {
+        (0..self.seats.len()).filter(|&s| self.seats[s] == HUMAN && !self.claimed[s]).collect()
+    }
+
+    fn not_started(&self) -> Refusal {
+        let seats: Vec<String> = self.waiting_for_people().iter().map(|s| format!("seat {s}")).collect();
+        refuse(
+            409,
+            format!(
+                "this game goes on once everyone is back: waiting for {} (each person uploads their own \
+                 download of the game, or a bot is given the seat)",
+                seats.join(" and ")
+            ),
+        )
+    }
+
+    /// Begins play at a continued game once every person's seat is taken up
+    /// (or given to a bot): what none of the people here has seen (the deck's
+    /// order, the bots' hands) is dealt again from a fresh secret seed and
+    /// recorded, so the copy's future is not the future of the game it was
+    /// copied from. True when play began now. The seat to move keeps its
+    /// cards too (a pending decision names them).
+    pub fn start(&mut self) -> Result<bool, Refusal> {
+        if self.started || !self.waiting_for_people().is_empty() {
+            return Ok(false);
+        }
+        if let Some(mover) = self.game.to_move() {
+            let mut keep: Vec<usize> = (0..self.seats.len()).filter(|&s| self.seats[s] == HUMAN).collect();
+            if !keep.contains(&mover) {
+                keep.push(mover);
+                keep.sort_unstable();
+            }
+            let fresh = rand::rng().next_u64() >> 11;
+            self.game.redeal(&keep, fresh).map_err(|e| refuse(500, e))?;
+        }
+        self.started = true;
+        let line = LogLine::plain(
+            "— everyone is back: the cards none of the people here had seen were shuffled again, and play goes on —"
+                .to_owned(),
+        );
+        self.record(vec![vec![line]; self.seats.len()]);
+        Ok(true)
+    }
+
     /// The next bot move to think about, if a bot is to move; marks it thinking.
     pub fn bot_job(&mut self) -> Option<BotJob> {
-        let seat = self.game.to_move().filter(|&s| self.seats[s] != HUMAN && self.broken.is_none());
+        let seat = self.game.to_move().filter(|&s| self.started && self.seats[s] != HUMAN && self.broken.is_none());
         self.thinking = seat;
         let seat = seat?;
         let seed = self.seed ^ (self.version << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -376,6 +487,10 @@ impl Table {
     /// only while the game goes on. What the person has not seen is dealt again,
     /// so taking back a draw shows nothing of the face-down cards.
     pub fn undo(&mut self, seat: usize) -> Result<(), Refusal> {
+        self.paced(seat, true, |t| t.try_undo(seat))
+    }
+
+    fn try_undo(&mut self, seat: usize) -> Result<(), Refusal> {
         if self.seats.iter().filter(|s| *s == HUMAN).count() != 1 {
             return Err(refuse(409, "undo works at a table with one person only"));
         }
@@ -409,6 +524,16 @@ impl Table {
         bot: &str,
         idle: std::time::Duration,
     ) -> Result<(), Refusal> {
+        self.paced(asker, false, |t| t.try_take_over(asker, seat, bot, idle))
+    }
+
+    fn try_take_over(
+        &mut self,
+        asker: usize,
+        seat: usize,
+        bot: &str,
+        idle: std::time::Duration,
+    ) -> Result<(), Refusal> {
         if self.seats.get(seat).is_none_or(|s| s != HUMAN) {
             return Err(refuse(400, format!("seat {seat} is not a person's seat at this table")));
         }
@@ -420,7 +545,8 @@ impl Table {
         if self.game.over() {
             return Err(refuse(409, "the game is over"));
         }
-        if seat != asker {
+        // A seat nobody has taken up at a continued game is nobody's: it may go to a bot at once.
+        if seat != asker && self.claimed[seat] {
             let idle_for = self.waiting_since.elapsed();
             if self.game.to_move() != Some(seat) || idle_for < idle {
                 return Err(refuse(
@@ -439,6 +565,7 @@ impl Table {
         self.tokens[seat] = None;
         let lines = vec![vec![LogLine::plain(format!("a {bot} bot takes over seat {seat}"))]; self.seats.len()];
         self.record(lines);
+        self.start()?;
         Ok(())
     }
 
@@ -459,16 +586,39 @@ impl Table {
 
     /// This moment as a scenario file (`sanjuan scenario` plays it): the game
     /// reached by play from its seed. It tells every hand and the deck's order,
-    /// so it is written only at a table with one person, or once the game is over.
-    pub fn scenario(&self, seat: usize) -> Result<String, Refusal> {
+    /// so it is written only once the game is over, or at a table with one
+    /// person on their turn: then everything that person has not seen is
+    /// dealt again at the table right after (recorded, as an undo's re-deal
+    /// is), so the file tells nothing of this game's future.
+    pub fn scenario(&mut self, seat: usize) -> Result<String, Refusal> {
+        if self.game.over() {
+            return self.scenario_text(seat);
+        }
         let people = self.seats.iter().filter(|s| *s == HUMAN).count();
-        if people != 1 && !self.game.over() {
+        if people != 1 || !self.started {
             return Err(refuse(
                 409,
-                "a scenario tells every hand and the deck's order: it is written at a table with one person, \
+                "a moment's file tells every hand and the deck's order: it is saved at a table with one person, \
                  or once the game is over",
             ));
         }
+        if self.game.to_move() != Some(seat) {
+            return Err(refuse(409, "save the moment on your turn (the bots are still moving)"));
+        }
+        let text = self.scenario_text(seat)?;
+        let fresh = rand::rng().next_u64() >> 11;
+        self.game.redeal(&[seat], fresh).map_err(|e| refuse(500, e))?;
+        let mut lines = vec![Vec::new(); self.seats.len()];
+        lines[seat].push(LogLine::plain(
+            "— the moment was saved; the cards you have not seen were shuffled again, so the file tells nothing \
+             of what comes —"
+                .to_owned(),
+        ));
+        self.record(lines);
+        Ok(text)
+    }
+
+    fn scenario_text(&self, seat: usize) -> Result<String, Refusal> {
         let saved: toml::Table = self.save().parse().map_err(|e: toml::de::Error| refuse(500, e.to_string()))?;
         let from = engine_game::saved::FromGame {
             players: self.seats.len(),

@@ -8,12 +8,13 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use engine_game::Game as _;
 use http_body_util::BodyExt;
-use sanjuan_web::{Config, Server, app};
+use sanjuan_web::{Config, Server, app, table};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+/// A server for tests that play faster than anyone clicks (pacing has a test of its own).
 fn server() -> Arc<Server> {
-    Server::new(Config { port: 0, ..Config::default() })
+    Server::new(Config { port: 0, moves_per_second: 1_000_000, ..Config::default() })
 }
 
 async fn call(s: &Arc<Server>, method: &str, uri: &str, body: Option<String>) -> (StatusCode, Value) {
@@ -24,6 +25,14 @@ async fn call(s: &Arc<Server>, method: &str, uri: &str, body: Option<String>) ->
     let bytes = res.into_body().collect().await.unwrap().to_bytes();
     let text = String::from_utf8_lossy(&bytes).to_string();
     (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+/// A sealing key the tests' servers share: a second server with it is the first one restarted.
+const KEY: [u8; 32] = [7; 32];
+
+/// A server with this sealing key (as [`server`] otherwise).
+fn keyed(key: [u8; 32]) -> Arc<Server> {
+    Server::new(Config { port: 0, key, moves_per_second: 1_000_000, ..Config::default() })
 }
 
 async fn table(s: &Arc<Server>, ruleset: &str, seats: &[&str], seed: u64) -> (String, Vec<(u64, String)>) {
@@ -455,7 +464,7 @@ async fn download(s: &Arc<Server>, id: &str, token: &str) -> String {
 
 #[tokio::test]
 async fn a_downloaded_game_resumes_at_a_new_table() {
-    let s = server();
+    let s = keyed(KEY);
     let (id, tokens) = table(&s, "second-edition", &["human", "greedy"], 14).await;
     let token = &tokens[0].1;
     for _ in 0..5 {
@@ -469,15 +478,27 @@ async fn a_downloaded_game_resumes_at_a_new_table() {
     let saved = download(&s, &id, token).await;
     // Sealed while the game goes on: no seed, no actions to replay.
     assert!(saved.contains("sealed = 1") && !saved.contains("seed") && !saved.contains("actions"), "{saved}");
+    // While the game is held here, an upload of it (twice, too) joins its
+    // table and gives back the seat's own link: a lost link is found again.
+    for _ in 0..2 {
+        let (status, made) = call(&s, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+        assert_eq!(status, StatusCode::OK, "{made}");
+        assert_eq!(made["table"], json!(id), "no copy of a game being played");
+        assert_eq!(made["seats"][0]["token"], json!(token));
+    }
+    assert_eq!(s.table_count(), 1);
+    // After a restart (a server with the same key), the download continues at a new table.
+    let s = keyed(KEY);
     let (status, made) = call(&s, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
     assert_eq!(status, StatusCode::OK, "{made}");
     let (id2, token2) = (made["table"].as_str().unwrap(), made["seats"][0]["token"].as_str().unwrap());
     let there = state(&s, id2, token2).await;
-    assert_eq!(there["view"], here["view"], "the same position at the new table");
+    assert_eq!(there["view"], here["view"], "the same position at the new table, as the person sees it");
     assert_eq!(there["seats"], json!(["human", "greedy"]));
-    // The same download twice does not give the seat twice.
+    assert!(there["log"].to_string().contains("shuffled again"), "{}", there["log"]);
+    // The same download again joins that table.
     let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
-    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!((status, &v["table"]), (StatusCode::OK, &json!(id2)), "{v}");
     // A changed seal, another server's seal.
     let data = saved.lines().find(|l| l.starts_with("data = ")).unwrap();
     let changed = saved.replace(data, &data.replacen("data = \"", "data = \"AAAA", 1));
@@ -499,29 +520,176 @@ async fn a_downloaded_game_resumes_at_a_new_table() {
     assert!(v["error"].as_str().unwrap().contains("does not offer"), "{v}");
 }
 
+/// Each person's seat at a table of `tokens`, by seat.
+fn token_of(tokens: &[(u64, String)], seat: usize) -> &str {
+    &tokens.iter().find(|(s, _)| *s as usize == seat).unwrap().1
+}
+
+/// Plays `n` decisions at table `id`: each person to move answers with the
+/// first legal answer (the bots answer for themselves).
+async fn play_first(s: &Arc<Server>, id: &str, tokens: &[(u64, String)], n: usize) {
+    for _ in 0..n {
+        let st = state(s, id, &tokens[0].1).await;
+        let Some(mover) = st["to_move"].as_u64() else { return };
+        let t = token_of(tokens, mover as usize);
+        let first = state(s, id, t).await["legal"][0]["text"].as_str().unwrap().to_owned();
+        assert_eq!(act(s, id, t, &first).await.0, StatusCode::OK);
+    }
+}
+
+/// A seat's own hand as its state shows it.
+fn own_hand(st: &Value) -> Value {
+    let seat = st["seat"].as_u64().unwrap() as usize;
+    st["view"]["players"][seat]["hand"].clone()
+}
+
+/// After a restart, a game of two people continues when each has uploaded
+/// their own download: the first upload makes the table, which waits (nobody
+/// moves, not even a bot) for the second; each gets their own hand back.
 #[tokio::test]
 async fn a_sealed_game_of_two_people_resumes_with_each_persons_own_download() {
-    let s = server();
+    let s = keyed(KEY);
     let (id, tokens) = table(&s, "alhambra", &["human", "random", "human"], 21).await;
-    for _ in 0..6 {
-        let st = state(&s, &id, &tokens[0].1).await;
-        let mover = st["to_move"].as_u64().unwrap() as usize;
-        let t = &tokens.iter().find(|(seat, _)| *seat as usize == mover).unwrap().1;
-        let first = state(&s, &id, t).await["legal"][0]["text"].as_str().unwrap().to_owned();
-        assert_eq!(act(&s, &id, t, &first).await.0, StatusCode::OK);
-    }
+    play_first(&s, &id, &tokens, 6).await;
     let mine = download(&s, &id, &tokens[0].1).await;
     let theirs = download(&s, &id, &tokens[1].1).await;
     assert!(!mine.contains("seed") && mine.contains("holders = [0]"), "{mine}");
+    let hands: Vec<Value> = [0, 2].iter().map(|&seat| own_hand(&futures_state(&s, &id, &tokens, seat))).collect();
+    let s = keyed(KEY);
     let (status, first) = call(&s, "POST", "/api/resume", Some(json!({ "saved": mine }).to_string())).await;
     assert_eq!(status, StatusCode::OK, "{first}");
     let seats: Vec<u64> = first["seats"].as_array().unwrap().iter().map(|x| x["seat"].as_u64().unwrap()).collect();
     assert_eq!(seats, [0], "the uploader gets only the seat they held");
+    let copy = first["table"].as_str().unwrap().to_owned();
+    let mine_token = first["seats"][0]["token"].as_str().unwrap().to_owned();
+    let (_, waiting) = call(&s, "GET", &format!("/api/tables/{copy}/state?token={mine_token}"), None).await;
+    assert_eq!(waiting["waiting_for_people"], json!([2]), "{waiting}");
+    assert_eq!(waiting["thinking"], Value::Null, "no bot moves before everyone is back");
+    let answer = waiting["legal"].get(0).map(|a| a["text"].as_str().unwrap().to_owned());
+    if let Some(answer) = answer {
+        let (status, v) = act(&s, &copy, &mine_token, &answer).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("waiting for seat 2"), "{v}");
+    }
     let (status, second) = call(&s, "POST", "/api/resume", Some(json!({ "saved": theirs }).to_string())).await;
     assert_eq!(status, StatusCode::OK, "{second}");
     assert_eq!(second["table"], first["table"], "the second person joins the table the first made");
     assert_eq!(second["seats"][0]["seat"], 2);
     assert_ne!(second["seats"][0]["token"], first["seats"][0]["token"]);
+    let their_token = second["seats"][0]["token"].as_str().unwrap().to_owned();
+    for (token, hand) in [(&mine_token, &hands[0]), (&their_token, &hands[1])] {
+        let st = state(&s, &copy, token).await;
+        assert!(st["waiting_for_people"].is_null(), "{st}");
+        assert_eq!(&own_hand(&st), hand, "each person has their own hand back");
+        assert!(st["log"].to_string().contains("shuffled again"), "{}", st["log"]);
+    }
+}
+
+/// A seat's state at a table, by seat rather than token.
+fn futures_state(s: &Arc<Server>, id: &str, tokens: &[(u64, String)], seat: usize) -> Value {
+    futures::executor::block_on(state(s, id, token_of(tokens, seat)))
+}
+
+/// Issue 50, the peek through an uploaded copy: an upload of a game being
+/// played joins its table, and a copy made after a restart deals again what
+/// its people have not seen, so playing on at the copy foretells nothing of
+/// the game's own draws (today's server of the issue copied seed and deck).
+#[tokio::test]
+async fn an_uploaded_copy_foretells_nothing_of_the_game() {
+    let s = keyed(KEY);
+    let (id, tokens) = table(&s, "second-edition", &["human", "greedy"], 5).await;
+    play_first(&s, &id, &tokens, 3).await;
+    let saved = download(&s, &id, &tokens[0].1).await;
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+    assert_eq!((status, &v["table"]), (StatusCode::OK, &json!(id)), "no copy while the game is played: {v}");
+    let copy_server = keyed(KEY);
+    let (status, v) = call(&copy_server, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let copy = v["table"].as_str().unwrap().to_owned();
+    let copy_tokens = vec![(0, v["seats"][0]["token"].as_str().unwrap().to_owned())];
+    // The same answers at the game and at its copy: the draws part ways.
+    let mut differ = false;
+    for _ in 0..12 {
+        play_first(&s, &id, &tokens, 1).await;
+        play_first(&copy_server, &copy, &copy_tokens, 1).await;
+        let (real, copied) = (state(&s, &id, &tokens[0].1).await, state(&copy_server, &copy, &copy_tokens[0].1).await);
+        differ |= own_hand(&real) != own_hand(&copied);
+    }
+    assert!(differ, "the copy drew what the game drew");
+}
+
+/// Issue 50, the seed through a copy: at a copy after a restart, the seat of
+/// a person who has not uploaded is nobody's (a bot may take it at once, no
+/// waiting for a timeout), the copy then deals again, and the moment's file
+/// (which tells every hand) tells nothing of the other person's real hand.
+#[tokio::test]
+async fn a_copy_hands_out_nothing_of_another_persons_hand() {
+    let s = keyed(KEY);
+    let (id, tokens) = table(&s, "second-edition", &["human", "human", "greedy"], 8).await;
+    play_first(&s, &id, &tokens, 5).await;
+    let saved = download(&s, &id, &tokens[0].1).await;
+    let real = own_hand(&state(&s, &id, token_of(&tokens, 1)).await);
+    let copy_server = keyed(KEY);
+    let (_, v) = call(&copy_server, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+    let (copy, mine) = (v["table"].as_str().unwrap().to_owned(), v["seats"][0]["token"].as_str().unwrap().to_owned());
+    let uri = format!("/api/tables/{copy}/scenario?token={mine}");
+    assert_eq!(call(&copy_server, "GET", &uri, None).await.0, StatusCode::CONFLICT, "two people: no moment's file");
+    let takeover = json!({ "token": mine, "seat": 1, "bot": "greedy" }).to_string();
+    let (status, v) = call(&copy_server, "POST", &format!("/api/tables/{copy}/takeover"), Some(takeover)).await;
+    assert_eq!(status, StatusCode::OK, "an unclaimed seat goes to a bot at once: {v}");
+    let mut moment = None;
+    for _ in 0..20 {
+        let st = state(&copy_server, &copy, &mine).await;
+        if st["to_move"] == json!(0) {
+            let (status, text) = call(&copy_server, "GET", &uri, None).await;
+            assert_eq!(status, StatusCode::OK, "{text}");
+            moment = Some(text.as_str().unwrap().to_owned());
+            break;
+        }
+        play_first(&copy_server, &copy, &[(0, mine.clone())], 1).await;
+    }
+    let moment = moment.expect("seat 0's turn came");
+    let source = engine_rules::files::Source::Disk("moment.toml".into());
+    let game = san_juan::scenario::Scenario::parse(source, moment).unwrap().run().unwrap();
+    let told = serde_json::to_value(game.view(None).unwrap()).unwrap()["players"][1]["hand"].clone();
+    assert_ne!(told, real, "the file tells seat 1's hand at the copy, not its hand in the game");
+}
+
+/// Issue 50, the length channel: two games that differ only in one hidden
+/// answer give downloads of the same length.
+#[tokio::test]
+async fn a_sealed_download_is_as_long_whatever_the_hidden_answers_were() {
+    for ruleset in ["second-edition", "alhambra"] {
+        let s = server();
+        let games =
+            [table(&s, ruleset, &["human", "human"], 13).await, table(&s, ruleset, &["human", "human"], 13).await];
+        // The same answers until a decision whose answers differ in length.
+        let mut lengths = None;
+        for _ in 0..60 {
+            let (id, tokens) = &games[0];
+            let st = state(&s, id, &tokens[0].1).await;
+            let mover = st["to_move"].as_u64().unwrap() as usize;
+            let mine = state(&s, id, token_of(tokens, mover)).await;
+            let texts: Vec<String> =
+                mine["legal"].as_array().unwrap().iter().map(|a| a["text"].as_str().unwrap().to_owned()).collect();
+            let shortest = texts.iter().min_by_key(|t| t.len()).unwrap().clone();
+            let longest = texts.iter().max_by_key(|t| t.len()).unwrap().clone();
+            if longest.len() >= shortest.len() + 4 && mover == 1 {
+                for ((id, tokens), answer) in games.iter().zip([&shortest, &longest]) {
+                    assert_eq!(act(&s, id, token_of(tokens, 1), answer).await.0, StatusCode::OK);
+                }
+                let a = download(&s, &games[0].0, &games[0].1[0].1).await;
+                let b = download(&s, &games[1].0, &games[1].1[0].1).await;
+                lengths = Some((a.len(), b.len(), shortest, longest));
+                break;
+            }
+            for (id, tokens) in &games {
+                assert_eq!(act(&s, id, token_of(tokens, mover), &texts[0]).await.0, StatusCode::OK);
+            }
+        }
+        let (a, b, short, long) = lengths.expect("a decision with answers of different lengths");
+        assert_eq!(a, b, "{ruleset}: `{short}` and `{long}` give downloads of one length");
+    }
 }
 
 /// A small deterministic generator for the tests' random choices.
@@ -758,17 +926,23 @@ async fn swept(s: &Server) -> usize {
 #[tokio::test]
 async fn idle_tables_are_freed_and_making_tables_is_rate_limited() {
     use std::time::Duration;
-    let s = Server::new(Config { port: 0, idle: Duration::ZERO, ..Config::default() });
+    // Looking at a table (polling) does not keep it: only moves do.
+    let s = Server::new(Config { port: 0, idle: Duration::from_millis(200), ..Config::default() });
     let (id, tokens) = table(&s, "second-edition", &["human", "random"], 1).await;
-    state(&s, &id, &tokens[0].1).await;
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_millis(600) {
+        state(&s, &id, &tokens[0].1).await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert_eq!(s.table_count(), 1);
-    assert_eq!(swept(&s).await, 1);
+    assert_eq!(swept(&s).await, 1, "polled all along, but nobody moved");
     let (status, v) = call(&s, "GET", &format!("/api/tables/{id}/state?token={}", tokens[0].1), None).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
-    let s = Server::new(Config { port: 0, finished: Duration::ZERO, ..Config::default() });
+    let s = Server::new(Config { port: 0, finished: Duration::ZERO, moves_per_second: 1_000_000, ..Config::default() });
     let (id, tokens) = table(&s, "alhambra", &["human", "random"], 2).await;
     assert_eq!(s.sweep(), 0, "a game going on stays");
     let token = &tokens[0].1;
+    let early = download(&s, &id, token).await;
     while !state(&s, &id, token).await["over"].as_bool().unwrap() {
         let st = state(&s, &id, token).await;
         assert_eq!(act_id(&s, &id, token, 0, &st["version"], 0).await.0, StatusCode::OK);
@@ -779,12 +953,122 @@ async fn idle_tables_are_freed_and_making_tables_is_rate_limited() {
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
     assert!(v["error"].as_str().unwrap().contains("over"), "{v}");
     assert_eq!(swept(&s).await, 1, "a finished game is freed");
+    // A game is played once: an early download of it is not played again.
+    let (status, v) = call(&s, "POST", "/api/resume", Some(json!({ "saved": early }).to_string())).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("has ended"), "{v}");
     let s = Server::new(Config { port: 0, tables_per_minute: 2, ..Config::default() });
     table(&s, "second-edition", &["human", "random"], 1).await;
     table(&s, "second-edition", &["human", "random"], 2).await;
     let body = json!({ "ruleset": "second-edition", "seats": ["human", "random"] }).to_string();
     let (status, v) = call(&s, "POST", "/api/tables", Some(body)).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+}
+
+/// A request from client address `10.0.0.N`: its status, body and `Retry-After`.
+async fn call_from(s: &Arc<Server>, n: u8, method: &str, uri: &str, body: String) -> (StatusCode, Value, Option<u64>) {
+    let addr = std::net::SocketAddr::from(([10, 0, 0, n], 4000));
+    let mut req = Request::builder().method(method).uri(uri).header("content-type", "application/json");
+    req = req.extension(axum::extract::ConnectInfo(addr));
+    let res = app(Arc::clone(s)).oneshot(req.body(Body::from(body)).unwrap()).await.unwrap();
+    let status = res.status();
+    let retry = res.headers().get("retry-after").and_then(|v| v.to_str().ok()?.parse().ok());
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null), retry)
+}
+
+/// Issue 50, the lock-out: one address making tables as fast as it can holds
+/// only its share, many addresses filling the server leave a new visitor a
+/// clear wait (never longer than `reclaim`), and once the quietest table has
+/// been quiet that long the visitor gets a table.
+#[tokio::test]
+async fn nobody_locks_out_a_new_visitor() {
+    use std::time::Duration;
+    let config = |reclaim| Config {
+        port: 0,
+        max_tables: 6,
+        tables_per_address: 2,
+        tables_per_minute: 1000,
+        reclaim,
+        ..Config::default()
+    };
+    let new = || json!({ "ruleset": "second-edition", "seats": ["human", "random"] }).to_string();
+    let s = Server::new(config(Duration::from_secs(600)));
+    let mut statuses = Vec::new();
+    for _ in 0..10 {
+        statuses.push(call_from(&s, 1, "POST", "/api/tables", new()).await);
+    }
+    assert!(statuses[..2].iter().all(|(s, _, _)| *s == StatusCode::OK), "{statuses:?}");
+    for (status, v, retry) in &statuses[2..] {
+        assert_eq!(*status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("you have 2 tables open"), "{v}");
+        assert_eq!(*retry, Some(60));
+    }
+    // Many addresses: the server fills up; the next visitor is told how long to wait.
+    for n in 2..=20 {
+        call_from(&s, n, "POST", "/api/tables", new()).await;
+    }
+    assert_eq!(s.table_count(), 6);
+    let (status, v, retry) = call_from(&s, 99, "POST", "/api/tables", new()).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    let retry = retry.expect("a Retry-After");
+    assert!((1..=601).contains(&retry), "{retry}");
+    assert!(v["error"].as_str().unwrap().contains(&format!("try again in {retry} s")), "{v}");
+    // The same, where tables nobody moves at give way at once.
+    let s = Server::new(config(Duration::ZERO));
+    for n in 1..=20 {
+        call_from(&s, n, "POST", "/api/tables", new()).await;
+    }
+    assert_eq!(s.table_count(), 6);
+    let (status, v, _) = call_from(&s, 99, "POST", "/api/tables", new()).await;
+    assert_eq!(status, StatusCode::OK, "the quietest table gave way: {v}");
+    assert_eq!(s.table_count(), 6);
+}
+
+/// Issue 50, undo and acts not paced: a seat that moves and takes back in a
+/// loop is slowed down, and however many changes arrive, a table has one bot
+/// worker at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_and_undos_are_paced_and_a_table_has_one_bot_worker() {
+    let s = Server::new(Config { port: 0, ..Config::default() });
+    let undo = |token: &str| json!({ "token": token }).to_string();
+    let (id, tokens) = table(&s, "second-edition", &["human", "random", "random"], 3).await;
+    let token = tokens[0].1.clone();
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        let st = state(&s, &id, &token).await;
+        let first = st["legal"][0]["text"].as_str().unwrap().to_owned();
+        let played = act(&s, &id, &token, &first).await.0;
+        let undone = call(&s, "POST", &format!("/api/tables/{id}/undo"), Some(undo(&token))).await;
+        statuses.push((played, undone.0));
+    }
+    // Twelve pairs take well under ten seconds: at most that many undos went through.
+    let undos_ok = statuses.iter().filter(|(_, u)| *u == StatusCode::OK).count();
+    assert!(undos_ok <= table::MOVES_PER_SECOND, "{statuses:?}");
+    assert!(statuses.iter().any(|(_, u)| *u == StatusCode::TOO_MANY_REQUESTS), "{statuses:?}");
+    // Moves and undos at once, while search bots think: one worker at a time.
+    let s = Server::new(Config { port: 0, moves_per_second: 1_000_000, ..Config::default() });
+    let (id, tokens) = table(&s, "second-edition", &["human", "mcts:30", "mcts:30"], 4).await;
+    let token = tokens[0].1.clone();
+    let mut most = 0;
+    for _ in 0..6 {
+        let st = state(&s, &id, &token).await;
+        let first = st["legal"][0]["text"].as_str().unwrap().to_owned();
+        let watch = async {
+            for _ in 0..40 {
+                most = most.max(s.bot_workers());
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+        };
+        let undo_uri = format!("/api/tables/{id}/undo");
+        let _ = tokio::join!(
+            act(&s, &id, &token, &first),
+            call(&s, "POST", &undo_uri, Some(undo(&token))),
+            act(&s, &id, &token, &first),
+            watch,
+        );
+    }
+    assert!(most <= 1, "{most} bot workers at one table");
 }
 
 /// "Save this moment as a scenario": at a table with one person, the file
@@ -807,6 +1091,10 @@ async fn a_moment_is_saved_as_a_scenario_that_reaches_the_same_position() {
         assert_eq!(status, StatusCode::OK, "{text}");
         let text = text.as_str().unwrap().to_owned();
         assert!(text.contains("[from_game]") && text.contains(&format!("ruleset = \"{ruleset}\"")), "{text}");
+        // The table deals again what the person has not seen: the file tells nothing of what comes.
+        let after = state(&s, &id, token).await;
+        assert_eq!(after["view"], here["view"], "a re-deal changes nothing the person sees");
+        assert!(after["log"].to_string().contains("shuffled again"), "{}", after["log"]);
         let source = engine_rules::files::Source::Disk("moment.toml".into());
         let hands =
             |v: &Value| v["players"].as_array().unwrap().iter().map(|p| p["hand_size"].clone()).collect::<Vec<_>>();
@@ -928,7 +1216,7 @@ mod browser {
     }
 
     async fn serve(rulesets: Vec<String>) -> String {
-        let server = Server::new(Config { port: 0, rulesets, ..Config::default() });
+        let server = Server::new(Config { port: 0, rulesets, moves_per_second: 1_000, ..Config::default() });
         let (addr, serving) = bind(server).await.unwrap();
         tokio::spawn(serving);
         format!("http://{addr}")

@@ -898,6 +898,7 @@ impl Server {
         use std::io::BufRead;
         let mut child = common::command()
             .args(["serve", "--port", "0", "--max-tables", "1000000", "--tables-per-minute", "1000000"])
+            .args(["--tables-per-address", "1000000", "--moves-per-second", "1000000"])
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -79,7 +79,9 @@ mod tests {
         }
         assert_eq!(Redeal { at: 0, seats: vec![0, 2], seed: 9 }.text(), "redeal 0+2 9");
         assert_eq!(Redeal::parse("redeal 1 5"), Some((vec![1], 5)), "the one-seat entry of older files");
-        for bad in ["redeal 2+0 5", "redeal 1+1 5", "redeal 64 5", "redeal + 5", "redeal 0+ 5", "redeal 0", "redeal 0 5 6"] {
+        for bad in
+            ["redeal 2+0 5", "redeal 1+1 5", "redeal 64 5", "redeal + 5", "redeal 0+ 5", "redeal 0", "redeal 0 5 6"]
+        {
             assert_eq!(Redeal::parse(bad), None, "{bad}");
         }
     }
