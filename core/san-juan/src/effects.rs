@@ -817,7 +817,7 @@ impl Game {
         self.discard.push(gone.card);
         self.discard.extend(gone.good);
         self.discard.extend_from_slice(&gone.under);
-        self.discard.extend_from_slice(&gone.covered);
+        self.discard.extend(gone.covered_cards());
         self.refresh_hook_masks();
         let moved = |slot: usize| match slot.cmp(&at) {
             std::cmp::Ordering::Less => Some(slot),

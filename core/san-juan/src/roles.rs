@@ -11,7 +11,7 @@ use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
 use crate::error::GameError;
-use crate::game::{BuildOption, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards};
+use crate::game::{BuildOption, Covered, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards};
 use crate::game::{DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 use crate::hooks::{self, Ctx, EventFacts, Hook};
 
@@ -599,7 +599,12 @@ impl Game {
                 }
                 let s = &mut self.players[seat].city[slot];
                 let old = std::mem::replace(&mut s.card, card);
-                s.covered.push(old);
+                // The covered building keeps its history; the new one starts afresh.
+                s.covered.push(Covered {
+                    card: old,
+                    built_round: s.built_round,
+                    counter: std::mem::take(&mut s.counter),
+                });
                 s.active = false;
                 s.uses = 0;
                 s.built_round = self.round;
@@ -613,10 +618,10 @@ impl Game {
         self.refresh_seat_mask(seat);
         self.event(Some(seat), |g| {
             let over =
-                over.map(|s| format!(" over {}", g.rs.cards.id(*g.players[seat].city[s].covered.last().unwrap())));
+                over.map(|s| format!(" over {}", g.rs.cards.id(g.players[seat].city[s].covered.last().unwrap().card)));
             format!("seat {seat} has built {}{} for {}", g.rs.cards.id(card), over.unwrap_or_default(), n_cards(paid))
         });
-        let over_card = over.and_then(|s| self.players[seat].city[s].covered.last().copied());
+        let over_card = over.and_then(|s| self.players[seat].city[s].covered.last().map(|c| c.card));
         let built = |c: &mut Ctx| {
             c.target = Some(card);
             c.over = over_card;

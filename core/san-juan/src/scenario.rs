@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cards::{CardIdx, Kind};
 use crate::error::{GameError, LoadError};
-use crate::game::{Game, Player, Slot};
+use crate::game::{Covered, Game, Player, Slot};
 use crate::rng;
 use crate::ruleset::Ruleset;
 
@@ -188,7 +188,7 @@ impl Scenario {
                     let path = format!("{base}.{i}");
                     let c = self.lookup(rs, b, &path)?;
                     self.take(pool, game, c, &format!("seat {seat} covered"), &path)?;
-                    game.players[seat].city[slot].covered.push(c);
+                    game.players[seat].city[slot].covered.push(Covered { card: c, built_round: 0, counter: 0 });
                 }
             }
             for (i, h) in p.hand.iter().enumerate() {
@@ -235,7 +235,8 @@ impl Scenario {
             for (b, &count) in &p.under {
                 let path = format!("players.{seat}.under.{b}");
                 let c = self.lookup(rs, b, &path)?;
-                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c || s.covered.contains(&c))
+                let Some(slot) =
+                    game.players[seat].city.iter().position(|s| s.card == c || s.covered_cards().any(|x| x == c))
                 else {
                     return Err(self.err(&path, format!("seat {seat}: cards under `{b}`, which is not built")));
                 };

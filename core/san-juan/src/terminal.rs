@@ -419,7 +419,7 @@ pub fn end_text(game: &Game, seat: usize, seats: &[String]) -> Result<Vec<Line>,
 /// covers, a good, the cards under it (for their owner only: face down), its counter.
 fn building_label(cards: &CardTable, s: &Slot, sees_under: bool, covered: bool) -> String {
     let mut t = cards.id(s.card).to_owned();
-    if let Some(&c) = s.covered.last().filter(|_| covered) {
+    if let Some(c) = s.covered.last().map(|c| c.card).filter(|_| covered) {
         t.push_str(&format!("(over {})", cards.id(c)));
     }
     if s.good.is_some() {

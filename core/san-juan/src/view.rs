@@ -150,7 +150,7 @@ impl Game {
                     .holding(p.city.iter().map(|s| cards.id(s.card).to_owned()).collect()),
                 goods: p.city.iter().filter(|s| s.good.is_some()).map(|s| cards.id(s.card).to_owned()).collect(),
                 under,
-                covered: p.city.iter().flat_map(|s| s.covered.iter()).map(|&c| cards.id(c).to_owned()).collect(),
+                covered: p.city.iter().flat_map(|s| s.covered_cards()).map(|c| cards.id(c).to_owned()).collect(),
                 score: if sees_all { Some(self.score(seat)?.view()) } else { None },
                 counters: p
                     .city

@@ -109,7 +109,7 @@ impl Game {
             p.hand.iter().for_each(&mut add);
             for s in &p.city {
                 add(&s.card);
-                s.covered.iter().chain(&s.under).chain(s.good.iter()).for_each(&mut add);
+                s.covered.iter().map(|c| &c.card).chain(&s.under).chain(s.good.iter()).for_each(&mut add);
             }
         }
         count

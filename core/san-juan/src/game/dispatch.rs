@@ -363,7 +363,7 @@ impl Game {
             under: s.under.len() as i32,
             counter: s.counter,
             built: s.built_round,
-            covered: s.covered.clone(),
+            covered: s.covered_cards().collect(),
             working: s.active,
         };
         let seats = self

@@ -49,8 +49,8 @@ pub(crate) use step::Step;
 pub struct Slot {
     /// The building in play.
     pub card: CardIdx,
-    /// Buildings covered by it (crane), out of play.
-    pub covered: Vec<CardIdx>,
+    /// Buildings covered by it (crane), out of play, first covered first; each keeps its history.
+    pub covered: Vec<Covered>,
     /// The good on it: a face-down card.
     pub good: Option<CardIdx>,
     /// Cards under it (chapel, bank, harbor); they stay when it is covered.
@@ -92,7 +92,25 @@ impl Clone for Slot {
     }
 }
 
+/// A building covered by another (crane): the card, with the round it was
+/// built and the counter it had kept, which stay with it (the building on top
+/// starts afresh).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Covered {
+    /// The covered building.
+    pub card: CardIdx,
+    /// The round it had been built in (0: at setup or placed by a scenario).
+    pub built_round: u32,
+    /// Its counter when it was covered.
+    pub counter: i32,
+}
+
 impl Slot {
+    /// The buildings covered by this one, first covered first.
+    pub fn covered_cards(&self) -> impl Iterator<Item = CardIdx> + '_ {
+        self.covered.iter().map(|c| c.card)
+    }
+
     /// A freshly built (or scenario-placed) building.
     pub fn new(card: CardIdx, active: bool) -> Self {
         Slot {
