@@ -30,6 +30,10 @@ engine_game::scenario_seat! {
         pub covered: BTreeMap<String, Vec<String>>,
         /// The counter of a building (its first copy in play): `{ granary = 3 }`.
         pub counters: BTreeMap<String, i32>,
+        /// The player's named counters (a script's `player_counter` effect): `{ toll = 2 }`.
+        pub player_counters: BTreeMap<String, i32>,
+        /// The round a building in play (its first copy) was built: `{ library = 3 }` (0, the default: before the game).
+        pub built: BTreeMap<String, u32>,
     }
 }
 
@@ -253,6 +257,28 @@ impl Scenario {
                     return Err(self.err(&path, format!("seat {seat}: a counter on `{b}`, which is not built")));
                 };
                 game.players[seat].city[slot].counter = value;
+            }
+            for (b, &round) in &p.built {
+                let path = format!("players.{seat}.built.{b}");
+                let c = self.lookup(rs, b, &path)?;
+                let Some(slot) = game.players[seat].city.iter().position(|s| s.card == c) else {
+                    return Err(
+                        self.err(&path, format!("seat {seat}: `{b}` was built when? It is not in its buildings"))
+                    );
+                };
+                if round > game.round {
+                    return Err(self
+                        .err(&path, format!("round {round} is after this scenario's round {}", game.round))
+                        .help("a building in play was built in this round or before"));
+                }
+                game.players[seat].city[slot].built_round = round;
+            }
+            for (name, &value) in &p.player_counters {
+                let path = format!("players.{seat}.player_counters.{name}");
+                if name.is_empty() || name.len() > 64 {
+                    return Err(self.err(&path, "a counter's name is 1 to 64 characters, as a script writes it"));
+                }
+                std::sync::Arc::make_mut(&mut game.players[seat].counters).push((name.as_str().into(), value));
             }
         }
         Ok(())
