@@ -8,7 +8,7 @@ dirs="$*"
 for d in $dirs; do
   d=${d%/}
   out=$($S check --ruleset "$d/ruleset.toml" 2>&1)
-  if [ $? -eq 0 ]; then echo "PASS $d/ruleset.toml"; else echo "FAIL $d/ruleset.toml: $(echo "$out" | grep -m1 -E 'error|rror')"; fi
+  if [ $? -eq 0 ]; then echo "PASS $d/ruleset.toml"; else echo "FAIL $d/ruleset.toml: $(echo "$out" | grep -E "^error" | tr "\n" "|")"; fi
   for f in "$d"/scenarios/*.toml; do
     out=$($S scenario "$f" --check 2>&1)
     if [ $? -eq 0 ]; then echo "PASS $f"; else echo "FAIL $f: $(echo "$out" | grep -m1 -E 'error|check failed')"; fi
