@@ -2,7 +2,7 @@
 # Run every corpus design: `sanjuan check` on its ruleset, `sanjuan scenario --check` on each
 # scenario. Prints one line per file: PASS, or FAIL with the first error line.
 # Usage (from the repository root): corpus/run.sh [design folder ...]
-S=${SANJUAN:-/tmp/corpus-bin/sanjuan}
+S=${SANJUAN:-sanjuan}
 dirs="$*"
 [ -z "$dirs" ] && dirs=$(ls -d corpus/san-juan/*/ corpus/alhambra/*/)
 for d in $dirs; do
