@@ -57,6 +57,14 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
         &["seat"],
         "#{ remove_good: \"self\" }: the good on this building (or as add_good, `seat` too) is discarded",
     ),
+    (
+        "move",
+        &["from_building", "to_building", "from_seat", "to_seat"],
+        "#{ move: \"good\", from_building: \"self\", to_building: \"coffee_roaster\" }: the good on one building \
+         goes onto another that carries goods and has none (each building \"self\", \"target\" or an id: the first \
+         of that id with a good, or without one, of the owner or of `from_seat` / `to_seat`); nothing happens when \
+         there is no good to move or no room for it",
+    ),
     ("tuck", &[], "#{ tuck: n }: the owner may put up to n hand cards under this building"),
     (
         "reveal",
@@ -107,6 +115,7 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
 const VALUES: &[(&str, &str, &[&str])] = &[
     ("choose_cards", "from", &["hand", "buildings", "goods", "empty"]),
     ("grant", "grant", &["sell", "produce", "discount"]),
+    ("move", "move", &["good"]),
 ];
 
 /// Every effect as the script host checks a map written in a hook: its keys and values.
@@ -211,6 +220,8 @@ pub enum Effect {
     RemoveBuilding { seat: usize, slot: Option<usize> },
     /// The good on a building is discarded.
     RemoveGood { seat: usize, slot: Option<usize> },
+    /// The good on one building (`seat`, `slot`) goes onto another (`to`, `to_slot`).
+    MoveGood { seat: usize, slot: Option<usize>, to: usize, to_slot: Option<usize> },
     /// The owner may tuck hand cards under this building.
     Tuck { n: i32 },
     /// Cards turned face up, some kept (up to `keep`, or none, when `optional`).
@@ -401,6 +412,27 @@ impl Game {
             })
         };
         let building = |map: &Map| building_at(map, name);
+        // A building a good moves from (`good`: it has one) or to (it carries goods and has none).
+        let good_end = |key: &str, seat_key: &str, good: bool| -> Result<(usize, Option<usize>), String> {
+            let which = text(map, key)
+                .map_err(|_| format!("`move: \"good\"` needs `{key}`: \"self\", \"target\" or a building id"))?;
+            let whose = seat_of(seat_key, owner)?;
+            Ok(match which.as_str() {
+                "self" => (owner, Some(at.slot)),
+                "target" => at
+                    .target
+                    .map(|(s, slot)| (s, Some(slot)))
+                    .ok_or("\"target\": this hook has no building just built")?,
+                id => {
+                    let card = self.rs.cards.lookup(id)?;
+                    let holds = self.rs.cards.get(card).holds_good;
+                    let slot = self.players[whose].city.iter().position(|s| {
+                        s.card == card && (if good { s.good.is_some() } else { holds && s.good.is_none() })
+                    });
+                    (whose, slot)
+                }
+            })
+        };
         Ok(match name {
             "draw" => Effect::Draw { seat: seat_of("seat", owner)?, n: amount(0)? },
             "discard" => match self.card_list(map, name)? {
@@ -429,6 +461,18 @@ impl Game {
             "remove_building" => {
                 let (seat, slot) = building(map)?;
                 Effect::RemoveBuilding { seat, slot }
+            }
+            "move" => {
+                let what = text(map, name)?;
+                if what != "good" {
+                    return Err(format!(
+                        "`move: \"{what}\"`: a script moves \"good\" (a building's good onto another building); \
+                         cards between hands: `give`, `take_random`; to the discard pile: `discard`, `remove_good`"
+                    ));
+                }
+                let (seat, slot) = good_end("from_building", "from_seat", true)?;
+                let (to, to_slot) = good_end("to_building", "to_seat", false)?;
+                Effect::MoveGood { seat, slot, to, to_slot }
             }
             "tuck" => Effect::Tuck { n: amount(0)? },
             "reveal" => {
@@ -671,6 +715,10 @@ impl Game {
             }
             Effect::AddGood { seat: who, slot: at } => self.add_good(seat, card, who, at),
             Effect::RemoveGood { seat: who, slot: at } => self.remove_good(seat, card, who, at),
+            Effect::MoveGood { seat: who, slot: Some(at), to, to_slot: Some(to_at) } => {
+                self.move_good(seat, card, (who, at), (to, to_at));
+            }
+            Effect::MoveGood { .. } => {}
             Effect::RemoveBuilding { seat: who, slot: Some(at) } => self.remove_building(seat, card, who, at),
             Effect::RemoveBuilding { slot: None, .. } => {}
             Effect::Tuck { n } => {
@@ -808,6 +856,43 @@ impl Game {
         }
     }
 
+    /// `move: "good"`: the good on building `from` goes onto the empty building
+    /// `to` (which carries goods): face down all along, so the card is told to nobody.
+    fn move_good(&mut self, seat: usize, card: CardIdx, from: (usize, usize), to: (usize, usize)) {
+        if from == to
+            || self.players[to.0].city[to.1].good.is_some()
+            || !self.rs.cards.get(self.players[to.0].city[to.1].card).holds_good
+        {
+            return;
+        }
+        let Some(good) = self.players[from.0].city[from.1].good.take() else { return };
+        self.players[to.0].city[to.1].good = Some(good);
+        let (on, onto) = (self.players[from.0].city[from.1].card, self.players[to.0].city[to.1].card);
+        self.event_from(seat, card, |g| {
+            let whose = |s: usize| if s == seat { String::new() } else { format!("seat {s}'s ") };
+            format!(
+                "seat {seat}: {} moves the good on {}{} onto {}{}",
+                g.name_of(card),
+                whose(from.0),
+                g.rs.cards.id(on),
+                whose(to.0),
+                g.rs.cards.id(onto)
+            )
+        });
+        self.publish(GOOD_REMOVED, |_| EventFacts {
+            building: Some(on),
+            why: "moved",
+            by: Some(card),
+            ..EventFacts::new("good_removed", from.0)
+        });
+        self.publish(GOOD_PLACED, |_| EventFacts {
+            building: Some(onto),
+            why: "moved",
+            by: Some(card),
+            ..EventFacts::new("good_placed", to.0)
+        });
+    }
+
     /// `remove_building`: building `at` of `who` leaves the city for the discard
     /// pile with what it holds. Work still queued that names a building of that
     /// city by its place is moved along (the removed building's own is dropped).
@@ -832,6 +917,14 @@ impl Game {
                 && *s == who
             {
                 *slot = slot.and_then(moved);
+            }
+            if let Effect::MoveGood { seat, slot, to, to_slot } = &mut q.effect {
+                if *seat == who {
+                    *slot = slot.and_then(moved);
+                }
+                if *to == who {
+                    *to_slot = to_slot.and_then(moved);
+                }
             }
             if q.seat != who {
                 return true;

@@ -575,7 +575,7 @@ pub static HOOKS: &[HookSpec] = &[
         effects: true,
         results: &[],
         range: Some((0, 20)),
-        doc: "called for each of the owner's buildings after a good left one of the owner's buildings (ctx.event.building, ctx.event.why: sold, spent, covered, building; ctx.event.by); return the number of cards the owner draws, or effects",
+        doc: "called for each of the owner's buildings after a good left one of the owner's buildings (ctx.event.building, ctx.event.why: sold, spent, covered, building, moved; ctx.event.by); return the number of cards the owner draws, or effects",
     },
     HookSpec {
         name: "on_other_good_removed",
@@ -583,7 +583,7 @@ pub static HOOKS: &[HookSpec] = &[
         effects: true,
         results: &[],
         range: Some((0, 20)),
-        doc: "called for each building of every other player after a good left one of another player's buildings, from that player's left (ctx.actor; ctx.event.building, ctx.event.why: sold, spent, covered, building; ctx.event.by); return the number of cards the owner draws, or effects",
+        doc: "called for each building of every other player after a good left one of another player's buildings, from that player's left (ctx.actor; ctx.event.building, ctx.event.why: sold, spent, covered, building, moved; ctx.event.by); return the number of cards the owner draws, or effects",
     },
     HookSpec {
         name: "on_any_good_removed",
@@ -591,7 +591,7 @@ pub static HOOKS: &[HookSpec] = &[
         effects: true,
         results: &[],
         range: Some((0, 20)),
-        doc: "called for each building of every player after a good left one of any player's buildings, that player's first (ctx.actor; ctx.event.building, ctx.event.why: sold, spent, covered, building; ctx.event.by); return the number of cards the owner draws, or effects",
+        doc: "called for each building of every player after a good left one of any player's buildings, that player's first (ctx.actor; ctx.event.building, ctx.event.why: sold, spent, covered, building, moved; ctx.event.by); return the number of cards the owner draws, or effects",
     },
     HookSpec {
         name: "on_counter_changed",

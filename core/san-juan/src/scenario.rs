@@ -275,8 +275,8 @@ impl Scenario {
             }
             for (name, &value) in &p.player_counters {
                 let path = format!("players.{seat}.player_counters.{name}");
-                if name.is_empty() || name.len() > 64 {
-                    return Err(self.err(&path, "a counter's name is 1 to 64 characters, as a script writes it"));
+                if name.is_empty() || name.len() > 40 {
+                    return Err(self.err(&path, "a counter's name has 1 to 40 characters, as a script writes it"));
                 }
                 std::sync::Arc::make_mut(&mut game.players[seat].counters).push((name.as_str().into(), value));
             }

@@ -609,6 +609,11 @@ impl ScriptHost {
             k.split_once('_').unwrap_or(("", k))
         }
         let ((verb, thing), (near_verb, near_thing)) = (split(key), split(near));
+        // A verb that is an effect of its own taking its thing as the value: `move_good` is `move: "good"`.
+        let takes = |e: &EffectSpec| e.values.iter().any(|(k, v)| *k == e.name && v.contains(&thing));
+        if self.effects.iter().any(|e| e.name == verb && takes(e)) {
+            return format!("did you mean `{verb}: \"{thing}\"`? ");
+        }
         let same_thing = |t: &str| t.trim_end_matches('s') == thing.trim_end_matches('s');
         if verb == near_verb || !same_thing(near_thing) || verb.is_empty() {
             return format!("did you mean `{near}`? ");

@@ -484,6 +484,11 @@ fn a_wrong_effect_stops_the_game_naming_card_file_hook_and_what_is_wrong() {
             "`of: 1` with `from: \"hand\"`: a hand is secret",
         ),
         ("fn on_produced(ctx) { #{ remove_good: \"self\", seat: 1 } }\n", "\"self\" is one building already"),
+        (
+            "fn on_produced(ctx) { let w = \"ca\"; w += \"rd\"; #{ move: w, to_building: \"well\" } }\n",
+            "a script moves \"good\"",
+        ),
+        ("fn on_produced(ctx) { #{ move: \"good\", from_building: \"self\" } }\n", "needs `to_building`"),
         ("fn on_produced(ctx) { let f = \"fu\"; f += \"ll\"; #{ choose_cards: 1, from: f } }\n", "or \"empty\""),
         ("fn on_produced(ctx) { #{ reveal: 2, optional: 1 } }\n", "`optional` is a i32, expected true or false"),
     ] {

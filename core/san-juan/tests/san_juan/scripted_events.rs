@@ -469,8 +469,11 @@ fn did_you_mean_does_not_offer_the_opposite_effect() {
     let (_dir, rs) = with_card("porter", "fn on_role(ctx) { #{ move_good: 1 } }\n");
     let err = rs.unwrap_err();
     assert!(err.contains("`move_good` is not an effect"), "{err}");
-    assert!(err.contains("the effects on good are add_good, remove_good"), "{err}");
+    assert!(err.contains("did you mean `move: \"good\"`?"), "{err}");
     assert!(!err.contains("did you mean `remove_good`"), "{err}");
+    let (_dir, rs) = with_card("porter", "fn on_role(ctx) { #{ discard_good: 1 } }\n");
+    let err = rs.unwrap_err();
+    assert!(!err.contains("`discard: \"good\"`"), "discard takes no \"good\": {err}");
     let (_dir, rs) = with_card("porter", "fn on_role(ctx) { #{ remove_goods: 1 } }\n");
     let err = rs.unwrap_err();
     assert!(err.contains("did you mean `remove_good`?"), "{err}");
