@@ -416,7 +416,9 @@ pub struct Hooks {
     type_masks: Vec<HookMask>,
     /// Per currency: a bit per hook its script defines.
     currency_masks: Vec<HookMask>,
-    /// Every type's and currency's bits: 0 when no card has a script, so a game pays nothing for them.
+    /// The rules script's owner and its bits (0 without one).
+    rules: (usize, HookMask),
+    /// Every type's, currency's and the rules script's bits: 0 when nothing has a script, so a game pays nothing for them.
     union: HookMask,
 }
 
@@ -482,14 +484,15 @@ impl Hooks {
         }
     }
 
-    /// Compiles the scoring script, the neutral collector's script and the
+    /// Compiles the scoring script, the neutral collector's script, the
     /// scripts of the building types and currencies that have one (each named
-    /// by its owner's name, e.g. `building type bazaar`).
+    /// by its owner's name, e.g. `building type bazaar`) and the rules script.
     pub fn load(
         score: &Source,
         neutral: &Source,
         types: &[(String, Option<Source>)],
         currencies: &[(String, Option<Source>)],
+        rules: Option<&Source>,
     ) -> Result<Hooks, Vec<LoadError>> {
         let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |lib| {
             // `ctx.player_counter("name")`: the owner's counter of that name, 0 if never set.
@@ -509,6 +512,9 @@ impl Hooks {
         for (name, source) in types.iter().chain(currencies) {
             errors.extend(host.add_owner(name, source.as_ref()));
         }
+        // The rules script is the last owner: every player hears its hooks.
+        let rules_owner = FIRST_TYPE + types.len() + currencies.len();
+        errors.extend(host.add_owner("the rules script", rules));
         if errors.is_empty() {
             for (owner, hook, source) in [(SCORE, SCORE, score), (NEUTRAL, NEUTRAL, neutral)] {
                 if !host.listens(hook, owner) {
@@ -528,12 +534,13 @@ impl Hooks {
         let may = |owner: usize, h: usize| match owner {
             SCORE => h == SCORE,
             NEUTRAL => h == NEUTRAL,
-            o if o < FIRST_TYPE + types.len() => h > NEUTRAL,
+            o if o < FIRST_TYPE + types.len() || o == rules_owner => h > NEUTRAL,
             _ => CURRENCY_HOOKS.iter().any(|c| *c as usize == h),
         };
         let sources: Vec<Option<&Source>> = [Some(score), Some(neutral)]
             .into_iter()
             .chain(types.iter().chain(currencies).map(|(_, s)| s.as_ref()))
+            .chain([rules])
             .collect();
         for (owner, source) in sources.iter().enumerate() {
             let Some(source) = source else { continue };
@@ -545,6 +552,7 @@ impl Hooks {
                         SCORE => "the scoring script".to_owned(),
                         NEUTRAL => "the neutral collector's script".to_owned(),
                         o if o < FIRST_TYPE + types.len() => types[o - FIRST_TYPE].0.clone(),
+                        o if o == rules_owner => "the rules script".to_owned(),
                         o => currencies[o - FIRST_TYPE - types.len()].0.clone(),
                     };
                     // At the function in the designer's script, not at the key of the ruleset that names it.
@@ -563,10 +571,11 @@ impl Hooks {
         let mask = |o: usize| host.owner_mask(o);
         let type_masks: Vec<HookMask> = (0..types.len()).map(|t| mask(FIRST_TYPE + t)).collect();
         let currency_masks: Vec<HookMask> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
-        let union = type_masks.iter().chain(&currency_masks).fold(0, |m, b| m | b);
+        let rules_mask = mask(rules_owner);
+        let union = type_masks.iter().chain(&currency_masks).fold(rules_mask, |m, b| m | b);
         let member = |name| CTX_MORE.iter().position(|m| *m == name);
         let (card, target) = (member("card"), member("target"));
-        let owners = FIRST_TYPE + types.len() + currencies.len();
+        let owners = rules_owner + 1;
         let card_and_target_only = (0..owners)
             .map(|o| {
                 let only = |h: usize| {
@@ -582,6 +591,7 @@ impl Hooks {
             card_and_target_only,
             type_masks,
             currency_masks,
+            rules: (rules_owner, rules_mask),
             union,
         })
     }
@@ -609,6 +619,17 @@ impl Hooks {
     #[inline]
     pub fn currency_listens(&self, hook: Hook, c: usize) -> bool {
         self.currency_masks.get(c).is_some_and(|&m| has_hook(m, hook as usize))
+    }
+
+    /// True when the rules script defines `hook`.
+    #[inline]
+    pub fn rules_listen(&self, hook: Hook) -> bool {
+        has_hook(self.rules.1, hook as usize)
+    }
+
+    /// The rules script's owner number.
+    pub fn rules_owner(&self) -> usize {
+        self.rules.0
     }
 
     /// The script owner of building type `t`.

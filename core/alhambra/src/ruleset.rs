@@ -237,6 +237,9 @@ struct ScriptPaths {
     score: Option<String>,
     /// The neutral collector's script (`on_neutral`).
     neutral: Option<String>,
+    /// The ruleset's own rules as a script: every card hook (modifiers, events,
+    /// `on_points`), run for every player as if each owned one such card.
+    rules: Option<String>,
 }
 
 /// An Alhambra ruleset: every number of the game (docs/alhambra.md).
@@ -427,6 +430,8 @@ struct Tables<'a> {
     score: (&'a TomlDoc, &'a str),
     /// The neutral collector's script's path and the file that names it.
     neutral: (&'a TomlDoc, &'a str),
+    /// The rules script's path and the file that names it, if the chain names one.
+    rules: Option<(&'a TomlDoc, &'a str)>,
     two_doc: &'a TomlDoc,
     two: &'a TwoPlayers,
 }
@@ -444,6 +449,7 @@ impl<'a> Tables<'a> {
             (doc, path.as_str())
         };
         let (score, neutral) = (script(|s| s.score.as_ref()), script(|s| s.neutral.as_ref()));
+        let rules = nearest(chain, |f| f.scripts.as_ref().and_then(|s| s.rules.as_ref())).map(|(d, p)| (d, p.as_str()));
         let (two_doc, two) = nearest(chain, |f| f.two_players.as_ref()).expect("checked by the chain");
         let mut t = Tables {
             money_doc,
@@ -460,6 +466,7 @@ impl<'a> Tables<'a> {
             scoring_at: Vec::new(),
             score,
             neutral,
+            rules,
             two_doc,
             two,
         };
@@ -881,6 +888,7 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
     let score = script(score_doc, "scripts.score", score_path, errors);
     let neutral = script(neutral_doc, "scripts.neutral", neutral_path, errors);
     let before = errors.len();
+    let rules = t.rules.and_then(|(doc, path)| script(doc, "scripts.rules", path, errors));
     let types: Vec<(String, Option<Source>)> = t
         .types
         .iter()
@@ -901,26 +909,33 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
         })
         .collect();
     match (score, neutral, errors.len() == before) {
-        (Some(score), Some(neutral), true) => match Hooks::load(&score, &neutral, &types, &currencies) {
-            Ok(h) => Some(h),
-            Err(e) => {
-                // An error with no line (a script that cannot be read) points at the key that names it:
-                // the type's or currency's own key in the designer's file, not the built-in score key.
-                let mut keys: Vec<(String, &TomlDoc, String)> =
-                    vec![(neutral.to_string(), neutral_doc, "scripts.neutral".into())];
-                for ((_, s), &(doc, j)) in types.iter().zip(&t.script_at) {
-                    keys.extend(s.as_ref().map(|s| (s.to_string(), doc, format!("building.{j}.script"))));
+        (Some(score), Some(neutral), true) => {
+            match Hooks::load(&score, &neutral, &types, &currencies, rules.as_ref()) {
+                Ok(h) => Some(h),
+                Err(e) => {
+                    // An error with no line (a script that cannot be read) points at the key that names it:
+                    // the type's or currency's own key in the designer's file, not the built-in score key.
+                    let mut keys: Vec<(String, &TomlDoc, String)> =
+                        vec![(neutral.to_string(), neutral_doc, "scripts.neutral".into())];
+                    if let (Some(s), Some((doc, _))) = (&rules, t.rules) {
+                        keys.push((s.to_string(), doc, "scripts.rules".into()));
+                    }
+                    for ((_, s), &(doc, j)) in types.iter().zip(&t.script_at) {
+                        keys.extend(s.as_ref().map(|s| (s.to_string(), doc, format!("building.{j}.script"))));
+                    }
+                    for (i, (_, s)) in currencies.iter().enumerate() {
+                        keys.extend(
+                            s.as_ref().map(|s| (s.to_string(), money_doc, format!("money.currencies.{i}.script"))),
+                        );
+                    }
+                    errors.extend(e.into_iter().map(|e| match keys.iter().find(|(file, _, _)| *file == e.file) {
+                        Some((_, doc, key)) => relocate_missing(e, doc, key),
+                        None => relocate_missing(e, score_doc, "scripts.score"),
+                    }));
+                    None
                 }
-                for (i, (_, s)) in currencies.iter().enumerate() {
-                    keys.extend(s.as_ref().map(|s| (s.to_string(), money_doc, format!("money.currencies.{i}.script"))));
-                }
-                errors.extend(e.into_iter().map(|e| match keys.iter().find(|(file, _, _)| *file == e.file) {
-                    Some((_, doc, key)) => relocate_missing(e, doc, key),
-                    None => relocate_missing(e, score_doc, "scripts.score"),
-                }));
-                None
             }
-        },
+        }
         _ => None,
     }
 }
@@ -950,7 +965,12 @@ fn build(
         ("scripts.score".to_owned(), script_texts[0].clone()),
         ("scripts.neutral".to_owned(), script_texts[1].clone()),
     ];
-    // The cards' scripts, when there are any (a ruleset without keeps its fingerprint).
+    // The rules script and the cards' scripts, when there are any (a ruleset without keeps its fingerprint).
+    if let Some((doc, path)) = t.rules {
+        let text = doc.source.join(path).read().unwrap_or_default();
+        parts.push(format!("rules:{text}"));
+        script_texts.push(("the rules script".to_owned(), text));
+    }
     for (b, &(doc, _)) in types.iter().zip(&t.script_at) {
         if let Some(p) = &b.script {
             let text = doc.source.join(p).read().unwrap_or_default();

@@ -47,6 +47,8 @@ enum Heard {
     Building(BuildingIdx, u32, usize),
     /// A money card about to be taken or paid.
     Money(Money),
+    /// The ruleset's rules script, which every player hears (`ctx.card` is `()`).
+    Rules,
 }
 
 impl Heard {
@@ -55,6 +57,7 @@ impl Heard {
         match self {
             Heard::Building(b, bought, nth) => (u128::from(b) << 96) | (u128::from(bought) << 64) | nth as u128,
             Heard::Money(m) => (1 << 127) | (u128::from(m.currency) << 64) | u128::from(m.value),
+            Heard::Rules => 1 << 126,
         }
     }
 }
@@ -108,11 +111,19 @@ impl Game {
 
     /// The cards of `seat` whose script defines `hook` (its buildings in the
     /// order bought), then, for the actor's own money events, the cards of
-    /// `money` whose currency's script does.
+    /// `money` whose currency's script does, then the rules script, which
+    /// every seat hears as its own.
     fn listeners(&self, hook: Hook, seat: usize, money: &[Money]) -> Vec<Listener> {
         let hooks = &self.rs.hooks;
         let p = &self.players[seat];
         let mut out = Vec::new();
+        let rules = hooks.rules_listen(hook).then(|| Listener {
+            owner: hooks.rules_owner(),
+            seat,
+            card: Heard::Rules,
+            owned: 0,
+            kind: None,
+        });
         let mut seen = [0usize; crate::ruleset::MAX_TYPES];
         for (i, &b) in p.buildings.iter().enumerate() {
             let t = self.rs.building(b).kind as usize;
@@ -141,6 +152,7 @@ impl Game {
                 });
             }
         }
+        out.extend(rules);
         out
     }
 
@@ -205,6 +217,7 @@ impl Game {
                 match l.card {
                     Heard::Building(b, bought, nth) => self.building_map(b, Some(bought), Some(nth)),
                     Heard::Money(m) => self.money_map(m),
+                    Heard::Rules => Dynamic::UNIT,
                 },
             ),
             ("counter", l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t]))),
@@ -367,6 +380,7 @@ impl Game {
         let by = match l.card {
             Heard::Building(b, ..) => rs.building(b).id.clone(),
             Heard::Money(m) => rs.money_id(m),
+            Heard::Rules => "rules".to_owned(),
         };
         for map in maps {
             let seat_of = |key: &str, default: usize| -> Result<usize, GameError> {

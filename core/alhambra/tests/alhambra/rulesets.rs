@@ -249,6 +249,25 @@ fn a_currency_hook_error_points_at_the_designers_own_files() {
     assert!(err.contains("p.toml:") && !err.contains("alhambra.toml"), "{err}");
 }
 
+/// A ruleset's rules script (`[scripts] rules`) is heard by every player; it
+/// may define every card hook but not the scoring's or the neutral
+/// collector's, and both its errors and a missing file point at the
+/// designer's own files.
+#[test]
+fn a_rules_script_is_checked_like_a_cards() {
+    let rules = "[scripts]\nrules = \"r.rhai\"\n";
+    let root =
+        tree(&[("cards/p.toml", &format!("{HEAD}{rules}")), ("cards/r.rhai", "// tax\nfn on_score(ctx) { 1 }\n")]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("the rules script may not define `on_score`"), "{err}");
+    assert!(err.contains("r.rhai:2:") && err.contains("on_price") && err.contains("on_points"), "{err}");
+    std::fs::write(root.path().join("cards/r.rhai"), "fn on_price(ctx) { -1 }\n").unwrap();
+    assert!(load(&root, "cards/p.toml").is_ok(), "a modifier loads");
+    std::fs::remove_file(root.path().join("cards/r.rhai")).unwrap();
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("p.toml:") && err.contains("rules = ") && !err.contains("alhambra.toml"), "{err}");
+}
+
 /// A `ctx` member a hook is never given (it would be `()` at run time) is
 /// refused by `check` where the script reads it: the table in the scoring
 /// script, a price's target in an event; the same member in a hook that is
