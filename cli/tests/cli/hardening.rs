@@ -890,7 +890,7 @@ fn a_redeal_between_a_decision_and_its_answer_never_panics_in_replay_resume_or_s
                     if r.code == Some(1) {
                         assert!(r.err.contains(s(file)), "{case}: the error names the file: {}", r.err);
                         assert!(r.err.contains("action "), "{case}: the error names the entry: {}", r.err);
-                        if r.err.contains("a re-deal is for the seat to move") {
+                        if r.err.contains("a re-deal keeps the cards of the seat to move") {
                             refused_for_the_mover += 1;
                         }
                     }
