@@ -55,6 +55,10 @@ pub struct Config {
     pub key: [u8; 32],
     /// The games the server offers.
     pub registry: Arc<Registry>,
+    /// The balance bot's models: the command line fills them from its disk
+    /// cache (and learns the missing ones after the server starts); a ruleset
+    /// whose model is missing learns it at its first table.
+    pub models: Arc<Models>,
 }
 
 impl Default for Config {
@@ -70,6 +74,7 @@ impl Default for Config {
             tables_per_minute: 20,
             key: seal::fresh_key(),
             registry: Arc::new(games::registry()),
+            models: Arc::new(Models::new()),
         }
     }
 }
@@ -141,19 +146,22 @@ fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Server {
     /// A server with no tables yet.
     pub fn new(config: Config) -> Arc<Server> {
+        let models = Arc::clone(&config.models);
         Arc::new(Server {
             config,
             tables: Mutex::new(HashMap::new()),
             waiting: Default::default(),
             rules: Mutex::new(HashMap::new()),
-            models: Arc::new(Models::new()),
+            models,
             resumed: Mutex::new(HashMap::new()),
             made: Mutex::new(HashMap::new()),
         })
     }
 
     fn cell(&self, id: &str) -> Result<Arc<Cell>, Refusal> {
-        locked(&self.tables).get(id).cloned().ok_or(refuse(404, format!("no table `{id}`")))
+        locked(&self.tables).get(id).cloned().ok_or_else(|| {
+            refuse(404, "There is no such table here: it may have ended and been cleared, or the server was restarted.")
+        })
     }
 
     /// The number of tables held now.
@@ -250,7 +258,15 @@ impl Server {
         game.record_actions(true);
         let id = table::token()[..12].to_owned();
         let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game, Arc::clone(&self.models));
-        self.insert(t)
+        let made = self.insert(t)?;
+        // The model is learned meanwhile (the person's first moves need none), not at the bot's first move.
+        if request.seats.iter().any(|s| table::uses_model(s))
+            && self.models.readiness(rules.game_id(), rules.fingerprint()) == engine_game::models::Readiness::Missing
+        {
+            let models = Arc::clone(&self.models);
+            std::thread::spawn(move || models.of(rules.as_ref()));
+        }
+        Ok(made)
     }
 
     /// Refuses when the server holds its most tables.
@@ -604,6 +620,7 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/scenario", get(scenario))
         .route("/api/tables/{table}/undo", post(undo))
         .route("/api/tables/{table}/takeover", post(take_over))
+        .route("/api/tables/{table}/name", post(name))
         .fallback(|| async { refuse(404, "no such page or API route") })
         .method_not_allowed_fallback(|| async { refuse(405, "that method is not allowed here") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -752,6 +769,25 @@ async fn undo(
     Body(req): Body<Undo>,
 ) -> Result<Json<table::SeatState>, Refusal> {
     change(s, id, req.token, req.log, |t, seat| t.undo(seat)).await
+}
+
+/// A person's name for their own seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Name {
+    token: String,
+    name: String,
+    #[serde(default)]
+    log: usize,
+}
+
+async fn name(
+    State(s): State<Arc<Server>>,
+    Path(id): Path<String>,
+    Body(req): Body<Name>,
+) -> Result<Json<table::SeatState>, Refusal> {
+    let Name { token, name, log } = req;
+    change(s, id, token, log, move |t, seat| t.set_name(seat, &name)).await
 }
 
 async fn take_over(
