@@ -917,6 +917,30 @@ async fn why_not_comes_for_the_deciding_seats_own_cards_only() {
 }
 
 #[tokio::test]
+async fn one_money_card_is_named_in_the_singular() {
+    let s = server();
+    let (id, tokens) = table(&s, "alhambra", &["human", "human", "human"], 4).await;
+    let seen = std::cell::RefCell::new((0usize, Vec::new()));
+    play_until(&s, &id, &tokens, 300, |v| {
+        for a in v["legal"].as_array().unwrap() {
+            let label = a["label"].as_str().unwrap();
+            if let Some(rest) = label.strip_prefix("Take 1 ") {
+                let mut seen = seen.borrow_mut();
+                seen.0 += 1;
+                if rest.ends_with('s') {
+                    seen.1.push(label.to_owned());
+                }
+            }
+        }
+        false
+    })
+    .await;
+    let (ones, plural) = seen.into_inner();
+    assert!(ones > 0, "a money card of value 1 was offered");
+    assert!(plural.is_empty(), "{plural:?}");
+}
+
+#[tokio::test]
 async fn a_person_names_their_seat_and_hostile_names_are_refused() {
     let s = server();
     let (id, tokens) = table(&s, "second-edition", &["human", "human", "random"], 3).await;
