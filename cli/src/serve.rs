@@ -85,10 +85,16 @@ pub fn run(args: Args) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Every ruleset the server offers: each game's built-in ones and the files given.
+/// Every ruleset the server offers: each game's default ruleset first (what a
+/// table is most often made with, so learned first), then the other built-in
+/// ones, then the files given.
 fn offered(files: &[String]) -> Result<Vec<Arc<dyn AnyRules>>, String> {
     let registry = crate::games::registry();
-    let mut specs: Vec<String> = registry.kinds().iter().flat_map(|k| k.builtins().ruleset_ids()).collect();
+    let mut specs: Vec<String> = registry.kinds().iter().map(|k| k.default_ruleset().to_owned()).collect();
+    for kind in registry.kinds() {
+        let ids = kind.builtins().ruleset_ids().into_iter().filter(|id| id != kind.default_ruleset());
+        specs.extend(ids);
+    }
     specs.extend(files.iter().cloned());
     specs.iter().map(|spec| crate::games::load(spec)).collect()
 }

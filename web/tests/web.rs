@@ -1794,6 +1794,27 @@ mod browser {
         browser.quit().await;
     }
 
+    /// A table whose balance bot waits for its model says so, and how far the
+    /// learning is, instead of promising "a few seconds"; the line goes once it is learned.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_table_says_how_far_the_balance_bots_learning_is() {
+        let base = serve(Vec::new()).await;
+        let browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let first: String = js(&page, "document.getElementById('create').textContent").await;
+        assert!(!first.contains("a few seconds"), "no promise the first table cannot keep");
+        let links = table_links(&page, "second-edition", &["balance", "human"], 2).await;
+        page.goto(format!("{base}{}", links[0])).await.unwrap();
+        until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+        let line: String = js(&page, "document.getElementById('learning').textContent").await;
+        let shown: bool = js(&page, "!document.getElementById('learning').hidden").await;
+        assert!(shown && line.contains("balance bot") && line.contains("learn"), "{line}");
+        // Once learned, the bot moves and the line goes.
+        until(&page, "document.getElementById('learning').hidden", "the learning's end").await;
+        browser.quit().await;
+    }
+
     /// On a phone the page fits its width; the log names cards, not ids; the end names the winner.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_phone_fits_the_page_names_cards_and_ends_with_the_winner() {
