@@ -404,7 +404,7 @@ function render(s) {
   const idle = people.filter((i) => i !== s.seat && i === s.to_move);
   $("leave").hidden = s.over;
   const chosen = $("leaveseat").value;
-  $("leaveseat").innerHTML = idle.map((i) => `<option value="${i}">seat ${i} (deciding for ${s.waiting_for} s)</option>`).join("") +
+  $("leaveseat").innerHTML = idle.map((i) => `<option value="${i}">${esc(typedName(s, i) || `seat ${i}`)} (deciding for ${s.waiting_for} s)</option>`).join("") +
     `<option value="${s.seat}">my own seat ${s.seat}</option>`;
   if ([...$("leaveseat").options].some((o) => o.value === chosen)) $("leaveseat").value = chosen;
   drawLog();

@@ -223,7 +223,10 @@ impl Server {
         if times.len() >= self.config.tables_per_minute {
             return Err(refuse(
                 429,
-                format!("{} tables in the last minute from your address: wait a minute", times.len()),
+                format!(
+                    "{} tables were made from your address in the last minute: wait a minute, then try again.",
+                    times.len()
+                ),
             ));
         }
         times.push(now);

@@ -494,27 +494,30 @@ impl Table {
         idle: std::time::Duration,
     ) -> Result<(), Refusal> {
         if self.seats.get(seat).is_none_or(|s| s != HUMAN) {
-            return Err(refuse(400, format!("seat {seat} is not a person's seat at this table")));
+            return Err(refuse(400, format!("Seat {seat} is not a person's seat at this table.")));
         }
         if bot == HUMAN {
-            return Err(refuse(400, "name a bot: balance, greedy, random, mcts"));
+            return Err(refuse(400, "Choose a bot to play the seat: balance, greedy, random or mcts."));
         }
         check_bot(bot)?;
         self.game.rules().check_bot(bot).map_err(|e| refuse(400, e))?;
         if self.game.over() {
-            return Err(refuse(409, "the game is over"));
+            return Err(refuse(409, "The game is over: no seat is handed to a bot now."));
         }
         if seat != asker {
             let idle_for = self.waiting_since.elapsed();
             if self.game.to_move() != Some(seat) || idle_for < idle {
+                let now = if self.game.to_move() == Some(seat) {
+                    format!("it has been deciding for {} s", idle_for.as_secs())
+                } else {
+                    "it is not its turn".to_owned()
+                };
                 return Err(refuse(
                     409,
                     format!(
-                        "seat {seat} is not idle: another person's seat can be handed to a bot only when it has been \
-                         deciding for {} s or more (it has for {} s){}",
+                        "Seat {seat} is not idle ({now}): another person's seat goes to a bot only once it has been \
+                         deciding for {} s, so that nobody loses a seat while still playing.",
                         idle.as_secs(),
-                        if self.game.to_move() == Some(seat) { idle_for.as_secs() } else { 0 },
-                        if self.game.to_move() == Some(seat) { "" } else { "; it is not its turn" }
                     ),
                 ));
             }
