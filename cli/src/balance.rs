@@ -45,6 +45,27 @@ pub fn write_model(path: &std::path::Path, model: &ValueModel) -> Result<(), Str
     crate::output::write_file(path, text + "\n")
 }
 
+/// Gives `models` the ruleset's balance model from the disk cache, if the cache
+/// holds one for this content (a file that does not fit is passed over);
+/// whether the model is there now.
+pub fn from_cache(rs: &dyn AnyRules, models: &Models) -> bool {
+    if models.get(rs.game_id(), rs.fingerprint()).is_some() {
+        return true;
+    }
+    let Some(path) = cache_file(rs.game_id(), rs.fingerprint()) else { return false };
+    path.exists() && read_model(&path).and_then(|m| models.give(rs, m)).is_ok()
+}
+
+/// Writes the ruleset's model to the disk cache unless the cache holds it already.
+pub fn store(rs: &dyn AnyRules, model: &ValueModel) {
+    if let Some(path) = cache_file(rs.game_id(), rs.fingerprint())
+        && !path.exists()
+        && let Err(e) = write_model(&path, model)
+    {
+        eprintln!("note: the model is not cached: {e}");
+    }
+}
+
 /// Makes the ruleset's balance model ready in `models`: from the disk cache when
 /// it holds one for this content, else learned now (and cached). Says so on
 /// stderr unless `quiet`.

@@ -3,7 +3,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
+
+use engine_game::models::Readiness;
+use engine_game::{AnyRules, Models};
 
 use crate::CmdResult;
 
@@ -47,13 +51,21 @@ pub struct Args {
     /// so a sealed download continues only at this run of the server.
     #[arg(long, value_name = "FILE")]
     key_file: Option<PathBuf>,
+    /// Learn no balance model at start: a ruleset whose model is not in the
+    /// cache learns it at its first table with a balance bot.
+    #[arg(long)]
+    no_learn: bool,
 }
 
-/// Checks every ruleset file loads, then serves until stopped.
+/// Checks every ruleset file loads, fills the balance models from the disk
+/// cache, then serves until stopped, learning the missing models meanwhile.
 pub fn run(args: Args) -> CmdResult {
     for spec in &args.rulesets {
         crate::games::load(spec)?;
     }
+    let models = Arc::new(Models::new());
+    let missing = cached_models(&offered(&args.rulesets)?, &models);
+    let learn = if args.no_learn { Vec::new() } else { missing };
     let key = match &args.key_file {
         Some(path) => key_from(path)?,
         None => sanjuan_web::seal::fresh_key(),
@@ -71,14 +83,82 @@ pub fn run(args: Args) -> CmdResult {
         takeover_after: Duration::from_secs(args.takeover_after.into()),
         key,
         registry: std::sync::Arc::new(crate::games::registry().clone()),
+        models: Arc::clone(&models),
         ..sanjuan_web::Config::default()
     };
-    sanjuan_web::run(config, |addr| {
+    sanjuan_web::run(config, move |addr| {
         println!(
             "sanjuan serve: open http://{addr}/ to make a table; each person's seat has its own link. Ctrl-C stops."
         );
+        if !learn.is_empty() {
+            // After the server listens: tables open meanwhile, and say how far the learning is.
+            std::thread::spawn(move || learn_all(&learn, &models));
+        }
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every ruleset the server offers: each game's default ruleset first (what a
+/// table is most often made with, so learned first), then the other built-in
+/// ones, then the files given.
+fn offered(files: &[String]) -> Result<Vec<Arc<dyn AnyRules>>, String> {
+    let registry = crate::games::registry();
+    let mut specs: Vec<String> = registry.kinds().iter().map(|k| k.default_ruleset().to_owned()).collect();
+    for kind in registry.kinds() {
+        let ids = kind.builtins().ruleset_ids().into_iter().filter(|id| id != kind.default_ruleset());
+        specs.extend(ids);
+    }
+    specs.extend(files.iter().cloned());
+    specs.iter().map(|spec| crate::games::load(spec)).collect()
+}
+
+/// Gives `models` every model of these rulesets the disk cache holds; returns
+/// the rulesets whose model it does not hold (each content once).
+fn cached_models(rulesets: &[Arc<dyn AnyRules>], models: &Models) -> Vec<Arc<dyn AnyRules>> {
+    let mut missing: Vec<Arc<dyn AnyRules>> = Vec::new();
+    for rs in rulesets {
+        let known = |r: &Arc<dyn AnyRules>| r.game_id() == rs.game_id() && r.fingerprint() == rs.fingerprint();
+        if !crate::balance::from_cache(rs.as_ref(), models) && !missing.iter().any(known) {
+            missing.push(Arc::clone(rs));
+        }
+    }
+    missing
+}
+
+/// Learns each ruleset's model in turn (written to the disk cache), saying how far it is.
+fn learn_all(rulesets: &[Arc<dyn AnyRules>], models: &Arc<Models>) {
+    for rs in rulesets {
+        let (game, fingerprint) = (rs.game_id(), rs.fingerprint().to_owned());
+        eprintln!("sanjuan serve: learning the balance bot's model for {} (once; then it is cached)", rs.id());
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let watch = {
+            let models = Arc::clone(models);
+            let id = rs.id().to_owned();
+            std::thread::spawn(move || {
+                let mut told = 0;
+                // Until the learning ends (the sender goes): a line at every tenth.
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    done_rx.recv_timeout(Duration::from_millis(500))
+                {
+                    if let Readiness::Learning { done, all } = models.readiness(game, &fingerprint)
+                        && all > 0
+                        && done * 10 / all > told
+                    {
+                        told = done * 10 / all;
+                        eprintln!("sanjuan serve: {id}: {}% learned ({done} of {all} self-play games)", told * 10);
+                    }
+                }
+            })
+        };
+        let learned = crate::balance::prepare(rs.as_ref(), models, false);
+        drop(done_tx);
+        watch.join().ok();
+        match learned {
+            // A table may have learned it first (then `prepare` found it ready): cached all the same.
+            Ok(model) => crate::balance::store(rs.as_ref(), &model),
+            Err(e) => eprintln!("sanjuan serve: the balance bot's model for {} was not learned: {e}", rs.id()),
+        }
+    }
 }
 
 /// The key in `path`, or a new one written there (readable by its owner only).

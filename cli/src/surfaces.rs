@@ -140,6 +140,7 @@ pub const SURFACES: &[Surface] = &[
     Surface { name: "POST /api/tables/{table}/act", via: Via::Http },
     Surface { name: "POST /api/tables/{table}/undo", via: Via::Http },
     Surface { name: "POST /api/tables/{table}/takeover", via: Via::Http },
+    Surface { name: "POST /api/tables/{table}/name", via: Via::Http },
     Surface { name: "GET /api/tables/{table}/state", via: Via::Http },
     Surface { name: "GET /api/tables/{table}/save", via: Via::Http },
     Surface { name: "GET /api/tables/{table}/cards", via: Via::Http },

@@ -105,11 +105,39 @@ function anyGame(s) {
   };
 }
 
-/// "seat 2 (greedy)", or "you".
+/// The name a person typed for seat `i`, if they did.
+const typedName = (s, i) => (s.names && typeof s.names[i] === "string" ? s.names[i] : "");
+
+/// "seat 2 (greedy)", "Ana" (a name its person typed), or "you".
 function seatName(s, i, you) {
   if (i === s.seat && you !== false) return "you";
-  return `seat ${i} (${s.seats[i]})`;
+  return typedName(s, i) || `seat ${i} (${s.seats[i]})`;
 }
+
+/// A seat's head on the board, as HTML: "<b>Ana</b> (seat 0) — you", "<b>Seat 1</b> (balance)".
+function seatHead(s, i) {
+  const name = typedName(s, i);
+  const you = i === s.seat ? " — you" : "";
+  return name ? `<b class="name">${esc(name)}</b> <span>(seat ${i})${you}</span>` : `<b>Seat ${i}</b> <span>(${esc(s.seats[i])})${you}</span>`;
+}
+
+/// The engine's words about the deciding seat, said to that seat: "seat 0 has" → "you have".
+function toYou(s, text) {
+  const n = s.seat;
+  return String(text)
+    .replace(new RegExp(`\\bseat ${n} (already )?has\\b`, "g"), (_, a) => `you ${a || ""}have`)
+    .replace(new RegExp(`\\bseat ${n}'s\\b`, "g"), "your")
+    .replace(new RegExp(`\\bseat ${n}\\b`, "g"), "you");
+}
+
+/// Why a card cannot be played now (the server's `why_not` for this seat), in words with names; "" if it can.
+function whyNot(s, zone, card) {
+  const w = (s.why_not || []).find((x) => x.zone === zone && x.card === String(card));
+  return w ? cap(named(toYou(s, w.why))) : "";
+}
+
+/// The "why not?" mark on a card that cannot be played now (its reason in the card's text).
+const whyMark = (why) => (why ? `<div class="whynot" data-whynot="${esc(why)}">why not?</div>` : "");
 
 // ---------------------------------------------------------------- legal answers on cards
 
@@ -187,7 +215,8 @@ function tips() {
   });
   // A tap (phones have no hover) shows the text until the next tap.
   document.addEventListener("click", (e) => {
-    if (e.target.closest("button, select, a, input")) return;
+    // A click on an answer changes the table: the text of the card it was on goes.
+    if (e.target.closest("button, select, a, input")) { hideTip(); return; }
     const el = e.target.closest("[data-tip]");
     if (el) showTip(el, true);
     else hideTip();
@@ -233,22 +262,30 @@ function revealAll() {
   drawLog();
 }
 
+/// Seats their people named, named so in the log too ("seat 1 builds" → "Ana builds").
+function seatNames(text) {
+  const s = Page.state;
+  if (!s || !s.names) return text;
+  return text.replace(/\bseat (\d+)\b/g, (m, i) => typedName(s, +i) || m);
+}
+
 function logLine(l) {
   const cause = l.by ? `<span class="cause">${esc(nameOf(l.by))}</span>` : "";
-  return `${cause}${esc(named(l.text))}`;
+  return `${cause}${esc(seatNames(named(l.text)))}`;
 }
 
 function drawLog() {
   const {base, lines} = Page.log;
-  $("log").innerHTML = lines.map((l, i) => {
-    const n = base + i;
-    const cls = n >= Page.shown ? "later" : n >= Page.mark ? "fresh" : "";
+  // Only the lines told so far: lines still to come are not drawn at all, so
+  // the log, scrolled to its end, always shows its latest lines (hidden lines
+  // at the end once left it blank while the bots' moves were told).
+  const logged = lines.slice(0, Math.max(0, Page.shown - base));
+  $("log").innerHTML = logged.map((l, i) => {
+    const cls = base + i >= Page.mark ? "fresh" : "";
     return `<div${cls ? ` class="${cls}"` : ""}${l.by ? ` data-by="${esc(l.by)}"` : ""}>${logLine(l)}</div>`;
   }).join("");
   $("log").scrollTop = $("log").scrollHeight;
-  // What happened since the last click, as it is told. Every new line has its
-  // place from the start (the lines still to come are invisible), so the board
-  // under the panel does not move while they appear.
+  // What happened since the last click, as it is told.
   const from = Math.max(Page.mark, base), to = Math.min(Page.shown, logHave());
   const news = lines.slice(from - base);
   const told = Math.max(0, to - from), waiting = news.length - told;
@@ -257,6 +294,9 @@ function drawLog() {
   const box = $("happened");
   box.hidden = news.length === 0;
   if (!news.length) return;
+  // Every new line has its place from the start, so the board under the panel
+  // does not move while they appear (a click aimed at a card would miss it);
+  // the lines still to come are wholly invisible, their numbers too.
   box.innerHTML = `<h3><span>Since your last move <span class="muted">(${told} of ${news.length})</span></span><button id="showall"${waiting ? "" : ' style="visibility:hidden"'}>show all</button></h3><ol>${news.map((l, i) =>
     `<li${i >= told ? ' class="later"' : i === told - 1 && Page.ticked ? ' class="just"' : ""}>${logLine(l)}</li>`).join("")}</ol>`;
   $("showall").onclick = revealAll;
@@ -272,6 +312,14 @@ function waitingText(s) {
   if (s.to_move === null || s.to_move === undefined) return "";
   const who = cap(seatName(s, s.to_move, false));
   return s.thinking === s.to_move ? `${who} is thinking…` : `${who} is deciding`;
+}
+
+/// How far the balance bot's learning is, in words (the server learns a ruleset's model once).
+function learningText(l) {
+  if (!l) return "";
+  if (!l.all) return "The balance bot is about to learn how to play this ruleset (once per server; up to a minute).";
+  const pct = Math.floor((100 * l.done) / l.all);
+  return `The balance bot is learning how to play this ruleset: ${pct}% (${l.done} of ${l.all} practice games; once per server).`;
 }
 
 /// The winner line and each seat's points by source.
@@ -294,10 +342,11 @@ function finalScores(s) {
   } else {
     line = "Nobody wins.";
   }
-  const head = `<tr><th>seat</th>${keys.map((k) => `<th class="num">${esc(g.source(k))}</th>`).join("")}<th class="num">total</th></tr>`;
+  // The total comes right after the seat: on a phone the parts scroll, the total stays in view.
+  const head = `<tr><th>seat</th><th class="num total">total</th>${keys.map((k) => `<th class="num">${esc(g.source(k))}</th>`).join("")}</tr>`;
   const rows = players.map((p) => {
     const b = (p.score && p.score.breakdown) || {};
-    return `<tr class="${winners.includes(p.seat) ? "won" : ""}" data-seat="${p.seat}"><td>${esc(cap(seatName(s, p.seat)))}${winners.includes(p.seat) ? " — <b>winner</b>" : ""}</td>${keys.map((k) => `<td class="num">${b[k] === undefined ? "–" : b[k]}</td>`).join("")}<td class="num"><b>${p.score.total}</b></td></tr>`;
+    return `<tr class="${winners.includes(p.seat) ? "won" : ""}" data-seat="${p.seat}"><td>${esc(cap(seatName(s, p.seat)))}${winners.includes(p.seat) ? " — <b>winner</b>" : ""}</td><td class="num total"><b>${p.score.total}</b></td>${keys.map((k) => `<td class="num">${b[k] === undefined ? "–" : b[k]}</td>`).join("")}</tr>`;
   }).join("");
   return `<p id="winner">${esc(line)}</p><div class="scroll"><table class="scores"><caption>${esc(g.sources || "Points by source")}</caption>${head}${rows}</table></div>`;
 }
@@ -313,6 +362,12 @@ function render(s) {
   $("status").textContent = s.broken ? s.broken : s.over ? "The game is over"
     : away.length ? `Waiting for ${away.map((i) => `seat ${i}`).join(" and ")} to come back: each uploads their own download of this game (or give the seat to a bot below)`
     : s.to_move === s.seat ? "Your turn" : waitingText(s);
+  $("learning").hidden = !s.learning;
+  $("learning").textContent = learningText(s.learning);
+  // A card's text shown on hover belongs to the table drawn before: it goes (a tapped one stays).
+  if ($("tip").dataset.pinned !== "true") hideTip();
+  if (document.activeElement !== $("myname")) $("myname").value = typedName(s, s.seat);
+  $("naming").hidden = s.seats[s.seat] !== "human";
   const claim = claimer(s.legal);
   $("table").innerHTML = g.board(s, claim);
   $("hint").textContent = named(g.hint(s));
@@ -352,7 +407,7 @@ function render(s) {
   const idle = people.filter((i) => i !== s.seat && (i === s.to_move || away.includes(i)));
   $("leave").hidden = s.over;
   const chosen = $("leaveseat").value;
-  $("leaveseat").innerHTML = idle.map((i) => `<option value="${i}">seat ${i} (${away.includes(i) ? "not back yet" : `deciding for ${s.waiting_for} s`})</option>`).join("") +
+  $("leaveseat").innerHTML = idle.map((i) => `<option value="${i}">${esc(typedName(s, i) || `seat ${i}`)} (${away.includes(i) ? "not back yet" : `deciding for ${s.waiting_for} s`})</option>`).join("") +
     `<option value="${s.seat}">my own seat ${s.seat}</option>`;
   if ([...$("leaveseat").options].some((o) => o.value === chosen)) $("leaveseat").value = chosen;
   drawLog();
@@ -391,6 +446,7 @@ async function show(s) {
   }
   Page.prev = first ? null : Page.state;
   Page.state = s;
+  if (first || s.over) remember(s);
   render(s);
 }
 
@@ -409,8 +465,26 @@ async function post(path, body) {
   if (Page.timer !== null) { clearTimeout(Page.timer); Page.timer = null; }
   setBusy(1);
   try { await show(await api(tableApi(path), Object.assign({token: Page.token, log: logHave()}, body))); }
-  catch (e) { $("error").textContent = e.message; }
+  catch (e) {
+    $("error").textContent = e.message;
+    // A refused click: the table as it is now (someone may have moved meanwhile).
+    try { await show(await api(tableApi(`state?token=${Page.token}&log=${logHave()}`))); } catch (_) { /* the message says enough */ }
+  }
   finally { setBusy(-1); }
+}
+
+/// The seat links this browser opened (kept on this device only), newest first: a lost link is found again on the first page.
+const MINE = "sanjuan.tables";
+function myTables() {
+  try { const t = JSON.parse(localStorage.getItem(MINE) || "[]"); return Array.isArray(t) ? t : []; } catch (e) { return []; }
+}
+function remember(s) {
+  try {
+    const path = location.pathname;
+    const entry = {path, title: `${game(s).title} · ${s.ruleset}`, seat: Page.tokens.length > 1 ? "hot-seat" : `seat ${s.seat}`, over: !!s.over, when: Date.now()};
+    const list = [entry].concat(myTables().filter((t) => t.path !== path)).slice(0, 20);
+    localStorage.setItem(MINE, JSON.stringify(list));
+  } catch (e) { /* private browsing: nothing is kept */ }
 }
 const act = (id) => post("act", {choice: id, version: Page.state.version});
 
@@ -425,6 +499,7 @@ async function tablePage() {
     if (confirm(`Let a ${bot} bot play ${whose}?`)) post("takeover", {seat, bot});
   };
   $("uncover").onclick = uncover;
+  $("naming").onsubmit = (e) => { e.preventDefault(); post("name", {name: $("myname").value}); };
   $("board").hidden = false; $("moves").hidden = false; $("side").hidden = false;
   $("save").href = tableApi(`save?token=${Page.tokens.join(".")}`);
   let first = null;
@@ -479,8 +554,17 @@ function aboutRuleset(rulesets) {
   return r ? r.about || `A ${r.game} ruleset.` : "";
 }
 
+/// "Your tables": the seat links this browser opened, to find a lost one again.
+function drawMyTables() {
+  const list = myTables().filter((t) => typeof t.path === "string" && /^\/play\/[\w.]+\/[\w.]+$/.test(t.path));
+  $("mine").hidden = !list.length;
+  $("minelist").innerHTML = list.map((t) => `<li><a class="mytable" href="${esc(t.path)}">${esc(t.title || "a table")}</a> <span class="muted">${esc(t.seat || "")}${t.over ? " · over" : ""} · ${esc(new Date(t.when || 0).toLocaleString())}</span></li>`).join("");
+}
+
 async function createPage() {
   $("create").hidden = false;
+  drawMyTables();
+  $("forget").onclick = () => { try { localStorage.removeItem(MINE); } catch (e) { /* nothing kept */ } drawMyTables(); };
   const rulesets = await api("/api/rulesets");
   $("ruleset").innerHTML = rulesets.map((r) => `<option value="${esc(r.id)}">${esc(r.game)}: ${esc(r.id)}</option>`).join("");
   const about = () => { $("aboutruleset").textContent = aboutRuleset(rulesets); };

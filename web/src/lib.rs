@@ -62,6 +62,10 @@ pub struct Config {
     pub key: [u8; 32],
     /// The games the server offers.
     pub registry: Arc<Registry>,
+    /// The balance bot's models: the command line fills them from its disk
+    /// cache (and learns the missing ones after the server starts); a ruleset
+    /// whose model is missing learns it at its first table.
+    pub models: Arc<Models>,
 }
 
 impl Default for Config {
@@ -80,6 +84,7 @@ impl Default for Config {
             reclaim: Duration::from_secs(10 * 60),
             key: seal::fresh_key(),
             registry: Arc::new(games::registry()),
+            models: Arc::new(Models::new()),
         }
     }
 }
@@ -198,12 +203,13 @@ fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Server {
     /// A server with no tables yet.
     pub fn new(config: Config) -> Arc<Server> {
+        let models = Arc::clone(&config.models);
         Arc::new(Server {
             config,
             tables: Mutex::new(HashMap::new()),
             waiting: Default::default(),
             rules: Mutex::new(HashMap::new()),
-            models: Arc::new(Models::new()),
+            models,
             games: Mutex::new(HashMap::new()),
             ended: Mutex::new((HashSet::new(), VecDeque::new())),
             bots: Arc::new(Gate::new()),
@@ -212,7 +218,9 @@ impl Server {
     }
 
     fn cell(&self, id: &str) -> Result<Arc<Cell>, Refusal> {
-        locked(&self.tables).get(id).cloned().ok_or(refuse(404, format!("no table `{id}`")))
+        locked(&self.tables).get(id).cloned().ok_or_else(|| {
+            refuse(404, "There is no such table here: it may have ended and been cleared, or the server was restarted.")
+        })
     }
 
     /// Bot workers moving now, across tables (each table has one at most).
@@ -279,7 +287,10 @@ impl Server {
         if times.len() >= self.config.tables_per_minute {
             return Err(refuse(
                 429,
-                format!("{} tables in the last minute from your address: wait a minute", times.len()),
+                format!(
+                    "{} tables were made from your address in the last minute: wait a minute, then try again.",
+                    times.len()
+                ),
             )
             .retry_after(60));
         }
@@ -288,8 +299,8 @@ impl Server {
             return Err(refuse(
                 429,
                 format!(
-                    "you have {held} tables open here, the most one address may hold (serve --tables-per-address): \
-                     finish one, or leave one (a table nobody moves at for {} minutes is freed)",
+                    "You have {held} tables open here, the most one address may hold: finish or leave one \
+                     (a table nobody moves at for {} minutes is freed), then try again.",
                     self.config.idle.as_secs() / 60
                 ),
             )
@@ -327,7 +338,15 @@ impl Server {
         game.record_actions(true);
         let id = table::token()[..12].to_owned();
         let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game, Arc::clone(&self.models));
-        self.insert(t, client)
+        let made = self.insert(t, client)?;
+        // The model is learned meanwhile (the person's first moves need none), not at the bot's first move.
+        if request.seats.iter().any(|s| table::uses_model(s))
+            && self.models.readiness(rules.game_id(), rules.fingerprint()) == engine_game::models::Readiness::Missing
+        {
+            let models = Arc::clone(&self.models);
+            std::thread::spawn(move || models.of(rules.as_ref()));
+        }
+        Ok(made)
     }
 
     /// Makes room for one more table: when the server holds its most, the
@@ -362,8 +381,8 @@ impl Server {
                 Err(refuse(
                     503,
                     format!(
-                        "the server is full ({n} tables, its most: serve --max-tables); a table nobody has moved at \
-                         for {} minutes gives way to a new one: try again in {wait} s",
+                        "The server is full ({n} tables, its most: serve --max-tables); a table nobody has moved at \
+                         for {} minutes gives way to a new one: try again in {wait} s.",
                         reclaim.as_secs().div_ceil(60)
                     ),
                 )
@@ -448,8 +467,8 @@ impl Server {
             if locked(&self.ended).0.contains(uid) {
                 return Err(refuse(
                     409,
-                    "this game has ended at this server, and a game is played once: the download at its end \
-                     has all of it",
+                    "This game has ended at this server, and a game is played once: the download at its end \
+                     has all of it.",
                 ));
             }
             // The table holding this game now (the one it was played at, or the one continuing it).
@@ -497,7 +516,7 @@ impl Server {
     fn join(&self, cell: &Arc<Cell>, holders: &[usize]) -> Result<(Created, Option<Arc<Cell>>), Refusal> {
         let mut t = cell.table.blocking_lock();
         if let Some(seat) = holders.iter().find(|&&s| t.seats.get(s).is_none_or(|s| s != HUMAN)) {
-            return Err(refuse(409, format!("seat {seat} of this game is played by a bot now")));
+            return Err(refuse(409, format!("Seat {seat} of this game is played by a bot now.")));
         }
         for &seat in holders {
             t.claimed[seat] = true;
@@ -821,6 +840,7 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/scenario", get(scenario))
         .route("/api/tables/{table}/undo", post(undo))
         .route("/api/tables/{table}/takeover", post(take_over))
+        .route("/api/tables/{table}/name", post(name))
         .fallback(|| async { refuse(404, "no such page or API route") })
         .method_not_allowed_fallback(|| async { refuse(405, "that method is not allowed here") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -970,6 +990,25 @@ async fn undo(
     Body(req): Body<Undo>,
 ) -> Result<Json<table::SeatState>, Refusal> {
     change(s, id, req.token, req.log, |t, seat| t.undo(seat)).await
+}
+
+/// A person's name for their own seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Name {
+    token: String,
+    name: String,
+    #[serde(default)]
+    log: usize,
+}
+
+async fn name(
+    State(s): State<Arc<Server>>,
+    Path(id): Path<String>,
+    Body(req): Body<Name>,
+) -> Result<Json<table::SeatState>, Refusal> {
+    let Name { token, name, log } = req;
+    change(s, id, token, log, move |t, seat| t.set_name(seat, &name)).await
 }
 
 async fn take_over(

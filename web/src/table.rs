@@ -8,6 +8,8 @@ use std::time::Instant;
 use std::sync::Arc;
 
 pub use engine_game::LogLine;
+use engine_game::models::Readiness;
+use engine_game::view::WhyNot;
 use engine_game::{AnyGame, Models};
 use engine_play::ActionView;
 use rand::Rng;
@@ -15,6 +17,9 @@ use serde::Serialize;
 
 /// A person's seat: `human`; anything else names a bot.
 pub const HUMAN: &str = "human";
+
+/// The longest name a person may give their seat, in characters.
+pub const NAME_CHARS: usize = 24;
 
 /// The most log lines kept per seat.
 const LOG_LINES: usize = 400;
@@ -31,6 +36,11 @@ pub const MOVES_PER_SECOND: usize = 8;
 /// The most iterations per move an `mcts:N` bot may think at a table: a bot
 /// thinks on a copy of the game, but a server has few cores to share.
 pub const MAX_TABLE_MCTS: u32 = 2_000;
+
+/// Whether the bot `name` plays by the balance model (which is learned once per ruleset).
+pub fn uses_model(name: &str) -> bool {
+    name != HUMAN && engine_play::bots::BotSpec::parse(name).is_ok_and(|b| b.uses_model())
+}
 
 /// Checks a bot name for a seat at a table: one the engine knows, and a search no deeper than [`MAX_TABLE_MCTS`].
 pub fn check_bot(name: &str) -> Result<(), Refusal> {
@@ -59,6 +69,8 @@ pub struct Table {
     pub seats: Vec<String>,
     /// Per seat: the secret that lets a person act for it (people's seats only).
     tokens: Vec<Option<String>>,
+    /// Per seat: the name its person gave it, if they did (people's seats only).
+    pub names: Vec<Option<String>>,
     /// Per seat: its link was handed out (a resumed table hands each person's seat to its uploader).
     pub claimed: Vec<bool>,
     /// Play has begun. A table continued from a sealed copy waits until every
@@ -107,6 +119,8 @@ pub struct SeatState {
     pub seat: usize,
     /// Who sits where (`human`, bot names).
     pub seats: Vec<String>,
+    /// Per seat: the name its person typed (`null`: none; bots have their bot names in `seats`).
+    pub names: Vec<Option<String>>,
     /// The table's version (for waiting on the next change).
     pub version: u64,
     /// The engine's view for this seat.
@@ -119,6 +133,11 @@ pub struct SeatState {
     pub waiting_for: u64,
     /// This seat's legal answers (empty when it is not this seat's turn): send one's `id` to play it.
     pub legal: Vec<ActionView>,
+    /// The cards this seat sees but cannot play now, each with why (empty when it is not this seat's turn).
+    pub why_not: Vec<WhyNot>,
+    /// While a bot here waits for the balance model to be learned: how far that is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learning: Option<Learning>,
     /// What this seat was told, oldest first: the lines from `log_start` on.
     pub log: Vec<LogLine>,
     /// The number of the first line in `log` (lines are numbered from 0 for the whole game).
@@ -135,6 +154,34 @@ pub struct SeatState {
     /// their own download (or a person here hands the seat to a bot).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub waiting_for_people: Vec<usize>,
+}
+
+/// How far the balance model a bot at the table plays by is learned: self-play
+/// games played and in all (0 of 0: its learning is about to start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Learning {
+    /// Games played.
+    pub done: u64,
+    /// Games to play in all.
+    pub all: u64,
+}
+
+/// A name a person typed for their seat, checked: at most [`NAME_CHARS`]
+/// characters, no control or invisible formatting characters (which could
+/// break a line or turn text around); `None` for an empty name (back to "seat N").
+pub fn check_name(name: &str) -> Result<Option<String>, Refusal> {
+    let name = name.trim();
+    if name.chars().count() > NAME_CHARS {
+        return Err(refuse(400, format!("A name can be at most {NAME_CHARS} characters long.")));
+    }
+    let invisible = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
+    };
+    if name.chars().any(invisible) {
+        return Err(refuse(400, "A name can hold letters, digits, spaces and punctuation, but no control characters."));
+    }
+    Ok((!name.is_empty()).then(|| name.to_owned()))
 }
 
 /// Why a request was refused: the HTTP status and the message.
@@ -208,6 +255,7 @@ impl Table {
             seed,
             seats,
             tokens,
+            names: vec![None; n],
             claimed: vec![true; n],
             started: true,
             bots_running: false,
@@ -238,7 +286,12 @@ impl Table {
         self.tokens
             .iter()
             .position(|t| t.as_deref().is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes())))
-            .ok_or_else(|| refuse(403, "this link does not belong to a seat at this table"))
+            .ok_or_else(|| {
+                refuse(
+                    403,
+                    "This link is not a seat at this table: check that it was copied whole, or ask for a new one.",
+                )
+            })
     }
 
     /// What `seat` may know, its log from line `log_from` on (what the client
@@ -263,12 +316,15 @@ impl Table {
             ruleset: game.rules().id().to_owned(),
             seat,
             seats: self.seats.clone(),
+            names: self.names.clone(),
             version: self.version,
             view: game.view(Some(seat)).unwrap_or_else(|e| serde_json::json!({ "error": e })),
             to_move,
             thinking: self.thinking,
             waiting_for: self.waiting_since.elapsed().as_secs(),
             legal: if to_move == Some(seat) { game.legal() } else { Vec::new() },
+            why_not: game.why_not(seat),
+            learning: self.learning(),
             log: log[skip..].to_vec(),
             log_start: self.dropped[seat] + skip,
             over: game.over(),
@@ -276,6 +332,27 @@ impl Table {
             broken: self.broken.clone(),
             waiting_for_people: self.waiting_for_people(),
         }
+    }
+
+    /// How far the balance model is learned, while a bot here will play by it and it is not ready.
+    fn learning(&self) -> Option<Learning> {
+        if self.game.over() || !self.seats.iter().any(|s| uses_model(s)) {
+            return None;
+        }
+        let rules = self.game.rules();
+        match self.models.readiness(rules.game_id(), rules.fingerprint()) {
+            Readiness::Ready => None,
+            Readiness::Learning { done, all } => Some(Learning { done, all }),
+            Readiness::Missing => Some(Learning { done: 0, all: 0 }),
+        }
+    }
+
+    /// A person names their seat (an empty name takes the name back); everyone's page shows it.
+    pub fn set_name(&mut self, seat: usize, name: &str) -> Result<(), Refusal> {
+        self.names[seat] = check_name(name)?;
+        // Not `record`: a name is no move, and the seat to move has waited as long as before.
+        self.version += 1;
+        Ok(())
     }
 
     fn record(&mut self, lines: Vec<Vec<LogLine>>) {
@@ -300,7 +377,7 @@ impl Table {
         let recent = &mut self.recent[seat];
         recent.retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
         if recent.len() >= REFUSALS_PER_SECOND {
-            return Err(refuse(429, "too many refused requests: wait a second"));
+            return Err(refuse(429, "Too many refused clicks at once: wait a second, then try again."));
         }
         let result = self.paced(seat, false, |t| t.try_act(seat, choice));
         if result.is_err() {
@@ -322,10 +399,10 @@ impl Table {
         self.changes[seat].retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
         self.undos[seat].retain(|t| now.duration_since(*t).as_secs_f64() < 10.0);
         if self.changes[seat].len() >= self.moves_per_second {
-            return Err(refuse(429, "that is faster than anyone clicks: wait a second, then go on"));
+            return Err(refuse(429, "That is faster than anyone clicks: wait a second, then go on."));
         }
         if undo && self.undos[seat].len() >= self.moves_per_second {
-            return Err(refuse(429, "that is many undos at once: wait a few seconds before taking back more"));
+            return Err(refuse(429, "That is many undos at once: wait a few seconds before taking back more."));
         }
         change(self)?;
         self.changes[seat].push(now);
@@ -341,8 +418,10 @@ impl Table {
             return Err(self.not_started());
         }
         match self.game.to_move() {
-            None => return Err(refuse(409, "the game is over")),
-            Some(s) if s != seat => return Err(refuse(409, format!("it is seat {s}'s turn, not seat {seat}'s"))),
+            None => return Err(refuse(409, "The game is over: there are no more moves to make.")),
+            Some(s) if s != seat => {
+                return Err(refuse(409, format!("It is not your turn: seat {s} is deciding. Your turn will come.")));
+            }
             _ => {}
         }
         let legal = self.game.legal();
@@ -351,13 +430,16 @@ impl Table {
                 if version != self.version {
                     return Err(refuse(
                         409,
-                        format!("the table has moved on (version {} now, not {version}): look again", self.version),
+                        "Someone moved before your click arrived; here is the table as it is now.",
                     ));
                 }
                 legal.get(id).map(|a| a.id).ok_or_else(|| {
                     refuse(
                         422,
-                        format!("there is no legal answer {id} now: they are numbered 0 to {}", legal.len() - 1),
+                        format!(
+                            "That move is not one you can make now (answer {id}; the answers now are numbered 0 to {}).",
+                            legal.len().saturating_sub(1)
+                        ),
                     )
                 })?
             }
@@ -392,8 +474,8 @@ impl Table {
         refuse(
             409,
             format!(
-                "this game goes on once everyone is back: waiting for {} (each person uploads their own \
-                 download of the game, or a bot is given the seat)",
+                "This game goes on once everyone is back: waiting for {} (each person uploads their own \
+                 download of the game, or a bot is given the seat).",
                 seats.join(" and ")
             ),
         )
@@ -492,12 +574,14 @@ impl Table {
 
     fn try_undo(&mut self, seat: usize) -> Result<(), Refusal> {
         if self.seats.iter().filter(|s| *s == HUMAN).count() != 1 {
-            return Err(refuse(409, "undo works at a table with one person only"));
+            return Err(refuse(409, "Undo works only at a table with one person: the others have seen your move."));
         }
         if self.game.over() {
-            return Err(refuse(409, "the game is over: nothing can be taken back"));
+            return Err(refuse(409, "The game is over: nothing can be taken back now."));
         }
-        let Some(mark) = self.marks.pop() else { return Err(refuse(409, "nothing to take back")) };
+        let Some(mark) = self.marks.pop() else {
+            return Err(refuse(409, "There is nothing of yours to take back yet."));
+        };
         let fresh = rand::rng().next_u64() >> 11;
         match self.game.undo_to(self.seed, mark, seat, fresh) {
             Ok(game) => self.game = game,
@@ -535,34 +619,38 @@ impl Table {
         idle: std::time::Duration,
     ) -> Result<(), Refusal> {
         if self.seats.get(seat).is_none_or(|s| s != HUMAN) {
-            return Err(refuse(400, format!("seat {seat} is not a person's seat at this table")));
+            return Err(refuse(400, format!("Seat {seat} is not a person's seat at this table.")));
         }
         if bot == HUMAN {
-            return Err(refuse(400, "name a bot: balance, greedy, random, mcts"));
+            return Err(refuse(400, "Choose a bot to play the seat: balance, greedy, random or mcts."));
         }
         check_bot(bot)?;
         self.game.rules().check_bot(bot).map_err(|e| refuse(400, e))?;
         if self.game.over() {
-            return Err(refuse(409, "the game is over"));
+            return Err(refuse(409, "The game is over: no seat is handed to a bot now."));
         }
         // A seat nobody has taken up at a continued game is nobody's: it may go to a bot at once.
         if seat != asker && self.claimed[seat] {
             let idle_for = self.waiting_since.elapsed();
             if self.game.to_move() != Some(seat) || idle_for < idle {
+                let now = if self.game.to_move() == Some(seat) {
+                    format!("it has been deciding for {} s", idle_for.as_secs())
+                } else {
+                    "it is not its turn".to_owned()
+                };
                 return Err(refuse(
                     409,
                     format!(
-                        "seat {seat} is not idle: another person's seat can be handed to a bot only when it has been \
-                         deciding for {} s or more (it has for {} s){}",
+                        "Seat {seat} is not idle ({now}): another person's seat goes to a bot only once it has been \
+                         deciding for {} s, so that nobody loses a seat while still playing.",
                         idle.as_secs(),
-                        if self.game.to_move() == Some(seat) { idle_for.as_secs() } else { 0 },
-                        if self.game.to_move() == Some(seat) { "" } else { "; it is not its turn" }
                     ),
                 ));
             }
         }
         self.seats[seat] = bot.to_owned();
         self.tokens[seat] = None;
+        self.names[seat] = None;
         let lines = vec![vec![LogLine::plain(format!("a {bot} bot takes over seat {seat}"))]; self.seats.len()];
         self.record(lines);
         self.start()?;
@@ -603,7 +691,7 @@ impl Table {
             ));
         }
         if self.game.to_move() != Some(seat) {
-            return Err(refuse(409, "save the moment on your turn (the bots are still moving)"));
+            return Err(refuse(409, "Save the moment on your turn (the bots are still moving)."));
         }
         let text = self.scenario_text(seat)?;
         let fresh = rand::rng().next_u64() >> 11;

@@ -1001,7 +1001,7 @@ async fn nobody_locks_out_a_new_visitor() {
     assert!(statuses[..2].iter().all(|(s, _, _)| *s == StatusCode::OK), "{statuses:?}");
     for (status, v, retry) in &statuses[2..] {
         assert_eq!(*status, StatusCode::TOO_MANY_REQUESTS, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("you have 2 tables open"), "{v}");
+        assert!(v["error"].as_str().unwrap().contains("You have 2 tables open"), "{v}");
         assert_eq!(*retry, Some(60));
     }
     // Many addresses: the server fills up; the next visitor is told how long to wait.
@@ -1125,6 +1125,212 @@ actions = []",
     let (id, tokens) = table(&s, "second-edition", &["human", "human"], 62).await;
     let (status, v) = call(&s, "GET", &format!("/api/tables/{id}/scenario?token={}", tokens[0].1), None).await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
+}
+
+/// Plays legal answers (the `k`-th of each, `k` counting up) for whichever
+/// person is to move, until `stop` holds of the mover's state; that state, or
+/// `None` after `moves` answers or at the end.
+async fn play_until(
+    s: &Arc<Server>,
+    id: &str,
+    tokens: &[(u64, String)],
+    moves: usize,
+    stop: impl Fn(&Value) -> bool,
+) -> Option<Value> {
+    for k in 0..moves {
+        let v = state(s, id, &tokens[0].1).await;
+        let mover = v["to_move"].as_u64()?;
+        let token = &tokens.iter().find(|(seat, _)| *seat == mover)?.1;
+        let v = state(s, id, token).await;
+        if stop(&v) {
+            return Some(v);
+        }
+        let legal = v["legal"].as_array().unwrap();
+        let text = legal[(k * 7 + 3) % legal.len()]["text"].as_str().unwrap().to_owned();
+        let (status, after) = act(s, id, token, &text).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+    }
+    None
+}
+
+#[tokio::test]
+async fn every_seat_sees_everyones_public_score() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "human"], 5).await;
+    // After some play, each seat's view has every seat's public score; its own true score only for itself.
+    play_until(&s, &id, &tokens, 40, |_| false).await;
+    for (seat, token) in &tokens {
+        let v = state(&s, &id, token).await;
+        for p in v["view"]["players"].as_array().unwrap() {
+            let public = p["public_score"]["total"].as_i64();
+            assert!(public.is_some_and(|t| t >= 1), "seat {seat} sees {p}");
+            assert_eq!(p.get("score").is_some(), p["seat"].as_u64() == Some(*seat), "{p}");
+        }
+    }
+    // Alhambra's view has every seat's points after the scorings so far.
+    let (id, tokens) = table(&s, "alhambra", &["human", "human", "human"], 5).await;
+    let v = state(&s, &id, &tokens[1].1).await;
+    for p in v["view"]["players"].as_array().unwrap() {
+        assert!(p["score"]["total"].is_i64(), "{p}");
+    }
+}
+
+#[tokio::test]
+async fn why_not_comes_for_the_deciding_seats_own_cards_only() {
+    let s = server();
+    for (ruleset, zones) in [("second-edition", &["hand", "public"][..]), ("alhambra", &["yard", "display"][..])] {
+        let (id, tokens) = table(&s, ruleset, &["human", "human", "human"], 11).await;
+        let found = play_until(&s, &id, &tokens, 400, |v| !v["why_not"].as_array().unwrap().is_empty()).await;
+        let v = found.unwrap_or_else(|| panic!("{ruleset}: no card was ever out of reach"));
+        let seat = v["seat"].as_u64().unwrap();
+        let me = &v["view"]["players"][seat as usize];
+        for w in v["why_not"].as_array().unwrap() {
+            let (card, zone, why) =
+                (w["card"].as_str().unwrap(), w["zone"].as_str().unwrap(), w["why"].as_str().unwrap());
+            assert!(zones.contains(&zone), "{ruleset}: {w}");
+            assert!(why.len() > 10, "{ruleset}: a reason in words: {w}");
+            if zone == "hand" {
+                assert!(me["hand"].as_array().unwrap().iter().any(|c| c == card), "{ruleset}: {w} not in {me}");
+            }
+            // A card it cannot play has no answer on offer.
+            let offered = v["legal"].as_array().unwrap().iter().any(|a| a["card"] == card && a["zone"] == zone);
+            assert!(!offered, "{ruleset}: {w} is offered too");
+        }
+        // The others are told nothing: the reasons name the deciding seat's hand.
+        for (other, token) in tokens.iter().filter(|(s, _)| *s != seat) {
+            let theirs = state(&s, &id, token).await;
+            assert_eq!(theirs["why_not"], json!([]), "{ruleset}: seat {other} sees {theirs}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn one_money_card_is_named_in_the_singular() {
+    let s = server();
+    let (id, tokens) = table(&s, "alhambra", &["human", "human", "human"], 4).await;
+    let seen = std::cell::RefCell::new((0usize, Vec::new()));
+    play_until(&s, &id, &tokens, 300, |v| {
+        for a in v["legal"].as_array().unwrap() {
+            let label = a["label"].as_str().unwrap();
+            if let Some(rest) = label.strip_prefix("Take 1 ") {
+                let mut seen = seen.borrow_mut();
+                seen.0 += 1;
+                if rest.ends_with('s') {
+                    seen.1.push(label.to_owned());
+                }
+            }
+        }
+        false
+    })
+    .await;
+    let (ones, plural) = seen.into_inner();
+    assert!(ones > 0, "a money card of value 1 was offered");
+    assert!(plural.is_empty(), "{plural:?}");
+}
+
+#[tokio::test]
+async fn a_person_names_their_seat_and_hostile_names_are_refused() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "human", "random"], 3).await;
+    let name = |token: &str, name: &str| {
+        let body = json!({ "token": token, "name": name }).to_string();
+        let s = Arc::clone(&s);
+        let uri = format!("/api/tables/{id}/name");
+        async move { call(&s, "POST", &uri, Some(body)).await }
+    };
+    let (status, v) = name(&tokens[0].1, "  Ana <b>&</b>  ").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Markup is kept as text (the page escapes it): everyone sees the same name, trimmed.
+    let other = state(&s, &id, &tokens[1].1).await;
+    assert_eq!(other["names"], json!(["Ana <b>&</b>", null, null]));
+    let before = other["version"].clone();
+    for (bad, why) in [
+        ("x".repeat(25), "at most 24"),
+        ("Ana\nBob".to_owned(), "control"),
+        ("a\u{0}".to_owned(), "control"),
+        ("\u{202e}evil".to_owned(), "control"),
+        ("\u{1b}[31mred".to_owned(), "control"),
+    ] {
+        let (status, v) = name(&tokens[1].1, &bad).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad:?}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(why), "{bad:?}: {v}");
+    }
+    // A long name in many bytes, and escapes that are no character, never get in either.
+    let (status, _) = name(&tokens[1].1, &"é".repeat(5000)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let raw = format!(r#"{{"token":"{}","name":"\ud800"}}"#, tokens[1].1);
+    let (status, v) = call(&s, "POST", &format!("/api/tables/{id}/name"), Some(raw)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, _) = name("not-a-token", "Eve").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let after = state(&s, &id, &tokens[1].1).await;
+    assert_eq!(after["version"], before, "refused names change nothing");
+    assert_eq!(after["names"], json!(["Ana <b>&</b>", null, null]));
+    // An empty name gives the seat its number back; a name fits any script the people write in.
+    name(&tokens[0].1, "").await;
+    name(&tokens[1].1, "Zoë 李").await;
+    assert_eq!(state(&s, &id, &tokens[0].1).await["names"], json!([null, "Zoë 李", null]));
+}
+
+#[tokio::test]
+async fn refusals_are_in_a_players_words() {
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "human"], 8).await;
+    let v = state(&s, &id, &tokens[0].1).await;
+    let (mover, waiter) = if v["to_move"] == 0 { (&tokens[0].1, &tokens[1].1) } else { (&tokens[1].1, &tokens[0].1) };
+    let v = state(&s, &id, mover).await;
+    let (status, e) = act_id(&s, &id, mover, 0, &json!(v["version"].as_u64().unwrap() + 7), 0).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(e["error"], "Someone moved before your click arrived; here is the table as it is now.");
+    let (status, e) = act(&s, &id, waiter, "pass").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(e["error"].as_str().unwrap().starts_with("It is not your turn"), "{e}");
+    let (status, e) = call(&s, "GET", &format!("/api/tables/{id}/state?token=nope"), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(e["error"].as_str().unwrap().starts_with("This link is not a seat at this table"), "{e}");
+    let (status, e) = call(&s, "GET", "/api/tables/gone/state?token=x", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(e["error"].as_str().unwrap().starts_with("There is no such table here"), "{e}");
+    // No internal words in any of them.
+    for word in ["version", "seat_of", "token"] {
+        assert!(!e["error"].as_str().unwrap().contains(word), "{e}");
+    }
+}
+
+#[tokio::test]
+async fn a_server_given_its_models_plays_the_balance_bot_without_learning() {
+    use engine_play::value::ValueModel;
+    let rs = games::registry().load("second-edition").unwrap();
+    let models = Arc::new(engine_game::Models::new());
+    let features = rs.feature_names();
+    // A model as the command line's cache gives one (these weights play any legal move).
+    let model = ValueModel {
+        version: ValueModel::VERSION,
+        game: rs.game_id().into(),
+        ruleset: rs.id().into(),
+        fingerprint: rs.fingerprint().into(),
+        games: 1,
+        rounds: 1,
+        seed: 0,
+        weights: vec![0.0; features.len()],
+        features,
+    };
+    models.give(rs.as_ref(), model).unwrap();
+    let s = Server::new(Config { port: 0, models: Arc::clone(&models), ..Config::default() });
+    let (id, tokens) = table(&s, "second-edition", &["balance", "human"], 7).await;
+    // The bot moves first: by the given model, nothing to learn, nothing said about learning.
+    let (status, first) = call(&s, "GET", &format!("/api/tables/{id}/state?token={}", tokens[0].1), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(first.get("learning").is_none(), "{first}");
+    let v = state(&s, &id, &tokens[0].1).await;
+    assert_eq!(v["to_move"], 1, "the balance bot moved: {v}");
+    assert_eq!(models.get(rs.game_id(), rs.fingerprint()).unwrap().games, 1, "the model given, not one learned");
+    // A server without the model says the table waits for its learning.
+    let s = server();
+    let (id, tokens) = table(&s, "second-edition", &["human", "balance"], 7).await;
+    let (_, v) = call(&s, "GET", &format!("/api/tables/{id}/state?token={}", tokens[0].1), None).await;
+    let learning = &v["learning"];
+    assert!(learning["done"].as_u64().is_some_and(|d| d <= learning["all"].as_u64().unwrap()), "{v}");
 }
 
 /// The page in a real browser (headless Chromium): whole games played by
@@ -1612,8 +1818,8 @@ mod browser {
         let version: u64 = js::<String>(waiting, "document.body.dataset.version").await.parse().unwrap();
         click(mover, "#main .act").await;
         until(waiting, &format!("+document.body.dataset.version > {version}"), "the other seat's move").await;
-        // A reload finds the seat where it was.
-        let log: String = js(waiting, "document.getElementById('log').textContent").await;
+        // A reload finds the seat where it was (the log told whole: a new page starts quiet).
+        let log: String = js(waiting, "(revealAll(), document.getElementById('log').textContent)").await;
         waiting.reload().await.unwrap();
         until(waiting, "document.body.dataset.version !== undefined", "the view after the reload").await;
         assert_eq!(js::<String>(waiting, "document.getElementById('log').textContent").await, log);
@@ -1741,18 +1947,24 @@ mod browser {
                 js::<bool>(&page, "(revealAll(), true)").await;
                 continue;
             }
-            // One line at a time: the rest of them wait, hidden in the log and not yet in the panel.
+            // One line at a time: the rest of them wait, not yet in the panel (no
+            // empty numbered rows) nor in the log, which shows its latest told line.
             for k in 1..=4usize {
                 until(&page, &format!("+document.body.dataset.revealed >= {k}"), "the next line").await;
-                let (shown, hidden): (usize, usize) = js(
+                let (revealed, rows, log_last, panel_last, in_view): (usize, usize, String, String, bool) = js(
                     &page,
-                    "[document.querySelectorAll('#happened li:not(.later)').length, document.querySelectorAll('#log div.later').length]",
+                    "(() => { const lis = [...document.querySelectorAll('#happened li')].filter((li) => getComputedStyle(li).visibility === 'visible'), log = document.getElementById('log'); \
+                      const last = log.lastElementChild, b = log.getBoundingClientRect(), r = last && last.getBoundingClientRect(); \
+                      return [+document.body.dataset.revealed, lis.length, last ? last.textContent : '', lis.length ? lis[lis.length - 1].textContent : '', \
+                        !!r && r.height > 0 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1]; })()",
                 )
                 .await;
+                assert!(rows == revealed && rows >= k && rows < told, "{rows} rows, {revealed} of {told} told");
                 assert!(
-                    shown >= k && shown < told && hidden == told - shown,
-                    "{shown} of {told} shown, {hidden} hidden"
+                    !log_last.is_empty() && log_last == panel_last,
+                    "the log ends with `{log_last}`, the panel with `{panel_last}`"
                 );
+                assert!(in_view, "the log's latest line is in view: it never goes blank");
                 js::<bool>(&page, "(hideTip(), true)").await;
                 let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
                 std::fs::write(screenshots().join(format!("bot-turn-{k}.png")), png).unwrap();
@@ -1764,6 +1976,131 @@ mod browser {
             return;
         }
         panic!("no click was followed by four lines");
+    }
+
+    /// A person's table as a player expects it: everyone's points, a name
+    /// typed for the seat (shown as text, never as markup), "why not?" on the
+    /// cards that cannot be played, no card text left over after a click, and
+    /// the seat's link found again on the first page.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn points_names_why_not_and_a_lost_link_found_again() {
+        let base = serve(Vec::new()).await;
+        let browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let links = table_links(&page, "second-edition", &["human", "greedy", "human"], 21).await;
+        page.goto(format!("{base}{}", links[0])).await.unwrap();
+        until(&page, "document.querySelector('#scoreline span') !== null", "the points line").await;
+        // Every seat's points, beside every seat.
+        let points: Vec<String> =
+            js(&page, "[...document.querySelectorAll('#scoreline span b')].map((b) => b.textContent)").await;
+        assert_eq!(points.len(), 3, "{points:?}");
+        assert!(points.iter().all(|p| p.parse::<u32>().is_ok_and(|n| n >= 1)), "{points:?}");
+        let heads: Vec<String> =
+            js(&page, "[...document.querySelectorAll('.player .who .score')].map((s) => s.textContent)").await;
+        assert!(heads.len() == 3 && heads.iter().all(|h| h.contains("VP")), "{heads:?}");
+        // A name with markup in it is shown as typed, to the other person too.
+        let typed = "<img src=x>Ana & Bo";
+        js::<bool>(&page, &format!("(document.getElementById('myname').value = {typed:?}, true)")).await;
+        click(&page, "#setname").await;
+        until(
+            &page,
+            &format!(
+                "[...document.querySelectorAll('.player.me .who b.name')].some((b) => b.textContent === {typed:?})"
+            ),
+            "the name on the board",
+        )
+        .await;
+        assert_eq!(js::<usize>(&page, "document.querySelectorAll('#main img').length").await, 0, "no markup got in");
+        let other = browser.new_page(format!("{base}{}", links[1])).await.unwrap();
+        until(
+            &other,
+            &format!("[...document.querySelectorAll('.player .who b.name')].some((b) => b.textContent === {typed:?})"),
+            "the name on the other person's page",
+        )
+        .await;
+        // A card's text shown on hover goes when an answer is clicked (on the page of the person to move).
+        let has_choice = "document.querySelector('#main .act') !== null";
+        until(&other, &format!("{has_choice} || document.body.dataset.seat !== undefined"), "the other page").await;
+        let mut mover = None;
+        for _ in 0..400 {
+            for p in [&page, &other] {
+                if js::<bool>(p, has_choice).await {
+                    mover = Some(p);
+                }
+            }
+            if mover.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let mover = mover.expect("someone to move");
+        js::<bool>(mover, "(showTip(document.querySelector('[data-tip]'), false), true)").await;
+        assert!(!js::<bool>(mover, "document.getElementById('tip').hidden").await);
+        click(mover, "#main .act").await;
+        until(mover, "document.getElementById('tip').hidden", "the card's text gone after the click").await;
+        // Play on until a card of the hand cannot be built: it says why, to this person.
+        let mut seen = false;
+        for _ in 0..200 {
+            if js::<bool>(&page, "document.querySelector('.hand .card .whynot') !== null").await {
+                seen = true;
+                break;
+            }
+            if js::<String>(&page, "document.body.dataset.over").await == "true" {
+                break;
+            }
+            for p in [&page, &other] {
+                if js::<bool>(
+                    p,
+                    "document.querySelector('#main .act') !== null && document.body.dataset.busy !== 'true'",
+                )
+                .await
+                {
+                    let version: String = js(p, "document.body.dataset.version").await;
+                    click(p, "#main .act").await;
+                    until(p, &format!("document.body.dataset.version !== '{version}'"), "the next view").await;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(seen, "a card the person could not build was shown");
+        let (why, tip): (String, String) = js(
+            &page,
+            "(() => { const w = document.querySelector('.hand .card .whynot'); return [w.dataset.whynot, w.closest('.card').dataset.tip]; })()",
+        )
+        .await;
+        assert!(why.len() > 10 && !why.contains("seat 0") && !why.contains('_'), "in words, to you: {why}");
+        assert!(tip.contains(&format!("Not now: {why}")), "{tip}");
+        // The first page lists the seat link this browser opened.
+        page.goto(format!("{base}/")).await.unwrap();
+        until(&page, "document.querySelectorAll('#minelist a').length > 0", "your tables").await;
+        let mine: Vec<String> =
+            js(&page, "[...document.querySelectorAll('#minelist a')].map((a) => a.getAttribute('href'))").await;
+        assert!(mine.contains(&links[0]) && mine.contains(&links[1]), "{mine:?} lacks {links:?}");
+        let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+        std::fs::write(screenshots().join("your-tables.png"), png).unwrap();
+        browser.quit().await;
+    }
+
+    /// A table whose balance bot waits for its model says so, and how far the
+    /// learning is, instead of promising "a few seconds"; the line goes once it is learned.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_table_says_how_far_the_balance_bots_learning_is() {
+        let base = serve(Vec::new()).await;
+        let browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let first: String = js(&page, "document.getElementById('create').textContent").await;
+        assert!(!first.contains("a few seconds"), "no promise the first table cannot keep");
+        let links = table_links(&page, "second-edition", &["balance", "human"], 2).await;
+        page.goto(format!("{base}{}", links[0])).await.unwrap();
+        until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+        let line: String = js(&page, "document.getElementById('learning').textContent").await;
+        let shown: bool = js(&page, "!document.getElementById('learning').hidden").await;
+        assert!(shown && line.contains("balance bot") && line.contains("learn"), "{line}");
+        // Once learned, the bot moves and the line goes.
+        until(&page, "document.getElementById('learning').hidden", "the learning's end").await;
+        browser.quit().await;
     }
 
     /// On a phone the page fits its width; the log names cards, not ids; the end names the winner.
@@ -1831,6 +2168,19 @@ mod browser {
                 line.contains(&format!("eat {}", winners[0]))
             };
             assert!(named && line.contains("win"), "{ruleset}: {line} ({winners:?})");
+            // The final table's total column is on the screen, every row's total readable.
+            let totals: Vec<(f64, f64)> = js(
+                &page,
+                "[...document.querySelectorAll('#final table.scores .total')].map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })",
+            )
+            .await;
+            assert_eq!(totals.len(), 3, "{ruleset}: a head and two seats");
+            assert!(totals.iter().all(|&(l, r)| l >= 0.0 && r <= 390.0 && r > l), "{ruleset}: totals at {totals:?}");
+            // After the end no "now": each seat's final score.
+            let heads: String =
+                js(&page, "[...document.querySelectorAll('.player .who')].map((w) => w.textContent).join(' | ')").await;
+            assert!(!heads.contains("now"), "{ruleset}: {heads}");
+            assert!(heads.contains("final"), "{ruleset}: {heads}");
             js::<bool>(&page, "(revealAll(), hideTip(), window.scrollTo(0, 0), true)").await;
             let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
             std::fs::write(screenshots().join(format!("{name}-final-phone.png")), png).unwrap();

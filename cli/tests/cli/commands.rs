@@ -1646,3 +1646,91 @@ fn a_nudged_balance_bot_likes_what_it_is_nudged_toward_in_both_games() {
     assert!(!ok);
     assert!(err.contains("no feature `built:blackmarket`; did you mean built:black_market?"), "{err}");
 }
+
+/// A running `sanjuan serve` with this model cache and these options: its port,
+/// the child (killed by the caller) and a thread gathering its stderr.
+fn serve_with_cache(
+    cache: &std::path::Path,
+    extra: &[&str],
+) -> (u16, std::process::Child, std::thread::JoinHandle<String>) {
+    use std::io::{BufRead, Read};
+    use std::process::Stdio;
+    let mut child = common::command()
+        .args(["serve", "--port", "0"])
+        .args(extra)
+        .env("SANJUAN_CACHE", cache)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sanjuan serve");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let port = line.split("http://").nth(1).and_then(|r| r.split('/').next()).and_then(|a| a.rsplit(':').next());
+    let port = port.and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address in `{line}`"));
+    let mut err = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        err.read_to_string(&mut text).ok();
+        text
+    });
+    (port, child, errors)
+}
+
+/// One HTTP request to a local server: the status and the JSON body.
+fn http(port: u16, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    let code = reply.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = reply.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    (code, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+}
+
+/// Whether a new second-edition table with a balance bot says its model is still to be learned.
+fn a_balance_table_waits_for_learning(port: u16) -> bool {
+    let (code, made) =
+        http(port, "POST", "/api/tables", r#"{"ruleset":"second-edition","seats":["human","balance"],"seed":3}"#);
+    assert_eq!(code, 200, "{made}");
+    let (id, token) = (made["table"].as_str().unwrap(), made["seats"][0]["token"].as_str().unwrap());
+    let (code, state) = http(port, "GET", &format!("/api/tables/{id}/state?token={token}"), "");
+    assert_eq!(code, 200, "{state}");
+    state.get("learning").is_some()
+}
+
+#[test]
+fn serve_reads_the_balance_models_the_command_line_cached() {
+    // The command line's cache holds second-edition's model (learned here if no test did before).
+    let cache = common::cache();
+    let (ok, _, err) = common::sanjuan(&["learn", "--ruleset", "second-edition"]);
+    assert!(ok, "{err}");
+    let (port, mut child, errors) = serve_with_cache(&cache, &["--no-learn"]);
+    let waits = a_balance_table_waits_for_learning(port);
+    child.kill().ok();
+    child.wait().ok();
+    assert!(!waits, "a table of a cached ruleset waits for no learning: {}", errors.join().unwrap());
+    // With an empty cache the same table has its model still to learn: the cache was what made it ready.
+    let empty = std::env::temp_dir().join(format!("sanjuan-empty-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let (port, mut child, _) = serve_with_cache(&empty, &["--no-learn"]);
+    let waits = a_balance_table_waits_for_learning(port);
+    child.kill().ok();
+    child.wait().ok();
+    assert!(waits, "with no cached model the table says it waits for the learning");
+    // Without --no-learn the server learns the missing models after it starts, and says so.
+    let (_, mut child, errors) = serve_with_cache(&empty, &[]);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    child.kill().ok();
+    child.wait().ok();
+    let said = errors.join().unwrap();
+    std::fs::remove_dir_all(&empty).ok();
+    assert!(said.contains("learning the balance bot's model for"), "{said}");
+}

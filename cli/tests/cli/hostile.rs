@@ -449,7 +449,7 @@ fn mutate_at(v: &mut serde_json::Value, rng: &mut Rng, depth: usize) {
 fn http_case(name: &str, rng: &mut Rng) -> Case {
     let (method, route) = name.split_once(' ').expect("`METHOD /route`");
     let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
-    let body: Vec<u8> = match rng.below(14) {
+    let body: Vec<u8> = match rng.below(15) {
         0 => Vec::new(),
         1 => b"{not json".to_vec(),
         2 => deep(rng.below(100_000) + 1).into_bytes(),
@@ -466,6 +466,18 @@ fn http_case(name: &str, rng: &mut Rng) -> Case {
         10 => serde_json::json!({ "saved": "x".repeat(100_000), "token": -1 }).to_string().into_bytes(),
         11 => vec![b'a'; 40_000],
         12 => serde_json::json!({ "token": "{token}", "seat": 99 }).to_string().into_bytes(),
+        // A seat's name: too long, control characters, markup, escapes of no character.
+        13 => match rng.below(5) {
+            0 => serde_json::json!({ "token": "{token}", "name": "n".repeat(10_000) }).to_string().into_bytes(),
+            1 => serde_json::json!({ "token": "{token}", "name": "a\u{0}b\r\n\u{1b}[31m\u{202e}" })
+                .to_string()
+                .into_bytes(),
+            2 => {
+                serde_json::json!({ "token": "{token}", "name": "<script>alert(1)</script>" }).to_string().into_bytes()
+            }
+            3 => br#"{"token":"{token}","name":"\ud800\udfff\ud800"}"#.to_vec(),
+            _ => serde_json::json!({ "token": "{token}", "name": ["x"], "log": -1 }).to_string().into_bytes(),
+        },
         _ => serde_json::json!({ "ruleset": "alhambra", "seats": ["human", "mcts:100000"] }).to_string().into_bytes(),
     };
     let query = match rng.below(6) {
@@ -897,7 +909,8 @@ impl Server {
     fn start(dir: &Path) -> Server {
         use std::io::BufRead;
         let mut child = common::command()
-            .args(["serve", "--port", "0", "--max-tables", "1000000", "--tables-per-minute", "1000000"])
+            // Its tables have no balance bot: nothing to learn.
+            .args(["serve", "--port", "0", "--max-tables", "1000000", "--tables-per-minute", "1000000", "--no-learn"])
             .args(["--tables-per-address", "1000000", "--moves-per-second", "1000000"])
             .current_dir(dir)
             .stdin(Stdio::null())

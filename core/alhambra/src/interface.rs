@@ -293,6 +293,10 @@ impl engine_game::Game for Game {
         Game::legal_views(self)
     }
 
+    fn why_not(&self, seat: usize) -> Vec<engine_game::view::WhyNot> {
+        self.cannot_play(seat)
+    }
+
     /// The game's own events name only public things (money taken from the
     /// display, buildings bought); money a card's script moves into or out of a
     /// hand is named only to those seats, the others read how many cards moved.

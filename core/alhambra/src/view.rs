@@ -244,11 +244,44 @@ impl Game {
 }
 
 impl Game {
+    /// At `seat`'s turn, each building in the yard it cannot buy and each money
+    /// card on the display it cannot take now, with `why_illegal`'s reason.
+    pub fn cannot_play(&self, seat: usize) -> Vec<engine_game::view::WhyNot> {
+        let Some(d) = self.pending else { return Vec::new() };
+        if d.seat() != seat || !matches!(d, Decision::Turn { .. } | Decision::Take { .. }) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut why = |action: Action, card: String, zone: &'static str| {
+            if let Some(why) = self.why_illegal(action)
+                && !out.iter().any(|w: &engine_game::view::WhyNot| w.card == card && w.zone == zone)
+            {
+                out.push(engine_game::view::WhyNot { card, zone, why });
+            }
+        };
+        if matches!(d, Decision::Turn { .. }) {
+            for (slot, b) in self.building_display.iter().enumerate() {
+                if b.is_some() {
+                    why(Action::Buy(slot as u8), (slot + 1).to_string(), "yard");
+                }
+            }
+        }
+        for &m in &self.money_display {
+            why(Action::Take(m), self.rs.money_id(m), "display");
+        }
+        out
+    }
+
     /// The legal answers of the seat to move as a front end shows them: each
     /// with its money card or yard slot and where it lies, and words with names.
     pub fn legal_views(&self) -> Vec<engine_play::ActionView> {
         let rs = &self.rs;
-        let money_name = |m: Money| format!("{} {}", m.value, rs.currencies[m.currency as usize].name);
+        let money_name = |m: Money| {
+            // "Take 1 ducat", not "1 ducats": a currency is named in the plural.
+            let name = &rs.currencies[m.currency as usize].name;
+            let name = if m.value == 1 { name.strip_suffix('s').unwrap_or(name) } else { name };
+            format!("{} {name}", m.value)
+        };
         self.legal
             .iter()
             .enumerate()

@@ -395,6 +395,8 @@ pub trait AnyGame: Send + Sync {
     fn view(&self, seat: Option<usize>) -> Result<serde_json::Value, String>;
     /// The legal answers of the seat to move.
     fn legal(&self) -> Vec<ActionView>;
+    /// The cards `seat` cannot play now and why (empty unless it decides now).
+    fn why_not(&self, seat: usize) -> Vec<crate::view::WhyNot>;
     /// Applies the legal answer numbered `id` exactly.
     fn play(&mut self, id: usize) -> Result<Played, String>;
     /// Applies a line typed in the notation, all or nothing.
@@ -481,6 +483,10 @@ impl<G: Game> AnyGame for G {
 
     fn legal(&self) -> Vec<ActionView> {
         self.legal_views()
+    }
+
+    fn why_not(&self, seat: usize) -> Vec<crate::view::WhyNot> {
+        if TurnGame::to_move(self) == Some(seat) { Game::why_not(self, seat) } else { Vec::new() }
     }
 
     fn play(&mut self, id: usize) -> Result<Played, String> {

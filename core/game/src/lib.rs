@@ -296,6 +296,12 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError>;
     /// The legal answers of the seat to move, each with its card, zone and words.
     fn legal_views(&self) -> Vec<ActionView>;
+    /// The cards `seat` sees and cannot play now, each with why; empty unless
+    /// `seat` decides now (its reasons may name its own hand, so never another's).
+    /// A game without reasons to give keeps the default: none.
+    fn why_not(&self, _seat: usize) -> Vec<view::WhyNot> {
+        Vec::new()
+    }
     /// Each event as `seat` may read it (`None`: everything), with the card that caused it.
     fn log_lines(&self, events: &[Self::Event], seat: Option<usize>) -> Vec<LogLine>;
     /// Every seat's score with its breakdown, as the view's JSON contract words it.

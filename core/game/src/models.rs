@@ -4,6 +4,7 @@
 //! by self-play once when missing, and handed to bot construction.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use engine_play::value::{Schedule, Setting, ValueModel, seed_of};
@@ -13,7 +14,32 @@ use crate::{Game, Rules};
 
 /// One model's place: empty until given or learned; a learner holds its lock,
 /// so concurrent callers wait for the one learning instead of learning again.
-type Slot = Arc<Mutex<Option<Arc<ValueModel>>>>;
+type Slot = Arc<Place>;
+
+/// A model (once there is one) and how far its learning is meanwhile.
+#[derive(Default)]
+struct Place {
+    model: Mutex<Option<Arc<ValueModel>>>,
+    /// Self-play games played and in all, while it is being learned (0 of 0: not learning).
+    done: AtomicU64,
+    all: AtomicU64,
+}
+
+/// Where a model stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    /// Learned or given: a balance bot moves at once.
+    Ready,
+    /// Being learned now: self-play games played so far, and in all.
+    Learning {
+        /// Games played.
+        done: u64,
+        /// Games to play in all.
+        all: u64,
+    },
+    /// Neither: the first balance bot's move learns it.
+    Missing,
+}
 
 /// Learned models by game id and ruleset fingerprint.
 #[derive(Default)]
@@ -48,13 +74,41 @@ impl Models {
         learn: impl FnOnce() -> Result<ValueModel, String>,
     ) -> Result<Arc<ValueModel>, String> {
         let slot = self.slot(game, fingerprint);
-        let mut model = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut model = slot.model.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(m) = &*model {
             return Ok(Arc::clone(m));
         }
-        let learned = Arc::new(learn()?);
+        let place = Arc::clone(&slot);
+        let report = move |done, all| {
+            place.all.store(all, Ordering::Relaxed);
+            place.done.store(done, Ordering::Relaxed);
+        };
+        let learned = engine_play::value::reporting(report, learn);
+        slot.done.store(0, Ordering::Relaxed);
+        slot.all.store(0, Ordering::Relaxed);
+        let learned = Arc::new(learned?);
         *model = Some(Arc::clone(&learned));
         Ok(learned)
+    }
+
+    /// Where the model of `game`'s content `fingerprint` stands, without
+    /// waiting for a learner (a page asks while the learning goes on).
+    pub fn readiness(&self, game: &str, fingerprint: &str) -> Readiness {
+        let slot = {
+            let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            match slots.get(&(game.to_owned(), fingerprint.to_owned())) {
+                Some(slot) => Arc::clone(slot),
+                None => return Readiness::Missing,
+            }
+        };
+        match slot.model.try_lock() {
+            Ok(m) if m.is_some() => Readiness::Ready,
+            Ok(_) => Readiness::Missing,
+            Err(std::sync::TryLockError::Poisoned(p)) if p.get_ref().is_some() => Readiness::Ready,
+            Err(_) => {
+                Readiness::Learning { done: slot.done.load(Ordering::Relaxed), all: slot.all.load(Ordering::Relaxed) }
+            }
+        }
     }
 
     /// The model kept for `game`'s content `fingerprint`, if any (nothing is learned).
@@ -62,7 +116,7 @@ impl Models {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         let slot = Arc::clone(slots.get(&(game.to_owned(), fingerprint.to_owned()))?);
         drop(slots);
-        slot.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        slot.model.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// The balance model of a ruleset of `G`, learned now if missing.
@@ -80,7 +134,7 @@ impl Models {
     pub fn give(&self, rs: &dyn AnyRules, model: ValueModel) -> Result<(), String> {
         model.fits(rs.fingerprint(), &rs.feature_names())?;
         let slot = self.slot(rs.game_id(), rs.fingerprint());
-        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(model));
+        *slot.model.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(model));
         Ok(())
     }
 }
@@ -132,5 +186,30 @@ mod tests {
         assert!(models.get("other", "f1").is_none());
         assert!(models.get_or_learn("g", "f2", || Err("no".into())).is_err());
         assert!(models.get("g", "f2").is_none(), "a failed learning keeps nothing");
+    }
+
+    #[test]
+    fn a_model_being_learned_says_how_far_it_is() {
+        let models = Arc::new(Models::new());
+        assert_eq!(models.readiness("g", "f"), Readiness::Missing);
+        let (tell, told) = std::sync::mpsc::channel();
+        let (go_on, wait) = std::sync::mpsc::channel::<()>();
+        let learner = {
+            let models = Arc::clone(&models);
+            std::thread::spawn(move || {
+                models.get_or_learn("g", "f", || {
+                    // What `engine_play::value::learn` tells after each game: 3 of 10 played.
+                    engine_play::value::progress(3, 10);
+                    tell.send(()).unwrap();
+                    wait.recv().unwrap();
+                    Ok(model("f"))
+                })
+            })
+        };
+        told.recv().unwrap();
+        assert_eq!(models.readiness("g", "f"), Readiness::Learning { done: 3, all: 10 });
+        go_on.send(()).unwrap();
+        learner.join().unwrap().unwrap();
+        assert_eq!(models.readiness("g", "f"), Readiness::Ready);
     }
 }

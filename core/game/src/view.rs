@@ -21,6 +21,19 @@ pub struct SeatHead {
     pub holdings: Vec<String>,
 }
 
+/// A card the deciding seat sees but cannot play now, and why in the game's
+/// words: what a page shows on that card ("why not"). Only the seat that
+/// decides is given these, so a reason may name its own hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WhyNot {
+    /// The card (or slot) as legal answers name it (`ActionView::card`).
+    pub card: String,
+    /// Where it lies, as legal answers name zones (`hand`, `yard`, `display`…).
+    pub zone: &'static str,
+    /// Why it cannot be played now (the game's `why_illegal`).
+    pub why: String,
+}
+
 impl SeatHead {
     /// `seat`'s head as `viewer` (`None`: an observer) may see it: `hand` (the
     /// ids in the game's order) is asked for only when the viewer may see it.

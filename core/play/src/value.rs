@@ -411,6 +411,41 @@ pub fn seed_of(fingerprint: &str) -> u64 {
     u64::from_str_radix(fingerprint.get(..16).unwrap_or("0"), 16).unwrap_or(0)
 }
 
+/// A learning's reporter: told (games played, games in all).
+type Reporter = Box<dyn Fn(u64, u64)>;
+
+thread_local! {
+    /// Told (games played, games in all) after each self-play game of a
+    /// [`learn`] on this thread: see [`reporting`].
+    static PROGRESS: std::cell::RefCell<Option<Reporter>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f`, telling `report` (games played, games in all) after each
+/// self-play game a [`learn`] on this thread plays meanwhile: a server shows
+/// how far the balance bot's learning is without the learning knowing who asks.
+pub fn reporting<T>(report: impl Fn(u64, u64) + 'static, f: impl FnOnce() -> T) -> T {
+    /// Puts the reporter before back, also when `f` panics.
+    struct Restore(Option<Reporter>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            PROGRESS.with(|p| *p.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(PROGRESS.with(|p| p.borrow_mut().replace(Box::new(report))));
+    f()
+}
+
+/// Tells this thread's reporter ([`reporting`]) how far a learning is: what
+/// [`learn`] calls after each self-play game.
+pub fn progress(done: u64, all: u64) {
+    PROGRESS.with(|p| {
+        if let Some(report) = &*p.borrow() {
+            report(done, all);
+        }
+    });
+}
+
 /// Learns a value model by self-play: deterministic for a seed, one thread.
 pub fn learn<G: Features + 'static>(
     setting: &Setting<'_, G>,
@@ -471,6 +506,7 @@ pub fn learn<G: Features + 'static>(
             for (s, f) in &samples {
                 regression.add(f, rewards[*s]);
             }
+            progress(u64::from(round) * schedule.games + index + 1, u64::from(schedule.rounds) * schedule.games);
         }
         model.weights = regression.solve(schedule.ridge);
     }

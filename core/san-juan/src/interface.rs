@@ -236,6 +236,10 @@ impl engine_game::Game for Game {
         Game::legal_views(self)
     }
 
+    fn why_not(&self, seat: usize) -> Vec<engine_game::view::WhyNot> {
+        self.cannot_build(seat)
+    }
+
     fn log_lines(&self, events: &[Event], seat: Option<usize>) -> Vec<LogLine> {
         let cards = &self.rules().cards;
         let line = |e: Event| LogLine { by: e.cause.map(|c| cards.id(c).to_owned()), text: e.text };

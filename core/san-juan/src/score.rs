@@ -16,6 +16,28 @@ impl Game {
         Ok(score)
     }
 
+    /// The points anyone at the table can count for `seat` now: its buildings'
+    /// printed points and the scoring buildings' bonuses worked out from what
+    /// lies face up, as if no card lay under any building (those are face
+    /// down, EN2 chapel note) — so a seat's view may show it for every seat.
+    pub fn public_score(&self, seat: usize) -> Result<Score, GameError> {
+        let p = &self.players[seat];
+        let city: Vec<Slot> = p
+            .city
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s.under.clear();
+                s
+            })
+            .collect();
+        let mut score = Score::default();
+        let call = |ctx| Some(self.call_int(Hook::Score, ctx));
+        self.score_parts_in(seat, &city, self.hook_mask[seat], |key, points| score.add(key, points), call)
+            .expect("a called hook always answers")?;
+        Ok(score)
+    }
+
     /// [`Game::score`]'s total alone: the balance bot asks for it some
     /// hundreds of times a game, and naming the parts was most of its allocations.
     pub(crate) fn score_total(&self, seat: usize) -> Result<i32, GameError> {

@@ -34,6 +34,10 @@ pub struct PlayerView {
     /// Score now; only the viewer's own (the others' would reveal cards under buildings).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<ScoreView>,
+    /// In a seat's view, for every seat: the points anyone can count from what
+    /// lies face up (buildings and their bonuses, no card under a building).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub public_score: Option<ScoreView>,
     /// Building counters that are not 0 (a script's `counter` effect), in city order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<CounterView>,
@@ -152,6 +156,8 @@ impl Game {
                 under,
                 covered: p.city.iter().flat_map(|s| s.covered_cards()).map(|c| cards.id(c).to_owned()).collect(),
                 score: if sees_all { Some(self.score(seat)?.view()) } else { None },
+                // An observer sees every `score` already: the public one is for seats.
+                public_score: if viewer.is_some() { Some(self.public_score(seat)?.view()) } else { None },
                 counters: p
                     .city
                     .iter()
@@ -208,6 +214,29 @@ impl Game {
 }
 
 impl Game {
+    /// At `seat`'s build decision, each card in its hand (and each public card)
+    /// it cannot build now, with `why_illegal`'s reason; nothing otherwise.
+    pub fn cannot_build(&self, seat: usize) -> Vec<engine_game::view::WhyNot> {
+        let Some(d @ Decision::Build { .. }) = &self.pending else { return Vec::new() };
+        if d.seat() != seat {
+            return Vec::new();
+        }
+        let cards = &self.rs.cards;
+        let buildable = |c: CardIdx| self.legal.iter().any(|a| matches!(a, Action::Build { card, .. } if *card == c));
+        let mut out: Vec<engine_game::view::WhyNot> = Vec::new();
+        let hand = self.players[seat].hand.iter().map(|&c| (c, "hand"));
+        for (c, zone) in hand.chain(self.public.iter().map(|&c| (c, "public"))) {
+            let id = cards.id(c);
+            if buildable(c) || out.iter().any(|w| w.card == id && w.zone == zone) {
+                continue;
+            }
+            if let Some(why) = self.why_illegal(Action::Build { card: c, over: None }) {
+                out.push(engine_game::view::WhyNot { card: id.to_owned(), zone, why });
+            }
+        }
+        out
+    }
+
     /// The legal answers of the seat to move as a front end shows them: each
     /// with its card and the zone the card lies in, and words with names.
     pub fn legal_views(&self) -> Vec<engine_play::ActionView> {

@@ -49,16 +49,16 @@
     return (facts().scorings || []).map((sc) => `scoring ${sc.name}: ${sc.ranks.map((r) => r[i]).filter((x) => x !== undefined).join(" / ")}`).join("; ");
   }
 
-  function buildingCard(b, acts, extra, slot) {
+  function buildingCard(b, acts, extra, slot, why) {
     const col = typeColour(b.type);
-    const tip = `${typeName(b.type)} (price ${b.price})\nPoints by rank (1st / 2nd / 3rd) for the most buildings of this type: ${pointsOf(b.type)}`;
-    return `<div class="card building${slot ? " slot" : ""}${acts.length ? " playable" : ""}"${slot ? ` data-slot="${slot}"` : ""} data-card="${esc(b.id)}" data-tip="${esc(tip)}" style="--c:${col}"><div class="band">&nbsp;</div><div class="name">${esc(typeName(b.type))}</div>${extra || ""}<div class="nums"><span class="cost" title="price">${b.price}</span></div>${acts.length ? `<div class="acts">${buttons(acts)}</div>` : ""}</div>`;
+    const tip = `${typeName(b.type)} (price ${b.price})\nPoints by rank (1st / 2nd / 3rd) for the most buildings of this type: ${pointsOf(b.type)}${why ? `\nNot now: ${why}` : ""}`;
+    return `<div class="card building${slot ? " slot" : ""}${acts.length ? " playable" : ""}${why ? " blocked" : ""}"${slot ? ` data-slot="${slot}"` : ""} data-card="${esc(b.id)}" data-tip="${esc(tip)}" style="--c:${col}"><div class="band">&nbsp;</div><div class="name">${esc(typeName(b.type))}</div>${extra || ""}<div class="nums"><span class="cost" title="price">${b.price}</span></div>${acts.length ? `<div class="acts">${buttons(acts)}</div>` : ""}${whyMark(why)}</div>`;
   }
 
-  function coin(id, acts) {
+  function coin(id, acts, why) {
     const m = money(id);
-    const tip = `${moneyName(m)}\nA money card: pays for buildings in slots of the ${currencyName(m.currency)}.`;
-    return `<div class="card coin${acts.length ? " playable" : ""}" data-money="${esc(id)}" data-tip="${esc(tip)}" style="--c:${currencyColour(m.currency)}"><span class="value">${esc(m.value)}</span><span class="cur">${esc(currencyName(m.currency))}</span>${acts.length ? `<div class="acts">${buttons(acts)}</div>` : ""}</div>`;
+    const tip = `${moneyName(m)}\nA money card: pays for buildings in slots of the ${currencyName(m.currency)}.${why ? `\nNot now: ${why}` : ""}`;
+    return `<div class="card coin${acts.length ? " playable" : ""}${why ? " blocked" : ""}" data-money="${esc(id)}" data-tip="${esc(tip)}" style="--c:${currencyColour(m.currency)}"><span class="value">${esc(m.value)}</span><span class="cur">${esc(currencyName(m.currency))}</span>${acts.length ? `<div class="acts">${buttons(acts)}</div>` : ""}${whyMark(why)}</div>`;
   }
 
   const chip = (id, isNew) => {
@@ -81,19 +81,19 @@
       const acts = claim.take("yard", String(b.slot), ["buy"]);
       const pay = `<div class="slotpay"><span class="curdot" style="--c:${currencyColour(b.currency)}"></span>slot ${b.slot} · pay in ${esc(currencyName(b.currency))}</div>`;
       if (!b.building) return `<div class="card slot empty" data-slot="${b.slot}"><div class="name">empty</div>${pay}</div>`;
-      return buildingCard(building(b.building), acts, pay, b.slot);
+      return buildingCard(building(b.building), acts, pay, b.slot, whyNot(s, "yard", b.slot));
     }).join("")}</div>`;
-    html += `<h3>Money display</h3><div class="cards">${(v.money_display || []).map((m) => coin(m, claim.take("display", m, ["take"]))).join("")}</div>`;
+    html += `<h3>Money display</h3><div class="cards">${(v.money_display || []).map((m) => coin(m, claim.take("display", m, ["take"]), whyNot(s, "display", m))).join("")}</div>`;
     const me = players.find((p) => p.seat === s.seat);
     if (me && me.hand) {
       const sums = {};
       for (const id of me.hand) { const m = money(id); sums[m.currency] = (sums[m.currency] || 0) + (+m.value || 0); }
       const totals = currencies().filter((c) => sums[c.id]).map((c) => `<span class="curdot" style="--c:${currencyColour(c.id)}"></span>${sums[c.id]} ${esc(c.name)}`).join(" · ");
       html += `<div class="hand" data-seat="${s.seat}"><h3>Your money (${me.hand.length})${totals ? ` <span class="kv">${totals}</span>` : ""}</h3><div class="cards">${me.hand.map((m) =>
-        coin(m, claim.take("hand", m, ["pay"]))).join("")}</div></div>`;
+        coin(m, claim.take("hand", m, ["pay"]), "")).join("")}</div></div>`;
     }
     // Buildings by type and the points each rank would bring at the next scoring.
-    const collectors = players.map((p) => ({label: `seat ${p.seat}${p.seat === s.seat ? " (you)" : ""}`, p})).concat(v.neutral ? [{label: v.neutral.name, p: v.neutral}] : []);
+    const collectors = players.map((p) => ({label: p.seat === s.seat ? "you" : typedName(s, p.seat) || `seat ${p.seat}`, p})).concat(v.neutral ? [{label: v.neutral.name, p: v.neutral}] : []);
     const scoring = next && (facts().scorings || []).find((x) => x.name === next.name);
     const head = `<tr><th>type</th>${collectors.map((c) => `<th>${esc(c.label)}</th>`).join("")}${scoring ? `<th>${esc(scoring.name)}: points by rank</th>` : ""}</tr>`;
     const rows = ts.map((t, i) => {
@@ -110,7 +110,7 @@
       const was = before.find((x) => x.seat === p.seat);
       const fresh = newOnes(was && was.buildings, p.buildings);
       const chips = (p.buildings || []).map((id, i) => chip(id, Page.prev && was && fresh[i])).join("");
-      return `<div class="${cls}" data-seat="${p.seat}"><div class="who"><b>Seat ${p.seat}</b> <span>(${esc(s.seats[p.seat])})${p.seat === s.seat ? " — you" : ""}</span> <span class="kv">${plural(p.hand_size, "money card")} · ${plural((p.buildings || []).length, "building")} · ${plural(p.score ? p.score.total : 0, "point")}</span></div>${chips ? `<div>${chips}</div>` : ""}</div>`;
+      return `<div class="${cls}" data-seat="${p.seat}"><div class="who">${seatHead(s, p.seat)} <span class="score">${plural(p.score ? p.score.total : 0, "point")}${s.over ? " (final)" : ""}</span> <span class="kv">${plural(p.hand_size, "money card")} · ${plural((p.buildings || []).length, "building")}</span></div>${chips ? `<div>${chips}</div>` : ""}</div>`;
     }).join("");
     if (v.neutral && (v.neutral.buildings || []).length) {
       html += `<div class="player" data-neutral="true"><div class="who"><b>${esc(v.neutral.name)}</b> <span class="kv">the neutral collector · ${plural(v.neutral.score ? v.neutral.score.total : 0, "point")}</span></div><div>${v.neutral.buildings.map((id) => chip(id, false)).join("")}</div></div>`;

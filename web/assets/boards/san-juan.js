@@ -53,9 +53,10 @@
     const nums = c ? `<div class="nums"><span class="cost" title="cost">${c.cost}</span><span class="vp" title="victory points">${c.vp}</span></div>` : "";
     const tags = (opts.tags || []).map((t) => `<span class="tag${t.cls ? " " + t.cls : ""}"${t.style ? ` style="${t.style}"` : ""}>${esc(t.text)}</span>`).join("");
     const extra = opts.extra || "";
-    const cls = ["card", kindClass(c), opts.small ? "small" : "", acts.length || extra ? "playable" : "", opts.isNew ? "new" : ""].filter(Boolean).join(" ");
+    const cls = ["card", kindClass(c), opts.small ? "small" : "", acts.length || extra ? "playable" : "", opts.isNew ? "new" : "", opts.why ? "blocked" : ""].filter(Boolean).join(" ");
     const actions = acts.length || extra ? `<div class="acts">${buttons(acts)}${extra}</div>` : "";
-    return `<div class="${cls}" data-card="${esc(id)}" data-tip="${esc(tip(id))}" style="--c:${col}">${band}<div class="name">${esc(c ? c.name : id)}</div>${tags ? `<div>${tags}</div>` : ""}${nums}${actions}</div>`;
+    const text = tip(id) + (opts.why ? `\nNot now: ${opts.why}` : "");
+    return `<div class="${cls}" data-card="${esc(id)}" data-tip="${esc(text)}" style="--c:${col}">${band}<div class="name">${esc(c ? c.name : id)}</div>${tags ? `<div>${tags}</div>` : ""}${nums}${actions}${whyMark(opts.why)}</div>`;
   }
 
   function goodNames() {
@@ -81,6 +82,9 @@
     const names = goodNames();
     const general = [["round", v.round], ["governor", `seat ${v.governor}`], ["deck", v.deck_size], ["discard pile", v.discard_size]];
     let html = `<div class="kv">${general.map(([k, x]) => `<b>${k}</b>: ${esc(x)}`).join(" · ")}</div>`;
+    // Everyone's points as anyone can count them; cards under buildings are face down until the end.
+    html += `<div id="scoreline" title="Points anyone can count: buildings and their bonuses; cards under buildings count only at the end">${s.over ? "<b>Final score</b>" : "<b>Points showing</b>"}: ${players.map((p) =>
+      `<span data-seat="${p.seat}">${esc(cap(seatName(s, p.seat)))} <b>${esc(shown(s, p))}</b></span>`).join("")}</div>`;
     html += roleRow(v, claim);
     if (v.trading_tile) {
       html += `<div class="kv"><b>trading tile</b> (cards a good sells for): ${v.trading_tile.map((p, i) => {
@@ -89,7 +93,7 @@
       }).join("")}</div>`;
     }
     if (v.public && v.public.length) {
-      html += `<h3>For anyone to build</h3><div class="cards">${v.public.map((id) => card(id, claim.take("public", id, ["build"]))).join("")}</div>`;
+      html += `<h3>For anyone to build</h3><div class="cards">${v.public.map((id) => card(id, claim.take("public", id, ["build"]), {why: whyNot(s, "public", id)})).join("")}</div>`;
     }
     const p0 = v.pending;
     if (p0 && p0.offered && p0.seat === s.seat) {
@@ -101,7 +105,7 @@
       const was = before.find((p) => p.seat === s.seat);
       const fresh = newOnes(was && was.hand, me.hand);
       html += `<div class="hand" data-seat="${s.seat}"><h3>Your hand (${me.hand.length})</h3><div class="cards">${me.hand.map((id, i) =>
-        card(id, claim.take("hand", id, ["build", "pay", "discard", "tuck", "give", "pick"]), {extra: overMenu(claim.over("hand", id)), isNew: Page.prev && fresh[i]})).join("")}</div></div>`;
+        card(id, claim.take("hand", id, ["build", "pay", "discard", "tuck", "give", "pick"]), {extra: overMenu(claim.over("hand", id)), isNew: Page.prev && fresh[i], why: whyNot(s, "hand", id)})).join("")}</div></div>`;
     }
     html += players.map((p) => {
       const seat = p.seat;
@@ -125,14 +129,35 @@
       }).join("");
       const facts = [`${plural(p.hand_size, "card")} in hand`, plural((p.buildings || []).length, "building"), plural((p.goods || []).length, "good")];
       if (seat === v.governor) facts.push("governor");
-      if (p.score) facts.push(`${p.score.total} VP now`);
       const counters2 = Object.entries(p.player_counters || {}).map(([k, x]) => `${k} ${x}`);
       if (counters2.length) facts.push("counters: " + counters2.join(", "));
       if (p.covered && p.covered.length) facts.push("covered: " + p.covered.map(nameOf).join(", "));
       const cls = ["player", mine ? "me" : "", seat === s.to_move ? "turn" : ""].filter(Boolean).join(" ");
-      return `<div class="${cls}" data-seat="${seat}"><div class="who"><b>Seat ${seat}</b> <span>(${esc(s.seats[seat])})${mine ? " — you" : ""}</span> <span class="kv">${esc(facts.join(" · "))}</span></div><div class="cards">${city}</div></div>`;
+      return `<div class="${cls}" data-seat="${seat}"><div class="who">${seatHead(s, seat)} <span class="score">${esc(points(s, p))}</span> <span class="kv">${esc(facts.join(" · "))}</span></div><div class="cards">${city}</div></div>`;
     }).join("");
     return html;
+  }
+
+  /// A seat's final score once the game is over.
+  function final(s, seat) {
+    const f = s.over && s.final_scores && (s.final_scores.players || []).find((x) => x.seat === seat);
+    return f ? f.score.total : null;
+  }
+  /// The points shown for a seat in the score line: the final score, else what anyone can count.
+  function shown(s, p) {
+    const f = final(s, p.seat);
+    if (f !== null) return String(f);
+    return p.public_score ? String(p.public_score.total) : p.score ? String(p.score.total) : "?";
+  }
+  /// A seat's points beside its name: the final score at the end; meanwhile what anyone can
+  /// count, and for one's own seat also with the cards under one's buildings.
+  function points(s, p) {
+    const f = final(s, p.seat);
+    if (f !== null) return `final score: ${f} VP`;
+    const pub = p.public_score ? p.public_score.total : null;
+    if (p.score && pub !== null && p.score.total !== pub) return `${p.score.total} VP (${pub} showing)`;
+    if (p.score) return `${p.score.total} VP`;
+    return pub === null ? "" : `${pub} VP showing`;
   }
 
   /// What to do now, in a line.

@@ -152,3 +152,62 @@ fn an_undo_cannot_peek_at_the_deck_and_the_game_still_replays() {
     assert!(back.redeal(&[0], 1).is_err());
     game.apply_exact("role prospector").unwrap();
 }
+
+/// A position where seat 0 has a chapel with two cards under it (face down),
+/// a guild hall (points per production building) and a statue.
+const CHAPEL: &str = r#"
+ruleset = "second-edition-expansion"
+actions = []
+
+[[players]]
+buildings = ["indigo_plant", "sugar_mill", "chapel", "guild_hall", "statue"]
+under = { chapel = 2 }
+hand = ["palace", "smithy", "statue"]
+
+[[players]]
+buildings = ["indigo_plant"]
+hand = ["palace", "smithy", "well"]
+"#;
+
+#[test]
+fn every_seat_sees_everyones_public_score_without_the_cards_under_buildings() {
+    let game = crate::common::setup(CHAPEL);
+    let own = game.score(0).unwrap();
+    let public = game.public_score(0).unwrap();
+    // The two cards under the chapel are all that differs: one point each.
+    assert_eq!(own.total - public.total, 2, "{own:?} against {public:?}");
+    assert!(!public.breakdown.iter().any(|(k, _)| k == "chapel"), "{public:?}");
+    assert!(public.breakdown.iter().any(|(k, p)| k == "guild_hall" && *p > 0), "bonuses count: {public:?}");
+    for viewer in 0..2 {
+        let view = serde_json::to_value(game.view(Some(viewer)).unwrap()).unwrap();
+        for (seat, p) in view["players"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(p["public_score"]["total"], game.public_score(seat).unwrap().total, "{viewer} sees {p}");
+        }
+    }
+    // An observer sees every true score already: no public one beside it.
+    let full = serde_json::to_value(game.view(None).unwrap()).unwrap();
+    assert!(full["players"][0].get("public_score").is_none());
+}
+
+#[test]
+fn why_not_names_each_card_the_builder_cannot_build_and_only_to_its_seat() {
+    use engine_game::AnyGame;
+    let mut game = crate::common::setup(CHAPEL);
+    game.apply_text("role builder").unwrap();
+    // Seat 0 chose the builder and builds first: a palace costs more than its
+    // two other cards, a second statue is refused, a smithy it can build.
+    assert_eq!(game.pending().map(|d| d.seat()), Some(0));
+    let why = AnyGame::why_not(&game, 0);
+    let said = |card: &str| why.iter().find(|w| w.card == card && w.zone == "hand").map(|w| w.why.clone());
+    assert!(said("palace").is_some_and(|w| w.contains("costs")), "{why:?}");
+    assert!(said("statue").is_some_and(|w| w.contains("already has")), "{why:?}");
+    assert_eq!(said("smithy"), None, "a card it can build has no reason: {why:?}");
+    assert!(AnyGame::why_not(&game, 1).is_empty(), "another seat is told nothing of seat 0's hand");
+    game.apply_text("pass").unwrap();
+    // Seat 1's turn now: of its hand only the palace is out of reach (and the public cathedral).
+    let why = AnyGame::why_not(&game, 1);
+    let hand: Vec<&str> = why.iter().filter(|w| w.zone == "hand").map(|w| w.card.as_str()).collect();
+    assert_eq!(hand, ["palace"], "{why:?}");
+    assert!(why.iter().any(|w| w.zone == "public" && w.card == "cathedral"), "{why:?}");
+    assert!(AnyGame::why_not(&game, 0).is_empty());
+}
