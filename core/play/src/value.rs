@@ -57,28 +57,20 @@ pub trait Features: TurnGame {
 /// once it is paid for), and value the position reached for that seat (a
 /// game that ends is valued by its real outcome).
 pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
-    if game.to_move().is_none() {
-        return 0.0;
-    }
-    match reached(game, action, model, scratch) {
-        Some((next, seat)) => value_for(&next, seat, model, scratch),
-        None => f64::NEG_INFINITY,
-    }
-}
-
-/// The position [`by_playing`] values, and the seat it values it for; `None`
-/// when the game is over or an action fails.
-fn reached<G: Features>(game: &G, action: G::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> Option<(G, usize)> {
-    let seat = game.to_move()?;
+    let Some(seat) = game.to_move() else { return 0.0 };
     let mut next = game.clone();
-    next.play(action).ok()?;
+    if next.play(action).is_err() {
+        return f64::NEG_INFINITY;
+    }
     // The most further steps of the same seat's turn looked at.
     const TURN: usize = 12;
     for _ in 0..TURN {
         if next.to_move() != Some(seat) || next.legal().len() < 2 {
             if next.to_move() == Some(seat) && next.legal().len() == 1 {
                 let only = next.legal()[0];
-                next.play(only).ok()?;
+                if next.play(only).is_err() {
+                    return f64::NEG_INFINITY;
+                }
                 continue;
             }
             break;
@@ -90,9 +82,11 @@ fn reached<G: Features>(game: &G, action: G::Action, model: &ValueModel, scratch
                 best = (v, a);
             }
         }
-        next.play(best.1).ok()?;
+        if next.play(best.1).is_err() {
+            return f64::NEG_INFINITY;
+        }
     }
-    Some((next, seat))
+    value_for(&next, seat, model, scratch)
 }
 
 /// One feature's part in preferring one answer to another: its weight and
@@ -111,45 +105,54 @@ pub struct Driver {
     pub effect: f64,
 }
 
-/// The features whose weighted difference between the positions `chosen` and
-/// `other` lead to (reached as [`by_playing`] reaches them) is largest, the
-/// `most` largest by size, largest first. `None` when either answer ends the
-/// game (its worth is then the result, not features) or fails.
+/// The features whose weighted difference between the answers `chosen` and
+/// `other` is largest, the `most` largest by size, largest first: by the
+/// very estimate the bot chooses by ([`Features::action_values`]).
 ///
-/// A game's own quick estimate ([`Features::action_values`]) may see a
-/// position a little differently: these say which features an answer
-/// changes, for a person, and are never what a bot chooses by.
+/// That estimate is linear in the model's weights (a game's quick estimate
+/// judges a position that might be, through its features, as [`by_playing`]
+/// does), so a feature's value after an answer, as the estimate saw it, is
+/// how much the answer's value moves with the feature's weight: each weight
+/// is moved a little in turn. Terms of the estimate that no weight scales
+/// (what ending the game is worth) are left out; empty when either answer
+/// has no finite value.
 pub fn drivers<G: Features>(
     game: &G,
     chosen: G::Action,
     other: G::Action,
     model: &ValueModel,
     most: usize,
-) -> Option<Vec<Driver>> {
-    let mut scratch = Vec::new();
-    let mut features_after = |action| {
-        let (next, seat) = reached(game, action, model, &mut scratch)?;
-        if next.outcome().is_some() {
-            return None;
+) -> Vec<Driver> {
+    let pair = [chosen, other];
+    let (mut scratch, mut base, mut moved) = (Vec::new(), Vec::new(), Vec::new());
+    game.action_values(&pair, model, &mut scratch, &mut base);
+    if base.len() != 2 || !base.iter().all(|v| v.is_finite()) {
+        return Vec::new();
+    }
+    let mut probe = model.clone();
+    let mut drivers = Vec::new();
+    for (i, name) in model.features.iter().enumerate() {
+        let weight = model.weights[i];
+        // Small against the weight, large against rounding.
+        let step = 1e-4 * weight.abs().max(1.0);
+        probe.weights[i] = weight + step;
+        game.action_values(&pair, &probe, &mut scratch, &mut moved);
+        probe.weights[i] = weight;
+        let seen = |k: usize| round_off((moved[k] - base[k]) / step);
+        let (chosen, other) = (seen(0), seen(1));
+        let effect = weight * (chosen - other);
+        if effect.abs() > 1e-9 {
+            drivers.push(Driver { feature: name.clone(), weight, chosen, other, effect });
         }
-        let mut out = Vec::new();
-        next.features(seat, &mut out);
-        Some(out)
-    };
-    let (a, b) = (features_after(chosen)?, features_after(other)?);
-    let mut drivers: Vec<Driver> = (model.features.iter().zip(&model.weights).zip(a.iter().zip(&b)))
-        .map(|((name, &weight), (&chosen, &other))| Driver {
-            feature: name.clone(),
-            weight,
-            chosen,
-            other,
-            effect: weight * (chosen - other),
-        })
-        .filter(|d| d.effect != 0.0)
-        .collect();
+    }
     drivers.sort_by(|x, y| y.effect.abs().total_cmp(&x.effect.abs()));
     drivers.truncate(most);
-    Some(drivers)
+    drivers
+}
+
+/// `x` without the rounding error of a difference quotient: to 6 decimals.
+fn round_off(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 /// The value of playing `action` in `game` for `seat`, without looking further.
@@ -696,15 +699,15 @@ mod tests {
         assert_eq!(j.values, vec![Some(7.0), Some(4.5), Some(6.5)]);
         assert_eq!(chosen, 0);
         // Against the runner-up (one of each), only `b` differs: 0.5 points for the chosen.
-        let d = drivers(&game, 0, 2, &pick_model(), 5).unwrap();
+        let d = drivers(&game, 0, 2, &pick_model(), 5);
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!((d[0].feature.as_str(), d[0].chosen, d[0].other, d[0].effect), ("b", 0.0, 1.0, 0.5));
         // Against `1`, `a` matters most (+2), then `b` (+0.5); `most` cuts the list.
-        let d = drivers(&game, 0, 1, &pick_model(), 1).unwrap();
+        let d = drivers(&game, 0, 1, &pick_model(), 1);
         assert_eq!((d.len(), d[0].feature.as_str(), d[0].effect), (1, "a", 2.0));
-        // An answer that ends the game has no features to compare.
+        // Answers that end the game are worth their result, which no weight scales.
         let last = Pick { a: [0.0; 2], b: [0.0; 2], moves: 3 };
-        assert!(drivers(&last, 0, 1, &pick_model(), 3).is_none());
+        assert!(drivers(&last, 0, 1, &pick_model(), 3).is_empty());
         // Noise blurs the values it chooses by, and the judged choice is still the plain one.
         for seed in 0..20 {
             let mut plain = ValueBot::new(pick_model(), seed).with_noise(2.0);
