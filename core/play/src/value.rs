@@ -93,7 +93,7 @@ pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, 
 /// its value in the positions the two answers lead to.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Driver {
-    /// The feature's name, as the model has it (`built:library`).
+    /// The feature's name, as the model (and the `learn` command) has it.
     pub feature: String,
     /// Its learned weight.
     pub weight: f64,
