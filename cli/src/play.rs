@@ -43,6 +43,11 @@ pub struct Args {
     /// and seats are used, and --save defaults to the same file.
     #[arg(long, conflicts_with_all = ["seed", "ruleset", "players"])]
     pub(crate) resume: Option<PathBuf>,
+    /// After each bot's move, print why: its best options with its values for them (the
+    /// balance bot's points of final margin, a search's win shares) and, for the balance bot,
+    /// the features that drove the choice. It shows the bots' options, and so their hands.
+    #[arg(long)]
+    pub(crate) explain: bool,
 }
 
 impl Args {
@@ -193,6 +198,8 @@ struct Session {
     marks: Vec<usize>,
     save: Option<PathBuf>,
     style: Style,
+    /// After each bot's move, print why it chose it (`--explain`).
+    explain: bool,
 }
 
 impl Session {
@@ -215,6 +222,7 @@ impl Session {
             marks: Vec::new(),
             save: args.save.clone(),
             style: Style::detect(),
+            explain: args.explain,
         })
     }
 
@@ -266,6 +274,7 @@ impl Session {
             marks,
             save: args.save.clone().or_else(|| Some(file.to_path_buf())),
             style: Style::detect(),
+            explain: args.explain,
         })
     }
 
@@ -319,10 +328,17 @@ impl Session {
     fn bot_move(&mut self, seat: usize) -> Result<(), String> {
         let ply = self.game.saved_len() as u64;
         let seed = self.seed ^ (ply << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let choice = self.game.bot_choice(&self.seats[seat], seed, &self.models)?;
+        // Explained, the bot chooses the same answer: only what is printed differs.
+        let (choice, why) = match self.explain {
+            true => self.game.bot_explained_choice(&self.seats[seat], seed, &self.models).map(|(c, w)| (c, Some(w)))?,
+            false => (self.game.bot_choice(&self.seats[seat], seed, &self.models)?, None),
+        };
         match self.game.play(choice) {
             Ok(played) => {
                 self.log(&played);
+                for line in why.iter().flat_map(|w| w.lines()) {
+                    println!("    {}", self.style.line(&Line::dim(line)));
+                }
                 Ok(())
             }
             Err(e) => {

@@ -146,6 +146,7 @@ pub const SURFACES: &[Surface] = &[
     Surface { name: "GET /api/tables/{table}/cards", via: Via::Http },
     Surface { name: "GET /api/tables/{table}/record", via: Via::Http },
     Surface { name: "GET /api/tables/{table}/scenario", via: Via::Http },
+    Surface { name: "GET /api/tables/{table}/why", via: Via::Http },
     Surface { name: "GET /api/rulesets", via: Via::Http },
     Surface { name: "GET /assets/{name}", via: Via::Http },
     Surface { name: "GET /play/{table}/{token}", via: Via::Http },

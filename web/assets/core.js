@@ -281,8 +281,10 @@ function drawLog() {
   // at the end once left it blank while the bots' moves were told).
   const logged = lines.slice(0, Math.max(0, Page.shown - base));
   $("log").innerHTML = logged.map((l, i) => {
-    const cls = base + i >= Page.mark ? "fresh" : "";
-    return `<div${cls ? ` class="${cls}"` : ""}${l.by ? ` data-by="${esc(l.by)}"` : ""}>${logLine(l)}</div>`;
+    const n = base + i;
+    const cls = n >= Page.mark ? "fresh" : "";
+    const why = whyAttrs(n), classes = [cls, why ? "why" : ""].filter(Boolean).join(" ");
+    return `<div${classes ? ` class="${classes}"` : ""}${l.by ? ` data-by="${esc(l.by)}"` : ""}${why}>${logLine(l)}</div>${whyBox(n)}`;
   }).join("");
   $("log").scrollTop = $("log").scrollHeight;
   // What happened since the last click, as it is told.
@@ -303,6 +305,61 @@ function drawLog() {
   // The line told last stays in view in a long list.
   const ol = box.querySelector("ol"), last = ol.children[Math.max(0, told - 1)];
   if (last) ol.scrollTop = Math.max(0, last.offsetTop + last.offsetHeight - ol.clientHeight);
+}
+
+// ---------------------------------------------------------------- why a bot moved so
+
+/// Explanations fetched (`/why`), by log line; the line whose explanation is open.
+Page.whys = {};
+Page.whyOpen = null;
+
+/// A log line that starts a bot's move the server can explain (`state.why`) opens like a button.
+function whyAttrs(n) {
+  const lines = (Page.state && Page.state.why) || [];
+  if (!lines.includes(n)) return "";
+  return ` data-why="${n}" role="button" tabindex="0" aria-expanded="${Page.whyOpen === n}" title="why did the bot do that?"`;
+}
+
+/// The open explanation under its line: the options with the bot's values, the chosen marked, and the drivers.
+function whyBox(n) {
+  if (Page.whyOpen !== n) return "";
+  const w = Page.whys[n];
+  if (!w) return `<div class="explain" id="why${n}">Asking the server…</div>`;
+  if (w.error) return `<div class="explain" id="why${n}">${esc(w.error)}</div>`;
+  const num = (x) => (x === undefined || x === null ? "" : (Math.abs(x) < 5e-4 ? 0 : x).toFixed(3));
+  const best = (w.options.find((o) => o.chosen) || {}).value;
+  const rows = w.options.map((o) => `<tr${o.chosen ? ' class="chosen"' : ""}><td>${o.chosen ? "▸ " : ""}${esc(named(o.label))}</td><td class="num">${num(o.value)}</td><td class="num">${!o.chosen && o.value !== undefined && best !== undefined ? `${o.value - best >= 0 ? "+" : ""}${num(o.value - best)}` : ""}</td>${o.visits !== undefined ? `<td class="num">${o.visits} visits</td>` : ""}</tr>`).join("");
+  const more = w.answers > w.options.length ? `<p class="muted">… ${plural(w.answers - w.options.length, "more answer")}</p>` : "";
+  const short = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
+  const drivers = w.against ? `<p class="drivers">Over <b>${esc(named(w.against))}</b>${w.lead !== undefined ? ` (${w.lead >= 0 ? "+" : ""}${num(w.lead)})` : ""}${w.drivers.length ? ", driven by:" : ": no feature's weight tells them apart"}</p>${w.drivers.length ? `<ul class="drivers">${w.drivers.map((d) => `<li><code>${esc(d.feature)}</code> ${d.effect >= 0 ? "+" : ""}${d.effect.toFixed(2)} <span class="muted">(${short(d.chosen)} vs ${short(d.other)})</span></li>`).join("")}</ul>` : ""}` : "";
+  return `<div class="explain" id="why${n}"><p><b>Why ${esc(seatName(Page.state, w.seat, false))} chose so</b>${w.unit ? ` <span class="muted">(values: ${esc(w.unit)})</span>` : ""}: ${esc(w.how)}</p>${w.options.length ? `<table>${rows}</table>` : ""}${more}${drivers}</div>`;
+}
+
+/// Opens (or closes) line `n`'s explanation, asking the server for it the first time.
+async function toggleWhy(n) {
+  Page.whyOpen = Page.whyOpen === n ? null : n;
+  const draw = () => {
+    drawLog();
+    const box = $(`why${n}`);
+    if (box) box.scrollIntoView({block: "nearest"});
+  };
+  draw();
+  if (Page.whyOpen !== n || Page.whys[n]) return;
+  try { Page.whys[n] = await api(tableApi(`why?token=${Page.token}&line=${n}`)); }
+  catch (e) { Page.whys[n] = {error: e.message}; }
+  if (Page.whyOpen === n) draw();
+}
+
+/// A click, or Enter or Space on a focused line, opens its explanation.
+function whyClicks() {
+  const open = (e) => {
+    const el = e.target.closest && e.target.closest("#log [data-why]");
+    if (!el) return;
+    e.preventDefault();
+    toggleWhy(+el.dataset.why).then(() => { const again = document.querySelector(`#log [data-why="${el.dataset.why}"]`); if (again) again.focus(); });
+  };
+  document.addEventListener("click", open);
+  document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") open(e); });
 }
 
 // ---------------------------------------------------------------- drawing a state
@@ -439,6 +496,9 @@ async function show(s) {
   const first = Page.state === null || Page.state.seat !== s.seat;
   takeLog(s);
   if (first) {
+    // Line numbers are this seat's: another seat's explanations are not its.
+    Page.whys = {};
+    Page.whyOpen = null;
     // What this seat saw before the screen passed (hot-seat) is told again step by step; a new page starts quiet.
     const mark = Page.marks[s.seat];
     Page.mark = mark === undefined ? logHave() : Math.min(mark, logHave());
@@ -587,7 +647,8 @@ async function createPage() {
     $("links").textContent = "Making the table…";
     try {
       // The seed is sent as written: a number above 2^53 would lose digits in JavaScript.
-      const body = `{"ruleset":${JSON.stringify($("ruleset").value)},"seats":${JSON.stringify(seats)}${seed ? `,"seed":${seed}` : ""}}`;
+      const explain = $("explain").checked ? `,"explain":true` : "";
+      const body = `{"ruleset":${JSON.stringify($("ruleset").value)},"seats":${JSON.stringify(seats)}${seed ? `,"seed":${seed}` : ""}${explain}}`;
       showLinks(await apiRaw("/api/tables", body));
     } catch (e) { $("links").textContent = e.message; }
     finally { setBusy(-1); }
@@ -596,5 +657,6 @@ async function createPage() {
 
 document.addEventListener("DOMContentLoaded", () => {
   tips();
+  whyClicks();
   if (Page.tokens.length) tablePage(); else createPage();
 });

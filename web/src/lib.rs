@@ -337,7 +337,9 @@ impl Server {
         game.log_events(true);
         game.record_actions(true);
         let id = table::token()[..12].to_owned();
-        let t = Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game, Arc::clone(&self.models));
+        let mut t =
+            Table::new(id, request.ruleset.clone(), seed, request.seats.clone(), game, Arc::clone(&self.models));
+        t.explain = request.explain;
         let made = self.insert(t, client)?;
         // The model is learned meanwhile (the person's first moves need none), not at the bot's first move.
         if request.seats.iter().any(|s| table::uses_model(s))
@@ -711,6 +713,11 @@ pub struct NewTable {
     pub seats: Vec<String>,
     /// The deal's seed; random if not given.
     pub seed: Option<u64>,
+    /// Show why each bot moved while the game goes on (`/why`): its options
+    /// name the cards in its hand, so everyone at the table sees the bots'
+    /// hands. Without it, explanations are shown once the game is over.
+    #[serde(default)]
+    pub explain: bool,
 }
 
 /// A made table: its id and the people's links.
@@ -818,6 +825,14 @@ struct TokenQuery {
     token: String,
 }
 
+/// Which log line's bot move to explain, for whom.
+#[derive(Deserialize)]
+struct WhyQuery {
+    token: String,
+    /// The line's number in the seat's log (`why` in the seat's state lists them).
+    line: usize,
+}
+
 /// The routes, for `serve` and for tests.
 pub fn app(server: Arc<Server>) -> Router {
     Router::new()
@@ -838,6 +853,7 @@ pub fn app(server: Arc<Server>) -> Router {
         .route("/api/tables/{table}/cards", get(cards))
         .route("/api/tables/{table}/record", get(record))
         .route("/api/tables/{table}/scenario", get(scenario))
+        .route("/api/tables/{table}/why", get(why))
         .route("/api/tables/{table}/undo", post(undo))
         .route("/api/tables/{table}/takeover", post(take_over))
         .route("/api/tables/{table}/name", post(name))
@@ -1019,6 +1035,40 @@ async fn take_over(
     let TakeOver { token, seat, bot, log } = req;
     let idle = s.config.takeover_after;
     change(s, id, token, log, move |t, asker| t.take_over(asker, seat, &bot, idle)).await
+}
+
+/// Why a bot moved so, the move whose first line is `line` of the seat's log:
+/// only while [`Table::explaining`] (an `explain` table, or the game over).
+/// A finished game's moves are explained when first asked, off the async
+/// threads (the game is replayed once, each bot choosing again as it did).
+async fn why(
+    State(s): State<Arc<Server>>,
+    Path(id): Path<String>,
+    Query(q): Query<WhyQuery>,
+) -> Result<Json<engine_game::Explanation>, Refusal> {
+    let cell = s.cell(&id)?;
+    let (seat, job) = {
+        let t = cell.table.lock().await;
+        let seat = t.seat_of(&q.token)?;
+        if let Some(why) = t.why(seat, q.line)? {
+            return Ok(Json(why));
+        }
+        (seat, t.why_job())
+    };
+    if let Some(job) = job {
+        let at = job.at();
+        // A replay whose bots choose again: it waits its turn with the bots' thoughts.
+        let gate = Arc::clone(&s.bots);
+        let done = tokio::task::spawn_blocking(move || {
+            let _pass = gate.enter();
+            job.run()
+        })
+        .await
+        .map_err(|e| refuse(500, e.to_string()))?;
+        cell.table.lock().await.explained(at, done);
+    }
+    let t = cell.table.lock().await;
+    t.why(seat, q.line)?.map(Json).ok_or_else(|| refuse(500, "this bot move could not be explained"))
 }
 
 async fn cards(State(s): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {

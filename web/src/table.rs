@@ -10,7 +10,7 @@ use std::sync::Arc;
 pub use engine_game::LogLine;
 use engine_game::models::Readiness;
 use engine_game::view::WhyNot;
-use engine_game::{AnyGame, Models};
+use engine_game::{AnyGame, Explanation, Models};
 use engine_play::ActionView;
 use rand::Rng;
 use serde::Serialize;
@@ -23,6 +23,9 @@ pub const NAME_CHARS: usize = 24;
 
 /// The most log lines kept per seat.
 const LOG_LINES: usize = 400;
+
+/// The most bot moves a table keeps for explaining (a game has some hundreds).
+const BOT_MOVES: usize = 4_000;
 
 /// Refused requests a seat may send in one second before it is told to wait.
 const REFUSALS_PER_SECOND: usize = 20;
@@ -104,6 +107,26 @@ pub struct Table {
     pub waiting_since: Instant,
     /// The last move, undo, takeover or join (idle tables are freed; looking, polling included, does not count).
     pub active: Instant,
+    /// Explanations of the bots' moves are shown while the game goes on (the
+    /// table was made so): they name a bot's options, and so its hand.
+    /// Otherwise they are shown once the game is over, when all is public.
+    pub explain: bool,
+    /// The bots' moves, for explaining them: oldest first.
+    moves: Vec<BotMove>,
+}
+
+/// One bot move as a table keeps it: enough to explain it now or later.
+#[derive(Clone, Debug)]
+struct BotMove {
+    /// Saved entries before it: the game it answered is the first `entries` replayed.
+    entries: usize,
+    /// The bot and its seed for the move.
+    bot: String,
+    seed: u64,
+    /// Per seat: the number of the move's first line in that seat's log, if it was told any.
+    lines: Vec<Option<usize>>,
+    /// Why it moved so: worked out as it moved at an explaining table, else once asked after the end.
+    why: Option<Explanation>,
 }
 
 /// What a seat is sent: everything it may know, nothing else.
@@ -147,6 +170,11 @@ pub struct SeatState {
     /// Once over: everyone's final score and its breakdown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub final_scores: Option<serde_json::Value>,
+    /// The lines of this seat's log that a bot's move starts and that can be
+    /// explained now (`/why?line=N`): at a table made with `explain`, or once
+    /// the game is over; empty (and left out) otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<usize>,
     /// A bot failed and the game can go no further.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub broken: Option<String>,
@@ -225,12 +253,63 @@ pub struct BotJob {
     pub seed: u64,
     /// The models a balance bot plays by.
     pub models: Arc<Models>,
+    /// Explain the move as it is made (a table made with `explain`).
+    pub explain: bool,
 }
 
+/// A bot's answer: the number of the legal answer it chose, and why when asked.
+pub type BotAnswer = Result<(usize, Option<Explanation>), String>;
+
 impl BotJob {
-    /// The number of the legal answer the bot chooses.
-    pub fn choose(&self) -> Result<usize, String> {
-        self.game.bot_choice(&self.bot, self.seed, &self.models)
+    /// The number of the legal answer the bot chooses, explained at a table that explains.
+    pub fn choose(&self) -> BotAnswer {
+        match self.explain {
+            // The same answer as unexplained: only the explanation is more.
+            true => self.game.bot_explained_choice(&self.bot, self.seed, &self.models).map(|(c, w)| (c, Some(w))),
+            false => self.game.bot_choice(&self.bot, self.seed, &self.models).map(|c| (c, None)),
+        }
+    }
+}
+
+/// The bots' moves of a finished game still to explain, with the game from
+/// its start: worked out away from the table's lock ([`WhyJob::run`]).
+pub struct WhyJob {
+    /// The game as it was dealt.
+    start: Box<dyn AnyGame>,
+    /// Its saved entries and their format.
+    entries: Vec<String>,
+    version: u32,
+    /// Per move still to explain: its index among the table's moves, entries before it, bot, seed.
+    todo: Vec<(usize, usize, String, u64)>,
+    models: Arc<Models>,
+    /// The table's version the job was taken at.
+    at: u64,
+}
+
+impl WhyJob {
+    /// The table's version it was taken at (for [`Table::explained`]).
+    pub fn at(&self) -> u64 {
+        self.at
+    }
+
+    /// Replays the game once, explaining each move at its place: the bot
+    /// chooses there as it did (the same game and seed), and tells why.
+    pub fn run(self) -> Vec<(usize, Result<Explanation, String>)> {
+        let mut game = self.start;
+        let mut done = Vec::new();
+        let mut played = 0;
+        for (index, entries, bot, seed) in self.todo {
+            while played < entries {
+                let Some(entry) = self.entries.get(played) else { break };
+                if let Err(e) = game.play_saved(self.version, entry) {
+                    done.push((index, Err(format!("the game did not replay: {e}"))));
+                    return done;
+                }
+                played += 1;
+            }
+            done.push((index, game.bot_explained_choice(&bot, seed, &self.models).map(|(_, w)| w)));
+        }
+        done
     }
 }
 
@@ -273,6 +352,8 @@ impl Table {
             broken: None,
             waiting_since: now,
             active: now,
+            explain: false,
+            moves: Vec::new(),
         }
     }
 
@@ -329,6 +410,7 @@ impl Table {
             log_start: self.dropped[seat] + skip,
             over: game.over(),
             final_scores: game.final_scores(),
+            why: self.why_lines(seat),
             broken: self.broken.clone(),
             waiting_for_people: self.waiting_for_people(),
         }
@@ -353,6 +435,71 @@ impl Table {
         // Not `record`: a name is no move, and the seat to move has waited as long as before.
         self.version += 1;
         Ok(())
+    }
+
+    /// Explanations may be sent to people now: at a table made with
+    /// `explain`, or once the game is over (everything is public then).
+    pub fn explaining(&self) -> bool {
+        self.explain || self.game.over()
+    }
+
+    /// The lines of `seat`'s log that start an explainable bot move (none unless [`Table::explaining`]).
+    fn why_lines(&self, seat: usize) -> Vec<usize> {
+        if !self.explaining() {
+            return Vec::new();
+        }
+        let first = self.dropped[seat];
+        self.moves.iter().filter_map(|m| m.lines.get(seat).copied().flatten()).filter(|&l| l >= first).collect()
+    }
+
+    /// Why the bot moved so whose move starts line `line` of `seat`'s log:
+    /// `Ok(None)` when it is still to be worked out ([`Table::why_job`]).
+    pub fn why(&self, seat: usize, line: usize) -> Result<Option<Explanation>, Refusal> {
+        if !self.explaining() {
+            return Err(refuse(
+                403,
+                "a bot's options name the cards in its hand: they are shown once the game is over, or at a table \
+                 made with `explain` (the first page's \"show the bots' options\")",
+            ));
+        }
+        let m = self.moves.iter().find(|m| m.lines.get(seat).copied().flatten() == Some(line));
+        match m {
+            Some(m) => Ok(m.why.clone()),
+            None => Err(refuse(404, format!("line {line} of your log starts no bot's move that the table kept"))),
+        }
+    }
+
+    /// The bots' moves still to explain once the game is over, as a job to run
+    /// away from the table's lock; `None` when there are none (or the game goes on).
+    pub fn why_job(&self) -> Option<WhyJob> {
+        if !self.game.over() || self.moves.iter().all(|m| m.why.is_some()) {
+            return None;
+        }
+        let saved: toml::Table = self.save().parse().ok()?;
+        let version = saved.get("version").and_then(toml::Value::as_integer).and_then(|v| u32::try_from(v).ok())?;
+        let entries: Vec<String> = saved
+            .get("actions")
+            .and_then(toml::Value::as_array)
+            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        let todo = (self.moves.iter().enumerate())
+            .filter(|(_, m)| m.why.is_none())
+            .map(|(i, m)| (i, m.entries, m.bot.clone(), m.seed))
+            .collect();
+        let start = self.game.rules().start(self.seats.len(), self.seed).ok()?;
+        Some(WhyJob { start, entries, version, todo, models: Arc::clone(&self.models), at: self.version })
+    }
+
+    /// Keeps what a [`WhyJob`] worked out, unless the table changed meanwhile.
+    pub fn explained(&mut self, at: u64, done: Vec<(usize, Result<Explanation, String>)>) {
+        if at != self.version {
+            return;
+        }
+        for (index, why) in done {
+            if let (Some(m), Ok(why)) = (self.moves.get_mut(index), why) {
+                m.why = Some(why);
+            }
+        }
     }
 
     fn record(&mut self, lines: Vec<Vec<LogLine>>) {
@@ -514,27 +661,46 @@ impl Table {
         let seat = self.game.to_move().filter(|&s| self.started && self.seats[s] != HUMAN && self.broken.is_none());
         self.thinking = seat;
         let seat = seat?;
-        let seed = self.seed ^ (self.version << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = self.bot_seed(seat);
         Some(BotJob {
             game: self.game.clone_box(),
             version: self.version,
             bot: self.seats[seat].clone(),
             seed,
             models: Arc::clone(&self.models),
+            explain: self.explain,
         })
+    }
+
+    /// The seed of `seat`'s bot for a move at the table's version now.
+    fn bot_seed(&self, seat: usize) -> u64 {
+        self.seed ^ (self.version << 8 | seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
     /// Plays a bot's chosen answer if the table is still where the bot looked;
     /// false when it moved on meanwhile (the bot thinks again).
-    pub fn bot_played(&mut self, version: u64, choice: Result<usize, String>) -> bool {
+    pub fn bot_played(&mut self, version: u64, choice: BotAnswer) -> bool {
         if version != self.version {
             return false;
         }
-        match choice.and_then(|id| self.game.play(id).map(|p| p.seats)) {
-            Ok(lines) => {
+        let seat = self.game.to_move();
+        let entries = self.game.saved_len();
+        let seed = self.bot_seed(seat.unwrap_or(0));
+        match choice.and_then(|(id, why)| self.game.play(id).map(|p| (p.seats, why))) {
+            Ok((lines, why)) => {
                 // Whoever is to move now: a bot that will think next, or a person. A
                 // state read before the next job is taken must not name the bot that moved.
                 self.thinking = self.game.to_move().filter(|&s| self.seats[s] != HUMAN);
+                let first = (lines.iter().enumerate())
+                    .map(|(s, l)| (!l.is_empty()).then(|| self.dropped[s] + self.logs[s].len()))
+                    .collect();
+                if let Some(seat) = seat {
+                    if self.moves.len() >= BOT_MOVES {
+                        self.moves.remove(0);
+                    }
+                    let bot = self.seats[seat].clone();
+                    self.moves.push(BotMove { entries, bot, seed, lines: first, why });
+                }
                 self.record(lines);
             }
             Err(e) => {
@@ -584,7 +750,11 @@ impl Table {
         };
         let fresh = rand::rng().next_u64() >> 11;
         match self.game.undo_to(self.seed, mark, seat, fresh) {
-            Ok(game) => self.game = game,
+            Ok(game) => {
+                self.game = game;
+                // The bots' moves taken back are no longer the game's.
+                self.moves.retain(|m| m.entries < mark);
+            }
             Err(e) => {
                 self.marks.push(mark);
                 return Err(refuse(500, e));

@@ -719,6 +719,100 @@ async fn act_id(
 /// state is built from that seat's information only (hands, decks, the other
 /// seat's pending answers, the seed). Checked against the same table with
 /// everything the seat has not seen dealt again, twice.
+/// A table made with `explain` (the bots' options, and so their hands, shown to everyone).
+async fn explaining_table(s: &Arc<Server>, ruleset: &str, seats: &[&str], seed: u64) -> (String, String) {
+    let body = json!({ "ruleset": ruleset, "seats": seats, "seed": seed, "explain": true }).to_string();
+    let (status, v) = call(s, "POST", "/api/tables", Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    (v["table"].as_str().unwrap().to_owned(), v["seats"][0]["token"].as_str().unwrap().to_owned())
+}
+
+/// Why a bot moved so names its options, and so its hand: a table made
+/// without `explain` sends no explanation (nor which lines have one) before
+/// the game is over, then every bot move's; a table made with it sends them
+/// as the game goes on. The same game at both tables (a bot explained chooses
+/// as unexplained), and the explanations worked out after the end are the
+/// ones worked out as the bots moved.
+#[tokio::test]
+async fn a_bots_move_is_explained_only_to_whoever_may_see_its_hand() {
+    for (ruleset, seats) in
+        [("second-edition", vec!["human", "mcts:20", "greedy"]), ("alhambra", vec!["human", "mcts:20"])]
+    {
+        let s = server();
+        let (plain, tokens) = table(&s, ruleset, &seats, 7).await;
+        let token = tokens[0].1.clone();
+        let (open, open_token) = explaining_table(&s, ruleset, &seats, 7).await;
+        let why = |id: &str, token: &str, line: u64| format!("/api/tables/{id}/why?token={token}&line={line}");
+        let mut told = std::collections::BTreeMap::new();
+        let mut refused = 0;
+        loop {
+            let st = state(&s, &plain, &token).await;
+            let open_st = state(&s, &open, &open_token).await;
+            assert_eq!(st["log"], open_st["log"], "{ruleset}: the same game at both tables");
+            if st["over"].as_bool().unwrap() {
+                break;
+            }
+            // Before the end: not even which lines could be explained.
+            let text = st.to_string();
+            assert!(st.get("why").is_none() && !text.contains("\"options\""), "{ruleset}: {text}");
+            for line in open_st["why"].as_array().into_iter().flatten() {
+                let line = line.as_u64().unwrap();
+                if let std::collections::btree_map::Entry::Vacant(new) = told.entry(line) {
+                    let (status, v) = call(&s, "GET", &why(&open, &open_token, line), None).await;
+                    assert_eq!(status, StatusCode::OK, "{v}");
+                    new.insert(v);
+                }
+                let (status, v) = call(&s, "GET", &why(&plain, &token, line), None).await;
+                assert_eq!(status, StatusCode::FORBIDDEN, "{ruleset}: line {line} explained before the end: {v}");
+                assert!(v["error"].as_str().unwrap().contains("once the game is over"), "{v}");
+                assert_eq!(v.as_object().unwrap().len(), 1, "a refusal and nothing else: {v}");
+                refused += 1;
+            }
+            let first = st["legal"][0]["text"].as_str().unwrap().to_owned();
+            assert_eq!(act(&s, &plain, &token, &first).await.0, StatusCode::OK);
+            assert_eq!(act(&s, &open, &open_token, &first).await.0, StatusCode::OK);
+        }
+        assert!(refused > 5 && told.len() > 5, "{ruleset}: {refused} refusals, {} explanations", told.len());
+        // What the explanations say: a search's win shares and visits, the greedy bot's lack of values.
+        let searched = told.values().filter(|w| w["bot"] == "mcts:20" && w["unit"] == "win share").count();
+        assert!(searched > 0, "{ruleset}: {told:?}");
+        for w in told.values() {
+            let options = w["options"].as_array().unwrap();
+            assert_eq!(options.iter().filter(|o| o["chosen"] == true).count(), 1, "{w}");
+            assert!(options.len() <= 4 && options.len() <= w["answers"].as_u64().unwrap() as usize, "{w}");
+            if w["unit"] == "win share" {
+                assert!(options.len() >= 2 && options.iter().all(|o| o["visits"].is_u64()), "{w}");
+                assert!(options[0]["chosen"] == true, "the most visited first: {w}");
+            }
+            if w["bot"] == "greedy" {
+                assert!(w["unit"].is_null() && w["how"].as_str().unwrap().contains("no values"), "{w}");
+            }
+        }
+        // Once over: every bot move can be explained to everyone, as it was at the open table.
+        let st = state(&s, &plain, &token).await;
+        let lines: Vec<u64> = st["why"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+        assert_eq!(json!(lines), state(&s, &open, &open_token).await["why"]);
+        for line in &lines {
+            let (status, v) = call(&s, "GET", &why(&plain, &token, *line), None).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            if let Some(open_why) = told.get(line) {
+                assert_eq!(&v, open_why, "{ruleset}: line {line} explained alike after the end");
+            }
+        }
+        // Every move explained during the game whose line the table still keeps (its last 400).
+        let kept = st["log_start"].as_u64().unwrap();
+        assert!(told.keys().filter(|l| **l >= kept).all(|l| lines.contains(l)), "{lines:?}");
+        // A line that starts no bot move, a malformed line, a stranger's token.
+        let person = (0..).find(|l| !lines.contains(l)).unwrap();
+        let (status, v) = call(&s, "GET", &why(&plain, &token, person), None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+        let (status, _) = call(&s, "GET", &format!("/api/tables/{plain}/why?token={token}&line=x"), None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        let (status, _) = call(&s, "GET", &why(&plain, "nobody", lines[0]), None).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+    }
+}
+
 #[tokio::test]
 async fn every_response_a_seat_receives_is_what_it_may_know() {
     let mut checked = 0;
@@ -1783,6 +1877,120 @@ mod browser {
             }
         }
         assert!(dialogs > 0, "the gallery's buildings asked the person something");
+        browser.quit().await;
+    }
+
+    /// "Why did the bot do that?": at a table made on the first page with
+    /// "Show the bots' options", a bot's log line opens (a click, or Enter on
+    /// the focused line) to its best options with its values and, for the
+    /// balance bot, the features that drove its choice; the screenshot for
+    /// the docs. At a table made without it, no line opens before the end,
+    /// and every bot's line does after it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_bots_log_line_opens_to_why_it_moved_so() {
+        let base = serve(Vec::new()).await;
+        let browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        // The first page: two players, the balance bot in seat 1, its options shown.
+        let set = "(() => { const p = document.getElementById('players'); p.value = '2'; p.onchange(); \
+                   document.querySelectorAll('.seat')[1].value = 'balance'; document.getElementById('seed').value = '5'; \
+                   document.getElementById('explain').checked = true; return true; })()";
+        assert!(js::<bool>(&page, set).await);
+        click(&page, "#make").await;
+        until(&page, "document.querySelector('.seatlink') !== null", "the seat's link").await;
+        let link: String = js(&page, "document.querySelector('.seatlink').getAttribute('href')").await;
+        page.goto(format!("{base}{link}")).await.unwrap();
+        until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+        // Play until the bot has made a move with a choice (it learns its model first: give it time).
+        let start = Instant::now();
+        let valued = "(Page.state && Page.state.why || []).length >= 3";
+        while !js::<bool>(&page, valued).await {
+            assert!(start.elapsed() < Duration::from_secs(300), "no bot move to explain");
+            if js::<bool>(&page, "document.querySelector('#main .act:not([disabled])') !== null && document.body.dataset.busy !== 'true'").await {
+                let before: String = js(&page, &format!("String({SEEN})")).await;
+                click_since(&page, "#askactions .act, #main .act", &before).await;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        js::<bool>(&page, "(revealAll(), true)").await;
+        let lines: Vec<u64> =
+            js(&page, "[...document.querySelectorAll('#log [data-why]')].map(l => +l.dataset.why)").await;
+        assert!(lines.len() >= 3, "{lines:?}");
+        // Each of the bot's lines in the log can be focused and read as a button.
+        let roles: Vec<(String, String)> = js(&page, "[...document.querySelectorAll('#log [data-why]')].map(l => [l.getAttribute('role'), l.getAttribute('tabindex')])").await;
+        assert!(roles.iter().all(|(r, t)| r == "button" && t == "0"), "{roles:?}");
+        // A click opens the explanation of a move the balance bot valued (a role, a build: not one forced).
+        let mut opened = None;
+        for line in lines.iter().rev() {
+            page.find_element(format!("#log [data-why=\"{line}\"]")).await.unwrap().click().await.unwrap();
+            until(&page, &format!("document.querySelector('#why{line}') !== null && !document.querySelector('#why{line}').textContent.startsWith('Asking')"), "the explanation").await;
+            if js::<bool>(&page, &format!("document.querySelector('#why{line} ul.drivers') !== null")).await {
+                opened = Some(*line);
+                break;
+            }
+        }
+        let line = opened.expect("a move of the balance bot with its drivers");
+        let text: String = js(&page, &format!("document.querySelector('#why{line}').textContent")).await;
+        assert!(
+            text.contains("Why seat 1 (balance) chose so") && text.contains("(values: points of final margin)"),
+            "{text}"
+        );
+        let rows: Vec<String> =
+            js(&page, &format!("[...document.querySelectorAll('#why{line} tr')].map(r => r.textContent)")).await;
+        assert!(rows.len() >= 2 && rows[0].starts_with("▸ "), "the chosen first, with the others: {rows:?}");
+        assert!(
+            rows.iter().skip(1).all(|r| r.contains('-') || r.contains('+')),
+            "each other with its difference: {rows:?}"
+        );
+        let drivers: Vec<String> =
+            js(&page, &format!("[...document.querySelectorAll('#why{line} ul.drivers code')].map(c => c.textContent)"))
+                .await;
+        assert!(!drivers.is_empty() && drivers.iter().all(|d| !d.is_empty()), "{drivers:?}");
+        assert_eq!(
+            js::<String>(
+                &page,
+                &format!("document.querySelector('#log [data-why=\"{line}\"]').getAttribute('aria-expanded')")
+            )
+            .await,
+            "true"
+        );
+        // The bot's line at the top of the log with its explanation under it, the log in view.
+        let shown = format!(
+            "(() => {{ hideTip(); const log = document.getElementById('log'); log.scrollIntoView({{block: 'end'}}); \
+             const l = document.querySelector('#log [data-why=\"{line}\"]'); \
+             log.scrollTop += l.getBoundingClientRect().top - log.getBoundingClientRect().top - 40; return true; }})()"
+        );
+        js::<bool>(&page, &shown).await;
+        let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+        std::fs::write(screenshots().join("why-did-the-bot-do-that.png"), png).unwrap();
+        // The keyboard: Enter on a focused line closes it, and opens another.
+        let other = *lines.iter().find(|l| **l != line).unwrap();
+        let el = page.find_element(format!("#log [data-why=\"{line}\"]")).await.unwrap();
+        el.focus().await.unwrap().press_key("Enter").await.unwrap();
+        until(&page, &format!("document.querySelector('#why{line}') === null"), "the explanation closed").await;
+        let el = page.find_element(format!("#log [data-why=\"{other}\"]")).await.unwrap();
+        el.focus().await.unwrap().press_key("Enter").await.unwrap();
+        until(&page, &format!("document.querySelector('#why{other}') !== null"), "another explanation").await;
+
+        // Without the option: nothing opens while the game goes on; every bot's line once it is over.
+        let links = table_links(&page, "alhambra", &["human", "greedy"], 3).await;
+        page.goto(format!("{base}{}", links[0])).await.unwrap();
+        until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+        let mut played = Played::default();
+        let first: String = js::<String>(&page, "document.getElementById('log').textContent").await;
+        let none: usize = js(&page, "document.querySelectorAll('#log [data-why]').length").await;
+        assert_eq!(none, 0, "a line opens before the end: {first}");
+        play_by_clicking(&page, &mut played).await;
+        until(
+            &page,
+            "document.querySelectorAll('#log [data-why]').length > 0",
+            "the bot's lines open once the game is over",
+        )
+        .await;
+        js::<bool>(&page, "(revealAll(), true)").await;
+        page.find_element("#log [data-why]").await.unwrap().click().await.unwrap();
+        until(&page, "document.querySelector('#log .explain') !== null && document.querySelector('#log .explain').textContent.includes('rules of thumb')", "the greedy bot's explanation").await;
         browser.quit().await;
     }
 

@@ -673,6 +673,61 @@ fn a_game_played_to_the_end_replays_to_the_printed_scores() {
     std::fs::remove_file(&file).ok();
 }
 
+/// `play` with its explanation blocks (`    why seat …` and the lines under it) taken out.
+fn without_explanations(out: &str) -> String {
+    let mut kept = Vec::new();
+    let mut inside = false;
+    for line in out.split('\n') {
+        inside = line.starts_with("    why seat ") || (inside && line.starts_with("      "));
+        if !inside {
+            kept.push(line);
+        }
+    }
+    kept.join("\n")
+}
+
+/// `play --explain` prints, after each bot's move, its options with its values
+/// and what drove the choice; the game is the one played without it.
+#[test]
+fn play_explain_prints_why_each_bot_moved_and_plays_the_same_game() {
+    use common::sanjuan_with_input;
+    let cases = [
+        ("second-edition", "balance", " (values: points of final margin): the learned worth"),
+        ("alhambra", "balance", " (values: points of final margin): the learned worth"),
+        ("second-edition", "greedy", ": it plays by the game's rules of thumb, which give no values"),
+        ("alhambra", "paired-balance:6", " (values: win share): each answer played out on the same"),
+    ];
+    for (ruleset, bot, how) in cases {
+        let args = ["play", "--players", "2", "--seed", "5", "--ruleset", ruleset, "--bots", bot];
+        let (ok, plain, err) = sanjuan_with_input(&args, &always_first());
+        assert!(ok, "{err}");
+        let explained_args: Vec<&str> = args.iter().copied().chain(["--explain"]).collect();
+        let (ok, explained, err) = sanjuan_with_input(&explained_args, &always_first());
+        assert!(ok, "{err}");
+        assert!(!plain.contains("why seat"), "no explanations unless asked: {plain}");
+        let head = format!("    why seat 1 ({bot}) chose so{how}");
+        assert!(explained.contains(&head), "{ruleset} {bot}: no `{head}` in:\n{explained}");
+        let ended = explained.contains("final scores:") || explained.contains("game over: ");
+        assert!(ended, "played to the end: {explained}");
+        assert_eq!(without_explanations(&explained), plain, "{ruleset} {bot}: the same game with --explain");
+        if bot == "greedy" {
+            continue;
+        }
+        // The chosen answer marked, with its value; the best others with theirs and their difference.
+        let lines: Vec<&str> = explained.lines().collect();
+        let at = lines.iter().position(|l| l.starts_with(&head) && !l.contains("one legal answer")).unwrap();
+        let chosen = lines[at + 1].trim_start().strip_prefix("▸ ").unwrap_or_else(|| panic!("{}", lines[at + 1]));
+        let value = chosen.split_whitespace().last().unwrap();
+        assert!(value.parse::<f64>().is_ok_and(|v| v.is_finite()) && value.contains('.'), "{chosen}");
+        assert!(lines[at + 2].trim_end().ends_with(')') && lines[at + 2].contains("(-"), "{}", lines[at + 2]);
+        if bot == "balance" {
+            let drivers = lines.iter().find(|l| l.contains(", driven by: ")).expect("the drivers");
+            let feature = if ruleset == "alhambra" { "lead:" } else { "built" };
+            assert!(explained.contains(&format!("driven by: {feature}")) || drivers.contains(feature), "{drivers}");
+        }
+    }
+}
+
 #[test]
 fn undo_goes_back_to_the_previous_prompt_without_showing_the_deck() {
     use common::sanjuan_with_input;

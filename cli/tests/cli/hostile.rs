@@ -449,7 +449,7 @@ fn mutate_at(v: &mut serde_json::Value, rng: &mut Rng, depth: usize) {
 fn http_case(name: &str, rng: &mut Rng) -> Case {
     let (method, route) = name.split_once(' ').expect("`METHOD /route`");
     let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
-    let body: Vec<u8> = match rng.below(15) {
+    let body: Vec<u8> = match rng.below(17) {
         0 => Vec::new(),
         1 => b"{not json".to_vec(),
         2 => deep(rng.below(100_000) + 1).into_bytes(),
@@ -478,14 +478,25 @@ fn http_case(name: &str, rng: &mut Rng) -> Case {
             3 => br#"{"token":"{token}","name":"\ud800\udfff\ud800"}"#.to_vec(),
             _ => serde_json::json!({ "token": "{token}", "name": ["x"], "log": -1 }).to_string().into_bytes(),
         },
+        // A table whose bots' moves are explained as they move; and the option's value of a wrong type.
+        14 => serde_json::json!({ "ruleset": "alhambra", "seats": ["human", "greedy"], "explain": true })
+            .to_string()
+            .into_bytes(),
+        15 => serde_json::json!({ "ruleset": "second-edition", "seats": ["human", "random"], "explain": "yes" })
+            .to_string()
+            .into_bytes(),
         _ => serde_json::json!({ "ruleset": "alhambra", "seats": ["human", "mcts:100000"] }).to_string().into_bytes(),
     };
-    let query = match rng.below(6) {
+    let query = match rng.below(9) {
         0 => String::new(),
         1 => "?token={token}".into(),
         2 => "?token={token}&since=18446744073709551616".into(),
         3 => format!("?token={}", "%ff".repeat(3000)),
         4 => "?token={token}&since=-1".into(),
+        // `/why`'s log line: one there is, one past every number, none.
+        5 => "?token={token}&line=0".into(),
+        6 => "?token={token}&line=18446744073709551616".into(),
+        7 => "?token={token}&line=".into(),
         _ => "?token=&since=x".into(),
     };
     let table = match rng.below(4) {

@@ -16,7 +16,7 @@ use engine_rules::{Builtins, LoadErrors, Source};
 
 use crate::saved::{SavedGame, undo_to};
 use crate::text::{Line, LogLine, Scenario};
-use crate::{Game, Models, Rules, run};
+use crate::{Explanation, Game, Models, Rules, run};
 
 /// A game the registry knows: its names, its built-in files, and the ways in
 /// (a ruleset, a saved game, a scenario).
@@ -404,6 +404,10 @@ pub trait AnyGame: Send + Sync {
     /// The number of the legal answer a bot named `bot` (seeded) would choose
     /// (a balance bot's model from `models`).
     fn bot_choice(&self, bot: &str, seed: u64, models: &Models) -> Result<usize, String>;
+    /// [`AnyGame::bot_choice`] with why: the same answer, and the bot's best
+    /// options with its values for them ([`crate::explain`]). It names the
+    /// bot's options, and so its hand: for whoever may see that.
+    fn bot_explained_choice(&self, bot: &str, seed: u64, models: &Models) -> Result<(usize, Explanation), String>;
     /// The game as a saved file naming `ruleset`.
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String;
     /// Saved entries so far.
@@ -516,6 +520,10 @@ impl<G: Game> AnyGame for G {
 
     fn bot_choice(&self, bot: &str, seed: u64, models: &Models) -> Result<usize, String> {
         run::bot_choice(self, bot, seed, models)
+    }
+
+    fn bot_explained_choice(&self, bot: &str, seed: u64, models: &Models) -> Result<(usize, Explanation), String> {
+        crate::explain::explained_choice(self, bot, seed, models)
     }
 
     fn save(&self, ruleset: &str, seed: u64, seats: &[String]) -> String {

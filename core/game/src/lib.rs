@@ -2,8 +2,9 @@
 //! [`Rules`] for its loaded ruleset, once; everything else is generic: the
 //! bookkeeping every game embeds ([`journal`]), the standard bots ([`bots`])
 //! and their learned models ([`models`]), the runner that plays bot games into
-//! records ([`run`]), saved games and undo ([`saved`]), what every game's
-//! scenario files share ([`scenario`]), and the object-safe face ([`any`])
+//! records ([`run`]), a bot's decision explained ([`explain`]), saved games
+//! and undo ([`saved`]), what every game's scenario files share
+//! ([`scenario`]), and the object-safe face ([`any`])
 //! through which the command line and the web server reach every game by its
 //! entry in a [`Registry`].
 //!
@@ -15,6 +16,7 @@
 pub mod any;
 pub mod bots;
 pub mod doc_check;
+pub mod explain;
 pub mod journal;
 pub mod models;
 pub mod registry;
@@ -40,6 +42,7 @@ use engine_rules::profile::Profile;
 use engine_rules::{Builtins, LoadErrors, Source};
 
 pub use any::{AnyGame, AnyRules, Kind, KindOf};
+pub use explain::Explanation;
 pub use journal::Journal;
 pub use models::Models;
 pub use registry::Registry;

@@ -13,6 +13,37 @@ pub trait Bot<G: TurnGame>: Send {
     fn name(&self) -> &str;
     /// Chooses one of `legal` (never empty) for the pending decision of `game`.
     fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action;
+    /// [`Bot::choose`] with the values the bot chose by, to explain a move:
+    /// the same choice from the same draws of its generator, and `None` for a
+    /// bot that values nothing (random, rules of thumb). Only a front end that
+    /// explains calls it; the bots' games call `choose`.
+    fn choose_judged(&mut self, game: &G, legal: &[G::Action]) -> (G::Action, Option<Judgement>) {
+        (self.choose(game, legal), None)
+    }
+}
+
+/// What the values of a [`Judgement`] measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// The balance bot's learned worth of the position an answer leads to,
+    /// in points of final margin (up to a constant shared by the answers).
+    Margin,
+    /// A search's mean reward of an answer's playouts: mostly a win share
+    /// ([`crate::turns::shaped_rewards`]).
+    WinShare,
+}
+
+/// The values a bot chose one decision by, one per legal answer in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// What the values are.
+    pub measure: Measure,
+    /// Per legal answer: its value, `None` for one the bot did not look at.
+    pub values: Vec<Option<f64>>,
+    /// Per legal answer, for a search that chooses the most visited: its visits.
+    pub visits: Option<Vec<u32>>,
+    /// How the values came about, in a few words (`each answer played out on the same 4 deals`).
+    pub how: String,
 }
 
 /// Picks uniformly among the legal actions, from its own seeded stream.
@@ -269,11 +300,29 @@ pub fn play_out<G: TurnGame>(game: &mut G, bots: &mut [Box<dyn Bot<G>>]) -> Resu
 pub trait Search<G: Determinize>: Send {
     /// The move it picks for the seat to move in `root`.
     fn search(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action;
+    /// [`Search::search`] with the values it picked by ([`Bot::choose_judged`]).
+    fn search_judged(
+        &mut self,
+        root: &G,
+        legal: &[G::Action],
+        playout: &mut dyn Bot<G>,
+    ) -> (G::Action, Option<Judgement>) {
+        (self.search(root, legal, playout), None)
+    }
 }
 
 impl<G: Determinize> Search<G> for Mcts {
     fn search(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
         Mcts::search(self, root, legal, playout)
+    }
+
+    fn search_judged(
+        &mut self,
+        root: &G,
+        legal: &[G::Action],
+        playout: &mut dyn Bot<G>,
+    ) -> (G::Action, Option<Judgement>) {
+        Mcts::search_judged(self, root, legal, playout)
     }
 }
 
@@ -304,6 +353,13 @@ impl<G: Determinize, P: Bot<G>, S: Search<G> + Send, F: Fn(&G) -> bool + Send> B
             return self.playout.choose(game, legal);
         }
         self.search.search(game, legal, &mut self.playout)
+    }
+
+    fn choose_judged(&mut self, game: &G, legal: &[G::Action]) -> (G::Action, Option<Judgement>) {
+        if !(self.searched)(game) {
+            return self.playout.choose_judged(game, legal);
+        }
+        self.search.search_judged(game, legal, &mut self.playout)
     }
 }
 
@@ -370,11 +426,44 @@ impl Mcts {
     /// `playout` plays for every seat after the tree (see [`Mcts::with_random_moves`]).
     pub fn search<G: Determinize>(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
         let Some(me) = root.to_move() else { return legal[0] };
+        let tree = self.grow(root, me, playout);
+        Self::most_visited(&tree, legal)
+    }
+
+    /// [`Mcts::search`] with each legal action's visits and mean reward at the root.
+    pub fn search_judged<G: Determinize>(
+        &mut self,
+        root: &G,
+        legal: &[G::Action],
+        playout: &mut dyn Bot<G>,
+    ) -> (G::Action, Option<Judgement>) {
+        let Some(me) = root.to_move() else { return (legal[0], None) };
+        let tree = self.grow(root, me, playout);
+        let chosen = Self::most_visited(&tree, legal);
+        let child = |a: &G::Action| tree[0].children.iter().map(|&c| &tree[c]).find(|n| n.action == Some(*a));
+        let visits: Vec<u32> = legal.iter().map(|a| child(a).map_or(0, |n| n.visits)).collect();
+        let values =
+            legal.iter().map(|a| child(a).filter(|n| n.visits > 0).map(|n| n.reward / f64::from(n.visits))).collect();
+        let how = format!(
+            "{} playouts shared out among the answers; value: the mean reward of an answer's playouts, \
+             the most visited answer chosen",
+            self.iterations
+        );
+        (chosen, Some(Judgement { measure: Measure::WinShare, values, visits: Some(visits), how }))
+    }
+
+    /// The search tree of `iterations` iterations from `root` for `me`.
+    fn grow<G: Determinize>(&mut self, root: &G, me: usize, playout: &mut dyn Bot<G>) -> Vec<Node<G::Action>> {
         let mut tree: Vec<Node<G::Action>> =
             vec![Node { action: None, seat: me, children: Vec::new(), visits: 0, available: 0, reward: 0.0 }];
         for _ in 0..self.iterations {
             self.iterate(root, me, &mut tree, playout);
         }
+        tree
+    }
+
+    /// The legal action the root's most visited child plays (the first legal one if none).
+    fn most_visited<A: Copy + PartialEq>(tree: &[Node<A>], legal: &[A]) -> A {
         tree[0]
             .children
             .iter()

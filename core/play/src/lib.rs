@@ -14,5 +14,5 @@ pub mod sim;
 pub mod turns;
 pub mod value;
 
-pub use bots::{BOT_NAMES, Bot, BotSpec, Mcts, RandomBot, play_out};
+pub use bots::{BOT_NAMES, Bot, BotSpec, Judgement, Mcts, Measure, RandomBot, play_out};
 pub use turns::{ActionView, Determinize, Seats, TurnGame};

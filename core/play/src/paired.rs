@@ -11,7 +11,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::bots::{Bot, Search};
+use crate::bots::{Bot, Judgement, Measure, Search};
 use crate::turns::Determinize;
 
 /// Judges each legal move by the mean reward of the seat to move over
@@ -31,9 +31,39 @@ impl Paired {
 
     /// The legal move of the seat to move in `root` with the highest mean reward.
     pub fn search<G: Determinize>(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
-        let Some(me) = root.to_move() else { return legal[0] };
+        match self.totals(root, legal, playout) {
+            Some((totals, _)) => legal[best(&totals)],
+            None => legal[0],
+        }
+    }
+
+    /// [`Paired::search`] with each legal move's mean reward.
+    pub fn search_judged<G: Determinize>(
+        &mut self,
+        root: &G,
+        legal: &[G::Action],
+        playout: &mut dyn Bot<G>,
+    ) -> (G::Action, Option<Judgement>) {
+        let Some((totals, deals)) = self.totals(root, legal, playout) else { return (legal[0], None) };
+        let values = totals.iter().map(|t| t.is_finite().then(|| t / deals as f64)).collect();
+        let how = format!(
+            "each answer played out on the same {deals} deal{}; value: its mean reward",
+            if deals == 1 { "" } else { "s" }
+        );
+        (legal[best(&totals)], Some(Judgement { measure: Measure::WinShare, values, visits: None, how }))
+    }
+
+    /// Each legal move's total reward over the deals, and the deals; `None`
+    /// when there is nothing to compare (the game is over, or one move).
+    fn totals<G: Determinize>(
+        &mut self,
+        root: &G,
+        legal: &[G::Action],
+        playout: &mut dyn Bot<G>,
+    ) -> Option<(Vec<f64>, usize)> {
+        let me = root.to_move()?;
         if legal.len() == 1 {
-            return legal[0];
+            return None;
         }
         let deals = (self.playouts as usize / legal.len()).max(1);
         let mut totals = vec![0.0; legal.len()];
@@ -47,14 +77,19 @@ impl Paired {
                 };
             }
         }
-        let mut best = 0;
-        for (i, total) in totals.iter().enumerate() {
-            if *total > totals[best] {
-                best = i;
-            }
-        }
-        legal[best]
+        Some((totals, deals))
     }
+}
+
+/// The first of the highest totals.
+fn best(totals: &[f64]) -> usize {
+    let mut best = 0;
+    for (i, total) in totals.iter().enumerate() {
+        if *total > totals[best] {
+            best = i;
+        }
+    }
+    best
 }
 
 /// Plays `game` to its end with `bot` deciding for every seat.
@@ -69,6 +104,15 @@ fn play_out<G: Determinize>(game: &mut G, bot: &mut dyn Bot<G>) -> Result<(), G:
 impl<G: Determinize> Search<G> for Paired {
     fn search(&mut self, root: &G, legal: &[G::Action], playout: &mut dyn Bot<G>) -> G::Action {
         Paired::search(self, root, legal, playout)
+    }
+
+    fn search_judged(
+        &mut self,
+        root: &G,
+        legal: &[G::Action],
+        playout: &mut dyn Bot<G>,
+    ) -> (G::Action, Option<Judgement>) {
+        Paired::search_judged(self, root, legal, playout)
     }
 }
 
@@ -126,5 +170,38 @@ mod tests {
             assert_eq!(chosen, 0, "seed {seed}");
         }
         assert_eq!(Paired::new(1, 4).search(&root, &MOVES[1..], &mut RandomBot::new(1)), 1, "the only move");
+    }
+
+    #[test]
+    fn a_judged_search_chooses_as_the_plain_one_by_mean_rewards_on_the_same_deals() {
+        let root = Deal { deal: 0, chosen: None };
+        for seed in 0..20 {
+            let plain = Paired::new(seed, 8).search(&root, &MOVES, &mut RandomBot::new(seed));
+            let (chosen, j) = Paired::new(seed, 8).search_judged(&root, &MOVES, &mut RandomBot::new(seed));
+            assert_eq!(chosen, plain, "seed {seed}");
+            let j = j.expect("values");
+            assert_eq!(j.measure, crate::bots::Measure::WinShare);
+            let (v0, v1) = (j.values[0].unwrap(), j.values[1].unwrap());
+            // The same deals: the difference is move 0's twentieth exactly.
+            assert!((v0 - v1 - 0.05).abs() < 1e-9, "{v0} {v1}");
+            assert!(j.how.contains("the same 4 deals"), "{}", j.how);
+        }
+        assert_eq!(Paired::new(1, 4).search_judged(&root, &MOVES[1..], &mut RandomBot::new(1)), (1, None));
+    }
+
+    #[test]
+    fn a_judged_tree_search_chooses_as_the_plain_one_and_counts_its_visits() {
+        use crate::bots::Mcts;
+        let root = Deal { deal: 0, chosen: None };
+        for seed in 0..10 {
+            let plain = Mcts::new(seed, 30).search(&root, &MOVES, &mut RandomBot::new(seed));
+            let (chosen, j) = Mcts::new(seed, 30).search_judged(&root, &MOVES, &mut RandomBot::new(seed));
+            assert_eq!(chosen, plain, "seed {seed}");
+            let j = j.expect("values");
+            let visits = j.visits.expect("visits");
+            assert_eq!(visits.iter().sum::<u32>(), 30);
+            assert_eq!(visits[usize::from(chosen)], *visits.iter().max().unwrap());
+            assert!(j.values.iter().all(|v| v.is_some_and(|v| (0.0..=1.0).contains(&v))), "{:?}", j.values);
+        }
     }
 }

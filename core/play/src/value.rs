@@ -18,7 +18,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::bots::Bot;
+use crate::bots::{Bot, Judgement, Measure};
 use crate::rng;
 use crate::turns::TurnGame;
 
@@ -87,6 +87,72 @@ pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, 
         }
     }
     value_for(&next, seat, model, scratch)
+}
+
+/// One feature's part in preferring one answer to another: its weight and
+/// its value in the positions the two answers lead to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Driver {
+    /// The feature's name, as the model (and the `learn` command) has it.
+    pub feature: String,
+    /// Its learned weight.
+    pub weight: f64,
+    /// Its value after the chosen answer.
+    pub chosen: f64,
+    /// Its value after the answer compared with.
+    pub other: f64,
+    /// `weight × (chosen − other)`: points of margin it adds to the chosen answer's lead.
+    pub effect: f64,
+}
+
+/// The features whose weighted difference between the answers `chosen` and
+/// `other` is largest, the `most` largest by size, largest first: by the
+/// very estimate the bot chooses by ([`Features::action_values`]).
+///
+/// That estimate is linear in the model's weights (a game's quick estimate
+/// judges a position that might be, through its features, as [`by_playing`]
+/// does), so a feature's value after an answer, as the estimate saw it, is
+/// how much the answer's value moves with the feature's weight: each weight
+/// is moved a little in turn. Terms of the estimate that no weight scales
+/// (what ending the game is worth) are left out; empty when either answer
+/// has no finite value.
+pub fn drivers<G: Features>(
+    game: &G,
+    chosen: G::Action,
+    other: G::Action,
+    model: &ValueModel,
+    most: usize,
+) -> Vec<Driver> {
+    let pair = [chosen, other];
+    let (mut scratch, mut base, mut moved) = (Vec::new(), Vec::new(), Vec::new());
+    game.action_values(&pair, model, &mut scratch, &mut base);
+    if base.len() != 2 || !base.iter().all(|v| v.is_finite()) {
+        return Vec::new();
+    }
+    let mut probe = model.clone();
+    let mut drivers = Vec::new();
+    for (i, name) in model.features.iter().enumerate() {
+        let weight = model.weights[i];
+        // Small against the weight, large against rounding.
+        let step = 1e-4 * weight.abs().max(1.0);
+        probe.weights[i] = weight + step;
+        game.action_values(&pair, &probe, &mut scratch, &mut moved);
+        probe.weights[i] = weight;
+        let seen = |k: usize| round_off((moved[k] - base[k]) / step);
+        let (chosen, other) = (seen(0), seen(1));
+        let effect = weight * (chosen - other);
+        if effect.abs() > 1e-9 {
+            drivers.push(Driver { feature: name.clone(), weight, chosen, other, effect });
+        }
+    }
+    drivers.sort_by(|x, y| y.effect.abs().total_cmp(&x.effect.abs()));
+    drivers.truncate(most);
+    drivers
+}
+
+/// `x` without the rounding error of a difference quotient: to 6 decimals.
+fn round_off(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 /// The value of playing `action` in `game` for `seat`, without looking further.
@@ -307,11 +373,36 @@ impl<G: Features> Bot<G> for ValueBot {
     }
 
     fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action {
+        self.decide(game, legal).0
+    }
+
+    fn choose_judged(&mut self, game: &G, legal: &[G::Action]) -> (G::Action, Option<Judgement>) {
+        let (action, valued) = self.decide(game, legal);
+        if !valued {
+            return (action, None);
+        }
+        let how = match self.noise > 0.0 {
+            true => format!(
+                "the learned worth of the position each answer leads to, blurred by {} points of noise",
+                self.noise
+            ),
+            false => "the learned worth of the position each answer leads to".to_owned(),
+        };
+        let values = self.values.iter().map(|&v| v.is_finite().then_some(v)).collect();
+        (action, Some(Judgement { measure: Measure::Margin, values, visits: None, how }))
+    }
+}
+
+impl ValueBot {
+    /// The action it plays, and whether it valued the actions for it (into
+    /// `self.values`): not for a single legal action nor a random one.
+    #[inline]
+    fn decide<G: Features>(&mut self, game: &G, legal: &[G::Action]) -> (G::Action, bool) {
         if legal.len() == 1 {
-            return legal[0];
+            return (legal[0], false);
         }
         if self.explore > 0.0 && rng::unit(&mut self.rng) < self.explore {
-            return legal[rng::below(&mut self.rng, legal.len())];
+            return (legal[rng::below(&mut self.rng, legal.len())], false);
         }
         game.action_values(legal, &self.model, &mut self.scratch, &mut self.values);
         if self.noise > 0.0 {
@@ -327,7 +418,7 @@ impl<G: Features> Bot<G> for ValueBot {
                 best_value = v;
             }
         }
-        best
+        (best, true)
     }
 }
 
@@ -572,5 +663,99 @@ mod tests {
     fn a_fingerprint_seeds_its_self_play() {
         assert_eq!(seed_of("06684f63c4b16caa"), 0x0668_4f63_c4b1_6caa);
         assert_eq!(seed_of("not hex"), 0);
+    }
+
+    /// Two seats take turns, two moves each: `0` adds an `a`, `1` a `b`, `2` one of each.
+    #[derive(Clone, Debug)]
+    struct Pick {
+        a: [f64; 2],
+        b: [f64; 2],
+        moves: usize,
+    }
+
+    impl TurnGame for Pick {
+        type Action = u8;
+        type Error = String;
+        fn seats(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> Option<usize> {
+            (self.moves < 4).then_some(self.moves % 2)
+        }
+        fn legal(&self) -> &[u8] {
+            &[0, 1, 2]
+        }
+        fn play(&mut self, action: u8) -> Result<(), String> {
+            let s = self.moves % 2;
+            self.a[s] += f64::from(u8::from(action != 1));
+            self.b[s] += f64::from(u8::from(action != 0));
+            self.moves += 1;
+            Ok(())
+        }
+        fn rewards(&self) -> Option<Vec<f64>> {
+            (self.moves >= 4).then(|| vec![0.5, 0.5])
+        }
+    }
+
+    impl Features for Pick {
+        fn feature_names(&self) -> Vec<String> {
+            vec!["bias".into(), "a".into(), "b".into()]
+        }
+        fn features(&self, seat: usize, out: &mut Vec<f64>) {
+            out.clear();
+            out.extend([1.0, self.a[seat], self.b[seat]]);
+        }
+    }
+
+    fn pick_model() -> Arc<ValueModel> {
+        Arc::new(ValueModel {
+            version: ValueModel::VERSION,
+            game: "g".into(),
+            ruleset: "r".into(),
+            fingerprint: "f".into(),
+            games: 1,
+            rounds: 1,
+            seed: 0,
+            features: vec!["bias".into(), "a".into(), "b".into()],
+            weights: vec![5.0, 2.0, -0.5],
+        })
+    }
+
+    #[test]
+    fn a_judged_choice_is_the_choice_and_its_top_value_and_the_drivers_name_the_features() {
+        let game = Pick { a: [0.0; 2], b: [0.0; 2], moves: 0 };
+        let legal = [0, 1, 2];
+        let mut plain = ValueBot::new(pick_model(), 3);
+        let mut judged = ValueBot::new(pick_model(), 3);
+        let (chosen, j) = Bot::<Pick>::choose_judged(&mut judged, &game, &legal);
+        assert_eq!(chosen, Bot::<Pick>::choose(&mut plain, &game, &legal));
+        let j = j.expect("the balance bot values its answers");
+        assert_eq!(j.measure, Measure::Margin);
+        // a: +2; b: -0.5; both: +1.5, over the bias's 5.
+        assert_eq!(j.values, vec![Some(7.0), Some(4.5), Some(6.5)]);
+        assert_eq!(chosen, 0);
+        // Against the runner-up (one of each), only `b` differs: 0.5 points for the chosen.
+        let d = drivers(&game, 0, 2, &pick_model(), 5);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!((d[0].feature.as_str(), d[0].chosen, d[0].other, d[0].effect), ("b", 0.0, 1.0, 0.5));
+        // Against `1`, `a` matters most (+2), then `b` (+0.5); `most` cuts the list.
+        let d = drivers(&game, 0, 1, &pick_model(), 1);
+        assert_eq!((d.len(), d[0].feature.as_str(), d[0].effect), (1, "a", 2.0));
+        // Answers that end the game are worth their result, which no weight scales.
+        let last = Pick { a: [0.0; 2], b: [0.0; 2], moves: 3 };
+        assert!(drivers(&last, 0, 1, &pick_model(), 3).is_empty());
+        // Noise blurs the values it chooses by, and the judged choice is still the plain one.
+        for seed in 0..20 {
+            let mut plain = ValueBot::new(pick_model(), seed).with_noise(2.0);
+            let mut judged = ValueBot::new(pick_model(), seed).with_noise(2.0);
+            let (c, j) = Bot::<Pick>::choose_judged(&mut judged, &game, &legal);
+            assert_eq!(c, Bot::<Pick>::choose(&mut plain, &game, &legal), "seed {seed}");
+            let j = j.unwrap();
+            let top = (0..3).max_by(|&x, &y| j.values[x].unwrap().total_cmp(&j.values[y].unwrap())).unwrap();
+            assert_eq!(legal[top], c, "seed {seed}: {:?}", j.values);
+            assert!(j.how.contains("noise"), "{}", j.how);
+        }
+        // One legal answer: nothing was valued.
+        assert_eq!(Bot::<Pick>::choose_judged(&mut judged, &game, &legal[1..2]), (1, None));
     }
 }

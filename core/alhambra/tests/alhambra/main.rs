@@ -5,6 +5,7 @@
 
 mod bots;
 mod docs;
+mod explain;
 mod fast_path;
 mod illegal;
 mod invariants;

@@ -1,7 +1,8 @@
 //! The crate's integration tests, one binary: invariants over many seeded
 //! random games, bots, events and what each seat sees, illegal actions
-//! explained, load errors, card texts, the docs pages kept complete, and the
-//! files valid under the JSON Schemas `sanjuan schema` writes.
+//! explained, bots' decisions explained, load errors, card texts, the docs
+//! pages kept complete, and the files valid under the JSON Schemas `sanjuan
+//! schema` writes.
 
 mod bots;
 mod card_texts;
@@ -9,6 +10,7 @@ mod common;
 mod docs;
 mod errors;
 mod events;
+mod explain;
 mod fast_path;
 mod illegal;
 mod invariants;
