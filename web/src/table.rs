@@ -403,8 +403,9 @@ impl Table {
             to_move,
             thinking: self.thinking,
             waiting_for: self.waiting_since.elapsed().as_secs(),
-            legal: if to_move == Some(seat) { game.legal() } else { Vec::new() },
-            why_not: game.why_not(seat),
+            // A continued game waiting for its people offers nothing to play yet.
+            legal: if to_move == Some(seat) && self.started { game.legal() } else { Vec::new() },
+            why_not: if self.started { game.why_not(seat) } else { Vec::new() },
             learning: self.learning(),
             log: log[skip..].to_vec(),
             log_start: self.dropped[seat] + skip,

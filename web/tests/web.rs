@@ -565,12 +565,10 @@ async fn a_sealed_game_of_two_people_resumes_with_each_persons_own_download() {
     let (_, waiting) = call(&s, "GET", &format!("/api/tables/{copy}/state?token={mine_token}"), None).await;
     assert_eq!(waiting["waiting_for_people"], json!([2]), "{waiting}");
     assert_eq!(waiting["thinking"], Value::Null, "no bot moves before everyone is back");
-    let answer = waiting["legal"].get(0).map(|a| a["text"].as_str().unwrap().to_owned());
-    if let Some(answer) = answer {
-        let (status, v) = act(&s, &copy, &mine_token, &answer).await;
-        assert_eq!(status, StatusCode::CONFLICT, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("waiting for seat 2"), "{v}");
-    }
+    assert_eq!(waiting["legal"], json!([]), "nothing to play while the table waits");
+    let (status, v) = act(&s, &copy, &mine_token, "take denar1").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("waiting for seat 2"), "{v}");
     let (status, second) = call(&s, "POST", "/api/resume", Some(json!({ "saved": theirs }).to_string())).await;
     assert_eq!(status, StatusCode::OK, "{second}");
     assert_eq!(second["table"], first["table"], "the second person joins the table the first made");
@@ -2031,6 +2029,66 @@ mod browser {
         waiting.reload().await.unwrap();
         until(waiting, "document.body.dataset.version !== undefined", "the view after the reload").await;
         assert_eq!(js::<String>(waiting, "document.getElementById('log').textContent").await, log);
+        browser.quit().await;
+    }
+
+    /// Issue 50: after a restart, a person who uploads their download of a
+    /// game of two people sees the table wait for the other person (nobody
+    /// moves), hands the seat nobody took up to a bot from the menu at once,
+    /// and the game goes on with what nobody there had seen shuffled again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_continued_game_waits_for_its_people_and_a_bot_may_take_the_empty_seat() {
+        let key = [9u8; 32];
+        let served = |key| async move {
+            let server = Server::new(Config { port: 0, key, moves_per_second: 1_000, ..Config::default() });
+            let (addr, serving) = bind(server).await.unwrap();
+            tokio::spawn(serving);
+            format!("http://{addr}")
+        };
+        let (before, after) = (served(key).await, served(key).await);
+        let mut browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{before}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let links = table_links(&page, "second-edition", &["human", "human"], 12).await;
+        let (table, token) = {
+            let parts: Vec<&str> = links[0].rsplit('/').collect();
+            (parts[1].to_owned(), parts[0].to_owned())
+        };
+        let sealed: String =
+            js(&page, &format!("fetch('/api/tables/{table}/save?token={token}').then(r => r.text())")).await;
+        // The restarted server: the upload makes the table that continues the game.
+        page.goto(format!("{after}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let body = serde_json::json!({ "saved": sealed });
+        let url: String = js(
+            &page,
+            &format!(
+                "fetch('/api/resume', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({body})}}).then(r => r.json()).then(t => t.seats[0].url)"
+            ),
+        )
+        .await;
+        page.goto(format!("{after}{url}")).await.unwrap();
+        until(&page, "document.body.dataset.version !== undefined", "the first view").await;
+        let status: String = js(&page, "document.getElementById('status').textContent").await;
+        assert!(status.contains("Waiting for seat 1 to come back"), "{status}");
+        assert_eq!(js::<usize>(&page, "document.querySelectorAll('#main .act').length").await, 0, "nobody moves yet");
+        let offered: String = js(&page, "document.getElementById('leaveseat').textContent").await;
+        assert!(offered.contains("not back yet"), "{offered}");
+        let png = page.screenshot(ScreenshotParams::builder().build()).await.unwrap();
+        std::fs::write(screenshots().join("continued-waiting.png"), png).unwrap();
+        let version: u64 = js::<String>(&page, "document.body.dataset.version").await.parse().unwrap();
+        assert!(
+            js::<bool>(
+                &page,
+                "(window.confirm = () => true, document.getElementById('leaveseat').value = '1', document.getElementById('takeover').click(), true)"
+            )
+            .await
+        );
+        until(&page, &format!("+document.body.dataset.version > {version}"), "the takeover").await;
+        until(&page, "!document.getElementById('status').textContent.includes('Waiting for seat')", "play going on")
+            .await;
+        let log: String = js(&page, "(revealAll(), document.getElementById('log').textContent)").await;
+        assert!(log.contains("shuffled again"), "{log}");
         browser.quit().await;
     }
 
