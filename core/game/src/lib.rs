@@ -17,6 +17,7 @@ pub mod any;
 pub mod bots;
 pub mod doc_check;
 pub mod explain;
+pub mod explain_check;
 pub mod journal;
 pub mod models;
 pub mod registry;
