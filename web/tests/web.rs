@@ -2046,7 +2046,7 @@ mod browser {
             format!("http://{addr}")
         };
         let (before, after) = (served(key).await, served(key).await);
-        let mut browser = launch(1200, 900).await;
+        let browser = launch(1200, 900).await;
         let page = browser.new_page(format!("{before}/")).await.unwrap();
         until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
         let links = table_links(&page, "second-edition", &["human", "human"], 12).await;

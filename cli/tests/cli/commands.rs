@@ -1708,7 +1708,7 @@ fn serve_with_cache(
     cache: &std::path::Path,
     extra: &[&str],
 ) -> (u16, std::process::Child, std::thread::JoinHandle<String>) {
-    use std::io::{BufRead, Read};
+    use std::io::Read;
     use std::process::Stdio;
     let mut child = common::command()
         .args(["serve", "--port", "0"])
@@ -1719,11 +1719,7 @@ fn serve_with_cache(
         .stderr(Stdio::piped())
         .spawn()
         .expect("run sanjuan serve");
-    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let port = line.split("http://").nth(1).and_then(|r| r.split('/').next()).and_then(|a| a.rsplit(':').next());
-    let port = port.and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address in `{line}`"));
+    let (port, _out) = common::served_port(&mut child);
     let mut err = child.stderr.take().unwrap();
     let errors = std::thread::spawn(move || {
         let mut text = String::new();

@@ -93,3 +93,14 @@ pub fn quick_tune(ruleset: &str) -> Vec<&str> {
         "--quiet",
     ]
 }
+
+/// The port a `sanjuan serve` child printed on its first line, and the rest of its output.
+pub fn served_port(child: &mut std::process::Child) -> (u16, std::io::BufReader<std::process::ChildStdout>) {
+    use std::io::BufRead;
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("a piped stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let port = line.split("http://").nth(1).and_then(|r| r.split('/').next()).and_then(|a| a.rsplit(':').next());
+    let port = port.and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address in `{line}`"));
+    (port, out)
+}

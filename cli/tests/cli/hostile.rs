@@ -918,7 +918,6 @@ struct Server {
 
 impl Server {
     fn start(dir: &Path) -> Server {
-        use std::io::BufRead;
         let mut child = common::command()
             // Its tables have no balance bot: nothing to learn.
             .args(["serve", "--port", "0", "--max-tables", "1000000", "--tables-per-minute", "1000000", "--no-learn"])
@@ -929,11 +928,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("run sanjuan serve");
-        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        let port = line.split("http://").nth(1).and_then(|r| r.split('/').next()).and_then(|a| a.rsplit(':').next());
-        let port = port.and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address in `{line}`"));
+        let (port, mut out) = common::served_port(&mut child);
         // Keep draining its output so that it never blocks on a full pipe.
         std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()).ok());
         Server { child, port }

@@ -99,3 +99,28 @@ pub fn balance_explained<G: Game>(rs: &Arc<G::Rules>, models: &Models, drivers: 
     assert!(driven > 3, "a feature of {drivers:?} drove some choices: {driven}");
     valued
 }
+
+/// A search's explanation at the first decision of a 2-player game (one the
+/// search looks at): win shares, most visited first for MCTS, the same deals
+/// for `paired`; the choice is the plain bot's; a finished game and an unknown
+/// bot are refused, not a panic.
+pub fn search_explained<G: Game>(rs: &Arc<G::Rules>, models: &Models) {
+    let mut game = G::start(rs, 2, 4).expect("a game starts");
+    let (choice, w) = explained_choice(&game, "mcts:40", 9, models).expect("explained");
+    assert_eq!(choice, bot_choice(&game, "mcts:40", 9, models).expect("chosen"));
+    assert_eq!(w.unit, Some("win share"));
+    let visits: Vec<u32> = w.options.iter().map(|o| o.visits.expect("visits")).collect();
+    assert!(visits.windows(2).all(|p| p[0] >= p[1]) && w.options[0].chosen, "most visited first: {w:?}");
+    assert!(w.options.iter().all(|o| o.value.is_none_or(|v| (0.0..=1.0).contains(&v))), "{w:?}");
+    assert!(w.lines().iter().any(|l| l.contains("visits")), "{:?}", w.lines());
+    let (_, w) = explained_choice(&game, "paired-balance:20", 9, models).expect("explained");
+    assert_eq!(w.unit, Some("win share"));
+    assert!(w.how.contains("the same"), "{}", w.how);
+    while game.to_move().is_some() {
+        let a = game.legal()[0];
+        game.apply(a).expect("a legal answer applies");
+    }
+    assert!(explained_choice(&game, "balance", 1, models).unwrap_err().contains("over"));
+    let fresh = G::start(rs, 2, 4).expect("a game starts");
+    assert!(explained_choice(&fresh, "nobot", 1, models).unwrap_err().contains("unknown bot"));
+}

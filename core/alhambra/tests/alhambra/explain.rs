@@ -4,11 +4,7 @@
 //! `engine_game::explain_check`'s).
 
 use alhambra::{Game, Ruleset};
-use engine_game::Game as _;
-use engine_game::explain::explained_choice;
-use engine_game::explain_check::{balance_explained, same_games_explained, short_models};
-use engine_game::run::bot_choice;
-use engine_play::TurnGame;
+use engine_game::explain_check::{balance_explained, same_games_explained, search_explained, short_models};
 
 #[test]
 fn a_bot_explained_plays_the_same_game_as_unexplained() {
@@ -36,26 +32,6 @@ fn the_balance_bot_chose_its_top_valued_option_and_names_the_features_that_drove
 #[test]
 fn a_search_explains_by_win_shares() {
     let rs = Ruleset::load("alhambra").unwrap();
-    let models = short_models::<Game>(&rs);
-    let mut game = Game::start(&rs, 2, 4).unwrap();
     // The first decision is a turn: searched.
-    let (choice, w) = explained_choice(&game, "mcts:40", 9, &models).unwrap();
-    assert_eq!(choice, bot_choice(&game, "mcts:40", 9, &models).unwrap());
-    assert_eq!(w.unit, Some("win share"));
-    let visits: Vec<u32> = w.options.iter().map(|o| o.visits.unwrap()).collect();
-    assert!(visits.windows(2).all(|p| p[0] >= p[1]) && w.options[0].chosen, "most visited first: {w:?}");
-    assert!(w.options.iter().all(|o| o.value.is_none_or(|v| (0.0..=1.0).contains(&v))), "{w:?}");
-    assert!(w.lines().iter().any(|l| l.contains("visits")), "{:?}", w.lines());
-    let (_, w) = explained_choice(&game, "paired-balance:20", 9, &models).unwrap();
-    assert_eq!(w.unit, Some("win share"));
-    assert!(w.how.contains("the same"), "{}", w.how);
-    // No bot is to move once the game is over: refused, not a panic.
-    while game.to_move().is_some() {
-        let a = game.legal()[0];
-        game.apply(a).unwrap();
-    }
-    assert!(explained_choice(&game, "balance", 1, &models).unwrap_err().contains("over"));
-    assert!(
-        explained_choice(&Game::start(&rs, 2, 4).unwrap(), "nobot", 1, &models).unwrap_err().contains("unknown bot")
-    );
+    search_explained::<Game>(&rs, &short_models::<Game>(&rs));
 }
