@@ -199,6 +199,61 @@ fn mutate_script(text: &str, rng: &mut Rng) -> String {
     lines.join("\n") + "\n"
 }
 
+/// An Alhambra ruleset whose one new type runs `s.rhai` (bought often: it is cheap).
+const AL_PROBE_RULESET: &str = "id = \"probe\"\nname = \"Probe\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n\
+                                [[building]]\nid = \"probe\"\nname = \"Probe\"\nprices = [1, 2, 3]\n\
+                                points = { A = [1], B = [2, 1], C = [3, 2, 1] }\nscript = \"s.rhai\"\n\
+                                [scripts]\nrules = \"s.rhai\"\n";
+
+/// A script using the shared vocabulary: choices, moves, a discard, a drawn card.
+const AL_PROBE_SCRIPT: &str = "fn on_bought(ctx) {\n\
+    [#{ choose: [\"a\", \"b\"], tag: 1 }, #{ choose_cards: 1, from: \"buildings\", of: 0, optional: true }]\n\
+}\n\
+fn on_choice(ctx) {\n\
+    if ctx.chosen.len() > 0 { #{ move: ctx.chosen[0].id, from: \"buildings\", to: \"building_deck\" } } else { () }\n\
+}\n\
+fn on_turn_end(ctx) {\n\
+    if ctx.hand.len() > 6 { #{ discard_money: 1 } } else { () }\n\
+}\n\
+fn on_building_drawn(ctx) {\n\
+    if ctx.event.slot == 2 { #{ move: \"drawn\", to: \"out\" } } else { () }\n\
+}\n";
+
+/// One structural change to [`AL_PROBE_SCRIPT`]: a line dropped or a hostile hook added.
+fn mutate_al_script(text: &str, rng: &mut Rng) -> String {
+    let snippets = [
+        "fn on_taken(ctx) { #{ move: \"denar1\", from: \"hand\", to: \"moon\" } }",
+        "fn on_taken(ctx) { #{ move: \"garden10\", from: \"buildings\", to: \"hand\" } }",
+        "fn on_taken(ctx) { #{ move: \"drawn\", to: \"out\" } }",
+        "fn on_taken(ctx) { #{ move: \"building\", from: \"building_display\", to: \"building_display\", to_slot: 99 } }",
+        "fn on_taken(ctx) { #{ move: \"building\", from: \"building_display\", slot: 1, to: \"building_display\", to_slot: 2 } }",
+        "fn on_taken(ctx) { #{ move: \"money\", from: \"money_deck\", to: \"out\" } }",
+        "fn on_taken(ctx) { #{ move: 42, from: \"hand\", to: \"out\" } }",
+        "fn on_taken(ctx) { #{ choose: [] } }",
+        "fn on_taken(ctx) { #{ choose: [\"a b\", \"\"] } }",
+        "fn on_taken(ctx) { let o = []; for i in 0..5000 { o.push(`w${i}`); } #{ choose: o } }",
+        "fn on_taken(ctx) { #{ choose_cards: 99999, from: \"hand\" } }",
+        "fn on_taken(ctx) { #{ choose_cards: 1, from: \"hand\", of: 1 } }",
+        "fn on_taken(ctx) { #{ choose_cards: 1, from: \"attic\" } }",
+        "fn on_taken(ctx) { #{ choose_cards: 1, only: [1, 2] } }",
+        "fn on_taken(ctx) { #{ discard_money: -1 } }",
+        "fn on_taken(ctx) { #{ discard_money: 3, seat: 9 } }",
+        "fn on_choice(ctx) { #{ choose: [\"again\"] } }",
+        "fn on_choice(ctx) { [#{ choose: [\"x\"] }, #{ choose_cards: 2, from: \"money_display\" }] }",
+        "fn on_scored(ctx) { #{ discard_money: 20 } }",
+        "fn on_game_end(ctx) { #{ choose: [\"late\"] } }",
+    ];
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let i = rng.below(lines.len() + 1);
+    match rng.below(3) {
+        0 if !lines.is_empty() => {
+            lines.remove(i.min(lines.len() - 1));
+        }
+        _ => lines.insert(i, (*rng.pick(&snippets)).to_owned()),
+    }
+    lines.join("\n") + "\n"
+}
+
 /// What one run did.
 struct Outcome {
     code: Option<i32>,
@@ -566,6 +621,14 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             );
             write("set.toml", &mutated(&bases.card_set, rng));
             plain(&["check", "r.toml"])
+        }
+        "file: script" if rng.below(2) == 0 => {
+            // An Alhambra card that asks choices and moves cards, with hostile effects mixed in,
+            // played by random bots: each effect is checked where it runs, not only at load.
+            write("r.toml", AL_PROBE_RULESET);
+            let script = (0..times).fold(AL_PROBE_SCRIPT.to_owned(), |t, _| mutate_al_script(&t, rng));
+            write("s.rhai", &script);
+            plain(&["check", "r.toml", "--games", "2"])
         }
         "file: script" => {
             write(

@@ -4,9 +4,22 @@
 //! `buy 3`, `pay ducat5`, `keep`, `donate`, `pass`. For scenarios and the
 //! terminal one line may hold several: `take denar3 ducat2` (exactly these
 //! cards: the taking stops after them), `buy 3 pay ducat5 ducat4 keep`.
-//! Display slots are numbered from 1, left to right.
+//! Display slots are numbered from 1, left to right. A script's choice is
+//! answered with `choose <option or card>` (one card at a time) or `pass`,
+//! and its `discard_money` with `discard <money>`.
 
-use crate::ruleset::{Money, Ruleset};
+use crate::ruleset::{BuildingIdx, Money, Ruleset};
+
+/// What a `choose` answer names: one of the options a script offered, or a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pick {
+    /// An option name (its number in [`Ruleset::words`]).
+    Word(u16),
+    /// A money card.
+    Money(Money),
+    /// A building card.
+    Building(BuildingIdx),
+}
 
 /// One atomic answer to the pending decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,8 +36,12 @@ pub enum Action {
     Keep,
     /// Two players: give the bought building to the neutral collector.
     Donate,
-    /// Neither take nor buy is possible: the turn ends.
+    /// Neither take nor buy is possible: the turn ends; or an optional choice stops.
     Pass,
+    /// Answer a script's choice with an option or one card.
+    Choose(Pick),
+    /// Discard this money card from the hand (a script's `discard_money`).
+    Discard(Money),
 }
 
 impl Action {
@@ -38,6 +55,10 @@ impl Action {
             Action::Keep => "keep".into(),
             Action::Donate => "donate".into(),
             Action::Pass => "pass".into(),
+            Action::Choose(Pick::Word(w)) => format!("choose {}", rs.words.name(*w)),
+            Action::Choose(Pick::Money(m)) => format!("choose {}", rs.money_id(*m)),
+            Action::Choose(Pick::Building(b)) => format!("choose {}", rs.building(*b).id),
+            Action::Discard(m) => format!("discard {}", rs.money_id(*m)),
         }
     }
 }
@@ -51,8 +72,23 @@ pub struct Line {
     pub stop: bool,
 }
 
-const USAGE: &str =
-    "actions: take <money>…, done, buy <slot> [pay <money>…] [keep|donate], pay <money>…, keep, donate, pass";
+const USAGE: &str = "actions: take <money>…, done, buy <slot> [pay <money>…] [keep|donate], pay <money>…, keep, donate, \
+                     pass, choose <option or card>…, discard <money>…";
+
+/// What `choose <word>` names: a money card, a building card, or an option a script offered.
+fn pick(w: &str, rs: &Ruleset) -> Result<Pick, String> {
+    if let Ok(m) = rs.lookup_money(w) {
+        return Ok(Pick::Money(m));
+    }
+    if let Ok(b) = rs.lookup_building(w) {
+        return Ok(Pick::Building(b));
+    }
+    rs.words.find(w).map(Pick::Word).ok_or_else(|| {
+        format!(
+            "`{w}` is neither a card nor an option a choice has offered; write `choose` and one of the answers listed"
+        )
+    })
+}
 
 /// Reads a line of action text.
 pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
@@ -72,7 +108,10 @@ pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
         "keep" => actions.push(Action::Keep),
         "donate" => actions.push(Action::Donate),
         "pass" => actions.push(Action::Pass),
-        "take" | "pay" if rest.is_empty() => return Err(format!("write `{verb} <money card>…`, e.g. `{verb} denar3`")),
+        "choose" if rest.is_empty() => return Err("write `choose <option or card>…`, e.g. `choose denar3`".into()),
+        "take" | "pay" | "discard" if rest.is_empty() => {
+            return Err(format!("write `{verb} <money card>…`, e.g. `{verb} denar3`"));
+        }
         "take" => {
             for w in rest {
                 actions.push(Action::Take(money(w)?));
@@ -82,6 +121,16 @@ pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
         "pay" => {
             for w in rest {
                 actions.push(Action::Pay(money(w)?));
+            }
+        }
+        "discard" => {
+            for w in rest {
+                actions.push(Action::Discard(money(w)?));
+            }
+        }
+        "choose" => {
+            for w in rest {
+                actions.push(Action::Choose(pick(w, rs)?));
             }
         }
         "buy" => {

@@ -107,6 +107,15 @@ impl GreedyBot {
     }
 
     /// How much the bot likes buying the building in `slot`.
+    /// Where `seat` stands once `action` is played: its points, then a tenth of its money.
+    fn after(game: &Game, seat: usize, action: Action) -> f64 {
+        let mut next = game.clone();
+        if next.apply(action).is_err() {
+            return f64::NEG_INFINITY;
+        }
+        f64::from(next.scores()[seat].total) + 0.1 * f64::from(next.player(seat).money())
+    }
+
     fn buy_value(game: &Game, seat: usize, slot: u8) -> f64 {
         let rs = game.rules();
         let Some(b) = game.building_display()[slot as usize] else { return f64::NEG_INFINITY };
@@ -153,6 +162,8 @@ impl Bot<Game> for GreedyBot {
                 Action::Buy(slot) => Self::buy_value(game, seat, slot),
                 _ => 0.0,
             }),
+            // A script's question: the answer after which the seat stands best (points, then money).
+            Decision::Choose { .. } | Decision::Discard { .. } => best_by(legal, |a| Self::after(game, seat, *a)),
         }
     }
 }

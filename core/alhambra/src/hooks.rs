@@ -52,6 +52,8 @@ pub enum Hook {
     Pays,
     Exact,
     Points,
+    Choice,
+    BuildingDrawn,
 }
 
 const SCORE: usize = Hook::Score as usize;
@@ -222,6 +224,14 @@ pub static HOOKS: &[HookSpec] = &[
         results: &[],
         doc: "called at each scoring (ctx.scoring: its name); return the points the card adds to its owner's score",
     },
+    event_hook!(
+        "on_choice",
+        "called when a choice this card's script asked (`choose`, `choose_cards`) is answered (ctx.choice: the option, ctx.chosen: the cards, ctx.tag, ctx.actor: who chose); returns () or effects"
+    ),
+    event_hook!(
+        "on_building_drawn",
+        "called for each building card drawn to refill the display, before it is laid out (ctx.event: building, slot); returns () or effects (`#{ move: \"drawn\", to: \"out\" }` puts it out of the game and another is drawn)"
+    ),
 ];
 
 /// The effects an event hook's map may name, with their keys and literal values.
@@ -233,6 +243,34 @@ pub static EFFECTS: &[EffectSpec] = &[
     EffectSpec { name: "take_money", keys: &["from", "to"], values: &[] },
     EffectSpec { name: "counter", keys: &["min", "max"], values: &[] },
     EffectSpec { name: "player_counter", keys: &["add", "min", "max"], values: &[] },
+    EffectSpec { name: "choose", keys: &["seat", "tag"], values: &[] },
+    EffectSpec {
+        name: "choose_cards",
+        keys: &["from", "seat", "of", "only", "optional", "tag"],
+        values: &[("from", CHOOSE_FROM)],
+    },
+    EffectSpec { name: "discard_money", keys: &["seat"], values: &[] },
+    EffectSpec {
+        name: "move",
+        keys: &["from", "to", "seat", "from_seat", "to_seat", "slot", "to_slot"],
+        values: &[("from", ZONES), ("to", ZONES)],
+    },
+];
+
+/// Where a `choose_cards` takes its cards from.
+pub static CHOOSE_FROM: &[&str] = &["hand", "buildings", "money_display", "building_display"];
+
+/// The zones a card may be moved from or to (`move`): money zones, then building zones.
+pub static ZONES: &[&str] = &[
+    "hand",
+    "money_display",
+    "money_deck",
+    "discard",
+    "buildings",
+    "building_display",
+    "building_deck",
+    "neutral",
+    "out",
 ];
 
 /// Every key an effect map may hold.
@@ -244,12 +282,24 @@ pub static MAP_KEYS: &[&str] = &[
     "take_money",
     "counter",
     "player_counter",
+    "choose",
+    "choose_cards",
+    "discard_money",
+    "move",
     "seat",
     "from",
     "to",
     "add",
     "min",
     "max",
+    "of",
+    "only",
+    "optional",
+    "tag",
+    "from_seat",
+    "to_seat",
+    "slot",
+    "to_slot",
 ];
 
 /// The hooks a currency's script may define: money cards act when taken or paid.
@@ -281,6 +331,9 @@ pub static CTX_MORE: &[&str] = &[
     "player_counters",
     // A method: `ctx.player_counter("name")` (registered in `Hooks::load`).
     "player_counter",
+    "choice",
+    "chosen",
+    "tag",
 ];
 /// What every card hook's `ctx` holds; a hook's own member is added per hook ([`ctx_of`]).
 macro_rules! card_ctx {
@@ -301,6 +354,7 @@ pub fn ctx_of(hook: usize) -> &'static [&'static str] {
         h if h == Hook::TakeLimit as usize => card_ctx!("limit"),
         h if h == Hook::Price as usize || h == Hook::Pays as usize => card_ctx!("target"),
         h if h == Hook::Points as usize => card_ctx!("scoring"),
+        h if h == Hook::Choice as usize => card_ctx!("choice", "chosen", "tag"),
         _ => EVENT,
     }
 }

@@ -354,6 +354,8 @@ pub struct Ruleset {
     record_ids: Vec<Arc<str>>,
     /// Each building's type id, likewise.
     record_kinds: Vec<Arc<str>>,
+    /// The option names scripts' choices offered (`burn`, `keep`), shared by every game of the ruleset.
+    pub words: engine_script::words::Words,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -1008,6 +1010,7 @@ fn build(
         rules_map,
         fingerprint,
         script_texts,
+        words: Default::default(),
     })
 }
 

@@ -450,7 +450,13 @@ impl Scenario {
         let lists = [("legal", &e.legal), ("legal_includes", &e.legal_includes), ("legal_excludes", &e.legal_excludes)];
         for (key, list) in lists {
             for (i, a) in list.iter().flatten().enumerate() {
-                if let Err(why) = crate::actions::parse_line(a, rs) {
+                // An option a script will offer is not known before the game runs; its spelling is.
+                let option = a
+                    .strip_prefix("choose ")
+                    .is_some_and(|w| w.split_whitespace().all(engine_script::words::is_option_name));
+                if let Err(why) = crate::actions::parse_line(a, rs)
+                    && !option
+                {
                     return Err(self
                         .err(&format!("expect.{key}.{i}"), format!("`{a}` is not an action: {why}"))
                         .help(help));

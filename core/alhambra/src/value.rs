@@ -756,18 +756,26 @@ impl Features for Game {
         frame.all(&counts, self.player(seat).hand(), out);
     }
 
-    fn action_value(&self, action: Action, model: &ValueModel, _scratch: &mut Vec<f64>) -> f64 {
+    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
         let Some(&d) = self.pending() else { return 0.0 };
+        if let Decision::Choose { .. } | Decision::Discard { .. } = d {
+            // A script's question has no model of its own: the answer is played and the position judged.
+            return engine_play::value::by_playing(self, action, model, scratch);
+        }
         Judge::new(self, d.seat(), &model.weights).action(d, action)
     }
 
     /// One judge for the whole decision: what the actions share is worked out once.
-    fn action_values(&self, actions: &[Action], model: &ValueModel, _scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
+    fn action_values(&self, actions: &[Action], model: &ValueModel, scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
         out.clear();
         let Some(&d) = self.pending() else {
             out.resize(actions.len(), 0.0);
             return;
         };
+        if let Decision::Choose { .. } | Decision::Discard { .. } = d {
+            out.extend(actions.iter().map(|&a| engine_play::value::by_playing(self, a, model, scratch)));
+            return;
+        }
         let judge = Judge::new(self, d.seat(), &model.weights);
         out.extend(actions.iter().map(|&a| judge.action(d, a)));
     }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::actions::Action;
+use crate::actions::{Action, Pick};
 use crate::game::{Decision, Game};
 use crate::ruleset::{BuildingIdx, Money};
 pub use engine_game::score::ScoreView;
@@ -304,6 +304,21 @@ impl Game {
                     Action::Keep => ("keep", None, None, "Keep the building".to_owned()),
                     Action::Donate => ("donate", None, None, format!("Give it to {}", rs.two_players.neutral)),
                     Action::Pass => ("pass", None, None, "Pass".to_owned()),
+                    Action::Choose(Pick::Word(w)) => {
+                        let w = rs.words.name(w);
+                        ("choose", Some(w.to_string()), None, format!("Choose {w}"))
+                    }
+                    Action::Choose(Pick::Money(m)) => {
+                        ("choose", Some(rs.money_id(m)), self.ask_zone(), format!("Choose {}", money_name(m)))
+                    }
+                    Action::Choose(Pick::Building(b)) => {
+                        let def = rs.building(b);
+                        let label = format!("Choose the {} {}", rs.types[def.kind as usize].name, def.price);
+                        ("choose", Some(def.id.clone()), None, label)
+                    }
+                    Action::Discard(m) => {
+                        ("discard", Some(rs.money_id(m)), Some("hand"), format!("Discard {}", money_name(m)))
+                    }
                 };
                 engine_play::ActionView { id, verb, card, zone, over: None, label, text: a.text(rs) }
             })

@@ -3,7 +3,7 @@
 use rhai::ImmutableString;
 use serde::Deserialize;
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use crate::doc::TomlDoc;
 use crate::error::LoadError;
@@ -80,20 +80,19 @@ pub struct CardTable {
     by_id: rustc_hash::FxHashMap<String, CardIdx>,
     /// Each card's id as game records hold it (shared, not copied per record).
     record_ids: Vec<Arc<str>>,
-    /// The option names scripts' choices offered (`sell`, `draw`), interned so
-    /// that an action stays a small `Copy` value; shared by every game of the ruleset.
-    words: Arc<RwLock<Vec<Arc<str>>>>,
+    /// The option names scripts' choices offered (`sell`, `draw`); shared by every game of the ruleset.
+    words: engine_script::words::Words,
 }
 
 /// Most distinct option names a ruleset's choices may use.
-pub const MAX_WORDS: usize = 4096;
+pub use engine_script::words::MAX_WORDS;
 
 impl CardTable {
     /// Builds the table and its id index.
     pub fn new(cards: Vec<CardDef>) -> Self {
         let by_id = cards.iter().enumerate().map(|(i, c)| (c.id.to_string(), i as CardIdx)).collect();
         let record_ids = cards.iter().map(|c| Arc::from(c.id.as_str())).collect();
-        CardTable { cards, by_id, record_ids, words: Arc::default() }
+        CardTable { cards, by_id, record_ids, words: Default::default() }
     }
 
     /// A card's id, shared (for game records).
@@ -103,29 +102,22 @@ impl CardTable {
 
     /// The number of an option name, interning it on first use; `None` past [`MAX_WORDS`].
     pub fn word(&self, name: &str) -> Option<u16> {
-        if let Some(w) = self.find_word(name) {
-            return Some(w);
-        }
-        let mut words = self.words.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(i) = words.iter().position(|w| &**w == name) {
-            return Some(i as u16);
-        }
-        (words.len() < MAX_WORDS).then(|| {
-            words.push(name.into());
-            (words.len() - 1) as u16
-        })
+        self.words.word(name)
     }
 
     /// The number of an option name offered before, if any.
     pub fn find_word(&self, name: &str) -> Option<u16> {
-        let words = self.words.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        words.iter().position(|w| &**w == name).map(|i| i as u16)
+        self.words.find(name)
+    }
+
+    /// The option names' table.
+    pub fn words(&self) -> &engine_script::words::Words {
+        &self.words
     }
 
     /// The option name with this number.
     pub fn word_name(&self, w: u16) -> Arc<str> {
-        let words = self.words.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        words.get(w as usize).cloned().unwrap_or_else(|| "?".into())
+        self.words.name(w)
     }
 
     /// The card with this id.

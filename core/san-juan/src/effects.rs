@@ -582,24 +582,7 @@ impl Game {
 
     /// The option names of a `choose` effect, as words of the card table.
     fn choose_options(&self, map: &Map, name: &str) -> Result<Vec<u16>, String> {
-        let v = map.get(name).cloned().unwrap_or(Dynamic::UNIT);
-        let list = v.try_cast::<rhai::Array>().ok_or("`choose` takes an array of option names")?;
-        let mut options = Vec::with_capacity(list.len());
-        for o in list {
-            let type_name = o.type_name();
-            let o = o.into_string().map_err(|_| format!("an option is a {type_name}, expected a string"))?;
-            if o.is_empty() || o.len() > 40 || !o.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(format!("option `{o}`: write 1 to 40 letters, digits or `_`"));
-            }
-            let w = self.rs.cards.word(&o).ok_or("too many different option names in this ruleset")?;
-            if !options.contains(&w) {
-                options.push(w);
-            }
-        }
-        if options.is_empty() {
-            return Err("`choose` needs at least one option".into());
-        }
-        Ok(options)
+        self.rs.cards.words().options(map.get(name).cloned().unwrap_or(Dynamic::UNIT))
     }
 
     /// Runs an effect hook of one building: a number is drawn at once, effects join the queue.

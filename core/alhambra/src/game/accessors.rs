@@ -114,7 +114,7 @@ impl Game {
                 count[money_kinds + buildings + *s as usize] += 1;
             }
         }
-        self.discard.iter().chain(&self.money_display).for_each(|m| money(&mut count, m));
+        self.discard.iter().chain(&self.money_display).chain(&self.out).for_each(|m| money(&mut count, m));
         self.building_deck
             .iter()
             .chain(self.building_display.iter().flatten())

@@ -33,6 +33,16 @@ pub enum Decision {
         /// It was paid exactly: another action follows.
         exact: bool,
     },
+    /// Answer a choice a card's script asked (`choose`, `choose_cards`): what it offers is the game's `asking`.
+    Choose {
+        /// Who chooses.
+        seat: usize,
+    },
+    /// Discard money cards of one's choice (a script's `discard_money`).
+    Discard {
+        /// Who discards.
+        seat: usize,
+    },
 }
 
 impl Decision {
@@ -40,7 +50,7 @@ impl Decision {
     pub fn seat(&self) -> usize {
         match *self {
             Decision::Turn { seat } | Decision::Take { seat, .. } | Decision::Pay { seat, .. } => seat,
-            Decision::Donate { seat, .. } => seat,
+            Decision::Donate { seat, .. } | Decision::Choose { seat } | Decision::Discard { seat } => seat,
         }
     }
 
@@ -51,6 +61,8 @@ impl Decision {
             Decision::Take { .. } => "take",
             Decision::Pay { .. } => "pay",
             Decision::Donate { .. } => "donate",
+            Decision::Choose { .. } => "choose",
+            Decision::Discard { .. } => "discard",
         }
     }
 }

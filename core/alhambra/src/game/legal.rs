@@ -2,6 +2,7 @@
 //! decision, worked out once per decision, and [`Game::apply`], which checks an
 //! action against them and applies it.
 
+use super::asks::Step;
 use super::scripts::{int, payload, s};
 use super::{Decision, Event, Game};
 use crate::actions::Action;
@@ -58,7 +59,13 @@ impl Game {
     /// Runs until a decision with a real choice is pending or the game ends.
     #[inline]
     pub(crate) fn advance(&mut self) -> Result<(), GameError> {
-        while self.pending.is_some() {
+        loop {
+            if !self.fresh.is_empty() || !self.waiting.is_empty() {
+                self.settle()?;
+            }
+            if self.pending.is_none() {
+                break;
+            }
             self.refresh_mods()?;
             let mut legal = std::mem::take(&mut self.legal);
             self.compute_legal(&mut legal);
@@ -141,6 +148,7 @@ impl Game {
                 out.push(Action::Keep);
                 out.push(Action::Donate);
             }
+            Decision::Choose { .. } | Decision::Discard { .. } => self.ask_legal(out),
         }
     }
 
@@ -203,11 +211,12 @@ impl Game {
                     self.pending = Some(Decision::Donate { seat, slot, exact });
                     return Ok(());
                 }
-                self.acquire(seat, slot, false, exact)
+                self.then(Step::Acquire { seat, slot, donate: false, exact })
             }
             (Decision::Donate { seat, slot, exact }, Action::Keep | Action::Donate) => {
                 self.acquire(seat, slot, action == Action::Donate, exact)
             }
+            (Decision::Choose { .. } | Decision::Discard { .. }, a) => self.answer(a),
             (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
         }
     }

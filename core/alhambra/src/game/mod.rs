@@ -30,9 +30,11 @@ use crate::ruleset::{BuildingIdx, Money, Ruleset};
 use crate::score::Score;
 
 mod accessors;
+mod asks;
 mod decision;
 mod events;
 mod legal;
+mod moves;
 mod notation;
 mod player;
 mod scripts;
@@ -103,6 +105,20 @@ pub struct Game {
     pub(crate) extra_actions: u8,
     /// The modifiers of the seat to decide (`None`: no card modifies anything).
     pub(crate) mods: Option<Box<scripts::Mods>>,
+    /// Money cards a script put out of the game.
+    pub(crate) out: Vec<Money>,
+    /// The choice being asked (the pending decision is `Choose` or `Discard`).
+    pub(crate) asking: Option<Box<asks::Ask>>,
+    /// Work waiting for a choice to be answered, front first (see `asks`).
+    pub(crate) waiting: std::collections::VecDeque<asks::Work>,
+    /// Work of the running action kept since one of its hooks asked a choice, in order.
+    pub(crate) fresh: Vec<asks::Work>,
+    /// The game's end has come (its leftover buildings and final scoring): every hand is shown.
+    pub(crate) ending: bool,
+    /// The building card being drawn for the display while `on_building_drawn` runs.
+    pub(crate) drawn: Option<BuildingIdx>,
+    /// `on_building_drawn` is running (its card may be gone already).
+    pub(crate) drawing: bool,
 }
 
 impl std::fmt::Debug for Game {

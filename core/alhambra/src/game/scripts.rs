@@ -30,19 +30,20 @@ pub(crate) struct Mods {
 }
 
 /// A card that hears a hook: its script's owner, the seat owning the card, the card as `ctx.card`, and `ctx.owned`.
-struct Listener {
-    owner: usize,
-    seat: usize,
-    card: Heard,
-    owned: i32,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Listener {
+    pub(super) owner: usize,
+    pub(super) seat: usize,
+    pub(super) card: Heard,
+    pub(super) owned: i32,
     /// The building type whose script it is (`None`: a currency's).
-    kind: Option<usize>,
+    pub(super) kind: Option<usize>,
 }
 
 /// The card that hears a hook, made into `ctx.card` only when a script runs
 /// (a literal answer needs none).
-#[derive(Clone, Copy)]
-enum Heard {
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Heard {
     /// A building: which, the turn it was bought, its number among its type's.
     Building(BuildingIdx, u32, usize),
     /// A money card about to be taken or paid.
@@ -159,7 +160,7 @@ impl Game {
     /// `l`'s answer to `hook`: a literal one as it stands (no `ctx` is made:
     /// a bazaar's take limit is asked at every decision), else the script's,
     /// given its `ctx` (see [`Game::card_ctx`]).
-    fn call_listener(
+    pub(super) fn call_listener(
         &self,
         hook: Hook,
         l: &Listener,
@@ -210,7 +211,7 @@ impl Game {
         // In key order: the map is laid out in one pass (its sort finds nothing
         // to move), where inserting key by key searched the map each time; a
         // ctx is made at every call (a garden guild's price, at every decision).
-        let mut entries: [(&str, Dynamic); 14] = [
+        let mut entries: [(&str, Dynamic); 17] = [
             ("actor", int(actor)),
             (
                 "card",
@@ -220,6 +221,8 @@ impl Game {
                     Heard::Rules => Dynamic::UNIT,
                 },
             ),
+            ("choice", Dynamic::UNIT),
+            ("chosen", Dynamic::from_array(Array::new())),
             ("counter", l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t]))),
             ("event", if told { event.clone() } else { Dynamic::UNIT }),
             ("hand", if hand { own_hand() } else { Dynamic::UNIT }),
@@ -230,6 +233,7 @@ impl Game {
             ("scoring", Dynamic::UNIT),
             ("seat", int(l.seat)),
             ("table", if table { Dynamic::from_map(self.table_map()) } else { Dynamic::UNIT }),
+            ("tag", Dynamic::UNIT),
             ("target", Dynamic::UNIT),
             ("turn", int(self.turns)),
         ];
@@ -266,6 +270,13 @@ impl Game {
             m.insert("buildings".into(), Dynamic::from_array(buildings));
             m.insert("counts".into(), Dynamic::from_map(counts));
             m.insert("money".into(), int(p.hand().len()));
+            // Hands are secret until the game ends: the leftover buildings go by what each holds.
+            let hand = if self.ending && seat.is_some() {
+                Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect())
+            } else {
+                Dynamic::UNIT
+            };
+            m.insert("hand".into(), hand);
             m.insert("score".into(), int(score));
             Dynamic::from_map(m)
         };
@@ -337,10 +348,15 @@ impl Game {
     /// [`Game::event_hooks`] with the event worked out.
     #[inline(never)]
     fn told_event_hooks(&mut self, ev: Scoped, actor: usize, money: &[Money], facts: Dynamic) -> Result<(), GameError> {
+        // The rules script hears an event of the table once, as the seat to move: it is one rule, not one per player.
+        let table = ev.own.is_none() && ev.other.is_none();
         for seat in hearing_order(actor, self.players.len()) {
             for hook in ev.heard_by(seat, actor) {
                 let mine: &[Money] = if seat == actor { money } else { &[] };
                 for l in self.listeners(hook, seat, mine) {
+                    if table && seat != actor && matches!(l.card, Heard::Rules) {
+                        continue;
+                    }
                     let value = self.call_listener(hook, &l, actor, &facts, &[])?;
                     self.apply_effects(hook, &l, value)?;
                 }
@@ -350,7 +366,7 @@ impl Game {
     }
 
     /// The effects a card's event hook returned: `()`, a map or a list of maps.
-    fn apply_effects(&mut self, hook: Hook, l: &Listener, value: Dynamic) -> Result<(), GameError> {
+    pub(super) fn apply_effects(&mut self, hook: Hook, l: &Listener, value: Dynamic) -> Result<(), GameError> {
         if value.is_unit() {
             return Ok(());
         }
@@ -375,6 +391,13 @@ impl Game {
         } else {
             return Err(bad(format!("returned a {}, expected () or effects", value.type_name())));
         };
+        self.apply_maps(hook, l, maps)
+    }
+
+    /// Applies effect maps in order; from a choice on, the rest wait for its answer.
+    pub(super) fn apply_maps(&mut self, hook: Hook, l: &Listener, maps: Vec<Map>) -> Result<(), GameError> {
+        let rs = Arc::clone(&self.rs);
+        let bad = |what: String| rs.hooks.bad_card_return(hook, l.owner, &what);
         let n = self.players.len();
         // A log line a card caused starts with that card's id, as a building's does in San Juan.
         let by = match l.card {
@@ -382,7 +405,14 @@ impl Game {
             Heard::Money(m) => rs.money_id(m),
             Heard::Rules => "rules".to_owned(),
         };
-        for map in maps {
+        let mut maps = maps.into_iter();
+        while let Some(map) = maps.next() {
+            if self.asked() {
+                let mut rest = vec![map];
+                rest.extend(maps);
+                self.fresh.push(super::asks::Work::Effects { hook, by: *l, maps: rest });
+                return Ok(());
+            }
             let seat_of = |key: &str, default: usize| -> Result<usize, GameError> {
                 match map.get(key) {
                     None => Ok(default),
@@ -405,7 +435,12 @@ impl Game {
                 }
                 Ok((out[0], out[1]))
             };
-            if map.contains_key("draw_money") {
+            if map.contains_key("choose") || map.contains_key("choose_cards") || map.contains_key("discard_money") {
+                let ask = self.ask_of(l, &map).map_err(bad)?;
+                self.ask(ask)?;
+            } else if map.contains_key("move") {
+                self.move_card(l, &map, &by).map_err(bad)?;
+            } else if map.contains_key("draw_money") {
                 let k = int_of("draw_money", 0, 10)? as usize;
                 let seat = seat_of("seat", l.seat)?;
                 self.draw_money(seat, k, &by)?;
@@ -597,9 +632,7 @@ impl Game {
         }
         let turn = self.turns;
         self.event_hooks(crate::hooks::TURN_END, seat, &[], |_| turn_map(seat, turn))?;
-        // An extra action granted as the turn ends would never end it.
-        self.extra_actions = 0;
-        self.end_turn(seat)
+        self.then(super::asks::Step::EndTurn { seat })
     }
 
     /// The modifiers of the seat to decide, when some card may change them.

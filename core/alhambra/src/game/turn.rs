@@ -3,12 +3,13 @@
 
 use std::sync::Arc;
 
+use super::asks::Step;
 use super::scripts::{int, payload, s, turn_map};
 use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
 use crate::hooks::{self, Hook, table_event};
 use crate::rng;
-use crate::ruleset::MAX_TYPES;
+use crate::ruleset::{BuildingIdx, MAX_TYPES};
 use rhai::Dynamic;
 
 impl Game {
@@ -43,12 +44,7 @@ impl Game {
                 ("donated", Dynamic::from_bool(donate && g.neutral.is_some())),
             ])
         })?;
-        if exact {
-            self.pending = Some(Decision::Turn { seat });
-            Ok(())
-        } else {
-            self.action_done(seat)
-        }
+        self.then(Step::Bought { seat, exact })
     }
 
     /// After a turn: the building display is refilled left to right; if it
@@ -62,29 +58,61 @@ impl Game {
     /// the buildings left, not the display).
     pub(super) fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
         let listened = self.rs.hooks.any_listens([Hook::Refilled]);
+        let drawn_heard = self.rs.hooks.any_listens([Hook::BuildingDrawn]);
         let mut laid = Vec::new();
         let mut full = true;
-        for shown in &mut self.building_display {
-            if shown.is_none() {
-                *shown = self.building_deck.pop();
-                if listened && let Some(b) = *shown {
+        for slot in 0..self.building_display.len() {
+            if self.building_display[slot].is_none() {
+                let b = if drawn_heard { self.draw_building(seat, slot)? } else { self.building_deck.pop() };
+                self.building_display[slot] = b;
+                if listened && let Some(b) = b {
                     laid.push(b);
                 }
-                full &= shown.is_some();
+                full &= b.is_some();
             }
         }
         if !full {
             return self.finish();
         }
         let shown = self.money_display.len();
-        self.refill_money()?;
-        if listened {
+        self.refill_money(seat, shown, laid)
+    }
+
+    /// A building card drawn for display slot `slot`, once `on_building_drawn`
+    /// has heard it: a hook that moved it away (`move: "drawn"`) has the next one drawn.
+    #[inline(never)]
+    fn draw_building(&mut self, seat: usize, slot: usize) -> Result<Option<BuildingIdx>, GameError> {
+        while let Some(b) = self.building_deck.pop() {
+            self.drawn = Some(b);
+            self.drawing = true;
+            let heard = self.event_hooks(table_event(Hook::BuildingDrawn), seat, &[], |g| {
+                payload([("building", g.building_map(b, None, None)), ("slot", int(slot + 1))])
+            });
+            let kept = self.drawn.take();
+            self.drawing = false;
+            heard?;
+            if kept.is_some() {
+                return Ok(kept);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The displays are full again: `on_refilled` hears what was laid out
+    /// (the money display's cards from `shown` on), then the next turn.
+    pub(super) fn refilled(&mut self, seat: usize, shown: usize, laid: &[BuildingIdx]) -> Result<(), GameError> {
+        if self.rs.hooks.any_listens([Hook::Refilled]) {
             let money = self.money_display[shown.min(self.money_display.len())..].to_vec();
             self.event_hooks(table_event(Hook::Refilled), seat, &[], |g| {
                 let buildings = laid.iter().map(|&b| s(&g.rs.building(b).id)).collect();
                 payload([("buildings", Dynamic::from_array(buildings)), ("money", g.money_ids(&money))])
             })?;
         }
+        self.then(Step::NextTurn { seat })
+    }
+
+    /// The next seat's turn begins, unless the game has run too long.
+    pub(super) fn next_turn(&mut self, seat: usize) -> Result<(), GameError> {
         if self.turns >= self.rs.rules.max_turns {
             self.stalled = true;
             self.event(None, |g| format!("no game end after {} turns: the game is scored as it stands", g.turns));
@@ -116,23 +144,24 @@ impl Game {
         true
     }
 
-    /// Refills the money display; a scoring card drawn is scored, then the refill goes on.
-    pub(crate) fn refill_money(&mut self) -> Result<(), GameError> {
+    /// Refills the money display; a scoring card drawn is scored, then the
+    /// refill goes on (after the choices the scoring's hooks asked, if any).
+    pub(crate) fn refill_money(&mut self, seat: usize, shown: usize, laid: Vec<BuildingIdx>) -> Result<(), GameError> {
         while self.money_display.len() < self.rs.rules.money_display {
             if !self.deck_ready() {
                 break;
             }
             match self.deck.pop() {
                 Some(Draw::Money(m)) => self.money_display.push(m),
-                Some(Draw::Scoring(s)) => {
-                    self.score_round(s as usize)?;
-                    let name = self.rs.scorings[s as usize].name.clone();
-                    self.neutral_draws(&name, self.turns)?;
+                Some(Draw::Scoring(k)) => {
+                    self.score_round(k as usize)?;
+                    self.then(Step::NeutralDraws { k })?;
+                    return self.then(Step::RefillMoney { seat, shown, laid });
                 }
                 None => break,
             }
         }
-        Ok(())
+        self.then(Step::Refilled { seat, shown, laid })
     }
 
     /// Two players: the neutral collector's draws at `at` (`start` or a
@@ -213,6 +242,7 @@ impl Game {
     /// The game end: the buildings left on the display go to whoever holds the
     /// most money of their slot's currency (a tie: nobody), then the final scoring.
     fn finish(&mut self) -> Result<(), GameError> {
+        self.ending = true;
         let rs = Arc::clone(&self.rs);
         for slot in 0..self.building_display.len() {
             let Some(b) = self.building_display[slot].take() else { continue };
@@ -235,13 +265,15 @@ impl Game {
         }
         let last = rs.scorings.len() - 1;
         self.score_round(last)?;
+        self.then(Step::GameEnd)
+    }
+
+    /// After the final scoring: `on_game_end`, then the game is over.
+    pub(super) fn game_end(&mut self) -> Result<(), GameError> {
         self.event_hooks(table_event(Hook::GameEnd), 0, &[], |g| {
             let scores = g.earned[..g.players.len()].iter().map(|s| int(s.total)).collect();
             payload([("scores", Dynamic::from_array(scores))])
         })?;
-        self.over = true;
-        self.pending = None;
-        self.legal.clear();
-        Ok(())
+        self.then(Step::Over)
     }
 }

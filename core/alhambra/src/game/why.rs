@@ -50,6 +50,7 @@ impl Game {
                 let (b, _) = self.slot_building(slot);
                 format!("keep {} or donate it to {}", rs.building(b).id, rs.two_players.neutral)
             }
+            Decision::Choose { .. } | Decision::Discard { .. } => self.ask_task(),
         }
     }
 
@@ -123,6 +124,10 @@ impl Game {
                     format!("seat {seat} has no {} in hand", id(m))
                 }
             }
+            (Decision::Choose { .. }, Action::Choose(p)) => {
+                format!("{} is not among the answers offered; seat {seat} must {}", self.pick_name(p), self.task(&d))
+            }
+            (Decision::Discard { .. }, Action::Discard(m)) => format!("seat {seat} has no {} in hand", id(m)),
             (Decision::Turn { .. }, Action::Done) => {
                 format!("seat {seat} has taken nothing to be done with; it must {}", self.task(&d))
             }
@@ -141,6 +146,8 @@ impl Game {
                     Action::Keep => "keep a building",
                     Action::Donate => "donate a building",
                     Action::Pass => "pass",
+                    Action::Choose(_) => "answer a choice",
+                    Action::Discard(_) => "discard",
                 };
                 format!("seat {seat} must {}, not {verb}", self.task(&d))
             }

@@ -113,3 +113,46 @@ fn an_undo_cannot_peek_at_the_decks_and_the_game_still_replays() {
     }
     assert!(a.redeal(&[seat], 3).is_err(), "never once the game is over");
 }
+
+/// Games with scripts' choices and moves replay from their saved games in a
+/// ruleset loaded afresh (as another process would: the options a choice
+/// offered are not known to it until the replay offers them again).
+#[test]
+fn saved_games_with_choices_and_moves_replay_in_a_fresh_process() {
+    use alhambra::files::Source;
+    use alhambra::saved::SavedGame;
+
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    let files = [
+        "snapshots/alhambra/rules/choices.toml",
+        "corpus/alhambra/incinerator/ruleset.toml",
+        "corpus/alhambra/hand_tax/ruleset.toml",
+        "corpus/alhambra/concordia_row/ruleset.toml",
+        "corpus/alhambra/mirage/ruleset.toml",
+    ];
+    for file in files {
+        let path = format!("{root}{file}");
+        let rs = Ruleset::load(&path).unwrap();
+        let mut answered = 0;
+        for (k, lineup) in [["random", "random", "random"], ["greedy", "random", "greedy"]].iter().enumerate() {
+            let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
+            for index in 0..6 {
+                let (record, game) =
+                    play_game::<Game>(&rs, &bots, 5 + k as u64, index, true, &engine_game::Models::default()).unwrap();
+                let saved = SavedGame::of(&game, &path, record.seed, bots.clone());
+                answered +=
+                    saved.actions.iter().filter(|a| a.starts_with("choose") || a.starts_with("discard")).count();
+                let source = Source::Disk(format!("{file}-{k}-{index}.toml").into());
+                let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
+                assert_eq!(back, saved, "{file}: the saved TOML reads back as written");
+                let fresh = Ruleset::load(&path).unwrap();
+                let (again, _) = back.replay_with(fresh, &source, false).unwrap_or_else(|e| panic!("{file}: {e}"));
+                assert_eq!(again.view(None), game.view(None), "{file} {lineup:?} game {index}");
+                assert_eq!(again.census(), game.census(), "{file}");
+            }
+        }
+        if !file.contains("concordia") && !file.contains("mirage") {
+            assert!(answered > 0, "{file}: no choice was answered in 12 games; the test tests nothing");
+        }
+    }
+}

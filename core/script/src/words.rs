@@ -1,0 +1,90 @@
+//! The option names scripts' choices offer (`sell`, `draw`), interned so that
+//! an action answering a choice stays a small `Copy` value; one table is
+//! shared by every game of a ruleset (the names a saved game's choices used
+//! read back to the same numbers, whatever game interned them first).
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+/// Most distinct option names a ruleset's choices may use.
+pub const MAX_WORDS: usize = 4096;
+
+/// An append-only table of option names, cheap to clone (shared).
+#[derive(Clone, Debug, Default)]
+pub struct Words(Arc<RwLock<Vec<Arc<str>>>>);
+
+impl Words {
+    /// The number of an option name, interning it on first use; `None` past [`MAX_WORDS`].
+    pub fn word(&self, name: &str) -> Option<u16> {
+        if let Some(w) = self.find(name) {
+            return Some(w);
+        }
+        let mut words = self.0.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = words.iter().position(|w| &**w == name) {
+            return Some(i as u16);
+        }
+        (words.len() < MAX_WORDS).then(|| {
+            words.push(name.into());
+            (words.len() - 1) as u16
+        })
+    }
+
+    /// The number of an option name offered before, if any.
+    pub fn find(&self, name: &str) -> Option<u16> {
+        let words = self.0.read().unwrap_or_else(PoisonError::into_inner);
+        words.iter().position(|w| &**w == name).map(|i| i as u16)
+    }
+
+    /// The option name with this number (`?` for a number never given out).
+    pub fn name(&self, w: u16) -> Arc<str> {
+        let words = self.0.read().unwrap_or_else(PoisonError::into_inner);
+        words.get(w as usize).cloned().unwrap_or_else(|| "?".into())
+    }
+}
+
+impl Words {
+    /// The options of a `choose` effect (a list of names), as numbers, each once.
+    pub fn options(&self, v: rhai::Dynamic) -> Result<Vec<u16>, String> {
+        let list = v.try_cast::<rhai::Array>().ok_or("`choose` takes an array of option names")?;
+        let mut options = Vec::with_capacity(list.len());
+        for o in list {
+            let type_name = o.type_name();
+            let o = o.into_string().map_err(|_| format!("an option is a {type_name}, expected a string"))?;
+            if !is_option_name(&o) {
+                return Err(format!("option `{o}`: write 1 to 40 letters, digits or `_`"));
+            }
+            let w = self.word(&o).ok_or("too many different option names in this ruleset")?;
+            if !options.contains(&w) {
+                options.push(w);
+            }
+        }
+        if options.is_empty() {
+            return Err("`choose` needs at least one option".into());
+        }
+        Ok(options)
+    }
+}
+
+/// Whether `name` may be an option: 1 to 40 ASCII letters, digits or `_`.
+pub fn is_option_name(name: &str) -> bool {
+    (1..=40).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_keeps_its_number_and_the_table_stops_at_its_bound() {
+        let w = Words::default();
+        assert_eq!(w.word("sell"), Some(0));
+        assert_eq!(w.word("draw"), Some(1));
+        assert_eq!(w.clone().word("sell"), Some(0), "clones share the table");
+        assert_eq!(&*w.name(1), "draw");
+        assert_eq!(&*w.name(99), "?");
+        for i in 2..MAX_WORDS {
+            assert!(w.word(&format!("w{i}")).is_some());
+        }
+        assert_eq!(w.word("one_more"), None);
+        assert!(is_option_name("yes_2") && !is_option_name("") && !is_option_name("a b"));
+    }
+}
