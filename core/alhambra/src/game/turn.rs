@@ -77,7 +77,9 @@ impl Game {
             return self.finish();
         }
         let shown = self.money_display.len();
+        self.refilling_for = Some(seat);
         self.refill_money()?;
+        self.refilling_for = None;
         if listened {
             let money = self.money_display[shown.min(self.money_display.len())..].to_vec();
             self.event_hooks(table_event(Hook::Refilled), seat, &[], |g| {
@@ -129,6 +131,7 @@ impl Game {
                     let name = self.rs.scorings[s as usize].name.clone();
                     self.neutral_draws(&name, self.turns)?;
                 }
+                Some(Draw::Deck(d)) => self.deck_card_drawn(d)?,
                 None => break,
             }
         }
