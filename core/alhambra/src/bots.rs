@@ -49,7 +49,7 @@ impl GreedyBot {
 
     /// The cards of `hand` in `currency` that pay at least `owed` with the
     /// least overpayment (then the fewest cards), and that overpayment.
-    fn best_payment(hand: &[Money], pays: u8, owed: u32) -> Option<(Vec<Money>, u32)> {
+    fn best_payment(hand: &[Money], pays: crate::ruleset::PayMask, owed: u32) -> Option<(Vec<Money>, u32)> {
         let mut cards: Vec<Money> = hand.iter().copied().filter(|m| pays & (1 << m.currency) != 0).collect();
         cards.sort_unstable_by_key(|m| std::cmp::Reverse(m.value));
         let total: u32 = cards.iter().map(|m| u32::from(m.value)).sum();
@@ -142,8 +142,9 @@ impl Bot<Game> for GreedyBot {
             Decision::Pay { slot, paid, .. } => {
                 let owed = game.price_at(slot).saturating_sub(paid);
                 let plan = Self::best_payment(game.player(seat).hand(), game.pays_mask(slot), owed);
-                let first = plan.and_then(|(cards, _)| cards.first().copied());
-                first.map(Action::Pay).filter(|a| legal.contains(a)).unwrap_or(legal[0])
+                // A card whose script refuses it now (a joker before a first card) waits for its turn in the plan.
+                let first = plan.and_then(|(cards, _)| cards.into_iter().map(Action::Pay).find(|a| legal.contains(a)));
+                first.unwrap_or(legal[0])
             }
             Decision::Donate { slot, .. } => {
                 let rs = game.rules();

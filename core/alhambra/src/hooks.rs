@@ -54,6 +54,9 @@ pub enum Hook {
     Points,
     Choice,
     BuildingDrawn,
+    CanPay,
+    PayValue,
+    Drawn,
 }
 
 const SCORE: usize = Hook::Score as usize;
@@ -232,6 +235,27 @@ pub static HOOKS: &[HookSpec] = &[
         "on_building_drawn",
         "called for each building card drawn to refill the display, before it is laid out (ctx.event: building, slot); returns () or effects (`#{ move: \"drawn\", to: \"out\" }` puts it out of the game and another is drawn)"
     ),
+    HookSpec {
+        name: "can_pay",
+        arity: 1,
+        range: None,
+        effects: false,
+        results: &[],
+        doc: "a money card's: called before it may be paid (ctx.event: price, paid so far, slot, building, currency); \
+              return true if it may be paid now (false: refused, and the building is offered only if it can be paid)",
+    },
+    HookSpec {
+        name: "on_pay_value",
+        arity: 1,
+        range: Some((0, 99)),
+        effects: false,
+        results: &[],
+        doc: "a money card's: what it is worth in this payment (ctx.event as can_pay); return an integer",
+    },
+    event_hook!(
+        "on_drawn",
+        "a deck card's: called when it is drawn from the money deck (ctx.event: seat, the player to move); then it leaves the game; events return () or effects"
+    ),
 ];
 
 /// The effects an event hook's map may name, with their keys and literal values.
@@ -302,8 +326,14 @@ pub static MAP_KEYS: &[&str] = &[
     "to_slot",
 ];
 
-/// The hooks a currency's script may define: money cards act when taken or paid.
-pub static CURRENCY_HOOKS: &[Hook] = &[Hook::Taken, Hook::Paid];
+/// The hooks a money script (a currency's or a money card's) may define: money
+/// cards act when taken or paid, widen what pays while held, and say when and
+/// for how much they may be paid.
+pub static CURRENCY_HOOKS: &[Hook] = &[Hook::Taken, Hook::Paid, Hook::Pays, Hook::CanPay, Hook::PayValue];
+/// The hooks only money or deck cards have.
+static CARD_ONLY_HOOKS: &[Hook] = &[Hook::CanPay, Hook::PayValue, Hook::Drawn];
+/// The hooks a deck card's script may define.
+pub static DECK_HOOKS: &[Hook] = &[Hook::Drawn];
 
 /// The documentation page of these hooks, named in script errors' hints.
 pub const DOCS_PAGE: &str = "docs/alhambra.md";
@@ -468,8 +498,10 @@ pub struct Hooks {
     card_and_target_only: Vec<HookMask>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
-    /// Per currency: a bit per hook its script defines.
+    /// Per money script (currencies, then money cards): a bit per hook it defines.
     currency_masks: Vec<HookMask>,
+    /// Per deck card: a bit per hook its script defines.
+    deck_masks: Vec<HookMask>,
     /// The rules script's owner and its bits (0 without one).
     rules: (usize, HookMask),
     /// Every type's, currency's and the rules script's bits: 0 when nothing has a script, so a game pays nothing for them.
@@ -546,6 +578,7 @@ impl Hooks {
         neutral: &Source,
         types: &[(String, Option<Source>)],
         currencies: &[(String, Option<Source>)],
+        deck: &[(String, Option<Source>)],
         rules: Option<&Source>,
     ) -> Result<Hooks, Vec<LoadError>> {
         let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |lib| {
@@ -563,11 +596,12 @@ impl Hooks {
         host.set_hook_members((0..HOOKS.len()).map(|h| Some(ctx_of(h))).collect());
         let mut errors = host.add_owner("scoring", Some(score));
         errors.extend(host.add_owner("neutral collector", Some(neutral)));
-        for (name, source) in types.iter().chain(currencies) {
+        for (name, source) in types.iter().chain(currencies).chain(deck) {
             errors.extend(host.add_owner(name, source.as_ref()));
         }
         // The rules script is the last owner: every player hears its hooks.
-        let rules_owner = FIRST_TYPE + types.len() + currencies.len();
+        let first_deck = FIRST_TYPE + types.len() + currencies.len();
+        let rules_owner = first_deck + deck.len();
         errors.extend(host.add_owner("the rules script", rules));
         if errors.is_empty() {
             for (owner, hook, source) in [(SCORE, SCORE, score), (NEUTRAL, NEUTRAL, neutral)] {
@@ -588,12 +622,15 @@ impl Hooks {
         let may = |owner: usize, h: usize| match owner {
             SCORE => h == SCORE,
             NEUTRAL => h == NEUTRAL,
-            o if o < FIRST_TYPE + types.len() || o == rules_owner => h > NEUTRAL,
+            o if o < FIRST_TYPE + types.len() || o == rules_owner => {
+                h > NEUTRAL && !CARD_ONLY_HOOKS.iter().any(|c| *c as usize == h)
+            }
+            o if o >= first_deck => DECK_HOOKS.iter().any(|c| *c as usize == h),
             _ => CURRENCY_HOOKS.iter().any(|c| *c as usize == h),
         };
         let sources: Vec<Option<&Source>> = [Some(score), Some(neutral)]
             .into_iter()
-            .chain(types.iter().chain(currencies).map(|(_, s)| s.as_ref()))
+            .chain(types.iter().chain(currencies).chain(deck).map(|(_, s)| s.as_ref()))
             .chain([rules])
             .collect();
         for (owner, source) in sources.iter().enumerate() {
@@ -607,6 +644,7 @@ impl Hooks {
                         NEUTRAL => "the neutral collector's script".to_owned(),
                         o if o < FIRST_TYPE + types.len() => types[o - FIRST_TYPE].0.clone(),
                         o if o == rules_owner => "the rules script".to_owned(),
+                        o if o >= first_deck => deck[o - first_deck].0.clone(),
                         o => currencies[o - FIRST_TYPE - types.len()].0.clone(),
                     };
                     // At the function in the designer's script, not at the key of the ruleset that names it.
@@ -625,8 +663,9 @@ impl Hooks {
         let mask = |o: usize| host.owner_mask(o);
         let type_masks: Vec<HookMask> = (0..types.len()).map(|t| mask(FIRST_TYPE + t)).collect();
         let currency_masks: Vec<HookMask> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
+        let deck_masks: Vec<HookMask> = (0..deck.len()).map(|d| mask(first_deck + d)).collect();
         let rules_mask = mask(rules_owner);
-        let union = type_masks.iter().chain(&currency_masks).fold(rules_mask, |m, b| m | b);
+        let union = type_masks.iter().chain(&currency_masks).chain(&deck_masks).fold(rules_mask, |m, b| m | b);
         let member = |name| CTX_MORE.iter().position(|m| *m == name);
         let (card, target) = (member("card"), member("target"));
         let owners = rules_owner + 1;
@@ -645,6 +684,7 @@ impl Hooks {
             card_and_target_only,
             type_masks,
             currency_masks,
+            deck_masks,
             rules: (rules_owner, rules_mask),
             union,
         })
@@ -675,6 +715,17 @@ impl Hooks {
         self.currency_masks.get(c).is_some_and(|&m| has_hook(m, hook as usize))
     }
 
+    /// True when deck card `d`'s script defines `hook`.
+    #[inline]
+    pub fn deck_listens(&self, hook: Hook, d: usize) -> bool {
+        self.deck_masks.get(d).is_some_and(|&m| has_hook(m, hook as usize))
+    }
+
+    /// The script owner of deck card `d`.
+    pub fn deck_owner(&self, d: usize) -> usize {
+        FIRST_TYPE + self.type_masks.len() + self.currency_masks.len() + d
+    }
+
     /// True when the rules script defines `hook`.
     #[inline]
     pub fn rules_listen(&self, hook: Hook) -> bool {
@@ -691,7 +742,7 @@ impl Hooks {
         FIRST_TYPE + t
     }
 
-    /// The script owner of currency `c`.
+    /// The script owner of money script `c` (a currency's, then a money card's).
     pub fn currency_owner(&self, c: usize) -> usize {
         FIRST_TYPE + self.type_masks.len() + c
     }

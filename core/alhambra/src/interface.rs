@@ -13,7 +13,7 @@ use engine_rules::{Builtins, LoadErrors, Source};
 use crate::actions::Action;
 use crate::error::GameError;
 use crate::game::{Decision, Event, Game};
-use crate::ruleset::{DEFAULT_RULESET, Money, Ruleset};
+use crate::ruleset::{DEFAULT_RULESET, Ruleset};
 use crate::scenario::{Run, Scenario};
 use crate::terminal;
 
@@ -59,6 +59,23 @@ impl engine_game::Rules for Ruleset {
             self.money_cards(3),
             self.two_players.money_copies
         ));
+        // A currency with values or copies of its own, and money or deck cards of their own, each on a line.
+        for c in self.currencies.iter().filter(|c| c.values.is_some() || c.copies.is_some()) {
+            let values: Vec<String> =
+                c.values.as_ref().unwrap_or(&self.values).iter().map(ToString::to_string).collect();
+            out.push(format!("  {}: values {}, {} of each", c.id, values.join(" "), c.copies.unwrap_or(self.copies)));
+        }
+        for c in &self.money_cards {
+            let script = c.script.as_deref().map_or(String::new(), |p| format!(", script {p}"));
+            out.push(format!(
+                "money card {} ({}): currency {}, value {}, {} copies{script}",
+                c.id, c.name, c.currency, c.value, c.copies
+            ));
+        }
+        for c in &self.deck_cards {
+            let script = c.script.as_deref().map_or(String::new(), |p| format!(", script {p}"));
+            out.push(format!("deck card {} ({}): in pile {} of the money deck{script}", c.id, c.name, c.pile));
+        }
         let yard: Vec<String> = self
             .yard
             .iter()
@@ -93,10 +110,16 @@ impl engine_game::Rules for Ruleset {
             "currencies": self.currencies.iter().map(|c| serde_json::json!({ "id": c.id, "name": c.name })).collect::<Vec<_>>(),
             "types": self.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
             // Every money card and building card kind, so the page names ids the ruleset makes.
-            "money": (0..self.currencies.len()).flat_map(|c| self.values.iter().map(move |&value| {
-                let id = self.money_id(Money { currency: c as u8, value });
-                serde_json::json!({ "id": id, "currency": self.currencies[c].id, "value": value })
-            })).collect::<Vec<_>>(),
+            "money": self.money.iter().map(|k| {
+                let currency = self.currencies.get(usize::from(k.card.currency)).map(|c| c.id.as_str());
+                let currency = currency.unwrap_or(if k.card.currency == crate::ruleset::ANY_CURRENCY { "any" } else { "none" });
+                let mut card = serde_json::json!({ "id": k.id, "currency": currency, "value": k.card.value });
+                // A money card of its own has a name; a currency's card is named by its value and currency.
+                if let Some(c) = self.money_cards.iter().find(|c| k.special && c.id == k.id) {
+                    card["name"] = serde_json::json!(c.name);
+                }
+                card
+            }).collect::<Vec<_>>(),
             "buildings": self.buildings.iter().map(|b| {
                 serde_json::json!({ "id": b.id, "type": self.types[usize::from(b.kind)].id, "price": b.price })
             }).collect::<Vec<_>>(),

@@ -87,9 +87,16 @@ pub struct Currency {
     /// Name in sentences (`denars`).
     pub name: String,
     /// The currency's script (relative to the file): its `on_taken` and
-    /// `on_paid` run for each card of the currency taken or paid.
+    /// `on_paid` run for each card of the currency taken or paid, its `on_pays`
+    /// while its owner holds a card of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
+    /// This currency's own face values (default: `[money] values`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<u8>>,
+    /// Copies of each of this currency's cards with 3 or more players (default: `[money] copies`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copies: Option<u8>,
 }
 
 /// Written as it was before currencies had scripts: the ruleset's fingerprint
@@ -100,6 +107,13 @@ impl std::fmt::Debug for Currency {
         d.field("id", &self.id).field("name", &self.name);
         if let Some(s) = &self.script {
             d.field("script", s);
+        }
+        // Only when written: a ruleset whose currencies share `[money]`'s keeps its fingerprint.
+        if let Some(v) = &self.values {
+            d.field("values", v);
+        }
+        if let Some(c) = &self.copies {
+            d.field("copies", c);
         }
         d.finish()
     }
@@ -220,6 +234,59 @@ struct MoneyFile {
     copies: u8,
 }
 
+/// A `[[money_card]]` entry: a money card of its own (not a currency's value),
+/// shuffled into the money deck.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoneyCardFile {
+    /// Its id in notation, scenarios and saved games (`joker`): lowercase letters and `_`.
+    pub id: String,
+    /// Name in sentences.
+    pub name: String,
+    /// A currency id, `"any"` (it may pay in every slot; its script says when and how much) or `"none"` (it never pays).
+    #[serde(default = "none_currency")]
+    pub currency: String,
+    /// What it counts when taken (towards the take limit, and the starting capital); paid, unless its `on_pay_value` says otherwise.
+    #[serde(default)]
+    pub value: u8,
+    /// Copies with 3 or more players (with two: as many fewer as `two_players.money_copies` is below `money.copies`, at least 1).
+    #[serde(default = "one")]
+    pub copies: u8,
+    /// Its script (relative to the file): `on_taken`, `on_paid`, `on_pays`, `can_pay`, `on_pay_value`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+}
+
+/// A `[[deck_card]]` entry: a card of the money deck that is not money; drawn, its `on_drawn` runs and it leaves the game.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeckCardFile {
+    /// Its id in scenarios (`caravan`): lowercase letters and `_`.
+    pub id: String,
+    /// Name in sentences.
+    pub name: String,
+    /// The deck it is shuffled into: `"money"` (the only one so far).
+    #[serde(default = "money_deck")]
+    pub deck: String,
+    /// The pile (from 1, the top) it is shuffled into, as a scoring card is.
+    pub pile: usize,
+    /// Its script (relative to the file): `on_drawn`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+}
+
+fn none_currency() -> String {
+    "none".into()
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn money_deck() -> String {
+    "money".into()
+}
+
 /// The `[yard]` table: the building display.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -263,6 +330,10 @@ pub(crate) struct RulesetFile {
     rules: RulesPatch,
     /// The money cards.
     money: Option<MoneyFile>,
+    /// Money cards of their own (a joker, a thief), each with its id, currency, value, copies and script.
+    money_card: Option<Vec<MoneyCardFile>>,
+    /// Cards of the money deck that are not money (a caravan), each with a pile and a script.
+    deck_card: Option<Vec<DeckCardFile>>,
     /// The building display.
     yard: Option<YardFile>,
     /// The building types, one table each (patched by id along `extends`).
@@ -278,7 +349,7 @@ pub(crate) struct RulesetFile {
 type Link = engine_rules::chain::Link<RulesetFile>;
 
 impl ChainFile for RulesetFile {
-    const SHAPE_HELP: &'static str = "a ruleset has id, game, name, extends, [rules], [money], [yard], [[building]], [[scoring]], [scripts] and [two_players] (cards/alhambra/alhambra.toml shows them all)";
+    const SHAPE_HELP: &'static str = "a ruleset has id, game, name, extends, [rules], [money], [[money_card]], [[deck_card]], [yard], [[building]], [[scoring]], [scripts] and [two_players] (cards/alhambra/alhambra.toml shows them all)";
 
     fn extends(&self) -> Option<&str> {
         self.extends.as_deref()
@@ -327,10 +398,22 @@ pub struct Ruleset {
     pub rules: Rules,
     /// The currencies.
     pub currencies: Vec<Currency>,
-    /// The values each currency has a card of.
+    /// `[money] values`: the values of a currency that gives none of its own.
     pub values: Vec<u8>,
-    /// Copies of each money card (3 or more players).
+    /// `[money] copies`: the copies of a currency's cards that gives none (3 or more players).
     pub copies: u8,
+    /// Every kind of money card: the currencies' (currency by currency, value
+    /// by value), then the `[[money_card]]`s; a [`Money`]'s `kind` indexes it.
+    pub money: Vec<MoneyKind>,
+    /// The `[[money_card]]` entries as written.
+    pub money_cards: Vec<MoneyCardFile>,
+    /// The `[[deck_card]]` entries as written.
+    pub deck_cards: Vec<DeckCardFile>,
+    /// True when some money card may pay where its currency does not say (`"any"`), or has `can_pay` or `on_pay_value`.
+    pub odd_money: bool,
+    /// [`ANY_BIT`] when some money card pays in any slot, else 0: added to every slot's [`PayMask`]
+    /// (a ruleset without such a card tests one currency per slot, as before).
+    pub any_bit: PayMask,
     /// The currency of each building display slot, left to right.
     pub yard: Vec<u8>,
     /// The building types, in scoring-table order.
@@ -436,6 +519,9 @@ struct Tables<'a> {
     rules: Option<(&'a TomlDoc, &'a str)>,
     two_doc: &'a TomlDoc,
     two: &'a TwoPlayers,
+    /// `[[money_card]]` and `[[deck_card]]`, each from the nearest file that has the list.
+    money_card: Option<(&'a TomlDoc, &'a Vec<MoneyCardFile>)>,
+    deck_card: Option<(&'a TomlDoc, &'a Vec<DeckCardFile>)>,
 }
 
 impl<'a> Tables<'a> {
@@ -471,6 +557,8 @@ impl<'a> Tables<'a> {
             rules,
             two_doc,
             two,
+            money_card: nearest(chain, |f| f.money_card.as_ref()),
+            deck_card: nearest(chain, |f| f.deck_card.as_ref()),
         };
         for (k, link) in chain.iter().rev().enumerate() {
             t.patch(&link.file, &link.doc, k == 0, errors);
@@ -683,21 +771,35 @@ fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadE
             err(money_doc, &format!("money.currencies.{i}.id"), format!("currency `{}` is listed twice", c.id));
         }
     }
-    if m.values.is_empty() {
-        err(money_doc, "money.values", "no values: a money card needs one".into());
-    }
-    for (i, v) in m.values.iter().enumerate() {
-        if !within(i64::from(*v), VALUE_RANGE) {
-            let (lo, hi) = VALUE_RANGE;
-            err(money_doc, &format!("money.values.{i}"), format!("value {v}: must be {lo} to {hi}"));
+    let check_values = |err: &mut dyn FnMut(&TomlDoc, &str, String), key: &str, values: &[u8]| {
+        if values.is_empty() {
+            err(money_doc, key, "no values: a money card needs one".into());
         }
-        if m.values[..i].contains(v) {
-            err(money_doc, &format!("money.values.{i}"), format!("value {v} is listed twice"));
+        for (i, v) in values.iter().enumerate() {
+            if !within(i64::from(*v), VALUE_RANGE) {
+                let (lo, hi) = VALUE_RANGE;
+                err(money_doc, &format!("{key}.{i}"), format!("value {v}: must be {lo} to {hi}"));
+            }
+            if values[..i].contains(v) {
+                err(money_doc, &format!("{key}.{i}"), format!("value {v} is listed twice"));
+            }
+        }
+    };
+    check_values(&mut err, "money.values", &m.values);
+    for (i, c) in m.currencies.iter().enumerate() {
+        if let Some(values) = &c.values {
+            check_values(&mut err, &format!("money.currencies.{i}.values"), values);
         }
     }
-    if !within(i64::from(m.copies), COPIES_RANGE) {
-        let (lo, hi) = COPIES_RANGE;
+    let copies_ok = |c: u8| within(i64::from(c), COPIES_RANGE);
+    let (lo, hi) = COPIES_RANGE;
+    if !copies_ok(m.copies) {
         err(money_doc, "money.copies", format!("{}: must be {lo} to {hi}", m.copies));
+    }
+    for (i, c) in m.currencies.iter().enumerate() {
+        if let Some(copies) = c.copies.filter(|&c| !copies_ok(c)) {
+            err(money_doc, &format!("money.currencies.{i}.copies"), format!("{copies}: must be {lo} to {hi}"));
+        }
     }
     if two.money_copies == 0 || two.money_copies > m.copies {
         err(
@@ -706,17 +808,85 @@ fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadE
             format!("{}: must be 1 to money.copies ({})", two.money_copies, m.copies),
         );
     }
+    let currency_ids: Vec<&str> = m.currencies.iter().map(|c| c.id.as_str()).collect();
+    let mut card_ids: Vec<&str> = Vec::new();
+    if let Some((doc, cards)) = t.money_card {
+        for (i, c) in cards.iter().enumerate() {
+            let key = |k: &str| format!("money_card.{i}.{k}");
+            if let Err(e) = check_id(&c.id) {
+                err(doc, &key("id"), e);
+            } else if currency_ids.contains(&c.id.as_str()) || card_ids.contains(&c.id.as_str()) {
+                err(doc, &key("id"), format!("`{}` is already the id of a currency or money card", c.id));
+            }
+            card_ids.push(&c.id);
+            if c.currency != "any" && c.currency != "none" && !currency_ids.contains(&c.currency.as_str()) {
+                err(
+                    doc,
+                    &key("currency"),
+                    format!(
+                        "`{}` is not a currency; write one of {}, \"any\" or \"none\"",
+                        c.currency,
+                        currency_ids.join(", ")
+                    ),
+                );
+            }
+            if !within(i64::from(c.value), (0, VALUE_RANGE.1)) {
+                err(doc, &key("value"), format!("{}: must be 0 to {}", c.value, VALUE_RANGE.1));
+            }
+            if !copies_ok(c.copies) {
+                err(doc, &key("copies"), format!("{}: must be {lo} to {hi}", c.copies));
+            }
+        }
+    }
+    if let Some((doc, cards)) = t.deck_card {
+        for (i, c) in cards.iter().enumerate() {
+            let key = |k: &str| format!("deck_card.{i}.{k}");
+            if let Err(e) = check_id(&c.id) {
+                err(doc, &key("id"), e);
+            } else if currency_ids.contains(&c.id.as_str())
+                || card_ids.contains(&c.id.as_str())
+                || t.scorings.iter().any(|s| s.card.as_deref() == Some(c.id.as_str()))
+            {
+                err(doc, &key("id"), format!("`{}` is already the id of a currency, money card or scoring card", c.id));
+            }
+            card_ids.push(&c.id);
+            if c.deck != "money" {
+                err(doc, &key("deck"), format!("`{}`: a deck card goes into the money deck; write \"money\"", c.deck));
+            }
+            if c.pile == 0 || c.pile > rules.piles {
+                err(
+                    doc,
+                    &key("pile"),
+                    format!("pile {}: the money deck is cut into {} piles (1 to {})", c.pile, rules.piles, rules.piles),
+                );
+            }
+        }
+    }
     // The starting capital must be dealt whatever the shuffle: each player is
     // dealt up to `capital + largest value - 1`, with 2 players from fewer copies.
-    if let (Some(&largest), false) = (m.values.iter().max(), m.currencies.is_empty()) {
-        let per_copy: u64 = m.values.iter().map(|&v| u64::from(v)).sum::<u64>() * m.currencies.len() as u64;
-        let need = |n: usize| n as u64 * (u64::from(rules.starting_capital) + u64::from(largest) - 1);
-        let short = (rules.min_players..=rules.max_players.min(MAX_PLAYERS)).find(|&n| {
-            let copies = if n == 2 { two.money_copies } else { m.copies };
-            need(n) > per_copy * u64::from(copies)
-        });
+    let kinds = money_kinds(m, t.money_card.map_or(&[][..], |(_, c)| c.as_slice()), two.money_copies);
+    if kinds.len() > MAX_MONEY_KINDS {
+        err(
+            money_doc,
+            "money",
+            format!(
+                "{} kinds of money card: at most {MAX_MONEY_KINDS} (fewer currencies, values or money cards)",
+                kinds.len()
+            ),
+        );
+        return;
+    }
+    let dealt = kinds.iter().filter(|k| k.card.currency != NO_CURRENCY);
+    if let (Some(largest), false) = (dealt.clone().map(|k| k.card.value).max(), m.currencies.is_empty()) {
+        let held = |n: usize| -> u64 {
+            dealt
+                .clone()
+                .map(|k| u64::from(k.card.value) * u64::from(if n == 2 { k.two_copies } else { k.copies }))
+                .sum()
+        };
+        let need = |n: usize| n as u64 * (u64::from(rules.starting_capital) + u64::from(largest).max(1) - 1);
+        let short = (rules.min_players..=rules.max_players.min(MAX_PLAYERS)).find(|&n| need(n) > held(n));
         if let Some(n) = short {
-            let copies = if n == 2 { two.money_copies } else { m.copies };
             // Reported where the capital is set (the money may be what changed).
             let at = chain.iter().find(|l| l.file.rules.starting_capital.is_some()).map_or(&**top, |l| &*l.doc);
             err(
@@ -728,11 +898,49 @@ fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadE
                     rules.starting_capital,
                     u64::from(rules.starting_capital) + u64::from(largest) - 1,
                     need(n),
-                    per_copy * u64::from(copies)
+                    held(n)
                 ),
             );
         }
     }
+}
+
+/// Every kind of money card, in [`Ruleset::money`]'s order: each currency's
+/// values (its own or `[money]`'s), then the `[[money_card]]`s.
+fn money_kinds(m: &MoneyFile, cards: &[MoneyCardFile], two_copies: u8) -> Vec<MoneyKind> {
+    // With two players each kind has as many copies fewer as the printed money has.
+    let fewer = m.copies.saturating_sub(two_copies);
+    let two = |c: u8| c.saturating_sub(fewer).max(1);
+    let mut out = Vec::new();
+    for (ci, c) in m.currencies.iter().enumerate() {
+        let copies = c.copies.unwrap_or(m.copies);
+        for &value in c.values.as_ref().unwrap_or(&m.values) {
+            out.push(MoneyKind {
+                id: format!("{}{value}", c.id),
+                card: Money { currency: ci as u8, value, kind: out.len() as u8 },
+                copies,
+                two_copies: if c.copies.is_none() { two_copies } else { two(copies) },
+                script: ci,
+                special: false,
+            });
+        }
+    }
+    for (k, c) in cards.iter().enumerate() {
+        let currency = match c.currency.as_str() {
+            "any" => ANY_CURRENCY,
+            "none" => NO_CURRENCY,
+            id => m.currencies.iter().position(|x| x.id == id).map_or(NO_CURRENCY, |i| i as u8),
+        };
+        out.push(MoneyKind {
+            id: c.id.clone(),
+            card: Money { currency, value: c.value, kind: out.len() as u8 },
+            copies: c.copies,
+            two_copies: two(c.copies),
+            script: m.currencies.len() + k,
+            special: true,
+        });
+    }
+    out
 }
 
 /// The currency of each building display slot; an unknown currency is an error.
@@ -910,9 +1118,29 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
             (format!("currency {}", c.id), s)
         })
         .collect();
+    // The money cards' scripts follow the currencies': both are money scripts.
+    let mut currencies = currencies;
+    let mut card_keys: Vec<(&TomlDoc, String)> = Vec::new();
+    if let Some((doc, cards)) = t.money_card {
+        for (i, c) in cards.iter().enumerate() {
+            let key = format!("money_card.{i}.script");
+            let s = c.script.as_ref().and_then(|p| script(doc, &key, p, errors));
+            currencies.push((format!("money card {}", c.id), s));
+            card_keys.push((doc, key));
+        }
+    }
+    let mut deck: Vec<(String, Option<Source>)> = Vec::new();
+    if let Some((doc, cards)) = t.deck_card {
+        for (i, c) in cards.iter().enumerate() {
+            let key = format!("deck_card.{i}.script");
+            let s = c.script.as_ref().and_then(|p| script(doc, &key, p, errors));
+            deck.push((format!("deck card {}", c.id), s));
+            card_keys.push((doc, key));
+        }
+    }
     match (score, neutral, errors.len() == before) {
         (Some(score), Some(neutral), true) => {
-            match Hooks::load(&score, &neutral, &types, &currencies, rules.as_ref()) {
+            match Hooks::load(&score, &neutral, &types, &currencies, &deck, rules.as_ref()) {
                 Ok(h) => Some(h),
                 Err(e) => {
                     // An error with no line (a script that cannot be read) points at the key that names it:
@@ -925,10 +1153,14 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
                     for ((_, s), &(doc, j)) in types.iter().zip(&t.script_at) {
                         keys.extend(s.as_ref().map(|s| (s.to_string(), doc, format!("building.{j}.script"))));
                     }
-                    for (i, (_, s)) in currencies.iter().enumerate() {
+                    let printed = money.currencies.len();
+                    for (i, (_, s)) in currencies.iter().take(printed).enumerate() {
                         keys.extend(
                             s.as_ref().map(|s| (s.to_string(), money_doc, format!("money.currencies.{i}.script"))),
                         );
+                    }
+                    for ((_, s), (doc, key)) in currencies[printed..].iter().chain(&deck).zip(&card_keys) {
+                        keys.extend(s.as_ref().map(|s| (s.to_string(), *doc, key.clone())));
                     }
                     errors.extend(e.into_iter().map(|e| match keys.iter().find(|(file, _, _)| *file == e.file) {
                         Some((_, doc, key)) => relocate_missing(e, doc, key),
@@ -987,6 +1219,31 @@ fn build(
             script_texts.push((format!("currency {}", c.id), text));
         }
     }
+    // Money and deck cards of their own, only when there are some (the printed money keeps its fingerprint).
+    let money_cards = t.money_card.map_or_else(Vec::new, |(_, c)| c.clone());
+    let deck_cards = t.deck_card.map_or_else(Vec::new, |(_, c)| c.clone());
+    for (doc, card) in t.money_card.iter().flat_map(|(d, c)| c.iter().map(move |c| (*d, c))) {
+        parts.push(format!("{card:?}"));
+        if let Some(p) = &card.script {
+            let text = doc.source.join(p).read().unwrap_or_default();
+            parts.push(format!("{}:{}", card.id, text));
+            script_texts.push((format!("money card {}", card.id), text));
+        }
+    }
+    for (doc, card) in t.deck_card.iter().flat_map(|(d, c)| c.iter().map(move |c| (*d, c))) {
+        parts.push(format!("{card:?}"));
+        if let Some(p) = &card.script {
+            let text = doc.source.join(p).read().unwrap_or_default();
+            parts.push(format!("{}:{}", card.id, text));
+            script_texts.push((format!("deck card {}", card.id), text));
+        }
+    }
+    let kinds = money_kinds(money, &money_cards, two.money_copies);
+    let odd_money = kinds.iter().any(|k| {
+        k.card.currency == ANY_CURRENCY
+            || hooks.currency_listens(crate::hooks::Hook::CanPay, k.script)
+            || hooks.currency_listens(crate::hooks::Hook::PayValue, k.script)
+    });
     let fingerprint = fingerprint(&parts.iter().map(String::as_str).collect::<Vec<_>>());
     let rules_map = Arc::new(toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
     Arc::new(Ruleset {
@@ -999,6 +1256,11 @@ fn build(
         currencies: money.currencies.clone(),
         values: money.values.clone(),
         copies: money.copies,
+        any_bit: if kinds.iter().any(|k| k.card.currency == ANY_CURRENCY) { ANY_BIT } else { 0 },
+        money: kinds,
+        money_cards,
+        deck_cards,
+        odd_money,
         yard: yard_slots,
         types: types.clone(),
         record_ids: buildings.iter().map(|b| Arc::from(b.id.as_str())).collect(),
@@ -1040,14 +1302,24 @@ impl Ruleset {
         Ok(build(source, &chain, rules, &t, yard_slots, buildings, hooks.expect("no errors")))
     }
 
-    /// Money cards in a game with this many players (every currency and value, times the copies).
+    /// Money cards in a game with this many players (every kind, times its copies).
     pub fn money_cards(&self, players: usize) -> usize {
-        self.currencies.len() * self.values.len() * self.money_copies(players) as usize
+        self.money.iter().map(|k| usize::from(self.kind_copies(k, players))).sum()
     }
 
-    /// Copies of each money card with this many players.
+    /// Copies of a money card kind with this many players.
+    pub fn kind_copies(&self, k: &MoneyKind, players: usize) -> u8 {
+        if players == 2 { k.two_copies } else { k.copies }
+    }
+
+    /// Copies of each printed money card with this many players (`[money] copies`).
     pub fn money_copies(&self, players: usize) -> u8 {
         if players == 2 { self.two_players.money_copies } else { self.copies }
+    }
+
+    /// Deck cards (in the money deck, neither money nor scoring cards).
+    pub fn deck_card_count(&self) -> usize {
+        self.deck_cards.len()
     }
 
     /// Building cards.
@@ -1062,7 +1334,7 @@ impl Ruleset {
 
     /// Every card of a game with this many players.
     pub fn total_cards(&self, players: usize) -> usize {
-        self.money_cards(players) + self.building_cards() + self.scoring_cards()
+        self.money_cards(players) + self.building_cards() + self.scoring_cards() + self.deck_card_count()
     }
 
     /// Slots of the building display (one per yard currency).
@@ -1070,26 +1342,47 @@ impl Ruleset {
         self.yard.len()
     }
 
-    /// The id of a money card: `denar5`.
+    /// The id of a money card: `denar5`, `joker`.
     pub fn money_id(&self, m: Money) -> String {
-        format!("{}{}", self.currencies[m.currency as usize].id, m.value)
+        self.money[m.kind as usize].id.clone()
+    }
+
+    /// The id of a money card, borrowed.
+    pub fn money_str(&self, m: Money) -> &str {
+        &self.money[m.kind as usize].id
     }
 
     /// Reads a money card id.
     pub fn lookup_money(&self, id: &str) -> Result<Money, String> {
+        if let Some(k) = self.money.iter().find(|k| k.id == id) {
+            return Ok(k.card);
+        }
         for (i, c) in self.currencies.iter().enumerate() {
             if let Some(v) = id.strip_prefix(c.id.as_str())
-                && let Ok(v) = v.parse::<u8>()
+                && v.parse::<u8>().is_ok()
             {
-                if self.values.contains(&v) {
-                    return Ok(Money { currency: i as u8, value: v });
-                }
-                let values: Vec<String> = self.values.iter().map(u8::to_string).collect();
+                let values: Vec<String> = self
+                    .money
+                    .iter()
+                    .filter(|k| k.card.currency == i as u8)
+                    .map(|k| k.card.value.to_string())
+                    .collect();
                 return Err(format!("there is no money card `{id}`: {} come in values {}", c.name, values.join(", ")));
             }
         }
         let ids: Vec<&str> = self.currencies.iter().map(|c| c.id.as_str()).collect();
-        Err(format!("unknown money card `{id}`; write a currency ({}) and a value, e.g. `{}5`", ids.join(", "), ids[0]))
+        let cards: Vec<&str> = self.money_cards.iter().map(|c| c.id.as_str()).collect();
+        let also = if cards.is_empty() { String::new() } else { format!(" or a money card ({})", cards.join(", ")) };
+        Err(format!(
+            "unknown money card `{id}`; write a currency ({}) and a value, e.g. `{}5`{also}",
+            ids.join(", "),
+            ids[0]
+        ))
+    }
+
+    /// The deck card with this id (`caravan`).
+    pub fn lookup_deck_card(&self, id: &str) -> Option<u8> {
+        self.deck_cards.iter().position(|c| c.id == id).map(|i| i as u8)
     }
 
     /// The building card kind with this id (`garden10`).
@@ -1126,20 +1419,57 @@ impl Ruleset {
 
     /// The currency's name in sentences (`denars`).
     pub fn currency_name(&self, c: u8) -> &str {
-        &self.currencies[c as usize].name
+        match c {
+            NO_CURRENCY => "no currency",
+            ANY_CURRENCY => "any currency",
+            c => &self.currencies[c as usize].name,
+        }
     }
 }
 
 /// A building card kind: an index into [`Ruleset::buildings`].
 pub type BuildingIdx = u8;
 
-/// A money card: a currency (index into [`Ruleset::currencies`]) and a value.
+/// The `currency` of a money card that has none (it never pays).
+pub const NO_CURRENCY: u8 = MAX_CURRENCIES as u8;
+/// The `currency` of a money card that may pay in every slot (`currency = "any"`).
+pub const ANY_CURRENCY: u8 = NO_CURRENCY + 1;
+/// A hand's sums: one per currency, then the cards of no currency and of any.
+pub const SUMS: usize = MAX_CURRENCIES + 2;
+/// A bit per currency (and [`ANY_CURRENCY`]'s) that may pay for a building.
+pub type PayMask = u16;
+/// The bit of [`ANY_CURRENCY`], in every slot's [`PayMask`].
+pub const ANY_BIT: PayMask = 1 << ANY_CURRENCY;
+/// Most kinds of money card (a [`Money`]'s `kind` is a byte).
+pub const MAX_MONEY_KINDS: usize = 250;
+
+/// A money card: its currency and value (read at every decision, so kept in
+/// the card), and its kind, which says everything else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Money {
-    /// Index of the currency.
+    /// Index of the currency in [`Ruleset::currencies`]; [`NO_CURRENCY`] or [`ANY_CURRENCY`] for a money card without one.
     pub currency: u8,
-    /// Face value.
+    /// Face value: what it counts when taken (and paid, unless its script says otherwise).
     pub value: u8,
+    /// Index into [`Ruleset::money`].
+    pub kind: u8,
+}
+
+/// One kind of money card: a currency's value, or a `[[money_card]]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoneyKind {
+    /// Its id (`denar5`, `joker`).
+    pub id: String,
+    /// The card itself.
+    pub card: Money,
+    /// Copies with 3 or more players.
+    pub copies: u8,
+    /// Copies with two players.
+    pub two_copies: u8,
+    /// Its script's index among the money scripts: the currencies', then the money cards'.
+    pub script: usize,
+    /// True for a `[[money_card]]`.
+    pub special: bool,
 }
 
 fn check_id(id: &str) -> Result<(), String> {

@@ -387,8 +387,17 @@ impl Scenario {
     ) -> Result<(), LoadError> {
         let f = &self.file;
         let mut top: Vec<Draw> = Vec::new();
+        let mut deck_left: Vec<u8> = (0..rs.deck_cards.len() as u8).collect();
         for (i, id) in f.deck.iter().enumerate() {
             let path = format!("deck.{i}");
+            if let Some(d) = rs.lookup_deck_card(id) {
+                if !deck_left.contains(&d) {
+                    return Err(self.err(&path, format!("`{id}` is listed twice")));
+                }
+                deck_left.retain(|&x| x != d);
+                top.push(Draw::Deck(d));
+                continue;
+            }
             match rs.lookup_scoring_card(id) {
                 Some(k) => {
                     if !scoring_left.contains(&k) {
@@ -419,7 +428,9 @@ impl Scenario {
             game.set_aside = std::mem::take(&mut pools.buildings);
         }
         // The money deck, bottom first: unplaced scoring cards, unplaced money, the listed top.
-        let mut deck: Vec<Draw> = scoring_left.iter().map(|&k| Draw::Scoring(k)).collect();
+        // Deck cards not listed lie at the bottom too, under the scoring cards.
+        let mut deck: Vec<Draw> = deck_left.iter().map(|&d| Draw::Deck(d)).collect();
+        deck.extend(scoring_left.iter().map(|&k| Draw::Scoring(k)));
         match f.unplaced_money.as_deref() {
             None | Some("deck") => deck.extend(std::mem::take(&mut pools.money).into_iter().map(Draw::Money)),
             Some("discard") => game.discard.extend(std::mem::take(&mut pools.money)),

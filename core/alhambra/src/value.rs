@@ -33,7 +33,7 @@ use crate::actions::Action;
 use crate::game::{Decision, Game};
 use crate::hooks::MAX_COLLECTORS;
 
-use crate::ruleset::{MAX_CURRENCIES, MAX_TYPES, Money, Ruleset};
+use crate::ruleset::{MAX_TYPES, Money, PayMask, Ruleset, SUMS};
 
 /// The features that do not depend on the scorings, in order.
 const BASE: [&str; 11] = [
@@ -91,7 +91,7 @@ struct Frame<'a> {
     /// The price above which money of one currency counts no more in `money_capped`.
     cap: u32,
     /// The buildings on display: slot, the currencies that pay it (a bit each), its price to the seat.
-    slots: SmallVec<[(usize, u8, u32); 8]>,
+    slots: SmallVec<[(usize, PayMask, u32); 8]>,
 }
 
 impl<'a> Frame<'a> {
@@ -177,7 +177,7 @@ impl<'a> Frame<'a> {
 
     /// Writes the features that depend on the hand (and the display's buildings left, `gone` taken).
     fn set_hand(&self, hand: &[Money], gone: u32, out: &mut [f64]) {
-        let mut sums = [0u32; MAX_CURRENCIES];
+        let mut sums = [0u32; SUMS];
         for m in hand {
             sums[m.currency as usize] += u32::from(m.value);
         }
@@ -188,11 +188,11 @@ impl<'a> Frame<'a> {
     /// pays, price)` says whether the hand pays the `k`-th building on display exactly.
     fn set_sums(
         &self,
-        sums: &[u32; MAX_CURRENCIES],
+        sums: &[u32; SUMS],
         len: usize,
         gone: u32,
         out: &mut [f64],
-        exact_at: impl Fn(usize, u8, u32) -> bool,
+        exact_at: impl Fn(usize, PayMask, u32) -> bool,
     ) {
         let money: u32 = sums.iter().sum();
         out[MONEY] = f64::from(money);
@@ -225,7 +225,7 @@ impl<'a> Frame<'a> {
         if self.slots.len() > MAX_SLOTS || self.slots.iter().any(|s| s.2 >= 64) {
             return None;
         }
-        let mut state = HandState { sums: [0; MAX_CURRENCIES], reach: [1; MAX_SLOTS], len: 0 };
+        let mut state = HandState { sums: [0; SUMS], reach: [1; MAX_SLOTS], len: 0 };
         for &m in hand {
             self.add(&mut state, m);
         }
@@ -282,13 +282,13 @@ const MAX_SLOTS: usize = 8;
 /// paying cards reach (bit `s` set: some of them add up to `s`; prices below 64).
 #[derive(Clone, Copy)]
 struct HandState {
-    sums: [u32; MAX_CURRENCIES],
+    sums: [u32; SUMS],
     reach: [u64; MAX_SLOTS],
     len: usize,
 }
 
 /// Whether some of the cards in `hand` of the currencies in `pays` (a bit each) add up to `price` exactly.
-fn paid_exactly(hand: &[Money], pays: u8, price: u32) -> bool {
+fn paid_exactly(hand: &[Money], pays: PayMask, price: u32) -> bool {
     if price < 64 {
         let mut reach = 1u64;
         for m in hand {
@@ -380,7 +380,7 @@ struct Hand {
 
 impl Hand {
     fn of(cards: &[Money]) -> Hand {
-        let mut h = Hand { cards: [Money { currency: 0, value: 0 }; HAND], len: 0 };
+        let mut h = Hand { cards: [Money { currency: 0, value: 0, kind: 0 }; HAND], len: 0 };
         for &m in cards {
             h.push(m);
         }
@@ -532,7 +532,7 @@ impl<'a, 'm> Judge<'a, 'm> {
     fn take(&self, h: &Hypo, state: Option<&HandState>, first: Option<Money>, taken: u32) -> f64 {
         let limit = self.frame.game.rules().rules.take_limit;
         let shown = self.frame.game.money_display();
-        let mut display = [Money { currency: 0, value: 0 }; 16];
+        let mut display = [Money { currency: 0, value: 0, kind: 0 }; 16];
         let mut n = 0;
         let mut skipped = false;
         let mut taken = taken;
@@ -820,7 +820,7 @@ mod tests {
             for _ in 0..50 {
                 let mut below = |n: u64| (rng.next_u64() % n) as u8;
                 let len = below(12);
-                let hand: Vec<Money> = (0..len).map(|_| Money { currency: below(4), value: 1 + below(9) }).collect();
+                let hand: Vec<Money> = (0..len).map(|_| rs.money[usize::from(below(36))].card).collect();
                 let gone = u32::from(below(16));
                 let (mut by_cards, mut by_state) = ([0.0; BASE.len()], [0.0; BASE.len()]);
                 frame.set_hand(&hand, gone, &mut by_cards);
@@ -840,7 +840,7 @@ mod tests {
 
     #[test]
     fn exact_sums_are_found_by_currency() {
-        let m = |currency, value| Money { currency, value };
+        let m = |currency, value| Money { currency, value, kind: 0 };
         let hand = [m(0, 5), m(0, 3), m(1, 2), m(0, 1)];
         assert!(paid_exactly(&hand, 1, 8));
         assert!(paid_exactly(&hand, 1, 9));

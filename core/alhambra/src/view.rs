@@ -239,6 +239,7 @@ impl Game {
         match d {
             crate::game::Draw::Money(m) => self.rs.money_id(m),
             crate::game::Draw::Scoring(s) => self.rs.scorings[s as usize].card.clone().unwrap_or_default(),
+            crate::game::Draw::Deck(d) => self.rs.deck_cards[d as usize].id.clone(),
         }
     }
 }

@@ -37,8 +37,9 @@
     const g = /^(\D+)(\d+)$/.exec(id);
     return g ? {id, type: g[1], price: +g[2]} : {id, type: id, price: "?"};
   }
-  /// "5 denars", "1 denar".
+  /// "5 denars", "1 denar"; a money card of its own by its name ("Joker").
   function moneyName(m) {
+    if (m.name) return m.name;
     const name = currencyName(m.currency);
     return `${m.value} ${m.value === 1 && name.endsWith("s") ? name.slice(0, -1) : name}`;
   }
@@ -57,8 +58,13 @@
 
   function coin(id, acts, why) {
     const m = money(id);
-    const tip = `${moneyName(m)}\nA money card: pays for buildings in slots of the ${currencyName(m.currency)}.${why ? `\nNot now: ${why}` : ""}`;
-    return `<div class="card coin${acts.length ? " playable" : ""}${why ? " blocked" : ""}" data-money="${esc(id)}" data-tip="${esc(tip)}" style="--c:${currencyColour(m.currency)}"><span class="value">${esc(m.value)}</span><span class="cur">${esc(currencyName(m.currency))}</span>${acts.length ? `<div class="acts">${buttons(acts)}</div>` : ""}${whyMark(why)}</div>`;
+    // A money card of its own says what it does in its name; "any" and "none" are no currency of the ruleset.
+    const pays = m.currency === "any" ? "pays in any slot (its card says when and how much)"
+      : m.currency === "none" ? "never pays for a building"
+      : `pays for buildings in slots of the ${currencyName(m.currency)}`;
+    const tip = `${moneyName(m)}${m.name ? ` (counts ${m.value} when taken)` : ""}\nA money card: ${pays}.${why ? `\nNot now: ${why}` : ""}`;
+    const label = m.name || currencyName(m.currency);
+    return `<div class="card coin${acts.length ? " playable" : ""}${why ? " blocked" : ""}" data-money="${esc(id)}" data-tip="${esc(tip)}" style="--c:${currencyColour(m.currency)}"><span class="value">${esc(m.value)}</span><span class="cur">${esc(label)}</span>${acts.length ? `<div class="acts">${buttons(acts)}</div>` : ""}${whyMark(why)}</div>`;
   }
 
   const chip = (id, isNew) => {

@@ -86,11 +86,11 @@ impl Game {
         self.stalled
     }
 
-    /// Index of a card kind in [`Game::census`]: money kinds (currency by
-    /// currency, value by value), then building kinds, then scoring cards.
+    /// Index of a card kind in [`Game::census`]: money kinds (as
+    /// [`crate::ruleset::Ruleset::money`] lists them), then building kinds, then
+    /// scoring cards, then deck cards.
     pub fn census_index_of_money(&self, m: Money) -> usize {
-        let v = self.rs.values.iter().position(|&v| v == m.value).expect("a value of the ruleset");
-        m.currency as usize * self.rs.values.len() + v
+        usize::from(m.kind)
     }
 
     /// How many cards of each kind are where, over every place a card can be
@@ -98,16 +98,21 @@ impl Game {
     /// collector's, unclaimed, scoring cards done). Equals
     /// [`Game::census_expected`] at every point of a game.
     pub fn census(&self) -> Vec<u32> {
-        let money_kinds = self.rs.currencies.len() * self.rs.values.len();
+        let money_kinds = self.rs.money.len();
         let buildings = self.rs.buildings.len();
-        let mut count = vec![0u32; money_kinds + buildings + self.rs.scorings.len()];
+        let decks = money_kinds + buildings + self.rs.scorings.len();
+        let mut count = vec![0u32; decks + self.rs.deck_cards.len()];
         let money = |count: &mut Vec<u32>, m: &Money| count[self.census_index_of_money(*m)] += 1;
         let building = |count: &mut Vec<u32>, b: &BuildingIdx| count[money_kinds + *b as usize] += 1;
         for d in &self.deck {
             match d {
                 Draw::Money(m) => money(&mut count, m),
                 Draw::Scoring(s) => count[money_kinds + buildings + *s as usize] += 1,
+                Draw::Deck(d) => count[decks + *d as usize] += 1,
             }
+        }
+        for d in &self.drawn_out {
+            count[decks + *d as usize] += 1;
         }
         for s in &self.scored {
             if self.rs.scorings[*s as usize].card.is_some() {
@@ -130,10 +135,11 @@ impl Game {
 
     /// What [`Game::census`] must be: every card once.
     pub fn census_expected(&self) -> Vec<u32> {
-        let copies = u32::from(self.rs.money_copies(self.players.len()));
-        let mut out = vec![copies; self.rs.currencies.len() * self.rs.values.len()];
+        let n = self.players.len();
+        let mut out: Vec<u32> = self.rs.money.iter().map(|k| u32::from(self.rs.kind_copies(k, n))).collect();
         out.extend(self.rs.buildings.iter().map(|b| u32::from(b.copies)));
         out.extend(self.rs.scorings.iter().map(|s| u32::from(s.card.is_some())));
+        out.extend(self.rs.deck_cards.iter().map(|_| 1));
         out
     }
 }

@@ -369,6 +369,7 @@ impl Game {
             Heard::Building(b, ..) => self.rs.building(b).id.clone(),
             Heard::Money(m) => self.rs.money_id(m),
             Heard::Rules => "rules".to_owned(),
+            Heard::Deck(d) => self.rs.deck_cards[d as usize].id.clone(),
         }
     }
 
@@ -462,8 +463,9 @@ impl Game {
         let hooks = &self.rs.hooks;
         match l.card {
             Heard::Building(..) => l.kind.is_some_and(|t| hooks.type_listens(hook, t)),
-            Heard::Money(m) => hooks.currency_listens(hook, m.currency as usize),
+            Heard::Money(m) => hooks.currency_listens(hook, self.rs.money[m.kind as usize].script),
             Heard::Rules => hooks.rules_listen(hook),
+            Heard::Deck(d) => hooks.deck_listens(hook, d as usize),
         }
     }
 }

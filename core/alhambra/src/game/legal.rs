@@ -68,8 +68,9 @@ impl Game {
             }
             self.refresh_mods()?;
             let mut legal = std::mem::take(&mut self.legal);
-            self.compute_legal(&mut legal);
+            let computed = self.compute_legal(&mut legal);
             self.legal = legal;
+            computed?;
             if self.legal.len() != 1 {
                 return Ok(());
             }
@@ -82,9 +83,9 @@ impl Game {
     }
 
     /// Works out the legal answers to the pending decision into `out`.
-    fn compute_legal(&self, out: &mut Vec<Action>) {
+    fn compute_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
         out.clear();
-        let Some(d) = self.pending else { return };
+        let Some(d) = self.pending else { return Ok(()) };
         // One action per distinct money card, in first-seen order: a bit per
         // card of the usual currencies and values, a search of the list for others.
         let mut seen = 0u64;
@@ -106,7 +107,14 @@ impl Game {
                 for &m in &self.money_display {
                     push(out, m, Action::Take);
                 }
-                if self.mods.is_none() {
+                if self.holds_odd_money(seat) {
+                    // A card worth what its script says: the payment is worked out card by card.
+                    for (slot, b) in self.building_display.iter().enumerate() {
+                        if b.is_some() && self.most_payable(seat, slot as u8)? >= self.price_at(slot as u8) {
+                            out.push(Action::Buy(slot as u8));
+                        }
+                    }
+                } else if self.mods.is_none() {
                     let (sums, rs) = (self.players[seat].sums(), &self.rs);
                     // A slot's currency beside it (the yard has a currency per display slot).
                     for (slot, (b, &currency)) in self.building_display.iter().zip(&rs.yard).enumerate() {
@@ -136,12 +144,21 @@ impl Game {
                 }
                 out.push(Action::Done);
             }
-            Decision::Pay { seat, slot, .. } => {
+            Decision::Pay { seat, slot, paid, .. } => {
                 let pays = self.pays_mask(slot);
+                let odd = self.rs.odd_money;
                 for &m in self.players[seat].hand() {
-                    if pays & (1 << m.currency) != 0 {
+                    if pays & (1 << m.currency) != 0 && (!odd || self.may_pay(seat, slot, paid, m)?) {
                         push(out, m, Action::Pay);
                     }
+                }
+                if out.is_empty() {
+                    // Only a card's script can refuse every card left: say so rather than wait forever.
+                    return Err(GameError::Broken(format!(
+                        "seat {seat} has paid {paid} of {} and no card it holds may be paid now (a money card's \
+                         `can_pay` refuses); a building is offered only when its price can be paid",
+                        self.price_at(slot)
+                    )));
                 }
             }
             Decision::Donate { .. } => {
@@ -150,6 +167,7 @@ impl Game {
             }
             Decision::Choose { .. } | Decision::Discard { .. } => self.ask_legal(out),
         }
+        Ok(())
     }
 
     /// Applies an action known to be legal.
@@ -188,24 +206,30 @@ impl Game {
                     let (b, _) = g.slot_building(slot);
                     format!("seat {seat} buys {} from slot {}", g.rs.building(b).id, slot + 1)
                 });
-                self.pending = Some(Decision::Pay { seat, slot, paid: 0 });
+                self.pending = Some(Decision::Pay { seat, slot, paid: 0, cards: 0 });
                 Ok(())
             }
-            (Decision::Pay { seat, slot, paid }, Action::Pay(m)) => {
+            (Decision::Pay { seat, slot, paid, cards }, Action::Pay(m)) => {
+                // Worth its face value, or what its script says now (before it leaves the hand).
+                let worth = if self.rs.odd_money { self.pay_value(seat, slot, paid, m)? } else { u32::from(m.value) };
                 let player = &mut self.players[seat];
                 let i = player.hand().iter().position(|&x| x == m).expect("legal payment");
                 player.lose_money_at(i);
                 self.discard.push(m);
-                let paid = paid + u32::from(m.value);
+                let paid = paid + worth;
+                let cards = cards.saturating_add(1);
                 let (_, price) = self.slot_building(slot);
-                self.event(Some(seat), |g| format!("seat {seat} pays {}", g.rs.money_id(m)));
+                self.event(Some(seat), |g| {
+                    let worth = if worth == u32::from(m.value) { String::new() } else { format!(" (worth {worth})") };
+                    format!("seat {seat} pays {}{worth}", g.rs.money_id(m))
+                });
                 if paid < price {
-                    self.pending = Some(Decision::Pay { seat, slot, paid });
+                    self.pending = Some(Decision::Pay { seat, slot, paid, cards });
                     return Ok(());
                 }
                 let mut exact = paid == price;
                 if self.rs.hooks.listened() != 0 {
-                    exact = self.paid_hooks(seat, slot, paid, price, exact)?;
+                    exact = self.paid_hooks(seat, slot, paid, price, exact, cards)?;
                 }
                 if self.neutral.is_some() {
                     self.pending = Some(Decision::Donate { seat, slot, exact });
@@ -225,8 +249,16 @@ impl Game {
 impl Game {
     /// A payment completed: whether some card counts an overpayment as exact,
     /// then the `paid` event (the cards, the price, exact or not).
-    fn paid_hooks(&mut self, seat: usize, slot: u8, paid: u32, price: u32, exact: bool) -> Result<bool, GameError> {
-        let cards = self.last_paid(paid);
+    fn paid_hooks(
+        &mut self,
+        seat: usize,
+        slot: u8,
+        paid: u32,
+        price: u32,
+        exact: bool,
+        count: u8,
+    ) -> Result<bool, GameError> {
+        let cards = self.discard[self.discard.len() - usize::from(count)..].to_vec();
         let (b, _) = self.slot_building(slot);
         let event = |g: &Game, exact: bool| {
             let def = g.rs.building(b);

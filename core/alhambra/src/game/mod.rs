@@ -34,6 +34,7 @@ mod asks;
 mod decision;
 mod events;
 mod legal;
+mod money;
 mod moves;
 mod notation;
 mod player;
@@ -58,6 +59,8 @@ pub enum Draw {
     Money(Money),
     /// A scoring card.
     Scoring(u8),
+    /// A deck card (index into [`Ruleset::deck_cards`]): drawn, it acts and leaves the game.
+    Deck(u8),
 }
 
 /// A game of Alhambra.
@@ -87,6 +90,10 @@ pub struct Game {
     pub(crate) unclaimed: Vec<BuildingIdx>,
     /// Buildings a scenario set aside, out of the game.
     pub(crate) set_aside: Vec<BuildingIdx>,
+    /// Deck cards drawn: out of the game.
+    pub(crate) drawn_out: Vec<u8>,
+    /// While the displays are refilled after a turn: whose turn it was (`ctx.table.to_move` then).
+    pub(crate) refilling_for: Option<usize>,
     /// Points per seat, then the neutral collector.
     pub(crate) earned: Vec<Score>,
     pub(crate) start_player: usize,

@@ -1,16 +1,16 @@
 //! A seat (or the neutral collector): its money, with the value per currency
 //! kept beside it, and its buildings.
 
-use crate::ruleset::{BuildingIdx, MAX_CURRENCIES, MAX_TYPES, Money, Ruleset};
+use crate::ruleset::{BuildingIdx, MAX_TYPES, Money, Ruleset, SUMS};
 
 /// A seat, or the neutral collector (two players).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Player {
     /// Money cards in hand (hidden from the others; their number is public).
     hand: Vec<Money>,
-    /// The hand's value per currency, kept with the hand: the legal actions of
+    /// The hand's value per currency (then no currency, any), kept with the hand: the legal actions of
     /// every turn compare it with the prices on display.
-    sums: [u32; MAX_CURRENCIES],
+    sums: [u32; SUMS],
     /// Buildings owned, in the order acquired.
     pub buildings: Vec<BuildingIdx>,
     /// The turn each of `buildings` was acquired in (same order); 0: before
@@ -41,7 +41,7 @@ impl Player {
     }
 
     /// The total value of the hand per currency.
-    pub fn sums(&self) -> [u32; MAX_CURRENCIES] {
+    pub fn sums(&self) -> [u32; SUMS] {
         self.sums
     }
 
@@ -60,7 +60,7 @@ impl Player {
 
     /// Replaces the hand (a search's redeal of hidden cards).
     pub(crate) fn set_hand(&mut self, hand: Vec<Money>) {
-        self.sums = [0; MAX_CURRENCIES];
+        self.sums = [0; SUMS];
         for m in &hand {
             self.sums[m.currency as usize] += u32::from(m.value);
         }

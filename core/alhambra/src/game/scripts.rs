@@ -16,7 +16,7 @@ use rhai::{Array, Dynamic, ImmutableString, Map};
 use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
 use crate::hooks::{CTX_EVENT, CTX_MORE, CTX_TABLE, Hook, Scoped};
-use crate::ruleset::{BuildingIdx, Money};
+use crate::ruleset::{BuildingIdx, Money, PayMask};
 
 /// The modifiers of the seat to decide, worked out before its legal actions.
 #[derive(Clone, Debug, Default)]
@@ -26,7 +26,7 @@ pub(crate) struct Mods {
     /// Per display slot: the price the seat pays.
     pub prices: Vec<u32>,
     /// Per display slot: a bit per currency that may pay it.
-    pub pays: Vec<u8>,
+    pub pays: Vec<PayMask>,
 }
 
 /// A card that hears a hook: its script's owner, the seat owning the card, the card as `ctx.card`, and `ctx.owned`.
@@ -50,6 +50,8 @@ pub(crate) enum Heard {
     Money(Money),
     /// The ruleset's rules script, which every player hears (`ctx.card` is `()`).
     Rules,
+    /// A deck card just drawn.
+    Deck(u8),
 }
 
 impl Heard {
@@ -57,8 +59,9 @@ impl Heard {
     fn code(self) -> u128 {
         match self {
             Heard::Building(b, bought, nth) => (u128::from(b) << 96) | (u128::from(bought) << 64) | nth as u128,
-            Heard::Money(m) => (1 << 127) | (u128::from(m.currency) << 64) | u128::from(m.value),
+            Heard::Money(m) => (1 << 127) | (u128::from(m.kind) << 64) | u128::from(m.value),
             Heard::Rules => 1 << 126,
+            Heard::Deck(d) => (1 << 125) | u128::from(d),
         }
     }
 }
@@ -100,7 +103,12 @@ impl Game {
     pub(crate) fn money_map(&self, m: Money) -> Dynamic {
         let mut out = Map::new();
         out.insert("id".into(), s(&self.rs.money_id(m)));
-        out.insert("currency".into(), s(&self.rs.currencies[m.currency as usize].id));
+        let currency = match m.currency {
+            crate::ruleset::NO_CURRENCY => "none",
+            crate::ruleset::ANY_CURRENCY => "any",
+            c => &self.rs.currencies[c as usize].id,
+        };
+        out.insert("currency".into(), s(currency));
         out.insert("value".into(), int(m.value));
         Dynamic::from_map(out)
     }
@@ -141,9 +149,9 @@ impl Game {
             }
         }
         for &m in money {
-            let c = m.currency as usize;
+            let c = self.rs.money[m.kind as usize].script;
             if hooks.currency_listens(hook, c) {
-                let owned = p.hand().iter().filter(|h| h.currency == m.currency).count();
+                let owned = p.hand().iter().filter(|h| self.rs.money[h.kind as usize].script == c).count();
                 out.push(Listener {
                     owner: hooks.currency_owner(c),
                     seat,
@@ -219,6 +227,10 @@ impl Game {
                     Heard::Building(b, bought, nth) => self.building_map(b, Some(bought), Some(nth)),
                     Heard::Money(m) => self.money_map(m),
                     Heard::Rules => Dynamic::UNIT,
+                    Heard::Deck(d) => {
+                        let c = &self.rs.deck_cards[d as usize];
+                        Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
+                    }
                 },
             ),
             ("choice", Dynamic::UNIT),
@@ -317,7 +329,9 @@ impl Game {
             .collect();
         m.insert("scored_at".into(), Dynamic::from_array(scored_at));
         m.insert("turn".into(), int(self.turns));
-        m.insert("to_move".into(), self.pending.map_or(Dynamic::UNIT, |d| int(d.seat())));
+        // Between turns (a refill): the seat whose turn just ended.
+        let to_move = self.pending.map(|d| d.seat()).or(self.refilling_for);
+        m.insert("to_move".into(), to_move.map_or(Dynamic::UNIT, int));
         m.insert("start_player".into(), int(self.start_player));
         m.insert("types".into(), Dynamic::from_array(rs.types.iter().map(|t| s(&t.id)).collect()));
         m.insert("currencies".into(), Dynamic::from_array(rs.currencies.iter().map(|c| s(&c.id)).collect()));
@@ -404,6 +418,7 @@ impl Game {
             Heard::Building(b, ..) => rs.building(b).id.clone(),
             Heard::Money(m) => rs.money_id(m),
             Heard::Rules => "rules".to_owned(),
+            Heard::Deck(d) => rs.deck_cards[d as usize].id.clone(),
         };
         let mut maps = maps.into_iter();
         while let Some(map) = maps.next() {
@@ -552,6 +567,7 @@ impl Game {
                     let name = self.rs.scorings[sc as usize].name.clone();
                     self.neutral_draws(&name, self.turns)?;
                 }
+                Some(Draw::Deck(d)) => self.deck_card_drawn(d)?,
                 None => break,
             }
         }
@@ -661,11 +677,21 @@ impl Game {
         }
         let mut mods = Mods { take_limit: limit.max(0) as u32, prices: Vec::new(), pays: Vec::new() };
         let price_listeners = self.listeners(Hook::Price, seat, &[]);
-        let pays_listeners = self.listeners(Hook::Pays, seat, &[]);
+        // A money script's `on_pays` is asked while its owner holds a card of it (one card per script).
+        let mut held: Vec<Money> = Vec::new();
+        for &m in self.players[seat].hand() {
+            let script = rs.money[m.kind as usize].script;
+            if rs.hooks.currency_listens(Hook::Pays, script)
+                && !held.iter().any(|h| rs.money[h.kind as usize].script == script)
+            {
+                held.push(m);
+            }
+        }
+        let pays_listeners = self.listeners(Hook::Pays, seat, &held);
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
-            let mut pays = 1u8 << rs.yard[slot];
+            let mut pays: PayMask = (1 << rs.yard[slot]) | rs.any_bit;
             if let Some(b) = *b {
                 // `ctx.target`, made only for a script that runs (not a literal or remembered answer).
                 let target = std::cell::OnceCell::new();
@@ -700,7 +726,7 @@ impl Game {
     }
 
     /// The currencies an `on_pays` result names, a bit each.
-    fn currency_bits(&self, v: &Dynamic) -> Result<u8, String> {
+    fn currency_bits(&self, v: &Dynamic) -> Result<PayMask, String> {
         if v.is_unit() {
             return Ok(0);
         }
@@ -709,7 +735,7 @@ impl Game {
             .clone()
             .try_cast::<Array>()
             .ok_or_else(|| format!("returned a {}, expected a list of currency ids", v.type_name()))?;
-        let mut bits = 0u8;
+        let mut bits: PayMask = 0;
         for item in list {
             let id = item
                 .into_immutable_string()
@@ -742,10 +768,10 @@ impl Game {
     }
 
     /// A bit per currency that may pay for the building in `slot` (the seat to decide's).
-    pub(crate) fn pays_mask(&self, slot: u8) -> u8 {
+    pub(crate) fn pays_mask(&self, slot: u8) -> PayMask {
         match &self.mods {
             Some(m) => m.pays[slot as usize],
-            None => 1 << self.rs.yard[slot as usize],
+            None => (1 << self.rs.yard[slot as usize]) | self.rs.any_bit,
         }
     }
 
@@ -785,21 +811,6 @@ impl Game {
             );
         }
         Ok(total)
-    }
-
-    /// The cards of the payment that just completed: the discard pile's top cards worth `paid`.
-    pub(super) fn last_paid(&self, paid: u32) -> Vec<Money> {
-        let mut sum = 0;
-        let mut cards = Vec::new();
-        for &m in self.discard.iter().rev() {
-            if sum >= paid {
-                break;
-            }
-            sum += u32::from(m.value);
-            cards.push(m);
-        }
-        cards.reverse();
-        cards
     }
 }
 

@@ -67,6 +67,8 @@ impl crate::turns::Determinize for Game {
             match d {
                 Draw::Money(m) => pool.push(*m),
                 Draw::Scoring(s) => scoring.push(*s),
+                // A deck card stays where it lies (below).
+                Draw::Deck(_) => {}
             }
         }
         for (s, p) in g.players.iter().enumerate() {
@@ -83,7 +85,7 @@ impl crate::turns::Determinize for Game {
         }
         // The scoring cards first, each somewhere within its range; the money around them.
         let len = g.deck.len();
-        let mut deck: Vec<Option<Draw>> = vec![None; len];
+        let mut deck: Vec<Option<Draw>> = g.deck.iter().map(|d| matches!(d, Draw::Deck(_)).then_some(*d)).collect();
         for s in scoring {
             let (lo, hi) = g.scoring_range[s as usize];
             let (lo, hi) = (lo.min(len), hi.min(len));

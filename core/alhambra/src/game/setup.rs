@@ -58,6 +58,11 @@ impl Game {
                         "too few money cards for {players} players' starting capital"
                     )));
                 };
+                // A card of no currency is no capital: discarded and replaced.
+                if m.currency == crate::ruleset::NO_CURRENCY {
+                    game.discard.push(m);
+                    continue;
+                }
                 game.players[seat].gain_money(m);
             }
             game.event(Some(seat), |g| {
@@ -99,7 +104,7 @@ impl Game {
         // The piles and lists that grow during a game start at their usual
         // size (three copies of each money card in the base game) rather than
         // growing one reallocation at a time.
-        let money: usize = rs.values.len() * rs.currencies.len() * 3;
+        let money: usize = rs.money_cards(3);
         let display = rs.rules.money_display;
         Game {
             players: (0..players).map(|_| Player::with_room()).collect(),
@@ -121,6 +126,8 @@ impl Game {
             drawn: None,
             drawing: false,
             ending: false,
+            drawn_out: Vec::new(),
+            refilling_for: None,
             earned: vec![Score::default(); collectors],
             start_player: 0,
             turns: 1,
@@ -140,12 +147,10 @@ impl Game {
 
     /// Every money card of this game (one entry per copy).
     pub(crate) fn all_money(&self) -> Vec<Money> {
-        let copies = self.rs.money_copies(self.players.len());
-        let mut out = Vec::with_capacity(self.rs.money_cards(self.players.len()));
-        for c in 0..self.rs.currencies.len() {
-            for &value in &self.rs.values {
-                out.extend(std::iter::repeat_n(Money { currency: c as u8, value }, copies as usize));
-            }
+        let n = self.players.len();
+        let mut out = Vec::with_capacity(self.rs.money_cards(n));
+        for k in &self.rs.money {
+            out.extend(std::iter::repeat_n(k.card, usize::from(self.rs.kind_copies(k, n))));
         }
         out
     }
@@ -166,7 +171,7 @@ impl Game {
         let piles = self.rs.rules.piles;
         let len = self.deck.len();
         // Top first from here on: each pile is the next cards from the deck's top.
-        let mut out: Vec<Draw> = Vec::with_capacity(len + self.rs.scorings.len());
+        let mut out: Vec<Draw> = Vec::with_capacity(len + self.rs.scorings.len() + self.rs.deck_cards.len());
         let mut ranges = Vec::new();
         let mut left = len; // `deck[..left]`: not yet in a pile (the top is the end)
         for k in 0..piles {
@@ -174,6 +179,13 @@ impl Game {
             let start = out.len();
             out.extend(self.deck[left - size..left].iter().rev());
             left -= size;
+            // Deck cards before the scoring cards: a scoring card's range is then the whole pile.
+            for (i, c) in self.rs.deck_cards.iter().enumerate() {
+                if c.pile == k + 1 {
+                    let at = rng::below(&mut self.rng, out.len() - start + 1);
+                    out.insert(start + at, Draw::Deck(i as u8));
+                }
+            }
             for (i, s) in self.rs.scorings.iter().enumerate() {
                 if s.pile == Some(k + 1) {
                     let at = rng::below(&mut self.rng, out.len() - start + 1);

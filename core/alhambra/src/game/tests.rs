@@ -161,7 +161,7 @@ fn determinize_keeps_what_the_seat_sees() {
 fn a_hands_value_per_currency_is_kept_with_the_hand() {
     // Taking, paying, a search's redeal: after each, the kept sums are the hand's.
     let counted = |p: &Player| {
-        let mut sums = [0u32; crate::ruleset::MAX_CURRENCIES];
+        let mut sums = [0u32; crate::ruleset::SUMS];
         for m in p.hand() {
             sums[m.currency as usize] += u32::from(m.value);
         }

@@ -147,6 +147,8 @@ impl Game {
     /// Refills the money display; a scoring card drawn is scored, then the
     /// refill goes on (after the choices the scoring's hooks asked, if any).
     pub(crate) fn refill_money(&mut self, seat: usize, shown: usize, laid: Vec<BuildingIdx>) -> Result<(), GameError> {
+        // A deck card drawn here hears the player whose turn ended as the one to move.
+        self.refilling_for = Some(seat);
         while self.money_display.len() < self.rs.rules.money_display {
             if !self.deck_ready() {
                 break;
@@ -158,9 +160,11 @@ impl Game {
                     self.then(Step::NeutralDraws { k })?;
                     return self.then(Step::RefillMoney { seat, shown, laid });
                 }
+                Some(Draw::Deck(d)) => self.deck_card_drawn(d)?,
                 None => break,
             }
         }
+        self.refilling_for = None;
         self.then(Step::Refilled { seat, shown, laid })
     }
 

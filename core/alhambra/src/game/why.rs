@@ -94,6 +94,18 @@ impl Game {
             (Decision::Turn { .. }, Action::Buy(slot)) => match self.building_display.get(slot as usize) {
                 None => format!("there is no slot {}; slots are 1 to {}", slot + 1, self.building_display.len()),
                 Some(None) => format!("slot {} of the building display is empty", slot + 1),
+                Some(Some(b)) if self.holds_odd_money(seat) => {
+                    let c = rs.yard[slot as usize];
+                    let most = self.most_payable(seat, slot).unwrap_or(0);
+                    format!(
+                        "{} in slot {} costs {} {}; seat {seat} can pay at most {most} with the cards it holds \
+                         (its money cards' scripts say when they may be paid and what they are worth)",
+                        rs.building(*b).id,
+                        slot + 1,
+                        self.price_at(slot),
+                        rs.currency_name(c),
+                    )
+                }
                 Some(Some(b)) => {
                     let c = rs.yard[slot as usize];
                     let def = rs.building(*b);
@@ -108,10 +120,20 @@ impl Game {
                     )
                 }
             },
-            (Decision::Pay { slot, .. }, Action::Pay(m)) => {
+            (Decision::Pay { slot, paid, .. }, Action::Pay(m)) => {
                 let c = rs.yard[slot as usize];
-                let (b, _) = self.slot_building(slot);
-                if !self.pays(slot, m.currency) {
+                let (b, price) = self.slot_building(slot);
+                let held = self.players[seat].hand().contains(&m);
+                if held && self.pays(slot, m.currency) {
+                    format!(
+                        "{} may not be paid now: its `can_pay` refuses it ({paid} of {price} paid so far; {})",
+                        id(m),
+                        rs.money_cards
+                            .iter()
+                            .find(|c| c.id == rs.money_str(m))
+                            .map_or("see its script".into(), |c| format!("{}: see its script", c.name))
+                    )
+                } else if !self.pays(slot, m.currency) {
                     format!(
                         "{} is {}, but {} in slot {} is paid in {}",
                         id(m),

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 
 use alhambra::files::Source;
 use alhambra::hooks::{CTX_MORE, HOOKS, SCALARS};
-use alhambra::ruleset::{BuildingType, Currency, NeutralDraw, RULE_KEYS, Scoring, TwoPlayers};
+use alhambra::ruleset::{
+    BuildingType, Currency, DeckCardFile, MoneyCardFile, NeutralDraw, RULE_KEYS, Scoring, TwoPlayers,
+};
 use alhambra::saved::SavedGame;
 use alhambra::scenario::{Expect, PlayerSpec, Scenario, ScenarioFile};
 use engine_game::doc_check::{json_keys, mentions, toml_blocks};
@@ -88,6 +90,8 @@ fn every_key_of_the_ruleset_files_is_documented() {
         field_names::<Scoring>(),
         field_names::<NeutralDraw>(),
         field_names::<TwoPlayers>(),
+        field_names::<MoneyCardFile>(),
+        field_names::<DeckCardFile>(),
     ] {
         keys.extend(fields.iter().map(|f| (*f).to_owned()));
     }

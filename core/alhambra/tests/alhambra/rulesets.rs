@@ -243,7 +243,10 @@ fn a_currency_hook_error_points_at_the_designers_own_files() {
     let err = load(&root, "cards/p.toml").unwrap_err();
     assert!(err.contains("currency florin may not define `on_points`"), "{err}");
     assert!(err.contains("g.rhai:2:19") && !err.contains("alhambra.toml"), "{err}");
-    assert!(err.contains("it may define: on_taken, on_paid (") && !err.contains('…'), "{err}");
+    assert!(
+        err.contains("it may define: on_taken, on_paid, on_pays, can_pay, on_pay_value (") && !err.contains('…'),
+        "{err}"
+    );
     std::fs::remove_file(root.path().join("cards/g.rhai")).unwrap();
     let err = load(&root, "cards/p.toml").unwrap_err();
     assert!(err.contains("p.toml:") && !err.contains("alhambra.toml"), "{err}");
