@@ -203,7 +203,43 @@ fn mutate_script(text: &str, rng: &mut Rng) -> String {
 const AL_PROBE_RULESET: &str = "id = \"probe\"\nname = \"Probe\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n\
                                 [[building]]\nid = \"probe\"\nname = \"Probe\"\nprices = [1, 2, 3]\n\
                                 points = { A = [1], B = [2, 1], C = [3, 2, 1] }\nscript = \"s.rhai\"\n\
-                                [scripts]\nrules = \"s.rhai\"\n";
+                                [scripts]\nrules = \"s.rhai\"\n\
+                                [[action]]\nid = \"poke\"\nverb = \"poke\"\ndecision = \"turn\"\nargs = [\"hand\", \"slot\"]\n\
+                                script = \"a.rhai\"\n";
+
+/// An action's script: its arguments filtered, a move and a choice.
+const AL_PROBE_ACTION: &str = "fn allowed(ctx) { ctx.args[1] > 1 }\n\
+fn on_action(ctx) {\n\
+    [#{ move: ctx.args[0].id, from: \"hand\", to: \"discard\" }, #{ choose: [\"x\", \"y\"] }]\n\
+}\n\
+fn on_choice(ctx) { #{ draw_money: 1 } }\n";
+
+/// One structural change to [`AL_PROBE_ACTION`]: a line dropped or a hostile hook added.
+fn mutate_al_action(text: &str, rng: &mut Rng) -> String {
+    let snippets = [
+        "fn legal(ctx) { 7 }",
+        "fn legal(ctx) { [[1, 2, 3]] }",
+        "fn legal(ctx) { [\"a b\", #{}] }",
+        "fn legal(ctx) { let o = []; for i in 0..5000 { o.push(`w${i}`); } o }",
+        "fn legal(ctx) { [ctx.table] }",
+        "fn allowed(ctx) { 3 }",
+        "fn allowed(ctx) { ctx.args[5].value }",
+        "fn on_action(ctx) { #{ move: ctx.args[0], from: \"hand\", to: \"alhambra\" } }",
+        "fn on_action(ctx) { #{ move: \"money\", from: \"money_display\", to: \"money_display\", in_place_of: 5 } }",
+        "fn on_action(ctx) { #{ move: \"building\", from: \"building_deck\", to: \"building_deck\", at: \"middle\" } }",
+        "fn on_price(ctx) { 1 }",
+        "fn on_action(ctx) { loop {} }",
+    ];
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let i = rng.below(lines.len() + 1);
+    match rng.below(3) {
+        0 if !lines.is_empty() => {
+            lines.remove(i.min(lines.len() - 1));
+        }
+        _ => lines.insert(i, (*rng.pick(&snippets)).to_owned()),
+    }
+    lines.join("\n") + "\n"
+}
 
 /// A script using the shared vocabulary: choices, moves, a discard, a drawn card.
 const AL_PROBE_SCRIPT: &str = "fn on_bought(ctx) {\n\
@@ -628,6 +664,8 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             write("r.toml", AL_PROBE_RULESET);
             let script = (0..times).fold(AL_PROBE_SCRIPT.to_owned(), |t, _| mutate_al_script(&t, rng));
             write("s.rhai", &script);
+            let action = (0..times).fold(AL_PROBE_ACTION.to_owned(), |t, _| mutate_al_action(&t, rng));
+            write("a.rhai", &action);
             plain(&["check", "r.toml", "--games", "2"])
         }
         "file: script" => {

@@ -10,11 +10,46 @@
 
 use crate::ruleset::{BuildingIdx, Money, Ruleset};
 
+/// The number of a word in [`Ruleset::words`], kept as two bytes so that an
+/// [`Action`] stays four bytes: the base game copies and compares actions at
+/// every decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WordId([u8; 2]);
+
+impl WordId {
+    /// The word with this number.
+    pub fn of(w: u16) -> WordId {
+        WordId(w.to_le_bytes())
+    }
+
+    /// Its number.
+    pub fn get(self) -> u16 {
+        u16::from_le_bytes(self.0)
+    }
+}
+
+/// An action of the ruleset's own (`[[action]]`) with its arguments: their
+/// texts joined by spaces, as one word of [`Ruleset::words`] (`""`: none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Act {
+    /// The action's index in [`Ruleset::actions`].
+    pub def: u8,
+    /// The arguments, as one word.
+    pub args: WordId,
+}
+
+impl Act {
+    /// The arguments' texts.
+    pub fn arg_texts(&self, rs: &Ruleset) -> Vec<String> {
+        rs.words.name(self.args.get()).split_whitespace().map(str::to_owned).collect()
+    }
+}
+
 /// What a `choose` answer names: one of the options a script offered, or a card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pick {
     /// An option name (its number in [`Ruleset::words`]).
-    Word(u16),
+    Word(WordId),
     /// A money card.
     Money(Money),
     /// A building card.
@@ -22,7 +57,7 @@ pub enum Pick {
 }
 
 /// One atomic answer to the pending decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Eq)]
 pub enum Action {
     /// Take this money card from the display.
     Take(Money),
@@ -42,9 +77,46 @@ pub enum Action {
     Choose(Pick),
     /// Discard this money card from the hand (a script's `discard_money`).
     Discard(Money),
+    /// An action of the ruleset's own.
+    Act(Act),
+}
+
+impl PartialEq for Action {
+    /// One comparison of four bytes: legal answers are compared at every decision.
+    #[inline]
+    fn eq(&self, other: &Action) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl std::hash::Hash for Action {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
 }
 
 impl Action {
+    /// The action as one number: a tag per variant (and per kind of choice), then its payload.
+    #[inline]
+    fn key(&self) -> u32 {
+        let money = |m: &Money| (u32::from(m.currency) << 16) | (u32::from(m.value) << 8) | u32::from(m.kind);
+        let (tag, payload) = match self {
+            Action::Take(m) => (0, money(m)),
+            Action::Done => (1, 0),
+            Action::Buy(slot) => (2, u32::from(*slot)),
+            Action::Pay(m) => (3, money(m)),
+            Action::Keep => (4, 0),
+            Action::Donate => (5, 0),
+            Action::Pass => (6, 0),
+            Action::Choose(Pick::Word(w)) => (7, u32::from(w.get())),
+            Action::Choose(Pick::Money(m)) => (8, money(m)),
+            Action::Choose(Pick::Building(b)) => (9, u32::from(*b)),
+            Action::Discard(m) => (10, money(m)),
+            Action::Act(a) => (11, (u32::from(a.def) << 16) | u32::from(a.args.get())),
+        };
+        (tag << 24) | payload
+    }
+
     /// The action as text.
     pub fn text(&self, rs: &Ruleset) -> String {
         match self {
@@ -55,10 +127,15 @@ impl Action {
             Action::Keep => "keep".into(),
             Action::Donate => "donate".into(),
             Action::Pass => "pass".into(),
-            Action::Choose(Pick::Word(w)) => format!("choose {}", rs.words.name(*w)),
+            Action::Choose(Pick::Word(w)) => format!("choose {}", rs.words.name(w.get())),
             Action::Choose(Pick::Money(m)) => format!("choose {}", rs.money_id(*m)),
             Action::Choose(Pick::Building(b)) => format!("choose {}", rs.building(*b).id),
             Action::Discard(m) => format!("discard {}", rs.money_id(*m)),
+            Action::Act(a) => {
+                let mut words = rs.actions[a.def as usize].verb.clone();
+                words.extend(a.arg_texts(rs));
+                words.join(" ")
+            }
         }
     }
 }
@@ -83,11 +160,26 @@ fn pick(w: &str, rs: &Ruleset) -> Result<Pick, String> {
     if let Ok(b) = rs.lookup_building(w) {
         return Ok(Pick::Building(b));
     }
-    rs.words.find(w).map(Pick::Word).ok_or_else(|| {
+    rs.words.find(w).map(|w| Pick::Word(WordId::of(w))).ok_or_else(|| {
         format!(
             "`{w}` is neither a card nor an option a choice has offered; write `choose` and one of the answers listed"
         )
     })
+}
+
+/// Whether a line no game has offered yet may still be one: `choose` or an
+/// action of the ruleset's own with well-spelt answers (what a script will
+/// offer is not known before the game runs; its spelling is).
+pub fn may_be_offered(text: &str, rs: &Ruleset) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let word_ok = |w: &&str| engine_script::words::is_option_name(w);
+    if words.first() == Some(&"choose") {
+        return words.len() > 1 && words[1..].iter().all(word_ok);
+    }
+    match engine_rules::actions::match_verb(&words, rs.actions.iter().map(|a| a.verb.as_slice())) {
+        Some((_, used)) => words.len() - used <= 2 && words[used..].iter().all(word_ok),
+        None => false,
+    }
 }
 
 /// Reads a line of action text.
@@ -96,6 +188,18 @@ pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
     let Some((&verb, rest)) = words.split_first() else {
         return Err(format!("empty action; {USAGE}"));
     };
+    if let Some((def, used)) = engine_rules::actions::match_verb(&words, rs.actions.iter().map(|a| a.verb.as_slice())) {
+        let verb = rs.actions[def].verb.join(" ");
+        let args = &words[used..];
+        if args.len() > 2 {
+            return Err(format!("`{verb}` takes at most two arguments"));
+        }
+        let joined = args.join(" ");
+        let w = rs.words.find(&joined).ok_or_else(|| {
+            format!("`{joined}` is not what `{verb}` takes now; write `{verb}` and one of the answers listed")
+        })?;
+        return Ok(Line { actions: vec![Action::Act(Act { def: def as u8, args: WordId::of(w) })], stop: false });
+    }
     let money = |w: &str| rs.lookup_money(w);
     let mut actions = Vec::new();
     let mut stop = false;
@@ -153,7 +257,23 @@ pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
                 }
             }
         }
-        _ => return Err(format!("unknown action `{verb}`; {USAGE}")),
+        _ if rs.actions.is_empty() => return Err(format!("unknown action `{verb}`; {USAGE}")),
+        _ => {
+            let own: Vec<String> = rs.actions.iter().map(|a| format!("{} …", a.verb.join(" "))).collect();
+            return Err(format!("unknown action `{verb}`; {USAGE}; this ruleset's own: {}", own.join(", ")));
+        }
     }
     Ok(Line { actions, stop })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every decision copies and compares its legal actions: the base game's
+    /// instruction budget counts on four bytes, whatever the vocabulary adds.
+    #[test]
+    fn an_action_stays_four_bytes() {
+        assert_eq!(std::mem::size_of::<Action>(), 4);
+    }
 }

@@ -107,13 +107,38 @@ impl GreedyBot {
     }
 
     /// How much the bot likes buying the building in `slot`.
-    /// Where `seat` stands once `action` is played: its points, then a tenth of its money.
+    /// Where `seat` stands once `action` is played ([`GreedyBot::standing`]):
+    /// a script's questions that follow for the seat answered the same way,
+    /// and another action of the same turn worth a good take (3 points).
     fn after(game: &Game, seat: usize, action: Action) -> f64 {
         let mut next = game.clone();
         if next.apply(action).is_err() {
             return f64::NEG_INFINITY;
         }
-        f64::from(next.scores()[seat].total) + 0.1 * f64::from(next.player(seat).money())
+        for _ in 0..8 {
+            let Some(&d) = next.pending() else { break };
+            if d.seat() != seat || !matches!(d, Decision::Choose { .. } | Decision::Discard { .. }) {
+                break;
+            }
+            let legal = next.legal_actions().to_vec();
+            let best = best_by(&legal, |a| {
+                let mut n = next.clone();
+                if n.apply(*a).is_err() { f64::NEG_INFINITY } else { Self::standing(&n, seat) }
+            });
+            if next.apply(best).is_err() {
+                return f64::NEG_INFINITY;
+            }
+        }
+        let again = matches!(game.pending(), Some(Decision::Turn { .. }))
+            && matches!(next.pending(), Some(&Decision::Turn { seat: s }) if s == seat);
+        Self::standing(&next, seat) + if again { 3.0 } else { 0.0 }
+    }
+
+    /// Where `seat` stands: its points, then half a point per building (what
+    /// scores at the coming scorings) and a tenth of a point per unit of money.
+    fn standing(game: &Game, seat: usize) -> f64 {
+        let p = game.player(seat);
+        f64::from(game.scores()[seat].total) + 0.5 * p.buildings.len() as f64 + 0.1 * f64::from(p.money())
     }
 
     fn buy_value(game: &Game, seat: usize, slot: u8) -> f64 {
@@ -161,6 +186,8 @@ impl Bot<Game> for GreedyBot {
             Decision::Turn { .. } => best_by(legal, |a| match *a {
                 Action::Take(m) => 0.8 * f64::from(Self::take_total(game, m, 0)),
                 Action::Buy(slot) => Self::buy_value(game, seat, slot),
+                // An action of the ruleset's own: what it gains, by the same measure as a script's question.
+                Action::Act(_) => Self::after(game, seat, *a) - Self::standing(game, seat),
                 _ => 0.0,
             }),
             // A script's question: the answer after which the seat stands best (points, then money).

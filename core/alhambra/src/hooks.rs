@@ -57,6 +57,9 @@ pub enum Hook {
     CanPay,
     PayValue,
     Drawn,
+    Legal,
+    Allowed,
+    Action,
 }
 
 const SCORE: usize = Hook::Score as usize;
@@ -256,6 +259,27 @@ pub static HOOKS: &[HookSpec] = &[
         "on_drawn",
         "a deck card's: called when it is drawn from the money deck (ctx.event: seat, the player to move); then it leaves the game; events return () or effects"
     ),
+    HookSpec {
+        name: "legal",
+        arity: 1,
+        range: None,
+        effects: false,
+        results: &[],
+        doc: "an action's: the arguments the player to move may give it now (ctx.action: its id): a list, each \
+              entry () for none, a value (a card id, a slot) or a list of values; an empty list: not offered",
+    },
+    HookSpec {
+        name: "allowed",
+        arity: 1,
+        range: None,
+        effects: false,
+        results: &[],
+        doc: "an action's with `args` kinds: whether these arguments (ctx.args) may be given now; return true or false",
+    },
+    event_hook!(
+        "on_action",
+        "an action's: what it does (ctx.action: its id, ctx.args: the arguments given); returns () or effects"
+    ),
 ];
 
 /// The effects an event hook's map may name, with their keys and literal values.
@@ -276,8 +300,8 @@ pub static EFFECTS: &[EffectSpec] = &[
     EffectSpec { name: "discard_money", keys: &["seat"], values: &[] },
     EffectSpec {
         name: "move",
-        keys: &["from", "to", "seat", "from_seat", "to_seat", "slot", "to_slot"],
-        values: &[("from", ZONES), ("to", ZONES)],
+        keys: &["from", "to", "seat", "from_seat", "to_seat", "slot", "to_slot", "at", "in_place_of"],
+        values: &[("from", ZONES), ("to", ZONES), ("at", &["top", "bottom"])],
     },
 ];
 
@@ -291,6 +315,7 @@ pub static ZONES: &[&str] = &[
     "money_deck",
     "discard",
     "buildings",
+    "alhambra",
     "building_display",
     "building_deck",
     "neutral",
@@ -324,6 +349,8 @@ pub static MAP_KEYS: &[&str] = &[
     "to_seat",
     "slot",
     "to_slot",
+    "at",
+    "in_place_of",
 ];
 
 /// The hooks a money script (a currency's or a money card's) may define: money
@@ -331,9 +358,12 @@ pub static MAP_KEYS: &[&str] = &[
 /// for how much they may be paid.
 pub static CURRENCY_HOOKS: &[Hook] = &[Hook::Taken, Hook::Paid, Hook::Pays, Hook::CanPay, Hook::PayValue];
 /// The hooks only money or deck cards have.
-static CARD_ONLY_HOOKS: &[Hook] = &[Hook::CanPay, Hook::PayValue, Hook::Drawn];
+static CARD_ONLY_HOOKS: &[Hook] =
+    &[Hook::CanPay, Hook::PayValue, Hook::Drawn, Hook::Legal, Hook::Allowed, Hook::Action];
 /// The hooks a deck card's script may define.
 pub static DECK_HOOKS: &[Hook] = &[Hook::Drawn];
+/// The hooks an action's script may define.
+pub static ACTION_HOOKS: &[Hook] = &[Hook::Legal, Hook::Allowed, Hook::Action, Hook::Choice];
 
 /// The documentation page of these hooks, named in script errors' hints.
 pub const DOCS_PAGE: &str = "docs/alhambra.md";
@@ -364,6 +394,8 @@ pub static CTX_MORE: &[&str] = &[
     "choice",
     "chosen",
     "tag",
+    "action",
+    "args",
 ];
 /// What every card hook's `ctx` holds; a hook's own member is added per hook ([`ctx_of`]).
 macro_rules! card_ctx {
@@ -384,7 +416,9 @@ pub fn ctx_of(hook: usize) -> &'static [&'static str] {
         h if h == Hook::TakeLimit as usize => card_ctx!("limit"),
         h if h == Hook::Price as usize || h == Hook::Pays as usize => card_ctx!("target"),
         h if h == Hook::Points as usize => card_ctx!("scoring"),
-        h if h == Hook::Choice as usize => card_ctx!("choice", "chosen", "tag"),
+        h if h == Hook::Choice as usize => card_ctx!("choice", "chosen", "tag", "action"),
+        h if h == Hook::Legal as usize => card_ctx!("action"),
+        h if h == Hook::Allowed as usize || h == Hook::Action as usize => card_ctx!("action", "args"),
         _ => EVENT,
     }
 }
@@ -504,6 +538,8 @@ pub struct Hooks {
     deck_masks: Vec<HookMask>,
     /// The rules script's owner and its bits (0 without one).
     rules: (usize, HookMask),
+    /// Per action of the ruleset: a bit per hook its script defines.
+    action_masks: Vec<HookMask>,
     /// Every type's, currency's and the rules script's bits: 0 when nothing has a script, so a game pays nothing for them.
     union: HookMask,
 }
@@ -580,6 +616,7 @@ impl Hooks {
         currencies: &[(String, Option<Source>)],
         deck: &[(String, Option<Source>)],
         rules: Option<&Source>,
+        actions: &[(String, Source)],
     ) -> Result<Hooks, Vec<LoadError>> {
         let mut host = ScriptHost::new(HOOKS, SCALARS, CTX_MORE, Limits::default(), |lib| {
             // `ctx.player_counter("name")`: the owner's counter of that name, 0 if never set.
@@ -603,6 +640,11 @@ impl Hooks {
         let first_deck = FIRST_TYPE + types.len() + currencies.len();
         let rules_owner = first_deck + deck.len();
         errors.extend(host.add_owner("the rules script", rules));
+        // The actions' scripts come after it.
+        let first_action = rules_owner + 1;
+        for (name, source) in actions {
+            errors.extend(host.add_owner(name, Some(source)));
+        }
         if errors.is_empty() {
             for (owner, hook, source) in [(SCORE, SCORE, score), (NEUTRAL, NEUTRAL, neutral)] {
                 if !host.listens(hook, owner) {
@@ -622,6 +664,7 @@ impl Hooks {
         let may = |owner: usize, h: usize| match owner {
             SCORE => h == SCORE,
             NEUTRAL => h == NEUTRAL,
+            o if o >= first_action => ACTION_HOOKS.iter().any(|c| *c as usize == h),
             o if o < FIRST_TYPE + types.len() || o == rules_owner => {
                 h > NEUTRAL && !CARD_ONLY_HOOKS.iter().any(|c| *c as usize == h)
             }
@@ -632,6 +675,7 @@ impl Hooks {
             .into_iter()
             .chain(types.iter().chain(currencies).chain(deck).map(|(_, s)| s.as_ref()))
             .chain([rules])
+            .chain(actions.iter().map(|(_, s)| Some(s)))
             .collect();
         for (owner, source) in sources.iter().enumerate() {
             let Some(source) = source else { continue };
@@ -644,6 +688,7 @@ impl Hooks {
                         NEUTRAL => "the neutral collector's script".to_owned(),
                         o if o < FIRST_TYPE + types.len() => types[o - FIRST_TYPE].0.clone(),
                         o if o == rules_owner => "the rules script".to_owned(),
+                        o if o >= first_action => actions[o - first_action].0.clone(),
                         o if o >= first_deck => deck[o - first_deck].0.clone(),
                         o => currencies[o - FIRST_TYPE - types.len()].0.clone(),
                     };
@@ -665,10 +710,16 @@ impl Hooks {
         let currency_masks: Vec<HookMask> = (0..currencies.len()).map(|c| mask(FIRST_TYPE + types.len() + c)).collect();
         let deck_masks: Vec<HookMask> = (0..deck.len()).map(|d| mask(first_deck + d)).collect();
         let rules_mask = mask(rules_owner);
-        let union = type_masks.iter().chain(&currency_masks).chain(&deck_masks).fold(rules_mask, |m, b| m | b);
+        let action_masks: Vec<HookMask> = (0..actions.len()).map(|a| mask(first_action + a)).collect();
+        let union = type_masks
+            .iter()
+            .chain(&currency_masks)
+            .chain(&deck_masks)
+            .chain(&action_masks)
+            .fold(rules_mask, |m, b| m | b);
         let member = |name| CTX_MORE.iter().position(|m| *m == name);
         let (card, target) = (member("card"), member("target"));
-        let owners = rules_owner + 1;
+        let owners = first_action + actions.len();
         let card_and_target_only = (0..owners)
             .map(|o| {
                 let only = |h: usize| {
@@ -686,6 +737,7 @@ impl Hooks {
             currency_masks,
             deck_masks,
             rules: (rules_owner, rules_mask),
+            action_masks,
             union,
         })
     }
@@ -730,6 +782,17 @@ impl Hooks {
     #[inline]
     pub fn rules_listen(&self, hook: Hook) -> bool {
         has_hook(self.rules.1, hook as usize)
+    }
+
+    /// True when action `a`'s script defines `hook`.
+    #[inline]
+    pub fn action_listens(&self, hook: Hook, a: usize) -> bool {
+        self.action_masks.get(a).is_some_and(|&m| has_hook(m, hook as usize))
+    }
+
+    /// The script owner of action `a`.
+    pub fn action_owner(&self, a: usize) -> usize {
+        self.rules.0 + 1 + a
     }
 
     /// The rules script's owner number.

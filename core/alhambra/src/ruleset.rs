@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use engine_rules::actions::ActionEntry;
 use engine_rules::chain::{ChainFile, read_chain, relocate, resolve_spec};
 use engine_rules::doc::TomlDoc;
 use engine_rules::rules;
@@ -334,6 +335,8 @@ pub(crate) struct RulesetFile {
     money_card: Option<Vec<MoneyCardFile>>,
     /// Cards of the money deck that are not money (a caravan), each with a pile and a script.
     deck_card: Option<Vec<DeckCardFile>>,
+    /// Actions of the ruleset's own (a verb, when it is offered, its arguments, its script).
+    action: Option<Vec<ActionEntry>>,
     /// The building display.
     yard: Option<YardFile>,
     /// The building types, one table each (patched by id along `extends`).
@@ -349,7 +352,7 @@ pub(crate) struct RulesetFile {
 type Link = engine_rules::chain::Link<RulesetFile>;
 
 impl ChainFile for RulesetFile {
-    const SHAPE_HELP: &'static str = "a ruleset has id, game, name, extends, [rules], [money], [[money_card]], [[deck_card]], [yard], [[building]], [[scoring]], [scripts] and [two_players] (cards/alhambra/alhambra.toml shows them all)";
+    const SHAPE_HELP: &'static str = "a ruleset has id, game, name, extends, [rules], [money], [[money_card]], [[deck_card]], [[action]], [yard], [[building]], [[scoring]], [scripts] and [two_players] (cards/alhambra/alhambra.toml shows them all)";
 
     fn extends(&self) -> Option<&str> {
         self.extends.as_deref()
@@ -439,6 +442,56 @@ pub struct Ruleset {
     record_kinds: Vec<Arc<str>>,
     /// The option names scripts' choices offered (`burn`, `keep`), shared by every game of the ruleset.
     pub words: engine_script::words::Words,
+    /// The ruleset's own actions (`[[action]]`), in file order.
+    pub actions: Vec<ActionDef>,
+}
+
+/// An action of the ruleset's own, as play needs it.
+#[derive(Clone, Debug)]
+pub struct ActionDef {
+    /// Its id (`ctx.action`).
+    pub id: String,
+    /// Its name on a button.
+    pub name: String,
+    /// The words it is written with.
+    pub verb: Vec<String>,
+    /// The kinds of the arguments the engine lists (none: the script's `legal` lists them).
+    pub args: Vec<ArgKind>,
+    /// Whether the turn ends after it.
+    pub ends_turn: bool,
+}
+
+/// What an action's argument is, when the engine lists the candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A building display slot (from 1).
+    Slot,
+    /// A money card of the actor's hand.
+    Hand,
+    /// A money card of the money display.
+    MoneyDisplay,
+    /// A building of the actor's Alhambra (its id).
+    Building,
+}
+
+/// The argument kinds, as files write them.
+pub const ARG_KINDS: &[&str] = &["slot", "hand", "money_display", "building"];
+/// The decisions at which an action may be offered.
+pub const ACTION_DECISIONS: &[&str] = &["turn"];
+/// The notation's own verbs, which an action may not take.
+pub const BUILTIN_VERBS: &[&str] = &["take", "done", "buy", "pay", "keep", "donate", "pass", "choose", "discard"];
+
+impl ArgKind {
+    /// The kind a file names.
+    pub fn of(name: &str) -> Option<ArgKind> {
+        Some(match name {
+            "slot" => ArgKind::Slot,
+            "hand" => ArgKind::Hand,
+            "money_display" => ArgKind::MoneyDisplay,
+            "building" => ArgKind::Building,
+            _ => return None,
+        })
+    }
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -522,6 +575,8 @@ struct Tables<'a> {
     /// `[[money_card]]` and `[[deck_card]]`, each from the nearest file that has the list.
     money_card: Option<(&'a TomlDoc, &'a Vec<MoneyCardFile>)>,
     deck_card: Option<(&'a TomlDoc, &'a Vec<DeckCardFile>)>,
+    /// `[[action]]`, from the nearest file that has the list.
+    action: Option<(&'a TomlDoc, &'a Vec<ActionEntry>)>,
 }
 
 impl<'a> Tables<'a> {
@@ -559,6 +614,7 @@ impl<'a> Tables<'a> {
             two,
             money_card: nearest(chain, |f| f.money_card.as_ref()),
             deck_card: nearest(chain, |f| f.deck_card.as_ref()),
+            action: nearest(chain, |f| f.action.as_ref()),
         };
         for (k, link) in chain.iter().rev().enumerate() {
             t.patch(&link.file, &link.doc, k == 0, errors);
@@ -1081,6 +1137,23 @@ fn check_scorings(rules: &Rules, t: &Tables, errors: &mut Vec<LoadError>) {
     }
 }
 
+/// `[[action]]`: ids, verbs that collide with nothing, decisions and argument kinds the game has.
+fn check_actions(t: &Tables, errors: &mut Vec<LoadError>) {
+    let Some((doc, list)) = t.action else { return };
+    for (i, a) in list.iter().enumerate() {
+        if let Err(e) = check_id(&a.id) {
+            errors.push(doc.error(&format!("action.{i}.id"), e));
+        } else if list[..i].iter().any(|o| o.id == a.id) {
+            errors.push(doc.error(&format!("action.{i}.id"), format!("two actions have the id `{}`", a.id)));
+        }
+        if let Err((key, message)) =
+            engine_rules::actions::check(a, &list[..i], ACTION_DECISIONS, ARG_KINDS, BUILTIN_VERBS)
+        {
+            errors.push(doc.error(&format!("action.{i}.{key}"), message));
+        }
+    }
+}
+
 /// Compiles the scoring and neutral-collector scripts and the scripts of the
 /// building types and currencies that name one; `None` (with errors) when they fail.
 fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadError>) -> Option<Hooks> {
@@ -1138,9 +1211,18 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
             card_keys.push((doc, key));
         }
     }
+    let mut actions: Vec<(String, Source)> = Vec::new();
+    if let Some((doc, list)) = t.action {
+        for (i, a) in list.iter().enumerate() {
+            let key = format!("action.{i}.script");
+            if let Some(s) = script(doc, &key, &a.script, errors) {
+                actions.push((format!("action {}", a.id), s));
+            }
+        }
+    }
     match (score, neutral, errors.len() == before) {
         (Some(score), Some(neutral), true) => {
-            match Hooks::load(&score, &neutral, &types, &currencies, &deck, rules.as_ref()) {
+            match Hooks::load(&score, &neutral, &types, &currencies, &deck, rules.as_ref(), &actions) {
                 Ok(h) => Some(h),
                 Err(e) => {
                     // An error with no line (a script that cannot be read) points at the key that names it:
@@ -1161,6 +1243,11 @@ fn load_hooks(t: &Tables, root: Option<&std::path::Path>, errors: &mut Vec<LoadE
                     }
                     for ((_, s), (doc, key)) in currencies[printed..].iter().chain(&deck).zip(&card_keys) {
                         keys.extend(s.as_ref().map(|s| (s.to_string(), *doc, key.clone())));
+                    }
+                    if let Some((doc, _)) = t.action {
+                        for (i, (_, s)) in actions.iter().enumerate() {
+                            keys.push((s.to_string(), doc, format!("action.{i}.script")));
+                        }
                     }
                     errors.extend(e.into_iter().map(|e| match keys.iter().find(|(file, _, _)| *file == e.file) {
                         Some((_, doc, key)) => relocate_missing(e, doc, key),
@@ -1238,6 +1325,20 @@ fn build(
             script_texts.push((format!("deck card {}", card.id), text));
         }
     }
+    let mut actions = Vec::new();
+    for (doc, a) in t.action.iter().flat_map(|(d, l)| l.iter().map(move |a| (*d, a))) {
+        parts.push(format!("{a:?}"));
+        let text = doc.source.join(&a.script).read().unwrap_or_default();
+        parts.push(format!("action {}:{}", a.id, text));
+        script_texts.push((format!("action {}", a.id), text));
+        actions.push(ActionDef {
+            id: a.id.clone(),
+            name: a.name.clone().unwrap_or_else(|| a.verb.clone()),
+            verb: a.words(),
+            args: a.args.iter().map(|k| ArgKind::of(k).expect("checked")).collect(),
+            ends_turn: a.ends_turn.unwrap_or(true),
+        });
+    }
     let kinds = money_kinds(money, &money_cards, two.money_copies);
     let odd_money = kinds.iter().any(|k| {
         k.card.currency == ANY_CURRENCY
@@ -1273,6 +1374,7 @@ fn build(
         fingerprint,
         script_texts,
         words: Default::default(),
+        actions,
     })
 }
 
@@ -1295,6 +1397,7 @@ impl Ruleset {
         let yard_slots = yard_slots(&t, &mut errors);
         let buildings = building_cards(&t, &mut errors);
         check_scorings(&rules, &t, &mut errors);
+        check_actions(&t, &mut errors);
         let hooks = load_hooks(&t, root.as_deref(), &mut errors);
         if !errors.is_empty() {
             return Err(LoadErrors(errors));

@@ -24,13 +24,48 @@ use crate::game::{Decision, Draw, Game, Player};
 use crate::rng;
 use crate::ruleset::{BuildingIdx, Money, Ruleset};
 
+/// A building a scenario's seat owns: its id (or type), or a table with its history.
+#[derive(Clone, Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum BuildingSpec {
+    /// A card id (`garden10`) or a type (`garden`).
+    Id(String),
+    /// A card with its history.
+    Held(HeldBuilding),
+}
+
+/// A building with its history (`ctx.table`'s `bought` and `exact`).
+#[derive(Clone, Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeldBuilding {
+    /// A card id (`garden10`) or a type (`garden`).
+    pub id: String,
+    /// It was bought with an exact payment.
+    #[serde(default)]
+    pub exact: bool,
+    /// The turn it was acquired in (0: before the first).
+    #[serde(default)]
+    pub bought: u32,
+}
+
+impl BuildingSpec {
+    /// The card id or type, the turn acquired, bought exactly.
+    fn parts(&self) -> (&str, u32, bool) {
+        match self {
+            BuildingSpec::Id(id) => (id, 0, false),
+            BuildingSpec::Held(h) => (&h.id, h.bought, h.exact),
+        }
+    }
+}
+
 engine_game::scenario_seat! {
     /// One seat of a scenario (or the neutral collector).
     pub struct PlayerSpec {
         /// Money in hand.
         pub hand: Vec<String>,
-        /// Buildings owned: card ids (`garden10`) or types (`garden`: any card of it left, the cheapest first).
-        pub buildings: Vec<String>,
+        /// Buildings owned: card ids (`garden10`) or types (`garden`: any card of it left, the cheapest
+        /// first), or tables with their history (`{ id = "arcades4", exact = true, bought = 3 }`).
+        pub buildings: Vec<BuildingSpec>,
         /// Points from earlier scorings.
         pub score: i32,
         /// Per building type id: the seat's counter of the type (a script's `counter` effect).
@@ -246,10 +281,10 @@ impl Scenario {
     /// Every building the file names by its own id (not by its type's), in any list.
     fn named(&self, rs: &Ruleset) -> Vec<BuildingIdx> {
         let f = &self.file;
-        let seats = f.players.iter().chain(&f.neutral).flat_map(|p| &p.buildings);
+        let seats = f.players.iter().chain(&f.neutral).flat_map(|p| p.buildings.iter().map(|b| b.parts().0));
         seats
-            .chain(&f.building_display)
-            .chain(&f.building_deck)
+            .chain(f.building_display.iter().map(String::as_str))
+            .chain(f.building_deck.iter().map(String::as_str))
             .filter(|id| rs.lookup_type(id).is_none())
             .filter_map(|id| rs.lookup_building(id).ok())
             .collect()
@@ -298,9 +333,17 @@ impl Scenario {
                 }
                 p.gain_money(self.take_money(rs, &mut pools.money, id, &format!("{base}.hand.{i}"))?);
             }
-            for (i, id) in spec.buildings.iter().enumerate() {
+            for (i, held) in spec.buildings.iter().enumerate() {
+                let (id, bought, exact) = held.parts();
+                let now = f.turn.unwrap_or(1);
+                if bought > now {
+                    return Err(self.err(
+                        &format!("{base}.buildings.{i}"),
+                        format!("bought in turn {bought}, after the scenario's turn {now}"),
+                    ));
+                }
                 let b = self.take_building(rs, pools, id, &format!("{base}.buildings.{i}"))?;
-                p.add_building(rs, b);
+                p.add_building_with(rs, b, bought, exact);
             }
             if spec.score != 0 {
                 game.earned[c].add("earlier", spec.score);
@@ -461,12 +504,8 @@ impl Scenario {
         let lists = [("legal", &e.legal), ("legal_includes", &e.legal_includes), ("legal_excludes", &e.legal_excludes)];
         for (key, list) in lists {
             for (i, a) in list.iter().flatten().enumerate() {
-                // An option a script will offer is not known before the game runs; its spelling is.
-                let option = a
-                    .strip_prefix("choose ")
-                    .is_some_and(|w| w.split_whitespace().all(engine_script::words::is_option_name));
                 if let Err(why) = crate::actions::parse_line(a, rs)
-                    && !option
+                    && !crate::actions::may_be_offered(a, rs)
                 {
                     return Err(self
                         .err(&format!("expect.{key}.{i}"), format!("`{a}` is not an action: {why}"))

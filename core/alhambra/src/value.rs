@@ -762,6 +762,10 @@ impl Features for Game {
             // A script's question has no model of its own: the answer is played and the position judged.
             return engine_play::value::by_playing(self, action, model, scratch);
         }
+        if !self.rules().actions.is_empty() && self.legal.iter().any(|a| matches!(a, Action::Act(_))) {
+            // One scale for every answer: an action of the ruleset's own is judged by playing it, so all are.
+            return engine_play::value::by_playing(self, action, model, scratch);
+        }
         Judge::new(self, d.seat(), &model.weights).action(d, action)
     }
 
@@ -772,7 +776,8 @@ impl Features for Game {
             out.resize(actions.len(), 0.0);
             return;
         };
-        if let Decision::Choose { .. } | Decision::Discard { .. } = d {
+        let own = actions.iter().any(|a| matches!(a, Action::Act(_)));
+        if matches!(d, Decision::Choose { .. } | Decision::Discard { .. }) || own {
             out.extend(actions.iter().map(|&a| engine_play::value::by_playing(self, a, model, scratch)));
             return;
         }

@@ -83,10 +83,13 @@ pub struct NextScoringView {
 pub struct PendingView {
     /// Who must answer.
     pub seat: usize,
-    /// Its name (`turn`, `take`, `pay`, `donate`).
+    /// Its name (`turn`, `take`, `pay`, `donate`, `choose`, `discard`).
     pub decision: String,
     /// What to do, in words.
     pub task: String,
+    /// The card whose script asks (`choose`, `discard`); `None` for the rules' own decisions and the rules script's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
     /// The legal answers in the action notation (only for the seat deciding, or an observer).
     pub legal: Vec<String>,
 }
@@ -189,6 +192,7 @@ impl Game {
             seat: d.seat(),
             decision: d.name().to_owned(),
             task: self.task(d),
+            by: self.asked_by(),
             // Another seat's answers would name its hidden money (what it can pay with).
             legal: if viewer.is_none_or(|v| v == d.seat()) {
                 self.legal.iter().map(|a| a.text(rs)).collect()
@@ -306,7 +310,7 @@ impl Game {
                     Action::Donate => ("donate", None, None, format!("Give it to {}", rs.two_players.neutral)),
                     Action::Pass => ("pass", None, None, "Pass".to_owned()),
                     Action::Choose(Pick::Word(w)) => {
-                        let w = rs.words.name(w);
+                        let w = rs.words.name(w.get());
                         ("choose", Some(w.to_string()), None, format!("Choose {w}"))
                     }
                     Action::Choose(Pick::Money(m)) => {
@@ -316,6 +320,13 @@ impl Game {
                         let def = rs.building(b);
                         let label = format!("Choose the {} {}", rs.types[def.kind as usize].name, def.price);
                         ("choose", Some(def.id.clone()), None, label)
+                    }
+                    Action::Act(act) => {
+                        let def = &rs.actions[act.def as usize];
+                        let args = act.arg_texts(rs);
+                        let label =
+                            if args.is_empty() { def.name.clone() } else { format!("{} {}", def.name, args.join(" ")) };
+                        ("act", args.first().cloned(), None, label)
                     }
                     Action::Discard(m) => {
                         ("discard", Some(rs.money_id(m)), Some("hand"), format!("Discard {}", money_name(m)))

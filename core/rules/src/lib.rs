@@ -5,6 +5,7 @@
 //! ([`keys`]). No game's rules live here.
 #![warn(missing_docs)]
 
+pub mod actions;
 pub mod chain;
 pub mod diff;
 pub mod doc;

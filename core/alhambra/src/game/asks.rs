@@ -16,7 +16,7 @@ use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use super::scripts::{Heard, Listener, s};
 use super::{Decision, Game};
-use crate::actions::{Action, Pick};
+use crate::actions::{Action, Pick, WordId};
 use crate::error::GameError;
 use crate::hooks::Hook;
 use crate::ruleset::BuildingIdx;
@@ -52,6 +52,8 @@ pub(crate) enum Step {
     Refilled { seat: usize, shown: usize, laid: Vec<BuildingIdx> },
     /// The next seat's turn begins (or the game stops, stalled).
     NextTurn { seat: usize },
+    /// After an action of the ruleset's own: the turn ends, or the seat acts again.
+    Acted { seat: usize, ends_turn: bool },
     /// After the final scoring: `on_game_end`.
     GameEnd,
     /// The game is over.
@@ -101,6 +103,21 @@ pub(crate) enum From {
     BuildingDisplay,
 }
 
+/// `then!(game, Step::X { .. }, game.x(..))`: runs the step now by a direct
+/// call (the base game's path: no step is made), or keeps it for after the
+/// choice a hook just asked.
+macro_rules! then {
+    ($game:expr, $step:expr, $now:expr) => {
+        if $game.asked() {
+            $game.fresh.push($crate::game::asks::Work::Step($step));
+            Ok(())
+        } else {
+            $now
+        }
+    };
+}
+pub(crate) use then;
+
 impl Game {
     /// Runs `step` now, or keeps it for after the choice a hook just asked.
     #[inline]
@@ -122,19 +139,8 @@ impl Game {
     fn run_step(&mut self, step: Step) -> Result<(), GameError> {
         match step {
             Step::Acquire { seat, slot, donate, exact } => self.acquire(seat, slot, donate, exact),
-            Step::Bought { seat, exact } => {
-                if exact {
-                    self.pending = Some(Decision::Turn { seat });
-                    Ok(())
-                } else {
-                    self.action_done(seat)
-                }
-            }
-            Step::EndTurn { seat } => {
-                // An extra action granted as the turn ends would never end it.
-                self.extra_actions = 0;
-                self.end_turn(seat)
-            }
+            Step::Bought { seat, exact } => self.bought(seat, exact),
+            Step::EndTurn { seat } => self.end_turn_now(seat),
             Step::RefillMoney { seat, shown, laid } => self.refill_money(seat, shown, laid),
             Step::NeutralDraws { k } => {
                 let name = self.rs.scorings[k as usize].name.clone();
@@ -142,6 +148,11 @@ impl Game {
             }
             Step::Refilled { seat, shown, laid } => self.refilled(seat, shown, &laid),
             Step::NextTurn { seat } => self.next_turn(seat),
+            Step::Acted { seat, ends_turn: true } => self.action_done(seat),
+            Step::Acted { seat, ends_turn: false } => {
+                self.pending = Some(Decision::Turn { seat });
+                Ok(())
+            }
             Step::GameEnd => self.game_end(),
             Step::Over => {
                 self.over = true;
@@ -247,7 +258,7 @@ impl Game {
     pub(super) fn ask_legal(&self, out: &mut Vec<Action>) {
         let Some(ask) = &self.asking else { return };
         match &ask.kind {
-            AskKind::Options(options) => out.extend(options.iter().map(|&w| Action::Choose(Pick::Word(w)))),
+            AskKind::Options(options) => out.extend(options.iter().map(|&w| Action::Choose(Pick::Word(WordId::of(w))))),
             AskKind::Cards { .. } => {
                 for p in self.candidates(ask) {
                     let a = Action::Choose(p);
@@ -276,7 +287,15 @@ impl Game {
         match action {
             Action::Pass => return self.answered(*ask),
             Action::Choose(p) => {
-                self.event(Some(seat), |g| format!("seat {seat} chooses {}", g.pick_name(p)));
+                // A hand is secret: the others read only that a card of it was chosen.
+                if let AskKind::Cards { from: From::Hand, .. } = ask.kind {
+                    let public = || format!("seat {seat} chooses a card of its hand");
+                    self.private_event(Some(seat), &[seat], public, |g| {
+                        format!("seat {seat} chooses {}", g.pick_name(p))
+                    });
+                } else {
+                    self.event(Some(seat), |g| format!("seat {seat} chooses {}", g.pick_name(p)));
+                }
                 ask.picked.push(p);
                 ask.left -= 1;
                 let more =
@@ -313,7 +332,7 @@ impl Game {
             return Ok(());
         }
         let choice = match ask.picked.first() {
-            Some(&Pick::Word(w)) if matches!(ask.kind, AskKind::Options(_)) => s(&self.rs.words.name(w)),
+            Some(&Pick::Word(w)) if matches!(ask.kind, AskKind::Options(_)) => s(&self.rs.words.name(w.get())),
             _ => Dynamic::UNIT,
         };
         let chosen: Array = ask
@@ -369,6 +388,7 @@ impl Game {
             Heard::Building(b, ..) => self.rs.building(b).id.clone(),
             Heard::Money(m) => self.rs.money_id(m),
             Heard::Rules => "rules".to_owned(),
+            Heard::Action(a) => self.rs.actions[a as usize].id.clone(),
             Heard::Deck(d) => self.rs.deck_cards[d as usize].id.clone(),
         }
     }
@@ -382,15 +402,15 @@ impl Game {
         }
     }
 
-    /// The card whose choice is being asked, if any (the JSON state's `pending.by`).
+    /// The card whose choice is being asked, if a card's (the JSON state's `pending.by`).
     pub fn asked_by(&self) -> Option<String> {
-        self.asking.as_ref().map(|a| self.card_name(&a.by))
+        self.asking.as_ref().filter(|a| !matches!(a.by.card, Heard::Rules)).map(|a| self.card_name(&a.by))
     }
 
     /// An answer as the log names it.
     pub(super) fn pick_name(&self, p: Pick) -> String {
         match p {
-            Pick::Word(w) => self.rs.words.name(w).to_string(),
+            Pick::Word(w) => self.rs.words.name(w.get()).to_string(),
             Pick::Money(m) => self.rs.money_id(m),
             Pick::Building(b) => self.rs.building(b).id.clone(),
         }
@@ -465,6 +485,7 @@ impl Game {
             Heard::Building(..) => l.kind.is_some_and(|t| hooks.type_listens(hook, t)),
             Heard::Money(m) => hooks.currency_listens(hook, self.rs.money[m.kind as usize].script),
             Heard::Rules => hooks.rules_listen(hook),
+            Heard::Action(a) => hooks.action_listens(hook, a as usize),
             Heard::Deck(d) => hooks.deck_listens(hook, d as usize),
         }
     }

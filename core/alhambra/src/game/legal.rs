@@ -2,7 +2,7 @@
 //! decision, worked out once per decision, and [`Game::apply`], which checks an
 //! action against them and applies it.
 
-use super::asks::Step;
+use super::asks::{Step, then};
 use super::scripts::{int, payload, s};
 use super::{Decision, Event, Game};
 use crate::actions::Action;
@@ -167,6 +167,9 @@ impl Game {
             }
             Decision::Choose { .. } | Decision::Discard { .. } => self.ask_legal(out),
         }
+        if !self.rs.actions.is_empty() {
+            self.custom_legal(out)?;
+        }
         Ok(())
     }
 
@@ -235,11 +238,12 @@ impl Game {
                     self.pending = Some(Decision::Donate { seat, slot, exact });
                     return Ok(());
                 }
-                self.then(Step::Acquire { seat, slot, donate: false, exact })
+                then!(self, Step::Acquire { seat, slot, donate: false, exact }, self.acquire(seat, slot, false, exact))
             }
             (Decision::Donate { seat, slot, exact }, Action::Keep | Action::Donate) => {
                 self.acquire(seat, slot, action == Action::Donate, exact)
             }
+            (Decision::Turn { seat }, Action::Act(a)) => self.act(seat, a),
             (Decision::Choose { .. } | Decision::Discard { .. }, a) => self.answer(a),
             (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
         }

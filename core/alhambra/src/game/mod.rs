@@ -31,6 +31,7 @@ use crate::score::Score;
 
 mod accessors;
 mod asks;
+mod custom;
 mod decision;
 mod events;
 mod legal;
@@ -126,6 +127,14 @@ pub struct Game {
     pub(crate) drawn: Option<BuildingIdx>,
     /// `on_building_drawn` is running (its card may be gone already).
     pub(crate) drawing: bool,
+    /// A bit per action of the ruleset's own used this turn (those that do not end it are offered once).
+    pub(crate) acted: u64,
+    /// The money display's cards a hook's moves took, with where each lay (for `in_place_of`).
+    pub(crate) vacated: Vec<(Money, usize)>,
+    /// The history of the building a move took from a collector, until it is placed.
+    pub(crate) history: Option<(u32, bool)>,
+    /// Where the last money card taken from the display by a move lay.
+    pub(crate) last_display_index: usize,
 }
 
 impl std::fmt::Debug for Game {

@@ -137,7 +137,7 @@ impl Game {
                 "money_display" => Zone::MoneyDisplay,
                 "money_deck" => Zone::MoneyDeck,
                 "discard" => Zone::Discard,
-                "buildings" => Zone::Buildings(seat(seat_key)?),
+                "buildings" | "alhambra" => Zone::Buildings(seat(seat_key)?),
                 "building_display" => Zone::BuildingDisplay,
                 "building_deck" => Zone::BuildingDeck,
                 "neutral" if self.neutral.is_some() => Zone::Neutral,
@@ -151,6 +151,12 @@ impl Game {
         let to = zone("to", "to_seat")?.ok_or("`move` needs `to`: the zone the card goes to")?;
         let from = zone("from", "from_seat")?;
         let (from_slot, to_slot) = (slot("slot")?, slot("to_slot")?);
+        let bottom = match map.get("at").map(|v| v.clone().into_immutable_string()) {
+            None => false,
+            Some(Ok(w)) if w == "top" => false,
+            Some(Ok(w)) if w == "bottom" => true,
+            Some(_) => return Err("`at` is \"top\" or \"bottom\" (of a deck)".into()),
+        };
         let money = match &named {
             Named::Money(_) | Named::AnyMoney => true,
             Named::Building { .. } | Named::AnyBuilding | Named::Drawn => false,
@@ -173,6 +179,7 @@ impl Game {
         if to == Zone::BuildingDisplay && to_slot.is_some_and(|k| k >= self.building_display.len()) {
             return Err(format!("`to_slot`: the building display has slots 1 to {}", self.building_display.len()));
         }
+        self.history = None;
         let card = if let Named::Drawn = named {
             if from.is_some_and(|f| f != Zone::BuildingDeck) {
                 return Err("`move: \"drawn\"` moves the card being drawn: give no `from`".into());
@@ -200,7 +207,23 @@ impl Game {
                 }
             }
         };
-        self.put(card, to, to_slot);
+        // `in_place_of`: where that card lies on the money display, or where this hook's moves took it from.
+        let to_slot = match map.get("in_place_of") {
+            None => to_slot,
+            Some(_) if to != Zone::MoneyDisplay => {
+                return Err("`in_place_of` puts a card on the money display where another lies (or lay)".into());
+            }
+            Some(v) => {
+                let id = super::asks::card_id(v.clone())?;
+                let here = self.money_display.iter().position(|&m| self.rs.money_id(m) == id.as_str());
+                let was = self.vacated.iter().rev().find(|(m, _)| self.rs.money_id(*m) == id.as_str()).map(|&(_, i)| i);
+                here.or(was).or(to_slot)
+            }
+        };
+        if let (Card::Money(m), Some(Zone::MoneyDisplay)) = (card, from) {
+            self.vacated.push((m, self.last_display_index));
+        }
+        self.put(card, to, to_slot, bottom);
         self.log_move(by, card, from, to);
         Ok(())
     }
@@ -233,6 +256,9 @@ impl Game {
                     }
                     _ => self.money_display.iter().position(|&m| money_is(m)),
                 };
+                if let Some(i) = i {
+                    self.last_display_index = i;
+                }
                 i.map(|i| Card::Money(self.money_display.remove(i)))
             }
             Zone::MoneyDeck => match self.deck.last() {
@@ -252,9 +278,8 @@ impl Game {
                     _ => self.neutral.as_mut().expect("checked: two players"),
                 };
                 p.buildings.iter().rposition(|&b| is(b)).map(|i| {
-                    let b = p.buildings.remove(i);
-                    p.acquired.remove(i);
-                    p.counts[rs.building(b).kind as usize] -= 1;
+                    let (b, turn, exact) = p.remove_building_at(&rs, i);
+                    self.history = Some((turn, exact));
                     Card::Building(b)
                 })
             }
@@ -281,7 +306,7 @@ impl Game {
 
     /// Puts a card taken out into `to` (a display slot when given, else the
     /// display's end or first empty slot, else the building deck's top).
-    fn put(&mut self, card: Card, to: Zone, slot: Option<usize>) {
+    fn put(&mut self, card: Card, to: Zone, slot: Option<usize>, bottom: bool) {
         let rs = Arc::clone(&self.rs);
         let turn = self.turns;
         match (card, to) {
@@ -290,12 +315,19 @@ impl Game {
                 let at = slot.unwrap_or(self.money_display.len()).min(self.money_display.len());
                 self.money_display.insert(at, m);
             }
+            // The deck's top card is the last element.
+            (Card::Money(m), Zone::MoneyDeck) if bottom => self.deck.insert(0, Draw::Money(m)),
             (Card::Money(m), Zone::MoneyDeck) => self.deck.push(Draw::Money(m)),
             (Card::Money(m), Zone::Discard) => self.discard.push(m),
             (Card::Money(m), _) => self.out.push(m),
-            (Card::Building(b), Zone::Buildings(s)) => self.players[s].add_building_at(&rs, b, turn),
+            // A building from another collector keeps its history (when and how it was bought).
+            (Card::Building(b), Zone::Buildings(s)) => {
+                let (turn, exact) = self.history.take().unwrap_or((turn, false));
+                self.players[s].add_building_with(&rs, b, turn, exact)
+            }
             (Card::Building(b), Zone::Neutral) => {
-                self.neutral.as_mut().expect("checked: two players").add_building_at(&rs, b, turn)
+                let (turn, exact) = self.history.take().unwrap_or((turn, false));
+                self.neutral.as_mut().expect("checked: two players").add_building_with(&rs, b, turn, exact)
             }
             (Card::Building(b), Zone::BuildingDisplay) => {
                 // An occupied slot was refused before the card left its place.
@@ -308,6 +340,7 @@ impl Game {
                     None => self.building_deck.push(b),
                 }
             }
+            (Card::Building(b), Zone::BuildingDeck) if bottom => self.building_deck.insert(0, b),
             (Card::Building(b), Zone::BuildingDeck) => self.building_deck.push(b),
             (Card::Building(b), _) => self.set_aside.push(b),
         }

@@ -16,6 +16,9 @@ pub struct Player {
     /// The turn each of `buildings` was acquired in (same order); 0: before
     /// the first turn (the neutral collector's first draws, a scenario's setup).
     pub acquired: Vec<u32>,
+    /// Whether each of `buildings` was bought with an exact payment (same order): its history,
+    /// kept when a script moves it to another collector.
+    pub exact: Vec<bool>,
     /// Buildings owned per type.
     pub counts: [u8; MAX_TYPES],
     /// Per building type: the counter its cards' `counter` effect changes (one per type and collector).
@@ -31,6 +34,7 @@ impl Player {
             hand: Vec::with_capacity(16),
             buildings: Vec::with_capacity(24),
             acquired: Vec::with_capacity(24),
+            exact: Vec::with_capacity(24),
             ..Player::default()
         }
     }
@@ -72,15 +76,23 @@ impl Player {
         self.sums.iter().sum()
     }
 
-    /// Adds a building held from before the first turn.
-    pub(crate) fn add_building(&mut self, rs: &Ruleset, b: BuildingIdx) {
-        self.add_building_at(rs, b, 0);
+    /// Adds a building acquired in `turn` (not bought, or not exactly).
+    pub(crate) fn add_building_at(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32) {
+        self.add_building_with(rs, b, turn, false);
     }
 
-    /// Adds a building acquired in `turn`.
-    pub(crate) fn add_building_at(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32) {
+    /// Adds a building acquired in `turn`, bought exactly or not.
+    pub(crate) fn add_building_with(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32, exact: bool) {
         self.buildings.push(b);
         self.acquired.push(turn);
+        self.exact.push(exact);
         self.counts[rs.building(b).kind as usize] += 1;
+    }
+
+    /// Takes out the building at `i`, with the turn it was acquired in and whether it was bought exactly.
+    pub(crate) fn remove_building_at(&mut self, rs: &Ruleset, i: usize) -> (BuildingIdx, u32, bool) {
+        let b = self.buildings.remove(i);
+        self.counts[rs.building(b).kind as usize] -= 1;
+        (b, self.acquired.remove(i), self.exact.remove(i))
     }
 }

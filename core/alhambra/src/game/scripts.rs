@@ -44,24 +44,29 @@ pub(crate) struct Listener {
 /// (a literal answer needs none).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Heard {
-    /// A building: which, the turn it was bought, its number among its type's.
-    Building(BuildingIdx, u32, usize),
+    /// A building: which, the turn it was bought, its number among its type's, whether it was bought exactly.
+    Building(BuildingIdx, u32, usize, bool),
     /// A money card about to be taken or paid.
     Money(Money),
     /// The ruleset's rules script, which every player hears (`ctx.card` is `()`).
     Rules,
     /// A deck card just drawn.
     Deck(u8),
+    /// An action of the ruleset's own (its index in `Ruleset::actions`; `ctx.card` is `()`).
+    Action(u8),
 }
 
 impl Heard {
     /// A number that tells apart every `ctx.card` this card can be.
     fn code(self) -> u128 {
         match self {
-            Heard::Building(b, bought, nth) => (u128::from(b) << 96) | (u128::from(bought) << 64) | nth as u128,
+            Heard::Building(b, bought, nth, exact) => {
+                (u128::from(b) << 96) | (u128::from(exact) << 95) | (u128::from(bought) << 64) | nth as u128
+            }
             Heard::Money(m) => (1 << 127) | (u128::from(m.kind) << 64) | u128::from(m.value),
             Heard::Rules => 1 << 126,
             Heard::Deck(d) => (1 << 125) | u128::from(d),
+            Heard::Action(a) => (1 << 124) | u128::from(a),
         }
     }
 }
@@ -84,14 +89,15 @@ fn member(name: &str) -> usize {
 
 impl Game {
     /// A building card as scripts see it: type, id, price, the turn it was bought, its rank among its owner's of the type.
-    pub(crate) fn building_map(&self, b: BuildingIdx, bought: Option<u32>, nth: Option<usize>) -> Dynamic {
+    pub(crate) fn building_map(&self, b: BuildingIdx, bought: Option<(u32, bool)>, nth: Option<usize>) -> Dynamic {
         let def = self.rs.building(b);
         let mut m = Map::new();
         m.insert("type".into(), s(&self.rs.types[def.kind as usize].id));
         m.insert("id".into(), s(&def.id));
         m.insert("price".into(), int(def.price));
-        if let Some(t) = bought {
+        if let Some((t, exact)) = bought {
             m.insert("bought".into(), int(t));
+            m.insert("exact".into(), Dynamic::from_bool(exact));
         }
         if let Some(n) = nth {
             m.insert("nth".into(), int(n));
@@ -142,7 +148,7 @@ impl Game {
                 out.push(Listener {
                     owner: hooks.type_owner(t),
                     seat,
-                    card: Heard::Building(b, p.acquired[i], nth),
+                    card: Heard::Building(b, p.acquired[i], nth, p.exact[i]),
                     owned: i32::from(p.counts[t]),
                     kind: Some(t),
                 });
@@ -219,14 +225,20 @@ impl Game {
         // In key order: the map is laid out in one pass (its sort finds nothing
         // to move), where inserting key by key searched the map each time; a
         // ctx is made at every call (a garden guild's price, at every decision).
-        let mut entries: [(&str, Dynamic); 17] = [
+        let action = match l.card {
+            Heard::Action(a) => s(&self.rs.actions[a as usize].id),
+            _ => Dynamic::UNIT,
+        };
+        let mut entries: [(&str, Dynamic); 19] = [
+            ("action", action),
             ("actor", int(actor)),
+            ("args", Dynamic::from_array(Array::new())),
             (
                 "card",
                 match l.card {
-                    Heard::Building(b, bought, nth) => self.building_map(b, Some(bought), Some(nth)),
+                    Heard::Building(b, bought, nth, exact) => self.building_map(b, Some((bought, exact)), Some(nth)),
                     Heard::Money(m) => self.money_map(m),
-                    Heard::Rules => Dynamic::UNIT,
+                    Heard::Rules | Heard::Action(_) => Dynamic::UNIT,
                     Heard::Deck(d) => {
                         let c = &self.rs.deck_cards[d as usize];
                         Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
@@ -269,11 +281,11 @@ impl Game {
             let buildings: Array = p
                 .buildings
                 .iter()
-                .zip(&p.acquired)
-                .map(|(&b, &t)| {
+                .zip(p.acquired.iter().zip(&p.exact))
+                .map(|(&b, (&t, &exact))| {
                     let k = rs.building(b).kind as usize;
                     seen[k] += 1;
-                    self.building_map(b, Some(t), Some(seen[k] - 1))
+                    self.building_map(b, Some((t, exact)), Some(seen[k] - 1))
                 })
                 .collect();
             let counts: Map =
@@ -410,6 +422,7 @@ impl Game {
 
     /// Applies effect maps in order; from a choice on, the rest wait for its answer.
     pub(super) fn apply_maps(&mut self, hook: Hook, l: &Listener, maps: Vec<Map>) -> Result<(), GameError> {
+        self.vacated.clear();
         let rs = Arc::clone(&self.rs);
         let bad = |what: String| rs.hooks.bad_card_return(hook, l.owner, &what);
         let n = self.players.len();
@@ -418,6 +431,7 @@ impl Game {
             Heard::Building(b, ..) => rs.building(b).id.clone(),
             Heard::Money(m) => rs.money_id(m),
             Heard::Rules => "rules".to_owned(),
+            Heard::Action(a) => rs.actions[a as usize].id.clone(),
             Heard::Deck(d) => rs.deck_cards[d as usize].id.clone(),
         };
         let mut maps = maps.into_iter();
@@ -601,9 +615,7 @@ impl Game {
             self.event(Some(from), |_| format!("{by}: seat {from} has no {what} to move"));
             return Ok(());
         };
-        let b = p.buildings.remove(i);
-        p.acquired.remove(i);
-        p.counts[rs.building(b).kind as usize] -= 1;
+        let (b, _, _) = p.remove_building_at(&rs, i);
         let turn = self.turns;
         let n = self.players.len();
         let id = &rs.building(b).id;
@@ -648,7 +660,7 @@ impl Game {
         }
         let turn = self.turns;
         self.event_hooks(crate::hooks::TURN_END, seat, &[], |_| turn_map(seat, turn))?;
-        self.then(super::asks::Step::EndTurn { seat })
+        super::asks::then!(self, super::asks::Step::EndTurn { seat }, self.end_turn_now(seat))
     }
 
     /// The modifiers of the seat to decide, when some card may change them.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::asks::Step;
+use super::asks::{Step, then};
 use super::scripts::{int, payload, s, turn_map};
 use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
@@ -20,7 +20,7 @@ impl Game {
         let rs = Arc::clone(&self.rs);
         match (&mut self.neutral, donate) {
             (Some(n), true) => n.add_building_at(&rs, b, self.turns),
-            _ => self.players[seat].add_building_at(&rs, b, self.turns),
+            _ => self.players[seat].add_building_with(&rs, b, self.turns, exact),
         }
         self.event(Some(seat), |g| {
             let id = &g.rs.building(b).id;
@@ -44,7 +44,24 @@ impl Game {
                 ("donated", Dynamic::from_bool(donate && g.neutral.is_some())),
             ])
         })?;
-        self.then(Step::Bought { seat, exact })
+        then!(self, Step::Bought { seat, exact }, self.bought(seat, exact))
+    }
+
+    /// After `on_bought`: another action (paid exactly), or the action is done.
+    pub(super) fn bought(&mut self, seat: usize, exact: bool) -> Result<(), GameError> {
+        if exact {
+            self.pending = Some(Decision::Turn { seat });
+            Ok(())
+        } else {
+            self.action_done(seat)
+        }
+    }
+
+    /// After `on_turn_end`: the displays are refilled.
+    pub(super) fn end_turn_now(&mut self, seat: usize) -> Result<(), GameError> {
+        // An extra action granted as the turn ends would never end it.
+        self.extra_actions = 0;
+        self.end_turn(seat)
     }
 
     /// After a turn: the building display is refilled left to right; if it
@@ -108,7 +125,7 @@ impl Game {
                 payload([("buildings", Dynamic::from_array(buildings)), ("money", g.money_ids(&money))])
             })?;
         }
-        self.then(Step::NextTurn { seat })
+        then!(self, Step::NextTurn { seat }, self.next_turn(seat))
     }
 
     /// The next seat's turn begins, unless the game has run too long.
@@ -119,6 +136,7 @@ impl Game {
             return self.finish();
         }
         self.turns += 1;
+        self.acted = 0;
         let next = (seat + 1) % self.players.len();
         self.pending = Some(Decision::Turn { seat: next });
         let turn = self.turns;
@@ -165,7 +183,7 @@ impl Game {
             }
         }
         self.refilling_for = None;
-        self.then(Step::Refilled { seat, shown, laid })
+        then!(self, Step::Refilled { seat, shown, laid }, self.refilled(seat, shown, &laid))
     }
 
     /// Two players: the neutral collector's draws at `at` (`start` or a

@@ -150,6 +150,20 @@ impl Game {
                 format!("{} is not among the answers offered; seat {seat} must {}", self.pick_name(p), self.task(&d))
             }
             (Decision::Discard { .. }, Action::Discard(m)) => format!("seat {seat} has no {} in hand", id(m)),
+            (Decision::Turn { .. }, Action::Act(a)) => {
+                let verb = rs.actions[a.def as usize].verb.join(" ");
+                let offered: Vec<String> = self
+                    .legal
+                    .iter()
+                    .filter(|x| matches!(x, Action::Act(b) if b.def == a.def))
+                    .map(|x| x.text(rs))
+                    .collect();
+                if offered.is_empty() {
+                    format!("seat {seat} may not {verb} now (its script offers it no arguments)")
+                } else {
+                    format!("`{}` is not among the ways to {verb} now: {}", action.text(rs), offered.join(", "))
+                }
+            }
             (Decision::Turn { .. }, Action::Done) => {
                 format!("seat {seat} has taken nothing to be done with; it must {}", self.task(&d))
             }
@@ -170,6 +184,7 @@ impl Game {
                     Action::Pass => "pass",
                     Action::Choose(_) => "answer a choice",
                     Action::Discard(_) => "discard",
+                    Action::Act(_) => "act",
                 };
                 format!("seat {seat} must {}, not {verb}", self.task(&d))
             }

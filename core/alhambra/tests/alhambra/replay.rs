@@ -129,6 +129,9 @@ fn saved_games_with_choices_and_moves_replay_in_a_fresh_process() {
         "corpus/alhambra/hand_tax/ruleset.toml",
         "corpus/alhambra/concordia_row/ruleset.toml",
         "corpus/alhambra/mirage/ruleset.toml",
+        "corpus/alhambra/sell_back/ruleset.toml",
+        "corpus/alhambra/money_changer/ruleset.toml",
+        "snapshots/alhambra/rules/actions.toml",
     ];
     for file in files {
         let path = format!("{root}{file}");
@@ -151,7 +154,7 @@ fn saved_games_with_choices_and_moves_replay_in_a_fresh_process() {
                 assert_eq!(again.census(), game.census(), "{file}");
             }
         }
-        if !file.contains("concordia") && !file.contains("mirage") {
+        if file.contains("choices") || file.contains("incinerator") || file.contains("hand_tax") {
             assert!(answered > 0, "{file}: no choice was answered in 12 games; the test tests nothing");
         }
     }

@@ -474,3 +474,40 @@ fn a_script_path_is_checked_in_the_file_that_writes_it() {
     let e = load(&root, "cards/root.toml").unwrap_err();
     assert!(e.contains("has no scripts.neutral"), "{e}");
 }
+
+/// `[[action]]`: a verb the notation has already, a verb two actions share,
+/// a decision or argument kind the game lacks, a hook an action's script may
+/// not define, and an action hook in a card's script are each refused where
+/// they are written, with what the game has.
+#[test]
+fn an_action_is_refused_where_it_would_not_work() {
+    let action = |verb: &str, decision: &str, args: &str| {
+        format!(
+            "[[action]]\nid = \"a\"\nverb = \"{verb}\"\ndecision = \"{decision}\"\nargs = [{args}]\nscript = \"a.rhai\"\n"
+        )
+    };
+    let script = ("cards/a.rhai", "fn on_action(ctx) { () }\n");
+    for (text, key, says) in [
+        (action("take", "turn", ""), "action.0.verb", "`take` is a verb of the game already"),
+        (action("Sell!", "turn", ""), "action.0.verb", "lower-case letters"),
+        (action("sell", "night", ""), "action.0.decision", "an action is offered at one of: turn"),
+        (action("sell", "turn", "\"moon\""), "action.0.args", "`moon` is not an argument kind"),
+    ] {
+        let root = tree(&[("cards/p.toml", &format!("{HEAD}{text}")), script]);
+        let err = load(&root, "cards/p.toml").unwrap_err();
+        assert!(err.contains(says) && err.contains("p.toml:"), "{key}: {err}");
+    }
+    let two =
+        format!("{}{}", action("sell", "turn", ""), action("sell", "turn", "").replace("\"a\"\nverb", "\"b\"\nverb"));
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{two}")), script]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("action `a` has the verb `sell` too"), "{err}");
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{}", action("sell", "turn", ""))),
+        ("cards/a.rhai", "fn on_price(ctx) { 1 }\n"),
+    ]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("action a may not define `on_price`") && err.contains("a.rhai:1:"), "{err}");
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{}", action("sell back", "turn", "\"building\""))), script]);
+    assert!(load(&root, "cards/p.toml").is_ok(), "two words, a building argument: loads");
+}

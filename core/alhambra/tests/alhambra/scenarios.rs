@@ -297,3 +297,58 @@ fn scripts_count_slots_from_one_as_the_notation_does() {
     // new tower9) hear the buy; counted from 0, each would score 30 + 0 + 3.
     assert_eq!(scores, [2 * (40 + 5 + 3), 0, 0]);
 }
+
+/// A building's history goes with it: seat 1's pavilion, bought exactly in
+/// turn 1 (the scenario says so), is taken by seat 0's warlord (a choice among
+/// another seat's buildings, then a move) and keeps both its turn and `exact`;
+/// the warlord itself, bought with an exact payment now, says so too.
+#[test]
+fn a_building_moved_to_another_collector_keeps_its_history() {
+    let text = std::fs::read_to_string(
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots/alhambra/"))
+            .join("choices_warlord_takes_a_pavilion.toml"),
+    )
+    .unwrap()
+    .replace(
+        "buildings = [\"pavilion3\", \"tower8\"]",
+        "buildings = [{ id = \"pavilion3\", exact = true, bought = 1 }, \"tower8\"]",
+    )
+    .replace("turn = ", "# turn = ");
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../snapshots/alhambra/history_probe.toml"));
+    let scenario = Scenario::parse(Source::Disk(path), text).unwrap();
+    let mut game = scenario.setup(scenario.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    game.apply_text("buy 2 pay dirham6").unwrap();
+    assert_eq!(game.pending().map(|d| d.name()), Some("choose"));
+    assert_eq!(game.asked_by().as_deref(), Some("warlord6"), "the JSON state's pending.by names the asking card");
+    game.apply_text("choose pavilion3").unwrap();
+    let p = game.player(0);
+    let ids: Vec<&str> = p.buildings.iter().map(|&b| engine_game::Game::rules(&game).building(b).id.as_str()).collect();
+    assert_eq!(ids, ["warlord6", "pavilion3"]);
+    assert_eq!(p.exact, [true, true], "the warlord paid exactly now; the pavilion was bought exactly before");
+    assert_eq!(p.acquired, [1, 1]);
+    assert_eq!(game.player(1).exact, [false], "the tower has no history");
+}
+
+/// The incinerator's burnt card leaves a hand: seat 0 reads which, the others
+/// only that one card went out of the game; no card is lost or doubled.
+#[test]
+fn a_card_moved_out_of_a_hand_is_named_only_to_its_seat() {
+    use engine_game::Game as _;
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../corpus/alhambra/incinerator/scenarios/burn_a_one.toml"
+    ));
+    let scenario = Scenario::load(&path).unwrap();
+    let mut game = scenario.setup(scenario.ruleset().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let expected = game.census_expected();
+    game.log_events(true);
+    game.apply_text("buy 1 pay denar6").unwrap();
+    let events = game.apply_text("choose denar1").unwrap();
+    let lines =
+        |seat: usize| -> Vec<String> { game.log_lines(&events, Some(seat)).into_iter().map(|l| l.text).collect() };
+    let named = "incinerator6: denar1 moves from seat 0's hand to out of the game";
+    assert!(lines(0).iter().any(|l| l == named), "{:?}", lines(0));
+    assert!(lines(1).iter().any(|l| l.contains("1 card moves from seat 0's hand")), "{:?}", lines(1));
+    assert!(!lines(1).iter().any(|l| l.contains("denar1")), "{:?}", lines(1));
+    assert_eq!(game.census(), expected, "the burnt card is counted out of the game");
+}

@@ -1,0 +1,140 @@
+//! Actions a ruleset adds to its game (`[[action]]`): a verb written in the
+//! notation, the decision at which it is offered, the kinds of its arguments
+//! and the script that says when it is legal and what it does. Every game
+//! reads the same table and matches a line's verb the same way; each game
+//! names the decisions and argument kinds it has.
+
+use serde::{Deserialize, Serialize};
+
+/// One `[[action]]` table of a ruleset file.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionEntry {
+    /// Its id: what `ctx.action` says, and how a file that extends this one patches it.
+    pub id: String,
+    /// Its name in the views' buttons (`Sell a building back`); the verb when not given.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The word or words it is written with (`sell`, `buy reserved`): `sell garden10`.
+    pub verb: String,
+    /// The decision at which it is offered (`turn`: as the seat's action).
+    pub decision: String,
+    /// The kinds of its arguments when the engine lists them (`slot`, `hand`,
+    /// `money_display`, `building`); without, the script's `legal(ctx)` lists them.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Whether the turn ends after it (true when not given); false: the seat acts again, once per turn.
+    #[serde(default)]
+    pub ends_turn: Option<bool>,
+    /// Its script (`legal`, `allowed`, `on_action`), relative to this file.
+    pub script: String,
+}
+
+impl ActionEntry {
+    /// The verb's words.
+    pub fn words(&self) -> Vec<String> {
+        self.verb.split_whitespace().map(str::to_owned).collect()
+    }
+}
+
+/// What is wrong with an entry, as (key, message): a verb of letters and
+/// `_` that collides with no built-in verb or other action, a decision and
+/// argument kinds the game has.
+pub fn check(
+    entry: &ActionEntry,
+    others: &[ActionEntry],
+    decisions: &[&str],
+    arg_kinds: &[&str],
+    builtin: &[&str],
+) -> Result<(), (&'static str, String)> {
+    let words = entry.words();
+    let word_ok = |w: &String| (1..=20).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    if words.is_empty() || words.len() > 3 || !words.iter().all(word_ok) {
+        return Err((
+            "verb",
+            format!("`verb = \"{}\"`: write one to three words of lower-case letters and `_`", entry.verb),
+        ));
+    }
+    if words.len() == 1 && builtin.contains(&words[0].as_str()) {
+        return Err((
+            "verb",
+            format!(
+                "`{}` is a verb of the game already (verbs: {}); choose another, or two words (`{} back`)",
+                words[0],
+                builtin.join(", "),
+                words[0]
+            ),
+        ));
+    }
+    if let Some(o) = others.iter().find(|o| o.id != entry.id && o.words() == words) {
+        return Err((
+            "verb",
+            format!("action `{}` has the verb `{}` too; each action needs its own", o.id, entry.verb),
+        ));
+    }
+    if !decisions.contains(&entry.decision.as_str()) {
+        return Err((
+            "decision",
+            format!("`decision = \"{}\"`: an action is offered at one of: {}", entry.decision, decisions.join(", ")),
+        ));
+    }
+    if entry.args.len() > 2 {
+        return Err(("args", "an action takes at most two arguments".into()));
+    }
+    if let Some(a) = entry.args.iter().find(|a| !arg_kinds.contains(&a.as_str())) {
+        return Err(("args", format!("`{a}` is not an argument kind; kinds: {}", arg_kinds.join(", "))));
+    }
+    Ok(())
+}
+
+/// The action whose verb starts `words` (the longest such verb), with how many words it takes.
+pub fn match_verb<'a>(words: &[&str], verbs: impl IntoIterator<Item = &'a [String]>) -> Option<(usize, usize)> {
+    verbs
+        .into_iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_empty() && v.len() <= words.len() && v.iter().zip(words).all(|(a, b)| a == b))
+        .max_by_key(|(_, v)| v.len())
+        .map(|(i, v)| (i, v.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, verb: &str) -> ActionEntry {
+        ActionEntry {
+            id: id.into(),
+            name: None,
+            verb: verb.into(),
+            decision: "turn".into(),
+            args: vec![],
+            ends_turn: None,
+            script: "a.rhai".into(),
+        }
+    }
+
+    #[test]
+    fn a_verb_is_refused_where_it_would_be_read_as_another() {
+        let builtin = ["take", "buy"];
+        let ok = |e: &ActionEntry, others: &[ActionEntry]| check(e, others, &["turn"], &["slot"], &builtin);
+        assert!(ok(&entry("sell", "sell"), &[]).is_ok());
+        assert!(ok(&entry("buy2", "buy reserved"), &[]).is_ok(), "two words may start with a built-in verb");
+        assert_eq!(ok(&entry("t", "take"), &[]).unwrap_err().0, "verb");
+        assert_eq!(ok(&entry("x", "Sell!"), &[]).unwrap_err().0, "verb");
+        assert_eq!(ok(&entry("a", "sell"), &[entry("b", "sell")]).unwrap_err().0, "verb");
+        let mut e = entry("e", "swap");
+        e.decision = "night".into();
+        assert_eq!(ok(&e, &[]).unwrap_err().0, "decision");
+        e.decision = "turn".into();
+        e.args = vec!["slot".into(), "moon".into()];
+        assert!(ok(&e, &[]).unwrap_err().1.contains("`moon` is not an argument kind"));
+    }
+
+    #[test]
+    fn the_longest_verb_that_starts_the_line_wins() {
+        let verbs = [vec!["buy".to_owned()], vec!["buy".to_owned(), "reserved".to_owned()]];
+        assert_eq!(match_verb(&["buy", "reserved", "pay"], verbs.iter().map(Vec::as_slice)), Some((1, 2)));
+        assert_eq!(match_verb(&["buy", "3"], verbs.iter().map(Vec::as_slice)), Some((0, 1)));
+        assert_eq!(match_verb(&["sell"], verbs.iter().map(Vec::as_slice)), None);
+    }
+}
