@@ -134,8 +134,18 @@ pub fn effect_specs() -> &'static [engine_script::EffectSpec] {
 }
 
 /// The keys of the maps the older hooks return; with the effects, all a map in a hook may hold.
-const RESULT_KEYS: &[&str] =
-    &["exchange", "overbuild", "overbuild_except", "goods_as_cards", "keep", "from_hand", "tuck_sold"];
+const RESULT_KEYS: &[&str] = &[
+    "exchange",
+    "overbuild",
+    "overbuild_except",
+    "goods_as_cards",
+    "keep",
+    "from_hand",
+    "tuck_sold",
+    "min_goods",
+    "refuse",
+    "goods_of",
+];
 
 /// Every key a map written in a hook may use, for `check`.
 pub fn map_keys() -> &'static [&'static str] {

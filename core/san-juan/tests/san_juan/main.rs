@@ -14,6 +14,7 @@ mod explain;
 mod fast_path;
 mod illegal;
 mod invariants;
+mod payment;
 mod schema;
 mod scripted_events;
 mod view;
