@@ -42,6 +42,7 @@ pub static RETURN_KEYS: &[&str] = &[
     "min_goods",
     "refuse",
     "goods_of",
+    "cancel",
 ];
 
 /// What a script can see, by the type the name is registered on.

@@ -84,6 +84,7 @@ pub enum Hook {
     Payment,
     CardValue,
     SalePrice,
+    Targeted,
 }
 
 /// Every hook, in [`Hook`] order, with its contract.
@@ -653,6 +654,17 @@ pub static HOOKS: &[HookSpec] = &[
         doc: "called for each good sold from this building (ctx.table.tile: the trading tile turned up); \
               return the price in cards (instead of the tile's or the card's fixed_price)",
     },
+    HookSpec {
+        name: "on_targeted",
+        effects: false,
+        results: &["cancel"],
+        arity: 1,
+        range: None,
+        doc: "called for each of the owner's working buildings before an effect of a building of another \
+              player's reaches the owner (ctx.event.effect the effect's name, ctx.event.by the building, \
+              ctx.event.actor its owner, ctx.event.seat the owner's seat); return #{ cancel: true } to drop \
+              that effect, or ()",
+    },
 ];
 
 /// The context properties that are plain values, in [`Ctx::scalar`] order. A hook
@@ -937,6 +949,10 @@ pub struct EventFacts {
     pub to: i32,
     /// The round (`new_round`, `round_end`).
     pub round: u32,
+    /// The effect about to reach a player (`targeted`).
+    pub effect: &'static str,
+    /// The seat it reaches (`targeted`).
+    pub seat: usize,
 }
 
 impl EventFacts {
@@ -958,6 +974,8 @@ impl EventFacts {
             from: 0,
             to: 0,
             round: 0,
+            effect: "",
+            seat: 0,
         }
     }
 }
@@ -1008,6 +1026,8 @@ pub static EVENTS: &[EventSpec] = &[
     moment("new_round", Hook::NewRound, &["round"]),
     moment("round_end", Hook::RoundEnd, &["round"]),
     moment("game_end", Hook::GameEnd, &[]),
+    // Not heard after the fact: asked before an effect reaches a player (`on_targeted`).
+    moment("targeted", Hook::Targeted, &["effect", "by", "seat"]),
 ];
 
 /// The event named `name`.
@@ -1259,6 +1279,8 @@ impl ScriptCtx {
                 "from" => int(e.from),
                 "to" => int(e.to),
                 "round" => int(e.round as i32),
+                "effect" => text(e.effect),
+                "seat" => Dynamic::from_int(e.seat as rhai::INT),
                 _ => Dynamic::UNIT,
             };
             m.insert(key.into(), v);
@@ -1634,7 +1656,7 @@ mod tests {
     fn hook_masks_have_room_for_every_hook() {
         // A seat's hooks are a bit each in a u64 (`Game::hook_mask`, `ScriptHost::owner_mask`).
         assert!(HOOKS.len() <= engine_script::MAX_HOOKS, "{} hooks; widen the hook masks", HOOKS.len());
-        assert_eq!(HOOKS.len(), Hook::SalePrice as usize + 1);
+        assert_eq!(HOOKS.len(), Hook::Targeted as usize + 1);
         assert_eq!(HOOKS[Hook::Payment as usize].name, "on_payment");
         assert_eq!(HOOKS[Hook::NewRound as usize].name, "on_new_round");
         assert_eq!(HOOKS[Hook::AnyCounterChanged as usize].name, "on_any_counter_changed");
@@ -1647,13 +1669,17 @@ mod tests {
             for h in e.hooks.iter().flatten() {
                 assert!(!seen.contains(h), "{h:?} hears two events");
                 seen.push(*h);
-                assert!(HOOKS[*h as usize].effects, "{h:?} hears an event but returns no effects");
+                // A question before the effect, not an event heard: it answers `cancel`.
+                assert!(
+                    HOOKS[*h as usize].effects || *h == Hook::Targeted,
+                    "{h:?} hears an event but returns no effects"
+                );
             }
         }
         assert_eq!(
             seen.len(),
-            4 * 3 + 8 * 3 + 5,
-            "role, build, produced, sold; eight more scoped events; five moments"
+            4 * 3 + 8 * 3 + 6,
+            "role, build, produced, sold; eight more scoped events; five moments and `targeted`"
         );
         let hint = event_key_hints().iter().find(|(k, _)| *k == "prices").unwrap().1;
         assert_eq!(hint, "`ctx.event.prices`: carried by the event `sold` (on_sold, on_other_sold, on_any_sold)");

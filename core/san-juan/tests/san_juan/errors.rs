@@ -616,3 +616,18 @@ fn check_knows_the_payment_hooks_their_keys_and_members() {
     let err = script("fn on_card_value(ctx) { 30 }\n");
     assert!(err.contains("on_card_value"), "{err}");
 }
+
+/// `on_targeted` is known to `check`: its answer key and what its `ctx.event` holds.
+#[test]
+fn check_knows_on_targeted_its_answer_and_its_event() {
+    let script = |text: &str| {
+        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
+        house_rule_errors(body, &[("s.rhai", text)])
+    };
+    let ok = "fn on_targeted(ctx) {\n  let e = ctx.event;\n  if e.effect == \"discard\" && e.seat == ctx.seat && e.by != () { #{ cancel: true } } else { () }\n}\n";
+    assert_eq!(script(ok), "");
+    let err = script("fn on_targeted(ctx) { #{ cancle: true } }\n");
+    assert!(err.contains("cancle") && err.contains("cancel"), "{err}");
+    let err = script("fn on_build(ctx) { if ctx.event.effect == \"draw\" { 1 } else { 0 } }\n");
+    assert!(err.contains("effect"), "{err}");
+}

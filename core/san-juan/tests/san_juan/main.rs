@@ -15,6 +15,7 @@ mod fast_path;
 mod illegal;
 mod invariants;
 mod payment;
+mod reactions;
 mod schema;
 mod scripted_events;
 mod view;
