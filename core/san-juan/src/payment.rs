@@ -113,6 +113,7 @@ impl Game {
     /// How many cards of `target`'s cost the hand card `paying` pays for
     /// `seat`: the largest of 1 and its working buildings' `on_card_value`
     /// (not the covered one's).
+    #[inline]
     pub(crate) fn card_value(
         &self,
         seat: usize,
@@ -123,6 +124,17 @@ impl Game {
         if !has_hook(self.hook_mask[seat], Hook::CardValue as usize) {
             return Ok(1);
         }
+        self.card_value_by_script(seat, target, over, paying)
+    }
+
+    #[inline(never)]
+    fn card_value_by_script(
+        &self,
+        seat: usize,
+        target: CardIdx,
+        over: Option<usize>,
+        paying: CardIdx,
+    ) -> Result<i32, GameError> {
         let over_card = over.map(|s| self.players[seat].city[s].card);
         let mut best = 1;
         for slot in self.listeners(Hook::CardValue, seat).iter().filter(|&s| Some(s) != over) {

@@ -784,7 +784,24 @@ impl Game {
     /// What the good on `seat`'s `building` sells for now: the building's
     /// `on_sale_price`, else its printed price. A failing script counts the
     /// printed price here (bots, words on a screen); the sale itself reports it.
+    #[inline]
     pub fn price_of(&self, seat: usize, building: CardIdx) -> i32 {
+        // The bots price every sale they weigh: most buildings have no price script.
+        if !self.prices_by_script(building) {
+            return self.printed_price(building);
+        }
+        self.price_by_script(seat, building)
+    }
+
+    /// True when a script sets the price of a good on `building`.
+    #[inline]
+    fn prices_by_script(&self, building: CardIdx) -> bool {
+        has_hook(self.rs.all_hooks, Hook::SalePrice as usize)
+            && has_hook(self.rs.hook_masks[building as usize], Hook::SalePrice as usize)
+    }
+
+    #[inline(never)]
+    fn price_by_script(&self, seat: usize, building: CardIdx) -> i32 {
         let city = &self.players[seat].city;
         let slot = city.iter().position(|s| s.card == building && s.good.is_some());
         match slot.or_else(|| city.iter().position(|s| s.card == building)) {
@@ -794,11 +811,10 @@ impl Game {
     }
 
     /// What the good on `seat`'s building in `slot` sells for: its `on_sale_price`, else its printed price.
+    #[inline]
     pub(crate) fn sale_price(&self, seat: usize, slot: usize) -> Result<i32, GameError> {
         let card = self.players[seat].city[slot].card;
-        if has_hook(self.rs.all_hooks, Hook::SalePrice as usize)
-            && has_hook(self.rs.hook_masks[card as usize], Hook::SalePrice as usize)
-        {
+        if self.prices_by_script(card) {
             return self.call_int(Hook::SalePrice, self.ctx(seat, slot));
         }
         Ok(self.printed_price(card))
@@ -806,6 +822,7 @@ impl Game {
 
     /// The price of the good on a building of this type at the face-up tile
     /// (or its `fixed_price`), whatever a script says.
+    #[inline]
     pub fn printed_price(&self, building: CardIdx) -> i32 {
         let def = self.rs.cards.get(building);
         if let Some(p) = def.fixed_price {
