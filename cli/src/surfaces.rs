@@ -132,6 +132,9 @@ pub const SURFACES: &[Surface] = &[
     file("file: model cache"),
     file("file: key file"),
     // ----- standard input
+    // The action notation (`build library spend sugar_mill@1 pay well`) has no
+    // entry of its own: it arrives in a scenario's and a saved game's actions, a
+    // `play` line and an `act` request, whose generators write its words (`@` seats too).
     Surface { name: "stdin: play", via: Via::Stdin },
     Surface { name: "stdin: test --review", via: Via::Stdin },
     // ----- HTTP requests of `serve` (a test of the web crate keeps these equal to its routes)

@@ -689,18 +689,25 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             let base = rng.pick(&bases.saved).clone();
             // Half the time a re-deal among the entries (for any seat, anywhere), then the usual mutations.
             let base = if rng.below(2) == 0 {
-                let lines: Vec<String> = base
-                    .lines()
-                    .map(|l| match l.strip_prefix("actions = ") {
-                        Some(list) => {
-                            let mut a: Vec<String> = serde_json::from_str(list).unwrap_or_default();
-                            let at = rng.below(a.len() + 1);
-                            a.insert(at, format!("redeal {} {}", rng.below(3), rng.next() >> 20));
-                            format!("actions = {}", serde_json::to_string(&a).unwrap())
-                        }
-                        None => l.to_owned(),
-                    })
-                    .collect();
+                let lines: Vec<String> =
+                    base.lines()
+                        .map(|l| match l.strip_prefix("actions = ") {
+                            Some(list) => {
+                                let mut a: Vec<String> = serde_json::from_str(list).unwrap_or_default();
+                                let at = rng.below(a.len() + 1);
+                                // A re-deal, or another seat's good spent (`spend b@s`, seats real or not).
+                                let entry = match rng.below(3) {
+                                    0 => format!("spend indigo_plant@{}", rng.next() >> 60),
+                                    1 => (*rng.pick(&["spend @1", "spend well@", "spend well@1@2", "spend x@-1"]))
+                                        .to_owned(),
+                                    _ => format!("redeal {} {}", rng.below(3), rng.next() >> 20),
+                                };
+                                a.insert(at, entry);
+                                format!("actions = {}", serde_json::to_string(&a).unwrap())
+                            }
+                            None => l.to_owned(),
+                        })
+                        .collect();
                 lines.join("\n") + "\n"
             } else {
                 base
@@ -840,13 +847,16 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             }
         }
         "stdin: play" | "stdin: test --review" => {
-            let stdin = match rng.below(7) {
+            let stdin = match rng.below(8) {
                 0 => Input::Zero,
                 1 => Input::Text("x".repeat(200_000)),
                 2 => Input::Text("\n".repeat(5000) + "quit\n"),
                 3 => Input::Text("999999999999999999999\nundo\nundo\nshow\n?\n-1\n0\nquit\n".into()),
                 4 => Input::Text(String::from_utf8_lossy(&[0xff, 0xfe, b'\n']).into_owned() + "\u{0}\u{1b}[2J\n"),
                 5 => Input::Text((0..300).map(|i| format!("{}\n", i % 7)).collect()),
+                6 => Input::Text(
+                    "build well spend indigo_plant@1 @2 well@ well@99@1 x@-1\nspend sugar_mill@300\nquit\n".into(),
+                ),
                 _ => Input::Text("a\nr\ns\nq\nbuild palace pay pay pay pay\n".into()),
             };
             let args = if surface == "stdin: play" {

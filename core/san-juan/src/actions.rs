@@ -70,6 +70,9 @@ pub enum Action {
     Pay(CardIdx),
     /// Pay one card of the building cost with the good on this building.
     Spend(CardIdx),
+    /// Pay one card of the building cost with the good on this building of
+    /// another seat's (`spend sugar_mill@1`; an `on_build_options` `goods_of`).
+    SpendOf(CardIdx, u8),
     /// Put a good on an empty building of this type.
     Produce(CardIdx),
     /// Sell the good on a building of this type.
@@ -102,6 +105,7 @@ impl Action {
             Action::Build { card, over: Some(o) } => format!("build {} over {}", id(card), id(o)),
             Action::Pay(c) => format!("pay {}", id(c)),
             Action::Spend(c) => format!("spend {}", id(c)),
+            Action::SpendOf(c, seat) => format!("spend {}@{seat}", id(c)),
             Action::Produce(c) => format!("produce {}", id(c)),
             Action::Sell(c) => format!("sell {}", id(c)),
             Action::Keep(c) => format!("keep {}", id(c)),
@@ -137,6 +141,13 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
     };
     let card = |w: &str| cards.lookup(w);
     let cards_of = |ws: &[&str]| ws.iter().map(|w| card(w)).collect::<Result<Vec<_>, _>>();
+    // `spend b` is one's own good; `spend b@s` the good on seat s's b.
+    let spend = |w: &str| -> Result<Action, String> {
+        let Some((b, seat)) = w.split_once('@') else { return Ok(Action::Spend(card(w)?)) };
+        let seat = seat.parse::<u8>().ok().filter(|&s| usize::from(s) < crate::ruleset::MAX_PLAYERS as usize);
+        let seat = seat.ok_or_else(|| format!("`{w}`: after `@` write the seat whose good it is, a number from 0"))?;
+        Ok(Action::SpendOf(card(b)?, seat))
+    };
     let mut actions = Vec::new();
     let mut stop = false;
     match verb {
@@ -168,7 +179,7 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
                 match *w {
                     "pay" | "spend" => mode = w,
                     _ if mode == "pay" => actions.push(Action::Pay(card(w)?)),
-                    _ if mode == "spend" => actions.push(Action::Spend(card(w)?)),
+                    _ if mode == "spend" => actions.push(spend(w)?),
                     _ => return Err(format!("unexpected `{w}`; after the card write `over`, `pay` or `spend`")),
                 }
             }
@@ -185,6 +196,11 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
                         ));
                     }
                 }
+            }
+        }
+        "spend" if !rest.is_empty() => {
+            for w in rest {
+                actions.push(spend(w)?);
             }
         }
         "pay" | "spend" | "produce" | "sell" | "keep" | "discard" | "tuck" | "give" if !rest.is_empty() => {

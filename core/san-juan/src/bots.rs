@@ -75,9 +75,11 @@ impl Bot<Game> for GreedyBot {
             }
             Action::Pay(c) | Action::Discard(c) => -value(c),
             Action::Spend(_) => 0.5,
+            // Another seat's good costs the builder nothing of its own, but feeds that seat.
+            Action::SpendOf(..) => 0.4,
             Action::Produce(b) | Action::Sell(b) => {
                 let good = game.rules().cards.get(b).good.unwrap_or(0) as f64;
-                10.0 + good + f64::from(game.price_of(b))
+                10.0 + good + f64::from(game.price_of(seat, b))
             }
             Action::Keep(c) => value(c),
             Action::Tuck(c) => {

@@ -29,8 +29,21 @@ pub const JSON_MD: &str = "json.md";
 /// as literal lists at each `hooks::as_map` and `Game::call_map` call (`game/step.rs`, `roles.rs`), and
 /// there is no list in code to read them from. A unit test ties each one to
 /// the hook contracts in [`HOOKS`].
-pub static RETURN_KEYS: &[&str] =
-    &["tuck", "exchange", "overbuild", "overbuild_except", "goods_as_cards", "draw", "tuck_sold", "keep", "from_hand"];
+pub static RETURN_KEYS: &[&str] = &[
+    "tuck",
+    "exchange",
+    "overbuild",
+    "overbuild_except",
+    "goods_as_cards",
+    "draw",
+    "tuck_sold",
+    "keep",
+    "from_hand",
+    "min_goods",
+    "refuse",
+    "goods_of",
+    "cancel",
+];
 
 /// What a script can see, by the type the name is registered on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -134,8 +134,19 @@ pub fn effect_specs() -> &'static [engine_script::EffectSpec] {
 }
 
 /// The keys of the maps the older hooks return; with the effects, all a map in a hook may hold.
-const RESULT_KEYS: &[&str] =
-    &["exchange", "overbuild", "overbuild_except", "goods_as_cards", "keep", "from_hand", "tuck_sold"];
+const RESULT_KEYS: &[&str] = &[
+    "exchange",
+    "overbuild",
+    "overbuild_except",
+    "goods_as_cards",
+    "keep",
+    "from_hand",
+    "tuck_sold",
+    "min_goods",
+    "refuse",
+    "goods_of",
+    "cancel",
+];
 
 /// Every key a map written in a hook may use, for `check`.
 pub fn map_keys() -> &'static [&'static str] {
@@ -246,6 +257,55 @@ pub enum Effect {
         optional: bool,
         tag: Tag,
     },
+}
+
+impl Effect {
+    /// The effect's name, as a script writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Effect::Draw { .. } => "draw",
+            Effect::Discard { .. } | Effect::DiscardCards { .. } => "discard",
+            Effect::TakeRandom { .. } => "take_random",
+            Effect::Give { .. } | Effect::GiveCards { .. } => "give",
+            Effect::AddGood { .. } => "add_good",
+            Effect::RemoveBuilding { .. } => "remove_building",
+            Effect::RemoveGood { .. } => "remove_good",
+            Effect::MoveGood { .. } => "move",
+            Effect::Tuck { .. } => "tuck",
+            Effect::Reveal { .. } => "reveal",
+            Effect::Look { .. } => "look",
+            Effect::Counter { .. } => "counter",
+            Effect::PlayerCounter { .. } => "player_counter",
+            Effect::Grant { .. } => "grant",
+            Effect::Choose { .. } => "choose",
+            Effect::ChooseCards { .. } => "choose_cards",
+        }
+    }
+
+    /// The seats whose hand, buildings, counters or answer the effect touches
+    /// (an owner's effect on itself names its own seat).
+    pub fn seats(&self) -> smallvec::SmallVec<[usize; 2]> {
+        let mut out = smallvec::SmallVec::new();
+        match *self {
+            Effect::Draw { seat, .. }
+            | Effect::Discard { seat, .. }
+            | Effect::DiscardCards { seat, .. }
+            | Effect::AddGood { seat, .. }
+            | Effect::RemoveBuilding { seat, .. }
+            | Effect::RemoveGood { seat, .. }
+            | Effect::Counter { seat, .. }
+            | Effect::PlayerCounter { seat, .. }
+            | Effect::Choose { seat, .. } => out.push(seat),
+            Effect::TakeRandom { from, to, .. }
+            | Effect::Give { from, to, .. }
+            | Effect::GiveCards { from, to, .. } => out.extend([from, to]),
+            Effect::MoveGood { seat, to, .. } => out.extend([seat, to]),
+            Effect::ChooseCards { seat, of, .. } => out.extend([seat, of]),
+            Effect::Tuck { .. } | Effect::Reveal { .. } | Effect::Look { .. } | Effect::Grant { .. } => {}
+        }
+        out.dedup();
+        out
+    }
 }
 
 /// An effect waiting its turn, with the building it came from.
@@ -628,11 +688,55 @@ impl Game {
         Ok(())
     }
 
+    /// True when a player an effect of `by` (a building of `owner`'s) would
+    /// reach cancels it for all: one of its working buildings answers
+    /// `#{ cancel: true }` to `on_targeted`, asked before anything happens.
+    fn cancelled(&mut self, owner: usize, by: CardIdx, effect: &Effect) -> Result<bool, GameError> {
+        for s in effect.seats() {
+            if s == owner || !engine_script::has_hook(self.hook_mask[s], Hook::Targeted as usize) {
+                continue;
+            }
+            let facts =
+                EventFacts { effect: effect.name(), by: Some(by), seat: s, ..EventFacts::new("targeted", owner) };
+            let told = self.rs.scripts.hook_may_read(Hook::Targeted as usize, hooks::CTX_EVENT);
+            let before = std::mem::replace(&mut self.event_now, told.then(|| Arc::new(facts)));
+            let mut answer = Ok(None);
+            for slot in self.listeners(Hook::Targeted, s) {
+                let mut ctx = self.ctx(s, slot);
+                ctx.actor = owner;
+                match self.call_map(Hook::Targeted, ctx, &["cancel"], |m| hooks::map_bool(m, "cancel")) {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        answer = Ok(Some(self.players[s].city[slot].card));
+                        break;
+                    }
+                    Err(e) => {
+                        answer = Err(e);
+                        break;
+                    }
+                }
+            }
+            self.event_now = before;
+            if let Some(shield) = answer? {
+                let name = effect.name();
+                self.event_from(s, shield, |g| {
+                    format!("seat {s}: its {} cancels the {}'s `{name}` for it", g.name_of(shield), g.name_of(by))
+                });
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Applies one queued effect; it may pend a decision.
     pub(crate) fn run_effect(&mut self, q: Queued) -> Result<(), GameError> {
         let Queued { seat, slot, hook, effect, chain } = q;
         let card = self.players[seat].city[slot].card;
         self.chain = chain;
+        // Nobody in play reacting before an effect (a moat) costs this one test.
+        if engine_script::has_hook(self.hook_union, Hook::Targeted as usize) && self.cancelled(seat, card, &effect)? {
+            return Ok(());
+        }
         let needs_table = |g: &Game, what: &str| -> Result<(), GameError> {
             if g.limbo.is_empty() {
                 return Ok(());

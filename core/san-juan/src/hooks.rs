@@ -81,6 +81,10 @@ pub enum Hook {
     CounterChanged,
     OtherCounterChanged,
     AnyCounterChanged,
+    Payment,
+    CardValue,
+    SalePrice,
+    Targeted,
 }
 
 /// Every hook, in [`Hook`] order, with its contract.
@@ -116,12 +120,13 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_build_options",
         effects: false,
-        results: &["overbuild", "overbuild_except", "goods_as_cards"],
+        results: &["overbuild", "overbuild_except", "goods_as_cards", "goods_of"],
         arity: 1,
         range: None,
         doc: "called at the start of the owner's builder turn; return a map with any of \
               overbuild: bool (may build over an own building), overbuild_except: [card ids] \
-              (buildings that may not be built over), goods_as_cards: n (pay with up to n goods)",
+              (buildings that may not be built over), goods_as_cards: n (pay with up to n goods), \
+              goods_of: [seats] (the goods of these other seats may pay too, 1 card each)",
     },
     HookSpec {
         name: "on_build_cost",
@@ -617,6 +622,49 @@ pub static HOOKS: &[HookSpec] = &[
         range: Some((0, 20)),
         doc: "called for each building of every player after a counter of any player changed, that player's first (ctx.actor; ctx.event.building or ctx.event.counter (a named counter), ctx.event.from, ctx.event.to); return the number of cards the owner draws, or effects",
     },
+    HookSpec {
+        name: "on_payment",
+        effects: false,
+        results: &["goods_as_cards", "min_goods", "refuse"],
+        arity: 1,
+        range: None,
+        doc: "called for the building being built (ctx.card == ctx.target, from the hand or the display) and \
+              for each of the builder's working buildings (ctx.target the building being built, ctx.over the \
+              one covered); return a map with any of goods_as_cards: n (up to n more of the builder's goods \
+              may pay, 1 card each), min_goods: n (at least n goods must pay, or all of a smaller cost; \
+              without them the building cannot be built), refuse: \"reason\" (the building cannot be built \
+              now, for this reason)",
+    },
+    HookSpec {
+        name: "on_card_value",
+        effects: false,
+        results: &[],
+        arity: 1,
+        range: Some((0, 20)),
+        doc: "called for each hand card the owner could pay for a building with (ctx.paying the card, \
+              ctx.target the building); return how many cards of the cost it pays (the largest answer of \
+              the owner's buildings counts, 1 without one; no change is given)",
+    },
+    HookSpec {
+        name: "on_sale_price",
+        effects: false,
+        results: &[],
+        arity: 1,
+        range: Some((0, 20)),
+        doc: "called for each good sold from this building (ctx.table.tile: the trading tile turned up); \
+              return the price in cards (instead of the tile's or the card's fixed_price)",
+    },
+    HookSpec {
+        name: "on_targeted",
+        effects: false,
+        results: &["cancel"],
+        arity: 1,
+        range: None,
+        doc: "called for each of the owner's working buildings before an effect of a building of another \
+              player's reaches the owner (ctx.event.effect the effect's name, ctx.event.by the building, \
+              ctx.event.actor its owner, ctx.event.seat the owner's seat); return #{ cancel: true } to drop \
+              that effect, or ()",
+    },
 ];
 
 /// The context properties that are plain values, in [`Ctx::scalar`] order. A hook
@@ -640,6 +688,8 @@ pub static SCALARS: &[&str] = &[
     "subtotal",
     "actor",
     "counter",
+    "paying",
+    "covered_by",
 ];
 
 /// Members of [`CTX_MORE`] answered from the seat's own city alone, which the
@@ -653,6 +703,30 @@ pub static KEYED: &[&str] = &["count_kind", "count_tag", "count_types"];
 /// a scoring script that walks a city is remembered per cities, not run for
 /// every position a bot looks at.
 pub static LISTED: &[&str] = &["buildings", "others", "built_by_anyone", "building_counts"];
+
+/// The `ctx` members only some hooks are given, with those hooks: anywhere
+/// else they are always `()`, and `check` says so where a script reads one.
+static ONLY_IN: &[(&str, &[Hook])] = &[("paying", &[Hook::CardValue]), ("covered_by", &[Hook::Score])];
+
+/// Per hook, in [`Hook`] order, the `ctx` members it is given (for `check`).
+pub fn hook_members() -> Vec<Option<&'static [&'static str]>> {
+    static MEMBERS: OnceLock<Vec<&'static [&'static str]>> = OnceLock::new();
+    let members = MEMBERS.get_or_init(|| {
+        (0..HOOKS.len())
+            .map(|h| {
+                let given = |m: &&str| {
+                    ONLY_IN
+                        .iter()
+                        .find(|(name, _)| name == m)
+                        .is_none_or(|(_, hooks)| hooks.iter().any(|&k| k as usize == h))
+                };
+                let list: Vec<&'static str> = SCALARS.iter().chain(CTX_MORE).copied().filter(given).collect();
+                &*Vec::leak(list)
+            })
+            .collect()
+    });
+    members.iter().map(|&m| Some(m)).collect()
+}
 
 /// The index of `table` in [`CTX_MORE`]: the costly part of a context.
 pub const CTX_TABLE: usize = 7;
@@ -747,6 +821,10 @@ pub struct Ctx {
     pub actor: usize,
     /// This building's counter.
     pub counter: i32,
+    /// The hand card offered as payment (`on_card_value`).
+    pub paying: Option<CardIdx>,
+    /// The building on top of this one when it is covered (`on_score`).
+    pub covered_by: Option<CardIdx>,
 }
 
 /// The `ctx` a script receives: the plain facts plus the lists (cards, cities,
@@ -833,6 +911,8 @@ pub struct TableFacts {
     pub chooser: Option<usize>,
     /// The ruleset's `[rules]` numbers as a map.
     pub rules: Arc<Map>,
+    /// The trading tile turned up, good by good (`()` when none is).
+    pub tile: Option<Map>,
 }
 
 /// What happened, as an event hook hears it (`ctx.event`): the event's name,
@@ -869,6 +949,10 @@ pub struct EventFacts {
     pub to: i32,
     /// The round (`new_round`, `round_end`).
     pub round: u32,
+    /// The effect about to reach a player (`targeted`).
+    pub effect: &'static str,
+    /// The seat it reaches (`targeted`).
+    pub seat: usize,
 }
 
 impl EventFacts {
@@ -890,6 +974,8 @@ impl EventFacts {
             from: 0,
             to: 0,
             round: 0,
+            effect: "",
+            seat: 0,
         }
     }
 }
@@ -940,6 +1026,8 @@ pub static EVENTS: &[EventSpec] = &[
     moment("new_round", Hook::NewRound, &["round"]),
     moment("round_end", Hook::RoundEnd, &["round"]),
     moment("game_end", Hook::GameEnd, &[]),
+    // Not heard after the fact: asked before an effect reaches a player (`on_targeted`).
+    moment("targeted", Hook::Targeted, &["effect", "by", "seat"]),
 ];
 
 /// The event named `name`.
@@ -1052,7 +1140,9 @@ impl Ctx {
             14 => self.under,
             15 => self.subtotal,
             16 => self.actor as i32,
-            _ => self.counter,
+            17 => self.counter,
+            18 => card(self.paying),
+            _ => card(self.covered_by),
         }
     }
 }
@@ -1148,6 +1238,7 @@ impl ScriptCtx {
                 Dynamic::from_array(earlier)
             }
             "rules" => Dynamic::from_map((*v.rules).clone()),
+            "tile" => v.tile.clone().map_or(Dynamic::UNIT, Dynamic::from_map),
             _ => return None,
         })
     }
@@ -1188,6 +1279,8 @@ impl ScriptCtx {
                 "from" => int(e.from),
                 "to" => int(e.to),
                 "round" => int(e.round as i32),
+                "effect" => text(e.effect),
+                "seat" => Dynamic::from_int(e.seat as rhai::INT),
                 _ => Dynamic::UNIT,
             };
             m.insert(key.into(), v);
@@ -1247,6 +1340,8 @@ pub fn register(lib: &mut Registrar) {
         .getter("subtotal", |c: &ScriptCtx| c.subtotal)
         .getter("actor", |c: &ScriptCtx| c.actor as rhai::INT)
         .getter("counter", |c: &ScriptCtx| c.counter)
+        .getter("paying", |c: &ScriptCtx| c.card_value(c.paying))
+        .getter("covered_by", |c: &ScriptCtx| c.card_value(c.covered_by))
         .getter("choice", |c: &ScriptCtx| match &c.choice {
             Some(Answer::Option(o)) => Dynamic::from(ImmutableString::from(&**o)),
             _ => Dynamic::UNIT,
@@ -1353,6 +1448,7 @@ const TABLE_KEYS: &[&str] = &[
     "chosen_this_round",
     "earlier_rounds",
     "rules",
+    "tile",
 ];
 
 /// The range of each integer key a hook's map may hold; a key means the same in every hook.
@@ -1360,10 +1456,26 @@ pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[
     ("tuck", 0, 200),
     ("exchange", 0, 200),
     ("goods_as_cards", 0, 20),
+    ("min_goods", 0, 20),
     ("draw", 0, 50),
     ("keep", 0, 50),
     ("tuck_sold", 0, 20),
 ];
+
+/// A list of seats (`goods_of`) as a bit per seat; each a seat of the game.
+pub fn seat_bits(value: &Dynamic, players: usize) -> Result<u16, String> {
+    let type_name = value.type_name();
+    let list = value.as_array_ref().map_err(|_| format!("is a {type_name}, expected a list of seats"))?;
+    let mut bits = 0u16;
+    for v in list.iter() {
+        let seat = v.as_int().map_err(|t| format!("holds a {t}, expected seats (numbers)"))?;
+        if !(0..players as i32).contains(&seat) {
+            return Err(format!("holds {seat}: not a seat (seats count from 0 to ctx.players - 1)"));
+        }
+        bits |= 1 << seat;
+    }
+    Ok(bits)
+}
 
 /// An integer field of a map result (0 when missing).
 pub fn map_int(map: &Map, key: &str) -> Result<i32, String> {
@@ -1499,6 +1611,8 @@ pub struct BuildGrant {
     pub except: Arc<[CardIdx]>,
     /// Goods that may pay part of a cost (a black market).
     pub goods_as_cards: i32,
+    /// The seats whose goods may pay part of a cost, a bit each (a caravan depot).
+    pub goods_of: u16,
 }
 
 /// A fast path for `on_build_options` hooks that read nothing of `ctx` but
@@ -1542,7 +1656,8 @@ mod tests {
     fn hook_masks_have_room_for_every_hook() {
         // A seat's hooks are a bit each in a u64 (`Game::hook_mask`, `ScriptHost::owner_mask`).
         assert!(HOOKS.len() <= engine_script::MAX_HOOKS, "{} hooks; widen the hook masks", HOOKS.len());
-        assert_eq!(HOOKS.len(), Hook::AnyCounterChanged as usize + 1);
+        assert_eq!(HOOKS.len(), Hook::Targeted as usize + 1);
+        assert_eq!(HOOKS[Hook::Payment as usize].name, "on_payment");
         assert_eq!(HOOKS[Hook::NewRound as usize].name, "on_new_round");
         assert_eq!(HOOKS[Hook::AnyCounterChanged as usize].name, "on_any_counter_changed");
     }
@@ -1554,13 +1669,17 @@ mod tests {
             for h in e.hooks.iter().flatten() {
                 assert!(!seen.contains(h), "{h:?} hears two events");
                 seen.push(*h);
-                assert!(HOOKS[*h as usize].effects, "{h:?} hears an event but returns no effects");
+                // A question before the effect, not an event heard: it answers `cancel`.
+                assert!(
+                    HOOKS[*h as usize].effects || *h == Hook::Targeted,
+                    "{h:?} hears an event but returns no effects"
+                );
             }
         }
         assert_eq!(
             seen.len(),
-            4 * 3 + 8 * 3 + 5,
-            "role, build, produced, sold; eight more scoped events; five moments"
+            4 * 3 + 8 * 3 + 6,
+            "role, build, produced, sold; eight more scoped events; five moments and `targeted`"
         );
         let hint = event_key_hints().iter().find(|(k, _)| *k == "prices").unwrap().1;
         assert_eq!(hint, "`ctx.event.prices`: carried by the event `sold` (on_sold, on_other_sold, on_any_sold)");

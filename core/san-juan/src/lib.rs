@@ -18,6 +18,7 @@ pub mod hooks;
 #[cfg(test)]
 mod house;
 mod interface;
+mod payment;
 pub use engine_play::rng;
 mod roles;
 pub mod ruleset;

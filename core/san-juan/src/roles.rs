@@ -189,6 +189,11 @@ impl Game {
                 out.overbuild.get_or_insert(slot);
             }
             out.goods_grants.push((slot, grant.goods_as_cards));
+            // The builder's own goods are `goods_as_cards`'.
+            let of = grant.goods_of & !(1 << seat);
+            if of != 0 {
+                out.goods_of.push((slot, of));
+            }
             out.except.extend_from_slice(&grant.except);
         }
         Ok(out)
@@ -199,16 +204,19 @@ impl Game {
         let ctx = self.ctx(seat, slot);
         let card = ctx.card as usize;
         let bad = |e: String| self.rs.scripts.bad_return(Hook::BuildOptions as usize, card, &e);
-        let map =
-            hooks::as_map(self.call(Hook::BuildOptions, ctx)?, &["overbuild", "overbuild_except", "goods_as_cards"])
-                .map_err(bad)?;
+        let keys = &["overbuild", "overbuild_except", "goods_as_cards", "goods_of"];
+        let map = hooks::as_map(self.call(Hook::BuildOptions, ctx)?, keys).map_err(bad)?;
         let overbuild = hooks::map_bool(&map, "overbuild").map_err(bad)?;
         let goods_as_cards = hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
+        let goods_of = match map.get("goods_of") {
+            Some(v) => hooks::seat_bits(v, self.players.len()).map_err(|e| bad(format!("key `goods_of` {e}")))?,
+            None => 0,
+        };
         let except = match map.get("overbuild_except") {
             Some(v) => hooks::as_cards(v, &self.rs.cards).map_err(bad)?.as_slice().into(),
             None => std::sync::Arc::from([]),
         };
-        Ok(hooks::BuildGrant { overbuild, except, goods_as_cards })
+        Ok(hooks::BuildGrant { overbuild, except, goods_as_cards, goods_of })
     }
 
     /// The building that lets `seat` pay with goods (a black market), for the log.
@@ -219,7 +227,7 @@ impl Game {
     }
 
     fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
-        let BuildAbilities { overbuild, except, goods_grants } = self.build_abilities(seat)?;
+        let BuildAbilities { overbuild, except, goods_grants, goods_of } = self.build_abilities(seat)?;
         let overbuild = overbuild.is_some();
         let mut options = std::mem::take(&mut self.spare_options);
         let p = &self.players[seat];
@@ -232,6 +240,14 @@ impl Game {
             let granted: i32 = goods_grants.iter().filter(|(s, _)| Some(*s) != over).map(|(_, n)| n).sum();
             let goods = p.city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != over).count();
             granted.min(goods as i32)
+        };
+        // Other seats' goods that may pay (a caravan depot's), and which seats'.
+        let others_for = |over: Option<usize>| -> (u16, i32) {
+            if goods_of.is_empty() {
+                return (0, 0);
+            }
+            let mask = goods_of.iter().filter(|(s, _)| Some(*s) != over).fold(0, |m, (_, b)| m | b);
+            (mask, self.goods_of_seats(mask))
         };
         let cards = &self.rs.cards;
         // With unique city buildings, the city's cards, looked up once rather than per candidate.
@@ -249,6 +265,7 @@ impl Game {
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
         // Not covering anything: the same goods for every card.
         let goods = goods_for(None);
+        let (others_mask, others) = others_for(None);
         // The buildings that may be covered, with the goods left to pay with
         // when each is: the same for every card, so worked out once.
         // With whether the covered building has an `on_covered_cost` of its own.
@@ -269,7 +286,8 @@ impl Game {
                 })
                 .map(|(slot, s)| {
                     let hears = self.rs.scripts.listens(Hook::CoveredCost as usize, s.card as usize);
-                    (slot, s.card, goods_for(Some(slot)), hears)
+                    let goods = goods_for(Some(slot)).saturating_add(others_for(Some(slot)).1);
+                    (slot, s.card, goods, hears)
                 })
                 .collect()
         } else {
@@ -297,6 +315,7 @@ impl Game {
         let others_hear = has_hook(self.hook_union, Hook::OtherBuildCost as usize);
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let granted = p.grants.discount;
+        let ruled = self.payment_rules_exist();
         for (card, public) in candidates {
             let def = cards.get(card);
             let in_hand_after = p.hand.len() as i32 - i32::from(!public);
@@ -305,8 +324,17 @@ impl Game {
                 continue;
             }
             let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
-            if cost <= in_hand_after + goods {
-                push_option(&mut options, BuildOption { card, over: None, cost, goods_as_cards: goods });
+            // A payment rule (a card's own, or the seat's buildings') decides what pays.
+            let ruled = ruled && self.pays_by_rule(seat, card);
+            if ruled {
+                let means = self.means(seat, &goods_grants, &goods_of, None);
+                if let Some(o) = self.ruled_option(seat, card, None, cost, !public, means)? {
+                    push_option(&mut options, o);
+                }
+            } else if cost <= in_hand_after + goods + others {
+                let option =
+                    BuildOption { card, over: None, cost, goods_as_cards: goods, min_goods: 0, goods_of: others_mask };
+                push_option(&mut options, option);
             }
             if coverable.is_empty() {
                 continue;
@@ -332,8 +360,18 @@ impl Game {
                     discount += self.covering_discount(seat, card, slot, covered_hears)?;
                 }
                 let cost = (base - privilege - discount).max(0);
-                if cost <= in_hand_after + goods {
-                    push_option(&mut options, BuildOption { card, over: Some(slot), cost, goods_as_cards: goods });
+                if ruled {
+                    let means = self.means(seat, &goods_grants, &goods_of, Some(slot));
+                    if let Some(o) = self.ruled_option(seat, card, Some(slot), cost, !public, means)? {
+                        push_option(&mut options, o);
+                    }
+                } else if cost <= in_hand_after + goods {
+                    // Own goods and other seats' together (`goods` counts both here).
+                    let (mask, theirs) = others_for(Some(slot));
+                    let own = goods - theirs;
+                    let option =
+                        BuildOption { card, over: Some(slot), cost, goods_as_cards: own, min_goods: 0, goods_of: mask };
+                    push_option(&mut options, option);
                 }
             }
         }
@@ -516,8 +554,16 @@ impl Game {
             let c = self.take_from_hand(seat, card);
             self.limbo.push(c);
         }
-        let pay =
-            Decision::Pay { seat, card, over: opt.over, remaining: opt.cost, goods_left: opt.goods_as_cards, paid: 0 };
+        let pay = Decision::Pay {
+            seat,
+            card,
+            over: opt.over,
+            remaining: opt.cost,
+            goods_left: opt.goods_as_cards,
+            goods_needed: opt.min_goods,
+            goods_of: opt.goods_of,
+            paid: 0,
+        };
         self.continue_pay(pay)
     }
 
@@ -552,18 +598,24 @@ impl Game {
     }
 
     pub(crate) fn apply_pay(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
-        let Decision::Pay { seat, card, over, remaining, goods_left, paid } = d else { unreachable!() };
-        let goods_left = match a {
+        let Decision::Pay { seat, card, over, remaining, goods_left, goods_needed, goods_of, paid } = d else {
+            unreachable!()
+        };
+        let (goods_left, goods_needed, value) = match a {
             Action::Pay(c) => {
                 if self.legal.len() <= 1 {
-                    self.auto_paid.push(c); // forced: notation accepts it written out
+                    self.auto_paid.push(a); // forced: notation accepts it written out
                 }
+                let value = self.card_value(seat, card, over, c)?;
                 let c = self.take_from_hand(seat, c);
                 self.discard.push(c);
                 self.run += 1;
-                goods_left
+                (goods_left, goods_needed, value)
             }
             Action::Spend(b) => {
+                if self.legal.len() <= 1 {
+                    self.auto_paid.push(a); // goods that must pay, the last one forced
+                }
                 let slot =
                     self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal spend");
                 let good = self.players[seat].city[slot].good.take().expect("good");
@@ -573,11 +625,37 @@ impl Game {
                     why: "spent",
                     ..EventFacts::new("good_removed", seat)
                 });
-                goods_left - 1
+                (goods_left - 1, (goods_needed - 1).max(0), 1)
+            }
+            Action::SpendOf(b, whose) => {
+                if self.legal.len() <= 1 {
+                    self.auto_paid.push(a);
+                }
+                let whose = usize::from(whose);
+                let slot = self.players[whose].city.iter().position(|s| s.card == b && s.good.is_some());
+                let good = self.players[whose].city[slot.expect("legal spend")].good.take().expect("good");
+                self.discard.push(good);
+                // The building whose rule let this seat's good pay, for its owner's scripts.
+                let by = self
+                    .build_abilities(seat)?
+                    .goods_of
+                    .iter()
+                    .find(|(_, m)| m & (1 << whose) != 0)
+                    .map(|(s, _)| self.players[seat].city[*s].card);
+                self.publish(GOOD_REMOVED, |_| EventFacts {
+                    building: Some(b),
+                    why: "spent",
+                    by,
+                    ..EventFacts::new("good_removed", whose)
+                });
+                // Another seat's good counts as a good that must pay (a mint's), not as one's own allowance.
+                (goods_left, (goods_needed - 1).max(0), 1)
             }
             _ => unreachable!(),
         };
-        let next = Decision::Pay { seat, card, over, remaining: remaining - 1, goods_left, paid: paid + 1 };
+        // A card worth more than what is left pays it all: no change is given.
+        let remaining = (remaining - value).max(0);
+        let next = Decision::Pay { seat, card, over, remaining, goods_left, goods_needed, goods_of, paid: paid + 1 };
         self.continue_pay(next)
     }
 
@@ -681,6 +759,8 @@ impl Game {
         if let Action::Sell(b) = a {
             let slot =
                 self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
+            // Priced while the good is still on it, as the seller saw it.
+            let price = self.sale_price(seat, slot)?;
             let good = self.players[seat].city[slot].good.take().expect("good");
             self.limbo.push(good);
             self.publish(GOOD_REMOVED, |_| EventFacts {
@@ -688,7 +768,6 @@ impl Game {
                 why: "sold",
                 ..EventFacts::new("good_removed", seat)
             });
-            let price = self.price_of(b);
             self.turn_goods.push((b, price));
             self.draw_to_hand(seat, price, "sold");
             self.phase_sold += 1;
@@ -702,8 +781,49 @@ impl Game {
         self.finish_selling(seat, done)
     }
 
-    /// The price of the good on a building of this type at the face-up tile.
-    pub fn price_of(&self, building: CardIdx) -> i32 {
+    /// What the good on `seat`'s `building` sells for now: the building's
+    /// `on_sale_price`, else its printed price. A failing script counts the
+    /// printed price here (bots, words on a screen); the sale itself reports it.
+    #[inline]
+    pub fn price_of(&self, seat: usize, building: CardIdx) -> i32 {
+        // The bots price every sale they weigh: most buildings have no price script.
+        if !self.prices_by_script(building) {
+            return self.printed_price(building);
+        }
+        self.price_by_script(seat, building)
+    }
+
+    /// True when a script sets the price of a good on `building`.
+    #[inline]
+    fn prices_by_script(&self, building: CardIdx) -> bool {
+        has_hook(self.rs.all_hooks, Hook::SalePrice as usize)
+            && has_hook(self.rs.hook_masks[building as usize], Hook::SalePrice as usize)
+    }
+
+    #[inline(never)]
+    fn price_by_script(&self, seat: usize, building: CardIdx) -> i32 {
+        let city = &self.players[seat].city;
+        let slot = city.iter().position(|s| s.card == building && s.good.is_some());
+        match slot.or_else(|| city.iter().position(|s| s.card == building)) {
+            Some(slot) => self.sale_price(seat, slot).unwrap_or_else(|_| self.printed_price(building)),
+            None => self.printed_price(building),
+        }
+    }
+
+    /// What the good on `seat`'s building in `slot` sells for: its `on_sale_price`, else its printed price.
+    #[inline]
+    pub(crate) fn sale_price(&self, seat: usize, slot: usize) -> Result<i32, GameError> {
+        let card = self.players[seat].city[slot].card;
+        if self.prices_by_script(card) {
+            return self.call_int(Hook::SalePrice, self.ctx(seat, slot));
+        }
+        Ok(self.printed_price(card))
+    }
+
+    /// The price of the good on a building of this type at the face-up tile
+    /// (or its `fixed_price`), whatever a script says.
+    #[inline]
+    pub fn printed_price(&self, building: CardIdx) -> i32 {
         let def = self.rs.cards.get(building);
         if let Some(p) = def.fixed_price {
             return p;
@@ -908,6 +1028,8 @@ pub(crate) struct BuildAbilities {
     pub except: smallvec::SmallVec<[CardIdx; 4]>,
     /// Goods that may pay, per granting slot: a covered building grants nothing.
     pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
+    /// Other seats whose goods may pay, per granting slot (a bit per seat).
+    pub goods_of: smallvec::SmallVec<[(usize, u16); 2]>,
 }
 
 /// Adds a builder's option unless it repeats the one just before (a card in

@@ -14,7 +14,7 @@ use crate::cards::{CardDef, CardIdx, CardTable, SourcedCard, check_card_number, 
 use crate::doc::TomlDoc;
 use crate::error::{LoadError, LoadErrors};
 use crate::files::{BUILTINS, Source};
-use crate::hooks::{self, HOOKS};
+use crate::hooks::{self, HOOKS, Hook};
 use crate::script::{Limits, ScriptHost};
 use engine_rules::chain::{ChainFile, read_chain, relocate, resolve_spec};
 use engine_rules::rules;
@@ -217,6 +217,13 @@ pub struct Ruleset {
     pub sets: Vec<Source>,
     /// Per card, a bit per hook its script defines.
     pub hook_masks: Vec<HookMask>,
+    /// Every hook some card of the ruleset listens to, in play or not (a
+    /// card in hand may set the rules of its own payment).
+    pub(crate) all_hooks: HookMask,
+    /// Per card, its `on_score` reads `ctx.covered_by`: it scores when covered too.
+    pub(crate) scores_covered: Vec<bool>,
+    /// Some card scores when covered (most rulesets: none, and nothing is looked at).
+    pub(crate) any_scores_covered: bool,
     /// Roles chosen per round, by player count (`rules.roles_per_round`
     /// looked up once: a round asks it).
     pub(crate) round_roles: Vec<usize>,
@@ -529,6 +536,7 @@ fn validate(
     scripts.set_map_keys(crate::effects::map_keys());
     scripts.set_keyed_members(hooks::KEYED);
     scripts.set_list_members(hooks::LISTED);
+    scripts.set_hook_members(hooks::hook_members());
     scripts.set_effects(crate::effects::effect_specs());
     scripts.set_events(crate::hooks::event_key_hints(), crate::hooks::event_keys_by_hook());
     for def in &table.cards {
@@ -549,7 +557,17 @@ fn build(
     let top = &chain[0];
     let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
     order.sort_by_key(|&i| (table.get(i).order, i));
-    let hook_masks = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
+    let hook_masks: Vec<HookMask> = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
+    let all_hooks = hook_masks.iter().fold(0, |m, h| m | h);
+    // A covered building scores only if its script asks whether it is: the
+    // scoring buildings written before covered ones scored stay as they were.
+    let scores_covered: Vec<bool> = (0..table.len())
+        .map(|c| {
+            let reads = scripts.reads(Hook::Score as usize, c);
+            scripts.listens(Hook::Score as usize, c) && reads.is_some_and(|r| r.iter().any(|m| m == "covered_by"))
+        })
+        .collect();
+    let any_scores_covered = scores_covered.contains(&true);
     let cost_table = hooks::CostTable::new(&scripts, table.len());
     let round_roles = (0..=MAX_PLAYERS as usize).map(|n| rules.roles_per_round(n)).collect();
     let build_grants = hooks::BuildGrants::new(&scripts, table.len());
@@ -575,6 +593,9 @@ fn build(
         order,
         sets,
         hook_masks,
+        all_hooks,
+        scores_covered,
+        any_scores_covered,
         round_roles,
         cost_table,
         build_grants,

@@ -96,8 +96,37 @@ impl Game {
                 }
             }
         }
-        for slot in self.listeners_in(Hook::Score, mask, city, |_| true) {
-            let mut ctx = self.ctx_in(seat, city, slot);
+        let listeners = self.listeners_in(Hook::Score, mask, city, |_| true);
+        let covered = self.covered_scorers(city);
+        if covered.is_empty() {
+            for slot in listeners {
+                let mut ctx = self.ctx_in(seat, city, slot);
+                ctx.subtotal = total;
+                let card = ctx.card;
+                let points = match call(ctx)? {
+                    Ok(points) => points,
+                    Err(e) => return Some(Err(e)),
+                };
+                add(&mut total, cards.id(card), points);
+            }
+            return Some(Ok(total));
+        }
+        // Covered buildings that score take their turn in card order with the others.
+        let mut all: Vec<(i32, usize, usize)> =
+            listeners.iter().map(|slot| (cards.get(city[slot].card).order, slot, usize::MAX)).collect();
+        all.extend(covered.iter().map(|&(slot, k)| (cards.get(city[slot].covered[k].card).order, slot, k)));
+        all.sort_unstable();
+        for (_, slot, k) in all {
+            let mut ctx = if k == usize::MAX {
+                self.ctx_in(seat, city, slot)
+            } else {
+                let s = &city[slot];
+                let c = &s.covered[k];
+                let mut ctx = self.ctx_of(seat, city, c.card);
+                ctx.counter = c.counter;
+                ctx.covered_by = Some(s.covered.get(k + 1).map_or(s.card, |above| above.card));
+                ctx
+            };
             ctx.subtotal = total;
             let card = ctx.card;
             let points = match call(ctx)? {
@@ -107,6 +136,23 @@ impl Game {
             add(&mut total, cards.id(card), points);
         }
         Some(Ok(total))
+    }
+
+    /// The covered buildings of `city` whose `on_score` asks whether they are
+    /// covered (`ctx.covered_by`): (slot, place in its `covered`, oldest first).
+    fn covered_scorers(&self, city: &[Slot]) -> smallvec::SmallVec<[(usize, usize); 2]> {
+        let mut out = smallvec::SmallVec::new();
+        if !self.rs.any_scores_covered {
+            return out;
+        }
+        for (slot, s) in city.iter().enumerate() {
+            for (k, c) in s.covered.iter().enumerate() {
+                if self.rs.scores_covered[c.card as usize] {
+                    out.push((slot, k));
+                }
+            }
+        }
+        out
     }
 
     /// Every player's score.

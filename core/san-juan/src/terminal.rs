@@ -277,11 +277,14 @@ impl Screen<'_> {
             }
             (_, Action::Pay(c)) => format!("pay with {}", self.id(*c)),
             (_, Action::Spend(b)) => format!("pay with the good on {}", self.id(*b)),
+            (_, Action::SpendOf(b, whose)) => format!("pay with the good on seat {whose}'s {}", self.id(*b)),
             (_, Action::Produce(b)) => {
                 let good = self.cards.get(*b).good_name.clone().unwrap_or_else(|| "a good".into());
                 format!("produce {good} on {}", self.id(*b))
             }
-            (_, Action::Sell(b)) => format!("sell the good on {} for {}", self.id(*b), count(g.price_of(*b), "card")),
+            (_, Action::Sell(b)) => {
+                format!("sell the good on {} for {}", self.id(*b), count(g.price_of(self.human, *b), "card"))
+            }
             (_, Action::Keep(c)) => format!("keep {}", self.card_line(*c)),
             (Decision::Exchange { .. }, Action::Discard(c)) => format!("exchange {}", self.id(*c)),
             (_, Action::Discard(c)) => format!("discard {}", self.card_line(*c)),
@@ -382,6 +385,7 @@ fn card_of(a: &Action) -> Option<CardIdx> {
         Action::Build { card, .. }
         | Action::Pay(card)
         | Action::Spend(card)
+        | Action::SpendOf(card, _)
         | Action::Produce(card)
         | Action::Sell(card)
         | Action::Keep(card)

@@ -514,10 +514,11 @@ impl<'a> Values<'a> {
             }
             (Decision::Pay { .. }, Action::Pay(c)) => -v.hand - v.keep(c),
             (Decision::Pay { .. }, Action::Spend(_)) => -v.good,
+            (Decision::Pay { .. }, Action::SpendOf(..)) => -0.5 * v.good,
             (Decision::Produce { .. }, Action::Produce(b)) => {
                 v.good + 0.01 * game.rs.cards.get(b).good.unwrap_or(0) as f64
             }
-            (Decision::Sell { .. }, Action::Sell(b)) => f64::from(game.price_of(b)) * v.hand - v.good,
+            (Decision::Sell { .. }, Action::Sell(b)) => f64::from(game.price_of(seat, b)) * v.hand - v.good,
             (Decision::Keep { .. } | Decision::Reveal { .. }, Action::Keep(c)) => v.hand + v.keep(c),
             (Decision::Exchange { .. }, Action::Discard(c)) => v.mean_keep() - v.keep(c),
             (Decision::Discard { .. }, Action::Discard(c)) => -v.hand - v.keep(c),

@@ -287,6 +287,10 @@ impl Game {
                         Action::Spend(c) => {
                             ("spend", Some(c), Some("city"), None, format!("Pay with the good on {}", name(c)))
                         }
+                        // Not the seat's own city: no zone of its board holds the card.
+                        Action::SpendOf(c, whose) => {
+                            ("spend", Some(c), None, None, format!("Pay with the good on seat {whose}'s {}", name(c)))
+                        }
                         Action::Produce(c) => {
                             ("produce", Some(c), Some("city"), None, format!("Produce on {}", name(c)))
                         }

@@ -28,6 +28,10 @@ pub struct BuildOption {
     pub cost: i32,
     /// Goods that may pay part of the cost.
     pub goods_as_cards: i32,
+    /// Goods that must pay part of the cost (a payment rule's `min_goods`).
+    pub min_goods: i32,
+    /// Other seats whose goods may pay, a bit each (`on_build_options`' `goods_of`).
+    pub goods_of: u16,
 }
 
 /// The buildings a player may build in one turn. A `Vec`, not inline: a
@@ -66,6 +70,10 @@ pub enum Decision {
         remaining: i32,
         /// Goods that may still pay.
         goods_left: i32,
+        /// Goods that must still pay (a payment rule's `min_goods`).
+        goods_needed: i32,
+        /// Other seats whose goods may pay, a bit each.
+        goods_of: u16,
         /// Cards paid so far.
         paid: i32,
     },

@@ -144,10 +144,22 @@ impl Game {
 
     /// [`Game::ctx`] as if `seat`'s city were `city` (a bot's "what if").
     pub(crate) fn ctx_in(&self, seat: usize, city: &[Slot], slot: usize) -> Ctx {
-        let p = &self.players[seat];
         let s = &city[slot];
+        Ctx { uses: s.uses as i32, under: s.under.len() as i32, counter: s.counter, ..self.ctx_of(seat, city, s.card) }
+    }
+
+    /// A context for `card`, which is not (yet) in `seat`'s city: the building
+    /// being built, asked the rules of its own payment.
+    pub(crate) fn ctx_of_card(&self, seat: usize, card: CardIdx) -> Ctx {
+        self.ctx_of(seat, &self.players[seat].city, card)
+    }
+
+    /// A context for `card` as `seat`'s, with `city` its city: not a slot's own
+    /// (no uses, cards under it or counter).
+    pub(crate) fn ctx_of(&self, seat: usize, city: &[Slot], card: CardIdx) -> Ctx {
+        let p = &self.players[seat];
         Ctx {
-            card: s.card,
+            card,
             seat,
             players: self.players.len(),
             round: self.round,
@@ -160,11 +172,13 @@ impl Game {
             produced: 0,
             sold: 0,
             total_sold: self.phase_sold,
-            uses: s.uses as i32,
-            under: s.under.len() as i32,
+            uses: 0,
+            under: 0,
             subtotal: 0,
             actor: seat,
-            counter: s.counter,
+            counter: 0,
+            paying: None,
+            covered_by: None,
         }
     }
 
@@ -386,6 +400,10 @@ impl Game {
             earlier_rounds: Arc::clone(&self.earlier_rounds),
             chooser: self.phase.map(|ph| ph.chooser),
             rules: Arc::clone(&self.rs.rules_map),
+            tile: self.trading_tile().map(|tile| {
+                let goods = &self.rs.rules.goods;
+                goods.iter().zip(tile).map(|(g, &p)| (g.as_str().into(), Dynamic::from_int(p))).collect()
+            }),
         }
     }
 

@@ -8,7 +8,8 @@ use super::{DISCARDED, DREW, Decision, DiscardReason, Event, Game, TUCKED};
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::error::GameError;
-use crate::hooks::{Answer, EventFacts};
+use crate::hooks::{Answer, EventFacts, Hook};
+use engine_script::has_hook;
 
 impl Game {
     /// Every legal answer to the pending decision (empty once the game is over).
@@ -43,19 +44,36 @@ impl Game {
                 out.extend(options.iter().map(|o| Action::Build { card: o.card, over: o.over.map(|s| city[s].card) }));
                 out.push(Action::Pass);
             }
-            Decision::Pay { seat, remaining, goods_left, over, .. } => {
+            Decision::Pay { seat, card, remaining, goods_left, goods_needed, goods_of, over, .. } => {
                 let hand_cards = &self.players[*seat].hand;
                 let city = &self.players[*seat].city;
                 let spendable = || city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != *over);
                 // Goods are counted only when some may pay (a black market).
-                let no_goods = *goods_left == 0 || spendable().next().is_none();
-                if no_goods && *remaining as usize >= hand_cards.len() && !hand_cards.is_empty() {
+                let no_goods = (*goods_left == 0 || spendable().next().is_none()) && *goods_of == 0;
+                let valued = has_hook(self.hook_mask[*seat], Hook::CardValue as usize);
+                if no_goods && !valued && *remaining as usize >= hand_cards.len() && !hand_cards.is_empty() {
                     out.push(Action::Pay(hand_cards[0])); // every card must go: nothing to choose
                     return;
                 }
-                each_distinct(out, hand(*seat), Action::Pay);
+                if *goods_needed > 0 || valued {
+                    // A card may pay only while it leaves room for the goods that must pay.
+                    // Its value was worked out when the build was offered: a script error shows there.
+                    let value = |c: CardIdx| self.card_value(*seat, *card, *over, c).unwrap_or(1);
+                    let room = |c: &CardIdx| *goods_needed == 0 || *remaining - value(*c) >= *goods_needed;
+                    each_distinct(out, hand(*seat).filter(room), Action::Pay);
+                } else {
+                    each_distinct(out, hand(*seat), Action::Pay);
+                }
                 if *remaining > 0 && *goods_left > 0 {
                     each_distinct(out, spendable().map(|(_, s)| s.card), Action::Spend);
+                }
+                if *remaining > 0 && *goods_of != 0 {
+                    for (whose, p) in self.players.iter().enumerate().filter(|(s, _)| goods_of & (1 << s) != 0) {
+                        let mut seen = engine_play::seen::Seen::default();
+                        for s in p.city.iter().filter(|s| s.good.is_some() && seen.insert(usize::from(s.card))) {
+                            out.push(Action::SpendOf(s.card, whose as u8));
+                        }
+                    }
                 }
             }
             Decision::Produce { seat, .. } => {

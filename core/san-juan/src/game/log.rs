@@ -29,9 +29,13 @@ impl Game {
                     (format!("seat {seat} pays with the good on {}", id(g, b)), None)
                 });
             }
+            (_, Action::SpendOf(b, whose)) => {
+                let whose = usize::from(whose);
+                self.event(Some(seat), |g| format!("seat {seat} pays with the good on seat {whose}'s {}", id(g, b)));
+            }
             (_, Action::Produce(b)) => self.event(Some(seat), |g| format!("seat {seat} produces on {}", id(g, b))),
             (_, Action::Sell(b)) => self.event(Some(seat), |g| {
-                format!("seat {seat} sells the good on {} for {}", id(g, b), n_cards(g.price_of(b)))
+                format!("seat {seat} sells the good on {} for {}", id(g, b), n_cards(g.price_of(seat, b)))
             }),
             (Decision::Reveal { slot, .. }, Action::Keep(c)) => {
                 let cause = self.players[seat].city[*slot].card;

@@ -220,7 +220,7 @@ pub struct Game {
     /// The legal answers to `pending`, worked out once per decision.
     pub(crate) legal: Vec<Action>,
     /// Cards paid automatically since the last build (a forced payment).
-    pub(crate) auto_paid: Vec<CardIdx>,
+    pub(crate) auto_paid: Vec<Action>,
     pub(crate) over: bool,
     pub(crate) stalled: bool,
     pub(crate) broken: Option<String>,

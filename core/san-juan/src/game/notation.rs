@@ -22,10 +22,11 @@ impl Game {
             if let Action::Build { card, .. } = a {
                 built = Some(*card);
             }
-            // A forced payment (every hand card) was made automatically; accept it written out.
-            if let Action::Pay(c) = a
+            // A forced payment (every hand card, the last good that must pay) was
+            // made automatically; accept it written out.
+            if matches!(a, Action::Pay(_) | Action::Spend(_) | Action::SpendOf(..))
                 && !matches!(self.pending, Some(Decision::Pay { .. }))
-                && let Some(i) = self.auto_paid.iter().position(|x| x == c)
+                && let Some(i) = self.auto_paid.iter().position(|x| x == a)
             {
                 self.auto_paid.swap_remove(i);
                 continue;
@@ -119,7 +120,9 @@ impl Game {
                 self.name_of(self.players[seat].city[*slot].card)
             ),
             Decision::Exchange { left, .. } => format!("seat {seat} may exchange {}", only(*left as i64, 0, "card")),
-            Decision::Pay { .. } | Decision::Build { .. } if matches!(a, Action::Pay(_) | Action::Spend(_)) => {
+            Decision::Pay { .. } | Decision::Build { .. }
+                if matches!(a, Action::Pay(_) | Action::Spend(_) | Action::SpendOf(..)) =>
+            {
                 let what = built.map_or("the building".to_owned(), |c| cards.id(c).to_owned());
                 format!("seat {seat} has paid all that {what} costs")
             }

@@ -97,6 +97,19 @@ impl Game {
                     format!("seat {seat} cannot spend the good on {} now", id(b))
                 }
             }
+            (Decision::Pay { goods_of, .. }, Action::SpendOf(b, whose)) => {
+                let whose = usize::from(whose);
+                let theirs = self.players.get(whose).map(|o| o.city.iter().any(|s| s.card == b && s.good.is_some()));
+                if whose == seat {
+                    format!("the good on seat {seat}'s own {} is written `spend {}`", id(b), id(b))
+                } else if whose >= self.players.len() || goods_of & (1 << whose) == 0 {
+                    format!("none of seat {seat}'s buildings lets seat {whose}'s goods pay")
+                } else if theirs != Some(true) {
+                    format!("seat {whose} has no good on {}", id(b))
+                } else {
+                    format!("seat {seat} cannot spend the good on seat {whose}'s {} now", id(b))
+                }
+            }
             (Decision::Produce { .. }, Action::Produce(b)) => {
                 let def = cards.get(b);
                 if !p.owns(b) {
@@ -136,7 +149,7 @@ impl Game {
             (d, action),
             (Decision::Role { .. }, Action::Role { .. })
                 | (Decision::Build { .. }, Action::Build { .. } | Action::Pass)
-                | (Decision::Pay { .. }, Action::Pay(_) | Action::Spend(_))
+                | (Decision::Pay { .. }, Action::Pay(_) | Action::Spend(_) | Action::SpendOf(..))
                 | (Decision::Produce { .. }, Action::Produce(_) | Action::Pass)
                 | (Decision::Sell { .. }, Action::Sell(_) | Action::Pass)
                 | (Decision::Keep { .. }, Action::Keep(_))
@@ -154,7 +167,7 @@ impl Game {
                 Action::Role { .. } => "choose a role",
                 Action::Build { .. } => "build",
                 Action::Pay(_) => "pay",
-                Action::Spend(_) => "spend a good",
+                Action::Spend(_) | Action::SpendOf(..) => "spend a good",
                 Action::Produce(_) => "produce",
                 Action::Sell(_) => "sell",
                 Action::Keep(_) => "keep a card",
@@ -213,18 +226,45 @@ impl Game {
             Err(e) => return format!("a script failed while working out the cost: {e}"),
         };
         let others = p.hand.len() - usize::from(!public);
-        let granted: i32 = abilities.goods_grants.iter().filter(|(s, _)| Some(*s) != slot).map(|(_, n)| n).sum();
-        let goods = p.city.iter().enumerate().filter(|(i, s)| s.good.is_some() && Some(*i) != slot).count();
-        let goods = granted.min(goods as i32).max(0);
-        if cost > others as i32 + goods {
+        let means = self.means(seat, &abilities.goods_grants, &abilities.goods_of, slot);
+        let mut goods = means.granted.min(means.spendable).max(0);
+        let mut worth = others as i32;
+        if self.payment_rules_exist() && self.pays_by_rule(seat, card) {
+            let ruled =
+                self.pay_rule(seat, card, slot).and_then(|r| Ok((r, self.hand_value(seat, card, slot, !public)?)));
+            let (rule, value) = match ruled {
+                Ok(r) => r,
+                Err(e) => return format!("a script failed while working out the payment: {e}"),
+            };
+            if let Some((by, reason)) = rule.refused {
+                return format!("the {} refuses it: {reason}", self.name_of(by));
+            }
+            goods = rule.goods_allowed(means);
+            let needed = rule.min_goods.min(cost);
+            if goods + means.others < needed {
+                let by = rule.min_by.map_or_else(|| id(card).to_owned(), |b| self.name_of(b));
+                return format!(
+                    "{} must be paid with at least {} (the {by}'s rule); seat {seat} may spend {goods}",
+                    id(card),
+                    count(needed, "good")
+                );
+            }
+            worth = value;
+        }
+        // Other seats' goods a building lets pay (a caravan depot's) count as goods here.
+        let goods = goods + means.others;
+        if cost > worth + goods {
             let discounted = if cost == def.cost { "" } else { " after discounts" };
             let over = over.map(|o| format!(" over {}", id(o))).unwrap_or_default();
             let spend = if goods > 0 { format!(" and {} it may spend", count(goods, "good")) } else { String::new() };
             let other = if public { "" } else { " other" };
-            let has = match others {
+            let mut has = match others {
                 1 => format!("1{other} card"),
                 n => format!("{n}{other} cards"),
             };
+            if worth != others as i32 {
+                has = format!("{has} worth {worth}");
+            }
             return format!("{}{over} costs {cost}{discounted}; seat {seat} has {has}{spend}", id(card));
         }
         format!("{} cannot be built now", id(card))

@@ -594,3 +594,40 @@ fn a_literal_map_answer_is_read_in_place_as_a_computed_one_is_read() {
         assert!(err.contains("prefecture") && err.contains("keep"), "{script}: {err}");
     }
 }
+
+/// The payment and price hooks are known to `check`: a misspelt result key, a
+/// member a hook is never given (`ctx.paying` outside `on_card_value`,
+/// `ctx.covered_by` outside `on_score`), each refused where it is written.
+#[test]
+fn check_knows_the_payment_hooks_their_keys_and_members() {
+    let script = |text: &str| {
+        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
+        house_rule_errors(body, &[("s.rhai", text)])
+    };
+    assert_eq!(script("fn on_payment(ctx) { #{ min_goods: 2, goods_as_cards: 1, refuse: \"no\" } }\n"), "");
+    assert_eq!(script("fn on_card_value(ctx) { if ctx.paying.cost > 3 { 2 } else { 1 } }\n"), "");
+    assert_eq!(script("fn on_sale_price(ctx) { ctx.table.tile.coffee }\n"), "");
+    let err = script("fn on_payment(ctx) { #{ min_good: 2 } }\n");
+    assert!(err.contains("min_good") && err.contains("min_goods"), "{err}");
+    let err = script("fn on_build_cost(ctx) { if ctx.paying == () { 0 } else { 1 } }\n");
+    assert!(err.contains("`ctx.paying` is `()` in `on_build_cost`"), "{err}");
+    let err = script("fn on_build(ctx) { if ctx.covered_by == () { 0 } else { 1 } }\n");
+    assert!(err.contains("`ctx.covered_by` is `()` in `on_build`"), "{err}");
+    let err = script("fn on_card_value(ctx) { 30 }\n");
+    assert!(err.contains("on_card_value"), "{err}");
+}
+
+/// `on_targeted` is known to `check`: its answer key and what its `ctx.event` holds.
+#[test]
+fn check_knows_on_targeted_its_answer_and_its_event() {
+    let script = |text: &str| {
+        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
+        house_rule_errors(body, &[("s.rhai", text)])
+    };
+    let ok = "fn on_targeted(ctx) {\n  let e = ctx.event;\n  if e.effect == \"discard\" && e.seat == ctx.seat && e.by != () { #{ cancel: true } } else { () }\n}\n";
+    assert_eq!(script(ok), "");
+    let err = script("fn on_targeted(ctx) { #{ cancle: true } }\n");
+    assert!(err.contains("cancle") && err.contains("cancel"), "{err}");
+    let err = script("fn on_build(ctx) { if ctx.event.effect == \"draw\" { 1 } else { 0 } }\n");
+    assert!(err.contains("effect"), "{err}");
+}

@@ -14,6 +14,8 @@ mod explain;
 mod fast_path;
 mod illegal;
 mod invariants;
+mod payment;
+mod reactions;
 mod schema;
 mod scripted_events;
 mod view;

@@ -107,7 +107,20 @@ fn every_shipped_ruleset_card_set_and_scenario_is_valid_under_its_schema() {
         toml_files(&folder).into_iter().partition(|p| p.parent() == Some(folder.as_path()));
     assert!(scenarios.len() > 200, "{}", scenarios.len());
     schemas.accept_all("scenario", &named(&scenarios));
+    // A card set there is one that a ruleset there reads.
+    let mut rule_sets = BTreeSet::new();
+    for path in &rules {
+        if let Ok(rs) = Ruleset::load(path.to_str().unwrap()) {
+            rule_sets.extend(rs.sets.iter().filter_map(|s| match s {
+                Source::Disk(p) => p.canonicalize().ok(),
+                _ => None,
+            }));
+        }
+    }
+    let (rule_cards, rules): (Vec<PathBuf>, Vec<PathBuf>) =
+        rules.into_iter().partition(|p| p.canonicalize().is_ok_and(|p| rule_sets.contains(&p)));
     schemas.accept_all("ruleset", &named(&rules));
+    schemas.accept_all("cards", &named(&rule_cards));
 
     // The docs' complete examples: scenarios, the house rule and the festival's card set.
     let page = |name: &str| fs::read_to_string(repo().join(name)).unwrap();
