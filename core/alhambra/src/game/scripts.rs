@@ -58,7 +58,7 @@ impl Heard {
     fn code(self) -> u128 {
         match self {
             Heard::Building(b, bought, nth) => (u128::from(b) << 96) | (u128::from(bought) << 64) | nth as u128,
-            Heard::Money(m) => (1 << 127) | (u128::from(m.kind) << 64) | u128::from(m.value),
+            Heard::Money(m) => (1 << 127) | (u128::from(m.currency) << 64) | u128::from(m.value),
             Heard::Rules => 1 << 126,
             Heard::Deck(d) => (1 << 125) | u128::from(d),
         }
@@ -102,12 +102,7 @@ impl Game {
     pub(crate) fn money_map(&self, m: Money) -> Dynamic {
         let mut out = Map::new();
         out.insert("id".into(), s(&self.rs.money_id(m)));
-        let currency = match m.currency {
-            crate::ruleset::NO_CURRENCY => "none",
-            crate::ruleset::ANY_CURRENCY => "any",
-            c => &self.rs.currencies[c as usize].id,
-        };
-        out.insert("currency".into(), s(currency));
+        out.insert("currency".into(), s(&self.rs.kind(m).currency_id));
         out.insert("value".into(), int(m.value));
         Dynamic::from_map(out)
     }
@@ -148,9 +143,9 @@ impl Game {
             }
         }
         for &m in money {
-            let c = self.rs.money[m.kind as usize].script;
+            let c = self.rs.kind(m).script;
             if hooks.currency_listens(hook, c) {
-                let owned = p.hand().iter().filter(|h| self.rs.money[h.kind as usize].script == c).count();
+                let owned = p.hand().iter().filter(|&&h| self.rs.kind(h).script == c).count();
                 out.push(Listener {
                     owner: hooks.currency_owner(c),
                     seat,
@@ -647,10 +642,8 @@ impl Game {
         // A money script's `on_pays` is asked while its owner holds a card of it (one card per script).
         let mut held: Vec<Money> = Vec::new();
         for &m in self.players[seat].hand() {
-            let script = rs.money[m.kind as usize].script;
-            if rs.hooks.currency_listens(Hook::Pays, script)
-                && !held.iter().any(|h| rs.money[h.kind as usize].script == script)
-            {
+            let script = rs.kind(m).script;
+            if rs.hooks.currency_listens(Hook::Pays, script) && !held.iter().any(|&h| rs.kind(h).script == script) {
                 held.push(m);
             }
         }
@@ -658,7 +651,7 @@ impl Game {
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
-            let mut pays: PayMask = (1 << rs.yard[slot]) | rs.any_bit;
+            let mut pays: PayMask = rs.slot_pays[slot];
             if let Some(b) = *b {
                 // `ctx.target`, made only for a script that runs (not a literal or remembered answer).
                 let target = std::cell::OnceCell::new();
@@ -738,7 +731,7 @@ impl Game {
     pub(crate) fn pays_mask(&self, slot: u8) -> PayMask {
         match &self.mods {
             Some(m) => m.pays[slot as usize],
-            None => (1 << self.rs.yard[slot as usize]) | self.rs.any_bit,
+            None => self.rs.slot_pays[slot as usize],
         }
     }
 

@@ -59,7 +59,7 @@ impl Game {
                     )));
                 };
                 // A card of no currency is no capital: discarded and replaced.
-                if m.currency == crate::ruleset::NO_CURRENCY {
+                if game.rs.pays_nowhere(m) {
                     game.discard.push(m);
                     continue;
                 }
@@ -121,6 +121,7 @@ impl Game {
             set_aside: Vec::new(),
             drawn_out: Vec::new(),
             refilling_for: None,
+            paid_cards: 0,
             earned: vec![Score::default(); collectors],
             start_player: 0,
             turns: 1,

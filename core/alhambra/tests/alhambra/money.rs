@@ -64,7 +64,7 @@ fn two_small_currencies_with_their_own_values_at_two_players() {
     assert_eq!(rs.money_id(rs.lookup_money("obol10").unwrap()), "obol10");
     assert_eq!(rs.lookup_money("obol7").unwrap_err(), "there is no money card `obol7`: obols come in values 5, 10");
     assert!(rs.lookup_money("shekel5").unwrap_err().contains("shekels come in values 1, 2, 3, 4"));
-    let obol10 = usize::from(rs.lookup_money("obol10").unwrap().kind);
+    let obol10 = rs.kind_of(rs.lookup_money("obol10").unwrap());
     for seed in 0..6 {
         let mut game = Game::new(Arc::clone(&rs), 2, seed).unwrap();
         assert_eq!(game.census()[obol10], 1, "one obol10 with two players");
