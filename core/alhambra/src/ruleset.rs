@@ -1384,6 +1384,17 @@ impl Ruleset {
         &self.kind(m).id
     }
 
+    /// A money card in words: `5 denars`, `1 ducat` (a currency is named in the
+    /// plural), a `[[money_card]]` by its name (`Joker`).
+    pub fn money_name(&self, m: Money) -> String {
+        if m.currency >= FIRST_CARD {
+            return self.money_cards[usize::from(m.currency - FIRST_CARD)].name.clone();
+        }
+        let name = &self.currencies[m.currency as usize].name;
+        let name = if m.value == 1 { name.strip_suffix('s').unwrap_or(name) } else { name };
+        format!("{} {name}", m.value)
+    }
+
     /// True for a money card of no currency (`currency = "none"`): it never pays and is no starting capital.
     pub fn pays_nowhere(&self, m: Money) -> bool {
         m.currency >= FIRST_CARD && {

@@ -126,9 +126,13 @@ fn a_joker_is_refused_first_and_worth_what_is_missing() {
     let rs = s.ruleset().unwrap();
     let mut game = s.setup(Arc::clone(&rs)).unwrap();
     game.apply_text("buy 3").unwrap();
+    // A front end names it by its name, and offers it only once a first card is paid.
+    let labels = |g: &Game| g.legal_views().into_iter().map(|v| v.label).collect::<Vec<_>>();
+    assert_eq!(labels(&game), ["Pay with 6 ducats", "Pay with 1 ducat"]);
     let err = game.apply_text("pay joker").unwrap_err().to_string();
     assert!(err.contains("joker may not be paid now: its `can_pay` refuses it (0 of 10 paid so far"), "{err}");
     game.apply_text("pay ducat6").unwrap();
+    assert_eq!(labels(&game), ["Pay with Joker", "Pay with 1 ducat"], "in hand order");
     // ducat6 then the joker: 6 + 4 = 10 exact, although it counts 3 when taken (6 + 3 would still owe 1).
     game.apply_text("pay joker").unwrap();
     assert_eq!(game.player(0).buildings.len(), 1);
