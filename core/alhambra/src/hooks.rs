@@ -257,6 +257,7 @@ pub static EFFECTS: &[EffectSpec] = &[
     EffectSpec { name: "take_money", keys: &["from", "to"], values: &[] },
     EffectSpec { name: "counter", keys: &["min", "max"], values: &[] },
     EffectSpec { name: "player_counter", keys: &["add", "min", "max"], values: &[] },
+    EffectSpec { name: "extra_take", keys: &["ignore_limit"], values: &[] },
 ];
 
 /// Every key an effect map may hold.
@@ -268,12 +269,14 @@ pub static MAP_KEYS: &[&str] = &[
     "take_money",
     "counter",
     "player_counter",
+    "extra_take",
     "seat",
     "from",
     "to",
     "add",
     "min",
     "max",
+    "ignore_limit",
 ];
 
 /// The hooks a money script (a currency's or a money card's) may define: money

@@ -130,7 +130,11 @@ impl Game {
                 }
             }
             Decision::Take { taken, .. } => {
-                let room = self.take_limit().saturating_sub(taken);
+                let mut room = self.take_limit().saturating_sub(taken);
+                if self.extra_takes > 0 {
+                    // A card's `extra_take`: one more card past the total, of a value the limit allows (or of any).
+                    room = if self.extra_any_value { u32::MAX } else { self.take_limit() };
+                }
                 for &m in &self.money_display {
                     if u32::from(m.value) <= room {
                         push(out, m, Action::Take);
@@ -163,6 +167,9 @@ impl Game {
                     Decision::Take { taken, .. } => taken,
                     _ => 0,
                 };
+                if self.extra_takes > 0 && taken + u32::from(m.value) > self.take_limit() {
+                    self.extra_takes -= 1;
+                }
                 let i = self.money_display.iter().position(|&x| x == m).expect("legal take");
                 self.money_display.remove(i);
                 self.players[seat].gain_money(m);

@@ -454,6 +454,23 @@ impl Game {
                 *c = c.saturating_add(add).clamp(min, max.max(min));
                 let to = *c;
                 self.event(Some(seat), |_| format!("{by}: seat {seat}'s counter {name} is {to}"));
+            } else if map.contains_key("extra_take") {
+                let k = int_of("extra_take", 0, 5)? as u8;
+                let any = match map.get("ignore_limit") {
+                    None => false,
+                    Some(v) => v.as_bool().map_err(|t| bad(format!("`ignore_limit` is a {t}; write true or false")))?,
+                };
+                // Only while money is being taken: the seat taking it may take k more cards.
+                if matches!(self.pending, Some(Decision::Take { .. })) {
+                    self.extra_takes = self.extra_takes.saturating_add(k);
+                    self.extra_any_value |= any;
+                    let of = if any { "of any value" } else { "each within the limit" };
+                    self.event(None, |_| {
+                        format!("{by}: the seat taking money may take {k} more card(s) past the limit, {of}")
+                    });
+                } else {
+                    self.event(None, |_| format!("{by}: no money is being taken: `extra_take` does nothing"));
+                }
             } else if map.contains_key("take_money") {
                 let k = int_of("take_money", 0, 20)? as usize;
                 if !map.contains_key("from") {
@@ -600,6 +617,9 @@ impl Game {
     /// another action, or the turn ends (its `turn_end` heard first).
     #[inline]
     pub(super) fn action_done(&mut self, seat: usize) -> Result<(), GameError> {
+        // Extra takes last for the take they were given in.
+        self.extra_takes = 0;
+        self.extra_any_value = false;
         if self.extra_actions > 0 {
             self.extra_actions -= 1;
             self.event(Some(seat), |_| format!("seat {seat} takes an extra action"));

@@ -122,6 +122,8 @@ impl Game {
             drawn_out: Vec::new(),
             refilling_for: None,
             paid_cards: 0,
+            extra_takes: 0,
+            extra_any_value: false,
             earned: vec![Score::default(); collectors],
             start_player: 0,
             turns: 1,

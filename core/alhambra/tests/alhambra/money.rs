@@ -207,3 +207,51 @@ fn the_balance_bot_learns_on_a_ruleset_with_a_joker() {
     }
     assert!(jokers_paid > 0, "some bot paid with a joker");
 }
+
+/// A thief without the `move` the corpus's wants (the lead's): taken, its
+/// `extra_take` lets its taker take florin9 past the limit of 5 (refused
+/// without it), and after that card the take ends; a card that is not past
+/// the limit does not use the extra take up.
+#[test]
+fn extra_take_lets_a_thief_take_one_card_past_the_limit() {
+    let card = "[[money_card]]\nid = \"thief\"\nname = \"Thief\"\nvalue = 0\ncopies = 4\nscript = \"t.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{card}")),
+        ("cards/t.rhai", "fn on_taken(ctx) { #{ extra_take: 1, ignore_limit: true } }\n"),
+    ]);
+    let ruleset = root.path().join("cards/p.toml");
+    let scenario = |display: &str| {
+        let text = format!(
+            "ruleset = {:?}\nmoney_display = [{display}]\ndeck = [\"denar1\", \"dirham1\", \"ducat1\"]\n\
+             [[players]]\n[[players]]\n[[players]]\n",
+            ruleset.to_str().unwrap()
+        );
+        let s = Scenario::parse(Source::Disk(root.path().join("s.toml")), text).unwrap();
+        s.setup(s.ruleset().unwrap()).unwrap()
+    };
+    let rs = load(&root, "cards/p.toml").unwrap();
+    let hand = |g: &Game| g.player(0).hand().iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
+    let mut game = scenario("\"denar2\", \"ducat3\", \"thief\", \"florin9\"");
+    game.apply_text("take denar2 ducat3 thief florin9").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hand(&game), ["denar2", "ducat3", "thief", "florin9"]);
+    assert_eq!(game.pending().map(|d| d.seat()), Some(1), "past the limit, the take ends");
+    // Without the thief, florin9 after 5 is refused.
+    let mut game = scenario("\"denar2\", \"ducat3\", \"dirham2\", \"florin9\"");
+    let err = game.apply_text("take denar2 ducat3 florin9").unwrap_err().to_string();
+    assert!(err.contains("would make 14, more than 5"), "{err}");
+    // The thief, then denar2 and ducat3 (within the limit): florin9 may still come.
+    let mut game = scenario("\"thief\", \"denar2\", \"ducat3\", \"florin9\"");
+    game.apply_text("take thief denar2 ducat3 florin9").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hand(&game), ["thief", "denar2", "ducat3", "florin9"]);
+    assert!(
+        check_refuses("fn on_taken(ctx) { #{ extra_take: 1, ignore_limt: true } }\n")
+            .contains("did you mean `ignore_limit`?")
+    );
+}
+
+/// What `check` says of a thief whose script is `text`.
+fn check_refuses(text: &str) -> String {
+    let card = "[[money_card]]\nid = \"thief\"\nname = \"Thief\"\nscript = \"t.rhai\"\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{card}")), ("cards/t.rhai", text)]);
+    load(&root, "cards/p.toml").unwrap_err()
+}
