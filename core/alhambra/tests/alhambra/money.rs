@@ -243,6 +243,12 @@ fn extra_take_lets_a_thief_take_one_card_past_the_limit() {
     let mut game = scenario("\"thief\", \"denar2\", \"ducat3\", \"florin9\"");
     game.apply_text("take thief denar2 ducat3 florin9").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(hand(&game), ["thief", "denar2", "ducat3", "florin9"]);
+    // A line that ends while an extra take is owed does not give it up: the next line takes it.
+    let mut game = scenario("\"thief\", \"florin9\", \"denar2\", \"ducat3\"");
+    game.apply_text("take thief").unwrap();
+    game.apply_text("take florin9").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hand(&game), ["thief", "florin9"]);
+    assert_eq!(game.pending().map(|d| d.seat()), Some(1));
     assert!(
         check_refuses("fn on_taken(ctx) { #{ extra_take: 1, ignore_limt: true } }\n")
             .contains("did you mean `ignore_limit`?")
