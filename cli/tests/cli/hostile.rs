@@ -965,8 +965,11 @@ fn bases(root: &Path) -> Bases {
         ruleset: read(repo("cards/san-juan/rulesets/examples/house-rule.toml"))
             .replace("extends = \"../second-edition.toml\"", "extends = \"second-edition\""),
         alhambra: "id = \"al\"\nname = \"Al\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n[rules]\ntake_limit = 6\n\
-                   max_players = 6\n[money]\ncurrencies = [{ id = \"denar\", name = \"denars\" }, { id = \"ducat\", name = \"ducats\" }]\n\
-                   values = [1, 2, 3, 4, 5, 6, 7, 8, 9]\ncopies = 3\n[yard]\nslots = [\"denar\", \"ducat\", \"denar\", \"ducat\"]\n"
+                   max_players = 6\n[money]\ncurrencies = [{ id = \"denar\", name = \"denars\" }, { id = \"ducat\", name = \"ducats\" }, \
+                   { id = \"obol\", name = \"obols\", values = [1, 2, 4], copies = 2 }]\n\
+                   values = [1, 2, 3, 4, 5, 6, 7, 8, 9]\ncopies = 3\n[yard]\nslots = [\"denar\", \"ducat\", \"denar\", \"ducat\"]\n\
+                   [[money_card]]\nid = \"joker\"\nname = \"Joker\"\ncurrency = \"any\"\nvalue = 3\ncopies = 2\n\
+                   [[deck_card]]\nid = \"caravan\"\nname = \"Caravan\"\npile = 3\n"
             .to_owned(),
         card_set: "script_dir = \".\"\n[[card]]\nid = \"tower_two\"\nname = \"Tower two\"\nkind = \"city\"\ncost = 3\nvp = 2\n\
                    copies = 3\n[add_copies]\nwell = 2\n"

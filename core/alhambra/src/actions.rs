@@ -99,7 +99,7 @@ impl Action {
     /// The action as one number: a tag per variant (and per kind of choice), then its payload.
     #[inline]
     fn key(&self) -> u32 {
-        let money = |m: &Money| (u32::from(m.currency) << 16) | (u32::from(m.value) << 8) | u32::from(m.kind);
+        let money = |m: &Money| (u32::from(m.currency) << 8) | u32::from(m.value);
         let (tag, payload) = match self {
             Action::Take(m) => (0, money(m)),
             Action::Done => (1, 0),

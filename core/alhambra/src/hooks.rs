@@ -291,6 +291,7 @@ pub static EFFECTS: &[EffectSpec] = &[
     EffectSpec { name: "take_money", keys: &["from", "to"], values: &[] },
     EffectSpec { name: "counter", keys: &["min", "max"], values: &[] },
     EffectSpec { name: "player_counter", keys: &["add", "min", "max"], values: &[] },
+    EffectSpec { name: "extra_take", keys: &["ignore_limit"], values: &[] },
     EffectSpec { name: "choose", keys: &["seat", "tag"], values: &[] },
     EffectSpec {
         name: "choose_cards",
@@ -331,6 +332,7 @@ pub static MAP_KEYS: &[&str] = &[
     "take_money",
     "counter",
     "player_counter",
+    "extra_take",
     "choose",
     "choose_cards",
     "discard_money",
@@ -341,6 +343,7 @@ pub static MAP_KEYS: &[&str] = &[
     "add",
     "min",
     "max",
+    "ignore_limit",
     "of",
     "only",
     "optional",

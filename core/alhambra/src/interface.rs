@@ -111,9 +111,7 @@ impl engine_game::Rules for Ruleset {
             "types": self.types.iter().map(|t| serde_json::json!({ "id": t.id, "name": t.name })).collect::<Vec<_>>(),
             // Every money card and building card kind, so the page names ids the ruleset makes.
             "money": self.money.iter().map(|k| {
-                let currency = self.currencies.get(usize::from(k.card.currency)).map(|c| c.id.as_str());
-                let currency = currency.unwrap_or(if k.card.currency == crate::ruleset::ANY_CURRENCY { "any" } else { "none" });
-                let mut card = serde_json::json!({ "id": k.id, "currency": currency, "value": k.card.value });
+                let mut card = serde_json::json!({ "id": k.id, "currency": k.currency_id, "value": k.card.value });
                 // A money card of its own has a name; a currency's card is named by its value and currency.
                 if let Some(c) = self.money_cards.iter().find(|c| k.special && c.id == k.id) {
                     card["name"] = serde_json::json!(c.name);

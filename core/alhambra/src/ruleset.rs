@@ -412,11 +412,12 @@ pub struct Ruleset {
     pub money_cards: Vec<MoneyCardFile>,
     /// The `[[deck_card]]` entries as written.
     pub deck_cards: Vec<DeckCardFile>,
-    /// True when some money card may pay where its currency does not say (`"any"`), or has `can_pay` or `on_pay_value`.
+    /// True when some `[[money_card]]` pays, or some card has `can_pay` or `on_pay_value`: the legal buys are then worked out card by card.
     pub odd_money: bool,
-    /// [`ANY_BIT`] when some money card pays in any slot, else 0: added to every slot's [`PayMask`]
-    /// (a ruleset without such a card tests one currency per slot, as before).
-    pub any_bit: PayMask,
+    /// Per building display slot: what may pay for it (its currency, and the money cards of it or of any).
+    pub slot_pays: Vec<PayMask>,
+    /// A currency's card's kind at `currency * 100 + value`.
+    kind_index: Vec<u8>,
     /// The currency of each building display slot, left to right.
     pub yard: Vec<u8>,
     /// The building types, in scoring-table order.
@@ -921,6 +922,10 @@ fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadE
     // The starting capital must be dealt whatever the shuffle: each player is
     // dealt up to `capital + largest value - 1`, with 2 players from fewer copies.
     let kinds = money_kinds(m, t.money_card.map_or(&[][..], |(_, c)| c.as_slice()), two.money_copies);
+    if let Some((doc, cards)) = t.money_card.filter(|(_, c)| c.len() > MAX_MONEY_CARDS) {
+        err(doc, "money_card", format!("{} money cards: at most {MAX_MONEY_CARDS}", cards.len()));
+        return;
+    }
     if kinds.len() > MAX_MONEY_KINDS {
         err(
             money_doc,
@@ -932,7 +937,7 @@ fn check_money(chain: &[Link], rules: &Rules, t: &Tables, errors: &mut Vec<LoadE
         );
         return;
     }
-    let dealt = kinds.iter().filter(|k| k.card.currency != NO_CURRENCY);
+    let dealt = kinds.iter().filter(|k| k.pays_in.is_some() || k.any);
     if let (Some(largest), false) = (dealt.clone().map(|k| k.card.value).max(), m.currencies.is_empty()) {
         let held = |n: usize| -> u64 {
             dealt
@@ -973,27 +978,28 @@ fn money_kinds(m: &MoneyFile, cards: &[MoneyCardFile], two_copies: u8) -> Vec<Mo
         for &value in c.values.as_ref().unwrap_or(&m.values) {
             out.push(MoneyKind {
                 id: format!("{}{value}", c.id),
-                card: Money { currency: ci as u8, value, kind: out.len() as u8 },
+                card: Money { currency: ci as u8, value },
                 copies,
                 two_copies: if c.copies.is_none() { two_copies } else { two(copies) },
                 script: ci,
                 special: false,
+                pays_in: Some(ci as u8),
+                any: false,
+                currency_id: c.id.clone(),
             });
         }
     }
     for (k, c) in cards.iter().enumerate() {
-        let currency = match c.currency.as_str() {
-            "any" => ANY_CURRENCY,
-            "none" => NO_CURRENCY,
-            id => m.currencies.iter().position(|x| x.id == id).map_or(NO_CURRENCY, |i| i as u8),
-        };
         out.push(MoneyKind {
             id: c.id.clone(),
-            card: Money { currency, value: c.value, kind: out.len() as u8 },
+            card: Money { currency: FIRST_CARD + k.min(MAX_MONEY_CARDS - 1) as u8, value: c.value },
             copies: c.copies,
             two_copies: two(c.copies),
             script: m.currencies.len() + k,
             special: true,
+            pays_in: m.currencies.iter().position(|x| x.id == c.currency).map(|i| i as u8),
+            any: c.currency == "any",
+            currency_id: c.currency.clone(),
         });
     }
     out
@@ -1341,7 +1347,7 @@ fn build(
     }
     let kinds = money_kinds(money, &money_cards, two.money_copies);
     let odd_money = kinds.iter().any(|k| {
-        k.card.currency == ANY_CURRENCY
+        (k.special && (k.any || k.pays_in.is_some()))
             || hooks.currency_listens(crate::hooks::Hook::CanPay, k.script)
             || hooks.currency_listens(crate::hooks::Hook::PayValue, k.script)
     });
@@ -1357,7 +1363,21 @@ fn build(
         currencies: money.currencies.clone(),
         values: money.values.clone(),
         copies: money.copies,
-        any_bit: if kinds.iter().any(|k| k.card.currency == ANY_CURRENCY) { ANY_BIT } else { 0 },
+        // Per slot: its currency's bit, and the bits of the money cards of that currency or of any.
+        slot_pays: yard_slots
+            .iter()
+            .map(|&c| {
+                let cards = kinds.iter().filter(|k| k.special && (k.any || k.pays_in == Some(c)));
+                cards.fold(1 << c, |bits: PayMask, k| bits | 1 << k.card.currency)
+            })
+            .collect(),
+        kind_index: {
+            let mut index = vec![u8::MAX; MAX_CURRENCIES * 100];
+            for (i, k) in kinds.iter().enumerate().filter(|(_, k)| !k.special) {
+                index[usize::from(k.card.currency) * 100 + usize::from(k.card.value)] = i as u8;
+            }
+            index
+        },
         money: kinds,
         money_cards,
         deck_cards,
@@ -1445,14 +1465,57 @@ impl Ruleset {
         self.yard.len()
     }
 
+    /// The index of a money card's kind in [`Ruleset::money`].
+    #[inline]
+    pub fn kind_of(&self, m: Money) -> usize {
+        if m.currency >= FIRST_CARD {
+            self.money.len() - self.money_cards.len() + usize::from(m.currency - FIRST_CARD)
+        } else {
+            usize::from(self.kind_index[usize::from(m.currency) * 100 + usize::from(m.value)])
+        }
+    }
+
+    /// A money card's kind.
+    pub fn kind(&self, m: Money) -> &MoneyKind {
+        &self.money[self.kind_of(m)]
+    }
+
     /// The id of a money card: `denar5`, `joker`.
     pub fn money_id(&self, m: Money) -> String {
-        self.money[m.kind as usize].id.clone()
+        self.kind(m).id.clone()
     }
 
     /// The id of a money card, borrowed.
     pub fn money_str(&self, m: Money) -> &str {
-        &self.money[m.kind as usize].id
+        &self.kind(m).id
+    }
+
+    /// A money card in words: `5 denars`, `1 ducat` (a currency is named in the
+    /// plural), a `[[money_card]]` by its name (`Joker`).
+    pub fn money_name(&self, m: Money) -> String {
+        if m.currency >= FIRST_CARD {
+            return self.money_cards[usize::from(m.currency - FIRST_CARD)].name.clone();
+        }
+        let name = &self.currencies[m.currency as usize].name;
+        let name = if m.value == 1 { name.strip_suffix('s').unwrap_or(name) } else { name };
+        format!("{} {name}", m.value)
+    }
+
+    /// True for a money card of no currency (`currency = "none"`): it never pays and is no starting capital.
+    pub fn pays_nowhere(&self, m: Money) -> bool {
+        m.currency >= FIRST_CARD && {
+            let k = self.kind(m);
+            k.pays_in.is_none() && !k.any
+        }
+    }
+
+    /// The money of currency `c` in a hand with these sums: its cards and the money cards of that currency.
+    pub fn currency_total(&self, sums: &[u32; SUMS], c: u8) -> u32 {
+        if self.money_cards.is_empty() {
+            return sums[usize::from(c)];
+        }
+        let cards = self.money.iter().filter(|k| k.special && k.pays_in == Some(c));
+        sums[usize::from(c)] + cards.map(|k| sums[usize::from(k.card.currency)]).sum::<u32>()
     }
 
     /// Reads a money card id.
@@ -1522,10 +1585,14 @@ impl Ruleset {
 
     /// The currency's name in sentences (`denars`).
     pub fn currency_name(&self, c: u8) -> &str {
-        match c {
-            NO_CURRENCY => "no currency",
-            ANY_CURRENCY => "any currency",
-            c => &self.currencies[c as usize].name,
+        if c < FIRST_CARD {
+            return &self.currencies[c as usize].name;
+        }
+        let k = &self.money[self.money.len() - self.money_cards.len() + usize::from(c - FIRST_CARD)];
+        match (k.pays_in, k.any) {
+            (Some(c), _) => &self.currencies[c as usize].name,
+            (None, true) => "any currency",
+            (None, false) => "no currency",
         }
     }
 }
@@ -1533,29 +1600,27 @@ impl Ruleset {
 /// A building card kind: an index into [`Ruleset::buildings`].
 pub type BuildingIdx = u8;
 
-/// The `currency` of a money card that has none (it never pays).
-pub const NO_CURRENCY: u8 = MAX_CURRENCIES as u8;
-/// The `currency` of a money card that may pay in every slot (`currency = "any"`).
-pub const ANY_CURRENCY: u8 = NO_CURRENCY + 1;
-/// A hand's sums: one per currency, then the cards of no currency and of any.
-pub const SUMS: usize = MAX_CURRENCIES + 2;
-/// A bit per currency (and [`ANY_CURRENCY`]'s) that may pay for a building.
+/// A [`Money`]'s `currency` from here on names a `[[money_card]]` (`FIRST_CARD + k`), not a currency.
+pub const FIRST_CARD: u8 = MAX_CURRENCIES as u8;
+/// Most `[[money_card]]` entries: each has its own bit in a [`PayMask`] and its own hand sum.
+pub const MAX_MONEY_CARDS: usize = 8;
+/// A hand's sums: one per currency, then one per `[[money_card]]`.
+pub const SUMS: usize = MAX_CURRENCIES + MAX_MONEY_CARDS;
+/// A bit per currency (and per `[[money_card]]`) that may pay for a building.
 pub type PayMask = u16;
-/// The bit of [`ANY_CURRENCY`], in every slot's [`PayMask`].
-pub const ANY_BIT: PayMask = 1 << ANY_CURRENCY;
-/// Most kinds of money card (a [`Money`]'s `kind` is a byte).
+/// Most kinds of money card (currencies × values, and the money cards).
 pub const MAX_MONEY_KINDS: usize = 250;
 
-/// A money card: its currency and value (read at every decision, so kept in
-/// the card), and its kind, which says everything else.
+/// A money card: a currency and a value, two bytes read at every decision.
+/// A `[[money_card]]` has `currency` [`FIRST_CARD`] + its index, so that its
+/// cards are told apart from a currency's, and `value` its face value;
+/// [`Ruleset::kind_of`] finds its id, copies and script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Money {
-    /// Index of the currency in [`Ruleset::currencies`]; [`NO_CURRENCY`] or [`ANY_CURRENCY`] for a money card without one.
+    /// Index of the currency in [`Ruleset::currencies`], or [`FIRST_CARD`] + the money card's index.
     pub currency: u8,
     /// Face value: what it counts when taken (and paid, unless its script says otherwise).
     pub value: u8,
-    /// Index into [`Ruleset::money`].
-    pub kind: u8,
 }
 
 /// One kind of money card: a currency's value, or a `[[money_card]]`.
@@ -1573,6 +1638,12 @@ pub struct MoneyKind {
     pub script: usize,
     /// True for a `[[money_card]]`.
     pub special: bool,
+    /// What it pays in: its currency's index, or `None` (`"any"` or `"none"`).
+    pub pays_in: Option<u8>,
+    /// `currency = "any"`: it may pay in every slot.
+    pub any: bool,
+    /// Its currency as written (`denar`, `any`, `none`).
+    pub currency_id: String,
 }
 
 fn check_id(id: &str) -> Result<(), String> {

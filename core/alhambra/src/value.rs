@@ -380,7 +380,7 @@ struct Hand {
 
 impl Hand {
     fn of(cards: &[Money]) -> Hand {
-        let mut h = Hand { cards: [Money { currency: 0, value: 0, kind: 0 }; HAND], len: 0 };
+        let mut h = Hand { cards: [Money { currency: 0, value: 0 }; HAND], len: 0 };
         for &m in cards {
             h.push(m);
         }
@@ -532,7 +532,7 @@ impl<'a, 'm> Judge<'a, 'm> {
     fn take(&self, h: &Hypo, state: Option<&HandState>, first: Option<Money>, taken: u32) -> f64 {
         let limit = self.frame.game.rules().rules.take_limit;
         let shown = self.frame.game.money_display();
-        let mut display = [Money { currency: 0, value: 0, kind: 0 }; 16];
+        let mut display = [Money { currency: 0, value: 0 }; 16];
         let mut n = 0;
         let mut skipped = false;
         let mut taken = taken;
@@ -845,7 +845,7 @@ mod tests {
 
     #[test]
     fn exact_sums_are_found_by_currency() {
-        let m = |currency, value| Money { currency, value, kind: 0 };
+        let m = |currency, value| Money { currency, value };
         let hand = [m(0, 5), m(0, 3), m(1, 2), m(0, 1)];
         assert!(paid_exactly(&hand, 1, 8));
         assert!(paid_exactly(&hand, 1, 9));

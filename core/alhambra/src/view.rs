@@ -281,12 +281,7 @@ impl Game {
     /// with its money card or yard slot and where it lies, and words with names.
     pub fn legal_views(&self) -> Vec<engine_play::ActionView> {
         let rs = &self.rs;
-        let money_name = |m: Money| {
-            // "Take 1 ducat", not "1 ducats": a currency is named in the plural.
-            let name = &rs.currencies[m.currency as usize].name;
-            let name = if m.value == 1 { name.strip_suffix('s').unwrap_or(name) } else { name };
-            format!("{} {name}", m.value)
-        };
+        let money_name = |m: Money| rs.money_name(m);
         self.legal
             .iter()
             .enumerate()

@@ -90,7 +90,7 @@ impl Game {
     /// [`crate::ruleset::Ruleset::money`] lists them), then building kinds, then
     /// scoring cards, then deck cards.
     pub fn census_index_of_money(&self, m: Money) -> usize {
-        usize::from(m.kind)
+        self.rs.kind_of(m)
     }
 
     /// How many cards of each kind are where, over every place a card can be

@@ -483,7 +483,7 @@ impl Game {
         let hooks = &self.rs.hooks;
         match l.card {
             Heard::Building(..) => l.kind.is_some_and(|t| hooks.type_listens(hook, t)),
-            Heard::Money(m) => hooks.currency_listens(hook, self.rs.money[m.kind as usize].script),
+            Heard::Money(m) => hooks.currency_listens(hook, self.rs.kind(m).script),
             Heard::Rules => hooks.rules_listen(hook),
             Heard::Action(a) => hooks.action_listens(hook, a as usize),
             Heard::Deck(d) => hooks.deck_listens(hook, d as usize),

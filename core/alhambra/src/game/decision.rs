@@ -23,8 +23,6 @@ pub enum Decision {
         slot: u8,
         /// The value paid so far.
         paid: u32,
-        /// The cards paid so far.
-        cards: u8,
     },
     /// Two players: keep the building just bought, or donate it to the neutral collector.
     Donate {

@@ -68,9 +68,22 @@ impl Game {
             }
             self.refresh_mods()?;
             let mut legal = std::mem::take(&mut self.legal);
-            let computed = self.compute_legal(&mut legal);
-            self.legal = legal;
-            computed?;
+            if self.rs.odd_money {
+                // Out of line: a card's script may be asked, and may fail.
+                let computed = self.compute_odd_legal(&mut legal);
+                self.legal = legal;
+                computed?;
+            } else {
+                self.compute_legal(&mut legal);
+                self.legal = legal;
+            }
+            if !self.rs.actions.is_empty() {
+                // The ruleset's own actions: its scripts say which are legal, and may fail.
+                let mut legal = std::mem::take(&mut self.legal);
+                let custom = self.custom_legal(&mut legal);
+                self.legal = legal;
+                custom?;
+            }
             if self.legal.len() != 1 {
                 return Ok(());
             }
@@ -83,9 +96,11 @@ impl Game {
     }
 
     /// Works out the legal answers to the pending decision into `out`.
-    fn compute_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
+    // Inlined into `advance` as before odd money had its own path (the bots' hottest loop).
+    #[inline(always)]
+    pub(super) fn compute_legal(&self, out: &mut Vec<Action>) {
         out.clear();
-        let Some(d) = self.pending else { return Ok(()) };
+        let Some(d) = self.pending else { return };
         // One action per distinct money card, in first-seen order: a bit per
         // card of the usual currencies and values, a search of the list for others.
         let mut seen = 0u64;
@@ -107,19 +122,12 @@ impl Game {
                 for &m in &self.money_display {
                     push(out, m, Action::Take);
                 }
-                if self.holds_odd_money(seat) {
-                    // A card worth what its script says: the payment is worked out card by card.
-                    for (slot, b) in self.building_display.iter().enumerate() {
-                        if b.is_some() && self.most_payable(seat, slot as u8)? >= self.price_at(slot as u8) {
-                            out.push(Action::Buy(slot as u8));
-                        }
-                    }
-                } else if self.mods.is_none() {
-                    let (sums, rs) = (self.players[seat].sums(), &self.rs);
+                if self.mods.is_none() {
+                    let (player, rs) = (&self.players[seat], &self.rs);
                     // A slot's currency beside it (the yard has a currency per display slot).
                     for (slot, (b, &currency)) in self.building_display.iter().zip(&rs.yard).enumerate() {
                         if let Some(b) = b
-                            && sums[usize::from(currency)] >= u32::from(rs.building(*b).price)
+                            && player.sum(currency) >= u32::from(rs.building(*b).price)
                         {
                             out.push(Action::Buy(slot as u8));
                         }
@@ -136,7 +144,11 @@ impl Game {
                 }
             }
             Decision::Take { taken, .. } => {
-                let room = self.take_limit().saturating_sub(taken);
+                let mut room = self.take_limit().saturating_sub(taken);
+                if self.extra_takes > 0 {
+                    // A card's `extra_take`: one more card past the total, of a value the limit allows (or of any).
+                    room = if self.extra_any_value { u32::MAX } else { self.take_limit() };
+                }
                 for &m in &self.money_display {
                     if u32::from(m.value) <= room {
                         push(out, m, Action::Take);
@@ -144,21 +156,12 @@ impl Game {
                 }
                 out.push(Action::Done);
             }
-            Decision::Pay { seat, slot, paid, .. } => {
+            Decision::Pay { seat, slot, .. } => {
                 let pays = self.pays_mask(slot);
-                let odd = self.rs.odd_money;
                 for &m in self.players[seat].hand() {
-                    if pays & (1 << m.currency) != 0 && (!odd || self.may_pay(seat, slot, paid, m)?) {
+                    if pays & (1 << m.currency) != 0 {
                         push(out, m, Action::Pay);
                     }
-                }
-                if out.is_empty() {
-                    // Only a card's script can refuse every card left: say so rather than wait forever.
-                    return Err(GameError::Broken(format!(
-                        "seat {seat} has paid {paid} of {} and no card it holds may be paid now (a money card's \
-                         `can_pay` refuses); a building is offered only when its price can be paid",
-                        self.price_at(slot)
-                    )));
                 }
             }
             Decision::Donate { .. } => {
@@ -167,10 +170,6 @@ impl Game {
             }
             Decision::Choose { .. } | Decision::Discard { .. } => self.ask_legal(out),
         }
-        if !self.rs.actions.is_empty() {
-            self.custom_legal(out)?;
-        }
-        Ok(())
     }
 
     /// Applies an action known to be legal.
@@ -183,6 +182,9 @@ impl Game {
                     Decision::Take { taken, .. } => taken,
                     _ => 0,
                 };
+                if self.extra_takes > 0 && taken + u32::from(m.value) > self.take_limit() {
+                    self.extra_takes -= 1;
+                }
                 let i = self.money_display.iter().position(|&x| x == m).expect("legal take");
                 self.money_display.remove(i);
                 self.players[seat].gain_money(m);
@@ -209,30 +211,31 @@ impl Game {
                     let (b, _) = g.slot_building(slot);
                     format!("seat {seat} buys {} from slot {}", g.rs.building(b).id, slot + 1)
                 });
-                self.pending = Some(Decision::Pay { seat, slot, paid: 0, cards: 0 });
+                self.pending = Some(Decision::Pay { seat, slot, paid: 0 });
+                self.paid_cards = 0;
                 Ok(())
             }
-            (Decision::Pay { seat, slot, paid, cards }, Action::Pay(m)) => {
+            (Decision::Pay { seat, slot, paid }, Action::Pay(m)) => {
                 // Worth its face value, or what its script says now (before it leaves the hand).
                 let worth = if self.rs.odd_money { self.pay_value(seat, slot, paid, m)? } else { u32::from(m.value) };
+                self.paid_cards = self.paid_cards.wrapping_add(1);
                 let player = &mut self.players[seat];
                 let i = player.hand().iter().position(|&x| x == m).expect("legal payment");
                 player.lose_money_at(i);
                 self.discard.push(m);
                 let paid = paid + worth;
-                let cards = cards.saturating_add(1);
                 let (_, price) = self.slot_building(slot);
                 self.event(Some(seat), |g| {
                     let worth = if worth == u32::from(m.value) { String::new() } else { format!(" (worth {worth})") };
                     format!("seat {seat} pays {}{worth}", g.rs.money_id(m))
                 });
                 if paid < price {
-                    self.pending = Some(Decision::Pay { seat, slot, paid, cards });
+                    self.pending = Some(Decision::Pay { seat, slot, paid });
                     return Ok(());
                 }
                 let mut exact = paid == price;
                 if self.rs.hooks.listened() != 0 {
-                    exact = self.paid_hooks(seat, slot, paid, price, exact, cards)?;
+                    exact = self.paid_hooks(seat, slot, paid, price, exact)?;
                 }
                 if self.neutral.is_some() {
                     self.pending = Some(Decision::Donate { seat, slot, exact });
@@ -253,16 +256,10 @@ impl Game {
 impl Game {
     /// A payment completed: whether some card counts an overpayment as exact,
     /// then the `paid` event (the cards, the price, exact or not).
-    fn paid_hooks(
-        &mut self,
-        seat: usize,
-        slot: u8,
-        paid: u32,
-        price: u32,
-        exact: bool,
-        count: u8,
-    ) -> Result<bool, GameError> {
-        let cards = self.discard[self.discard.len() - usize::from(count)..].to_vec();
+    fn paid_hooks(&mut self, seat: usize, slot: u8, paid: u32, price: u32, exact: bool) -> Result<bool, GameError> {
+        // The payment's cards are the discard pile's top ones: as many as were paid.
+        let count = usize::from(self.paid_cards).min(self.discard.len());
+        let cards = self.discard[self.discard.len() - count..].to_vec();
         let (b, _) = self.slot_building(slot);
         let event = |g: &Game, exact: bool| {
             let def = g.rs.building(b);

@@ -93,6 +93,11 @@ pub struct Game {
     pub(crate) set_aside: Vec<BuildingIdx>,
     /// Deck cards drawn: out of the game.
     pub(crate) drawn_out: Vec<u8>,
+    /// Cards the seat taking money may still take past the take limit (a card's `extra_take`), and whether of any value.
+    pub(crate) extra_takes: u8,
+    pub(crate) extra_any_value: bool,
+    /// The cards paid so far for the building being bought (the `paid` event names them).
+    pub(crate) paid_cards: u8,
     /// While the displays are refilled after a turn: whose turn it was (`ctx.table.to_move` then).
     pub(crate) refilling_for: Option<usize>,
     /// Points per seat, then the neutral collector.

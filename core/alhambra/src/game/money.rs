@@ -8,8 +8,9 @@
 use engine_script::results::{as_bool, as_int_in};
 use rhai::{Dynamic, Map};
 
-use super::Game;
 use super::scripts::{Heard, Listener, int, payload, s};
+use super::{Decision, Game};
+use crate::actions::Action;
 use crate::error::GameError;
 use crate::hooks::{HOOKS, Hook};
 use crate::ruleset::Money;
@@ -20,24 +21,26 @@ impl Game {
         self.rs.odd_money && self.players[seat].hand().iter().any(|&m| self.is_odd(m))
     }
 
-    /// A card that pays in any slot, or whose script says when it may be paid or what it is worth.
+    /// A `[[money_card]]` that pays, or a card whose script says when it may be paid or what it is worth.
     fn is_odd(&self, m: Money) -> bool {
         let hooks = &self.rs.hooks;
-        let script = self.rs.money[m.kind as usize].script;
-        m.currency == crate::ruleset::ANY_CURRENCY
+        let k = self.rs.kind(m);
+        let script = k.script;
+        // A money card that pays at all is not in its currency's sum (the legal buys read those).
+        (k.special && (k.any || k.pays_in.is_some()))
             || hooks.currency_listens(Hook::CanPay, script)
             || hooks.currency_listens(Hook::PayValue, script)
     }
 
     /// The money card `m` of `seat` as a listener of its own script's `hook`, if it defines it.
     fn money_listener(&self, hook: Hook, seat: usize, m: Money) -> Option<Listener> {
-        let script = self.rs.money[m.kind as usize].script;
+        let script = self.rs.kind(m).script;
         let hooks = &self.rs.hooks;
         hooks.currency_listens(hook, script).then(|| Listener {
             owner: hooks.currency_owner(script),
             seat,
             card: Heard::Money(m),
-            owned: self.players[seat].hand().iter().filter(|h| h.kind == m.kind).count() as i32,
+            owned: self.players[seat].hand().iter().filter(|&&h| h == m).count() as i32,
             kind: None,
         })
     }
@@ -95,6 +98,61 @@ impl Game {
             }
         }
         Ok(paid)
+    }
+
+    /// The legal answers when some money card pays in its own way: as
+    /// [`Game::compute_legal`] has them, with the buys and payments worked
+    /// out card by card while the seat holds such a card.
+    #[inline(never)]
+    pub(super) fn compute_odd_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
+        self.compute_legal(out);
+        match self.pending {
+            Some(Decision::Turn { seat }) if self.holds_odd_money(seat) => {
+                out.retain(|a| !matches!(a, Action::Buy(_) | Action::Pass));
+                self.odd_buys(seat, out)?;
+                if out.is_empty() {
+                    out.push(Action::Pass);
+                }
+                Ok(())
+            }
+            Some(Decision::Pay { seat, slot, paid }) => {
+                out.clear();
+                self.odd_pays(seat, slot, paid, out)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The buys legal for `seat`, who holds a card worth what its script says:
+    /// the payment is worked out card by card.
+    #[inline(never)]
+    pub(super) fn odd_buys(&self, seat: usize, out: &mut Vec<Action>) -> Result<(), GameError> {
+        for (slot, b) in self.building_display.iter().enumerate() {
+            if b.is_some() && self.most_payable(seat, slot as u8)? >= self.price_at(slot as u8) {
+                out.push(Action::Buy(slot as u8));
+            }
+        }
+        Ok(())
+    }
+
+    /// The cards `seat` may pay now for the building in `slot` (`paid` so far), one action per kind.
+    #[inline(never)]
+    pub(super) fn odd_pays(&self, seat: usize, slot: u8, paid: u32, out: &mut Vec<Action>) -> Result<(), GameError> {
+        let pays = self.pays_mask(slot);
+        for &m in self.players[seat].hand() {
+            if pays & (1 << m.currency) != 0 && !out.contains(&Action::Pay(m)) && self.may_pay(seat, slot, paid, m)? {
+                out.push(Action::Pay(m));
+            }
+        }
+        if out.is_empty() {
+            // Only a card's script can refuse every card left: say so rather than wait forever.
+            return Err(GameError::Broken(format!(
+                "seat {seat} has paid {paid} of {} and no card it holds may be paid now (a money card's \
+                 `can_pay` refuses); a building is offered only when its price can be paid",
+                self.price_at(slot)
+            )));
+        }
+        Ok(())
     }
 
     /// A deck card `d` was drawn: its `on_drawn` acts (heard as the player to

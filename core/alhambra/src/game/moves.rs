@@ -16,7 +16,7 @@ use std::sync::Arc;
 use engine_script::results::as_int_in;
 use rhai::Map;
 
-use super::scripts::Listener;
+use super::scripts::{Heard, Listener};
 use super::{Draw, Game, n_cards};
 use crate::ruleset::{BuildingIdx, Money};
 
@@ -92,6 +92,12 @@ impl Game {
             "building" => Named::AnyBuilding,
             "money" => Named::AnyMoney,
             "drawn" => Named::Drawn,
+            // The card whose hook this is: a money card just taken or paid, or the building.
+            "self" => match l.card {
+                Heard::Money(m) => Named::Money(m),
+                Heard::Building(b, ..) => Named::Building { id: rs.building(b).id.clone(), kind: false },
+                _ => return Err("`move: \"self\"`: only a card's own script has a card to move".into()),
+            },
             w => {
                 if let Ok(m) = rs.lookup_money(w) {
                     Named::Money(m)
@@ -103,7 +109,7 @@ impl Game {
                     return Err(format!(
                         "`move: \"{w}\"` names no card: write a money card id (`denar3`), a building card id \
                          (`garden10`), a building type (`garden`), \"building\" or \"money\" (with `slot` or from a \
-                         deck) or \"drawn\""
+                         deck), \"drawn\" or \"self\""
                     ));
                 }
             }

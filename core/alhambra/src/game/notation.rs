@@ -47,7 +47,9 @@ impl Game {
             }
             events.extend(self.apply(*a)?);
         }
+        // A take a card's `extra_take` still owes cards to goes on: the line did not give them up.
         if stop
+            && self.extra_takes == 0
             && matches!(self.pending, Some(Decision::Take { seat: s, .. }) if Some(s) == seat)
             && self.legal.contains(&Action::Done)
         {

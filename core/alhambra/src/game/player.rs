@@ -49,6 +49,12 @@ impl Player {
         self.sums
     }
 
+    /// The hand's value in currency `c` (or of money card `c`, from `FIRST_CARD`).
+    #[inline]
+    pub fn sum(&self, c: u8) -> u32 {
+        self.sums[usize::from(c)]
+    }
+
     /// Adds a money card to the hand.
     pub(crate) fn gain_money(&mut self, m: Money) {
         self.sums[m.currency as usize] += u32::from(m.value);

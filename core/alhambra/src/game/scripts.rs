@@ -63,7 +63,7 @@ impl Heard {
             Heard::Building(b, bought, nth, exact) => {
                 (u128::from(b) << 96) | (u128::from(exact) << 95) | (u128::from(bought) << 64) | nth as u128
             }
-            Heard::Money(m) => (1 << 127) | (u128::from(m.kind) << 64) | u128::from(m.value),
+            Heard::Money(m) => (1 << 127) | (u128::from(m.currency) << 64) | u128::from(m.value),
             Heard::Rules => 1 << 126,
             Heard::Deck(d) => (1 << 125) | u128::from(d),
             Heard::Action(a) => (1 << 124) | u128::from(a),
@@ -109,12 +109,7 @@ impl Game {
     pub(crate) fn money_map(&self, m: Money) -> Dynamic {
         let mut out = Map::new();
         out.insert("id".into(), s(&self.rs.money_id(m)));
-        let currency = match m.currency {
-            crate::ruleset::NO_CURRENCY => "none",
-            crate::ruleset::ANY_CURRENCY => "any",
-            c => &self.rs.currencies[c as usize].id,
-        };
-        out.insert("currency".into(), s(currency));
+        out.insert("currency".into(), s(&self.rs.kind(m).currency_id));
         out.insert("value".into(), int(m.value));
         Dynamic::from_map(out)
     }
@@ -155,9 +150,9 @@ impl Game {
             }
         }
         for &m in money {
-            let c = self.rs.money[m.kind as usize].script;
+            let c = self.rs.kind(m).script;
             if hooks.currency_listens(hook, c) {
-                let owned = p.hand().iter().filter(|h| self.rs.money[h.kind as usize].script == c).count();
+                let owned = p.hand().iter().filter(|&&h| self.rs.kind(h).script == c).count();
                 out.push(Listener {
                     owner: hooks.currency_owner(c),
                     seat,
@@ -508,6 +503,23 @@ impl Game {
                 *c = c.saturating_add(add).clamp(min, max.max(min));
                 let to = *c;
                 self.event(Some(seat), |_| format!("{by}: seat {seat}'s counter {name} is {to}"));
+            } else if map.contains_key("extra_take") {
+                let k = int_of("extra_take", 0, 5)? as u8;
+                let any = match map.get("ignore_limit") {
+                    None => false,
+                    Some(v) => v.as_bool().map_err(|t| bad(format!("`ignore_limit` is a {t}; write true or false")))?,
+                };
+                // Only while money is being taken: the seat taking it may take k more cards.
+                if matches!(self.pending, Some(Decision::Take { .. })) {
+                    self.extra_takes = self.extra_takes.saturating_add(k);
+                    self.extra_any_value |= any;
+                    let of = if any { "of any value" } else { "each within the limit" };
+                    self.event(None, |_| {
+                        format!("{by}: the seat taking money may take {k} more card(s) past the limit, {of}")
+                    });
+                } else {
+                    self.event(None, |_| format!("{by}: no money is being taken: `extra_take` does nothing"));
+                }
             } else if map.contains_key("take_money") {
                 let k = int_of("take_money", 0, 20)? as usize;
                 if !map.contains_key("from") {
@@ -652,6 +664,9 @@ impl Game {
     /// another action, or the turn ends (its `turn_end` heard first).
     #[inline]
     pub(super) fn action_done(&mut self, seat: usize) -> Result<(), GameError> {
+        // Extra takes last for the take they were given in.
+        self.extra_takes = 0;
+        self.extra_any_value = false;
         if self.extra_actions > 0 {
             self.extra_actions -= 1;
             self.event(Some(seat), |_| format!("seat {seat} takes an extra action"));
@@ -692,10 +707,8 @@ impl Game {
         // A money script's `on_pays` is asked while its owner holds a card of it (one card per script).
         let mut held: Vec<Money> = Vec::new();
         for &m in self.players[seat].hand() {
-            let script = rs.money[m.kind as usize].script;
-            if rs.hooks.currency_listens(Hook::Pays, script)
-                && !held.iter().any(|h| rs.money[h.kind as usize].script == script)
-            {
+            let script = rs.kind(m).script;
+            if rs.hooks.currency_listens(Hook::Pays, script) && !held.iter().any(|&h| rs.kind(h).script == script) {
                 held.push(m);
             }
         }
@@ -703,7 +716,7 @@ impl Game {
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
-            let mut pays: PayMask = (1 << rs.yard[slot]) | rs.any_bit;
+            let mut pays: PayMask = rs.slot_pays[slot];
             if let Some(b) = *b {
                 // `ctx.target`, made only for a script that runs (not a literal or remembered answer).
                 let target = std::cell::OnceCell::new();
@@ -783,7 +796,7 @@ impl Game {
     pub(crate) fn pays_mask(&self, slot: u8) -> PayMask {
         match &self.mods {
             Some(m) => m.pays[slot as usize],
-            None => (1 << self.rs.yard[slot as usize]) | self.rs.any_bit,
+            None => self.rs.slot_pays[slot as usize],
         }
     }
 

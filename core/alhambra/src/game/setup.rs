@@ -59,7 +59,7 @@ impl Game {
                     )));
                 };
                 // A card of no currency is no capital: discarded and replaced.
-                if m.currency == crate::ruleset::NO_CURRENCY {
+                if game.rs.pays_nowhere(m) {
                     game.discard.push(m);
                     continue;
                 }
@@ -132,6 +132,9 @@ impl Game {
             ending: false,
             drawn_out: Vec::new(),
             refilling_for: None,
+            paid_cards: 0,
+            extra_takes: 0,
+            extra_any_value: false,
             earned: vec![Score::default(); collectors],
             start_player: 0,
             turns: 1,

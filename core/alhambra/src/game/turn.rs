@@ -269,7 +269,7 @@ impl Game {
         for slot in 0..self.building_display.len() {
             let Some(b) = self.building_display[slot].take() else { continue };
             let c = rs.yard[slot] as usize;
-            let sums: Vec<u32> = self.players.iter().map(|p| p.sums()[c]).collect();
+            let sums: Vec<u32> = self.players.iter().map(|p| rs.currency_total(&p.sums(), c as u8)).collect();
             let best = sums.iter().copied().max().unwrap_or(0);
             let holders: Vec<usize> = (0..sums.len()).filter(|&s| sums[s] == best).collect();
             if best > 0 && holders.len() == 1 {

@@ -64,7 +64,7 @@ fn two_small_currencies_with_their_own_values_at_two_players() {
     assert_eq!(rs.money_id(rs.lookup_money("obol10").unwrap()), "obol10");
     assert_eq!(rs.lookup_money("obol7").unwrap_err(), "there is no money card `obol7`: obols come in values 5, 10");
     assert!(rs.lookup_money("shekel5").unwrap_err().contains("shekels come in values 1, 2, 3, 4"));
-    let obol10 = usize::from(rs.lookup_money("obol10").unwrap().kind);
+    let obol10 = rs.kind_of(rs.lookup_money("obol10").unwrap());
     for seed in 0..6 {
         let mut game = Game::new(Arc::clone(&rs), 2, seed).unwrap();
         assert_eq!(game.census()[obol10], 1, "one obol10 with two players");
@@ -126,9 +126,13 @@ fn a_joker_is_refused_first_and_worth_what_is_missing() {
     let rs = s.ruleset().unwrap();
     let mut game = s.setup(Arc::clone(&rs)).unwrap();
     game.apply_text("buy 3").unwrap();
+    // A front end names it by its name, and offers it only once a first card is paid.
+    let labels = |g: &Game| g.legal_views().into_iter().map(|v| v.label).collect::<Vec<_>>();
+    assert_eq!(labels(&game), ["Pay with 6 ducats", "Pay with 1 ducat"]);
     let err = game.apply_text("pay joker").unwrap_err().to_string();
     assert!(err.contains("joker may not be paid now: its `can_pay` refuses it (0 of 10 paid so far"), "{err}");
     game.apply_text("pay ducat6").unwrap();
+    assert_eq!(labels(&game), ["Pay with Joker", "Pay with 1 ducat"], "in hand order");
     // ducat6 then the joker: 6 + 4 = 10 exact, although it counts 3 when taken (6 + 3 would still owe 1).
     game.apply_text("pay joker").unwrap();
     assert_eq!(game.player(0).buildings.len(), 1);
@@ -202,4 +206,58 @@ fn the_balance_bot_learns_on_a_ruleset_with_a_joker() {
         jokers_paid += saved.actions.iter().filter(|a| a.contains("pay") && a.contains("joker")).count();
     }
     assert!(jokers_paid > 0, "some bot paid with a joker");
+}
+
+/// A thief without the `move` the corpus's wants (the lead's): taken, its
+/// `extra_take` lets its taker take florin9 past the limit of 5 (refused
+/// without it), and after that card the take ends; a card that is not past
+/// the limit does not use the extra take up.
+#[test]
+fn extra_take_lets_a_thief_take_one_card_past_the_limit() {
+    let card = "[[money_card]]\nid = \"thief\"\nname = \"Thief\"\nvalue = 0\ncopies = 4\nscript = \"t.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{card}")),
+        ("cards/t.rhai", "fn on_taken(ctx) { #{ extra_take: 1, ignore_limit: true } }\n"),
+    ]);
+    let ruleset = root.path().join("cards/p.toml");
+    let scenario = |display: &str| {
+        let text = format!(
+            "ruleset = {:?}\nmoney_display = [{display}]\ndeck = [\"denar1\", \"dirham1\", \"ducat1\"]\n\
+             [[players]]\n[[players]]\n[[players]]\n",
+            ruleset.to_str().unwrap()
+        );
+        let s = Scenario::parse(Source::Disk(root.path().join("s.toml")), text).unwrap();
+        s.setup(s.ruleset().unwrap()).unwrap()
+    };
+    let rs = load(&root, "cards/p.toml").unwrap();
+    let hand = |g: &Game| g.player(0).hand().iter().map(|&m| rs.money_id(m)).collect::<Vec<_>>();
+    let mut game = scenario("\"denar2\", \"ducat3\", \"thief\", \"florin9\"");
+    game.apply_text("take denar2 ducat3 thief florin9").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hand(&game), ["denar2", "ducat3", "thief", "florin9"]);
+    assert_eq!(game.pending().map(|d| d.seat()), Some(1), "past the limit, the take ends");
+    // Without the thief, florin9 after 5 is refused.
+    let mut game = scenario("\"denar2\", \"ducat3\", \"dirham2\", \"florin9\"");
+    let err = game.apply_text("take denar2 ducat3 florin9").unwrap_err().to_string();
+    assert!(err.contains("would make 14, more than 5"), "{err}");
+    // The thief, then denar2 and ducat3 (within the limit): florin9 may still come.
+    let mut game = scenario("\"thief\", \"denar2\", \"ducat3\", \"florin9\"");
+    game.apply_text("take thief denar2 ducat3 florin9").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hand(&game), ["thief", "denar2", "ducat3", "florin9"]);
+    // A line that ends while an extra take is owed does not give it up: the next line takes it.
+    let mut game = scenario("\"thief\", \"florin9\", \"denar2\", \"ducat3\"");
+    game.apply_text("take thief").unwrap();
+    game.apply_text("take florin9").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hand(&game), ["thief", "florin9"]);
+    assert_eq!(game.pending().map(|d| d.seat()), Some(1));
+    assert!(
+        check_refuses("fn on_taken(ctx) { #{ extra_take: 1, ignore_limt: true } }\n")
+            .contains("did you mean `ignore_limit`?")
+    );
+}
+
+/// What `check` says of a thief whose script is `text`.
+fn check_refuses(text: &str) -> String {
+    let card = "[[money_card]]\nid = \"thief\"\nname = \"Thief\"\nscript = \"t.rhai\"\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{card}")), ("cards/t.rhai", text)]);
+    load(&root, "cards/p.toml").unwrap_err()
 }
