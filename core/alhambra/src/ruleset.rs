@@ -445,6 +445,8 @@ pub struct Ruleset {
     pub words: engine_script::words::Words,
     /// The ruleset's own actions (`[[action]]`), in file order.
     pub actions: Vec<ActionDef>,
+    /// Scripts take part in working out legal answers (odd money or actions of its own): the slower path.
+    pub scripted_legal: bool,
 }
 
 /// An action of the ruleset's own, as play needs it.
@@ -1394,6 +1396,7 @@ fn build(
         fingerprint,
         script_texts,
         words: Default::default(),
+        scripted_legal: odd_money || !actions.is_empty(),
         actions,
     })
 }

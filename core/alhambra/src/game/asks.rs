@@ -177,6 +177,7 @@ impl Game {
                     self.waiting.push_front(w);
                 }
             }
+            self.queued = !self.waiting.is_empty();
             if self.pending.is_some() || self.over {
                 return Ok(());
             }
@@ -220,6 +221,7 @@ impl Game {
             return self.answered(ask);
         }
         self.fresh.push(Work::Ask(Box::new(ask)));
+        self.queued = true;
         Ok(())
     }
 

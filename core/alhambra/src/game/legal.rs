@@ -60,7 +60,7 @@ impl Game {
     #[inline]
     pub(crate) fn advance(&mut self) -> Result<(), GameError> {
         loop {
-            if !self.fresh.is_empty() || !self.waiting.is_empty() {
+            if self.queued {
                 self.settle()?;
             }
             if self.pending.is_none() {
@@ -68,21 +68,14 @@ impl Game {
             }
             self.refresh_mods()?;
             let mut legal = std::mem::take(&mut self.legal);
-            if self.rs.odd_money {
-                // Out of line: a card's script may be asked, and may fail.
-                let computed = self.compute_odd_legal(&mut legal);
+            if self.rs.scripted_legal {
+                // Out of line: a card's or an action's script may be asked, and may fail.
+                let computed = self.compute_scripted_legal(&mut legal);
                 self.legal = legal;
                 computed?;
             } else {
                 self.compute_legal(&mut legal);
                 self.legal = legal;
-            }
-            if !self.rs.actions.is_empty() {
-                // The ruleset's own actions: its scripts say which are legal, and may fail.
-                let mut legal = std::mem::take(&mut self.legal);
-                let custom = self.custom_legal(&mut legal);
-                self.legal = legal;
-                custom?;
             }
             if self.legal.len() != 1 {
                 return Ok(());
@@ -92,6 +85,21 @@ impl Game {
             self.apply_legal(only)?;
         }
         self.legal.clear();
+        Ok(())
+    }
+
+    /// The legal answers when scripts take part: odd money (paid card by card,
+    /// its scripts asked), then the ruleset's own actions.
+    #[inline(never)]
+    fn compute_scripted_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
+        if self.rs.odd_money {
+            self.compute_odd_legal(out)?;
+        } else {
+            self.compute_legal(out);
+        }
+        if !self.rs.actions.is_empty() {
+            self.custom_legal(out)?;
+        }
         Ok(())
     }
 

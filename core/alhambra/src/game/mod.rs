@@ -124,6 +124,8 @@ pub struct Game {
     pub(crate) asking: Option<Box<asks::Ask>>,
     /// Work waiting for a choice to be answered, front first (see `asks`).
     pub(crate) waiting: std::collections::VecDeque<asks::Work>,
+    /// Some work waits or was kept (`fresh` or `waiting` holds some): one test per decision when not.
+    pub(crate) queued: bool,
     /// Work of the running action kept since one of its hooks asked a choice, in order.
     pub(crate) fresh: Vec<asks::Work>,
     /// The game's end has come (its leftover buildings and final scoring): every hand is shown.

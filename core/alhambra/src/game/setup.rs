@@ -123,6 +123,7 @@ impl Game {
             asking: None,
             waiting: Default::default(),
             fresh: Vec::new(),
+            queued: false,
             drawn: None,
             drawing: false,
             acted: 0,

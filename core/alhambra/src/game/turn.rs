@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::asks::{Step, then};
+use super::asks::{Step, Work, then};
 use super::scripts::{int, payload, s, turn_map};
 use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
@@ -48,6 +48,7 @@ impl Game {
     }
 
     /// After `on_bought`: another action (paid exactly), or the action is done.
+    #[inline(always)]
     pub(super) fn bought(&mut self, seat: usize, exact: bool) -> Result<(), GameError> {
         if exact {
             self.pending = Some(Decision::Turn { seat });
@@ -58,6 +59,7 @@ impl Game {
     }
 
     /// After `on_turn_end`: the displays are refilled.
+    #[inline(always)]
     pub(super) fn end_turn_now(&mut self, seat: usize) -> Result<(), GameError> {
         // An extra action granted as the turn ends would never end it.
         self.extra_actions = 0;
@@ -73,6 +75,7 @@ impl Game {
     /// refilled then. Here the game ends at once: no money is drawn, so a
     /// scoring card still in the deck is not scored (the money in hands decides
     /// the buildings left, not the display).
+    #[inline(always)]
     pub(super) fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
         let listened = self.rs.hooks.any_listens([Hook::Refilled]);
         let drawn_heard = self.rs.hooks.any_listens([Hook::BuildingDrawn]);
@@ -117,6 +120,7 @@ impl Game {
 
     /// The displays are full again: `on_refilled` hears what was laid out
     /// (the money display's cards from `shown` on), then the next turn.
+    #[inline(always)]
     pub(super) fn refilled(&mut self, seat: usize, shown: usize, laid: &[BuildingIdx]) -> Result<(), GameError> {
         if self.rs.hooks.any_listens([Hook::Refilled]) {
             let money = self.money_display[shown.min(self.money_display.len())..].to_vec();
@@ -129,6 +133,7 @@ impl Game {
     }
 
     /// The next seat's turn begins, unless the game has run too long.
+    #[inline(always)]
     pub(super) fn next_turn(&mut self, seat: usize) -> Result<(), GameError> {
         if self.turns >= self.rs.rules.max_turns {
             self.stalled = true;
@@ -164,6 +169,7 @@ impl Game {
 
     /// Refills the money display; a scoring card drawn is scored, then the
     /// refill goes on (after the choices the scoring's hooks asked, if any).
+    #[inline(always)]
     pub(crate) fn refill_money(&mut self, seat: usize, shown: usize, laid: Vec<BuildingIdx>) -> Result<(), GameError> {
         // A deck card drawn here hears the player whose turn ended as the one to move.
         self.refilling_for = Some(seat);
@@ -175,8 +181,18 @@ impl Game {
                 Some(Draw::Money(m)) => self.money_display.push(m),
                 Some(Draw::Scoring(k)) => {
                     self.score_round(k as usize)?;
-                    self.then(Step::NeutralDraws { k })?;
-                    return self.then(Step::RefillMoney { seat, shown, laid });
+                    if self.asked() {
+                        // The scoring's hooks asked a choice: the rest of the refill waits for it.
+                        self.fresh.push(Work::Step(Step::NeutralDraws { k }));
+                        self.fresh.push(Work::Step(Step::RefillMoney { seat, shown, laid }));
+                        return Ok(());
+                    }
+                    let name = self.rs.scorings[k as usize].name.clone();
+                    self.neutral_draws(&name, self.turns)?;
+                    if self.asked() {
+                        self.fresh.push(Work::Step(Step::RefillMoney { seat, shown, laid }));
+                        return Ok(());
+                    }
                 }
                 Some(Draw::Deck(d)) => self.deck_card_drawn(d)?,
                 None => break,
