@@ -188,13 +188,19 @@ fn mutate_script(text: &str, rng: &mut Rng) -> String {
         "fn on_build(ctx) { let a = []; a.pad(100000000, 0); a.len() }".to_owned(),
         "}{".to_owned(),
     ];
+    let snippets: Vec<&str> = snippets.iter().map(String::as_str).collect();
+    mutate_script_lines(text, &snippets, rng)
+}
+
+/// A line of `text` dropped, or one of `snippets` put in at a random place.
+fn mutate_script_lines(text: &str, snippets: &[&str], rng: &mut Rng) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let i = rng.below(lines.len() + 1);
     match rng.below(3) {
         0 if !lines.is_empty() => {
             lines.remove(i.min(lines.len() - 1));
         }
-        _ => lines.insert(i, rng.pick(&snippets).clone()),
+        _ => lines.insert(i, (*rng.pick(snippets)).to_owned()),
     }
     lines.join("\n") + "\n"
 }
@@ -230,15 +236,7 @@ fn mutate_al_action(text: &str, rng: &mut Rng) -> String {
         "fn on_price(ctx) { 1 }",
         "fn on_action(ctx) { loop {} }",
     ];
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    let i = rng.below(lines.len() + 1);
-    match rng.below(3) {
-        0 if !lines.is_empty() => {
-            lines.remove(i.min(lines.len() - 1));
-        }
-        _ => lines.insert(i, (*rng.pick(&snippets)).to_owned()),
-    }
-    lines.join("\n") + "\n"
+    mutate_script_lines(text, &snippets, rng)
 }
 
 /// A script using the shared vocabulary: choices, moves, a discard, a drawn card.
@@ -279,15 +277,7 @@ fn mutate_al_script(text: &str, rng: &mut Rng) -> String {
         "fn on_scored(ctx) { #{ discard_money: 20 } }",
         "fn on_game_end(ctx) { #{ choose: [\"late\"] } }",
     ];
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    let i = rng.below(lines.len() + 1);
-    match rng.below(3) {
-        0 if !lines.is_empty() => {
-            lines.remove(i.min(lines.len() - 1));
-        }
-        _ => lines.insert(i, (*rng.pick(&snippets)).to_owned()),
-    }
-    lines.join("\n") + "\n"
+    mutate_script_lines(text, &snippets, rng)
 }
 
 /// What one run did.

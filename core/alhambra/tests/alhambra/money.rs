@@ -9,23 +9,10 @@ use std::sync::Arc;
 
 use alhambra::files::Source;
 use alhambra::scenario::Scenario;
-use alhambra::{Action, Game, Ruleset};
+use alhambra::{Action, Game};
 use engine_game::run::play_game;
 
-/// A rules tree in a fresh temporary folder, removed when dropped.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let root = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let p = root.path().join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    root
-}
-
-fn load(root: &tempfile::TempDir, file: &str) -> Result<Arc<Ruleset>, String> {
-    Ruleset::load(root.path().join(file).to_str().unwrap()).map_err(|e| e.to_string())
-}
+use crate::rulesets::{load, tree};
 
 const HEAD: &str = "id = \"p\"\ngame = \"alhambra\"\nname = \"P\"\nextends = \"alhambra\"\n";
 const PRINTED: &str = "{ id = \"denar\", name = \"denars\" },\n  { id = \"dirham\", name = \"dirhams\" },\n  \

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use alhambra::{Game, GameError, Ruleset};
 
 /// A rules tree (`cards/`, `scripts/`) in a fresh temporary folder, removed when dropped.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+pub(crate) fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let p = root.path().join(path);
@@ -17,7 +17,8 @@ fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     root
 }
 
-fn load(root: &tempfile::TempDir, file: &str) -> Result<Arc<Ruleset>, String> {
+/// The ruleset at `file` of a tree, or its errors as text.
+pub(crate) fn load(root: &tempfile::TempDir, file: &str) -> Result<Arc<Ruleset>, String> {
     Ruleset::load(root.path().join(file).to_str().unwrap()).map_err(|e| e.to_string())
 }
 
