@@ -98,16 +98,23 @@ impl Game {
         }
         let listeners = self.listeners_in(Hook::Score, mask, city, |_| true);
         let covered = self.covered_scorers(city);
+        // One scoring hook's answer, given the points so far, added to them.
+        let mut score = |mut ctx: Ctx, total: &mut i32| -> Option<Result<(), GameError>> {
+            ctx.subtotal = *total;
+            let card = ctx.card;
+            match call(ctx)? {
+                Ok(points) => {
+                    add(total, cards.id(card), points);
+                    Some(Ok(()))
+                }
+                Err(e) => Some(Err(e)),
+            }
+        };
         if covered.is_empty() {
             for slot in listeners {
-                let mut ctx = self.ctx_in(seat, city, slot);
-                ctx.subtotal = total;
-                let card = ctx.card;
-                let points = match call(ctx)? {
-                    Ok(points) => points,
-                    Err(e) => return Some(Err(e)),
-                };
-                add(&mut total, cards.id(card), points);
+                if let Err(e) = score(self.ctx_in(seat, city, slot), &mut total)? {
+                    return Some(Err(e));
+                }
             }
             return Some(Ok(total));
         }
@@ -117,7 +124,7 @@ impl Game {
         all.extend(covered.iter().map(|&(slot, k)| (cards.get(city[slot].covered[k].card).order, slot, k)));
         all.sort_unstable();
         for (_, slot, k) in all {
-            let mut ctx = if k == usize::MAX {
+            let ctx = if k == usize::MAX {
                 self.ctx_in(seat, city, slot)
             } else {
                 let s = &city[slot];
@@ -127,13 +134,9 @@ impl Game {
                 ctx.covered_by = Some(s.covered.get(k + 1).map_or(s.card, |above| above.card));
                 ctx
             };
-            ctx.subtotal = total;
-            let card = ctx.card;
-            let points = match call(ctx)? {
-                Ok(points) => points,
-                Err(e) => return Some(Err(e)),
-            };
-            add(&mut total, cards.id(card), points);
+            if let Err(e) = score(ctx, &mut total)? {
+                return Some(Err(e));
+            }
         }
         Some(Ok(total))
     }
