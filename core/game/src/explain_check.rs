@@ -71,9 +71,10 @@ pub fn same_games_explained<G: Game>(rs: &Arc<G::Rules>, models: &Models, bots: 
 
 /// The balance bot's explanations of a game: the chosen option comes first and
 /// is the top-valued, at most three others follow, the drivers are the model's
-/// features (`effect = weight × (chosen − other)`, largest first), and some
-/// choices were driven by a feature starting with one of `drivers`. Returns
-/// the explanations with values, for the game's own checks of their lines.
+/// features (`effect = weight × (chosen − other)`, largest first), some
+/// choices were driven by a feature starting with one of `drivers`, and the
+/// terminal's lines name the bot, the chosen answer and the drivers. Returns
+/// the explanations with values.
 pub fn balance_explained<G: Game>(rs: &Arc<G::Rules>, models: &Models, drivers: &[&str]) -> Vec<Explanation> {
     let model = models.balance::<G>(rs).expect("a model");
     let (_, why) = play::<G>(rs, "balance", 3, models, true);
@@ -97,6 +98,13 @@ pub fn balance_explained<G: Game>(rs: &Arc<G::Rules>, models: &Models, drivers: 
     }
     assert!(with_three > 5, "decisions with three alternatives shown: {with_three}");
     assert!(driven > 3, "a feature of {drivers:?} drove some choices: {driven}");
+    // The terminal's lines: the bot, the chosen answer marked with its value, and the drivers.
+    let w = valued.iter().find(|w| !w.drivers.is_empty() && w.options.len() == 4).expect("a driven choice of four");
+    let lines = w.lines();
+    assert!(lines[0].starts_with(&format!("why seat {} (balance) chose so (values: points of final margin)", w.seat)));
+    let chosen = format!("▸ {}", w.options[0].label);
+    assert!(lines[1].trim_start().starts_with(&chosen) && lines[1].contains('.'), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("driven by: ") && l.contains(&w.drivers[0].feature)), "{lines:?}");
     valued
 }
 
