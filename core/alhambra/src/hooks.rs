@@ -16,7 +16,7 @@ use rhai::{Array, Dynamic, Map};
 
 use crate::error::{GameError, LoadError};
 use crate::files::Source;
-use crate::ruleset::MAX_PLAYERS;
+use crate::ruleset::{MAX_PLAYERS, MAX_TYPES};
 
 /// Most collectors: the players and, with two, the neutral collector.
 pub const MAX_COLLECTORS: usize = MAX_PLAYERS + 1;
@@ -458,23 +458,27 @@ impl std::hash::Hash for ScoreKey {
 /// Sorts `key`'s counts largest first; `order[j]` is the collector whose
 /// count is j-th (stable, so ties keep seat order).
 fn sort_counts(key: &mut ScoreKey, order: &mut [u8; MAX_COLLECTORS], counts: &[u8]) {
-    let n = counts.len();
-    for (j, o) in order[..n].iter_mut().enumerate() {
-        *o = j as u8;
+    // Each collector as one number, its count above its seat counted down:
+    // larger numbers first is most buildings first, ties in seat order.
+    let mut packed = [0u16; MAX_COLLECTORS];
+    for (i, (p, &c)) in packed.iter_mut().zip(counts).enumerate() {
+        *p = u16::from(c) << 8 | (255 - i as u16);
     }
-    // Insertion sort, largest first: a handful of counts, sorted some 700
-    // times a game by the balance bot (the library's sort cost four times this).
-    for i in 1..n {
-        let c = order[i];
+    let packed = &mut packed[..counts.len()];
+    // Insertion sort: a handful of counts, sorted some 700 times a game by
+    // the balance bot (the library's sort cost four times this).
+    for i in 1..packed.len() {
+        let p = packed[i];
         let mut j = i;
-        while j > 0 && counts[order[j - 1] as usize] < counts[c as usize] {
-            order[j] = order[j - 1];
+        while j > 0 && packed[j - 1] < p {
+            packed[j] = packed[j - 1];
             j -= 1;
         }
-        order[j] = c;
+        packed[j] = p;
     }
-    for (j, &c) in order[..n].iter().enumerate() {
-        key.counts[j] = counts[c as usize];
+    for (j, &p) in packed.iter().enumerate() {
+        order[j] = 255 - (p & 0xff) as u8;
+        key.counts[j] = (p >> 8) as u8;
     }
 }
 
@@ -510,13 +514,40 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-/// Remembered scoring answers, and per (scoring, type, collectors) whether the
-/// script scores by counts alone ([`Hooks::points`]).
+/// Remembered scoring answers ([`Hooks::points`]).
 #[derive(Default)]
 struct Memo {
     points: HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>,
-    /// By scoring, type and number of collectors (a byte each).
-    symmetric: HashMap<u32, bool, std::hash::BuildHasherDefault<KeyHasher>>,
+}
+
+/// Per scoring, type and number of collectors, whether the scoring script
+/// scores by counts alone: not probed yet, no, or yes. One answer for every
+/// thread (the script decides it), read without a lock.
+struct Symmetry(Box<[std::sync::atomic::AtomicU8]>);
+
+const UNPROBED: u8 = 0;
+const ORDERED: u8 = 1;
+const SYMMETRIC: u8 = 2;
+
+impl Symmetry {
+    fn new() -> Symmetry {
+        Symmetry(
+            (0..256 * MAX_TYPES * (MAX_COLLECTORS + 1)).map(|_| std::sync::atomic::AtomicU8::new(UNPROBED)).collect(),
+        )
+    }
+
+    fn slot(&self, key: &ScoreKey) -> &std::sync::atomic::AtomicU8 {
+        // A type's index is below MAX_TYPES and the collectors at most MAX_COLLECTORS (the counts' rows and keys).
+        let at = (usize::from(key.scoring) * MAX_TYPES + usize::from(key.kind)) * (MAX_COLLECTORS + 1)
+            + usize::from(key.collectors);
+        &self.0[at]
+    }
+
+    fn forget(&self) {
+        for s in self.0.iter() {
+            s.store(UNPROBED, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// A card hook asked about a building on offer: the hook, the script's owner,
@@ -529,6 +560,7 @@ pub struct Hooks {
     host: ScriptHost,
     /// Per thread (see [`Shards`]): bots of parallel games look points up all the time.
     memo: Shards<Memo>,
+    symmetry: Symmetry,
     /// Card hooks about a display building, by [`AboutKey`] ([`Hooks::reads_card_and_target_only`]).
     about: KeyedMemo<AboutKey>,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `card` and `target`.
@@ -604,6 +636,7 @@ impl Hooks {
         for shard in self.memo.all() {
             *shard.write().unwrap_or_else(|e| e.into_inner()) = Memo::default();
         }
+        self.symmetry.forget();
         for shard in self.about.all() {
             shard.write().unwrap_or_else(|e| e.into_inner()).clear();
         }
@@ -734,6 +767,7 @@ impl Hooks {
         Ok(Hooks {
             host,
             memo: Shards::default(),
+            symmetry: Symmetry::new(),
             about: KeyedMemo::default(),
             card_and_target_only,
             type_masks,
@@ -849,31 +883,17 @@ impl Hooks {
         let mut key =
             ScoreKey { scoring: scoring as u8, kind: kind as u8, collectors: n as u8, counts: [0; MAX_COLLECTORS] };
         key.counts[..n].copy_from_slice(counts);
-        // This thread's memo, found once, read under one lock for both lookups.
-        let memo = self.memo.mine();
-        let probe_key = u32::from_le_bytes([key.scoring, key.kind, key.collectors, 0]);
+        let symmetric = match self.symmetry.slot(&key).load(std::sync::atomic::Ordering::Relaxed) {
+            UNPROBED => self.symmetric(key, ranks, needs_building)?,
+            known => known == SYMMETRIC,
+        };
         let mut order = [0u8; MAX_COLLECTORS];
-        let remembered = {
-            // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
-            let read = memo.read().unwrap_or_else(|e| e.into_inner());
-            read.symmetric.get(&probe_key).copied().map(|symmetric| {
-                if symmetric {
-                    sort_counts(&mut key, &mut order, counts);
-                }
-                (symmetric, read.points.get(&key).copied())
-            })
-        };
-        let (symmetric, remembered) = match remembered {
-            Some(known) => known,
-            None => {
-                let symmetric = self.symmetric(memo, probe_key, key, ranks, needs_building)?;
-                if symmetric {
-                    sort_counts(&mut key, &mut order, counts);
-                }
-                let remembered = memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
-                (symmetric, remembered)
-            }
-        };
+        if symmetric {
+            sort_counts(&mut key, &mut order, counts);
+        }
+        let memo = self.memo.mine();
+        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
+        let remembered = memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
         let sorted = match remembered {
             Some(p) => p,
             None => {
@@ -899,14 +919,7 @@ impl Hooks {
     /// collectors points by count alone, whatever the order: probed once on a
     /// few count vectors, each against a rotation and a swap of its first two
     /// (which together reach every order).
-    fn symmetric(
-        &self,
-        memo: &std::sync::RwLock<Memo>,
-        probe_key: u32,
-        key: ScoreKey,
-        ranks: &[i32],
-        needs_building: bool,
-    ) -> Result<bool, GameError> {
+    fn symmetric(&self, key: ScoreKey, ranks: &[i32], needs_building: bool) -> Result<bool, GameError> {
         let n = usize::from(key.collectors);
         let mut symmetric = n > 1;
         // Counts all different, with ties, and with zeros (which may not rank).
@@ -936,7 +949,8 @@ impl Hooks {
                 }
             }
         }
-        memo.write().unwrap_or_else(|e| e.into_inner()).symmetric.insert(probe_key, symmetric);
+        let known = if symmetric { SYMMETRIC } else { ORDERED };
+        self.symmetry.slot(&key).store(known, std::sync::atomic::Ordering::Relaxed);
         Ok(symmetric)
     }
 

@@ -280,7 +280,7 @@ impl engine_game::Game for Game {
             .enumerate()
             .map(|(i, &b)| Built {
                 id: rs.record_id(b),
-                round: round(p.acquired.get(i).copied().unwrap_or(0)),
+                round: round(p.history.get(i).map_or(0, |h| h.turn)),
                 kind: Some(rs.record_kind(b)),
             })
             .collect()

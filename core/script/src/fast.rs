@@ -178,7 +178,12 @@ pub fn compile(ast: &AST, name: &str, natives: &Natives, size: usize) -> Option<
     }
     let (start, end, _) = crate::body_span(ast, name)?;
     let script_fns = ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
-    let mut c = Compiler { natives, script_fns, names: def.params.iter().map(|p| (p.to_string(), false)).collect() };
+    let mut c = Compiler {
+        natives,
+        script_fns,
+        names: def.params.iter().map(|p| (p.to_string(), false)).collect(),
+        writes: Vec::new(),
+    };
     let mut body = Some(Vec::new());
     // The walk visits every function; a top-level node inside this body's span is one of its statements.
     ast.walk(&mut |path: &[ASTNode]| {
@@ -233,6 +238,9 @@ enum Node {
     /// `for x in items` (with the index too: `for (x, i) in items`): the
     /// items, whether the index is kept, the body.
     ForEach(Box<Node>, bool, Block),
+    /// `for x in list` on a list held by a local that the body never writes:
+    /// the same laps as [`Node::ForEach`], each item read from the list in place.
+    ForLocal(usize, bool, Block),
     /// `for i in a..b` (`a..=b` when inclusive): the bounds, inclusive, the body.
     ForRange(Box<Node>, Box<Node>, bool, Block),
     /// `while c { … }`, or `loop { … }` without a condition.
@@ -291,6 +299,9 @@ struct Compiler<'n> {
     script_fns: Vec<(String, usize)>,
     /// The locals in scope, by name, in the order made, each with whether it is a constant.
     names: Vec<(String, bool)>,
+    /// Per local slot, how many writes (`=`, `[k] =`, `push`) were compiled so
+    /// far: a loop whose body adds none to its list's slot walks it in place.
+    writes: Vec<u32>,
 }
 
 impl Compiler<'_> {
@@ -303,6 +314,18 @@ impl Compiler<'_> {
 
     fn local(&self, name: &str) -> Option<usize> {
         self.names.iter().rposition(|(n, _)| n == name)
+    }
+
+    /// Notes a write to `slot` (see [`Compiler::writes`]).
+    fn wrote(&mut self, slot: usize) {
+        if self.writes.len() <= slot {
+            self.writes.resize(slot + 1, 0);
+        }
+        self.writes[slot] += 1;
+    }
+
+    fn writes_to(&self, slot: usize) -> u32 {
+        self.writes.get(slot).copied().unwrap_or(0)
     }
 
     fn stmt(&mut self, stmt: &Stmt) -> Option<Node> {
@@ -348,6 +371,7 @@ impl Compiler<'_> {
                     Some((.., syntax)) => Some(Op::from_name(syntax).filter(|o| o.arithmetic())?),
                 };
                 let value = Box::new(self.expr(&target.rhs)?);
+                self.wrote(slot);
                 match key {
                     None => Node::Assign(slot, op, value),
                     Some(key) => Node::SetIndex(slot, Box::new(key), op, value),
@@ -363,18 +387,26 @@ impl Compiler<'_> {
                     e => (self.expr(e)?, None),
                 };
                 let depth = self.names.len();
+                // A list held by a local the body never writes is walked in place, not copied.
+                let list = match items {
+                    Node::Local(slot) if range.is_none() => Some((slot, self.writes_to(slot))),
+                    _ => None,
+                };
                 self.names.push((var.name.to_string(), false));
                 if let Some(index) = index {
                     self.names.push((index.name.to_string(), false));
                 }
                 let body = self.block(&flow.body);
                 self.names.truncate(depth);
-                match range {
-                    Some((end, inclusive)) if index.is_none() => {
+                match (range, list) {
+                    (Some((end, inclusive)), _) if index.is_none() => {
                         Node::ForRange(Box::new(items), Box::new(end), inclusive, body?)
                     }
-                    Some(_) => return None,
-                    None => Node::ForEach(Box::new(items), index.is_some(), body?),
+                    (Some(_), _) => return None,
+                    (None, Some((slot, before))) if self.writes_to(slot) == before => {
+                        Node::ForLocal(slot, index.is_some(), body?)
+                    }
+                    (None, _) => Node::ForEach(Box::new(items), index.is_some(), body?),
                 }
             }
             Stmt::While(flow, _) => {
@@ -433,7 +465,9 @@ impl Compiler<'_> {
                     if call.name == "push" && call.args.len() == 1 =>
                 {
                     let slot = self.local(&var.1).filter(|&s| s > 0)?;
-                    Node::Push(slot, Box::new(self.expr(&call.args[0])?))
+                    let value = Box::new(self.expr(&call.args[0])?);
+                    self.wrote(slot);
+                    Node::Push(slot, value)
                 }
                 _ => {
                     let object = self.expr(&chain.lhs)?;
@@ -610,6 +644,56 @@ impl Frame {
         Some(Flow::Value(Dynamic::UNIT))
     }
 
+    /// `for` over a value: a range (one the optimizer made a constant, `0..4`,
+    /// or one kept in a variable) or a list.
+    #[inline]
+    fn for_items(&mut self, items: Dynamic, indexed: bool, body: &Block) -> Option<Flow> {
+        let range = match (items.read_lock::<Range<INT>>(), items.read_lock::<RangeInclusive<INT>>()) {
+            (Some(r), _) => Some((r.start, r.end)),
+            (_, Some(r)) => Some((*r.start(), r.end().checked_add(1)?)),
+            _ => None,
+        };
+        match range {
+            Some((start, end)) => self.for_each((start..end).map(Dynamic::from_int), indexed, body),
+            None => self.for_each(items.into_array().ok()?.into_iter(), indexed, body),
+        }
+    }
+
+    /// [`Node::ForLocal`]: the list is not written by the body, so each item is
+    /// read where it lies (Rhai's copy would hold the same items).
+    fn for_local(&mut self, slot: usize, indexed: bool, body: &Block) -> Option<Flow> {
+        if !self.locals[slot].is_array() {
+            return self.for_items(self.locals[slot].clone(), indexed, body);
+        }
+        let len = self.locals[slot].as_array_ref().ok()?.len();
+        for i in 0..len {
+            let item = self.locals[slot].as_array_ref().ok()?.get(i)?.clone();
+            let depth = self.locals.len();
+            self.locals.push(item);
+            if indexed {
+                self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
+            }
+            let flow = self.lap(body);
+            self.locals.truncate(depth);
+            match flow? {
+                Flow::Value(_) | Flow::Continue => {}
+                Flow::Break => break,
+                ret @ Flow::Return(_) => return Some(ret),
+            }
+        }
+        Some(Flow::Value(Dynamic::UNIT))
+    }
+
+    /// A local's or a constant's value, read where it lies; `None` for anything to evaluate.
+    #[inline(always)]
+    fn peek<'s>(&'s self, node: &'s Node) -> Option<&'s Dynamic> {
+        match node {
+            Node::Local(i) => Some(&self.locals[*i]),
+            Node::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// One lap of a loop's body, counted against [`MAX_LAPS`].
     fn lap(&mut self, body: &Block) -> Option<Flow> {
         self.laps += 1;
@@ -735,6 +819,12 @@ impl Frame {
                 Dynamic::UNIT
             }
             Node::Assign(slot, op, value) => {
+                // `n += 1`: the constant (or local) read where it lies.
+                if let (Some(op), Some(v)) = (op, self.peek(value)) {
+                    let v = v.as_int().ok()?;
+                    self.locals[*slot] = arithmetic(*op, self.locals[*slot].as_int().ok()?, v)?;
+                    return Some(Flow::Value(Dynamic::UNIT));
+                }
                 let v = value!(self.node(value));
                 let v = match op {
                     None => v,
@@ -785,11 +875,19 @@ impl Frame {
                 Err(ret) => return Some(ret),
             },
             Node::Op(op, natives, a, b) => {
-                let a = value!(self.node(a));
-                let b = value!(self.node(b));
-                match operator(*op, &a, &b) {
-                    Some(v) => v,
-                    None => natives.as_ref()?.iter().find_map(|f| f(&[&a, &b]))?,
+                // Locals and constants are read where they lie, not copied.
+                if let (Some(a), Some(b)) = (self.peek(a), self.peek(b)) {
+                    match operator(*op, a, b) {
+                        Some(v) => v,
+                        None => natives.as_ref()?.iter().find_map(|f| f(&[a, b]))?,
+                    }
+                } else {
+                    let a = value!(self.node(a));
+                    let b = value!(self.node(b));
+                    match operator(*op, &a, &b) {
+                        Some(v) => v,
+                        None => natives.as_ref()?.iter().find_map(|f| f(&[&a, &b]))?,
+                    }
                 }
             }
             Node::Not(a) => Dynamic::from_bool(!value!(self.node(a)).as_bool().ok()?),
@@ -856,24 +954,24 @@ impl Frame {
                 self.checked(Dynamic::from_array(array))?
             }
             Node::If(cond, then, otherwise) => {
-                let branch = if value!(self.node(cond)).as_bool().ok()? { then } else { otherwise };
+                let holds = match &**cond {
+                    // `if a < b` on locals and constants: compared where they lie, no flag made.
+                    Node::Op(op, None, a, b) if !op.arithmetic() => match (self.peek(a), self.peek(b)) {
+                        (Some(a), Some(b)) => truth(*op, a, b)?,
+                        _ => value!(self.node(cond)).as_bool().ok()?,
+                    },
+                    _ => value!(self.node(cond)).as_bool().ok()?,
+                };
+                let branch = if holds { then } else { otherwise };
                 return self.block(branch);
             }
             Node::Block(block) => return self.block(block),
             Node::ForEach(items, indexed, body) => {
                 // Rhai walks a copy: the body may change the list it came from.
                 let items = value!(self.node(items));
-                // A range the optimizer made a constant (`0..4`), or one kept in a variable.
-                let range = match (items.read_lock::<Range<INT>>(), items.read_lock::<RangeInclusive<INT>>()) {
-                    (Some(r), _) => Some((r.start, r.end)),
-                    (_, Some(r)) => Some((*r.start(), r.end().checked_add(1)?)),
-                    _ => None,
-                };
-                return match range {
-                    Some((start, end)) => self.for_each((start..end).map(Dynamic::from_int), *indexed, body),
-                    None => self.for_each(items.into_array().ok()?.into_iter(), *indexed, body),
-                };
+                return self.for_items(items, *indexed, body);
             }
+            Node::ForLocal(slot, indexed, body) => return self.for_local(*slot, *indexed, body),
             Node::ForRange(start, end, inclusive, body) => {
                 let start = value!(self.node(start)).as_int().ok()?;
                 let end = value!(self.node(end)).as_int().ok()?;
@@ -1010,6 +1108,15 @@ fn arithmetic(op: Op, a: i32, b: i32) -> Option<Dynamic> {
     Some(Dynamic::from_int(n))
 }
 
+/// A built-in comparison's answer, numbers compared without a flag made; `None` as for [`operator`].
+#[inline(always)]
+fn truth(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+        return compare(op, x.cmp(&y));
+    }
+    operator(op, a, b)?.as_bool().ok()
+}
+
 /// A built-in operator on numbers, flags or text; `None` for anything else.
 fn operator(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
     use std::cmp::Ordering;
@@ -1144,6 +1251,13 @@ mod tests {
             "fn f(x) { let n = 0; while n < x.n { n += 2; } let m = 0; loop { m += 1; if m > 3 { break; } } [n, m] }",
             "fn f(x) { for t in x.things { if t.n == 2 { return t.n; } } -1 }",
             "fn f(x) { let a = [1, 2]; for v in a { a.push(v); } a }",
+            "fn f(x) { let a = [1, 2]; for v in a { for w in [v] { a.push(w); } } a }",
+            "fn f(x) { let a = [1, 2]; let s = 0; for v in a { a = [7]; s += v; } [s, a] }",
+            "fn f(x) { let a = [1, 2]; let s = 0; for v in a { a[0] = 9; s += v; } [s, a] }",
+            "fn f(x) { let t = x.things; let s = 0; for a in t { for (b, i) in t { if a.n > b.n { s += i; } } } s }",
+            "fn f(x) { let a = [3, 1, 2]; let s = 0; for (v, i) in a { if v == 1 { continue; } if i == 2 { break; } s += v; } a.push(s); a }",
+            "fn f(x) { let r = 1..4; let s = x.n; for i in r { s += i; } let q = 0..=2; for i in q { s += i * 10; } s }",
+            "fn f(x) { let t = x.things; for a in t { if a.n == 2 { return a.n * 3; } } 0 }",
             "fn f(x) { let s = 0; for t in x.things { for u in t.things { s += u.n; } } s }",
             // `in` and `contains` on lists (numbers, text, the game's own `==`, mixed types), maps, text; text built from values.
             "fn f(x) { [2 in [1, 2], x.n in [1, 2], \"a\" in [\"b\"], [1, 2].contains(x.n), x in x.things, 1 in [\"1\", ()]] }",

@@ -51,7 +51,7 @@ pub use decision::Decision;
 pub use events::Event;
 use events::list_or_nothing;
 pub(crate) use events::n_cards;
-pub use player::Player;
+pub use player::{Held, Player};
 
 /// A card of the money deck: money, or a scoring card (index into [`Ruleset::scorings`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,6 +3,16 @@
 
 use crate::ruleset::{BuildingIdx, MAX_TYPES, Money, Ruleset, SUMS};
 
+/// When and how a collector got a building.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    /// The turn it was acquired in; 0: before the first turn (the neutral
+    /// collector's first draws, a scenario's setup).
+    pub turn: u32,
+    /// Bought with an exact payment.
+    pub exact: bool,
+}
+
 /// A seat, or the neutral collector (two players).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Player {
@@ -13,12 +23,9 @@ pub struct Player {
     sums: [u32; SUMS],
     /// Buildings owned, in the order acquired.
     pub buildings: Vec<BuildingIdx>,
-    /// The turn each of `buildings` was acquired in (same order); 0: before
-    /// the first turn (the neutral collector's first draws, a scenario's setup).
-    pub acquired: Vec<u32>,
-    /// Whether each of `buildings` was bought with an exact payment (same order): its history,
-    /// kept when a script moves it to another collector.
-    pub exact: Vec<bool>,
+    /// How each of `buildings` came (same order): its history, kept when a
+    /// script moves it to another collector.
+    pub history: Vec<Held>,
     /// Buildings owned per type.
     pub counts: [u8; MAX_TYPES],
     /// Per building type: the counter its cards' `counter` effect changes (one per type and collector).
@@ -33,8 +40,7 @@ impl Player {
         Player {
             hand: Vec::with_capacity(16),
             buildings: Vec::with_capacity(24),
-            acquired: Vec::with_capacity(24),
-            exact: Vec::with_capacity(24),
+            history: Vec::with_capacity(24),
             ..Player::default()
         }
     }
@@ -90,8 +96,7 @@ impl Player {
     /// Adds a building acquired in `turn`, bought exactly or not.
     pub(crate) fn add_building_with(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32, exact: bool) {
         self.buildings.push(b);
-        self.acquired.push(turn);
-        self.exact.push(exact);
+        self.history.push(Held { turn, exact });
         self.counts[rs.building(b).kind as usize] += 1;
     }
 
@@ -99,6 +104,7 @@ impl Player {
     pub(crate) fn remove_building_at(&mut self, rs: &Ruleset, i: usize) -> (BuildingIdx, u32, bool) {
         let b = self.buildings.remove(i);
         self.counts[rs.building(b).kind as usize] -= 1;
-        (b, self.acquired.remove(i), self.exact.remove(i))
+        let Held { turn, exact } = self.history.remove(i);
+        (b, turn, exact)
     }
 }

@@ -143,7 +143,7 @@ impl Game {
                 out.push(Listener {
                     owner: hooks.type_owner(t),
                     seat,
-                    card: Heard::Building(b, p.acquired[i], nth, p.exact[i]),
+                    card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
                     owned: i32::from(p.counts[t]),
                     kind: Some(t),
                 });
@@ -276,8 +276,8 @@ impl Game {
             let buildings: Array = p
                 .buildings
                 .iter()
-                .zip(p.acquired.iter().zip(&p.exact))
-                .map(|(&b, (&t, &exact))| {
+                .zip(&p.history)
+                .map(|(&b, &super::player::Held { turn: t, exact })| {
                     let k = rs.building(b).kind as usize;
                     seen[k] += 1;
                     self.building_map(b, Some((t, exact)), Some(seen[k] - 1))

@@ -81,7 +81,7 @@ fn buildings_remember_their_turn() {
     let rs = rs();
     let mut g = Game::new(Arc::clone(&rs), 2, 5).unwrap();
     let n = g.neutral.as_ref().unwrap();
-    assert!(!n.buildings.is_empty() && n.acquired.iter().all(|&t| t == 0), "the start draws: {:?}", n.acquired);
+    assert!(!n.buildings.is_empty() && n.history.iter().all(|h| h.turn == 0), "the start draws: {:?}", n.history);
     let mut bot = engine_play::bots::RandomBot::new(1);
     while !g.is_over() {
         let turn = g.turns;
@@ -89,8 +89,8 @@ fn buildings_remember_their_turn() {
         let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
         g.apply(a).unwrap();
         for (c, p) in g.players.iter().chain(&g.neutral).enumerate() {
-            assert_eq!(p.acquired.len(), p.buildings.len());
-            assert!(p.acquired[before[c]..].iter().all(|&t| t == turn), "collector {c} in turn {turn}");
+            assert_eq!(p.history.len(), p.buildings.len());
+            assert!(p.history[before[c]..].iter().all(|h| h.turn == turn), "collector {c} in turn {turn}");
         }
     }
 }

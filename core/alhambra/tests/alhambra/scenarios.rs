@@ -324,9 +324,10 @@ fn a_building_moved_to_another_collector_keeps_its_history() {
     let p = game.player(0);
     let ids: Vec<&str> = p.buildings.iter().map(|&b| engine_game::Game::rules(&game).building(b).id.as_str()).collect();
     assert_eq!(ids, ["warlord6", "pavilion3"]);
-    assert_eq!(p.exact, [true, true], "the warlord paid exactly now; the pavilion was bought exactly before");
-    assert_eq!(p.acquired, [1, 1]);
-    assert_eq!(game.player(1).exact, [false], "the tower has no history");
+    let exact: Vec<bool> = p.history.iter().map(|h| h.exact).collect();
+    assert_eq!(exact, [true, true], "the warlord paid exactly now; the pavilion was bought exactly before");
+    assert_eq!(p.history.iter().map(|h| h.turn).collect::<Vec<_>>(), [1, 1]);
+    assert!(!game.player(1).history[0].exact, "the tower has no history");
 }
 
 /// The incinerator's burnt card leaves a hand: seat 0 reads which, the others
