@@ -1399,15 +1399,23 @@ pub fn register(lib: &mut Registrar) {
     for &key in TABLE_KEYS {
         lib.shortcut("table", key, move |c: &ScriptCtx| c.table_entry(key));
     }
-    lib.function("costs", |a: &Array| -> Array {
-        each_card(a, |c| Dynamic::from_int(c.table.get(c.idx).cost)).collect()
-    })
-    .function("ids", |a: &Array| -> Array { each_card(a, |c| Dynamic::from(c.table.get(c.idx).id.clone())).collect() })
-    .function("cheapest", |a: &Array| -> Dynamic {
-        let best =
-            each_card(a, |c| (c.table.get(c.idx).cost, c.clone())).enumerate().min_by_key(|(i, (cost, _))| (*cost, *i));
-        best.map_or(Dynamic::UNIT, |(_, (_, c))| Dynamic::from(c))
-    })
+    // Sized up front: a list that grows as it is filled reallocates (a gold mine asks at every reveal).
+    fn collected<T>(a: &Array, f: impl Fn(&Card) -> T) -> Vec<T> {
+        let mut out = Vec::with_capacity(a.len());
+        out.extend(each_card(a, f));
+        out
+    }
+    lib.function("costs", |a: &Array| -> Array { collected(a, |c| Dynamic::from_int(c.table.get(c.idx).cost)) })
+        .function("ids", |a: &Array| -> Array { collected(a, |c| Dynamic::from(c.table.get(c.idx).id.clone())) })
+        .function("cheapest", |a: &Array| -> Dynamic {
+            // The first of the lowest cost, found by reading the cards; only that one is copied.
+            let best = a
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.read_lock::<Card>().map(|c| (c.table.get(c.idx).cost, i)))
+                .min();
+            best.map_or(Dynamic::UNIT, |(_, i)| a[i].clone())
+        })
     .function("all_different", |a: &Array| -> bool { all_different(a) });
 }
 
@@ -1421,7 +1429,7 @@ fn all_different(a: &[Dynamic]) -> bool {
         Card(CardIdx),
         Text(String),
     }
-    let keys: Vec<Key> = a
+    let keys: smallvec::SmallVec<[Key; 8]> = a
         .iter()
         .map(|v| {
             if let Ok(n) = v.as_int() {

@@ -1042,6 +1042,7 @@ fn sizes(v: &Dynamic) -> Option<(usize, usize, usize)> {
         (a.0 + b.0, a.1 + b.1, a.2 + b.2)
     }
     /// Holds nothing that counts (a card, a number): what most elements are.
+    #[inline(always)]
     fn leaf(v: &Dynamic) -> bool {
         !(v.is_array() || v.is_map() || v.is_string() || v.is_shared())
     }
