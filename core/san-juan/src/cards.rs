@@ -67,6 +67,8 @@ pub struct CardDef {
     pub under_vp: i32,
     /// Lies face up beside the roles instead of in the deck; anyone may build it.
     pub public: bool,
+    /// False for a public card nobody may build: only an effect (`move`) takes it into a city.
+    pub buildable: bool,
     /// The file that defined the card (for error messages).
     pub defined_in: Source,
 }
@@ -200,6 +202,13 @@ pub(crate) struct CardSpec {
     /// Lies face up beside the roles instead of in the deck; anyone may build it.
     #[serde(default)]
     pub public: bool,
+    /// `false`: a public card nobody may build; only a script's `move` takes it into a city.
+    #[serde(default = "yes")]
+    pub buildable: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Writes [`CARD_RANGES`] into the JSON Schema of a card or a card patch.

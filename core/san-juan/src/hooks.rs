@@ -120,13 +120,15 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_build_options",
         effects: false,
-        results: &["overbuild", "overbuild_except", "goods_as_cards", "goods_of"],
+        results: &["overbuild", "overbuild_except", "goods_as_cards", "goods_of", "build_from"],
         arity: 1,
         range: None,
         doc: "called at the start of the owner's builder turn; return a map with any of \
               overbuild: bool (may build over an own building), overbuild_except: [card ids] \
               (buildings that may not be built over), goods_as_cards: n (pay with up to n goods), \
-              goods_of: [seats] (the goods of these other seats may pay too, 1 card each)",
+              goods_of: [seats] (the goods of these other seats may pay too, 1 card each), \
+              build_from: [zones] (zones besides the hand and the public cards the owner may build from: \
+              \"reserve\")",
     },
     HookSpec {
         name: "on_build_cost",
@@ -706,7 +708,11 @@ pub static LISTED: &[&str] = &["buildings", "others", "built_by_anyone", "buildi
 
 /// The `ctx` members only some hooks are given, with those hooks: anywhere
 /// else they are always `()`, and `check` says so where a script reads one.
-static ONLY_IN: &[(&str, &[Hook])] = &[("paying", &[Hook::CardValue]), ("covered_by", &[Hook::Score])];
+static ONLY_IN: &[(&str, &[Hook])] = &[
+    ("paying", &[Hook::CardValue]),
+    ("covered_by", &[Hook::Score]),
+    ("target_from", &[Hook::BuildCost, Hook::OtherBuildCost]),
+];
 
 /// Per hook, in [`Hook`] order, the `ctx` members it is given (for `check`).
 pub fn hook_members() -> Vec<Option<&'static [&'static str]>> {
@@ -760,6 +766,7 @@ pub static CTX_MORE: &[&str] = &[
     "built_by_anyone",
     "building_counts",
     "count_types",
+    "target_from",
 ];
 
 /// A card as a script sees it: `card.id`, `card.kind`, `card.cost`, `card.vp`, `card.good`, `card.tags`.
@@ -825,6 +832,8 @@ pub struct Ctx {
     pub paying: Option<CardIdx>,
     /// The building on top of this one when it is covered (`on_score`).
     pub covered_by: Option<CardIdx>,
+    /// Where the building being built comes from (`on_build_cost`, `on_other_build_cost`): `None` elsewhere.
+    pub target_from: Option<crate::game::BuildFrom>,
 }
 
 /// The `ctx` a script receives: the plain facts plus the lists (cards, cities,
@@ -882,6 +891,8 @@ pub struct SlotFacts {
 pub struct SeatFacts {
     /// Cards in hand.
     pub hand: i32,
+    /// Cards in the reserve (face up), in the order reserved.
+    pub reserve: Vec<CardIdx>,
     /// Buildings in play, in the order built.
     pub city: Vec<SlotFacts>,
     /// Named counters.
@@ -1203,6 +1214,7 @@ impl ScriptCtx {
                         m.insert("hand".into(), int(i64::from(p.hand)));
                         m.insert("goods".into(), int(p.city.iter().filter(|s| s.good).count() as i64));
                         m.insert("buildings".into(), Dynamic::from_array(buildings));
+                        m.insert("reserve".into(), Dynamic::from_array(self.cards(&p.reserve)));
                         m.insert("counters".into(), Dynamic::from_map(counters));
                         m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
                         Dynamic::from_map(m)
@@ -1342,6 +1354,10 @@ pub fn register(lib: &mut Registrar) {
         .getter("counter", |c: &ScriptCtx| c.counter)
         .getter("paying", |c: &ScriptCtx| c.card_value(c.paying))
         .getter("covered_by", |c: &ScriptCtx| c.card_value(c.covered_by))
+        .getter("target_from", |c: &ScriptCtx| match c.target_from {
+            Some(from) => Dynamic::from(ImmutableString::from(from.name())),
+            None => Dynamic::UNIT,
+        })
         .getter("choice", |c: &ScriptCtx| match &c.choice {
             Some(Answer::Option(o)) => Dynamic::from(ImmutableString::from(&**o)),
             _ => Dynamic::UNIT,
@@ -1613,6 +1629,8 @@ pub struct BuildGrant {
     pub goods_as_cards: i32,
     /// The seats whose goods may pay part of a cost, a bit each (a caravan depot).
     pub goods_of: u16,
+    /// Its owner may build the cards of its reserve (`build_from: ["reserve"]`).
+    pub from_reserve: bool,
 }
 
 /// A fast path for `on_build_options` hooks that read nothing of `ctx` but

@@ -180,9 +180,10 @@ impl Game {
         card: CardIdx,
         over: Option<usize>,
         cost: i32,
-        from_hand: bool,
+        from: crate::game::BuildFrom,
         means: Means,
     ) -> Result<Option<BuildOption>, GameError> {
+        let from_hand = from == crate::game::BuildFrom::Hand;
         let rule = self.pay_rule(seat, card, over)?;
         if rule.refused.is_some() {
             return Ok(None);
@@ -196,7 +197,7 @@ impl Game {
         {
             return Ok(None);
         }
-        Ok(Some(BuildOption { card, over, cost, goods_as_cards: goods, min_goods, goods_of }))
+        Ok(Some(BuildOption { card, from, over, cost, goods_as_cards: goods, min_goods, goods_of }))
     }
 
     /// What `seat` may pay a build over `over` with besides its hand, by its

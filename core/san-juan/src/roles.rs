@@ -11,7 +11,9 @@ use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
 use crate::error::GameError;
-use crate::game::{BuildOption, Covered, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards};
+use crate::game::{
+    BuildFrom, BuildOption, Covered, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards,
+};
 use crate::game::{DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 use crate::hooks::{self, Ctx, EventFacts, Hook};
 
@@ -195,6 +197,7 @@ impl Game {
                 out.goods_of.push((slot, of));
             }
             out.except.extend_from_slice(&grant.except);
+            out.from_reserve |= grant.from_reserve;
         }
         Ok(out)
     }
@@ -204,7 +207,7 @@ impl Game {
         let ctx = self.ctx(seat, slot);
         let card = ctx.card as usize;
         let bad = |e: String| self.rs.scripts.bad_return(Hook::BuildOptions as usize, card, &e);
-        let keys = &["overbuild", "overbuild_except", "goods_as_cards", "goods_of"];
+        let keys = &["overbuild", "overbuild_except", "goods_as_cards", "goods_of", "build_from"];
         let map = hooks::as_map(self.call(Hook::BuildOptions, ctx)?, keys).map_err(bad)?;
         let overbuild = hooks::map_bool(&map, "overbuild").map_err(bad)?;
         let goods_as_cards = hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
@@ -216,7 +219,19 @@ impl Game {
             Some(v) => hooks::as_cards(v, &self.rs.cards).map_err(bad)?.as_slice().into(),
             None => std::sync::Arc::from([]),
         };
-        Ok(hooks::BuildGrant { overbuild, except, goods_as_cards, goods_of })
+        let mut from_reserve = false;
+        if let Some(v) = map.get("build_from") {
+            let zones =
+                v.as_array_ref().map_err(|_| bad("key `build_from` takes a list of zones: [\"reserve\"]".into()))?;
+            for z in zones.iter() {
+                match z.clone().into_string().as_deref() {
+                    Ok("reserve") => from_reserve = true,
+                    Ok("hand" | "public") => {} // always
+                    _ => return Err(bad(format!("key `build_from` lists {z}; a building is built from \"reserve\" (the hand and the public cards always)")).into()),
+                }
+            }
+        }
+        Ok(hooks::BuildGrant { overbuild, except, goods_as_cards, goods_of, from_reserve })
     }
 
     /// The building that lets `seat` pay with goods (a black market), for the log.
@@ -227,7 +242,7 @@ impl Game {
     }
 
     fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
-        let BuildAbilities { overbuild, except, goods_grants, goods_of } = self.build_abilities(seat)?;
+        let BuildAbilities { overbuild, except, goods_grants, goods_of, from_reserve } = self.build_abilities(seat)?;
         let overbuild = overbuild.is_some();
         let mut options = std::mem::take(&mut self.spare_options);
         let p = &self.players[seat];
@@ -258,9 +273,19 @@ impl Game {
             }
             owned
         });
-        let candidates = Game::distinct(p.hand.iter().copied())
-            .map(|c| (c, false))
-            .chain(Game::distinct(self.public.iter().copied()).map(|c| (c, true)));
+        // The reserve first (a card there and in hand is built from the reserve), then the hand, then
+        // the public cards that may be built.
+        let reserve: &[CardIdx] = if from_reserve { &p.reserve } else { &[] };
+        let candidates = Game::distinct(reserve.iter().copied())
+            .map(|c| (c, BuildFrom::Reserve))
+            .chain(
+                Game::distinct(p.hand.iter().copied()).filter(|c| !reserve.contains(c)).map(|c| (c, BuildFrom::Hand)),
+            )
+            .chain(
+                Game::distinct(self.public.iter().copied())
+                    .filter(|&c| cards.get(c).buildable)
+                    .map(|c| (c, BuildFrom::Public)),
+            );
 
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
         // Not covering anything: the same goods for every card.
@@ -308,32 +333,40 @@ impl Game {
             }
         }
         // A listener's discount: from its row, else its script.
-        let discount_of = |l: usize, row: Option<hooks::CostRow>, card: CardIdx, over_card: Option<CardIdx>| {
-            row.and_then(|r| r.get(card, over_card))
-                .map_or_else(|| self.cost_discount_called(seat, l, card, over_card), Ok)
-        };
+        let discount_of =
+            |l: usize, row: Option<hooks::CostRow>, card: CardIdx, from: BuildFrom, over_card: Option<CardIdx>| {
+                row.and_then(|r| r.get(card, over_card))
+                    .map_or_else(|| self.cost_discount_called(seat, l, card, from, over_card), Ok)
+            };
         let others_hear = has_hook(self.hook_union, Hook::OtherBuildCost as usize);
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let granted = p.grants.discount;
         let ruled = self.payment_rules_exist();
-        for (card, public) in candidates {
+        for (card, from) in candidates {
             let def = cards.get(card);
-            let in_hand_after = p.hand.len() as i32 - i32::from(!public);
+            let in_hand_after = p.hand.len() as i32 - i32::from(from == BuildFrom::Hand);
             // Covering X with a city building you already own elsewhere would make two.
             if def.kind == Kind::City && owned.as_ref().is_some_and(|o| o.contains(usize::from(card))) {
                 continue;
             }
-            let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
+            let cost = self.build_cost_from(seat, card, from, None, &cost_listeners, |_, _| {})?;
             // A payment rule (a card's own, or the seat's buildings') decides what pays.
             let ruled = ruled && self.pays_by_rule(seat, card);
             if ruled {
                 let means = self.means(seat, &goods_grants, &goods_of, None);
-                if let Some(o) = self.ruled_option(seat, card, None, cost, !public, means)? {
+                if let Some(o) = self.ruled_option(seat, card, None, cost, from, means)? {
                     push_option(&mut options, o);
                 }
             } else if cost <= in_hand_after + goods + others {
-                let option =
-                    BuildOption { card, over: None, cost, goods_as_cards: goods, min_goods: 0, goods_of: others_mask };
+                let option = BuildOption {
+                    card,
+                    from,
+                    over: None,
+                    cost,
+                    goods_as_cards: goods,
+                    min_goods: 0,
+                    goods_of: others_mask,
+                };
                 push_option(&mut options, option);
             }
             if coverable.is_empty() {
@@ -342,7 +375,7 @@ impl Game {
             // What build_cost_from would find for each covering, in fewer steps.
             let mut free_values: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
             for &(l, row) in &free {
-                free_values.push((l, discount_of(l, row, card, None)?));
+                free_values.push((l, discount_of(l, row, card, from, None)?));
             }
             let free_sum: i32 = free_values.iter().map(|&(_, v)| v).sum();
             let base = cards.get(card).cost;
@@ -354,23 +387,30 @@ impl Game {
                 let lost = free_values.iter().find(|&&(l, _)| l == slot).map_or(0, |&(_, v)| v);
                 let mut discount = free_sum - lost + granted;
                 for &(l, row) in bound.iter().filter(|&&(l, _)| l != slot) {
-                    discount += discount_of(l, row, card, Some(covered))?;
+                    discount += discount_of(l, row, card, from, Some(covered))?;
                 }
                 if covered_hears || others_hear {
-                    discount += self.covering_discount(seat, card, slot, covered_hears)?;
+                    discount += self.covering_discount(seat, card, from, slot, covered_hears)?;
                 }
                 let cost = (base - privilege - discount).max(0);
                 if ruled {
                     let means = self.means(seat, &goods_grants, &goods_of, Some(slot));
-                    if let Some(o) = self.ruled_option(seat, card, Some(slot), cost, !public, means)? {
+                    if let Some(o) = self.ruled_option(seat, card, Some(slot), cost, from, means)? {
                         push_option(&mut options, o);
                     }
                 } else if cost <= in_hand_after + goods {
                     // Own goods and other seats' together (`goods` counts both here).
                     let (mask, theirs) = others_for(Some(slot));
                     let own = goods - theirs;
-                    let option =
-                        BuildOption { card, over: Some(slot), cost, goods_as_cards: own, min_goods: 0, goods_of: mask };
+                    let option = BuildOption {
+                        card,
+                        from,
+                        over: Some(slot),
+                        cost,
+                        goods_as_cards: own,
+                        min_goods: 0,
+                        goods_of: mask,
+                    };
                     push_option(&mut options, option);
                 }
             }
@@ -392,12 +432,26 @@ impl Game {
     /// that change costs found once.
     pub(crate) fn build_costs_now(&self, seat: usize) -> impl Fn(CardIdx) -> Result<i32, GameError> + '_ {
         let listeners = self.listeners(Hook::BuildCost, seat);
-        move |card| self.build_cost_from(seat, card, None, &listeners, |_, _| {})
+        move |card| self.build_cost_from(seat, card, BuildFrom::Hand, None, &listeners, |_, _| {})
     }
 
-    /// The cost of building `card` (over `slot`) for `seat` now, never below 0.
+    /// The cost of building `card` (over `slot`) for `seat` now, never below 0,
+    /// from where `seat` would build it ([`Game::build_from`]).
     pub(crate) fn build_cost(&self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<i32, GameError> {
-        self.build_cost_parts(seat, card, over, |_, _| {})
+        self.build_cost_parts(seat, card, self.build_from(seat, card), over, |_, _| {})
+    }
+
+    /// Where `seat` would build `card` from: its reserve when it holds it there
+    /// and a building lets it, else its hand, else the public cards.
+    pub(crate) fn build_from(&self, seat: usize, card: CardIdx) -> BuildFrom {
+        let p = &self.players[seat];
+        if p.reserve.contains(&card) && self.build_abilities(seat).is_ok_and(|a| a.from_reserve) {
+            BuildFrom::Reserve
+        } else if p.hand.contains(&card) || !self.public.contains(&card) {
+            BuildFrom::Hand
+        } else {
+            BuildFrom::Public
+        }
     }
 
     /// [`Game::build_cost`], telling `part` each discount and the building that
@@ -406,10 +460,11 @@ impl Game {
         &self,
         seat: usize,
         card: CardIdx,
+        from: BuildFrom,
         over: Option<usize>,
         part: impl FnMut(Option<CardIdx>, i32),
     ) -> Result<i32, GameError> {
-        self.build_cost_from(seat, card, over, &self.listeners(Hook::BuildCost, seat), part)
+        self.build_cost_from(seat, card, from, over, &self.listeners(Hook::BuildCost, seat), part)
     }
 
     /// [`Game::build_cost_parts`] with `seat`'s cost listeners worked out by the
@@ -418,6 +473,7 @@ impl Game {
         &self,
         seat: usize,
         card: CardIdx,
+        from: BuildFrom,
         over: Option<usize>,
         listeners: &Listeners,
         mut part: impl FnMut(Option<CardIdx>, i32),
@@ -443,7 +499,7 @@ impl Game {
             let owner = self.players[seat].city[slot].card;
             let v = match table.get(owner, card, over_card) {
                 Some(v) => v,
-                None => self.cost_discount_called(seat, slot, card, over_card)?,
+                None => self.cost_discount_called(seat, slot, card, from, over_card)?,
             };
             if v != 0 {
                 part(Some(owner), v);
@@ -462,6 +518,7 @@ impl Game {
         let edit = |c: &mut Ctx| {
             c.target = Some(card);
             c.over = over_card;
+            c.target_from = Some(from);
         };
         self.others_each(Hook::OtherBuildCost, seat, edit, |b, v| {
             if v != 0 {
@@ -486,6 +543,7 @@ impl Game {
         seat: usize,
         slot: usize,
         card: CardIdx,
+        from: BuildFrom,
         over_card: Option<CardIdx>,
     ) -> Result<i32, GameError> {
         let table = &self.rs.cost_table;
@@ -493,6 +551,7 @@ impl Game {
         let mut ctx = self.ctx(seat, slot);
         ctx.target = Some(card);
         ctx.over = over_card;
+        ctx.target_from = Some(from);
         let v = self.call_int(Hook::BuildCost, ctx)?;
         table.set(owner, card, over_card, v);
         Ok(v)
@@ -506,6 +565,7 @@ impl Game {
         &self,
         seat: usize,
         card: CardIdx,
+        from: BuildFrom,
         slot: usize,
         covered_hears: bool,
     ) -> Result<i32, GameError> {
@@ -514,6 +574,7 @@ impl Game {
         let edit = |c: &mut Ctx| {
             c.target = Some(card);
             c.over = over_card;
+            c.target_from = Some(from);
         };
         self.others_each(Hook::OtherBuildCost, seat, edit, |_, v| discount = v.saturating_add(discount))?;
         Ok(discount)
@@ -545,14 +606,22 @@ impl Game {
         let opt = chosen.expect("legal build");
         self.auto_paid.clear();
         if self.logging() {
-            self.log_build_cost(seat, card, opt.over)?;
+            self.log_build_cost(seat, card, opt.from, opt.over)?;
         }
-        if !self.players[seat].hand.contains(&card) {
-            let i = self.public.iter().position(|&c| c == card).expect("public card");
-            self.limbo.push(self.public.swap_remove(i));
-        } else {
-            let c = self.take_from_hand(seat, card);
-            self.limbo.push(c);
+        match opt.from {
+            BuildFrom::Hand => {
+                let c = self.take_from_hand(seat, card);
+                self.limbo.push(c);
+            }
+            BuildFrom::Public => {
+                let i = self.public.iter().position(|&c| c == card).expect("public card");
+                self.limbo.push(self.public.swap_remove(i));
+            }
+            BuildFrom::Reserve => {
+                let reserve = &mut self.players[seat].reserve;
+                let i = reserve.iter().position(|&c| c == card).expect("reserved card");
+                self.limbo.push(reserve.remove(i));
+            }
         }
         let pay = Decision::Pay {
             seat,
@@ -568,9 +637,15 @@ impl Game {
     }
 
     /// Logs a building's printed cost and each discount with the building that gives it.
-    fn log_build_cost(&mut self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<(), GameError> {
+    fn log_build_cost(
+        &mut self,
+        seat: usize,
+        card: CardIdx,
+        from: BuildFrom,
+        over: Option<usize>,
+    ) -> Result<(), GameError> {
         let mut parts: smallvec::SmallVec<[(Option<CardIdx>, i32); 4]> = smallvec::SmallVec::new();
-        let cost = self.build_cost_parts(seat, card, over, |by, n| parts.push((by, n)))?;
+        let cost = self.build_cost_parts(seat, card, from, over, |by, n| parts.push((by, n)))?;
         let base = self.rs.cards.get(card).cost;
         for (by, n) in parts {
             let target = self.rs.cards.id(card).to_owned();
@@ -1030,6 +1105,8 @@ pub(crate) struct BuildAbilities {
     pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
     /// Other seats whose goods may pay, per granting slot (a bit per seat).
     pub goods_of: smallvec::SmallVec<[(usize, u16); 2]>,
+    /// Some building lets its owner build from its reserve.
+    pub from_reserve: bool,
 }
 
 /// Adds a builder's option unless it repeats the one just before (a card in

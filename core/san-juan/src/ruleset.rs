@@ -109,6 +109,8 @@ pub(crate) struct CardPatch {
     under_vp: Option<i32>,
     /// Lies face up beside the roles instead of in the deck.
     public: Option<bool>,
+    /// `false`: a public card nobody may build, only claimed by a script's `move`.
+    buildable: Option<bool>,
 }
 
 impl CardPatch {
@@ -336,8 +338,9 @@ impl Ruleset {
 /// The fields in which two definitions of a card differ, as `field a -> b`.
 fn card_changes(a: &CardDef, b: &CardDef) -> Vec<String> {
     let script = |c: &CardDef| c.script.as_ref().map_or("(none)".to_owned(), ToString::to_string);
-    let fields: [(&str, String, String); 13] = [
+    let fields: [(&str, String, String); 14] = [
         ("public", a.public.to_string(), b.public.to_string()),
+        ("buildable", a.buildable.to_string(), b.buildable.to_string()),
         ("name", a.name.clone(), b.name.clone()),
         ("text", a.text.clone(), b.text.clone()),
         ("kind", a.kind.as_str().into(), b.kind.as_str().into()),
@@ -469,6 +472,16 @@ fn patch_cards(chain: &[Link], defs: &mut [CardDef], root: Option<&std::path::Pa
             }
             if let Err(e) = apply_patch(def, patch, &link.doc.source, root) {
                 errors.push(relocate(e, &link.doc, &format!("{path}.script")));
+            }
+            if patch.buildable == Some(false) && !def.public {
+                errors.push(
+                    link.doc
+                        .error(
+                            &format!("{path}.buildable"),
+                            format!("card `{id}` is in the deck: `buildable = false` is for public cards"),
+                        )
+                        .help("set `public = true` too, or leave `buildable` out"),
+                );
             }
         }
     }
@@ -640,6 +653,7 @@ fn to_def(c: &SourcedCard, root: Option<&std::path::Path>, errors: &mut Vec<Load
         fixed_price: s.fixed_price,
         under_vp: s.under_vp,
         public: s.public,
+        buildable: s.buildable,
         good_name: s.good.clone(),
         defined_in: c.doc.source.clone(),
     }
@@ -684,6 +698,9 @@ fn apply_patch(
     if let Some(v) = p.public {
         def.public = v;
     }
+    if let Some(v) = p.buildable {
+        def.buildable = v;
+    }
     if let Some(v) = &p.script {
         let script = (!v.is_empty()).then(|| file.join(v));
         if let Some(s) = &script {
@@ -705,6 +722,13 @@ fn validate_card(c: &SourcedCard, rules: Option<&Rules>, errors: &mut Vec<LoadEr
             c.doc
                 .error(&c.path("name"), format!("card `{}` has an empty name", s.id))
                 .help("write the name players see"),
+        );
+    }
+    if !s.buildable && !s.public {
+        errors.push(
+            c.doc
+                .error(&c.path("buildable"), format!("card `{}` is in the deck: `buildable = false` is for public cards", s.id))
+                .help("a card in the deck is built from the hand; add `public = true` for a card that lies beside the roles and is only claimed by a script's `move`"),
         );
     }
     let numbers = [
@@ -869,6 +893,10 @@ fn fingerprint(rules: &Rules, table: &CardTable) -> String {
             c.under_vp,
             c.public
         ));
+        // Only when set: every other card keeps the fingerprint it had.
+        if !c.buildable {
+            h.update("|unbuildable");
+        }
     }
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }

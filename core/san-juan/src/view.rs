@@ -25,6 +25,9 @@ pub struct PlayerView {
     pub head: SeatHead,
     /// Buildings holding a good.
     pub goods: Vec<String>,
+    /// Cards in the reserve (face up, out of the hand: everyone sees them), in the order reserved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reserve: Vec<String>,
     /// Cards under each building that keeps them; only for the viewer's own city.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub under: Option<Ordered<u64>>,
@@ -153,6 +156,7 @@ impl Game {
                 head: SeatHead::new(seat, viewer, hand, p.hand.len())
                     .holding(p.city.iter().map(|s| cards.id(s.card).to_owned()).collect()),
                 goods: p.city.iter().filter(|s| s.good.is_some()).map(|s| cards.id(s.card).to_owned()).collect(),
+                reserve: ids(&p.reserve),
                 under,
                 covered: p.city.iter().flat_map(|s| s.covered_cards()).map(|c| cards.id(c).to_owned()).collect(),
                 score: if sees_all { Some(self.score(seat)?.view()) } else { None },
@@ -270,7 +274,11 @@ impl Game {
                             };
                         }
                         Action::Build { card, over } => {
-                            let zone = if in_hand(card) {
+                            let reserved = matches!(d, Decision::Build { options, .. }
+                                if options.iter().any(|o| o.card == card && o.from == crate::game::BuildFrom::Reserve));
+                            let zone = if reserved {
+                                "reserve"
+                            } else if in_hand(card) {
                                 "hand"
                             } else if self.public.contains(&card) {
                                 "public"

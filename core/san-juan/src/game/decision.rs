@@ -17,11 +17,36 @@ pub enum DiscardReason {
     Building(CardIdx),
 }
 
+/// Where a building to be built comes from (`ctx.target_from`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BuildFrom {
+    /// The builder's hand.
+    #[default]
+    Hand,
+    /// The public cards beside the roles.
+    Public,
+    /// The builder's reserve (an `on_build_options` `build_from`).
+    Reserve,
+}
+
+impl BuildFrom {
+    /// The zone's name, as `ctx.target_from` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildFrom::Hand => "hand",
+            BuildFrom::Public => "public",
+            BuildFrom::Reserve => "reserve",
+        }
+    }
+}
+
 /// A building the player may build now, with its cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOption {
     /// The card to build.
     pub card: CardIdx,
+    /// Where it comes from.
+    pub from: BuildFrom,
     /// The slot it would cover.
     pub over: Option<usize>,
     /// Cards to pay after all discounts.

@@ -179,6 +179,7 @@ impl Game {
             counter: 0,
             paying: None,
             covered_by: None,
+            target_from: None,
         }
     }
 
@@ -385,6 +386,7 @@ impl Game {
             .iter()
             .map(|p| SeatFacts {
                 hand: p.hand.len() as i32,
+                reserve: p.reserve.clone(),
                 city: p.city.iter().map(slot).collect(),
                 counters: Arc::clone(&p.counters),
                 roles_chosen: p.roles_chosen,

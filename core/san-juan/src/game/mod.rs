@@ -37,7 +37,7 @@ mod setup;
 mod step;
 mod why;
 
-pub use decision::{BuildOption, BuildOptions, Decision, DiscardReason, PickRules};
+pub use decision::{BuildFrom, BuildOption, BuildOptions, Decision, DiscardReason, PickRules};
 pub use dispatch::MAX_EVENT_DEPTH;
 pub(crate) use dispatch::{COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, Listeners, TUCKED};
 pub use events::{Event, Visibility};
@@ -137,6 +137,8 @@ pub(crate) fn goods_on(city: &[Slot]) -> usize {
 pub struct Player {
     /// Cards in hand.
     pub hand: Vec<CardIdx>,
+    /// Cards set aside face up to build later (a `move` to `"reserve"`): public, not in the hand.
+    pub reserve: Vec<CardIdx>,
     /// Buildings in play, in the order built.
     pub city: Vec<Slot>,
     /// A once-per-round privilege boost was used this round.
@@ -156,8 +158,9 @@ impl Player {
     /// Made a copy of `from` in its own buffers (hand, city).
     fn refill_from(&mut self, from: &Player) {
         // Every field named, so that a new one cannot be forgotten.
-        let Player { hand, city, boost_used, roles_chosen, counters, grants, gained } = from;
+        let Player { hand, reserve, city, boost_used, roles_chosen, counters, grants, gained } = from;
         self.hand.clone_from(hand);
+        self.reserve.clone_from(reserve);
         self.city.clone_from(city);
         self.boost_used = *boost_used;
         self.roles_chosen = *roles_chosen;

@@ -19,3 +19,4 @@ mod reactions;
 mod schema;
 mod scripted_events;
 mod view;
+mod zones;
