@@ -402,6 +402,27 @@ fn effect_name(map: &Map) -> Result<&str, String> {
     Ok(name)
 }
 
+/// A script that is no building's (the rules script) cannot name `"self"`,
+/// nor run an effect that needs its own building (cards under it, a choice
+/// answered to it, cards looked at by it, its counter).
+fn no_building(map: &Map, name: &str) -> Result<(), String> {
+    let needs = match name {
+        "tuck" | "look" | "choose" | "choose_cards" => true,
+        "counter" => !map.contains_key("on"),
+        _ => false,
+    };
+    if needs {
+        return Err(format!("`{name}` needs a building of its own; a rules script has none"));
+    }
+    let selfish = map.iter().any(|(_, v)| v.read_lock::<rhai::ImmutableString>().is_some_and(|s| s.as_str() == "self"));
+    if selfish {
+        return Err(
+            "\"self\" names the building whose script runs; a rules script has none: name a building by id".into()
+        );
+    }
+    Ok(())
+}
+
 fn int(map: &Map, key: &str, lo: i64, hi: i64, default: i64) -> Result<i32, String> {
     let Some(v) = map.get(key) else { return Ok(default as i32) };
     let n = v.as_int().map_err(|t| format!("`{key}` is a {t}, expected an integer"))?;
@@ -468,6 +489,9 @@ impl Game {
 
     fn parse_effect(&self, map: &Map, at: Origin) -> Result<Effect, String> {
         let name = effect_name(map)?;
+        if at.slot >= crate::game::SCRIPT_SLOT {
+            no_building(map, name)?;
+        }
         let players = self.players.len() as i64;
         let seat_of = |key: &str, default: usize| match int(map, key, 0, players - 1, default as i64) {
             Ok(s) => Ok(s as usize),
@@ -738,7 +762,7 @@ impl Game {
         at: Origin,
         first: bool,
     ) -> Result<(), GameError> {
-        let card = self.players[at.seat].city[at.slot].card;
+        let card = self.slot_card(at.seat, at.slot);
         // What this hook makes happen belongs to the chain running now; a loop names it.
         self.chain.cause = Some((hook, card));
         let bad =
@@ -809,7 +833,7 @@ impl Game {
     /// Applies one queued effect; it may pend a decision.
     pub(crate) fn run_effect(&mut self, q: Queued) -> Result<(), GameError> {
         let Queued { seat, slot, hook, effect, chain } = q;
-        let card = self.players[seat].city[slot].card;
+        let card = self.slot_card(seat, slot);
         self.chain = chain;
         // Nobody in play reacting before an effect (a moat) costs this one test.
         if engine_script::has_hook(self.hook_union, Hook::Targeted as usize) && self.cancelled(seat, card, &effect)? {
@@ -1149,7 +1173,7 @@ impl Game {
                     *to_slot = to_slot.and_then(moved);
                 }
             }
-            if q.seat != who {
+            if q.seat != who || q.slot >= crate::game::SCRIPT_SLOT {
                 return true;
             }
             match moved(q.slot) {

@@ -1159,8 +1159,12 @@ impl Ctx {
 }
 
 impl ScriptCtx {
+    /// A card as scripts see it; `()` for none, and for a script owner that is no card (the rules script).
     fn card_value(&self, idx: Option<CardIdx>) -> Dynamic {
-        idx.map_or(Dynamic::UNIT, |i| Dynamic::from(Card::new(&self.table, i)))
+        match idx {
+            Some(i) if usize::from(i) < self.table.len() => Dynamic::from(Card::new(&self.table, i)),
+            _ => Dynamic::UNIT,
+        }
     }
 
     /// Every seat's buildings (none when the hook was judged not to read them).
@@ -1334,7 +1338,7 @@ pub fn register(lib: &mut Registrar) {
         .operator("==", |a: &Card, b: &Card| a.idx == b.idx)
         .operator("!=", |a: &Card, b: &Card| a.idx != b.idx);
 
-    lib.getter("card", |c: &ScriptCtx| Card::new(&c.table, c.facts.card))
+    lib.getter("card", |c: &ScriptCtx| c.card_value(Some(c.facts.card)))
         .getter("seat", |c: &ScriptCtx| c.seat as i32)
         .getter("players", |c: &ScriptCtx| c.players as i32)
         .getter("round", |c: &ScriptCtx| c.round as i32)

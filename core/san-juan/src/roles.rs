@@ -84,18 +84,14 @@ impl Game {
                         s.active = true;
                     }
                 }
-                let end = self.rs.rules.end_buildings;
-                if self.players.iter().any(|p| p.city.len() >= end) {
-                    self.steps.clear();
-                    self.event(None, |_| "the game ends".into());
-                    let governor = self.governor;
-                    self.everyone_hooks(Hook::GameEnd, governor, governor, |_| EventFacts::new("game_end", governor))?;
-                    // The effects (and events) of the phase's and the game's end come before the scoring.
-                    if self.effects.is_empty() && self.heard.is_empty() {
-                        self.over = true;
-                    } else {
-                        self.steps.push_back(Step::Over);
-                    }
+                // A building an effect of the phase's end moves into a city (a patron claimed) counts too.
+                let moves_in = |q: &crate::effects::Queued| {
+                    matches!(q.effect, crate::effects::Effect::MoveCard { to: crate::effects::Zone::City, .. })
+                };
+                if self.effects.iter().any(moves_in) {
+                    self.steps.push_front(Step::EndCheck);
+                } else {
+                    self.end_check()?;
                 }
             }
             Role::Trader => {
@@ -113,6 +109,24 @@ impl Game {
             _ => {}
         }
         self.phase = None;
+        Ok(())
+    }
+
+    /// The game ends after the builder phase in which someone has `end_buildings` buildings.
+    pub(crate) fn end_check(&mut self) -> Result<(), GameError> {
+        let end = self.rs.rules.end_buildings;
+        if self.players.iter().any(|p| p.city.len() >= end) {
+            self.steps.clear();
+            self.event(None, |_| "the game ends".into());
+            let governor = self.governor;
+            self.everyone_hooks(Hook::GameEnd, governor, governor, |_| EventFacts::new("game_end", governor))?;
+            // The effects (and events) of the phase's and the game's end come before the scoring.
+            if self.effects.is_empty() && self.heard.is_empty() {
+                self.over = true;
+            } else {
+                self.steps.push_back(Step::Over);
+            }
+        }
         Ok(())
     }
 

@@ -155,13 +155,14 @@ pub(crate) struct RulesetFile {
     /// Changes to single fields of a card, by card id.
     #[serde(default)]
     cards: BTreeMap<String, CardPatch>,
+    /// The rules script (relative to this file): hooks every player hears, no card needed.
+    rules_script: Option<String>,
 }
 
 type Link = engine_rules::chain::Link<RulesetFile>;
 
 impl ChainFile for RulesetFile {
-    const SHAPE_HELP: &'static str =
-        "a ruleset has id, name, game, extends or sets, [rules] and [cards.<id>] tables (docs/rulesets.md)";
+    const SHAPE_HELP: &'static str = "a ruleset has id, name, game, extends or sets, rules_script, [rules] and [cards.<id>] tables (docs/rulesets.md)";
 
     /// A card set given where a ruleset belongs says so, rather than "unknown field `card`".
     fn shape_error(doc: &TomlDoc, e: LoadError) -> LoadError {
@@ -246,6 +247,9 @@ pub struct Ruleset {
     /// The balance bot's sorted worth of the deck's cards, for one model, by
     /// time left: the same in every game of a run.
     pub(crate) deck_keeps: crate::value::DeckKeeps,
+    /// The hooks the rules script defines (0 without one): every seat hears
+    /// them as if it owned a building with that script.
+    pub(crate) rules_mask: HookMask,
     /// A digest of everything that decides play: rules, cards and script texts.
     /// Game records carry it, so results of two different rulesets that share
     /// an id are not mixed up.
@@ -286,12 +290,16 @@ impl Ruleset {
         merge_copies(&mut defs, add_copies, &mut errors);
         patch_cards(&chain, &mut defs, root.as_deref(), &mut errors);
         let rules = merge_rules(&chain, &mut errors);
-        let (table, start_buildings, scripts) = validate(&chain, &specs, defs, rules.as_ref(), sets_read, &mut errors);
+        let rules_script = rules_script(&chain, root.as_deref(), &mut errors);
+        let (table, start_buildings, mut scripts) =
+            validate(&chain, &specs, defs, rules.as_ref(), sets_read, &mut errors);
+        add_rules_script(&mut scripts, table.len(), rules_script.as_ref(), &mut errors);
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }
         let rules = rules.unwrap_or_else(|| unreachable!("no errors means the rules merged"));
-        Ok(build(&chain, rules, table, scripts, start_buildings, sets))
+        let rules_text = rules_script.map(|(s, _)| s.read().unwrap_or_default());
+        Ok(build(&chain, rules, table, scripts, start_buildings, sets, rules_text))
     }
 
     /// What differs from `other`, rule by rule and card by card, one line each
@@ -327,6 +335,20 @@ impl Ruleset {
             out.push(format!("+ card {} (cost {}, {} VP, {} copies)", card.id, card.cost, card.vp, card.copies));
         }
         out
+    }
+
+    /// The script owner of the rules script: the number after the cards' (as
+    /// `Ctx::card`, a number no card has; `ctx.card` is `()` there).
+    pub(crate) fn rules_owner(&self) -> CardIdx {
+        self.cards.len() as CardIdx
+    }
+
+    /// What a script owner is called in the log: a card's name, or the rules.
+    pub(crate) fn owner_name(&self, owner: CardIdx) -> String {
+        match self.cards.cards.get(usize::from(owner)) {
+            Some(c) => c.name.to_lowercase(),
+            None => "the rules".to_owned(),
+        }
     }
 
     /// Total number of cards in the game (deck cards plus public cards).
@@ -558,6 +580,64 @@ fn validate(
     (table, start_buildings, scripts)
 }
 
+/// The rules script the nearest file names (`rules_script`), checked to be a
+/// script inside the rules tree (an error at that key otherwise).
+fn rules_script(
+    chain: &[Link],
+    root: Option<&std::path::Path>,
+    errors: &mut Vec<LoadError>,
+) -> Option<(Source, Arc<TomlDoc>)> {
+    let link = chain.iter().find(|l| l.file.rules_script.is_some())?;
+    let path = link.file.rules_script.as_deref()?;
+    let source = link.doc.source.join(path);
+    match source.check_inside(root, "rhai") {
+        Ok(()) => Some((source, Arc::clone(&link.doc))),
+        Err(e) => {
+            errors.push(relocate(e, &link.doc, "rules_script"));
+            None
+        }
+    }
+}
+
+/// The hooks a rules script may define: those every player hears through the
+/// engine's event and moment dispatch (effects, no building needed).
+pub(crate) fn rules_hook_allowed(hook: usize) -> bool {
+    HOOKS[hook].effects && hook != Hook::Sold as usize && hook != Hook::Choice as usize
+}
+
+/// Compiles the rules script as the script owner after the cards (always
+/// added, without a script when there is none, so that later owners have a
+/// fixed number), and refuses a hook a rules script cannot hear.
+fn add_rules_script(
+    scripts: &mut ScriptHost,
+    owner: usize,
+    source: Option<&(Source, Arc<TomlDoc>)>,
+    errors: &mut Vec<LoadError>,
+) {
+    let found = scripts.add_owner("the rules script", source.map(|(s, _)| s));
+    // A file that cannot be read is the key's fault; its own errors point into it.
+    errors.extend(found.into_iter().map(|e| match source {
+        Some((s, doc)) if e.pos.line == 0 && e.file == s.to_string() => relocate(e, doc, "rules_script"),
+        _ => e,
+    }));
+    if source.is_none() {
+        return;
+    }
+    for (h, spec) in HOOKS.iter().enumerate() {
+        if scripts.listens(h, owner) && !rules_hook_allowed(h) {
+            let allowed: Vec<&str> =
+                HOOKS.iter().enumerate().filter(|(k, _)| rules_hook_allowed(*k)).map(|(_, s)| s.name).collect();
+            let what = format!(
+                "a rules script cannot define `{}`: it belongs to a card (a building's own answer); a rules script \
+                 hears the events and moments every player hears: {}",
+                spec.name,
+                allowed.join(", ")
+            );
+            errors.push(LoadError::from(scripts.bad_return(h, owner, &what)));
+        }
+    }
+}
+
 /// The ruleset, from parts that passed every check.
 fn build(
     chain: &[Link],
@@ -566,8 +646,11 @@ fn build(
     scripts: ScriptHost,
     start_buildings: Vec<CardIdx>,
     sets: Vec<Source>,
+    rules_text: Option<String>,
 ) -> Arc<Ruleset> {
     let top = &chain[0];
+    let rules_owner = table.len();
+    let rules_mask = if rules_text.is_some() { scripts.owner_mask(rules_owner) } else { 0 };
     let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
     order.sort_by_key(|&i| (table.get(i).order, i));
     let hook_masks: Vec<HookMask> = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
@@ -584,7 +667,7 @@ fn build(
     let cost_table = hooks::CostTable::new(&scripts, table.len());
     let round_roles = (0..=MAX_PLAYERS as usize).map(|n| rules.roles_per_round(n)).collect();
     let build_grants = hooks::BuildGrants::new(&scripts, table.len());
-    let fingerprint = fingerprint(&rules, &table);
+    let fingerprint = fingerprint(&rules, &table, rules_text.as_deref());
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
     let mean_prices = crate::value::mean_prices(&table, &rules);
     let mean_vp = crate::value::mean_vp(&table);
@@ -618,6 +701,7 @@ fn build(
         scores_by_city,
         score_city_reads,
         deck_keeps: Default::default(),
+        rules_mask,
         fingerprint,
         warnings,
     })
@@ -870,7 +954,7 @@ fn validate_rules(
 }
 
 /// A short digest of what decides play: the rules, every card's fields and its script's text.
-fn fingerprint(rules: &Rules, table: &CardTable) -> String {
+fn fingerprint(rules: &Rules, table: &CardTable, rules_script: Option<&str>) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(toml::to_string(rules).unwrap_or_default());
@@ -897,6 +981,10 @@ fn fingerprint(rules: &Rules, table: &CardTable) -> String {
         if !c.buildable {
             h.update("|unbuildable");
         }
+    }
+    // Only when there is one: a ruleset without keeps its fingerprint.
+    if let Some(text) = rules_script {
+        h.update(format!("\0rules script\0{text}"));
     }
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }

@@ -82,7 +82,8 @@ impl Screen<'_> {
     }
 
     fn name(&self, c: CardIdx) -> String {
-        self.cards.get(c).name.to_lowercase()
+        // A script owner past the cards is the rules script.
+        self.cards.cards.get(usize::from(c)).map_or_else(|| "the rules".to_owned(), |d| d.name.to_lowercase())
     }
 
     fn table(&self, seats: &[String], out: &mut Vec<Line>) {

@@ -209,8 +209,9 @@ impl Game {
                 Some(self.card_at(owner, s))
             }
             Decision::Look { seat, slot: s, .. } => slot(seat, s),
+            // The rules script asks as no building.
             Decision::Give { cause, .. } | Decision::Discard { reason: DiscardReason::Building(cause), .. } => {
-                Some(cause)
+                Some(cause).filter(|&c| usize::from(c) < self.rs.cards.len())
             }
             _ => None,
         }

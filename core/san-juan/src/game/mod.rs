@@ -39,7 +39,9 @@ mod why;
 
 pub use decision::{BuildFrom, BuildOption, BuildOptions, Decision, DiscardReason, PickRules};
 pub use dispatch::MAX_EVENT_DEPTH;
-pub(crate) use dispatch::{COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, Listeners, TUCKED};
+pub(crate) use dispatch::{
+    COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, Listeners, SCRIPT_SLOT, TUCKED,
+};
 pub use events::{Event, Visibility};
 pub(crate) use events::{count, n_cards};
 pub(crate) use step::Step;

@@ -43,6 +43,8 @@ pub(crate) enum Step {
     TurnEnd { seat: usize },
     /// The game is over (after the effects of its end).
     Over,
+    /// Whether the game ends, after the effects of a builder phase's end that move a building into a city.
+    EndCheck,
 }
 
 /// The queue of steps, kept as a stack whose top is the front of the
@@ -188,6 +190,7 @@ impl Game {
                 self.over = true;
                 Ok(())
             }
+            Step::EndCheck => self.end_check(),
             Step::RoundEnd => {
                 let (governor, round) = (self.governor, self.round);
                 let told = |_: &mut Game| EventFacts { round, ..EventFacts::new("round_end", governor) };

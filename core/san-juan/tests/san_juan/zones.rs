@@ -103,3 +103,61 @@ fn misused_zone_keys_are_refused_where_written() {
     let err = game(&rs.unwrap(), text).unwrap_err();
     assert!(err.contains("mover.rhai") && err.contains("`build_from`"), "{err}");
 }
+
+/// A ruleset over the 2nd edition with a rules script (and the card set `cards`).
+fn with_rules(script: &str, cards: &str) -> (tempfile::TempDir, Result<Arc<Ruleset>, String>) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("extra.toml"), format!("script_dir = \".\"\n{cards}")).unwrap();
+    fs::write(dir.path().join("rules.rhai"), script).unwrap();
+    let rules = "id = \"house\"\nname = \"House\"\nextends = \"second-edition\"\nextra_sets = [\"extra.toml\"]\n\
+                 rules_script = \"rules.rhai\"\n";
+    let path = dir.path().join("house.toml");
+    fs::write(&path, rules).unwrap();
+    let rs = Ruleset::load(path.to_str().unwrap()).map_err(|e| e.to_string());
+    (dir, rs)
+}
+
+#[test]
+fn a_rules_script_hears_each_seats_builder_end_and_a_moment_of_the_table_once() {
+    // Each seat draws 1 at the end of the builder phase (its own hook); the phase's end (a
+    // moment) is heard once, as the chooser: 1 more card for it alone.
+    let script = "fn on_builder_end(ctx) { #{ draw: 1 } }\n\
+                  fn on_phase_end(ctx) { if ctx.role == \"builder\" { #{ draw: 1, seat: ctx.seat } } }\n";
+    let (_dir, rs) = with_rules(script, "");
+    let text = "actions = [\"role builder\"]\ndeck = [\"well\", \"statue\", \"hero\"]\n[[players]]\n\
+                hand = [\"chapel\"]\n[[players]]\n[expect]\nhand_sizes = [3, 1]\n";
+    let rs = rs.unwrap();
+    let scenario = Scenario::parse(san_juan::files::Source::Disk("r.toml".into()), text.to_owned()).unwrap();
+    let g = scenario.play(Arc::clone(&rs)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scenario.check(&g).unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn a_building_claimed_at_the_builder_phases_end_can_end_the_game() {
+    let script = "fn on_builder_end(ctx) { if ctx.buildings.len() == 11 { #{ move: \"noble\", from: \"public\", to: \"city\" } } }\n";
+    let (_dir, rs) = with_rules(script, &card("noble", "public = true\nbuildable = false"));
+    let eleven = "\"indigo_plant\", \"sugar_mill\", \"tobacco_storage\", \"coffee_roaster\", \"silver_smelter\", \
+                  \"well\", \"smithy\", \"chapel\", \"tower\", \"statue\", \"hero\"";
+    let text = format!(
+        "actions = [\"role builder\"]\n[[players]]\nbuildings = [{eleven}]\n[[players]]\n[expect]\nover = true\n"
+    );
+    let g = game(&rs.unwrap(), &text).unwrap();
+    assert!(g.is_over());
+}
+
+#[test]
+fn a_rules_script_is_refused_a_cards_hook_a_missing_file_and_a_self() {
+    let (_dir, rs) = with_rules("fn on_build_cost(ctx) { 1 }\n", "");
+    let err = rs.unwrap_err();
+    assert!(err.contains("rules.rhai:1:") && err.contains("a rules script cannot define `on_build_cost`"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("house.toml");
+    fs::write(&path, "id = \"house\"\nname = \"H\"\nextends = \"second-edition\"\nrules_script = \"gone.rhai\"\n")
+        .unwrap();
+    let err = Ruleset::load(path.to_str().unwrap()).unwrap_err().to_string();
+    assert!(err.contains("house.toml:4:") && err.contains("gone.rhai"), "{err}");
+    let (_dir, rs) = with_rules("fn on_builder_end(ctx) { #{ add_good: \"self\" } }\n", "");
+    let text = "actions = [\"role builder\", \"pass\"]\n[[players]]\nhand = [\"chapel\"]\n[[players]]\n";
+    let err = game(&rs.unwrap(), text).unwrap_err();
+    assert!(err.contains("rules.rhai:1:") && err.contains("a rules script has none"), "{err}");
+}
