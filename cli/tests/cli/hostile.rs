@@ -207,11 +207,41 @@ fn mutate_script_lines(text: &str, snippets: &[&str], rng: &mut Rng) -> String {
 
 /// A San Juan ruleset with a rules script (`s.rhai`) and a public card only a script claims.
 const SJ_RULES_RULESET: &str = "id = \"rul\"\nname = \"Rul\"\nextends = \"second-edition\"\n\
-                                extra_sets = [\"c.toml\"]\nrules_script = \"s.rhai\"\n";
+                                extra_sets = [\"c.toml\"]\nrules_script = \"s.rhai\"\n\
+                                [[action]]\nid = \"buy_good\"\nverb = \"buy\"\ndecision = \"sell\"\nuses = \"sell\"\n\
+                                owners_of = \"trading_house\"\nscript = \"a.rhai\"\n";
+
+/// The action's script: the trading house's buy (corpus/san-juan/trading_house).
+const SJ_ACTION_SCRIPT: &str = "fn legal(ctx) {\n    let out = [];\n\
+    for b in ctx.table.players[ctx.seat].buildings {\n\
+        if b.card.kind == \"production\" && !b.good && !out.contains(b.card.id) && ctx.table.tile[b.card.produces] <= ctx.hand { out.push(b.card.id); }\n\
+    }\n    out\n}\n\
+    fn on_action(ctx) {\n    let id = ctx.args[0];\n    let price = 0;\n\
+    for b in ctx.buildings { if b.id == id { price = ctx.table.tile[b.produces]; } }\n\
+    [#{ discard: price }, #{ add_good: id }]\n}\n";
+
+/// An action's script mutated: what `legal` lists, hooks an action has not, effects it cannot run.
+fn mutate_sj_action(text: &str, rng: &mut Rng) -> String {
+    let snippets = [
+        "fn legal(ctx) { [\"a b\", [1, 2, 3], #{ x: 1 }, ()] }",
+        "fn legal(ctx) { 7 }",
+        "fn legal(ctx) { [\"x\".repeat(300)] }",
+        "fn legal(ctx) { let a = []; for i in 0..70000 { a.push(i); } a }",
+        "fn on_action(ctx) { #{ tuck: 1 } }",
+        "fn on_action(ctx) { #{ add_good: \"self\" } }",
+        "fn on_action(ctx) { #{ add_good: ctx.args[5] } }",
+        "fn on_build(ctx) { 1 }",
+        "fn allowed(ctx) { \"yes\" }",
+        "}{",
+    ];
+    mutate_script_lines(text, &snippets, rng)
+}
 
 /// Two public cards nobody may build: only the rules script claims them.
 const SJ_PATRON_CARDS: &str = "script_dir = \".\"\n[[card]]\nid = \"patron\"\nname = \"Patron\"\nkind = \"city\"\n\
-                               cost = 0\nvp = 3\ncopies = 2\npublic = true\nbuildable = false\n";
+                               cost = 0\nvp = 3\ncopies = 2\npublic = true\nbuildable = false\n\
+                               [[card]]\nid = \"trading_house\"\nname = \"Trading house\"\nkind = \"city\"\n\
+                               cost = 1\nvp = 2\ncopies = 6\n";
 
 /// The rules script: every seat's builder end, a moment, an event in scopes, moves between zones.
 const SJ_RULES_SCRIPT: &str = "fn on_builder_end(ctx) { if ctx.buildings.len() > 3 { #{ move: \"patron\", from: \"public\", to: \"city\" } } }\n\
@@ -706,6 +736,8 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             write("c.toml", SJ_PATRON_CARDS);
             let script = (0..times).fold(SJ_RULES_SCRIPT.to_owned(), |t, _| mutate_sj_rules(&t, rng));
             write("s.rhai", &script);
+            let action = (0..times).fold(SJ_ACTION_SCRIPT.to_owned(), |t, _| mutate_sj_action(&t, rng));
+            write("a.rhai", &action);
             plain(&["check", "r.toml", "--games", "2"])
         }
         "file: scenario (San Juan)" => {

@@ -84,6 +84,8 @@ pub struct CardTable {
     record_ids: Vec<Arc<str>>,
     /// The option names scripts' choices offered (`sell`, `draw`); shared by every game of the ruleset.
     words: engine_script::words::Words,
+    /// The ruleset's own actions' verbs, by action (the notation reads and writes them).
+    pub verbs: Vec<Vec<String>>,
 }
 
 /// Most distinct option names a ruleset's choices may use.
@@ -94,7 +96,7 @@ impl CardTable {
     pub fn new(cards: Vec<CardDef>) -> Self {
         let by_id = cards.iter().enumerate().map(|(i, c)| (c.id.to_string(), i as CardIdx)).collect();
         let record_ids = cards.iter().map(|c| Arc::from(c.id.as_str())).collect();
-        CardTable { cards, by_id, record_ids, words: Default::default() }
+        CardTable { cards, by_id, record_ids, words: Default::default(), verbs: Vec::new() }
     }
 
     /// A card's id, shared (for game records).

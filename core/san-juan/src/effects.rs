@@ -902,7 +902,15 @@ impl Game {
                     self.pending = Some(Decision::Give { seat: from, to, left, cause: card });
                 }
             }
-            Effect::AddGood { seat: who, slot: at } => self.add_good(seat, card, who, at),
+            Effect::AddGood { seat: who, slot: at } => {
+                self.add_good(seat, card, who, at);
+                // A good an action bought arrives after the sales it could have counted in: not for sale this phase.
+                if let Some(at) = at
+                    && self.rs.action_of(card).is_some()
+                {
+                    self.unsellable.push((who, at));
+                }
+            }
             Effect::RemoveGood { seat: who, slot: at } => self.remove_good(seat, card, who, at),
             Effect::MoveGood { seat: who, slot: Some(at), to, to_slot: Some(to_at) } => {
                 self.move_good(seat, card, (who, at), (to, to_at));

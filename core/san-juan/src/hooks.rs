@@ -85,6 +85,9 @@ pub enum Hook {
     CardValue,
     SalePrice,
     Targeted,
+    Legal,
+    Allowed,
+    Action,
 }
 
 /// Every hook, in [`Hook`] order, with its contract.
@@ -667,6 +670,34 @@ pub static HOOKS: &[HookSpec] = &[
               ctx.event.actor its owner, ctx.event.seat the owner's seat); return #{ cancel: true } to drop \
               that effect, or ()",
     },
+    HookSpec {
+        name: "legal",
+        effects: false,
+        results: &[],
+        arity: 1,
+        range: None,
+        doc: "an action's script ([[action]]): called at each decision the action is offered at, for the seat \
+              deciding; return the list of the arguments it may give the verb now: an entry is () (no argument), \
+              a card id, a number, a Card, or a list of at most two of them (empty: not offered)",
+    },
+    HookSpec {
+        name: "allowed",
+        effects: false,
+        results: &[],
+        arity: 1,
+        range: None,
+        doc: "an action's script whose [[action]] names `args` kinds: called for each combination of \
+              candidates (ctx.args); return true to offer it",
+    },
+    HookSpec {
+        name: "on_action",
+        effects: true,
+        results: &[],
+        arity: 1,
+        range: Some((0, 20)),
+        doc: "an action's script: called when the seat takes the action (ctx.action its id, ctx.args its \
+              arguments, card ids as written); return the number of cards to draw, or effects",
+    },
 ];
 
 /// The context properties that are plain values, in [`Ctx::scalar`] order. A hook
@@ -709,6 +740,8 @@ pub static LISTED: &[&str] = &["buildings", "others", "built_by_anyone", "buildi
 /// The `ctx` members only some hooks are given, with those hooks: anywhere
 /// else they are always `()`, and `check` says so where a script reads one.
 static ONLY_IN: &[(&str, &[Hook])] = &[
+    ("action", &[Hook::Legal, Hook::Allowed, Hook::Action]),
+    ("args", &[Hook::Allowed, Hook::Action]),
     ("paying", &[Hook::CardValue]),
     ("covered_by", &[Hook::Score]),
     ("target_from", &[Hook::BuildCost, Hook::OtherBuildCost]),
@@ -767,6 +800,8 @@ pub static CTX_MORE: &[&str] = &[
     "building_counts",
     "count_types",
     "target_from",
+    "action",
+    "args",
 ];
 
 /// A card as a script sees it: `card.id`, `card.kind`, `card.cost`, `card.vp`, `card.good`, `card.tags`.
@@ -780,6 +815,11 @@ impl Card {
     /// The card's index in the card table.
     pub(crate) fn idx(&self) -> CardIdx {
         self.idx
+    }
+
+    /// The card's id.
+    pub(crate) fn id(&self) -> String {
+        self.table.id(self.idx).to_owned()
     }
 
     fn new(table: &Arc<CardTable>, idx: CardIdx) -> Self {
@@ -865,6 +905,8 @@ pub struct ScriptCtx {
     pub tag: Tag,
     /// The event an event hook hears (`ctx.event`); `None` in the other hooks.
     pub event: Option<Arc<EventFacts>>,
+    /// An action's id and arguments (`ctx.action`, `ctx.args`), in its script's hooks.
+    pub act: Option<Arc<(ImmutableString, Array)>>,
 }
 
 /// One building in play as every player sees it.
@@ -1372,6 +1414,8 @@ pub fn register(lib: &mut Registrar) {
         })
         .getter("roles_chosen", |c: &ScriptCtx| c.roles(c.roles_chosen))
         .getter("tag", |c: &ScriptCtx| c.tag.value())
+        .getter("action", |c: &ScriptCtx| c.act.as_ref().map_or(Dynamic::UNIT, |a| Dynamic::from(a.0.clone())))
+        .getter("args", |c: &ScriptCtx| c.act.as_ref().map_or_else(Array::new, |a| a.1.clone()))
         .function_text("player_counter", |c: &ScriptCtx, name: &str| {
             c.counters.iter().find(|(n, _)| &**n == name).map_or(0, |(_, v)| *v)
         })
@@ -1678,7 +1722,7 @@ mod tests {
     fn hook_masks_have_room_for_every_hook() {
         // A seat's hooks are a bit each in a u64 (`Game::hook_mask`, `ScriptHost::owner_mask`).
         assert!(HOOKS.len() <= engine_script::MAX_HOOKS, "{} hooks; widen the hook masks", HOOKS.len());
-        assert_eq!(HOOKS.len(), Hook::Targeted as usize + 1);
+        assert_eq!(HOOKS.len(), Hook::Action as usize + 1);
         assert_eq!(HOOKS[Hook::Payment as usize].name, "on_payment");
         assert_eq!(HOOKS[Hook::NewRound as usize].name, "on_new_round");
         assert_eq!(HOOKS[Hook::AnyCounterChanged as usize].name, "on_any_counter_changed");

@@ -70,6 +70,9 @@ impl Game {
         let told =
             |_: &mut Game| EventFacts { role: Some(phase.role.name()), ..EventFacts::new("phase_end", phase.chooser) };
         self.everyone_hooks(Hook::PhaseEnd, phase.chooser, phase.chooser, told)?;
+        if !self.unsellable.is_empty() {
+            self.unsellable.clear();
+        }
         match phase.role {
             Role::Builder => {
                 // Skipped when no building in play hears it: then none can start to.
@@ -166,7 +169,7 @@ impl Game {
                 if left > 0 {
                     self.pending = Some(match phase.role {
                         Role::Producer => Decision::Produce { seat, left, done: 0 },
-                        _ => Decision::Sell { seat, left, done: 0 },
+                        _ => self.sell_decision(seat, left, 0)?,
                     });
                 }
                 Ok(())
@@ -844,7 +847,10 @@ impl Game {
     }
 
     pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
-        let Decision::Sell { seat, left, done } = d else { unreachable!() };
+        let Decision::Sell { seat, left, done, .. } = d else { unreachable!() };
+        if let Action::Act(act) = a {
+            return self.act_at_sale(seat, left, done, act);
+        }
         if let Action::Sell(b) = a {
             let slot =
                 self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
@@ -862,7 +868,7 @@ impl Game {
             self.phase_sold += 1;
             let (left, done) = (left - 1, done + 1);
             if left > 0 {
-                self.pending = Some(Decision::Sell { seat, left, done });
+                self.pending = Some(self.sell_decision(seat, left, done)?);
                 return Ok(());
             }
             return self.finish_selling(seat, done);
@@ -926,7 +932,7 @@ impl Game {
     /// The end of `seat`'s selling: its own buildings hear it first (`on_sold`,
     /// which may keep sold goods under it), then everyone's (`on_any_sold`,
     /// `on_other_sold`), from the seller.
-    fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
+    pub(crate) fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
         let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
         if !self.anyone_listens(all) {
             self.turn_goods.clear();

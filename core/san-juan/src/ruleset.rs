@@ -157,6 +157,8 @@ pub(crate) struct RulesetFile {
     cards: BTreeMap<String, CardPatch>,
     /// The rules script (relative to this file): hooks every player hears, no card needed.
     rules_script: Option<String>,
+    /// Actions of the ruleset's own (a verb, the decision it is offered at, what it uses, who may, its script).
+    action: Option<Vec<engine_rules::actions::ActionEntry>>,
 }
 
 type Link = engine_rules::chain::Link<RulesetFile>;
@@ -250,6 +252,8 @@ pub struct Ruleset {
     /// The hooks the rules script defines (0 without one): every seat hears
     /// them as if it owned a building with that script.
     pub(crate) rules_mask: HookMask,
+    /// The ruleset's own actions (`[[action]]`), in file order.
+    pub actions: Vec<ActionDef>,
     /// A digest of everything that decides play: rules, cards and script texts.
     /// Game records carry it, so results of two different rulesets that share
     /// an id are not mixed up.
@@ -294,12 +298,13 @@ impl Ruleset {
         let (table, start_buildings, mut scripts) =
             validate(&chain, &specs, defs, rules.as_ref(), sets_read, &mut errors);
         add_rules_script(&mut scripts, table.len(), rules_script.as_ref(), &mut errors);
+        let actions = read_actions(&chain, &table, root.as_deref(), &mut scripts, &mut errors);
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }
         let rules = rules.unwrap_or_else(|| unreachable!("no errors means the rules merged"));
         let rules_text = rules_script.map(|(s, _)| s.read().unwrap_or_default());
-        Ok(build(&chain, rules, table, scripts, start_buildings, sets, rules_text))
+        Ok(build(&chain, rules, table, scripts, start_buildings, sets, Own { rules_text, actions }))
     }
 
     /// What differs from `other`, rule by rule and card by card, one line each
@@ -343,12 +348,24 @@ impl Ruleset {
         self.cards.len() as CardIdx
     }
 
-    /// What a script owner is called in the log: a card's name, or the rules.
+    /// What a script owner is called in the log: a card's name, an action's, or the rules.
     pub(crate) fn owner_name(&self, owner: CardIdx) -> String {
-        match self.cards.cards.get(usize::from(owner)) {
-            Some(c) => c.name.to_lowercase(),
-            None => "the rules".to_owned(),
+        let n = self.cards.len();
+        match usize::from(owner).checked_sub(n + 1) {
+            None if usize::from(owner) < n => self.cards.get(owner).name.to_lowercase(),
+            Some(d) if d < self.actions.len() => format!("the action `{}`", self.actions[d].name),
+            _ => "the rules".to_owned(),
         }
+    }
+
+    /// The script owner of action `def`: after the cards and the rules script.
+    pub(crate) fn action_owner(&self, def: usize) -> CardIdx {
+        (self.cards.len() + 1 + def) as CardIdx
+    }
+
+    /// The action whose script owner is `owner`, if it is one.
+    pub(crate) fn action_of(&self, owner: CardIdx) -> Option<usize> {
+        usize::from(owner).checked_sub(self.cards.len() + 1).filter(|&d| d < self.actions.len())
     }
 
     /// Total number of cards in the game (deck cards plus public cards).
@@ -574,8 +591,16 @@ fn validate(
     scripts.set_hook_members(hooks::hook_members());
     scripts.set_effects(crate::effects::effect_specs());
     scripts.set_events(crate::hooks::event_key_hints(), crate::hooks::event_keys_by_hook());
-    for def in &table.cards {
+    for (c, def) in table.cards.iter().enumerate() {
         errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
+        // An action's hooks belong to an action's script: a card's would never be called.
+        for h in ACTION_HOOKS.into_iter().filter(|&h| scripts.listens(h as usize, c)) {
+            let what = format!(
+                "`{}` is a hook of an action's script ([[action]] in the ruleset); a card's script never hears it",
+                HOOKS[h as usize].name
+            );
+            errors.push(LoadError::from(scripts.bad_return(h as usize, c, &what)));
+        }
     }
     (table, start_buildings, scripts)
 }
@@ -599,10 +624,153 @@ fn rules_script(
     }
 }
 
+/// An action of the ruleset's own, as play needs it.
+#[derive(Clone, Debug)]
+pub struct ActionDef {
+    /// Its id (`ctx.action`).
+    pub id: String,
+    /// Its name on a button (the verb when not given).
+    pub name: String,
+    /// The words it is written with.
+    pub verb: Vec<String>,
+    /// The decision it is offered at.
+    pub decision: ActionAt,
+    /// What each use of it uses up: a sale (`uses = "sell"`), or nothing.
+    pub uses_sale: bool,
+    /// Only the owners of this card (working in their city) are offered it.
+    pub owners_of: Option<CardIdx>,
+    /// The kinds of the arguments the engine lists (none: the script's `legal` lists them).
+    pub args: Vec<ArgKind>,
+}
+
+/// The decisions at which an action may be offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionAt {
+    /// The trader's sell decision.
+    Sell,
+}
+
+/// What an action's argument is, when the engine lists the candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// One of the actor's buildings (its id).
+    Building,
+    /// One of the actor's hand cards (its id).
+    Hand,
+}
+
+/// The decisions an action may be offered at, as files write them.
+pub const ACTION_DECISIONS: &[&str] = &["sell"];
+/// The argument kinds, as files write them.
+pub const ARG_KINDS: &[&str] = &["building", "hand"];
+/// The notation's own verbs, which an action may not take.
+pub const BUILTIN_VERBS: &[&str] = &[
+    "role", "build", "over", "pay", "spend", "produce", "sell", "keep", "discard", "tuck", "give", "choose", "pass",
+    "plain", "undo", "quit", "help",
+];
+/// The hooks an action's script may define.
+const ACTION_HOOKS: [Hook; 3] = [Hook::Legal, Hook::Allowed, Hook::Action];
+
+/// `[[action]]` (from the nearest file that has the list): each entry checked
+/// where it is written, its script compiled as the owner after the rules
+/// script's; the actions as play needs them.
+fn read_actions(
+    chain: &[Link],
+    table: &CardTable,
+    root: Option<&std::path::Path>,
+    scripts: &mut ScriptHost,
+    errors: &mut Vec<LoadError>,
+) -> Vec<ActionDef> {
+    let Some(link) = chain.iter().find(|l| l.file.action.is_some()) else { return Vec::new() };
+    let (doc, list) = (&link.doc, link.file.action.as_deref().unwrap_or_default());
+    let mut out = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        let at = |key: &str| format!("action.{i}.{key}");
+        let before = errors.len();
+        if let Some(why) = invalid_id(&a.id) {
+            errors.push(doc.error(&at("id"), why.replace("card id", "action id")));
+        } else if list[..i].iter().any(|o| o.id == a.id) {
+            errors.push(doc.error(&at("id"), format!("two actions have the id `{}`", a.id)));
+        }
+        let reads = ["uses", "owners_of"];
+        if let Err((key, message)) =
+            engine_rules::actions::check_with(a, &list[..i], ACTION_DECISIONS, ARG_KINDS, BUILTIN_VERBS, &reads)
+        {
+            errors.push(doc.error(&at(key), message).help("San Juan's [[action]] keys are in docs/rulesets.md"));
+        }
+        if a.ends_turn.is_some() {
+            errors.push(
+                doc.error(
+                    &at("ends_turn"),
+                    "a San Juan action answers a decision and the decision goes on: `ends_turn` is Alhambra's",
+                )
+                .help("leave `ends_turn` out; `uses = \"sell\"` makes each use cost one of the seller's sales"),
+            );
+        }
+        if a.uses.is_none() && a.decision == "sell" {
+            errors.push(
+                doc.error(
+                    &at("decision"),
+                    "an action offered at the sell decision uses one of the seller's sales: write `uses = \"sell\"`",
+                )
+                .help("each use of it costs a sale, so the seller's decision ends"),
+            );
+        }
+        if let Some(u) = a.uses.as_deref().filter(|u| *u != "sell" || a.decision != "sell") {
+            errors.push(doc.error(&at("uses"), format!("`uses = \"{u}\"`: an action offered at the sell decision may use a sale (`uses = \"sell\"`); nothing else is used up")));
+        }
+        let owners_of = match a.owners_of.as_deref().map(|id| table.lookup(id)) {
+            Some(Ok(c)) => Some(c),
+            Some(Err(why)) => {
+                errors.push(doc.error(&at("owners_of"), why).help("name the card whose owners are offered the action"));
+                None
+            }
+            None => None,
+        };
+        let source = doc.source.join(&a.script);
+        let source = match source.check_inside(root, "rhai") {
+            Ok(()) => Some(source),
+            Err(e) => {
+                errors.push(relocate(e, doc, &at("script")));
+                None
+            }
+        };
+        let owner = table.len() + 1 + i;
+        let found = scripts.add_owner(&format!("action {}", a.id), source.as_ref());
+        errors.extend(found.into_iter().map(|e| match &source {
+            Some(s) if e.pos.line == 0 && e.file == s.to_string() => relocate(e, doc, &at("script")),
+            _ => e,
+        }));
+        for (h, spec) in HOOKS.iter().enumerate() {
+            if scripts.listens(h, owner) && !ACTION_HOOKS.iter().any(|&k| k as usize == h) {
+                let what = format!(
+                    "an action's script cannot define `{}`: it defines `legal` (the arguments offered), `allowed` (a \
+                     filter of the listed ones) and `on_action` (what it does); a card's hooks belong in a card's script",
+                    spec.name
+                );
+                errors.push(LoadError::from(scripts.bad_return(h, owner, &what)));
+            }
+        }
+        if errors.len() > before {
+            continue;
+        }
+        out.push(ActionDef {
+            id: a.id.clone(),
+            name: a.name.clone().unwrap_or_else(|| a.verb.clone()),
+            verb: a.words(),
+            decision: ActionAt::Sell,
+            uses_sale: a.uses.is_some(),
+            owners_of,
+            args: a.args.iter().map(|k| if k == "hand" { ArgKind::Hand } else { ArgKind::Building }).collect(),
+        });
+    }
+    out
+}
+
 /// The hooks a rules script may define: those every player hears through the
 /// engine's event and moment dispatch (effects, no building needed).
 pub(crate) fn rules_hook_allowed(hook: usize) -> bool {
-    HOOKS[hook].effects && hook != Hook::Sold as usize && hook != Hook::Choice as usize
+    HOOKS[hook].effects && ![Hook::Sold, Hook::Choice, Hook::Action].iter().any(|&h| h as usize == hook)
 }
 
 /// Compiles the rules script as the script owner after the cards (always
@@ -638,6 +806,12 @@ fn add_rules_script(
     }
 }
 
+/// What the ruleset file adds beyond cards and rules: its rules script's text and its actions.
+struct Own {
+    rules_text: Option<String>,
+    actions: Vec<ActionDef>,
+}
+
 /// The ruleset, from parts that passed every check.
 fn build(
     chain: &[Link],
@@ -646,9 +820,12 @@ fn build(
     scripts: ScriptHost,
     start_buildings: Vec<CardIdx>,
     sets: Vec<Source>,
-    rules_text: Option<String>,
+    own: Own,
 ) -> Arc<Ruleset> {
+    let Own { rules_text, actions } = own;
     let top = &chain[0];
+    let mut table = table;
+    table.verbs = actions.iter().map(|a| a.verb.clone()).collect();
     let rules_owner = table.len();
     let rules_mask = if rules_text.is_some() { scripts.owner_mask(rules_owner) } else { 0 };
     let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
@@ -667,7 +844,14 @@ fn build(
     let cost_table = hooks::CostTable::new(&scripts, table.len());
     let round_roles = (0..=MAX_PLAYERS as usize).map(|n| rules.roles_per_round(n)).collect();
     let build_grants = hooks::BuildGrants::new(&scripts, table.len());
-    let fingerprint = fingerprint(&rules, &table, rules_text.as_deref());
+    let mut fingerprint = fingerprint(&rules, &table, rules_text.as_deref());
+    // Only when there are some: a ruleset without keeps its fingerprint.
+    if !actions.is_empty() {
+        use sha2::{Digest, Sha256};
+        let texts: Vec<String> = actions.iter().map(|a| format!("{a:?}")).collect();
+        let digest = Sha256::digest(format!("{fingerprint}\0{}", texts.join("\0")));
+        fingerprint = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    }
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
     let mean_prices = crate::value::mean_prices(&table, &rules);
     let mean_vp = crate::value::mean_vp(&table);
@@ -702,6 +886,7 @@ fn build(
         score_city_reads,
         deck_keeps: Default::default(),
         rules_mask,
+        actions,
         fingerprint,
         warnings,
     })

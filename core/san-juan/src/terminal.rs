@@ -394,7 +394,7 @@ fn card_of(a: &Action) -> Option<CardIdx> {
         | Action::Tuck(card)
         | Action::Pick(card)
         | Action::Give(card) => Some(card),
-        Action::Role { .. } | Action::Choose(_) | Action::Pass => None,
+        Action::Role { .. } | Action::Choose(_) | Action::Pass | Action::Act(_) => None,
     }
 }
 

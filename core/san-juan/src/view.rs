@@ -325,6 +325,19 @@ impl Game {
                         }
                         Action::Give(c) => ("give", Some(c), Some("hand"), None, format!("Give {}", name(c))),
                         Action::Pass => ("pass", None, None, None, pass_label(d).to_owned()),
+                        // The ruleset's own action: its name and arguments (a building of the actor's, by id).
+                        Action::Act(act) => {
+                            let def = &self.rs.actions[usize::from(act.def)];
+                            let args = act.arg_texts(cards);
+                            let card = args.first().and_then(|a| cards.idx(a));
+                            let label = match card {
+                                Some(c) => format!("{} {}", capitalised(&def.name), name(c)),
+                                None if args.is_empty() => capitalised(&def.name),
+                                None => format!("{} {}", capitalised(&def.name), args.join(" ")),
+                            };
+                            let zone = card.map(|c| if in_hand(c) { "hand" } else { "city" });
+                            ("act", card, zone, None, label)
+                        }
                     };
                 engine_play::ActionView {
                     id,

@@ -377,6 +377,7 @@ impl Game {
             choice: None,
             tag: Tag::None,
             event: self.event_now.clone(),
+            act: None,
         }
     }
 

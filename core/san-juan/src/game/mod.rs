@@ -25,6 +25,7 @@ use crate::effects::{Grants, Queued};
 use crate::ruleset::Ruleset;
 
 mod accessors;
+mod custom;
 mod decision;
 mod dispatch;
 mod draw;
@@ -40,7 +41,7 @@ mod why;
 pub use decision::{BuildFrom, BuildOption, BuildOptions, Decision, DiscardReason, PickRules};
 pub use dispatch::MAX_EVENT_DEPTH;
 pub(crate) use dispatch::{
-    COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, Listeners, SCRIPT_SLOT, TUCKED,
+    COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, Listeners, SCRIPT_SLOT, TUCKED, script_slot,
 };
 pub use events::{Event, Visibility};
 pub(crate) use events::{count, n_cards};
@@ -224,7 +225,8 @@ pub struct Game {
     pub(crate) pending: Option<Decision>,
     /// The legal answers to `pending`, worked out once per decision.
     pub(crate) legal: Vec<Action>,
-    /// Cards paid automatically since the last build (a forced payment).
+    /// Cards paid automatically since the last build (a forced payment), and
+    /// hand cards a script's discard took (every one: forced).
     pub(crate) auto_paid: Vec<Action>,
     pub(crate) over: bool,
     pub(crate) stalled: bool,
@@ -249,6 +251,8 @@ pub struct Game {
     pub(crate) chain: dispatch::Chain,
     /// `chain` when the pending decision was asked for: answering it goes on with that chain.
     pub(crate) pending_chain: dispatch::Chain,
+    /// Goods an action's effect put on a building this phase (seat, slot): not for sale until the phase ends.
+    pub(crate) unsellable: Vec<(usize, usize)>,
     /// Cards moved so far by the decision answered one card at a time (a discard,
     /// a payment, a keep): one event tells them all when it ends.
     pub(crate) run: i32,
@@ -333,6 +337,7 @@ impl Game {
             heard,
             chain,
             pending_chain,
+            unsellable,
             run,
             spare: _,
             spare_city: _,
@@ -379,6 +384,7 @@ impl Game {
         self.heard.clone_from(heard);
         self.chain = *chain;
         self.pending_chain = *pending_chain;
+        self.unsellable.clone_from(unsellable);
         self.run = *run;
     }
 }

@@ -4,6 +4,7 @@
 //! pages kept complete, and the files valid under the JSON Schemas `sanjuan
 //! schema` writes.
 
+mod actions;
 mod bots;
 mod card_texts;
 mod common;
