@@ -1143,6 +1143,8 @@ impl Game {
         if from == Zone::Hand && to == Zone::Discard {
             let public = format!("seat {who}: {} discards a hand card", self.name_of(card));
             self.secret_event(who, Some(card), |_| (text, public));
+            let by = Some(card);
+            self.publish(DISCARDED, |_| EventFacts { n: 1, why: "building", by, ..EventFacts::new("discarded", who) });
         } else {
             self.event_from(who, card, |_| text);
         }
