@@ -732,7 +732,9 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
         }
         "file: ruleset scripts (San Juan)" => {
             // The ruleset's own scripts: its rules script (every player hears it), mutated.
-            write("r.toml", SJ_RULES_RULESET);
+            // Half the time the ruleset file too: its `rules_script` and `[[action]]` table mutated.
+            let ruleset = if rng.below(2) == 0 { mutated(SJ_RULES_RULESET, rng) } else { SJ_RULES_RULESET.to_owned() };
+            write("r.toml", &ruleset);
             write("c.toml", SJ_PATRON_CARDS);
             let script = (0..times).fold(SJ_RULES_SCRIPT.to_owned(), |t, _| mutate_sj_rules(&t, rng));
             write("s.rhai", &script);

@@ -357,7 +357,9 @@ pub fn resolve(game: &Game, input: &str) -> Result<String, String> {
         return Ok(option);
     }
     let verbs = ["role", "build", "pay", "spend", "produce", "sell", "keep", "discard", "tuck", "give", "choose"];
-    if word.split_whitespace().next().is_some_and(|v| verbs.contains(&v)) {
+    // The ruleset's own verbs (`buy coffee_roaster`) are typed as written too.
+    let own = |v: &str| cards.verbs.iter().any(|w| w.first().is_some_and(|f| f == v));
+    if word.split_whitespace().next().is_some_and(|v| verbs.contains(&v) || own(v)) {
         return Ok(word.to_owned());
     }
     // A card's id or name, or their start, picks the one choice on that card.

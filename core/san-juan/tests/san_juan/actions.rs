@@ -76,6 +76,11 @@ fn a_good_bought_is_not_for_sale_in_the_same_phase_and_each_buy_uses_a_sale() {
                 legal = [\"sell sugar_mill\", \"pass\"]\ngoods = [[\"indigo_plant\", \"sugar_mill\"], []]\n\
                 hands = [[\"well\"], []]\n";
     let g = play(&rs, text).unwrap();
+    // At the terminal the action is typed as written.
+    let before = "trading_tiles = [[1, 1, 1, 2, 2]]\nactions = [\"role trader\"]\n[[players]]\n\
+                  buildings = [\"trading_house\", \"indigo_plant\"]\nhand = [\"well\"]\n[[players]]\n";
+    let at_sale = play(&rs, before).unwrap();
+    assert_eq!(san_juan::terminal::resolve(&at_sale, "buy indigo_plant").as_deref(), Ok("buy indigo_plant"));
     // One sale used by the buy: one left.
     assert!(matches!(g.pending(), Some(san_juan::Decision::Sell { left: 1, .. })), "{:?}", g.pending());
 }
