@@ -1166,6 +1166,17 @@ impl Game {
             std::cmp::Ordering::Equal => None,
             std::cmp::Ordering::Greater => Some(slot - 1),
         };
+        // A good an action bought stays unsellable where its building moved to.
+        if !self.unsellable.is_empty() {
+            self.unsellable.retain_mut(|(s, i)| match (*s == who).then(|| moved(*i)) {
+                None => true,
+                Some(Some(m)) => {
+                    *i = m;
+                    true
+                }
+                Some(None) => false,
+            });
+        }
         self.effects.retain_mut(|q| {
             if let Effect::AddGood { seat: s, slot }
             | Effect::RemoveGood { seat: s, slot }

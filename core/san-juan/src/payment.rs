@@ -197,7 +197,7 @@ impl Game {
         {
             return Ok(None);
         }
-        Ok(Some(BuildOption { card, from, over, cost, goods_as_cards: goods, min_goods, goods_of }))
+        Ok(Some(BuildOption { card, over, cost, goods_as_cards: goods, min_goods, goods_of }))
     }
 
     /// What `seat` may pay a build over `over` with besides its hand, by its

@@ -375,15 +375,8 @@ impl Game {
                     push_option(&mut options, o);
                 }
             } else if cost <= in_hand_after + goods + others {
-                let option = BuildOption {
-                    card,
-                    from,
-                    over: None,
-                    cost,
-                    goods_as_cards: goods,
-                    min_goods: 0,
-                    goods_of: others_mask,
-                };
+                let option =
+                    BuildOption { card, over: None, cost, goods_as_cards: goods, min_goods: 0, goods_of: others_mask };
                 push_option(&mut options, option);
             }
             if coverable.is_empty() {
@@ -419,15 +412,8 @@ impl Game {
                     // Own goods and other seats' together (`goods` counts both here).
                     let (mask, theirs) = others_for(Some(slot));
                     let own = goods - theirs;
-                    let option = BuildOption {
-                        card,
-                        from,
-                        over: Some(slot),
-                        cost,
-                        goods_as_cards: own,
-                        min_goods: 0,
-                        goods_of: mask,
-                    };
+                    let option =
+                        BuildOption { card, over: Some(slot), cost, goods_as_cards: own, min_goods: 0, goods_of: mask };
                     push_option(&mut options, option);
                 }
             }
@@ -622,10 +608,11 @@ impl Game {
         };
         let opt = chosen.expect("legal build");
         self.auto_paid.clear();
+        let from = self.build_from(seat, card);
         if self.logging() {
-            self.log_build_cost(seat, card, opt.from, opt.over)?;
+            self.log_build_cost(seat, card, from, opt.over)?;
         }
-        match opt.from {
+        match from {
             BuildFrom::Hand => {
                 let c = self.take_from_hand(seat, card);
                 self.limbo.push(c);

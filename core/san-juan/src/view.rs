@@ -275,8 +275,7 @@ impl Game {
                             };
                         }
                         Action::Build { card, over } => {
-                            let reserved = matches!(d, Decision::Build { options, .. }
-                                if options.iter().any(|o| o.card == card && o.from == crate::game::BuildFrom::Reserve));
+                            let reserved = self.build_from(seat, card) == crate::game::BuildFrom::Reserve;
                             let zone = if reserved {
                                 "reserve"
                             } else if in_hand(card) {

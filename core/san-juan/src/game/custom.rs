@@ -185,3 +185,16 @@ fn arg_text(v: Dynamic) -> Result<String, String> {
     }
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The ruleset's own actions cost the game's hot types nothing: an action,
+    /// a build option, a decision and a step keep their sizes.
+    #[test]
+    fn an_action_and_a_decision_keep_their_sizes() {
+        assert!(std::mem::size_of::<crate::actions::Action>() <= 6);
+        assert_eq!(std::mem::size_of::<crate::game::BuildOption>(), 32);
+        assert!(std::mem::size_of::<crate::game::Decision>() <= 48, "{}", std::mem::size_of::<crate::game::Decision>());
+        assert!(std::mem::size_of::<super::Step>() <= 24);
+    }
+}

@@ -43,10 +43,9 @@ impl BuildFrom {
 /// A building the player may build now, with its cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOption {
-    /// The card to build.
+    /// The card to build (from where [`crate::Game`]'s `build_from` says: not
+    /// kept here, so that an option stays 32 bytes).
     pub card: CardIdx,
-    /// Where it comes from.
-    pub from: BuildFrom,
     /// The slot it would cover.
     pub over: Option<usize>,
     /// Cards to pay after all discounts.
