@@ -339,6 +339,25 @@ impl Ruleset {
         for card in other.cards.cards.iter().filter(|c| self.cards.idx(&c.id).is_none()) {
             out.push(format!("+ card {} (cost {}, {} VP, {} copies)", card.id, card.cost, card.vp, card.copies));
         }
+        // The ruleset's own rules: its rules script's hooks and its actions.
+        let hooks = |r: &Ruleset| -> Vec<&str> {
+            HOOKS
+                .iter()
+                .enumerate()
+                .filter(|(h, _)| engine_script::has_hook(r.rules_mask, *h))
+                .map(|(_, s)| s.name)
+                .collect()
+        };
+        if self.rules_mask != other.rules_mask {
+            let show = |h: Vec<&str>| if h.is_empty() { "(none)".to_owned() } else { h.join(" ") };
+            out.push(format!("rules script: {} -> {}", show(hooks(self)), show(hooks(other))));
+        }
+        for a in self.actions.iter().filter(|a| !other.actions.iter().any(|b| b.id == a.id)) {
+            out.push(format!("- action {} (`{}`)", a.id, a.verb.join(" ")));
+        }
+        for a in other.actions.iter().filter(|a| !self.actions.iter().any(|b| b.id == a.id)) {
+            out.push(format!("+ action {} (`{}`)", a.id, a.verb.join(" ")));
+        }
         out
     }
 

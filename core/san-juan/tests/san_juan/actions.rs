@@ -59,6 +59,9 @@ fn an_action_is_written_read_and_offered_only_to_the_owners_of_its_card() {
     assert_eq!(line.actions.len(), 1);
     assert_eq!(line.actions[0].text(&rs.cards), "buy indigo_plant");
     assert!(parse_line("buy", &rs.cards).is_ok(), "an action without arguments is a line too");
+    // `cards --diff` names the action a ruleset adds.
+    let base = Ruleset::load("second-edition").unwrap();
+    assert!(base.diff(&rs).contains(&"+ action buy_good (`buy`)".to_owned()), "{:?}", base.diff(&rs));
     let err = parse_line("barter well", &rs.cards).unwrap_err();
     assert!(err.contains("and this ruleset's buy"), "{err}");
 }

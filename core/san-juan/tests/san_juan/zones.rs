@@ -130,6 +130,13 @@ fn a_rules_script_hears_each_seats_builder_end_and_a_moment_of_the_table_once() 
     let scenario = Scenario::parse(san_juan::files::Source::Disk("r.toml".into()), text.to_owned()).unwrap();
     let g = scenario.play(Arc::clone(&rs)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(scenario.check(&g).unwrap(), Vec::<String>::new());
+    // `cards --diff` names the rules script's hooks.
+    let base = Ruleset::load("second-edition").unwrap();
+    assert!(
+        base.diff(&rs).contains(&"rules script: (none) -> on_builder_end on_phase_end".to_owned()),
+        "{:?}",
+        base.diff(&rs)
+    );
 }
 
 #[test]
