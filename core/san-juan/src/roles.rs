@@ -116,19 +116,27 @@ impl Game {
     }
 
     /// The game ends after the builder phase in which someone has `end_buildings` buildings.
+    #[inline]
     pub(crate) fn end_check(&mut self) -> Result<(), GameError> {
         let end = self.rs.rules.end_buildings;
         if self.players.iter().any(|p| p.city.len() >= end) {
-            self.steps.clear();
-            self.event(None, |_| "the game ends".into());
-            let governor = self.governor;
-            self.everyone_hooks(Hook::GameEnd, governor, governor, |_| EventFacts::new("game_end", governor))?;
-            // The effects (and events) of the phase's and the game's end come before the scoring.
-            if self.effects.is_empty() && self.heard.is_empty() {
-                self.over = true;
-            } else {
-                self.steps.push_back(Step::Over);
-            }
+            return self.game_ends();
+        }
+        Ok(())
+    }
+
+    /// The builder phase ended the game: its end is heard, then the scoring.
+    #[inline(never)]
+    fn game_ends(&mut self) -> Result<(), GameError> {
+        self.steps.clear();
+        self.event(None, |_| "the game ends".into());
+        let governor = self.governor;
+        self.everyone_hooks(Hook::GameEnd, governor, governor, |_| EventFacts::new("game_end", governor))?;
+        // The effects (and events) of the phase's and the game's end come before the scoring.
+        if self.effects.is_empty() && self.heard.is_empty() {
+            self.over = true;
+        } else {
+            self.steps.push_back(Step::Over);
         }
         Ok(())
     }
@@ -194,16 +202,7 @@ impl Game {
     pub(crate) fn build_abilities(&self, seat: usize) -> Result<BuildAbilities, GameError> {
         let mut out = BuildAbilities::default();
         for slot in self.listeners(Hook::BuildOptions, seat) {
-            let card = self.players[seat].city[slot].card;
-            let parsed;
-            let grant = match self.rs.build_grants.get(card) {
-                Some(g) => g,
-                None => {
-                    parsed = self.build_grant(seat, slot)?;
-                    self.rs.build_grants.set(card, &parsed);
-                    &parsed
-                }
-            };
+            let grant = self.grant_of(seat, slot)?;
             if grant.overbuild {
                 out.overbuild.get_or_insert(slot);
             }
@@ -214,9 +213,32 @@ impl Game {
                 out.goods_of.push((slot, of));
             }
             out.except.extend_from_slice(&grant.except);
-            out.from_reserve |= grant.from_reserve;
         }
         Ok(out)
+    }
+
+    /// Some building of `seat`'s lets it build the cards of its reserve. Asked
+    /// only when it holds some, so that a game without reserves never asks.
+    fn builds_from_reserve(&self, seat: usize) -> Result<bool, GameError> {
+        for slot in self.listeners(Hook::BuildOptions, seat) {
+            if self.grant_of(seat, slot)?.from_reserve {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// What `seat`'s building in `slot` grants by its `on_build_options`,
+    /// remembered per building where its script reads nothing else.
+    #[inline(always)]
+    fn grant_of(&self, seat: usize, slot: usize) -> Result<std::borrow::Cow<'_, hooks::BuildGrant>, GameError> {
+        let card = self.players[seat].city[slot].card;
+        if let Some(g) = self.rs.build_grants.get(card) {
+            return Ok(std::borrow::Cow::Borrowed(g));
+        }
+        let parsed = self.build_grant(seat, slot)?;
+        self.rs.build_grants.set(card, &parsed);
+        Ok(std::borrow::Cow::Owned(parsed))
     }
 
     /// What the building in `seat`'s `slot` grants by its `on_build_options`.
@@ -259,7 +281,8 @@ impl Game {
     }
 
     fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
-        let BuildAbilities { overbuild, except, goods_grants, goods_of, from_reserve } = self.build_abilities(seat)?;
+        let BuildAbilities { overbuild, except, goods_grants, goods_of } = self.build_abilities(seat)?;
+        let from_reserve = !self.players[seat].reserve.is_empty() && self.builds_from_reserve(seat)?;
         let overbuild = overbuild.is_some();
         let mut options = std::mem::take(&mut self.spare_options);
         let p = &self.players[seat];
@@ -290,19 +313,6 @@ impl Game {
             }
             owned
         });
-        // The reserve first (a card there and in hand is built from the reserve), then the hand, then
-        // the public cards that may be built.
-        let reserve: &[CardIdx] = if from_reserve { &p.reserve } else { &[] };
-        let candidates = Game::distinct(reserve.iter().copied())
-            .map(|c| (c, BuildFrom::Reserve))
-            .chain(
-                Game::distinct(p.hand.iter().copied()).filter(|c| !reserve.contains(c)).map(|c| (c, BuildFrom::Hand)),
-            )
-            .chain(
-                Game::distinct(self.public.iter().copied())
-                    .filter(|&c| cards.get(c).buildable)
-                    .map(|c| (c, BuildFrom::Public)),
-            );
 
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
         // Not covering anything: the same goods for every card.
@@ -359,62 +369,94 @@ impl Game {
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let granted = p.grants.discount;
         let ruled = self.payment_rules_exist();
-        for (card, from) in candidates {
-            let def = cards.get(card);
-            let in_hand_after = p.hand.len() as i32 - i32::from(from == BuildFrom::Hand);
-            // Covering X with a city building you already own elsewhere would make two.
-            if def.kind == Kind::City && owned.as_ref().is_some_and(|o| o.contains(usize::from(card))) {
-                continue;
-            }
-            let cost = self.build_cost_from(seat, card, from, None, &cost_listeners, |_, _| {})?;
-            // A payment rule (a card's own, or the seat's buildings') decides what pays.
-            let ruled = ruled && self.pays_by_rule(seat, card);
-            if ruled {
-                let means = self.means(seat, &goods_grants, &goods_of, None);
-                if let Some(o) = self.ruled_option(seat, card, None, cost, from, means)? {
-                    push_option(&mut options, o);
-                }
-            } else if cost <= in_hand_after + goods + others {
-                let option =
-                    BuildOption { card, over: None, cost, goods_as_cards: goods, min_goods: 0, goods_of: others_mask };
-                push_option(&mut options, option);
-            }
-            if coverable.is_empty() {
-                continue;
-            }
-            // What build_cost_from would find for each covering, in fewer steps.
-            let mut free_values: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
-            for &(l, row) in &free {
-                free_values.push((l, discount_of(l, row, card, from, None)?));
-            }
-            let free_sum: i32 = free_values.iter().map(|&(_, v)| v).sum();
-            let base = cards.get(card).cost;
-            for &(slot, covered, goods, covered_hears) in &coverable {
-                if covered == card {
+        // The reserve first (a card there and in hand is built from the reserve), then the hand, then
+        // the public cards that may be built; each card type once per zone.
+        let reserve: &[CardIdx] = if from_reserve { &p.reserve } else { &[] };
+        let all_buildable = self.rs.all_buildable;
+        let zones =
+            [(reserve, BuildFrom::Reserve), (&p.hand[..], BuildFrom::Hand), (&self.public[..], BuildFrom::Public)];
+        for (zone, from) in zones {
+            let mut seen = engine_play::seen::Seen::default();
+            for &card in zone {
+                if !seen.insert(usize::from(card)) {
                     continue;
                 }
-                // The covered building has already lost its function.
-                let lost = free_values.iter().find(|&&(l, _)| l == slot).map_or(0, |&(_, v)| v);
-                let mut discount = free_sum - lost + granted;
-                for &(l, row) in bound.iter().filter(|&&(l, _)| l != slot) {
-                    discount += discount_of(l, row, card, from, Some(covered))?;
+                let skip = match from {
+                    BuildFrom::Hand => !reserve.is_empty() && reserve.contains(&card),
+                    BuildFrom::Public => !all_buildable && !cards.get(card).buildable,
+                    BuildFrom::Reserve => false,
+                };
+                if skip {
+                    continue;
                 }
-                if covered_hears || others_hear {
-                    discount += self.covering_discount(seat, card, from, slot, covered_hears)?;
+                let def = cards.get(card);
+                let in_hand_after = p.hand.len() as i32 - i32::from(from == BuildFrom::Hand);
+                // Covering X with a city building you already own elsewhere would make two.
+                if def.kind == Kind::City && owned.as_ref().is_some_and(|o| o.contains(usize::from(card))) {
+                    continue;
                 }
-                let cost = (base - privilege - discount).max(0);
+                let cost = self.build_cost_from(seat, card, from, None, &cost_listeners, |_, _| {})?;
+                // A payment rule (a card's own, or the seat's buildings') decides what pays.
+                let ruled = ruled && self.pays_by_rule(seat, card);
                 if ruled {
-                    let means = self.means(seat, &goods_grants, &goods_of, Some(slot));
-                    if let Some(o) = self.ruled_option(seat, card, Some(slot), cost, from, means)? {
+                    let means = self.means(seat, &goods_grants, &goods_of, None);
+                    if let Some(o) = self.ruled_option(seat, card, None, cost, from, means)? {
                         push_option(&mut options, o);
                     }
-                } else if cost <= in_hand_after + goods {
-                    // Own goods and other seats' together (`goods` counts both here).
-                    let (mask, theirs) = others_for(Some(slot));
-                    let own = goods - theirs;
-                    let option =
-                        BuildOption { card, over: Some(slot), cost, goods_as_cards: own, min_goods: 0, goods_of: mask };
+                } else if cost <= in_hand_after + goods + others {
+                    let option = BuildOption {
+                        card,
+                        over: None,
+                        cost,
+                        goods_as_cards: goods,
+                        min_goods: 0,
+                        goods_of: others_mask,
+                    };
                     push_option(&mut options, option);
+                }
+                if coverable.is_empty() {
+                    continue;
+                }
+                // What build_cost_from would find for each covering, in fewer steps.
+                let mut free_values: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
+                for &(l, row) in &free {
+                    free_values.push((l, discount_of(l, row, card, from, None)?));
+                }
+                let free_sum: i32 = free_values.iter().map(|&(_, v)| v).sum();
+                let base = cards.get(card).cost;
+                for &(slot, covered, goods, covered_hears) in &coverable {
+                    if covered == card {
+                        continue;
+                    }
+                    // The covered building has already lost its function.
+                    let lost = free_values.iter().find(|&&(l, _)| l == slot).map_or(0, |&(_, v)| v);
+                    let mut discount = free_sum - lost + granted;
+                    for &(l, row) in bound.iter().filter(|&&(l, _)| l != slot) {
+                        discount += discount_of(l, row, card, from, Some(covered))?;
+                    }
+                    if covered_hears || others_hear {
+                        discount += self.covering_discount(seat, card, from, slot, covered_hears)?;
+                    }
+                    let cost = (base - privilege - discount).max(0);
+                    if ruled {
+                        let means = self.means(seat, &goods_grants, &goods_of, Some(slot));
+                        if let Some(o) = self.ruled_option(seat, card, Some(slot), cost, from, means)? {
+                            push_option(&mut options, o);
+                        }
+                    } else if cost <= in_hand_after + goods {
+                        // Own goods and other seats' together (`goods` counts both here).
+                        let (mask, theirs) = others_for(Some(slot));
+                        let own = goods - theirs;
+                        let option = BuildOption {
+                            card,
+                            over: Some(slot),
+                            cost,
+                            goods_as_cards: own,
+                            min_goods: 0,
+                            goods_of: mask,
+                        };
+                        push_option(&mut options, option);
+                    }
                 }
             }
         }
@@ -446,9 +488,10 @@ impl Game {
 
     /// Where `seat` would build `card` from: its reserve when it holds it there
     /// and a building lets it, else its hand, else the public cards.
+    #[inline(always)]
     pub(crate) fn build_from(&self, seat: usize, card: CardIdx) -> BuildFrom {
         let p = &self.players[seat];
-        if p.reserve.contains(&card) && self.build_abilities(seat).is_ok_and(|a| a.from_reserve) {
+        if !p.reserve.is_empty() && p.reserve.contains(&card) && self.builds_from_reserve(seat).unwrap_or(false) {
             BuildFrom::Reserve
         } else if p.hand.contains(&card) || !self.public.contains(&card) {
             BuildFrom::Hand
@@ -919,13 +962,21 @@ impl Game {
     /// The end of `seat`'s selling: its own buildings hear it first (`on_sold`,
     /// which may keep sold goods under it), then everyone's (`on_any_sold`,
     /// `on_other_sold`), from the seller.
+    #[inline(always)]
     pub(crate) fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
-        let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
-        if !self.anyone_listens(all) {
+        if !self.anyone_listens([Hook::Sold, Hook::OtherSold, Hook::AnySold]) {
             self.turn_goods.clear();
             self.discard.append(&mut self.limbo);
             return Ok(());
         }
+        self.sold_heard(seat, sold)
+    }
+
+    /// [`Game::finish_selling`] where some building hears a sale (the 2nd
+    /// edition's market stand hears every one: inlined, as a sale is hot).
+    #[inline(always)]
+    fn sold_heard(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
+        let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
         let event = self.event_for(all, |g| {
             let mut event = EventFacts::new("sold", seat);
             (event.goods, event.prices) = g.turn_goods.iter().copied().unzip();
@@ -1112,8 +1163,6 @@ pub(crate) struct BuildAbilities {
     pub goods_grants: smallvec::SmallVec<[(usize, i32); 4]>,
     /// Other seats whose goods may pay, per granting slot (a bit per seat).
     pub goods_of: smallvec::SmallVec<[(usize, u16); 2]>,
-    /// Some building lets its owner build from its reserve.
-    pub from_reserve: bool,
 }
 
 /// Adds a builder's option unless it repeats the one just before (a card in

@@ -252,6 +252,9 @@ pub struct Ruleset {
     /// The hooks the rules script defines (0 without one): every seat hears
     /// them as if it owned a building with that script.
     pub(crate) rules_mask: HookMask,
+    /// Every public card may be built (no `buildable = false`): the builder
+    /// turn then skips the test.
+    pub(crate) all_buildable: bool,
     /// The ruleset's own actions (`[[action]]`), in file order.
     pub actions: Vec<ActionDef>,
     /// A digest of everything that decides play: rules, cards and script texts.
@@ -846,6 +849,7 @@ fn build(
     let mut table = table;
     table.verbs = actions.iter().map(|a| a.verb.clone()).collect();
     let rules_owner = table.len();
+    let all_buildable = table.cards.iter().all(|c| c.buildable);
     let rules_mask = if rules_text.is_some() { scripts.owner_mask(rules_owner) } else { 0 };
     let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
     order.sort_by_key(|&i| (table.get(i).order, i));
@@ -905,6 +909,7 @@ fn build(
         score_city_reads,
         deck_keeps: Default::default(),
         rules_mask,
+        all_buildable,
         actions,
         fingerprint,
         warnings,

@@ -133,6 +133,7 @@ impl Game {
     }
 
     /// The seller goes on after an action: sells again, or its selling ends.
+    #[inline(never)]
     pub(crate) fn sell_on(&mut self, seat: usize, left: i32, done: i32) -> Result<(), GameError> {
         if left > 0 {
             self.pending = Some(self.sell_decision(seat, left, done)?);
