@@ -876,12 +876,15 @@ impl Game {
         heard
     }
 
+    /// Inlined always: a sale is hot, and a ruleset's own action at a sale calls it too.
+    #[inline(always)]
     pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
         let Decision::Sell { seat, left, done, .. } = d else { unreachable!() };
         if let Action::Act(act) = a {
             return self.act_at_sale(seat, left, done, act);
         }
-        if let Action::Sell(b) = a {
+        // One call of `finish_selling`, so that it stays inlined: a sale is hot.
+        let done = if let Action::Sell(b) = a {
             let slot =
                 self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
             // Priced while the good is still on it, as the seller saw it.
@@ -901,8 +904,10 @@ impl Game {
                 self.pending = Some(self.sell_decision(seat, left, done)?);
                 return Ok(());
             }
-            return self.finish_selling(seat, done);
-        }
+            done
+        } else {
+            done
+        };
         self.finish_selling(seat, done)
     }
 
@@ -962,21 +967,13 @@ impl Game {
     /// The end of `seat`'s selling: its own buildings hear it first (`on_sold`,
     /// which may keep sold goods under it), then everyone's (`on_any_sold`,
     /// `on_other_sold`), from the seller.
-    #[inline(always)]
-    pub(crate) fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
-        if !self.anyone_listens([Hook::Sold, Hook::OtherSold, Hook::AnySold]) {
+    fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
+        let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
+        if !self.anyone_listens(all) {
             self.turn_goods.clear();
             self.discard.append(&mut self.limbo);
             return Ok(());
         }
-        self.sold_heard(seat, sold)
-    }
-
-    /// [`Game::finish_selling`] where some building hears a sale (the 2nd
-    /// edition's market stand hears every one: inlined, as a sale is hot).
-    #[inline(always)]
-    fn sold_heard(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
-        let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
         let event = self.event_for(all, |g| {
             let mut event = EventFacts::new("sold", seat);
             (event.goods, event.prices) = g.turn_goods.iter().copied().unzip();

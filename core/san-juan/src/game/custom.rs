@@ -139,7 +139,7 @@ impl Game {
             self.pending = Some(self.sell_decision(seat, left, done)?);
             return Ok(());
         }
-        self.finish_selling(seat, done)
+        self.apply_sell(Decision::Sell { seat, left, done, acts: Box::default() }, Action::Pass)
     }
 }
 
