@@ -28,6 +28,12 @@ pub struct ActionEntry {
     pub ends_turn: Option<bool>,
     /// Its script (`legal`, `allowed`, `on_action`), relative to this file.
     pub script: String,
+    /// What each use of it uses up of the decision it is offered at (`sell`: one of the seller's sales).
+    #[serde(default)]
+    pub uses: Option<String>,
+    /// A card id: only the players who own that card are offered it.
+    #[serde(default)]
+    pub owners_of: Option<String>,
 }
 
 impl ActionEntry {
@@ -39,7 +45,8 @@ impl ActionEntry {
 
 /// What is wrong with an entry, as (key, message): a verb of letters and
 /// `_` that collides with no built-in verb or other action, a decision and
-/// argument kinds the game has.
+/// argument kinds the game has. The keys only some games read (`uses`,
+/// `owners_of`) are refused: a game that reads them calls [`check_with`].
 pub fn check(
     entry: &ActionEntry,
     others: &[ActionEntry],
@@ -47,6 +54,28 @@ pub fn check(
     arg_kinds: &[&str],
     builtin: &[&str],
 ) -> Result<(), (&'static str, String)> {
+    check_with(entry, others, decisions, arg_kinds, builtin, &[])
+}
+
+/// [`check`] for a game that reads the optional keys in `reads` (`uses`, `owners_of`).
+pub fn check_with(
+    entry: &ActionEntry,
+    others: &[ActionEntry],
+    decisions: &[&str],
+    arg_kinds: &[&str],
+    builtin: &[&str],
+    reads: &[&str],
+) -> Result<(), (&'static str, String)> {
+    for (key, set) in [("uses", entry.uses.is_some()), ("owners_of", entry.owners_of.is_some())] {
+        if set && !reads.contains(&key) {
+            return Err((
+                key,
+                format!(
+                    "`{key}` is not a key this game's actions take (it reads: id, name, verb, decision, args, ends_turn, script)"
+                ),
+            ));
+        }
+    }
     let words = entry.words();
     let word_ok = |w: &String| (1..=20).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
     if words.is_empty() || words.len() > 3 || !words.iter().all(word_ok) {
@@ -110,6 +139,8 @@ mod tests {
             args: vec![],
             ends_turn: None,
             script: "a.rhai".into(),
+            uses: None,
+            owners_of: None,
         }
     }
 
@@ -128,6 +159,11 @@ mod tests {
         e.decision = "turn".into();
         e.args = vec!["slot".into(), "moon".into()];
         assert!(ok(&e, &[]).unwrap_err().1.contains("`moon` is not an argument kind"));
+        // A key only some games read is refused by the others.
+        let mut e = entry("b", "bid");
+        e.uses = Some("sell".into());
+        assert_eq!(ok(&e, &[]).unwrap_err().0, "uses");
+        assert!(check_with(&e, &[], &["turn"], &["slot"], &builtin, &["uses"]).is_ok());
     }
 
     #[test]

@@ -17,10 +17,34 @@ pub enum DiscardReason {
     Building(CardIdx),
 }
 
+/// Where a building to be built comes from (`ctx.target_from`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BuildFrom {
+    /// The builder's hand.
+    #[default]
+    Hand,
+    /// The public cards beside the roles.
+    Public,
+    /// The builder's reserve (an `on_build_options` `build_from`).
+    Reserve,
+}
+
+impl BuildFrom {
+    /// The zone's name, as `ctx.target_from` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildFrom::Hand => "hand",
+            BuildFrom::Public => "public",
+            BuildFrom::Reserve => "reserve",
+        }
+    }
+}
+
 /// A building the player may build now, with its cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOption {
-    /// The card to build.
+    /// The card to build (from where [`crate::Game`]'s `build_from` says: not
+    /// kept here, so that an option stays 32 bytes).
     pub card: CardIdx,
     /// The slot it would cover.
     pub over: Option<usize>,
@@ -94,6 +118,8 @@ pub enum Decision {
         left: i32,
         /// Goods sold so far.
         done: i32,
+        /// The ruleset's own actions offered here (a trading house's `buy`), worked out when asked.
+        acts: Box<[crate::actions::Act]>,
     },
     /// Keep cards from those drawn (councillor), one at a time.
     Keep {
