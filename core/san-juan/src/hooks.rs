@@ -1480,7 +1480,7 @@ pub fn register(lib: &mut Registrar) {
                 .min();
             best.map_or(Dynamic::UNIT, |(_, i)| a[i].clone())
         })
-    .function("all_different", |a: &Array| -> bool { all_different(a) });
+        .function("all_different", |a: &Array| -> bool { all_different(a) });
 }
 
 /// No two elements equal: numbers by value, cards by type, anything else by

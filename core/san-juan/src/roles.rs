@@ -175,10 +175,11 @@ impl Game {
                 let others: i32 = from_others.iter().map(|(_, v)| v).sum();
                 let left = base + self.privilege(seat, privilege) + self.sum_hook(hook, seat, say)? + granted + others;
                 if left > 0 {
-                    self.pending = Some(match phase.role {
-                        Role::Producer => Decision::Produce { seat, left, done: 0 },
-                        _ => self.sell_decision(seat, left, 0)?,
-                    });
+                    if phase.role == Role::Producer {
+                        self.pending = Some(Decision::Produce { seat, left, done: 0 });
+                    } else {
+                        return self.ask_sell(seat, left, 0);
+                    }
                 }
                 Ok(())
             }
@@ -281,8 +282,27 @@ impl Game {
     }
 
     fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
-        let BuildAbilities { overbuild, except, goods_grants, goods_of } = self.build_abilities(seat)?;
         let from_reserve = !self.players[seat].reserve.is_empty() && self.builds_from_reserve(seat)?;
+        if from_reserve || !self.rs.all_buildable {
+            self.builder_turn_zones(seat, from_reserve)
+        } else {
+            self.builder_turn_in::<false>(seat, false)
+        }
+    }
+
+    /// [`Game::builder_turn_in`] with zones, kept out of line: no built-in ruleset needs it.
+    #[cold]
+    #[inline(never)]
+    fn builder_turn_zones(&mut self, seat: usize, from_reserve: bool) -> Result<(), GameError> {
+        self.builder_turn_in::<true>(seat, from_reserve)
+    }
+
+    /// A builder turn's options. `ZONES`: some card may come from the reserve,
+    /// or some public card may not be built; without (every built-in ruleset)
+    /// the candidates are the hand's and the public cards', compiled apart so
+    /// that the common turn pays nothing for zones.
+    fn builder_turn_in<const ZONES: bool>(&mut self, seat: usize, from_reserve: bool) -> Result<(), GameError> {
+        let BuildAbilities { overbuild, except, goods_grants, goods_of } = self.build_abilities(seat)?;
         let overbuild = overbuild.is_some();
         let mut options = std::mem::take(&mut self.spare_options);
         let p = &self.players[seat];
@@ -369,26 +389,10 @@ impl Game {
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let granted = p.grants.discount;
         let ruled = self.payment_rules_exist();
-        // The reserve first (a card there and in hand is built from the reserve), then the hand, then
-        // the public cards that may be built; each card type once per zone.
-        let reserve: &[CardIdx] = if from_reserve { &p.reserve } else { &[] };
-        let all_buildable = self.rs.all_buildable;
-        let zones =
-            [(reserve, BuildFrom::Reserve), (&p.hand[..], BuildFrom::Hand), (&self.public[..], BuildFrom::Public)];
-        for (zone, from) in zones {
-            let mut seen = engine_play::seen::Seen::default();
-            for &card in zone {
-                if !seen.insert(usize::from(card)) {
-                    continue;
-                }
-                let skip = match from {
-                    BuildFrom::Hand => !reserve.is_empty() && reserve.contains(&card),
-                    BuildFrom::Public => !all_buildable && !cards.get(card).buildable,
-                    BuildFrom::Reserve => false,
-                };
-                if skip {
-                    continue;
-                }
+        // One candidate, `card` from `from` (a macro: expanded once per instance below).
+        macro_rules! consider {
+            ($card:expr, $from:expr) => {{
+                let (card, from): (CardIdx, BuildFrom) = ($card, $from);
                 let def = cards.get(card);
                 let in_hand_after = p.hand.len() as i32 - i32::from(from == BuildFrom::Hand);
                 // Covering X with a city building you already own elsewhere would make two.
@@ -458,6 +462,33 @@ impl Game {
                         push_option(&mut options, option);
                     }
                 }
+            }};
+        }
+        if ZONES {
+            // The reserve first (a card there and in hand is built from the reserve), then the hand,
+            // then the public cards that may be built; each card type once per zone.
+            let reserve: &[CardIdx] = if from_reserve { &p.reserve } else { &[] };
+            let zones =
+                [(reserve, BuildFrom::Reserve), (&p.hand[..], BuildFrom::Hand), (&self.public[..], BuildFrom::Public)];
+            for (zone, from) in zones {
+                let mut seen = engine_play::seen::Seen::default();
+                for &card in zone {
+                    let skip = match from {
+                        BuildFrom::Hand => reserve.contains(&card),
+                        BuildFrom::Public => !cards.get(card).buildable,
+                        BuildFrom::Reserve => false,
+                    };
+                    if seen.insert(usize::from(card)) && !skip {
+                        consider!(card, from);
+                    }
+                }
+            }
+        } else {
+            let candidates = Game::distinct(p.hand.iter().copied())
+                .map(|c| (c, BuildFrom::Hand))
+                .chain(Game::distinct(self.public.iter().copied()).map(|c| (c, BuildFrom::Public)));
+            for (card, from) in candidates {
+                consider!(card, from);
             }
         }
         if options.is_empty() {
@@ -876,14 +907,9 @@ impl Game {
         heard
     }
 
-    /// Inlined always: a sale is hot, and a ruleset's own action at a sale calls it too.
-    #[inline(always)]
     pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
         let Decision::Sell { seat, left, done, .. } = d else { unreachable!() };
-        if let Action::Act(act) = a {
-            return self.act_at_sale(seat, left, done, act);
-        }
-        // One call of `finish_selling`, so that it stays inlined: a sale is hot.
+        // One call of this `finish_selling`, so that it stays inlined: a sale is hot.
         let done = if let Action::Sell(b) = a {
             let slot =
                 self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
@@ -901,14 +927,15 @@ impl Game {
             self.phase_sold += 1;
             let (left, done) = (left - 1, done + 1);
             if left > 0 {
-                self.pending = Some(self.sell_decision(seat, left, done)?);
-                return Ok(());
+                return self.ask_sell(seat, left, done);
             }
             done
+        } else if let Action::Act(act) = a {
+            return self.act_at_sale(seat, left, done, act);
         } else {
             done
         };
-        self.finish_selling(seat, done)
+        self.finish_selling::<false>(seat, done)
     }
 
     /// What the good on `seat`'s `building` sells for now: the building's
@@ -967,7 +994,10 @@ impl Game {
     /// The end of `seat`'s selling: its own buildings hear it first (`on_sold`,
     /// which may keep sold goods under it), then everyone's (`on_any_sold`,
     /// `on_other_sold`), from the seller.
-    fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
+    ///
+    /// `AFTER_ACT`: called after one of the ruleset's own actions (not from a
+    /// sale): two copies, each called once, so that the sale's stays inlined.
+    pub(crate) fn finish_selling<const AFTER_ACT: bool>(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
         let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
         if !self.anyone_listens(all) {
             self.turn_goods.clear();
@@ -991,6 +1021,7 @@ impl Game {
         self.told_event_hooks(hooks, seat, None, |c| c.sold = sold, event)
     }
 
+    #[inline(always)]
     fn own_sold(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
         for slot in self.listeners(Hook::Sold, seat) {
             let mut ctx = self.ctx(seat, slot);

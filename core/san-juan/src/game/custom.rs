@@ -25,9 +25,11 @@ use crate::ruleset::{ActionAt, ArgKind};
 impl Game {
     /// The sell decision for `seat` with `left` sales: with the ruleset's own
     /// actions it may take there (none, without any: nothing is worked out).
-    pub(crate) fn sell_decision(&self, seat: usize, left: i32, done: i32) -> Result<Decision, GameError> {
+    #[inline(always)]
+    pub(crate) fn ask_sell(&mut self, seat: usize, left: i32, done: i32) -> Result<(), GameError> {
         let acts = if self.rs.actions.is_empty() { Box::default() } else { self.offered(seat, ActionAt::Sell)? };
-        Ok(Decision::Sell { seat, left, done, acts })
+        self.pending = Some(Decision::Sell { seat, left, done, acts });
+        Ok(())
     }
 
     /// The ruleset's own actions offered to `seat` at decision `at`, each with its arguments.
@@ -117,6 +119,8 @@ impl Game {
 
     /// Takes one of the ruleset's own actions at `seat`'s sell decision: a
     /// sale is used, its `on_action` effects run, then the seller sells on.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn act_at_sale(&mut self, seat: usize, left: i32, done: i32, a: Act) -> Result<(), GameError> {
         let d = usize::from(a.def);
         let text = Action::Act(a).text(&self.rs.cards);
@@ -136,10 +140,9 @@ impl Game {
     #[inline(never)]
     pub(crate) fn sell_on(&mut self, seat: usize, left: i32, done: i32) -> Result<(), GameError> {
         if left > 0 {
-            self.pending = Some(self.sell_decision(seat, left, done)?);
-            return Ok(());
+            return self.ask_sell(seat, left, done);
         }
-        self.apply_sell(Decision::Sell { seat, left, done, acts: Box::default() }, Action::Pass)
+        self.finish_selling::<true>(seat, done)
     }
 }
 
