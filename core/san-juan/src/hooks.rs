@@ -706,7 +706,28 @@ pub static LISTED: &[&str] = &["buildings", "others", "built_by_anyone", "buildi
 
 /// The `ctx` members only some hooks are given, with those hooks: anywhere
 /// else they are always `()`, and `check` says so where a script reads one.
-static ONLY_IN: &[(&str, &[Hook])] = &[("paying", &[Hook::CardValue]), ("covered_by", &[Hook::Score])];
+static ONLY_IN: &[(&str, &[Hook])] = &[
+    ("paying", &[Hook::CardValue]),
+    ("covered_by", &[Hook::Score]),
+    // The building being built (or paid for) and the one it covers: only where a build is priced or heard.
+    ("target", BUILD_HOOKS),
+    ("over", BUILD_HOOKS),
+    // An answer and the tag its question carried: only `on_choice` hears one.
+    ("choice", &[Hook::Choice]),
+    ("tag", &[Hook::Choice]),
+];
+
+/// The hooks given `ctx.target` and `ctx.over`: a building priced, paid for or built.
+const BUILD_HOOKS: &[Hook] = &[
+    Hook::BuildCost,
+    Hook::OtherBuildCost,
+    Hook::CoveredCost,
+    Hook::Payment,
+    Hook::CardValue,
+    Hook::Build,
+    Hook::OtherBuild,
+    Hook::AnyBuild,
+];
 
 /// Per hook, in [`Hook`] order, the `ctx` members it is given (for `check`).
 pub fn hook_members() -> Vec<Option<&'static [&'static str]>> {

@@ -617,6 +617,34 @@ fn check_knows_the_payment_hooks_their_keys_and_members() {
     assert!(err.contains("on_card_value"), "{err}");
 }
 
+/// `ctx.target` and `ctx.over` are given only where a building is priced,
+/// paid for or built; `ctx.choice` and `ctx.tag` only in `on_choice`.
+/// Elsewhere they are always `()`: `check` refuses the read where it is
+/// written, and accepts every hook that is given them.
+#[test]
+fn check_knows_which_hooks_are_given_a_target_and_a_choice() {
+    let script = |text: &str| {
+        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
+        house_rule_errors(body, &[("s.rhai", text)])
+    };
+    for hook in
+        ["on_build_cost", "on_other_build_cost", "on_covered_cost", "on_build", "on_other_build", "on_any_build"]
+    {
+        let text = format!("fn {hook}(ctx) {{ if ctx.over == () && ctx.target.cost > 3 {{ 1 }} else {{ 0 }} }}\n");
+        assert_eq!(script(&text), "", "{hook}");
+    }
+    assert_eq!(script("fn on_choice(ctx) { if ctx.choice == \"a\" && ctx.tag == 1 { 1 } else { 0 } }\n"), "");
+    for (text, member, hook) in [
+        ("fn on_produce(ctx) { if ctx.target == () { 1 } else { 0 } }\n", "target", "on_produce"),
+        ("fn on_score(ctx) { if ctx.over == () { 1 } else { 0 } }\n", "over", "on_score"),
+        ("fn on_build(ctx) { if ctx.tag == \"x\" { 1 } else { 0 } }\n", "tag", "on_build"),
+        ("fn on_sold(ctx) { if ctx.choice == \"sell\" { 1 } else { 0 } }\n", "choice", "on_sold"),
+    ] {
+        let err = script(text);
+        assert!(err.contains(&format!("`ctx.{member}` is `()` in `{hook}`")) && err.contains("s.rhai:1:"), "{err}");
+    }
+}
+
 /// `on_targeted` is known to `check`: its answer key and what its `ctx.event` holds.
 #[test]
 fn check_knows_on_targeted_its_answer_and_its_event() {
