@@ -13,7 +13,7 @@ pub use engine_script::results::{as_bool, as_int, as_int_in, as_map, map_int_in,
 use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};
-use crate::script::{HookSpec, ScriptHost, fast::Registrar};
+use crate::script::{HookSpec, ScriptHost, Shape, fast::Registrar};
 
 /// Hook ids; the index into [`HOOKS`].
 #[allow(missing_docs)]
@@ -1226,6 +1226,7 @@ impl ScriptCtx {
                         m.insert("buildings".into(), Dynamic::from_array(buildings));
                         m.insert("counters".into(), Dynamic::from_map(counters));
                         m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
+                        debug_shaped(&m, SEAT_SHAPE);
                         Dynamic::from_map(m)
                     })
                     .collect();
@@ -1274,6 +1275,7 @@ impl ScriptCtx {
         m.insert("built".into(), int(i64::from(s.built)));
         m.insert("covered".into(), Dynamic::from_array(self.cards(&s.covered)));
         m.insert("working".into(), Dynamic::from_bool(s.working));
+        debug_shaped(&m, BUILDING_SHAPE);
         m
     }
 
@@ -1437,7 +1439,7 @@ pub fn register(lib: &mut Registrar) {
                 .min();
             best.map_or(Dynamic::UNIT, |(_, i)| a[i].clone())
         })
-    .function("all_different", |a: &Array| -> bool { all_different(a) });
+        .function("all_different", |a: &Array| -> bool { all_different(a) });
 }
 
 /// No two elements equal: numbers by value, cards by type, anything else by
@@ -1479,6 +1481,50 @@ const TABLE_KEYS: &[&str] = &[
     "rules",
     "tile",
 ];
+
+/// What `ctx.table` holds, for `check` ([`TABLE_KEYS`] with what each holds;
+/// maps keyed by data, like a seat's counters or the rules, are not checked).
+pub const TABLE_SHAPE: &[Shape] = &[
+    Shape { key: "players", of: SEAT_SHAPE },
+    Shape::leaf("deck"),
+    Shape::leaf("discard"),
+    Shape::leaf("round"),
+    Shape::leaf("governor"),
+    Shape::leaf("phase"),
+    Shape::leaf("chooser"),
+    Shape::leaf("chosen_this_round"),
+    Shape::leaf("earlier_rounds"),
+    Shape::leaf("rules"),
+    Shape::leaf("tile"),
+];
+
+/// A seat in `ctx.table.players`.
+const SEAT_SHAPE: &[Shape] = &[
+    Shape::leaf("seat"),
+    Shape::leaf("hand"),
+    Shape::leaf("goods"),
+    Shape { key: "buildings", of: BUILDING_SHAPE },
+    Shape::leaf("counters"),
+    Shape::leaf("roles_chosen"),
+];
+
+/// A building in a seat's `buildings`.
+const BUILDING_SHAPE: &[Shape] = &[
+    Shape::leaf("card"),
+    Shape::leaf("good"),
+    Shape::leaf("under"),
+    Shape::leaf("counter"),
+    Shape::leaf("built"),
+    Shape::leaf("covered"),
+    Shape::leaf("working"),
+];
+
+/// Every key of `map` is one `shape` names (debug builds: the shape `check`
+/// reads cannot drift from the maps scripts get).
+fn debug_shaped(map: &Map, shape: &[Shape]) {
+    debug_assert!(map.keys().all(|k| shape.iter().any(|s| s.key == k.as_str())), "{:?}", map.keys());
+    debug_assert_eq!(map.len(), shape.len());
+}
 
 /// The range of each integer key a hook's map may hold; a key means the same in every hook.
 pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[

@@ -539,6 +539,7 @@ fn validate(
     scripts.set_hook_members(hooks::hook_members());
     scripts.set_effects(crate::effects::effect_specs());
     scripts.set_events(crate::hooks::event_key_hints(), crate::hooks::event_keys_by_hook());
+    scripts.set_shapes(&[("table", crate::hooks::TABLE_SHAPE)]);
     for def in &table.cards {
         errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
     }

@@ -57,6 +57,24 @@ pub fn too_many_effects(n: usize) -> String {
     )
 }
 
+/// What a map a script reads holds: a key, and the keys of what it holds
+/// (of each element, for a list of maps; none: not checked further, as for a
+/// map whose keys are data, like the counters' names).
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// The key.
+    pub key: &'static str,
+    /// The keys of its value (or of each element of it).
+    pub of: &'static [Shape],
+}
+
+impl Shape {
+    /// A key whose value is not checked further.
+    pub const fn leaf(key: &'static str) -> Shape {
+        Shape { key, of: &[] }
+    }
+}
+
 /// A hook the core raises: its function name, arity and what it means.
 #[derive(Clone, Copy, Debug)]
 pub struct HookSpec {
@@ -180,6 +198,9 @@ pub struct ScriptHost {
     /// Each hook that hears an event, with the keys its `ctx.event` holds; a
     /// hook not listed hears none (`ctx.event` is `()`). Empty: not checked.
     event_keys: &'static [(&'static str, &'static [&'static str])],
+    /// The keys of maps a `ctx` member holds (`ctx.table`), for `check`:
+    /// each member with its shape. Empty: not checked.
+    shapes: &'static [(&'static str, &'static [Shape])],
     /// Per hook, the `ctx` members it is given (`None`: every member); a
     /// member read in a hook that is not given it is always `()` there, so
     /// `check` refuses it. Empty: not checked.
@@ -293,6 +314,7 @@ impl ScriptHost {
             event_hints: &[],
             hook_members: Vec::new(),
             event_keys: &[],
+            shapes: &[],
             profile: std::sync::OnceLock::new(),
             natives,
             fast: vec![Vec::new(); hooks.len()],
@@ -400,6 +422,12 @@ impl ScriptHost {
     ) {
         self.event_hints = hints;
         self.event_keys = by_hook;
+    }
+
+    /// What the maps of `ctx` members hold (`ctx.table`'s keys, a seat's keys
+    /// in `ctx.table.players[s]`…), so that `check` refuses a key no map has.
+    pub fn set_shapes(&mut self, shapes: &'static [(&'static str, &'static [Shape])]) {
+        self.shapes = shapes;
     }
 
     /// Times every script call into `profile` while it is on (the host is shared:
@@ -576,6 +604,9 @@ impl ScriptHost {
         if !self.event_keys.is_empty() {
             errors.extend(self.check_event_keys(source, text, ast, name));
         }
+        for &(member, shape) in self.shapes {
+            errors.extend(self.check_shape(source, text, ast, name, member, shape));
+        }
         if self.map_keys.is_empty() {
             return errors;
         }
@@ -653,6 +684,45 @@ impl ScriptHost {
                 keys.join(", "),
                 self.docs
             )));
+        }
+        errors
+    }
+
+    /// Each key read through `ctx.<member>` (`ctx.table.players[0].hand`)
+    /// against the map shapes it passes: a key none holds is refused where it
+    /// is written, with the keys that map has.
+    fn check_shape(
+        &self,
+        source: &Source,
+        text: &std::sync::Arc<str>,
+        ast: &AST,
+        name: &str,
+        member: &str,
+        shape: &'static [Shape],
+    ) -> Vec<LoadError> {
+        let mut errors = Vec::new();
+        for path in chain_uses(ast, name, member) {
+            let (mut shapes, mut read) = (shape, format!("ctx.{member}"));
+            for (key, at, indexed) in path {
+                if shapes.is_empty() {
+                    break;
+                }
+                let Some(found) = shapes.iter().find(|s| s.key == key) else {
+                    let keys: Vec<&str> = shapes.iter().map(|s| s.key).collect();
+                    let near = closest(&key, keys.iter().copied())
+                        .map(|c| format!("did you mean `{c}`? "))
+                        .unwrap_or_default();
+                    let message = format!("`{read}` has no `{key}`");
+                    errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                        "{near}`{read}` holds: {} ({})",
+                        keys.join(", "),
+                        self.docs
+                    )));
+                    break;
+                };
+                read = format!("{read}.{key}{}", if indexed { "[…]" } else { "" });
+                shapes = found.of;
+            }
         }
         errors
     }
@@ -1095,6 +1165,54 @@ fn event_key_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
             if let Some((m, at)) = member {
                 out.push((m, pos(at)));
             }
+        }
+        true
+    });
+    out
+}
+
+/// The keys read through `ctx.<member>` in hook `name`'s body: per chain
+/// (`ctx.table.players[0].hand`), each key after the member with where it is
+/// written and whether a list index follows it. A chain stops at anything
+/// that is not a key (a method call, an index that is not a key's).
+fn chain_uses(ast: &AST, name: &str, member: &str) -> Vec<Vec<(String, Pos, bool)>> {
+    use rhai::{ASTNode, Expr};
+    /// The keys of a chain from `e` on.
+    fn keys(e: &Expr, out: &mut Vec<(String, Pos, bool)>) {
+        match e {
+            Expr::Property(p, at) => out.push((p.2.to_string(), pos(*at), false)),
+            Expr::Dot(bin, ..) => {
+                if let Expr::Property(p, at) = &bin.lhs {
+                    out.push((p.2.to_string(), pos(*at), false));
+                    keys(&bin.rhs, out);
+                }
+            }
+            // `k[i]…`: the index is the first link of what follows it (`Dot { lhs: i, rhs: … }`).
+            Expr::Index(bin, ..) => {
+                if let Expr::Property(p, at) = &bin.lhs {
+                    out.push((p.2.to_string(), pos(*at), true));
+                    if let Expr::Dot(next, ..) = &bin.rhs {
+                        keys(&next.rhs, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        if let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.last()
+            && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str())
+            && let Expr::Dot(inner, ..) = &bin.rhs
+            && matches!(&inner.lhs, Expr::Property(p, _) if p.2 == member)
+        {
+            let mut chain = Vec::new();
+            keys(&inner.rhs, &mut chain);
+            out.push(chain);
         }
         true
     });

@@ -645,6 +645,33 @@ fn check_knows_which_hooks_are_given_a_target_and_a_choice() {
     }
 }
 
+/// A key `ctx.table` (or a seat or building in it) does not hold is refused
+/// by `check` where it is read, with the nearest key; every key it holds loads.
+#[test]
+fn check_knows_the_keys_of_the_table() {
+    let script = |text: &str| {
+        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
+        house_rule_errors(body, &[("s.rhai", text)])
+    };
+    let good = "fn on_score(ctx) {\n    ctx.table.round + ctx.table.players[ctx.seat].hand\n        + ctx.table.players[0].buildings[0].card.cost + ctx.table.players[1].counters.len()\n}\n";
+    assert_eq!(script(good), "");
+    for (text, wrong, near) in [
+        ("fn on_score(ctx) { ctx.table.rounds }\n", "`ctx.table` has no `rounds`", "round"),
+        ("fn on_score(ctx) { ctx.table.players[0].hands }\n", "`ctx.table.players[…]` has no `hands`", "hand"),
+        (
+            "fn on_score(ctx) { if ctx.table.players[0].buildings[0].goods { 1 } else { 0 } }\n",
+            "`ctx.table.players[…].buildings[…]` has no `goods`",
+            "good",
+        ),
+    ] {
+        let err = script(text);
+        assert!(
+            err.contains(wrong) && err.contains("s.rhai:1:") && err.contains(&format!("did you mean `{near}`")),
+            "{err}"
+        );
+    }
+}
+
 /// `on_targeted` is known to `check`: its answer key and what its `ctx.event` holds.
 #[test]
 fn check_knows_on_targeted_its_answer_and_its_event() {
