@@ -16,7 +16,7 @@ use rhai::{Array, Dynamic, Map};
 
 use crate::error::{GameError, LoadError};
 use crate::files::Source;
-use crate::ruleset::{MAX_PLAYERS, MAX_TYPES};
+use crate::limits::{MAX_PLAYERS, MAX_TYPES};
 
 /// Most collectors: the players and, with two, the neutral collector.
 pub const MAX_COLLECTORS: usize = MAX_PLAYERS + 1;
