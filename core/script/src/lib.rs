@@ -1142,33 +1142,8 @@ fn member_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
 /// The keys function `name` reads from its parameter's `event` (`ctx.event.goods` →
 /// `goods`), with where.
 fn event_key_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
-    use rhai::{ASTNode, Expr};
-    let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
-    let mut out = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
-            return true;
-        }
-        if let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.last()
-            && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str())
-            && let Expr::Dot(inner, ..) = &bin.rhs
-            && matches!(&inner.lhs, Expr::Property(p, _) if p.2 == "event")
-        {
-            let member = match &inner.rhs {
-                Expr::Property(p, at) => Some((p.2.to_string(), *at)),
-                Expr::Dot(next, ..) | Expr::Index(next, ..) => match &next.lhs {
-                    Expr::Property(p, at) => Some((p.2.to_string(), *at)),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some((m, at)) = member {
-                out.push((m, pos(at)));
-            }
-        }
-        true
-    });
-    out
+    let first = |chain: Vec<(String, Pos, bool)>| chain.into_iter().next().map(|(key, at, _)| (key, at));
+    chain_uses(ast, name, "event").into_iter().filter_map(first).collect()
 }
 
 /// The keys read through `ctx.<member>` in hook `name`'s body: per chain

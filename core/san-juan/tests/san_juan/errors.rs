@@ -595,15 +595,17 @@ fn a_literal_map_answer_is_read_in_place_as_a_computed_one_is_read() {
     }
 }
 
+/// What `check` says of a house rule whose smithy runs the script `text` (`s.rhai`).
+fn smithy_errors(text: &str) -> String {
+    house_rule_errors("[cards.smithy]\nscript = \"s.rhai\"\n", &[("s.rhai", text)])
+}
+
 /// The payment and price hooks are known to `check`: a misspelt result key, a
 /// member a hook is never given (`ctx.paying` outside `on_card_value`,
 /// `ctx.covered_by` outside `on_score`), each refused where it is written.
 #[test]
 fn check_knows_the_payment_hooks_their_keys_and_members() {
-    let script = |text: &str| {
-        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
-        house_rule_errors(body, &[("s.rhai", text)])
-    };
+    let script = smithy_errors;
     assert_eq!(script("fn on_payment(ctx) { #{ min_goods: 2, goods_as_cards: 1, refuse: \"no\" } }\n"), "");
     assert_eq!(script("fn on_card_value(ctx) { if ctx.paying.cost > 3 { 2 } else { 1 } }\n"), "");
     assert_eq!(script("fn on_sale_price(ctx) { ctx.table.tile.coffee }\n"), "");
@@ -623,10 +625,7 @@ fn check_knows_the_payment_hooks_their_keys_and_members() {
 /// written, and accepts every hook that is given them.
 #[test]
 fn check_knows_which_hooks_are_given_a_target_and_a_choice() {
-    let script = |text: &str| {
-        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
-        house_rule_errors(body, &[("s.rhai", text)])
-    };
+    let script = smithy_errors;
     for hook in
         ["on_build_cost", "on_other_build_cost", "on_covered_cost", "on_build", "on_other_build", "on_any_build"]
     {
@@ -649,10 +648,7 @@ fn check_knows_which_hooks_are_given_a_target_and_a_choice() {
 /// by `check` where it is read, with the nearest key; every key it holds loads.
 #[test]
 fn check_knows_the_keys_of_the_table() {
-    let script = |text: &str| {
-        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
-        house_rule_errors(body, &[("s.rhai", text)])
-    };
+    let script = smithy_errors;
     let good = "fn on_score(ctx) {\n    ctx.table.round + ctx.table.players[ctx.seat].hand\n        + ctx.table.players[0].buildings[0].card.cost + ctx.table.players[1].counters.len()\n}\n";
     assert_eq!(script(good), "");
     for (text, wrong, near) in [
@@ -675,10 +671,7 @@ fn check_knows_the_keys_of_the_table() {
 /// `on_targeted` is known to `check`: its answer key and what its `ctx.event` holds.
 #[test]
 fn check_knows_on_targeted_its_answer_and_its_event() {
-    let script = |text: &str| {
-        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
-        house_rule_errors(body, &[("s.rhai", text)])
-    };
+    let script = smithy_errors;
     let ok = "fn on_targeted(ctx) {\n  let e = ctx.event;\n  if e.effect == \"discard\" && e.seat == ctx.seat && e.by != () { #{ cancel: true } } else { () }\n}\n";
     assert_eq!(script(ok), "");
     let err = script("fn on_targeted(ctx) { #{ cancle: true } }\n");
