@@ -701,8 +701,8 @@ impl ScriptHost {
         shape: &'static [Shape],
     ) -> Vec<LoadError> {
         let mut errors = Vec::new();
-        for path in chain_uses(ast, name, member) {
-            let (mut shapes, mut read) = (shape, format!("ctx.{member}"));
+        for (root, held, path) in shaped_uses(ast, name, member, shape) {
+            let (mut shapes, mut read) = (held, root);
             for (key, at, indexed) in path {
                 if shapes.is_empty() {
                     break;
@@ -1152,28 +1152,6 @@ fn event_key_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
 /// that is not a key (a method call, an index that is not a key's).
 fn chain_uses(ast: &AST, name: &str, member: &str) -> Vec<Vec<(String, Pos, bool)>> {
     use rhai::{ASTNode, Expr};
-    /// The keys of a chain from `e` on.
-    fn keys(e: &Expr, out: &mut Vec<(String, Pos, bool)>) {
-        match e {
-            Expr::Property(p, at) => out.push((p.2.to_string(), pos(*at), false)),
-            Expr::Dot(bin, ..) => {
-                if let Expr::Property(p, at) = &bin.lhs {
-                    out.push((p.2.to_string(), pos(*at), false));
-                    keys(&bin.rhs, out);
-                }
-            }
-            // `k[i]…`: the index is the first link of what follows it (`Dot { lhs: i, rhs: … }`).
-            Expr::Index(bin, ..) => {
-                if let Expr::Property(p, at) = &bin.lhs {
-                    out.push((p.2.to_string(), pos(*at), true));
-                    if let Expr::Dot(next, ..) = &bin.rhs {
-                        keys(&next.rhs, out);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
     let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
     let mut out = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
@@ -1186,8 +1164,148 @@ fn chain_uses(ast: &AST, name: &str, member: &str) -> Vec<Vec<(String, Pos, bool
             && matches!(&inner.lhs, Expr::Property(p, _) if p.2 == member)
         {
             let mut chain = Vec::new();
-            keys(&inner.rhs, &mut chain);
+            chain_keys(&inner.rhs, &mut chain);
             out.push(chain);
+        }
+        true
+    });
+    out
+}
+
+/// The keys of a chain from `e` on (`.a[i].b` after its root), each with
+/// where it is written and whether a list index follows it; the chain stops
+/// at anything that is not a key (a method call).
+fn chain_keys(e: &rhai::Expr, out: &mut Vec<(String, Pos, bool)>) {
+    use rhai::Expr;
+    match e {
+        Expr::Property(p, at) => out.push((p.2.to_string(), pos(*at), false)),
+        Expr::Dot(bin, ..) => {
+            if let Expr::Property(p, at) = &bin.lhs {
+                out.push((p.2.to_string(), pos(*at), false));
+                chain_keys(&bin.rhs, out);
+            }
+        }
+        // `k[i]…`: the index is the first link of what follows it (`Dot { lhs: i, rhs: … }`),
+        // unless the chain ends at the index (`BREAK`: then `rhs` is the index alone, `ctx.seat`).
+        Expr::Index(bin, flags, ..) => {
+            if let Expr::Property(p, at) = &bin.lhs {
+                out.push((p.2.to_string(), pos(*at), true));
+                if let Expr::Dot(next, ..) = &bin.rhs
+                    && !flags.contains(rhai::ASTFlags::BREAK)
+                {
+                    chain_keys(&next.rhs, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A chain of keys read from a root: `ctx.table`, or a variable holding a
+/// part of it; the shape the root holds, and the keys after it.
+type Shaped = (String, &'static [Shape], Vec<(String, Pos, bool)>);
+
+/// The chains read through `ctx.<member>` in hook `name`'s body, and through
+/// the variables bound once to a part of it (`let p = ctx.table.players[0];`,
+/// `for b in p.buildings`) and never assigned: what each root holds by
+/// `shape`. A variable bound twice, or written to, is not followed.
+fn shaped_uses(ast: &AST, name: &str, member: &str, shape: &'static [Shape]) -> Vec<Shaped> {
+    use rhai::{ASTNode, Expr, Stmt};
+    use std::collections::HashMap;
+    let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
+    let inside = |path: &[ASTNode]| path.first().is_some_and(|n| (start..=end).contains(&key(n.position())));
+    // Every binding in the body, and the names written to.
+    let (mut binds, mut counts, mut written): (Vec<(String, Expr)>, HashMap<String, usize>, Vec<String>) =
+        Default::default();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !inside(path) {
+            return true;
+        }
+        let bound = match path.last() {
+            Some(ASTNode::Stmt(Stmt::Var(v, ..))) => Some((v.0.name.to_string(), v.1.clone())),
+            Some(ASTNode::Stmt(Stmt::For(f, ..))) => Some((f.0.name.to_string(), f.2.expr.clone())),
+            Some(ASTNode::Stmt(Stmt::Assignment(a))) => {
+                let mut target = &a.1.lhs;
+                while let Expr::Dot(bin, ..) | Expr::Index(bin, ..) = target {
+                    target = &bin.lhs;
+                }
+                if let Expr::Variable(x, ..) = target {
+                    written.push(x.1.to_string());
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some((var, expr)) = bound {
+            *counts.entry(var.clone()).or_default() += 1;
+            binds.push((var, expr));
+        }
+        true
+    });
+    // The shape a chain from a known root reaches: `None` when a key is unknown or not followed.
+    let reach = |from: &'static [Shape], keys: &[(String, Pos, bool)]| {
+        keys.iter().try_fold(from, |shapes, (k, ..)| shapes.iter().find(|s| s.key == *k).map(|s| s.of))
+    };
+    let mut roots: HashMap<String, &'static [Shape]> = HashMap::new();
+    // The root and the keys after it of an expression: `ctx.<member>…` or `<known variable>…`.
+    let rooted = |e: &Expr, roots: &HashMap<String, &'static [Shape]>| -> Option<(&'static [Shape], Vec<_>)> {
+        let mut keys = Vec::new();
+        match e {
+            Expr::Variable(x, ..) => Some((*roots.get(x.1.as_str())?, keys)),
+            Expr::Dot(bin, ..) | Expr::Index(bin, ..) => match &bin.lhs {
+                Expr::Variable(x, ..) if x.1 == param.as_str() => match &bin.rhs {
+                    Expr::Dot(inner, ..) if matches!(&inner.lhs, Expr::Property(p, _) if p.2 == member) => {
+                        chain_keys(&inner.rhs, &mut keys);
+                        Some((shape, keys))
+                    }
+                    Expr::Property(p, _) if p.2 == member => Some((shape, keys)),
+                    _ => None,
+                },
+                Expr::Variable(x, ..) => {
+                    let root = *roots.get(x.1.as_str())?;
+                    match e {
+                        Expr::Dot(..) => chain_keys(&bin.rhs, &mut keys),
+                        Expr::Index(_, flags, ..) if !flags.contains(rhai::ASTFlags::BREAK) => {
+                            if let Expr::Dot(next, ..) = &bin.rhs {
+                                chain_keys(&next.rhs, &mut keys);
+                            }
+                        }
+                        _ => {}
+                    }
+                    Some((root, keys))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    // Bindings resolve in the order written; a later one may build on an earlier one.
+    for (var, expr) in &binds {
+        if counts[var] > 1 || written.contains(var) || *var == param {
+            continue;
+        }
+        if let Some((root, keys)) = rooted(expr, &roots)
+            && let Some(held) = reach(root, &keys)
+            && !held.is_empty()
+        {
+            roots.insert(var.clone(), held);
+        }
+    }
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !inside(path) {
+            return true;
+        }
+        if let Some(ASTNode::Expr(e @ (Expr::Dot(bin, ..) | Expr::Index(bin, ..)))) = path.last()
+            && let Expr::Variable(x, ..) = &bin.lhs
+        {
+            let root = if x.1 == param.as_str() { format!("{param}.{member}") } else { x.1.to_string() };
+            // `ctx.<member>` alone (`let t = ctx.table;`) reads no key.
+            if let Some((held, keys)) = rooted(e, &roots)
+                && !keys.is_empty()
+            {
+                out.push((root, held, keys));
+            }
         }
         true
     });

@@ -330,6 +330,12 @@ fn a_table_key_no_map_holds_is_refused_where_read() {
             "{err}"
         );
     }
+    // Through a loop's variable and a `let`'s.
+    let looped = "fn on_bought(ctx) {\n    for s in ctx.table.seats { for b in s.buildings { let p = b.prise; } }\n    let d = ctx.table.building_display;\n    let x = d[0].slott;\n    ()\n}\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", looped)]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("`b` has no `prise`") && err.contains("t.rhai:2:"), "{err}");
+    assert!(err.contains("`d` has no `slott`") && err.contains("t.rhai:4:"), "{err}");
 }
 
 /// A patch of an existing type gives only the keys it changes: a script alone

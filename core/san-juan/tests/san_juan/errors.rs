@@ -666,6 +666,23 @@ fn check_knows_the_keys_of_the_table() {
             "{err}"
         );
     }
+    // Through variables bound once to a part of the table (a loop's, a `let`'s); not through one bound twice.
+    let looped = "fn on_score(ctx) {\n    let n = 0;\n    for p in ctx.table.players {\n        for b in p.buildings { if b.goods { n += 1; } }\n    }\n    n\n}\n";
+    let err = script(looped);
+    assert!(
+        err.contains("`b` has no `goods`") && err.contains("s.rhai:4:") && err.contains("did you mean `good`"),
+        "{err}"
+    );
+    let me = "fn on_score(ctx) { let me = ctx.table.players[ctx.seat]; me.hnd }\n";
+    assert!(script(me).contains("`me` has no `hnd`"), "{}", script(me));
+    let twice = "fn on_score(ctx) { let p = 1; for p in ctx.table.players { p.hnd } 0 }\n";
+    assert_eq!(script(twice), "");
+    let written = "fn on_score(ctx) { let p = ctx.table.players[0]; p.extra = 1; p.extra }\n";
+    assert_eq!(script(written), "");
+    // An index that is itself a read of `ctx` ends the chain: `actor` is no key of a seat's.
+    let indexed =
+        "fn on_score(ctx) { let p = ctx.table.players[ctx.actor]; p.hand + ctx.table.players[ctx.actor].goods }\n";
+    assert_eq!(script(indexed), "");
 }
 
 /// `on_targeted` is known to `check`: its answer key and what its `ctx.event` holds.
