@@ -1215,8 +1215,9 @@ fn shaped_uses(ast: &AST, name: &str, member: &str, shape: &'static [Shape]) -> 
     let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
     let inside = |path: &[ASTNode]| path.first().is_some_and(|n| (start..=end).contains(&key(n.position())));
     // Every binding in the body, and the names written to.
-    let (mut binds, mut counts, mut written): (Vec<(String, Expr)>, HashMap<String, usize>, Vec<String>) =
-        Default::default();
+    let mut binds: Vec<(String, Expr)> = Vec::new();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    let mut written: Vec<String> = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
         if !inside(path) {
             return true;
