@@ -1825,3 +1825,145 @@ fn saved_games_with_a_rulesets_own_action_replay() {
     assert!(replayed > 0, "no saved game bought a good");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The circles among one crate's top-level modules (a file or folder under
+/// `src/`): each as its sorted module names. An edge is a `crate::x` or
+/// `super::x` path (to the crate root) outside comments and the unit tests
+/// that end a file.
+fn import_circles(src: &std::path::Path) -> Vec<Vec<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(src, &mut all);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in &all {
+        let rel: Vec<String> =
+            path.strip_prefix(src).unwrap().iter().map(|c| c.to_string_lossy().into_owned()).collect();
+        let (module, depth) = match rel.as_slice() {
+            [file] if file == "lib.rs" || file == "main.rs" => continue,
+            [file] => (file.trim_end_matches(".rs").to_owned(), 0),
+            [dir, .., last] => (dir.clone(), rel.len() - 1 - usize::from(last == "mod.rs")),
+            [] => continue,
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        let text = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+        let code: String = text.lines().map(|l| l.split("//").next().unwrap()).collect::<Vec<_>>().join("\n");
+        let mut refs = BTreeSet::new();
+        let to_root = "super::".repeat(depth + 1);
+        for prefix in ["crate::", to_root.as_str()] {
+            for (at, _) in code.match_indices(prefix) {
+                let rest = &code[at + prefix.len()..];
+                // `crate::x`, or each first name of `crate::{x, y::z}`.
+                let names: Vec<&str> = match rest.strip_prefix('{') {
+                    Some(group) => {
+                        let (mut depth, mut start, mut out) = (0, 0, Vec::new());
+                        for (i, ch) in group.char_indices() {
+                            match ch {
+                                '{' => depth += 1,
+                                '}' if depth == 0 => {
+                                    out.push(&group[start..i]);
+                                    break;
+                                }
+                                '}' => depth -= 1,
+                                ',' if depth == 0 => {
+                                    out.push(&group[start..i]);
+                                    start = i + 1;
+                                }
+                                _ => {}
+                            }
+                        }
+                        out
+                    }
+                    None => vec![rest],
+                };
+                for name in names {
+                    let name: String = name.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    refs.insert(name);
+                }
+            }
+        }
+        edges.entry(module.clone()).or_default().extend(refs.into_iter().filter(|r| *r != module));
+    }
+    let known: BTreeSet<String> = edges.keys().cloned().collect();
+    for targets in edges.values_mut() {
+        targets.retain(|t| known.contains(t));
+    }
+    // Two modules are in one circle when each reaches the other.
+    let reach = |from: &String| {
+        let (mut seen, mut todo) = (BTreeSet::new(), vec![from.clone()]);
+        while let Some(m) = todo.pop() {
+            for t in &edges[&m] {
+                if seen.insert(t.clone()) {
+                    todo.push(t.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&String, BTreeSet<String>> = known.iter().map(|m| (m, reach(m))).collect();
+    let mut circles: BTreeSet<Vec<String>> = BTreeSet::new();
+    for m in &known {
+        let circle: Vec<String> =
+            known.iter().filter(|o| *o == m || (reached[m].contains(*o) && reached[*o].contains(m))).cloned().collect();
+        if circle.len() > 1 {
+            circles.insert(circle);
+        }
+    }
+    circles.into_iter().collect()
+}
+
+/// Imports inside a crate point down its layers, except the circles
+/// ARCHITECTURE.md lists as still open: a new circle (or a module joining
+/// one) fails, and a circle broken must leave the list.
+#[test]
+fn import_circles_are_the_listed_ones() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let mut listed: Vec<(String, Vec<String>)> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("- circle `"))
+        .map(|l| {
+            let (krate, modules) = l.split_once("`: ").expect("- circle `crate`: a, b");
+            (krate.to_owned(), modules.split(", ").map(str::to_owned).collect())
+        })
+        .collect();
+    listed.sort();
+    let members: toml::Table = std::fs::read_to_string(root.join("Cargo.toml")).unwrap().parse().unwrap();
+    let mut found = Vec::new();
+    for folder in members["workspace"]["members"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()) {
+        let manifest: toml::Table =
+            std::fs::read_to_string(root.join(folder).join("Cargo.toml")).unwrap().parse().unwrap();
+        let name = manifest["package"]["name"].as_str().unwrap().to_owned();
+        for circle in import_circles(&root.join(folder).join("src")) {
+            found.push((name.clone(), circle));
+        }
+    }
+    found.sort();
+    assert_eq!(found, listed, "import circles found (left) and listed in ARCHITECTURE.md (right)");
+}
+
+/// The circle finder sees a circle through `crate::` and `super::` paths and
+/// grouped imports, and none through a comment.
+#[test]
+fn the_circle_finder_sees_paths_groups_and_not_comments() {
+    let dir = temp_dir("circles");
+    let src = dir.as_path();
+    std::fs::create_dir_all(src.join("game")).unwrap();
+    std::fs::write(src.join("lib.rs"), "mod a;\nmod b;\nmod c;\nmod game;\n").unwrap();
+    std::fs::write(src.join("a.rs"), "use crate::{b::One, c};\n").unwrap();
+    std::fs::write(src.join("b.rs"), "pub fn f() { super::game::g() }\n").unwrap();
+    std::fs::write(src.join("c.rs"), "// crate::a is only named here\n").unwrap();
+    std::fs::write(src.join("game").join("mod.rs"), "mod step;\n").unwrap();
+    std::fs::write(src.join("game").join("step.rs"), "use super::super::a::X;\n").unwrap();
+    assert_eq!(import_circles(src), vec![vec!["a".to_owned(), "b".to_owned(), "game".to_owned()]]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -11,12 +11,12 @@ use engine_script::{KeyedMemo, Shards, remember_keyed};
 use std::collections::HashMap;
 
 use engine_script::results::as_int_in;
-use engine_script::{EffectSpec, HookSpec, Limits, ScriptHost};
+use engine_script::{EffectSpec, HookSpec, Limits, ScriptHost, Shape};
 use rhai::{Array, Dynamic, Map};
 
 use crate::error::{GameError, LoadError};
 use crate::files::Source;
-use crate::ruleset::{MAX_PLAYERS, MAX_TYPES};
+use crate::limits::{MAX_PLAYERS, MAX_TYPES};
 
 /// Most collectors: the players and, with two, the neutral collector.
 pub const MAX_COLLECTORS: usize = MAX_PLAYERS + 1;
@@ -426,6 +426,56 @@ pub fn ctx_of(hook: usize) -> &'static [&'static str] {
     }
 }
 
+/// What `ctx.table` holds, for `check` (maps keyed by data, like a
+/// collector's `counts` by type or the rules, are not checked).
+pub const TABLE_SHAPE: &[Shape] = &[
+    Shape { key: "seats", of: COLLECTOR_SHAPE },
+    Shape { key: "neutral", of: COLLECTOR_SHAPE },
+    Shape::leaf("money_display"),
+    Shape { key: "building_display", of: DISPLAYED_SHAPE },
+    Shape::leaf("deck"),
+    Shape::leaf("building_deck"),
+    Shape::leaf("discard"),
+    Shape::leaf("scored"),
+    Shape { key: "scored_at", of: &[Shape::leaf("name"), Shape::leaf("turn")] },
+    Shape::leaf("turn"),
+    Shape::leaf("to_move"),
+    Shape::leaf("start_player"),
+    Shape::leaf("types"),
+    Shape::leaf("currencies"),
+    Shape::leaf("rules"),
+];
+
+/// A collector in `ctx.table.seats` (and the neutral one).
+pub const COLLECTOR_SHAPE: &[Shape] = &[
+    Shape::leaf("seat"),
+    Shape { key: "buildings", of: OWNED_SHAPE },
+    Shape::leaf("counts"),
+    Shape::leaf("money"),
+    Shape { key: "hand", of: &[Shape::leaf("id"), Shape::leaf("currency"), Shape::leaf("value")] },
+    Shape::leaf("score"),
+];
+
+/// A building a collector owns.
+pub const OWNED_SHAPE: &[Shape] = &[
+    Shape::leaf("type"),
+    Shape::leaf("id"),
+    Shape::leaf("price"),
+    Shape::leaf("bought"),
+    Shape::leaf("exact"),
+    Shape::leaf("nth"),
+];
+
+/// A building on the display.
+pub const DISPLAYED_SHAPE: &[Shape] =
+    &[Shape::leaf("type"), Shape::leaf("id"), Shape::leaf("price"), Shape::leaf("slot"), Shape::leaf("currency")];
+
+/// Every key of `map` is one `shape` names (debug builds: the shape `check`
+/// reads cannot drift from the maps scripts get).
+pub(crate) fn debug_shaped(map: &Map, shape: &[Shape]) {
+    debug_assert!(map.keys().all(|k| shape.iter().any(|s| s.key == k.as_str())), "{:?}", map.keys());
+}
+
 /// `ctx.table`'s index in [`CTX_MORE`]: the whole table is built only for a hook that may read it.
 pub const CTX_TABLE: usize = 14;
 /// `ctx.event`'s index in [`CTX_MORE`].
@@ -666,6 +716,7 @@ impl Hooks {
         host.set_owner_noun("script");
         host.set_map_keys(MAP_KEYS);
         host.set_effects(EFFECTS);
+        host.set_shapes(&[("table", TABLE_SHAPE)]);
         host.set_hook_members((0..HOOKS.len()).map(|h| Some(ctx_of(h))).collect());
         let mut errors = host.add_owner("scoring", Some(score));
         errors.extend(host.add_owner("neutral collector", Some(neutral)));

@@ -12,6 +12,7 @@ pub mod files;
 pub mod game;
 pub mod hooks;
 mod interface;
+mod limits;
 pub use engine_play::rng;
 pub mod ruleset;
 pub mod saved;

@@ -24,12 +24,7 @@ use crate::hooks::Hooks;
 
 /// The ruleset used when none is named.
 pub const DEFAULT_RULESET: &str = "alhambra";
-/// Most seats any ruleset may allow.
-pub const MAX_PLAYERS: usize = 8;
-/// Most currencies (a player's sums per currency are a fixed array).
-pub const MAX_CURRENCIES: usize = 8;
-/// Most building types (a collector's counts per type are a fixed array).
-pub const MAX_TYPES: usize = 8;
+pub use crate::limits::{MAX_CURRENCIES, MAX_PLAYERS, MAX_TYPES};
 
 rules! {
     /// Fewest players.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use engine_play::sim::GameRecord;
 
-use crate::one::{Length, length, win_share};
+use crate::games::{Length, length, win_share};
 use crate::stats::{Diff, MIN_RATE_EFFECT, Mean, Quartiles, Rate, control};
 
 /// How often the stronger of two bots finished ahead of the weaker when both sat at one table.

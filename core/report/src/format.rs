@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use crate::feel::{Feel, Skill};
-use crate::one::{Length, Report};
+use crate::games::Length;
+use crate::one::Report;
 use crate::stats::{Diff, Rate};
 
 /// "<game> balance report", or "Balance report" for records that name no game.

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::feel::{Feel, Skill};
 use crate::format::{IMPACT_NOTE, NOTE, describe, feel_lines, feel_title, histogram_columns, length_line, title};
+use crate::markup::esc;
 use crate::one::{PlayerStats, Report};
 use crate::stats::Rate;
 use crate::svg::{Bar, BarRow, SignedRow, diff_chart, hbar_chart, signed_chart, vbar_chart};
@@ -16,21 +17,6 @@ use crate::two::{Comparison, PlayerDiff};
 
 /// The head of the types' table: what a row counts.
 const TYPES_HEAD: &str = "<h2>Building types</h2>\n<p>Each row counts every card of a type: built is holding one got in round 1 or later.</p>\n";
-/// Escapes text for HTML content and attribute values.
-pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 const CSS: &str = "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;max-width:1000px;margin:2em auto;padding:0 1em}\
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}\

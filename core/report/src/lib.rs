@@ -32,7 +32,9 @@
 
 mod feel;
 mod format;
+mod games;
 mod html;
+mod markup;
 mod one;
 mod records;
 mod stats;
@@ -42,8 +44,9 @@ mod text;
 mod two;
 
 pub use feel::{CardImpact, Feel, Lead, Margin, Matchup, Skill, lead_changes};
+pub use games::Length;
 pub use html::{render_comparison_html, render_html};
-pub use one::{BuildingStats, Length, PlayerStats, Report, Run, RunSummary, SummaryAcc, report, summary};
+pub use one::{BuildingStats, PlayerStats, Report, Run, RunSummary, SummaryAcc, report, summary};
 pub use records::{
     MAX_RECORD_PLAYERS, MAX_RECORD_ROUNDS, RECORD_SCORES, RecordCheck, ReportError, Shard, ShardReader, merge,
     merge_with, parse_json_lines, validate,

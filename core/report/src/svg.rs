@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::format::{diff_ci, num, pct, pct_ci};
-use crate::html::esc;
+use crate::markup::esc;
 use crate::stats::{Diff, Rate};
 use crate::two::Comparison;
 

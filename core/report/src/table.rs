@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::feel::{CardImpact, Matchup};
 use crate::format::{diff_ci, num, num_ci, pct, pct_ci, pval, star};
-use crate::html::esc;
+use crate::markup::esc;
 use crate::one::{BuildingStats, PlayerStats};
 use crate::stats::Diff;
 use crate::two::{BuildingDiff, Comparison, PlayerDiff};

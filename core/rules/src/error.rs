@@ -5,8 +5,6 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::files::Source;
-
 /// A position in a file, 1-based.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pos {
@@ -72,12 +70,12 @@ pub struct LoadError {
 
 impl LoadError {
     /// An error at a position in a file (no source line shown).
-    pub fn at(file: &Source, pos: Pos, message: impl Into<String>) -> Self {
+    pub fn at(file: &dyn fmt::Display, pos: Pos, message: impl Into<String>) -> Self {
         LoadError { file: file.to_string(), pos, message: message.into(), help: None, snippet: None }
     }
 
     /// An error about the bytes `span` of `text`, the contents of `file`.
-    pub fn spanned(file: &Source, text: &Arc<str>, span: Range<usize>, message: impl Into<String>) -> Self {
+    pub fn spanned(file: &dyn fmt::Display, text: &Arc<str>, span: Range<usize>, message: impl Into<String>) -> Self {
         let start = floor_char_boundary(text, span.start);
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
         let pos = Pos { line: line_of(text, start), col: text[line_start..start].chars().count() + 1 };
@@ -92,7 +90,7 @@ impl LoadError {
     }
 
     /// An error at a line and column of `text` (script positions), shown with a caret.
-    pub fn at_pos(file: &Source, text: &Arc<str>, pos: Pos, message: impl Into<String>) -> Self {
+    pub fn at_pos(file: &dyn fmt::Display, text: &Arc<str>, pos: Pos, message: impl Into<String>) -> Self {
         match pos.offset_in(text) {
             Some(o) => {
                 let end = text[o..].find(char::is_whitespace).map_or(text.len(), |e| o + e.max(1));
@@ -103,14 +101,14 @@ impl LoadError {
     }
 
     /// A file that could not be read.
-    pub fn missing(file: &Source, why: &str) -> Self {
+    pub fn missing(file: &dyn fmt::Display, why: &str) -> Self {
         LoadError::at(file, Pos::default(), format!("cannot read file: {why}"))
             .help("check the path; paths inside a TOML file are relative to that file")
     }
 
     /// A TOML syntax or shape error, at the span toml reports, with a
     /// "did you mean" when a key or variant name is mistyped.
-    pub fn toml(file: &Source, text: &Arc<str>, err: &toml::de::Error) -> Self {
+    pub fn toml(file: &dyn fmt::Display, text: &Arc<str>, err: &toml::de::Error) -> Self {
         let mut message = err.message().trim().to_owned();
         let hint = did_you_mean_in(&message);
         // With a suggestion, the full list of expected names is noise.
@@ -401,6 +399,7 @@ impl From<ScriptError> for LoadError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::Source;
 
     #[test]
     fn a_long_line_is_shown_as_a_window_around_the_column() {

@@ -174,7 +174,7 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
     // `spend b` is one's own good; `spend b@s` the good on seat s's b.
     let spend = |w: &str| -> Result<Action, String> {
         let Some((b, seat)) = w.split_once('@') else { return Ok(Action::Spend(card(w)?)) };
-        let seat = seat.parse::<u8>().ok().filter(|&s| usize::from(s) < crate::ruleset::MAX_PLAYERS as usize);
+        let seat = seat.parse::<u8>().ok().filter(|&s| usize::from(s) < crate::limits::MAX_PLAYERS as usize);
         let seat = seat.ok_or_else(|| format!("`{w}`: after `@` write the seat whose good it is, a number from 0"))?;
         Ok(Action::SpendOf(card(b)?, seat))
     };

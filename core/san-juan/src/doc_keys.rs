@@ -127,7 +127,7 @@ pub fn code_keys() -> Vec<(&'static str, String)> {
     add(SCRIPTING_MD, &HOOKS.iter().map(|h| h.name).collect::<Vec<_>>());
     add(SCRIPTING_MD, SCALARS);
     add(SCRIPTING_MD, RETURN_KEYS);
-    for (name, params, _) in crate::effects::EFFECTS {
+    for (name, params, _) in crate::vocabulary::EFFECTS {
         add(SCRIPTING_MD, &[name]);
         add(SCRIPTING_MD, params);
     }

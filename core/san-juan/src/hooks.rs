@@ -13,7 +13,7 @@ pub use engine_script::results::{as_bool, as_int, as_int_in, as_map, map_int_in,
 use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use crate::cards::{CardIdx, CardTable};
-use crate::script::{HookSpec, ScriptHost, fast::Registrar};
+use crate::script::{HookSpec, ScriptHost, Shape, fast::Registrar};
 
 /// Hook ids; the index into [`HOOKS`].
 #[allow(missing_docs)]
@@ -742,9 +742,27 @@ pub static LISTED: &[&str] = &["buildings", "others", "built_by_anyone", "buildi
 static ONLY_IN: &[(&str, &[Hook])] = &[
     ("action", &[Hook::Legal, Hook::Allowed, Hook::Action]),
     ("args", &[Hook::Allowed, Hook::Action]),
+    ("target_from", &[Hook::BuildCost, Hook::OtherBuildCost]),
     ("paying", &[Hook::CardValue]),
     ("covered_by", &[Hook::Score]),
-    ("target_from", &[Hook::BuildCost, Hook::OtherBuildCost]),
+    // The building being built (or paid for) and the one it covers: only where a build is priced or heard.
+    ("target", BUILD_HOOKS),
+    ("over", BUILD_HOOKS),
+    // An answer and the tag its question carried: only `on_choice` hears one.
+    ("choice", &[Hook::Choice]),
+    ("tag", &[Hook::Choice]),
+];
+
+/// The hooks given `ctx.target` and `ctx.over`: a building priced, paid for or built.
+const BUILD_HOOKS: &[Hook] = &[
+    Hook::BuildCost,
+    Hook::OtherBuildCost,
+    Hook::CoveredCost,
+    Hook::Payment,
+    Hook::CardValue,
+    Hook::Build,
+    Hook::OtherBuild,
+    Hook::AnyBuild,
 ];
 
 /// Per hook, in [`Hook`] order, the `ctx` members it is given (for `check`).
@@ -1263,6 +1281,7 @@ impl ScriptCtx {
                         m.insert("reserve".into(), Dynamic::from_array(self.cards(&p.reserve)));
                         m.insert("counters".into(), Dynamic::from_map(counters));
                         m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
+                        debug_shaped(&m, SEAT_SHAPE);
                         Dynamic::from_map(m)
                     })
                     .collect();
@@ -1311,6 +1330,7 @@ impl ScriptCtx {
         m.insert("built".into(), int(i64::from(s.built)));
         m.insert("covered".into(), Dynamic::from_array(self.cards(&s.covered)));
         m.insert("working".into(), Dynamic::from_bool(s.working));
+        debug_shaped(&m, BUILDING_SHAPE);
         m
     }
 
@@ -1522,6 +1542,51 @@ const TABLE_KEYS: &[&str] = &[
     "rules",
     "tile",
 ];
+
+/// What `ctx.table` holds, for `check` ([`TABLE_KEYS`] with what each holds;
+/// maps keyed by data, like a seat's counters or the rules, are not checked).
+pub const TABLE_SHAPE: &[Shape] = &[
+    Shape { key: "players", of: SEAT_SHAPE },
+    Shape::leaf("deck"),
+    Shape::leaf("discard"),
+    Shape::leaf("round"),
+    Shape::leaf("governor"),
+    Shape::leaf("phase"),
+    Shape::leaf("chooser"),
+    Shape::leaf("chosen_this_round"),
+    Shape::leaf("earlier_rounds"),
+    Shape::leaf("rules"),
+    Shape::leaf("tile"),
+];
+
+/// A seat in `ctx.table.players`.
+const SEAT_SHAPE: &[Shape] = &[
+    Shape::leaf("seat"),
+    Shape::leaf("hand"),
+    Shape::leaf("goods"),
+    Shape { key: "buildings", of: BUILDING_SHAPE },
+    Shape::leaf("reserve"),
+    Shape::leaf("counters"),
+    Shape::leaf("roles_chosen"),
+];
+
+/// A building in a seat's `buildings`.
+const BUILDING_SHAPE: &[Shape] = &[
+    Shape::leaf("card"),
+    Shape::leaf("good"),
+    Shape::leaf("under"),
+    Shape::leaf("counter"),
+    Shape::leaf("built"),
+    Shape::leaf("covered"),
+    Shape::leaf("working"),
+];
+
+/// Every key of `map` is one `shape` names (debug builds: the shape `check`
+/// reads cannot drift from the maps scripts get).
+fn debug_shaped(map: &Map, shape: &[Shape]) {
+    debug_assert!(map.keys().all(|k| shape.iter().any(|s| s.key == k.as_str())), "{:?}", map.keys());
+    debug_assert_eq!(map.len(), shape.len());
+}
 
 /// The range of each integer key a hook's map may hold; a key means the same in every hook.
 pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[

@@ -18,6 +18,7 @@ pub mod hooks;
 #[cfg(test)]
 mod house;
 mod interface;
+mod limits;
 mod payment;
 pub use engine_play::rng;
 mod roles;
@@ -31,6 +32,7 @@ pub mod terminal;
 pub mod value;
 pub use engine_play::turns;
 pub mod view;
+pub mod vocabulary;
 
 pub use actions::{Action, Role};
 pub use error::{GameError, LoadError, LoadErrors, ScriptError};

@@ -69,8 +69,7 @@ rules! {
     setup_variant_draws: Vec<usize> => Some((0, 50)),
 }
 
-/// The most players a ruleset may allow: a sanity bound, far above San Juan's 4.
-pub const MAX_PLAYERS: i64 = 12;
+pub use crate::limits::MAX_PLAYERS;
 
 impl Rules {
     /// Roles chosen per round with `players` players.
@@ -607,12 +606,13 @@ fn validate(
     }
 
     let mut scripts = ScriptHost::new(HOOKS, hooks::SCALARS, hooks::CTX_MORE, Limits::default(), hooks::register);
-    scripts.set_map_keys(crate::effects::map_keys());
+    scripts.set_map_keys(crate::vocabulary::map_keys());
     scripts.set_keyed_members(hooks::KEYED);
     scripts.set_list_members(hooks::LISTED);
     scripts.set_hook_members(hooks::hook_members());
-    scripts.set_effects(crate::effects::effect_specs());
+    scripts.set_effects(crate::vocabulary::effect_specs());
     scripts.set_events(crate::hooks::event_key_hints(), crate::hooks::event_keys_by_hook());
+    scripts.set_shapes(&[("table", crate::hooks::TABLE_SHAPE)]);
     for (c, def) in table.cards.iter().enumerate() {
         errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
         // An action's hooks belong to an action's script: a card's would never be called.

@@ -628,20 +628,30 @@ impl Frame {
     /// `indexed`) a local of the body; a `break` ends it, a `return` leaves it.
     fn for_each(&mut self, items: impl Iterator<Item = Dynamic>, indexed: bool, body: &Block) -> Option<Flow> {
         for (i, item) in items.enumerate() {
-            let depth = self.locals.len();
-            self.locals.push(item);
-            if indexed {
-                self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
-            }
-            let flow = self.lap(body);
-            self.locals.truncate(depth);
-            match flow? {
-                Flow::Value(_) | Flow::Continue => {}
-                Flow::Break => break,
-                ret @ Flow::Return(_) => return Some(ret),
+            if let Some(end) = self.for_lap(item, i, indexed, body)? {
+                return Some(end);
             }
         }
         Some(Flow::Value(Dynamic::UNIT))
+    }
+
+    /// One item of a `for`: the item (and its index, when `indexed`) locals
+    /// of one lap of `body`. `Some(None)`: on to the next item;
+    /// `Some(Some(flow))`: the loop ends with `flow` (a `break`, a `return`).
+    #[inline(always)]
+    fn for_lap(&mut self, item: Dynamic, i: usize, indexed: bool, body: &Block) -> Option<Option<Flow>> {
+        let depth = self.locals.len();
+        self.locals.push(item);
+        if indexed {
+            self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
+        }
+        let flow = self.lap(body);
+        self.locals.truncate(depth);
+        Some(match flow? {
+            Flow::Value(_) | Flow::Continue => None,
+            Flow::Break => Some(Flow::Value(Dynamic::UNIT)),
+            ret @ Flow::Return(_) => Some(ret),
+        })
     }
 
     /// `for` over a value: a range (one the optimizer made a constant, `0..4`,
@@ -668,17 +678,8 @@ impl Frame {
         let len = self.locals[slot].as_array_ref().ok()?.len();
         for i in 0..len {
             let item = self.locals[slot].as_array_ref().ok()?.get(i)?.clone();
-            let depth = self.locals.len();
-            self.locals.push(item);
-            if indexed {
-                self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
-            }
-            let flow = self.lap(body);
-            self.locals.truncate(depth);
-            match flow? {
-                Flow::Value(_) | Flow::Continue => {}
-                Flow::Break => break,
-                ret @ Flow::Return(_) => return Some(ret),
+            if let Some(end) = self.for_lap(item, i, indexed, body)? {
+                return Some(end);
             }
         }
         Some(Flow::Value(Dynamic::UNIT))

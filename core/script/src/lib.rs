@@ -57,6 +57,24 @@ pub fn too_many_effects(n: usize) -> String {
     )
 }
 
+/// What a map a script reads holds: a key, and the keys of what it holds
+/// (of each element, for a list of maps; none: not checked further, as for a
+/// map whose keys are data, like the counters' names).
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// The key.
+    pub key: &'static str,
+    /// The keys of its value (or of each element of it).
+    pub of: &'static [Shape],
+}
+
+impl Shape {
+    /// A key whose value is not checked further.
+    pub const fn leaf(key: &'static str) -> Shape {
+        Shape { key, of: &[] }
+    }
+}
+
 /// A hook the core raises: its function name, arity and what it means.
 #[derive(Clone, Copy, Debug)]
 pub struct HookSpec {
@@ -181,6 +199,9 @@ pub struct ScriptHost {
     /// Each hook that hears an event, with the keys its `ctx.event` holds; a
     /// hook not listed hears none (`ctx.event` is `()`). Empty: not checked.
     event_keys: &'static [(&'static str, &'static [&'static str])],
+    /// The keys of maps a `ctx` member holds (`ctx.table`), for `check`:
+    /// each member with its shape. Empty: not checked.
+    shapes: &'static [(&'static str, &'static [Shape])],
     /// Per hook, the `ctx` members it is given (`None`: every member); a
     /// member read in a hook that is not given it is always `()` there, so
     /// `check` refuses it. Empty: not checked.
@@ -294,6 +315,7 @@ impl ScriptHost {
             event_hints: &[],
             hook_members: Vec::new(),
             event_keys: &[],
+            shapes: &[],
             profile: std::sync::OnceLock::new(),
             natives,
             fast: vec![Vec::new(); hooks.len()],
@@ -401,6 +423,12 @@ impl ScriptHost {
     ) {
         self.event_hints = hints;
         self.event_keys = by_hook;
+    }
+
+    /// What the maps of `ctx` members hold (`ctx.table`'s keys, a seat's keys
+    /// in `ctx.table.players[s]`…), so that `check` refuses a key no map has.
+    pub fn set_shapes(&mut self, shapes: &'static [(&'static str, &'static [Shape])]) {
+        self.shapes = shapes;
     }
 
     /// Times every script call into `profile` while it is on (the host is shared:
@@ -577,6 +605,9 @@ impl ScriptHost {
         if !self.event_keys.is_empty() {
             errors.extend(self.check_event_keys(source, text, ast, name));
         }
+        for &(member, shape) in self.shapes {
+            errors.extend(self.check_shape(source, text, ast, name, member, shape));
+        }
         if self.map_keys.is_empty() {
             return errors;
         }
@@ -654,6 +685,45 @@ impl ScriptHost {
                 keys.join(", "),
                 self.docs
             )));
+        }
+        errors
+    }
+
+    /// Each key read through `ctx.<member>` (`ctx.table.players[0].hand`)
+    /// against the map shapes it passes: a key none holds is refused where it
+    /// is written, with the keys that map has.
+    fn check_shape(
+        &self,
+        source: &Source,
+        text: &std::sync::Arc<str>,
+        ast: &AST,
+        name: &str,
+        member: &str,
+        shape: &'static [Shape],
+    ) -> Vec<LoadError> {
+        let mut errors = Vec::new();
+        for (root, held, path) in shaped_uses(ast, name, member, shape) {
+            let (mut shapes, mut read) = (held, root);
+            for (key, at, indexed) in path {
+                if shapes.is_empty() {
+                    break;
+                }
+                let Some(found) = shapes.iter().find(|s| s.key == key) else {
+                    let keys: Vec<&str> = shapes.iter().map(|s| s.key).collect();
+                    let near = closest(&key, keys.iter().copied())
+                        .map(|c| format!("did you mean `{c}`? "))
+                        .unwrap_or_default();
+                    let message = format!("`{read}` has no `{key}`");
+                    errors.push(LoadError::at_pos(source, text, at, message).help(format!(
+                        "{near}`{read}` holds: {} ({})",
+                        keys.join(", "),
+                        self.docs
+                    )));
+                    break;
+                };
+                read = format!("{read}.{key}{}", if indexed { "[…]" } else { "" });
+                shapes = found.of;
+            }
         }
         errors
     }
@@ -1075,6 +1145,15 @@ fn member_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
 /// The keys function `name` reads from its parameter's `event` (`ctx.event.goods` →
 /// `goods`), with where.
 fn event_key_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
+    let first = |chain: Vec<(String, Pos, bool)>| chain.into_iter().next().map(|(key, at, _)| (key, at));
+    chain_uses(ast, name, "event").into_iter().filter_map(first).collect()
+}
+
+/// The keys read through `ctx.<member>` in hook `name`'s body: per chain
+/// (`ctx.table.players[0].hand`), each key after the member with where it is
+/// written and whether a list index follows it. A chain stops at anything
+/// that is not a key (a method call, an index that is not a key's).
+fn chain_uses(ast: &AST, name: &str, member: &str) -> Vec<Vec<(String, Pos, bool)>> {
     use rhai::{ASTNode, Expr};
     let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
     let mut out = Vec::new();
@@ -1085,18 +1164,151 @@ fn event_key_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
         if let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.last()
             && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str())
             && let Expr::Dot(inner, ..) = &bin.rhs
-            && matches!(&inner.lhs, Expr::Property(p, _) if p.2 == "event")
+            && matches!(&inner.lhs, Expr::Property(p, _) if p.2 == member)
         {
-            let member = match &inner.rhs {
-                Expr::Property(p, at) => Some((p.2.to_string(), *at)),
-                Expr::Dot(next, ..) | Expr::Index(next, ..) => match &next.lhs {
-                    Expr::Property(p, at) => Some((p.2.to_string(), *at)),
+            let mut chain = Vec::new();
+            chain_keys(&inner.rhs, &mut chain);
+            out.push(chain);
+        }
+        true
+    });
+    out
+}
+
+/// The keys of a chain from `e` on (`.a[i].b` after its root), each with
+/// where it is written and whether a list index follows it; the chain stops
+/// at anything that is not a key (a method call).
+fn chain_keys(e: &rhai::Expr, out: &mut Vec<(String, Pos, bool)>) {
+    use rhai::Expr;
+    match e {
+        Expr::Property(p, at) => out.push((p.2.to_string(), pos(*at), false)),
+        Expr::Dot(bin, ..) => {
+            if let Expr::Property(p, at) = &bin.lhs {
+                out.push((p.2.to_string(), pos(*at), false));
+                chain_keys(&bin.rhs, out);
+            }
+        }
+        // `k[i]…`: the index is the first link of what follows it (`Dot { lhs: i, rhs: … }`),
+        // unless the chain ends at the index (`BREAK`: then `rhs` is the index alone, `ctx.seat`).
+        Expr::Index(bin, flags, ..) => {
+            if let Expr::Property(p, at) = &bin.lhs {
+                out.push((p.2.to_string(), pos(*at), true));
+                if let Expr::Dot(next, ..) = &bin.rhs
+                    && !flags.contains(rhai::ASTFlags::BREAK)
+                {
+                    chain_keys(&next.rhs, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A chain of keys read from a root: `ctx.table`, or a variable holding a
+/// part of it; the shape the root holds, and the keys after it.
+type Shaped = (String, &'static [Shape], Vec<(String, Pos, bool)>);
+
+/// The chains read through `ctx.<member>` in hook `name`'s body, and through
+/// the variables bound once to a part of it (`let p = ctx.table.players[0];`,
+/// `for b in p.buildings`) and never assigned: what each root holds by
+/// `shape`. A variable bound twice, or written to, is not followed.
+fn shaped_uses(ast: &AST, name: &str, member: &str, shape: &'static [Shape]) -> Vec<Shaped> {
+    use rhai::{ASTNode, Expr, Stmt};
+    use std::collections::HashMap;
+    let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
+    let inside = |path: &[ASTNode]| path.first().is_some_and(|n| (start..=end).contains(&key(n.position())));
+    // Every binding in the body, and the names written to.
+    let mut binds: Vec<(String, Expr)> = Vec::new();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    let mut written: Vec<String> = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !inside(path) {
+            return true;
+        }
+        let bound = match path.last() {
+            Some(ASTNode::Stmt(Stmt::Var(v, ..))) => Some((v.0.name.to_string(), v.1.clone())),
+            Some(ASTNode::Stmt(Stmt::For(f, ..))) => Some((f.0.name.to_string(), f.2.expr.clone())),
+            Some(ASTNode::Stmt(Stmt::Assignment(a))) => {
+                let mut target = &a.1.lhs;
+                while let Expr::Dot(bin, ..) | Expr::Index(bin, ..) = target {
+                    target = &bin.lhs;
+                }
+                if let Expr::Variable(x, ..) = target {
+                    written.push(x.1.to_string());
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some((var, expr)) = bound {
+            *counts.entry(var.clone()).or_default() += 1;
+            binds.push((var, expr));
+        }
+        true
+    });
+    // The shape a chain from a known root reaches: `None` when a key is unknown or not followed.
+    let reach = |from: &'static [Shape], keys: &[(String, Pos, bool)]| {
+        keys.iter().try_fold(from, |shapes, (k, ..)| shapes.iter().find(|s| s.key == *k).map(|s| s.of))
+    };
+    let mut roots: HashMap<String, &'static [Shape]> = HashMap::new();
+    // The root and the keys after it of an expression: `ctx.<member>…` or `<known variable>…`.
+    let rooted = |e: &Expr, roots: &HashMap<String, &'static [Shape]>| -> Option<(&'static [Shape], Vec<_>)> {
+        let mut keys = Vec::new();
+        match e {
+            Expr::Variable(x, ..) => Some((*roots.get(x.1.as_str())?, keys)),
+            Expr::Dot(bin, ..) | Expr::Index(bin, ..) => match &bin.lhs {
+                Expr::Variable(x, ..) if x.1 == param.as_str() => match &bin.rhs {
+                    Expr::Dot(inner, ..) if matches!(&inner.lhs, Expr::Property(p, _) if p.2 == member) => {
+                        chain_keys(&inner.rhs, &mut keys);
+                        Some((shape, keys))
+                    }
+                    Expr::Property(p, _) if p.2 == member => Some((shape, keys)),
                     _ => None,
                 },
+                Expr::Variable(x, ..) => {
+                    let root = *roots.get(x.1.as_str())?;
+                    match e {
+                        Expr::Dot(..) => chain_keys(&bin.rhs, &mut keys),
+                        Expr::Index(_, flags, ..) if !flags.contains(rhai::ASTFlags::BREAK) => {
+                            if let Expr::Dot(next, ..) = &bin.rhs {
+                                chain_keys(&next.rhs, &mut keys);
+                            }
+                        }
+                        _ => {}
+                    }
+                    Some((root, keys))
+                }
                 _ => None,
-            };
-            if let Some((m, at)) = member {
-                out.push((m, pos(at)));
+            },
+            _ => None,
+        }
+    };
+    // Bindings resolve in the order written; a later one may build on an earlier one.
+    for (var, expr) in &binds {
+        if counts[var] > 1 || written.contains(var) || *var == param {
+            continue;
+        }
+        if let Some((root, keys)) = rooted(expr, &roots)
+            && let Some(held) = reach(root, &keys)
+            && !held.is_empty()
+        {
+            roots.insert(var.clone(), held);
+        }
+    }
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !inside(path) {
+            return true;
+        }
+        if let Some(ASTNode::Expr(e @ (Expr::Dot(bin, ..) | Expr::Index(bin, ..)))) = path.last()
+            && let Expr::Variable(x, ..) = &bin.lhs
+        {
+            let root = if x.1 == param.as_str() { format!("{param}.{member}") } else { x.1.to_string() };
+            // `ctx.<member>` alone (`let t = ctx.table;`) reads no key.
+            if let Some((held, keys)) = rooted(e, &roots)
+                && !keys.is_empty()
+            {
+                out.push((root, held, keys));
             }
         }
         true

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use engine_play::value::{Schedule, ValueModel};
 use engine_rules::chain::check_ruleset_id;
 use engine_rules::doc::TomlDoc;
 use engine_rules::{LoadErrors, Source};
@@ -123,14 +122,6 @@ impl Ruleset {
     pub fn deck(&self) -> Vec<u8> {
         let r = &self.rules;
         (r.low..=r.high).flat_map(|v| std::iter::repeat_n(v as u8, r.copies as usize)).collect()
-    }
-
-    /// Learns the balance bot's model by self-play (seeded by the fingerprint).
-    pub fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
-        // Small: the game is simple, and learning must take well under a second.
-        let schedule = Schedule { games: 300, rounds: 2, ..Schedule::default() };
-        let players = (self.rules.min_players..=self.rules.max_players).collect();
-        engine_game::models::learn::<crate::game::Game>(self, players, schedule)
     }
 }
 

@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::actions::Action;
 use crate::ruleset::{BuildingIdx, Money, Ruleset};
-use crate::score::Score;
+use engine_game::score::Score;
 
 mod accessors;
 mod asks;

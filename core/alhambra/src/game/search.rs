@@ -47,7 +47,7 @@ impl crate::turns::TurnGame for Game {
         }
         let scores = &self.earned[..self.players.len()];
         let totals: Vec<i32> = scores.iter().map(|s| s.total).collect();
-        let winners = crate::score::winners_of(scores);
+        let winners = engine_game::score::winners_of(scores);
         Some(engine_play::turns::shaped_rewards(&totals, &winners, 20.0))
     }
 }

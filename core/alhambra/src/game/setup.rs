@@ -10,7 +10,7 @@ use super::{Decision, Draw, Game, Player, n_cards};
 use crate::error::GameError;
 use crate::rng;
 use crate::ruleset::{BuildingIdx, Money, Ruleset};
-use crate::score::Score;
+use engine_game::score::Score;
 
 impl Game {
     /// A new game: setup per the ruleset and the seed.

@@ -301,6 +301,43 @@ fn a_ctx_member_the_hook_is_not_given_is_refused_where_read() {
     }
 }
 
+/// A key `ctx.table` (or a map in it) does not hold is refused by `check`
+/// where it is read, with the nearest key; every key it holds loads, through
+/// seats, the neutral collector, the display and the scorings done.
+#[test]
+fn a_table_key_no_map_holds_is_refused_where_read() {
+    let tower = "[[building]]\nid = \"tower\"\nscript = \"t.rhai\"\n";
+    let good = "fn on_bought(ctx) {\n    let t = ctx.table;\n    let n = ctx.table.seats[ctx.seat].buildings[0].bought + ctx.table.neutral.buildings.len()\n        + ctx.table.building_display[0].slot + ctx.table.seats[0].hand.len() + ctx.table.scored_at.len()\n        + ctx.table.seats[1].counts.len() + ctx.table.rules.len();\n    ()\n}\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", good)]);
+    assert!(load(&root, "cards/p.toml").is_ok());
+    for (script, wrong, near) in [
+        ("fn on_bought(ctx) { let n = ctx.table.seat.len(); () }\n", "`ctx.table` has no `seat`", "seats"),
+        (
+            "fn on_bought(ctx) { let n = ctx.table.seats[0].building; () }\n",
+            "`ctx.table.seats[…]` has no `building`",
+            "buildings",
+        ),
+        (
+            "fn on_bought(ctx) { let n = ctx.table.neutral.buildings[0].prise; () }\n",
+            "`ctx.table.neutral.buildings[…]` has no `prise`",
+            "price",
+        ),
+    ] {
+        let root = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", script)]);
+        let err = load(&root, "cards/p.toml").unwrap_err();
+        assert!(
+            err.contains(wrong) && err.contains("t.rhai:1:") && err.contains(&format!("did you mean `{near}`")),
+            "{err}"
+        );
+    }
+    // Through a loop's variable and a `let`'s.
+    let looped = "fn on_bought(ctx) {\n    for s in ctx.table.seats { for b in s.buildings { let p = b.prise; } }\n    let d = ctx.table.building_display;\n    let x = d[0].slott;\n    ()\n}\n";
+    let root = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", looped)]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("`b` has no `prise`") && err.contains("t.rhai:2:"), "{err}");
+    assert!(err.contains("`d` has no `slott`") && err.contains("t.rhai:4:"), "{err}");
+}
+
 /// A patch of an existing type gives only the keys it changes: a script alone
 /// keeps the name, prices and column; prices alone keep the script, read
 /// relative to the file that named it.

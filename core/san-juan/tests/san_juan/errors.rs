@@ -595,15 +595,17 @@ fn a_literal_map_answer_is_read_in_place_as_a_computed_one_is_read() {
     }
 }
 
+/// What `check` says of a house rule whose smithy runs the script `text` (`s.rhai`).
+fn smithy_errors(text: &str) -> String {
+    house_rule_errors("[cards.smithy]\nscript = \"s.rhai\"\n", &[("s.rhai", text)])
+}
+
 /// The payment and price hooks are known to `check`: a misspelt result key, a
 /// member a hook is never given (`ctx.paying` outside `on_card_value`,
 /// `ctx.covered_by` outside `on_score`), each refused where it is written.
 #[test]
 fn check_knows_the_payment_hooks_their_keys_and_members() {
-    let script = |text: &str| {
-        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
-        house_rule_errors(body, &[("s.rhai", text)])
-    };
+    let script = smithy_errors;
     assert_eq!(script("fn on_payment(ctx) { #{ min_goods: 2, goods_as_cards: 1, refuse: \"no\" } }\n"), "");
     assert_eq!(script("fn on_card_value(ctx) { if ctx.paying.cost > 3 { 2 } else { 1 } }\n"), "");
     assert_eq!(script("fn on_sale_price(ctx) { ctx.table.tile.coffee }\n"), "");
@@ -617,13 +619,76 @@ fn check_knows_the_payment_hooks_their_keys_and_members() {
     assert!(err.contains("on_card_value"), "{err}");
 }
 
+/// `ctx.target` and `ctx.over` are given only where a building is priced,
+/// paid for or built; `ctx.choice` and `ctx.tag` only in `on_choice`.
+/// Elsewhere they are always `()`: `check` refuses the read where it is
+/// written, and accepts every hook that is given them.
+#[test]
+fn check_knows_which_hooks_are_given_a_target_and_a_choice() {
+    let script = smithy_errors;
+    for hook in
+        ["on_build_cost", "on_other_build_cost", "on_covered_cost", "on_build", "on_other_build", "on_any_build"]
+    {
+        let text = format!("fn {hook}(ctx) {{ if ctx.over == () && ctx.target.cost > 3 {{ 1 }} else {{ 0 }} }}\n");
+        assert_eq!(script(&text), "", "{hook}");
+    }
+    assert_eq!(script("fn on_choice(ctx) { if ctx.choice == \"a\" && ctx.tag == 1 { 1 } else { 0 } }\n"), "");
+    for (text, member, hook) in [
+        ("fn on_produce(ctx) { if ctx.target == () { 1 } else { 0 } }\n", "target", "on_produce"),
+        ("fn on_score(ctx) { if ctx.over == () { 1 } else { 0 } }\n", "over", "on_score"),
+        ("fn on_build(ctx) { if ctx.tag == \"x\" { 1 } else { 0 } }\n", "tag", "on_build"),
+        ("fn on_sold(ctx) { if ctx.choice == \"sell\" { 1 } else { 0 } }\n", "choice", "on_sold"),
+    ] {
+        let err = script(text);
+        assert!(err.contains(&format!("`ctx.{member}` is `()` in `{hook}`")) && err.contains("s.rhai:1:"), "{err}");
+    }
+}
+
+/// A key `ctx.table` (or a seat or building in it) does not hold is refused
+/// by `check` where it is read, with the nearest key; every key it holds loads.
+#[test]
+fn check_knows_the_keys_of_the_table() {
+    let script = smithy_errors;
+    let good = "fn on_score(ctx) {\n    ctx.table.round + ctx.table.players[ctx.seat].hand\n        + ctx.table.players[0].buildings[0].card.cost + ctx.table.players[1].counters.len()\n}\n";
+    assert_eq!(script(good), "");
+    for (text, wrong, near) in [
+        ("fn on_score(ctx) { ctx.table.rounds }\n", "`ctx.table` has no `rounds`", "round"),
+        ("fn on_score(ctx) { ctx.table.players[0].hands }\n", "`ctx.table.players[…]` has no `hands`", "hand"),
+        (
+            "fn on_score(ctx) { if ctx.table.players[0].buildings[0].goods { 1 } else { 0 } }\n",
+            "`ctx.table.players[…].buildings[…]` has no `goods`",
+            "good",
+        ),
+    ] {
+        let err = script(text);
+        assert!(
+            err.contains(wrong) && err.contains("s.rhai:1:") && err.contains(&format!("did you mean `{near}`")),
+            "{err}"
+        );
+    }
+    // Through variables bound once to a part of the table (a loop's, a `let`'s); not through one bound twice.
+    let looped = "fn on_score(ctx) {\n    let n = 0;\n    for p in ctx.table.players {\n        for b in p.buildings { if b.goods { n += 1; } }\n    }\n    n\n}\n";
+    let err = script(looped);
+    assert!(
+        err.contains("`b` has no `goods`") && err.contains("s.rhai:4:") && err.contains("did you mean `good`"),
+        "{err}"
+    );
+    let me = "fn on_score(ctx) { let me = ctx.table.players[ctx.seat]; me.hnd }\n";
+    assert!(script(me).contains("`me` has no `hnd`"), "{}", script(me));
+    let twice = "fn on_score(ctx) { let p = 1; for p in ctx.table.players { p.hnd } 0 }\n";
+    assert_eq!(script(twice), "");
+    let written = "fn on_score(ctx) { let p = ctx.table.players[0]; p.extra = 1; p.extra }\n";
+    assert_eq!(script(written), "");
+    // An index that is itself a read of `ctx` ends the chain: `actor` is no key of a seat's.
+    let indexed =
+        "fn on_score(ctx) { let p = ctx.table.players[ctx.actor]; p.hand + ctx.table.players[ctx.actor].goods }\n";
+    assert_eq!(script(indexed), "");
+}
+
 /// `on_targeted` is known to `check`: its answer key and what its `ctx.event` holds.
 #[test]
 fn check_knows_on_targeted_its_answer_and_its_event() {
-    let script = |text: &str| {
-        let body = "[cards.smithy]\nscript = \"s.rhai\"\n";
-        house_rule_errors(body, &[("s.rhai", text)])
-    };
+    let script = smithy_errors;
     let ok = "fn on_targeted(ctx) {\n  let e = ctx.event;\n  if e.effect == \"discard\" && e.seat == ctx.seat && e.by != () { #{ cancel: true } } else { () }\n}\n";
     assert_eq!(script(ok), "");
     let err = script("fn on_targeted(ctx) { #{ cancle: true } }\n");
