@@ -822,6 +822,29 @@ pub static CTX_MORE: &[&str] = &[
     "args",
 ];
 
+/// Where a building to be built comes from (`ctx.target_from`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BuildFrom {
+    /// The builder's hand.
+    #[default]
+    Hand,
+    /// The public cards beside the roles.
+    Public,
+    /// The builder's reserve (an `on_build_options` `build_from`).
+    Reserve,
+}
+
+impl BuildFrom {
+    /// The zone's name, as `ctx.target_from` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildFrom::Hand => "hand",
+            BuildFrom::Public => "public",
+            BuildFrom::Reserve => "reserve",
+        }
+    }
+}
+
 /// A card as a script sees it: `card.id`, `card.kind`, `card.cost`, `card.vp`, `card.good`, `card.tags`.
 #[derive(Clone)]
 pub struct Card {
@@ -891,7 +914,7 @@ pub struct Ctx {
     /// The building on top of this one when it is covered (`on_score`).
     pub covered_by: Option<CardIdx>,
     /// Where the building being built comes from (`on_build_cost`, `on_other_build_cost`): `None` elsewhere.
-    pub target_from: Option<crate::game::BuildFrom>,
+    pub target_from: Option<BuildFrom>,
 }
 
 /// The `ctx` a script receives: the plain facts plus the lists (cards, cities,

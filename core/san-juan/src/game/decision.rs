@@ -17,28 +17,7 @@ pub enum DiscardReason {
     Building(CardIdx),
 }
 
-/// Where a building to be built comes from (`ctx.target_from`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BuildFrom {
-    /// The builder's hand.
-    #[default]
-    Hand,
-    /// The public cards beside the roles.
-    Public,
-    /// The builder's reserve (an `on_build_options` `build_from`).
-    Reserve,
-}
-
-impl BuildFrom {
-    /// The zone's name, as `ctx.target_from` says it.
-    pub fn name(self) -> &'static str {
-        match self {
-            BuildFrom::Hand => "hand",
-            BuildFrom::Public => "public",
-            BuildFrom::Reserve => "reserve",
-        }
-    }
-}
+pub use crate::hooks::BuildFrom;
 
 /// A building the player may build now, with its cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
