@@ -470,12 +470,6 @@ pub const OWNED_SHAPE: &[Shape] = &[
 pub const DISPLAYED_SHAPE: &[Shape] =
     &[Shape::leaf("type"), Shape::leaf("id"), Shape::leaf("price"), Shape::leaf("slot"), Shape::leaf("currency")];
 
-/// Every key of `map` is one `shape` names (debug builds: the shape `check`
-/// reads cannot drift from the maps scripts get).
-pub(crate) fn debug_shaped(map: &Map, shape: &[Shape]) {
-    debug_assert!(map.keys().all(|k| shape.iter().any(|s| s.key == k.as_str())), "{:?}", map.keys());
-}
-
 /// `ctx.table`'s index in [`CTX_MORE`]: the whole table is built only for a hook that may read it.
 pub const CTX_TABLE: usize = 14;
 /// `ctx.event`'s index in [`CTX_MORE`].

@@ -1304,7 +1304,7 @@ impl ScriptCtx {
                         m.insert("reserve".into(), Dynamic::from_array(self.cards(&p.reserve)));
                         m.insert("counters".into(), Dynamic::from_map(counters));
                         m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
-                        debug_shaped(&m, SEAT_SHAPE);
+                        Shape::debug_holds(SEAT_SHAPE, &m, true);
                         Dynamic::from_map(m)
                     })
                     .collect();
@@ -1353,7 +1353,7 @@ impl ScriptCtx {
         m.insert("built".into(), int(i64::from(s.built)));
         m.insert("covered".into(), Dynamic::from_array(self.cards(&s.covered)));
         m.insert("working".into(), Dynamic::from_bool(s.working));
-        debug_shaped(&m, BUILDING_SHAPE);
+        Shape::debug_holds(BUILDING_SHAPE, &m, true);
         m
     }
 
@@ -1603,13 +1603,6 @@ const BUILDING_SHAPE: &[Shape] = &[
     Shape::leaf("covered"),
     Shape::leaf("working"),
 ];
-
-/// Every key of `map` is one `shape` names (debug builds: the shape `check`
-/// reads cannot drift from the maps scripts get).
-fn debug_shaped(map: &Map, shape: &[Shape]) {
-    debug_assert!(map.keys().all(|k| shape.iter().any(|s| s.key == k.as_str())), "{:?}", map.keys());
-    debug_assert_eq!(map.len(), shape.len());
-}
 
 /// The range of each integer key a hook's map may hold; a key means the same in every hook.
 pub static MAP_KEY_RANGES: &[(&str, i64, i64)] = &[

@@ -73,6 +73,14 @@ impl Shape {
     pub const fn leaf(key: &'static str) -> Shape {
         Shape { key, of: &[] }
     }
+
+    /// In debug builds, that every key of `map` is one `shape` names (and,
+    /// when `exact`, that it holds all of them): the shape `check` reads
+    /// cannot drift from the maps a game gives its scripts.
+    pub fn debug_holds(shape: &[Shape], map: &rhai::Map, exact: bool) {
+        debug_assert!(map.keys().all(|k| shape.iter().any(|s| s.key == k.as_str())), "{:?}", map.keys());
+        debug_assert!(!exact || map.len() == shape.len(), "{:?}", map.keys());
+    }
 }
 
 /// A hook the core raises: its function name, arity and what it means.
@@ -1145,34 +1153,9 @@ fn member_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
 /// The keys function `name` reads from its parameter's `event` (`ctx.event.goods` →
 /// `goods`), with where.
 fn event_key_uses(ast: &AST, name: &str) -> Vec<(String, Pos)> {
-    let first = |chain: Vec<(String, Pos, bool)>| chain.into_iter().next().map(|(key, at, _)| (key, at));
-    chain_uses(ast, name, "event").into_iter().filter_map(first).collect()
-}
-
-/// The keys read through `ctx.<member>` in hook `name`'s body: per chain
-/// (`ctx.table.players[0].hand`), each key after the member with where it is
-/// written and whether a list index follows it. A chain stops at anything
-/// that is not a key (a method call, an index that is not a key's).
-fn chain_uses(ast: &AST, name: &str, member: &str) -> Vec<Vec<(String, Pos, bool)>> {
-    use rhai::{ASTNode, Expr};
-    let Some((start, end, param)) = body_span(ast, name) else { return Vec::new() };
-    let mut out = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
-            return true;
-        }
-        if let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.last()
-            && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str())
-            && let Expr::Dot(inner, ..) = &bin.rhs
-            && matches!(&inner.lhs, Expr::Property(p, _) if p.2 == member)
-        {
-            let mut chain = Vec::new();
-            chain_keys(&inner.rhs, &mut chain);
-            out.push(chain);
-        }
-        true
-    });
-    out
+    // No shape: only chains from `ctx.event` itself (a variable holding it is not followed).
+    let first = |(_, _, chain): Shaped| chain.into_iter().next().map(|(key, at, _)| (key, at));
+    shaped_uses(ast, name, "event", &[]).into_iter().filter_map(first).collect()
 }
 
 /// The keys of a chain from `e` on (`.a[i].b` after its root), each with

@@ -297,7 +297,7 @@ impl Game {
             };
             m.insert("hand".into(), hand);
             m.insert("score".into(), int(score));
-            crate::hooks::debug_shaped(&m, crate::hooks::COLLECTOR_SHAPE);
+            engine_script::Shape::debug_holds(crate::hooks::COLLECTOR_SHAPE, &m, true);
             Dynamic::from_map(m)
         };
         let seats: Array =
@@ -344,7 +344,7 @@ impl Game {
         m.insert("types".into(), Dynamic::from_array(rs.types.iter().map(|t| s(&t.id)).collect()));
         m.insert("currencies".into(), Dynamic::from_array(rs.currencies.iter().map(|c| s(&c.id)).collect()));
         m.insert("rules".into(), Dynamic::from_map((*rs.rules_map).clone()));
-        crate::hooks::debug_shaped(&m, crate::hooks::TABLE_SHAPE);
+        engine_script::Shape::debug_holds(crate::hooks::TABLE_SHAPE, &m, true);
         m
     }
 
