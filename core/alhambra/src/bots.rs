@@ -190,6 +190,11 @@ impl Bot<Game> for GreedyBot {
                 Action::Act(_) => Self::after(game, seat, *a) - Self::standing(game, seat),
                 _ => 0.0,
             }),
+            // Out of turn: an action of the ruleset's own if it gains something, else pass.
+            Decision::OutOfTurn { .. } => best_by(legal, |a| match *a {
+                Action::Act(_) => Self::after(game, seat, *a) - Self::standing(game, seat),
+                _ => 0.0,
+            }),
             // A script's question: the answer after which the seat stands best (points, then money).
             Decision::Choose { .. } | Decision::Discard { .. } => best_by(legal, |a| Self::after(game, seat, *a)),
         }

@@ -442,6 +442,8 @@ pub struct Ruleset {
     pub actions: Vec<ActionDef>,
     /// Scripts take part in working out legal answers (odd money or actions of its own): the slower path.
     pub scripted_legal: bool,
+    /// Some action is offered out of turn (`decision = "other_turn_end"`): a turn's end asks the others.
+    pub out_of_turn: bool,
 }
 
 /// An action of the ruleset's own, as play needs it.
@@ -457,6 +459,29 @@ pub struct ActionDef {
     pub args: Vec<ArgKind>,
     /// Whether the turn ends after it.
     pub ends_turn: bool,
+    /// The decision at which it is offered.
+    pub at: ActionAt,
+    /// How it is paid, when it buys the building in the slot its first argument names.
+    pub payment: Option<Payment>,
+}
+
+/// Where an action of the ruleset's own is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionAt {
+    /// As the seat's action in its turn.
+    Turn,
+    /// To each other seat, from the left, when a turn ends (before the
+    /// refill): out of turn, once per turn end, or `pass`.
+    OtherTurnEnd,
+}
+
+/// How an action that buys is paid: in the currency of the slot it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payment {
+    /// Exactly the price: only the cards that keep an exact payment possible are legal.
+    Exact,
+    /// The price or more, as a buy.
+    Price,
 }
 
 /// What an action's argument is, when the engine lists the candidates.
@@ -475,7 +500,9 @@ pub enum ArgKind {
 /// The argument kinds, as files write them.
 pub const ARG_KINDS: &[&str] = &["slot", "hand", "money_display", "building"];
 /// The decisions at which an action may be offered.
-pub const ACTION_DECISIONS: &[&str] = &["turn"];
+pub const ACTION_DECISIONS: &[&str] = &["turn", "other_turn_end"];
+/// How an action may be paid (`payment`).
+pub const PAYMENTS: &[&str] = &["exact", "price"];
 /// The notation's own verbs, which an action may not take.
 pub const BUILTIN_VERBS: &[&str] = &["take", "done", "buy", "pay", "keep", "donate", "pass", "choose", "discard"];
 
@@ -1149,10 +1176,23 @@ fn check_actions(t: &Tables, errors: &mut Vec<LoadError>) {
         } else if list[..i].iter().any(|o| o.id == a.id) {
             errors.push(doc.error(&format!("action.{i}.id"), format!("two actions have the id `{}`", a.id)));
         }
-        if let Err((key, message)) =
-            engine_rules::actions::check(a, &list[..i], ACTION_DECISIONS, ARG_KINDS, BUILTIN_VERBS)
-        {
+        let game = engine_rules::actions::Vocabulary {
+            decisions: ACTION_DECISIONS,
+            arg_kinds: ARG_KINDS,
+            builtin: BUILTIN_VERBS,
+            payments: PAYMENTS,
+        };
+        if let Err((key, message)) = engine_rules::actions::check(a, &list[..i], &game) {
             errors.push(doc.error(&format!("action.{i}.{key}"), message));
+        } else if a.decision == "other_turn_end" && a.ends_turn.is_some() {
+            let message = "an action out of turn ends no turn of the actor's: leave `ends_turn` out (the next seat is asked after it)";
+            errors.push(doc.error(&format!("action.{i}.ends_turn"), message));
+        } else if a.payment.is_some() && a.args.first().is_some_and(|k| k != "slot") {
+            let message = format!(
+                "an action with `payment` buys the building in the display slot its first argument names: `args = [\"slot\"]`, not `{}`",
+                a.args[0]
+            );
+            errors.push(doc.error(&format!("action.{i}.args"), message));
         }
     }
 }
@@ -1340,6 +1380,8 @@ fn build(
             verb: a.words(),
             args: a.args.iter().map(|k| ArgKind::of(k).expect("checked")).collect(),
             ends_turn: a.ends_turn.unwrap_or(true),
+            at: if a.decision == "other_turn_end" { ActionAt::OtherTurnEnd } else { ActionAt::Turn },
+            payment: a.payment.as_deref().map(|p| if p == "exact" { Payment::Exact } else { Payment::Price }),
         });
     }
     let kinds = money_kinds(money, &money_cards, two.money_copies);
@@ -1392,6 +1434,7 @@ fn build(
         script_texts,
         words: Default::default(),
         scripted_legal: odd_money || !actions.is_empty(),
+        out_of_turn: actions.iter().any(|a| a.at == ActionAt::OtherTurnEnd),
         actions,
     })
 }

@@ -26,6 +26,10 @@ pub struct ActionEntry {
     /// Whether the turn ends after it (true when not given); false: the seat acts again, once per turn.
     #[serde(default)]
     pub ends_turn: Option<bool>,
+    /// How it is paid, when it buys what its first argument names (a game
+    /// names its rules: `exact`, exactly the price; `price`, the price or more).
+    #[serde(default)]
+    pub payment: Option<String>,
     /// Its script (`legal`, `allowed`, `on_action`), relative to this file.
     pub script: String,
 }
@@ -37,16 +41,26 @@ impl ActionEntry {
     }
 }
 
+/// What a game offers an action: the decisions it may be offered at, its
+/// argument kinds, the notation's own verbs (which an action may not take)
+/// and the payment rules an action may buy with.
+#[derive(Clone, Copy, Debug)]
+pub struct Vocabulary<'a> {
+    /// Decisions (`turn`, `other_turn_end`).
+    pub decisions: &'a [&'a str],
+    /// Argument kinds (`slot`, `hand`).
+    pub arg_kinds: &'a [&'a str],
+    /// The notation's own verbs.
+    pub builtin: &'a [&'a str],
+    /// Payment rules (`exact`); none: an action of this game cannot buy.
+    pub payments: &'a [&'a str],
+}
+
 /// What is wrong with an entry, as (key, message): a verb of letters and
-/// `_` that collides with no built-in verb or other action, a decision and
-/// argument kinds the game has.
-pub fn check(
-    entry: &ActionEntry,
-    others: &[ActionEntry],
-    decisions: &[&str],
-    arg_kinds: &[&str],
-    builtin: &[&str],
-) -> Result<(), (&'static str, String)> {
+/// `_` that collides with no built-in verb or other action, a decision,
+/// argument kinds and a payment rule the game has.
+pub fn check(entry: &ActionEntry, others: &[ActionEntry], game: &Vocabulary) -> Result<(), (&'static str, String)> {
+    let Vocabulary { decisions, arg_kinds, builtin, payments } = *game;
     let words = entry.words();
     let word_ok = |w: &String| (1..=20).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
     if words.is_empty() || words.len() > 3 || !words.iter().all(word_ok) {
@@ -84,7 +98,15 @@ pub fn check(
     if let Some(a) = entry.args.iter().find(|a| !arg_kinds.contains(&a.as_str())) {
         return Err(("args", format!("`{a}` is not an argument kind; kinds: {}", arg_kinds.join(", "))));
     }
-    Ok(())
+    match &entry.payment {
+        Some(p) if payments.is_empty() => {
+            Err(("payment", format!("`payment = \"{p}\"`: an action of this game buys nothing; leave `payment` out")))
+        }
+        Some(p) if !payments.contains(&p.as_str()) => {
+            Err(("payment", format!("`payment = \"{p}\"`: an action is paid by one of: {}", payments.join(", "))))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The action whose verb starts `words` (the longest such verb), with how many words it takes.
@@ -109,14 +131,16 @@ mod tests {
             decision: "turn".into(),
             args: vec![],
             ends_turn: None,
+            payment: None,
             script: "a.rhai".into(),
         }
     }
 
     #[test]
     fn a_verb_is_refused_where_it_would_be_read_as_another() {
-        let builtin = ["take", "buy"];
-        let ok = |e: &ActionEntry, others: &[ActionEntry]| check(e, others, &["turn"], &["slot"], &builtin);
+        let game =
+            Vocabulary { decisions: &["turn"], arg_kinds: &["slot"], builtin: &["take", "buy"], payments: &["exact"] };
+        let ok = |e: &ActionEntry, others: &[ActionEntry]| check(e, others, &game);
         assert!(ok(&entry("sell", "sell"), &[]).is_ok());
         assert!(ok(&entry("buy2", "buy reserved"), &[]).is_ok(), "two words may start with a built-in verb");
         assert_eq!(ok(&entry("t", "take"), &[]).unwrap_err().0, "verb");
@@ -128,6 +152,16 @@ mod tests {
         e.decision = "turn".into();
         e.args = vec!["slot".into(), "moon".into()];
         assert!(ok(&e, &[]).unwrap_err().1.contains("`moon` is not an argument kind"));
+        e.args = vec!["slot".into()];
+        e.payment = Some("exact".into());
+        assert!(ok(&e, &[]).is_ok());
+        e.payment = Some("cheap".into());
+        assert_eq!(
+            ok(&e, &[]).unwrap_err(),
+            ("payment", "`payment = \"cheap\"`: an action is paid by one of: exact".into())
+        );
+        let unpaid = Vocabulary { payments: &[], ..game };
+        assert!(check(&e, &[], &unpaid).unwrap_err().1.contains("buys nothing"));
     }
 
     #[test]

@@ -548,4 +548,45 @@ fn an_action_is_refused_where_it_would_not_work() {
     assert!(err.contains("action a may not define `on_price`") && err.contains("a.rhai:1:"), "{err}");
     let root = tree(&[("cards/p.toml", &format!("{HEAD}{}", action("sell back", "turn", "\"building\""))), script]);
     assert!(load(&root, "cards/p.toml").is_ok(), "two words, a building argument: loads");
+    // Out of turn and purchases: a payment rule the game lacks, a turn to end
+    // out of turn, a purchase whose first argument is no slot.
+    for (extra, args, key, says) in [
+        ("payment = \"cheap\"\n", "\"slot\"", "action.0.payment", "an action is paid by one of: exact, price"),
+        ("ends_turn = false\n", "", "action.0.ends_turn", "leave `ends_turn` out"),
+        ("payment = \"exact\"\n", "\"hand\"", "action.0.args", "`args = [\"slot\"]`, not `hand`"),
+    ] {
+        let text = action("favour", "other_turn_end", args).replace("script =", &format!("{extra}script ="));
+        let root = tree(&[("cards/p.toml", &format!("{HEAD}{text}")), script]);
+        let err = load(&root, "cards/p.toml").unwrap_err();
+        assert!(err.contains(says) && err.contains("p.toml:"), "{key}: {err}");
+    }
+}
+
+/// An action with `payment` whose script lists something other than a
+/// display slot as its first argument stops the game with the script named,
+/// rather than buying nothing or guessing.
+#[test]
+fn a_purchase_by_an_action_needs_a_slot() {
+    let text = "[[action]]\nid = \"favour\"\nverb = \"favour\"\ndecision = \"other_turn_end\"\npayment = \"exact\"\nscript = \"a.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{text}")),
+        ("cards/a.rhai", "fn legal(ctx) { [\"garden\"] }\nfn on_action(ctx) { () }\n"),
+    ]);
+    use alhambra::turns::TurnGame;
+    let rs = load(&root, "cards/p.toml").unwrap();
+    let mut game = alhambra::Game::new(rs, 3, 1).unwrap();
+    let take = game.legal().iter().copied().find(|a| matches!(a, alhambra::actions::Action::Take(_))).unwrap();
+    let mut err = None;
+    for _ in 0..6 {
+        let a = game.legal().first().copied().unwrap_or(take);
+        match game.apply(a) {
+            Ok(_) => {}
+            Err(e) => {
+                err = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let err = err.expect("the first turn's end asks the script, which fails");
+    assert!(err.contains("first argument is a display slot") && err.contains("a.rhai"), "{err}");
 }
