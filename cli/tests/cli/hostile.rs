@@ -205,10 +205,12 @@ fn mutate_script_lines(text: &str, snippets: &[&str], rng: &mut Rng) -> String {
     lines.join("\n") + "\n"
 }
 
-/// An Alhambra ruleset whose one new type runs `s.rhai` (bought often: it is cheap).
+/// An Alhambra ruleset whose one new type runs `s.rhai` (bought often: it is cheap), with a
+/// bonus card of it (counted with it while a probe is held, moved about by the scripts).
 const AL_PROBE_RULESET: &str = "id = \"probe\"\nname = \"Probe\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n\
                                 [[building]]\nid = \"probe\"\nname = \"Probe\"\nprices = [1, 2, 3]\n\
                                 points = { A = [1], B = [2, 1], C = [3, 2, 1] }\nscript = \"s.rhai\"\n\
+                                [[building]]\nid = \"probe_bonus\"\nname = \"Probe bonus\"\nprices = [1, 2]\ncounts_as = \"probe\"\n\
                                 [scripts]\nrules = \"s.rhai\"\n\
                                 [[action]]\nid = \"poke\"\nverb = \"poke\"\ndecision = \"turn\"\nargs = [\"hand\", \"slot\"]\n\
                                 script = \"a.rhai\"\n\

@@ -145,6 +145,7 @@ const MOVES_AND_CHOICES: &[&str] = &[
     "treasury",
     "sell_back",
     "vizier",
+    "bonus_card",
     "../../snapshots/alhambra/rules/out_of_turn.toml",
     "money_changer",
     "../../snapshots/alhambra/rules/actions.toml",

@@ -590,3 +590,28 @@ fn a_purchase_by_an_action_needs_a_slot() {
     let err = err.expect("the first turn's end asks the script, which fails");
     assert!(err.contains("first argument is a display slot") && err.contains("a.rhai"), "{err}");
 }
+
+/// `counts_as`: a bonus card counts as a type with a column of its own; it
+/// names one that exists, not itself nor another bonus, and gives no points.
+#[test]
+fn a_bonus_card_is_refused_where_it_would_not_count() {
+    let bonus = |counts_as: &str, extra: &str| {
+        format!(
+            "{HEAD}[[building]]\nid = \"bonus\"\nname = \"Bonus\"\nprices = [4]\ncounts_as = \"{counts_as}\"\n{extra}\
+             [[building]]\nid = \"bonus_two\"\nname = \"Bonus two\"\nprices = [4]\ncounts_as = \"bonus\"\n"
+        )
+    };
+    for (text, says) in [
+        (bonus("gardn", ""), "unknown building type `gardn`"),
+        (bonus("bonus", ""), "`bonus` may not count as `bonus`"),
+        (bonus("garden", "points = { A = [1], B = [2, 1], C = [3, 2, 1] }\n"), "it has no column of its own"),
+    ] {
+        let root = tree(&[("cards/p.toml", &text)]);
+        let err = load(&root, "cards/p.toml").unwrap_err();
+        assert!(err.contains(says) && err.contains("p.toml:"), "{says}: {err}");
+    }
+    // A bonus of a bonus is refused too, where the second one is written.
+    let root = tree(&[("cards/p.toml", &bonus("garden", ""))]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("`bonus_two` may not count as `bonus`") && err.contains("p.toml:"), "{err}");
+}
