@@ -268,13 +268,21 @@ fn mutate_sj_rules(text: &str, rng: &mut Rng) -> String {
     mutate_script_lines(text, &snippets, rng)
 }
 
-/// An Alhambra ruleset whose one new type runs `s.rhai` (bought often: it is cheap).
+/// An Alhambra ruleset whose one new type runs `s.rhai` (bought often: it is cheap), with a
+/// bonus card of it (counted with it while a probe is held, moved about by the scripts).
 const AL_PROBE_RULESET: &str = "id = \"probe\"\nname = \"Probe\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n\
                                 [[building]]\nid = \"probe\"\nname = \"Probe\"\nprices = [1, 2, 3]\n\
                                 points = { A = [1], B = [2, 1], C = [3, 2, 1] }\nscript = \"s.rhai\"\n\
+                                [[building]]\nid = \"probe_bonus\"\nname = \"Probe bonus\"\nprices = [1, 2]\ncounts_as = \"probe\"\n\
                                 [scripts]\nrules = \"s.rhai\"\n\
                                 [[action]]\nid = \"poke\"\nverb = \"poke\"\ndecision = \"turn\"\nargs = [\"hand\", \"slot\"]\n\
-                                script = \"a.rhai\"\n";
+                                script = \"a.rhai\"\n\
+                                [[action]]\nid = \"grab\"\nverb = \"grab\"\ndecision = \"other_turn_end\"\n\
+                                payment = \"exact\"\nscript = \"g.rhai\"\n";
+
+/// The out-of-turn purchase's script: every slot, once per game.
+const AL_PROBE_GRAB: &str = "fn legal(ctx) { if ctx.player_counter(\"g\") > 0 { [] } else { [1, 2, 3, 4] } }\n\
+fn on_action(ctx) { #{ player_counter: \"g\", add: 1 } }\n";
 
 /// An action's script: its arguments filtered, a move and a choice.
 const AL_PROBE_ACTION: &str = "fn allowed(ctx) { ctx.args[1] > 1 }\n\
@@ -292,6 +300,10 @@ fn mutate_al_action(text: &str, rng: &mut Rng) -> String {
         "fn legal(ctx) { let o = []; for i in 0..5000 { o.push(`w${i}`); } o }",
         "fn legal(ctx) { [ctx.table] }",
         "fn allowed(ctx) { 3 }",
+        // A purchase's slot that is none (`grab` buys what its first argument names).
+        "fn legal(ctx) { [0, 99, -1] }",
+        "fn legal(ctx) { [\"x\", [1, 1]] }",
+        "fn legal(ctx) { [1, 2, 3, 4] }",
         "fn allowed(ctx) { ctx.args[5].value }",
         "fn on_action(ctx) { #{ move: ctx.args[0], from: \"hand\", to: \"alhambra\" } }",
         "fn on_action(ctx) { #{ move: \"money\", from: \"money_display\", to: \"money_display\", in_place_of: 5 } }",
@@ -719,6 +731,8 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             write("s.rhai", &script);
             let action = (0..times).fold(AL_PROBE_ACTION.to_owned(), |t, _| mutate_al_action(&t, rng));
             write("a.rhai", &action);
+            let grab = (0..times).fold(AL_PROBE_GRAB.to_owned(), |t, _| mutate_al_action(&t, rng));
+            write("g.rhai", &grab);
             plain(&["check", "r.toml", "--games", "2"])
         }
         "file: script" => {

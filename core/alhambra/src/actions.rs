@@ -182,6 +182,21 @@ pub fn may_be_offered(text: &str, rs: &Ruleset) -> bool {
     }
 }
 
+/// The money cards after a purchase's `pay`, and its `keep` or `donate` last.
+fn payment_tail(words: &[&str], rs: &Ruleset, usage: &str) -> Result<Vec<Action>, String> {
+    let mut out = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            "keep" | "donate" if i + 1 == words.len() => {
+                out.push(if *w == "keep" { Action::Keep } else { Action::Donate })
+            }
+            "keep" | "donate" | "pay" => return Err(format!("unexpected `{w}`; write `{usage}`")),
+            _ => out.push(Action::Pay(rs.lookup_money(w)?)),
+        }
+    }
+    Ok(out)
+}
+
 /// Reads a line of action text.
 pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -190,7 +205,10 @@ pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
     };
     if let Some((def, used)) = engine_rules::actions::match_verb(&words, rs.actions.iter().map(|a| a.verb.as_slice())) {
         let verb = rs.actions[def].verb.join(" ");
-        let args = &words[used..];
+        // An action that buys may be followed by its payment, as a buy is: `vizier 3 pay ducat4`.
+        let buys = rs.actions[def].payment.is_some();
+        let end = words[used..].iter().position(|w| buys && *w == "pay").map_or(words.len(), |i| used + i);
+        let args = &words[used..end];
         if args.len() > 2 {
             return Err(format!("`{verb}` takes at most two arguments"));
         }
@@ -198,7 +216,11 @@ pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
         let w = rs.words.find(&joined).ok_or_else(|| {
             format!("`{joined}` is not what `{verb}` takes now; write `{verb}` and one of the answers listed")
         })?;
-        return Ok(Line { actions: vec![Action::Act(Act { def: def as u8, args: WordId::of(w) })], stop: false });
+        let mut actions = vec![Action::Act(Act { def: def as u8, args: WordId::of(w) })];
+        if end < words.len() {
+            actions.extend(payment_tail(&words[end + 1..], rs, &format!("{verb} <slot> pay <money>… [keep|donate]"))?);
+        }
+        return Ok(Line { actions, stop: false });
     }
     let money = |w: &str| rs.lookup_money(w);
     let mut actions = Vec::new();
@@ -245,16 +267,11 @@ pub fn parse_line(text: &str, rs: &Ruleset) -> Result<Line, String> {
                 format!("`{slot}` is not a display slot; slots are numbered 1 to {slots}, left to right")
             })?;
             actions.push(Action::Buy((n - 1) as u8));
-            let mut paying = false;
-            for (i, w) in tail.iter().enumerate() {
-                match *w {
-                    "pay" if !paying => paying = true,
-                    "keep" | "donate" if i + 1 == tail.len() => {
-                        actions.push(if *w == "keep" { Action::Keep } else { Action::Donate })
-                    }
-                    _ if paying => actions.push(Action::Pay(money(w)?)),
-                    _ => return Err(format!("unexpected `{w}`; write `buy <slot> pay <money>… [keep|donate]`")),
-                }
+            let usage = "buy <slot> pay <money>… [keep|donate]";
+            match tail {
+                [] => {}
+                ["pay", cards @ ..] | cards @ ["keep" | "donate"] => actions.extend(payment_tail(cards, rs, usage)?),
+                [w, ..] => return Err(format!("unexpected `{w}`; write `{usage}`")),
             }
         }
         _ if rs.actions.is_empty() => return Err(format!("unknown action `{verb}`; {USAGE}")),

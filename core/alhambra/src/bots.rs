@@ -28,6 +28,9 @@ impl GreedyBot {
         let done = game.scored().len();
         let last = rs.scorings.len() - 1;
         let tables: Vec<usize> = if done < last { vec![done, last] } else { vec![last] };
+        let who = if to_neutral { counts.len() - 1 } else { seat };
+        // A bonus card raises the type it counts as, or nothing yet.
+        let Some(t) = rs.counted_type(t as u8, &counts[who]) else { return 0.0 };
         let value = |counts: &[[u8; MAX_TYPES]]| -> Vec<f64> {
             let mut out = vec![0.0; counts.len()];
             for &k in &tables {
@@ -39,7 +42,6 @@ impl GreedyBot {
             out
         };
         let before = value(&counts);
-        let who = if to_neutral { counts.len() - 1 } else { seat };
         counts[who][t] += 1;
         let after = value(&counts);
         let others: Vec<usize> = (0..counts.len()).filter(|&c| c != seat).collect();
@@ -187,6 +189,11 @@ impl Bot<Game> for GreedyBot {
                 Action::Take(m) => 0.8 * f64::from(Self::take_total(game, m, 0)),
                 Action::Buy(slot) => Self::buy_value(game, seat, slot),
                 // An action of the ruleset's own: what it gains, by the same measure as a script's question.
+                Action::Act(_) => Self::after(game, seat, *a) - Self::standing(game, seat),
+                _ => 0.0,
+            }),
+            // Out of turn: an action of the ruleset's own if it gains something, else pass.
+            Decision::OutOfTurn { .. } => best_by(legal, |a| match *a {
                 Action::Act(_) => Self::after(game, seat, *a) - Self::standing(game, seat),
                 _ => 0.0,
             }),

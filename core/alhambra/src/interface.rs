@@ -264,6 +264,13 @@ impl engine_game::Game for Game {
         Ok(Game::scores(self))
     }
 
+    /// The totals and winners read where the points are kept: a copy of every
+    /// seat's parts was most of a game's record (2k instructions).
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
+        let earned = self.earned_by_seats();
+        Ok((earned.iter().map(|s| s.total).collect(), engine_game::score::winners_of(earned)))
+    }
+
     /// Rounds played: a round is one turn of every player (the last one maybe cut short).
     fn rounds(&self) -> u32 {
         self.turns().div_ceil(self.num_players() as u32)

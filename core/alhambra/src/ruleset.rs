@@ -133,6 +133,10 @@ pub struct BuildingType {
     /// the type a collector owns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
+    /// The type whose count a card of this one adds to (a bonus card), while
+    /// its owner holds a building of that type; it has no column of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts_as: Option<String>,
 }
 
 /// A `[[building]]` entry as written: a new type gives `id`, `name` and
@@ -156,10 +160,15 @@ struct BuildingEntry {
     /// The type's script (relative to the file).
     #[serde(default)]
     script: Option<String>,
+    /// A bonus card: the type (`garden`) it counts as one building of at every
+    /// scoring and for every card, while its owner holds a building of that
+    /// type; no `points` (no column of its own).
+    #[serde(default)]
+    counts_as: Option<String>,
 }
 
 /// The keys of a `[[building]]` entry, for error messages.
-const BUILDING_KEYS: &str = "id, name, prices, points, script";
+const BUILDING_KEYS: &str = "id, name, prices, points, script, counts_as";
 
 /// One building card kind: a type at a price, with how many cards have it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -442,6 +451,12 @@ pub struct Ruleset {
     pub actions: Vec<ActionDef>,
     /// Scripts take part in working out legal answers (odd money or actions of its own): the slower path.
     pub scripted_legal: bool,
+    /// Some action is offered out of turn (`decision = "other_turn_end"`): a turn's end asks the others.
+    pub out_of_turn: bool,
+    /// Per type: the type a card of it counts as (a bonus card), if any.
+    pub counts_as: Vec<Option<u8>>,
+    /// Some type counts as another: a collector's counts are worked out from its buildings.
+    pub bonus_types: bool,
 }
 
 /// An action of the ruleset's own, as play needs it.
@@ -457,6 +472,29 @@ pub struct ActionDef {
     pub args: Vec<ArgKind>,
     /// Whether the turn ends after it.
     pub ends_turn: bool,
+    /// The decision at which it is offered.
+    pub at: ActionAt,
+    /// How it is paid, when it buys the building in the slot its first argument names.
+    pub payment: Option<Payment>,
+}
+
+/// Where an action of the ruleset's own is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionAt {
+    /// As the seat's action in its turn.
+    Turn,
+    /// To each other seat, from the left, when a turn ends (before the
+    /// refill): out of turn, once per turn end, or `pass`.
+    OtherTurnEnd,
+}
+
+/// How an action that buys is paid: in the currency of the slot it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payment {
+    /// Exactly the price: only the cards that keep an exact payment possible are legal.
+    Exact,
+    /// The price or more, as a buy.
+    Price,
 }
 
 /// What an action's argument is, when the engine lists the candidates.
@@ -475,7 +513,9 @@ pub enum ArgKind {
 /// The argument kinds, as files write them.
 pub const ARG_KINDS: &[&str] = &["slot", "hand", "money_display", "building"];
 /// The decisions at which an action may be offered.
-pub const ACTION_DECISIONS: &[&str] = &["turn"];
+pub const ACTION_DECISIONS: &[&str] = &["turn", "other_turn_end"];
+/// How an action may be paid (`payment`).
+pub const PAYMENTS: &[&str] = &["exact", "price"];
 /// The notation's own verbs, which an action may not take.
 pub const BUILTIN_VERBS: &[&str] = &["take", "done", "buy", "pay", "keep", "donate", "pass", "choose", "discard"];
 
@@ -646,6 +686,9 @@ impl<'a> Tables<'a> {
                     if b.points.is_some() {
                         t.points.clone_from(&b.points);
                     }
+                    if b.counts_as.is_some() {
+                        t.counts_as.clone_from(&b.counts_as);
+                    }
                     self.type_at[i] = (doc, j);
                     i
                 }
@@ -679,16 +722,28 @@ impl<'a> Tables<'a> {
                         prices: b.prices.clone().unwrap_or_else(|| vec![1]),
                         points: b.points.clone(),
                         script: b.script.clone(),
+                        counts_as: b.counts_as.clone(),
                     });
                     self.type_at.push((doc, j));
                     self.prices_at.push((doc, j));
                     self.script_at.push((doc, j));
-                    if !root && b.points.is_none() {
+                    // A bonus card's column is all 0 (filled below); it has no points of its own.
+                    if !root && b.points.is_none() && b.counts_as.is_none() {
                         new_without_points.push((j, self.types.len() - 1));
                     }
                     self.types.len() - 1
                 }
             };
+            if b.counts_as.is_some() && b.points.is_some() {
+                errors.push(
+                    doc.key_error(
+                        &format!("building.{j}.points"),
+                        format!("`{}` counts as another type: it has no column of its own", b.id),
+                    )
+                    .help("leave `points` out: a card of it adds 1 to the count of the type it counts as"),
+                );
+                continue;
+            }
             match (&b.points, root) {
                 (Some(_), true) => errors.push(
                     doc.key_error(
@@ -746,8 +801,9 @@ impl<'a> Tables<'a> {
                 reported = true;
             }
         }
-        // A missing column (reported above) counts 0, so the ranks are not reported again.
-        for s in self.scorings.iter_mut().filter(|_| reported) {
+        // A missing column (reported above, or a bonus card's) counts 0, so the ranks are not reported again.
+        let bonus = self.types.iter().any(|t| t.counts_as.is_some());
+        for s in self.scorings.iter_mut().filter(|_| reported || bonus) {
             for row in &mut s.ranks {
                 if row.len() < n {
                     row.resize(n, 0);
@@ -1044,6 +1100,28 @@ fn building_cards(tables: &Tables, errors: &mut Vec<LoadError>) -> Vec<BuildingD
         if types[..t].iter().any(|o| o.id == b.id) {
             err(doc, &format!("building.{j}.id"), format!("building type `{}` is listed twice", b.id));
         }
+        if let Some(target) = &b.counts_as {
+            match types.iter().position(|o| o.id == *target) {
+                Some(g) if g == t || types[g].counts_as.is_some() => err(
+                    doc,
+                    &format!("building.{j}.counts_as"),
+                    format!(
+                        "`{}` may not count as `{target}`: a bonus card counts as a type with a column of its own",
+                        b.id
+                    ),
+                ),
+                Some(_) => {}
+                None => {
+                    let ids: Vec<&str> =
+                        types.iter().filter(|o| o.counts_as.is_none()).map(|o| o.id.as_str()).collect();
+                    err(
+                        doc,
+                        &format!("building.{j}.counts_as"),
+                        format!("unknown building type `{target}`; types: {}", ids.join(", ")),
+                    );
+                }
+            }
+        }
         let (doc, j) = tables.prices_at[t];
         if b.prices.is_empty() {
             err(doc, &format!("building.{j}.prices"), "no prices: a type needs at least one card".into());
@@ -1149,10 +1227,24 @@ fn check_actions(t: &Tables, errors: &mut Vec<LoadError>) {
         } else if list[..i].iter().any(|o| o.id == a.id) {
             errors.push(doc.error(&format!("action.{i}.id"), format!("two actions have the id `{}`", a.id)));
         }
-        if let Err((key, message)) =
-            engine_rules::actions::check(a, &list[..i], ACTION_DECISIONS, ARG_KINDS, BUILTIN_VERBS)
-        {
+        let game = engine_rules::actions::Vocabulary {
+            decisions: ACTION_DECISIONS,
+            arg_kinds: ARG_KINDS,
+            builtin: BUILTIN_VERBS,
+            payments: PAYMENTS,
+            reads: &[],
+        };
+        if let Err((key, message)) = engine_rules::actions::check(a, &list[..i], &game) {
             errors.push(doc.error(&format!("action.{i}.{key}"), message));
+        } else if a.decision == "other_turn_end" && a.ends_turn.is_some() {
+            let message = "an action out of turn ends no turn of the actor's: leave `ends_turn` out (the next seat is asked after it)";
+            errors.push(doc.error(&format!("action.{i}.ends_turn"), message));
+        } else if a.payment.is_some() && a.args.first().is_some_and(|k| k != "slot") {
+            let message = format!(
+                "an action with `payment` buys the building in the display slot its first argument names: `args = [\"slot\"]`, not `{}`",
+                a.args[0]
+            );
+            errors.push(doc.error(&format!("action.{i}.args"), message));
         }
     }
 }
@@ -1285,6 +1377,11 @@ fn build(
         script_texts[0].clone(),
         script_texts[1].clone(),
     ];
+    // Bonus cards change the counts (a ruleset without keeps its fingerprint).
+    if types.iter().any(|t| t.counts_as.is_some()) {
+        let bonus: Vec<(&str, Option<&String>)> = types.iter().map(|t| (t.id.as_str(), t.counts_as.as_ref())).collect();
+        parts.push(format!("counts_as:{bonus:?}"));
+    }
     let mut script_texts = vec![
         ("scripts.score".to_owned(), script_texts[0].clone()),
         ("scripts.neutral".to_owned(), script_texts[1].clone()),
@@ -1340,6 +1437,8 @@ fn build(
             verb: a.words(),
             args: a.args.iter().map(|k| ArgKind::of(k).expect("checked")).collect(),
             ends_turn: a.ends_turn.unwrap_or(true),
+            at: if a.decision == "other_turn_end" { ActionAt::OtherTurnEnd } else { ActionAt::Turn },
+            payment: a.payment.as_deref().map(|p| if p == "exact" { Payment::Exact } else { Payment::Price }),
         });
     }
     let kinds = money_kinds(money, &money_cards, two.money_copies);
@@ -1392,11 +1491,33 @@ fn build(
         script_texts,
         words: Default::default(),
         scripted_legal: odd_money || !actions.is_empty(),
+        out_of_turn: actions.iter().any(|a| a.at == ActionAt::OtherTurnEnd),
+        counts_as: types
+            .iter()
+            .map(|t| t.counts_as.as_ref().and_then(|g| types.iter().position(|o| o.id == *g)).map(|g| g as u8))
+            .collect(),
+        bonus_types: types.iter().any(|t| t.counts_as.is_some()),
         actions,
     })
 }
 
 impl Ruleset {
+    /// The type whose count one more building of type `kind` raises for a
+    /// collector with `counts`: its own, or for a bonus card the type it
+    /// counts as while one is held (`None`: none, it counts for nothing yet).
+    #[inline]
+    pub fn counted_type(&self, kind: u8, counts: &[u8; MAX_TYPES]) -> Option<usize> {
+        let t = usize::from(kind);
+        if !self.bonus_types {
+            return Some(t);
+        }
+        match self.counts_as[t] {
+            Some(g) if counts[usize::from(g)] > 0 => Some(usize::from(g)),
+            Some(_) => None,
+            None => Some(t),
+        }
+    }
+
     /// Loads a built-in ruleset by id, or a ruleset file by path.
     pub fn load(spec: &str) -> Result<Arc<Ruleset>, LoadErrors> {
         Ruleset::load_source(resolve_spec(spec, None, &BUILTINS)?)

@@ -62,7 +62,12 @@ impl Game {
     /// The winning seats: most points; a tie shares the victory. The neutral
     /// collector cannot win.
     pub fn winners(&self) -> Vec<usize> {
-        winners_of(&self.scores())
+        winners_of(self.earned_by_seats())
+    }
+
+    /// The seats' points as kept (the neutral collector's left out), read in place.
+    pub(crate) fn earned_by_seats(&self) -> &[Score] {
+        &self.earned[..self.players.len()]
     }
 }
 

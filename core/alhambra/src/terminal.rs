@@ -53,7 +53,15 @@ pub fn state_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
         // A script's counters, when it keeps any: per type, then by name.
         let kept: Vec<String> = p.counters.iter().chain(&p.player_counters).map(|(k, n)| format!("{k} {n}")).collect();
         let kept = if kept.is_empty() { String::new() } else { format!("; counters {}", kept.join(", ")) };
-        out.push(format!("  seat {}: {}; {}; {hand}{kept}", p.head.seat, points(p.score.total), counts(&p.counts)));
+        // Bonus cards count in their type's number (or not at all): named, so that none goes unseen.
+        let rs = game.rules();
+        let bonus: Vec<&str> = (game.player(p.head.seat).buildings.iter())
+            .filter(|&&b| rs.counts_as[rs.building(b).kind as usize].is_some())
+            .map(|&b| rs.building(b).id.as_str())
+            .collect();
+        let bonus = if bonus.is_empty() { String::new() } else { format!(" (bonus cards {})", bonus.join(" ")) };
+        let (seat, score) = (p.head.seat, points(p.score.total));
+        out.push(format!("  seat {seat}: {score}; {}{bonus}; {hand}{kept}", counts(&p.counts)));
     }
     if let Some(n) = &v.neutral {
         out.push(format!("  {} (neutral): {}; {}", n.name, points(n.score.total), counts(&n.counts)));

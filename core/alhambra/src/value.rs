@@ -715,8 +715,11 @@ impl<'a, 'm> Judge<'a, 'm> {
         let game = self.frame.game;
         let mut next = *h;
         let Some(b) = game.building_display()[slot] else { return next };
-        let t = usize::from(game.rules().building(b).kind);
         let who = if to_neutral { game.num_players() } else { self.frame.seat };
+        let Some(t) = game.rules().counted_type(game.rules().building(b).kind, &h.counts[who]) else {
+            next.gone |= 1 << slot;
+            return next;
+        };
         next.counts[who][t] += 1;
         next.board += self.majority(&next.counts, t) - self.majority(&h.counts, t);
         next.gone |= 1 << slot;
@@ -727,8 +730,10 @@ impl<'a, 'm> Judge<'a, 'm> {
     fn gained(&self, h: &Hypo, slot: usize, to_neutral: bool) -> (f64, u32) {
         let game = self.frame.game;
         let Some(b) = game.building_display()[slot] else { return (h.board, h.gone) };
-        let t = usize::from(game.rules().building(b).kind);
         let who = if to_neutral { game.num_players() } else { self.frame.seat };
+        let Some(t) = game.rules().counted_type(game.rules().building(b).kind, &h.counts[who]) else {
+            return (h.board, h.gone | 1 << slot);
+        };
         let mut counts = h.counts;
         counts[who][t] += 1;
         (h.board + (self.majority(&counts, t) - self.majority(&h.counts, t)), h.gone | 1 << slot)

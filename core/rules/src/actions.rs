@@ -26,6 +26,10 @@ pub struct ActionEntry {
     /// Whether the turn ends after it (true when not given); false: the seat acts again, once per turn.
     #[serde(default)]
     pub ends_turn: Option<bool>,
+    /// How it is paid, when it buys what its first argument names (a game
+    /// names its rules: `exact`, exactly the price; `price`, the price or more).
+    #[serde(default)]
+    pub payment: Option<String>,
     /// Its script (`legal`, `allowed`, `on_action`), relative to this file.
     pub script: String,
     /// What each use of it uses up of the decision it is offered at (`sell`: one of the seller's sales).
@@ -43,29 +47,29 @@ impl ActionEntry {
     }
 }
 
-/// What is wrong with an entry, as (key, message): a verb of letters and
-/// `_` that collides with no built-in verb or other action, a decision and
-/// argument kinds the game has. The keys only some games read (`uses`,
-/// `owners_of`) are refused: a game that reads them calls [`check_with`].
-pub fn check(
-    entry: &ActionEntry,
-    others: &[ActionEntry],
-    decisions: &[&str],
-    arg_kinds: &[&str],
-    builtin: &[&str],
-) -> Result<(), (&'static str, String)> {
-    check_with(entry, others, decisions, arg_kinds, builtin, &[])
+/// What a game offers an action: the decisions it may be offered at, its
+/// argument kinds, the notation's own verbs (which an action may not take)
+/// and the payment rules an action may buy with.
+#[derive(Clone, Copy, Debug)]
+pub struct Vocabulary<'a> {
+    /// Decisions (`turn`, `other_turn_end`).
+    pub decisions: &'a [&'a str],
+    /// Argument kinds (`slot`, `hand`).
+    pub arg_kinds: &'a [&'a str],
+    /// The notation's own verbs.
+    pub builtin: &'a [&'a str],
+    /// Payment rules (`exact`); none: an action of this game cannot buy.
+    pub payments: &'a [&'a str],
+    /// The optional keys it reads (`uses`, `owners_of`); the others are refused.
+    pub reads: &'a [&'a str],
 }
 
-/// [`check`] for a game that reads the optional keys in `reads` (`uses`, `owners_of`).
-pub fn check_with(
-    entry: &ActionEntry,
-    others: &[ActionEntry],
-    decisions: &[&str],
-    arg_kinds: &[&str],
-    builtin: &[&str],
-    reads: &[&str],
-) -> Result<(), (&'static str, String)> {
+/// What is wrong with an entry, as (key, message): a verb of letters and
+/// `_` that collides with no built-in verb or other action, a decision,
+/// argument kinds and a payment rule the game has; the keys only some games
+/// read (`uses`, `owners_of`) only where the game reads them.
+pub fn check(entry: &ActionEntry, others: &[ActionEntry], game: &Vocabulary) -> Result<(), (&'static str, String)> {
+    let Vocabulary { decisions, arg_kinds, builtin, payments, reads } = *game;
     for (key, set) in [("uses", entry.uses.is_some()), ("owners_of", entry.owners_of.is_some())] {
         if set && !reads.contains(&key) {
             return Err((
@@ -113,7 +117,15 @@ pub fn check_with(
     if let Some(a) = entry.args.iter().find(|a| !arg_kinds.contains(&a.as_str())) {
         return Err(("args", format!("`{a}` is not an argument kind; kinds: {}", arg_kinds.join(", "))));
     }
-    Ok(())
+    match &entry.payment {
+        Some(p) if payments.is_empty() => {
+            Err(("payment", format!("`payment = \"{p}\"`: an action of this game buys nothing; leave `payment` out")))
+        }
+        Some(p) if !payments.contains(&p.as_str()) => {
+            Err(("payment", format!("`payment = \"{p}\"`: an action is paid by one of: {}", payments.join(", "))))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The action whose verb starts `words` (the longest such verb), with how many words it takes.
@@ -138,6 +150,7 @@ mod tests {
             decision: "turn".into(),
             args: vec![],
             ends_turn: None,
+            payment: None,
             script: "a.rhai".into(),
             uses: None,
             owners_of: None,
@@ -146,8 +159,14 @@ mod tests {
 
     #[test]
     fn a_verb_is_refused_where_it_would_be_read_as_another() {
-        let builtin = ["take", "buy"];
-        let ok = |e: &ActionEntry, others: &[ActionEntry]| check(e, others, &["turn"], &["slot"], &builtin);
+        let game = Vocabulary {
+            decisions: &["turn"],
+            arg_kinds: &["slot"],
+            builtin: &["take", "buy"],
+            payments: &["exact"],
+            reads: &[],
+        };
+        let ok = |e: &ActionEntry, others: &[ActionEntry]| check(e, others, &game);
         assert!(ok(&entry("sell", "sell"), &[]).is_ok());
         assert!(ok(&entry("buy2", "buy reserved"), &[]).is_ok(), "two words may start with a built-in verb");
         assert_eq!(ok(&entry("t", "take"), &[]).unwrap_err().0, "verb");
@@ -159,11 +178,21 @@ mod tests {
         e.decision = "turn".into();
         e.args = vec!["slot".into(), "moon".into()];
         assert!(ok(&e, &[]).unwrap_err().1.contains("`moon` is not an argument kind"));
+        e.args = vec!["slot".into()];
+        e.payment = Some("exact".into());
+        assert!(ok(&e, &[]).is_ok());
+        e.payment = Some("cheap".into());
+        assert_eq!(
+            ok(&e, &[]).unwrap_err(),
+            ("payment", "`payment = \"cheap\"`: an action is paid by one of: exact".into())
+        );
+        let unpaid = Vocabulary { payments: &[], ..game };
+        assert!(check(&e, &[], &unpaid).unwrap_err().1.contains("buys nothing"));
         // A key only some games read is refused by the others.
         let mut e = entry("b", "bid");
         e.uses = Some("sell".into());
         assert_eq!(ok(&e, &[]).unwrap_err().0, "uses");
-        assert!(check_with(&e, &[], &["turn"], &["slot"], &builtin, &["uses"]).is_ok());
+        assert!(check(&e, &[], &Vocabulary { reads: &["uses"], ..game }).is_ok());
     }
 
     #[test]

@@ -714,10 +714,14 @@ fn read_actions(
         } else if list[..i].iter().any(|o| o.id == a.id) {
             errors.push(doc.error(&at("id"), format!("two actions have the id `{}`", a.id)));
         }
-        let reads = ["uses", "owners_of"];
-        if let Err((key, message)) =
-            engine_rules::actions::check_with(a, &list[..i], ACTION_DECISIONS, ARG_KINDS, BUILTIN_VERBS, &reads)
-        {
+        let game = engine_rules::actions::Vocabulary {
+            decisions: ACTION_DECISIONS,
+            arg_kinds: ARG_KINDS,
+            builtin: BUILTIN_VERBS,
+            payments: &[],
+            reads: &["uses", "owners_of"],
+        };
+        if let Err((key, message)) = engine_rules::actions::check(a, &list[..i], &game) {
             errors.push(doc.error(&at(key), message).help("San Juan's [[action]] keys are in docs/rulesets.md"));
         }
         if a.ends_turn.is_some() {

@@ -33,6 +33,15 @@ pub enum Decision {
         /// It was paid exactly: another action follows.
         exact: bool,
     },
+    /// Act out of turn (an action of the ruleset's own offered at `other_turn_end`) or pass.
+    OutOfTurn {
+        /// Who is asked.
+        seat: usize,
+        /// Whose turn ended.
+        ended: u8,
+        /// How far left of `ended` the asked seat sits (1: the next seat).
+        k: u8,
+    },
     /// Answer a choice a card's script asked (`choose`, `choose_cards`): what it offers is the game's `asking`.
     Choose {
         /// Who chooses.
@@ -51,6 +60,7 @@ impl Decision {
         match *self {
             Decision::Turn { seat } | Decision::Take { seat, .. } | Decision::Pay { seat, .. } => seat,
             Decision::Donate { seat, .. } | Decision::Choose { seat } | Decision::Discard { seat } => seat,
+            Decision::OutOfTurn { seat, .. } => seat,
         }
     }
 
@@ -63,6 +73,7 @@ impl Decision {
             Decision::Donate { .. } => "donate",
             Decision::Choose { .. } => "choose",
             Decision::Discard { .. } => "discard",
+            Decision::OutOfTurn { .. } => "out_of_turn",
         }
     }
 }

@@ -176,6 +176,8 @@ impl Game {
                 out.push(Action::Keep);
                 out.push(Action::Donate);
             }
+            // The actions themselves come from `custom_legal`.
+            Decision::OutOfTurn { .. } => out.push(Action::Pass),
             Decision::Choose { .. } | Decision::Discard { .. } => self.ask_legal(out),
         }
     }
@@ -256,7 +258,28 @@ impl Game {
             }
             (Decision::Turn { seat }, Action::Act(a)) => self.act(seat, a),
             (Decision::Choose { .. } | Decision::Discard { .. }, a) => self.answer(a),
-            (d, a) => unreachable!("legal action {a:?} does not answer {d:?}"),
+            // Last and out of line: the base game's answers are matched as before there was any.
+            (d, a) => self.answer_out_of_turn(d, a),
+        }
+    }
+
+    /// An answer to a seat asked out of turn.
+    #[cold]
+    #[inline(never)]
+    fn answer_out_of_turn(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
+        let Decision::OutOfTurn { seat, ended, k } = d else {
+            unreachable!("legal action {a:?} does not answer {d:?}")
+        };
+        match a {
+            Action::Act(a) => {
+                self.out_of_turn = Some((ended, k));
+                self.act(seat, a)
+            }
+            Action::Pass => {
+                self.event(Some(seat), |_| format!("seat {seat} does not act out of turn"));
+                self.ask_out_of_turn(usize::from(ended), usize::from(k) + 1)
+            }
+            _ => unreachable!("legal action {a:?} does not answer {d:?}"),
         }
     }
 }

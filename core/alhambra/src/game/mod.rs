@@ -142,6 +142,10 @@ pub struct Game {
     pub(crate) history: Option<(u32, bool)>,
     /// Where the last money card taken from the display by a move lay.
     pub(crate) last_display_index: usize,
+    /// While a seat acts out of turn (through its purchase): whose turn ended, and how far left the seat sits.
+    pub(crate) out_of_turn: Option<(u8, u8)>,
+    /// The payment rule of the purchase being paid, when an action of the ruleset's own bought.
+    pub(crate) pay_rule: Option<crate::ruleset::Payment>,
 }
 
 impl std::fmt::Debug for Game {

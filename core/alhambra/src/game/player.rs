@@ -97,14 +97,44 @@ impl Player {
     pub(crate) fn add_building_with(&mut self, rs: &Ruleset, b: BuildingIdx, turn: u32, exact: bool) {
         self.buildings.push(b);
         self.history.push(Held { turn, exact });
-        self.counts[rs.building(b).kind as usize] += 1;
+        if rs.bonus_types {
+            self.recount(rs);
+        } else {
+            self.counts[rs.building(b).kind as usize] += 1;
+        }
     }
 
     /// Takes out the building at `i`, with the turn it was acquired in and whether it was bought exactly.
     pub(crate) fn remove_building_at(&mut self, rs: &Ruleset, i: usize) -> (BuildingIdx, u32, bool) {
         let b = self.buildings.remove(i);
-        self.counts[rs.building(b).kind as usize] -= 1;
+        // A bonus card's own count is 0 (and a building's may carry bonuses): counted again.
+        if rs.bonus_types {
+            self.recount(rs);
+        } else {
+            self.counts[rs.building(b).kind as usize] -= 1;
+        }
         let Held { turn, exact } = self.history.remove(i);
         (b, turn, exact)
+    }
+
+    /// The counts when some type counts as another (a bonus card): each of its
+    /// cards adds 1 to that type's count while a building of that type is
+    /// held, and the bonus type itself counts 0 (no column of its own).
+    #[cold]
+    fn recount(&mut self, rs: &Ruleset) {
+        let mut real = [0u8; MAX_TYPES];
+        for &b in &self.buildings {
+            real[rs.building(b).kind as usize] += 1;
+        }
+        let mut counts = real;
+        for (t, target) in rs.counts_as.iter().enumerate() {
+            if let Some(g) = *target {
+                counts[t] = 0;
+                if real[g as usize] > 0 {
+                    counts[g as usize] += real[t];
+                }
+            }
+        }
+        self.counts = counts;
     }
 }

@@ -127,6 +127,8 @@ impl Game {
             drawn: None,
             drawing: false,
             acted: 0,
+            out_of_turn: None,
+            pay_rule: None,
             vacated: Vec::new(),
             last_display_index: 0,
             history: None,

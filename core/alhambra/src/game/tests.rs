@@ -187,3 +187,31 @@ fn a_hands_value_per_currency_is_kept_with_the_hand() {
         assert!(paid > 10, "{players} players: {paid} payments");
     }
 }
+
+/// A bonus card (corpus `bonus_card`) counts as one building of its type
+/// while its owner holds one: it starts counting when a garden comes, stops
+/// when the last garden goes and counts again with the next one; the bonus
+/// type itself never counts.
+#[test]
+fn a_bonus_card_counts_only_beside_a_building_of_its_type() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/bonus_card/ruleset.toml");
+    let rs = Ruleset::load(path).unwrap();
+    let id = |s: &str| rs.buildings.iter().position(|b| b.id.starts_with(s)).unwrap() as BuildingIdx;
+    let (bonus, garden, tower) = (id("garden_bonus"), id("garden"), id("tower"));
+    let (g, b) = (rs.buildings[garden as usize].kind as usize, rs.buildings[bonus as usize].kind as usize);
+    let mut p = Player::default();
+    p.add_building_at(&rs, bonus, 1);
+    assert_eq!((p.counts[g], p.counts[b]), (0, 0), "a bonus alone counts for nothing");
+    p.add_building_at(&rs, garden, 2);
+    assert_eq!(p.counts[g], 2, "with a garden: 2");
+    p.add_building_at(&rs, tower, 3);
+    assert_eq!(p.counts[g], 2, "another type changes nothing");
+    let at = p.buildings.iter().position(|&x| x == garden).unwrap();
+    p.remove_building_at(&rs, at);
+    assert_eq!(p.counts[g], 0, "the garden gone, the bonus stays and counts for nothing");
+    p.add_building_at(&rs, garden, 4);
+    p.add_building_at(&rs, garden, 5);
+    assert_eq!((p.counts[g], p.counts[b]), (3, 0), "two gardens and the bonus");
+    assert_eq!(rs.counted_type(rs.buildings[bonus as usize].kind, &p.counts), Some(g));
+    assert_eq!(rs.counted_type(rs.buildings[bonus as usize].kind, &[0; crate::ruleset::MAX_TYPES]), None);
+}

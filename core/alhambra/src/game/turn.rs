@@ -24,7 +24,11 @@ impl Game {
         }
         self.event(Some(seat), |g| {
             let id = &g.rs.building(b).id;
-            let paid = if exact { "paid exactly: another action" } else { "overpaid: the turn ends" };
+            let paid = match (g.out_of_turn.is_some(), exact) {
+                (true, _) => "out of turn",
+                (false, true) => "paid exactly: another action",
+                (false, false) => "overpaid: the turn ends",
+            };
             if donate {
                 format!("seat {seat} donates {id} to {} ({paid})", g.rs.two_players.neutral)
             } else {
@@ -50,6 +54,9 @@ impl Game {
     /// After `on_bought`: another action (paid exactly), or the action is done.
     #[inline(always)]
     pub(super) fn bought(&mut self, seat: usize, exact: bool) -> Result<(), GameError> {
+        if self.pay_rule.is_some() {
+            return self.bought_by_action(seat, exact);
+        }
         if exact {
             self.pending = Some(Decision::Turn { seat });
             Ok(())
@@ -63,6 +70,9 @@ impl Game {
     pub(super) fn end_turn_now(&mut self, seat: usize) -> Result<(), GameError> {
         // An extra action granted as the turn ends would never end it.
         self.extra_actions = 0;
+        if self.rs.out_of_turn {
+            return self.ask_out_of_turn(seat, 1);
+        }
         self.end_turn(seat)
     }
 

@@ -50,6 +50,15 @@ impl Game {
                 let (b, _) = self.slot_building(slot);
                 format!("keep {} or donate it to {}", rs.building(b).id, rs.two_players.neutral)
             }
+            Decision::OutOfTurn { ended, .. } => {
+                let verbs: Vec<String> = rs
+                    .actions
+                    .iter()
+                    .filter(|a| a.at == crate::ruleset::ActionAt::OtherTurnEnd)
+                    .map(|a| a.verb.join(" "))
+                    .collect();
+                format!("seat {ended}'s turn ended: {} out of turn, or pass", verbs.join(" or "))
+            }
             Decision::Choose { .. } | Decision::Discard { .. } => self.ask_task(),
         }
     }
@@ -124,7 +133,12 @@ impl Game {
                 let c = rs.yard[slot as usize];
                 let (b, price) = self.slot_building(slot);
                 let held = self.players[seat].hand().contains(&m);
-                if held && self.pays(slot, m.currency) {
+                if held && self.pays(slot, m.currency) && self.pay_rule == Some(crate::ruleset::Payment::Exact) {
+                    format!(
+                        "this purchase is paid exactly: after {} ({paid} of {price} paid so far), no cards left make up the rest exactly",
+                        id(m)
+                    )
+                } else if held && self.pays(slot, m.currency) {
                     format!(
                         "{} may not be paid now: its `can_pay` refuses it ({paid} of {price} paid so far; {})",
                         id(m),

@@ -144,6 +144,9 @@ const MOVES_AND_CHOICES: &[&str] = &[
     "mirage",
     "treasury",
     "sell_back",
+    "vizier",
+    "bonus_card",
+    "../../snapshots/alhambra/rules/out_of_turn.toml",
     "money_changer",
     "../../snapshots/alhambra/rules/actions.toml",
     "../../snapshots/alhambra/rules/choices.toml",
@@ -227,7 +230,7 @@ fn bot_games_meet_the_choices_the_designs_ask() {
 /// The ruleset's own actions are played: random bots use every one, and the
 /// greedy and balance bots (each judges one by playing it) use the prayer,
 /// which is worth a point or a card and another action; selling back and
-/// exchanging need not pay, and they may leave them.
+/// exchanging need not pay, and they may leave them; the vizier buys out of turn.
 #[test]
 fn bots_play_the_rulesets_own_actions() {
     use alhambra::turns::TurnGame;
@@ -235,6 +238,7 @@ fn bots_play_the_rulesets_own_actions() {
     for (id, verb) in [
         ("sell_back", "sell "),
         ("money_changer", "exchange "),
+        ("vizier", "vizier "),
         ("../../snapshots/alhambra/rules/actions.toml", "pray"),
     ] {
         let rs = design(id);

@@ -548,4 +548,70 @@ fn an_action_is_refused_where_it_would_not_work() {
     assert!(err.contains("action a may not define `on_price`") && err.contains("a.rhai:1:"), "{err}");
     let root = tree(&[("cards/p.toml", &format!("{HEAD}{}", action("sell back", "turn", "\"building\""))), script]);
     assert!(load(&root, "cards/p.toml").is_ok(), "two words, a building argument: loads");
+    // Out of turn and purchases: a payment rule the game lacks, a turn to end
+    // out of turn, a purchase whose first argument is no slot.
+    for (extra, args, key, says) in [
+        ("payment = \"cheap\"\n", "\"slot\"", "action.0.payment", "an action is paid by one of: exact, price"),
+        ("ends_turn = false\n", "", "action.0.ends_turn", "leave `ends_turn` out"),
+        ("payment = \"exact\"\n", "\"hand\"", "action.0.args", "`args = [\"slot\"]`, not `hand`"),
+    ] {
+        let text = action("favour", "other_turn_end", args).replace("script =", &format!("{extra}script ="));
+        let root = tree(&[("cards/p.toml", &format!("{HEAD}{text}")), script]);
+        let err = load(&root, "cards/p.toml").unwrap_err();
+        assert!(err.contains(says) && err.contains("p.toml:"), "{key}: {err}");
+    }
+}
+
+/// An action with `payment` whose script lists something other than a
+/// display slot as its first argument stops the game with the script named,
+/// rather than buying nothing or guessing.
+#[test]
+fn a_purchase_by_an_action_needs_a_slot() {
+    let text = "[[action]]\nid = \"favour\"\nverb = \"favour\"\ndecision = \"other_turn_end\"\npayment = \"exact\"\nscript = \"a.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{text}")),
+        ("cards/a.rhai", "fn legal(ctx) { [\"garden\"] }\nfn on_action(ctx) { () }\n"),
+    ]);
+    use alhambra::turns::TurnGame;
+    let rs = load(&root, "cards/p.toml").unwrap();
+    let mut game = alhambra::Game::new(rs, 3, 1).unwrap();
+    let take = game.legal().iter().copied().find(|a| matches!(a, alhambra::actions::Action::Take(_))).unwrap();
+    let mut err = None;
+    for _ in 0..6 {
+        let a = game.legal().first().copied().unwrap_or(take);
+        match game.apply(a) {
+            Ok(_) => {}
+            Err(e) => {
+                err = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let err = err.expect("the first turn's end asks the script, which fails");
+    assert!(err.contains("first argument is a display slot") && err.contains("a.rhai"), "{err}");
+}
+
+/// `counts_as`: a bonus card counts as a type with a column of its own; it
+/// names one that exists, not itself nor another bonus, and gives no points.
+#[test]
+fn a_bonus_card_is_refused_where_it_would_not_count() {
+    let bonus = |counts_as: &str, extra: &str| {
+        format!(
+            "{HEAD}[[building]]\nid = \"bonus\"\nname = \"Bonus\"\nprices = [4]\ncounts_as = \"{counts_as}\"\n{extra}\
+             [[building]]\nid = \"bonus_two\"\nname = \"Bonus two\"\nprices = [4]\ncounts_as = \"bonus\"\n"
+        )
+    };
+    for (text, says) in [
+        (bonus("gardn", ""), "unknown building type `gardn`"),
+        (bonus("bonus", ""), "`bonus` may not count as `bonus`"),
+        (bonus("garden", "points = { A = [1], B = [2, 1], C = [3, 2, 1] }\n"), "it has no column of its own"),
+    ] {
+        let root = tree(&[("cards/p.toml", &text)]);
+        let err = load(&root, "cards/p.toml").unwrap_err();
+        assert!(err.contains(says) && err.contains("p.toml:"), "{says}: {err}");
+    }
+    // A bonus of a bonus is refused too, where the second one is written.
+    let root = tree(&[("cards/p.toml", &bonus("garden", ""))]);
+    let err = load(&root, "cards/p.toml").unwrap_err();
+    assert!(err.contains("`bonus_two` may not count as `bonus`") && err.contains("p.toml:"), "{err}");
 }
