@@ -198,6 +198,13 @@ impl engine_game::Game for Game {
         Game::scores(self)
     }
 
+    /// The totals and winners without naming each part: a game's record needs
+    /// no breakdown (its allocations were most of the record's cost).
+    fn final_scores(&self) -> Result<(Vec<i32>, Vec<usize>), GameError> {
+        let scores = (0..self.players.len()).map(|s| self.score_for_ranking(s)).collect::<Result<Vec<_>, _>>()?;
+        Ok((scores.iter().map(|s| s.total).collect(), engine_game::score::winners_of(&scores)))
+    }
+
     fn rounds(&self) -> u32 {
         self.round()
     }

@@ -221,6 +221,10 @@ pub struct Ruleset {
     pub sets: Vec<Source>,
     /// Per card, a bit per hook its script defines.
     pub hook_masks: Vec<HookMask>,
+    /// Every card of the deck (the public ones left out), each copy once, in
+    /// card order: a game's deck before it is dealt, copied rather than made
+    /// again for each game (2k instructions of a random game).
+    pub deck_cards: Vec<CardIdx>,
     /// Every hook some card of the ruleset listens to, in play or not (a
     /// card in hand may set the rules of its own payment).
     pub(crate) all_hooks: HookMask,
@@ -886,9 +890,17 @@ fn build(
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
     let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
+    let deck_cards = table
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.public)
+        .flat_map(|(i, c)| std::iter::repeat_n(i as CardIdx, c.copies as usize))
+        .collect();
     Arc::new(Ruleset {
         id,
         rules_map,
+        deck_cards,
         name: top.file.name.clone(),
         description: top.file.description.clone(),
         source: top.doc.source.clone(),

@@ -159,3 +159,37 @@ fn saved_games_with_choices_and_moves_replay_in_a_fresh_process() {
         }
     }
 }
+
+/// The vocabulary's newer words replay too: games of the vizier (actions
+/// out of turn that buy), the bonus cards (`counts_as`) and the test
+/// ruleset's purchases by action, played by random, greedy and search bots,
+/// saved as text and read back, end in the same state.
+#[test]
+fn saved_games_with_actions_out_of_turn_and_bonus_cards_replay() {
+    use alhambra::files::Source;
+    use alhambra::saved::SavedGame;
+
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    for path in [
+        "corpus/alhambra/vizier/ruleset.toml",
+        "corpus/alhambra/bonus_card/ruleset.toml",
+        "snapshots/alhambra/rules/out_of_turn.toml",
+    ] {
+        let rs = Ruleset::load(&format!("{folder}{path}")).unwrap();
+        for (k, lineup) in [&["random", "random", "random"][..], &["greedy", "mcts:3"]].iter().enumerate() {
+            let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
+            for index in 0..4 {
+                let (record, game) =
+                    play_game::<Game>(&rs, &bots, 5 + k as u64, index, true, &engine_game::Models::default()).unwrap();
+                let saved = SavedGame::of(&game, path, record.seed, bots.clone());
+                let source = Source::Disk(format!("saved-{index}.toml").into());
+                let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
+                assert_eq!(back, saved, "{path}: the saved TOML reads back as written");
+                let (again, _) = back.replay_with(Arc::clone(&rs), &source, false).unwrap_or_else(|e| panic!("{e}"));
+                assert!(again.is_over(), "{path} {lineup:?} game {index}: replay stops before the end");
+                assert_eq!(again.view(None), game.view(None), "{path} {lineup:?} game {index}");
+                assert_eq!(again.census(), game.census());
+            }
+        }
+    }
+}

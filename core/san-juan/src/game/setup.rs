@@ -122,13 +122,6 @@ impl Game {
 
     /// Every deck card (not public ones), one entry per copy.
     pub(crate) fn all_deck_cards(&self) -> Vec<CardIdx> {
-        self.rs
-            .cards
-            .cards
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| !c.public)
-            .flat_map(|(i, c)| std::iter::repeat_n(i as CardIdx, c.copies as usize))
-            .collect()
+        self.rs.deck_cards.clone()
     }
 }
