@@ -50,9 +50,6 @@ fn replaying_the_actions_of_a_seed_gives_the_same_game() {
 /// recorded actions as text, written as TOML and read back) to the same final state.
 #[test]
 fn saved_bot_games_replay_to_the_same_final_state() {
-    use alhambra::files::Source;
-    use alhambra::saved::SavedGame;
-
     let rs = Ruleset::load("alhambra").unwrap();
     let lineups: [&[&str]; 4] =
         [&["random", "random"], &["greedy", "random", "mcts:4"], &["mcts:3", "greedy"], &["greedy"; 6]];
@@ -60,17 +57,7 @@ fn saved_bot_games_replay_to_the_same_final_state() {
         let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
         let games = if lineup.iter().any(|b| b.starts_with("mcts")) { 3 } else { 30 };
         for index in 0..games {
-            let (record, game) =
-                play_game::<Game>(&rs, &bots, 11 + k as u64, index, true, &engine_game::Models::default()).unwrap();
-            let saved = SavedGame::of(&game, "alhambra", record.seed, bots.clone());
-            let source = Source::Disk(format!("saved-{k}-{index}.toml").into());
-            let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
-            assert_eq!(back, saved, "the saved TOML reads back as written");
-            let (again, _) = back.replay_with(Arc::clone(&rs), &source, false).unwrap_or_else(|e| panic!("{e}"));
-            assert!(again.is_over(), "{lineup:?} game {index}: replay stops before the end");
-            assert_eq!(again.view(None), game.view(None), "{lineup:?} game {index}");
-            assert_eq!(again.census(), game.census());
-            assert_eq!(again.actions_applied(), game.actions_applied());
+            replays_from_its_saved_game(&rs, "alhambra", &bots, 11 + k as u64, index);
         }
     }
 }
@@ -166,9 +153,6 @@ fn saved_games_with_choices_and_moves_replay_in_a_fresh_process() {
 /// saved as text and read back, end in the same state.
 #[test]
 fn saved_games_with_actions_out_of_turn_and_bonus_cards_replay() {
-    use alhambra::files::Source;
-    use alhambra::saved::SavedGame;
-
     let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
     for path in [
         "corpus/alhambra/vizier/ruleset.toml",
@@ -179,17 +163,26 @@ fn saved_games_with_actions_out_of_turn_and_bonus_cards_replay() {
         for (k, lineup) in [&["random", "random", "random"][..], &["greedy", "mcts:3"]].iter().enumerate() {
             let bots: Vec<String> = lineup.iter().map(|b| (*b).to_owned()).collect();
             for index in 0..4 {
-                let (record, game) =
-                    play_game::<Game>(&rs, &bots, 5 + k as u64, index, true, &engine_game::Models::default()).unwrap();
-                let saved = SavedGame::of(&game, path, record.seed, bots.clone());
-                let source = Source::Disk(format!("saved-{index}.toml").into());
-                let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
-                assert_eq!(back, saved, "{path}: the saved TOML reads back as written");
-                let (again, _) = back.replay_with(Arc::clone(&rs), &source, false).unwrap_or_else(|e| panic!("{e}"));
-                assert!(again.is_over(), "{path} {lineup:?} game {index}: replay stops before the end");
-                assert_eq!(again.view(None), game.view(None), "{path} {lineup:?} game {index}");
-                assert_eq!(again.census(), game.census());
+                replays_from_its_saved_game(&rs, path, &bots, 5 + k as u64, index);
             }
         }
     }
+}
+
+/// Plays game `index` of run `seed` with `bots`, saves it (naming the ruleset
+/// `name`), reads the TOML back and replays it: the same final state.
+fn replays_from_its_saved_game(rs: &Arc<Ruleset>, name: &str, bots: &[String], seed: u64, index: u64) {
+    use alhambra::files::Source;
+    use alhambra::saved::SavedGame;
+
+    let (record, game) = play_game::<Game>(rs, bots, seed, index, true, &engine_game::Models::default()).unwrap();
+    let saved = SavedGame::of(&game, name, record.seed, bots.to_vec());
+    let source = Source::Disk(format!("saved-{seed}-{index}.toml").into());
+    let back = SavedGame::parse(&source, &saved.to_toml()).unwrap();
+    assert_eq!(back, saved, "{name}: the saved TOML reads back as written");
+    let (again, _) = back.replay_with(Arc::clone(rs), &source, false).unwrap_or_else(|e| panic!("{e}"));
+    assert!(again.is_over(), "{name} {bots:?} game {index}: replay stops before the end");
+    assert_eq!(again.view(None), game.view(None), "{name} {bots:?} game {index}");
+    assert_eq!(again.census(), game.census());
+    assert_eq!(again.actions_applied(), game.actions_applied());
 }
