@@ -186,11 +186,8 @@ impl Game {
                  holds): an action with `payment` buys what its slot holds after `on_action`; leave that slot alone there",
                 slot + 1
             );
-            return Err(self
-                .rs
-                .hooks
-                .bad_card_return(Hook::Action, self.rs.hooks.action_owner(usize::from(def)), &why)
-                .into());
+            let hooks = &self.rs.hooks;
+            return Err(hooks.bad_card_return(Hook::Action, hooks.action_owner(usize::from(def)), &why));
         }
         self.pay_rule = Some(rule);
         self.paid_cards = 0;

@@ -602,7 +602,10 @@ fn a_purchase_by_an_action_needs_a_slot() {
     let mut game = alhambra::Game::new(rs, 3, 1).unwrap();
     let grab = game.legal().iter().copied().find(|a| matches!(a, alhambra::actions::Action::Act(_)));
     let err = game.apply(grab.expect("a start player can pay some building")).unwrap_err().to_string();
-    assert!(err.contains("cannot pay for slot") && err.contains("leave that slot alone") && err.contains("a.rhai"), "{err}");
+    assert!(
+        err.contains("cannot pay for slot") && err.contains("leave that slot alone") && err.contains("a.rhai"),
+        "{err}"
+    );
 }
 
 /// `counts_as`: a bonus card counts as a type with a column of its own; it
