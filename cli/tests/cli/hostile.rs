@@ -304,6 +304,8 @@ fn mutate_al_action(text: &str, rng: &mut Rng) -> String {
         "fn legal(ctx) { [0, 99, -1] }",
         "fn legal(ctx) { [\"x\", [1, 1]] }",
         "fn legal(ctx) { [1, 2, 3, 4] }",
+        // The building a purchase pays for, taken away by its own `on_action`.
+        "fn on_action(ctx) { #{ move: \"building\", from: \"building_display\", slot: 1, to: \"building_deck\" } }",
         "fn allowed(ctx) { ctx.args[5].value }",
         "fn on_action(ctx) { #{ move: ctx.args[0], from: \"hand\", to: \"alhambra\" } }",
         "fn on_action(ctx) { #{ move: \"money\", from: \"money_display\", to: \"money_display\", in_place_of: 5 } }",

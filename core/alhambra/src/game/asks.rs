@@ -55,7 +55,7 @@ pub(crate) enum Step {
     /// After an action of the ruleset's own: the turn ends, or the seat acts again.
     Acted { seat: usize, ends_turn: bool },
     /// After an action of the ruleset's own that buys: its payment for the building in `slot`.
-    ActPay { seat: usize, slot: u8, rule: crate::ruleset::Payment },
+    ActPay { seat: usize, slot: u8, def: u8, rule: crate::ruleset::Payment },
     /// After an action out of turn (and its purchase): the next seat is asked.
     OutOfTurnDone,
     /// After the final scoring: `on_game_end`.
@@ -157,12 +157,7 @@ impl Game {
                 self.pending = Some(Decision::Turn { seat });
                 Ok(())
             }
-            Step::ActPay { seat, slot, rule } => {
-                self.pay_rule = Some(rule);
-                self.paid_cards = 0;
-                self.pending = Some(Decision::Pay { seat, slot, paid: 0 });
-                Ok(())
-            }
+            Step::ActPay { seat, slot, def, rule } => self.pay_by_action(seat, slot, def, rule),
             Step::OutOfTurnDone => self.out_of_turn_done(),
             Step::GameEnd => self.game_end(),
             Step::Over => {

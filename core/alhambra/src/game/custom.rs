@@ -157,7 +157,7 @@ impl Game {
         let next = match self.rs.actions[d].payment {
             Some(rule) => {
                 let slot = bought_slot(&a.arg_texts(&self.rs)).expect("offered: a slot with a building");
-                Step::ActPay { seat, slot, rule }
+                Step::ActPay { seat, slot, def: a.def, rule }
             }
             None if self.out_of_turn.is_some() => Step::OutOfTurnDone,
             None => Step::Acted { seat, ends_turn },
@@ -169,6 +169,30 @@ impl Game {
             self.apply_effects(Hook::Action, &l, v)?;
         }
         self.then(next)
+    }
+
+    /// After `on_action`: the payment for the building in `slot`, which the
+    /// action's own effects may have taken away or made too dear (refused
+    /// rather than asking for a payment nobody can make).
+    pub(super) fn pay_by_action(&mut self, seat: usize, slot: u8, def: u8, rule: Payment) -> Result<(), GameError> {
+        let payable = self.building_display[usize::from(slot)].is_some()
+            && match rule {
+                Payment::Price => self.money_for(seat, slot) >= self.price_at(slot),
+                Payment::Exact => self.exact_after(seat, slot, 0, None),
+            };
+        if !payable {
+            let why = format!(
+                "seat {seat} cannot pay for slot {} after `on_action` (it emptied the slot or changed what it \
+                 holds): an action with `payment` buys what its slot holds after `on_action`; leave that slot alone there",
+                slot + 1
+            );
+            let hooks = &self.rs.hooks;
+            return Err(hooks.bad_card_return(Hook::Action, hooks.action_owner(usize::from(def)), &why));
+        }
+        self.pay_rule = Some(rule);
+        self.paid_cards = 0;
+        self.pending = Some(Decision::Pay { seat, slot, paid: 0 });
+        Ok(())
     }
 
     /// Whether `seat` can pay for what `args` names by `rule`: the building

@@ -589,6 +589,23 @@ fn a_purchase_by_an_action_needs_a_slot() {
     }
     let err = err.expect("the first turn's end asks the script, which fails");
     assert!(err.contains("first argument is a display slot") && err.contains("a.rhai"), "{err}");
+    // An `on_action` that takes away the building it buys stops the game with the fix.
+    let text = "[[action]]\nid = \"grab\"\nverb = \"grab\"\ndecision = \"turn\"\nargs = [\"slot\"]\npayment = \"price\"\nscript = \"a.rhai\"\n";
+    let root = tree(&[
+        ("cards/p.toml", &format!("{HEAD}{text}")),
+        (
+            "cards/a.rhai",
+            "fn on_action(ctx) { #{ move: \"building\", from: \"building_display\", slot: ctx.args[0], to: \"building_deck\" } }\n",
+        ),
+    ]);
+    let rs = load(&root, "cards/p.toml").unwrap();
+    let mut game = alhambra::Game::new(rs, 3, 1).unwrap();
+    let grab = game.legal().iter().copied().find(|a| matches!(a, alhambra::actions::Action::Act(_)));
+    let err = game.apply(grab.expect("a start player can pay some building")).unwrap_err().to_string();
+    assert!(
+        err.contains("cannot pay for slot") && err.contains("leave that slot alone") && err.contains("a.rhai"),
+        "{err}"
+    );
 }
 
 /// `counts_as`: a bonus card counts as a type with a column of its own; it
