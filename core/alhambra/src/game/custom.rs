@@ -175,12 +175,7 @@ impl Game {
     /// action's own effects may have taken away or made too dear (refused
     /// rather than asking for a payment nobody can make).
     pub(super) fn pay_by_action(&mut self, seat: usize, slot: u8, def: u8, rule: Payment) -> Result<(), GameError> {
-        let payable = self.building_display[usize::from(slot)].is_some()
-            && match rule {
-                Payment::Price => self.money_for(seat, slot) >= self.price_at(slot),
-                Payment::Exact => self.exact_after(seat, slot, 0, None),
-            };
-        if !payable {
+        if !self.payable(seat, slot, rule) {
             let why = format!(
                 "seat {seat} cannot pay for slot {} after `on_action` (it emptied the slot or changed what it \
                  holds): an action with `payment` buys what its slot holds after `on_action`; leave that slot alone there",
@@ -205,13 +200,18 @@ impl Game {
                 self.building_display.len()
             )
         })?;
+        Ok(self.payable(seat, slot, rule))
+    }
+
+    /// Whether slot `slot` holds a building `seat` can pay for by `rule`.
+    fn payable(&self, seat: usize, slot: u8, rule: Payment) -> bool {
         if self.building_display.get(usize::from(slot)).is_none_or(Option::is_none) {
-            return Ok(false);
+            return false;
         }
-        Ok(match rule {
+        match rule {
             Payment::Price => self.money_for(seat, slot) >= self.price_at(slot),
             Payment::Exact => self.exact_after(seat, slot, 0, None),
-        })
+        }
     }
 
     /// Whether the cards of `seat`'s hand that pay for `slot` can make up the
