@@ -484,11 +484,12 @@ impl Game {
                 }
             }
         } else {
-            let candidates = Game::distinct(p.hand.iter().copied())
-                .map(|c| (c, BuildFrom::Hand))
-                .chain(Game::distinct(self.public.iter().copied()).map(|c| (c, BuildFrom::Public)));
-            for (card, from) in candidates {
-                consider!(card, from);
+            // Each zone its own loop: where a card comes from is a constant in each.
+            for card in Game::distinct(p.hand.iter().copied()) {
+                consider!(card, BuildFrom::Hand);
+            }
+            for card in Game::distinct(self.public.iter().copied()) {
+                consider!(card, BuildFrom::Public);
             }
         }
         if options.is_empty() {

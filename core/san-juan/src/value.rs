@@ -520,7 +520,7 @@ impl<'a> Values<'a> {
             }
             // With a ruleset's own action offered beside the sales, every answer is played
             // and looked at: the action's worth and the sales' on one scale.
-            (Decision::Sell { acts, .. }, _) if !acts.is_empty() => by_playing(game, action, model, scratch),
+            (Decision::Sell { .. }, _) if !game.sell_acts().is_empty() => by_playing(game, action, model, scratch),
             (Decision::Sell { .. }, Action::Sell(b)) => f64::from(game.price_of(seat, b)) * v.hand - v.good,
             (Decision::Keep { .. } | Decision::Reveal { .. }, Action::Keep(c)) => v.hand + v.keep(c),
             (Decision::Exchange { .. }, Action::Discard(c)) => v.mean_keep() - v.keep(c),

@@ -27,9 +27,16 @@ impl Game {
     /// actions it may take there (none, without any: nothing is worked out).
     #[inline(always)]
     pub(crate) fn ask_sell(&mut self, seat: usize, left: i32, done: i32) -> Result<(), GameError> {
-        let acts = if self.rs.actions.is_empty() { Box::default() } else { self.offered(seat, ActionAt::Sell)? };
-        self.pending = Some(Decision::Sell { seat, left, done, acts });
+        if !self.rs.actions.is_empty() {
+            self.sell_acts = self.offered(seat, ActionAt::Sell)?;
+        }
+        self.pending = Some(Decision::Sell { seat, left, done });
         Ok(())
+    }
+
+    /// The ruleset's own actions offered at the pending sell decision.
+    pub fn sell_acts(&self) -> &[Act] {
+        &self.sell_acts
     }
 
     /// The ruleset's own actions offered to `seat` at decision `at`, each with its arguments.

@@ -97,8 +97,6 @@ pub enum Decision {
         left: i32,
         /// Goods sold so far.
         done: i32,
-        /// The ruleset's own actions offered here (a trading house's `buy`), worked out when asked.
-        acts: Box<[crate::actions::Act]>,
     },
     /// Keep cards from those drawn (councillor), one at a time.
     Keep {

@@ -86,7 +86,7 @@ impl Game {
                 each_distinct(out, empty, Action::Produce);
                 out.push(Action::Pass);
             }
-            Decision::Sell { seat, acts, .. } => {
+            Decision::Sell { seat, .. } => {
                 let city = self.players[*seat].city.iter().enumerate();
                 if self.unsellable.is_empty() {
                     each_distinct(out, city.filter(|(_, s)| s.good.is_some()).map(|(_, s)| s.card), Action::Sell);
@@ -96,7 +96,7 @@ impl Game {
                     let goods = city.filter(|(i, s)| s.good.is_some() && !fresh(*i)).map(|(_, s)| s.card);
                     each_distinct(out, goods, Action::Sell);
                 }
-                out.extend(acts.iter().map(|&a| Action::Act(a)));
+                out.extend(self.sell_acts.iter().map(|&a| Action::Act(a)));
                 out.push(Action::Pass);
             }
             Decision::Keep { left, may_stop: false, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {

@@ -253,6 +253,8 @@ pub struct Game {
     pub(crate) pending_chain: dispatch::Chain,
     /// Goods an action's effect put on a building this phase (seat, slot): not for sale until the phase ends.
     pub(crate) unsellable: Vec<(usize, usize)>,
+    /// The ruleset's own actions offered at the pending sell decision (a trading house's `buy`).
+    pub(crate) sell_acts: Box<[crate::actions::Act]>,
     /// Cards moved so far by the decision answered one card at a time (a discard,
     /// a payment, a keep): one event tells them all when it ends.
     pub(crate) run: i32,
@@ -338,6 +340,7 @@ impl Game {
             chain,
             pending_chain,
             unsellable,
+            sell_acts,
             run,
             spare: _,
             spare_city: _,
@@ -385,6 +388,7 @@ impl Game {
         self.chain = *chain;
         self.pending_chain = *pending_chain;
         self.unsellable.clone_from(unsellable);
+        self.sell_acts.clone_from(sell_acts);
         self.run = *run;
     }
 }

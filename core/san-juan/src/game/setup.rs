@@ -108,6 +108,7 @@ impl Game {
             chain: Default::default(),
             pending_chain: Default::default(),
             unsellable: Vec::new(),
+            sell_acts: Box::default(),
             run: 0,
             effects: VecDeque::new(),
             journal: engine_game::Journal::default(),
