@@ -80,11 +80,18 @@ impl Game {
     #[inline]
     pub(crate) fn slot_building(&self, slot: u8) -> (BuildingIdx, u32) {
         if slot == super::ASIDE {
-            let p = self.purchase.expect("a purchase in any one currency");
-            return (p.building, p.price);
+            return self.purchase_building();
         }
         let b = self.building_display[slot as usize].expect("a building in the slot being bought");
         (b, self.price_at(slot))
+    }
+
+    /// [`Game::slot_building`] of the purchase in any one currency: out of the base game's way.
+    #[cold]
+    #[inline(never)]
+    fn purchase_building(&self) -> (BuildingIdx, u32) {
+        let p = self.purchase.expect("a purchase in any one currency");
+        (p.building, p.price)
     }
 
     /// Why `action` is not a legal answer to the pending decision, in words;
