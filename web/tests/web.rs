@@ -2188,6 +2188,52 @@ mod browser {
         }
     }
 
+    /// A ruleset's reserve at the table: the building a seat reserves shows in
+    /// its row (to every seat: it lies face up), and buying it from there in
+    /// one currency takes it out of the reserve into the seat's buildings.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_reserved_building_shows_in_its_row_until_bought() {
+        let reserve = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/alhambra/reserve/ruleset.toml");
+        let base = serve(vec![reserve.to_owned()]).await;
+        let browser = launch(1200, 900).await;
+        let page = browser.new_page(format!("{base}/")).await.unwrap();
+        until(&page, "document.getElementById('ruleset').options.length > 0", "the ruleset list").await;
+        let links = table_links(&page, reserve, &["human", "greedy", "greedy"], 7).await;
+        page.goto(format!("{base}{}", links[0])).await.unwrap();
+        let choice = "document.body.dataset.version !== undefined && document.querySelector('#main .act') !== null";
+        until(&page, choice, "the first choice").await;
+        click(&page, "#main .act[data-action^=\"reserve \"]").await;
+        let row = "document.querySelector('.player[data-seat=\"0\"] .reserve')";
+        until(&page, &format!("{row} !== null"), "the reserve in seat 0's row").await;
+        let reserved: String = js(&page, &format!("{row}.textContent")).await;
+        assert!(reserved.starts_with("reserve"), "{reserved}");
+        js::<bool>(&page, "(revealAll(), hideTip(), true)").await;
+        let png = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
+        std::fs::write(screenshots().join("alhambra-reserve.png"), png).unwrap();
+        // Take money until the reserved building can be bought, then buy and pay it.
+        let buy = "#main .act[data-action^=\"buy reserved \"]";
+        let mut bought = false;
+        for _ in 0..60 {
+            until(&page, choice, "a choice").await;
+            js::<bool>(&page, "(revealAll(), true)").await;
+            let can_buy: bool = js(&page, &format!("document.querySelector('{buy}') !== null")).await;
+            let paying: bool = js(&page, "document.querySelector('#main .act[data-action^=\"pay \"]') !== null").await;
+            if can_buy {
+                click(&page, buy).await;
+                bought = true;
+            } else if paying {
+                click(&page, "#main .act[data-action^=\"pay \"]").await;
+            } else if bought {
+                break;
+            } else {
+                click(&page, "#main .act[data-action^=\"take \"], #main .act").await;
+            }
+        }
+        assert!(bought, "seat 0 never could buy its reserved building in 60 choices");
+        until(&page, &format!("{row} === null"), "the reserve emptied").await;
+        browser.quit().await;
+    }
+
     /// After a click, the bots' moves are told one line at a time: screenshots of one bot turn told step by step.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_others_moves_are_shown_step_by_step() {

@@ -278,7 +278,37 @@ const AL_PROBE_RULESET: &str = "id = \"probe\"\nname = \"Probe\"\ngame = \"alham
                                 [[action]]\nid = \"poke\"\nverb = \"poke\"\ndecision = \"turn\"\nargs = [\"hand\", \"slot\"]\n\
                                 script = \"a.rhai\"\n\
                                 [[action]]\nid = \"grab\"\nverb = \"grab\"\ndecision = \"other_turn_end\"\n\
-                                payment = \"exact\"\nscript = \"g.rhai\"\n";
+                                payment = \"exact\"\nscript = \"g.rhai\"\n\
+                                [[action]]\nid = \"stash\"\nverb = \"stash\"\ndecision = \"turn\"\nargs = [\"slot\"]\n\
+                                script = \"v.rhai\"\n\
+                                [[action]]\nid = \"redeem\"\nverb = \"redeem\"\ndecision = \"turn\"\nargs = [\"reserve\"]\n\
+                                payment = \"any_one_currency\"\nscript = \"v.rhai\"\n";
+
+/// The reserve's script: `stash` moves a display building into the actor's
+/// reserve; `redeem` buys one from there in any one currency (the engine places it).
+const AL_PROBE_RESERVE: &str = "fn on_action(ctx) {\n\
+    if ctx.action == \"stash\" { #{ move: \"building\", from: \"building_display\", slot: ctx.args[0], to: \"reserve\" } } else { () }\n\
+}\n";
+
+/// One structural change to [`AL_PROBE_RESERVE`]: an action's hostile hooks, or the reserve's own.
+fn mutate_al_reserve(text: &str, rng: &mut Rng) -> String {
+    if rng.below(2) == 0 {
+        return mutate_al_action(text, rng);
+    }
+    let snippets = [
+        // The building a purchase from the reserve pays for, taken away by its own `on_action`.
+        "fn on_action(ctx) { #{ move: \"building\", from: \"reserve\", to: \"out\" } }",
+        "fn on_action(ctx) { #{ move: ctx.args[0], from: \"reserve\", to: \"alhambra\" } }",
+        "fn legal(ctx) { [\"garden10\", \"probe\", 5, ()] }",
+        "fn legal(ctx) { ctx.table.seats[ctx.seat].reserve }",
+        "fn legal(ctx) { ctx.table.seats[0].reserve + ctx.table.seats[1].reserve }",
+        "fn on_action(ctx) { #{ move: \"building\", from: \"building_display\", slot: 1, to: \"reserve\", to_seat: 9 } }",
+        "fn on_action(ctx) { #{ move: \"denar1\", from: \"hand\", to: \"reserve\" } }",
+        "fn on_action(ctx) { #{ move: \"building\", from: \"reserve\", to: \"building_display\", to_slot: 1 } }",
+        "fn on_action(ctx) { [#{ move: \"building\", from: \"building_display\", slot: 1, to: \"reserve\", to_seat: 1 }, #{ choose: [\"x\"] }] }",
+    ];
+    mutate_script_lines(text, &snippets, rng)
+}
 
 /// The out-of-turn purchase's script: every slot, once per game.
 const AL_PROBE_GRAB: &str = "fn legal(ctx) { if ctx.player_counter(\"g\") > 0 { [] } else { [1, 2, 3, 4] } }\n\
@@ -339,6 +369,9 @@ fn mutate_al_script(text: &str, rng: &mut Rng) -> String {
         "fn on_taken(ctx) { #{ move: \"building\", from: \"building_display\", to: \"building_display\", to_slot: 99 } }",
         "fn on_taken(ctx) { #{ move: \"building\", from: \"building_display\", slot: 1, to: \"building_display\", to_slot: 2 } }",
         "fn on_taken(ctx) { #{ move: \"money\", from: \"money_deck\", to: \"out\" } }",
+        "fn on_taken(ctx) { #{ move: \"building\", from: \"building_deck\", to: \"reserve\" } }",
+        "fn on_taken(ctx) { #{ move: \"probe\", from: \"reserve\", to: \"neutral\" } }",
+        "fn on_bought(ctx) { #{ move: \"self\", from: \"alhambra\", to: \"reserve\", to_seat: 0 } }",
         "fn on_taken(ctx) { #{ move: 42, from: \"hand\", to: \"out\" } }",
         "fn on_taken(ctx) { #{ choose: [] } }",
         "fn on_taken(ctx) { #{ choose: [\"a b\", \"\"] } }",
@@ -356,6 +389,16 @@ fn mutate_al_script(text: &str, rng: &mut Rng) -> String {
     ];
     mutate_script_lines(text, &snippets, rng)
 }
+
+/// A scenario with reserves set and checked (`[[players]] reserve`, `[expect] reserve`).
+const AL_RESERVE_SCENARIO: &str = "ruleset = \"alhambra\"\n\
+building_display = [\"pavilion2\", \"seraglio3\", \"arcades4\", \"tower7\"]\n\
+actions = [\"take denar2\"]\n\
+money_display = [\"denar2\", \"dirham3\", \"ducat1\", \"florin6\"]\n\
+[[players]]\nreserve = [\"garden10\", \"garden\"]\n\
+[[players]]\nreserve = [\"tower\"]\n\
+[[players]]\n\
+[expect]\nreserve = [[\"garden10\", \"garden6\"], [\"tower8\"], []]\nhands = [[\"denar2\"], [], []]\n";
 
 /// What one run did.
 struct Outcome {
@@ -735,6 +778,8 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             write("a.rhai", &action);
             let grab = (0..times).fold(AL_PROBE_GRAB.to_owned(), |t, _| mutate_al_action(&t, rng));
             write("g.rhai", &grab);
+            let reserve = (0..times).fold(AL_PROBE_RESERVE.to_owned(), |t, _| mutate_al_reserve(&t, rng));
+            write("v.rhai", &reserve);
             plain(&["check", "r.toml", "--games", "2"])
         }
         "file: script" => {
@@ -1057,7 +1102,8 @@ fn bases(root: &Path) -> Bases {
             .to_owned(),
         script: read(repo("scripts/san-juan/well.rhai")),
         sj_scenarios: scenarios("snapshots/san-juan", 12),
-        al_scenarios: scenarios("snapshots/alhambra", 8),
+        // The scenario keys of a seat's reserve, on the built-in ruleset (every game has the zone).
+        al_scenarios: [scenarios("snapshots/alhambra", 8), vec![AL_RESERVE_SCENARIO.to_owned()]].concat(),
         saved: vec![read(root.join("saved/game-0.toml")), read(root.join("al-saved/game-0.toml"))],
         records,
         state: read(state),

@@ -8,7 +8,7 @@ pub use engine_play::bots::{BOT_NAMES, Bot, BotSpec, RandomBot, play_out};
 
 use crate::actions::Action;
 use crate::game::{Decision, Game};
-use crate::ruleset::{MAX_TYPES, Money};
+use crate::ruleset::{BuildingIdx, MAX_TYPES, Money, PayMask};
 
 /// Plays by rules of thumb: buys the building that gains it the most points
 /// in the coming scorings (majorities), preferring an exact payment (another
@@ -144,11 +144,18 @@ impl GreedyBot {
     }
 
     fn buy_value(game: &Game, seat: usize, slot: u8) -> f64 {
-        let rs = game.rules();
         let Some(b) = game.building_display()[slot as usize] else { return f64::NEG_INFINITY };
-        let def = rs.building(b);
-        let price = game.price_at(slot);
-        let Some((_, over)) = Self::best_payment(game.player(seat).hand(), game.pays_mask(slot), price) else {
+        Self::purchase_value(game, seat, b, game.price_at(slot), &[game.pays_mask(slot)])
+    }
+
+    /// How much the bot likes buying building `b` at `price`, paid with the
+    /// money one of `masks` lets pay (the cheapest way): what it gains at the
+    /// scorings, an exact payment's extra action, less the price.
+    fn purchase_value(game: &Game, seat: usize, b: BuildingIdx, price: u32, masks: &[PayMask]) -> f64 {
+        let def = game.rules().building(b);
+        let hand = game.player(seat).hand();
+        let plans = masks.iter().filter_map(|&m| Self::best_payment(hand, m, price));
+        let Some((_, over)) = plans.min_by_key(|(_, over)| *over) else {
             return f64::NEG_INFINITY;
         };
         let gain = Self::majority_gain(game, seat, def.kind as usize, false);
@@ -173,9 +180,20 @@ impl Bot<Game> for GreedyBot {
                 let first = plan.and_then(|(cards, _)| cards.into_iter().map(Action::Pay).find(|a| legal.contains(a)));
                 first.unwrap_or(legal[0])
             }
+            // In any one currency: the plan that overpays least over the currencies still open.
+            Decision::PayAny { paid, .. } => {
+                let Some((_, price, fixed)) = game.purchase() else { return legal[0] };
+                let owed = price.saturating_sub(paid);
+                let plans = (0..game.rules().currencies.len() as u8)
+                    .filter(|&c| fixed.is_none_or(|x| x == c))
+                    .filter_map(|c| Self::best_payment(game.player(seat).hand(), game.currency_mask(c), owed));
+                let plan = plans.min_by_key(|(_, over)| *over);
+                let first = plan.and_then(|(cards, _)| cards.into_iter().map(Action::Pay).find(|a| legal.contains(a)));
+                first.unwrap_or(legal[0])
+            }
             Decision::Donate { slot, .. } => {
                 let rs = game.rules();
-                let b = game.building_display()[slot as usize].expect("being bought");
+                let (b, _) = game.slot_building(slot);
                 let t = rs.building(b).kind as usize;
                 let keep = Self::majority_gain(game, seat, t, false);
                 let donate = Self::majority_gain(game, seat, t, true);
@@ -188,8 +206,12 @@ impl Bot<Game> for GreedyBot {
             Decision::Turn { .. } => best_by(legal, |a| match *a {
                 Action::Take(m) => 0.8 * f64::from(Self::take_total(game, m, 0)),
                 Action::Buy(slot) => Self::buy_value(game, seat, slot),
-                // An action of the ruleset's own: what it gains, by the same measure as a script's question.
-                Action::Act(_) => Self::after(game, seat, *a) - Self::standing(game, seat),
+                // An action of the ruleset's own: a purchase as a buy is judged, anything
+                // else by what it gains, by the same measure as a script's question.
+                Action::Act(act) => match game.action_buys(seat, act) {
+                    Some((b, price, masks)) => Self::purchase_value(game, seat, b, price, &masks),
+                    None => Self::after(game, seat, *a) - Self::standing(game, seat),
+                },
                 _ => 0.0,
             }),
             // Out of turn: an action of the ruleset's own if it gains something, else pass.

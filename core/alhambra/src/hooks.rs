@@ -320,6 +320,7 @@ pub static ZONES: &[&str] = &[
     "building_display",
     "building_deck",
     "neutral",
+    "reserve",
     "out",
 ];
 
@@ -454,6 +455,7 @@ pub const COLLECTOR_SHAPE: &[Shape] = &[
     Shape::leaf("money"),
     Shape { key: "hand", of: &[Shape::leaf("id"), Shape::leaf("currency"), Shape::leaf("value")] },
     Shape::leaf("score"),
+    Shape { key: "reserve", of: &[Shape::leaf("type"), Shape::leaf("id"), Shape::leaf("price")] },
 ];
 
 /// A building a collector owns.

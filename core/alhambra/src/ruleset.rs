@@ -495,6 +495,9 @@ pub enum Payment {
     Exact,
     /// The price or more, as a buy.
     Price,
+    /// The price or more, all in one currency, any (the first card's): the
+    /// only rule for a building bought from a reserve, which has no slot.
+    AnyOneCurrency,
 }
 
 /// What an action's argument is, when the engine lists the candidates.
@@ -508,14 +511,16 @@ pub enum ArgKind {
     MoneyDisplay,
     /// A building of the actor's Alhambra (its id).
     Building,
+    /// A building of the actor's reserve (its id).
+    Reserve,
 }
 
 /// The argument kinds, as files write them.
-pub const ARG_KINDS: &[&str] = &["slot", "hand", "money_display", "building"];
+pub const ARG_KINDS: &[&str] = &["slot", "hand", "money_display", "building", "reserve"];
 /// The decisions at which an action may be offered.
 pub const ACTION_DECISIONS: &[&str] = &["turn", "other_turn_end"];
 /// How an action may be paid (`payment`).
-pub const PAYMENTS: &[&str] = &["exact", "price"];
+pub const PAYMENTS: &[&str] = &["exact", "price", "any_one_currency"];
 /// The notation's own verbs, which an action may not take.
 pub const BUILTIN_VERBS: &[&str] = &["take", "done", "buy", "pay", "keep", "donate", "pass", "choose", "discard"];
 
@@ -527,6 +532,7 @@ impl ArgKind {
             "hand" => ArgKind::Hand,
             "money_display" => ArgKind::MoneyDisplay,
             "building" => ArgKind::Building,
+            "reserve" => ArgKind::Reserve,
             _ => return None,
         })
     }
@@ -1239,12 +1245,17 @@ fn check_actions(t: &Tables, errors: &mut Vec<LoadError>) {
         } else if a.decision == "other_turn_end" && a.ends_turn.is_some() {
             let message = "an action out of turn ends no turn of the actor's: leave `ends_turn` out (the next seat is asked after it)";
             errors.push(doc.error(&format!("action.{i}.ends_turn"), message));
-        } else if a.payment.is_some() && a.args.first().is_some_and(|k| k != "slot") {
+        } else if a.payment.is_some() && a.args.first().is_some_and(|k| k != "slot" && k != "reserve") {
             let message = format!(
-                "an action with `payment` buys the building in the display slot its first argument names: `args = [\"slot\"]`, not `{}`",
+                "an action with `payment` buys the building its first argument names: `args = [\"slot\"]` (a display slot) or `[\"reserve\"]` (the actor's reserve), not `{}`",
                 a.args[0]
             );
             errors.push(doc.error(&format!("action.{i}.args"), message));
+        } else if a.args.first().is_some_and(|k| k == "reserve")
+            && a.payment.as_deref().is_some_and(|p| p != "any_one_currency")
+        {
+            let message = "a building bought from a reserve has no slot, so no currency of its own: `payment = \"any_one_currency\"`";
+            errors.push(doc.error(&format!("action.{i}.payment"), message.to_owned()));
         }
     }
 }
@@ -1438,7 +1449,11 @@ fn build(
             args: a.args.iter().map(|k| ArgKind::of(k).expect("checked")).collect(),
             ends_turn: a.ends_turn.unwrap_or(true),
             at: if a.decision == "other_turn_end" { ActionAt::OtherTurnEnd } else { ActionAt::Turn },
-            payment: a.payment.as_deref().map(|p| if p == "exact" { Payment::Exact } else { Payment::Price }),
+            payment: a.payment.as_deref().map(|p| match p {
+                "exact" => Payment::Exact,
+                "any_one_currency" => Payment::AnyOneCurrency,
+                _ => Payment::Price,
+            }),
         });
     }
     let kinds = money_kinds(money, &money_cards, two.money_copies);

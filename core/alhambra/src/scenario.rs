@@ -72,6 +72,8 @@ engine_game::scenario_seat! {
         pub counters: BTreeMap<String, i32>,
         /// The seat's named counters (a script's `player_counter` effect).
         pub player_counters: BTreeMap<String, i32>,
+        /// Buildings in the seat's reserve (a ruleset's `reserve` zone): card ids or types.
+        pub reserve: Vec<String>,
     }
 }
 
@@ -101,6 +103,8 @@ engine_game::scenario_expect! {
         pub counters: Option<Vec<BTreeMap<String, i32>>>,
         /// Per seat: the named counters (names not given must be 0).
         pub player_counters: Option<Vec<BTreeMap<String, i32>>>,
+        /// Per seat: the buildings of its reserve, in order.
+        pub reserve: Option<Vec<Vec<String>>>,
     }
 }
 
@@ -235,7 +239,11 @@ impl Scenario {
                 "`deal` sets up the game by the rules from a money deck; write a position without `deal` instead",
             ));
         }
-        if let Some(s) = f.players.iter().position(|p| !p.hand.is_empty() || !p.buildings.is_empty() || p.score != 0) {
+        if let Some(s) = f
+            .players
+            .iter()
+            .position(|p| !p.hand.is_empty() || !p.buildings.is_empty() || !p.reserve.is_empty() || p.score != 0)
+        {
             return Err(self
                 .err(&format!("players.{s}"), "a player's cards have no effect with `deal`")
                 .help("`deal` gives every player their starting capital by the rules; leave `[[players]]` empty"));
@@ -282,7 +290,9 @@ impl Scenario {
     fn named(&self, rs: &Ruleset) -> Vec<BuildingIdx> {
         let f = &self.file;
         let seats = f.players.iter().chain(&f.neutral).flat_map(|p| p.buildings.iter().map(|b| b.parts().0));
+        let reserves = f.players.iter().flat_map(|p| p.reserve.iter().map(String::as_str));
         seats
+            .chain(reserves)
             .chain(f.building_display.iter().map(String::as_str))
             .chain(f.building_deck.iter().map(String::as_str))
             .filter(|id| rs.lookup_type(id).is_none())
@@ -357,6 +367,17 @@ impl Scenario {
                 p.counters[t] = v;
             }
             p.player_counters.clone_from(&spec.player_counters);
+            for (i, id) in spec.reserve.iter().enumerate() {
+                let path = format!("{base}.reserve.{i}");
+                if c >= n {
+                    return Err(self.err(&path, "the neutral collector has no reserve"));
+                }
+                let b = self.take_building(rs, pools, id, &path)?;
+                if game.reserves.len() <= c {
+                    game.reserves.resize(n, Vec::new());
+                }
+                game.reserves[c].push(b);
+            }
             if c < n {
                 game.players[c] = p;
             } else {
@@ -560,6 +581,7 @@ impl Scenario {
             seats.flat_map(|(seat, ids)| listed(&format!("{key}.{seat}"), Some(ids))).collect()
         };
         let mut buildings = per_seat("buildings", &e.buildings);
+        buildings.extend(per_seat("reserve", &e.reserve));
         buildings.extend(listed("unclaimed", e.unclaimed.as_deref()));
         buildings
             .extend(listed("building_display", e.building_display.as_deref()).into_iter().filter(|(id, _)| id != "-"));
@@ -703,6 +725,9 @@ fn check_own(e: &Expect, game: &Game, fails: &mut Vec<String>) {
     }
     if let Some(want) = &e.unclaimed {
         eq("unclaimed", format!("{want:?}"), format!("{:?}", ids(game.unclaimed())));
+    }
+    for (seat, want) in e.reserve.iter().flatten().enumerate().take(game.num_players()) {
+        eq(&format!("seat {seat} reserve"), format!("{want:?}"), format!("{:?}", ids(game.reserve(seat))));
     }
     if let Some(want) = e.start_player {
         eq("start player", want.to_string(), game.start_player().to_string());

@@ -60,8 +60,9 @@ pub fn state_text(game: &Game, viewer: Option<usize>) -> Vec<String> {
             .map(|&b| rs.building(b).id.as_str())
             .collect();
         let bonus = if bonus.is_empty() { String::new() } else { format!(" (bonus cards {})", bonus.join(" ")) };
+        let reserve = if p.reserve.is_empty() { String::new() } else { format!("; reserve {}", p.reserve.join(" ")) };
         let (seat, score) = (p.head.seat, points(p.score.total));
-        out.push(format!("  seat {seat}: {score}; {}{bonus}; {hand}{kept}", counts(&p.counts)));
+        out.push(format!("  seat {seat}: {score}; {}{bonus}; {hand}{reserve}{kept}", counts(&p.counts)));
     }
     if let Some(n) = &v.neutral {
         out.push(format!("  {} (neutral): {}; {}", n.name, points(n.score.total), counts(&n.counts)));

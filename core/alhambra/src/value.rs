@@ -480,6 +480,16 @@ impl<'a, 'm> Judge<'a, 'm> {
                     self.buy(&next, usize::from(slot), price - paid, 0)
                 }
             }
+            // A purchase in any one currency (a reserved building: no slot in this model): the card
+            // whose loss costs least goes first, and keeping is as good as donating.
+            (Decision::PayAny { .. }, Action::Pay(m)) => {
+                let mut next = *start;
+                if !next.hand.remove(m) {
+                    return f64::NEG_INFINITY;
+                }
+                self.value(&next)
+            }
+            (Decision::Donate { slot: crate::game::ASIDE, .. }, _) => self.value(start),
             (Decision::Donate { slot, exact, .. }, Action::Keep | Action::Donate) => {
                 self.acquired(start, usize::from(slot), action == Action::Donate, exact, 0)
             }

@@ -32,6 +32,9 @@ pub struct PlayerView {
     /// The named counters (a script's `player_counter` effect).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub player_counters: BTreeMap<String, i32>,
+    /// Buildings set aside face up to buy later (a ruleset's `reserve` zone; public).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reserve: Vec<String>,
 }
 
 /// The neutral collector (two players).
@@ -165,6 +168,7 @@ impl Game {
                         .map(|(t, n)| (t.id.clone(), *n))
                         .collect(),
                     player_counters: p.player_counters.clone(),
+                    reserve: buildings(self.reserve(seat)),
                 }
             })
             .collect();

@@ -116,7 +116,9 @@
       const was = before.find((x) => x.seat === p.seat);
       const fresh = newOnes(was && was.buildings, p.buildings);
       const chips = (p.buildings || []).map((id, i) => chip(id, Page.prev && was && fresh[i])).join("");
-      return `<div class="${cls}" data-seat="${p.seat}"><div class="who">${seatHead(s, p.seat)} <span class="score">${plural(p.score ? p.score.total : 0, "point")}${s.over ? " (final)" : ""}</span> <span class="kv">${plural(p.hand_size, "money card")} · ${plural((p.buildings || []).length, "building")}</span></div>${chips ? `<div>${chips}</div>` : ""}</div>`;
+      // A ruleset's reserve: buildings set aside face up, not yet in the Alhambra.
+      const reserve = (p.reserve || []).map((id) => chip(id, false)).join("");
+      return `<div class="${cls}" data-seat="${p.seat}"><div class="who">${seatHead(s, p.seat)} <span class="score">${plural(p.score ? p.score.total : 0, "point")}${s.over ? " (final)" : ""}</span> <span class="kv">${plural(p.hand_size, "money card")} · ${plural((p.buildings || []).length, "building")}</span></div>${chips ? `<div>${chips}</div>` : ""}${reserve ? `<div class="reserve"><span class="kv">reserve</span> ${reserve}</div>` : ""}</div>`;
     }).join("");
     if (v.neutral && (v.neutral.buildings || []).length) {
       html += `<div class="player" data-neutral="true"><div class="who"><b>${esc(v.neutral.name)}</b> <span class="kv">the neutral collector · ${plural(v.neutral.score ? v.neutral.score.total : 0, "point")}</span></div><div>${v.neutral.buildings.map((id) => chip(id, false)).join("")}</div></div>`;

@@ -125,6 +125,7 @@ impl Game {
             .chain(self.building_display.iter().flatten())
             .chain(&self.unclaimed)
             .chain(&self.set_aside)
+            .chain(self.reserves.iter().flatten())
             .for_each(|b| building(&mut count, b));
         for p in self.players.iter().chain(&self.neutral) {
             p.hand().iter().for_each(|m| money(&mut count, m));

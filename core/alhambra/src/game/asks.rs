@@ -54,8 +54,8 @@ pub(crate) enum Step {
     NextTurn { seat: usize },
     /// After an action of the ruleset's own: the turn ends, or the seat acts again.
     Acted { seat: usize, ends_turn: bool },
-    /// After an action of the ruleset's own that buys: its payment for the building in `slot`.
-    ActPay { seat: usize, slot: u8, def: u8, rule: crate::ruleset::Payment },
+    /// After an action of the ruleset's own that buys: its payment for the building at `source`.
+    ActPay { seat: usize, source: super::custom::Source, def: u8, rule: crate::ruleset::Payment },
     /// After an action out of turn (and its purchase): the next seat is asked.
     OutOfTurnDone,
     /// After the final scoring: `on_game_end`.
@@ -157,7 +157,7 @@ impl Game {
                 self.pending = Some(Decision::Turn { seat });
                 Ok(())
             }
-            Step::ActPay { seat, slot, def, rule } => self.pay_by_action(seat, slot, def, rule),
+            Step::ActPay { seat, source, def, rule } => self.pay_by_action(seat, source, def, rule),
             Step::OutOfTurnDone => self.out_of_turn_done(),
             Step::GameEnd => self.game_end(),
             Step::Over => {

@@ -15,6 +15,12 @@
 //! as after `buy`. An action at `other_turn_end` is offered when a turn ends,
 //! before the refill, to each other seat from the left of the seat whose turn
 //! ended that has one to take (or `pass`); its purchase gives no extra action.
+//!
+//! `payment = "any_one_currency"` pays the price or more, all in one currency
+//! (the first card's): for a display slot's building, or for one of the
+//! actor's reserve (`args = ["reserve"]`), which has no slot and so no
+//! currency of its own. It is its own decision (`PayAny`), kept apart from
+//! the base game's payment.
 
 use engine_script::results::as_bool;
 use rhai::{Array, Dynamic, Map};
@@ -25,7 +31,31 @@ use super::{Decision, Game};
 use crate::actions::{Act, Action, WordId};
 use crate::error::GameError;
 use crate::hooks::Hook;
-use crate::ruleset::{ActionAt, ArgKind, Payment};
+use crate::ruleset::{ActionAt, ArgKind, BuildingIdx, FIRST_CARD, Money, Payment};
+
+/// Where the building an action buys is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// A building display slot (from 0).
+    Slot(u8),
+    /// The actor's reserve: the building of this card.
+    Reserve(BuildingIdx),
+}
+
+/// A purchase paid in any one currency, while it is paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Purchase {
+    /// Where the building lies until it is paid.
+    pub source: Source,
+    /// The building.
+    pub building: BuildingIdx,
+    /// Its price, as it stood when the payment began.
+    pub price: u32,
+    /// The currency the payment is in, once a card of one currency was paid.
+    pub currency: Option<u8>,
+    /// The action's index, for a located error.
+    pub def: u8,
+}
 
 impl Game {
     /// The card-like listener that runs action `def`'s script for `seat`.
@@ -94,7 +124,7 @@ impl Game {
             for args in lists {
                 if let Some(rule) = def.payment
                     && !self
-                        .can_buy(seat, &args, rule)
+                        .can_buy(seat, d, &args, rule)
                         .map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?
                 {
                     continue;
@@ -122,6 +152,7 @@ impl Game {
             ArgKind::Hand => self.players[seat].hand().iter().map(|&m| rs.money_id(m)).collect(),
             ArgKind::MoneyDisplay => self.money_display.iter().map(|&m| rs.money_id(m)).collect(),
             ArgKind::Building => self.players[seat].buildings.iter().map(|&b| rs.building(b).id.clone()).collect(),
+            ArgKind::Reserve => self.reserve(seat).iter().map(|&b| rs.building(b).id.clone()).collect(),
         };
         let mut seen = std::collections::HashSet::new();
         out.retain(|t| seen.insert(t.clone()));
@@ -156,8 +187,8 @@ impl Game {
         }
         let next = match self.rs.actions[d].payment {
             Some(rule) => {
-                let slot = bought_slot(&a.arg_texts(&self.rs)).expect("offered: a slot with a building");
-                Step::ActPay { seat, slot, def: a.def, rule }
+                let source = self.bought_source(seat, d, &a.arg_texts(&self.rs)).expect("offered: a building to buy");
+                Step::ActPay { seat, source, def: a.def, rule }
             }
             None if self.out_of_turn.is_some() => Step::OutOfTurnDone,
             None => Step::Acted { seat, ends_turn },
@@ -174,44 +205,232 @@ impl Game {
     /// After `on_action`: the payment for the building in `slot`, which the
     /// action's own effects may have taken away or made too dear (refused
     /// rather than asking for a payment nobody can make).
-    pub(super) fn pay_by_action(&mut self, seat: usize, slot: u8, def: u8, rule: Payment) -> Result<(), GameError> {
-        if !self.payable(seat, slot, rule) {
-            let why = format!(
-                "seat {seat} cannot pay for slot {} after `on_action` (it emptied the slot or changed what it \
-                 holds): an action with `payment` buys what its slot holds after `on_action`; leave that slot alone there",
-                slot + 1
-            );
+    pub(super) fn pay_by_action(
+        &mut self,
+        seat: usize,
+        source: Source,
+        def: u8,
+        rule: Payment,
+    ) -> Result<(), GameError> {
+        if !self.payable(seat, source, rule) {
+            let why = match source {
+                Source::Slot(slot) => format!(
+                    "seat {seat} cannot pay for slot {} after `on_action` (it emptied the slot or changed what it \
+                     holds): an action with `payment` buys what its slot holds after `on_action`; leave that slot alone there",
+                    slot + 1
+                ),
+                Source::Reserve(b) => format!(
+                    "seat {seat} cannot pay for {} from its reserve after `on_action` (it is gone from the reserve): \
+                     the engine places the building an action with `payment` buys once it is paid; leave it in the reserve",
+                    self.rs.building(b).id
+                ),
+            };
             let hooks = &self.rs.hooks;
             return Err(hooks.bad_card_return(Hook::Action, hooks.action_owner(usize::from(def)), &why));
         }
         self.pay_rule = Some(rule);
         self.paid_cards = 0;
-        self.pending = Some(Decision::Pay { seat, slot, paid: 0 });
+        match (rule, source) {
+            (Payment::AnyOneCurrency, _) | (_, Source::Reserve(_)) => {
+                let (building, price) = self.source_building(seat, source).expect("payable: it is there");
+                self.purchase = Some(Purchase { source, building, price, currency: None, def });
+                self.pending = Some(Decision::PayAny { seat, paid: 0 });
+            }
+            (_, Source::Slot(slot)) => self.pending = Some(Decision::Pay { seat, slot, paid: 0 }),
+        }
         Ok(())
     }
 
     /// Whether `seat` can pay for what `args` names by `rule`: the building
-    /// in the slot of the first argument, in the slot's currency.
-    fn can_buy(&self, seat: usize, args: &[String], rule: Payment) -> Result<bool, String> {
-        let slot = bought_slot(args).ok_or_else(|| {
-            format!(
+    /// in the slot, or of the reserve, its first argument names.
+    fn can_buy(&self, seat: usize, d: usize, args: &[String], rule: Payment) -> Result<bool, String> {
+        let source = self.bought_source(seat, d, args).ok_or_else(|| match self.rs.actions[d].args.first() {
+            Some(ArgKind::Reserve) => {
+                format!(
+                    "listed `{}` for an action with `payment`; its first argument is a building of the actor's reserve",
+                    args.join(" ")
+                )
+            }
+            _ => format!(
                 "listed `{}` for an action with `payment`; its first argument is a display slot (1 to {})",
                 args.join(" "),
                 self.building_display.len()
-            )
+            ),
         })?;
-        Ok(self.payable(seat, slot, rule))
+        Ok(self.payable(seat, source, rule))
     }
 
-    /// Whether slot `slot` holds a building `seat` can pay for by `rule`.
-    fn payable(&self, seat: usize, slot: u8, rule: Payment) -> bool {
-        if self.building_display.get(usize::from(slot)).is_none_or(Option::is_none) {
-            return false;
+    /// Where the building that action `d`'s arguments name lies: a display
+    /// slot, or (kind `reserve`) the actor's reserve; `None` if it names neither.
+    pub(super) fn bought_source(&self, seat: usize, d: usize, args: &[String]) -> Option<Source> {
+        let first = args.first()?;
+        if self.rs.actions[d].args.first() == Some(&ArgKind::Reserve) {
+            let b = self.rs.lookup_building(first).ok()?;
+            return self.reserve(seat).contains(&b).then_some(Source::Reserve(b));
         }
-        match rule {
-            Payment::Price => self.money_for(seat, slot) >= self.price_at(slot),
-            Payment::Exact => self.exact_after(seat, slot, 0, None),
+        let n: u8 = first.parse().ok()?;
+        n.checked_sub(1).map(Source::Slot)
+    }
+
+    /// The building at `source` (`seat`'s reserve) and its price now (a reserved one's is printed), if it is there.
+    fn source_building(&self, seat: usize, source: Source) -> Option<(BuildingIdx, u32)> {
+        match source {
+            Source::Slot(slot) => {
+                let b = self.building_display.get(usize::from(slot)).copied().flatten()?;
+                Some((b, self.price_at(slot)))
+            }
+            Source::Reserve(b) => self.reserve(seat).contains(&b).then(|| (b, u32::from(self.rs.building(b).price))),
         }
+    }
+
+    /// Whether the building at `source` is there and `seat` can pay for it by `rule`.
+    fn payable(&self, seat: usize, source: Source, rule: Payment) -> bool {
+        let Some((_, price)) = self.source_building(seat, source) else { return false };
+        match (rule, source) {
+            (Payment::AnyOneCurrency, _) | (_, Source::Reserve(_)) => {
+                (0..self.rs.currencies.len() as u8).any(|c| self.one_currency_sum(seat, c) >= price)
+            }
+            (Payment::Price, Source::Slot(slot)) => self.money_for(seat, slot) >= price,
+            (Payment::Exact, Source::Slot(slot)) => self.exact_after(seat, slot, 0, None),
+        }
+    }
+
+    /// Whether money card `m` pays in currency `c` (its own, or a money card's that pays in it or in any).
+    fn pays_in(&self, m: Money, c: u8) -> bool {
+        if m.currency < FIRST_CARD {
+            return m.currency == c;
+        }
+        let k = self.rs.kind(m);
+        k.any || k.pays_in == Some(c)
+    }
+
+    /// What `seat`'s hand holds that pays in currency `c`, at face value.
+    fn one_currency_sum(&self, seat: usize, c: u8) -> u32 {
+        self.players[seat].hand().iter().filter(|&&m| self.pays_in(m, c)).map(|m| u32::from(m.value)).sum()
+    }
+
+    /// The cards `seat` may pay next for the purchase in any one currency:
+    /// those of a currency (the payment's, once fixed) whose cards reach the rest of the price.
+    pub(super) fn pay_any_legal(&self, seat: usize, paid: u32, out: &mut Vec<Action>) {
+        let Some(p) = self.purchase else { return };
+        let owed = p.price.saturating_sub(paid);
+        let currencies = 0..self.rs.currencies.len() as u8;
+        let open: Vec<u8> = currencies
+            .filter(|&c| p.currency.is_none_or(|x| x == c) && self.one_currency_sum(seat, c) >= owed)
+            .collect();
+        for &m in self.players[seat].hand() {
+            if open.iter().any(|&c| self.pays_in(m, c)) && !out.contains(&Action::Pay(m)) {
+                out.push(Action::Pay(m));
+            }
+        }
+    }
+
+    /// `seat` pays card `m` for the purchase in any one currency: the payment's
+    /// currency is fixed by the first card of one currency; once the price is
+    /// reached, the building is bought as after a buy.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn pay_any(&mut self, seat: usize, paid: u32, m: Money) -> Result<(), GameError> {
+        let mut p = self.purchase.expect("a purchase in any one currency");
+        if p.currency.is_none() {
+            let ones: Vec<u8> = (0..self.rs.currencies.len() as u8).filter(|&c| self.pays_in(m, c)).collect();
+            if let [c] = ones[..] {
+                p.currency = Some(c);
+            }
+        }
+        self.purchase = Some(p);
+        self.paid_cards = self.paid_cards.wrapping_add(1);
+        let player = &mut self.players[seat];
+        let i = player.hand().iter().position(|&x| x == m).expect("legal payment");
+        player.lose_money_at(i);
+        self.discard.push(m);
+        self.event(Some(seat), |g| format!("seat {seat} pays {}", g.rs.money_id(m)));
+        let paid = paid + u32::from(m.value);
+        if paid < p.price {
+            self.pending = Some(Decision::PayAny { seat, paid });
+            return Ok(());
+        }
+        let mut exact = paid == p.price;
+        if self.rs.hooks.listened() != 0 {
+            exact = self.paid_hooks(seat, super::ASIDE, paid, p.price, exact)?;
+        }
+        if self.neutral.is_some() {
+            self.pending = Some(Decision::Donate { seat, slot: super::ASIDE, exact });
+            return Ok(());
+        }
+        self.acquire(seat, super::ASIDE, false, exact)
+    }
+
+    /// The building bought from `slot` ([`super::ASIDE`]: the purchase in any
+    /// one currency's), with the slot and the currency its events tell (`()` for none).
+    pub(super) fn bought_at(&self, slot: u8) -> (BuildingIdx, Dynamic, Dynamic) {
+        let b = match slot {
+            super::ASIDE => self.purchase.expect("a purchase in any one currency").building,
+            k => self.building_display[usize::from(k)].expect("a building in the slot being bought"),
+        };
+        let (at, currency) = self.slot_facts(slot);
+        (b, at, currency)
+    }
+
+    /// The slot (from 1) and currency a purchase from `slot` tells its events
+    /// (`()` for none: a building bought from a reserve, a currency not yet fixed).
+    pub(super) fn slot_facts(&self, slot: u8) -> (Dynamic, Dynamic) {
+        let currency = |c: u8| s(&self.rs.currencies[usize::from(c)].id);
+        if slot != super::ASIDE {
+            return (int(slot + 1), currency(self.rs.yard[usize::from(slot)]));
+        }
+        let p = self.purchase.expect("a purchase in any one currency");
+        let at = match p.source {
+            Source::Slot(k) => int(k + 1),
+            Source::Reserve(_) => Dynamic::UNIT,
+        };
+        (at, p.currency.map_or(Dynamic::UNIT, currency))
+    }
+
+    /// The building of the purchase in any one currency, taken from where it lies.
+    pub(super) fn take_purchase(&mut self, seat: usize) -> BuildingIdx {
+        let p = self.purchase.expect("a purchase in any one currency");
+        match p.source {
+            Source::Slot(slot) => self.building_display[usize::from(slot)].take().expect("a building in the slot"),
+            Source::Reserve(b) => {
+                let reserve = &mut self.reserves[seat];
+                let i = reserve.iter().position(|&x| x == b).expect("the reserved building");
+                reserve.remove(i)
+            }
+        }
+    }
+
+    /// The purchase being paid in any one currency: the building, its price,
+    /// and the currency once a card of one currency was paid.
+    pub fn purchase(&self) -> Option<(BuildingIdx, u32, Option<u8>)> {
+        self.purchase.map(|p| (p.building, p.price, p.currency))
+    }
+
+    /// A bit per money kind that pays in currency `c` (the currency's own, and the money cards that pay in it or in any).
+    pub fn currency_mask(&self, c: u8) -> crate::ruleset::PayMask {
+        let cards = self.rs.money.iter().filter(|k| k.special && (k.any || k.pays_in == Some(c)));
+        cards.fold(1 << c, |bits, k| bits | 1 << k.card.currency)
+    }
+
+    /// What action `a` buys for `seat`, if it buys: the building, its price,
+    /// and the ways to pay (a mask of the money that may pay, per currency it may be paid in).
+    pub fn action_buys(&self, seat: usize, a: Act) -> Option<(BuildingIdx, u32, Vec<crate::ruleset::PayMask>)> {
+        let d = usize::from(a.def);
+        let rule = self.rs.actions.get(d)?.payment?;
+        let source = self.bought_source(seat, d, &a.arg_texts(&self.rs))?;
+        let (b, price) = self.source_building(seat, source)?;
+        let masks = match (rule, source) {
+            (Payment::AnyOneCurrency, _) | (_, Source::Reserve(_)) => {
+                (0..self.rs.currencies.len() as u8).map(|c| self.currency_mask(c)).collect()
+            }
+            (_, Source::Slot(slot)) => vec![self.pays_mask(slot)],
+        };
+        Some((b, price, masks))
+    }
+
+    /// `seat`'s reserve: buildings set aside to buy later.
+    pub fn reserve(&self, seat: usize) -> &[BuildingIdx] {
+        self.reserves.get(seat).map_or(&[], Vec::as_slice)
     }
 
     /// Whether the cards of `seat`'s hand that pay for `slot` can make up the
@@ -280,17 +499,12 @@ impl Game {
     #[inline(never)]
     pub(super) fn bought_by_action(&mut self, seat: usize, exact: bool) -> Result<(), GameError> {
         self.pay_rule = None;
+        self.purchase = None;
         if self.out_of_turn.is_some() {
             return self.out_of_turn_done();
         }
         self.bought(seat, exact)
     }
-}
-
-/// The display slot (from 0) an action's first argument names (written from 1).
-fn bought_slot(args: &[String]) -> Option<u8> {
-    let n: u8 = args.first()?.parse().ok()?;
-    n.checked_sub(1)
 }
 
 /// The argument lists a `legal` hook returned: a list whose entries are `()`

@@ -1,5 +1,10 @@
 //! What a seat must decide: the pending [`Decision`].
 
+/// The `slot` of a [`Decision::Donate`] (and of the purchase's steps) when
+/// the building bought lies in no display slot: the purchase in any one
+/// currency's ([`Decision::PayAny`]).
+pub const ASIDE: u8 = u8::MAX;
+
 /// What the player at `seat` must decide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -28,7 +33,7 @@ pub enum Decision {
     Donate {
         /// Who bought it.
         seat: usize,
-        /// Its display slot (it stays there until the decision).
+        /// Its display slot (it stays there until the decision); [`ASIDE`]: the purchase in any one currency's.
         slot: u8,
         /// It was paid exactly: another action follows.
         exact: bool,
@@ -41,6 +46,14 @@ pub enum Decision {
         ended: u8,
         /// How far left of `ended` the asked seat sits (1: the next seat).
         k: u8,
+    },
+    /// Pay one more money card for the building an action buys in any one
+    /// currency (`payment = "any_one_currency"`): the game's `purchase` says which and for how much.
+    PayAny {
+        /// Who pays.
+        seat: usize,
+        /// The value paid so far.
+        paid: u32,
     },
     /// Answer a choice a card's script asked (`choose`, `choose_cards`): what it offers is the game's `asking`.
     Choose {
@@ -60,7 +73,7 @@ impl Decision {
         match *self {
             Decision::Turn { seat } | Decision::Take { seat, .. } | Decision::Pay { seat, .. } => seat,
             Decision::Donate { seat, .. } | Decision::Choose { seat } | Decision::Discard { seat } => seat,
-            Decision::OutOfTurn { seat, .. } => seat,
+            Decision::OutOfTurn { seat, .. } | Decision::PayAny { seat, .. } => seat,
         }
     }
 
@@ -69,7 +82,7 @@ impl Decision {
         match self {
             Decision::Turn { .. } => "turn",
             Decision::Take { .. } => "take",
-            Decision::Pay { .. } => "pay",
+            Decision::Pay { .. } | Decision::PayAny { .. } => "pay",
             Decision::Donate { .. } => "donate",
             Decision::Choose { .. } => "choose",
             Decision::Discard { .. } => "discard",

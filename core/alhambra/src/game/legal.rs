@@ -178,6 +178,7 @@ impl Game {
             }
             // The actions themselves come from `custom_legal`.
             Decision::OutOfTurn { .. } => out.push(Action::Pass),
+            Decision::PayAny { seat, paid } => self.pay_any_legal(seat, paid, out),
             Decision::Choose { .. } | Decision::Discard { .. } => self.ask_legal(out),
         }
     }
@@ -259,14 +260,17 @@ impl Game {
             (Decision::Turn { seat }, Action::Act(a)) => self.act(seat, a),
             (Decision::Choose { .. } | Decision::Discard { .. }, a) => self.answer(a),
             // Last and out of line: the base game's answers are matched as before there was any.
-            (d, a) => self.answer_out_of_turn(d, a),
+            (d, a) => self.answer_rare(d, a),
         }
     }
 
-    /// An answer to a seat asked out of turn.
+    /// An answer to a decision no base game asks: a seat asked out of turn, a payment in any one currency.
     #[cold]
     #[inline(never)]
-    fn answer_out_of_turn(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
+    fn answer_rare(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
+        if let (Decision::PayAny { seat, paid }, Action::Pay(m)) = (d, a) {
+            return self.pay_any(seat, paid, m);
+        }
         let Decision::OutOfTurn { seat, ended, k } = d else {
             unreachable!("legal action {a:?} does not answer {d:?}")
         };
@@ -287,11 +291,18 @@ impl Game {
 impl Game {
     /// A payment completed: whether some card counts an overpayment as exact,
     /// then the `paid` event (the cards, the price, exact or not).
-    fn paid_hooks(&mut self, seat: usize, slot: u8, paid: u32, price: u32, exact: bool) -> Result<bool, GameError> {
+    pub(super) fn paid_hooks(
+        &mut self,
+        seat: usize,
+        slot: u8,
+        paid: u32,
+        price: u32,
+        exact: bool,
+    ) -> Result<bool, GameError> {
         // The payment's cards are the discard pile's top ones: as many as were paid.
         let count = usize::from(self.paid_cards).min(self.discard.len());
         let cards = self.discard[self.discard.len() - count..].to_vec();
-        let (b, _) = self.slot_building(slot);
+        let (b, at, currency) = self.bought_at(slot);
         let event = |g: &Game, exact: bool| {
             let def = g.rs.building(b);
             Dynamic::from_map(payload([
@@ -300,10 +311,10 @@ impl Game {
                 ("paid", int(paid)),
                 ("price", int(price)),
                 ("exact", Dynamic::from_bool(exact)),
-                ("slot", int(slot + 1)), // as players say it: `buy 1` is slot 1
+                ("slot", at.clone()), // as players say it: `buy 1` is slot 1
                 ("building", s(&def.id)),
                 ("type", s(&g.rs.types[def.kind as usize].id)),
-                ("currency", s(&g.rs.currencies[g.rs.yard[slot as usize] as usize].id)),
+                ("currency", currency.clone()),
             ]))
         };
         let exact = exact || self.counts_as_exact(seat, &event(self, false))?;

@@ -47,7 +47,7 @@ mod tests;
 mod turn;
 mod why;
 
-pub use decision::Decision;
+pub use decision::{ASIDE, Decision};
 pub use events::Event;
 use events::list_or_nothing;
 pub(crate) use events::n_cards;
@@ -146,6 +146,11 @@ pub struct Game {
     pub(crate) out_of_turn: Option<(u8, u8)>,
     /// The payment rule of the purchase being paid, when an action of the ruleset's own bought.
     pub(crate) pay_rule: Option<crate::ruleset::Payment>,
+    /// Each seat's reserve (buildings set aside face up to buy later): empty,
+    /// without a seat's entry, until a `move` puts one there.
+    pub(crate) reserves: Vec<Vec<BuildingIdx>>,
+    /// The purchase paid in any one currency (`Decision::PayAny`), while it is paid.
+    pub(crate) purchase: Option<custom::Purchase>,
 }
 
 impl std::fmt::Debug for Game {

@@ -3,7 +3,8 @@
 //! Money zones: a seat's `hand`, the `money_display`, the `money_deck` (its
 //! top), the `discard` pile. Building zones: a collector's `buildings`, the
 //! `building_display` (by slot), the `building_deck` (its top), the
-//! `neutral` collector's. `out` is out of the game, for either. The card is
+//! `neutral` collector's, a seat's `reserve` (buildings set aside face up to
+//! buy later). `out` is out of the game, for either. The card is
 //! named by its id (a money card, a building card or a building type), or
 //! by its place: `"building"` or `"money"` with `slot` (a display slot,
 //! counted from 1) or from a deck (its top card), and `"drawn"` (the building card that
@@ -31,6 +32,7 @@ enum Zone {
     BuildingDisplay,
     BuildingDeck,
     Neutral,
+    Reserve(usize),
     Out,
 }
 
@@ -40,7 +42,15 @@ impl Zone {
     }
 
     fn holds_buildings(self) -> bool {
-        matches!(self, Zone::Buildings(_) | Zone::BuildingDisplay | Zone::BuildingDeck | Zone::Neutral | Zone::Out)
+        matches!(
+            self,
+            Zone::Buildings(_)
+                | Zone::BuildingDisplay
+                | Zone::BuildingDeck
+                | Zone::Neutral
+                | Zone::Reserve(_)
+                | Zone::Out
+        )
     }
 
     fn name(self) -> String {
@@ -53,6 +63,7 @@ impl Zone {
             Zone::BuildingDisplay => "the building display".into(),
             Zone::BuildingDeck => "the building deck".into(),
             Zone::Neutral => "the neutral collector's buildings".into(),
+            Zone::Reserve(s) => format!("seat {s}'s reserve"),
             Zone::Out => "out of the game".into(),
         }
     }
@@ -148,6 +159,7 @@ impl Game {
                 "building_deck" => Zone::BuildingDeck,
                 "neutral" if self.neutral.is_some() => Zone::Neutral,
                 "neutral" => return Err(format!("`{key}: \"neutral\"`: only two players have a neutral collector")),
+                "reserve" => Zone::Reserve(seat(seat_key)?),
                 "out" => Zone::Out,
                 _ => {
                     return Err(format!("`{key}: \"{w}\"` is not a zone; zones: {}", crate::hooks::ZONES.join(", ")));
@@ -299,6 +311,13 @@ impl Game {
                 };
                 i.and_then(|i| self.building_display[i].take()).map(Card::Building)
             }
+            Zone::Reserve(s) => match self.reserves.get_mut(s) {
+                Some(reserve) => match (named, slot) {
+                    (Named::AnyBuilding, None) => reserve.pop().map(Card::Building),
+                    _ => reserve.iter().rposition(|&b| is(b)).map(|i| Card::Building(reserve.remove(i))),
+                },
+                None => None,
+            },
             Zone::BuildingDeck => match self.building_deck.last() {
                 Some(&b) if is(b) => {
                     self.building_deck.pop();
@@ -345,6 +364,13 @@ impl Game {
                     Some(k) => self.building_display[k] = Some(b),
                     None => self.building_deck.push(b),
                 }
+            }
+            (Card::Building(b), Zone::Reserve(s)) => {
+                if self.reserves.len() <= s {
+                    self.reserves.resize(self.players.len(), Vec::new());
+                }
+                self.history = None; // a reserve holds no history: bought from it, a building is new
+                self.reserves[s].push(b);
             }
             (Card::Building(b), Zone::BuildingDeck) if bottom => self.building_deck.insert(0, b),
             (Card::Building(b), Zone::BuildingDeck) => self.building_deck.push(b),

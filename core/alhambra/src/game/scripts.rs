@@ -297,6 +297,11 @@ impl Game {
             };
             m.insert("hand".into(), hand);
             m.insert("score".into(), int(score));
+            let reserve = seat.map_or(&[][..], |s| self.reserve(s));
+            m.insert(
+                "reserve".into(),
+                Dynamic::from_array(reserve.iter().map(|&b| self.building_map(b, None, None)).collect()),
+            );
             engine_script::Shape::debug_holds(crate::hooks::COLLECTOR_SHAPE, &m, true);
             Dynamic::from_map(m)
         };

@@ -129,6 +129,8 @@ impl Game {
             acted: 0,
             out_of_turn: None,
             pay_rule: None,
+            reserves: Vec::new(),
+            purchase: None,
             vacated: Vec::new(),
             last_display_index: 0,
             history: None,

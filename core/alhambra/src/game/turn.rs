@@ -16,7 +16,10 @@ impl Game {
     /// The bought building leaves its slot for the buyer (or the neutral
     /// collector); paid exactly, the same seat acts again, else the turn ends.
     pub(super) fn acquire(&mut self, seat: usize, slot: u8, donate: bool, exact: bool) -> Result<(), GameError> {
-        let b = self.building_display[slot as usize].take().expect("a building in the slot");
+        let b = match slot {
+            super::ASIDE => self.take_purchase(seat),
+            k => self.building_display[k as usize].take().expect("a building in the slot"),
+        };
         let rs = Arc::clone(&self.rs);
         match (&mut self.neutral, donate) {
             (Some(n), true) => n.add_building_at(&rs, b, self.turns),
@@ -37,13 +40,14 @@ impl Game {
         });
         self.event_hooks(hooks::BOUGHT, seat, &[], |g| {
             let def = g.rs.building(b);
+            let (at, currency) = g.slot_facts(slot);
             payload([
                 ("seat", int(seat)),
                 ("building", s(&def.id)),
                 ("type", s(&g.rs.types[def.kind as usize].id)),
                 ("price", int(def.price)),
-                ("slot", int(slot + 1)), // as players say it: `buy 1` is slot 1
-                ("currency", s(&g.rs.currencies[g.rs.yard[slot as usize] as usize].id)),
+                ("slot", at), // as players say it: `buy 1` is slot 1
+                ("currency", currency),
                 ("exact", Dynamic::from_bool(exact)),
                 ("donated", Dynamic::from_bool(donate && g.neutral.is_some())),
             ])
@@ -309,6 +313,12 @@ impl Game {
                 self.event(None, |g| {
                     format!("nobody gets {} (a tie for the most {})", rs.building(b).id, g.rs.currency_name(c as u8))
                 });
+            }
+        }
+        // A reserved building is in no Alhambra: it counts for nothing (it stays in its reserve).
+        for seat in 0..self.reserves.len() {
+            for &b in &self.reserves[seat].clone() {
+                self.event(Some(seat), |g| format!("seat {seat}'s reserved {} is lost", g.rs.building(b).id));
             }
         }
         let last = rs.scorings.len() - 1;

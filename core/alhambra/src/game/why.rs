@@ -59,15 +59,39 @@ impl Game {
                     .collect();
                 format!("seat {ended}'s turn ended: {} out of turn, or pass", verbs.join(" or "))
             }
+            Decision::PayAny { paid, .. } => {
+                let p = self.purchase.expect("a purchase in any one currency");
+                let currency = p.currency.map_or("any one currency".to_owned(), |c| rs.currency_name(c).to_string());
+                let from = match p.source {
+                    super::custom::Source::Slot(k) => format!("in slot {}", k + 1),
+                    super::custom::Source::Reserve(_) => "from the reserve".into(),
+                };
+                format!(
+                    "pay {} more in {currency} for {} {from}",
+                    p.price.saturating_sub(paid),
+                    rs.building(p.building).id
+                )
+            }
             Decision::Choose { .. } | Decision::Discard { .. } => self.ask_task(),
         }
     }
 
     /// The building in a display slot that a pending purchase refers to, and its price.
     #[inline]
-    pub(super) fn slot_building(&self, slot: u8) -> (BuildingIdx, u32) {
+    pub(crate) fn slot_building(&self, slot: u8) -> (BuildingIdx, u32) {
+        if slot == super::ASIDE {
+            return self.purchase_building();
+        }
         let b = self.building_display[slot as usize].expect("a building in the slot being bought");
         (b, self.price_at(slot))
+    }
+
+    /// [`Game::slot_building`] of the purchase in any one currency: out of the base game's way.
+    #[cold]
+    #[inline(never)]
+    fn purchase_building(&self) -> (BuildingIdx, u32) {
+        let p = self.purchase.expect("a purchase in any one currency");
+        (p.building, p.price)
     }
 
     /// Why `action` is not a legal answer to the pending decision, in words;
@@ -158,6 +182,25 @@ impl Game {
                     )
                 } else {
                     format!("seat {seat} has no {} in hand", id(m))
+                }
+            }
+            (Decision::PayAny { paid, .. }, Action::Pay(m)) => {
+                let p = self.purchase.expect("a purchase in any one currency");
+                if !self.players[seat].hand().contains(&m) {
+                    format!("seat {seat} has no {} in hand", id(m))
+                } else if let Some(c) = p.currency {
+                    format!(
+                        "this purchase is paid in one currency, {} (its first card's): {} does not pay in it",
+                        rs.currency_name(c),
+                        id(m)
+                    )
+                } else {
+                    format!(
+                        "{} cannot start the payment: its currency's cards in hand do not reach the price ({} of {} paid so far)",
+                        id(m),
+                        paid,
+                        p.price
+                    )
                 }
             }
             (Decision::Choose { .. }, Action::Choose(p)) => {

@@ -146,6 +146,8 @@ const MOVES_AND_CHOICES: &[&str] = &[
     "sell_back",
     "vizier",
     "bonus_card",
+    "reserve",
+    "../../snapshots/alhambra/rules/reserve.toml",
     "../../snapshots/alhambra/rules/out_of_turn.toml",
     "money_changer",
     "../../snapshots/alhambra/rules/actions.toml",
@@ -230,7 +232,9 @@ fn bot_games_meet_the_choices_the_designs_ask() {
 /// The ruleset's own actions are played: random bots use every one, and the
 /// greedy and balance bots (each judges one by playing it) use the prayer,
 /// which is worth a point or a card and another action; selling back and
-/// exchanging need not pay, and they may leave them; the vizier buys out of turn.
+/// exchanging need not pay, and they may leave them; the vizier buys out of
+/// turn; the reserve's buildings are reserved and bought from the reserve, and
+/// a building is commissioned in any one currency by every bot.
 #[test]
 fn bots_play_the_rulesets_own_actions() {
     use alhambra::turns::TurnGame;
@@ -239,10 +243,17 @@ fn bots_play_the_rulesets_own_actions() {
         ("sell_back", "sell "),
         ("money_changer", "exchange "),
         ("vizier", "vizier "),
+        ("reserve", "reserve "),
+        ("reserve", "buy reserved "),
+        ("../../snapshots/alhambra/rules/reserve.toml", "commission "),
         ("../../snapshots/alhambra/rules/actions.toml", "pray"),
     ] {
         let rs = design(id);
-        let kinds: &[&str] = if id.ends_with("actions.toml") { &["random", "greedy", "balance"] } else { &["random"] };
+        let kinds: &[&str] = if id.ends_with("actions.toml") || id.ends_with("reserve.toml") {
+            &["random", "greedy", "balance"]
+        } else {
+            &["random"]
+        };
         let schedule = Schedule { games: 12, rounds: 1, ..Default::default() };
         let model = kinds.contains(&"balance").then(|| {
             std::sync::Arc::new(engine_game::models::learn::<alhambra::Game>(&rs, vec![3], schedule).unwrap())

@@ -148,8 +148,8 @@ fn saved_games_with_choices_and_moves_replay_in_a_fresh_process() {
 }
 
 /// The vocabulary's newer words replay too: games of the vizier (actions
-/// out of turn that buy), the bonus cards (`counts_as`) and the test
-/// ruleset's purchases by action, played by random, greedy and search bots,
+/// out of turn that buy), the bonus cards (`counts_as`), the reserve (a zone,
+/// purchases from it in any one currency) and the test rulesets' purchases by action, played by random, greedy and search bots,
 /// saved as text and read back, end in the same state.
 #[test]
 fn saved_games_with_actions_out_of_turn_and_bonus_cards_replay() {
@@ -157,7 +157,9 @@ fn saved_games_with_actions_out_of_turn_and_bonus_cards_replay() {
     for path in [
         "corpus/alhambra/vizier/ruleset.toml",
         "corpus/alhambra/bonus_card/ruleset.toml",
+        "corpus/alhambra/reserve/ruleset.toml",
         "snapshots/alhambra/rules/out_of_turn.toml",
+        "snapshots/alhambra/rules/reserve.toml",
     ] {
         let rs = Ruleset::load(&format!("{folder}{path}")).unwrap();
         for (k, lineup) in [&["random", "random", "random"][..], &["greedy", "mcts:3"]].iter().enumerate() {

@@ -549,11 +549,18 @@ fn an_action_is_refused_where_it_would_not_work() {
     let root = tree(&[("cards/p.toml", &format!("{HEAD}{}", action("sell back", "turn", "\"building\""))), script]);
     assert!(load(&root, "cards/p.toml").is_ok(), "two words, a building argument: loads");
     // Out of turn and purchases: a payment rule the game lacks, a turn to end
-    // out of turn, a purchase whose first argument is no slot.
+    // out of turn, a purchase whose first argument is neither a slot nor a
+    // reserved building, a reserved building paid in a slot's currency.
     for (extra, args, key, says) in [
-        ("payment = \"cheap\"\n", "\"slot\"", "action.0.payment", "an action is paid by one of: exact, price"),
+        (
+            "payment = \"cheap\"\n",
+            "\"slot\"",
+            "action.0.payment",
+            "an action is paid by one of: exact, price, any_one_currency",
+        ),
         ("ends_turn = false\n", "", "action.0.ends_turn", "leave `ends_turn` out"),
-        ("payment = \"exact\"\n", "\"hand\"", "action.0.args", "`args = [\"slot\"]`, not `hand`"),
+        ("payment = \"exact\"\n", "\"hand\"", "action.0.args", "(the actor's reserve), not `hand`"),
+        ("payment = \"price\"\n", "\"reserve\"", "action.0.payment", "`payment = \"any_one_currency\"`"),
     ] {
         let text = action("favour", "other_turn_end", args).replace("script =", &format!("{extra}script ="));
         let root = tree(&[("cards/p.toml", &format!("{HEAD}{text}")), script]);
