@@ -2210,24 +2210,27 @@ mod browser {
         js::<bool>(&page, "(revealAll(), hideTip(), true)").await;
         let png = page.screenshot(ScreenshotParams::builder().full_page(true).build()).await.unwrap();
         std::fs::write(screenshots().join("alhambra-reserve.png"), png).unwrap();
-        // Take money until the reserved building can be bought, then buy and pay it.
-        let buy = "#main .act[data-action^=\"buy reserved \"]";
+        // Take money until the reserved building can be bought, then buy and pay it: each
+        // answer chosen from the view as it stands, clicked, and the next view awaited.
         let mut bought = false;
         for _ in 0..60 {
-            until(&page, choice, "a choice").await;
+            until(&page, &format!("{choice} && document.body.dataset.busy !== 'true'"), "a choice").await;
             js::<bool>(&page, "(revealAll(), true)").await;
-            let can_buy: bool = js(&page, &format!("document.querySelector('{buy}') !== null")).await;
-            let paying: bool = js(&page, "document.querySelector('#main .act[data-action^=\"pay \"]') !== null").await;
-            if can_buy {
-                click(&page, buy).await;
-                bought = true;
-            } else if paying {
-                click(&page, "#main .act[data-action^=\"pay \"]").await;
-            } else if bought {
-                break;
-            } else {
-                click(&page, "#main .act[data-action^=\"take \"], #main .act").await;
-            }
+            let before: String = js(&page, &format!("String({SEEN})")).await;
+            let acts: Vec<String> =
+                js(&page, "[...document.querySelectorAll('#main .act')].map(b => b.dataset.action)").await;
+            let find = |start: &str| acts.iter().find(|a| a.starts_with(start)).cloned();
+            let pick = match (find("buy reserved "), find("pay ")) {
+                (Some(buy), _) => {
+                    bought = true;
+                    buy
+                }
+                (None, Some(pay)) => pay,
+                (None, None) if bought => break,
+                (None, None) => find("take ").unwrap_or_else(|| acts[0].clone()),
+            };
+            click_since(&page, &format!("#main .act[data-action=\"{pick}\"]"), &before).await;
+            until(&page, &format!("String({SEEN}) !== '{before}'"), "the next view").await;
         }
         assert!(bought, "seat 0 never could buy its reserved building in 60 choices");
         until(&page, &format!("{row} === null"), "the reserve emptied").await;
