@@ -122,6 +122,7 @@ pub const SURFACES: &[Surface] = &[
     file("file: ruleset (Alhambra)"),
     file("file: card set"),
     file("file: script"),
+    file("file: ruleset scripts (San Juan)"),
     file("file: scenario (San Juan)"),
     file("file: scenario (Alhambra)"),
     file("file: saved game"),

@@ -1786,6 +1786,46 @@ fn serve_reads_the_balance_models_the_command_line_cached() {
     assert!(said.contains("learning the balance bot's model for"), "{said}");
 }
 
+/// A ruleset's own action is saved and replayed as any other answer: bots'
+/// games with the trading house (corpus) are saved, and each one that buys a
+/// good replays to the same end.
+#[test]
+fn saved_games_with_a_rulesets_own_action_replay() {
+    let dir = temp_dir("own-action");
+    let ruleset = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/san-juan/trading_house/ruleset.toml");
+    let saves = dir.join("games");
+    let (code, _, err) = sanjuan_code(&[
+        "simulate",
+        "--ruleset",
+        ruleset,
+        "--games",
+        "12",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--seed",
+        "3",
+        "--save-games",
+        saves.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut replayed = 0;
+    for entry in std::fs::read_dir(&saves).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if !text.contains("\"buy ") {
+            continue;
+        }
+        let (code, out, err) = sanjuan_code(&["replay", path.to_str().unwrap()]);
+        assert_eq!(code, Some(0), "{}: {err}", path.display());
+        assert!(out.contains("buildings"), "{out}");
+        replayed += 1;
+    }
+    assert!(replayed > 0, "no saved game bought a good");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The circles among one crate's top-level modules (a file or folder under
 /// `src/`): each as its sorted module names. An edge is a `crate::x` or
 /// `super::x` path (to the crate root) outside comments and the unit tests

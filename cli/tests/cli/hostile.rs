@@ -205,6 +205,69 @@ fn mutate_script_lines(text: &str, snippets: &[&str], rng: &mut Rng) -> String {
     lines.join("\n") + "\n"
 }
 
+/// A San Juan ruleset with a rules script (`s.rhai`) and a public card only a script claims.
+const SJ_RULES_RULESET: &str = "id = \"rul\"\nname = \"Rul\"\nextends = \"second-edition\"\n\
+                                extra_sets = [\"c.toml\"]\nrules_script = \"s.rhai\"\n\
+                                [[action]]\nid = \"buy_good\"\nverb = \"buy\"\ndecision = \"sell\"\nuses = \"sell\"\n\
+                                owners_of = \"trading_house\"\nscript = \"a.rhai\"\n";
+
+/// The action's script: the trading house's buy (corpus/san-juan/trading_house).
+const SJ_ACTION_SCRIPT: &str = "fn legal(ctx) {\n    let out = [];\n\
+    for b in ctx.table.players[ctx.seat].buildings {\n\
+        if b.card.kind == \"production\" && !b.good && !out.contains(b.card.id) && ctx.table.tile[b.card.produces] <= ctx.hand { out.push(b.card.id); }\n\
+    }\n    out\n}\n\
+    fn on_action(ctx) {\n    let id = ctx.args[0];\n    let price = 0;\n\
+    for b in ctx.buildings { if b.id == id { price = ctx.table.tile[b.produces]; } }\n\
+    [#{ discard: price }, #{ add_good: id }]\n}\n";
+
+/// An action's script mutated: what `legal` lists, hooks an action has not, effects it cannot run.
+fn mutate_sj_action(text: &str, rng: &mut Rng) -> String {
+    let snippets = [
+        "fn legal(ctx) { [\"a b\", [1, 2, 3], #{ x: 1 }, ()] }",
+        "fn legal(ctx) { 7 }",
+        "fn legal(ctx) { [\"x\".repeat(300)] }",
+        "fn legal(ctx) { let a = []; for i in 0..70000 { a.push(i); } a }",
+        "fn on_action(ctx) { #{ tuck: 1 } }",
+        "fn on_action(ctx) { #{ add_good: \"self\" } }",
+        "fn on_action(ctx) { #{ add_good: ctx.args[5] } }",
+        "fn on_build(ctx) { 1 }",
+        "fn allowed(ctx) { \"yes\" }",
+        "}{",
+    ];
+    mutate_script_lines(text, &snippets, rng)
+}
+
+/// Two public cards nobody may build: only the rules script claims them.
+const SJ_PATRON_CARDS: &str = "script_dir = \".\"\n[[card]]\nid = \"patron\"\nname = \"Patron\"\nkind = \"city\"\n\
+                               cost = 0\nvp = 3\ncopies = 2\npublic = true\nbuildable = false\n\
+                               [[card]]\nid = \"trading_house\"\nname = \"Trading house\"\nkind = \"city\"\n\
+                               cost = 1\nvp = 2\ncopies = 6\n";
+
+/// The rules script: every seat's builder end, a moment, an event in scopes, moves between zones.
+const SJ_RULES_SCRIPT: &str = "fn on_builder_end(ctx) { if ctx.buildings.len() > 3 { #{ move: \"patron\", from: \"public\", to: \"city\" } } }\n\
+    fn on_phase_end(ctx) { #{ draw: 1, seat: ctx.seat } }\n\
+    fn on_any_build(ctx) { if ctx.hand > 2 { #{ move: ctx.table.players[ctx.seat].buildings[0].card.id, from: \"hand\", to: \"reserve\" } } }\n\
+    fn on_round_end(ctx) { #{ draw: 1 } }\n";
+
+/// A rules script mutated: hooks a rules script may not define, effects that need a building, hostile zones.
+fn mutate_sj_rules(text: &str, rng: &mut Rng) -> String {
+    let snippets = [
+        "fn on_build_cost(ctx) { 1 }",
+        "fn on_builder_end(ctx) { #{ tuck: 1 } }",
+        "fn on_builder_end(ctx) { #{ add_good: \"self\" } }",
+        "fn on_builder_end(ctx) { #{ move: \"patron\", from: \"public\", to: \"public\" } }",
+        "fn on_builder_end(ctx) { let z = \"de\"; z += \"ck\"; #{ move: \"well\", from: z, to: \"city\" } }",
+        "fn on_builder_end(ctx) { #{ move: \"nothing\", from: \"hand\", to: \"reserve\" } }",
+        "fn on_builder_end(ctx) { #{ move: 7, from: \"reserve\", to: \"discard\" } }",
+        "fn on_builder_end(ctx) { #{ choose: [\"a\", \"b\"] } }",
+        "fn on_phase_end(ctx) { ctx.card.id }",
+        "fn on_game_end(ctx) { loop {} }",
+        "fn on_choice(ctx) { 1 }",
+        "}{",
+    ];
+    mutate_script_lines(text, &snippets, rng)
+}
+
 /// An Alhambra ruleset whose one new type runs `s.rhai` (bought often: it is cheap), with a
 /// bonus card of it (counted with it while a probe is held, moved about by the scripts).
 const AL_PROBE_RULESET: &str = "id = \"probe\"\nname = \"Probe\"\ngame = \"alhambra\"\nextends = \"alhambra\"\n\
@@ -727,6 +790,18 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             let script = (0..times).fold(bases.script.clone(), |t, _| mutate_script(&t, rng));
             write("s.rhai", &script);
             plain(&["check", "r.toml", "--games", "1"])
+        }
+        "file: ruleset scripts (San Juan)" => {
+            // The ruleset's own scripts: its rules script (every player hears it), mutated.
+            // Half the time the ruleset file too: its `rules_script` and `[[action]]` table mutated.
+            let ruleset = if rng.below(2) == 0 { mutated(SJ_RULES_RULESET, rng) } else { SJ_RULES_RULESET.to_owned() };
+            write("r.toml", &ruleset);
+            write("c.toml", SJ_PATRON_CARDS);
+            let script = (0..times).fold(SJ_RULES_SCRIPT.to_owned(), |t, _| mutate_sj_rules(&t, rng));
+            write("s.rhai", &script);
+            let action = (0..times).fold(SJ_ACTION_SCRIPT.to_owned(), |t, _| mutate_sj_action(&t, rng));
+            write("a.rhai", &action);
+            plain(&["check", "r.toml", "--games", "2"])
         }
         "file: scenario (San Juan)" => {
             write("s.toml", &mutated(&rng.pick(&bases.sj_scenarios).clone(), rng));

@@ -1238,6 +1238,7 @@ fn check_actions(t: &Tables, errors: &mut Vec<LoadError>) {
             arg_kinds: ARG_KINDS,
             builtin: BUILTIN_VERBS,
             payments: PAYMENTS,
+            reads: &[],
         };
         if let Err((key, message)) = engine_rules::actions::check(a, &list[..i], &game) {
             errors.push(doc.error(&format!("action.{i}.{key}"), message));

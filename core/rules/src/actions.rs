@@ -32,6 +32,12 @@ pub struct ActionEntry {
     pub payment: Option<String>,
     /// Its script (`legal`, `allowed`, `on_action`), relative to this file.
     pub script: String,
+    /// What each use of it uses up of the decision it is offered at (`sell`: one of the seller's sales).
+    #[serde(default)]
+    pub uses: Option<String>,
+    /// A card id: only the players who own that card are offered it.
+    #[serde(default)]
+    pub owners_of: Option<String>,
 }
 
 impl ActionEntry {
@@ -54,13 +60,26 @@ pub struct Vocabulary<'a> {
     pub builtin: &'a [&'a str],
     /// Payment rules (`exact`); none: an action of this game cannot buy.
     pub payments: &'a [&'a str],
+    /// The optional keys it reads (`uses`, `owners_of`); the others are refused.
+    pub reads: &'a [&'a str],
 }
 
 /// What is wrong with an entry, as (key, message): a verb of letters and
 /// `_` that collides with no built-in verb or other action, a decision,
-/// argument kinds and a payment rule the game has.
+/// argument kinds and a payment rule the game has; the keys only some games
+/// read (`uses`, `owners_of`) only where the game reads them.
 pub fn check(entry: &ActionEntry, others: &[ActionEntry], game: &Vocabulary) -> Result<(), (&'static str, String)> {
-    let Vocabulary { decisions, arg_kinds, builtin, payments } = *game;
+    let Vocabulary { decisions, arg_kinds, builtin, payments, reads } = *game;
+    for (key, set) in [("uses", entry.uses.is_some()), ("owners_of", entry.owners_of.is_some())] {
+        if set && !reads.contains(&key) {
+            return Err((
+                key,
+                format!(
+                    "`{key}` is not a key this game's actions take (it reads: id, name, verb, decision, args, ends_turn, script)"
+                ),
+            ));
+        }
+    }
     let words = entry.words();
     let word_ok = |w: &String| (1..=20).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
     if words.is_empty() || words.len() > 3 || !words.iter().all(word_ok) {
@@ -133,13 +152,20 @@ mod tests {
             ends_turn: None,
             payment: None,
             script: "a.rhai".into(),
+            uses: None,
+            owners_of: None,
         }
     }
 
     #[test]
     fn a_verb_is_refused_where_it_would_be_read_as_another() {
-        let game =
-            Vocabulary { decisions: &["turn"], arg_kinds: &["slot"], builtin: &["take", "buy"], payments: &["exact"] };
+        let game = Vocabulary {
+            decisions: &["turn"],
+            arg_kinds: &["slot"],
+            builtin: &["take", "buy"],
+            payments: &["exact"],
+            reads: &[],
+        };
         let ok = |e: &ActionEntry, others: &[ActionEntry]| check(e, others, &game);
         assert!(ok(&entry("sell", "sell"), &[]).is_ok());
         assert!(ok(&entry("buy2", "buy reserved"), &[]).is_ok(), "two words may start with a built-in verb");
@@ -162,6 +188,11 @@ mod tests {
         );
         let unpaid = Vocabulary { payments: &[], ..game };
         assert!(check(&e, &[], &unpaid).unwrap_err().1.contains("buys nothing"));
+        // A key only some games read is refused by the others.
+        let mut e = entry("b", "bid");
+        e.uses = Some("sell".into());
+        assert_eq!(ok(&e, &[]).unwrap_err().0, "uses");
+        assert!(check(&e, &[], &Vocabulary { reads: &["uses"], ..game }).is_ok());
     }
 
     #[test]

@@ -92,6 +92,32 @@ pub enum Action {
     Give(CardIdx),
     /// Decline, or stop (produce, sell, tuck fewer than allowed).
     Pass,
+    /// One of the ruleset's own actions (`[[action]]`), with its arguments.
+    Act(Act),
+}
+
+/// One of the ruleset's own actions with its arguments: small, so that an
+/// [`Action`] stays four bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Act {
+    /// The action, by its place in the ruleset's `[[action]]` list.
+    pub def: u8,
+    /// Its arguments as written (`coffee_roaster`), an option name of the card
+    /// table ([`CardTable::word_name`]); [`Act::NO_ARGS`] for none.
+    pub args: u16,
+}
+
+impl Act {
+    /// No argument.
+    pub const NO_ARGS: u16 = u16::MAX;
+
+    /// The arguments as written, one word each.
+    pub fn arg_texts(&self, cards: &CardTable) -> Vec<String> {
+        if self.args == Act::NO_ARGS {
+            return Vec::new();
+        }
+        cards.word_name(self.args).split_whitespace().map(str::to_owned).collect()
+    }
 }
 
 impl Action {
@@ -115,6 +141,10 @@ impl Action {
             Action::Pick(c) => format!("choose {}", id(c)),
             Action::Give(c) => format!("give {}", id(c)),
             Action::Pass => "pass".to_owned(),
+            Action::Act(a) => {
+                let verb = cards.verbs.get(usize::from(a.def)).map_or("act".to_owned(), |v| v.join(" "));
+                if a.args == Act::NO_ARGS { verb } else { format!("{verb} {}", cards.word_name(a.args)) }
+            }
         }
     }
 
@@ -150,6 +180,19 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
     };
     let mut actions = Vec::new();
     let mut stop = false;
+    // The ruleset's own verbs first: the longest that starts the line (`sell back` before `sell`).
+    if let Some((def, n)) = engine_rules::actions::match_verb(&words, cards.verbs.iter().map(Vec::as_slice)) {
+        let rest = &words[n..];
+        if rest.len() > 2 {
+            return Err(format!("`{}` takes at most two arguments", words[..n].join(" ")));
+        }
+        let args = if rest.is_empty() {
+            Act::NO_ARGS
+        } else {
+            cards.word(&rest.join(" ")).ok_or("too many different arguments in this ruleset")?
+        };
+        return Ok(Line { actions: vec![Action::Act(Act { def: def as u8, args })], stop: false });
+    }
     match verb {
         "pass" if rest.is_empty() => actions.push(Action::Pass),
         "role" => {
@@ -226,8 +269,10 @@ pub fn parse_line(text: &str, cards: &CardTable) -> Result<Line, String> {
             return Err(format!("`{verb}` needs a {what}: write `{verb} <{what}>`"));
         }
         _ => {
+            let own: Vec<String> = cards.verbs.iter().map(|v| v.join(" ")).collect();
+            let own = if own.is_empty() { String::new() } else { format!(", and this ruleset's {}", own.join(", ")) };
             return Err(format!(
-                "unknown action `{verb}`; actions: role, build, pay, spend, produce, sell, keep, discard, tuck, give, choose, pass"
+                "unknown action `{verb}`; actions: role, build, pay, spend, produce, sell, keep, discard, tuck, give, choose, pass{own}"
             ));
         }
     }

@@ -91,6 +91,8 @@ impl Bot<Game> for GreedyBot {
             }
             // A script's options mean nothing to these rules of thumb: the first one.
             Action::Choose(_) => 0.0,
+            // A ruleset's own action: better than stopping, worth less than a good sold.
+            Action::Act(_) => 1.0,
             Action::Pick(c) | Action::Give(c) => -value(c),
             Action::Pass => match d {
                 Decision::Tuck { .. } => 0.0,

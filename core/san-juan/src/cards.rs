@@ -67,6 +67,8 @@ pub struct CardDef {
     pub under_vp: i32,
     /// Lies face up beside the roles instead of in the deck; anyone may build it.
     pub public: bool,
+    /// False for a public card nobody may build: only an effect (`move`) takes it into a city.
+    pub buildable: bool,
     /// The file that defined the card (for error messages).
     pub defined_in: Source,
 }
@@ -82,6 +84,8 @@ pub struct CardTable {
     record_ids: Vec<Arc<str>>,
     /// The option names scripts' choices offered (`sell`, `draw`); shared by every game of the ruleset.
     words: engine_script::words::Words,
+    /// The ruleset's own actions' verbs, by action (the notation reads and writes them).
+    pub verbs: Vec<Vec<String>>,
 }
 
 /// Most distinct option names a ruleset's choices may use.
@@ -92,7 +96,7 @@ impl CardTable {
     pub fn new(cards: Vec<CardDef>) -> Self {
         let by_id = cards.iter().enumerate().map(|(i, c)| (c.id.to_string(), i as CardIdx)).collect();
         let record_ids = cards.iter().map(|c| Arc::from(c.id.as_str())).collect();
-        CardTable { cards, by_id, record_ids, words: Default::default() }
+        CardTable { cards, by_id, record_ids, words: Default::default(), verbs: Vec::new() }
     }
 
     /// A card's id, shared (for game records).
@@ -200,6 +204,13 @@ pub(crate) struct CardSpec {
     /// Lies face up beside the roles instead of in the deck; anyone may build it.
     #[serde(default)]
     pub public: bool,
+    /// `false`: a public card nobody may build; only a script's `move` takes it into a city.
+    #[serde(default = "yes")]
+    pub buildable: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Writes [`CARD_RANGES`] into the JSON Schema of a card or a card patch.

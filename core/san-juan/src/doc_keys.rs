@@ -43,6 +43,7 @@ pub static RETURN_KEYS: &[&str] = &[
     "refuse",
     "goods_of",
     "cancel",
+    "build_from",
 ];
 
 /// What a script can see, by the type the name is registered on.

@@ -46,6 +46,45 @@ impl PickFrom {
     }
 }
 
+/// A zone a card moves between (`move: "<card>"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zone {
+    /// A player's hand.
+    Hand,
+    /// A player's reserve: face up, out of the hand.
+    Reserve,
+    /// The public cards beside the roles.
+    Public,
+    /// A player's city, as a building.
+    City,
+    /// The discard pile.
+    Discard,
+}
+
+impl Zone {
+    /// The name a script writes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Zone::Hand => "hand",
+            Zone::Reserve => "reserve",
+            Zone::Public => "public",
+            Zone::City => "city",
+            Zone::Discard => "discard",
+        }
+    }
+
+    fn from_name(name: &str, to: bool) -> Option<Zone> {
+        Some(match name {
+            "hand" => Zone::Hand,
+            "reserve" => Zone::Reserve,
+            "public" if !to => Zone::Public,
+            "city" if to => Zone::City,
+            "discard" if to => Zone::Discard,
+            _ => return None,
+        })
+    }
+}
+
 /// What a grant adds to, for the rest of the phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GrantKind {
@@ -93,6 +132,8 @@ pub enum Effect {
     RemoveGood { seat: usize, slot: Option<usize> },
     /// The good on one building (`seat`, `slot`) goes onto another (`to`, `to_slot`).
     MoveGood { seat: usize, slot: Option<usize>, to: usize, to_slot: Option<usize> },
+    /// One card goes from a zone of `seat`'s (or the public cards) to another.
+    MoveCard { seat: usize, card: CardIdx, from: Zone, to: Zone },
     /// The owner may tuck hand cards under this building.
     Tuck { n: i32 },
     /// Cards turned face up, some kept (up to `keep`, or none, when `optional`).
@@ -130,7 +171,7 @@ impl Effect {
             Effect::AddGood { .. } => "add_good",
             Effect::RemoveBuilding { .. } => "remove_building",
             Effect::RemoveGood { .. } => "remove_good",
-            Effect::MoveGood { .. } => "move",
+            Effect::MoveGood { .. } | Effect::MoveCard { .. } => "move",
             Effect::Tuck { .. } => "tuck",
             Effect::Reveal { .. } => "reveal",
             Effect::Look { .. } => "look",
@@ -155,6 +196,7 @@ impl Effect {
             | Effect::RemoveGood { seat, .. }
             | Effect::Counter { seat, .. }
             | Effect::PlayerCounter { seat, .. }
+            | Effect::MoveCard { seat, .. }
             | Effect::Choose { seat, .. } => out.push(seat),
             Effect::TakeRandom { from, to, .. }
             | Effect::Give { from, to, .. }
@@ -211,6 +253,27 @@ fn effect_name(map: &Map) -> Result<&str, String> {
         return Err(format!("`{name}` takes {keys}, not `{k}`"));
     }
     Ok(name)
+}
+
+/// A script that is no building's (the rules script) cannot name `"self"`,
+/// nor run an effect that needs its own building (cards under it, a choice
+/// answered to it, cards looked at by it, its counter).
+fn no_building(map: &Map, name: &str) -> Result<(), String> {
+    let needs = match name {
+        "tuck" | "look" | "choose" | "choose_cards" => true,
+        "counter" => !map.contains_key("on"),
+        _ => false,
+    };
+    if needs {
+        return Err(format!("`{name}` needs a building of its own; a rules script has none"));
+    }
+    let selfish = map.iter().any(|(_, v)| v.read_lock::<rhai::ImmutableString>().is_some_and(|s| s.as_str() == "self"));
+    if selfish {
+        return Err(
+            "\"self\" names the building whose script runs; a rules script has none: name a building by id".into()
+        );
+    }
+    Ok(())
 }
 
 fn int(map: &Map, key: &str, lo: i64, hi: i64, default: i64) -> Result<i32, String> {
@@ -279,6 +342,9 @@ impl Game {
 
     fn parse_effect(&self, map: &Map, at: Origin) -> Result<Effect, String> {
         let name = effect_name(map)?;
+        if at.slot >= crate::game::SCRIPT_SLOT {
+            no_building(map, name)?;
+        }
         let players = self.players.len() as i64;
         let seat_of = |key: &str, default: usize| match int(map, key, 0, players - 1, default as i64) {
             Ok(s) => Ok(s as usize),
@@ -382,12 +448,41 @@ impl Game {
                 let (seat, slot) = building(map)?;
                 Effect::RemoveBuilding { seat, slot }
             }
+            "move" if map.contains_key("from") || map.contains_key("to") => {
+                let card = match map.get(name) {
+                    Some(v) if v.is::<crate::hooks::Card>() => v.clone_cast::<crate::hooks::Card>().idx(),
+                    _ => self.rs.cards.lookup(&text(map, name)?)?,
+                };
+                let zone = |key: &str, to: bool| -> Result<Zone, String> {
+                    let z = text(map, key).map_err(|_| format!("`move: <card>` needs `{key}`: a zone"))?;
+                    Zone::from_name(&z, to).ok_or_else(|| {
+                        let zones = if to {
+                            "\"hand\", \"reserve\", \"city\" or \"discard\""
+                        } else {
+                            "\"hand\", \"reserve\" or \"public\""
+                        };
+                        format!("`{key}: \"{z}\"`: a card moves {} {zones}", if to { "to" } else { "from" })
+                    })
+                };
+                let (from, to) = (zone("from", false)?, zone("to", true)?);
+                if from == to {
+                    return Err(format!("`from` and `to` are both \"{}\": a move goes somewhere else", from.name()));
+                }
+                if let Some(k) =
+                    ["from_building", "to_building", "from_seat", "to_seat"].iter().find(|k| map.contains_key(**k))
+                {
+                    return Err(format!(
+                        "`{k}` is for `move: \"good\"`; a card's move names its zones `from`, `to` and `seat`"
+                    ));
+                }
+                Effect::MoveCard { seat: seat_of("seat", owner)?, card, from, to }
+            }
             "move" => {
                 let what = text(map, name)?;
                 if what != "good" {
                     return Err(format!(
-                        "`move: \"{what}\"`: a script moves \"good\" (a building's good onto another building); \
-                         cards between hands: `give`, `take_random`; to the discard pile: `discard`, `remove_good`"
+                        "`move: \"{what}\"`: a card moves with `from` and `to` zones (#{{ move: \"{what}\", from: \"hand\", \
+                         to: \"reserve\" }}); `move: \"good\"` moves a building's good onto another building"
                     ));
                 }
                 let (seat, slot) = good_end("from_building", "from_seat", true)?;
@@ -520,7 +615,7 @@ impl Game {
         at: Origin,
         first: bool,
     ) -> Result<(), GameError> {
-        let card = self.players[at.seat].city[at.slot].card;
+        let card = self.slot_card(at.seat, at.slot);
         // What this hook makes happen belongs to the chain running now; a loop names it.
         self.chain.cause = Some((hook, card));
         let bad =
@@ -591,7 +686,7 @@ impl Game {
     /// Applies one queued effect; it may pend a decision.
     pub(crate) fn run_effect(&mut self, q: Queued) -> Result<(), GameError> {
         let Queued { seat, slot, hook, effect, chain } = q;
-        let card = self.players[seat].city[slot].card;
+        let card = self.slot_card(seat, slot);
         self.chain = chain;
         // Nobody in play reacting before an effect (a moat) costs this one test.
         if engine_script::has_hook(self.hook_union, Hook::Targeted as usize) && self.cancelled(seat, card, &effect)? {
@@ -660,12 +755,21 @@ impl Game {
                     self.pending = Some(Decision::Give { seat: from, to, left, cause: card });
                 }
             }
-            Effect::AddGood { seat: who, slot: at } => self.add_good(seat, card, who, at),
+            Effect::AddGood { seat: who, slot: at } => {
+                self.add_good(seat, card, who, at);
+                // A good an action bought arrives after the sales it could have counted in: not for sale this phase.
+                if let Some(at) = at
+                    && self.rs.action_of(card).is_some()
+                {
+                    self.unsellable.push((who, at));
+                }
+            }
             Effect::RemoveGood { seat: who, slot: at } => self.remove_good(seat, card, who, at),
             Effect::MoveGood { seat: who, slot: Some(at), to, to_slot: Some(to_at) } => {
                 self.move_good(seat, card, (who, at), (to, to_at));
             }
             Effect::MoveGood { .. } => {}
+            Effect::MoveCard { seat: who, card: moved, from, to } => self.move_card(card, who, moved, from, to),
             Effect::RemoveBuilding { seat: who, slot: Some(at) } => self.remove_building(seat, card, who, at),
             Effect::RemoveBuilding { slot: None, .. } => {}
             Effect::Tuck { n } => {
@@ -840,6 +944,65 @@ impl Game {
         });
     }
 
+    /// `move: <card>`: one copy of `moved` goes from `who`'s zone `from` (or
+    /// the public cards) to its zone `to`; nothing happens when it is not
+    /// there, or when a city would own a unique city building twice.
+    fn move_card(&mut self, card: CardIdx, who: usize, moved: CardIdx, from: Zone, to: Zone) {
+        let rs = Arc::clone(&self.rs);
+        if to == Zone::City
+            && rs.rules.unique_city_buildings
+            && rs.cards.get(moved).kind == crate::cards::Kind::City
+            && self.players[who].owns(moved)
+        {
+            return;
+        }
+        let pile = match from {
+            Zone::Hand => &mut self.players[who].hand,
+            Zone::Reserve => &mut self.players[who].reserve,
+            Zone::Public => &mut self.public,
+            Zone::City | Zone::Discard => return,
+        };
+        let Some(i) = pile.iter().position(|&c| c == moved) else { return };
+        // The hand keeps its order for the rest (a player reads it); the others are sets.
+        let c = if from == Zone::Hand { pile.remove(i) } else { pile.swap_remove(i) };
+        match to {
+            Zone::Hand => {
+                self.players[who].hand.push(c);
+                self.players[who].gained += 1;
+            }
+            Zone::Reserve => self.players[who].reserve.push(c),
+            Zone::Discard => self.discard.push(c),
+            Zone::City => {
+                let mut slot = crate::game::Slot::new(c, true);
+                slot.built_round = self.round;
+                self.players[who].city.push(slot);
+                self.refresh_seat_mask(who);
+            }
+            Zone::Public => self.public.push(c),
+        }
+        // A card from the hand to the discard pile stays secret; every other move is face up.
+        let (id, whose) = (
+            rs.cards.id(moved).to_owned(),
+            if from == Zone::Public { "the public cards".to_owned() } else { format!("its {}", from.name()) },
+        );
+        let text = format!(
+            "seat {who}: {} moves {id} from {whose} to {}",
+            self.name_of(card),
+            match to {
+                Zone::Discard => "the discard pile".to_owned(),
+                z => format!("its {}", z.name()),
+            }
+        );
+        if from == Zone::Hand && to == Zone::Discard {
+            let public = format!("seat {who}: {} discards a hand card", self.name_of(card));
+            self.secret_event(who, Some(card), |_| (text, public));
+            let by = Some(card);
+            self.publish(DISCARDED, |_| EventFacts { n: 1, why: "building", by, ..EventFacts::new("discarded", who) });
+        } else {
+            self.event_from(who, card, |_| text);
+        }
+    }
+
     /// `remove_building`: building `at` of `who` leaves the city for the discard
     /// pile with what it holds. Work still queued that names a building of that
     /// city by its place is moved along (the removed building's own is dropped).
@@ -856,6 +1019,17 @@ impl Game {
             std::cmp::Ordering::Equal => None,
             std::cmp::Ordering::Greater => Some(slot - 1),
         };
+        // A good an action bought stays unsellable where its building moved to.
+        if !self.unsellable.is_empty() {
+            self.unsellable.retain_mut(|(s, i)| match (*s == who).then(|| moved(*i)) {
+                None => true,
+                Some(Some(m)) => {
+                    *i = m;
+                    true
+                }
+                Some(None) => false,
+            });
+        }
         self.effects.retain_mut(|q| {
             if let Effect::AddGood { seat: s, slot }
             | Effect::RemoveGood { seat: s, slot }
@@ -873,7 +1047,7 @@ impl Game {
                     *to_slot = to_slot.and_then(moved);
                 }
             }
-            if q.seat != who {
+            if q.seat != who || q.slot >= crate::game::SCRIPT_SLOT {
                 return true;
             }
             match moved(q.slot) {

@@ -85,6 +85,9 @@ pub enum Hook {
     CardValue,
     SalePrice,
     Targeted,
+    Legal,
+    Allowed,
+    Action,
 }
 
 /// Every hook, in [`Hook`] order, with its contract.
@@ -120,13 +123,15 @@ pub static HOOKS: &[HookSpec] = &[
     HookSpec {
         name: "on_build_options",
         effects: false,
-        results: &["overbuild", "overbuild_except", "goods_as_cards", "goods_of"],
+        results: &["overbuild", "overbuild_except", "goods_as_cards", "goods_of", "build_from"],
         arity: 1,
         range: None,
         doc: "called at the start of the owner's builder turn; return a map with any of \
               overbuild: bool (may build over an own building), overbuild_except: [card ids] \
               (buildings that may not be built over), goods_as_cards: n (pay with up to n goods), \
-              goods_of: [seats] (the goods of these other seats may pay too, 1 card each)",
+              goods_of: [seats] (the goods of these other seats may pay too, 1 card each), \
+              build_from: [zones] (zones besides the hand and the public cards the owner may build from: \
+              \"reserve\")",
     },
     HookSpec {
         name: "on_build_cost",
@@ -665,6 +670,34 @@ pub static HOOKS: &[HookSpec] = &[
               ctx.event.actor its owner, ctx.event.seat the owner's seat); return #{ cancel: true } to drop \
               that effect, or ()",
     },
+    HookSpec {
+        name: "legal",
+        effects: false,
+        results: &[],
+        arity: 1,
+        range: None,
+        doc: "an action's script ([[action]]): called at each decision the action is offered at, for the seat \
+              deciding; return the list of the arguments it may give the verb now: an entry is () (no argument), \
+              a card id, a number, a Card, or a list of at most two of them (empty: not offered)",
+    },
+    HookSpec {
+        name: "allowed",
+        effects: false,
+        results: &[],
+        arity: 1,
+        range: None,
+        doc: "an action's script whose [[action]] names `args` kinds: called for each combination of \
+              candidates (ctx.args); return true to offer it",
+    },
+    HookSpec {
+        name: "on_action",
+        effects: true,
+        results: &[],
+        arity: 1,
+        range: Some((0, 20)),
+        doc: "an action's script: called when the seat takes the action (ctx.action its id, ctx.args its \
+              arguments, card ids as written); return the number of cards to draw, or effects",
+    },
 ];
 
 /// The context properties that are plain values, in [`Ctx::scalar`] order. A hook
@@ -707,6 +740,9 @@ pub static LISTED: &[&str] = &["buildings", "others", "built_by_anyone", "buildi
 /// The `ctx` members only some hooks are given, with those hooks: anywhere
 /// else they are always `()`, and `check` says so where a script reads one.
 static ONLY_IN: &[(&str, &[Hook])] = &[
+    ("action", &[Hook::Legal, Hook::Allowed, Hook::Action]),
+    ("args", &[Hook::Allowed, Hook::Action]),
+    ("target_from", &[Hook::BuildCost, Hook::OtherBuildCost]),
     ("paying", &[Hook::CardValue]),
     ("covered_by", &[Hook::Score]),
     // The building being built (or paid for) and the one it covers: only where a build is priced or heard.
@@ -781,7 +817,33 @@ pub static CTX_MORE: &[&str] = &[
     "built_by_anyone",
     "building_counts",
     "count_types",
+    "target_from",
+    "action",
+    "args",
 ];
+
+/// Where a building to be built comes from (`ctx.target_from`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BuildFrom {
+    /// The builder's hand.
+    #[default]
+    Hand,
+    /// The public cards beside the roles.
+    Public,
+    /// The builder's reserve (an `on_build_options` `build_from`).
+    Reserve,
+}
+
+impl BuildFrom {
+    /// The zone's name, as `ctx.target_from` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildFrom::Hand => "hand",
+            BuildFrom::Public => "public",
+            BuildFrom::Reserve => "reserve",
+        }
+    }
+}
 
 /// A card as a script sees it: `card.id`, `card.kind`, `card.cost`, `card.vp`, `card.good`, `card.tags`.
 #[derive(Clone)]
@@ -794,6 +856,11 @@ impl Card {
     /// The card's index in the card table.
     pub(crate) fn idx(&self) -> CardIdx {
         self.idx
+    }
+
+    /// The card's id.
+    pub(crate) fn id(&self) -> String {
+        self.table.id(self.idx).to_owned()
     }
 
     fn new(table: &Arc<CardTable>, idx: CardIdx) -> Self {
@@ -846,6 +913,8 @@ pub struct Ctx {
     pub paying: Option<CardIdx>,
     /// The building on top of this one when it is covered (`on_score`).
     pub covered_by: Option<CardIdx>,
+    /// Where the building being built comes from (`on_build_cost`, `on_other_build_cost`): `None` elsewhere.
+    pub target_from: Option<BuildFrom>,
 }
 
 /// The `ctx` a script receives: the plain facts plus the lists (cards, cities,
@@ -877,6 +946,8 @@ pub struct ScriptCtx {
     pub tag: Tag,
     /// The event an event hook hears (`ctx.event`); `None` in the other hooks.
     pub event: Option<Arc<EventFacts>>,
+    /// An action's id and arguments (`ctx.action`, `ctx.args`), in its script's hooks.
+    pub act: Option<Arc<(ImmutableString, Array)>>,
 }
 
 /// One building in play as every player sees it.
@@ -903,6 +974,8 @@ pub struct SlotFacts {
 pub struct SeatFacts {
     /// Cards in hand.
     pub hand: i32,
+    /// Cards in the reserve (face up), in the order reserved.
+    pub reserve: Vec<CardIdx>,
     /// Buildings in play, in the order built.
     pub city: Vec<SlotFacts>,
     /// Named counters.
@@ -1169,8 +1242,12 @@ impl Ctx {
 }
 
 impl ScriptCtx {
+    /// A card as scripts see it; `()` for none, and for a script owner that is no card (the rules script).
     fn card_value(&self, idx: Option<CardIdx>) -> Dynamic {
-        idx.map_or(Dynamic::UNIT, |i| Dynamic::from(Card::new(&self.table, i)))
+        match idx {
+            Some(i) if usize::from(i) < self.table.len() => Dynamic::from(Card::new(&self.table, i)),
+            _ => Dynamic::UNIT,
+        }
     }
 
     /// Every seat's buildings (none when the hook was judged not to read them).
@@ -1224,6 +1301,7 @@ impl ScriptCtx {
                         m.insert("hand".into(), int(i64::from(p.hand)));
                         m.insert("goods".into(), int(p.city.iter().filter(|s| s.good).count() as i64));
                         m.insert("buildings".into(), Dynamic::from_array(buildings));
+                        m.insert("reserve".into(), Dynamic::from_array(self.cards(&p.reserve)));
                         m.insert("counters".into(), Dynamic::from_map(counters));
                         m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
                         Shape::debug_holds(SEAT_SHAPE, &m, true);
@@ -1345,7 +1423,7 @@ pub fn register(lib: &mut Registrar) {
         .operator("==", |a: &Card, b: &Card| a.idx == b.idx)
         .operator("!=", |a: &Card, b: &Card| a.idx != b.idx);
 
-    lib.getter("card", |c: &ScriptCtx| Card::new(&c.table, c.facts.card))
+    lib.getter("card", |c: &ScriptCtx| c.card_value(Some(c.facts.card)))
         .getter("seat", |c: &ScriptCtx| c.seat as i32)
         .getter("players", |c: &ScriptCtx| c.players as i32)
         .getter("round", |c: &ScriptCtx| c.round as i32)
@@ -1365,6 +1443,10 @@ pub fn register(lib: &mut Registrar) {
         .getter("counter", |c: &ScriptCtx| c.counter)
         .getter("paying", |c: &ScriptCtx| c.card_value(c.paying))
         .getter("covered_by", |c: &ScriptCtx| c.card_value(c.covered_by))
+        .getter("target_from", |c: &ScriptCtx| match c.target_from {
+            Some(from) => Dynamic::from(ImmutableString::from(from.name())),
+            None => Dynamic::UNIT,
+        })
         .getter("choice", |c: &ScriptCtx| match &c.choice {
             Some(Answer::Option(o)) => Dynamic::from(ImmutableString::from(&**o)),
             _ => Dynamic::UNIT,
@@ -1375,6 +1457,8 @@ pub fn register(lib: &mut Registrar) {
         })
         .getter("roles_chosen", |c: &ScriptCtx| c.roles(c.roles_chosen))
         .getter("tag", |c: &ScriptCtx| c.tag.value())
+        .getter("action", |c: &ScriptCtx| c.act.as_ref().map_or(Dynamic::UNIT, |a| Dynamic::from(a.0.clone())))
+        .getter("args", |c: &ScriptCtx| c.act.as_ref().map_or_else(Array::new, |a| a.1.clone()))
         .function_text("player_counter", |c: &ScriptCtx, name: &str| {
             c.counters.iter().find(|(n, _)| &**n == name).map_or(0, |(_, v)| *v)
         })
@@ -1504,6 +1588,7 @@ const SEAT_SHAPE: &[Shape] = &[
     Shape::leaf("hand"),
     Shape::leaf("goods"),
     Shape { key: "buildings", of: BUILDING_SHAPE },
+    Shape::leaf("reserve"),
     Shape::leaf("counters"),
     Shape::leaf("roles_chosen"),
 ];
@@ -1681,6 +1766,8 @@ pub struct BuildGrant {
     pub goods_as_cards: i32,
     /// The seats whose goods may pay part of a cost, a bit each (a caravan depot).
     pub goods_of: u16,
+    /// Its owner may build the cards of its reserve (`build_from: ["reserve"]`).
+    pub from_reserve: bool,
 }
 
 /// A fast path for `on_build_options` hooks that read nothing of `ctx` but
@@ -1724,7 +1811,7 @@ mod tests {
     fn hook_masks_have_room_for_every_hook() {
         // A seat's hooks are a bit each in a u64 (`Game::hook_mask`, `ScriptHost::owner_mask`).
         assert!(HOOKS.len() <= engine_script::MAX_HOOKS, "{} hooks; widen the hook masks", HOOKS.len());
-        assert_eq!(HOOKS.len(), Hook::Targeted as usize + 1);
+        assert_eq!(HOOKS.len(), Hook::Action as usize + 1);
         assert_eq!(HOOKS[Hook::Payment as usize].name, "on_payment");
         assert_eq!(HOOKS[Hook::NewRound as usize].name, "on_new_round");
         assert_eq!(HOOKS[Hook::AnyCounterChanged as usize].name, "on_any_counter_changed");

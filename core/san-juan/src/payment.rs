@@ -180,9 +180,10 @@ impl Game {
         card: CardIdx,
         over: Option<usize>,
         cost: i32,
-        from_hand: bool,
+        from: crate::game::BuildFrom,
         means: Means,
     ) -> Result<Option<BuildOption>, GameError> {
+        let from_hand = from == crate::game::BuildFrom::Hand;
         let rule = self.pay_rule(seat, card, over)?;
         if rule.refused.is_some() {
             return Ok(None);

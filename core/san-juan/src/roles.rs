@@ -11,7 +11,9 @@ use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
 use crate::effects::Origin;
 use crate::error::GameError;
-use crate::game::{BuildOption, Covered, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards};
+use crate::game::{
+    BuildFrom, BuildOption, Covered, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards,
+};
 use crate::game::{DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, TUCKED};
 use crate::hooks::{self, Ctx, EventFacts, Hook};
 
@@ -68,6 +70,9 @@ impl Game {
         let told =
             |_: &mut Game| EventFacts { role: Some(phase.role.name()), ..EventFacts::new("phase_end", phase.chooser) };
         self.everyone_hooks(Hook::PhaseEnd, phase.chooser, phase.chooser, told)?;
+        if !self.unsellable.is_empty() {
+            self.unsellable.clear();
+        }
         match phase.role {
             Role::Builder => {
                 // Skipped when no building in play hears it: then none can start to.
@@ -82,18 +87,14 @@ impl Game {
                         s.active = true;
                     }
                 }
-                let end = self.rs.rules.end_buildings;
-                if self.players.iter().any(|p| p.city.len() >= end) {
-                    self.steps.clear();
-                    self.event(None, |_| "the game ends".into());
-                    let governor = self.governor;
-                    self.everyone_hooks(Hook::GameEnd, governor, governor, |_| EventFacts::new("game_end", governor))?;
-                    // The effects (and events) of the phase's and the game's end come before the scoring.
-                    if self.effects.is_empty() && self.heard.is_empty() {
-                        self.over = true;
-                    } else {
-                        self.steps.push_back(Step::Over);
-                    }
+                // A building an effect of the phase's end moves into a city (a patron claimed) counts too.
+                let moves_in = |q: &crate::effects::Queued| {
+                    matches!(q.effect, crate::effects::Effect::MoveCard { to: crate::effects::Zone::City, .. })
+                };
+                if self.effects.iter().any(moves_in) {
+                    self.steps.push_front(Step::EndCheck);
+                } else {
+                    self.end_check()?;
                 }
             }
             Role::Trader => {
@@ -111,6 +112,32 @@ impl Game {
             _ => {}
         }
         self.phase = None;
+        Ok(())
+    }
+
+    /// The game ends after the builder phase in which someone has `end_buildings` buildings.
+    #[inline]
+    pub(crate) fn end_check(&mut self) -> Result<(), GameError> {
+        let end = self.rs.rules.end_buildings;
+        if self.players.iter().any(|p| p.city.len() >= end) {
+            return self.game_ends();
+        }
+        Ok(())
+    }
+
+    /// The builder phase ended the game: its end is heard, then the scoring.
+    #[inline(never)]
+    fn game_ends(&mut self) -> Result<(), GameError> {
+        self.steps.clear();
+        self.event(None, |_| "the game ends".into());
+        let governor = self.governor;
+        self.everyone_hooks(Hook::GameEnd, governor, governor, |_| EventFacts::new("game_end", governor))?;
+        // The effects (and events) of the phase's and the game's end come before the scoring.
+        if self.effects.is_empty() && self.heard.is_empty() {
+            self.over = true;
+        } else {
+            self.steps.push_back(Step::Over);
+        }
         Ok(())
     }
 
@@ -148,10 +175,11 @@ impl Game {
                 let others: i32 = from_others.iter().map(|(_, v)| v).sum();
                 let left = base + self.privilege(seat, privilege) + self.sum_hook(hook, seat, say)? + granted + others;
                 if left > 0 {
-                    self.pending = Some(match phase.role {
-                        Role::Producer => Decision::Produce { seat, left, done: 0 },
-                        _ => Decision::Sell { seat, left, done: 0 },
-                    });
+                    if phase.role == Role::Producer {
+                        self.pending = Some(Decision::Produce { seat, left, done: 0 });
+                    } else {
+                        return self.ask_sell(seat, left, 0);
+                    }
                 }
                 Ok(())
             }
@@ -175,16 +203,7 @@ impl Game {
     pub(crate) fn build_abilities(&self, seat: usize) -> Result<BuildAbilities, GameError> {
         let mut out = BuildAbilities::default();
         for slot in self.listeners(Hook::BuildOptions, seat) {
-            let card = self.players[seat].city[slot].card;
-            let parsed;
-            let grant = match self.rs.build_grants.get(card) {
-                Some(g) => g,
-                None => {
-                    parsed = self.build_grant(seat, slot)?;
-                    self.rs.build_grants.set(card, &parsed);
-                    &parsed
-                }
-            };
+            let grant = self.grant_of(seat, slot)?;
             if grant.overbuild {
                 out.overbuild.get_or_insert(slot);
             }
@@ -199,12 +218,36 @@ impl Game {
         Ok(out)
     }
 
+    /// Some building of `seat`'s lets it build the cards of its reserve. Asked
+    /// only when it holds some, so that a game without reserves never asks.
+    fn builds_from_reserve(&self, seat: usize) -> Result<bool, GameError> {
+        for slot in self.listeners(Hook::BuildOptions, seat) {
+            if self.grant_of(seat, slot)?.from_reserve {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// What `seat`'s building in `slot` grants by its `on_build_options`,
+    /// remembered per building where its script reads nothing else.
+    #[inline(always)]
+    fn grant_of(&self, seat: usize, slot: usize) -> Result<std::borrow::Cow<'_, hooks::BuildGrant>, GameError> {
+        let card = self.players[seat].city[slot].card;
+        if let Some(g) = self.rs.build_grants.get(card) {
+            return Ok(std::borrow::Cow::Borrowed(g));
+        }
+        let parsed = self.build_grant(seat, slot)?;
+        self.rs.build_grants.set(card, &parsed);
+        Ok(std::borrow::Cow::Owned(parsed))
+    }
+
     /// What the building in `seat`'s `slot` grants by its `on_build_options`.
     fn build_grant(&self, seat: usize, slot: usize) -> Result<hooks::BuildGrant, GameError> {
         let ctx = self.ctx(seat, slot);
         let card = ctx.card as usize;
         let bad = |e: String| self.rs.scripts.bad_return(Hook::BuildOptions as usize, card, &e);
-        let keys = &["overbuild", "overbuild_except", "goods_as_cards", "goods_of"];
+        let keys = &["overbuild", "overbuild_except", "goods_as_cards", "goods_of", "build_from"];
         let map = hooks::as_map(self.call(Hook::BuildOptions, ctx)?, keys).map_err(bad)?;
         let overbuild = hooks::map_bool(&map, "overbuild").map_err(bad)?;
         let goods_as_cards = hooks::map_int(&map, "goods_as_cards").map_err(bad)?;
@@ -216,7 +259,19 @@ impl Game {
             Some(v) => hooks::as_cards(v, &self.rs.cards).map_err(bad)?.as_slice().into(),
             None => std::sync::Arc::from([]),
         };
-        Ok(hooks::BuildGrant { overbuild, except, goods_as_cards, goods_of })
+        let mut from_reserve = false;
+        if let Some(v) = map.get("build_from") {
+            let zones =
+                v.as_array_ref().map_err(|_| bad("key `build_from` takes a list of zones: [\"reserve\"]".into()))?;
+            for z in zones.iter() {
+                match z.clone().into_string().as_deref() {
+                    Ok("reserve") => from_reserve = true,
+                    Ok("hand" | "public") => {} // always
+                    _ => return Err(bad(format!("key `build_from` lists {z}; a building is built from \"reserve\" (the hand and the public cards always)")).into()),
+                }
+            }
+        }
+        Ok(hooks::BuildGrant { overbuild, except, goods_as_cards, goods_of, from_reserve })
     }
 
     /// The building that lets `seat` pay with goods (a black market), for the log.
@@ -227,6 +282,26 @@ impl Game {
     }
 
     fn builder_turn(&mut self, seat: usize) -> Result<(), GameError> {
+        let from_reserve = !self.players[seat].reserve.is_empty() && self.builds_from_reserve(seat)?;
+        if from_reserve || !self.rs.all_buildable {
+            self.builder_turn_zones(seat, from_reserve)
+        } else {
+            self.builder_turn_in::<false>(seat, false)
+        }
+    }
+
+    /// [`Game::builder_turn_in`] with zones, kept out of line: no built-in ruleset needs it.
+    #[cold]
+    #[inline(never)]
+    fn builder_turn_zones(&mut self, seat: usize, from_reserve: bool) -> Result<(), GameError> {
+        self.builder_turn_in::<true>(seat, from_reserve)
+    }
+
+    /// A builder turn's options. `ZONES`: some card may come from the reserve,
+    /// or some public card may not be built; without (every built-in ruleset)
+    /// the candidates are the hand's and the public cards', compiled apart so
+    /// that the common turn pays nothing for zones.
+    fn builder_turn_in<const ZONES: bool>(&mut self, seat: usize, from_reserve: bool) -> Result<(), GameError> {
         let BuildAbilities { overbuild, except, goods_grants, goods_of } = self.build_abilities(seat)?;
         let overbuild = overbuild.is_some();
         let mut options = std::mem::take(&mut self.spare_options);
@@ -258,9 +333,6 @@ impl Game {
             }
             owned
         });
-        let candidates = Game::distinct(p.hand.iter().copied())
-            .map(|c| (c, false))
-            .chain(Game::distinct(self.public.iter().copied()).map(|c| (c, true)));
 
         let cost_listeners = self.listeners(Hook::BuildCost, seat);
         // Not covering anything: the same goods for every card.
@@ -308,71 +380,116 @@ impl Game {
             }
         }
         // A listener's discount: from its row, else its script.
-        let discount_of = |l: usize, row: Option<hooks::CostRow>, card: CardIdx, over_card: Option<CardIdx>| {
-            row.and_then(|r| r.get(card, over_card))
-                .map_or_else(|| self.cost_discount_called(seat, l, card, over_card), Ok)
-        };
+        let discount_of =
+            |l: usize, row: Option<hooks::CostRow>, card: CardIdx, from: BuildFrom, over_card: Option<CardIdx>| {
+                row.and_then(|r| r.get(card, over_card))
+                    .map_or_else(|| self.cost_discount_called(seat, l, card, from, over_card), Ok)
+            };
         let others_hear = has_hook(self.hook_union, Hook::OtherBuildCost as usize);
         let privilege = self.privilege(seat, self.rs.rules.builder_discount);
         let granted = p.grants.discount;
         let ruled = self.payment_rules_exist();
-        for (card, public) in candidates {
-            let def = cards.get(card);
-            let in_hand_after = p.hand.len() as i32 - i32::from(!public);
-            // Covering X with a city building you already own elsewhere would make two.
-            if def.kind == Kind::City && owned.as_ref().is_some_and(|o| o.contains(usize::from(card))) {
-                continue;
-            }
-            let cost = self.build_cost_from(seat, card, None, &cost_listeners, |_, _| {})?;
-            // A payment rule (a card's own, or the seat's buildings') decides what pays.
-            let ruled = ruled && self.pays_by_rule(seat, card);
-            if ruled {
-                let means = self.means(seat, &goods_grants, &goods_of, None);
-                if let Some(o) = self.ruled_option(seat, card, None, cost, !public, means)? {
-                    push_option(&mut options, o);
-                }
-            } else if cost <= in_hand_after + goods + others {
-                let option =
-                    BuildOption { card, over: None, cost, goods_as_cards: goods, min_goods: 0, goods_of: others_mask };
-                push_option(&mut options, option);
-            }
-            if coverable.is_empty() {
-                continue;
-            }
-            // What build_cost_from would find for each covering, in fewer steps.
-            let mut free_values: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
-            for &(l, row) in &free {
-                free_values.push((l, discount_of(l, row, card, None)?));
-            }
-            let free_sum: i32 = free_values.iter().map(|&(_, v)| v).sum();
-            let base = cards.get(card).cost;
-            for &(slot, covered, goods, covered_hears) in &coverable {
-                if covered == card {
+        // One candidate, `card` from `from` (a macro: expanded once per instance below).
+        macro_rules! consider {
+            ($card:expr, $from:expr) => {{
+                let (card, from): (CardIdx, BuildFrom) = ($card, $from);
+                let def = cards.get(card);
+                let in_hand_after = p.hand.len() as i32 - i32::from(from == BuildFrom::Hand);
+                // Covering X with a city building you already own elsewhere would make two.
+                if def.kind == Kind::City && owned.as_ref().is_some_and(|o| o.contains(usize::from(card))) {
                     continue;
                 }
-                // The covered building has already lost its function.
-                let lost = free_values.iter().find(|&&(l, _)| l == slot).map_or(0, |&(_, v)| v);
-                let mut discount = free_sum - lost + granted;
-                for &(l, row) in bound.iter().filter(|&&(l, _)| l != slot) {
-                    discount += discount_of(l, row, card, Some(covered))?;
-                }
-                if covered_hears || others_hear {
-                    discount += self.covering_discount(seat, card, slot, covered_hears)?;
-                }
-                let cost = (base - privilege - discount).max(0);
+                let cost = self.build_cost_from(seat, card, from, None, &cost_listeners, |_, _| {})?;
+                // A payment rule (a card's own, or the seat's buildings') decides what pays.
+                let ruled = ruled && self.pays_by_rule(seat, card);
                 if ruled {
-                    let means = self.means(seat, &goods_grants, &goods_of, Some(slot));
-                    if let Some(o) = self.ruled_option(seat, card, Some(slot), cost, !public, means)? {
+                    let means = self.means(seat, &goods_grants, &goods_of, None);
+                    if let Some(o) = self.ruled_option(seat, card, None, cost, from, means)? {
                         push_option(&mut options, o);
                     }
-                } else if cost <= in_hand_after + goods {
-                    // Own goods and other seats' together (`goods` counts both here).
-                    let (mask, theirs) = others_for(Some(slot));
-                    let own = goods - theirs;
-                    let option =
-                        BuildOption { card, over: Some(slot), cost, goods_as_cards: own, min_goods: 0, goods_of: mask };
+                } else if cost <= in_hand_after + goods + others {
+                    let option = BuildOption {
+                        card,
+                        over: None,
+                        cost,
+                        goods_as_cards: goods,
+                        min_goods: 0,
+                        goods_of: others_mask,
+                    };
                     push_option(&mut options, option);
                 }
+                if coverable.is_empty() {
+                    continue;
+                }
+                // What build_cost_from would find for each covering, in fewer steps.
+                let mut free_values: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
+                for &(l, row) in &free {
+                    free_values.push((l, discount_of(l, row, card, from, None)?));
+                }
+                let free_sum: i32 = free_values.iter().map(|&(_, v)| v).sum();
+                let base = cards.get(card).cost;
+                for &(slot, covered, goods, covered_hears) in &coverable {
+                    if covered == card {
+                        continue;
+                    }
+                    // The covered building has already lost its function.
+                    let lost = free_values.iter().find(|&&(l, _)| l == slot).map_or(0, |&(_, v)| v);
+                    let mut discount = free_sum - lost + granted;
+                    for &(l, row) in bound.iter().filter(|&&(l, _)| l != slot) {
+                        discount += discount_of(l, row, card, from, Some(covered))?;
+                    }
+                    if covered_hears || others_hear {
+                        discount += self.covering_discount(seat, card, from, slot, covered_hears)?;
+                    }
+                    let cost = (base - privilege - discount).max(0);
+                    if ruled {
+                        let means = self.means(seat, &goods_grants, &goods_of, Some(slot));
+                        if let Some(o) = self.ruled_option(seat, card, Some(slot), cost, from, means)? {
+                            push_option(&mut options, o);
+                        }
+                    } else if cost <= in_hand_after + goods {
+                        // Own goods and other seats' together (`goods` counts both here).
+                        let (mask, theirs) = others_for(Some(slot));
+                        let own = goods - theirs;
+                        let option = BuildOption {
+                            card,
+                            over: Some(slot),
+                            cost,
+                            goods_as_cards: own,
+                            min_goods: 0,
+                            goods_of: mask,
+                        };
+                        push_option(&mut options, option);
+                    }
+                }
+            }};
+        }
+        if ZONES {
+            // The reserve first (a card there and in hand is built from the reserve), then the hand,
+            // then the public cards that may be built; each card type once per zone.
+            let reserve: &[CardIdx] = if from_reserve { &p.reserve } else { &[] };
+            let zones =
+                [(reserve, BuildFrom::Reserve), (&p.hand[..], BuildFrom::Hand), (&self.public[..], BuildFrom::Public)];
+            for (zone, from) in zones {
+                let mut seen = engine_play::seen::Seen::default();
+                for &card in zone {
+                    let skip = match from {
+                        BuildFrom::Hand => reserve.contains(&card),
+                        BuildFrom::Public => !cards.get(card).buildable,
+                        BuildFrom::Reserve => false,
+                    };
+                    if seen.insert(usize::from(card)) && !skip {
+                        consider!(card, from);
+                    }
+                }
+            }
+        } else {
+            // Each zone its own loop: where a card comes from is a constant in each.
+            for card in Game::distinct(p.hand.iter().copied()) {
+                consider!(card, BuildFrom::Hand);
+            }
+            for card in Game::distinct(self.public.iter().copied()) {
+                consider!(card, BuildFrom::Public);
             }
         }
         if options.is_empty() {
@@ -392,12 +509,27 @@ impl Game {
     /// that change costs found once.
     pub(crate) fn build_costs_now(&self, seat: usize) -> impl Fn(CardIdx) -> Result<i32, GameError> + '_ {
         let listeners = self.listeners(Hook::BuildCost, seat);
-        move |card| self.build_cost_from(seat, card, None, &listeners, |_, _| {})
+        move |card| self.build_cost_from(seat, card, BuildFrom::Hand, None, &listeners, |_, _| {})
     }
 
-    /// The cost of building `card` (over `slot`) for `seat` now, never below 0.
+    /// The cost of building `card` (over `slot`) for `seat` now, never below 0,
+    /// from where `seat` would build it ([`Game::build_from`]).
     pub(crate) fn build_cost(&self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<i32, GameError> {
-        self.build_cost_parts(seat, card, over, |_, _| {})
+        self.build_cost_parts(seat, card, self.build_from(seat, card), over, |_, _| {})
+    }
+
+    /// Where `seat` would build `card` from: its reserve when it holds it there
+    /// and a building lets it, else its hand, else the public cards.
+    #[inline(always)]
+    pub(crate) fn build_from(&self, seat: usize, card: CardIdx) -> BuildFrom {
+        let p = &self.players[seat];
+        if !p.reserve.is_empty() && p.reserve.contains(&card) && self.builds_from_reserve(seat).unwrap_or(false) {
+            BuildFrom::Reserve
+        } else if p.hand.contains(&card) || !self.public.contains(&card) {
+            BuildFrom::Hand
+        } else {
+            BuildFrom::Public
+        }
     }
 
     /// [`Game::build_cost`], telling `part` each discount and the building that
@@ -406,10 +538,11 @@ impl Game {
         &self,
         seat: usize,
         card: CardIdx,
+        from: BuildFrom,
         over: Option<usize>,
         part: impl FnMut(Option<CardIdx>, i32),
     ) -> Result<i32, GameError> {
-        self.build_cost_from(seat, card, over, &self.listeners(Hook::BuildCost, seat), part)
+        self.build_cost_from(seat, card, from, over, &self.listeners(Hook::BuildCost, seat), part)
     }
 
     /// [`Game::build_cost_parts`] with `seat`'s cost listeners worked out by the
@@ -418,6 +551,7 @@ impl Game {
         &self,
         seat: usize,
         card: CardIdx,
+        from: BuildFrom,
         over: Option<usize>,
         listeners: &Listeners,
         mut part: impl FnMut(Option<CardIdx>, i32),
@@ -443,7 +577,7 @@ impl Game {
             let owner = self.players[seat].city[slot].card;
             let v = match table.get(owner, card, over_card) {
                 Some(v) => v,
-                None => self.cost_discount_called(seat, slot, card, over_card)?,
+                None => self.cost_discount_called(seat, slot, card, from, over_card)?,
             };
             if v != 0 {
                 part(Some(owner), v);
@@ -462,6 +596,7 @@ impl Game {
         let edit = |c: &mut Ctx| {
             c.target = Some(card);
             c.over = over_card;
+            c.target_from = Some(from);
         };
         self.others_each(Hook::OtherBuildCost, seat, edit, |b, v| {
             if v != 0 {
@@ -486,6 +621,7 @@ impl Game {
         seat: usize,
         slot: usize,
         card: CardIdx,
+        from: BuildFrom,
         over_card: Option<CardIdx>,
     ) -> Result<i32, GameError> {
         let table = &self.rs.cost_table;
@@ -493,6 +629,7 @@ impl Game {
         let mut ctx = self.ctx(seat, slot);
         ctx.target = Some(card);
         ctx.over = over_card;
+        ctx.target_from = Some(from);
         let v = self.call_int(Hook::BuildCost, ctx)?;
         table.set(owner, card, over_card, v);
         Ok(v)
@@ -506,6 +643,7 @@ impl Game {
         &self,
         seat: usize,
         card: CardIdx,
+        from: BuildFrom,
         slot: usize,
         covered_hears: bool,
     ) -> Result<i32, GameError> {
@@ -514,6 +652,7 @@ impl Game {
         let edit = |c: &mut Ctx| {
             c.target = Some(card);
             c.over = over_card;
+            c.target_from = Some(from);
         };
         self.others_each(Hook::OtherBuildCost, seat, edit, |_, v| discount = v.saturating_add(discount))?;
         Ok(discount)
@@ -544,15 +683,24 @@ impl Game {
         };
         let opt = chosen.expect("legal build");
         self.auto_paid.clear();
+        let from = self.build_from(seat, card);
         if self.logging() {
-            self.log_build_cost(seat, card, opt.over)?;
+            self.log_build_cost(seat, card, from, opt.over)?;
         }
-        if !self.players[seat].hand.contains(&card) {
-            let i = self.public.iter().position(|&c| c == card).expect("public card");
-            self.limbo.push(self.public.swap_remove(i));
-        } else {
-            let c = self.take_from_hand(seat, card);
-            self.limbo.push(c);
+        match from {
+            BuildFrom::Hand => {
+                let c = self.take_from_hand(seat, card);
+                self.limbo.push(c);
+            }
+            BuildFrom::Public => {
+                let i = self.public.iter().position(|&c| c == card).expect("public card");
+                self.limbo.push(self.public.swap_remove(i));
+            }
+            BuildFrom::Reserve => {
+                let reserve = &mut self.players[seat].reserve;
+                let i = reserve.iter().position(|&c| c == card).expect("reserved card");
+                self.limbo.push(reserve.remove(i));
+            }
         }
         let pay = Decision::Pay {
             seat,
@@ -568,9 +716,15 @@ impl Game {
     }
 
     /// Logs a building's printed cost and each discount with the building that gives it.
-    fn log_build_cost(&mut self, seat: usize, card: CardIdx, over: Option<usize>) -> Result<(), GameError> {
+    fn log_build_cost(
+        &mut self,
+        seat: usize,
+        card: CardIdx,
+        from: BuildFrom,
+        over: Option<usize>,
+    ) -> Result<(), GameError> {
         let mut parts: smallvec::SmallVec<[(Option<CardIdx>, i32); 4]> = smallvec::SmallVec::new();
-        let cost = self.build_cost_parts(seat, card, over, |by, n| parts.push((by, n)))?;
+        let cost = self.build_cost_parts(seat, card, from, over, |by, n| parts.push((by, n)))?;
         let base = self.rs.cards.get(card).cost;
         for (by, n) in parts {
             let target = self.rs.cards.id(card).to_owned();
@@ -755,8 +909,9 @@ impl Game {
     }
 
     pub(crate) fn apply_sell(&mut self, d: Decision, a: Action) -> Result<(), GameError> {
-        let Decision::Sell { seat, left, done } = d else { unreachable!() };
-        if let Action::Sell(b) = a {
+        let Decision::Sell { seat, left, done, .. } = d else { unreachable!() };
+        // One call of this `finish_selling`, so that it stays inlined: a sale is hot.
+        let done = if let Action::Sell(b) = a {
             let slot =
                 self.players[seat].city.iter().position(|s| s.card == b && s.good.is_some()).expect("legal sell");
             // Priced while the good is still on it, as the seller saw it.
@@ -773,12 +928,15 @@ impl Game {
             self.phase_sold += 1;
             let (left, done) = (left - 1, done + 1);
             if left > 0 {
-                self.pending = Some(Decision::Sell { seat, left, done });
-                return Ok(());
+                return self.ask_sell(seat, left, done);
             }
-            return self.finish_selling(seat, done);
-        }
-        self.finish_selling(seat, done)
+            done
+        } else if let Action::Act(act) = a {
+            return self.act_at_sale(seat, left, done, act);
+        } else {
+            done
+        };
+        self.finish_selling::<false>(seat, done)
     }
 
     /// What the good on `seat`'s `building` sells for now: the building's
@@ -837,7 +995,10 @@ impl Game {
     /// The end of `seat`'s selling: its own buildings hear it first (`on_sold`,
     /// which may keep sold goods under it), then everyone's (`on_any_sold`,
     /// `on_other_sold`), from the seller.
-    fn finish_selling(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
+    ///
+    /// `AFTER_ACT`: called after one of the ruleset's own actions (not from a
+    /// sale): two copies, each called once, so that the sale's stays inlined.
+    pub(crate) fn finish_selling<const AFTER_ACT: bool>(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
         let all = [Hook::Sold, Hook::OtherSold, Hook::AnySold];
         if !self.anyone_listens(all) {
             self.turn_goods.clear();
@@ -861,6 +1022,7 @@ impl Game {
         self.told_event_hooks(hooks, seat, None, |c| c.sold = sold, event)
     }
 
+    #[inline(always)]
     fn own_sold(&mut self, seat: usize, sold: i32) -> Result<(), GameError> {
         for slot in self.listeners(Hook::Sold, seat) {
             let mut ctx = self.ctx(seat, slot);

@@ -108,6 +108,8 @@ pub(crate) struct CardPatch {
     under_vp: Option<i32>,
     /// Lies face up beside the roles instead of in the deck.
     public: Option<bool>,
+    /// `false`: a public card nobody may build, only claimed by a script's `move`.
+    buildable: Option<bool>,
 }
 
 impl CardPatch {
@@ -152,13 +154,16 @@ pub(crate) struct RulesetFile {
     /// Changes to single fields of a card, by card id.
     #[serde(default)]
     cards: BTreeMap<String, CardPatch>,
+    /// The rules script (relative to this file): hooks every player hears, no card needed.
+    rules_script: Option<String>,
+    /// Actions of the ruleset's own (a verb, the decision it is offered at, what it uses, who may, its script).
+    action: Option<Vec<engine_rules::actions::ActionEntry>>,
 }
 
 type Link = engine_rules::chain::Link<RulesetFile>;
 
 impl ChainFile for RulesetFile {
-    const SHAPE_HELP: &'static str =
-        "a ruleset has id, name, game, extends or sets, [rules] and [cards.<id>] tables (docs/rulesets.md)";
+    const SHAPE_HELP: &'static str = "a ruleset has id, name, game, extends or sets, rules_script, [rules] and [cards.<id>] tables (docs/rulesets.md)";
 
     /// A card set given where a ruleset belongs says so, rather than "unknown field `card`".
     fn shape_error(doc: &TomlDoc, e: LoadError) -> LoadError {
@@ -247,6 +252,14 @@ pub struct Ruleset {
     /// The balance bot's sorted worth of the deck's cards, for one model, by
     /// time left: the same in every game of a run.
     pub(crate) deck_keeps: crate::value::DeckKeeps,
+    /// The hooks the rules script defines (0 without one): every seat hears
+    /// them as if it owned a building with that script.
+    pub(crate) rules_mask: HookMask,
+    /// Every public card may be built (no `buildable = false`): the builder
+    /// turn then skips the test.
+    pub(crate) all_buildable: bool,
+    /// The ruleset's own actions (`[[action]]`), in file order.
+    pub actions: Vec<ActionDef>,
     /// A digest of everything that decides play: rules, cards and script texts.
     /// Game records carry it, so results of two different rulesets that share
     /// an id are not mixed up.
@@ -287,12 +300,17 @@ impl Ruleset {
         merge_copies(&mut defs, add_copies, &mut errors);
         patch_cards(&chain, &mut defs, root.as_deref(), &mut errors);
         let rules = merge_rules(&chain, &mut errors);
-        let (table, start_buildings, scripts) = validate(&chain, &specs, defs, rules.as_ref(), sets_read, &mut errors);
+        let rules_script = rules_script(&chain, root.as_deref(), &mut errors);
+        let (table, start_buildings, mut scripts) =
+            validate(&chain, &specs, defs, rules.as_ref(), sets_read, &mut errors);
+        add_rules_script(&mut scripts, table.len(), rules_script.as_ref(), &mut errors);
+        let actions = read_actions(&chain, &table, root.as_deref(), &mut scripts, &mut errors);
         if !errors.is_empty() {
             return Err(LoadErrors(errors));
         }
         let rules = rules.unwrap_or_else(|| unreachable!("no errors means the rules merged"));
-        Ok(build(&chain, rules, table, scripts, start_buildings, sets))
+        let rules_text = rules_script.map(|(s, _)| s.read().unwrap_or_default());
+        Ok(build(&chain, rules, table, scripts, start_buildings, sets, Own { rules_text, actions }))
     }
 
     /// What differs from `other`, rule by rule and card by card, one line each
@@ -327,7 +345,52 @@ impl Ruleset {
         for card in other.cards.cards.iter().filter(|c| self.cards.idx(&c.id).is_none()) {
             out.push(format!("+ card {} (cost {}, {} VP, {} copies)", card.id, card.cost, card.vp, card.copies));
         }
+        // The ruleset's own rules: its rules script's hooks and its actions.
+        let hooks = |r: &Ruleset| -> Vec<&str> {
+            HOOKS
+                .iter()
+                .enumerate()
+                .filter(|(h, _)| engine_script::has_hook(r.rules_mask, *h))
+                .map(|(_, s)| s.name)
+                .collect()
+        };
+        if self.rules_mask != other.rules_mask {
+            let show = |h: Vec<&str>| if h.is_empty() { "(none)".to_owned() } else { h.join(" ") };
+            out.push(format!("rules script: {} -> {}", show(hooks(self)), show(hooks(other))));
+        }
+        for a in self.actions.iter().filter(|a| !other.actions.iter().any(|b| b.id == a.id)) {
+            out.push(format!("- action {} (`{}`)", a.id, a.verb.join(" ")));
+        }
+        for a in other.actions.iter().filter(|a| !self.actions.iter().any(|b| b.id == a.id)) {
+            out.push(format!("+ action {} (`{}`)", a.id, a.verb.join(" ")));
+        }
         out
+    }
+
+    /// The script owner of the rules script: the number after the cards' (as
+    /// `Ctx::card`, a number no card has; `ctx.card` is `()` there).
+    pub(crate) fn rules_owner(&self) -> CardIdx {
+        self.cards.len() as CardIdx
+    }
+
+    /// What a script owner is called in the log: a card's name, an action's, or the rules.
+    pub(crate) fn owner_name(&self, owner: CardIdx) -> String {
+        let n = self.cards.len();
+        match usize::from(owner).checked_sub(n + 1) {
+            None if usize::from(owner) < n => self.cards.get(owner).name.to_lowercase(),
+            Some(d) if d < self.actions.len() => format!("the action `{}`", self.actions[d].name),
+            _ => "the rules".to_owned(),
+        }
+    }
+
+    /// The script owner of action `def`: after the cards and the rules script.
+    pub(crate) fn action_owner(&self, def: usize) -> CardIdx {
+        (self.cards.len() + 1 + def) as CardIdx
+    }
+
+    /// The action whose script owner is `owner`, if it is one.
+    pub(crate) fn action_of(&self, owner: CardIdx) -> Option<usize> {
+        usize::from(owner).checked_sub(self.cards.len() + 1).filter(|&d| d < self.actions.len())
     }
 
     /// Total number of cards in the game (deck cards plus public cards).
@@ -339,8 +402,9 @@ impl Ruleset {
 /// The fields in which two definitions of a card differ, as `field a -> b`.
 fn card_changes(a: &CardDef, b: &CardDef) -> Vec<String> {
     let script = |c: &CardDef| c.script.as_ref().map_or("(none)".to_owned(), ToString::to_string);
-    let fields: [(&str, String, String); 13] = [
+    let fields: [(&str, String, String); 14] = [
         ("public", a.public.to_string(), b.public.to_string()),
+        ("buildable", a.buildable.to_string(), b.buildable.to_string()),
         ("name", a.name.clone(), b.name.clone()),
         ("text", a.text.clone(), b.text.clone()),
         ("kind", a.kind.as_str().into(), b.kind.as_str().into()),
@@ -473,6 +537,16 @@ fn patch_cards(chain: &[Link], defs: &mut [CardDef], root: Option<&std::path::Pa
             if let Err(e) = apply_patch(def, patch, &link.doc.source, root) {
                 errors.push(relocate(e, &link.doc, &format!("{path}.script")));
             }
+            if patch.buildable == Some(false) && !def.public {
+                errors.push(
+                    link.doc
+                        .error(
+                            &format!("{path}.buildable"),
+                            format!("card `{id}` is in the deck: `buildable = false` is for public cards"),
+                        )
+                        .help("set `public = true` too, or leave `buildable` out"),
+                );
+            }
         }
     }
 }
@@ -543,10 +617,229 @@ fn validate(
     scripts.set_effects(crate::vocabulary::effect_specs());
     scripts.set_events(crate::hooks::event_key_hints(), crate::hooks::event_keys_by_hook());
     scripts.set_shapes(&[("table", crate::hooks::TABLE_SHAPE)]);
-    for def in &table.cards {
+    for (c, def) in table.cards.iter().enumerate() {
         errors.extend(scripts.add_owner(&def.id, def.script.as_ref()));
+        // An action's hooks belong to an action's script: a card's would never be called.
+        for h in ACTION_HOOKS.into_iter().filter(|&h| scripts.listens(h as usize, c)) {
+            let what = format!(
+                "`{}` is a hook of an action's script ([[action]] in the ruleset); a card's script never hears it",
+                HOOKS[h as usize].name
+            );
+            errors.push(LoadError::from(scripts.bad_return(h as usize, c, &what)));
+        }
     }
     (table, start_buildings, scripts)
+}
+
+/// The rules script the nearest file names (`rules_script`), checked to be a
+/// script inside the rules tree (an error at that key otherwise).
+fn rules_script(
+    chain: &[Link],
+    root: Option<&std::path::Path>,
+    errors: &mut Vec<LoadError>,
+) -> Option<(Source, Arc<TomlDoc>)> {
+    let link = chain.iter().find(|l| l.file.rules_script.is_some())?;
+    let path = link.file.rules_script.as_deref()?;
+    let source = link.doc.source.join(path);
+    match source.check_inside(root, "rhai") {
+        Ok(()) => Some((source, Arc::clone(&link.doc))),
+        Err(e) => {
+            errors.push(relocate(e, &link.doc, "rules_script"));
+            None
+        }
+    }
+}
+
+/// An action of the ruleset's own, as play needs it.
+#[derive(Clone, Debug)]
+pub struct ActionDef {
+    /// Its id (`ctx.action`).
+    pub id: String,
+    /// Its name on a button (the verb when not given).
+    pub name: String,
+    /// The words it is written with.
+    pub verb: Vec<String>,
+    /// The decision it is offered at.
+    pub decision: ActionAt,
+    /// What each use of it uses up: a sale (`uses = "sell"`), or nothing.
+    pub uses_sale: bool,
+    /// Only the owners of this card (working in their city) are offered it.
+    pub owners_of: Option<CardIdx>,
+    /// The kinds of the arguments the engine lists (none: the script's `legal` lists them).
+    pub args: Vec<ArgKind>,
+}
+
+/// The decisions at which an action may be offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionAt {
+    /// The trader's sell decision.
+    Sell,
+}
+
+/// What an action's argument is, when the engine lists the candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// One of the actor's buildings (its id).
+    Building,
+    /// One of the actor's hand cards (its id).
+    Hand,
+}
+
+/// The decisions an action may be offered at, as files write them.
+pub const ACTION_DECISIONS: &[&str] = &["sell"];
+/// The argument kinds, as files write them.
+pub const ARG_KINDS: &[&str] = &["building", "hand"];
+/// The notation's own verbs, which an action may not take.
+pub const BUILTIN_VERBS: &[&str] = &[
+    "role", "build", "over", "pay", "spend", "produce", "sell", "keep", "discard", "tuck", "give", "choose", "pass",
+    "plain", "undo", "quit", "help",
+];
+/// The hooks an action's script may define.
+const ACTION_HOOKS: [Hook; 3] = [Hook::Legal, Hook::Allowed, Hook::Action];
+
+/// `[[action]]` (from the nearest file that has the list): each entry checked
+/// where it is written, its script compiled as the owner after the rules
+/// script's; the actions as play needs them.
+fn read_actions(
+    chain: &[Link],
+    table: &CardTable,
+    root: Option<&std::path::Path>,
+    scripts: &mut ScriptHost,
+    errors: &mut Vec<LoadError>,
+) -> Vec<ActionDef> {
+    let Some(link) = chain.iter().find(|l| l.file.action.is_some()) else { return Vec::new() };
+    let (doc, list) = (&link.doc, link.file.action.as_deref().unwrap_or_default());
+    let mut out = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        let at = |key: &str| format!("action.{i}.{key}");
+        let before = errors.len();
+        if let Some(why) = invalid_id(&a.id) {
+            errors.push(doc.error(&at("id"), why.replace("card id", "action id")));
+        } else if list[..i].iter().any(|o| o.id == a.id) {
+            errors.push(doc.error(&at("id"), format!("two actions have the id `{}`", a.id)));
+        }
+        let game = engine_rules::actions::Vocabulary {
+            decisions: ACTION_DECISIONS,
+            arg_kinds: ARG_KINDS,
+            builtin: BUILTIN_VERBS,
+            payments: &[],
+            reads: &["uses", "owners_of"],
+        };
+        if let Err((key, message)) = engine_rules::actions::check(a, &list[..i], &game) {
+            errors.push(doc.error(&at(key), message).help("San Juan's [[action]] keys are in docs/rulesets.md"));
+        }
+        if a.ends_turn.is_some() {
+            errors.push(
+                doc.error(
+                    &at("ends_turn"),
+                    "a San Juan action answers a decision and the decision goes on: `ends_turn` is Alhambra's",
+                )
+                .help("leave `ends_turn` out; `uses = \"sell\"` makes each use cost one of the seller's sales"),
+            );
+        }
+        if a.uses.is_none() && a.decision == "sell" {
+            errors.push(
+                doc.error(
+                    &at("decision"),
+                    "an action offered at the sell decision uses one of the seller's sales: write `uses = \"sell\"`",
+                )
+                .help("each use of it costs a sale, so the seller's decision ends"),
+            );
+        }
+        if let Some(u) = a.uses.as_deref().filter(|u| *u != "sell" || a.decision != "sell") {
+            errors.push(doc.error(&at("uses"), format!("`uses = \"{u}\"`: an action offered at the sell decision may use a sale (`uses = \"sell\"`); nothing else is used up")));
+        }
+        let owners_of = match a.owners_of.as_deref().map(|id| table.lookup(id)) {
+            Some(Ok(c)) => Some(c),
+            Some(Err(why)) => {
+                errors.push(doc.error(&at("owners_of"), why).help("name the card whose owners are offered the action"));
+                None
+            }
+            None => None,
+        };
+        let source = doc.source.join(&a.script);
+        let source = match source.check_inside(root, "rhai") {
+            Ok(()) => Some(source),
+            Err(e) => {
+                errors.push(relocate(e, doc, &at("script")));
+                None
+            }
+        };
+        let owner = table.len() + 1 + i;
+        let found = scripts.add_owner(&format!("action {}", a.id), source.as_ref());
+        errors.extend(found.into_iter().map(|e| match &source {
+            Some(s) if e.pos.line == 0 && e.file == s.to_string() => relocate(e, doc, &at("script")),
+            _ => e,
+        }));
+        for (h, spec) in HOOKS.iter().enumerate() {
+            if scripts.listens(h, owner) && !ACTION_HOOKS.iter().any(|&k| k as usize == h) {
+                let what = format!(
+                    "an action's script cannot define `{}`: it defines `legal` (the arguments offered), `allowed` (a \
+                     filter of the listed ones) and `on_action` (what it does); a card's hooks belong in a card's script",
+                    spec.name
+                );
+                errors.push(LoadError::from(scripts.bad_return(h, owner, &what)));
+            }
+        }
+        if errors.len() > before {
+            continue;
+        }
+        out.push(ActionDef {
+            id: a.id.clone(),
+            name: a.name.clone().unwrap_or_else(|| a.verb.clone()),
+            verb: a.words(),
+            decision: ActionAt::Sell,
+            uses_sale: a.uses.is_some(),
+            owners_of,
+            args: a.args.iter().map(|k| if k == "hand" { ArgKind::Hand } else { ArgKind::Building }).collect(),
+        });
+    }
+    out
+}
+
+/// The hooks a rules script may define: those every player hears through the
+/// engine's event and moment dispatch (effects, no building needed).
+pub(crate) fn rules_hook_allowed(hook: usize) -> bool {
+    HOOKS[hook].effects && ![Hook::Sold, Hook::Choice, Hook::Action].iter().any(|&h| h as usize == hook)
+}
+
+/// Compiles the rules script as the script owner after the cards (always
+/// added, without a script when there is none, so that later owners have a
+/// fixed number), and refuses a hook a rules script cannot hear.
+fn add_rules_script(
+    scripts: &mut ScriptHost,
+    owner: usize,
+    source: Option<&(Source, Arc<TomlDoc>)>,
+    errors: &mut Vec<LoadError>,
+) {
+    let found = scripts.add_owner("the rules script", source.map(|(s, _)| s));
+    // A file that cannot be read is the key's fault; its own errors point into it.
+    errors.extend(found.into_iter().map(|e| match source {
+        Some((s, doc)) if e.pos.line == 0 && e.file == s.to_string() => relocate(e, doc, "rules_script"),
+        _ => e,
+    }));
+    if source.is_none() {
+        return;
+    }
+    for (h, spec) in HOOKS.iter().enumerate() {
+        if scripts.listens(h, owner) && !rules_hook_allowed(h) {
+            let allowed: Vec<&str> =
+                HOOKS.iter().enumerate().filter(|(k, _)| rules_hook_allowed(*k)).map(|(_, s)| s.name).collect();
+            let what = format!(
+                "a rules script cannot define `{}`: it belongs to a card (a building's own answer); a rules script \
+                 hears the events and moments every player hears: {}",
+                spec.name,
+                allowed.join(", ")
+            );
+            errors.push(LoadError::from(scripts.bad_return(h, owner, &what)));
+        }
+    }
+}
+
+/// What the ruleset file adds beyond cards and rules: its rules script's text and its actions.
+struct Own {
+    rules_text: Option<String>,
+    actions: Vec<ActionDef>,
 }
 
 /// The ruleset, from parts that passed every check.
@@ -557,8 +850,15 @@ fn build(
     scripts: ScriptHost,
     start_buildings: Vec<CardIdx>,
     sets: Vec<Source>,
+    own: Own,
 ) -> Arc<Ruleset> {
+    let Own { rules_text, actions } = own;
     let top = &chain[0];
+    let mut table = table;
+    table.verbs = actions.iter().map(|a| a.verb.clone()).collect();
+    let rules_owner = table.len();
+    let all_buildable = table.cards.iter().all(|c| c.buildable);
+    let rules_mask = if rules_text.is_some() { scripts.owner_mask(rules_owner) } else { 0 };
     let mut order: Vec<CardIdx> = (0..table.len() as CardIdx).collect();
     order.sort_by_key(|&i| (table.get(i).order, i));
     let hook_masks: Vec<HookMask> = (0..table.len()).map(|c| scripts.owner_mask(c)).collect();
@@ -575,7 +875,14 @@ fn build(
     let cost_table = hooks::CostTable::new(&scripts, table.len());
     let round_roles = (0..=MAX_PLAYERS as usize).map(|n| rules.roles_per_round(n)).collect();
     let build_grants = hooks::BuildGrants::new(&scripts, table.len());
-    let fingerprint = fingerprint(&rules, &table);
+    let mut fingerprint = fingerprint(&rules, &table, rules_text.as_deref());
+    // Only when there are some: a ruleset without keeps its fingerprint.
+    if !actions.is_empty() {
+        use sha2::{Digest, Sha256};
+        let texts: Vec<String> = actions.iter().map(|a| format!("{a:?}")).collect();
+        let digest = Sha256::digest(format!("{fingerprint}\0{}", texts.join("\0")));
+        fingerprint = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    }
     let mean_good_price = crate::value::mean_good_price(&table, &rules);
     let mean_prices = crate::value::mean_prices(&table, &rules);
     let mean_vp = crate::value::mean_vp(&table);
@@ -617,6 +924,9 @@ fn build(
         scores_by_city,
         score_city_reads,
         deck_keeps: Default::default(),
+        rules_mask,
+        all_buildable,
+        actions,
         fingerprint,
         warnings,
     })
@@ -652,6 +962,7 @@ fn to_def(c: &SourcedCard, root: Option<&std::path::Path>, errors: &mut Vec<Load
         fixed_price: s.fixed_price,
         under_vp: s.under_vp,
         public: s.public,
+        buildable: s.buildable,
         good_name: s.good.clone(),
         defined_in: c.doc.source.clone(),
     }
@@ -696,6 +1007,9 @@ fn apply_patch(
     if let Some(v) = p.public {
         def.public = v;
     }
+    if let Some(v) = p.buildable {
+        def.buildable = v;
+    }
     if let Some(v) = &p.script {
         let script = (!v.is_empty()).then(|| file.join(v));
         if let Some(s) = &script {
@@ -717,6 +1031,13 @@ fn validate_card(c: &SourcedCard, rules: Option<&Rules>, errors: &mut Vec<LoadEr
             c.doc
                 .error(&c.path("name"), format!("card `{}` has an empty name", s.id))
                 .help("write the name players see"),
+        );
+    }
+    if !s.buildable && !s.public {
+        errors.push(
+            c.doc
+                .error(&c.path("buildable"), format!("card `{}` is in the deck: `buildable = false` is for public cards", s.id))
+                .help("a card in the deck is built from the hand; add `public = true` for a card that lies beside the roles and is only claimed by a script's `move`"),
         );
     }
     let numbers = [
@@ -858,7 +1179,7 @@ fn validate_rules(
 }
 
 /// A short digest of what decides play: the rules, every card's fields and its script's text.
-fn fingerprint(rules: &Rules, table: &CardTable) -> String {
+fn fingerprint(rules: &Rules, table: &CardTable, rules_script: Option<&str>) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(toml::to_string(rules).unwrap_or_default());
@@ -881,6 +1202,14 @@ fn fingerprint(rules: &Rules, table: &CardTable) -> String {
             c.under_vp,
             c.public
         ));
+        // Only when set: every other card keeps the fingerprint it had.
+        if !c.buildable {
+            h.update("|unbuildable");
+        }
+    }
+    // Only when there is one: a ruleset without keeps its fingerprint.
+    if let Some(text) = rules_script {
+        h.update(format!("\0rules script\0{text}"));
     }
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }

@@ -24,6 +24,8 @@ engine_game::scenario_seat! {
         pub goods: Vec<String>,
         /// Hand cards.
         pub hand: Vec<String>,
+        /// Cards set aside face up (a reserve zone, out of the hand), in the order reserved.
+        pub reserve: Vec<String>,
         /// Number of cards under a building (chapel, bank, harbor).
         pub under: BTreeMap<String, usize>,
         /// Buildings covered by a building in play: `{ palace = ["chapel"] }`.
@@ -51,6 +53,8 @@ engine_game::scenario_expect! {
         pub counters: Option<Vec<BTreeMap<String, i32>>>,
         /// The players' named counters per seat.
         pub player_counters: Option<Vec<BTreeMap<String, i32>>>,
+        /// The cards in each seat's reserve, in the order reserved.
+        pub reserve: Option<Vec<Vec<String>>>,
     }
 }
 
@@ -201,6 +205,12 @@ impl Scenario {
                 self.take(pool, game, c, &format!("seat {seat} hand"), &path)?;
                 game.players[seat].hand.push(c);
             }
+            for (i, r) in p.reserve.iter().enumerate() {
+                let path = format!("players.{seat}.reserve.{i}");
+                let c = self.lookup(rs, r, &path)?;
+                self.take(pool, game, c, &format!("seat {seat} reserve"), &path)?;
+                game.players[seat].reserve.push(c);
+            }
         }
         let mut top = Vec::new();
         for (i, d) in f.deck.iter().enumerate() {
@@ -346,7 +356,8 @@ impl Scenario {
                 })?;
             }
         }
-        let seat_lists = [("hands", &e.hands), ("buildings", &e.buildings), ("goods", &e.goods)];
+        let seat_lists =
+            [("hands", &e.hands), ("buildings", &e.buildings), ("goods", &e.goods), ("reserve", &e.reserve)];
         for (key, lists) in seat_lists {
             for (seat, ids) in lists.iter().flatten().enumerate() {
                 for (i, id) in ids.iter().enumerate() {
@@ -521,6 +532,11 @@ fn check_own(e: &Expect, game: &Game, fails: &mut Vec<String>) {
             format!("{m:?}")
         });
         eq("counters", seats(&maps(want)), seats(&got));
+    }
+    if let Some(want) = &e.reserve {
+        let got: Vec<Vec<&str>> =
+            game.players.iter().map(|p| p.reserve.iter().map(|&c| cards.id(c)).collect()).collect();
+        eq("reserve", format!("{want:?}"), format!("{got:?}"));
     }
     if let Some(want) = &e.player_counters {
         let got = per_seat(&|p| {

@@ -82,7 +82,8 @@ impl Screen<'_> {
     }
 
     fn name(&self, c: CardIdx) -> String {
-        self.cards.get(c).name.to_lowercase()
+        // A script owner past the cards is the rules script.
+        self.cards.cards.get(usize::from(c)).map_or_else(|| "the rules".to_owned(), |d| d.name.to_lowercase())
     }
 
     fn table(&self, seats: &[String], out: &mut Vec<Line>) {
@@ -356,7 +357,9 @@ pub fn resolve(game: &Game, input: &str) -> Result<String, String> {
         return Ok(option);
     }
     let verbs = ["role", "build", "pay", "spend", "produce", "sell", "keep", "discard", "tuck", "give", "choose"];
-    if word.split_whitespace().next().is_some_and(|v| verbs.contains(&v)) {
+    // The ruleset's own verbs (`buy coffee_roaster`) are typed as written too.
+    let own = |v: &str| cards.verbs.iter().any(|w| w.first().is_some_and(|f| f == v));
+    if word.split_whitespace().next().is_some_and(|v| verbs.contains(&v) || own(v)) {
         return Ok(word.to_owned());
     }
     // A card's id or name, or their start, picks the one choice on that card.
@@ -393,7 +396,7 @@ fn card_of(a: &Action) -> Option<CardIdx> {
         | Action::Tuck(card)
         | Action::Pick(card)
         | Action::Give(card) => Some(card),
-        Action::Role { .. } | Action::Choose(_) | Action::Pass => None,
+        Action::Role { .. } | Action::Choose(_) | Action::Pass | Action::Act(_) => None,
     }
 }
 

@@ -518,6 +518,9 @@ impl<'a> Values<'a> {
             (Decision::Produce { .. }, Action::Produce(b)) => {
                 v.good + 0.01 * game.rs.cards.get(b).good.unwrap_or(0) as f64
             }
+            // With a ruleset's own action offered beside the sales, every answer is played
+            // and looked at: the action's worth and the sales' on one scale.
+            (Decision::Sell { .. }, _) if !game.sell_acts().is_empty() => by_playing(game, action, model, scratch),
             (Decision::Sell { .. }, Action::Sell(b)) => f64::from(game.price_of(seat, b)) * v.hand - v.good,
             (Decision::Keep { .. } | Decision::Reveal { .. }, Action::Keep(c)) => v.hand + v.keep(c),
             (Decision::Exchange { .. }, Action::Discard(c)) => v.mean_keep() - v.keep(c),

@@ -25,6 +25,9 @@ pub struct PlayerView {
     pub head: SeatHead,
     /// Buildings holding a good.
     pub goods: Vec<String>,
+    /// Cards in the reserve (face up, out of the hand: everyone sees them), in the order reserved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reserve: Vec<String>,
     /// Cards under each building that keeps them; only for the viewer's own city.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub under: Option<Ordered<u64>>,
@@ -153,6 +156,7 @@ impl Game {
                 head: SeatHead::new(seat, viewer, hand, p.hand.len())
                     .holding(p.city.iter().map(|s| cards.id(s.card).to_owned()).collect()),
                 goods: p.city.iter().filter(|s| s.good.is_some()).map(|s| cards.id(s.card).to_owned()).collect(),
+                reserve: ids(&p.reserve),
                 under,
                 covered: p.city.iter().flat_map(|s| s.covered_cards()).map(|c| cards.id(c).to_owned()).collect(),
                 score: if sees_all { Some(self.score(seat)?.view()) } else { None },
@@ -205,8 +209,9 @@ impl Game {
                 Some(self.card_at(owner, s))
             }
             Decision::Look { seat, slot: s, .. } => slot(seat, s),
+            // The rules script asks as no building.
             Decision::Give { cause, .. } | Decision::Discard { reason: DiscardReason::Building(cause), .. } => {
-                Some(cause)
+                Some(cause).filter(|&c| usize::from(c) < self.rs.cards.len())
             }
             _ => None,
         }
@@ -270,7 +275,10 @@ impl Game {
                             };
                         }
                         Action::Build { card, over } => {
-                            let zone = if in_hand(card) {
+                            let reserved = self.build_from(seat, card) == crate::game::BuildFrom::Reserve;
+                            let zone = if reserved {
+                                "reserve"
+                            } else if in_hand(card) {
                                 "hand"
                             } else if self.public.contains(&card) {
                                 "public"
@@ -316,6 +324,19 @@ impl Game {
                         }
                         Action::Give(c) => ("give", Some(c), Some("hand"), None, format!("Give {}", name(c))),
                         Action::Pass => ("pass", None, None, None, pass_label(d).to_owned()),
+                        // The ruleset's own action: its name and arguments (a building of the actor's, by id).
+                        Action::Act(act) => {
+                            let def = &self.rs.actions[usize::from(act.def)];
+                            let args = act.arg_texts(cards);
+                            let card = args.first().and_then(|a| cards.idx(a));
+                            let label = match card {
+                                Some(c) => format!("{} {}", capitalised(&def.name), name(c)),
+                                None if args.is_empty() => capitalised(&def.name),
+                                None => format!("{} {}", capitalised(&def.name), args.join(" ")),
+                            };
+                            let zone = card.map(|c| if in_hand(c) { "hand" } else { "city" });
+                            ("act", card, zone, None, label)
+                        }
                     };
                 engine_play::ActionView {
                     id,

@@ -41,11 +41,15 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "move",
-        &["from_building", "to_building", "from_seat", "to_seat"],
+        &["from_building", "to_building", "from_seat", "to_seat", "from", "to", "seat"],
         "#{ move: \"good\", from_building: \"self\", to_building: \"coffee_roaster\" }: the good on one building \
          goes onto another that carries goods and has none (each building \"self\", \"target\" or an id: the first \
          of that id with a good, or without one, of the owner or of `from_seat` / `to_seat`); nothing happens when \
-         there is no good to move or no room for it",
+         there is no good to move or no room for it. #{ move: \"hero\", from: \"hand\", to: \"reserve\" }: one card \
+         (an id or a Card) goes from a zone of the owner's (or `seat`'s), \"hand\", \"reserve\" or \"public\" (the \
+         cards beside the roles), to its \"hand\", \"reserve\", \"city\" (a building, working at once, not built: \
+         nothing is paid and no build is heard) or \"discard\"; nothing happens when the card is not there, or a \
+         city would own a unique city building twice",
     ),
     ("tuck", &[], "#{ tuck: n }: the owner may put up to n hand cards under this building"),
     (
@@ -97,7 +101,9 @@ pub static EFFECTS: &[(&str, &[&str], &str)] = &[
 const VALUES: &[(&str, &str, &[&str])] = &[
     ("choose_cards", "from", &["hand", "buildings", "goods", "empty"]),
     ("grant", "grant", &["sell", "produce", "discount"]),
-    ("move", "move", &["good"]),
+    ("move", "move", &["good", "*"]),
+    ("move", "from", &["hand", "reserve", "public"]),
+    ("move", "to", &["hand", "reserve", "city", "discard"]),
 ];
 
 /// Every effect as the script host checks a map written in a hook: its keys and values.
@@ -128,6 +134,7 @@ const RESULT_KEYS: &[&str] = &[
     "refuse",
     "goods_of",
     "cancel",
+    "build_from",
 ];
 
 /// Every key a map written in a hook may use, for `check`.

@@ -108,7 +108,8 @@ pub struct EffectSpec {
     pub name: &'static str,
     /// Its other keys.
     pub keys: &'static [&'static str],
-    /// Keys whose string value must be one of a list (`from: "hand"`).
+    /// Keys whose string value must be one of a list (`from: "hand"`); a
+    /// list holding `"*"` names the values it means (for hints) and accepts any other.
     pub values: &'static [(&'static str, &'static [&'static str])],
 }
 
@@ -778,8 +779,10 @@ impl ScriptHost {
                 )));
             }
             let allowed = effect.values.iter().find(|(k, _)| *k == e.key).map(|(_, v)| *v);
+            // `"*"` among the values: any other value is meant too (a card id beside `move: "good"`).
             if let (Some(allowed), Some(value)) = (allowed, &e.text)
                 && !allowed.contains(&value.as_str())
+                && !allowed.contains(&"*")
             {
                 // A longer or shorter spelling of an allowed value (`empty_production`) is meant as it.
                 let near = closest(value, allowed.iter().copied())

@@ -124,7 +124,7 @@
         }
         if (p.under && p.under[id]) tags.push({text: `${p.under[id]} under`});
         if (counters[id] !== undefined) tags.push({text: `counter ${counters[id]}`});
-        const acts = mine ? claim.take("city", id, ["produce", "sell", "spend", "pick"]) : [];
+        const acts = mine ? claim.take("city", id, ["produce", "sell", "spend", "pick", "act"]) : [];
         return card(id, acts, {small: true, tags, isNew: Page.prev && was && fresh[i]});
       }).join("");
       const facts = [`${plural(p.hand_size, "card")} in hand`, plural((p.buildings || []).length, "building"), plural((p.goods || []).length, "good")];
@@ -132,6 +132,7 @@
       const counters2 = Object.entries(p.player_counters || {}).map(([k, x]) => `${k} ${x}`);
       if (counters2.length) facts.push("counters: " + counters2.join(", "));
       if (p.covered && p.covered.length) facts.push("covered: " + p.covered.map(nameOf).join(", "));
+      if (p.reserve && p.reserve.length) facts.push("reserve: " + p.reserve.map(nameOf).join(", "));
       const cls = ["player", mine ? "me" : "", seat === s.to_move ? "turn" : ""].filter(Boolean).join(" ");
       return `<div class="${cls}" data-seat="${seat}"><div class="who">${seatHead(s, seat)} <span class="score">${esc(points(s, p))}</span> <span class="kv">${esc(facts.join(" · "))}</span></div><div class="cards">${city}</div></div>`;
     }).join("");

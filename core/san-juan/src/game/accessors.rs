@@ -106,7 +106,7 @@ impl Game {
         let mut add = |c: &CardIdx| count[*c as usize] += 1;
         self.deck.iter().chain(&self.discard).chain(&self.public).chain(&self.limbo).for_each(&mut add);
         for p in &self.players {
-            p.hand.iter().for_each(&mut add);
+            p.hand.iter().chain(&p.reserve).for_each(&mut add);
             for s in &p.city {
                 add(&s.card);
                 s.covered.iter().map(|c| &c.card).chain(&s.under).chain(s.good.iter()).for_each(&mut add);

@@ -17,10 +17,13 @@ pub enum DiscardReason {
     Building(CardIdx),
 }
 
+pub use crate::hooks::BuildFrom;
+
 /// A building the player may build now, with its cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOption {
-    /// The card to build.
+    /// The card to build (from where [`crate::Game`]'s `build_from` says: not
+    /// kept here, so that an option stays 32 bytes).
     pub card: CardIdx,
     /// The slot it would cover.
     pub over: Option<usize>,

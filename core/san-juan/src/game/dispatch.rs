@@ -69,6 +69,15 @@ impl Iterator for ListenersIter {
     }
 }
 
+/// A slot number past any city's: the effects of a script that is no
+/// building's (the rules script) run at `SCRIPT_SLOT + its script owner`.
+pub(crate) const SCRIPT_SLOT: usize = 1 << 20;
+
+/// The slot number of script owner `owner`'s effects (see [`SCRIPT_SLOT`]).
+pub(crate) fn script_slot(owner: CardIdx) -> usize {
+    SCRIPT_SLOT + usize::from(owner)
+}
+
 /// How many events deep a chain may go (an effect that raises an event whose
 /// hook raises another…) before the game stops with an event-loop error: far
 /// more than any sensible card needs, few enough to stop at once.
@@ -132,9 +141,10 @@ impl Game {
     }
 
     /// The hooks the buildings of `city` listen to (a city that might be).
+    /// Every seat hears the rules script's hooks, as if it owned a building with that script.
     pub(crate) fn city_mask(&self, city: &[Slot]) -> HookMask {
         let masks = &self.rs.hook_masks;
-        city.iter().fold(0, |m, s| m | masks[s.card as usize])
+        city.iter().fold(self.rs.rules_mask, |m, s| m | masks[s.card as usize])
     }
 
     /// A context for `seat`'s building in `slot`.
@@ -179,6 +189,7 @@ impl Game {
             counter: 0,
             paying: None,
             covered_by: None,
+            target_from: None,
         }
     }
 
@@ -366,6 +377,7 @@ impl Game {
             choice: None,
             tag: Tag::None,
             event: self.event_now.clone(),
+            act: None,
         }
     }
 
@@ -385,6 +397,7 @@ impl Game {
             .iter()
             .map(|p| SeatFacts {
                 hand: p.hand.len() as i32,
+                reserve: p.reserve.clone(),
                 city: p.city.iter().map(slot).collect(),
                 counters: Arc::clone(&p.counters),
                 roles_chosen: p.roles_chosen,
@@ -484,12 +497,52 @@ impl Game {
         target: Option<(usize, usize)>,
         edit: impl Fn(&mut Ctx),
     ) -> Result<(), GameError> {
+        self.draw_hooks_heard(hook, seat, target, edit, true)
+    }
+
+    /// [`Game::draw_hooks`]; the rules script hears it too (after the
+    /// buildings) when `rules` (a moment of the table: only as the first seat).
+    fn draw_hooks_heard(
+        &mut self,
+        hook: Hook,
+        seat: usize,
+        target: Option<(usize, usize)>,
+        edit: impl Fn(&mut Ctx),
+        rules: bool,
+    ) -> Result<(), GameError> {
         for slot in self.listeners(hook, seat) {
             let mut ctx = self.ctx(seat, slot);
             edit(&mut ctx);
             self.effect_hook(hook, ctx, Origin { seat, slot, target })?;
         }
+        if rules && has_hook(self.rs.rules_mask, hook as usize) {
+            self.rules_hook(hook, seat, target, &edit)?;
+        }
         Ok(())
+    }
+
+    /// The rules script's `hook` for `seat` (`ctx.seat`; `ctx.card` is `()`).
+    #[inline(never)]
+    fn rules_hook(
+        &mut self,
+        hook: Hook,
+        seat: usize,
+        target: Option<(usize, usize)>,
+        edit: &impl Fn(&mut Ctx),
+    ) -> Result<(), GameError> {
+        let owner = self.rs.rules_owner();
+        let mut ctx = self.ctx_of(seat, &self.players[seat].city, owner);
+        edit(&mut ctx);
+        self.effect_hook(hook, ctx, Origin { seat, slot: script_slot(owner), target })
+    }
+
+    /// The building (or the script owner, past the cards: the rules script)
+    /// whose hook or effect runs at `seat`'s `slot`.
+    pub(crate) fn slot_card(&self, seat: usize, slot: usize) -> CardIdx {
+        match slot.checked_sub(SCRIPT_SLOT) {
+            Some(owner) => owner as CardIdx,
+            None => self.players[seat].city[slot].card,
+        }
     }
 
     /// An event seen by the actor's buildings (`own`, then `any`) and every
@@ -615,8 +668,9 @@ impl Game {
         let before = std::mem::replace(&mut self.event_now, facts);
         let n = self.players.len();
         let mut result = Ok(());
-        for seat in (0..n).map(|k| (from + k) % n) {
-            result = self.draw_hooks(hook, seat, None, |c| c.actor = actor);
+        // The rules script hears a moment of the table once, as the first seat: it is one rule.
+        for (k, seat) in (0..n).map(|k| (k, (from + k) % n)) {
+            result = self.draw_hooks_heard(hook, seat, None, |c| c.actor = actor, k == 0);
             if result.is_err() {
                 break;
             }

@@ -92,6 +92,8 @@ impl Game {
         texts: impl FnOnce(&Game) -> (String, Option<String>),
     ) {
         if self.journal.logging() {
+            // The rules script is no card: an event it caused names none.
+            let cause = cause.filter(|&c| usize::from(c) < self.rs.cards.len());
             // What scripts printed so far comes first, where it happened (a traced scenario only).
             for text in self.rs.scripts.take_prints() {
                 self.journal.event(|| Event {
@@ -115,7 +117,7 @@ impl Game {
 
     /// A building's name as a sentence names it: `gold mine`.
     pub(crate) fn name_of(&self, card: CardIdx) -> String {
-        self.rs.cards.get(card).name.to_lowercase()
+        self.rs.owner_name(card)
     }
 
     /// Card ids, comma-separated.

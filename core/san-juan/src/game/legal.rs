@@ -87,8 +87,16 @@ impl Game {
                 out.push(Action::Pass);
             }
             Decision::Sell { seat, .. } => {
-                let goods = self.players[*seat].city.iter().filter(|s| s.good.is_some()).map(|s| s.card);
-                each_distinct(out, goods, Action::Sell);
+                let city = self.players[*seat].city.iter().enumerate();
+                if self.unsellable.is_empty() {
+                    each_distinct(out, city.filter(|(_, s)| s.good.is_some()).map(|(_, s)| s.card), Action::Sell);
+                } else {
+                    // A good an action put on a building this phase is not for sale yet.
+                    let fresh = |i: usize| self.unsellable.contains(&(*seat, i));
+                    let goods = city.filter(|(i, s)| s.good.is_some() && !fresh(*i)).map(|(_, s)| s.card);
+                    each_distinct(out, goods, Action::Sell);
+                }
+                out.extend(self.sell_acts.iter().map(|&a| Action::Act(a)));
                 out.push(Action::Pass);
             }
             Decision::Keep { left, may_stop: false, .. } if *left >= self.limbo.len() && !self.limbo.is_empty() => {
@@ -212,6 +220,10 @@ impl Game {
             Decision::Keep { seat, left, may_stop, by } => self.answer_keep(seat, left, may_stop, by, action),
             Decision::Discard { seat, left, reason } => {
                 let Action::Discard(card) = action else { wrong() };
+                // A script's discard of every hand card was forced: notation accepts it written out.
+                if matches!(reason, DiscardReason::Building(_)) && self.legal.len() <= 1 {
+                    self.auto_paid.push(action);
+                }
                 let c = self.take_from_hand(seat, card);
                 self.discard.push(c);
                 self.run += 1;

@@ -25,6 +25,7 @@ use crate::effects::{Grants, Queued};
 use crate::ruleset::Ruleset;
 
 mod accessors;
+mod custom;
 mod decision;
 mod dispatch;
 mod draw;
@@ -37,9 +38,11 @@ mod setup;
 mod step;
 mod why;
 
-pub use decision::{BuildOption, BuildOptions, Decision, DiscardReason, PickRules};
+pub use decision::{BuildFrom, BuildOption, BuildOptions, Decision, DiscardReason, PickRules};
 pub use dispatch::MAX_EVENT_DEPTH;
-pub(crate) use dispatch::{COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, Listeners, TUCKED};
+pub(crate) use dispatch::{
+    COUNTER_CHANGED, Chain, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED, Listeners, SCRIPT_SLOT, TUCKED, script_slot,
+};
 pub use events::{Event, Visibility};
 pub(crate) use events::{count, n_cards};
 pub(crate) use step::Step;
@@ -137,6 +140,8 @@ pub(crate) fn goods_on(city: &[Slot]) -> usize {
 pub struct Player {
     /// Cards in hand.
     pub hand: Vec<CardIdx>,
+    /// Cards set aside face up to build later (a `move` to `"reserve"`): public, not in the hand.
+    pub reserve: Vec<CardIdx>,
     /// Buildings in play, in the order built.
     pub city: Vec<Slot>,
     /// A once-per-round privilege boost was used this round.
@@ -156,8 +161,9 @@ impl Player {
     /// Made a copy of `from` in its own buffers (hand, city).
     fn refill_from(&mut self, from: &Player) {
         // Every field named, so that a new one cannot be forgotten.
-        let Player { hand, city, boost_used, roles_chosen, counters, grants, gained } = from;
+        let Player { hand, reserve, city, boost_used, roles_chosen, counters, grants, gained } = from;
         self.hand.clone_from(hand);
+        self.reserve.clone_from(reserve);
         self.city.clone_from(city);
         self.boost_used = *boost_used;
         self.roles_chosen = *roles_chosen;
@@ -219,7 +225,8 @@ pub struct Game {
     pub(crate) pending: Option<Decision>,
     /// The legal answers to `pending`, worked out once per decision.
     pub(crate) legal: Vec<Action>,
-    /// Cards paid automatically since the last build (a forced payment).
+    /// Cards paid automatically since the last build (a forced payment), and
+    /// hand cards a script's discard took (every one: forced).
     pub(crate) auto_paid: Vec<Action>,
     pub(crate) over: bool,
     pub(crate) stalled: bool,
@@ -244,6 +251,10 @@ pub struct Game {
     pub(crate) chain: dispatch::Chain,
     /// `chain` when the pending decision was asked for: answering it goes on with that chain.
     pub(crate) pending_chain: dispatch::Chain,
+    /// Goods an action's effect put on a building this phase (seat, slot): not for sale until the phase ends.
+    pub(crate) unsellable: Vec<(usize, usize)>,
+    /// The ruleset's own actions offered at the pending sell decision (a trading house's `buy`).
+    pub(crate) sell_acts: Box<[crate::actions::Act]>,
     /// Cards moved so far by the decision answered one card at a time (a discard,
     /// a payment, a keep): one event tells them all when it ends.
     pub(crate) run: i32,
@@ -328,6 +339,8 @@ impl Game {
             heard,
             chain,
             pending_chain,
+            unsellable,
+            sell_acts,
             run,
             spare: _,
             spare_city: _,
@@ -374,6 +387,8 @@ impl Game {
         self.heard.clone_from(heard);
         self.chain = *chain;
         self.pending_chain = *pending_chain;
+        self.unsellable.clone_from(unsellable);
+        self.sell_acts.clone_from(sell_acts);
         self.run = *run;
     }
 }

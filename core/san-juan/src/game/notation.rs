@@ -24,10 +24,15 @@ impl Game {
             }
             // A forced payment (every hand card, the last good that must pay) was
             // made automatically; accept it written out.
-            if matches!(a, Action::Pay(_) | Action::Spend(_) | Action::SpendOf(..))
-                && !matches!(self.pending, Some(Decision::Pay { .. }))
-                && let Some(i) = self.auto_paid.iter().position(|x| x == a)
-            {
+            // So was a script's discard of every hand card.
+            let forced = match a {
+                Action::Pay(_) | Action::Spend(_) | Action::SpendOf(..) => {
+                    !matches!(self.pending, Some(Decision::Pay { .. }))
+                }
+                Action::Discard(_) => !matches!(self.pending, Some(Decision::Discard { .. })),
+                _ => false,
+            };
+            if forced && let Some(i) = self.auto_paid.iter().position(|x| x == a) {
                 self.auto_paid.swap_remove(i);
                 continue;
             }

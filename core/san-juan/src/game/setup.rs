@@ -107,6 +107,8 @@ impl Game {
             heard: VecDeque::new(),
             chain: Default::default(),
             pending_chain: Default::default(),
+            unsellable: Vec::new(),
+            sell_acts: Box::default(),
             run: 0,
             effects: VecDeque::new(),
             journal: engine_game::Journal::default(),

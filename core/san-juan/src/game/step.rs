@@ -43,6 +43,10 @@ pub(crate) enum Step {
     TurnEnd { seat: usize },
     /// The game is over (after the effects of its end).
     Over,
+    /// Whether the game ends, after the effects of a builder phase's end that move a building into a city.
+    EndCheck,
+    /// A seller sells on after one of the ruleset's own actions (and its effects).
+    Selling { seat: usize, left: i32, done: i32 },
 }
 
 /// The queue of steps, kept as a stack whose top is the front of the
@@ -188,6 +192,8 @@ impl Game {
                 self.over = true;
                 Ok(())
             }
+            Step::EndCheck => self.end_check(),
+            Step::Selling { seat, left, done } => self.sell_on(seat, left, done),
             Step::RoundEnd => {
                 let (governor, round) = (self.governor, self.round);
                 let told = |_: &mut Game| EventFacts { round, ..EventFacts::new("round_end", governor) };

@@ -151,7 +151,7 @@ impl Game {
                 | (Decision::Build { .. }, Action::Build { .. } | Action::Pass)
                 | (Decision::Pay { .. }, Action::Pay(_) | Action::Spend(_) | Action::SpendOf(..))
                 | (Decision::Produce { .. }, Action::Produce(_) | Action::Pass)
-                | (Decision::Sell { .. }, Action::Sell(_) | Action::Pass)
+                | (Decision::Sell { .. }, Action::Sell(_) | Action::Pass | Action::Act(_))
                 | (Decision::Keep { .. }, Action::Keep(_))
                 | (Decision::Discard { .. }, Action::Discard(_))
                 | (Decision::Reveal { .. }, Action::Keep(_) | Action::Pass)
@@ -177,6 +177,7 @@ impl Game {
                 Action::Pick(_) => "choose a card",
                 Action::Give(_) => "give a card",
                 Action::Pass => "pass",
+                Action::Act(_) => "take this ruleset's action",
             };
             return Some(format!("seat {} must {}, not {verb}", d.seat(), self.task(d)));
         }

@@ -486,7 +486,7 @@ fn a_wrong_effect_stops_the_game_naming_card_file_hook_and_what_is_wrong() {
         ("fn on_produced(ctx) { #{ remove_good: \"self\", seat: 1 } }\n", "\"self\" is one building already"),
         (
             "fn on_produced(ctx) { let w = \"ca\"; w += \"rd\"; #{ move: w, to_building: \"well\" } }\n",
-            "a script moves \"good\"",
+            "a card moves with `from` and `to` zones",
         ),
         ("fn on_produced(ctx) { #{ move: \"good\", from_building: \"self\" } }\n", "needs `to_building`"),
         ("fn on_produced(ctx) { let f = \"fu\"; f += \"ll\"; #{ choose_cards: 1, from: f } }\n", "or \"empty\""),

@@ -4,6 +4,7 @@
 //! pages kept complete, and the files valid under the JSON Schemas `sanjuan
 //! schema` writes.
 
+mod actions;
 mod bots;
 mod card_texts;
 mod common;
@@ -19,3 +20,4 @@ mod reactions;
 mod schema;
 mod scripted_events;
 mod view;
+mod zones;
