@@ -179,6 +179,7 @@ mod tests {
             seed: 1,
             features: (0..weights.len()).map(|i| format!("x{i}")).collect(),
             weights,
+            memos: Default::default(),
         };
         let dir = std::env::temp_dir().join(format!("sanjuan-model-roundtrip-{}", std::process::id()));
         let path = dir.join("m.json");

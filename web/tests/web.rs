@@ -882,13 +882,17 @@ async fn a_click_applies_exactly_the_answer_it_names() {
         let seats = vec!["human"; players];
         let (id, tokens) = table(&s, ruleset, &seats, seed).await;
         enum Mirror {
-            SanJuan(san_juan::Game),
-            Alhambra(alhambra::Game),
+            SanJuan(Box<san_juan::Game>),
+            Alhambra(Box<alhambra::Game>),
         }
         let mut mirror = if ruleset == "alhambra" {
-            Mirror::Alhambra(alhambra::Game::new(alhambra::Ruleset::load(ruleset).unwrap(), players, seed).unwrap())
+            Mirror::Alhambra(Box::new(
+                alhambra::Game::new(alhambra::Ruleset::load(ruleset).unwrap(), players, seed).unwrap(),
+            ))
         } else {
-            Mirror::SanJuan(san_juan::Game::new(san_juan::Ruleset::load(ruleset).unwrap(), players, seed).unwrap())
+            Mirror::SanJuan(Box::new(
+                san_juan::Game::new(san_juan::Ruleset::load(ruleset).unwrap(), players, seed).unwrap(),
+            ))
         };
         let mut pick = Pick(seed);
         for _ in 0..5000 {
@@ -1406,6 +1410,7 @@ async fn a_server_given_its_models_plays_the_balance_bot_without_learning() {
         seed: 0,
         weights: vec![0.0; features.len()],
         features,
+        memos: Default::default(),
     };
     models.give(rs.as_ref(), model).unwrap();
     let s = Server::new(Config { port: 0, models: Arc::clone(&models), ..Config::default() });

@@ -751,6 +751,8 @@ impl<'a, 'm> Judge<'a, 'm> {
 }
 
 impl Features for Game {
+    type Memo = ();
+
     fn feature_names(&self) -> Vec<String> {
         feature_names(self.rules())
     }
@@ -771,7 +773,7 @@ impl Features for Game {
         frame.all(&counts, self.player(seat).hand(), out);
     }
 
-    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>, _: &mut ()) -> f64 {
         let Some(&d) = self.pending() else { return 0.0 };
         if let Decision::Choose { .. } | Decision::Discard { .. } = d {
             // A script's question has no model of its own: the answer is played and the position judged.
@@ -785,7 +787,14 @@ impl Features for Game {
     }
 
     /// One judge for the whole decision: what the actions share is worked out once.
-    fn action_values(&self, actions: &[Action], model: &ValueModel, scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
+    fn action_values(
+        &self,
+        actions: &[Action],
+        model: &ValueModel,
+        scratch: &mut Vec<f64>,
+        _: &mut (),
+        out: &mut Vec<f64>,
+    ) {
         out.clear();
         let Some(&d) = self.pending() else {
             out.resize(actions.len(), 0.0);

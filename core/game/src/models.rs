@@ -165,6 +165,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into()],
             weights: vec![1.0],
+            memos: Default::default(),
         }
     }
 

@@ -11,6 +11,7 @@
 //! [`ValueBot`] then values each legal action by the position it leads to:
 //! generically by playing it on a copy, or by the game's own quicker estimate.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -24,6 +25,10 @@ use crate::turns::TurnGame;
 
 /// A game whose positions a value model can judge.
 pub trait Features: TurnGame {
+    /// What the balance bot keeps between its decisions for the game's quick
+    /// judgement (buffers, answers worth keeping): the bot holds it, never the
+    /// game or its rules; `()` for a game that keeps nothing.
+    type Memo: Default + Send + 'static;
     /// The features' names, in order (one model per ruleset: the same for every position).
     fn feature_names(&self) -> Vec<String>;
     /// The features of the position for `seat`, into `out` (cleared first).
@@ -31,16 +36,29 @@ pub trait Features: TurnGame {
     /// How much `model` likes `action` for the seat to move, up to a constant
     /// shared by all actions of the decision. By default: play it on a copy
     /// and value the position reached. A game may answer faster.
-    fn action_value(&self, action: Self::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+    fn action_value(
+        &self,
+        action: Self::Action,
+        model: &ValueModel,
+        scratch: &mut Vec<f64>,
+        _memo: &mut Self::Memo,
+    ) -> f64 {
         by_playing(self, action, model, scratch)
     }
     /// [`Features::action_value`] of each of `actions`, into `out` (cleared
     /// first, same order): a game may share work between the actions of one
     /// decision. By default one by one.
-    fn action_values(&self, actions: &[Self::Action], model: &ValueModel, scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
+    fn action_values(
+        &self,
+        actions: &[Self::Action],
+        model: &ValueModel,
+        scratch: &mut Vec<f64>,
+        memo: &mut Self::Memo,
+        out: &mut Vec<f64>,
+    ) {
         out.clear();
         for &a in actions {
-            let v = self.action_value(a, model, scratch);
+            let v = self.action_value(a, model, scratch, memo);
             out.push(v);
         }
     }
@@ -125,7 +143,8 @@ pub fn drivers<G: Features>(
 ) -> Vec<Driver> {
     let pair = [chosen, other];
     let (mut scratch, mut base, mut moved) = (Vec::new(), Vec::new(), Vec::new());
-    game.action_values(&pair, model, &mut scratch, &mut base);
+    let mut memo = G::Memo::default();
+    game.action_values(&pair, model, &mut scratch, &mut memo, &mut base);
     if base.len() != 2 || !base.iter().all(|v| v.is_finite()) {
         return Vec::new();
     }
@@ -136,7 +155,8 @@ pub fn drivers<G: Features>(
         // Small against the weight, large against rounding.
         let step = 1e-4 * weight.abs().max(1.0);
         probe.weights[i] = weight + step;
-        game.action_values(&pair, &probe, &mut scratch, &mut moved);
+        // A fresh memo: what it kept was worked out with the weights before.
+        game.action_values(&pair, &probe, &mut scratch, &mut G::Memo::default(), &mut moved);
         probe.weights[i] = weight;
         let seen = |k: usize| round_off((moved[k] - base[k]) / step);
         let (chosen, other) = (seen(0), seen(1));
@@ -205,6 +225,56 @@ pub struct ValueModel {
     pub features: Vec<String>,
     /// One weight per feature.
     pub weights: Vec<f64>,
+    /// What the bots playing by this model keep between decisions and games
+    /// ([`Features::Memo`]): not saved, not compared, not copied.
+    #[serde(skip)]
+    pub memos: MemoPool,
+}
+
+/// The memos of the bots of one model that are not playing now: a bot takes
+/// one when it starts and gives it back when it is dropped, so the answers a
+/// memo keeps (worked out for this model's weights) serve the next game.
+#[derive(Default)]
+pub struct MemoPool(std::sync::Mutex<Vec<Box<dyn Any + Send>>>);
+
+impl MemoPool {
+    /// A memo of type `M` kept from an earlier bot, or a new one.
+    fn take<M: Default + Send + 'static>(&self) -> Box<M> {
+        let Ok(mut pool) = self.0.lock() else { return Box::default() };
+        match pool.iter().rposition(|m| m.is::<M>()) {
+            Some(i) => pool.swap_remove(i).downcast::<M>().unwrap_or_default(),
+            None => Box::default(),
+        }
+    }
+
+    /// Keeps `memo` for the next bot (a few: as many as play at once).
+    fn give(&self, memo: Box<dyn Any + Send>) {
+        if let Ok(mut pool) = self.0.lock()
+            && pool.len() < 64
+        {
+            pool.push(memo);
+        }
+    }
+}
+
+impl Clone for MemoPool {
+    /// A copy of a model (nudged, probed) starts with no memos: they were kept for the original's weights.
+    fn clone(&self) -> Self {
+        MemoPool::default()
+    }
+}
+
+impl PartialEq for MemoPool {
+    /// Models are equal by what they learned.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for MemoPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MemoPool")
+    }
 }
 
 impl ValueModel {
@@ -327,28 +397,40 @@ impl Regression {
 /// Plays by a value model: at each decision the action it values most; with
 /// `explore` > 0, that share of decisions is random (for learning); with
 /// `noise` > 0, each value is blurred first (a player of less exact judgement).
-pub struct ValueBot {
+pub struct ValueBot<M: Default + Send + 'static> {
     model: Arc<ValueModel>,
     rng: ChaCha8Rng,
     explore: f64,
     noise: f64,
     scratch: Vec<f64>,
     values: Vec<f64>,
+    /// The game's [`Features::Memo`], from the model's pool when the bot is
+    /// made and back there when it is dropped (the next game's bot of this
+    /// model starts with what this one kept).
+    memo: Box<M>,
 }
 
-impl ValueBot {
+impl<M: Default + Send + 'static> Drop for ValueBot<M> {
+    fn drop(&mut self) {
+        let memo: Box<M> = std::mem::take(&mut self.memo);
+        self.model.memos.give(memo);
+    }
+}
+
+impl<M: Default + Send + 'static> ValueBot<M> {
     /// The name on command lines and in records.
     pub const NAME: &'static str = "balance";
 
     /// A bot playing by `model`, seeded (the seed matters only with `explore`).
     pub fn new(model: Arc<ValueModel>, seed: u64) -> Self {
         ValueBot {
-            model,
             rng: ChaCha8Rng::seed_from_u64(seed),
             explore: 0.0,
             noise: 0.0,
             scratch: Vec::new(),
             values: Vec::new(),
+            memo: model.memos.take::<M>(),
+            model,
         }
     }
 
@@ -367,7 +449,7 @@ impl ValueBot {
     }
 }
 
-impl<G: Features> Bot<G> for ValueBot {
+impl<G: Features> Bot<G> for ValueBot<G::Memo> {
     fn name(&self) -> &str {
         Self::NAME
     }
@@ -393,18 +475,18 @@ impl<G: Features> Bot<G> for ValueBot {
     }
 }
 
-impl ValueBot {
+impl<M: Default + Send + 'static> ValueBot<M> {
     /// The action it plays, and whether it valued the actions for it (into
     /// `self.values`): not for a single legal action nor a random one.
     #[inline]
-    fn decide<G: Features>(&mut self, game: &G, legal: &[G::Action]) -> (G::Action, bool) {
+    fn decide<G: Features<Memo = M>>(&mut self, game: &G, legal: &[G::Action]) -> (G::Action, bool) {
         if legal.len() == 1 {
             return (legal[0], false);
         }
         if self.explore > 0.0 && rng::unit(&mut self.rng) < self.explore {
             return (legal[rng::below(&mut self.rng, legal.len())], false);
         }
-        game.action_values(legal, &self.model, &mut self.scratch, &mut self.values);
+        game.action_values(legal, &self.model, &mut self.scratch, &mut self.memo, &mut self.values);
         if self.noise > 0.0 {
             for v in &mut self.values {
                 *v += self.noise * rng::normal(&mut self.rng);
@@ -556,6 +638,7 @@ pub fn learn<G: Features + 'static>(
         seed,
         features: names.clone(),
         weights: vec![0.0; names.len()],
+        memos: Default::default(),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Samples of every round count: later rounds add the model's own play
@@ -640,6 +723,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into(), "built:well".into(), "built:tower".into()],
             weights: vec![1.0, 2.0, 3.0],
+            memos: Default::default(),
         };
         let nudge = |f: &str, by| crate::bots::Nudge { feature: f.into(), by };
         let nudged = model.nudged(&[nudge("built:well", 0.5), nudge("built:well", 0.25)]).unwrap();
@@ -698,6 +782,8 @@ mod tests {
     }
 
     impl Features for Pick {
+        type Memo = ();
+
         fn feature_names(&self) -> Vec<String> {
             vec!["bias".into(), "a".into(), "b".into()]
         }
@@ -718,6 +804,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into(), "a".into(), "b".into()],
             weights: vec![5.0, 2.0, -0.5],
+            memos: Default::default(),
         })
     }
 

@@ -249,9 +249,6 @@ pub struct Ruleset {
     pub(crate) scores_by_city: Vec<bool>,
     /// What those scripts read of a building beyond its card and the cards under it.
     pub(crate) score_city_reads: crate::value::CityReads,
-    /// The balance bot's sorted worth of the deck's cards, for one model, by
-    /// time left: the same in every game of a run.
-    pub(crate) deck_keeps: crate::value::DeckKeeps,
     /// The hooks the rules script defines (0 without one): every seat hears
     /// them as if it owned a building with that script.
     pub(crate) rules_mask: HookMask,
@@ -923,7 +920,6 @@ fn build(
         mean_vp,
         scores_by_city,
         score_city_reads,
-        deck_keeps: Default::default(),
         rules_mask,
         all_buildable,
         actions,

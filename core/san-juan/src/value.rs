@@ -117,7 +117,25 @@ pub fn feature_names(rs: &Ruleset) -> Vec<String> {
     names
 }
 
+/// What the balance bot keeps between its decisions (and, through its
+/// model's pool, between games): a copy of a game to score cities that might
+/// be, a city's buffer, each seat's kept scores, and the deck's keeps by time
+/// left. Held by the bot, not by the game or its ruleset.
+#[derive(Default)]
+pub struct Memo {
+    /// A copy of a game, refilled from the game being decided when a scoring script must run.
+    copy: Option<Box<Game>>,
+    /// A city's buffer to price buildings in ([`Values::remembered_gain`]).
+    city: Option<Vec<Slot>>,
+    /// Each seat's [`SeatScores`].
+    scores: ScoreCache,
+    /// The deck's keeps for the model, by time left.
+    deck: DeckKeeps,
+}
+
 impl Features for Game {
+    type Memo = Memo;
+
     fn feature_names(&self) -> Vec<String> {
         feature_names(&self.rs)
     }
@@ -151,17 +169,24 @@ impl Features for Game {
         Some(margins(&totals))
     }
 
-    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>, memo: &mut Memo) -> f64 {
         let Some(d) = self.pending() else { return 0.0 };
         if model.weights.len() != BASE.len() + 2 * self.rs.cards.len() {
             return by_playing(self, action, model, scratch);
         }
-        let v = Values::new(self, d.seat(), model);
+        let v = Values::new(self, d.seat(), model, memo);
         v.action(self, d, action, scratch)
     }
 
     /// The values of one decision's actions share the learned worth of its position.
-    fn action_values(&self, actions: &[Action], model: &ValueModel, scratch: &mut Vec<f64>, out: &mut Vec<f64>) {
+    fn action_values(
+        &self,
+        actions: &[Action],
+        model: &ValueModel,
+        scratch: &mut Vec<f64>,
+        memo: &mut Memo,
+        out: &mut Vec<f64>,
+    ) {
         out.clear();
         let Some(d) = self.pending() else {
             out.resize(actions.len(), 0.0);
@@ -171,7 +196,7 @@ impl Features for Game {
             out.extend(actions.iter().map(|&a| by_playing(self, a, model, scratch)));
             return;
         }
-        let v = Values::new(self, d.seat(), model);
+        let v = Values::new(self, d.seat(), model, memo);
         out.extend(actions.iter().map(|&a| v.action(self, d, a, scratch)));
     }
 }
@@ -240,7 +265,7 @@ impl Keeps {
 /// (working them out anew for every decision was 5% of a game between
 /// balance bots, and for every game 7%).
 #[derive(Default)]
-pub(crate) struct DeckKeeps(std::sync::Mutex<Kept>);
+pub(crate) struct DeckKeeps(Kept);
 
 /// The model's weights (their bits), the keeps worked out for it by time
 /// left (its bits), and the order of the deck's cards they were last sorted in.
@@ -257,10 +282,8 @@ const KEPT_TIMES: usize = 128;
 impl DeckKeeps {
     /// The keeps for `weights` at time left `t` from `make`'s (keep, copies)
     /// per deck card, unless kept.
-    fn get_or_make(&self, weights: &[f64], t: f64, make: impl FnOnce() -> Vec<(f64, f64)>) -> Arc<Keeps> {
-        let Ok(mut kept) = self.0.lock() else {
-            return Arc::new(Keeps::sorted_from(&make(), &mut Vec::new()));
-        };
+    fn get_or_make(&mut self, weights: &[f64], t: f64, make: impl FnOnce() -> Vec<(f64, f64)>) -> Arc<Keeps> {
+        let kept = &mut self.0;
         // Bit for bit (a model's weights are some hundreds; folded, the comparison has no branch per weight).
         let same = kept.weights.len() == weights.len()
             && kept.weights.iter().zip(weights).fold(0, |differ, (k, w)| differ | (k ^ w.to_bits())) == 0;
@@ -382,34 +405,28 @@ impl SeatScores {
     }
 }
 
-/// Every seat's [`SeatScores`], kept by the game between decisions (a copy of the game starts without).
+/// Every seat's [`SeatScores`], kept by the bot between decisions.
 #[derive(Default)]
-pub(crate) struct ScoreCache(std::sync::Mutex<Vec<SeatScores>>);
-
-impl Clone for ScoreCache {
-    fn clone(&self) -> Self {
-        ScoreCache::default()
-    }
-}
+pub(crate) struct ScoreCache(Vec<SeatScores>);
 
 impl ScoreCache {
-    fn take(&self, seat: usize) -> SeatScores {
-        self.0.lock().ok().and_then(|mut all| all.get_mut(seat).map(std::mem::take)).unwrap_or_default()
+    fn take(&mut self, seat: usize) -> SeatScores {
+        self.0.get_mut(seat).map(std::mem::take).unwrap_or_default()
     }
 
-    fn keep(&self, seat: usize, scores: SeatScores) {
-        if let Ok(mut all) = self.0.lock() {
-            if all.len() <= seat {
-                all.resize_with(seat + 1, SeatScores::default);
-            }
-            all[seat] = scores;
+    fn keep(&mut self, seat: usize, scores: SeatScores) {
+        if self.0.len() <= seat {
+            self.0.resize_with(seat + 1, SeatScores::default);
         }
+        self.0[seat] = scores;
     }
 }
 
 /// The learned worth of things in the position being decided.
 struct Values<'a> {
     game: &'a Game,
+    /// The bot's memo: buffers taken from it when first needed go back when done.
+    memo: RefCell<&'a mut Memo>,
     seat: usize,
     model: &'a ValueModel,
     rs: &'a Ruleset,
@@ -447,26 +464,28 @@ struct Values<'a> {
 }
 
 impl Drop for Values<'_> {
-    /// The copy goes back to the game, for the next decision.
+    /// The buffers go back to the bot's memo, for the next decision.
     fn drop(&mut self) {
+        let memo = self.memo.get_mut();
         if let Some(copy) = self.copy.get_mut().take() {
-            self.game.spare.keep(copy);
+            memo.copy = Some(copy);
         }
         if let Some(city) = self.city.get_mut().take() {
-            self.game.spare_city.keep(city);
+            memo.city = Some(city);
         }
         if let Some(Some(kept)) = self.kept.take() {
-            self.game.score_cache.keep(self.seat, kept.into_inner());
+            memo.scores.keep(self.seat, kept.into_inner());
         }
     }
 }
 
 impl<'a> Values<'a> {
-    fn new(game: &'a Game, seat: usize, model: &'a ValueModel) -> Self {
+    fn new(game: &'a Game, seat: usize, model: &'a ValueModel, memo: &'a mut Memo) -> Self {
         let t = game.time_left();
         let w = &model.weights;
         let mut v = Values {
             game,
+            memo: RefCell::new(memo),
             seat,
             model,
             rs: &game.rs,
@@ -596,7 +615,7 @@ impl<'a> Values<'a> {
         }
         let mut copy = self.copy.borrow_mut();
         // The last decision's copy, made this game again in its own buffers.
-        let copy = copy.get_or_insert_with(|| match game.spare.take() {
+        let copy = copy.get_or_insert_with(|| match self.memo.borrow_mut().copy.take() {
             Some(mut spare) => {
                 spare.refill_from(game);
                 spare
@@ -618,7 +637,7 @@ impl<'a> Values<'a> {
         // The seat's city, copied once per decision; each card is built in it and taken out again.
         let mut city = self.city.borrow_mut();
         let city = city.get_or_insert_with(|| {
-            let mut city = game.spare_city.take().unwrap_or_default();
+            let mut city = self.memo.borrow_mut().city.take().unwrap_or_default();
             city.clone_from(&game.players[seat].city);
             city
         });
@@ -638,10 +657,11 @@ impl<'a> Values<'a> {
         if !self.scores_by_city(city) {
             return game.score_total(seat).ok();
         }
-        let mut kept = game.score_cache.take(seat);
+        let mut memo = self.memo.borrow_mut();
+        let mut kept = memo.scores.take(seat);
         kept.for_city(city, self.rs.score_city_reads);
         let now = *kept.now.get_or_insert_with(|| game.score_total(seat).ok());
-        game.score_cache.keep(seat, kept);
+        memo.scores.keep(seat, kept);
         now
     }
 
@@ -659,7 +679,7 @@ impl<'a> Values<'a> {
                 if !self.scores_by_city(city) {
                     return None;
                 }
-                let mut kept = self.game.score_cache.take(self.seat);
+                let mut kept = self.memo.borrow_mut().scores.take(self.seat);
                 kept.for_city(city, self.rs.score_city_reads);
                 Some(RefCell::new(kept))
             })
@@ -675,11 +695,12 @@ impl<'a> Values<'a> {
     /// The deck's cards by [`Values::typical_keep`] (worked out when first asked, or kept from an earlier decision).
     fn keeps(&self) -> &Keeps {
         self.deck_keeps.get_or_init(|| {
-            self.rs.deck_keeps.get_or_make(&self.model.weights, self.t, || {
+            let made = || {
                 let all = &self.rs.cards.cards;
                 let deck = all.iter().enumerate().filter(|(_, c)| !c.public);
                 deck.map(|(i, c)| (self.typical_keep(i as CardIdx), f64::from(c.copies))).collect()
-            })
+            };
+            self.memo.borrow_mut().deck.get_or_make(&self.model.weights, self.t, made)
         })
     }
 
@@ -953,7 +974,7 @@ mod tests {
 
     #[test]
     fn kept_deck_values_serve_only_their_model_and_time_left() {
-        let kept = DeckKeeps::default();
+        let mut kept = DeckKeeps::default();
         let made = std::cell::Cell::new(0);
         let make = |mean: f64| {
             made.set(made.get() + 1);
@@ -1043,6 +1064,7 @@ mod tests {
             seed: 0,
             weights: (0..features.len()).map(weight).collect(),
             features,
+            memos: Default::default(),
         }
     }
 
@@ -1088,11 +1110,14 @@ mod tests {
             let mut game = Game::new(house.clone(), 3, 0).unwrap();
             game.players[0].city = vec![Slot::new(card("by_goods"), true), Slot::new(card("indigo_plant"), true)];
             game.refresh_hook_masks();
-            let gain = |game: &Game| Values::new(game, 0, &model).gain(card("sugar_mill"));
+            let mut memo = Memo::default();
+            let mut gain = |game: &Game| Values::new(game, 0, &model, &mut memo).gain(card("sugar_mill"));
             assert_eq!(gain(&game), 1.0 + 0.0, "a sugar mill's printed point, and no goods to count");
             game.players[0].city[1].good = Some(card("smithy"));
             assert_eq!(gain(&game), 1.0 + 1.0, "and now one good, counted once more");
             assert_eq!(gain(&game.clone()), 2.0);
+            let fresh = Values::new(&game, 0, &model, &mut Memo::default()).gain(card("sugar_mill"));
+            assert_eq!(fresh, 2.0, "a memo that kept nothing agrees");
         }
         let mut rulesets: Vec<Arc<Ruleset>> =
             ["second-edition", "first-edition", "second-edition-expansion"].map(|id| Ruleset::load(id).unwrap()).into();
@@ -1100,6 +1125,8 @@ mod tests {
         for rs in rulesets {
             let model = model_with(&rs, |i| ((i * 37 % 11) as f64 - 4.0) / 3.0);
             let (mut kept_values, mut fresh_values, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+            // One memo over every game, as a bot's model keeps it from game to game.
+            let mut memo = Memo::default();
             let (mut decisions, mut with_goods_scorer) = (0, 0);
             let games = if rs.id == "house" { 12 } else { 3 };
             for seed in 0..games {
@@ -1107,8 +1134,8 @@ mod tests {
                 let mut pick = seed as usize;
                 while game.to_move().is_some() {
                     let legal = game.legal().to_vec();
-                    game.action_values(&legal, &model, &mut scratch, &mut kept_values);
-                    game.clone().action_values(&legal, &model, &mut scratch, &mut fresh_values);
+                    game.action_values(&legal, &model, &mut scratch, &mut memo, &mut kept_values);
+                    game.action_values(&legal, &model, &mut scratch, &mut Memo::default(), &mut fresh_values);
                     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                     assert_eq!(bits(&kept_values), bits(&fresh_values), "{} seed {seed} {legal:?}", rs.id);
                     decisions += 1;

@@ -14,6 +14,8 @@ pub fn feature_names() -> Vec<String> {
 }
 
 impl Features for Game {
+    type Memo = ();
+
     fn feature_names(&self) -> Vec<String> {
         feature_names()
     }

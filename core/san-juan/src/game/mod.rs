@@ -258,47 +258,9 @@ pub struct Game {
     /// Cards moved so far by the decision answered one card at a time (a discard,
     /// a payment, a keep): one event tells them all when it ends.
     pub(crate) run: i32,
-    /// A copy of the game kept for the balance bot to score cities that might
-    /// be, so that its buffers serve the next decision (a copy starts without).
-    pub(crate) spare: Spare<Box<Game>>,
-    /// A city's buffer kept for the balance bot to price buildings in
-    /// (`Values::remembered_gain`), so that it serves the next decision.
-    pub(crate) spare_city: Spare<Vec<Slot>>,
     /// A builder decision's list of options, empty, kept for the next builder turn
     /// (a random game's builder turns allocated one each).
     pub(crate) spare_options: BuildOptions,
-    /// The balance bot's scores of each seat's city and of cities it might
-    /// build, kept while the city is the same (a copy starts without).
-    pub(crate) score_cache: crate::value::ScoreCache,
-}
-
-/// A spare buffer (a copy of a game, a city), or none; copying a game leaves it behind.
-pub(crate) struct Spare<T>(std::sync::Mutex<Option<T>>);
-
-impl<T> Default for Spare<T> {
-    fn default() -> Self {
-        Spare(std::sync::Mutex::new(None))
-    }
-}
-
-impl<T> Spare<T> {
-    /// The spare buffer, if there is one (taken out).
-    pub(crate) fn take(&self) -> Option<T> {
-        self.0.lock().ok().and_then(|mut s| s.take())
-    }
-
-    /// Keeps `buffer` for next time.
-    pub(crate) fn keep(&self, buffer: T) {
-        if let Ok(mut s) = self.0.lock() {
-            *s = Some(buffer);
-        }
-    }
-}
-
-impl<T> Clone for Spare<T> {
-    fn clone(&self) -> Self {
-        Spare::default()
-    }
 }
 
 impl Game {
@@ -342,10 +304,7 @@ impl Game {
             unsellable,
             sell_acts,
             run,
-            spare: _,
-            spare_city: _,
             spare_options: _,
-            score_cache: _,
         } = from;
         // The same ruleset (nearly always): touching its shared count would
         // pass that count's cache line between the cores of a parallel run.

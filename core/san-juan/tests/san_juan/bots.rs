@@ -50,6 +50,7 @@ fn a_search_limited_to_build_decisions_plays_the_balance_bot_elsewhere() {
         seed: 0,
         features,
         weights,
+        memos: Default::default(),
     };
     models.get_or_learn(Game::ID, &rs.fingerprint, || Ok(model)).unwrap();
     let make = |name: &str, seed| engine_game::bots::make::<Game>(&rs, name, seed, &models).unwrap();
@@ -144,6 +145,7 @@ mod end_of_game {
             seed: 0,
             features,
             weights,
+            memos: Default::default(),
         })
     }
 
