@@ -1,7 +1,7 @@
 //! Typed hook results: a script returns a `Dynamic`; these read it as the
 //! type and range the hook's contract says, or say what was wrong.
 
-use rhai::{Dynamic, Map};
+use rhai::{Array, Dynamic, Map};
 
 /// Reads an integer result; `()` counts as 0.
 #[inline]
@@ -84,6 +84,50 @@ pub fn map_int_in(map: &Map, key: &str, ranges: &[(&str, i64, i64)]) -> Result<i
     let Some(v) = map.get(key) else { return Ok(0) };
     let range = ranges.iter().find(|(k, ..)| *k == key).map(|&(_, lo, hi)| (lo, hi));
     int_at(v).and_then(|n| int_in(n, range)).map_err(|e| format!("key `{key}` {e}"))
+}
+
+/// The argument lists an action's `legal` hook returned (every game's
+/// `[[action]]`): a list whose entries are `()` (no argument), a value, or a
+/// list of at most two values, each as the notation writes it. `card` reads
+/// a value of the game's own card type as its id (`None`: not a card).
+pub fn listed_args(
+    v: Dynamic,
+    card: impl Fn(&Dynamic) -> Option<Result<String, String>>,
+) -> Result<Vec<Vec<String>>, String> {
+    let t = v.type_name();
+    let list = v.try_cast::<Array>().ok_or_else(|| format!("returned a {t}; return a list of arguments"))?;
+    let mut out = Vec::with_capacity(list.len());
+    for entry in list {
+        let args = if entry.is_unit() {
+            Vec::new()
+        } else if entry.is_array() {
+            let inner = entry.cast::<Array>();
+            if inner.len() > 2 {
+                return Err(format!("listed {} arguments for one action; an action takes at most two", inner.len()));
+            }
+            inner.into_iter().map(|v| arg_text(v, &card)).collect::<Result<_, _>>()?
+        } else {
+            vec![arg_text(entry, &card)?]
+        };
+        out.push(args);
+    }
+    Ok(out)
+}
+
+/// One argument as the notation writes it: a number, a word, or a card's id.
+fn arg_text(v: Dynamic, card: &impl Fn(&Dynamic) -> Option<Result<String, String>>) -> Result<String, String> {
+    let text = if v.is_int() {
+        v.as_int().map(|n| n.to_string()).unwrap_or_default()
+    } else if let Some(id) = card(&v) {
+        id?
+    } else {
+        let t = v.type_name();
+        v.into_string().map_err(|_| format!("listed a {t}; an argument is a number, a word or a card"))?
+    };
+    if !crate::words::is_option_name(&text) && !text.parse::<i32>().is_ok_and(|n| n >= 0) {
+        return Err(format!("listed `{text}`; an argument is 1 to 40 letters, digits or `_`"));
+    }
+    Ok(text)
 }
 
 #[cfg(test)]

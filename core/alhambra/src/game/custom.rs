@@ -507,42 +507,10 @@ impl Game {
     }
 }
 
-/// The argument lists a `legal` hook returned: a list whose entries are `()`
-/// (no argument), a value or a list of at most two values.
+/// The argument lists a `legal` hook returned: a card map as its `id`.
 fn listed_args(v: Dynamic) -> Result<Vec<Vec<String>>, String> {
-    let t = v.type_name();
-    let list = v.try_cast::<Array>().ok_or_else(|| format!("returned a {t}; return a list of arguments"))?;
-    let mut out = Vec::with_capacity(list.len());
-    for entry in list {
-        let args = if entry.is_unit() {
-            Vec::new()
-        } else if entry.is_array() {
-            let inner = entry.cast::<Array>();
-            if inner.len() > 2 {
-                return Err(format!("listed {} arguments for one action; an action takes at most two", inner.len()));
-            }
-            inner.into_iter().map(arg_text).collect::<Result<_, _>>()?
-        } else {
-            vec![arg_text(entry)?]
-        };
-        out.push(args);
-    }
-    Ok(out)
-}
-
-/// One argument as the notation writes it: a number, a word, or a card map's id.
-fn arg_text(v: Dynamic) -> Result<String, String> {
-    let text = if v.is_int() {
-        v.as_int().map(|n| n.to_string()).unwrap_or_default()
-    } else if v.is_map() {
-        let m = v.cast::<Map>();
-        m.get("id").and_then(|id| id.clone().into_string().ok()).ok_or("listed a map without an `id`")?
-    } else {
-        let t = v.type_name();
-        v.into_string().map_err(|_| format!("listed a {t}; an argument is a number, a word or a card"))?
-    };
-    if !engine_script::words::is_option_name(&text) && !text.parse::<i32>().is_ok_and(|n| n >= 0) {
-        return Err(format!("listed `{text}`; an argument is 1 to 40 letters, digits or `_`"));
-    }
-    Ok(text)
+    engine_script::results::listed_args(v, |v| {
+        let id = v.read_lock::<Map>()?.get("id").and_then(|id| id.clone().into_string().ok());
+        Some(id.ok_or_else(|| "listed a map without an `id`".to_owned()))
+    })
 }

@@ -158,43 +158,9 @@ fn arg_value(text: &str) -> Dynamic {
     text.parse::<i32>().map_or_else(|_| Dynamic::from(ImmutableString::from(text)), Dynamic::from_int)
 }
 
-/// The argument lists a `legal` hook returned: a list whose entries are `()`
-/// (no argument), a value or a list of at most two values.
+/// The argument lists a `legal` hook returned: a card as its id.
 fn listed_args(v: Dynamic) -> Result<Vec<Vec<String>>, String> {
-    let t = v.type_name();
-    let list = v.try_cast::<Array>().ok_or_else(|| format!("returned a {t}; return a list of arguments"))?;
-    let mut out = Vec::with_capacity(list.len());
-    for entry in list {
-        let args = if entry.is_unit() {
-            Vec::new()
-        } else if entry.is_array() {
-            let inner = entry.cast::<Array>();
-            if inner.len() > 2 {
-                return Err(format!("listed {} arguments for one action; an action takes at most two", inner.len()));
-            }
-            inner.into_iter().map(arg_text).collect::<Result<_, _>>()?
-        } else {
-            vec![arg_text(entry)?]
-        };
-        out.push(args);
-    }
-    Ok(out)
-}
-
-/// One argument as the notation writes it: a number, a word, or a Card's id.
-fn arg_text(v: Dynamic) -> Result<String, String> {
-    let text = if v.is_int() {
-        v.as_int().map(|n| n.to_string()).unwrap_or_default()
-    } else if let Some(c) = v.read_lock::<crate::hooks::Card>() {
-        c.id()
-    } else {
-        let t = v.type_name();
-        v.into_string().map_err(|_| format!("listed a {t}; an argument is a number, a word or a card"))?
-    };
-    if !engine_script::words::is_option_name(&text) && !text.parse::<i32>().is_ok_and(|n| n >= 0) {
-        return Err(format!("listed `{text}`; an argument is 1 to 40 letters, digits or `_`"));
-    }
-    Ok(text)
+    engine_script::results::listed_args(v, |v| v.read_lock::<crate::hooks::Card>().map(|c| Ok(c.id())))
 }
 
 #[cfg(test)]
