@@ -1475,13 +1475,7 @@ fn build(
         values: money.values.clone(),
         copies: money.copies,
         // Per slot: its currency's bit, and the bits of the money cards of that currency or of any.
-        slot_pays: yard_slots
-            .iter()
-            .map(|&c| {
-                let cards = kinds.iter().filter(|k| k.special && (k.any || k.pays_in == Some(c)));
-                cards.fold(1 << c, |bits: PayMask, k| bits | 1 << k.card.currency)
-            })
-            .collect(),
+        slot_pays: yard_slots.iter().map(|&c| currency_mask(&kinds, c)).collect(),
         kind_index: {
             let mut index = vec![u8::MAX; MAX_CURRENCIES * 100];
             for (i, k) in kinds.iter().enumerate().filter(|(_, k)| !k.special) {
@@ -1729,6 +1723,13 @@ impl Ruleset {
             (None, false) => "no currency",
         }
     }
+}
+
+/// A bit per money kind that pays in currency `c`: the currency's own, and
+/// the money cards that pay in it or in any.
+pub(crate) fn currency_mask(kinds: &[MoneyKind], c: u8) -> PayMask {
+    let cards = kinds.iter().filter(|k| k.special && (k.any || k.pays_in == Some(c)));
+    cards.fold(1 << c, |bits: PayMask, k| bits | 1 << k.card.currency)
 }
 
 /// A building card kind: an index into [`Ruleset::buildings`].

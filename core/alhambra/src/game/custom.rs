@@ -31,7 +31,7 @@ use super::{Decision, Game};
 use crate::actions::{Act, Action, WordId};
 use crate::error::GameError;
 use crate::hooks::Hook;
-use crate::ruleset::{ActionAt, ArgKind, BuildingIdx, FIRST_CARD, Money, Payment};
+use crate::ruleset::{ActionAt, ArgKind, BuildingIdx, Money, Payment};
 
 /// Where the building an action buys is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,11 +297,7 @@ impl Game {
 
     /// Whether money card `m` pays in currency `c` (its own, or a money card's that pays in it or in any).
     fn pays_in(&self, m: Money, c: u8) -> bool {
-        if m.currency < FIRST_CARD {
-            return m.currency == c;
-        }
-        let k = self.rs.kind(m);
-        k.any || k.pays_in == Some(c)
+        self.currency_mask(c) & (1 << m.currency) != 0
     }
 
     /// What `seat`'s hand holds that pays in currency `c`, at face value.
@@ -408,8 +404,7 @@ impl Game {
 
     /// A bit per money kind that pays in currency `c` (the currency's own, and the money cards that pay in it or in any).
     pub fn currency_mask(&self, c: u8) -> crate::ruleset::PayMask {
-        let cards = self.rs.money.iter().filter(|k| k.special && (k.any || k.pays_in == Some(c)));
-        cards.fold(1 << c, |bits, k| bits | 1 << k.card.currency)
+        crate::ruleset::currency_mask(&self.rs.money, c)
     }
 
     /// What action `a` buys for `seat`, if it buys: the building, its price,
