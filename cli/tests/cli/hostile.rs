@@ -757,6 +757,8 @@ fn case(surface: &str, rng: &mut Rng, dir: &Path, bases: &Bases) -> Option<Case>
             plain(&["check", "r.toml"])
         }
         "file: ruleset (Alhambra)" => {
+            // Its actions' script: the reserve's (keys such as `payment` and `args` are mutated in the TOML).
+            write("v.rhai", AL_PROBE_RESERVE);
             write("r.toml", &mutated(&bases.alhambra, rng));
             plain(&["check", "r.toml", "--games", "1"])
         }
@@ -1095,7 +1097,10 @@ fn bases(root: &Path) -> Bases {
                    { id = \"obol\", name = \"obols\", values = [1, 2, 4], copies = 2 }]\n\
                    values = [1, 2, 3, 4, 5, 6, 7, 8, 9]\ncopies = 3\n[yard]\nslots = [\"denar\", \"ducat\", \"denar\", \"ducat\"]\n\
                    [[money_card]]\nid = \"joker\"\nname = \"Joker\"\ncurrency = \"any\"\nvalue = 3\ncopies = 2\n\
-                   [[deck_card]]\nid = \"caravan\"\nname = \"Caravan\"\npile = 3\n"
+                   [[deck_card]]\nid = \"caravan\"\nname = \"Caravan\"\npile = 3\n\
+                   [[action]]\nid = \"stash\"\nverb = \"stash\"\ndecision = \"turn\"\nargs = [\"slot\"]\nscript = \"v.rhai\"\n\
+                   [[action]]\nid = \"redeem\"\nverb = \"buy reserved\"\ndecision = \"turn\"\nargs = [\"reserve\"]\n\
+                   payment = \"any_one_currency\"\nscript = \"v.rhai\"\n"
             .to_owned(),
         card_set: "script_dir = \".\"\n[[card]]\nid = \"tower_two\"\nname = \"Tower two\"\nkind = \"city\"\ncost = 3\nvp = 2\n\
                    copies = 3\n[add_copies]\nwell = 2\n"
