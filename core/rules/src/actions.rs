@@ -138,6 +138,27 @@ pub fn match_verb<'a>(words: &[&str], verbs: impl IntoIterator<Item = &'a [Strin
         .map(|(i, v)| (i, v.len()))
 }
 
+/// Every list of arguments an action's `args` kinds allow when the engine
+/// lists them (no `legal` hook): each combination of one candidate per kind,
+/// in order; `candidates` gives a kind's candidates as the notation writes them.
+pub fn combinations<K: Copy>(kinds: &[K], candidates: impl Fn(K) -> Vec<String>) -> Vec<Vec<String>> {
+    let mut all = vec![Vec::new()];
+    for &kind in kinds {
+        let options = candidates(kind);
+        all = all
+            .into_iter()
+            .flat_map(|done| {
+                options.iter().map(move |o| {
+                    let mut next = done.clone();
+                    next.push(o.clone());
+                    next
+                })
+            })
+            .collect();
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +222,14 @@ mod tests {
         assert_eq!(match_verb(&["buy", "reserved", "pay"], verbs.iter().map(Vec::as_slice)), Some((1, 2)));
         assert_eq!(match_verb(&["buy", "3"], verbs.iter().map(Vec::as_slice)), Some((0, 1)));
         assert_eq!(match_verb(&["sell"], verbs.iter().map(Vec::as_slice)), None);
+    }
+
+    #[test]
+    fn combinations_take_one_candidate_per_kind_in_order() {
+        let candidates = |k: u8| if k == 0 { vec!["1".to_owned(), "2".to_owned()] } else { vec!["denar3".to_owned()] };
+        let all = combinations(&[0u8, 1], candidates);
+        assert_eq!(all, [["1", "denar3"], ["2", "denar3"]]);
+        assert_eq!(combinations::<u8>(&[], candidates), [Vec::<String>::new()], "no kinds: one empty list");
+        assert!(combinations(&[1u8, 2], |k| if k == 2 { Vec::new() } else { candidates(k) }).is_empty());
     }
 }

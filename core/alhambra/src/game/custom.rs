@@ -94,20 +94,7 @@ impl Game {
                 let v = self.call_listener(Hook::Legal, &l, seat, &Dynamic::UNIT, &[])?;
                 listed_args(v).map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?
             } else {
-                let mut all = vec![Vec::new()];
-                for &kind in &def.args {
-                    let options = self.candidates_of(kind, seat);
-                    all = all
-                        .into_iter()
-                        .flat_map(|done| {
-                            options.iter().map(move |o| {
-                                let mut next = done.clone();
-                                next.push(o.clone());
-                                next
-                            })
-                        })
-                        .collect();
-                }
+                let all = engine_rules::actions::combinations(&def.args, |kind| self.candidates_of(kind, seat));
                 let mut kept = Vec::with_capacity(all.len());
                 for args in all {
                     if self.listens(Hook::Allowed, &l) {

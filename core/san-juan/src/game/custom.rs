@@ -56,20 +56,7 @@ impl Game {
                 let v = self.call_action(Hook::Legal, seat, d, None)?;
                 listed_args(v).map_err(|e| scripts.bad_return(Hook::Legal as usize, owner, &e))?
             } else {
-                let mut all = vec![Vec::new()];
-                for &kind in &def.args {
-                    let options = self.candidates_of(kind, seat);
-                    all = all
-                        .into_iter()
-                        .flat_map(|done| {
-                            options.iter().map(move |o| {
-                                let mut next = done.clone();
-                                next.push(o.clone());
-                                next
-                            })
-                        })
-                        .collect();
-                }
+                let all = engine_rules::actions::combinations(&def.args, |kind| self.candidates_of(kind, seat));
                 let mut kept = Vec::with_capacity(all.len());
                 for args in all {
                     if scripts.listens(Hook::Allowed as usize, owner) {
