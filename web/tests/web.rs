@@ -627,30 +627,40 @@ async fn a_copy_hands_out_nothing_of_another_persons_hand() {
     play_first(&s, &id, &tokens, 5).await;
     let saved = download(&s, &id, &tokens[0].1).await;
     let real = own_hand(&state(&s, &id, token_of(&tokens, 1)).await);
-    let copy_server = keyed(KEY);
-    let (_, v) = call(&copy_server, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
-    let (copy, mine) = (v["table"].as_str().unwrap().to_owned(), v["seats"][0]["token"].as_str().unwrap().to_owned());
-    let uri = format!("/api/tables/{copy}/scenario?token={mine}");
-    assert_eq!(call(&copy_server, "GET", &uri, None).await.0, StatusCode::CONFLICT, "two people: no moment's file");
-    let takeover = json!({ "token": mine, "seat": 1, "bot": "greedy" }).to_string();
-    let (status, v) = call(&copy_server, "POST", &format!("/api/tables/{copy}/takeover"), Some(takeover)).await;
-    assert_eq!(status, StatusCode::OK, "an unclaimed seat goes to a bot at once: {v}");
-    let mut moment = None;
-    for _ in 0..20 {
-        let st = state(&copy_server, &copy, &mine).await;
-        if st["to_move"] == json!(0) {
-            let (status, text) = call(&copy_server, "GET", &uri, None).await;
-            assert_eq!(status, StatusCode::OK, "{text}");
-            moment = Some(text.as_str().unwrap().to_owned());
-            break;
+    // The copy deals seat 1's hand again at random, so one deal may match the real hand by
+    // chance (a hand of one card): the file tells the real hand only if every copy's does.
+    let mut told_hands = Vec::new();
+    for _ in 0..4 {
+        let copy_server = keyed(KEY);
+        let (_, v) = call(&copy_server, "POST", "/api/resume", Some(json!({ "saved": saved }).to_string())).await;
+        let (copy, mine) =
+            (v["table"].as_str().unwrap().to_owned(), v["seats"][0]["token"].as_str().unwrap().to_owned());
+        let uri = format!("/api/tables/{copy}/scenario?token={mine}");
+        assert_eq!(call(&copy_server, "GET", &uri, None).await.0, StatusCode::CONFLICT, "two people: no moment's file");
+        let takeover = json!({ "token": mine, "seat": 1, "bot": "greedy" }).to_string();
+        let (status, v) = call(&copy_server, "POST", &format!("/api/tables/{copy}/takeover"), Some(takeover)).await;
+        assert_eq!(status, StatusCode::OK, "an unclaimed seat goes to a bot at once: {v}");
+        let mut moment = None;
+        for _ in 0..20 {
+            let st = state(&copy_server, &copy, &mine).await;
+            if st["to_move"] == json!(0) {
+                let (status, text) = call(&copy_server, "GET", &uri, None).await;
+                assert_eq!(status, StatusCode::OK, "{text}");
+                moment = Some(text.as_str().unwrap().to_owned());
+                break;
+            }
+            play_first(&copy_server, &copy, &[(0, mine.clone())], 1).await;
         }
-        play_first(&copy_server, &copy, &[(0, mine.clone())], 1).await;
+        let moment = moment.expect("seat 0's turn came");
+        let source = engine_rules::files::Source::Disk("moment.toml".into());
+        let game = san_juan::scenario::Scenario::parse(source, moment).unwrap().run().unwrap();
+        let told = serde_json::to_value(game.view(None).unwrap()).unwrap()["players"][1]["hand"].clone();
+        told_hands.push(told);
     }
-    let moment = moment.expect("seat 0's turn came");
-    let source = engine_rules::files::Source::Disk("moment.toml".into());
-    let game = san_juan::scenario::Scenario::parse(source, moment).unwrap().run().unwrap();
-    let told = serde_json::to_value(game.view(None).unwrap()).unwrap()["players"][1]["hand"].clone();
-    assert_ne!(told, real, "the file tells seat 1's hand at the copy, not its hand in the game");
+    assert!(
+        told_hands.iter().any(|told| *told != real),
+        "the file tells seat 1's hand at the copy, not its hand in the game: {told_hands:?} vs {real}"
+    );
 }
 
 /// Issue 50, the length channel: two games that differ only in one hidden
