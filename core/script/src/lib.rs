@@ -9,6 +9,7 @@
 pub mod fast;
 pub mod results;
 pub mod scope;
+pub mod verbs;
 pub mod words;
 
 use std::collections::HashMap;
