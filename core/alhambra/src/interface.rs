@@ -132,7 +132,7 @@ impl engine_game::Rules for Ruleset {
         self.hooks.set_profile(Arc::clone(profile))
     }
 
-    fn feature_names(&self) -> Vec<String> {
+    fn feature_names(self: &Arc<Self>) -> Vec<String> {
         crate::value::feature_names(self)
     }
 
@@ -221,7 +221,9 @@ impl engine_game::Game for Game {
         &self.rs
     }
 
-    type Greedy = crate::bots::GreedyBot;
+    fn greedy() -> Box<dyn engine_play::bots::Bot<Self>> {
+        Box::new(crate::bots::GreedyBot)
+    }
 
     /// Searched: the turn (take or buy) and keep-or-donate; payments follow the greedy rules.
     const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[

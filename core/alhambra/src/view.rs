@@ -331,7 +331,7 @@ impl Game {
                         ("discard", Some(rs.money_id(m)), Some("hand"), format!("Discard {}", money_name(m)))
                     }
                 };
-                engine_play::ActionView { id, verb, card, zone, over: None, label, text: a.text(rs) }
+                engine_play::ActionView { id, verb: verb.into(), card, zone, over: None, label, text: a.text(rs) }
             })
             .collect()
     }

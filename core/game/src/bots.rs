@@ -53,6 +53,36 @@ pub fn make<G: Game>(rs: &Arc<G::Rules>, name: &str, seed: u64, models: &Models)
     })
 }
 
+/// The rules of thumb of a game that writes none: the answer that gains the
+/// seat to move the most points at once (the first of equals), each tried on
+/// a copy of the game. A game whose points come only at the end gains nothing
+/// at once, and this plays its first answer: such a game writes its own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OnePly;
+
+impl<G: Game> Bot<G> for OnePly {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action {
+        let Some(seat) = game.to_move() else { return legal[0] };
+        let points = |g: &G| g.scores().ok().and_then(|s| s.get(seat).map(|s| s.total)).unwrap_or(i32::MIN);
+        let gain = |a: &G::Action| {
+            let mut after = game.clone();
+            after.play(*a).map_or(i32::MIN, |()| points(&after))
+        };
+        let mut best = (legal[0], i32::MIN);
+        for a in legal {
+            let g = gain(a);
+            if g > best.1 {
+                best = (*a, g);
+            }
+        }
+        best.0
+    }
+}
+
 /// The game's names for `kinds` (a bot `name`'s `@KIND+KIND`), or an error that lists the kinds there are.
 pub fn decision_kinds<G: Game>(name: &str, kinds: &[String]) -> Result<Vec<&'static str>, String> {
     kinds

@@ -26,6 +26,8 @@ pub mod saved;
 pub mod scenario;
 pub mod schema;
 pub mod score;
+pub mod seeded;
+pub mod terminal;
 pub mod text;
 pub mod tuning;
 pub mod view;
@@ -91,18 +93,31 @@ pub trait Rules: Send + Sync + Sized + 'static {
     fn players(&self) -> (usize, usize) {
         self.about().players
     }
-    /// `name (source), N card types, …, fingerprint F`: the line `check` prints.
-    fn summary(&self) -> String;
+    /// `name (source), N card types, …, fingerprint F`: the line `check` prints;
+    /// by default its name, id and fingerprint.
+    fn summary(&self) -> String {
+        format!("{} ({}), fingerprint {}", self.name(), self.id(), self.fingerprint())
+    }
     /// Problems that do not stop loading, rendered.
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
-    /// What differs from this ruleset to `other`, a line each.
-    fn diff(&self, other: &Self) -> Vec<String>;
-    /// The card table as `cards` prints it.
-    fn cards_text(&self) -> Vec<String>;
-    /// What everyone may know of the cards (ids, names, costs, texts), for a page.
-    fn cards_json(&self) -> serde_json::Value;
+    /// What differs from this ruleset to `other`, a line each. By default only
+    /// whether they differ at all (their fingerprints), for a game that names no keys.
+    fn diff(&self, other: &Self) -> Vec<String> {
+        let (a, b) = (self.fingerprint(), other.fingerprint());
+        if a == b { Vec::new() } else { vec![format!("the content differs (fingerprint {a} against {b})")] }
+    }
+    /// The card table as `cards` prints it; by default the summary line.
+    fn cards_text(&self) -> Vec<String> {
+        vec![self.summary()]
+    }
+    /// What everyone may know of the cards (ids, names, costs, texts), for a
+    /// page; by default the ruleset's id, name and player counts.
+    fn cards_json(&self) -> serde_json::Value {
+        let (fewest, most) = self.players();
+        serde_json::json!({ "id": self.id(), "name": self.name(), "players": [fewest, most] })
+    }
     /// Times the ruleset's script calls into `profile` while it is on (`bench`);
     /// false when it has no scripts or has a profile already.
     fn profile_scripts(&self, profile: &Arc<Profile>) -> bool {
@@ -121,8 +136,11 @@ pub trait Rules: Send + Sync + Sized + 'static {
         engine_play::value::Schedule::default()
     }
     /// The names of the balance model's features for this ruleset: a model learned
-    /// before fits only with these.
-    fn feature_names(&self) -> Vec<String>;
+    /// before fits only with these. By default a game's own names, read from a
+    /// game dealt at the fewest players (none when it cannot be dealt).
+    fn feature_names(self: &Arc<Self>) -> Vec<String> {
+        Self::Game::start(self, self.players().0, 0).map(|g| g.feature_names()).unwrap_or_default()
+    }
     /// The integer numbers `tune` may change, each by its key path
     /// (`rules.hand_limit`; [`engine_rules::keys`]) with its value here. None by default.
     fn tunables(&self) -> Vec<(String, i64)> {
@@ -151,12 +169,13 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     const BUILTINS: &'static Builtins;
     /// The id rulesets name the game with (`game = "…"`), and records carry.
     const ID: &'static str = Self::BUILTINS.game;
-    /// Display name, for titles.
-    const TITLE: &'static str;
+    /// Display name, for titles (the id when not given).
+    const TITLE: &'static str = Self::ID;
     /// The ruleset `play` uses when none is given.
     const DEFAULT_RULESET: &'static str;
-    /// The oldest saved-game format the game reads (1: lines as typed, 2: atomic actions).
-    const OLDEST_SAVED: u32;
+    /// The oldest saved-game format the game reads (1: lines as typed, 2: atomic
+    /// actions, where a new game starts).
+    const OLDEST_SAVED: u32 = 2;
 
     // ----- setup and bots -------------------------------------------------
 
@@ -164,9 +183,6 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     fn start(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<Self, GameError>;
     /// The ruleset it plays.
     fn rules(&self) -> &Arc<Self::Rules>;
-    /// The game's rules of thumb as a bot (`greedy`): also what answers the decisions
-    /// the tree search leaves alone, and plays out every game it samples.
-    type Greedy: Bot<Self> + Default + 'static;
     /// True at the decisions the tree search (`mcts:N`) searches: those that shape
     /// the game, the decisions of one of [`Game::DECISION_KINDS`]; every one
     /// for a game that names no kinds.
@@ -185,22 +201,34 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     fn mcts(seed: u64, iterations: u32) -> Mcts {
         Mcts::new(seed, iterations)
     }
-    /// The greedy rules as a bot; [`bots::make`] builds the others.
+    /// The game's rules of thumb as a bot (`greedy`): also what answers the
+    /// decisions the tree search leaves alone, and plays out every game it
+    /// samples. By default [`bots::OnePly`]: the answer that gains the seat
+    /// the most points at once. [`bots::make`] builds the other bots.
     fn greedy() -> Box<dyn Bot<Self>> {
-        Box::new(Self::Greedy::default())
+        Box::new(bots::OnePly)
     }
     /// The game's tree search (`mcts:N`): [`Game::mcts`] where [`Game::searched`] holds,
     /// the greedy rules elsewhere and in its playouts.
     fn search(seed: u64, iterations: u32) -> Box<dyn Bot<Self>> {
-        Box::new(SearchBot::new(Self::mcts(seed, iterations), Self::Greedy::default(), Self::searched))
+        Box::new(SearchBot::new(Self::mcts(seed, iterations), Self::greedy(), Self::searched))
     }
 
     // ----- playing --------------------------------------------------------
 
-    /// Applies a legal action and returns what happened.
-    fn apply(&mut self, action: Self::Action) -> Result<Vec<Self::Event>, GameError>;
-    /// Applies a line typed in the notation (several steps at once allowed).
-    fn apply_text(&mut self, text: &str) -> Result<Vec<Self::Event>, GameError>;
+    /// Applies a legal action and returns what happened: by default
+    /// [`TurnGame::play`] and the events its journal kept (so `play` must not
+    /// call this default back).
+    fn apply(&mut self, action: Self::Action) -> Result<Vec<Self::Event>, GameError> {
+        self.play(action)?;
+        Ok(self.take_events())
+    }
+    /// Applies a line typed in the notation (several steps at once allowed). By
+    /// default the legal action written so ([`Game::action_text`], spaces aside).
+    fn apply_text(&mut self, text: &str) -> Result<Vec<Self::Event>, GameError> {
+        let action = terminal::legal_written(self, text)?;
+        self.apply(action)
+    }
 
     // ----- the record of a finished game -----------------------------------
 
@@ -212,16 +240,25 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
         Ok((scores.iter().map(|s| s.total).collect(), score::winners_of(&scores)))
     }
     /// Rounds (or turns) played, the one in progress included: it grows as a
-    /// round begins, which is when a run tracking scores takes each seat's points.
-    fn rounds(&self) -> u32;
-    /// What `seat` holds at the end, with the round it got each, for per-card statistics.
-    fn holdings(&self, seat: usize) -> Vec<Built>;
+    /// round begins, which is when a run tracking scores takes each seat's
+    /// points. By default actions per seat, rounded up.
+    fn rounds(&self) -> u32 {
+        self.actions_applied().div_ceil(self.seats().max(1) as u64) as u32
+    }
+    /// What `seat` holds at the end, with the round it got each, for per-card
+    /// statistics; none by default (the report then has no card table).
+    fn holdings(&self, seat: usize) -> Vec<Built> {
+        let _ = seat;
+        Vec::new()
+    }
     /// Actions applied, automatic ones included.
     fn actions_applied(&self) -> u64 {
         self.journal().actions_applied()
     }
     /// True when the game ended by a safety limit rather than by its rules.
-    fn stalled(&self) -> bool;
+    fn stalled(&self) -> bool {
+        false
+    }
 
     // ----- saving ---------------------------------------------------------
 
@@ -251,8 +288,11 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     fn take_events(&mut self) -> Vec<Self::Event> {
         self.journal_mut().take_events()
     }
-    /// Applies one saved entry of a file of format `version`.
-    fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, GameError>;
+    /// Applies one saved entry of a file of format `version` (by default as typed).
+    fn apply_saved(&mut self, version: u32, text: &str) -> Result<Vec<Self::Event>, GameError> {
+        let _ = version;
+        self.apply_text(text)
+    }
     /// Deals again, from `seed`, everything none of `seats` has seen (as
     /// [`Determinize::determinize_for`] does) and records it: what an undo does
     /// (for its seat) so that taking back a draw shows nothing of the face-down
@@ -298,8 +338,11 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
 
     /// What `seat` may see (`None`: everything), as the JSON contract of the game's view.
     fn view_json(&self, seat: Option<usize>) -> Result<serde_json::Value, GameError>;
-    /// The legal answers of the seat to move, each with its card, zone and words.
-    fn legal_views(&self) -> Vec<ActionView>;
+    /// The legal answers of the seat to move, each with its card, zone and
+    /// words; by default each answer's notation, its first word as the verb.
+    fn legal_views(&self) -> Vec<ActionView> {
+        terminal::plain_views(self)
+    }
     /// The cards `seat` sees and cannot play now, each with why; empty unless
     /// `seat` decides now (its reasons may name its own hand, so never another's).
     /// A game without reasons to give keeps the default: none.
@@ -319,16 +362,28 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
 
     // ----- the terminal -----------------------------------------------------
 
-    /// The table as `viewer` may see it (`None`: everything): `replay`, `scenario`, the game's end.
-    fn table_text(&self, viewer: Option<usize>) -> Vec<String>;
+    /// The table as `viewer` may see it (`None`: everything): `replay`, `scenario`,
+    /// the game's end. By default the seat's view ([`Game::view_json`]) in lines,
+    /// then who is to move and the legal answers, or who won.
+    fn table_text(&self, viewer: Option<usize>) -> Vec<String> {
+        terminal::table_text(self, viewer)
+    }
     /// The screen before `seat` decides: the table, its hand, and the choices (`full`), or
     /// only its hand and the choices (its own decision goes on). `seats` names who plays where.
-    fn screen(&self, seat: usize, seats: &[String], full: bool) -> Vec<Line>;
+    /// By default the view in lines (`full`) and the numbered answers.
+    fn screen(&self, seat: usize, seats: &[String], full: bool) -> Vec<Line> {
+        terminal::screen(self, seat, seats, full)
+    }
     /// What a person typed, as a line in the notation, or why it is none of the choices.
-    /// Numbers, `pass`, `undo` and the like are the front end's; this reads the game's shortcuts.
-    fn resolve(&self, input: &str) -> Result<String, String>;
-    /// The short forms that work now, for the prompt (after the choice numbers).
-    fn hints(&self) -> Vec<String>;
+    /// Numbers, `pass`, `undo` and the like are the front end's; this reads the game's
+    /// shortcuts (by default none: the line as typed).
+    fn resolve(&self, input: &str) -> Result<String, String> {
+        Ok(input.trim().to_owned())
+    }
+    /// The short forms that work now, for the prompt (after the choice numbers); none by default.
+    fn hints(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Lines after the title when a game starts at the terminal (how to read the table).
     fn intro(&self) -> Vec<String> {
         Vec::new()
@@ -339,19 +394,43 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
         true
     }
     /// The game's part of the help text.
-    fn help(&self) -> &'static str;
-    /// The final scores with where they came from, for `seat`'s person.
-    fn end_text(&self, seat: usize, seats: &[String]) -> Result<Vec<Line>, GameError>;
+    fn help(&self) -> &'static str {
+        terminal::PLAIN_HELP
+    }
+    /// The final scores with where they came from, for `seat`'s person; by
+    /// default the whole table and who won.
+    fn end_text(&self, seat: usize, seats: &[String]) -> Result<Vec<Line>, GameError> {
+        terminal::end_text(self, seat, seats)
+    }
 
     // ----- checks and scenarios ----------------------------------------------
 
-    /// One random game with every invariant checked after every action; the actions played.
-    fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String>;
+    /// What is wrong with the state now (a card lost or doubled, a score
+    /// that does not add up), checked after every action of a random game;
+    /// nothing by default. The engine checks the rest: someone to move has a
+    /// legal answer, and the game ends.
+    fn invariant(&self) -> Result<(), String> {
+        Ok(())
+    }
+    /// One random game with every invariant checked after every action; the
+    /// actions played. By default [`run::check_random`]: [`Game::invariant`]
+    /// and the engine's own checks.
+    fn check_random_game(rs: &Arc<Self::Rules>, players: usize, seed: u64) -> Result<u64, String> {
+        run::check_random::<Self>(rs, players, seed)
+    }
     /// Loads and plays a scenario file (under `ruleset` instead of the one it names, if given);
     /// with `trace`, keeps each action's events. `Err`: why it does not load or run.
-    fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<Scenario<Self>, Vec<String>>;
+    /// By default a position reached by play ([`seeded`]: a seed, or
+    /// `[from_game]`, then actions) checked through the scores, the legal
+    /// answers and the game's view.
+    fn scenario(file: &Path, ruleset: Option<&str>, trace: bool) -> Result<Scenario<Self>, Vec<String>> {
+        seeded::play(file, ruleset, trace)
+    }
     /// The JSON Schemas of the game's files, one per kind it has (of
     /// [`schema::KINDS`]: `ruleset`, `cards`, `scenario`), each made by
-    /// [`schema::of`] from the struct the file is read into.
-    fn schemas() -> Vec<schema::FileSchema>;
+    /// [`schema::of`] from the struct the file is read into; by default the
+    /// scenario of [`seeded`].
+    fn schemas() -> Vec<schema::FileSchema> {
+        seeded::schemas::<Self>()
+    }
 }

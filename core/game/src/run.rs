@@ -153,3 +153,30 @@ pub fn bot_choice<G: Game>(game: &G, bot: &str, seed: u64, models: &Models) -> R
     let action = bot.choose(game, legal);
     legal.iter().position(|a| *a == action).ok_or_else(|| "the bot chose no legal answer".to_owned())
 }
+
+/// Most actions a random game may take before [`check_random`] calls it endless.
+pub const MAX_CHECKED_ACTIONS: u64 = 1_000_000;
+
+/// One random game of `players` from `seed`, checked after every action: the
+/// game's own [`Game::invariant`], a legal answer for whoever is to move, every
+/// legal answer applied without error, and an end within [`MAX_CHECKED_ACTIONS`].
+/// The actions played, or what broke and where.
+pub fn check_random<G: Game>(rs: &Arc<G::Rules>, players: usize, seed: u64) -> Result<u64, String> {
+    let mut game = G::start(rs, players, seed).map_err(|e| e.to_string())?;
+    let mut bot = engine_play::bots::RandomBot::new(game_seed(seed, 1));
+    let at = |actions: u64, why: &dyn std::fmt::Display| {
+        format!("{players} players, seed {seed}, after {actions} actions: {why}")
+    };
+    for actions in 0..=MAX_CHECKED_ACTIONS {
+        game.invariant().map_err(|why| at(actions, &why))?;
+        if game.to_move().is_none() {
+            return Ok(actions);
+        }
+        if game.legal().is_empty() {
+            return Err(at(actions, &"the seat to move has no legal action"));
+        }
+        let action = bot.choose(&game, game.legal());
+        game.play(action).map_err(|e| at(actions, &e))?;
+    }
+    Err(at(MAX_CHECKED_ACTIONS, &"the game has not ended"))
+}

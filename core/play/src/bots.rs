@@ -22,6 +22,22 @@ pub trait Bot<G: TurnGame>: Send {
     }
 }
 
+/// A boxed bot is a bot: a game's rules of thumb chosen at run time can play
+/// out a search's samples.
+impl<G: TurnGame, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> G::Action {
+        (**self).choose(game, legal)
+    }
+
+    fn choose_judged(&mut self, game: &G, legal: &[G::Action]) -> (G::Action, Option<Judgement>) {
+        (**self).choose_judged(game, legal)
+    }
+}
+
 /// What the values of a [`Judgement`] measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Measure {

@@ -91,8 +91,9 @@ pub trait Determinize: TurnGame {
 pub struct ActionView {
     /// Its index in the legal list.
     pub id: usize,
-    /// What it does (`build`, `pay`, `role`, `take`, `pass`…).
-    pub verb: &'static str,
+    /// What it does (`build`, `pay`, `role`, `take`, `pass`…): a game's own
+    /// word, or the notation's first word for a game that names none.
+    pub verb: std::borrow::Cow<'static, str>,
     /// The card (or role, or slot) it is about, by id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card: Option<String>,

@@ -29,8 +29,13 @@ pub trait Features: TurnGame {
     /// judgement (buffers, answers worth keeping): the bot holds it, never the
     /// game or its rules; `()` for a game that keeps nothing.
     type Memo: Default + Send + 'static;
-    /// The features' names, in order (one model per ruleset: the same for every position).
-    fn feature_names(&self) -> Vec<String>;
+    /// The features' names, in order (one model per ruleset: the same for every position);
+    /// by default `f0`, `f1`… as many as [`Features::features`] gives.
+    fn feature_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.features(0, &mut out);
+        (0..out.len()).map(|i| format!("f{i}")).collect()
+    }
     /// The features of the position for `seat`, into `out` (cleared first).
     fn features(&self, seat: usize, out: &mut Vec<f64>);
     /// How much `model` likes `action` for the seat to move, up to a constant

@@ -100,7 +100,7 @@ impl engine_game::Rules for Ruleset {
         crate::value::SCHEDULE
     }
 
-    fn feature_names(&self) -> Vec<String> {
+    fn feature_names(self: &Arc<Self>) -> Vec<String> {
         crate::value::feature_names(self)
     }
 
@@ -167,7 +167,9 @@ impl engine_game::Game for Game {
         &self.rs
     }
 
-    type Greedy = crate::bots::GreedyBot;
+    fn greedy() -> Box<dyn engine_play::bots::Bot<Self>> {
+        Box::new(crate::bots::GreedyBot)
+    }
 
     /// Searched: roles, buildings and a script's named options; payments, goods
     /// and card choices follow the greedy rules.

@@ -266,7 +266,7 @@ impl Game {
                             };
                             return engine_play::ActionView {
                                 id,
-                                verb: "role",
+                                verb: "role".into(),
                                 card: Some(word.to_owned()),
                                 zone: Some("roles"),
                                 over: None,
@@ -340,7 +340,7 @@ impl Game {
                     };
                 engine_play::ActionView {
                     id,
-                    verb,
+                    verb: verb.into(),
                     card: card.map(|c| cards.id(c).to_owned()),
                     zone,
                     over,

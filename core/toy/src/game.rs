@@ -10,6 +10,8 @@ use engine_play::{Determinize, Seats, TurnGame};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use engine_script::verbs::{Choice, Effect, Verb};
+
 use crate::actions::{Action, card_id};
 use crate::error::GameError;
 use crate::ruleset::Ruleset;
@@ -31,8 +33,6 @@ pub struct Game {
     pub(crate) played: Vec<Vec<(u8, u32)>>,
     pub(crate) pile: Vec<u8>,
     pub(crate) deck: Vec<u8>,
-    /// Cards out of the game: those a scenario's position does not place.
-    pub(crate) out: Vec<u8>,
     pub(crate) to_move: usize,
     /// Turns taken since the start.
     pub(crate) turns: u32,
@@ -40,6 +40,11 @@ pub struct Game {
     pub(crate) passes: u32,
     pub(crate) over: bool,
     pub(crate) legal: Vec<Action>,
+    /// Per seat, the points its scripted actions gave or took.
+    pub(crate) scripted: Vec<i32>,
+    /// A choice a script asked, until its seat answers, with the effects
+    /// written after it (they wait for the answer's).
+    pub(crate) choice: Option<(Choice, Vec<Effect>)>,
     /// The event log, the recorded actions and re-deals, the count of actions.
     pub(crate) journal: Journal<Action, Event>,
 }
@@ -65,41 +70,27 @@ impl Game {
                 hand.extend(deck.pop());
             }
         }
-        let pile: Vec<u8> = deck.pop().into_iter().collect();
-        Ok(Game::from_parts(rs, hands, vec![0; players], pile, deck, Vec::new(), 0))
-    }
-
-    /// A game at a position (a scenario's); the deck's top is its last card.
-    pub(crate) fn from_parts(
-        rs: Arc<Ruleset>,
-        mut hands: Vec<Vec<u8>>,
-        scores: Vec<i32>,
-        pile: Vec<u8>,
-        deck: Vec<u8>,
-        out: Vec<u8>,
-        turns: u32,
-    ) -> Game {
         // A hand's order tells nothing: kept sorted, so that equal hands look equal.
         hands.iter_mut().for_each(|h| h.sort_unstable());
-        let seats = hands.len();
+        let pile: Vec<u8> = deck.pop().into_iter().collect();
         let mut g = Game {
             rs,
             hands,
-            scores,
-            played: vec![Vec::new(); seats],
+            scores: vec![0; players],
+            played: vec![Vec::new(); players],
             pile,
             deck,
-            out,
-            to_move: turns as usize % seats.max(1),
-            turns,
+            to_move: 0,
+            turns: 0,
             passes: 0,
             over: false,
             legal: Vec::new(),
+            scripted: vec![0; players],
+            choice: None,
             journal: Journal::default(),
         };
-        g.end_if_done();
-        g.update_legal();
-        g
+        g.update_legal()?;
+        Ok(g)
     }
 
     /// The pile's top card.
@@ -149,16 +140,33 @@ impl Game {
         &self.legal
     }
 
-    fn update_legal(&mut self) {
+    /// The legal answers now: a choice's options while one is asked, else the
+    /// cards that beat the top, draw or pass, and the ruleset's own actions
+    /// its scripts offer (an error of theirs leaves the others).
+    fn update_legal(&mut self) -> Result<(), GameError> {
         self.legal.clear();
         if self.over {
-            return;
+            return Ok(());
+        }
+        if let Some((choice, _)) = &self.choice {
+            self.legal.extend(choice.answers().map(Action::Script));
+            return Ok(());
         }
         let top = self.pile_top().unwrap_or(0);
         let mut cards: Vec<u8> = self.hands[self.to_move].iter().copied().filter(|&v| v > top).collect();
         cards.dedup();
         self.legal.extend(cards.into_iter().map(Action::Play));
         self.legal.push(if self.deck.is_empty() { Action::Pass } else { Action::Draw });
+        if self.rs.verbs.is_empty() {
+            return Ok(());
+        }
+        let mut offers = Vec::new();
+        self.rs
+            .verbs
+            .offers("turn", &self.ctx(self.to_move), &mut offers)
+            .map_err(|e| GameError::Script(Box::new(e)))?;
+        self.legal.extend(offers.into_iter().map(Action::Script));
+        Ok(())
     }
 
     fn end_if_done(&mut self) {
@@ -168,18 +176,27 @@ impl Game {
         }
     }
 
-    fn event(&mut self, text: impl FnOnce() -> String) {
+    pub(crate) fn event(&mut self, text: impl FnOnce() -> String) {
         self.journal.event(|| Event { text: text() });
     }
 
-    /// Applies a legal action: the turn passes to the next seat. The events, if the log is on.
-    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, GameError> {
+    /// Applies a legal action: the turn passes to the next seat; the events go to the journal.
+    fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
         if self.over {
             return Err(GameError::Over);
         }
         if !self.legal.contains(&action) {
-            let legal = self.legal.iter().map(|a| a.text()).collect();
-            return Err(GameError::Illegal { action: action.text(), why: "not one of the answers now".into(), legal });
+            let legal = self.legal.iter().map(|a| a.text(&self.rs)).collect();
+            let why = "not one of the answers now".into();
+            return Err(GameError::Illegal { action: action.text(&self.rs), why, legal });
+        }
+        if let Action::Script(verb) = action {
+            // A script's effects are carried out on a copy: one that fails leaves the game as it was.
+            let mut next = self.clone();
+            next.journal.record(action);
+            next.scripted_action(verb)?;
+            *self = next;
+            return Ok(());
         }
         self.journal.record(action);
         let seat = self.to_move;
@@ -209,28 +226,66 @@ impl Game {
                 self.passes += 1;
                 self.event(|| format!("seat {seat} passes"));
             }
+            Action::Script(_) => unreachable!("carried out above"),
         }
-        self.turns += 1;
         self.journal.count_action();
+        self.end_turn(seat)
+    }
+
+    /// The turn passes to the next seat, or the game ends.
+    fn end_turn(&mut self, seat: usize) -> Result<(), GameError> {
+        self.turns += 1;
         self.to_move = (seat + 1) % self.hands.len();
         self.end_if_done();
         if self.over {
             let winners = self.winners().iter().map(|w| format!("seat {w}")).collect::<Vec<_>>().join(" and ");
             self.event(|| format!("the game ends: {winners} with the most points"));
         }
-        self.update_legal();
-        Ok(self.journal.take_events())
+        self.update_legal()
     }
 
-    /// Applies a line in the notation (one action).
-    pub fn apply_text(&mut self, text: &str) -> Result<Vec<Event>, GameError> {
-        self.apply(Action::parse(text)?)
+    /// A ruleset's own action, or the answer to its choice: the script's
+    /// effects in order, until one asks a choice (the rest wait for the answer's).
+    fn scripted_action(&mut self, verb: Verb) -> Result<(), GameError> {
+        let script = |e| GameError::Script(Box::new(e));
+        let (action, seat, effects, chosen) = match (verb, self.choice.take()) {
+            (Verb::Choose(answer), Some((choice, held))) => {
+                let ctx = self.ctx(choice.seat);
+                let mut effects = self.rs.verbs.chosen(&choice, answer, ctx).map_err(script)?;
+                effects.extend(held);
+                let rs = Arc::clone(&self.rs);
+                self.event(|| format!("seat {} chooses {}", choice.seat, rs.verbs.word(answer)));
+                (choice.action, choice.seat, effects, true)
+            }
+            (Verb::Act { action, .. }, _) => {
+                let seat = self.to_move;
+                let effects = self.rs.verbs.act(&verb, self.ctx(seat)).map_err(script)?;
+                let rs = Arc::clone(&self.rs);
+                self.event(|| format!("seat {seat}: {}", rs.verbs.text(&verb)));
+                (action, seat, effects, false)
+            }
+            (Verb::Choose(_), None) => unreachable!("a choice's answer is legal only while it is asked"),
+        };
+        self.journal.count_action();
+        let mut effects = effects.into_iter();
+        while let Some(effect) = effects.next() {
+            match effect {
+                Effect::Map(map) => {
+                    self.effect(seat, &map).map_err(|why| script(self.rs.verbs.refused(action, chosen, &map, &why)))?
+                }
+                Effect::Choose { options, prompt } => {
+                    self.event(|| format!("seat {seat} is asked: {prompt}"));
+                    self.choice = Some((Choice { action, seat, options, prompt }, effects.collect()));
+                    return self.update_legal();
+                }
+            }
+        }
+        if self.rs.verbs.ends_turn(action) { self.end_turn(seat) } else { self.update_legal() }
     }
 
     /// Every card in the game, sorted: the census that must match the ruleset's deck.
     pub fn census(&self) -> Vec<u8> {
-        let mut all: Vec<u8> =
-            self.hands.iter().flatten().chain(&self.pile).chain(&self.deck).chain(&self.out).copied().collect();
+        let mut all: Vec<u8> = self.hands.iter().flatten().chain(&self.pile).chain(&self.deck).copied().collect();
         all.sort_unstable();
         all
     }
@@ -245,7 +300,7 @@ impl TurnGame for Game {
     }
 
     fn to_move(&self) -> Option<usize> {
-        (!self.over).then_some(self.to_move)
+        (!self.over).then_some(self.choice.as_ref().map_or(self.to_move, |(c, _)| c.seat))
     }
 
     fn legal(&self) -> &[Action] {
@@ -253,7 +308,7 @@ impl TurnGame for Game {
     }
 
     fn play(&mut self, action: Action) -> Result<(), GameError> {
-        self.apply(action).map(|_| ())
+        self.apply_action(action)
     }
 
     /// A win is 1, shared equally by tied winners.
@@ -287,7 +342,10 @@ impl Determinize for Game {
             }
         }
         g.deck = pool;
-        g.update_legal();
+        // The same answers as before the deal, unless a script that reads the hand fails on the new one.
+        if g.update_legal().is_err() {
+            g.legal = self.legal.clone();
+        }
         g
     }
 }

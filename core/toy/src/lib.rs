@@ -12,14 +12,12 @@
 #![warn(missing_docs)]
 
 pub mod actions;
-pub mod bots;
 pub mod error;
 pub mod files;
 pub mod game;
 mod interface;
 pub mod ruleset;
-pub mod scenario;
-pub mod terminal;
+mod script;
 pub mod value;
 pub mod view;
 

@@ -3,9 +3,12 @@
 
 use std::sync::Arc;
 
+use engine_rules::actions::Vocabulary;
 use engine_rules::chain::check_ruleset_id;
 use engine_rules::doc::TomlDoc;
 use engine_rules::{LoadErrors, Source};
+use engine_script::EffectSpec;
+use engine_script::verbs::Verbs;
 use serde::Deserialize;
 
 use crate::files::BUILTINS;
@@ -30,6 +33,31 @@ engine_rules::rules! {
     rounds: u32 => Some((1, 100)),
 }
 
+/// The words of a ruleset's own actions (`[[action]]`, read by
+/// `engine_script::verbs`): where they are offered, the verbs they may not
+/// take, what their scripts read and the effects they may return.
+/// Where an action is offered, and the notation's own verbs it may not take.
+pub(crate) const VOCABULARY: Vocabulary<'static> =
+    Vocabulary { decisions: &["turn"], arg_kinds: &[], builtin: &["play", "draw", "pass"], payments: &[], reads: &[] };
+
+/// The `ctx` members the game gives: the actor's hand (card ids) and points,
+/// every seat's points, the pile's top (`()` when empty), the deck's size, the round.
+pub(crate) const MEMBERS: &[&str] = &["hand", "score", "scores", "pile_top", "deck_size", "round"];
+
+const ZONES: &[&str] = &["hand", "pile", "deck"];
+
+/// The most points a seat may have, either way: a script's `score` stops there.
+pub(crate) const MAX_POINTS: i32 = 1_000_000;
+
+/// The effects: `#{ score: n }` points to the actor (negative: taken), `#{ draw: n }`
+/// cards from the deck, `#{ move: "c3" | "top", from, to }` one card between the
+/// actor's hand, the pile (its top) and the deck (its top).
+pub(crate) const EFFECTS: &[EffectSpec] = &[
+    EffectSpec { name: "score", keys: &[], values: &[] },
+    EffectSpec { name: "draw", keys: &[], values: &[] },
+    EffectSpec { name: "move", keys: &["from", "to"], values: &[("from", ZONES), ("to", ZONES)] },
+];
+
 /// A High-Low ruleset; no `extends`: a toy ruleset stands alone.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -46,6 +74,10 @@ pub(crate) struct RulesetFile {
     description: String,
     /// Every rule number.
     rules: RulesPatch,
+    /// Actions of the ruleset's own: a verb, a script that says when it is
+    /// legal and what it does (`engine_script::verbs`).
+    #[serde(default)]
+    action: Vec<engine_rules::actions::ActionEntry>,
 }
 
 /// A loaded and checked ruleset, shared by every game played with it.
@@ -60,8 +92,10 @@ pub struct Ruleset {
     pub source: Source,
     /// Its numbers.
     pub rules: Rules,
-    /// The first 16 hex digits of the SHA-256 of the file: records of edited rules are not mixed up.
+    /// The first 16 hex digits of the SHA-256 of the file and its scripts: records of edited rules are not mixed up.
     pub fingerprint: String,
+    /// The ruleset's own actions, their scripts compiled.
+    pub(crate) verbs: Verbs,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -76,7 +110,9 @@ impl Ruleset {
         source.check_inside(source.tree_root().as_deref(), "toml")?;
         let doc = TomlDoc::read(&source)?;
         let file: RulesetFile = doc.deserialize().map_err(|e| {
-            e.help("a ruleset has id, name, game, description and [rules] (cards/toy/rulesets/high-low.toml)")
+            e.help(
+                "a ruleset has id, name, game, description, [rules] and [[action]]s (cards/toy/rulesets/high-low.toml)",
+            )
         })?;
         let mut errors = Vec::new();
         if let Some(game) = file.game.as_deref().filter(|g| *g != BUILTINS.game) {
@@ -105,16 +141,23 @@ impl Ruleset {
         if rules.low <= rules.high && cards < needed {
             err("hand", format!("{needed} cards are dealt to {} players, the deck has {cards}", rules.max_players));
         }
-        if !errors.is_empty() {
+        let verbs = Verbs::load(&file.action, &doc, &VOCABULARY, MEMBERS, EFFECTS).map_err(|e| errors.extend(e));
+        let (Ok(verbs), true) = (verbs, errors.is_empty()) else {
             return Err(LoadErrors(errors));
+        };
+        // The scripts are content too: a changed script is another ruleset to a record or a model.
+        let mut content = doc.text.to_string();
+        for a in &file.action {
+            content.extend(doc.source.join(&a.script).read().ok());
         }
         Ok(Arc::new(Ruleset {
             id: file.id,
             name: file.name,
             description: file.description,
-            fingerprint: fingerprint(&doc.text),
+            fingerprint: fingerprint(&content),
             source,
             rules,
+            verbs,
         }))
     }
 

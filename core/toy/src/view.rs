@@ -1,10 +1,9 @@
-//! What a seat may see, as the JSON a page reads, and the legal answers as buttons.
+//! What a seat may see, as the JSON a page reads (and the engine's terminal words are made of).
 
 use engine_game::Game as _;
-use engine_play::ActionView;
 use serde::Serialize;
 
-use crate::actions::{Action, card_id};
+use crate::actions::card_id;
 use crate::game::Game;
 
 /// The table as one seat (or everyone) sees it.
@@ -25,6 +24,9 @@ pub struct View {
     /// Once over: the winning seats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winners: Option<Vec<usize>>,
+    /// What a script asks the seat to move to choose, while it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked: Option<String>,
     /// Every seat.
     pub players: Vec<PlayerView>,
 }
@@ -58,24 +60,12 @@ impl Game {
             ruleset: self.rules().id.clone(),
             round: self.round(),
             rounds: self.rules().rules.rounds,
-            to_move: (!self.is_over()).then_some(self.to_move),
+            to_move: engine_play::TurnGame::to_move(self),
             pile_top: self.pile_top().map(card_id),
             deck_size: self.deck_size(),
             winners: self.is_over().then(|| self.winners()),
+            asked: self.choice.as_ref().map(|(c, _)| c.prompt.clone()),
             players,
         }
-    }
-
-    /// The legal answers as a page shows them, numbered as [`Game::legal_actions`].
-    pub fn legal_views(&self) -> Vec<ActionView> {
-        let view = |id: usize, a: &Action| {
-            let (verb, card, zone, label) = match *a {
-                Action::Play(v) => ("play", Some(card_id(v)), Some("hand"), format!("play {v} (scores {v})")),
-                Action::Draw => ("draw", None, None, "draw a card".to_owned()),
-                Action::Pass => ("pass", None, None, "pass (the deck is empty)".to_owned()),
-            };
-            ActionView { id, verb, card, zone, over: None, label, text: a.text() }
-        };
-        self.legal_actions().iter().enumerate().map(|(i, a)| view(i, a)).collect()
     }
 }
