@@ -10,7 +10,6 @@ pub mod bots;
 pub mod cards;
 pub use engine_rules::doc;
 pub mod doc_keys;
-pub mod effects;
 pub mod error;
 pub mod files;
 pub mod game;

@@ -9,8 +9,8 @@ use engine_script::has_hook;
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
-use crate::effects::Origin;
 use crate::error::GameError;
+use crate::game::effects::Origin;
 use crate::game::{
     BuildFrom, BuildOption, Covered, Decision, DiscardReason, Game, Listeners, Slot, Step, count, n_cards,
 };
@@ -88,8 +88,11 @@ impl Game {
                     }
                 }
                 // A building an effect of the phase's end moves into a city (a patron claimed) counts too.
-                let moves_in = |q: &crate::effects::Queued| {
-                    matches!(q.effect, crate::effects::Effect::MoveCard { to: crate::effects::Zone::City, .. })
+                let moves_in = |q: &crate::game::effects::Queued| {
+                    matches!(
+                        q.effect,
+                        crate::game::effects::Effect::MoveCard { to: crate::game::effects::Zone::City, .. }
+                    )
                 };
                 if self.effects.iter().any(moves_in) {
                     self.steps.push_front(Step::EndCheck);

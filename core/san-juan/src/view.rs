@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use crate::actions::Action;
 use crate::cards::CardIdx;
-use crate::effects::PickFrom;
 use crate::error::GameError;
+use crate::game::effects::PickFrom;
 use crate::game::{Decision, DiscardReason, Game};
 pub use engine_game::score::{Ordered, ScoreView};
 use engine_game::view::SeatHead;

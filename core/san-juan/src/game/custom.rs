@@ -15,9 +15,9 @@ use std::sync::Arc;
 
 use rhai::{Array, Dynamic, ImmutableString};
 
+use super::effects::Origin;
 use super::{Decision, Game, Step, script_slot};
 use crate::actions::{Act, Action};
-use crate::effects::Origin;
 use crate::error::GameError;
 use crate::hooks::{Ctx, Hook};
 use crate::ruleset::{ActionAt, ArgKind};

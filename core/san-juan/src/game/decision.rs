@@ -1,7 +1,7 @@
 //! What a seat must decide: the pending [`Decision`] and its parts.
 
+use super::effects::PickFrom;
 use crate::cards::CardIdx;
-use crate::effects::PickFrom;
 use crate::hooks::Tag;
 
 /// Why a player discards.

@@ -8,9 +8,9 @@ use smallvec::SmallVec;
 
 use rhai::{Dynamic, Map};
 
+use super::effects::Origin;
 use super::{Game, Slot};
 use crate::cards::CardIdx;
-use crate::effects::Origin;
 use crate::error::GameError;
 use crate::hooks::{self, Ctx, EventFacts, Hook, ScriptCtx, SeatFacts, SlotFacts, TableFacts, Tag};
 

@@ -1,9 +1,9 @@
 //! The log text of an answered decision.
 
+use super::effects::PickFrom;
 use super::{Decision, DiscardReason, Game, n_cards};
 use crate::actions::Action;
 use crate::cards::CardIdx;
-use crate::effects::PickFrom;
 
 impl Game {
     /// Logs an answered decision. A hand card paid, discarded, kept from the

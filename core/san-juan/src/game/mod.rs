@@ -21,14 +21,15 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::actions::{Action, Role};
 use crate::cards::CardIdx;
-use crate::effects::{Grants, Queued};
 use crate::ruleset::Ruleset;
+use effects::{Grants, Queued};
 
 mod accessors;
 mod custom;
 mod decision;
 mod dispatch;
 mod draw;
+pub mod effects;
 mod events;
 mod legal;
 mod log;

@@ -47,7 +47,7 @@ impl crate::turns::TurnGame for Game {
             return None;
         }
         let scores = self.scores().ok()?;
-        let winners = crate::score::winners_of(&scores);
+        let winners = engine_game::score::winners_of(&scores);
         let totals: Vec<i32> = scores.iter().map(|s| s.total).collect();
         Some(engine_play::turns::shaped_rewards(&totals, &winners, 10.0))
     }

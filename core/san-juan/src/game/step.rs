@@ -2,9 +2,9 @@
 //! a decision with a real choice is pending; rounds, round-start offers, hand
 //! limits and role choices queue the steps.
 
+use super::effects::Grants;
 use super::{Decision, DiscardReason, Game, NOBODY, Phase};
 use crate::actions::Role;
-use crate::effects::Grants;
 use crate::error::GameError;
 use crate::hooks::{self, EventFacts, Hook};
 use std::sync::Arc;

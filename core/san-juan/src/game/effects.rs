@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use rhai::{Dynamic, Map};
 
+use super::{COUNTER_CHANGED, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED};
+use super::{Chain, Decision, DiscardReason, Game, PickRules, Step, count, n_cards};
 use crate::cards::CardIdx;
 use crate::error::GameError;
-use crate::game::{COUNTER_CHANGED, DISCARDED, DREW, GOOD_PLACED, GOOD_REMOVED};
-use crate::game::{Chain, Decision, DiscardReason, Game, PickRules, Step, count, n_cards};
 use crate::hooks::{self, Answer, Ctx, EventFacts, Hook, Tag};
 use crate::rng;
 use crate::vocabulary::EFFECTS;
@@ -342,7 +342,7 @@ impl Game {
 
     fn parse_effect(&self, map: &Map, at: Origin) -> Result<Effect, String> {
         let name = effect_name(map)?;
-        if at.slot >= crate::game::SCRIPT_SLOT {
+        if at.slot >= super::SCRIPT_SLOT {
             no_building(map, name)?;
         }
         let players = self.players.len() as i64;
@@ -387,7 +387,7 @@ impl Game {
                 id => {
                     let card = self.rs.cards.lookup(id)?;
                     let city = &self.players[whose].city;
-                    let free = |s: &&crate::game::Slot| s.card == card && s.good.is_none();
+                    let free = |s: &&super::Slot| s.card == card && s.good.is_none();
                     let slot = match name {
                         "add_good" => city.iter().position(|s| free(&s)),
                         "remove_good" => city.iter().position(|s| s.card == card && s.good.is_some()),
@@ -973,7 +973,7 @@ impl Game {
             Zone::Reserve => self.players[who].reserve.push(c),
             Zone::Discard => self.discard.push(c),
             Zone::City => {
-                let mut slot = crate::game::Slot::new(c, true);
+                let mut slot = super::Slot::new(c, true);
                 slot.built_round = self.round;
                 self.players[who].city.push(slot);
                 self.refresh_seat_mask(who);
@@ -1047,7 +1047,7 @@ impl Game {
                     *to_slot = to_slot.and_then(moved);
                 }
             }
-            if q.seat != who || q.slot >= crate::game::SCRIPT_SLOT {
+            if q.seat != who || q.slot >= super::SCRIPT_SLOT {
                 return true;
             }
             match moved(q.slot) {

@@ -4,6 +4,8 @@
 //! `[rules]` table is merged key by key over the parent's, its `[cards.<id>]`
 //! tables patch single fields of a card, and `extra_sets` adds card files.
 
+pub(crate) mod estimates;
+
 use engine_script::HookMask;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -248,7 +250,7 @@ pub struct Ruleset {
     /// Per card, whether its scoring script answers from its owner's city alone.
     pub(crate) scores_by_city: Vec<bool>,
     /// What those scripts read of a building beyond its card and the cards under it.
-    pub(crate) score_city_reads: crate::value::CityReads,
+    pub(crate) score_city_reads: estimates::CityReads,
     /// The hooks the rules script defines (0 without one): every seat hears
     /// them as if it owned a building with that script.
     pub(crate) rules_mask: HookMask,
@@ -880,10 +882,10 @@ fn build(
         let digest = Sha256::digest(format!("{fingerprint}\0{}", texts.join("\0")));
         fingerprint = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
     }
-    let mean_good_price = crate::value::mean_good_price(&table, &rules);
-    let mean_prices = crate::value::mean_prices(&table, &rules);
-    let mean_vp = crate::value::mean_vp(&table);
-    let (scores_by_city, score_city_reads) = crate::value::scores_by_city(&scripts, table.len());
+    let mean_good_price = estimates::mean_good_price(&table, &rules);
+    let mean_prices = estimates::mean_prices(&table, &rules);
+    let mean_vp = estimates::mean_vp(&table);
+    let (scores_by_city, score_city_reads) = estimates::scores_by_city(&scripts, table.len());
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
     let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
