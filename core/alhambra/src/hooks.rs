@@ -472,11 +472,6 @@ pub const OWNED_SHAPE: &[Shape] = &[
 pub const DISPLAYED_SHAPE: &[Shape] =
     &[Shape::leaf("type"), Shape::leaf("id"), Shape::leaf("price"), Shape::leaf("slot"), Shape::leaf("currency")];
 
-/// `ctx.table`'s index in [`CTX_MORE`]: the whole table is built only for a hook that may read it.
-pub const CTX_TABLE: usize = 14;
-/// `ctx.event`'s index in [`CTX_MORE`].
-pub const CTX_EVENT: usize = 9;
-
 /// Remembered points stop growing here; further positions are simply computed.
 const MEMO_CAPACITY: usize = 1 << 16;
 
@@ -611,6 +606,8 @@ pub struct Hooks {
     about: KeyedMemo<AboutKey>,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `card` and `target`.
     card_and_target_only: Vec<HookMask>,
+    /// Per owner: a bit per hook that reads nothing of `ctx` but `args` and `action`.
+    args_only: Vec<HookMask>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per money script (currencies, then money cards): a bit per hook it defines.
@@ -646,6 +643,12 @@ impl Hooks {
     #[inline]
     pub fn reads_card_and_target_only(&self, hook: Hook, owner: usize) -> bool {
         self.card_and_target_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
+    /// True when `owner`'s `hook` reads nothing of `ctx` but `args` and
+    /// `action`: its answer is a function of the arguments (an action's `allowed`).
+    pub fn reads_args_only(&self, hook: Hook, owner: usize) -> bool {
+        self.args_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
     }
 
     /// The answer remembered for `key`, else `answer`'s (remembered when it
@@ -800,23 +803,28 @@ impl Hooks {
             .chain(&deck_masks)
             .chain(&action_masks)
             .fold(rules_mask, |m, b| m | b);
-        let member = |name| CTX_MORE.iter().position(|m| *m == name);
-        let (card, target) = (member("card"), member("target"));
+        let member = |name: &str| CTX_MORE.iter().position(|m| *m == name);
         let owners = first_action + actions.len();
-        let card_and_target_only = (0..owners)
-            .map(|o| {
-                let only = |h: usize| {
-                    (0..CTX_MORE.len()).all(|m| Some(m) == card || Some(m) == target || !host.may_read(h, o, m))
-                };
-                (0..HOOKS.len()).filter(|&h| only(h)).fold(0, |bits, h| bits | hook_bit(h))
-            })
-            .collect();
+        // Per owner, a bit per hook that reads of `ctx` only the members named.
+        let reading_only = |names: [&str; 2]| -> Vec<HookMask> {
+            let kept = names.map(member);
+            (0..owners)
+                .map(|o| {
+                    let only =
+                        |h: usize| (0..CTX_MORE.len()).all(|m| kept.contains(&Some(m)) || !host.may_read(h, o, m));
+                    (0..HOOKS.len()).filter(|&h| only(h)).fold(0, |bits, h| bits | hook_bit(h))
+                })
+                .collect()
+        };
+        let card_and_target_only = reading_only(["card", "target"]);
+        let args_only = reading_only(["args", "action"]);
         Ok(Hooks {
             host,
             memo: Shards::default(),
             symmetry: Symmetry::new(),
             about: KeyedMemo::default(),
             card_and_target_only,
+            args_only,
             type_masks,
             currency_masks,
             deck_masks,

@@ -704,14 +704,32 @@ impl Frame {
         self.block(body)
     }
 
-    /// `f` of what `node` reads when that is a local or an entry of maps held
-    /// by one (`x.a.b`), read in place; `None` when `node` is anything else
-    /// or passes through something that is not a map (a getter makes a value:
-    /// the caller evaluates `node`). `Some(None)`: give up (a missing key).
+    /// `f` of what `node` reads when that is a local or an entry of maps and
+    /// lists held by one (`x.a.b`, `x.a[0].b` with a constant or local
+    /// index), read in place; `None` when `node` is anything else or passes
+    /// through something that is neither (a getter makes a value: the caller
+    /// evaluates `node`). `Some(None)`: give up (a missing key or index).
     fn in_place<R>(&self, node: &Node, f: &mut dyn FnMut(&Dynamic) -> Option<R>) -> Option<Option<R>> {
         match node {
             Node::Local(i) => Some(f(&self.locals[*i])),
-            Node::Get(object, name, _) if matches!(**object, Node::Local(_) | Node::Get(..)) => {
+            // `ctx.args[0].value` read where it lies: a copy of `ctx.args` for every
+            // read made an action's `allowed` cost 11k instructions a call.
+            Node::Index(object, index) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
+                let key = self.peek(index)?;
+                let mut through = true;
+                let found = self.in_place(object, &mut |v| {
+                    if let Ok(list) = v.as_array_ref() {
+                        f(list.get(usize::try_from(key.as_int().ok()?).ok()?)?)
+                    } else if let Ok(map) = v.as_map_ref() {
+                        f(map.get(key.read_lock::<ImmutableString>()?.as_str())?)
+                    } else {
+                        through = false;
+                        None
+                    }
+                })?;
+                through.then_some(found)
+            }
+            Node::Get(object, name, _) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
                 let mut through_maps = true;
                 let found = self.in_place(object, &mut |v| match v.as_map_ref() {
                     Ok(map) => f(map.get(name.as_str())?),
@@ -917,6 +935,9 @@ impl Frame {
                 Dynamic::UNIT
             }
             Node::Index(object, index) => {
+                if let Some(found) = self.in_place(node, &mut |v| Some(v.clone())) {
+                    return Some(Flow::Value(found?));
+                }
                 let index = value!(self.node(index));
                 match self.operand(object)? {
                     Ok(object) => match object.as_map_ref() {
@@ -1269,6 +1290,9 @@ mod tests {
             "fn f(x) { let t = x.things[0]; [x.info.a, x.info.b.len(), x.info, t.info.a] }",
             // Entries of maps within maps read in place, through to a value of the game's own type.
             "fn f(x) { let m = #{ a: #{ b: #{ c: x.n } }, t: x }; [m.a.b.c, m.a.b, m.t.n, m.t.info.a, m.t.things.len()] }",
+            // Entries of lists within maps read in place by a constant or local index (an action's `ctx.args[0].value`).
+            "fn f(x) { let m = #{ args: [#{ v: x.n, c: \"a\" }, #{ v: 2 }] }; let i = 1; \
+             [m.args[0].v == m.args[i].v, m.args[0].c, m.args[1], m[\"args\"][0].v, m.args[i]] }",
             // Lists and maps changed in place, read by key; a map's keys and values.
             "fn f(x) { let a = [0, 1, 2]; a[1] = x.n; a[2] *= x.n; a[0] -= 1; a }",
             "fn f(x) { let m = #{ a: 1 }; m.a = x.n; m.c = [x.n]; m[x.name] = 2; m[\"a\"] += 1; [m, m.len(), m.keys(), m.values()] }",

@@ -10,7 +10,15 @@ pub const MAX_WORDS: usize = 4096;
 
 /// An append-only table of option names, cheap to clone (shared).
 #[derive(Clone, Debug, Default)]
-pub struct Words(Arc<RwLock<Vec<Arc<str>>>>);
+pub struct Words(Arc<RwLock<Table>>);
+
+/// The names by number, and their numbers by name: a name is looked up at
+/// every offer of an action (each pair of cards an `allowed` is asked about).
+#[derive(Debug, Default)]
+struct Table {
+    names: Vec<Arc<str>>,
+    numbers: rustc_hash::FxHashMap<Arc<str>, u16>,
+}
 
 impl Words {
     /// The number of an option name, interning it on first use; `None` past [`MAX_WORDS`].
@@ -19,25 +27,27 @@ impl Words {
             return Some(w);
         }
         let mut words = self.0.write().unwrap_or_else(PoisonError::into_inner);
-        if let Some(i) = words.iter().position(|w| &**w == name) {
-            return Some(i as u16);
+        if let Some(&w) = words.numbers.get(name) {
+            return Some(w);
         }
-        (words.len() < MAX_WORDS).then(|| {
-            words.push(name.into());
-            (words.len() - 1) as u16
+        (words.names.len() < MAX_WORDS).then(|| {
+            let (name, w): (Arc<str>, u16) = (name.into(), words.names.len() as u16);
+            words.names.push(Arc::clone(&name));
+            words.numbers.insert(name, w);
+            w
         })
     }
 
     /// The number of an option name offered before, if any.
     pub fn find(&self, name: &str) -> Option<u16> {
         let words = self.0.read().unwrap_or_else(PoisonError::into_inner);
-        words.iter().position(|w| &**w == name).map(|i| i as u16)
+        words.numbers.get(name).copied()
     }
 
     /// The option name with this number (`?` for a number never given out).
     pub fn name(&self, w: u16) -> Arc<str> {
         let words = self.0.read().unwrap_or_else(PoisonError::into_inner);
-        words.get(w as usize).cloned().unwrap_or_else(|| "?".into())
+        words.names.get(w as usize).cloned().unwrap_or_else(|| "?".into())
     }
 }
 

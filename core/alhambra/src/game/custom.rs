@@ -98,8 +98,20 @@ impl Game {
                 let mut kept = Vec::with_capacity(all.len());
                 for args in all {
                     if self.listens(Hook::Allowed, &l) {
-                        let extra = [("args", self.args_value(d, &args))];
-                        let v = self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra)?;
+                        let ask = || {
+                            let extra = [("args", self.args_value(d, &args))];
+                            self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra)
+                        };
+                        // Asked for every pair of cards at every turn: an answer that reads
+                        // only the arguments is remembered by them (their words, exactly).
+                        let words = args.iter().map(|a| rs.words.word(a)).collect::<Option<Vec<u16>>>();
+                        let v = match words.filter(|_| rs.hooks.reads_args_only(Hook::Allowed, l.owner)) {
+                            Some(w) => {
+                                let key = w.iter().fold(w.len() as u128, |k, &w| (k << 16) | u128::from(w));
+                                rs.hooks.about((Hook::Allowed as u8, l.owner as u16, key, 0), ask)?
+                            }
+                            None => ask()?,
+                        };
                         if !as_bool(v).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))? {
                             continue;
                         }

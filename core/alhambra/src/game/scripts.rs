@@ -15,7 +15,7 @@ use rhai::{Array, Dynamic, ImmutableString, Map};
 
 use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
-use crate::hooks::{CTX_EVENT, CTX_MORE, CTX_TABLE, Hook, Scoped};
+use crate::hooks::{CTX_MORE, Hook, Scoped};
 use crate::ruleset::{BuildingIdx, Money, PayMask};
 
 /// The modifiers of the seat to decide, worked out before its legal actions.
@@ -82,10 +82,9 @@ pub(super) fn int(n: impl TryInto<i32>) -> Dynamic {
     Dynamic::from_int(n.try_into().unwrap_or(i32::MAX))
 }
 
-/// The ctx index of a member by name.
-fn member(name: &str) -> usize {
-    CTX_MORE.iter().position(|m| *m == name).expect("a ctx member")
-}
+/// The index in [`CTX_MORE`] of each member of a card's `ctx`, in the key
+/// order [`Game::card_ctx`] lays them out, then `player_counter` (the method).
+const CARD_CTX_MEMBERS: [usize; 20] = [21, 4, 22, 7, 18, 19, 15, 9, 13, 11, 8, 16, 5, 12, 3, 14, 20, 10, 6, 17];
 
 impl Game {
     /// A building card as scripts see it: type, id, price, the turn it was bought, its rank among its owner's of the type.
@@ -212,11 +211,25 @@ impl Game {
     fn card_ctx(&self, hook: Hook, l: &Listener, actor: usize, event: &Dynamic, extra: &[(&str, Dynamic)]) -> Map {
         let hooks = &self.rs.hooks;
         let p = &self.players[l.seat];
-        let named: Map = p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect();
-        let told = hooks.may_read(hook, l.owner, CTX_EVENT);
-        let hand = hooks.may_read(hook, l.owner, member("hand"));
+        // A member the script never reads is `()`: it cannot tell, and making
+        // the member (a card's map, the counters, the table) cost more than the
+        // call (an action's `allowed` is asked for every pair of cards).
+        let read = |m: usize| hooks.may_read(hook, l.owner, CARD_CTX_MEMBERS[m]);
+        let unit = || Dynamic::UNIT;
+        let member = |m: usize, make: &dyn Fn() -> Dynamic| if read(m) { make() } else { unit() };
+        let named = || -> Dynamic {
+            Dynamic::from_map(p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect())
+        };
         let own_hand = || Dynamic::from_array(self.players[l.seat].hand().iter().map(|&c| self.money_map(c)).collect());
-        let table = hooks.may_read(hook, l.owner, CTX_TABLE);
+        let card = || match l.card {
+            Heard::Building(b, bought, nth, exact) => self.building_map(b, Some((bought, exact)), Some(nth)),
+            Heard::Money(m) => self.money_map(m),
+            Heard::Rules | Heard::Action(_) => Dynamic::UNIT,
+            Heard::Deck(d) => {
+                let c = &self.rs.deck_cards[d as usize];
+                Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
+            }
+        };
         // In key order: the map is laid out in one pass (its sort finds nothing
         // to move), where inserting key by key searched the map each time; a
         // ctx is made at every call (a garden guild's price, at every decision).
@@ -228,35 +241,26 @@ impl Game {
             ("action", action),
             ("actor", int(actor)),
             ("args", Dynamic::from_array(Array::new())),
-            (
-                "card",
-                match l.card {
-                    Heard::Building(b, bought, nth, exact) => self.building_map(b, Some((bought, exact)), Some(nth)),
-                    Heard::Money(m) => self.money_map(m),
-                    Heard::Rules | Heard::Action(_) => Dynamic::UNIT,
-                    Heard::Deck(d) => {
-                        let c = &self.rs.deck_cards[d as usize];
-                        Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
-                    }
-                },
-            ),
+            ("card", member(3, &card)),
             ("choice", Dynamic::UNIT),
             ("chosen", Dynamic::from_array(Array::new())),
             ("counter", l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t]))),
-            ("event", if told { event.clone() } else { Dynamic::UNIT }),
-            ("hand", if hand { own_hand() } else { Dynamic::UNIT }),
+            ("event", member(7, &|| event.clone())),
+            ("hand", member(8, &own_hand)),
             ("limit", Dynamic::UNIT),
             ("owned", int(l.owned)),
-            ("player_counters", Dynamic::from_map(named)),
+            // `ctx.player_counter("name")` reads the map too.
+            ("player_counters", if read(11) || read(19) { named() } else { unit() }),
             ("players", int(self.players.len())),
             ("scoring", Dynamic::UNIT),
             ("seat", int(l.seat)),
-            ("table", if table { Dynamic::from_map(self.table_map()) } else { Dynamic::UNIT }),
+            ("table", member(15, &|| Dynamic::from_map(self.table_map()))),
             ("tag", Dynamic::UNIT),
             ("target", Dynamic::UNIT),
             ("turn", int(self.turns)),
         ];
         debug_assert!(entries.is_sorted_by_key(|(k, _)| *k));
+        debug_assert!(entries.iter().zip(CARD_CTX_MEMBERS).all(|((k, _), m)| CTX_MORE[m] == *k));
         for (key, v) in extra {
             let at = entries.iter().position(|(k, _)| k == key).expect("an extra member is one of ctx's");
             entries[at].1 = v.clone();
