@@ -604,10 +604,13 @@ pub struct Hooks {
     symmetry: Symmetry,
     /// Card hooks about a display building, by [`AboutKey`] ([`Hooks::reads_card_and_target_only`]).
     about: KeyedMemo<AboutKey>,
-    /// Per owner: a bit per hook that reads nothing of `ctx` but `card` and `target`.
+    /// Per owner: a bit per hook that reads nothing of `ctx` but `card`, `target` and the table's constants.
     card_and_target_only: Vec<HookMask>,
-    /// Per owner: a bit per hook that reads nothing of `ctx` but `args` and `action`.
+    /// Per owner: a bit per hook that reads nothing of `ctx` but `args`, `action` and the table's constants.
     args_only: Vec<HookMask>,
+    /// `table_keys[hook][owner]`: a bit per [`TABLE_SHAPE`] key the hook reads
+    /// of `ctx.table` (all of them when it does more than read keys).
+    table_keys: Vec<Vec<u32>>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per money script (currencies, then money cards): a bit per hook it defines.
@@ -637,12 +640,20 @@ impl Hooks {
         self.host.set_profile(profile)
     }
 
-    /// True when `owner`'s `hook` reads nothing of `ctx` but `card` and
-    /// `target`: its answer then depends on those two alone (scripts cannot
+    /// True when `owner`'s `hook` reads nothing of `ctx` but `card`,
+    /// `target` and the table's constants (`ctx.table.currencies`, `types`,
+    /// `rules`): its answer then depends on the two alone (scripts cannot
     /// see anything else), and is remembered by them ([`Hooks::about`]).
     #[inline]
     pub fn reads_card_and_target_only(&self, hook: Hook, owner: usize) -> bool {
         self.card_and_target_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
+    /// A bit per [`TABLE_SHAPE`] key `owner`'s `hook` reads of `ctx.table`
+    /// (all when it does more with the table than read its keys): a table
+    /// made for it holds only those.
+    pub fn table_keys(&self, hook: Hook, owner: usize) -> u32 {
+        self.table_keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX)
     }
 
     /// True when `owner`'s `hook` reads nothing of `ctx` but `args` and
@@ -805,13 +816,38 @@ impl Hooks {
             .fold(rules_mask, |m, b| m | b);
         let member = |name: &str| CTX_MORE.iter().position(|m| *m == name);
         let owners = first_action + actions.len();
-        // Per owner, a bit per hook that reads of `ctx` only the members named.
+        let table_keys: Vec<Vec<u32>> = (0..HOOKS.len())
+            .map(|h| {
+                (0..owners)
+                    .map(|o| match host.member_keys(h, o, "table") {
+                        Some(keys) => keys
+                            .iter()
+                            .filter_map(|k| TABLE_SHAPE.iter().position(|s| s.key == k))
+                            .fold(0, |bits, i| bits | 1 << i),
+                        None => u32::MAX,
+                    })
+                    .collect()
+            })
+            .collect();
+        // The table's keys that hold for the whole game (the types, the
+        // currencies, the rules): reading only those is reading a constant.
+        let constant: u32 = ["types", "currencies", "rules"]
+            .iter()
+            .filter_map(|k| TABLE_SHAPE.iter().position(|s| s.key == *k))
+            .fold(0, |bits, i| bits | 1 << i);
+        let table = member("table");
+        // Per owner, a bit per hook that reads of `ctx` only the members named and the table's constants.
         let reading_only = |names: [&str; 2]| -> Vec<HookMask> {
             let kept = names.map(member);
             (0..owners)
                 .map(|o| {
-                    let only =
-                        |h: usize| (0..CTX_MORE.len()).all(|m| kept.contains(&Some(m)) || !host.may_read(h, o, m));
+                    let only = |h: usize| {
+                        (0..CTX_MORE.len()).all(|m| {
+                            kept.contains(&Some(m))
+                                || !host.may_read(h, o, m)
+                                || (Some(m) == table && table_keys[h][o] & !constant == 0)
+                        })
+                    };
                     (0..HOOKS.len()).filter(|&h| only(h)).fold(0, |bits, h| bits | hook_bit(h))
                 })
                 .collect()
@@ -825,6 +861,7 @@ impl Hooks {
             about: KeyedMemo::default(),
             card_and_target_only,
             args_only,
+            table_keys,
             type_masks,
             currency_masks,
             deck_masks,

@@ -852,6 +852,13 @@ impl ScriptHost {
         self.dispatch[hook][owner].map(|s| &self.scripts[s as usize].source)
     }
 
+    /// The keys `owner`'s `hook` reads of `ctx.<member>`, if that is all it does
+    /// with the member (see [`member_keys`]); `None` also for a hook it does not define.
+    pub fn member_keys(&self, hook: usize, owner: usize, member: &str) -> Option<Vec<String>> {
+        let script = self.dispatch[hook].get(owner).copied().flatten()?;
+        member_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member)
+    }
+
     /// The properties `owner`'s `hook` reads from its parameter, if that is all it does with it.
     pub fn reads(&self, hook: usize, owner: usize) -> Option<Vec<String>> {
         let script = self.dispatch[hook][owner]?;
@@ -1638,6 +1645,52 @@ fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
     (!other_use).then_some(reads)
 }
 
+/// The keys function `name` reads of `ctx.<member>` (`ctx.table.seats[0]`
+/// → `seats`), when it does nothing else with that member and only reads
+/// properties of its parameter; `None` otherwise (`let t = ctx.table`,
+/// `ctx.table.keys()`, `ctx` passed on): the caller then makes the member
+/// whole. A game makes only the keys read of a large member.
+fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
+    use rhai::{ASTNode, Expr};
+    param_reads(ast, name)?;
+    let (start, end, param) = body_span(ast, name)?;
+    let mut keys: Vec<String> = Vec::new();
+    let mut whole = false;
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
+        let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.iter().rev().nth(1) else { return true };
+        if v.1 != param.as_str() || !matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) {
+            return true;
+        }
+        let is_member = |e: &Expr| matches!(e, Expr::Property(p, _) if p.2.as_str() == member);
+        match &bin.rhs {
+            e if is_member(e) => whole = true,
+            Expr::Index(inner, ..) if is_member(&inner.lhs) => whole = true,
+            Expr::Dot(inner, ..) if is_member(&inner.lhs) => {
+                let read = match &inner.rhs {
+                    Expr::Property(k, _) => Some(&k.2),
+                    Expr::Dot(next, ..) | Expr::Index(next, ..) => match &next.lhs {
+                        Expr::Property(k, _) => Some(&k.2),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match read {
+                    Some(k) if !keys.iter().any(|x| x == k.as_str()) => keys.push(k.to_string()),
+                    Some(_) => {}
+                    None => whole = true,
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    (!whole).then_some(keys)
+}
+
 /// The value of function `name` when its whole body is one literal expression.
 /// Such a function cannot depend on its arguments, so its value can be cached.
 fn literal_body(ast: &AST, name: &str) -> Option<Dynamic> {
@@ -1674,6 +1727,26 @@ fn pos(p: Position) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_keys_read_of_a_member_are_found_and_any_other_use_makes_it_whole() {
+        let keys = |body: &str| {
+            let ast = rhai::Engine::new().compile(format!("fn h(ctx) {{ {body} }}")).unwrap();
+            member_keys(&ast, "h", "table")
+        };
+        let some = |k: &[&str]| Some(k.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>());
+        assert_eq!(keys("ctx.table.currencies"), some(&["currencies"]));
+        assert_eq!(keys("ctx.table.seats[ctx.seat].reserve.len() + ctx.table.seats.len()"), some(&["seats"]));
+        assert_eq!(
+            keys("for p in ctx.table.seats { p.money } ctx.table.neutral.counts.x + ctx.seat"),
+            some(&["seats", "neutral"])
+        );
+        assert_eq!(keys("let d = ctx.table.building_display; d[0]"), some(&["building_display"]));
+        assert_eq!(keys("ctx.seat + 1"), some(&[]));
+        for whole in ["let t = ctx.table; t.seats", "ctx.table.keys()", "ctx.table[\"seats\"]", "f(ctx)", "ctx.table"] {
+            assert_eq!(keys(whole), None, "{whole}");
+        }
+    }
 
     #[test]
     fn a_thread_keeps_to_its_shard_and_threads_spread_over_several() {

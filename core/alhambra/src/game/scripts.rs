@@ -254,7 +254,7 @@ impl Game {
             ("players", int(self.players.len())),
             ("scoring", Dynamic::UNIT),
             ("seat", int(l.seat)),
-            ("table", member(15, &|| Dynamic::from_map(self.table_map()))),
+            ("table", member(15, &|| Dynamic::from_map(self.table_map(hooks.table_keys(hook, l.owner))))),
             ("tag", Dynamic::UNIT),
             ("target", Dynamic::UNIT),
             ("turn", int(self.turns)),
@@ -272,8 +272,14 @@ impl Game {
     /// and counts by type, the number of money cards each holds (their values
     /// are secret), the displays, the piles, the scorings done, whose turn,
     /// and the ruleset's `[rules]`.
-    pub(crate) fn table_map(&self) -> Map {
+    /// Only the keys of [`crate::hooks::TABLE_SHAPE`] in `keys` are made
+    /// (a bit each): a script that reads `ctx.table.currencies` pays for no seat.
+    pub(crate) fn table_map(&self, keys: u32) -> Map {
         let rs = &self.rs;
+        let want = |key: &str| {
+            let at = crate::hooks::TABLE_SHAPE.iter().position(|s| s.key == key).expect("a key of the table");
+            keys & (1 << at) != 0
+        };
         let collector = |p: &super::Player, seat: Option<usize>, score: i32| {
             let mut m = Map::new();
             let mut seen = [0usize; crate::ruleset::MAX_TYPES];
@@ -309,51 +315,81 @@ impl Game {
             engine_script::Shape::debug_holds(crate::hooks::COLLECTOR_SHAPE, &m, true);
             Dynamic::from_map(m)
         };
-        let seats: Array =
-            self.players.iter().enumerate().map(|(i, p)| collector(p, Some(i), self.earned[i].total)).collect();
         let mut m = Map::new();
-        m.insert("seats".into(), Dynamic::from_array(seats));
-        let neutral =
-            self.neutral.as_ref().map_or(Dynamic::UNIT, |n| collector(n, None, self.earned[self.players.len()].total));
-        m.insert("neutral".into(), neutral);
-        m.insert("money_display".into(), self.money_ids(&self.money_display));
-        let display: Array = self
-            .building_display
-            .iter()
-            .enumerate()
-            .map(|(slot, b)| {
-                b.map_or(Dynamic::UNIT, |b| {
-                    let mut d = self.building_map(b, None, None).cast::<Map>();
-                    d.insert("slot".into(), int(slot + 1)); // from 1, as `buy 1` and the views say
-                    d.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
-                    Dynamic::from_map(d)
+        if want("seats") {
+            let seats: Array =
+                self.players.iter().enumerate().map(|(i, p)| collector(p, Some(i), self.earned[i].total)).collect();
+            m.insert("seats".into(), Dynamic::from_array(seats));
+        }
+        if want("neutral") {
+            // Only a game with the neutral collector keeps its points.
+            let neutral = |n| collector(n, None, self.earned[self.players.len()].total);
+            m.insert("neutral".into(), self.neutral.as_ref().map_or(Dynamic::UNIT, neutral));
+        }
+        if want("money_display") {
+            m.insert("money_display".into(), self.money_ids(&self.money_display));
+        }
+        if want("building_display") {
+            let display: Array = self
+                .building_display
+                .iter()
+                .enumerate()
+                .map(|(slot, b)| {
+                    b.map_or(Dynamic::UNIT, |b| {
+                        let mut d = self.building_map(b, None, None).cast::<Map>();
+                        d.insert("slot".into(), int(slot + 1)); // from 1, as `buy 1` and the views say
+                        d.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
+                        Dynamic::from_map(d)
+                    })
                 })
-            })
-            .collect();
-        m.insert("building_display".into(), Dynamic::from_array(display));
-        m.insert("deck".into(), int(self.deck.len()));
-        m.insert("building_deck".into(), int(self.building_deck.len()));
-        m.insert("discard".into(), self.money_ids(&self.discard));
-        let scored: Array = self.scored.iter().map(|&k| s(&rs.scorings[k as usize].name)).collect();
-        m.insert("scored".into(), Dynamic::from_array(scored));
-        let scored_at: Array = self
-            .scored
-            .iter()
-            .zip(&self.scored_turns)
-            .map(|(&k, &turn)| {
-                Dynamic::from_map(payload([("name", s(&rs.scorings[k as usize].name)), ("turn", int(turn))]))
-            })
-            .collect();
-        m.insert("scored_at".into(), Dynamic::from_array(scored_at));
-        m.insert("turn".into(), int(self.turns));
-        // Between turns (a refill): the seat whose turn just ended.
-        let to_move = self.pending.map(|d| d.seat()).or(self.refilling_for);
-        m.insert("to_move".into(), to_move.map_or(Dynamic::UNIT, int));
-        m.insert("start_player".into(), int(self.start_player));
-        m.insert("types".into(), Dynamic::from_array(rs.types.iter().map(|t| s(&t.id)).collect()));
-        m.insert("currencies".into(), Dynamic::from_array(rs.currencies.iter().map(|c| s(&c.id)).collect()));
-        m.insert("rules".into(), Dynamic::from_map((*rs.rules_map).clone()));
-        engine_script::Shape::debug_holds(crate::hooks::TABLE_SHAPE, &m, true);
+                .collect();
+            m.insert("building_display".into(), Dynamic::from_array(display));
+        }
+        if want("deck") {
+            m.insert("deck".into(), int(self.deck.len()));
+        }
+        if want("building_deck") {
+            m.insert("building_deck".into(), int(self.building_deck.len()));
+        }
+        if want("discard") {
+            m.insert("discard".into(), self.money_ids(&self.discard));
+        }
+        if want("scored") {
+            let scored: Array = self.scored.iter().map(|&k| s(&rs.scorings[k as usize].name)).collect();
+            m.insert("scored".into(), Dynamic::from_array(scored));
+        }
+        if want("scored_at") {
+            let scored_at: Array = self
+                .scored
+                .iter()
+                .zip(&self.scored_turns)
+                .map(|(&k, &turn)| {
+                    Dynamic::from_map(payload([("name", s(&rs.scorings[k as usize].name)), ("turn", int(turn))]))
+                })
+                .collect();
+            m.insert("scored_at".into(), Dynamic::from_array(scored_at));
+        }
+        if want("turn") {
+            m.insert("turn".into(), int(self.turns));
+        }
+        if want("to_move") {
+            // Between turns (a refill): the seat whose turn just ended.
+            let to_move = self.pending.map(|d| d.seat()).or(self.refilling_for);
+            m.insert("to_move".into(), to_move.map_or(Dynamic::UNIT, int));
+        }
+        if want("start_player") {
+            m.insert("start_player".into(), int(self.start_player));
+        }
+        if want("types") {
+            m.insert("types".into(), Dynamic::from_array(rs.types.iter().map(|t| s(&t.id)).collect()));
+        }
+        if want("currencies") {
+            m.insert("currencies".into(), Dynamic::from_array(rs.currencies.iter().map(|c| s(&c.id)).collect()));
+        }
+        if want("rules") {
+            m.insert("rules".into(), Dynamic::from_map((*rs.rules_map).clone()));
+        }
+        engine_script::Shape::debug_holds(crate::hooks::TABLE_SHAPE, &m, keys == u32::MAX);
         m
     }
 
