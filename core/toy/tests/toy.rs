@@ -460,3 +460,55 @@ fn hostile_actions_load_or_are_refused_and_never_panic() {
     }
     assert!(loaded > 30 && refused > 30, "{loaded} loaded, {refused} refused");
 }
+
+/// Hostile scenario files for the engine's seeded format (a new file kind):
+/// hostile values, lines dropped, `[from_game]` and view pointers of any
+/// shape. Each plays or is refused with the file named; none panics.
+#[test]
+fn hostile_seeded_scenarios_are_refused_or_played_and_never_panic() {
+    use rand::{RngExt, SeedableRng};
+    let text = std::fs::read_to_string(scenario("gamble-take-top")).unwrap();
+    let values = [
+        "-1",
+        "18446744073709551615",
+        "\"\"",
+        "[]",
+        "{}",
+        "99",
+        "0",
+        "\"../../../etc/passwd\"",
+        "[\"choose x\", \"\"]",
+        "true",
+        "\"gamble\"",
+        "[1, 2]",
+    ];
+    let extra = [
+        "[from_game]\nplayers = 2\nseed = 3\nactions = [\"draw\", \"redeal 0 5\", \"play c99\"]",
+        "[from_game]\nplayers = 0",
+        "[expect.view]\n\"\" = 1\n\"/~1/~0\" = []\n\"not a pointer\" = {}\n\"/players/99/hand\" = 3",
+        "[expect]\nlegal = [\"\"]\nwinners = [99]\nbreakdown = [{ x = 1 }]",
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(35);
+    let (mut played, mut refused) = (0, 0);
+    for i in 0..200 {
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        let at = rng.random_range(0..lines.len());
+        match rng.random_range(0..3) {
+            0 if lines[at].contains(" = ") => {
+                let key = lines[at].split(" = ").next().unwrap_or("seed").to_owned();
+                lines[at] = format!("{key} = {}", values[rng.random_range(0..values.len())]);
+            }
+            1 => drop(lines.remove(at)),
+            _ => lines.push(extra[rng.random_range(0..extra.len())].to_owned()),
+        }
+        let file = scratch(&format!("hostile-scenario-{i}.toml"), &lines.join("\n"));
+        match Game::scenario(&file, None, true) {
+            Ok(_) => played += 1,
+            Err(e) => {
+                assert!(e.iter().any(|l| l.contains("hostile-scenario-") || l.contains("ruleset")), "{e:?}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(played > 20 && refused > 20, "{played} played, {refused} refused");
+}
