@@ -611,6 +611,10 @@ pub struct Hooks {
     /// `table_keys[hook][owner]`: a bit per [`TABLE_SHAPE`] key the hook reads
     /// of `ctx.table` (all of them when it does more than read keys).
     table_keys: Vec<Vec<u32>>,
+    /// `collector_keys[hook][owner]`: a bit per [`COLLECTOR_SHAPE`] key the hook
+    /// reads of a collector in `ctx.table.seats` or `ctx.table.neutral` (all of
+    /// them when it does more with one than read its keys).
+    collector_keys: Vec<Vec<u32>>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per money script (currencies, then money cards): a bit per hook it defines.
@@ -654,6 +658,13 @@ impl Hooks {
     /// made for it holds only those.
     pub fn table_keys(&self, hook: Hook, owner: usize) -> u32 {
         self.table_keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX)
+    }
+
+    /// A bit per [`COLLECTOR_SHAPE`] key `owner`'s `hook` reads of the
+    /// collectors in `ctx.table` (all when it takes one whole): a collector
+    /// made for it holds only those.
+    pub fn collector_keys(&self, hook: Hook, owner: usize) -> u32 {
+        self.collector_keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX)
     }
 
     /// True when `owner`'s `hook` reads nothing of `ctx` but `args` and
@@ -829,6 +840,24 @@ impl Hooks {
                     .collect()
             })
             .collect();
+        let collector_keys: Vec<Vec<u32>> = (0..HOOKS.len())
+            .map(|h| {
+                (0..owners)
+                    .map(|o| {
+                        let seats = host.element_keys(h, o, "table", "seats");
+                        let neutral = host.element_keys(h, o, "table", "neutral");
+                        match (seats, neutral) {
+                            (Some(a), Some(b)) => a
+                                .iter()
+                                .chain(&b)
+                                .filter_map(|k| COLLECTOR_SHAPE.iter().position(|s| s.key == k))
+                                .fold(0, |bits, i| bits | 1 << i),
+                            _ => u32::MAX,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
         // The table's keys that hold for the whole game (the types, the
         // currencies, the rules): reading only those is reading a constant.
         let constant: u32 = ["types", "currencies", "rules"]
@@ -862,6 +891,7 @@ impl Hooks {
             card_and_target_only,
             args_only,
             table_keys,
+            collector_keys,
             type_masks,
             currency_masks,
             deck_masks,

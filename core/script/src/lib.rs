@@ -859,6 +859,13 @@ impl ScriptHost {
         member_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member)
     }
 
+    /// The keys `owner`'s `hook` reads of each element of `ctx.<member>.<key>`,
+    /// if that is all it does with them (see [`element_keys`]).
+    pub fn element_keys(&self, hook: usize, owner: usize, member: &str, key: &str) -> Option<Vec<String>> {
+        let script = self.dispatch[hook].get(owner).copied().flatten()?;
+        element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key)
+    }
+
     /// The properties `owner`'s `hook` reads from its parameter, if that is all it does with it.
     pub fn reads(&self, hook: usize, owner: usize) -> Option<Vec<String>> {
         let script = self.dispatch[hook][owner]?;
@@ -1691,6 +1698,63 @@ fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
     (!whole).then_some(keys)
 }
 
+/// The keys function `name` reads of each element of `ctx.<member>.<key>`
+/// (`ctx.table.seats[s].reserve` → `reserve`, for a list of maps;
+/// `ctx.table.neutral.counts` → `counts`, for a map), when every use of it
+/// is such a read; `None` otherwise (`for p in ctx.table.seats`,
+/// `ctx.table.seats[0]` taken whole, a method on it): the caller then makes
+/// the elements whole.
+fn element_keys(ast: &AST, name: &str, member: &str, list: &str) -> Option<Vec<String>> {
+    use rhai::{ASTFlags, ASTNode, Expr};
+    member_keys(ast, name, member)?;
+    let (start, end, param) = body_span(ast, name)?;
+    let (mut keys, mut whole) = (Vec::<String>::new(), false);
+    // The property a chain reads first: `reserve` of `reserve`, `reserve.len()`, `reserve[0]`.
+    let first = |e: &Expr| match e {
+        Expr::Property(k, _) => Some(k.2.to_string()),
+        Expr::Dot(next, ..) | Expr::Index(next, ..) => match &next.lhs {
+            Expr::Property(k, _) => Some(k.2.to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    ast.walk(&mut |path: &[ASTNode]| {
+        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
+            return true;
+        }
+        let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
+        let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.iter().rev().nth(1) else { return true };
+        if v.1 != param.as_str() || !matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) {
+            return true;
+        }
+        let is = |e: &Expr, k: &str| matches!(e, Expr::Property(p, _) if p.2.as_str() == k);
+        let Expr::Dot(inner, ..) = &bin.rhs else { return true };
+        if !is(&inner.lhs, member) {
+            return true;
+        }
+        let read = match &inner.rhs {
+            Expr::Property(..) if is(&inner.rhs, list) => None,
+            Expr::Dot(next, ..) if is(&next.lhs, list) => first(&next.rhs),
+            // Without BREAK an index goes on: its right side is a chain whose left is the index.
+            Expr::Index(next, flags, ..) if is(&next.lhs, list) && !flags.contains(ASTFlags::BREAK) => {
+                match &next.rhs {
+                    Expr::Dot(element, ..) => first(&element.rhs),
+                    _ => None,
+                }
+            }
+            Expr::Index(next, ..) if is(&next.lhs, list) => None,
+            _ => return true,
+        };
+        match read {
+            Some(k) if !keys.contains(&k) => keys.push(k),
+            Some(_) => {}
+            None => whole = true,
+        }
+        true
+    });
+    (!whole).then_some(keys)
+}
+
 /// The value of function `name` when its whole body is one literal expression.
 /// Such a function cannot depend on its arguments, so its value can be cached.
 fn literal_body(ast: &AST, name: &str) -> Option<Dynamic> {
@@ -1745,6 +1809,35 @@ mod tests {
         assert_eq!(keys("ctx.seat + 1"), some(&[]));
         for whole in ["let t = ctx.table; t.seats", "ctx.table.keys()", "ctx.table[\"seats\"]", "f(ctx)", "ctx.table"] {
             assert_eq!(keys(whole), None, "{whole}");
+        }
+    }
+
+    #[test]
+    fn the_keys_read_of_each_element_are_found_and_any_other_use_makes_them_whole() {
+        let keys = |body: &str, key: &str| {
+            let ast = rhai::Engine::new().compile(format!("fn h(ctx) {{ {body} }}")).unwrap();
+            element_keys(&ast, "h", "table", key)
+        };
+        let some = |k: &[&str]| Some(k.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>());
+        let reserve =
+            "if ctx.table.seats[ctx.seat].reserve.len() >= 1 { return []; } ctx.table.seats[ctx.seat].reserve";
+        assert_eq!(keys(reserve, "seats"), some(&["reserve"]));
+        assert_eq!(
+            keys("ctx.table.seats[0].counts.x + ctx.table.seats[1].money + ctx.table.turn", "seats"),
+            some(&["counts", "money"])
+        );
+        assert_eq!(keys("ctx.table.neutral.counts.x + ctx.table.seats[0].money", "neutral"), some(&["counts"]));
+        assert_eq!(keys("ctx.table.turn", "seats"), some(&[]));
+        for whole in [
+            "for p in ctx.table.seats { p.money }",
+            "ctx.table.seats[0]",
+            "ctx.table.seats[ctx.seat]",
+            "ctx.table.seats.len()",
+            "ctx.table.seats[0].keys()",
+            "ctx.table.seats[0][1]",
+            "let t = ctx.table; t.seats[0].money",
+        ] {
+            assert_eq!(keys(whole, "seats"), None, "{whole}");
         }
     }
 

@@ -254,7 +254,13 @@ impl Game {
             ("players", int(self.players.len())),
             ("scoring", Dynamic::UNIT),
             ("seat", int(l.seat)),
-            ("table", member(15, &|| Dynamic::from_map(self.table_map(hooks.table_keys(hook, l.owner))))),
+            (
+                "table",
+                member(15, &|| {
+                    let (keys, collector) = (hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner));
+                    Dynamic::from_map(self.table_map(keys, collector))
+                }),
+            ),
             ("tag", Dynamic::UNIT),
             ("target", Dynamic::UNIT),
             ("turn", int(self.turns)),
@@ -273,46 +279,65 @@ impl Game {
     /// are secret), the displays, the piles, the scorings done, whose turn,
     /// and the ruleset's `[rules]`.
     /// Only the keys of [`crate::hooks::TABLE_SHAPE`] in `keys` are made
-    /// (a bit each): a script that reads `ctx.table.currencies` pays for no seat.
-    pub(crate) fn table_map(&self, keys: u32) -> Map {
+    /// (a bit each), and of each collector only those of
+    /// [`crate::hooks::COLLECTOR_SHAPE`] in `collector_keys`: a script that
+    /// reads `ctx.table.currencies` pays for no seat, one that reads
+    /// `ctx.table.seats[s].reserve` for no seat's buildings.
+    pub(crate) fn table_map(&self, keys: u32, collector_keys: u32) -> Map {
         let rs = &self.rs;
         let want = |key: &str| {
             let at = crate::hooks::TABLE_SHAPE.iter().position(|s| s.key == key).expect("a key of the table");
             keys & (1 << at) != 0
         };
+        let held = |key: &str| {
+            let at = crate::hooks::COLLECTOR_SHAPE.iter().position(|s| s.key == key).expect("a key of a collector");
+            collector_keys & (1 << at) != 0
+        };
         let collector = |p: &super::Player, seat: Option<usize>, score: i32| {
             let mut m = Map::new();
-            let mut seen = [0usize; crate::ruleset::MAX_TYPES];
-            let buildings: Array = p
-                .buildings
-                .iter()
-                .zip(&p.history)
-                .map(|(&b, &super::player::Held { turn: t, exact })| {
-                    let k = rs.building(b).kind as usize;
-                    seen[k] += 1;
-                    self.building_map(b, Some((t, exact)), Some(seen[k] - 1))
-                })
-                .collect();
-            let counts: Map =
-                rs.types.iter().enumerate().map(|(t, ty)| (ty.id.as_str().into(), int(p.counts[t]))).collect();
-            m.insert("seat".into(), seat.map_or(Dynamic::UNIT, int));
-            m.insert("buildings".into(), Dynamic::from_array(buildings));
-            m.insert("counts".into(), Dynamic::from_map(counts));
-            m.insert("money".into(), int(p.hand().len()));
-            // Hands are secret until the game ends: the leftover buildings go by what each holds.
-            let hand = if self.ending && seat.is_some() {
-                Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect())
-            } else {
-                Dynamic::UNIT
-            };
-            m.insert("hand".into(), hand);
-            m.insert("score".into(), int(score));
-            let reserve = seat.map_or(&[][..], |s| self.reserve(s));
-            m.insert(
-                "reserve".into(),
-                Dynamic::from_array(reserve.iter().map(|&b| self.building_map(b, None, None)).collect()),
-            );
-            engine_script::Shape::debug_holds(crate::hooks::COLLECTOR_SHAPE, &m, true);
+            if held("seat") {
+                m.insert("seat".into(), seat.map_or(Dynamic::UNIT, int));
+            }
+            if held("buildings") {
+                let mut seen = [0usize; crate::ruleset::MAX_TYPES];
+                let buildings: Array = p
+                    .buildings
+                    .iter()
+                    .zip(&p.history)
+                    .map(|(&b, &super::player::Held { turn: t, exact })| {
+                        let k = rs.building(b).kind as usize;
+                        seen[k] += 1;
+                        self.building_map(b, Some((t, exact)), Some(seen[k] - 1))
+                    })
+                    .collect();
+                m.insert("buildings".into(), Dynamic::from_array(buildings));
+            }
+            if held("counts") {
+                let counts: Map =
+                    rs.types.iter().enumerate().map(|(t, ty)| (ty.id.as_str().into(), int(p.counts[t]))).collect();
+                m.insert("counts".into(), Dynamic::from_map(counts));
+            }
+            if held("money") {
+                m.insert("money".into(), int(p.hand().len()));
+            }
+            if held("hand") {
+                // Hands are secret until the game ends: the leftover buildings go by what each holds.
+                let hand = if self.ending && seat.is_some() {
+                    Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect())
+                } else {
+                    Dynamic::UNIT
+                };
+                m.insert("hand".into(), hand);
+            }
+            if held("score") {
+                m.insert("score".into(), int(score));
+            }
+            if held("reserve") {
+                let reserve = seat.map_or(&[][..], |s| self.reserve(s));
+                let reserve = reserve.iter().map(|&b| self.building_map(b, None, None)).collect();
+                m.insert("reserve".into(), Dynamic::from_array(reserve));
+            }
+            engine_script::Shape::debug_holds(crate::hooks::COLLECTOR_SHAPE, &m, collector_keys == u32::MAX);
             Dynamic::from_map(m)
         };
         let mut m = Map::new();

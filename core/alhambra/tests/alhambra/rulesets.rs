@@ -641,26 +641,42 @@ fn a_bonus_card_is_refused_where_it_would_not_count() {
 }
 
 /// A card's `ctx.table` holds only the keys its script reads, when it only
-/// reads keys (`ctx.table.currencies`, `ctx.table.seats[0].money`); a script
+/// reads keys (`ctx.table.currencies`, and of each seat `ctx.table.seats[0].money`); a script
 /// that uses the table otherwise (`let t = ctx.table`, `ctx.table.keys()`)
 /// is given all of it, and both answer alike in play.
 #[test]
 fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
-    use alhambra::hooks::{Hook, TABLE_SHAPE};
+    use alhambra::hooks::{COLLECTOR_SHAPE, Hook, TABLE_SHAPE};
     use engine_play::turns::TurnGame as _;
     let bit = |k: &str| 1u32 << TABLE_SHAPE.iter().position(|s| s.key == k).unwrap();
+    let held = |k: &str| 1u32 << COLLECTOR_SHAPE.iter().position(|s| s.key == k).unwrap();
     let tower = "[[building]]\nid = \"tower\"\nscript = \"t.rhai\"\n";
-    for (body, keys) in [
-        ("ctx.table.currencies.len() + ctx.table.seats[ctx.seat].money", bit("currencies") | bit("seats")),
-        ("let n = 0; for s in ctx.table.seats { n += s.money; } n + ctx.table.turn", bit("seats") | bit("turn")),
-        ("let t = ctx.table; t.seats[ctx.seat].money", u32::MAX),
-        ("ctx.table.keys().len()", u32::MAX),
+    for (body, keys, collector) in [
+        (
+            "ctx.table.currencies.len() + ctx.table.seats[ctx.seat].money",
+            bit("currencies") | bit("seats"),
+            held("money"),
+        ),
+        (
+            "ctx.table.seats[ctx.seat].reserve.len() + ctx.table.seats[0].buildings.len() \
+             + if ctx.players == 2 { ctx.table.neutral.counts.len() } else { 0 }",
+            bit("seats") | bit("neutral"),
+            held("reserve") | held("buildings") | held("counts"),
+        ),
+        (
+            "let n = 0; for s in ctx.table.seats { n += s.money; } n + ctx.table.turn",
+            bit("seats") | bit("turn"),
+            u32::MAX,
+        ),
+        ("let t = ctx.table; t.seats[ctx.seat].money", u32::MAX, u32::MAX),
+        ("ctx.table.keys().len()", u32::MAX, u32::MAX),
     ] {
         let script = format!("fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} {body} }}\n");
         let root = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", &script)]);
         let rs = load(&root, "cards/p.toml").unwrap_or_else(|e| panic!("{body}: {e}"));
         let owner = rs.hooks.type_owner(rs.types.iter().position(|t| t.id == "tower").unwrap());
         assert_eq!(rs.hooks.table_keys(Hook::Points, owner), keys, "{body}");
+        assert_eq!(rs.hooks.collector_keys(Hook::Points, owner), collector, "{body}");
         // The table each is given answers as the whole one would: the same games, point for point.
         let whole = format!("fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} let ctx = ctx; {body} }}\n");
         let root_whole = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", &whole)]);
