@@ -1652,28 +1652,39 @@ fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
     (!other_use).then_some(reads)
 }
 
-/// The keys function `name` reads of `ctx.<member>` (`ctx.table.seats[0]`
-/// → `seats`), when it does nothing else with that member and only reads
-/// properties of its parameter; `None` otherwise (`let t = ctx.table`,
-/// `ctx.table.keys()`, `ctx` passed on): the caller then makes the member
-/// whole. A game makes only the keys read of a large member.
-fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
+/// Calls `f` with what follows the parameter in each chain function `name`
+/// reads from it (`ctx.table.seats[0]` → `table.seats[0]`): the walk that
+/// [`member_keys`] and [`element_keys`] share. `None` when there is no such function.
+fn param_chains(ast: &AST, name: &str, f: &mut dyn FnMut(&rhai::Expr)) -> Option<()> {
     use rhai::{ASTNode, Expr};
-    param_reads(ast, name)?;
     let (start, end, param) = body_span(ast, name)?;
-    let mut keys: Vec<String> = Vec::new();
-    let mut whole = false;
     ast.walk(&mut |path: &[ASTNode]| {
         if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
             return true;
         }
         let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
         let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.iter().rev().nth(1) else { return true };
-        if v.1 != param.as_str() || !matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) {
-            return true;
+        if v.1 == param.as_str() && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) {
+            f(&bin.rhs);
         }
+        true
+    });
+    Some(())
+}
+
+/// The keys function `name` reads of `ctx.<member>` (`ctx.table.seats[0]`
+/// → `seats`), when it does nothing else with that member and only reads
+/// properties of its parameter; `None` otherwise (`let t = ctx.table`,
+/// `ctx.table.keys()`, `ctx` passed on): the caller then makes the member
+/// whole. A game makes only the keys read of a large member.
+fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
+    use rhai::Expr;
+    param_reads(ast, name)?;
+    let mut keys: Vec<String> = Vec::new();
+    let mut whole = false;
+    param_chains(ast, name, &mut |rhs| {
         let is_member = |e: &Expr| matches!(e, Expr::Property(p, _) if p.2.as_str() == member);
-        match &bin.rhs {
+        match rhs {
             e if is_member(e) => whole = true,
             Expr::Index(inner, ..) if is_member(&inner.lhs) => whole = true,
             Expr::Dot(inner, ..) if is_member(&inner.lhs) => {
@@ -1693,8 +1704,7 @@ fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
             }
             _ => {}
         }
-        true
-    });
+    })?;
     (!whole).then_some(keys)
 }
 
@@ -1705,9 +1715,8 @@ fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
 /// `ctx.table.seats[0]` taken whole, a method on it): the caller then makes
 /// the elements whole.
 fn element_keys(ast: &AST, name: &str, member: &str, list: &str) -> Option<Vec<String>> {
-    use rhai::{ASTFlags, ASTNode, Expr};
+    use rhai::{ASTFlags, Expr};
     member_keys(ast, name, member)?;
-    let (start, end, param) = body_span(ast, name)?;
     let (mut keys, mut whole) = (Vec::<String>::new(), false);
     // The property a chain reads first: `reserve` of `reserve`, `reserve.len()`, `reserve[0]`.
     let first = |e: &Expr| match e {
@@ -1718,19 +1727,11 @@ fn element_keys(ast: &AST, name: &str, member: &str, list: &str) -> Option<Vec<S
         },
         _ => None,
     };
-    ast.walk(&mut |path: &[ASTNode]| {
-        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
-            return true;
-        }
-        let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
-        let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.iter().rev().nth(1) else { return true };
-        if v.1 != param.as_str() || !matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) {
-            return true;
-        }
+    param_chains(ast, name, &mut |rhs| {
         let is = |e: &Expr, k: &str| matches!(e, Expr::Property(p, _) if p.2.as_str() == k);
-        let Expr::Dot(inner, ..) = &bin.rhs else { return true };
+        let Expr::Dot(inner, ..) = rhs else { return };
         if !is(&inner.lhs, member) {
-            return true;
+            return;
         }
         let read = match &inner.rhs {
             Expr::Property(..) if is(&inner.rhs, list) => None,
@@ -1743,15 +1744,14 @@ fn element_keys(ast: &AST, name: &str, member: &str, list: &str) -> Option<Vec<S
                 }
             }
             Expr::Index(next, ..) if is(&next.lhs, list) => None,
-            _ => return true,
+            _ => return,
         };
         match read {
             Some(k) if !keys.contains(&k) => keys.push(k),
             Some(_) => {}
             None => whole = true,
         }
-        true
-    });
+    })?;
     (!whole).then_some(keys)
 }
 
