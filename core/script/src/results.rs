@@ -114,6 +114,14 @@ pub fn listed_args(
     Ok(out)
 }
 
+/// An argument listed as a map: a card, by its text `id` (`None`: not a map)
+/// — what [`listed_args`] is given by a game whose cards are maps.
+pub fn card_map_id(v: &Dynamic) -> Option<Result<String, String>> {
+    let map = v.read_lock::<Map>()?;
+    let id = map.get("id").and_then(|id| id.clone().into_string().ok());
+    Some(id.ok_or_else(|| "listed a map without a text `id`; list a card by its id".to_owned()))
+}
+
 /// One argument as the notation writes it: a number, a word, or a card's id.
 fn arg_text(v: Dynamic, card: &impl Fn(&Dynamic) -> Option<Result<String, String>>) -> Result<String, String> {
     let text = if v.is_int() {

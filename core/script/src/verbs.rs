@@ -280,7 +280,7 @@ impl Verbs {
                     list.len()
                 )));
             }
-            let lists = crate::results::listed_args(v, card_id).map_err(|e| bad(&e))?;
+            let lists = crate::results::listed_args(v, crate::results::card_map_id).map_err(|e| bad(&e))?;
             for list in lists {
                 if !a.args.is_empty() && list.len() != a.args.len() {
                     return Err(bad(&format!(
@@ -513,13 +513,6 @@ fn push_new(out: &mut Vec<Verb>, v: Verb) {
     if !out.contains(&v) {
         out.push(v);
     }
-}
-
-/// An argument a `legal` hook listed as a map: a card, by its `id`.
-fn card_id(v: &Dynamic) -> Option<Result<String, String>> {
-    let map = v.read_lock::<Map>()?;
-    let id = map.get("id").and_then(|id| id.clone().into_string().ok());
-    Some(id.ok_or_else(|| "listed a map without a text `id`; list a card by its id".to_owned()))
 }
 
 /// An argument as `ctx.args` holds it: a number when the notation wrote one

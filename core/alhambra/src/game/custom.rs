@@ -23,7 +23,7 @@
 //! the base game's payment.
 
 use engine_script::results::as_bool;
-use rhai::{Array, Dynamic, Map};
+use rhai::{Array, Dynamic};
 
 use super::asks::Step;
 use super::scripts::{Heard, Listener, int, s};
@@ -503,8 +503,5 @@ impl Game {
 
 /// The argument lists a `legal` hook returned: a card map as its `id`.
 fn listed_args(v: Dynamic) -> Result<Vec<Vec<String>>, String> {
-    engine_script::results::listed_args(v, |v| {
-        let id = v.read_lock::<Map>()?.get("id").and_then(|id| id.clone().into_string().ok());
-        Some(id.ok_or_else(|| "listed a map without an `id`".to_owned()))
-    })
+    engine_script::results::listed_args(v, engine_script::results::card_map_id)
 }
