@@ -27,11 +27,28 @@ pub struct Args {
     /// Seed of the benchmark games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Profile one ruleset (a file or a built-in id) instead: its games/s
+    /// against its game's default ruleset, and each hook of its scripts with its
+    /// runs per game, its answers remembered, its share of the time and what
+    /// it reads.
+    #[arg(long)]
+    ruleset: Option<String>,
+    /// The bot of every seat when profiling a ruleset (`random`, `greedy`, `balance`…).
+    #[arg(long, default_value = "random", requires = "ruleset")]
+    bot: String,
+    /// Players when profiling a ruleset.
+    #[arg(long, default_value_t = 4, requires = "ruleset", value_parser = clap::value_parser!(u8).range(1..=16))]
+    players: u8,
 }
 
 /// Seconds for `games` 4-player games between `bot`s on one thread.
 fn one_thread(rs: &dyn AnyRules, bot: &str, games: u64, seed: u64, models: &Models) -> Result<f64, String> {
-    let bots = vec![bot.to_owned(); 4];
+    seated(rs, bot, 4, games, seed, models)
+}
+
+/// Seconds for `games` games of `players` `bot`s on one thread.
+fn seated(rs: &dyn AnyRules, bot: &str, players: usize, games: u64, seed: u64, models: &Models) -> Result<f64, String> {
+    let bots = vec![bot.to_owned(); players];
     let start = Instant::now();
     for i in 0..games {
         rs.play_one(&bots, seed, i, false, models)?;
@@ -41,6 +58,9 @@ fn one_thread(rs: &dyn AnyRules, bot: &str, games: u64, seed: u64, models: &Mode
 
 /// Runs every measurement and prints a table.
 pub fn run(args: Args) -> CmdResult {
+    if let Some(spec) = &args.ruleset {
+        return profile(spec, &args);
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("sanjuan bench: {} games per figure, {cores} core(s), seed {}", args.games, args.seed);
     let games = args.games as f64;
@@ -109,6 +129,89 @@ pub fn run(args: Args) -> CmdResult {
         rates[1] / rates[0]
     );
     mcts(&rs, &args, &models)
+}
+
+/// `bench --ruleset`: one ruleset's games/s against its game's default
+/// ruleset's, and the cost of each of its hooks, with what it reads: what a
+/// designer changes to make a card's script cheaper.
+fn profile(spec: &str, args: &Args) -> CmdResult {
+    let rs = crate::games::load(spec)?;
+    let kind = registry().of_ruleset(spec)?;
+    let base = kind.load(kind.default_ruleset(), None).map_err(|e| e.to_string())?;
+    let players = usize::from(args.players);
+    let (fewest, most) = rs.players();
+    if !(fewest..=most).contains(&players) {
+        return Err(format!("--players {players}: {} is played by {fewest} to {most}", rs.id()));
+    }
+    let models = Models::new();
+    if args.bot == "balance" {
+        crate::balance::prepare(rs.as_ref(), &models, true)?;
+        crate::balance::prepare(base.as_ref(), &models, true)?;
+    }
+    let (bot, games, seed) = (args.bot.as_str(), args.games, args.seed);
+    let profile = Arc::new(Profile::new());
+    rs.profile_scripts(&profile);
+    // Each run plays games of its own: a game played again would find every
+    // answer remembered, as no study does.
+    let other = |k: u64| seed.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    seated(rs.as_ref(), bot, players, games / 10, other(1), &models)?; // warm the caches
+    seated(base.as_ref(), bot, players, games / 10, other(1), &models)?;
+    let plain = seated(rs.as_ref(), bot, players, games, seed, &models)?;
+    let base_plain = seated(base.as_ref(), bot, players, games, seed, &models)?;
+    profile.take();
+    rs.hook_profile(&profile);
+    profile.enable(true);
+    let timed = seated(rs.as_ref(), bot, players, games, other(2), &models)?;
+    profile.enable(false);
+    let (runs, nanos) = profile.take();
+    let hooks = rs.hook_profile(&profile);
+    let n = games as f64;
+    println!("sanjuan bench --ruleset {spec}: {games} games of {players} {bot} bots, seed {seed}, 1 core");
+    println!(
+        "{:<26} {:>8.0} games/s ({} {:.0} games/s: {:.1}x the time)",
+        rs.id(),
+        n / plain,
+        base.id(),
+        n / base_plain,
+        plain / base_plain
+    );
+    println!(
+        "scripts: {:.1} runs/game, {:.2} µs/run, {:.0}% of the time",
+        runs as f64 / n,
+        nanos as f64 / 1000.0 / runs.max(1) as f64,
+        100.0 * nanos as f64 / 1e9 / timed
+    );
+    if hooks.is_empty() {
+        println!("no hook of its scripts ran");
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!();
+    println!(
+        "{:<16} {:<28} {:>10} {:>10} {:>6}  reads (it runs again when one changes)",
+        "hook", "owner", "runs/game", "remembered", "time"
+    );
+    for h in &hooks {
+        let t = &h.tally;
+        let asked = t.runs + t.remembered;
+        let remembered = match h.rememberable {
+            true => format!("{:.0}%", 100.0 * t.remembered as f64 / asked.max(1) as f64),
+            false => "never".to_owned(),
+        };
+        let reads = match (h.rememberable, h.reads.is_empty()) {
+            (false, _) => "all of ctx (it takes ctx whole or passes it on)".to_owned(),
+            (true, true) => "nothing of ctx".to_owned(),
+            (true, false) => h.reads.join(", "),
+        };
+        println!(
+            "{:<16} {:<28} {:>10.1} {:>10} {:>5.0}%  {reads}",
+            h.hook,
+            h.owner,
+            t.runs as f64 / n,
+            remembered,
+            100.0 * t.nanos as f64 / 1e9 / timed
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A search's decisions in a 2-player game of the default ruleset, timed.

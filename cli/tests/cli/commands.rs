@@ -36,6 +36,44 @@ fn simulate_prints_games_per_second() {
     assert!(out.contains("20 games, 3 players"), "{out}");
 }
 
+/// `bench --ruleset` lists each hook of a design's scripts with its runs per
+/// game, its answers remembered and what it reads; a ruleset whose scripts
+/// never run says so.
+#[test]
+fn bench_profiles_the_hooks_of_one_ruleset() {
+    let reserve = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/alhambra/reserve/ruleset.toml");
+    let (ok, out, err) = sanjuan(&["bench", "--ruleset", reserve, "--games", "20"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("corpus-reserve") && out.contains("(alhambra ") && out.contains("x the time)"), "{out}");
+    let legal =
+        out.lines().find(|l| l.starts_with("legal") && l.contains("action reserve")).unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        legal.contains("table.building_display") && legal.contains("table.seats[].reserve") && legal.contains("seat"),
+        "{legal}"
+    );
+    let runs: f64 = legal.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert!(runs > 10.0, "the reserve's `legal` runs at most turns: {legal}");
+    assert!(legal.split_whitespace().nth(4).unwrap().ends_with('%'), "{legal}");
+
+    // The base game's scoring is remembered by the counts it reads: it runs far less than once per scoring.
+    let (ok, out, err) = sanjuan(&["bench", "--ruleset", "alhambra", "--games", "40", "--players", "2"]);
+    assert!(ok, "{err}");
+    let score = out.lines().find(|l| l.starts_with("on_score")).unwrap_or_else(|| panic!("{out}"));
+    assert!(score.ends_with("counts, needs_building, ranks"), "{score}");
+    let remembered: f64 = score.split_whitespace().nth(3).unwrap().trim_end_matches('%').parse().unwrap();
+    assert!(remembered > 50.0, "{score}");
+
+    let (code, _, err) = sanjuan_code(&["bench", "--ruleset", "alhambra", "--games", "1", "--players", "9"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("--players 9") && err.contains("2 to 6"), "{err}");
+    let (code, _, err) = sanjuan_code(&["bench", "--bot", "random"]);
+    assert_eq!(code, Some(2), "--bot needs --ruleset: {err}");
+    let (code, _, err) = sanjuan_code(&["bench", "--ruleset", "no-such-ruleset", "--games", "1"]);
+    assert_eq!(code, Some(1), "{err}");
+    let (code, _, err) = sanjuan_code(&["bench", "--ruleset", "alhambra", "--games", "1", "--bot", "nobody"]);
+    assert_eq!(code, Some(1), "{err}");
+}
+
 #[test]
 fn check_fails_with_file_and_line_on_a_broken_ruleset() {
     let dir = std::env::temp_dir().join(format!("sanjuan-cli-test-{}", std::process::id()));

@@ -597,6 +597,8 @@ fn arg_case(name: &str, rng: &mut Rng) -> Case {
     }
     match name {
         "test --ruleset-a" => args.extend(owned(&["--ruleset-b", "second-edition"])),
+        // A profile's bot and players need the ruleset profiled.
+        "bench --bot" | "bench --players" => args.extend(owned(&["--ruleset", "alhambra"])),
         "test --ruleset-b" => args.extend(owned(&["--ruleset-a", "second-edition"])),
         "report --ruleset-a" | "report --ruleset-b" => args.extend(owned(&["--compare", "rec.jsonl"])),
         "merge <files>" | "report --html" => {}

@@ -608,6 +608,8 @@ pub struct Hooks {
     card_and_target_only: Vec<HookMask>,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `args`, `action` and the table's constants.
     args_only: Vec<HookMask>,
+    /// Per owner: a bit per hook that reads of `ctx.card` only what the card's kind fixes.
+    card_fixed: Vec<HookMask>,
     /// `table_keys[hook][owner]`: a bit per [`TABLE_SHAPE`] key the hook reads
     /// of `ctx.table` (all of them when it does more than read keys).
     table_keys: Vec<Vec<u32>>,
@@ -667,6 +669,13 @@ impl Hooks {
         self.collector_keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX)
     }
 
+    /// True when `owner`'s `hook` reads of `ctx.card` only what the card's
+    /// kind fixes (its type, id, price; a money card's currency and value):
+    /// what it answers for one card of a kind it answers for every other.
+    pub fn reads_card_kind_only(&self, hook: Hook, owner: usize) -> bool {
+        self.card_fixed.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
     /// True when `owner`'s `hook` reads nothing of `ctx` but `args` and
     /// `action`: its answer is a function of the arguments (an action's `allowed`).
     pub fn reads_args_only(&self, hook: Hook, owner: usize) -> bool {
@@ -680,7 +689,15 @@ impl Hooks {
         key: AboutKey,
         answer: impl FnOnce() -> Result<Dynamic, GameError>,
     ) -> Result<Dynamic, GameError> {
-        remember_keyed(&self.about, key, answer)
+        let mut ran = false;
+        let v = remember_keyed(&self.about, key, || {
+            ran = true;
+            answer()
+        });
+        if !ran {
+            self.host.count_remembered(usize::from(key.0), usize::from(key.1));
+        }
+        v
     }
 
     /// The script host (what a test asks: which hooks take the fast path).
@@ -696,6 +713,12 @@ impl Hooks {
     /// What the scripts printed on this thread since the last call.
     pub fn take_prints(&self) -> Vec<String> {
         self.host.take_prints()
+    }
+
+    /// Lets a hook asked again about what it has seen answer from memory
+    /// (`true`, the default) or runs it every time (`false`): what a test compares.
+    pub fn set_remember_reads(&self, on: bool) {
+        self.host.set_remember_reads(on);
     }
 
     /// Runs every script in Rhai (`true`) or lets the fast path answer what it
@@ -883,6 +906,19 @@ impl Hooks {
         };
         let card_and_target_only = reading_only(["card", "target"]);
         let args_only = reading_only(["args", "action"]);
+        // Per owner, a bit per hook that reads of `ctx.card` only what its kind
+        // fixes (a building's type, id and price; a money card's currency and
+        // value): two cards of a kind answer alike, whenever bought.
+        let card_fixed: Vec<HookMask> = (0..owners)
+            .map(|o| {
+                let fixed = |h: usize| {
+                    host.member_keys(h, o, "card").is_some_and(|keys| {
+                        keys.iter().all(|k| ["type", "id", "price", "currency", "value", "name"].contains(&k.as_str()))
+                    })
+                };
+                (0..HOOKS.len()).filter(|&h| fixed(h)).fold(0, |bits, h| bits | hook_bit(h))
+            })
+            .collect();
         Ok(Hooks {
             host,
             memo: Shards::default(),
@@ -890,6 +926,7 @@ impl Hooks {
             about: KeyedMemo::default(),
             card_and_target_only,
             args_only,
+            card_fixed,
             table_keys,
             collector_keys,
             type_masks,
@@ -1017,7 +1054,10 @@ impl Hooks {
         // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
         let remembered = memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
         let sorted = match remembered {
-            Some(p) => p,
+            Some(p) => {
+                self.host.count_remembered(SCORE, SCORE);
+                p
+            }
             None => {
                 let p = self.call_score(&key.counts[..n], ranks, needs_building)?;
                 let mut memo = memo.write().unwrap_or_else(|e| e.into_inner());

@@ -132,6 +132,10 @@ impl engine_game::Rules for Ruleset {
         self.hooks.set_profile(Arc::clone(profile))
     }
 
+    fn hook_profile(&self, profile: &engine_rules::profile::Profile) -> Vec<engine_rules::profile::HookRow> {
+        self.hooks.script_host().hook_rows(profile.take_hooks())
+    }
+
     fn feature_names(self: &Arc<Self>) -> Vec<String> {
         crate::value::feature_names(self)
     }

@@ -191,6 +191,8 @@ pub trait AnyRules: Send + Sync {
     fn cards_json(&self) -> serde_json::Value;
     /// See [`Rules::profile_scripts`].
     fn profile_scripts(&self, profile: &Arc<Profile>) -> bool;
+    /// See [`Rules::hook_profile`].
+    fn hook_profile(&self, profile: &Profile) -> Vec<engine_rules::profile::HookRow>;
     /// What differs from this ruleset to `other`; refused across games.
     fn diff(&self, other: &dyn AnyRules) -> Result<Vec<String>, String>;
     /// Learns the balance bot's model by self-play ([`Models::of`] keeps it).
@@ -284,6 +286,10 @@ impl<G: Game> AnyRules for RulesOf<G> {
 
     fn profile_scripts(&self, profile: &Arc<Profile>) -> bool {
         self.0.profile_scripts(profile)
+    }
+
+    fn hook_profile(&self, profile: &Profile) -> Vec<engine_rules::profile::HookRow> {
+        self.0.hook_profile(profile)
     }
 
     fn learn_model(&self) -> Result<ValueModel, String> {

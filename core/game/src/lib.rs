@@ -124,6 +124,12 @@ pub trait Rules: Send + Sync + Sized + 'static {
         let _ = profile;
         false
     }
+    /// The hooks `profile` timed since it was last asked, in words (what
+    /// each reads, whether its answer can be remembered), most expensive first.
+    fn hook_profile(&self, profile: &Profile) -> Vec<engine_rules::profile::HookRow> {
+        let _ = profile;
+        Vec::new()
+    }
     /// Learns the balance bot's model by self-play (deterministic: seeded by the
     /// fingerprint), from the largest player count down. A [`Models`] cache calls
     /// it once per content.

@@ -1,7 +1,10 @@
 //! Timing of script calls, as a value: whoever measures (the `bench` command)
 //! makes a [`Profile`], hands it to a loaded ruleset's script host, turns it on
-//! around what it times and reads the totals. Nothing is process-wide.
+//! around what it times and reads the totals, in all and hook by hook.
+//! Nothing is process-wide.
 
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Script calls counted and timed while on, from every thread that runs them.
@@ -10,6 +13,35 @@ pub struct Profile {
     on: AtomicBool,
     calls: AtomicU64,
     nanos: AtomicU64,
+    /// Per hook and owner (the script host's numbers), what it cost.
+    hooks: Mutex<BTreeMap<(usize, usize), HookTally>>,
+}
+
+/// What one owner's hook cost while a profile was on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HookTally {
+    /// Times its script ran.
+    pub runs: u64,
+    /// Times its answer was remembered from a call that read the same (no script ran).
+    pub remembered: u64,
+    /// Nanoseconds its runs took.
+    pub nanos: u64,
+}
+
+/// One owner's hook in a profile, in words: what `bench --ruleset` lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookRow {
+    /// The hook (`on_price`).
+    pub hook: String,
+    /// Whose script it is (`building type garden`, `action reserve`).
+    pub owner: String,
+    /// What it reads of `ctx` (`table.building_display`, `seat`); empty when it
+    /// takes `ctx` whole or passes it on (it may read anything).
+    pub reads: Vec<String>,
+    /// Whether its answer can be remembered against what it read.
+    pub rememberable: bool,
+    /// Its runs, remembered answers and time.
+    pub tally: HookTally,
 }
 
 impl Profile {
@@ -34,8 +66,60 @@ impl Profile {
         self.nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
+    /// Counts one run of `owner`'s `hook` that took `nanos` (and the call in all).
+    pub fn add_run(&self, hook: usize, owner: usize, nanos: u64) {
+        self.add(nanos);
+        let mut hooks = self.hooks.lock().unwrap_or_else(|e| e.into_inner());
+        let t = hooks.entry((hook, owner)).or_default();
+        t.runs += 1;
+        t.nanos += nanos;
+    }
+
+    /// Counts one answer of `owner`'s `hook` given from memory, while on.
+    #[cold]
+    pub fn add_remembered_if_on(&self, hook: usize, owner: usize) {
+        if self.on() {
+            self.add_remembered(hook, owner);
+        }
+    }
+
+    /// Counts one answer of `owner`'s `hook` given from memory.
+    pub fn add_remembered(&self, hook: usize, owner: usize) {
+        let mut hooks = self.hooks.lock().unwrap_or_else(|e| e.into_inner());
+        hooks.entry((hook, owner)).or_default().remembered += 1;
+    }
+
     /// Script calls and nanoseconds spent in them since the last call.
     pub fn take(&self) -> (u64, u64) {
         (self.calls.swap(0, Ordering::Relaxed), self.nanos.swap(0, Ordering::Relaxed))
+    }
+
+    /// Each hook and owner's tally since the last call (the script host's numbers).
+    pub fn take_hooks(&self) -> Vec<((usize, usize), HookTally)> {
+        std::mem::take(&mut *self.hooks.lock().unwrap_or_else(|e| e.into_inner())).into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_and_remembered_answers_add_up_per_hook() {
+        let p = Profile::new();
+        p.add_run(2, 0, 100);
+        p.add_run(2, 0, 50);
+        p.add_remembered(2, 0);
+        p.add_run(1, 3, 7);
+        assert_eq!(p.take(), (3, 157));
+        let hooks = p.take_hooks();
+        assert_eq!(
+            hooks,
+            vec![
+                ((1, 3), HookTally { runs: 1, remembered: 0, nanos: 7 }),
+                ((2, 0), HookTally { runs: 2, remembered: 1, nanos: 150 }),
+            ]
+        );
+        assert!(p.take_hooks().is_empty(), "taken");
     }
 }

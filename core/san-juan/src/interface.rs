@@ -96,6 +96,10 @@ impl engine_game::Rules for Ruleset {
         self.scripts.set_profile(Arc::clone(profile))
     }
 
+    fn hook_profile(&self, profile: &engine_rules::profile::Profile) -> Vec<engine_rules::profile::HookRow> {
+        self.scripts.hook_rows(profile.take_hooks())
+    }
+
     fn schedule(&self) -> engine_play::value::Schedule {
         crate::value::SCHEDULE
     }

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod fast;
+pub mod reads;
 pub mod results;
 pub mod scope;
 pub mod verbs;
@@ -73,6 +74,26 @@ impl Shape {
     /// A key whose value is not checked further.
     pub const fn leaf(key: &'static str) -> Shape {
         Shape { key, of: &[] }
+    }
+
+    /// The bit of `key` among `shapes` (its position), worked out at compile
+    /// time: a game's key sets are masks of these. Fails to compile for a key not there.
+    pub const fn bit(shapes: &[Shape], key: &str) -> u32 {
+        let mut i = 0;
+        while i < shapes.len() {
+            let (a, b) = (shapes[i].key.as_bytes(), key.as_bytes());
+            if a.len() == b.len() {
+                let mut j = 0;
+                while j < a.len() && a[j] == b[j] {
+                    j += 1;
+                }
+                if j == a.len() {
+                    return 1 << i;
+                }
+            }
+            i += 1;
+        }
+        panic!("a key of the shape")
     }
 
     /// In debug builds, that every key of `map` is one `shape` names (and,
@@ -191,6 +212,10 @@ pub struct ScriptHost {
     /// Remembered values of hooks that read lists ([`ScriptHost::call_listed`]),
     /// a shard per thread, each started afresh when [`LIST_MEMO_CAPACITY`] is reached.
     list_memo: Shards<rustc_hash::FxHashMap<ListKey, Dynamic>>,
+    /// Answers remembered by the content of what the hook read ([`ScriptHost::call_read`]).
+    read_memo: reads::ReadMemo,
+    /// Whether [`ScriptHost::call_read`] may answer from `read_memo`.
+    remember_reads: std::sync::atomic::AtomicBool,
     limits: Limits,
     owners: Vec<std::sync::Arc<str>>,
     /// The documentation page that lists the hooks and `ctx`, named in hints.
@@ -316,6 +341,8 @@ impl ScriptHost {
             hook_reads: vec![0; hooks.len()],
             memo: Shards::default(),
             list_memo: Shards::default(),
+            read_memo: reads::ReadMemo::default(),
+            remember_reads: std::sync::atomic::AtomicBool::new(true),
             owners: Vec::new(),
             docs: "docs/scripting.md",
             noun: "card",
@@ -927,8 +954,38 @@ impl ScriptHost {
             return Ok(Some(v.clone()));
         }
         match self.memo_key(hook, owner, |i| scalar(&ctx, i)) {
-            Some(key) => remember(&self.memo, key, Full::Stop, || self.call(hook, owner, wrap(ctx))),
+            Some(key) => self.counted(
+                hook,
+                owner,
+                |run| remember(&self.memo, key, Full::Stop, run),
+                || self.call(hook, owner, wrap(ctx)),
+            ),
             None => self.call(hook, owner, wrap(ctx)),
+        }
+    }
+
+    /// `memo`'s answer, counted in the profile as remembered when `run` did not run.
+    fn counted<R>(
+        &self,
+        hook: usize,
+        owner: usize,
+        memo: impl FnOnce(&mut dyn FnMut() -> R) -> R,
+        run: impl FnOnce() -> R,
+    ) -> R {
+        let mut run = Some(run);
+        let out = memo(&mut || run.take().expect("a memo runs its call at most once")());
+        if run.is_some() {
+            self.count_remembered(hook, owner);
+        }
+        out
+    }
+
+    /// Counts an answer of `owner`'s `hook` that a game gave from a memory of
+    /// its own (a profile's "remembered"), while a profile is on.
+    #[inline]
+    pub fn count_remembered(&self, hook: usize, owner: usize) {
+        if let Some(p) = self.profile.get() {
+            p.add_remembered_if_on(hook, owner);
         }
     }
 
@@ -954,17 +1011,112 @@ impl ScriptHost {
             return Ok(Some(v.clone()));
         }
         if let Some(key) = self.memo_key(hook, owner, |i| scalar(&ctx, i)) {
-            return remember(&self.memo, key, Full::Stop, || self.call(hook, owner, wrap(ctx)));
+            let run = || self.call(hook, owner, wrap(ctx));
+            return self.counted(hook, owner, |run| remember(&self.memo, key, Full::Stop, run), run);
         }
         match self.list_key(hook, owner, |i| scalar(&ctx, i), list) {
-            Some(key) => remember(&self.list_memo, key, Full::Clear, || self.call(hook, owner, wrap(ctx))),
+            Some(key) => {
+                let run = || self.call(hook, owner, wrap(ctx));
+                self.counted(hook, owner, |run| remember(&self.list_memo, key, Full::Clear, run), run)
+            }
             None => self.call(hook, owner, wrap(ctx)),
         }
+    }
+
+    /// A profile's tallies in words: each hook with its owner, what it reads
+    /// of `ctx` (a member the game declares a shape for, such as the table,
+    /// by the keys read, and a collection's elements by theirs:
+    /// `table.seats[].reserve`), and whether its answer can be remembered
+    /// against that. Most expensive first.
+    pub fn hook_rows(&self, tallies: Vec<((usize, usize), profile::HookTally)>) -> Vec<profile::HookRow> {
+        let mut rows: Vec<profile::HookRow> = tallies
+            .into_iter()
+            .filter(|((h, o), _)| *h < self.hooks.len() && *o < self.owners.len())
+            .map(|((hook, owner), tally)| {
+                let reads = self.reads(hook, owner);
+                let rememberable = reads.is_some();
+                let mut described = Vec::new();
+                for prop in reads.unwrap_or_default() {
+                    let shape = self.shapes.iter().find(|(m, _)| *m == prop).map(|(_, s)| *s);
+                    match (shape, self.member_keys(hook, owner, &prop)) {
+                        (Some(shape), Some(keys)) if !keys.is_empty() => {
+                            for key in keys {
+                                let nested = shape.iter().any(|s| s.key == key && !s.of.is_empty());
+                                match self.element_keys(hook, owner, &prop, &key).filter(|_| nested) {
+                                    Some(inner) if !inner.is_empty() => {
+                                        described.extend(inner.iter().map(|k| format!("{prop}.{key}[].{k}")));
+                                    }
+                                    _ => described.push(format!("{prop}.{key}")),
+                                }
+                            }
+                        }
+                        _ => described.push(prop),
+                    }
+                }
+                described.sort();
+                described.dedup();
+                profile::HookRow {
+                    hook: self.hooks[hook].name.to_owned(),
+                    owner: self.owners[owner].to_string(),
+                    reads: described,
+                    rememberable,
+                    tally,
+                }
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.tally.nanos.cmp(&a.tally.nanos).then_with(|| (&a.hook, &a.owner).cmp(&(&b.hook, &b.owner)))
+        });
+        rows
+    }
+
+    /// Calls `hook` for `owner`, or answers as it answered a call that read
+    /// the same: `row` is the exact content of every `ctx` member the hook may
+    /// read, as the game writes it (see [`reads`]); `ctx` makes the argument
+    /// only when the script must run. Nothing is remembered while scripts'
+    /// prints are kept (a traced scenario shows every print where it happens)
+    /// or when the game turned remembering off ([`ScriptHost::set_remember_reads`]).
+    pub fn call_read(
+        &self,
+        hook: usize,
+        owner: usize,
+        row: Option<reads::ReadRow>,
+        ctx: impl FnOnce() -> Dynamic,
+    ) -> Result<Option<Dynamic>, ScriptError> {
+        let row = row.filter(|_| self.remembers_reads());
+        let Some(row) = row else { return self.call(hook, owner, ctx()) };
+        let key = reads::ReadKey::new(hook, owner, row);
+        if let Some(v) = self.read_memo.recall(&key) {
+            self.count_remembered(hook, owner);
+            return Ok(Some(v));
+        }
+        let v = self.call(hook, owner, ctx())?;
+        if let Some(v) = &v {
+            self.read_memo.keep(key, v);
+        }
+        Ok(v)
+    }
+
+    /// True when [`ScriptHost::call_read`] may answer from memory now: the
+    /// game has not turned it off and no thread keeps scripts' prints. A game
+    /// asks before writing a row, which costs more than nothing.
+    pub fn remembers_reads(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.remember_reads.load(Relaxed) && self.printed.listeners.load(Relaxed) == 0
+    }
+
+    /// Lets [`ScriptHost::call_read`] answer from memory (`true`, the default)
+    /// or runs every hook (`false`), forgetting what it remembered either way:
+    /// what a test compares.
+    pub fn set_remember_reads(&self, on: bool) {
+        self.remember_reads.store(on, std::sync::atomic::Ordering::Relaxed);
+        self.read_memo.forget();
     }
 
     /// Forgets every remembered value, so that each hook runs again: what a
     /// test compares remembered answers with.
     pub fn forget(&self) {
+        self.read_memo.forget();
         for shard in self.memo.all() {
             shard.write().unwrap_or_else(|e| e.into_inner()).clear();
         }
@@ -1021,7 +1173,7 @@ impl ScriptHost {
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
     pub fn call(&self, hook: usize, owner: usize, mut arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
-        let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()));
+        let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
         if let Some(fast) = &self.fast[hook][owner]
             && !self.rhai_only.load(std::sync::atomic::Ordering::Relaxed)
         {
@@ -1550,21 +1702,21 @@ struct MemoKey {
 pub mod profile {
     use std::time::Instant;
 
-    pub use engine_rules::profile::Profile;
+    pub use engine_rules::profile::{HookRow, HookTally, Profile};
 
-    /// Measures one call while alive, when the host has a profile that is on.
-    pub(crate) struct Timer<'a>(Option<(&'a Profile, Instant)>);
+    /// Measures one run of a hook while alive, when the host has a profile that is on.
+    pub(crate) struct Timer<'a>(Option<(&'a Profile, Instant, usize, usize)>);
 
     impl<'a> Timer<'a> {
-        pub(crate) fn start(profile: Option<&'a Profile>) -> Timer<'a> {
-            Timer(profile.filter(|p| p.on()).map(|p| (p, Instant::now())))
+        pub(crate) fn start(profile: Option<&'a Profile>, hook: usize, owner: usize) -> Timer<'a> {
+            Timer(profile.filter(|p| p.on()).map(|p| (p, Instant::now(), hook, owner)))
         }
     }
 
     impl Drop for Timer<'_> {
         fn drop(&mut self) {
-            if let Some((p, t)) = self.0 {
-                p.add(t.elapsed().as_nanos() as u64);
+            if let Some((p, t, hook, owner)) = self.0 {
+                p.add_run(hook, owner, t.elapsed().as_nanos() as u64);
             }
         }
     }

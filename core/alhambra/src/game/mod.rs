@@ -39,6 +39,7 @@ mod money;
 mod moves;
 mod notation;
 mod player;
+mod reads;
 mod scripts;
 mod search;
 mod setup;

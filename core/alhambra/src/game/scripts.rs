@@ -57,6 +57,15 @@ pub(crate) enum Heard {
 }
 
 impl Heard {
+    /// A number that tells apart every `ctx.card` this card can be, or only
+    /// its kind (`kind_only`: a building whenever bought, whichever of its type).
+    pub(super) fn code_of(self, kind_only: bool) -> u128 {
+        match self {
+            Heard::Building(b, ..) if kind_only => u128::from(b) << 96,
+            _ => self.code(),
+        }
+    }
+
     /// A number that tells apart every `ctx.card` this card can be.
     fn code(self) -> u128 {
         match self {
@@ -84,7 +93,8 @@ pub(super) fn int(n: impl TryInto<i32>) -> Dynamic {
 
 /// The index in [`CTX_MORE`] of each member of a card's `ctx`, in the key
 /// order [`Game::card_ctx`] lays them out, then `player_counter` (the method).
-const CARD_CTX_MEMBERS: [usize; 20] = [21, 4, 22, 7, 18, 19, 15, 9, 13, 11, 8, 16, 5, 12, 3, 14, 20, 10, 6, 17];
+pub(super) const CARD_CTX_MEMBERS: [usize; 20] =
+    [21, 4, 22, 7, 18, 19, 15, 9, 13, 11, 8, 16, 5, 12, 3, 14, 20, 10, 6, 17];
 
 impl Game {
     /// A building card as scripts see it: type, id, price, the turn it was bought, its rank among its owner's of the type.
@@ -168,6 +178,7 @@ impl Game {
     /// `l`'s answer to `hook`: a literal one as it stands (no `ctx` is made:
     /// a bazaar's take limit is asked at every decision), else the script's,
     /// given its `ctx` (see [`Game::card_ctx`]).
+    #[inline(never)] // out of the base game's paths, where no card listens (its budget)
     pub(super) fn call_listener(
         &self,
         hook: Hook,
@@ -176,11 +187,15 @@ impl Game {
         event: &Dynamic,
         extra: &[(&str, Dynamic)],
     ) -> Result<Dynamic, GameError> {
-        if let Some(v) = self.rs.hooks.script_host().constant(hook as usize, l.owner) {
+        let host = self.rs.hooks.script_host();
+        if let Some(v) = host.constant(hook as usize, l.owner) {
             return Ok(v.clone());
         }
-        let ctx = self.card_ctx(hook, l, actor, event, extra);
-        self.rs.hooks.call_card(hook, l.owner, ctx)
+        // Asked again about what it has seen, a hook answers from memory (a
+        // `legal` reading the display, at every decision): see `reads.rs`.
+        let row = if host.remembers_reads() { self.read_row(hook, l, actor, event, extra) } else { None };
+        let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra));
+        Ok(host.call_read(hook as usize, l.owner, row, ctx)?.unwrap_or(Dynamic::UNIT))
     }
 
     /// [`Game::call_listener`] for a hook about the building on offer whose
@@ -196,13 +211,20 @@ impl Game {
         target: &dyn Fn() -> Dynamic,
     ) -> Result<Dynamic, GameError> {
         let hooks = &self.rs.hooks;
-        let ask = || self.call_listener(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
-        if hooks.script_host().constant(hook as usize, l.owner).is_some()
-            || !hooks.reads_card_and_target_only(hook, l.owner)
-        {
-            return ask();
+        // A literal answer needs no `ctx.target` (a market tax's price, at every slot of every decision).
+        if let Some(v) = hooks.script_host().constant(hook as usize, l.owner) {
+            return Ok(v.clone());
         }
-        hooks.about((hook as u8, l.owner as u16, l.card.code(), about), ask)
+        if !hooks.reads_card_and_target_only(hook, l.owner) {
+            return self.call_listener(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
+        }
+        // Remembered here by card and building: no row of what it read is needed.
+        let ask = || {
+            let ctx = self.card_ctx(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
+            hooks.call_card(hook, l.owner, ctx)
+        };
+        let card = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
+        hooks.about((hook as u8, l.owner as u16, card, about), ask)
     }
 
     /// The `ctx` a card's hook sees: the same members in every hook (`()` where
@@ -284,21 +306,16 @@ impl Game {
     /// reads `ctx.table.currencies` pays for no seat, one that reads
     /// `ctx.table.seats[s].reserve` for no seat's buildings.
     pub(crate) fn table_map(&self, keys: u32, collector_keys: u32) -> Map {
+        use super::reads::bits::*;
         let rs = &self.rs;
-        let want = |key: &str| {
-            let at = crate::hooks::TABLE_SHAPE.iter().position(|s| s.key == key).expect("a key of the table");
-            keys & (1 << at) != 0
-        };
-        let held = |key: &str| {
-            let at = crate::hooks::COLLECTOR_SHAPE.iter().position(|s| s.key == key).expect("a key of a collector");
-            collector_keys & (1 << at) != 0
-        };
+        let want = |bit: u32| keys & bit != 0;
+        let held = |bit: u32| collector_keys & bit != 0;
         let collector = |p: &super::Player, seat: Option<usize>, score: i32| {
             let mut m = Map::new();
-            if held("seat") {
+            if held(SEAT) {
                 m.insert("seat".into(), seat.map_or(Dynamic::UNIT, int));
             }
-            if held("buildings") {
+            if held(BUILDINGS) {
                 let mut seen = [0usize; crate::ruleset::MAX_TYPES];
                 let buildings: Array = p
                     .buildings
@@ -312,15 +329,15 @@ impl Game {
                     .collect();
                 m.insert("buildings".into(), Dynamic::from_array(buildings));
             }
-            if held("counts") {
+            if held(COUNTS) {
                 let counts: Map =
                     rs.types.iter().enumerate().map(|(t, ty)| (ty.id.as_str().into(), int(p.counts[t]))).collect();
                 m.insert("counts".into(), Dynamic::from_map(counts));
             }
-            if held("money") {
+            if held(MONEY) {
                 m.insert("money".into(), int(p.hand().len()));
             }
-            if held("hand") {
+            if held(HAND) {
                 // Hands are secret until the game ends: the leftover buildings go by what each holds.
                 let hand = if self.ending && seat.is_some() {
                     Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect())
@@ -329,10 +346,10 @@ impl Game {
                 };
                 m.insert("hand".into(), hand);
             }
-            if held("score") {
+            if held(SCORE) {
                 m.insert("score".into(), int(score));
             }
-            if held("reserve") {
+            if held(RESERVE) {
                 let reserve = seat.map_or(&[][..], |s| self.reserve(s));
                 let reserve = reserve.iter().map(|&b| self.building_map(b, None, None)).collect();
                 m.insert("reserve".into(), Dynamic::from_array(reserve));
@@ -341,20 +358,20 @@ impl Game {
             Dynamic::from_map(m)
         };
         let mut m = Map::new();
-        if want("seats") {
+        if want(SEATS) {
             let seats: Array =
                 self.players.iter().enumerate().map(|(i, p)| collector(p, Some(i), self.earned[i].total)).collect();
             m.insert("seats".into(), Dynamic::from_array(seats));
         }
-        if want("neutral") {
+        if want(NEUTRAL) {
             // Only a game with the neutral collector keeps its points.
             let neutral = |n| collector(n, None, self.earned[self.players.len()].total);
             m.insert("neutral".into(), self.neutral.as_ref().map_or(Dynamic::UNIT, neutral));
         }
-        if want("money_display") {
+        if want(MONEY_DISPLAY) {
             m.insert("money_display".into(), self.money_ids(&self.money_display));
         }
-        if want("building_display") {
+        if want(BUILDING_DISPLAY) {
             let display: Array = self
                 .building_display
                 .iter()
@@ -370,20 +387,20 @@ impl Game {
                 .collect();
             m.insert("building_display".into(), Dynamic::from_array(display));
         }
-        if want("deck") {
+        if want(DECK) {
             m.insert("deck".into(), int(self.deck.len()));
         }
-        if want("building_deck") {
+        if want(BUILDING_DECK) {
             m.insert("building_deck".into(), int(self.building_deck.len()));
         }
-        if want("discard") {
+        if want(DISCARD) {
             m.insert("discard".into(), self.money_ids(&self.discard));
         }
-        if want("scored") {
+        if want(SCORED) {
             let scored: Array = self.scored.iter().map(|&k| s(&rs.scorings[k as usize].name)).collect();
             m.insert("scored".into(), Dynamic::from_array(scored));
         }
-        if want("scored_at") {
+        if want(SCORED_AT) {
             let scored_at: Array = self
                 .scored
                 .iter()
@@ -394,24 +411,24 @@ impl Game {
                 .collect();
             m.insert("scored_at".into(), Dynamic::from_array(scored_at));
         }
-        if want("turn") {
+        if want(TURN) {
             m.insert("turn".into(), int(self.turns));
         }
-        if want("to_move") {
+        if want(TO_MOVE) {
             // Between turns (a refill): the seat whose turn just ended.
             let to_move = self.pending.map(|d| d.seat()).or(self.refilling_for);
             m.insert("to_move".into(), to_move.map_or(Dynamic::UNIT, int));
         }
-        if want("start_player") {
+        if want(START_PLAYER) {
             m.insert("start_player".into(), int(self.start_player));
         }
-        if want("types") {
+        if want(TYPES) {
             m.insert("types".into(), Dynamic::from_array(rs.types.iter().map(|t| s(&t.id)).collect()));
         }
-        if want("currencies") {
+        if want(CURRENCIES) {
             m.insert("currencies".into(), Dynamic::from_array(rs.currencies.iter().map(|c| s(&c.id)).collect()));
         }
-        if want("rules") {
+        if want(RULES) {
             m.insert("rules".into(), Dynamic::from_map((*rs.rules_map).clone()));
         }
         engine_script::Shape::debug_holds(crate::hooks::TABLE_SHAPE, &m, keys == u32::MAX);

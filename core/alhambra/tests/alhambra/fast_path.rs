@@ -90,4 +90,18 @@ fn a_price_that_reads_only_the_card_and_the_building_on_offer_is_remembered_and_
         let players = 2 + (seed as usize % 4);
         assert_eq!(played(&remembered, players, seed), played(&asked, players, seed), "seed {seed}");
     }
+    // Reading of `ctx.card` only what its type fixes, every garden answers alike (remembered once
+    // per building on offer, not per garden card); reading when it was bought, each its own.
+    assert!(remembered.hooks.reads_card_kind_only(Hook::Price, garden(&remembered)));
+    let early = "fn on_price(ctx) { if ctx.target.type == ctx.card.type && ctx.card.bought < 10 { 1 } else { 0 } }";
+    let by_purchase = garden_priced_by(dir.path(), "by_purchase", early);
+    assert!(!by_purchase.hooks.reads_card_kind_only(Hook::Price, garden(&by_purchase)));
+    let whole =
+        garden_priced_by(dir.path(), "whole", "fn on_price(ctx) { let c = ctx.card; if c.nth == 0 { 1 } else { 0 } }");
+    assert!(!whole.hooks.reads_card_kind_only(Hook::Price, garden(&whole)));
+    let nth = garden_priced_by(dir.path(), "nth", "fn on_price(ctx) { if ctx.card.nth == 0 { 1 } else { 0 } }");
+    for seed in 0..8 {
+        let players = 2 + (seed as usize % 4);
+        assert_eq!(played(&nth, players, seed), played(&whole, players, seed), "seed {seed}");
+    }
 }

@@ -10,6 +10,7 @@ mod fast_path;
 mod illegal;
 mod invariants;
 mod money;
+mod remembered;
 mod replay;
 mod rulesets;
 mod scenarios;

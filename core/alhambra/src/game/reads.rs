@@ -1,0 +1,211 @@
+//! What a card's hook read, as a row of numbers (`engine_script::reads`):
+//! the exact content of each `ctx` member the hook may read, written from the
+//! state without making the member, so that a hook asked again about what it
+//! has seen answers from memory. Every key of the `ctx` that
+//! [`Game::card_ctx`] and [`Game::table_map`] make has its entry here, in the
+//! same terms; `a_row_tells_apart_every_table_the_scripts_see` (in the game's
+//! tests) holds the two together.
+
+use engine_script::Shape;
+use engine_script::reads::{ReadRow, write_value};
+use rhai::Dynamic;
+
+use super::Game;
+use super::scripts::{Heard, Listener};
+use crate::hooks::{COLLECTOR_SHAPE, CTX_MORE, Hook, TABLE_SHAPE};
+use crate::ruleset::Money;
+
+/// A bit of a key of `ctx.table` or of one of its collectors.
+pub(crate) mod bits {
+    use super::{COLLECTOR_SHAPE, Shape, TABLE_SHAPE};
+
+    pub(crate) const SEATS: u32 = Shape::bit(TABLE_SHAPE, "seats");
+    pub(crate) const NEUTRAL: u32 = Shape::bit(TABLE_SHAPE, "neutral");
+    pub(crate) const MONEY_DISPLAY: u32 = Shape::bit(TABLE_SHAPE, "money_display");
+    pub(crate) const BUILDING_DISPLAY: u32 = Shape::bit(TABLE_SHAPE, "building_display");
+    pub(crate) const DECK: u32 = Shape::bit(TABLE_SHAPE, "deck");
+    pub(crate) const BUILDING_DECK: u32 = Shape::bit(TABLE_SHAPE, "building_deck");
+    pub(crate) const DISCARD: u32 = Shape::bit(TABLE_SHAPE, "discard");
+    pub(crate) const SCORED: u32 = Shape::bit(TABLE_SHAPE, "scored");
+    pub(crate) const SCORED_AT: u32 = Shape::bit(TABLE_SHAPE, "scored_at");
+    pub(crate) const TURN: u32 = Shape::bit(TABLE_SHAPE, "turn");
+    pub(crate) const TO_MOVE: u32 = Shape::bit(TABLE_SHAPE, "to_move");
+    pub(crate) const START_PLAYER: u32 = Shape::bit(TABLE_SHAPE, "start_player");
+    pub(crate) const TYPES: u32 = Shape::bit(TABLE_SHAPE, "types");
+    pub(crate) const CURRENCIES: u32 = Shape::bit(TABLE_SHAPE, "currencies");
+    pub(crate) const RULES: u32 = Shape::bit(TABLE_SHAPE, "rules");
+
+    pub(crate) const SEAT: u32 = Shape::bit(COLLECTOR_SHAPE, "seat");
+    pub(crate) const BUILDINGS: u32 = Shape::bit(COLLECTOR_SHAPE, "buildings");
+    pub(crate) const COUNTS: u32 = Shape::bit(COLLECTOR_SHAPE, "counts");
+    pub(crate) const MONEY: u32 = Shape::bit(COLLECTOR_SHAPE, "money");
+    pub(crate) const HAND: u32 = Shape::bit(COLLECTOR_SHAPE, "hand");
+    pub(crate) const SCORE: u32 = Shape::bit(COLLECTOR_SHAPE, "score");
+    pub(crate) const RESERVE: u32 = Shape::bit(COLLECTOR_SHAPE, "reserve");
+}
+
+/// A money card in a row.
+fn money(m: Money) -> u32 {
+    (u32::from(m.currency) << 8) | u32::from(m.value)
+}
+
+/// A list of money cards in a row: its length, then each.
+fn moneys(cards: &[Money], row: &mut ReadRow) {
+    row.push(cards.len() as u32);
+    row.extend(cards.iter().map(|&m| money(m)));
+}
+
+impl Game {
+    /// The row of what `l`'s `hook` may read of the `ctx` [`Game::card_ctx`]
+    /// would make for it: `None` when a member holds a value no row can
+    /// stand for (the hook then simply runs).
+    #[inline(never)]
+    pub(super) fn read_row(
+        &self,
+        hook: Hook,
+        l: &Listener,
+        actor: usize,
+        event: &Dynamic,
+        extra: &[(&str, Dynamic)],
+    ) -> Option<ReadRow> {
+        let hooks = &self.rs.hooks;
+        let p = &self.players[l.seat];
+        let mut row = ReadRow::new();
+        for (m, &member) in super::scripts::CARD_CTX_MEMBERS.iter().enumerate() {
+            if !hooks.may_read(hook, l.owner, member) {
+                continue;
+            }
+            row.push(m as u32 | 0x8000_0000); // which member: the rows of two hooks' reads never run together
+            let key = CTX_MORE[member];
+            if let Some((_, v)) = extra.iter().find(|(k, _)| *k == key) {
+                if !write_value(v, &mut row) {
+                    return None;
+                }
+                continue;
+            }
+            match key {
+                "action" => row.push(match l.card {
+                    Heard::Action(a) => u32::from(a),
+                    _ => u32::MAX,
+                }),
+                "actor" => row.push(actor as u32),
+                "card" => {
+                    let c = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
+                    row.extend([c as u32, (c >> 32) as u32, (c >> 64) as u32, (c >> 96) as u32]);
+                }
+                "counter" => row.push(l.kind.map_or(u32::MAX, |t| p.counters[t] as u32)),
+                "event" => {
+                    if !write_value(event, &mut row) {
+                        return None;
+                    }
+                }
+                "hand" => moneys(p.hand(), &mut row),
+                "owned" => row.push(l.owned as u32),
+                "player_counters" | "player_counter" => {
+                    row.push(p.player_counters.len() as u32);
+                    for (k, &v) in &p.player_counters {
+                        engine_script::reads::write_str(k, &mut row);
+                        row.push(v as u32);
+                    }
+                }
+                "players" => row.push(self.players.len() as u32),
+                "seat" => row.push(l.seat as u32),
+                "table" => {
+                    self.table_row(hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner), &mut row)
+                }
+                "turn" => row.push(self.turns),
+                // The members a caller gives (`args`, `target`, `limit`…) are `()` or empty when it gives none.
+                _ => row.push(u32::MAX - 1),
+            }
+        }
+        Some(row)
+    }
+
+    /// The row of the table [`Game::table_map`] makes for `keys` and
+    /// `collector_keys`, entry by entry in the same terms (the ruleset's
+    /// constants, `types`, `currencies` and `rules`, need no entry).
+    pub(crate) fn table_row(&self, keys: u32, collector_keys: u32, row: &mut ReadRow) {
+        use bits::*;
+        let want = |bit: u32| keys & bit != 0;
+        let collector = |p: &super::Player, seat: Option<usize>, score: i32, row: &mut ReadRow| {
+            let held = |bit: u32| collector_keys & bit != 0;
+            row.push(seat.map_or(u32::MAX, |s| s as u32));
+            if held(BUILDINGS) {
+                row.push(p.buildings.len() as u32);
+                for (&b, h) in p.buildings.iter().zip(&p.history) {
+                    row.extend([u32::from(b), h.turn, u32::from(h.exact)]);
+                }
+            }
+            if held(COUNTS) {
+                row.extend(p.counts[..self.rs.types.len()].iter().map(|&c| c as u32));
+            }
+            if held(MONEY) {
+                row.push(p.hand().len() as u32);
+            }
+            if held(HAND) {
+                match self.ending && seat.is_some() {
+                    true => moneys(p.hand(), row),
+                    false => row.push(u32::MAX),
+                }
+            }
+            if held(SCORE) {
+                row.push(score as u32);
+            }
+            if held(RESERVE) {
+                let reserve = seat.map_or(&[][..], |s| self.reserve(s));
+                row.push(reserve.len() as u32);
+                row.extend(reserve.iter().map(|&b| u32::from(b)));
+            }
+        };
+        if want(SEATS) {
+            for (i, p) in self.players.iter().enumerate() {
+                collector(p, Some(i), self.earned[i].total, row);
+            }
+        }
+        if want(NEUTRAL) {
+            match &self.neutral {
+                Some(n) => collector(n, None, self.earned[self.players.len()].total, row),
+                None => row.push(u32::MAX),
+            }
+        }
+        if want(MONEY_DISPLAY) {
+            moneys(&self.money_display, row);
+        }
+        if want(BUILDING_DISPLAY) {
+            row.push(self.building_display.len() as u32);
+            row.extend(self.building_display.iter().map(|b| b.map_or(u32::MAX, u32::from)));
+        }
+        if want(DECK) {
+            row.push(self.deck.len() as u32);
+        }
+        if want(BUILDING_DECK) {
+            row.push(self.building_deck.len() as u32);
+        }
+        if want(DISCARD) {
+            moneys(&self.discard, row);
+        }
+        if want(SCORED) || want(SCORED_AT) {
+            row.push(self.scored.len() as u32);
+            row.extend(self.scored.iter().map(|&k| u32::from(k)));
+        }
+        if want(SCORED_AT) {
+            row.extend(self.scored_turns.iter().copied());
+        }
+        if want(TURN) {
+            row.push(self.turns);
+        }
+        if want(TO_MOVE) {
+            let to_move = self.pending.map(|d| d.seat()).or(self.refilling_for);
+            row.push(to_move.map_or(u32::MAX, |s| s as u32));
+        }
+        if want(START_PLAYER) {
+            row.push(self.start_player as u32);
+        }
+    }
+}
+
+/// The bit of a key of the table, by name (for tests).
+#[cfg(test)]
+pub(crate) fn bits_of(key: &str) -> u32 {
+    1 << TABLE_SHAPE.iter().position(|s| s.key == key).expect("a key of the table")
+}

@@ -1,0 +1,71 @@
+//! A hook asked again about what it has seen answers from memory
+//! (`engine_script::reads`): every game plays exactly as with every hook run
+//! at every call. The built-in ruleset, every example and every design of the
+//! corpus, with the random and the greedy bot at 2 to 5 players, each game
+//! played with remembering on and off and compared action by action.
+
+use std::sync::Arc;
+
+use alhambra::Ruleset;
+use engine_game::Game as _;
+use engine_play::bots::Bot;
+use engine_play::turns::TurnGame as _;
+
+/// Every action of a game between `bot`s and the final scores, as text.
+fn played(rs: &Arc<Ruleset>, players: usize, seed: u64, greedy: bool) -> Vec<String> {
+    let mut game = alhambra::Game::new(Arc::clone(rs), players, seed).unwrap();
+    let mut bots: Vec<Box<dyn Bot<alhambra::Game>>> = (0..players)
+        .map(|s| match greedy {
+            true => alhambra::Game::greedy(),
+            false => Box::new(engine_play::bots::RandomBot::new(seed * 7 + s as u64)) as Box<dyn Bot<_>>,
+        })
+        .collect();
+    let mut out = Vec::new();
+    while let Some(seat) = game.to_move() {
+        let a = bots[seat].choose(&game, game.legal());
+        out.push(a.text(rs));
+        game.play(a).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+    }
+    out.push(format!("{:?}", game.scores().iter().map(|s| s.total).collect::<Vec<_>>()));
+    out
+}
+
+/// The built-in ruleset, the examples and the corpus's designs.
+fn rulesets() -> Vec<Arc<Ruleset>> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let mut paths: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(format!("{root}/cards/alhambra/examples")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            paths.push(path.to_str().unwrap().to_owned());
+        }
+    }
+    for entry in std::fs::read_dir(format!("{root}/corpus/alhambra")).unwrap() {
+        let path = entry.unwrap().path().join("ruleset.toml");
+        if path.exists() {
+            paths.push(path.to_str().unwrap().to_owned());
+        }
+    }
+    paths.sort();
+    let mut out = vec![Ruleset::load("alhambra").unwrap()];
+    out.extend(paths.iter().map(|p| Ruleset::load(p).unwrap_or_else(|e| panic!("{p}: {e}"))));
+    out
+}
+
+#[test]
+fn remembered_answers_play_every_game_as_answers_worked_out_each_time() {
+    let rulesets = rulesets();
+    assert!(rulesets.len() > 30, "the examples and the corpus were read: {}", rulesets.len());
+    for rs in &rulesets {
+        for seed in 0..4 {
+            let players = 2 + (seed as usize % 4);
+            let greedy = seed % 2 == 1;
+            rs.hooks.set_remember_reads(true);
+            let remembered = played(rs, players, seed, greedy);
+            rs.hooks.set_remember_reads(false);
+            let worked_out = played(rs, players, seed, greedy);
+            rs.hooks.set_remember_reads(true);
+            assert_eq!(remembered, worked_out, "{}: seed {seed}, {players} players", rs.id);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! A hook's answer remembered against what it read: the game writes the exact
+//! content of every `ctx` member the hook may read (the analysis of its
+//! program says which) as a row of numbers, and the same row gives the same
+//! answer without running the script. A hook is a function of its `ctx`
+//! (scripts keep no state between calls), so the answer cannot go stale: a
+//! change to anything read is a change to the row. Rows the game cannot write
+//! exactly (a value of a type [`write_value`] does not know) are not
+//! remembered.
+
+use rhai::Dynamic;
+use smallvec::SmallVec;
+
+use crate::Shards;
+
+/// The content of what a hook read, as the game writes it.
+pub type ReadRow = SmallVec<[u32; 40]>;
+
+/// Most answers a thread keeps before it starts afresh: rows hold positions of
+/// a game, most never met again once the game moves on.
+pub const READ_MEMO_CAPACITY: usize = 1 << 13;
+
+/// A remembered answer's key: the hook, its owner and the row.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct ReadKey {
+    hook: u16,
+    owner: u32,
+    row: ReadRow,
+}
+
+impl ReadKey {
+    /// The key of `owner`'s `hook` having read `row`.
+    pub(crate) fn new(hook: usize, owner: usize, row: ReadRow) -> ReadKey {
+        ReadKey { hook: hook as u16, owner: owner as u32, row }
+    }
+}
+
+/// Answers remembered by the rows of what they read, a map per thread.
+#[derive(Default)]
+pub(crate) struct ReadMemo(Shards<rustc_hash::FxHashMap<ReadKey, Dynamic>>);
+
+impl ReadMemo {
+    /// This thread's answer for `key`, if remembered.
+    pub(crate) fn recall(&self, key: &ReadKey) -> Option<Dynamic> {
+        self.0.mine().read().unwrap_or_else(|e| e.into_inner()).get(key).cloned()
+    }
+
+    /// Keeps `value` as this thread's answer for `key`, starting afresh when full.
+    pub(crate) fn keep(&self, key: ReadKey, value: &Dynamic) {
+        let mut shard = self.0.mine().write().unwrap_or_else(|e| e.into_inner());
+        if shard.len() >= READ_MEMO_CAPACITY {
+            shard.clear();
+        }
+        shard.insert(key, value.clone());
+    }
+
+    /// Forgets every answer.
+    pub(crate) fn forget(&self) {
+        for shard in self.0.all() {
+            shard.write().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+}
+
+/// Writes `v` exactly into `row` (a tag, then its content; strings by their
+/// bytes, maps in key order): false for a value no row can stand for (a
+/// function pointer, a float, a type of the game's own), which is then not remembered.
+pub fn write_value(v: &Dynamic, row: &mut ReadRow) -> bool {
+    if v.is_unit() {
+        row.push(0);
+    } else if let Ok(b) = v.as_bool() {
+        row.extend([1, u32::from(b)]);
+    } else if let Ok(i) = v.as_int() {
+        row.extend([2, i as u32]);
+    } else if let Ok(s) = v.as_immutable_string_ref() {
+        write_str(&s, row);
+    } else if let Ok(c) = v.as_char() {
+        row.extend([4, u32::from(c)]);
+    } else if let Ok(a) = v.as_array_ref() {
+        row.extend([5, a.len() as u32]);
+        return a.iter().all(|x| write_value(x, row));
+    } else if let Ok(m) = v.as_map_ref() {
+        row.extend([6, m.len() as u32]);
+        for (k, x) in m.iter() {
+            write_str(k, row);
+            if !write_value(x, row) {
+                return false;
+            }
+        }
+    } else {
+        return false;
+    }
+    true
+}
+
+/// A string's length, then its bytes four to a number.
+pub fn write_str(s: &str, row: &mut ReadRow) {
+    row.extend([3, s.len() as u32]);
+    row.extend(s.as_bytes().chunks(4).map(|c| c.iter().fold(0u32, |w, &b| (w << 8) | u32::from(b))));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(v: Dynamic) -> ReadRow {
+        let mut r = ReadRow::new();
+        assert!(write_value(&v, &mut r));
+        r
+    }
+
+    #[test]
+    fn rows_tell_apart_what_a_script_can_tell_apart() {
+        let e = rhai::Engine::new();
+        let values = [
+            "()",
+            "0",
+            "1",
+            "-1",
+            "true",
+            "false",
+            "\"\"",
+            "\"a\"",
+            "\"ab\"",
+            "\"abcd\"",
+            "\"abcde\"",
+            "[]",
+            "[()]",
+            "[1]",
+            "[1, 2]",
+            "[[1], 2]",
+            "[1, [2]]",
+            "#{}",
+            "#{a: 1}",
+            "#{b: 1}",
+            "#{a: \"1\"}",
+            "#{a: 1, b: 2}",
+            "'a'",
+            "97",
+            "[\"a\", \"b\"]",
+            "[\"ab\"]",
+        ];
+        let rows: Vec<ReadRow> = values.iter().map(|s| row(e.eval::<Dynamic>(s).unwrap())).collect();
+        for (i, a) in rows.iter().enumerate() {
+            for (j, b) in rows.iter().enumerate() {
+                assert_eq!(a == b, i == j, "{} and {}", values[i], values[j]);
+            }
+        }
+        assert_eq!(row(e.eval::<Dynamic>("#{b: 2, a: 1}").unwrap()), row(e.eval::<Dynamic>("#{a: 1, b: 2}").unwrap()));
+        assert!(!write_value(&e.eval::<Dynamic>("[1, Fn(\"f\")]").unwrap(), &mut ReadRow::new()));
+    }
+}
