@@ -140,8 +140,9 @@ pub fn match_verb<'a>(words: &[&str], verbs: impl IntoIterator<Item = &'a [Strin
 
 /// Every list of arguments an action's `args` kinds allow when the engine
 /// lists them (no `legal` hook): each combination of one candidate per kind,
-/// in order; `candidates` gives a kind's candidates as the notation writes them.
-pub fn combinations<K: Copy>(kinds: &[K], candidates: impl Fn(K) -> Vec<String>) -> Vec<Vec<String>> {
+/// in order; `candidates` gives a kind's candidates as the notation writes
+/// them (or as numbers standing for those words).
+pub fn combinations<K: Copy, T: Clone>(kinds: &[K], candidates: impl Fn(K) -> Vec<T>) -> Vec<Vec<T>> {
     let mut all = vec![Vec::new()];
     for &kind in kinds {
         let options = candidates(kind);
@@ -149,7 +150,8 @@ pub fn combinations<K: Copy>(kinds: &[K], candidates: impl Fn(K) -> Vec<String>)
             .into_iter()
             .flat_map(|done| {
                 options.iter().map(move |o| {
-                    let mut next = done.clone();
+                    let mut next = Vec::with_capacity(kinds.len());
+                    next.extend_from_slice(&done);
                     next.push(o.clone());
                     next
                 })
@@ -229,7 +231,7 @@ mod tests {
         let candidates = |k: u8| if k == 0 { vec!["1".to_owned(), "2".to_owned()] } else { vec!["denar3".to_owned()] };
         let all = combinations(&[0u8, 1], candidates);
         assert_eq!(all, [["1", "denar3"], ["2", "denar3"]]);
-        assert_eq!(combinations::<u8>(&[], candidates), [Vec::<String>::new()], "no kinds: one empty list");
+        assert_eq!(combinations::<u8, String>(&[], candidates), [Vec::<String>::new()], "no kinds: one empty list");
         assert!(combinations(&[1u8, 2], |k| if k == 2 { Vec::new() } else { candidates(k) }).is_empty());
     }
 }

@@ -18,6 +18,8 @@ pub struct Words(Arc<RwLock<Table>>);
 struct Table {
     names: Vec<Arc<str>>,
     numbers: rustc_hash::FxHashMap<Arc<str>, u16>,
+    /// Names joined by spaces (an action's arguments), by their parts' numbers.
+    joined: rustc_hash::FxHashMap<smallvec::SmallVec<[u16; 4]>, u16>,
 }
 
 impl Words {
@@ -36,6 +38,23 @@ impl Words {
             words.numbers.insert(name, w);
             w
         })
+    }
+
+    /// The number of the names numbered `parts` joined by spaces (`denar3
+    /// ducat2`), interning it on first use; `None` past [`MAX_WORDS`]. Asked
+    /// for every combination of arguments an action is offered with: the
+    /// joined name is written once, then found by its parts.
+    pub fn joined(&self, parts: &[u16]) -> Option<u16> {
+        if let [one] = parts {
+            return Some(*one);
+        }
+        if let Some(&w) = self.0.read().unwrap_or_else(PoisonError::into_inner).joined.get(parts) {
+            return Some(w);
+        }
+        let name = parts.iter().map(|&p| self.name(p)).collect::<Vec<_>>().join(" ");
+        let w = self.word(&name)?;
+        self.0.write().unwrap_or_else(PoisonError::into_inner).joined.insert(parts.into(), w);
+        Some(w)
     }
 
     /// The number of an option name offered before, if any.
@@ -90,11 +109,20 @@ mod tests {
         assert_eq!(w.word("draw"), Some(1));
         assert_eq!(w.clone().word("sell"), Some(0), "clones share the table");
         assert_eq!(&*w.name(1), "draw");
+        let pair = w.joined(&[1, 0]).unwrap();
+        assert_eq!(&*w.name(pair), "draw sell");
+        assert_eq!(w.joined(&[1, 0]), Some(pair), "found again by its parts");
+        assert_eq!(w.word("draw sell"), Some(pair), "the same word as the name written out");
+        assert_eq!(w.joined(&[1]), Some(1), "one part is itself");
+        let _ = w.joined(&[0, 1]);
         assert_eq!(&*w.name(99), "?");
-        for i in 2..MAX_WORDS {
+        for i in 4..MAX_WORDS {
             assert!(w.word(&format!("w{i}")).is_some());
         }
         assert_eq!(w.word("one_more"), None);
+        assert!(w.joined(&[0, 1]).is_some(), "written before the table filled");
+        assert_eq!(w.joined(&[0, 1]), w.find("sell draw"));
+        assert_eq!(w.joined(&[0, 2]), None, "a new joined name past the bound");
         assert!(is_option_name("yes_2") && !is_option_name("") && !is_option_name("a b"));
     }
 }

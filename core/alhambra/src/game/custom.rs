@@ -90,27 +90,41 @@ impl Game {
                 continue;
             }
             let l = self.action_listener(d, seat);
-            let lists: Vec<Vec<String>> = if self.listens(Hook::Legal, &l) {
+            let too_many =
+                || rs.hooks.bad_card_return(Hook::Legal, l.owner, "too many different arguments in this ruleset");
+            // Each argument as the number of its word: the combinations of every
+            // pair of cards are made and asked about at every turn, without text.
+            let lists: Vec<Vec<u16>> = if self.listens(Hook::Legal, &l) {
                 let v = self.call_listener(Hook::Legal, &l, seat, &Dynamic::UNIT, &[])?;
-                listed_args(v).map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?
+                let lists = listed_args(v).map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?;
+                let word = |a: &String| rs.words.word(a).ok_or_else(too_many);
+                lists.iter().map(|args| args.iter().map(word).collect()).collect::<Result<_, _>>()?
             } else {
-                let all = engine_rules::actions::combinations(&def.args, |kind| self.candidates_of(kind, seat));
+                let candidates: Vec<Vec<u16>> = def
+                    .args
+                    .iter()
+                    .map(|&kind| self.candidate_words(kind, seat))
+                    .collect::<Option<_>>()
+                    .ok_or_else(too_many)?;
+                let all = engine_rules::actions::combinations(&(0..candidates.len()).collect::<Vec<_>>(), |k| {
+                    candidates[k].clone()
+                });
                 let mut kept = Vec::with_capacity(all.len());
                 for args in all {
                     if self.listens(Hook::Allowed, &l) {
-                        let ask = || {
-                            let extra = [("args", self.args_value(d, &args))];
-                            self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra)
+                        let extra = || {
+                            let texts: Vec<String> = args.iter().map(|&w| rs.words.name(w).to_string()).collect();
+                            [("args", self.args_value(d, &texts))]
                         };
                         // Asked for every pair of cards at every turn: an answer that reads
                         // only the arguments is remembered by them (their words, exactly).
-                        let words = args.iter().map(|a| rs.words.word(a)).collect::<Option<Vec<u16>>>();
-                        let v = match words.filter(|_| rs.hooks.reads_args_only(Hook::Allowed, l.owner)) {
-                            Some(w) => {
-                                let key = w.iter().fold(w.len() as u128, |k, &w| (k << 16) | u128::from(w));
+                        let v = match rs.hooks.reads_args_only(Hook::Allowed, l.owner) {
+                            true => {
+                                let key = args.iter().fold(args.len() as u128, |k, &w| (k << 16) | u128::from(w));
+                                let ask = || self.call_unrowed(Hook::Allowed, &l, seat, &extra());
                                 rs.hooks.about((Hook::Allowed as u8, l.owner as u16, key, 0), ask)?
                             }
-                            None => ask()?,
+                            false => self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra())?,
                         };
                         if !as_bool(v).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))? {
                             continue;
@@ -121,16 +135,16 @@ impl Game {
                 kept
             };
             for args in lists {
-                if let Some(rule) = def.payment
-                    && !self
-                        .can_buy(seat, d, &args, rule)
+                if let Some(rule) = def.payment {
+                    let texts: Vec<String> = args.iter().map(|&w| rs.words.name(w).to_string()).collect();
+                    if !self
+                        .can_buy(seat, d, &texts, rule)
                         .map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?
-                {
-                    continue;
+                    {
+                        continue;
+                    }
                 }
-                let w = rs.words.word(&args.join(" ")).ok_or_else(|| {
-                    rs.hooks.bad_card_return(Hook::Legal, l.owner, "too many different arguments in this ruleset")
-                })?;
+                let w = rs.words.joined(&args).ok_or_else(too_many)?;
                 let act = Act { def: d as u8, args: WordId::of(w) };
                 if !out.contains(&Action::Act(act)) {
                     out.push(Action::Act(act));
@@ -140,22 +154,36 @@ impl Game {
         Ok(())
     }
 
-    /// The candidates of an argument kind, as the notation writes them, each once.
-    fn candidates_of(&self, kind: ArgKind, seat: usize) -> Vec<String> {
+    /// The candidates of an argument kind, as the numbers of their words, each
+    /// once; `None` past the ruleset's bound on words.
+    fn candidate_words(&self, kind: ArgKind, seat: usize) -> Option<Vec<u16>> {
         let rs = &self.rs;
-        let mut out: Vec<String> = match kind {
+        let words = &rs.words;
+        let out: Vec<u16> = match kind {
             ArgKind::Slot => (0..self.building_display.len())
                 .filter(|&k| self.building_display[k].is_some())
-                .map(|k| (k + 1).to_string())
-                .collect(),
-            ArgKind::Hand => self.players[seat].hand().iter().map(|&m| rs.money_id(m)).collect(),
-            ArgKind::MoneyDisplay => self.money_display.iter().map(|&m| rs.money_id(m)).collect(),
-            ArgKind::Building => self.players[seat].buildings.iter().map(|&b| rs.building(b).id.clone()).collect(),
-            ArgKind::Reserve => self.reserve(seat).iter().map(|&b| rs.building(b).id.clone()).collect(),
+                .map(|k| words.word(&(k + 1).to_string()))
+                .collect::<Option<_>>()?,
+            ArgKind::Hand => {
+                self.players[seat].hand().iter().map(|&m| words.word(rs.money_str(m))).collect::<Option<_>>()?
+            }
+            ArgKind::MoneyDisplay => {
+                self.money_display.iter().map(|&m| words.word(rs.money_str(m))).collect::<Option<_>>()?
+            }
+            ArgKind::Building => {
+                self.players[seat].buildings.iter().map(|&b| words.word(&rs.building(b).id)).collect::<Option<_>>()?
+            }
+            ArgKind::Reserve => {
+                self.reserve(seat).iter().map(|&b| words.word(&rs.building(b).id)).collect::<Option<_>>()?
+            }
         };
-        let mut seen = std::collections::HashSet::new();
-        out.retain(|t| seen.insert(t.clone()));
-        out
+        let mut unique = Vec::with_capacity(out.len());
+        for w in out {
+            if !unique.contains(&w) {
+                unique.push(w);
+            }
+        }
+        Some(unique)
     }
 
     /// `ctx.args`: a slot as its number, a money card as a map, anything else as written.

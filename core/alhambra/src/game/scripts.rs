@@ -198,6 +198,22 @@ impl Game {
         Ok(host.call_read(hook as usize, l.owner, row, ctx)?.unwrap_or(Dynamic::UNIT))
     }
 
+    /// [`Game::call_listener`] for a hook whose answer its caller remembers
+    /// by a key of its own (no row of what it read is written).
+    pub(super) fn call_unrowed(
+        &self,
+        hook: Hook,
+        l: &Listener,
+        actor: usize,
+        extra: &[(&str, Dynamic)],
+    ) -> Result<Dynamic, GameError> {
+        if let Some(v) = self.rs.hooks.script_host().constant(hook as usize, l.owner) {
+            return Ok(v.clone());
+        }
+        let ctx = self.card_ctx(hook, l, actor, &Dynamic::UNIT, extra);
+        self.rs.hooks.call_card(hook, l.owner, ctx)
+    }
+
     /// [`Game::call_listener`] for a hook about the building on offer whose
     /// `ctx.target` `target` makes (`about` tells it apart): remembered by
     /// card and building when the script reads nothing else of `ctx` (a
@@ -219,10 +235,7 @@ impl Game {
             return self.call_listener(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
         }
         // Remembered here by card and building: no row of what it read is needed.
-        let ask = || {
-            let ctx = self.card_ctx(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
-            hooks.call_card(hook, l.owner, ctx)
-        };
+        let ask = || self.call_unrowed(hook, l, seat, &[("target", target())]);
         let card = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
         hooks.about((hook as u8, l.owner as u16, card, about), ask)
     }
