@@ -436,6 +436,9 @@ pub struct Ruleset {
     pub hooks: Hooks,
     /// `[rules]` as scripts read it (`ctx.table.rules`).
     pub rules_map: Arc<rhai::Map>,
+    /// Each building card as scripts see it (`type`, `id`, `price`), by
+    /// index: copied for a `ctx`, not written afresh (a display's buildings, at every call).
+    pub building_maps: Vec<rhai::Map>,
     /// A digest of everything that decides play (rules, cards, scorings, script
     /// texts): records of two rulesets that share an id are not mixed up.
     pub fingerprint: String,
@@ -1463,6 +1466,17 @@ fn build(
             || hooks.currency_listens(crate::hooks::Hook::PayValue, k.script)
     });
     let fingerprint = fingerprint(&parts.iter().map(String::as_str).collect::<Vec<_>>());
+    let building_maps: Vec<rhai::Map> = buildings
+        .iter()
+        .map(|b| {
+            let text = |t: &str| rhai::Dynamic::from(rhai::ImmutableString::from(t));
+            rhai::Map::from_iter([
+                ("type".into(), text(&types[b.kind as usize].id)),
+                ("id".into(), text(&b.id)),
+                ("price".into(), rhai::Dynamic::from_int(i32::from(b.price))),
+            ])
+        })
+        .collect();
     let rules_map = Arc::new(toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
     Arc::new(Ruleset {
         id: top.id.clone(),
@@ -1496,6 +1510,7 @@ fn build(
         two_players: two.clone(),
         hooks,
         rules_map,
+        building_maps,
         fingerprint,
         script_texts,
         words: Default::default(),

@@ -1159,8 +1159,17 @@ fn operator(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
             return None;
         }
         x.as_str().cmp(y.as_str())
-    } else if a.is_unit() && b.is_unit() && matches!(op, Op::Eq | Op::Ne) {
-        Ordering::Equal
+    } else if (a.is_unit() || b.is_unit()) && matches!(op, Op::Eq | Op::Ne) {
+        // `()` equals only `()`: Rhai's answer for two values of different
+        // types that no operator joins (a display slot `b != ()`, a map). A
+        // value of the game's own type may have operators of its own: Rhai's.
+        let plain = |v: &Dynamic| {
+            v.is_unit() || v.is_int() || v.is_bool() || v.is_map() || v.is_array() || v.is_string() || v.is_char()
+        };
+        if !(plain(a) && plain(b)) {
+            return None;
+        }
+        if a.is_unit() && b.is_unit() { Ordering::Equal } else { Ordering::Less }
     } else {
         return None;
     };
@@ -1267,6 +1276,8 @@ mod tests {
             "fn f(x) { [x.n + 4, x.n - 4, x.n * 4, x.n / 4, x.n % 4, 4 / (x.n + 1), -x.n, !(x.n > 1)] }",
             "fn f(x) { let s = if x.n == 4 { \"seven\" } else { \"six\" }; [x.name < s, x.name <= s, x.name > s, x.name >= s, x.name == s, x.name != s] }",
             "fn f(x) { let b = x.n > 1; [b == true, b != true, b && x.n < 7, b || x.n == 0, () == ()] }",
+            // `()` against anything else (a display's empty slot against a building's map).
+            "fn f(x) { let m = #{ n: x.n }; [m != (), () == m, x.n == (), () != x.n, \"a\" == (), [] != (), #{} == (), x.n > 1 != ()] }",
             // Loops: over a list (with its index), over ranges, `while`, `loop`, `break`, `continue`, `push`.
             "fn f(x) { let s = 0; for t in x.things { s += t.n; } s }",
             "fn f(x) { let a = []; for (t, i) in x.things { if i % 2 == 0 { continue; } a.push(t.n * 10 + i); } a }",

@@ -99,11 +99,7 @@ pub(super) const CARD_CTX_MEMBERS: [usize; 20] =
 impl Game {
     /// A building card as scripts see it: type, id, price, the turn it was bought, its rank among its owner's of the type.
     pub(crate) fn building_map(&self, b: BuildingIdx, bought: Option<(u32, bool)>, nth: Option<usize>) -> Dynamic {
-        let def = self.rs.building(b);
-        let mut m = Map::new();
-        m.insert("type".into(), s(&self.rs.types[def.kind as usize].id));
-        m.insert("id".into(), s(&def.id));
-        m.insert("price".into(), int(def.price));
+        let mut m = self.rs.building_maps[b as usize].clone();
         if let Some((t, exact)) = bought {
             m.insert("bought".into(), int(t));
             m.insert("exact".into(), Dynamic::from_bool(exact));
