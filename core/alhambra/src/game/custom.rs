@@ -94,64 +94,68 @@ impl Game {
                 || rs.hooks.bad_card_return(Hook::Legal, l.owner, "too many different arguments in this ruleset");
             // Each argument as the number of its word: the combinations of every
             // pair of cards are made and asked about at every turn, without text.
-            let lists: Vec<Vec<u16>> = if self.listens(Hook::Legal, &l) {
+            let mut offer = |w: u16| {
+                let act = Action::Act(Act { def: d as u8, args: WordId::of(w) });
+                if !out.contains(&act) {
+                    out.push(act);
+                }
+            };
+            if self.listens(Hook::Legal, &l) {
                 let v = self.call_listener(Hook::Legal, &l, seat, &Dynamic::UNIT, &[])?;
                 let lists = listed_args(v).map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?;
-                let word = |a: &String| rs.words.word(a).ok_or_else(too_many);
-                lists.iter().map(|args| args.iter().map(word).collect()).collect::<Result<_, _>>()?
-            } else {
-                let candidates: Vec<Vec<u16>> = def
-                    .args
-                    .iter()
-                    .map(|&kind| self.candidate_words(kind, seat))
-                    .collect::<Option<_>>()
-                    .ok_or_else(too_many)?;
-                let all = engine_rules::actions::combinations(&(0..candidates.len()).collect::<Vec<_>>(), |k| {
-                    candidates[k].clone()
-                });
-                let mut kept = Vec::with_capacity(all.len());
-                for args in all {
-                    if self.listens(Hook::Allowed, &l) {
-                        let extra = || {
-                            let texts: Vec<String> = args.iter().map(|&w| rs.words.name(w).to_string()).collect();
-                            [("args", self.args_value(d, &texts))]
-                        };
-                        // Asked for every pair of cards at every turn: an answer that reads
-                        // only the arguments is remembered by them (their words, exactly).
-                        let v = match rs.hooks.reads_args_only(Hook::Allowed, l.owner) {
-                            true => {
-                                let key = args.iter().fold(args.len() as u128, |k, &w| (k << 16) | u128::from(w));
-                                let ask = || self.call_unrowed(Hook::Allowed, &l, seat, &extra());
-                                rs.hooks.about((Hook::Allowed as u8, l.owner as u16, key, 0), ask)?
-                            }
-                            false => self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra())?,
-                        };
-                        if !as_bool(v).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))? {
-                            continue;
-                        }
+                for args in lists {
+                    if !self.can_pay_for(seat, d, &args, &l)? {
+                        continue;
                     }
-                    kept.push(args);
+                    // Only what is offered gets a word: a line naming anything else is refused as unknown.
+                    offer(rs.words.word(&args.join(" ")).ok_or_else(too_many)?);
                 }
-                kept
-            };
-            for args in lists {
-                if let Some(rule) = def.payment {
-                    let texts: Vec<String> = args.iter().map(|&w| rs.words.name(w).to_string()).collect();
-                    if !self
-                        .can_buy(seat, d, &texts, rule)
-                        .map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?
-                    {
+                continue;
+            }
+            let candidates: Vec<Vec<u16>> = def
+                .args
+                .iter()
+                .map(|&kind| self.candidate_words(kind, seat))
+                .collect::<Option<_>>()
+                .ok_or_else(too_many)?;
+            let all = engine_rules::actions::combinations(&(0..candidates.len()).collect::<Vec<_>>(), |k| {
+                candidates[k].clone()
+            });
+            let texts = |args: &[u16]| args.iter().map(|&w| rs.words.name(w).to_string()).collect::<Vec<String>>();
+            for args in all {
+                if self.listens(Hook::Allowed, &l) {
+                    let extra = || [("args", self.args_value(d, &texts(&args)))];
+                    // Asked for every pair of cards at every turn: an answer that reads
+                    // only the arguments is remembered by them (their words, exactly).
+                    let v = match rs.hooks.reads_args_only(Hook::Allowed, l.owner) {
+                        true => {
+                            let key = args.iter().fold(args.len() as u128, |k, &w| (k << 16) | u128::from(w));
+                            let ask = || self.call_unrowed(Hook::Allowed, &l, seat, &extra());
+                            rs.hooks.about((Hook::Allowed as u8, l.owner as u16, key, 0), ask)?
+                        }
+                        false => self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra())?,
+                    };
+                    if !as_bool(v).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))? {
                         continue;
                     }
                 }
-                let w = rs.words.joined(&args).ok_or_else(too_many)?;
-                let act = Act { def: d as u8, args: WordId::of(w) };
-                if !out.contains(&Action::Act(act)) {
-                    out.push(Action::Act(act));
+                if def.payment.is_some() && !self.can_pay_for(seat, d, &texts(&args), &l)? {
+                    continue;
                 }
+                offer(rs.words.joined(&args).ok_or_else(too_many)?);
             }
         }
         Ok(())
+    }
+
+    /// Whether the action `d` with `args` can be paid for now (true for one that buys nothing).
+    fn can_pay_for(&self, seat: usize, d: usize, args: &[String], l: &Listener) -> Result<bool, GameError> {
+        match self.rs.actions[d].payment {
+            Some(rule) => {
+                self.can_buy(seat, d, args, rule).map_err(|e| self.rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))
+            }
+            None => Ok(true),
+        }
     }
 
     /// The candidates of an argument kind, as the numbers of their words, each

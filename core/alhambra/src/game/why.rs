@@ -216,7 +216,11 @@ impl Game {
                     .map(|x| x.text(rs))
                     .collect();
                 if offered.is_empty() {
-                    format!("seat {seat} may not {verb} now (its script offers it no arguments)")
+                    // Worded as a line naming arguments never offered is refused when read.
+                    let args = a.arg_texts(rs).join(" ");
+                    format!(
+                        "`{args}` is not what `{verb}` takes now: seat {seat} may not {verb} now (nothing is offered)"
+                    )
                 } else {
                     format!("`{}` is not among the ways to {verb} now: {}", action.text(rs), offered.join(", "))
                 }
