@@ -183,6 +183,8 @@ pub fn compile(ast: &AST, name: &str, natives: &Natives, size: usize) -> Option<
         script_fns,
         names: def.params.iter().map(|p| (p.to_string(), false)).collect(),
         writes: Vec::new(),
+        ast,
+        calling: vec![name.to_owned()],
     };
     let mut body = Some(Vec::new());
     // The walk visits every function; a top-level node inside this body's span is one of its statements.
@@ -254,6 +256,10 @@ enum Node {
     Contains(Box<Node>, Box<Node>, Option<Arc<[Native]>>),
     /// A text built from values (`` `seat${s}` ``), with the game's `to_string`.
     Text(Vec<Node>, Option<Arc<[Native]>>),
+    /// A call of a helper function of the script's own: its body, run in a
+    /// frame of its own whose first locals are the arguments (as Rhai passes
+    /// them: copies), and the arguments.
+    Helper(Arc<Block>, Vec<Node>),
 }
 
 #[derive(Clone, Copy)]
@@ -297,6 +303,11 @@ impl Op {
 struct Compiler<'n> {
     natives: &'n Natives,
     script_fns: Vec<(String, usize)>,
+    /// The script, whose helper functions a call translates in its turn.
+    ast: &'n AST,
+    /// The functions being translated, the hook first: a helper that calls
+    /// itself (or one that calls it) is left to Rhai.
+    calling: Vec<String>,
     /// The locals in scope, by name, in the order made, each with whether it is a constant.
     names: Vec<(String, bool)>,
     /// Per local slot, how many writes (`=`, `[k] =`, `push`) were compiled so
@@ -304,7 +315,48 @@ struct Compiler<'n> {
     writes: Vec<u32>,
 }
 
+/// Helpers deeper than this (a hook calling a helper calling a helper…) are left to Rhai.
+const MAX_HELPER_DEPTH: usize = 8;
+
 impl Compiler<'_> {
+    /// A helper function of the script's own, translated: its body with its
+    /// parameters as its first locals; `None` for one the fast path does not handle.
+    fn helper(&self, name: &str, arity: usize) -> Option<Arc<Block>> {
+        if self.calling.len() > MAX_HELPER_DEPTH || self.calling.iter().any(|n| n == name) {
+            return None;
+        }
+        // One function of that name (its body is found by its span, as the hook's is).
+        let mut defs = self.ast.iter_fn_def().filter(|f| f.name == name);
+        let def = defs.next()?;
+        if defs.next().is_some() || def.this_type.is_some() || def.params.len() != arity {
+            return None;
+        }
+        let (start, end, _) = crate::body_span(self.ast, name)?;
+        let mut calling = self.calling.clone();
+        calling.push(name.to_owned());
+        let mut c = Compiler {
+            natives: self.natives,
+            script_fns: self.script_fns.clone(),
+            names: def.params.iter().map(|p| (p.to_string(), false)).collect(),
+            writes: Vec::new(),
+            ast: self.ast,
+            calling,
+        };
+        let mut body = Some(Vec::new());
+        self.ast.walk(&mut |path: &[ASTNode]| {
+            if let [ASTNode::Stmt(stmt)] = path
+                && (start..=end).contains(&crate::key(stmt.position()))
+            {
+                body = body.take().and_then(|mut b: Block| {
+                    b.push(c.stmt(stmt)?);
+                    Some(b)
+                });
+            }
+            true
+        });
+        body.map(Arc::new)
+    }
+
     fn block(&mut self, block: &StmtBlock) -> Option<Block> {
         let depth = self.names.len();
         let nodes = block.iter().map(|s| self.stmt(s)).collect::<Option<Block>>();
@@ -552,9 +604,13 @@ impl Compiler<'_> {
             args.push(self.expr(a)?);
         }
         let name = call.name.as_str();
-        // A function the script defines wins over the game's, as in Rhai.
+        // A function the script defines wins over the game's, as in Rhai: a
+        // helper called as a function (not as a method, which Rhai gives `this`).
         if self.script_fns.iter().any(|(n, a)| n == name && *a == args.len()) {
-            return None;
+            if args.len() != call.args.len() {
+                return None;
+            }
+            return Some(Node::Helper(self.helper(name, args.len())?, args));
         }
         let natives = self.natives.fns.get(&(name.to_string(), args.len()));
         let mut args = args.into_iter();
@@ -1052,6 +1108,20 @@ impl Frame {
                 Dynamic::UNIT
             }
             Node::Return(value) => return Some(Flow::Return(value!(self.node(value)))),
+            Node::Helper(body, args) => {
+                let mut locals = SmallVec::new();
+                for a in args {
+                    locals.push(value!(self.node(a)));
+                }
+                let mut inner = Frame { locals, size: self.size, laps: self.laps };
+                let v = match inner.block(body)? {
+                    Flow::Value(v) | Flow::Return(v) => v,
+                    // `break` outside a loop: an error, Rhai's to report.
+                    Flow::Break | Flow::Continue => return None,
+                };
+                self.laps = inner.laps;
+                v
+            }
         };
         Some(Flow::Value(v))
     }
@@ -1312,6 +1382,12 @@ mod tests {
             "fn f(x) { let by = #{}; for t in x.things { let k = `${t.n % 2}`; if !(k in by) { by[k] = #{}; } \
              let c = by[k]; c[t.name] = if t.name in c { c[t.name] + 1 } else { 1 }; by[k] = c; } \
              let s = 0; for k in by.keys() { for n in by[k].values() { s += n; } } [by, s] }",
+            // Helpers of the script's own: arguments copied, locals their own, `return` from the helper.
+            "fn total(s) { s.things.len() } fn f(x) { let most = 0; for t in x.things { if total(t) > most { most = total(t); } } [most, total(x)] }",
+            "fn bump(a) { let b = a; b.push(9); b[0] = -1; b.len() } fn f(x) { let a = [x.n]; let n = bump(a); [a, n] }",
+            "fn first_big(x, k) { for t in x.things { if t.n > k { return t.n; } } -1 } fn f(x) { [first_big(x, 1), first_big(x, 99)] }",
+            "fn twice(n) { plus(n, n) } fn plus(a, b) { a + b } fn f(x) { let n = 3; twice(x.n) + n }",
+            "fn g(x) { } fn f(x) { [g(x), g(x.n)] }",
             // Past the sandbox's 20 bytes: Rhai's error.
             "fn f(x) { `n=${x.n}, ${x.n > 1} of ${x.name}: ${x}` }",
         ];
@@ -1384,10 +1460,15 @@ mod tests {
             assert_eq!(fast, None, "{script}");
             assert!(answer.starts_with(rhai), "{script}: {answer}");
         }
-        // Not translated at all: helpers, `this`, property writes, `throw`, `break` with a value.
+        // Not translated at all: helpers that call themselves (or each other), called as
+        // methods or with `this`, overloaded; property writes, `throw`, `break` with a value.
         for script in [
             "fn f(x) { loop { break 3; } }",
-            "fn f(x) { g(x) } fn g(x) { 1 }",
+            "fn f(x) { g(x) } fn g(x) { g(x) }",
+            "fn f(x) { g(x) } fn g(x) { h(x) } fn h(x) { g(x) }",
+            "fn f(x) { x.g() } fn g() { this.n }",
+            "fn f(x) { g(x) } fn g(x) { x.n } fn g(x, y) { y }",
+            "fn f(x) { g(x) } fn g(x) { x.name.sub_string(1) }",
             "fn f(x) { let m = #{ a: #{} }; m.a.b = 1; m }",
             "fn f(x) { x.n = 1; x }",
             "fn f(x) { let m = #{}; m[\"a\"][0] = 1; m }",

@@ -41,7 +41,13 @@ const HOUSE: &[(&str, &str, bool)] = &[
     ),
     ("spelled", "fn on_score(ctx) { let s = `${ctx.round}`; if \"1\" in s { s.len() } else { 0 } }", true),
     ("parsed", "fn on_score(ctx) { parse_int(`${ctx.round}`) % 3 }", false),
-    ("helper", "fn on_score(ctx) { bonus(ctx) }\nfn bonus(ctx) { ctx.goods }", false),
+    // A helper of the script's own is translated with the hook; one that calls itself is Rhai's.
+    ("helper", "fn on_score(ctx) { bonus(ctx) }\nfn bonus(ctx) { ctx.goods }", true),
+    (
+        "recursive",
+        "fn on_score(ctx) { depth(ctx.goods, 3) }\nfn depth(g, n) { if n == 0 { g } else { depth(g, n - 1) } }",
+        false,
+    ),
     (
         "keyed",
         "fn on_role(ctx) {\n  let m = #{};\n  if ctx.role == \"trader\" { m.draw = 1; }\n  \
