@@ -186,20 +186,8 @@ pub fn compile(ast: &AST, name: &str, natives: &Natives, size: usize) -> Option<
         ast,
         calling: vec![name.to_owned()],
     };
-    let mut body = Some(Vec::new());
-    // The walk visits every function; a top-level node inside this body's span is one of its statements.
-    ast.walk(&mut |path: &[ASTNode]| {
-        if let [ASTNode::Stmt(stmt)] = path
-            && (start..=end).contains(&crate::key(stmt.position()))
-        {
-            body = body.take().and_then(|mut b: Block| {
-                b.push(c.stmt(stmt)?);
-                Some(b)
-            });
-        }
-        true
-    });
-    Some(Compiled { body: body?, size })
+    let body = c.body(start, end)?;
+    Some(Compiled { body, size })
 }
 
 type Block = Vec<Node>;
@@ -342,19 +330,26 @@ impl Compiler<'_> {
             ast: self.ast,
             calling,
         };
+        c.body(start, end).map(Arc::new)
+    }
+
+    /// The statements of the function whose body spans `start..=end`, translated.
+    fn body(&mut self, start: crate::LineCol, end: crate::LineCol) -> Option<Block> {
+        let ast = self.ast;
         let mut body = Some(Vec::new());
-        self.ast.walk(&mut |path: &[ASTNode]| {
+        // The walk visits every function; a top-level node inside this body's span is one of its statements.
+        ast.walk(&mut |path: &[ASTNode]| {
             if let [ASTNode::Stmt(stmt)] = path
                 && (start..=end).contains(&crate::key(stmt.position()))
             {
                 body = body.take().and_then(|mut b: Block| {
-                    b.push(c.stmt(stmt)?);
+                    b.push(self.stmt(stmt)?);
                     Some(b)
                 });
             }
             true
         });
-        body.map(Arc::new)
+        body
     }
 
     fn block(&mut self, block: &StmtBlock) -> Option<Block> {
@@ -801,6 +796,20 @@ impl Frame {
     }
 
     /// A value read in place where it can be (a local), else made.
+    /// The length of a list, map or text read in place, if it can be.
+    fn len_in_place(&self, node: &Node) -> Option<i32> {
+        let n = self.in_place(node, &mut |v| {
+            if let Ok(list) = v.as_array_ref() {
+                Some(list.len())
+            } else if let Ok(map) = v.as_map_ref() {
+                Some(map.len())
+            } else {
+                Some(v.as_immutable_string_ref().ok()?.chars().count())
+            }
+        })??;
+        i32::try_from(n).ok()
+    }
+
     fn operand<'s>(&'s mut self, node: &Node) -> Option<Result<Cow<'s, Dynamic>, Flow>> {
         if let Node::Local(i) = node {
             return Some(Ok(Cow::Borrowed(&self.locals[*i])));
@@ -1003,6 +1012,14 @@ impl Frame {
                     },
                     Err(ret) => return Some(ret),
                 }
+            }
+            // `seat.buildings.len()`: counted where the list lies, not a copy of it
+            // measured against the sandbox's sizes (a list a script made was measured
+            // when made; the game's own are within them by its bounds on cards).
+            Node::Len(object)
+                if matches!(**object, Node::Get(..) | Node::Index(..)) && self.len_in_place(object).is_some() =>
+            {
+                Dynamic::from_int(self.len_in_place(object)?)
             }
             Node::Len(object) => match self.operand(object)? {
                 Ok(object) => {
@@ -1388,6 +1405,8 @@ mod tests {
             "fn first_big(x, k) { for t in x.things { if t.n > k { return t.n; } } -1 } fn f(x) { [first_big(x, 1), first_big(x, 99)] }",
             "fn twice(n) { plus(n, n) } fn plus(a, b) { a + b } fn f(x) { let n = 3; twice(x.n) + n }",
             "fn g(x) { } fn f(x) { [g(x), g(x.n)] }",
+            // Lengths read in place through maps and lists.
+            "fn f(x) { let m = #{ a: [1, x.n], b: #{ c: \"abc\" } }; let l = [m]; [m.a.len(), m.b.len(), m.b.c.len(), l[0].a.len()] }",
             // Past the sandbox's 20 bytes: Rhai's error.
             "fn f(x) { `n=${x.n}, ${x.n > 1} of ${x.name}: ${x}` }",
         ];
@@ -1432,6 +1451,8 @@ mod tests {
             // Rhai counts a negative index from the end.
             ("fn f(x) { x.things[-1].n }", 3, "2"),
             ("fn f(x) { x.things }", 30, "error: Size of array/BLOB too large"),
+            ("fn f(x) { x.things.len() }", 30, "error: Size of array"),
+            ("fn f(x) { let m = #{ l: x.things }; m.l.len() }", 30, "error: Size of array"),
             // Each list within bounds, the two together not (Rhai counts nested elements).
             ("fn f(x) { [x.things, x.things] }", 12, "error: Size of array"),
             ("fn f(x) { x.n == \"7\" }", 7, "false"),

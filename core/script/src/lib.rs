@@ -1755,7 +1755,7 @@ fn body_span(ast: &AST, name: &str) -> Option<(LineCol, LineCol, String)> {
 }
 
 /// A (line, column) pair that orders positions in a file.
-type LineCol = (usize, usize);
+pub(crate) type LineCol = (usize, usize);
 
 fn key(p: Position) -> LineCol {
     (p.line().unwrap_or(0), p.position().unwrap_or(0))
