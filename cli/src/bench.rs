@@ -187,7 +187,7 @@ fn profile(spec: &str, args: &Args) -> CmdResult {
     }
     println!();
     println!(
-        "{:<16} {:<28} {:>10} {:>10} {:>6}  reads (it runs again when one changes)",
+        "{:<20} {:<28} {:>10} {:>10} {:>6}  reads (it runs again when one changes)",
         "hook", "owner", "runs/game", "remembered", "time"
     );
     for h in &hooks {
@@ -203,7 +203,7 @@ fn profile(spec: &str, args: &Args) -> CmdResult {
             (true, false) => h.reads.join(", "),
         };
         println!(
-            "{:<16} {:<28} {:>10.1} {:>10} {:>5.0}%  {reads}",
+            "{:<20} {:<28} {:>10.1} {:>10} {:>5.0}%  {reads}",
             h.hook,
             h.owner,
             t.runs as f64 / n,

@@ -837,8 +837,11 @@ impl Game {
                         i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?);
                 }
                 for l in &pays_listeners {
-                    let v = self.call_about(Hook::Pays, l, seat, about, &target)?;
-                    pays |= self.currency_bits(&v).map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
+                    let bits = match rs.hooks.script_host().constant(Hook::Pays as usize, l.owner) {
+                        Some(v) => self.currency_bits(v), // a literal list, read where it lies
+                        None => self.currency_bits(&self.call_about(Hook::Pays, l, seat, about, &target)?),
+                    };
+                    pays |= bits.map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
                 }
             }
             mods.prices.push(if b.is_some() { price.max(1) as u32 } else { 0 });
@@ -853,20 +856,19 @@ impl Game {
         if v.is_unit() {
             return Ok(0);
         }
-        let ids: Vec<&str> = self.rs.currencies.iter().map(|c| c.id.as_str()).collect();
-        let list = v
-            .clone()
-            .try_cast::<Array>()
-            .ok_or_else(|| format!("returned a {}, expected a list of currency ids", v.type_name()))?;
+        // Read where it lies: asked for every slot at every decision (a literal list, most often).
+        let currencies = &self.rs.currencies;
+        let list =
+            v.as_array_ref().map_err(|_| format!("returned a {}, expected a list of currency ids", v.type_name()))?;
         let mut bits: PayMask = 0;
-        for item in list {
+        for item in list.iter() {
             let id = item
-                .into_immutable_string()
+                .as_immutable_string_ref()
                 .map_err(|t| format!("returned a list holding a {t}; write currency ids"))?;
-            let c = ids
-                .iter()
-                .position(|c| *c == id.as_str())
-                .ok_or_else(|| format!("`{id}` is not a currency ({})", ids.join(", ")))?;
+            let c = currencies.iter().position(|c| c.id == id.as_str()).ok_or_else(|| {
+                let ids: Vec<&str> = currencies.iter().map(|c| c.id.as_str()).collect();
+                format!("`{}` is not a currency ({})", id.as_str(), ids.join(", "))
+            })?;
             bits |= 1 << c;
         }
         Ok(bits)
