@@ -1011,11 +1011,6 @@ impl Hooks {
         self.host.may_read(hook as usize, owner, member)
     }
 
-    /// Calls a card's hook with its `ctx` map; `()` when it does not listen.
-    pub fn call_card(&self, hook: Hook, owner: usize, ctx: Map) -> Result<Dynamic, GameError> {
-        Ok(self.host.call(hook as usize, owner, Dynamic::from_map(ctx))?.unwrap_or(Dynamic::UNIT))
-    }
-
     /// A card's hook returned what its contract does not allow: an error at the hook.
     pub fn bad_card_return(&self, hook: Hook, owner: usize, what: &str) -> GameError {
         GameError::from(self.host.bad_return(hook as usize, owner, what))

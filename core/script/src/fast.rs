@@ -796,18 +796,12 @@ impl Frame {
     }
 
     /// A value read in place where it can be (a local), else made.
-    /// The length of a list, map or text read in place, if it can be.
-    fn len_in_place(&self, node: &Node) -> Option<i32> {
-        let n = self.in_place(node, &mut |v| {
-            if let Ok(list) = v.as_array_ref() {
-                Some(list.len())
-            } else if let Ok(map) = v.as_map_ref() {
-                Some(map.len())
-            } else {
-                Some(v.as_immutable_string_ref().ok()?.chars().count())
-            }
-        })??;
-        i32::try_from(n).ok()
+    /// The length of a list, map or text read in place, if it can be: `seat.buildings.len()`
+    /// counted where the list lies, not a copy of it measured against the sandbox's sizes
+    /// (a list a script made was measured when made; the game's own are within them by
+    /// its bounds on cards).
+    fn len_in_place(&self, node: &Node) -> Option<usize> {
+        self.in_place(node, &mut length)?
     }
 
     fn operand<'s>(&'s mut self, node: &Node) -> Option<Result<Cow<'s, Dynamic>, Flow>> {
@@ -1016,24 +1010,20 @@ impl Frame {
             // `seat.buildings.len()`: counted where the list lies, not a copy of it
             // measured against the sandbox's sizes (a list a script made was measured
             // when made; the game's own are within them by its bounds on cards).
-            Node::Len(object)
-                if matches!(**object, Node::Get(..) | Node::Index(..)) && self.len_in_place(object).is_some() =>
-            {
-                Dynamic::from_int(self.len_in_place(object)?)
+            Node::Len(object) => {
+                let in_place = match **object {
+                    Node::Get(..) | Node::Index(..) => self.len_in_place(object),
+                    _ => None,
+                };
+                let n = match in_place {
+                    Some(n) => n,
+                    None => match self.operand(object)? {
+                        Ok(object) => length(&object)?,
+                        Err(ret) => return Some(ret),
+                    },
+                };
+                Dynamic::from_int(i32::try_from(n).ok()?)
             }
-            Node::Len(object) => match self.operand(object)? {
-                Ok(object) => {
-                    let n = if object.is_array() {
-                        object.as_array_ref().ok()?.len()
-                    } else if object.is_map() {
-                        object.as_map_ref().ok()?.len()
-                    } else {
-                        object.as_immutable_string_ref().ok()?.chars().count()
-                    };
-                    Dynamic::from_int(i32::try_from(n).ok()?)
-                }
-                Err(ret) => return Some(ret),
-            },
             Node::Entries(object, values) => {
                 let array: Array = match self.operand(object)? {
                     Ok(object) => {
@@ -1204,6 +1194,17 @@ fn contains(container: &Dynamic, needle: &Dynamic, equals: Option<&[Native]>) ->
         return Some(map.contains_key(key.as_str()));
     }
     Some(container.as_immutable_string_ref().ok()?.contains(key.as_str()))
+}
+
+/// `len()` of a list (its elements), a map (its entries) or a text (its characters).
+fn length(v: &Dynamic) -> Option<usize> {
+    if let Ok(list) = v.as_array_ref() {
+        Some(list.len())
+    } else if let Ok(map) = v.as_map_ref() {
+        Some(map.len())
+    } else {
+        Some(v.as_immutable_string_ref().ok()?.chars().count())
+    }
 }
 
 fn arithmetic(op: Op, a: i32, b: i32) -> Option<Dynamic> {

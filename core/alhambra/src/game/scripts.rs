@@ -183,15 +183,7 @@ impl Game {
         event: &Dynamic,
         extra: &[(&str, Dynamic)],
     ) -> Result<Dynamic, GameError> {
-        let host = self.rs.hooks.script_host();
-        if let Some(v) = host.constant(hook as usize, l.owner) {
-            return Ok(v.clone());
-        }
-        // Asked again about what it has seen, a hook answers from memory (a
-        // `legal` reading the display, at every decision): see `reads.rs`.
-        let row = if host.remembers_reads() { self.read_row(hook, l, actor, event, extra) } else { None };
-        let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra));
-        Ok(host.call_read(hook as usize, l.owner, row, ctx)?.unwrap_or(Dynamic::UNIT))
+        self.call_hook(hook, l, actor, event, extra, true)
     }
 
     /// [`Game::call_listener`] for a hook whose answer its caller remembers
@@ -203,11 +195,28 @@ impl Game {
         actor: usize,
         extra: &[(&str, Dynamic)],
     ) -> Result<Dynamic, GameError> {
-        if let Some(v) = self.rs.hooks.script_host().constant(hook as usize, l.owner) {
+        self.call_hook(hook, l, actor, &Dynamic::UNIT, extra, false)
+    }
+
+    /// A literal answer as it stands, else the script's; with `rowed`, from
+    /// memory when the hook was asked before about what it reads now (a
+    /// `legal` reading the display, at every decision): see `reads.rs`.
+    fn call_hook(
+        &self,
+        hook: Hook,
+        l: &Listener,
+        actor: usize,
+        event: &Dynamic,
+        extra: &[(&str, Dynamic)],
+        rowed: bool,
+    ) -> Result<Dynamic, GameError> {
+        let host = self.rs.hooks.script_host();
+        if let Some(v) = host.constant(hook as usize, l.owner) {
             return Ok(v.clone());
         }
-        let ctx = self.card_ctx(hook, l, actor, &Dynamic::UNIT, extra);
-        self.rs.hooks.call_card(hook, l.owner, ctx)
+        let row = if rowed && host.remembers_reads() { self.read_row(hook, l, actor, event, extra) } else { None };
+        let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra));
+        Ok(host.call_read(hook as usize, l.owner, row, ctx)?.unwrap_or(Dynamic::UNIT))
     }
 
     /// [`Game::call_listener`] for a hook about the building on offer whose
