@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use engine_play::value::ValueModel;
+use engine_play::value::{StartedFrom, ValueModel};
 
 use engine_game::{AnyRules, Models};
 
@@ -46,14 +46,41 @@ pub fn write_model(path: &std::path::Path, model: &ValueModel) -> Result<(), Str
 }
 
 /// Gives `models` the ruleset's balance model from the disk cache, if the cache
-/// holds one for this content (a file that does not fit is passed over);
-/// whether the model is there now.
+/// holds one for this content (a file that does not fit is passed over), and
+/// first its base's ([`AnyRules::base`]); whether the model is there now.
 pub fn from_cache(rs: &dyn AnyRules, models: &Models) -> bool {
     if models.get(rs.game_id(), rs.fingerprint()).is_some() {
         return true;
     }
-    let Some(path) = cache_file(rs.game_id(), rs.fingerprint()) else { return false };
-    path.exists() && read_model(&path).and_then(|m| models.give(rs, m)).is_ok()
+    let start = match rs.base() {
+        Ok(Some(base)) if from_cache(base.as_ref(), models) => models.get(base.game_id(), base.fingerprint()),
+        Ok(None) => None,
+        _ => return false,
+    };
+    cached(rs, start.as_deref()).and_then(|m| models.give(rs, m)).is_ok()
+}
+
+/// The model the disk cache holds for `rs`, if it fits the content and was
+/// learned from `start` (the base's model) as `rs` would learn it now.
+fn cached(rs: &dyn AnyRules, start: Option<&ValueModel>) -> Result<ValueModel, String> {
+    let path = cache_file(rs.game_id(), rs.fingerprint()).ok_or("no cache folder")?;
+    if !path.exists() {
+        return Err("not cached".into());
+    }
+    let model = read_model(&path)?;
+    let wanted = start.map(StartedFrom::of);
+    if model.start != wanted {
+        let from = |s: &Option<StartedFrom>| {
+            s.as_ref().map_or("the rules of thumb".to_owned(), |s| format!("{}'s model ({})", s.ruleset, s.fingerprint))
+        };
+        return Err(format!(
+            "{}: the model there was learned from {}, this ruleset learns from {}",
+            path.display(),
+            from(&model.start),
+            from(&wanted)
+        ));
+    }
+    Ok(model)
 }
 
 /// Writes the ruleset's model to the disk cache unless the cache holds it already.
@@ -67,40 +94,57 @@ pub fn store(rs: &dyn AnyRules, model: &ValueModel) {
 }
 
 /// Makes the ruleset's balance model ready in `models`: from the disk cache when
-/// it holds one for this content, else learned now (and cached). Says so on
-/// stderr unless `quiet`.
+/// it holds one for this content, else learned now (and cached), its base's
+/// first ([`AnyRules::base`]: a change of a built-in ruleset starts from that
+/// one's model). Says so on stderr unless `quiet`.
 pub fn prepare(rs: &dyn AnyRules, models: &Models, quiet: bool) -> Result<Arc<ValueModel>, String> {
     if let Some(model) = models.get(rs.game_id(), rs.fingerprint()) {
         return Ok(model);
     }
-    let file = cache_file(rs.game_id(), rs.fingerprint());
-    if let Some(path) = &file
-        && path.exists()
-    {
-        match read_model(path).and_then(|m| models.give(rs, m)) {
-            Ok(()) => return models.of(rs),
-            Err(e) if !quiet => eprintln!("note: {e}; learning again"),
-            Err(_) => {}
+    let start = rs.base()?.map(|base| prepare(base.as_ref(), models, quiet)).transpose()?;
+    match cached(rs, start.as_deref()).and_then(|m| models.give(rs, m)) {
+        Ok(()) => return models.of(rs),
+        Err(e) if !quiet && cache_file(rs.game_id(), rs.fingerprint()).is_some_and(|p| p.exists()) => {
+            eprintln!("note: {e}; learning again")
         }
+        Err(_) => {}
     }
-    let start = Instant::now();
+    let clock = Instant::now();
     let model = models.of(rs)?;
     if !quiet {
         eprintln!(
-            "learned the balance bot's values for {} by self-play in {:.1} s ({} games × {} rounds)",
+            "learned the balance bot's values for {} by self-play in {:.1} s ({}, {} thread{})",
             rs.id(),
-            start.elapsed().as_secs_f64(),
-            model.games,
-            model.rounds
+            clock.elapsed().as_secs_f64(),
+            how_learned(&model, start.as_deref()),
+            rayon::current_num_threads(),
+            if rayon::current_num_threads() == 1 { "" } else { "s" }
         );
     }
-    if let Some(path) = &file
-        && let Err(e) = write_model(path, &model)
+    if let Some(path) = cache_file(rs.game_id(), rs.fingerprint())
+        && let Err(e) = write_model(&path, &model)
         && !quiet
     {
         eprintln!("note: the model is not cached: {e}");
     }
     Ok(model)
+}
+
+/// How a model was learned, in words: its games, and the model it started from.
+fn how_learned(model: &ValueModel, start: Option<&ValueModel>) -> String {
+    let games = format!("{} games × {} round{}", model.games, model.rounds, if model.rounds == 1 { "" } else { "s" });
+    match start {
+        None => format!("{games} from the rules of thumb up"),
+        Some(s) => {
+            let kept = model.features.iter().filter(|f| s.features.contains(f)).count();
+            format!(
+                "{games}, starting from {}'s model: {kept} of its {} features kept, {} new",
+                s.ruleset,
+                s.features.len(),
+                model.features.len() - kept
+            )
+        }
+    }
 }
 
 /// Whether the bot `name` plays by the balance model: the balance bot, nudged
@@ -132,13 +176,14 @@ pub struct Args {
 /// Learns (or reads from the cache) the balance bot's model and prints its weights.
 pub fn run(args: Args) -> CmdResult {
     let rs = crate::games::load(&args.ruleset)?;
-    let model = prepare(rs.as_ref(), &Models::new(), false)?;
+    let models = Models::new();
+    let model = prepare(rs.as_ref(), &models, false)?;
+    let start = model.start.as_ref().and_then(|s| models.get(rs.game_id(), &s.fingerprint));
     println!(
-        "{} | ruleset {} | balance bot: what each feature adds to a seat's expected final margin over the mean other player, in points (learned from {} self-play games × {} rounds)",
+        "{} | ruleset {} | balance bot: what each feature adds to a seat's expected final margin over the mean other player, in points (learned by self-play: {})",
         rs.title(),
         model.ruleset,
-        model.games,
-        model.rounds
+        how_learned(&model, start.as_deref())
     );
     for (name, w) in model.features.iter().zip(&model.weights) {
         println!("{name:<44} {w:>+9.3}");
@@ -171,6 +216,7 @@ mod tests {
         }
         let model = ValueModel {
             version: ValueModel::VERSION,
+            start: None,
             game: "g".to_owned(),
             ruleset: "r".to_owned(),
             fingerprint: "f".to_owned(),

@@ -1412,6 +1412,7 @@ async fn a_server_given_its_models_plays_the_balance_bot_without_learning() {
     // A model as the command line's cache gives one (these weights play any legal move).
     let model = ValueModel {
         version: ValueModel::VERSION,
+        start: None,
         game: rs.game_id().into(),
         ruleset: rs.id().into(),
         fingerprint: rs.fingerprint().into(),

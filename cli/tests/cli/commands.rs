@@ -2005,3 +2005,68 @@ fn the_circle_finder_sees_paths_groups_and_not_comments() {
     assert_eq!(import_circles(src), vec![vec!["a".to_owned(), "b".to_owned(), "game".to_owned()]]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A designer's ruleset learns its balance model starting from the built-in
+/// ruleset it changes, that one's model read from the cache (or learned and
+/// cached first); its own model is cached with where it started, and a
+/// cached model that started elsewhere (or holds nonsense there) is learned again.
+#[test]
+fn a_design_learns_from_the_model_of_the_ruleset_it_changes() {
+    // The built-in ruleset's model, in the tests' shared cache (learned here if no test did before).
+    let (ok, _, err) = common::sanjuan(&["learn", "--ruleset", "second-edition"]);
+    assert!(ok, "{err}");
+    let fingerprint = |ruleset: &str| {
+        let (ok, out, err) = common::sanjuan(&["check", "--ruleset", ruleset]);
+        assert!(ok, "{err}");
+        out.split("fingerprint ").nth(1).unwrap().split_whitespace().next().unwrap().to_owned()
+    };
+    let mint = "corpus/san-juan/mint/ruleset.toml";
+    let (base_file, mint_file) = (
+        format!("balance-san-juan-{}.json", fingerprint("second-edition")),
+        format!("balance-san-juan-{}.json", fingerprint(mint)),
+    );
+    let dir = std::env::temp_dir().join(format!("sanjuan-warm-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(common::cache().join(&base_file), dir.join(&base_file)).unwrap();
+    let learn = || {
+        let out = common::command().args(["learn", "--ruleset", mint]).env("SANJUAN_CACHE", &dir).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (out, err) = learn();
+    assert!(!err.contains("values for second-edition"), "the base's model came from the cache: {err}");
+    assert!(
+        err.contains("values for corpus-mint by self-play in")
+            && err.contains("6 rounds, starting from second-edition's model: 64 of its 64 features kept, 2 new"),
+        "{err}"
+    );
+    assert!(
+        out.contains("(learned by self-play: 1500 games × 6 rounds, starting from second-edition's model"),
+        "{out}"
+    );
+    let cached: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(&mint_file)).unwrap()).unwrap();
+    assert_eq!(cached["start"]["ruleset"], "second-edition");
+    assert_eq!(cached["start"]["fingerprint"].as_str(), Some(fingerprint("second-edition").as_str()));
+    // Learned once: the second run reads both models.
+    let (again, err) = learn();
+    assert!(!err.contains("learned"), "{err}");
+    assert_eq!(again, out, "the cached model is the one learned");
+    // A cached model that started elsewhere, or says nonsense about it, is learned again.
+    let text = std::fs::read_to_string(dir.join(&mint_file)).unwrap();
+    let start = format!("\"fingerprint\": \"{}\"", fingerprint("second-edition"));
+    for (bad, said) in [
+        (
+            text.replace(&start, "\"fingerprint\": \"0000000000000000\""),
+            "learned from second-edition's model (0000000000000000)",
+        ),
+        (text.replace("\"start\": {", "\"start\": 7, \"was\": {"), "not a balance model"),
+    ] {
+        assert_ne!(bad, text);
+        std::fs::write(dir.join(&mint_file), &bad).unwrap();
+        let (relearned, err) = learn();
+        assert!(err.contains(said) && err.contains("learning again"), "{err}");
+        assert_eq!(relearned, out, "learning again learns the same model");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -27,7 +27,7 @@ fn search<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 }
 
 const START: [&str; 6] =
-    ["--ruleset", CHEAP, "--param", "card.victory_column.cost=1..5", "--target", "build_rate(victory_column)=47±8"];
+    ["--ruleset", CHEAP, "--param", "card.victory_column.cost=1..5", "--target", "build_rate(victory_column)=47±6"];
 
 /// The `value% (95% CI lo–hi)` of the first line that has one.
 fn interval(out: &str) -> (f64, f64, f64) {
@@ -58,7 +58,7 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
         "{stdout}"
     );
     let (value, lo, hi) = interval(&stdout);
-    assert!((39.0..=55.0).contains(&lo) && (39.0..=55.0).contains(&hi) && lo < value && value < hi, "{stdout}");
+    assert!((41.0..=53.0).contains(&lo) && (41.0..=53.0).contains(&hi) && lo < value && value < hi, "{stdout}");
     assert!(stdout.contains("runners-up:") && stdout.contains("games spent of a budget of 1600"), "{stdout}");
     // The cheap start was measured and dropped: it is a runner-up far from the goal.
     let cheap = stdout.lines().find(|l| l.contains("cost = 1 ")).unwrap_or_else(|| panic!("{stdout}"));
@@ -71,7 +71,7 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
     assert!(text.contains("[cards.victory_column]") && !text.contains("[rules]"), "{text}");
     // The file says that the goal was met, and at what interval.
     let verdict = text.lines().find(|l| l.starts_with("# Goal ")).unwrap_or_else(|| panic!("{text}"));
-    assert!(verdict.starts_with("# Goal met: build_rate(victory_column) in 39..55%"), "{verdict}");
+    assert!(verdict.starts_with("# Goal met: build_rate(victory_column) in 41..53%"), "{verdict}");
     assert_eq!(interval(verdict), (value, lo, hi), "{verdict}");
     // Every value whose interval lies inside the goal is listed when there are several.
     if let Some(at) = stdout.find("every value whose 95% interval lies inside the goal") {
@@ -79,7 +79,7 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
         assert!(listed.len() > 1, "{stdout}");
         for line in listed {
             let (_, lo, hi) = interval(line);
-            assert!(lo >= 39.0 && hi <= 55.0, "{line}");
+            assert!(lo >= 41.0 && hi <= 53.0, "{line}");
         }
     }
     // Both paths relative to the repository root, as the program runs there (the
@@ -99,11 +99,13 @@ fn tune_moves_a_one_card_column_back_up_and_resumes_and_shards_as_one_run() {
     let short_s = short.to_str().unwrap().to_owned();
     let mut args = search(&START);
     args.extend(["--state", &short_s]);
+    // The first rung (5 values × 100 games): no interval of 100 games is narrow
+    // enough for the goal (12 points wide), so the search needs a second rung.
     args[4] = "500";
     let (ok, first, stderr) = sanjuan(&args);
     assert!(ok && first.contains("when the budget was spent"), "{first}{stderr}");
     // Not written with --out, the printed file says the goal was not met.
-    assert!(first.contains("# Goal NOT met: build_rate(victory_column) in 39..55%"), "{first}");
+    assert!(first.contains("# Goal NOT met: build_rate(victory_column) in 41..53%"), "{first}");
     assert!(first.contains("(the budget ran out)"), "{first}");
     let (ok, resumed, stderr) =
         sanjuan(&["tune", "--resume", &short_s, "--games-budget", "1600", "--quiet", "--state", &short_s]);

@@ -29,6 +29,20 @@ impl engine_game::Rules for Ruleset {
         engine_game::About { id: &self.id, name: &self.name, fingerprint: &self.fingerprint, players }
     }
 
+    fn base(&self) -> Option<&str> {
+        self.base.as_deref()
+    }
+
+    /// Three rounds from the rules of thumb up; a change of the built-in
+    /// ruleset learns one (the rules of thumb's games, the weights drawn to
+    /// the base's). On the corpus's tea house, thief, treasury and vizier that
+    /// one round played better than three from nothing (+1.7 to +9.6 points
+    /// of margin, 4 players, 300 deals each played both ways), and two rounds
+    /// from the base worse (−3.1 to −4.8).
+    fn schedule(&self) -> engine_play::value::Schedule {
+        engine_play::value::Schedule { rounds: 3, warm_rounds: 1, ..Default::default() }
+    }
+
     fn summary(&self) -> String {
         format!(
             "{} ({}), {} currencies, {} building types, {} cards with 3 or more players, fingerprint {}",

@@ -442,6 +442,8 @@ pub struct Ruleset {
     /// A digest of everything that decides play (rules, cards, scorings, script
     /// texts): records of two rulesets that share an id are not mixed up.
     pub fingerprint: String,
+    /// The built-in ruleset this one is a change of (its balance model's learning starts from that one's).
+    pub base: Option<String>,
     /// Each script's owner (`building type garden`) and text, for [`Ruleset::diff`].
     pub script_texts: Vec<(String, String)>,
     /// Each building's id as game records hold it (shared, not copied per record).
@@ -1512,6 +1514,7 @@ fn build(
         rules_map,
         building_maps,
         fingerprint,
+        base: engine_rules::chain::built_in_base(chain, &BUILTINS),
         script_texts,
         words: Default::default(),
         scripted_legal: odd_money || !actions.is_empty(),

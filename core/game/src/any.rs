@@ -195,8 +195,12 @@ pub trait AnyRules: Send + Sync {
     fn hook_profile(&self, profile: &Profile) -> Vec<engine_rules::profile::HookRow>;
     /// What differs from this ruleset to `other`; refused across games.
     fn diff(&self, other: &dyn AnyRules) -> Result<Vec<String>, String>;
-    /// Learns the balance bot's model by self-play ([`Models::of`] keeps it).
-    fn learn_model(&self) -> Result<ValueModel, String>;
+    /// Learns the balance bot's model by self-play, from `start`'s weights
+    /// when given ([`Models::of`] keeps it).
+    fn learn_model(&self, start: Option<&ValueModel>) -> Result<ValueModel, String>;
+    /// The built-in ruleset this one is a change of, loaded ([`Rules::base`]);
+    /// `None` for a built-in ruleset or a change that changes nothing.
+    fn base(&self) -> Result<Option<Arc<dyn AnyRules>>, String>;
     /// The names of the balance model's features (a model learned before must have these).
     fn feature_names(&self) -> Vec<String>;
     /// See [`Rules::tunables`].
@@ -292,8 +296,12 @@ impl<G: Game> AnyRules for RulesOf<G> {
         self.0.hook_profile(profile)
     }
 
-    fn learn_model(&self) -> Result<ValueModel, String> {
-        self.0.learn_model()
+    fn learn_model(&self, start: Option<&ValueModel>) -> Result<ValueModel, String> {
+        self.0.learn_model(start)
+    }
+
+    fn base(&self) -> Result<Option<Arc<dyn AnyRules>>, String> {
+        Ok(self.0.base_rules()?.map(|b| Arc::new(RulesOf::<G>(b)) as Arc<dyn AnyRules>))
     }
 
     fn feature_names(&self) -> Vec<String> {

@@ -13,7 +13,7 @@ use crate::{Game, Models, Rules};
 /// A balance model from a short self-play, so that a test stays quick in a debug build.
 pub fn short_models<G: Game>(rs: &Arc<G::Rules>) -> Models {
     let schedule = engine_play::value::Schedule { games: 60, rounds: 2, ..Default::default() };
-    let model = crate::models::learn::<G>(rs, vec![2], schedule).expect("a short model learns");
+    let model = crate::models::learn::<G>(rs, vec![2], schedule, None).expect("a short model learns");
     let models = Models::new();
     models.get_or_learn(G::ID, rs.fingerprint(), || Ok(model)).expect("kept");
     models

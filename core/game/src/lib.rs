@@ -131,11 +131,26 @@ pub trait Rules: Send + Sync + Sized + 'static {
         Vec::new()
     }
     /// Learns the balance bot's model by self-play (deterministic: seeded by the
-    /// fingerprint), from the largest player count down. A [`Models`] cache calls
-    /// it once per content.
-    fn learn_model(self: &Arc<Self>) -> Result<ValueModel, String> {
+    /// fingerprint), from the largest player count down; from `start`'s weights
+    /// when given (the model of [`Rules::base`]). A [`Models`] cache calls it
+    /// once per content.
+    fn learn_model(self: &Arc<Self>, start: Option<&ValueModel>) -> Result<ValueModel, String> {
         let (fewest, most) = self.players();
-        models::learn::<Self::Game>(self, (fewest..=most).rev().collect(), self.schedule())
+        models::learn::<Self::Game>(self, (fewest..=most).rev().collect(), self.schedule(), start)
+    }
+    /// The id of the built-in ruleset this one is a change of: the nearest
+    /// built-in ruleset along its `extends` chain. `None` for a built-in
+    /// ruleset itself (its model is learned from the rules of thumb up).
+    fn base(&self) -> Option<&str> {
+        None
+    }
+    /// [`Rules::base`] loaded: `None` for a built-in ruleset, and for a change
+    /// whose content is the base's (its model is the base's own).
+    fn base_rules(&self) -> Result<Option<Arc<Self>>, String> {
+        let Some(id) = self.base() else { return Ok(None) };
+        let base = Self::load(id, None)
+            .map_err(|e| format!("the ruleset {} stands on `{id}`, which does not load: {e}", self.id()))?;
+        Ok((base.fingerprint() != self.fingerprint()).then_some(base))
     }
     /// How [`Rules::learn_model`] plays: the engine's default unless the game learns longer.
     fn schedule(&self) -> engine_play::value::Schedule {

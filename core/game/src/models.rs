@@ -119,14 +119,22 @@ impl Models {
         slot.model.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
-    /// The balance model of a ruleset of `G`, learned now if missing.
+    /// The balance model of a ruleset of `G`, learned now if missing (after
+    /// its base's, which its learning starts from).
     pub fn balance<G: Game>(&self, rs: &Arc<G::Rules>) -> Result<Arc<ValueModel>, String> {
-        self.get_or_learn(G::ID, rs.fingerprint(), || rs.learn_model())
+        self.get_or_learn(G::ID, rs.fingerprint(), || {
+            let start = rs.base_rules()?.map(|b| self.balance::<G>(&b)).transpose()?;
+            rs.learn_model(start.as_deref())
+        })
     }
 
-    /// The balance model of a ruleset of any game, learned now if missing.
+    /// The balance model of a ruleset of any game, learned now if missing
+    /// (after its base's, which its learning starts from).
     pub fn of(&self, rs: &dyn AnyRules) -> Result<Arc<ValueModel>, String> {
-        self.get_or_learn(rs.game_id(), rs.fingerprint(), || rs.learn_model())
+        self.get_or_learn(rs.game_id(), rs.fingerprint(), || {
+            let start = rs.base()?.map(|b| self.of(b.as_ref())).transpose()?;
+            rs.learn_model(start.as_deref())
+        })
     }
 
     /// Keeps a model learned before (from a disk cache) for `rs`; refused when
@@ -141,13 +149,84 @@ impl Models {
 
 /// Learns the balance model of a ruleset of `G` by self-play between `players`
 /// seats in turn, the first round with the game's rules of thumb
-/// ([`Game::greedy`]); seeded by the fingerprint, so the same content learns
-/// the same model anywhere. What a game's [`Rules::learn_model`] calls.
-pub fn learn<G: Game>(rs: &Arc<G::Rules>, players: Vec<usize>, schedule: Schedule) -> Result<ValueModel, String> {
+/// ([`Game::greedy`]) or, `from` a base's model, with that; seeded by the
+/// fingerprint, so the same content learns the same model anywhere. What a
+/// game's [`Rules::learn_model`] calls.
+pub fn learn<G: Game>(
+    rs: &Arc<G::Rules>,
+    players: Vec<usize>,
+    schedule: Schedule,
+    from: Option<&ValueModel>,
+) -> Result<ValueModel, String> {
     let start = |n: usize, seed: u64| G::start(rs, n, seed);
     let warm = |_seed: u64| G::greedy();
     let setting = Setting { ids: (G::ID, rs.id(), rs.fingerprint()), players, start: &start, warm: &warm };
-    engine_play::value::learn(&setting, schedule, seed_of(rs.fingerprint())).map_err(|e| e.to_string())
+    engine_play::value::learn(&setting, schedule, seed_of(rs.fingerprint()), from)
+}
+
+/// How the seats of one model fared against another's ([`duel`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Duel {
+    /// Deals played (each twice, the models' seats swapped).
+    pub deals: u64,
+    /// The mean final margin ([`engine_play::value::Features::outcome`]) of
+    /// the first model's seats minus the second's, per game.
+    pub margin: f64,
+    /// The standard error of `margin` (deals are independent; a deal's two
+    /// games are paired).
+    pub error: f64,
+    /// The first model's share of the games' wins (a tie shared).
+    pub wins: f64,
+}
+
+/// Plays `deals` deals of `players` seats between balance bots of model `a`
+/// (even seats) and `b` (odd seats), each deal twice with the seats swapped:
+/// whether a model learned another way plays as well (the same deals for
+/// both, so the luck of the cards cancels).
+pub fn duel<G: Game>(
+    rs: &Arc<G::Rules>,
+    a: &Arc<ValueModel>,
+    b: &Arc<ValueModel>,
+    players: usize,
+    deals: u64,
+) -> Result<Duel, String> {
+    use engine_play::bots::Bot;
+    use engine_play::value::ValueBot;
+    use rayon::prelude::*;
+    let one = |deal: u64, swapped: bool| -> Result<(f64, f64), String> {
+        let seed = engine_play::sim::game_seed(0xD0E1, deal);
+        let mut game = G::start(rs, players, seed).map_err(|e| e.to_string())?;
+        let first = |s: usize| s.is_multiple_of(2) != swapped;
+        let mut bots: Vec<Box<dyn Bot<G>>> = (0..players)
+            .map(|s| {
+                let model = if first(s) { a } else { b };
+                Box::new(ValueBot::new(Arc::clone(model), seed ^ s as u64)) as Box<dyn Bot<G>>
+            })
+            .collect();
+        engine_play::bots::play_out(&mut game, &mut bots).map_err(|e| e.to_string())?;
+        let outcome = game.outcome().ok_or("the game did not end")?;
+        let mean = |of_a: bool| {
+            let seats: Vec<f64> = (0..players).filter(|&s| first(s) == of_a).map(|s| outcome[s]).collect();
+            seats.iter().sum::<f64>() / seats.len() as f64
+        };
+        let best = outcome.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let top: Vec<usize> = (0..players).filter(|&s| outcome[s] == best).collect();
+        let wins = top.iter().filter(|&&s| first(s)).count() as f64 / top.len() as f64;
+        Ok((mean(true) - mean(false), wins))
+    };
+    let per_deal: Vec<(f64, f64)> = (0..deals)
+        .into_par_iter()
+        .map(|d| {
+            let (m1, w1) = one(d, false)?;
+            let (m2, w2) = one(d, true)?;
+            Ok(((m1 + m2) / 2.0, (w1 + w2) / 2.0))
+        })
+        .collect::<Result<_, String>>()?;
+    let n = per_deal.len().max(1) as f64;
+    let margin = per_deal.iter().map(|p| p.0).sum::<f64>() / n;
+    let spread = per_deal.iter().map(|p| (p.0 - margin).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let wins = per_deal.iter().map(|p| p.1).sum::<f64>() / n;
+    Ok(Duel { deals, margin, error: (spread / n).sqrt(), wins })
 }
 
 #[cfg(test)]
@@ -157,6 +236,7 @@ mod tests {
     fn model(fingerprint: &str) -> ValueModel {
         ValueModel {
             version: ValueModel::VERSION,
+            start: None,
             game: "g".into(),
             ruleset: "r".into(),
             fingerprint: fingerprint.into(),

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::{Bot, Judgement, Measure};
@@ -209,6 +210,22 @@ pub fn margins(totals: &[f64]) -> Vec<f64> {
     totals.iter().map(|&t| t - (sum - t) / others).collect()
 }
 
+/// The model a learning started from: its ruleset and content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartedFrom {
+    /// The ruleset's id.
+    pub ruleset: String,
+    /// Its content fingerprint.
+    pub fingerprint: String,
+}
+
+impl StartedFrom {
+    /// Where `model` was learned for.
+    pub fn of(model: &ValueModel) -> StartedFrom {
+        StartedFrom { ruleset: model.ruleset.clone(), fingerprint: model.fingerprint.clone() }
+    }
+}
+
 /// Learned weights: a seat's expected outcome ([`Features::outcome`]) as a linear function of its features.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueModel {
@@ -226,6 +243,10 @@ pub struct ValueModel {
     pub rounds: u32,
     /// The seed of the self-play games.
     pub seed: u64,
+    /// The model this one's learning started from, if any (a change of a
+    /// built-in ruleset starts from that ruleset's model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<StartedFrom>,
     /// The feature names.
     pub features: Vec<String>,
     /// One weight per feature.
@@ -285,8 +306,10 @@ impl std::fmt::Debug for MemoPool {
 impl ValueModel {
     /// The format written by this version, and what its weights predict:
     /// 2 since models may learn the final margin ([`margins`]) where they
-    /// learned points (a model of an older version is learned again).
-    pub const VERSION: u32 = 2;
+    /// learned points, 3 since each self-play game samples from its own seed
+    /// (games run in parallel) and a change of a built-in ruleset starts
+    /// from that one's model (a model of an older version is learned again).
+    pub const VERSION: u32 = 3;
 
     /// This model with each nudge's feature worth its `by` more; the error
     /// names a feature the model does not have, and the ones it has like it.
@@ -360,6 +383,12 @@ impl Regression {
     /// The weights minimising squared error plus `ridge` × |w|² (every
     /// weight but the first, the bias, is shrunk), by Cholesky.
     pub fn solve(&self, ridge: f64) -> Vec<f64> {
+        self.solve_toward(ridge, &vec![0.0; self.n])
+    }
+
+    /// The weights minimising squared error plus `ridge` × |w − prior|²
+    /// (every weight but the first, the bias, is drawn to its prior).
+    pub fn solve_toward(&self, ridge: f64, prior: &[f64]) -> Vec<f64> {
         let n = self.n;
         let mut a = self.xtx.clone();
         for i in 1..n {
@@ -383,6 +412,9 @@ impl Regression {
             }
         }
         let mut z = self.xty.clone();
+        for i in 1..n {
+            z[i] += ridge * prior[i];
+        }
         for i in 0..n {
             for k in 0..i {
                 z[i] -= a[i * n + k] * z[k];
@@ -542,11 +574,16 @@ pub struct Schedule {
     pub sample: f64,
     /// The ridge penalty.
     pub ridge: f64,
+    /// Rounds when the learning starts from another ruleset's model (a
+    /// change of a built-in ruleset): all of them with the model so far.
+    pub warm_rounds: u32,
 }
 
 impl Default for Schedule {
+    /// Three rounds; one from a base's model (the rules of thumb's games,
+    /// the weights drawn to the base's): a game measures what suits it.
     fn default() -> Self {
-        Schedule { games: 1500, rounds: 3, explore: 0.1, sample: 0.15, ridge: 20.0 }
+        Schedule { games: 1500, rounds: 3, explore: 0.1, sample: 0.15, ridge: 20.0, warm_rounds: 1 }
     }
 }
 
@@ -578,9 +615,9 @@ pub struct Setting<'a, G: TurnGame> {
     /// Seat counts to learn from, in turn.
     pub players: Vec<usize>,
     /// A new game of this many players from this seed.
-    pub start: &'a dyn Fn(usize, u64) -> Result<G, G::Error>,
+    pub start: &'a (dyn Fn(usize, u64) -> Result<G, G::Error> + Sync),
     /// The game's rules-of-thumb bot, for the first round.
-    pub warm: &'a dyn Fn(u64) -> Box<dyn Bot<G>>,
+    pub warm: &'a (dyn Fn(u64) -> Box<dyn Bot<G>> + Sync),
 }
 
 /// The seed of a ruleset's self-play: the first 64 bits of its content
@@ -624,72 +661,125 @@ pub fn progress(done: u64, all: u64) {
     });
 }
 
-/// Learns a value model by self-play: deterministic for a seed, one thread.
+/// Games of one round played at once before the next are begun: a learning
+/// tells its progress after each batch, and the batch's samples enter the
+/// regression in game order, so the model is the same on any number of threads.
+const BATCH: usize = 64;
+
+/// Learns a value model by self-play: deterministic for a seed, whatever the
+/// number of threads (games run on rayon's pool; each game's samples are
+/// drawn from its own seed and enter the regression in game order).
+///
+/// With `start` (the model of the ruleset this one is a change of), the
+/// weights begin at its weights for the features of the same name, the first
+/// round plays by them instead of the rules of thumb, `schedule.warm_rounds`
+/// rounds are played instead of `schedule.rounds`, and the ridge draws each
+/// weight towards its start instead of towards 0: self-play is spent on what
+/// the change moves, and a feature the games rarely see keeps its start.
 pub fn learn<G: Features + 'static>(
     setting: &Setting<'_, G>,
     schedule: Schedule,
     seed: u64,
-) -> Result<ValueModel, G::Error> {
-    let probe = (setting.start)(setting.players[0], seed)?;
+    start: Option<&ValueModel>,
+) -> Result<ValueModel, String> {
+    let probe = (setting.start)(setting.players[0], seed).map_err(|e| e.to_string())?;
     let names = probe.feature_names();
     let (game_id, ruleset, fingerprint) = setting.ids;
+    let prior: Vec<f64> = match start {
+        Some(s) => names.iter().map(|n| s.weight(n)).collect(),
+        None => vec![0.0; names.len()],
+    };
+    let rounds = if start.is_some() { schedule.warm_rounds } else { schedule.rounds };
     let mut model = ValueModel {
         version: ValueModel::VERSION,
         game: game_id.to_owned(),
         ruleset: ruleset.to_owned(),
         fingerprint: fingerprint.to_owned(),
         games: schedule.games,
-        rounds: schedule.rounds,
+        rounds,
         seed,
+        start: start.map(StartedFrom::of),
         features: names.clone(),
-        weights: vec![0.0; names.len()],
+        weights: prior.clone(),
         memos: Default::default(),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Samples of every round count: later rounds add the model's own play
     // without forgetting the rest, which keeps the weights from swinging.
     let mut regression = Regression::new(names.len());
-    for round in 0..schedule.rounds {
+    let all = u64::from(rounds) * schedule.games;
+    for round in 0..rounds {
         let current = Arc::new(model.clone());
-        for index in 0..schedule.games {
-            let players = setting.players[index as usize % setting.players.len()];
-            let game_seed = rng.next_u64();
-            let mut game = (setting.start)(players, game_seed)?;
-            let mut bots: Vec<Box<dyn Bot<G>>> = (0..players)
-                .map(|s| {
-                    let bot_seed = game_seed ^ (s as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    if round == 0 {
-                        Box::new(Exploring {
-                            inner: (setting.warm)(bot_seed),
-                            rng: ChaCha8Rng::seed_from_u64(bot_seed ^ 1),
-                            share: schedule.explore,
-                        }) as Box<dyn Bot<G>>
-                    } else {
-                        Box::new(ValueBot::new(Arc::clone(&current), bot_seed).exploring(schedule.explore))
-                    }
+        let by_rules_of_thumb = round == 0;
+        let seeds: Vec<u64> = (0..schedule.games).map(|_| rng.next_u64()).collect();
+        for (batch, seeds) in seeds.chunks(BATCH).enumerate() {
+            let first = batch * BATCH;
+            let played: Vec<Result<Vec<Sample>, String>> = seeds
+                .par_iter()
+                .enumerate()
+                .map(|(i, &game_seed)| {
+                    let players = setting.players[(first + i) % setting.players.len()];
+                    let bots = (0..players)
+                        .map(|s| {
+                            let bot_seed = game_seed ^ (s as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                            if by_rules_of_thumb {
+                                Box::new(Exploring {
+                                    inner: (setting.warm)(bot_seed),
+                                    rng: ChaCha8Rng::seed_from_u64(bot_seed ^ 1),
+                                    share: schedule.explore,
+                                }) as Box<dyn Bot<G>>
+                            } else {
+                                Box::new(ValueBot::new(Arc::clone(&current), bot_seed).exploring(schedule.explore))
+                            }
+                        })
+                        .collect();
+                    self_play(setting, players, game_seed, bots, schedule.sample, names.len())
                 })
                 .collect();
-            let mut samples: Vec<(usize, Vec<f64>)> = Vec::new();
-            while let Some(seat) = game.to_move() {
-                if rng::unit(&mut rng) < schedule.sample {
-                    for s in 0..players {
-                        let mut f = Vec::with_capacity(names.len());
-                        game.features(s, &mut f);
-                        samples.push((s, f));
-                    }
+            for samples in played {
+                for (f, reward) in samples? {
+                    regression.add(&f, reward);
                 }
-                let action = bots[seat].choose(&game, game.legal());
-                game.play(action)?;
             }
-            let rewards = game.outcome().unwrap_or_else(|| vec![0.0; players]);
-            for (s, f) in &samples {
-                regression.add(f, rewards[*s]);
-            }
-            progress(u64::from(round) * schedule.games + index + 1, u64::from(schedule.rounds) * schedule.games);
+            let done = u64::from(round) * schedule.games + (first + seeds.len()) as u64;
+            progress(done, all);
         }
-        model.weights = regression.solve(schedule.ridge);
+        model.weights = regression.solve_toward(schedule.ridge, &prior);
     }
     Ok(model)
+}
+
+/// One sampled position: a seat's features and that seat's final reward.
+type Sample = (Vec<f64>, f64);
+
+/// One self-play game between `bots` from `game_seed`: each decision's
+/// position kept with chance `sample` (for every seat), with the rewards.
+fn self_play<G: Features + 'static>(
+    setting: &Setting<'_, G>,
+    players: usize,
+    game_seed: u64,
+    mut bots: Vec<Box<dyn Bot<G>>>,
+    sample: f64,
+    features: usize,
+) -> Result<Vec<Sample>, String> {
+    // The game's own stream for sampling: what one game samples does not
+    // depend on how long the games before it were.
+    let mut rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x5A4D_504C_4553_0001);
+    let mut game = (setting.start)(players, game_seed).map_err(|e| e.to_string())?;
+    let mut samples: Vec<(usize, Vec<f64>)> = Vec::new();
+    while let Some(seat) = game.to_move() {
+        if rng::unit(&mut rng) < sample {
+            for s in 0..players {
+                let mut f = Vec::with_capacity(features);
+                game.features(s, &mut f);
+                samples.push((s, f));
+            }
+        }
+        let action = bots[seat].choose(&game, game.legal());
+        game.play(action).map_err(|e| e.to_string())?;
+    }
+    let rewards = game.outcome().unwrap_or_else(|| vec![0.0; players]);
+    Ok(samples.into_iter().map(|(s, f)| (f, rewards[s])).collect())
 }
 
 #[cfg(test)]
@@ -720,6 +810,7 @@ mod tests {
     fn a_nudge_moves_one_weight_and_a_missing_feature_is_named() {
         let model = ValueModel {
             version: ValueModel::VERSION,
+            start: None,
             game: "g".into(),
             ruleset: "r".into(),
             fingerprint: "f".into(),
@@ -736,6 +827,70 @@ mod tests {
         let err = model.nudged(&[nudge("built:wel", 1.0)]).unwrap_err();
         assert!(err.contains("no feature `built:wel`; did you mean built:well?"), "{err}");
         assert!(err.contains("the command `learn --ruleset r` lists them"), "{err}");
+    }
+
+    #[test]
+    fn a_regression_drawn_to_a_prior_keeps_it_where_the_samples_say_little() {
+        let mut r = Regression::new(3);
+        for a in 0..10 {
+            let x1 = f64::from(a);
+            r.add(&[1.0, x1, 0.0], 2.0 + 3.0 * x1);
+        }
+        // x2 is never seen: it keeps its prior, where plain ridge would make it 0.
+        let w = r.solve_toward(1e-3, &[0.0, 0.0, -4.0]);
+        assert!((w[1] - 3.0).abs() < 1e-3 && (w[2] + 4.0).abs() < 1e-9, "{w:?}");
+        assert!(r.solve(1e-3)[2].abs() < 1e-9);
+        // A ridge far above the samples' weight leaves the prior (the bias is free).
+        let w = r.solve_toward(1e9, &[0.0, 7.0, -4.0]);
+        assert!((w[1] - 7.0).abs() < 1e-3 && (w[2] + 4.0).abs() < 1e-9, "{w:?}");
+    }
+
+    fn learn_pick(threads: usize, schedule: Schedule, start: Option<&ValueModel>) -> ValueModel {
+        let begin = |_players: usize, _seed: u64| Ok::<_, String>(Pick { a: [0.0; 2], b: [0.0; 2], moves: 0 });
+        let warm = |seed: u64| Box::new(crate::bots::RandomBot::new(seed)) as Box<dyn Bot<Pick>>;
+        let setting = Setting { ids: ("g", "r", "f"), players: vec![2], start: &begin, warm: &warm };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| learn(&setting, schedule, 7, start).unwrap())
+    }
+
+    #[test]
+    fn learning_gives_one_model_on_any_number_of_threads() {
+        let schedule = Schedule { games: 300, rounds: 2, explore: 0.3, sample: 0.5, ridge: 1.0, warm_rounds: 1 };
+        let bits = |m: &ValueModel| m.weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
+        let one = learn_pick(1, schedule, None);
+        for threads in [2, 3] {
+            assert_eq!(bits(&learn_pick(threads, schedule, None)), bits(&one), "{threads} threads");
+        }
+        // And it learned the game: an `a` is worth more than a `b`, which costs.
+        assert!(one.weights[1] > 0.5 && one.weights[2] < 0.0, "{:?}", one.weights);
+        assert_eq!((one.rounds, one.start.as_ref()), (2, None));
+    }
+
+    #[test]
+    fn a_warm_start_begins_at_the_start_model_by_feature_name() {
+        // The start knows `b` (worth −7) and a feature this game lacks; not `a`.
+        let start = ValueModel {
+            version: ValueModel::VERSION,
+            start: None,
+            game: "g".into(),
+            ruleset: "base".into(),
+            fingerprint: "b0".into(),
+            games: 1,
+            rounds: 1,
+            seed: 0,
+            features: vec!["bias".into(), "gone".into(), "b".into()],
+            weights: vec![9.0, 3.0, -7.0],
+            memos: Default::default(),
+        };
+        let schedule = Schedule { games: 300, rounds: 5, explore: 0.3, sample: 0.5, ridge: 1e9, warm_rounds: 1 };
+        let held = learn_pick(2, schedule, Some(&start));
+        assert_eq!(held.rounds, 1, "a warm start plays its own number of rounds");
+        assert_eq!(held.start, Some(StartedFrom { ruleset: "base".into(), fingerprint: "b0".into() }));
+        // Held by a huge ridge: every weight but the bias stays at its start (0 for the new `a`).
+        assert!(held.weights[1].abs() < 1e-3 && (held.weights[2] + 7.0).abs() < 1e-3, "{:?}", held.weights);
+        // A light ridge lets the games move them: `b` costs about what the game says.
+        let moved = learn_pick(2, Schedule { ridge: 1.0, ..schedule }, Some(&start));
+        assert!(moved.weights[1] > 0.5 && moved.weights[2] > -3.0, "{:?}", moved.weights);
     }
 
     #[test]
@@ -782,7 +937,9 @@ mod tests {
             Ok(())
         }
         fn rewards(&self) -> Option<Vec<f64>> {
-            (self.moves >= 4).then(|| vec![0.5, 0.5])
+            // A margin: each `a` is worth 2, each `b` costs 1.
+            let own = |s: usize| 2.0 * self.a[s] - self.b[s];
+            (self.moves >= 4).then(|| vec![own(0) - own(1), own(1) - own(0)])
         }
     }
 
@@ -801,6 +958,7 @@ mod tests {
     fn pick_model() -> Arc<ValueModel> {
         Arc::new(ValueModel {
             version: ValueModel::VERSION,
+            start: None,
             game: "g".into(),
             ruleset: "r".into(),
             fingerprint: "f".into(),

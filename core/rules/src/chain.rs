@@ -155,6 +155,28 @@ pub fn read_chain<F: ChainFile>(
     Ok(chain)
 }
 
+/// The id of the built-in ruleset a chain's first file is a change of: the
+/// nearest built-in ruleset (of `lib`'s own, not an example) along its
+/// `extends` chain. `None` when the first file is itself one. A file on disk
+/// named as a built-in ruleset and holding its very text (a checkout's
+/// `cards/…/second-edition.toml`) is that ruleset.
+pub fn built_in_base<F>(chain: &[Link<F>], lib: &'static Builtins) -> Option<String> {
+    let id_of = |link: &Link<F>| match &link.doc.source {
+        Source::Builtin(_, path) => {
+            let id = path.strip_prefix(lib.rulesets)?.strip_prefix('/')?.strip_suffix(".toml")?;
+            (!id.contains('/')).then(|| id.to_owned())
+        }
+        Source::Disk(path) => {
+            let id = path.file_name()?.to_str()?.strip_suffix(".toml")?;
+            (*lib.ruleset(id)?.read().ok()? == *link.doc.text).then(|| id.to_owned())
+        }
+    };
+    match chain.first().map(id_of) {
+        Some(None) => chain[1..].iter().find_map(id_of),
+        _ => None,
+    }
+}
+
 /// The game a ruleset is for: the game whose built-in files hold an id, or for a
 /// file the first `game` key along its `extends` chain. A file that names no
 /// game anywhere belongs to the first game given (the engine's first game, whose

@@ -29,6 +29,10 @@ impl engine_game::Rules for Ruleset {
         engine_game::About { id: &self.id, name: &self.name, fingerprint: &self.fingerprint, players }
     }
 
+    fn base(&self) -> Option<&str> {
+        self.base.as_deref()
+    }
+
     fn summary(&self) -> String {
         let scripted = self.cards.cards.iter().filter(|c| c.script.is_some()).count();
         format!(

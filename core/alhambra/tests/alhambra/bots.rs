@@ -80,7 +80,7 @@ fn short_model(rs: &std::sync::Arc<Ruleset>) -> engine_game::Models {
     use engine_game::Game as _;
     use engine_game::Rules as _;
     let schedule = engine_play::value::Schedule { games: 150, rounds: 2, ..Default::default() };
-    let model = engine_game::models::learn::<Game>(rs, vec![2], schedule).unwrap();
+    let model = engine_game::models::learn::<Game>(rs, vec![2], schedule, None).unwrap();
     let models = engine_game::Models::default();
     models.get_or_learn(Game::ID, rs.fingerprint(), || Ok(model)).unwrap();
     models
@@ -139,7 +139,7 @@ fn a_type_worth_more_is_valued_more() {
     let triple = Ruleset::load(file.to_str().unwrap()).unwrap();
     let lead = |rs: &std::sync::Arc<Ruleset>| {
         let schedule = engine_play::value::Schedule { games: 150, rounds: 2, ..Default::default() };
-        let model = engine_game::models::learn::<Game>(rs, vec![2], schedule).unwrap();
+        let model = engine_game::models::learn::<Game>(rs, vec![2], schedule, None).unwrap();
         model.weight(&format!("lead:{}", rs.types[t].id))
     };
     let (before, after) = (lead(&base), lead(&triple));

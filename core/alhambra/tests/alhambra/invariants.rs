@@ -81,7 +81,8 @@ fn the_corpus_keeps_every_card_with_balance_bots() {
         let rs = corpus(id);
         // A short self-play: the bot's model matters less here than its play reaching every rule.
         let schedule = Schedule { games: 12, rounds: 1, ..Default::default() };
-        let model = std::sync::Arc::new(engine_game::models::learn::<alhambra::Game>(&rs, vec![3], schedule).unwrap());
+        let model =
+            std::sync::Arc::new(engine_game::models::learn::<alhambra::Game>(&rs, vec![3], schedule, None).unwrap());
         for players in 2..=6 {
             for seed in 0..2 {
                 let mut bot = ValueBot::new(std::sync::Arc::clone(&model), seed);
@@ -190,7 +191,8 @@ fn moves_and_choices_keep_every_card_whichever_bot_answers() {
             }
         }
         let schedule = Schedule { games: 12, rounds: 1, ..Default::default() };
-        let model = std::sync::Arc::new(engine_game::models::learn::<alhambra::Game>(&rs, vec![3], schedule).unwrap());
+        let model =
+            std::sync::Arc::new(engine_game::models::learn::<alhambra::Game>(&rs, vec![3], schedule, None).unwrap());
         for players in [2, 4] {
             let mut bot = ValueBot::new(std::sync::Arc::clone(&model), 1);
             match alhambra::sim::check_game_with(&rs, players, 1, &mut bot) {
@@ -256,7 +258,7 @@ fn bots_play_the_rulesets_own_actions() {
         };
         let schedule = Schedule { games: 12, rounds: 1, ..Default::default() };
         let model = kinds.contains(&"balance").then(|| {
-            std::sync::Arc::new(engine_game::models::learn::<alhambra::Game>(&rs, vec![3], schedule).unwrap())
+            std::sync::Arc::new(engine_game::models::learn::<alhambra::Game>(&rs, vec![3], schedule, None).unwrap())
         });
         for &kind in kinds {
             let mut played = 0;

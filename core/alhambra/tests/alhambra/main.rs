@@ -9,6 +9,7 @@ mod explain;
 mod fast_path;
 mod illegal;
 mod invariants;
+mod learning;
 mod money;
 mod remembered;
 mod replay;

@@ -180,7 +180,7 @@ fn the_balance_bot_learns_on_a_ruleset_with_a_joker() {
     let s = corpus("joker", "joker_completes_exactly.toml");
     let rs = s.ruleset().unwrap();
     let schedule = engine_play::value::Schedule { games: 60, rounds: 1, ..Default::default() };
-    let model = engine_game::models::learn::<Game>(&rs, vec![2], schedule).unwrap();
+    let model = engine_game::models::learn::<Game>(&rs, vec![2], schedule, None).unwrap();
     assert!(model.weight("money").is_finite());
     let models = engine_game::Models::default();
     models.get_or_learn(Game::ID, rs.fingerprint(), || Ok(model)).unwrap();

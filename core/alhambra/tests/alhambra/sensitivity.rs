@@ -1,7 +1,8 @@
 //! The balance bot's sensitivity in Alhambra: changes whose direction is known
-//! move what the default bot does that way. Each ruleset is learned afresh
-//! (its own content, its own model), then 2-player games between balance bots
-//! are counted; each claim is that two 95% intervals do not overlap.
+//! move what the default bot does that way. Each ruleset has its own model,
+//! a change's learned from the base game's as every change of a built-in
+//! ruleset is; then 2-player games between balance bots are counted; each
+//! claim is that two 95% intervals do not overlap.
 //!
 //! CI plays a few hundred games on a short self-play; the full size (the
 //! default bot's own schedule and 2,000 games per ruleset) is
@@ -80,8 +81,13 @@ struct Study {
 fn study(rs: &Arc<Ruleset>, types: &[&str]) -> Study {
     let models = engine_game::Models::default();
     if !full() {
+        // As a designer's change learns: from the base's model (here as short as the change's).
         let schedule = engine_play::value::Schedule { games: 150, rounds: 2, ..Default::default() };
-        let model = engine_game::models::learn::<Game>(rs, vec![2], schedule).unwrap();
+        static BASE: std::sync::OnceLock<engine_play::value::ValueModel> = std::sync::OnceLock::new();
+        let start = rs.base_rules().unwrap().map(|base| {
+            BASE.get_or_init(|| engine_game::models::learn::<Game>(&base, vec![2], schedule, None).unwrap())
+        });
+        let model = engine_game::models::learn::<Game>(rs, vec![2], schedule, start).unwrap();
         models.get_or_learn(Game::ID, rs.fingerprint(), || Ok(model)).unwrap();
     }
     let bots = vec!["balance".to_owned(); 2];

@@ -263,6 +263,8 @@ pub struct Ruleset {
     /// Game records carry it, so results of two different rulesets that share
     /// an id are not mixed up.
     pub fingerprint: String,
+    /// The built-in ruleset this one is a change of (its balance model's learning starts from that one's).
+    pub base: Option<String>,
     /// Problems that do not stop loading (a built-in id given to other content).
     pub warnings: Vec<LoadError>,
 }
@@ -926,6 +928,7 @@ fn build(
         all_buildable,
         actions,
         fingerprint,
+        base: engine_rules::chain::built_in_base(chain, &BUILTINS),
         warnings,
     })
 }

@@ -42,6 +42,7 @@ fn a_search_limited_to_build_decisions_plays_the_balance_bot_elsewhere() {
         .collect();
     let model = ValueModel {
         version: ValueModel::VERSION,
+        start: None,
         game: "san-juan".into(),
         ruleset: "second-edition".into(),
         fingerprint: rs.fingerprint.clone(),
@@ -137,6 +138,7 @@ mod end_of_game {
             .collect();
         Arc::new(ValueModel {
             version: ValueModel::VERSION,
+            start: None,
             game: "san-juan".into(),
             ruleset: "second-edition".into(),
             fingerprint: String::new(),
@@ -205,8 +207,9 @@ mod end_of_game {
 }
 
 /// The balance bot's sensitivity: changes whose direction is known move the
-/// numbers that way. Every ruleset here is learned afresh (its own content,
-/// its own model), then 4-player games between balance bots are counted;
+/// numbers that way. Every ruleset here has its own model, learned from
+/// second-edition's as every change of a built-in ruleset is; then 4-player
+/// games between balance bots are counted;
 /// each claim is that two 95% Wilson intervals do not overlap.
 ///
 /// CI plays 1,000 games per ruleset; the full size (4,000) is

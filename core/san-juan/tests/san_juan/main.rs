@@ -15,6 +15,7 @@ mod explain;
 mod fast_path;
 mod illegal;
 mod invariants;
+mod learning;
 mod payment;
 mod reactions;
 mod schema;
