@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use engine_game::Rules as _;
-use engine_game::models::{duel, learn};
+use engine_game::models::warm_against_fresh;
 use san_juan::{Game, Ruleset};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/san-juan");
@@ -77,25 +77,11 @@ fn a_change_through_files_of_its_own_stands_on_the_nearest_built_in_ruleset() {
 #[test]
 #[ignore = "an experiment: minutes of learning"]
 fn warm_start_plays_as_well_as_learning_afresh() {
-    let base = Ruleset::load("second-edition").unwrap();
-    let schedule = base.schedule();
-    let players: Vec<usize> = (2..=4).rev().collect();
-    let base_model = learn::<Game>(&base, players.clone(), schedule, None).unwrap();
-    let mut worst: f64 = f64::INFINITY;
-    for id in ["mint", "reservation_desk", "founders_hall", "builders_guild", "remodel_yard"] {
-        let rs = design(id);
-        let clock = std::time::Instant::now();
-        let warm = Arc::new(learn::<Game>(&rs, players.clone(), schedule, Some(&base_model)).unwrap());
-        let warm_time = clock.elapsed().as_secs_f64();
-        let clock = std::time::Instant::now();
-        let fresh = Arc::new(learn::<Game>(&rs, players.clone(), schedule, None).unwrap());
-        let fresh_time = clock.elapsed().as_secs_f64();
-        let d = duel::<Game>(&rs, &warm, &fresh, 4, 400).unwrap();
-        println!(
-            "{id:<18} warm {warm_time:>5.1} s, afresh {fresh_time:>5.1} s; warm − afresh: {:+.2} ± {:.2} points, wins {:.3}",
-            d.margin, d.error, d.wins
-        );
-        worst = worst.min(d.margin + 2.0 * d.error);
-    }
+    let designs: Vec<_> = ["mint", "reservation_desk", "founders_hall", "builders_guild", "remodel_yard"]
+        .into_iter()
+        .map(design)
+        .collect();
+    let (lines, worst) = warm_against_fresh::<Game>(&designs, 400).unwrap();
+    println!("{}", lines.join("\n"));
     assert!(worst > 0.0, "a warm start played clearly worse than learning afresh");
 }
