@@ -237,13 +237,21 @@ pub fn duel<G: Game>(
 pub fn warm_against_fresh<G: Game>(designs: &[Arc<G::Rules>], deals: u64) -> Result<(Vec<String>, f64), String> {
     let mut lines = Vec::new();
     let mut worst = f64::INFINITY;
+    // Designs of one base share its model: learned once, by its content.
+    let mut bases: HashMap<String, ValueModel> = HashMap::new();
     for rs in designs {
         let base = rs.base_rules()?.ok_or_else(|| format!("{} changes no built-in ruleset", rs.id()))?;
         let (fewest, most) = rs.players();
         let players: Vec<usize> = (fewest..=most).rev().collect();
-        let base_model = learn::<G>(&base, players.clone(), base.schedule(), None)?;
+        let base_model = match bases.entry(base.fingerprint().to_owned()) {
+            std::collections::hash_map::Entry::Occupied(m) => m.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let (fewest, most) = base.players();
+                v.insert(learn::<G>(&base, (fewest..=most).rev().collect(), base.schedule(), None)?)
+            }
+        };
         let clock = std::time::Instant::now();
-        let warm = Arc::new(learn::<G>(rs, players.clone(), rs.schedule(), Some(&base_model))?);
+        let warm = Arc::new(learn::<G>(rs, players.clone(), rs.schedule(), Some(base_model))?);
         let warm_time = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
         let fresh = Arc::new(learn::<G>(rs, players, rs.schedule(), None)?);
