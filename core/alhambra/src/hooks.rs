@@ -621,6 +621,8 @@ pub struct Hooks {
     type_masks: Vec<HookMask>,
     /// Per money script (currencies, then money cards): a bit per hook it defines.
     currency_masks: Vec<HookMask>,
+    /// Every building type's bits: a hook no type defines skips a seat's buildings.
+    types_union: HookMask,
     /// Per deck card: a bit per hook its script defines.
     deck_masks: Vec<HookMask>,
     /// The rules script's owner and its bits (0 without one).
@@ -842,6 +844,7 @@ impl Hooks {
         let deck_masks: Vec<HookMask> = (0..deck.len()).map(|d| mask(first_deck + d)).collect();
         let rules_mask = mask(rules_owner);
         let action_masks: Vec<HookMask> = (0..actions.len()).map(|a| mask(first_action + a)).collect();
+        let types_union = type_masks.iter().fold(0, |m, b| m | b);
         let union = type_masks
             .iter()
             .chain(&currency_masks)
@@ -930,6 +933,7 @@ impl Hooks {
             table_keys,
             collector_keys,
             type_masks,
+            types_union,
             currency_masks,
             deck_masks,
             rules: (rules_owner, rules_mask),
@@ -955,6 +959,12 @@ impl Hooks {
     #[inline]
     pub fn type_listens(&self, hook: Hook, t: usize) -> bool {
         self.type_masks.get(t).is_some_and(|&m| has_hook(m, hook as usize))
+    }
+
+    /// True when some building type's script defines `hook`.
+    #[inline]
+    pub fn types_listen(&self, hook: Hook) -> bool {
+        has_hook(self.types_union, hook as usize)
     }
 
     /// True when currency `c`'s script defines `hook`.

@@ -17,6 +17,7 @@ use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
 use crate::hooks::{CTX_MORE, Hook, Scoped};
 use crate::ruleset::{BuildingIdx, Money, PayMask};
+use smallvec::SmallVec;
 
 /// The modifiers of the seat to decide, worked out before its legal actions.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +40,9 @@ pub(crate) struct Listener {
     /// The building type whose script it is (`None`: a currency's).
     pub(super) kind: Option<usize>,
 }
+
+/// The cards that hear one hook, most often none or one.
+type Listeners = SmallVec<[Listener; 4]>;
 
 /// The card that hears a hook, made into `ctx.card` only when a script runs
 /// (a literal answer needs none).
@@ -128,30 +132,27 @@ impl Game {
     /// order bought), then, for the actor's own money events, the cards of
     /// `money` whose currency's script does, then the rules script, which
     /// every seat hears as its own.
-    fn listeners(&self, hook: Hook, seat: usize, money: &[Money]) -> Vec<Listener> {
+    fn listeners(&self, hook: Hook, seat: usize, money: &[Money]) -> Listeners {
         let hooks = &self.rs.hooks;
         let p = &self.players[seat];
-        let mut out = Vec::new();
-        let rules = hooks.rules_listen(hook).then(|| Listener {
-            owner: hooks.rules_owner(),
-            seat,
-            card: Heard::Rules,
-            owned: 0,
-            kind: None,
-        });
-        let mut seen = [0usize; crate::ruleset::MAX_TYPES];
-        for (i, &b) in p.buildings.iter().enumerate() {
-            let t = self.rs.building(b).kind as usize;
-            let nth = seen[t];
-            seen[t] += 1;
-            if hooks.type_listens(hook, t) {
-                out.push(Listener {
-                    owner: hooks.type_owner(t),
-                    seat,
-                    card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
-                    owned: i32::from(p.counts[t]),
-                    kind: Some(t),
-                });
+        // Asked three times at every decision where any card modifies prices:
+        // no allocation, and no walk over the buildings when no type listens.
+        let mut out = Listeners::new();
+        if hooks.types_listen(hook) {
+            let mut seen = [0usize; crate::ruleset::MAX_TYPES];
+            for (i, &b) in p.buildings.iter().enumerate() {
+                let t = self.rs.building(b).kind as usize;
+                let nth = seen[t];
+                seen[t] += 1;
+                if hooks.type_listens(hook, t) {
+                    out.push(Listener {
+                        owner: hooks.type_owner(t),
+                        seat,
+                        card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
+                        owned: i32::from(p.counts[t]),
+                        kind: Some(t),
+                    });
+                }
             }
         }
         for &m in money {
@@ -167,7 +168,9 @@ impl Game {
                 });
             }
         }
-        out.extend(rules);
+        if hooks.rules_listen(hook) {
+            out.push(Listener { owner: hooks.rules_owner(), seat, card: Heard::Rules, owned: 0, kind: None });
+        }
         out
     }
 
@@ -809,7 +812,11 @@ impl Game {
             limit +=
                 i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::TakeLimit, l.owner, &e))?);
         }
-        let mut mods = Mods { take_limit: limit.max(0) as u32, prices: Vec::new(), pays: Vec::new() };
+        // Worked out at every decision: the last decision's box is filled again.
+        let mut mods = self.mods.take().unwrap_or_default();
+        mods.take_limit = limit.max(0) as u32;
+        mods.prices.clear();
+        mods.pays.clear();
         let price_listeners = self.listeners(Hook::Price, seat, &[]);
         // A money script's `on_pays` is asked while its owner holds a card of it (one card per script).
         let mut held: Vec<Money> = Vec::new();
@@ -856,7 +863,7 @@ impl Game {
             mods.prices.push(if b.is_some() { price.max(1) as u32 } else { 0 });
             mods.pays.push(pays);
         }
-        self.mods = Some(Box::new(mods));
+        self.mods = Some(mods);
         Ok(())
     }
 
