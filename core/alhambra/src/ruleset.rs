@@ -16,6 +16,7 @@ use engine_rules::actions::ActionEntry;
 use engine_rules::chain::{ChainFile, read_chain, relocate, resolve_spec};
 use engine_rules::doc::TomlDoc;
 use engine_rules::rules;
+use engine_script::words::WordCache;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{LoadError, LoadErrors};
@@ -389,6 +390,17 @@ impl ChainFile for RulesetFile {
     }
 }
 
+/// The words of an action's candidate arguments, by what they name.
+#[derive(Debug)]
+pub struct ArgWords {
+    /// By money kind ([`Ruleset::kind_of`]).
+    pub money: WordCache,
+    /// By building.
+    pub buildings: WordCache,
+    /// By display slot (from 0; its word is the slot's number from 1).
+    pub slots: WordCache,
+}
+
 /// A loaded and checked ruleset. Shared by all games.
 pub struct Ruleset {
     /// Its id.
@@ -452,6 +464,9 @@ pub struct Ruleset {
     record_kinds: Vec<Arc<str>>,
     /// The option names scripts' choices offered (`burn`, `keep`), shared by every game of the ruleset.
     pub words: engine_script::words::Words,
+    /// The words of the money kinds, the buildings and the display's slots, once
+    /// named as an action's candidates (named at every decision of a ruleset with actions).
+    pub arg_words: ArgWords,
     /// The ruleset's own actions (`[[action]]`), in file order.
     pub actions: Vec<ActionDef>,
     /// Scripts take part in working out legal answers (odd money or actions of its own): the slower path.
@@ -1480,6 +1495,7 @@ fn build(
         })
         .collect();
     let rules_map = Arc::new(toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
+    let (kinds_len, buildings_len, yard_len) = (kinds.len(), buildings.len(), yard_slots.len());
     Arc::new(Ruleset {
         id: top.id.clone(),
         name: top.name.clone(),
@@ -1517,6 +1533,11 @@ fn build(
         base: engine_rules::chain::built_in_base(chain, &BUILTINS),
         script_texts,
         words: Default::default(),
+        arg_words: ArgWords {
+            money: WordCache::new(kinds_len),
+            buildings: WordCache::new(buildings_len),
+            slots: WordCache::new(yard_len),
+        },
         scripted_legal: odd_money || !actions.is_empty(),
         out_of_turn: actions.iter().any(|a| a.at == ActionAt::OtherTurnEnd),
         counts_as: types

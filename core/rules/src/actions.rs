@@ -161,6 +161,39 @@ pub fn combinations<K: Copy, T: Clone>(kinds: &[K], candidates: impl Fn(K) -> Ve
     all
 }
 
+/// Calls `each` with every combination of one candidate per list of
+/// `candidates`, in [`combinations`]' order (the first list varies slowest),
+/// without making the lists: asked at every decision of a ruleset with an
+/// action of two arguments (every pair of cards).
+pub fn each_combination<T: Copy, E>(
+    candidates: &[Vec<T>],
+    mut each: impl FnMut(&[T]) -> Result<(), E>,
+) -> Result<(), E> {
+    if candidates.iter().any(Vec::is_empty) {
+        return Ok(());
+    }
+    let mut at = vec![0usize; candidates.len()];
+    let mut args: Vec<T> = candidates.iter().map(|c| c[0]).collect();
+    loop {
+        each(&args)?;
+        // The odometer: the last list turns fastest.
+        let mut k = candidates.len();
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            at[k] += 1;
+            if at[k] < candidates[k].len() {
+                args[k] = candidates[k][at[k]];
+                break;
+            }
+            at[k] = 0;
+            args[k] = candidates[k][0];
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +257,31 @@ mod tests {
         assert_eq!(match_verb(&["buy", "reserved", "pay"], verbs.iter().map(Vec::as_slice)), Some((1, 2)));
         assert_eq!(match_verb(&["buy", "3"], verbs.iter().map(Vec::as_slice)), Some((0, 1)));
         assert_eq!(match_verb(&["sell"], verbs.iter().map(Vec::as_slice)), None);
+    }
+
+    #[test]
+    fn each_combination_is_combinations_without_the_lists() {
+        for lists in [
+            vec![vec![1u16, 2, 3], vec![7, 8]],
+            vec![vec![4]],
+            vec![],
+            vec![vec![1, 2], vec![]],
+            vec![vec![5, 6], vec![1], vec![2, 3]],
+        ] {
+            let mut seen: Vec<Vec<u16>> = Vec::new();
+            each_combination(&lists, |a| {
+                seen.push(a.to_vec());
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            let kinds: Vec<usize> = (0..lists.len()).collect();
+            assert_eq!(seen, combinations(&kinds, |k| lists[k].clone()), "{lists:?}");
+        }
+        let mut n = 0;
+        assert_eq!(
+            each_combination(&[vec![1u8, 2, 3]], |_| if n == 1 { Err("stop") } else { Ok(n += 1) }),
+            Err("stop")
+        );
     }
 
     #[test]

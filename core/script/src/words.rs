@@ -70,6 +70,42 @@ impl Words {
     }
 }
 
+/// Words by a small key of the game's own (a money card's kind, a slot),
+/// remembered once interned: an action's candidates are named at every
+/// decision, and finding a name by its text hashes it each time.
+#[derive(Debug)]
+pub struct WordCache(Box<[std::sync::atomic::AtomicU16]>);
+
+impl WordCache {
+    /// Room for keys `0..len`.
+    pub fn new(len: usize) -> Self {
+        WordCache((0..len).map(|_| std::sync::atomic::AtomicU16::new(u16::MAX)).collect())
+    }
+}
+
+impl Words {
+    /// The number of the name `name()` gives key `key` in `cache`, interning
+    /// it on first use as [`Words::word`] does; a key past the cache's room
+    /// is looked up by its name.
+    pub fn word_keyed<'n>(
+        &self,
+        cache: &WordCache,
+        key: usize,
+        name: impl FnOnce() -> std::borrow::Cow<'n, str>,
+    ) -> Option<u16> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let Some(slot) = cache.0.get(key) else { return self.word(&name()) };
+        match slot.load(Relaxed) {
+            u16::MAX => {
+                let w = self.word(&name())?;
+                slot.store(w, Relaxed);
+                Some(w)
+            }
+            w => Some(w),
+        }
+    }
+}
+
 impl Words {
     /// The options of a `choose` effect (a list of names), as numbers, each once.
     pub fn options(&self, v: rhai::Dynamic) -> Result<Vec<u16>, String> {
@@ -101,6 +137,18 @@ pub fn is_option_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_keyed_word_is_the_word_of_its_name_remembered_by_its_key() {
+        let w = Words::default();
+        assert_eq!(w.word("sell"), Some(0));
+        let cache = WordCache::new(2);
+        assert_eq!(w.word_keyed(&cache, 1, || "sell".into()), Some(0), "interned before: its number");
+        assert_eq!(w.word_keyed(&cache, 1, || unreachable!("remembered by its key")), Some(0));
+        assert_eq!(w.word_keyed(&cache, 0, || "keyed".into()), Some(1), "interned on first use");
+        assert_eq!(w.find("keyed"), Some(1));
+        assert_eq!(w.word_keyed(&cache, 7, || "sell".into()), Some(0), "past the cache's room: by its name");
+    }
 
     #[test]
     fn a_name_keeps_its_number_and_the_table_stops_at_its_bound() {

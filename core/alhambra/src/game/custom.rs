@@ -118,13 +118,10 @@ impl Game {
                 .map(|&kind| self.candidate_words(kind, seat))
                 .collect::<Option<_>>()
                 .ok_or_else(too_many)?;
-            let all = engine_rules::actions::combinations(&(0..candidates.len()).collect::<Vec<_>>(), |k| {
-                candidates[k].clone()
-            });
             let texts = |args: &[u16]| args.iter().map(|&w| rs.words.name(w).to_string()).collect::<Vec<String>>();
-            for args in all {
+            engine_rules::actions::each_combination(&candidates, |args| -> Result<(), GameError> {
                 if self.listens(Hook::Allowed, &l) {
-                    let extra = || [("args", self.args_value(d, &texts(&args)))];
+                    let extra = || [("args", self.args_value(d, &texts(args)))];
                     // Asked for every pair of cards at every turn: an answer that reads
                     // only the arguments is remembered by them (their words, exactly).
                     let v = match rs.hooks.reads_args_only(Hook::Allowed, l.owner) {
@@ -136,14 +133,15 @@ impl Game {
                         false => self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra())?,
                     };
                     if !as_bool(v).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))? {
-                        continue;
+                        return Ok(());
                     }
                 }
-                if def.payment.is_some() && !self.can_pay_for(seat, d, &texts(&args), &l)? {
-                    continue;
+                if def.payment.is_some() && !self.can_pay_for(seat, d, &texts(args), &l)? {
+                    return Ok(());
                 }
-                offer(rs.words.joined(&args).ok_or_else(too_many)?);
-            }
+                offer(rs.words.joined(args).ok_or_else(too_many)?);
+                Ok(())
+            })?;
         }
         Ok(())
     }
@@ -163,23 +161,19 @@ impl Game {
     fn candidate_words(&self, kind: ArgKind, seat: usize) -> Option<Vec<u16>> {
         let rs = &self.rs;
         let words = &rs.words;
+        let aw = &rs.arg_words;
+        let money = |m: Money| words.word_keyed(&aw.money, rs.kind_of(m), || rs.money_str(m).into());
+        let building =
+            |b: BuildingIdx| words.word_keyed(&aw.buildings, b as usize, || rs.building(b).id.as_str().into());
         let out: Vec<u16> = match kind {
             ArgKind::Slot => (0..self.building_display.len())
                 .filter(|&k| self.building_display[k].is_some())
-                .map(|k| words.word(&(k + 1).to_string()))
+                .map(|k| words.word_keyed(&aw.slots, k, || (k + 1).to_string().into()))
                 .collect::<Option<_>>()?,
-            ArgKind::Hand => {
-                self.players[seat].hand().iter().map(|&m| words.word(rs.money_str(m))).collect::<Option<_>>()?
-            }
-            ArgKind::MoneyDisplay => {
-                self.money_display.iter().map(|&m| words.word(rs.money_str(m))).collect::<Option<_>>()?
-            }
-            ArgKind::Building => {
-                self.players[seat].buildings.iter().map(|&b| words.word(&rs.building(b).id)).collect::<Option<_>>()?
-            }
-            ArgKind::Reserve => {
-                self.reserve(seat).iter().map(|&b| words.word(&rs.building(b).id)).collect::<Option<_>>()?
-            }
+            ArgKind::Hand => self.players[seat].hand().iter().map(|&m| money(m)).collect::<Option<_>>()?,
+            ArgKind::MoneyDisplay => self.money_display.iter().map(|&m| money(m)).collect::<Option<_>>()?,
+            ArgKind::Building => self.players[seat].buildings.iter().map(|&b| building(b)).collect::<Option<_>>()?,
+            ArgKind::Reserve => self.reserve(seat).iter().map(|&b| building(b)).collect::<Option<_>>()?,
         };
         let mut unique = Vec::with_capacity(out.len());
         for w in out {
