@@ -279,7 +279,10 @@ mod tests {
         }
         let mut n = 0;
         assert_eq!(
-            each_combination(&[vec![1u8, 2, 3]], |_| if n == 1 { Err("stop") } else { Ok(n += 1) }),
+            each_combination(&[vec![1u8, 2, 3]], |_| {
+                n += 1;
+                if n == 2 { Err("stop") } else { Ok(()) }
+            }),
             Err("stop")
         );
     }
