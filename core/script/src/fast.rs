@@ -757,7 +757,7 @@ impl Frame {
 
     /// `f` of what `node` reads when that is a local or an entry of maps and
     /// lists held by one (`x.a.b`, `x.a[0].b` with a constant or local
-    /// index), read in place; `None` when `node` is anything else or passes
+    /// index, or one itself read so: `x.a[x.b]`), read in place; `None` when `node` is anything else or passes
     /// through something that is neither (a getter makes a value: the caller
     /// evaluates `node`). `Some(None)`: give up (a missing key or index).
     fn in_place<R>(&self, node: &Node, f: &mut dyn FnMut(&Dynamic) -> Option<R>) -> Option<Option<R>> {
@@ -766,7 +766,17 @@ impl Frame {
             // `ctx.args[0].value` read where it lies: a copy of `ctx.args` for every
             // read made an action's `allowed` cost 11k instructions a call.
             Node::Index(object, index) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
-                let key = self.peek(index)?;
+                // A key that is itself read in place (`seats[ctx.seat]`): a small
+                // value copied, where a copy of the list made the reserve's
+                // `legal` cost 20k instructions a call.
+                let read;
+                let key = match self.peek(index) {
+                    Some(key) => key,
+                    None => {
+                        read = self.in_place(index, &mut |v| (v.is_int() || v.is_string()).then(|| v.clone()))??;
+                        &read
+                    }
+                };
                 let mut through = true;
                 let found = self.in_place(object, &mut |v| {
                     if let Ok(list) = v.as_array_ref() {
@@ -1392,6 +1402,12 @@ mod tests {
             // Entries of lists within maps read in place by a constant or local index (an action's `ctx.args[0].value`).
             "fn f(x) { let m = #{ args: [#{ v: x.n, c: \"a\" }, #{ v: 2 }] }; let i = 1; \
              [m.args[0].v == m.args[i].v, m.args[0].c, m.args[1], m[\"args\"][0].v, m.args[i]] }",
+            // ... and by an index itself read in place (`ctx.table.seats[ctx.seat].reserve`): a number, a
+            // text, one past the end, a missing key, a list as the key.
+            "fn f(x) { let m = #{ seat: x.n % 3, k: \"a\", seats: [#{ r: [1] }, #{ r: [] }, #{ r: [x.n] }], by: #{ a: 5 } }; \
+             [m.seats[m.seat].r, m.seats[m.seat].r.len(), m.by[m.k], m.seats[m.seat]] }",
+            "fn f(x) { let m = #{ seat: x.n, seats: [#{ r: 1 }, #{ r: 2 }] }; m.seats[m.seat].r }",
+            "fn f(x) { let m = #{ k: \"b\", by: #{ a: 5 }, l: [1], s: [[7]] }; [m.by[m.k], m.s[m.l][0]] }",
             // Lists and maps changed in place, read by key; a map's keys and values.
             "fn f(x) { let a = [0, 1, 2]; a[1] = x.n; a[2] *= x.n; a[0] -= 1; a }",
             "fn f(x) { let m = #{ a: 1 }; m.a = x.n; m.c = [x.n]; m[x.name] = 2; m[\"a\"] += 1; [m, m.len(), m.keys(), m.values()] }",
