@@ -317,7 +317,7 @@ impl Game {
                 ("currency", currency.clone()),
             ]))
         };
-        let exact = exact || self.counts_as_exact(seat, &event(self, false))?;
+        let exact = exact || self.counts_as_exact(seat, || event(self, false))?;
         if exact && paid != price {
             self.event(Some(seat), |_| format!("seat {seat}'s overpayment counts as exact: another action"));
         }

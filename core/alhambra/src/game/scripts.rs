@@ -472,6 +472,16 @@ impl Game {
         if self.rs.hooks.listened() == 0 || !self.rs.hooks.any_listens(ev.hooks()) || self.over {
             return Ok(());
         }
+        // Where only money cards listen (a thief's `on_taken`), the facts are made
+        // only when a card concerned has a script for the event: every take is one.
+        let hooks = &self.rs.hooks;
+        let cards_listen = ev.hooks().any(|h| hooks.rules_listen(h) || hooks.types_listen(h));
+        let money_listens = || {
+            money.iter().any(|&m| ev.heard_by(actor, actor).any(|h| hooks.currency_listens(h, self.rs.kind(m).script)))
+        };
+        if !cards_listen && !money_listens() {
+            return Ok(());
+        }
         let facts = Dynamic::from_map(event(self));
         self.told_event_hooks(ev, actor, money, facts)
     }
@@ -928,12 +938,18 @@ impl Game {
     }
 
     /// An overpayment some card of `seat` counts as exact.
-    pub(super) fn counts_as_exact(&self, seat: usize, event: &Dynamic) -> Result<bool, GameError> {
+    pub(super) fn counts_as_exact(&self, seat: usize, event: impl FnOnce() -> Dynamic) -> Result<bool, GameError> {
         if !self.rs.hooks.any_listens([Hook::Exact]) {
             return Ok(false);
         }
-        for l in self.listeners(Hook::Exact, seat, &[]) {
-            let v = self.call_listener(Hook::Exact, &l, seat, event, &[])?;
+        let listeners = self.listeners(Hook::Exact, seat, &[]);
+        if listeners.is_empty() {
+            return Ok(false);
+        }
+        // Made only for a card that listens: asked at every purchase.
+        let event = event();
+        for l in listeners {
+            let v = self.call_listener(Hook::Exact, &l, seat, &event, &[])?;
             if as_bool(v).map_err(|e| self.rs.hooks.bad_card_return(Hook::Exact, l.owner, &e))? {
                 return Ok(true);
             }
