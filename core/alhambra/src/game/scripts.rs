@@ -472,8 +472,21 @@ impl Game {
         if self.rs.hooks.listened() == 0 || !self.rs.hooks.any_listens(ev.hooks()) || self.over {
             return Ok(());
         }
-        // Where only money cards listen (a thief's `on_taken`), the facts are made
-        // only when a card concerned has a script for the event: every take is one.
+        let mut event = Some(event);
+        self.told_event_hooks(ev, actor, money, &mut |g| event.take().map(|make| make(g)))
+    }
+
+    // Out of line and not generic: the base game's paths stay as small as they were (its budget).
+    #[inline(never)]
+    fn told_event_hooks(
+        &mut self,
+        ev: Scoped,
+        actor: usize,
+        money: &[Money],
+        event: &mut dyn FnMut(&Game) -> Option<Map>,
+    ) -> Result<(), GameError> {
+        // Where only money cards listen (a thief's `on_taken`), nothing is asked
+        // unless a card concerned has a script for the event: every take is one.
         let hooks = &self.rs.hooks;
         let cards_listen = ev.hooks().any(|h| hooks.rules_listen(h) || hooks.types_listen(h));
         let money_listens = || {
@@ -482,15 +495,11 @@ impl Game {
         if !cards_listen && !money_listens() {
             return Ok(());
         }
-        let facts = Dynamic::from_map(event(self));
-        self.told_event_hooks(ev, actor, money, facts)
-    }
-
-    /// [`Game::event_hooks`] with the event worked out.
-    #[inline(never)]
-    fn told_event_hooks(&mut self, ev: Scoped, actor: usize, money: &[Money], facts: Dynamic) -> Result<(), GameError> {
         // The rules script hears an event of the table once, as the seat to move: it is one rule, not one per player.
         let table = ev.own.is_none() && ev.other.is_none();
+        // The facts are made for the first card that hears them, before any card's
+        // effects: a customs house hears others' purchases, and its owner's own are most.
+        let mut facts: Option<Dynamic> = None;
         for seat in hearing_order(actor, self.players.len()) {
             for hook in ev.heard_by(seat, actor) {
                 let mine: &[Money] = if seat == actor { money } else { &[] };
@@ -498,7 +507,11 @@ impl Game {
                     if table && seat != actor && matches!(l.card, Heard::Rules) {
                         continue;
                     }
-                    let value = self.call_listener(hook, &l, actor, &facts, &[])?;
+                    if facts.is_none() {
+                        facts = Some(Dynamic::from_map(event(self).expect("the facts are made once")));
+                    }
+                    let told = facts.as_ref().expect("made above");
+                    let value = self.call_listener(hook, &l, actor, told, &[])?;
                     self.apply_effects(hook, &l, value)?;
                 }
             }
