@@ -1404,8 +1404,8 @@ mod tests {
              [m.args[0].v == m.args[i].v, m.args[0].c, m.args[1], m[\"args\"][0].v, m.args[i]] }",
             // ... and by an index itself read in place (`ctx.table.seats[ctx.seat].reserve`): a number, a
             // text, one past the end, a missing key, a list as the key.
-            "fn f(x) { let m = #{ seat: x.n % 3, k: \"a\", seats: [#{ r: [1] }, #{ r: [] }, #{ r: [x.n] }], by: #{ a: 5 } }; \
-             [m.seats[m.seat].r, m.seats[m.seat].r.len(), m.by[m.k], m.seats[m.seat]] }",
+            "fn f(x) { let s = [#{ r: [1] }, #{ r: [] }, #{ r: [x.n] }]; let m = #{ seat: x.n % 3, k: \"a\", seats: s }; \
+             m.by = #{ a: 5 }; [m.seats[m.seat].r, m.seats[m.seat].r.len(), m.by[m.k], m.seats[m.seat]] }",
             "fn f(x) { let m = #{ seat: x.n, seats: [#{ r: 1 }, #{ r: 2 }] }; m.seats[m.seat].r }",
             "fn f(x) { let m = #{ k: \"b\", by: #{ a: 5 }, l: [1], s: [[7]] }; [m.by[m.k], m.s[m.l][0]] }",
             // Lists and maps changed in place, read by key; a map's keys and values.
