@@ -606,6 +606,8 @@ pub struct Hooks {
     about: KeyedMemo<AboutKey>,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `card`, `target` and the table's constants.
     card_and_target_only: Vec<HookMask>,
+    /// `ctx.target`'s index among the members (see [`Hooks::reads_target`]).
+    target_member: usize,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `args`, `action` and the table's constants.
     args_only: Vec<HookMask>,
     /// Per owner: a bit per hook that reads of `ctx.card` only what the card's kind fixes.
@@ -655,6 +657,12 @@ impl Hooks {
     #[inline]
     pub fn reads_card_and_target_only(&self, hook: Hook, owner: usize) -> bool {
         self.card_and_target_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
+    /// True when `owner`'s `hook` may read `ctx.target` (the building on
+    /// offer): one that does not answers alike for every building and slot.
+    pub fn reads_target(&self, hook: Hook, owner: usize) -> bool {
+        self.host.may_read(hook as usize, owner, self.target_member)
     }
 
     /// A bit per [`TABLE_SHAPE`] key `owner`'s `hook` reads of `ctx.table`
@@ -928,6 +936,7 @@ impl Hooks {
             symmetry: Symmetry::new(),
             about: KeyedMemo::default(),
             card_and_target_only,
+            target_member: member("target").expect("`target` is a member of every card's ctx"),
             args_only,
             card_fixed,
             table_keys,

@@ -243,6 +243,9 @@ impl Game {
             return self.call_listener(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
         }
         // Remembered here by card and building: no row of what it read is needed.
+        // A script that never reads the building (a trade route's `on_pays`) is
+        // remembered by its card alone: the display changes at every purchase.
+        let about = if hooks.reads_target(hook, l.owner) { about } else { 0 };
         let ask = || self.call_unrowed(hook, l, seat, &[("target", target())]);
         let card = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
         hooks.about((hook as u8, l.owner as u16, card, about), ask)

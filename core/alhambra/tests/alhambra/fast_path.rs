@@ -100,8 +100,26 @@ fn a_price_that_reads_only_the_card_and_the_building_on_offer_is_remembered_and_
         garden_priced_by(dir.path(), "whole", "fn on_price(ctx) { let c = ctx.card; if c.nth == 0 { 1 } else { 0 } }");
     assert!(!whole.hooks.reads_card_kind_only(Hook::Price, garden(&whole)));
     let nth = garden_priced_by(dir.path(), "nth", "fn on_price(ctx) { if ctx.card.nth == 0 { 1 } else { 0 } }");
+    // Reading no building on offer, it is remembered by its card alone, for every slot and building.
+    assert!(remembered.hooks.reads_target(Hook::Price, garden(&remembered)));
+    assert!(!nth.hooks.reads_target(Hook::Price, garden(&nth)));
+    assert!(!whole.hooks.reads_target(Hook::Price, garden(&whole)));
+    let nth_asked = garden_priced_by(
+        dir.path(),
+        "nth_asked",
+        "fn on_price(ctx) { let t = ctx.turn; if ctx.card.nth == 0 { 1 } else { 0 } }",
+    );
+    let passed_on = garden_priced_by(
+        dir.path(),
+        "passed_on",
+        "fn nth(c) { c.card.nth } fn on_price(ctx) { if nth(ctx) == 0 { 1 } else { 0 } }",
+    );
+    assert!(passed_on.hooks.reads_target(Hook::Price, garden(&passed_on)), "ctx passed on whole may read anything");
     for seed in 0..8 {
         let players = 2 + (seed as usize % 4);
-        assert_eq!(played(&nth, players, seed), played(&whole, players, seed), "seed {seed}");
+        let answered = played(&nth_asked, players, seed);
+        assert_eq!(played(&nth, players, seed), answered, "seed {seed}");
+        assert_eq!(played(&whole, players, seed), answered, "seed {seed}");
+        assert_eq!(played(&passed_on, players, seed), answered, "seed {seed}");
     }
 }
