@@ -143,29 +143,20 @@ pub fn match_verb<'a>(words: &[&str], verbs: impl IntoIterator<Item = &'a [Strin
 /// in order; `candidates` gives a kind's candidates as the notation writes
 /// them (or as numbers standing for those words).
 pub fn combinations<K: Copy, T: Clone>(kinds: &[K], candidates: impl Fn(K) -> Vec<T>) -> Vec<Vec<T>> {
-    let mut all = vec![Vec::new()];
-    for &kind in kinds {
-        let options = candidates(kind);
-        all = all
-            .into_iter()
-            .flat_map(|done| {
-                options.iter().map(move |o| {
-                    let mut next = Vec::with_capacity(kinds.len());
-                    next.extend_from_slice(&done);
-                    next.push(o.clone());
-                    next
-                })
-            })
-            .collect();
-    }
+    let lists: Vec<Vec<T>> = kinds.iter().map(|&k| candidates(k)).collect();
+    let mut all = Vec::new();
+    let _ = each_combination(&lists, |args| {
+        all.push(args.to_vec());
+        Ok::<(), std::convert::Infallible>(())
+    });
     all
 }
 
 /// Calls `each` with every combination of one candidate per list of
-/// `candidates`, in [`combinations`]' order (the first list varies slowest),
-/// without making the lists: asked at every decision of a ruleset with an
-/// action of two arguments (every pair of cards).
-pub fn each_combination<T: Copy, E>(
+/// `candidates`, in order (the first list varies slowest), without making
+/// the lists: asked at every decision of a ruleset with an action of two
+/// arguments (every pair of cards).
+pub fn each_combination<T: Clone, E>(
     candidates: &[Vec<T>],
     mut each: impl FnMut(&[T]) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -173,7 +164,7 @@ pub fn each_combination<T: Copy, E>(
         return Ok(());
     }
     let mut at = vec![0usize; candidates.len()];
-    let mut args: Vec<T> = candidates.iter().map(|c| c[0]).collect();
+    let mut args: Vec<T> = candidates.iter().map(|c| c[0].clone()).collect();
     loop {
         each(&args)?;
         // The odometer: the last list turns fastest.
@@ -185,11 +176,11 @@ pub fn each_combination<T: Copy, E>(
             k -= 1;
             at[k] += 1;
             if at[k] < candidates[k].len() {
-                args[k] = candidates[k][at[k]];
+                args[k] = candidates[k][at[k]].clone();
                 break;
             }
             at[k] = 0;
-            args[k] = candidates[k][0];
+            args[k] = candidates[k][0].clone();
         }
     }
 }
@@ -260,22 +251,26 @@ mod tests {
     }
 
     #[test]
-    fn each_combination_is_combinations_without_the_lists() {
-        for lists in [
-            vec![vec![1u16, 2, 3], vec![7, 8]],
-            vec![vec![4]],
-            vec![],
-            vec![vec![1, 2], vec![]],
-            vec![vec![5, 6], vec![1], vec![2, 3]],
-        ] {
+    fn each_combination_walks_every_combination_the_first_list_slowest() {
+        type Lists = Vec<Vec<u16>>;
+        let cases: [(Lists, Lists); 5] = [
+            (
+                vec![vec![1, 2, 3], vec![7, 8]],
+                vec![vec![1, 7], vec![1, 8], vec![2, 7], vec![2, 8], vec![3, 7], vec![3, 8]],
+            ),
+            (vec![vec![4]], vec![vec![4]]),
+            (vec![], vec![vec![]]),
+            (vec![vec![1, 2], vec![]], vec![]),
+            (vec![vec![5, 6], vec![1], vec![2, 3]], vec![vec![5, 1, 2], vec![5, 1, 3], vec![6, 1, 2], vec![6, 1, 3]]),
+        ];
+        for (lists, expected) in cases {
             let mut seen: Vec<Vec<u16>> = Vec::new();
             each_combination(&lists, |a| {
                 seen.push(a.to_vec());
                 Ok::<(), ()>(())
             })
             .unwrap();
-            let kinds: Vec<usize> = (0..lists.len()).collect();
-            assert_eq!(seen, combinations(&kinds, |k| lists[k].clone()), "{lists:?}");
+            assert_eq!(seen, expected, "{lists:?}");
         }
         let mut n = 0;
         assert_eq!(
