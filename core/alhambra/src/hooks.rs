@@ -625,6 +625,8 @@ pub struct Hooks {
     currency_masks: Vec<HookMask>,
     /// Every building type's bits: a hook no type defines skips a seat's buildings.
     types_union: HookMask,
+    /// Per hook: a bit per building type whose script defines it.
+    listening_types: Vec<u32>,
     /// Per deck card: a bit per hook its script defines.
     deck_masks: Vec<HookMask>,
     /// The rules script's owner and its bits (0 without one).
@@ -853,6 +855,9 @@ impl Hooks {
         let rules_mask = mask(rules_owner);
         let action_masks: Vec<HookMask> = (0..actions.len()).map(|a| mask(first_action + a)).collect();
         let types_union = type_masks.iter().fold(0, |m, b| m | b);
+        let listening_types = (0..HOOKS.len())
+            .map(|h| (0..types.len()).filter(|&t| has_hook(type_masks[t], h)).fold(0, |bits, t| bits | 1 << t))
+            .collect();
         let union = type_masks
             .iter()
             .chain(&currency_masks)
@@ -942,6 +947,7 @@ impl Hooks {
             table_keys,
             collector_keys,
             type_masks,
+            listening_types,
             types_union,
             currency_masks,
             deck_masks,
@@ -968,6 +974,12 @@ impl Hooks {
     #[inline]
     pub fn type_listens(&self, hook: Hook, t: usize) -> bool {
         self.type_masks.get(t).is_some_and(|&m| has_hook(m, hook as usize))
+    }
+
+    /// A bit per building type whose script defines `hook`.
+    #[inline]
+    pub fn listening_types(&self, hook: Hook) -> u32 {
+        self.listening_types[hook as usize]
     }
 
     /// True when some building type's script defines `hook`.

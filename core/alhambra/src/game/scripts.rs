@@ -133,43 +133,58 @@ impl Game {
     /// `money` whose currency's script does, then the rules script, which
     /// every seat hears as its own.
     fn listeners(&self, hook: Hook, seat: usize, money: &[Money]) -> Listeners {
+        let [out] = self.listeners_of([(hook, money)], seat);
+        out
+    }
+
+    /// [`Game::listeners`] of several hooks (each with its money cards) in one
+    /// walk over the seat's buildings: the modifiers ask three at every decision.
+    fn listeners_of<const N: usize>(&self, asked: [(Hook, &[Money]); N], seat: usize) -> [Listeners; N] {
         let hooks = &self.rs.hooks;
         let p = &self.players[seat];
-        // Asked three times at every decision where any card modifies prices:
-        // no allocation, and no walk over the buildings when no type listens.
-        let mut out = Listeners::new();
-        if hooks.types_listen(hook) {
+        // No allocation, and no walk over the buildings when no type listens.
+        let mut out: [Listeners; N] = std::array::from_fn(|_| Listeners::new());
+        let listening = asked.map(|(hook, _)| hooks.listening_types(hook));
+        let any = listening.iter().fold(0, |m, b| m | b);
+        if any != 0 {
             let mut seen = [0usize; crate::ruleset::MAX_TYPES];
             for (i, &b) in p.buildings.iter().enumerate() {
                 let t = self.rs.building(b).kind as usize;
                 let nth = seen[t];
                 seen[t] += 1;
-                if hooks.type_listens(hook, t) {
-                    out.push(Listener {
-                        owner: hooks.type_owner(t),
-                        seat,
-                        card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
-                        owned: i32::from(p.counts[t]),
-                        kind: Some(t),
-                    });
+                if any & 1 << t == 0 {
+                    continue;
+                }
+                for (k, types) in listening.iter().enumerate() {
+                    if types & 1 << t != 0 {
+                        out[k].push(Listener {
+                            owner: hooks.type_owner(t),
+                            seat,
+                            card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
+                            owned: i32::from(p.counts[t]),
+                            kind: Some(t),
+                        });
+                    }
                 }
             }
         }
-        for &m in money {
-            let c = self.rs.kind(m).script;
-            if hooks.currency_listens(hook, c) {
-                let owned = p.hand().iter().filter(|&&h| self.rs.kind(h).script == c).count();
-                out.push(Listener {
-                    owner: hooks.currency_owner(c),
-                    seat,
-                    card: Heard::Money(m),
-                    owned: owned as i32,
-                    kind: None,
-                });
+        for (k, &(hook, money)) in asked.iter().enumerate() {
+            for &m in money {
+                let c = self.rs.kind(m).script;
+                if hooks.currency_listens(hook, c) {
+                    let owned = p.hand().iter().filter(|&&h| self.rs.kind(h).script == c).count();
+                    out[k].push(Listener {
+                        owner: hooks.currency_owner(c),
+                        seat,
+                        card: Heard::Money(m),
+                        owned: owned as i32,
+                        kind: None,
+                    });
+                }
             }
-        }
-        if hooks.rules_listen(hook) {
-            out.push(Listener { owner: hooks.rules_owner(), seat, card: Heard::Rules, owned: 0, kind: None });
+            if hooks.rules_listen(hook) {
+                out[k].push(Listener { owner: hooks.rules_owner(), seat, card: Heard::Rules, owned: 0, kind: None });
+            }
         }
         out
     }
@@ -832,8 +847,21 @@ impl Game {
         let rs = Arc::clone(&self.rs);
         let unit = Dynamic::UNIT;
         let mut limit = i64::from(rs.rules.take_limit);
-        for l in self.listeners(Hook::TakeLimit, seat, &[]) {
-            let v = self.call_listener(Hook::TakeLimit, &l, seat, &unit, &[("limit", int(limit))])?;
+        // A money script's `on_pays` is asked while its owner holds a card of it (one card per script).
+        let mut held: SmallVec<[Money; 4]> = SmallVec::new();
+        for &m in self.players[seat].hand() {
+            let script = rs.kind(m).script;
+            if rs.hooks.currency_listens(Hook::Pays, script) && !held.iter().any(|&h| rs.kind(h).script == script) {
+                held.push(m);
+            }
+        }
+        let [take_listeners, mut price_listeners, mut pays_listeners] =
+            self.listeners_of([(Hook::TakeLimit, &[]), (Hook::Price, &[]), (Hook::Pays, &held)], seat);
+        for l in take_listeners {
+            let v = match rs.hooks.script_host().constant(Hook::TakeLimit as usize, l.owner) {
+                Some(v) => v.clone(),
+                None => self.call_listener(Hook::TakeLimit, &l, seat, &unit, &[("limit", int(limit))])?,
+            };
             let range = crate::hooks::HOOKS[Hook::TakeLimit as usize].range;
             limit +=
                 i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::TakeLimit, l.owner, &e))?);
@@ -843,21 +871,33 @@ impl Game {
         mods.take_limit = limit.max(0) as u32;
         mods.prices.clear();
         mods.pays.clear();
-        let price_listeners = self.listeners(Hook::Price, seat, &[]);
-        // A money script's `on_pays` is asked while its owner holds a card of it (one card per script).
-        let mut held: Vec<Money> = Vec::new();
-        for &m in self.players[seat].hand() {
-            let script = rs.kind(m).script;
-            if rs.hooks.currency_listens(Hook::Pays, script) && !held.iter().any(|&h| rs.kind(h).script == script) {
-                held.push(m);
+        // A literal answer (a market tax's `-1`, an exchange's `["denar"]`) is
+        // the same for every slot: read once here, not once per slot. The
+        // others are asked slot by slot, in order.
+        let (mut flat_price, mut flat_pays): (i64, PayMask) = (0, 0);
+        let literal = |hook: Hook, l: &Listener| rs.hooks.script_host().constant(hook as usize, l.owner);
+        let price_range = crate::hooks::HOOKS[Hook::Price as usize].range;
+        for l in &price_listeners {
+            if let Some(v) = literal(Hook::Price, l) {
+                let n = as_int_in(v.clone(), price_range)
+                    .map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?;
+                flat_price -= i64::from(n);
             }
         }
-        let pays_listeners = self.listeners(Hook::Pays, seat, &held);
+        price_listeners.retain(|l| literal(Hook::Price, l).is_none());
+        for l in &pays_listeners {
+            if let Some(v) = literal(Hook::Pays, l) {
+                flat_pays |= self.currency_bits(v).map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
+            }
+        }
+        pays_listeners.retain(|l| literal(Hook::Pays, l).is_none());
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
             let mut pays: PayMask = rs.slot_pays[slot];
             if let Some(b) = *b {
+                price += flat_price;
+                pays |= flat_pays;
                 // `ctx.target`, made only for a script that runs (not a literal or remembered answer).
                 let target = std::cell::OnceCell::new();
                 let target = || {
@@ -874,15 +914,12 @@ impl Game {
                 let about = (u64::from(b) << 8) | slot as u64;
                 for l in &price_listeners {
                     let v = self.call_about(Hook::Price, l, seat, about, &target)?;
-                    let range = crate::hooks::HOOKS[Hook::Price as usize].range;
-                    price -=
-                        i64::from(as_int_in(v, range).map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?);
+                    price -= i64::from(
+                        as_int_in(v, price_range).map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?,
+                    );
                 }
                 for l in &pays_listeners {
-                    let bits = match rs.hooks.script_host().constant(Hook::Pays as usize, l.owner) {
-                        Some(v) => self.currency_bits(v), // a literal list, read where it lies
-                        None => self.currency_bits(&self.call_about(Hook::Pays, l, seat, about, &target)?),
-                    };
+                    let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, about, &target)?);
                     pays |= bits.map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
                 }
             }
