@@ -154,17 +154,17 @@ impl Compiled {
     /// Runs the hook with its one argument; `Err` gives the argument back when
     /// the fast path cannot answer (the caller then runs the script in Rhai).
     pub fn run(&self, arg: Dynamic) -> Result<Dynamic, Dynamic> {
-        let mut frame = Frame { locals: SmallVec::new(), size: self.size, laps: 0 };
-        frame.locals.push(arg);
-        let result = match frame.block(&self.body) {
-            Some(Flow::Value(v) | Flow::Return(v)) => Some(v),
-            // `break` outside a loop: an error, Rhai's to report.
-            Some(Flow::Break | Flow::Continue) | None => None,
+        // The argument is lent, not copied: the hook never writes it (see `Stmt::Assignment`).
+        let result = {
+            let mut frame = Frame { locals: SmallVec::new(), size: self.size, laps: 0 };
+            frame.locals.push(Val::Lent(&arg));
+            match frame.block(&self.body) {
+                Some(Flow::Value(v) | Flow::Return(v)) => Some(v),
+                // `break` outside a loop: an error, Rhai's to report.
+                Some(Flow::Break | Flow::Continue) | None => None,
+            }
         };
-        match result {
-            Some(v) => Ok(v),
-            None => Err(frame.locals.swap_remove(0)),
-        }
+        result.ok_or(arg)
     }
 }
 
@@ -637,8 +637,59 @@ enum Flow {
     Continue,
 }
 
-struct Frame {
-    locals: SmallVec<[Dynamic; 8]>,
+/// A local: a value of the frame's own, or one lent by the caller (the
+/// hook's `ctx`, a helper's argument read in place, an item of a list one of
+/// those holds). Rhai passes copies; a lent value is copied only when the
+/// frame writes the local, so a script cannot tell the two apart, and a walk
+/// over `ctx.table.seats` or a helper given a seat copies nothing.
+enum Val<'a> {
+    Own(Dynamic),
+    Lent(&'a Dynamic),
+}
+
+impl Val<'_> {
+    #[inline(always)]
+    fn get(&self) -> &Dynamic {
+        match self {
+            Val::Own(v) => v,
+            Val::Lent(v) => v,
+        }
+    }
+}
+
+/// `v`'s item or entry at `key` (a list's index, a map's text key), borrowed
+/// for as long as `v` is; `None` for anything else, and for a shared value.
+fn entry<'v>(v: &'v Dynamic, key: &Dynamic) -> Option<&'v Dynamic> {
+    match key.read_lock::<ImmutableString>() {
+        Some(name) => field(v, name.as_str()),
+        None => item(v, usize::try_from(key.as_int().ok()?).ok()?),
+    }
+}
+
+/// `v`'s list item `i`, borrowed for as long as `v` is (see [`entry`]).
+fn item(v: &Dynamic, i: usize) -> Option<&Dynamic> {
+    if !v.is_array() || v.is_shared() {
+        return None;
+    }
+    let found: *const Dynamic = v.as_array_ref().ok()?.get(i)?;
+    // SAFETY: as in `field`.
+    Some(unsafe { &*found })
+}
+
+/// `v`'s map entry `name`, borrowed for as long as `v` is (see [`entry`]).
+fn field<'v>(v: &'v Dynamic, name: &str) -> Option<&'v Dynamic> {
+    // A game's own type (San Juan's `ctx`) answers by its getters: not lent.
+    if !v.is_map() || v.is_shared() {
+        return None;
+    }
+    let found: *const Dynamic = v.as_map_ref().ok()?.get(name)?;
+    // SAFETY: `v` is not shared, so Rhai's read guard was a plain borrow of
+    // the list or map `v` owns; that lives, unchanged, as long as the borrow `'v`.
+    Some(unsafe { &*found })
+}
+
+struct Frame<'a> {
+    locals: SmallVec<[Val<'a>; 8]>,
     size: usize,
     /// Loop laps run so far: past [`MAX_LAPS`] the fast path gives up and
     /// Rhai runs the hook under its own operation limit.
@@ -658,7 +709,50 @@ macro_rules! value {
     };
 }
 
-impl Frame {
+impl<'a> Frame<'a> {
+    #[inline(always)]
+    fn local(&self, i: usize) -> &Dynamic {
+        self.locals[i].get()
+    }
+
+    /// Local `i` to write: a lent value is copied first (Rhai's copy, made late).
+    fn local_mut(&mut self, i: usize) -> &mut Dynamic {
+        if let Val::Lent(v) = self.locals[i] {
+            self.locals[i] = Val::Own(v.clone());
+        }
+        match &mut self.locals[i] {
+            Val::Own(v) => v,
+            Val::Lent(_) => unreachable!("copied above"),
+        }
+    }
+
+    /// What `node` reads, when that lies in a value lent to the frame (a
+    /// lent local, or an entry of the lists and maps one holds, by a key
+    /// itself read in place): borrowed for as long as the loan.
+    fn lent(&self, node: &Node) -> Option<&'a Dynamic> {
+        match node {
+            Node::Local(i) => match self.locals[*i] {
+                Val::Lent(v) => Some(v),
+                Val::Own(_) => None,
+            },
+            Node::Get(object, name, _) => {
+                // Not a map: a getter makes its value.
+                field(self.lent(object)?, name.as_str())
+            }
+            Node::Index(object, index) => {
+                let v = self.lent(object)?;
+                match self.peek(index) {
+                    Some(key) => entry(v, key),
+                    None => {
+                        let key = self.in_place(index, &mut |k| (k.is_int() || k.is_string()).then(|| k.clone()))??;
+                        entry(v, &key)
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn block(&mut self, block: &Block) -> Option<Flow> {
         let depth = self.locals.len();
         let mut last = Dynamic::UNIT;
@@ -679,7 +773,7 @@ impl Frame {
     /// `indexed`) a local of the body; a `break` ends it, a `return` leaves it.
     fn for_each(&mut self, items: impl Iterator<Item = Dynamic>, indexed: bool, body: &Block) -> Option<Flow> {
         for (i, item) in items.enumerate() {
-            if let Some(end) = self.for_lap(item, i, indexed, body)? {
+            if let Some(end) = self.for_lap(Val::Own(item), i, indexed, body)? {
                 return Some(end);
             }
         }
@@ -690,11 +784,11 @@ impl Frame {
     /// of one lap of `body`. `Some(None)`: on to the next item;
     /// `Some(Some(flow))`: the loop ends with `flow` (a `break`, a `return`).
     #[inline(always)]
-    fn for_lap(&mut self, item: Dynamic, i: usize, indexed: bool, body: &Block) -> Option<Option<Flow>> {
+    fn for_lap(&mut self, item: Val<'a>, i: usize, indexed: bool, body: &Block) -> Option<Option<Flow>> {
         let depth = self.locals.len();
         self.locals.push(item);
         if indexed {
-            self.locals.push(Dynamic::from_int(i32::try_from(i).ok()?));
+            self.locals.push(Val::Own(Dynamic::from_int(i32::try_from(i).ok()?)));
         }
         let flow = self.lap(body);
         self.locals.truncate(depth);
@@ -723,13 +817,31 @@ impl Frame {
     /// [`Node::ForLocal`]: the list is not written by the body, so each item is
     /// read where it lies (Rhai's copy would hold the same items).
     fn for_local(&mut self, slot: usize, indexed: bool, body: &Block) -> Option<Flow> {
-        if !self.locals[slot].is_array() {
-            return self.for_items(self.locals[slot].clone(), indexed, body);
+        if let Val::Lent(list) = self.locals[slot] {
+            return self.for_lent(list, indexed, body);
         }
-        let len = self.locals[slot].as_array_ref().ok()?.len();
+        if !self.local(slot).is_array() {
+            return self.for_items(self.local(slot).clone(), indexed, body);
+        }
+        let len = self.local(slot).as_array_ref().ok()?.len();
         for i in 0..len {
-            let item = self.locals[slot].as_array_ref().ok()?.get(i)?.clone();
-            if let Some(end) = self.for_lap(item, i, indexed, body)? {
+            let item = self.local(slot).as_array_ref().ok()?.get(i)?.clone();
+            if let Some(end) = self.for_lap(Val::Own(item), i, indexed, body)? {
+                return Some(end);
+            }
+        }
+        Some(Flow::Value(Dynamic::UNIT))
+    }
+
+    /// A `for` over a list lent to the frame: each item lent in turn (it
+    /// cannot change while lent: the frame's writes copy first).
+    fn for_lent(&mut self, list: &'a Dynamic, indexed: bool, body: &Block) -> Option<Flow> {
+        if !list.is_array() || list.is_shared() {
+            return self.for_items(list.clone(), indexed, body);
+        }
+        let len = list.as_array_ref().ok()?.len();
+        for i in 0..len {
+            if let Some(end) = self.for_lap(Val::Lent(item(list, i)?), i, indexed, body)? {
                 return Some(end);
             }
         }
@@ -740,7 +852,7 @@ impl Frame {
     #[inline(always)]
     fn peek<'s>(&'s self, node: &'s Node) -> Option<&'s Dynamic> {
         match node {
-            Node::Local(i) => Some(&self.locals[*i]),
+            Node::Local(i) => Some(self.local(*i)),
             Node::Const(v) => Some(v),
             _ => None,
         }
@@ -762,7 +874,7 @@ impl Frame {
     /// evaluates `node`). `Some(None)`: give up (a missing key or index).
     fn in_place<R>(&self, node: &Node, f: &mut dyn FnMut(&Dynamic) -> Option<R>) -> Option<Option<R>> {
         match node {
-            Node::Local(i) => Some(f(&self.locals[*i])),
+            Node::Local(i) => Some(f(self.local(*i))),
             // `ctx.args[0].value` read where it lies: a copy of `ctx.args` for every
             // read made an action's `allowed` cost 11k instructions a call.
             Node::Index(object, index) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
@@ -816,7 +928,7 @@ impl Frame {
 
     fn operand<'s>(&'s mut self, node: &Node) -> Option<Result<Cow<'s, Dynamic>, Flow>> {
         if let Node::Local(i) = node {
-            return Some(Ok(Cow::Borrowed(&self.locals[*i])));
+            return Some(Ok(Cow::Borrowed(self.local(*i))));
         }
         Some(match self.node(node)? {
             Flow::Value(v) => Ok(Cow::Owned(v)),
@@ -847,7 +959,7 @@ impl Frame {
             .iter()
             .zip(&owned)
             .map(|(n, o)| match (n, o) {
-                (Node::Local(i), _) => &self.locals[*i],
+                (Node::Local(i), _) => self.local(*i),
                 (_, Some(v)) => v,
                 (_, None) => unreachable!("every argument but a local was evaluated"),
             })
@@ -868,7 +980,7 @@ impl Frame {
             None => Some(v),
             Some(op) => arithmetic(op, old.as_int().ok()?, v.as_int().ok()?),
         };
-        let target = &mut self.locals[slot];
+        let target = self.local_mut(slot);
         if target.is_array() {
             let mut array = target.as_array_mut().ok()?;
             let item = array.get_mut(usize::try_from(key.as_int().ok()?).ok()?)?;
@@ -886,7 +998,7 @@ impl Frame {
         } else {
             return None;
         }
-        self.fits(&self.locals[slot]).then_some(())
+        self.fits(self.local(slot)).then_some(())
     }
 
     /// `v` is within the sandbox's sizes (false too for a value it cannot measure).
@@ -900,9 +1012,13 @@ impl Frame {
     fn node(&mut self, node: &Node) -> Option<Flow> {
         let v = match node {
             Node::Const(v) => v.clone(),
-            Node::Local(i) => self.locals[*i].clone(),
+            Node::Local(i) => self.local(*i).clone(),
             Node::Let(value) => {
-                let v = value!(self.node(value));
+                // `let counts = ctx.counts`: lent on, copied only if written.
+                let v = match self.lent(value) {
+                    Some(v) => Val::Lent(v),
+                    None => Val::Own(value!(self.node(value))),
+                };
                 self.locals.push(v);
                 Dynamic::UNIT
             }
@@ -910,15 +1026,15 @@ impl Frame {
                 // `n += 1`: the constant (or local) read where it lies.
                 if let (Some(op), Some(v)) = (op, self.peek(value)) {
                     let v = v.as_int().ok()?;
-                    self.locals[*slot] = arithmetic(*op, self.locals[*slot].as_int().ok()?, v)?;
+                    self.locals[*slot] = Val::Own(arithmetic(*op, self.local(*slot).as_int().ok()?, v)?);
                     return Some(Flow::Value(Dynamic::UNIT));
                 }
                 let v = value!(self.node(value));
                 let v = match op {
                     None => v,
-                    Some(op) => arithmetic(*op, self.locals[*slot].as_int().ok()?, v.as_int().ok()?)?,
+                    Some(op) => arithmetic(*op, self.local(*slot).as_int().ok()?, v.as_int().ok()?)?,
                 };
-                self.locals[*slot] = v;
+                self.locals[*slot] = Val::Own(v);
                 Dynamic::UNIT
             }
             Node::Array(items) => {
@@ -952,7 +1068,7 @@ impl Frame {
                 }
             }
             Node::Path(slot, shortcuts, reads) => {
-                let found = shortcuts.iter().find_map(|f| f(&[&self.locals[*slot]]));
+                let found = shortcuts.iter().find_map(|f| f(&[self.local(*slot)]));
                 match found {
                     Some(v) => self.checked(v)?,
                     None => return self.node(reads),
@@ -1062,6 +1178,10 @@ impl Frame {
             }
             Node::Block(block) => return self.block(block),
             Node::ForEach(items, indexed, body) => {
+                // A list lent to the frame cannot change while the body runs: walked where it lies.
+                if let Some(list) = self.lent(items) {
+                    return self.for_lent(list, *indexed, body);
+                }
                 // Rhai walks a copy: the body may change the list it came from.
                 let items = value!(self.node(items));
                 return self.for_items(items, *indexed, body);
@@ -1117,18 +1237,22 @@ impl Frame {
             Node::Continue => return Some(Flow::Continue),
             Node::Push(slot, value) => {
                 let v = value!(self.node(value));
-                self.locals[*slot].as_array_mut().ok()?.push(v);
+                self.local_mut(*slot).as_array_mut().ok()?.push(v);
                 // Rhai measures the list with its new element against the sandbox's sizes.
-                if !self.fits(&self.locals[*slot]) {
+                if !self.fits(self.local(*slot)) {
                     return None;
                 }
                 Dynamic::UNIT
             }
             Node::Return(value) => return Some(Flow::Return(value!(self.node(value)))),
             Node::Helper(body, args) => {
+                // An argument read in place in a lent value is lent on (a seat of `ctx.table`).
                 let mut locals = SmallVec::new();
                 for a in args {
-                    locals.push(value!(self.node(a)));
+                    locals.push(match self.lent(a) {
+                        Some(v) => Val::Lent(v),
+                        None => Val::Own(value!(self.node(a))),
+                    });
                 }
                 let mut inner = Frame { locals, size: self.size, laps: self.laps };
                 let v = match inner.block(body)? {
@@ -1433,6 +1557,51 @@ mod tests {
             for n in [0, 1, 4, 7] {
                 let (fast, rhai) = both(&h, script, thing(n));
                 // Where Rhai fails (an index past the end), the fast path gives up.
+                let expected = (!rhai.starts_with("error")).then_some(rhai);
+                assert_eq!(fast, expected, "{script} with n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_lent_argument_answers_as_rhai_s_copy_does() {
+        // `ctx` and what a helper is given are lent, not copied: every write
+        // copies first, so the caller's value and Rhai's answers stay the same.
+        let h = host();
+        let arg = |n: i32| -> Dynamic {
+            h.engine
+                .eval(&format!(
+                    "#{{ n: {n}, seat: {}, seats: [#{{ b: [1, 2], s: 0 }}, #{{ b: [3], s: 1 }}, #{{ b: [], s: 2 }}] }}",
+                    n % 3
+                ))
+                .unwrap()
+        };
+        let scripts = [
+            // The grand vizier's walk: a seat given to a helper, twice, and the seat of `ctx.seat`.
+            "fn total(s) { s.b.len() } fn f(x) { let most = 0; for s in x.seats { if total(s) > most { most = total(s); } } \
+             [most, total(x.seats[x.seat]), most == total(x.seats[x.seat])] }",
+            // A loop's item written: a copy, the list unchanged.
+            "fn f(x) { let t = 0; for s in x.seats { t += s.s; s.s = 99; t += s.s; s.b = [x.n]; } [t, x.seats] }",
+            "fn f(x) { let r = []; for s in x.seats { s = x.n; r.push(s); } [r, x.seats[0]] }",
+            // A helper writing what it was lent (its second parameter): the caller's stays.
+            "fn add(k, l) { l.push(k); l[0] = -1; l } fn f(x) { [add(x.n, x.seats[0].b), x.seats[0].b, add(1, x.seats)] }",
+            // Lent items kept in a list of the script's own, then changed there.
+            "fn f(x) { let a = []; for s in x.seats { a.push(s); } let z = a[0]; z.s = 7; a[0] = z; a[1] = 0; [a, x.seats] }",
+            "fn f(x) { let mine = x.seats[x.seat]; mine.s += 10; [mine, x.seats[x.seat]] }",
+            "fn f(x) { let l = x.seats; let k = l; l.push(x.n); k[0] = 1; [l.len(), k[0], x.seats.len(), x.seats[0].s] }",
+            // Returned from inside a walk, nested walks, and by index.
+            "fn f(x) { for (s, i) in x.seats { if i == x.seat { return s; } } () }",
+            "fn f(x) { let t = 0; for s in x.seats { for v in s.b { t += v * x.n; } } t }",
+            "fn deep(s) { inner(s.b) } fn inner(l) { let t = 0; for v in l { t += v; } t } fn f(x) { deep(x.seats[x.seat]) + deep(x.seats[0]) }",
+            // Compared where it lies; a list indexed past its end: Rhai's error.
+            "fn f(x) { let t = []; for s in x.seats { t.push(s.s == x.seats[x.seat].s); } [t, x.seats.len()] }",
+            "fn g(s) { s.b[1] } fn f(x) { g(x.seats[x.seat]) }",
+        ];
+        for script in scripts {
+            let ast = h.engine.compile(script).unwrap();
+            assert!(compile(&ast, "f", &h.natives, 20).is_some(), "{script} is not translated");
+            for n in [0, 1, 2, 5] {
+                let (fast, rhai) = both(&h, script, arg(n));
                 let expected = (!rhai.starts_with("error")).then_some(rhai);
                 assert_eq!(fast, expected, "{script} with n = {n}");
             }
