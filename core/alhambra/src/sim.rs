@@ -40,6 +40,11 @@ pub fn check_game_with(rs: &Arc<Ruleset>, players: usize, seed: u64, bot: &mut d
     };
     check(&game, "after setup")?;
     while game.to_move().is_some() {
+        if game.legal().is_empty() {
+            return Err(format!(
+                "{players} players, seed {seed}: no legal answer after action {actions}, yet the game goes on"
+            ));
+        }
         let a = bot.choose(&game, game.legal());
         game.play(a).map_err(|e| format!("{players} players, seed {seed}: {e}"))?;
         actions += 1;

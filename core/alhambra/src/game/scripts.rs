@@ -843,6 +843,12 @@ impl Game {
     #[inline(never)]
     fn work_out_mods(&mut self) -> Result<(), GameError> {
         let Some(d) = self.pending else { return Ok(()) };
+        // A price holds from the purchase to its last card: asked again as the
+        // cards are paid, a price that reads the hand moved under the payment
+        // and could leave it with no card that pays.
+        if matches!(d, Decision::Pay { .. }) && self.mods.is_some() {
+            return Ok(());
+        }
         let seat = d.seat();
         let rs = Arc::clone(&self.rs);
         let unit = Dynamic::UNIT;

@@ -284,3 +284,22 @@ fn bots_play_the_rulesets_own_actions() {
         }
     }
 }
+
+#[test]
+fn a_price_that_moves_as_the_cards_are_paid_holds_from_the_purchase_to_the_last_card() {
+    // A garden costs 1 less while its buyer holds an odd number of money
+    // cards: each card paid flips it. Asked again at every card, the price
+    // once left a payment no card could finish, and the game without an answer.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("odd.rhai"), "fn on_price(ctx) { ctx.table.seats[ctx.seat].money % 2 }").unwrap();
+    let toml = "id = \"odd\"\ngame = \"alhambra\"\nname = \"odd\"\nextends = \"alhambra\"\n\n[[building]]\n\
+                id = \"garden\"\nname = \"Garden\"\nprices = [6, 7, 8, 8, 8, 9, 10, 10, 10, 11, 12]\nscript = \"odd.rhai\"\n";
+    let path = dir.path().join("odd.toml");
+    std::fs::write(&path, toml).unwrap();
+    let rs = Ruleset::load(path.to_str().unwrap()).unwrap();
+    for players in 2..=6 {
+        for seed in 0..20 {
+            check_random_game(&rs, players, seed).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
