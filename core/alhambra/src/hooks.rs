@@ -612,6 +612,8 @@ pub struct Hooks {
     args_only: Vec<HookMask>,
     /// Per owner: a bit per hook that reads of `ctx.card` only what the card's kind fixes.
     card_fixed: Vec<HookMask>,
+    /// Per owner: a bit per hook that reads `ctx.table.seats` only at `ctx.seat`.
+    own_seat: Vec<HookMask>,
     /// `table_keys[hook][owner]`: a bit per [`TABLE_SHAPE`] key the hook reads
     /// of `ctx.table` (all of them when it does more than read keys).
     table_keys: Vec<Vec<u32>>,
@@ -665,6 +667,13 @@ impl Hooks {
     /// offer): one that does not answers alike for every building and slot.
     pub fn reads_target(&self, hook: Hook, owner: usize) -> bool {
         self.host.may_read(hook as usize, owner, self.target_member)
+    }
+
+    /// True when `owner`'s `hook` reads of `ctx.table.seats` only the seat
+    /// `ctx.seat` (`ctx.table.seats[ctx.seat].reserve`): a table made for it
+    /// holds that seat alone, the others `()`, which it cannot tell.
+    pub fn reads_own_seat_only(&self, hook: Hook, owner: usize) -> bool {
+        self.own_seat.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
     }
 
     /// A bit per [`TABLE_SHAPE`] key `owner`'s `hook` reads of `ctx.table`
@@ -935,8 +944,18 @@ impl Hooks {
                 (0..HOOKS.len()).filter(|&h| fixed(h)).fold(0, |bits, h| bits | hook_bit(h))
             })
             .collect();
+        // Per owner, a bit per hook that reads only its own seat of `ctx.table.seats`:
+        // the other seats are left `()` (the reserve's `legal`, at every decision).
+        let own_seat: Vec<HookMask> = (0..owners)
+            .map(|o| {
+                (0..HOOKS.len())
+                    .filter(|&h| host.indexed_by_only(h, o, "table", "seats", "seat"))
+                    .fold(0, |bits, h| bits | hook_bit(h))
+            })
+            .collect();
         Ok(Hooks {
             host,
+            own_seat,
             memo: Shards::default(),
             symmetry: Symmetry::new(),
             about: KeyedMemo::default(),

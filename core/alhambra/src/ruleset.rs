@@ -451,6 +451,9 @@ pub struct Ruleset {
     /// Each building card as scripts see it (`type`, `id`, `price`), by
     /// index: copied for a `ctx`, not written afresh (a display's buildings, at every call).
     pub building_maps: Vec<rhai::Map>,
+    /// Each building card on each slot of the display (`slot` and `currency`
+    /// too), at `slot * buildings + building`: a display read at every decision.
+    display_maps: Vec<rhai::Map>,
     /// A digest of everything that decides play (rules, cards, scorings, script
     /// texts): records of two rulesets that share an id are not mixed up.
     pub fingerprint: String,
@@ -1494,6 +1497,20 @@ fn build(
             ])
         })
         .collect();
+    // The same, on the display: with its slot (from 1, as `buy 1` says) and the slot's currency.
+    let display_maps: Vec<rhai::Map> = yard_slots
+        .iter()
+        .enumerate()
+        .flat_map(|(slot, &c)| {
+            let currency = rhai::Dynamic::from(rhai::ImmutableString::from(money.currencies[c as usize].id.as_str()));
+            building_maps.iter().map(move |m| {
+                let mut m = m.clone();
+                m.insert("slot".into(), rhai::Dynamic::from_int(slot as i32 + 1));
+                m.insert("currency".into(), currency.clone());
+                m
+            })
+        })
+        .collect();
     let rules_map = Arc::new(toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
     let (kinds_len, buildings_len, yard_len) = (kinds.len(), buildings.len(), yard_slots.len());
     Arc::new(Ruleset {
@@ -1529,6 +1546,7 @@ fn build(
         hooks,
         rules_map,
         building_maps,
+        display_maps,
         fingerprint,
         base: engine_rules::chain::built_in_base(chain, &BUILTINS),
         script_texts,
@@ -1550,6 +1568,11 @@ fn build(
 }
 
 impl Ruleset {
+    /// Building `b` on display slot `slot` as scripts see it (`#{ type, id, price, slot, currency }`).
+    pub fn display_map(&self, b: BuildingIdx, slot: usize) -> rhai::Map {
+        self.display_maps[slot * self.buildings.len() + b as usize].clone()
+    }
+
     /// The type whose count one more building of type `kind` raises for a
     /// collector with `counts`: its own, or for a bonus card the type it
     /// counts as while one is held (`None`: none, it counts for nothing yet).

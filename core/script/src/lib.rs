@@ -893,6 +893,14 @@ impl ScriptHost {
         element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key)
     }
 
+    /// True when `owner`'s `hook` reads `ctx.<member>.<list>` only at
+    /// `ctx.<by>` (see [`indexed_by_only`]): the list's other items cannot
+    /// matter to it.
+    pub fn indexed_by_only(&self, hook: usize, owner: usize, member: &str, list: &str, by: &str) -> bool {
+        let Some(script) = self.dispatch[hook].get(owner).copied().flatten() else { return false };
+        indexed_by_only(&self.scripts[script as usize].ast, self.hooks[hook].name, member, list, by)
+    }
+
     /// The properties `owner`'s `hook` reads from its parameter, if that is all it does with it.
     pub fn reads(&self, hook: usize, owner: usize) -> Option<Vec<String>> {
         let script = self.dispatch[hook][owner]?;
@@ -1907,6 +1915,46 @@ fn element_keys(ast: &AST, name: &str, member: &str, list: &str) -> Option<Vec<S
     (!whole).then_some(keys)
 }
 
+/// True when function `name` reads `ctx.<member>.<list>` at least once and
+/// only ever as `ctx.<member>.<list>[ctx.<by>]` (`ctx.table.seats[ctx.seat]`,
+/// then anything), and does nothing else with `ctx.<member>` but read keys
+/// (see [`member_keys`]). Any other index (`[0]`, `[s]`, `[(ctx.seat + 1) % n]`),
+/// a walk or a method on the list: false.
+fn indexed_by_only(ast: &AST, name: &str, member: &str, list: &str, by: &str) -> bool {
+    use rhai::{ASTFlags, Expr};
+    let Some((.., param)) = body_span(ast, name) else { return false };
+    if member_keys(ast, name, member).is_none() {
+        return false;
+    }
+    let is = |e: &Expr, k: &str| matches!(e, Expr::Property(p, _) if p.2.as_str() == k);
+    // `ctx.<by>`, exactly.
+    let by_param = |e: &Expr| match e {
+        Expr::Dot(bin, ..) => matches!(&bin.lhs, Expr::Variable(v, ..) if v.1 == param.as_str()) && is(&bin.rhs, by),
+        _ => false,
+    };
+    let (mut uses, mut other) = (0, false);
+    param_chains(ast, name, &mut |rhs| {
+        let Expr::Dot(inner, ..) = rhs else { return };
+        if !is(&inner.lhs, member) {
+            return;
+        }
+        let index = match &inner.rhs {
+            e if is(e, list) => None,
+            Expr::Dot(next, ..) if is(&next.lhs, list) => None,
+            // With BREAK the right side is the index; without, a chain whose left is the index.
+            Expr::Index(next, flags, ..) if is(&next.lhs, list) => match &next.rhs {
+                index if flags.contains(ASTFlags::BREAK) => Some(index),
+                Expr::Dot(element, ..) | Expr::Index(element, ..) => Some(&element.lhs),
+                _ => None,
+            },
+            _ => return,
+        };
+        uses += 1;
+        other |= !index.is_some_and(by_param);
+    });
+    uses > 0 && !other
+}
+
 /// The value of function `name` when its whole body is one literal expression.
 /// Such a function cannot depend on its arguments, so its value can be cached.
 fn literal_body(ast: &AST, name: &str) -> Option<Dynamic> {
@@ -1990,6 +2038,36 @@ mod tests {
             "let t = ctx.table; t.seats[0].money",
         ] {
             assert_eq!(keys(whole, "seats"), None, "{whole}");
+        }
+    }
+
+    #[test]
+    fn a_list_read_only_at_the_owner_s_seat_is_found() {
+        let own = |body: &str| {
+            let ast =
+                rhai::Engine::new().compile(format!("fn total(s) {{ s.b.len() }} fn h(ctx) {{ {body} }}")).unwrap();
+            indexed_by_only(&ast, "h", "table", "seats", "seat")
+        };
+        for only in [
+            "if ctx.table.seats[ctx.seat].reserve.len() >= 1 { return []; } ctx.table.seats[ctx.seat].reserve",
+            "let n = 0; for b in ctx.table.seats[ctx.seat].buildings { n += b.price; } n + ctx.table.turn",
+            "total(ctx.table.seats[ctx.seat]) + ctx.table.seats[ctx.seat].counts.garden",
+            "ctx.table.seats[ctx.seat][\"money\"]",
+        ] {
+            assert!(own(only), "{only}");
+        }
+        for not_only in [
+            "ctx.table.turn",
+            "ctx.table.seats[0].money",
+            "ctx.table.seats[ctx.seat].money + ctx.table.seats[(ctx.seat + 1) % ctx.players].money",
+            "let me = ctx.seat; ctx.table.seats[me].money",
+            "for s in ctx.table.seats { s.money }",
+            "ctx.table.seats.len() + ctx.table.seats[ctx.seat].money",
+            "ctx.table.seats[ctx.actor].money",
+            "let t = ctx.table; t.seats[ctx.seat].money",
+            "total(ctx.table)",
+        ] {
+            assert!(!own(not_only), "{not_only}");
         }
     }
 

@@ -111,7 +111,8 @@ impl Game {
                 "players" => row.push(self.players.len() as u32),
                 "seat" => row.push(l.seat as u32),
                 "table" => {
-                    self.table_row(hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner), &mut row)
+                    let own = hooks.reads_own_seat_only(hook, l.owner).then_some(l.seat);
+                    self.table_row(hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner), own, &mut row)
                 }
                 "turn" => row.push(self.turns),
                 // The members a caller gives (`args`, `target`, `limit`…) are `()` or empty when it gives none.
@@ -122,9 +123,9 @@ impl Game {
     }
 
     /// The row of the table [`Game::table_map`] makes for `keys` and
-    /// `collector_keys`, entry by entry in the same terms (the ruleset's
-    /// constants, `types`, `currencies` and `rules`, need no entry).
-    pub(crate) fn table_row(&self, keys: u32, collector_keys: u32, row: &mut ReadRow) {
+    /// `collector_keys` (and `own`), entry by entry in the same terms (the
+    /// ruleset's constants, `types`, `currencies` and `rules`, need no entry).
+    pub(crate) fn table_row(&self, keys: u32, collector_keys: u32, own: Option<usize>, row: &mut ReadRow) {
         use bits::*;
         let want = |bit: u32| keys & bit != 0;
         let collector = |p: &super::Player, seat: Option<usize>, score: i32, row: &mut ReadRow| {
@@ -159,7 +160,10 @@ impl Game {
         };
         if want(SEATS) {
             for (i, p) in self.players.iter().enumerate() {
-                collector(p, Some(i), self.earned[i].total, row);
+                match own {
+                    Some(s) if s != i => row.push(u32::MAX - 2),
+                    _ => collector(p, Some(i), self.earned[i].total, row),
+                }
             }
         }
         if want(NEUTRAL) {

@@ -319,7 +319,8 @@ impl Game {
                 "table",
                 member(15, &|| {
                     let (keys, collector) = (hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner));
-                    Dynamic::from_map(self.table_map(keys, collector))
+                    let own = hooks.reads_own_seat_only(hook, l.owner).then_some(l.seat);
+                    Dynamic::from_map(self.table_map(keys, collector, own))
                 }),
             ),
             ("tag", Dynamic::UNIT),
@@ -343,8 +344,9 @@ impl Game {
     /// (a bit each), and of each collector only those of
     /// [`crate::hooks::COLLECTOR_SHAPE`] in `collector_keys`: a script that
     /// reads `ctx.table.currencies` pays for no seat, one that reads
-    /// `ctx.table.seats[s].reserve` for no seat's buildings.
-    pub(crate) fn table_map(&self, keys: u32, collector_keys: u32) -> Map {
+    /// `ctx.table.seats[s].reserve` for no seat's buildings. With `own`, only
+    /// that seat is made (the others are `()`: see [`crate::hooks::Hooks::reads_own_seat_only`]).
+    pub(crate) fn table_map(&self, keys: u32, collector_keys: u32, own: Option<usize>) -> Map {
         use super::reads::bits::*;
         let rs = &self.rs;
         let want = |bit: u32| keys & bit != 0;
@@ -398,8 +400,15 @@ impl Game {
         };
         let mut m = Map::new();
         if want(SEATS) {
-            let seats: Array =
-                self.players.iter().enumerate().map(|(i, p)| collector(p, Some(i), self.earned[i].total)).collect();
+            let seats: Array = self
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| match own {
+                    Some(s) if s != i => Dynamic::UNIT,
+                    _ => collector(p, Some(i), self.earned[i].total),
+                })
+                .collect();
             m.insert("seats".into(), Dynamic::from_array(seats));
         }
         if want(NEUTRAL) {
@@ -415,14 +424,7 @@ impl Game {
                 .building_display
                 .iter()
                 .enumerate()
-                .map(|(slot, b)| {
-                    b.map_or(Dynamic::UNIT, |b| {
-                        let mut d = self.building_map(b, None, None).cast::<Map>();
-                        d.insert("slot".into(), int(slot + 1)); // from 1, as `buy 1` and the views say
-                        d.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
-                        Dynamic::from_map(d)
-                    })
-                })
+                .map(|(slot, b)| b.map_or(Dynamic::UNIT, |b| Dynamic::from_map(rs.display_map(b, slot))))
                 .collect();
             m.insert("building_display".into(), Dynamic::from_array(display));
         }
@@ -906,16 +908,7 @@ impl Game {
                 pays |= flat_pays;
                 // `ctx.target`, made only for a script that runs (not a literal or remembered answer).
                 let target = std::cell::OnceCell::new();
-                let target = || {
-                    target
-                        .get_or_init(|| {
-                            let mut target = self.building_map(b, None, None).cast::<Map>();
-                            target.insert("slot".into(), int(slot + 1)); // from 1, as `buy 1` says
-                            target.insert("currency".into(), s(&rs.currencies[rs.yard[slot] as usize].id));
-                            Dynamic::from_map(target)
-                        })
-                        .clone()
-                };
+                let target = || target.get_or_init(|| Dynamic::from_map(rs.display_map(b, slot))).clone();
                 // The yard fixes a slot's currency: building and slot make the whole target.
                 let about = (u64::from(b) << 8) | slot as u64;
                 for l in &price_listeners {

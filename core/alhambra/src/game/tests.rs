@@ -226,9 +226,11 @@ fn a_bonus_card_counts_only_beside_a_building_of_its_type() {
 fn a_row_tells_apart_every_table_the_scripts_see() {
     use std::collections::HashMap;
     let reserve = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/reserve/ruleset.toml");
-    let masks: Vec<(u32, u32)> = std::iter::once((u32::MAX, u32::MAX))
+    // Every key alone, every collector key alone, and each with only one seat made (at 0 and 1).
+    let masks: Vec<(u32, u32, Option<usize>)> = std::iter::once((u32::MAX, u32::MAX))
         .chain((0..crate::hooks::TABLE_SHAPE.len()).map(|k| (1 << k, u32::MAX)))
         .chain((0..crate::hooks::COLLECTOR_SHAPE.len()).map(|k| (u32::MAX, 1 << k)))
+        .flat_map(|(keys, collector)| [(keys, collector, None), (keys, collector, Some(0)), (keys, collector, Some(1))])
         .collect();
     for rs in [rs(), Ruleset::load(reserve).unwrap()] {
         let mut seen: Vec<HashMap<engine_script::reads::ReadRow, String>> = vec![HashMap::new(); masks.len()];
@@ -238,10 +240,11 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
             let mut g = Game::new(Arc::clone(&rs), players, seed).unwrap();
             let mut bot = engine_play::bots::RandomBot::new(seed);
             loop {
-                for (i, &(keys, collector)) in masks.iter().enumerate() {
+                for (i, &(keys, collector, own)) in masks.iter().enumerate() {
+                    let own = own.map(|s| s % players);
                     let mut row = engine_script::reads::ReadRow::new();
-                    g.table_row(keys, collector, &mut row);
-                    let table = format!("{:?}", g.table_map(keys, collector));
+                    g.table_row(keys, collector, own, &mut row);
+                    let table = format!("{:?}", g.table_map(keys, collector, own));
                     let before = seen[i].insert(row, table.clone());
                     assert!(
                         before.as_ref().is_none_or(|b| *b == table),
@@ -259,7 +262,7 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
         }
         // Each key's rows tell positions apart (a row that wrote nothing would tell none).
         for (i, n) in told_apart.iter().enumerate() {
-            let (keys, _) = masks[i];
+            let (keys, ..) = masks[i];
             let constant = ["types", "currencies", "rules"].iter().any(|k| keys == super::reads::bits_of(k));
             assert!(constant || *n > 1, "{}: mask {:?} told no positions apart", rs.id, masks[i]);
         }

@@ -123,3 +123,37 @@ fn a_price_that_reads_only_the_card_and_the_building_on_offer_is_remembered_and_
         assert_eq!(played(&passed_on, players, seed), answered, "seed {seed}");
     }
 }
+
+#[test]
+fn a_price_that_reads_only_its_owner_s_seat_of_the_table_answers_as_one_that_sees_every_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let garden = |rs: &Arc<Ruleset>| {
+        let t = rs.types.iter().position(|t| t.id == "garden").unwrap();
+        rs.hooks.type_owner(t)
+    };
+    // Its own seat only: the table made for it holds that seat, the others `()`.
+    let own = garden_priced_by(
+        dir.path(),
+        "own",
+        "fn on_price(ctx) { let n = 0; for b in ctx.table.seats[ctx.seat].buildings { if b.type == \"garden\" { n += 1; } } \
+         n + ctx.table.seats[ctx.seat].money % 2 }",
+    );
+    // The same answer, found by walking every seat: every seat made.
+    let every = garden_priced_by(
+        dir.path(),
+        "every",
+        "fn on_price(ctx) { let n = 0; for (s, i) in ctx.table.seats { if i == ctx.seat { \
+         for b in s.buildings { if b.type == \"garden\" { n += 1; } } n += s.money % 2; } } n }",
+    );
+    assert!(own.hooks.reads_own_seat_only(Hook::Price, garden(&own)));
+    assert!(!every.hooks.reads_own_seat_only(Hook::Price, garden(&every)));
+    for seed in 0..12 {
+        let players = 2 + (seed as usize % 4);
+        assert_eq!(played(&own, players, seed), played(&every, players, seed), "seed {seed}");
+    }
+    // The reserve's `legal` (both its actions) reads its own reserve only.
+    let reserve =
+        Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/reserve/ruleset.toml")).unwrap();
+    let owners: Vec<usize> = (0..reserve.actions.len()).map(|a| reserve.hooks.action_owner(a)).collect();
+    assert!(owners.iter().all(|&o| reserve.hooks.reads_own_seat_only(Hook::Legal, o)));
+}
