@@ -610,6 +610,8 @@ pub struct Hooks {
     target_member: usize,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `args`, `action` and the table's constants.
     args_only: Vec<HookMask>,
+    /// Per owner: a bit per hook that reads nothing of `ctx` but `card`, `event` and the table's constants.
+    card_and_event_only: Vec<HookMask>,
     /// Per owner: a bit per hook that reads of `ctx.card` only what the card's kind fixes.
     card_fixed: Vec<HookMask>,
     /// Per owner: a bit per hook that reads `ctx.table.seats` only at `ctx.seat`.
@@ -661,6 +663,13 @@ impl Hooks {
     #[inline]
     pub fn reads_card_and_target_only(&self, hook: Hook, owner: usize) -> bool {
         self.card_and_target_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
+    /// True when `owner`'s `hook` reads nothing of `ctx` but `card`, `event`
+    /// and the table's constants: its answer is a function of the two (a
+    /// joker's worth, asked for every building at every decision).
+    pub fn reads_card_and_event_only(&self, hook: Hook, owner: usize) -> bool {
+        self.card_and_event_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
     }
 
     /// True when `owner`'s `hook` may read `ctx.target` (the building on
@@ -931,6 +940,7 @@ impl Hooks {
         };
         let card_and_target_only = reading_only(["card", "target"]);
         let args_only = reading_only(["args", "action"]);
+        let card_and_event_only = reading_only(["card", "event"]);
         // Per owner, a bit per hook that reads of `ctx.card` only what its kind
         // fixes (a building's type, id and price; a money card's currency and
         // value): two cards of a kind answer alike, whenever bought.
@@ -962,6 +972,7 @@ impl Hooks {
             card_and_target_only,
             target_member: member("target").expect("`target` is a member of every card's ctx"),
             args_only,
+            card_and_event_only,
             card_fixed,
             table_keys,
             collector_keys,

@@ -59,6 +59,24 @@ impl Game {
         ]))
     }
 
+    /// `l`'s `can_pay` or `on_pay_value` about paying for the building in
+    /// `slot`, `paid` paid so far. A script that reads of `ctx` only its card
+    /// and the event is remembered by the two, the event by what makes it
+    /// (building, slot, price, paid): no event is made to be looked up
+    /// (a joker is asked for every building at every decision of its holder).
+    fn pay_hook(&self, hook: Hook, l: &Listener, seat: usize, slot: u8, paid: u32) -> Result<Dynamic, GameError> {
+        let hooks = &self.rs.hooks;
+        if !matches!(l.card, Heard::Money(_)) || !hooks.reads_card_and_event_only(hook, l.owner) {
+            return self.call_listener(hook, l, seat, &self.pay_event(slot, paid), &[]);
+        }
+        let (b, price) = self.slot_building(slot);
+        // A money card's code leaves bits 72 to 123 free: the building and the slot go there.
+        let card = l.card.code_of(false) | (u128::from(b) << 80) | (u128::from(slot) << 72);
+        let about = (u64::from(paid) << 32) | u64::from(price);
+        let ask = || self.call_listener(hook, l, seat, &self.pay_event(slot, paid), &[]);
+        hooks.about((hook as u8, l.owner as u16, card, about), ask)
+    }
+
     /// True when `seat` may pay `m` now for the building in `slot`, `paid` paid so far.
     pub(crate) fn may_pay(&self, seat: usize, slot: u8, paid: u32, m: Money) -> Result<bool, GameError> {
         let by_currency = self.pays_mask(slot) & (1 << m.currency) != 0;
@@ -66,14 +84,14 @@ impl Game {
             return Ok(false);
         }
         let Some(l) = self.money_listener(Hook::CanPay, seat, m) else { return Ok(true) };
-        let v = self.call_listener(Hook::CanPay, &l, seat, &self.pay_event(slot, paid), &[])?;
+        let v = self.pay_hook(Hook::CanPay, &l, seat, slot, paid)?;
         as_bool(v).map_err(|e| self.rs.hooks.bad_card_return(Hook::CanPay, l.owner, &e))
     }
 
     /// What `m` is worth paid now for the building in `slot`, `paid` paid so far.
     pub(crate) fn pay_value(&self, seat: usize, slot: u8, paid: u32, m: Money) -> Result<u32, GameError> {
         let Some(l) = self.money_listener(Hook::PayValue, seat, m) else { return Ok(u32::from(m.value)) };
-        let v = self.call_listener(Hook::PayValue, &l, seat, &self.pay_event(slot, paid), &[])?;
+        let v = self.pay_hook(Hook::PayValue, &l, seat, slot, paid)?;
         let range = HOOKS[Hook::PayValue as usize].range;
         let v = as_int_in(v, range).map_err(|e| self.rs.hooks.bad_card_return(Hook::PayValue, l.owner, &e))?;
         Ok(v as u32)

@@ -69,3 +69,40 @@ fn remembered_answers_play_every_game_as_answers_worked_out_each_time() {
         }
     }
 }
+
+#[test]
+fn a_money_card_that_reads_only_its_card_and_the_payment_is_remembered_and_answers_the_same() {
+    // The corpus's joker reads of `ctx` only the payment (`ctx.event`): its
+    // answers are remembered by the building, slot, price and sum paid. A copy
+    // that also reads the turn (unused) is asked every time; both play alike.
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/joker/");
+    let script = std::fs::read_to_string(format!("{corpus}joker.rhai")).unwrap();
+    let asked = script
+        .replace("fn can_pay(ctx) {", "fn can_pay(ctx) { let t = ctx.turn;")
+        .replace("fn on_pay_value(ctx) {", "fn on_pay_value(ctx) { let t = ctx.turn;");
+    assert_ne!(asked, script, "the joker's hooks were found");
+    std::fs::write(dir.path().join("joker.rhai"), asked).unwrap();
+    let toml = std::fs::read_to_string(format!("{corpus}ruleset.toml")).unwrap().replace("corpus-joker", "asked-joker");
+    std::fs::write(dir.path().join("ruleset.toml"), toml).unwrap();
+    let remembered = Ruleset::load(&format!("{corpus}ruleset.toml")).unwrap();
+    let every_time = Ruleset::load(dir.path().join("ruleset.toml").to_str().unwrap()).unwrap();
+    let joker = |rs: &Arc<Ruleset>| {
+        let k = rs.money.iter().position(|k| k.id == "joker").unwrap();
+        rs.hooks.currency_owner(rs.money[k].script)
+    };
+    use alhambra::hooks::Hook;
+    for hook in [Hook::CanPay, Hook::PayValue] {
+        assert!(remembered.hooks.reads_card_and_event_only(hook, joker(&remembered)));
+        assert!(!every_time.hooks.reads_card_and_event_only(hook, joker(&every_time)));
+    }
+    for seed in 0..12 {
+        let players = 2 + (seed as usize % 4);
+        let greedy = seed % 3 == 2;
+        assert_eq!(
+            played(&remembered, players, seed, greedy),
+            played(&every_time, players, seed, greedy),
+            "seed {seed}, {players} players"
+        );
+    }
+}
