@@ -604,6 +604,9 @@ pub struct Hooks {
     symmetry: Symmetry,
     /// Card hooks about a display building, by [`AboutKey`] ([`Hooks::reads_card_and_target_only`]).
     about: KeyedMemo<AboutKey>,
+    /// Per owner, the price changes its building cards give each building on
+    /// each slot, made when first asked ([`Hooks::price_about`]).
+    prices: Vec<std::sync::OnceLock<Box<[std::sync::atomic::AtomicI32]>>>,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `card`, `target` and the table's constants.
     card_and_target_only: Vec<HookMask>,
     /// `ctx.target`'s index among the members (see [`Hooks::reads_target`]).
@@ -728,6 +731,37 @@ impl Hooks {
             self.host.count_remembered(usize::from(key.0), usize::from(key.1));
         }
         v
+    }
+
+    /// `owner`'s price change from building card `card` for building
+    /// `target` on `slot` (`buildings` cards, `slots` slots in the ruleset),
+    /// else `answer`'s, remembered: for an `on_price` that reads of `ctx` only
+    /// its card's kind and the building on offer (a garden guild's, asked for
+    /// every garden owned, every slot, every decision), found without a lock
+    /// or a hash. An error is not remembered.
+    pub fn price_about(
+        &self,
+        owner: usize,
+        (buildings, slots): (usize, usize),
+        (card, target, slot): (usize, usize, usize),
+        answer: impl FnOnce() -> Result<i32, GameError>,
+    ) -> Result<i32, GameError> {
+        use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+        const UNKNOWN: i32 = i32::MIN;
+        let table = self.prices[owner]
+            .get_or_init(|| (0..buildings * buildings * slots).map(|_| AtomicI32::new(UNKNOWN)).collect());
+        let at = (card * buildings + target) * slots + slot;
+        match table[at].load(Relaxed) {
+            UNKNOWN => {
+                let n = answer()?;
+                table[at].store(n, Relaxed);
+                Ok(n)
+            }
+            n => {
+                self.host.count_remembered(Hook::Price as usize, owner);
+                Ok(n)
+            }
+        }
     }
 
     /// The script host (what a test asks: which hooks take the fast path).
@@ -969,6 +1003,7 @@ impl Hooks {
             memo: Shards::default(),
             symmetry: Symmetry::new(),
             about: KeyedMemo::default(),
+            prices: (0..owners).map(|_| std::sync::OnceLock::new()).collect(),
             card_and_target_only,
             target_member: member("target").expect("`target` is a member of every card's ctx"),
             args_only,

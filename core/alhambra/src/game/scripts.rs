@@ -911,11 +911,27 @@ impl Game {
                 let target = || target.get_or_init(|| Dynamic::from_map(rs.display_map(b, slot))).clone();
                 // The yard fixes a slot's currency: building and slot make the whole target.
                 let about = (u64::from(b) << 8) | slot as u64;
+                let hooks = &rs.hooks;
                 for l in &price_listeners {
-                    let v = self.call_about(Hook::Price, l, seat, about, &target)?;
-                    price -= i64::from(
-                        as_int_in(v, price_range).map_err(|e| rs.hooks.bad_card_return(Hook::Price, l.owner, &e))?,
-                    );
+                    let ask = || -> Result<i32, GameError> {
+                        let v = self.call_about(Hook::Price, l, seat, about, &target)?;
+                        as_int_in(v, price_range).map_err(|e| hooks.bad_card_return(Hook::Price, l.owner, &e))
+                    };
+                    let n = match l.card {
+                        // A building card whose price reads its kind and the building on offer:
+                        // found in a table by the two (and the slot, if it reads it).
+                        Heard::Building(card, ..)
+                            if hooks.reads_card_and_target_only(Hook::Price, l.owner)
+                                && hooks.reads_card_kind_only(Hook::Price, l.owner) =>
+                        {
+                            let (target, at) =
+                                if hooks.reads_target(Hook::Price, l.owner) { (b as usize, slot) } else { (0, 0) };
+                            let sizes = (rs.buildings.len(), rs.yard.len());
+                            hooks.price_about(l.owner, sizes, (card as usize, target, at), ask)?
+                        }
+                        _ => ask()?,
+                    };
+                    price -= i64::from(n);
                 }
                 for l in &pays_listeners {
                     let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, about, &target)?);
