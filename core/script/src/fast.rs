@@ -1474,6 +1474,20 @@ mod tests {
         (fast, rhai)
     }
 
+    /// Each script is translated, and answers as Rhai does for each `n`'s
+    /// argument; where Rhai fails (an index past the end), the fast path gives up.
+    fn answers_as_rhai(h: &Host, scripts: &[&str], ns: &[i32], arg: impl Fn(i32) -> Dynamic) {
+        for script in scripts {
+            let ast = h.engine.compile(script).unwrap();
+            assert!(compile(&ast, "f", &h.natives, 20).is_some(), "{script} is not translated");
+            for &n in ns {
+                let (fast, rhai) = both(h, script, arg(n));
+                let expected = (!rhai.starts_with("error")).then_some(rhai);
+                assert_eq!(fast, expected, "{script} with n = {n}");
+            }
+        }
+    }
+
     fn thing(n: i32) -> Dynamic {
         Dynamic::from(Thing { n, name: "seven" })
     }
@@ -1551,16 +1565,7 @@ mod tests {
             // Past the sandbox's 20 bytes: Rhai's error.
             "fn f(x) { `n=${x.n}, ${x.n > 1} of ${x.name}: ${x}` }",
         ];
-        for script in scripts {
-            let ast = h.engine.compile(script).unwrap();
-            assert!(compile(&ast, "f", &h.natives, 20).is_some(), "{script} is not translated");
-            for n in [0, 1, 4, 7] {
-                let (fast, rhai) = both(&h, script, thing(n));
-                // Where Rhai fails (an index past the end), the fast path gives up.
-                let expected = (!rhai.starts_with("error")).then_some(rhai);
-                assert_eq!(fast, expected, "{script} with n = {n}");
-            }
-        }
+        answers_as_rhai(&h, &scripts, &[0, 1, 4, 7], thing);
     }
 
     #[test]
@@ -1597,15 +1602,7 @@ mod tests {
             "fn f(x) { let t = []; for s in x.seats { t.push(s.s == x.seats[x.seat].s); } [t, x.seats.len()] }",
             "fn g(s) { s.b[1] } fn f(x) { g(x.seats[x.seat]) }",
         ];
-        for script in scripts {
-            let ast = h.engine.compile(script).unwrap();
-            assert!(compile(&ast, "f", &h.natives, 20).is_some(), "{script} is not translated");
-            for n in [0, 1, 2, 5] {
-                let (fast, rhai) = both(&h, script, arg(n));
-                let expected = (!rhai.starts_with("error")).then_some(rhai);
-                assert_eq!(fast, expected, "{script} with n = {n}");
-            }
-        }
+        answers_as_rhai(&h, &scripts, &[0, 1, 2, 5], arg);
     }
 
     #[test]
