@@ -678,7 +678,7 @@ fn item(v: &Dynamic, i: usize) -> Option<&Dynamic> {
 
 /// `v`'s map entry `name`, borrowed for as long as `v` is (see [`entry`]).
 fn field<'v>(v: &'v Dynamic, name: &str) -> Option<&'v Dynamic> {
-    // A game's own type (San Juan's `ctx`) answers by its getters: not lent.
+    // A value of the game's own type (a typed `ctx`) answers by its getters: not lent.
     if !v.is_map() || v.is_shared() {
         return None;
     }
@@ -1582,7 +1582,7 @@ mod tests {
                 .unwrap()
         };
         let scripts = [
-            // The grand vizier's walk: a seat given to a helper, twice, and the seat of `ctx.seat`.
+            // A walk over every seat, each given to a helper, twice, and the seat of `ctx.seat`.
             "fn total(s) { s.b.len() } fn f(x) { let most = 0; for s in x.seats { if total(s) > most { most = total(s); } } \
              [most, total(x.seats[x.seat]), most == total(x.seats[x.seat])] }",
             // A loop's item written: a copy, the list unchanged.

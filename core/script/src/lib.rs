@@ -2051,7 +2051,7 @@ mod tests {
         for only in [
             "if ctx.table.seats[ctx.seat].reserve.len() >= 1 { return []; } ctx.table.seats[ctx.seat].reserve",
             "let n = 0; for b in ctx.table.seats[ctx.seat].buildings { n += b.price; } n + ctx.table.turn",
-            "total(ctx.table.seats[ctx.seat]) + ctx.table.seats[ctx.seat].counts.garden",
+            "total(ctx.table.seats[ctx.seat]) + ctx.table.seats[ctx.seat].counts.x",
             "ctx.table.seats[ctx.seat][\"money\"]",
         ] {
             assert!(own(only), "{only}");
