@@ -739,17 +739,18 @@ impl<'a> Frame<'a> {
                 // Not a map: a getter makes its value.
                 field(self.lent(object)?, name.as_str())
             }
-            Node::Index(object, index) => {
-                let v = self.lent(object)?;
-                match self.peek(index) {
-                    Some(key) => entry(v, key),
-                    None => {
-                        let key = self.in_place(index, &mut |k| (k.is_int() || k.is_string()).then(|| k.clone()))??;
-                        entry(v, &key)
-                    }
-                }
-            }
+            Node::Index(object, index) => entry(self.lent(object)?, &*self.key(index)?),
             _ => None,
+        }
+    }
+
+    /// An index's key read where it lies: a local or a constant, or a
+    /// number or a text read in place (`seats[ctx.seat]`), a small value
+    /// copied; `None` for anything to evaluate, and for a key of another kind.
+    fn key<'s>(&'s self, index: &'s Node) -> Option<Cow<'s, Dynamic>> {
+        match self.peek(index) {
+            Some(key) => Some(Cow::Borrowed(key)),
+            None => self.in_place(index, &mut |k| (k.is_int() || k.is_string()).then(|| k.clone()))?.map(Cow::Owned),
         }
     }
 
@@ -881,14 +882,7 @@ impl<'a> Frame<'a> {
                 // A key that is itself read in place (`seats[ctx.seat]`): a small
                 // value copied, where a copy of the list made the reserve's
                 // `legal` cost 20k instructions a call.
-                let read;
-                let key = match self.peek(index) {
-                    Some(key) => key,
-                    None => {
-                        read = self.in_place(index, &mut |v| (v.is_int() || v.is_string()).then(|| v.clone()))??;
-                        &read
-                    }
-                };
+                let key = self.key(index)?;
                 let mut through = true;
                 let found = self.in_place(object, &mut |v| {
                     if let Ok(list) = v.as_array_ref() {
