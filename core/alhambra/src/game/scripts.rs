@@ -913,23 +913,24 @@ impl Game {
                 let about = (u64::from(b) << 8) | slot as u64;
                 let hooks = &rs.hooks;
                 for l in &price_listeners {
-                    let ask = || -> Result<i32, GameError> {
-                        let v = self.call_about(Hook::Price, l, seat, about, &target)?;
+                    let checked = |v: Dynamic| {
                         as_int_in(v, price_range).map_err(|e| hooks.bad_card_return(Hook::Price, l.owner, &e))
                     };
                     let n = match l.card {
                         // A building card whose price reads its kind and the building on offer:
-                        // found in a table by the two (and the slot, if it reads it).
+                        // found in a table by the two (and the slot, if it reads it), asked
+                        // outright on a miss (the table is its memory, not the keyed one too).
                         Heard::Building(card, ..)
                             if hooks.reads_card_and_target_only(Hook::Price, l.owner)
                                 && hooks.reads_card_kind_only(Hook::Price, l.owner) =>
                         {
-                            let (target, at) =
+                            let (on, at) =
                                 if hooks.reads_target(Hook::Price, l.owner) { (b as usize, slot) } else { (0, 0) };
                             let sizes = (rs.buildings.len(), rs.yard.len());
-                            hooks.price_about(l.owner, sizes, (card as usize, target, at), ask)?
+                            let ask = || checked(self.call_unrowed(Hook::Price, l, seat, &[("target", target())])?);
+                            hooks.price_about(l.owner, sizes, (card as usize, on, at), ask)?
                         }
-                        _ => ask()?,
+                        _ => checked(self.call_about(Hook::Price, l, seat, about, &target)?)?,
                     };
                     price -= i64::from(n);
                 }
