@@ -184,6 +184,14 @@ impl<'a> Frame<'a> {
         self.set_sums(&sums, hand.len(), gone, out, |_, pays, price| paid_exactly(hand, pays, price));
     }
 
+    /// The money features: the hand's money, its size, its money capped per currency.
+    fn set_money(&self, money: u32, len: usize, capped: u32, out: &mut [f64]) {
+        out[MONEY] = f64::from(money);
+        out[MONEY_LATE] = f64::from(money) * self.progress;
+        out[CARDS] = len as f64;
+        out[MONEY_CAPPED] = f64::from(capped);
+    }
+
     /// The hand features from a hand's sum per currency and size; `exact(k,
     /// pays, price)` says whether the hand pays the `k`-th building on display exactly.
     fn set_sums(
@@ -194,11 +202,7 @@ impl<'a> Frame<'a> {
         out: &mut [f64],
         exact_at: impl Fn(usize, PayMask, u32) -> bool,
     ) {
-        let money: u32 = sums.iter().sum();
-        out[MONEY] = f64::from(money);
-        out[MONEY_LATE] = f64::from(money) * self.progress;
-        out[CARDS] = len as f64;
-        out[MONEY_CAPPED] = sums.iter().map(|&s| f64::from(s.min(self.cap))).sum();
+        self.set_money(sums.iter().sum(), len, sums.iter().map(|&s| s.min(self.cap)).sum(), out);
         let (mut affordable, mut exact) = (0.0, 0.0);
         for (k, &(slot, pays, price)) in self.slots.iter().enumerate() {
             // The currencies that pay, one set bit each (mostly one).
@@ -331,38 +335,216 @@ fn shift_or(bits: &mut [u64; 4], by: usize) {
 /// `owed`. One way per total and number of cards (the hand's features see no
 /// more), the larger cards first.
 fn payments(values: &[u32], owed: u32, mut f: impl FnMut(u64, u32)) {
-    struct Walk<'v, F> {
-        values: &'v [u32],
-        owed: u32,
-        seen: SmallVec<[(u32, u32); 32]>,
-        /// Steps left: a large hand of small cards has very many ways to pay.
-        budget: u32,
-        f: F,
+    let values = &values[..values.len().min(64)];
+    let n = values.len();
+    // A way is told apart by its total over the price (less than its largest
+    // card) and its number of cards: one bit each, in place of a list searched.
+    let width = values.iter().max().map_or(0, |&v| v as usize);
+    let seen: SmallVec<[u64; 4]> = SmallVec::from_elem(0, (width * (n + 1)).div_ceil(64).max(1));
+    // ends[j]: the cards from j on, added up, and the steps a walk from j
+    // takes where no way lies (every set short of the price): the walk's
+    // budget is spent as it would be, without the walk.
+    let mut ends: SmallVec<[(u32, u32); 16]> = SmallVec::from_elem((0, 1), n + 1);
+    let mut distinct = 0u32;
+    for j in (0..n).rev() {
+        let (rest, below) = ends[j + 1];
+        ends[j] = (rest + values[j], 1u32.saturating_add(below).saturating_add(distinct));
+        if j == 0 || values[j] != values[j - 1] {
+            distinct = distinct.saturating_add(below);
+        }
     }
-    fn walk<F: FnMut(u64, u32)>(w: &mut Walk<'_, F>, from: usize, chosen: u64, first: Option<u32>, sum: u32) {
-        if w.budget == 0 {
+    let mut w = Walk { values, owed, width, seen, ends, budget: PAYMENT_STEPS, f: &mut f };
+    if w.budget == 0 {
+        return;
+    }
+    w.budget -= 1;
+    for j in 0..n {
+        if j > 0 && values[j] == values[j - 1] {
+            continue;
+        }
+        if !w.step(j, 1 << j, values[j], values[j]) {
             return;
         }
-        w.budget -= 1;
-        if let Some(first) = first {
-            if sum - first >= w.owed {
-                return;
-            }
-            let key = (sum, chosen.count_ones());
-            if sum >= w.owed && !w.seen.contains(&key) {
-                w.seen.push(key);
-                (w.f)(chosen, sum);
+    }
+}
+
+/// [`payments`]' search: depth first, the larger cards first, at most
+/// [`PAYMENT_STEPS`] sets looked at.
+struct Walk<'v, F> {
+    values: &'v [u32],
+    owed: u32,
+    width: usize,
+    seen: SmallVec<[u64; 4]>,
+    /// Per first card: the cards from it on, added up, and the steps of a walk from it that finds nothing.
+    ends: SmallVec<[(u32, u32); 16]>,
+    /// Steps left: a large hand of small cards has very many ways to pay.
+    budget: u32,
+    f: F,
+}
+
+impl<F: FnMut(u64, u32)> Walk<'_, F> {
+    /// Looks at the set `chosen` (card `j` its last, `first` its largest,
+    /// `sum` its total) and the sets that add later cards to it; `false` once
+    /// the budget is spent.
+    fn step(&mut self, j: usize, chosen: u64, first: u32, sum: u32) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        let (rest, below) = self.ends[j + 1];
+        if sum + rest < self.owed {
+            // No set from here reaches the price: only the steps are counted.
+            self.budget = self.budget.saturating_sub(below);
+            return self.budget > 0;
+        }
+        self.budget -= 1;
+        if sum - first >= self.owed {
+            return true;
+        }
+        if sum >= self.owed {
+            let bit = (sum - self.owed) as usize * (self.values.len() + 1) + chosen.count_ones() as usize;
+            debug_assert!(bit < self.width * (self.values.len() + 1));
+            if self.seen[bit / 64] & (1 << (bit % 64)) == 0 {
+                self.seen[bit / 64] |= 1 << (bit % 64);
+                (self.f)(chosen, sum);
             }
         }
-        for j in from..w.values.len().min(64) {
-            if j > from && w.values[j] == w.values[j - 1] {
+        for k in j + 1..self.values.len() {
+            if k > j + 1 && self.values[k] == self.values[k - 1] {
                 continue;
             }
-            walk(w, j + 1, chosen | (1 << j), first.or(Some(w.values[j])), sum + w.values[j]);
+            if !self.step(k, chosen | (1 << k), first, sum + self.values[k]) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// `hand` without the cards of `mine` that `chosen` marks (a bit per card of `mine`).
+fn paid(hand: &Hand, mine: &[Money], chosen: u64) -> Hand {
+    let mut hand = *hand;
+    for (j, &m) in mine.iter().enumerate().take(64) {
+        if chosen & (1 << j) != 0 {
+            hand.remove(m);
         }
     }
-    let mut w = Walk { values, owed, seen: SmallVec::new(), budget: PAYMENT_STEPS, f: &mut f };
-    walk(&mut w, 0, 0, None, 0);
+    hand
+}
+
+/// A hand about to pay for a building with some of its cards (`mine`, those
+/// of the currencies that pay): what [`Frame::set_hand`] reads of the hand
+/// left by each payment, worked out once. A building on display that none of
+/// the paying currencies pay is affordable and paid exactly whatever is paid.
+struct Paying<'m> {
+    hand: &'m [Money],
+    mine: &'m [Money],
+    sums: [u32; SUMS],
+    len: usize,
+    gone: u32,
+    /// Per building of [`Frame::slots`]: whether the whole hand pays it exactly
+    /// (for one the payment cannot touch; worked out when first asked), else
+    /// the exact sums reached by its cards outside `mine` (one it can touch).
+    exact: SmallVec<[Exact; 8]>,
+    /// Where one currency pays and no building left is paid in it: that
+    /// currency, and the money features of the hand left come from the sum
+    /// paid and the cards paid alone.
+    alone: Option<Alone>,
+}
+
+enum Exact {
+    Fixed(std::cell::OnceCell<bool>),
+    From(u64),
+}
+
+/// [`Paying`] in one currency that no building left is paid in.
+struct Alone {
+    currency: usize,
+    /// The hand's money of the other currencies, each capped ([`Frame::cap`]).
+    capped_others: u32,
+    /// The buildings left that the hand affords, and pays exactly (neither moves with the payment).
+    affordable: f64,
+    exact: f64,
+}
+
+impl<'m> Paying<'m> {
+    /// `None` where a price is too large for a word of sums (then each hand is added up).
+    fn new(frame: &Frame<'_>, hand: &'m [Money], mine: &'m [Money], pays: PayMask, gone: u32) -> Option<Paying<'m>> {
+        if mine.len() > 64 {
+            return None;
+        }
+        let mut sums = [0u32; SUMS];
+        for m in hand {
+            sums[m.currency as usize] += u32::from(m.value);
+        }
+        let mut exact = SmallVec::new();
+        let mut touched = false;
+        for &(slot, at, price) in &frame.slots {
+            // A building taken is not asked about; one no paying currency pays, only when first asked.
+            if gone & (1 << slot) != 0 || at & pays == 0 {
+                exact.push(Exact::Fixed(std::cell::OnceCell::new()));
+                continue;
+            }
+            if price >= 64 {
+                return None;
+            }
+            touched = true;
+            let mut reach = 1u64;
+            for m in hand {
+                if at & (1 << m.currency) != 0 && pays & (1 << m.currency) == 0 && u32::from(m.value) <= price {
+                    reach |= reach << m.value;
+                }
+            }
+            exact.push(Exact::From(reach));
+        }
+        let mut paying = Paying { hand, mine, sums, len: hand.len(), gone, exact, alone: None };
+        if !touched && pays.count_ones() == 1 {
+            let currency = pays.trailing_zeros() as usize;
+            let capped_others =
+                sums.iter().enumerate().filter(|&(c, _)| c != currency).map(|(_, &s)| s.min(frame.cap)).sum();
+            let mut out = [0.0; BASE.len()];
+            paying.set_slots(frame, 0, &sums, &mut out);
+            paying.alone = Some(Alone { currency, capped_others, affordable: out[AFFORDABLE], exact: out[EXACT] });
+        }
+        Some(paying)
+    }
+
+    /// [`Frame::set_hand`] of the hand left once the cards of `mine` marked in
+    /// `chosen` are paid, `paid` in all.
+    fn set(&self, frame: &Frame<'_>, chosen: u64, paid: u32, out: &mut [f64]) {
+        let len = self.len - chosen.count_ones() as usize;
+        if let Some(a) = &self.alone {
+            // The same numbers as `set_sums` (sums of whole numbers are exact in any order).
+            let left = self.sums[a.currency] - paid;
+            let money: u32 = self.sums.iter().sum::<u32>() - paid;
+            frame.set_money(money, len, a.capped_others + left.min(frame.cap), out);
+            out[AFFORDABLE] = a.affordable;
+            out[EXACT] = a.exact;
+            return;
+        }
+        let mut sums = self.sums;
+        for (j, m) in self.mine.iter().enumerate() {
+            if chosen & (1 << j) != 0 {
+                sums[m.currency as usize] -= u32::from(m.value);
+            }
+        }
+        self.set_slots(frame, chosen, &sums, out);
+    }
+
+    /// [`Frame::set_sums`] of the hand left by `chosen`, whose sums are `sums`.
+    fn set_slots(&self, frame: &Frame<'_>, chosen: u64, sums: &[u32; SUMS], out: &mut [f64]) {
+        let len = self.len - chosen.count_ones() as usize;
+        frame.set_sums(sums, len, self.gone, out, |k, at, price| match &self.exact[k] {
+            Exact::Fixed(e) => *e.get_or_init(|| paid_exactly(self.hand, at, price)),
+            &Exact::From(mut reach) => {
+                for (j, m) in self.mine.iter().enumerate() {
+                    if chosen & (1 << j) == 0 && at & (1 << m.currency) != 0 && u32::from(m.value) <= price {
+                        reach |= reach << m.value;
+                    }
+                }
+                reach & (1 << price) != 0
+            }
+        });
+    }
 }
 
 /// Most steps looking for ways to pay (the larger cards are tried first).
@@ -667,35 +849,46 @@ impl<'a, 'm> Judge<'a, 'm> {
         let mut best = f64::NEG_INFINITY;
         // An exact payment gives another action: only the one that looks best
         // at once is followed (following them all multiplies with each action).
-        let mut exact: Option<(f64, Hand, bool)> = None;
+        let mut exact: Option<(f64, u64, bool)> = None;
         let neutral = game.neutral().is_some();
         // What the building brings, kept or donated: the same for every payment.
         let kept = self.gained(h, slot, false);
         let donated = if neutral { self.gained(h, slot, true) } else { kept };
+        // Every payment leaves the same hand but for the cards paid: what does
+        // not depend on them is worked out once (judging each payment was most
+        // of a turn's judgement where hands are large).
+        let (board_kept, gone) = kept;
+        debug_assert_eq!(gone, donated.1, "kept or donated, the same slot is emptied");
+        let paying = Paying::new(&self.frame, h.hand.cards(), &mine, pays, gone);
+        let mut out = [0.0; BASE.len()];
         payments(&values, owed, |chosen, sum| {
-            let mut hand = h.hand;
-            for (j, &m) in mine.iter().enumerate().take(64) {
-                if chosen & (1 << j) != 0 {
-                    hand.remove(m);
+            let hv = match &paying {
+                Some(p) => {
+                    p.set(&self.frame, chosen, sum, &mut out);
+                    self.hand_value(&out)
                 }
-            }
+                None => {
+                    self.frame.set_hand(paid(&h.hand, &mine, chosen).cards(), gone, &mut out);
+                    self.hand_value(&out)
+                }
+            };
             for to_neutral in [false, true] {
                 if to_neutral && !neutral {
                     continue;
                 }
-                let (board, gone) = if to_neutral { donated } else { kept };
-                let v = self.value_of(&hand, gone, board);
+                let board = if to_neutral { donated.0 } else { board_kept };
+                let v = board + hv;
                 if sum == owed && depth < EXTRA_ACTIONS {
                     if exact.as_ref().is_none_or(|(e, ..)| v > *e) {
-                        exact = Some((v, hand, to_neutral));
+                        exact = Some((v, chosen, to_neutral));
                     }
                 } else {
                     best = best.max(v);
                 }
             }
         });
-        if let Some((_, hand, to_neutral)) = exact {
-            let got = self.got(&Hypo { hand, ..*h }, slot, to_neutral);
+        if let Some((_, chosen, to_neutral)) = exact {
+            let got = self.got(&Hypo { hand: paid(&h.hand, &mine, chosen), ..*h }, slot, to_neutral);
             best = best.max(self.turn(&got, depth + 1));
         }
         best
@@ -835,6 +1028,68 @@ mod tests {
         }
         // Too little money: no way.
         payments(&[2, 1], 7, |_, _| panic!("paid 7 with 3"));
+    }
+
+    /// The ways to pay as a plain depth-first walk finds them, one step per
+    /// set looked at: what [`payments`] must give, in the same order.
+    /// Also whether the walk ended on its budget.
+    fn payments_walked(values: &[u32], owed: u32) -> (Vec<(u64, u32)>, bool) {
+        fn walk(
+            v: &[u32],
+            owed: u32,
+            from: usize,
+            chosen: u64,
+            first: Option<u32>,
+            sum: u32,
+            st: &mut (u32, Vec<(u32, u32)>, Vec<(u64, u32)>),
+        ) {
+            if st.0 == 0 {
+                return;
+            }
+            st.0 -= 1;
+            if let Some(first) = first {
+                if sum - first >= owed {
+                    return;
+                }
+                let key = (sum, chosen.count_ones());
+                if sum >= owed && !st.1.contains(&key) {
+                    st.1.push(key);
+                    st.2.push((chosen, sum));
+                }
+            }
+            for j in from..v.len() {
+                if j > from && v[j] == v[j - 1] {
+                    continue;
+                }
+                walk(v, owed, j + 1, chosen | (1 << j), first.or(Some(v[j])), sum + v[j], st);
+            }
+        }
+        let mut st = (PAYMENT_STEPS, Vec::new(), Vec::new());
+        walk(values, owed, 0, 0, None, 0, &mut st);
+        (st.2, st.0 == 0)
+    }
+
+    #[test]
+    fn the_ways_to_pay_are_those_a_plain_walk_finds_in_its_steps() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(52);
+        let mut below = |n: u32| (rng.next_u64() % u64::from(n)) as u32;
+        let mut ended = 0;
+        for round in 0..3000 {
+            // Hands of every size, some of many small cards (whose walks end on the budget).
+            let n = below(16);
+            let top = if round % 3 == 0 { 3 } else { 12 };
+            let mut values: Vec<u32> = (0..n).map(|_| 1 + below(top)).collect();
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            let total: u32 = values.iter().sum();
+            let owed = 1 + below(total + 2);
+            let mut found = Vec::new();
+            payments(&values, owed, |chosen, sum| found.push((chosen, sum)));
+            let (walked, spent) = payments_walked(&values, owed);
+            assert_eq!(found, walked, "{values:?} for {owed}");
+            ended += usize::from(spent);
+        }
+        assert!(ended > 100, "hands large enough to spend the budget: {ended} of 3000");
     }
 
     #[test]
