@@ -622,18 +622,56 @@ struct Judge<'a, 'm> {
     start_state: std::cell::OnceCell<Option<HandState>>,
     /// Majority values worked out: (type, its column of counts, value).
     known: RefCell<SmallVec<[Known; 16]>>,
+    /// What the bot keeps between decisions.
+    memo: RefCell<&'m mut Memo>,
+    /// The weights of [`HAND_FEATURES`], in order (read for every hand judged).
+    hand_weights: [f64; HAND_FEATURES.len()],
 }
 
+/// The features that depend on the hand, in the order their values are added up.
+const HAND_FEATURES: [usize; 6] = [MONEY, MONEY_LATE, CARDS, MONEY_CAPPED, AFFORDABLE, EXACT];
+
+/// What the balance bot keeps between its decisions: the ways to pay found
+/// for a hand's card values of one currency and a price. They hang on nothing
+/// else, and a seat's cards of a currency change seldom between its
+/// decisions, while finding them was most of judging a purchase.
+#[derive(Default)]
+pub struct Memo {
+    payments: std::collections::HashMap<PayKey, Box<[(u64, u32)]>>,
+}
+
+/// A price and the card values (largest first) that may pay it.
+type PayKey = (u32, SmallVec<[u8; 16]>);
+
+impl Memo {
+    /// How many lists of ways to pay it holds.
+    pub fn remembered(&self) -> usize {
+        self.payments.len()
+    }
+}
+
+/// Most ways-to-pay lists a [`Memo`] keeps (it starts again when full).
+const MEMO_PAYMENTS: usize = 1 << 14;
+
 impl<'a, 'm> Judge<'a, 'm> {
-    fn new(game: &'a Game, seat: usize, weights: &'m [f64]) -> Judge<'a, 'm> {
+    fn new(game: &'a Game, seat: usize, weights: &'m [f64], memo: &'m mut Memo) -> Judge<'a, 'm> {
         let frame = Frame::new(game, seat);
         // A model of other features is refused where models are given
         // (`ValueModel::fits`); one too short for these would only misjudge.
         let n = BASE.len() + PER_SCORING * game.rules().scorings.len() + game.rules().types.len();
         let weights = if weights.len() >= n { Cow::Borrowed(weights) } else { Cow::Owned(padded(weights, n)) };
+        let hand_weights = HAND_FEATURES.map(|i| weights[i]);
         let counts = frame.counts();
         let start = Hypo { hand: Hand::of(game.player(seat).hand()), counts, gone: 0, board: 0.0 };
-        Judge { frame, weights, start, start_state: std::cell::OnceCell::new(), known: RefCell::new(SmallVec::new()) }
+        Judge {
+            frame,
+            weights,
+            start,
+            start_state: std::cell::OnceCell::new(),
+            known: RefCell::new(SmallVec::new()),
+            memo: RefCell::new(memo),
+            hand_weights,
+        }
     }
 
     /// The value of `action` in decision `d`, up to a constant shared by the decision's actions.
@@ -715,7 +753,7 @@ impl<'a, 'm> Judge<'a, 'm> {
 
     /// The weighted hand features of `out`.
     fn hand_value(&self, out: &[f64; BASE.len()]) -> f64 {
-        [MONEY, MONEY_LATE, CARDS, MONEY_CAPPED, AFFORDABLE, EXACT].iter().map(|&i| self.weights[i] * out[i]).sum()
+        HAND_FEATURES.iter().zip(&self.hand_weights).map(|(&i, &w)| w * out[i]).sum()
     }
 
     /// The best way to go on taking: `taken` so far, `first` to take now.
@@ -861,7 +899,7 @@ impl<'a, 'm> Judge<'a, 'm> {
         debug_assert_eq!(gone, donated.1, "kept or donated, the same slot is emptied");
         let paying = Paying::new(&self.frame, h.hand.cards(), &mine, pays, gone);
         let mut out = [0.0; BASE.len()];
-        payments(&values, owed, |chosen, sum| {
+        self.payments(&values, owed, |chosen, sum| {
             let hv = match &paying {
                 Some(p) => {
                     p.set(&self.frame, chosen, sum, &mut out);
@@ -892,6 +930,27 @@ impl<'a, 'm> Judge<'a, 'm> {
             best = best.max(self.turn(&got, depth + 1));
         }
         best
+    }
+
+    /// [`payments`], remembered in the bot's [`Memo`] (a few small card
+    /// values; with fewer the walk is cheaper than the look-up).
+    fn payments(&self, values: &[u32], owed: u32, mut f: impl FnMut(u64, u32)) {
+        if !(4..=16).contains(&values.len()) || values.iter().any(|&v| v > 255) {
+            return payments(values, owed, f);
+        }
+        let mut memo = self.memo.borrow_mut();
+        if memo.payments.len() >= MEMO_PAYMENTS {
+            memo.payments.clear();
+        }
+        let key = (owed, values.iter().map(|&v| v as u8).collect());
+        let ways = memo.payments.entry(key).or_insert_with(|| {
+            let mut ways = Vec::new();
+            payments(values, owed, |chosen, sum| ways.push((chosen, sum)));
+            ways.into_boxed_slice()
+        });
+        for &(chosen, sum) in ways.iter() {
+            f(chosen, sum);
+        }
     }
 
     /// The building in `slot` paid for: kept or (two players) donated, then the
@@ -944,7 +1003,7 @@ impl<'a, 'm> Judge<'a, 'm> {
 }
 
 impl Features for Game {
-    type Memo = ();
+    type Memo = Memo;
 
     fn feature_names(&self) -> Vec<String> {
         feature_names(self.rules())
@@ -966,7 +1025,7 @@ impl Features for Game {
         frame.all(&counts, self.player(seat).hand(), out);
     }
 
-    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>, _: &mut ()) -> f64 {
+    fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>, memo: &mut Memo) -> f64 {
         let Some(&d) = self.pending() else { return 0.0 };
         if let Decision::Choose { .. } | Decision::Discard { .. } = d {
             // A script's question has no model of its own: the answer is played and the position judged.
@@ -976,7 +1035,7 @@ impl Features for Game {
             // One scale for every answer: an action of the ruleset's own is judged by playing it, so all are.
             return engine_play::value::by_playing(self, action, model, scratch);
         }
-        Judge::new(self, d.seat(), &model.weights).action(d, action)
+        Judge::new(self, d.seat(), &model.weights, memo).action(d, action)
     }
 
     /// One judge for the whole decision: what the actions share is worked out once.
@@ -985,7 +1044,7 @@ impl Features for Game {
         actions: &[Action],
         model: &ValueModel,
         scratch: &mut Vec<f64>,
-        _: &mut (),
+        memo: &mut Memo,
         out: &mut Vec<f64>,
     ) {
         out.clear();
@@ -998,7 +1057,7 @@ impl Features for Game {
             out.extend(actions.iter().map(|&a| engine_play::value::by_playing(self, a, model, scratch)));
             return;
         }
-        let judge = Judge::new(self, d.seat(), &model.weights);
+        let judge = Judge::new(self, d.seat(), &model.weights, memo);
         out.extend(actions.iter().map(|&a| judge.action(d, a)));
     }
 }
@@ -1034,27 +1093,25 @@ mod tests {
     /// set looked at: what [`payments`] must give, in the same order.
     /// Also whether the walk ended on its budget.
     fn payments_walked(values: &[u32], owed: u32) -> (Vec<(u64, u32)>, bool) {
-        fn walk(
-            v: &[u32],
-            owed: u32,
-            from: usize,
-            chosen: u64,
-            first: Option<u32>,
-            sum: u32,
-            st: &mut (u32, Vec<(u32, u32)>, Vec<(u64, u32)>),
-        ) {
-            if st.0 == 0 {
+        /// Steps left, the (total, cards) seen, the ways found.
+        struct St {
+            budget: u32,
+            seen: Vec<(u32, u32)>,
+            ways: Vec<(u64, u32)>,
+        }
+        fn walk(v: &[u32], owed: u32, from: usize, chosen: u64, first: Option<u32>, sum: u32, st: &mut St) {
+            if st.budget == 0 {
                 return;
             }
-            st.0 -= 1;
+            st.budget -= 1;
             if let Some(first) = first {
                 if sum - first >= owed {
                     return;
                 }
                 let key = (sum, chosen.count_ones());
-                if sum >= owed && !st.1.contains(&key) {
-                    st.1.push(key);
-                    st.2.push((chosen, sum));
+                if sum >= owed && !st.seen.contains(&key) {
+                    st.seen.push(key);
+                    st.ways.push((chosen, sum));
                 }
             }
             for j in from..v.len() {
@@ -1064,9 +1121,9 @@ mod tests {
                 walk(v, owed, j + 1, chosen | (1 << j), first.or(Some(v[j])), sum + v[j], st);
             }
         }
-        let mut st = (PAYMENT_STEPS, Vec::new(), Vec::new());
+        let mut st = St { budget: PAYMENT_STEPS, seen: Vec::new(), ways: Vec::new() };
         walk(values, owed, 0, 0, None, 0, &mut st);
-        (st.2, st.0 == 0)
+        (st.ways, st.budget == 0)
     }
 
     #[test]

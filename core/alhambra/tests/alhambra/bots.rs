@@ -192,3 +192,36 @@ fn the_bots_see_the_price_a_script_sets() {
         assert_eq!(said(&buying, bot).text(&rs), "pay ducat8", "{bot} should pay the 8 it owes with ducat8");
     }
 }
+
+/// What the balance bot keeps between decisions (the ways to pay a hand's
+/// cards give a price) changes no judgement: a memo kept over whole games
+/// values every action of every decision as a new one does, to the bit.
+/// The garden guild's bots hold large hands, whose ways to pay are kept.
+#[test]
+fn a_memo_kept_between_decisions_judges_as_a_new_one() {
+    use alhambra::turns::TurnGame;
+    use engine_game::Rules as _;
+    use engine_play::value::Features;
+    let rs =
+        Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../cards/alhambra/examples/garden_guild.toml")).unwrap();
+    let models = short_model(&rs);
+    let model = models.get(<Game as engine_game::Game>::ID, rs.fingerprint()).unwrap();
+    let mut kept = alhambra::value::Memo::default();
+    let (mut scratch, mut warm, mut cold) = (Vec::new(), Vec::new(), Vec::new());
+    let mut judged = 0;
+    for seed in 0..6 {
+        let mut game = Game::new(std::sync::Arc::clone(&rs), 2 + seed as usize % 3, seed).unwrap();
+        let mut bot = engine_play::value::ValueBot::new(std::sync::Arc::clone(&model), seed);
+        while game.to_move().is_some() {
+            let legal = game.legal().to_vec();
+            game.action_values(&legal, &model, &mut scratch, &mut kept, &mut warm);
+            game.action_values(&legal, &model, &mut scratch, &mut alhambra::value::Memo::default(), &mut cold);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&warm), bits(&cold), "seed {seed}: {:?}", game.pending());
+            judged += 1;
+            let a = engine_play::Bot::choose(&mut bot, &game, &legal);
+            game.play(a).unwrap();
+        }
+    }
+    assert!(judged > 500 && kept.remembered() > 20, "{judged} decisions, {} lists kept", kept.remembered());
+}
