@@ -671,11 +671,13 @@ const BATCH: usize = 64;
 /// drawn from its own seed and enter the regression in game order).
 ///
 /// With `start` (the model of the ruleset this one is a change of), the
-/// weights begin at its weights for the features of the same name, the first
-/// round plays by them instead of the rules of thumb, `schedule.warm_rounds`
-/// rounds are played instead of `schedule.rounds`, and the ridge draws each
-/// weight towards its start instead of towards 0: self-play is spent on what
-/// the change moves, and a feature the games rarely see keeps its start.
+/// weights begin at its weights for the features of the same name,
+/// `schedule.warm_rounds` rounds are played instead of `schedule.rounds`
+/// (the first still by the rules of thumb, so that the regression sees the
+/// positions the model avoids; the later ones by the model so far), and the
+/// ridge draws each weight towards its start instead of towards 0: self-play
+/// is spent on what the change moves, and a feature the games rarely see
+/// keeps its start.
 pub fn learn<G: Features + 'static>(
     setting: &Setting<'_, G>,
     schedule: Schedule,
