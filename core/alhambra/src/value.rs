@@ -897,7 +897,8 @@ impl<'a, 'm> Judge<'a, 'm> {
         // of a turn's judgement where hands are large).
         let (board_kept, gone) = kept;
         debug_assert_eq!(gone, donated.1, "kept or donated, the same slot is emptied");
-        let paying = Paying::new(&self.frame, h.hand.cards(), &mine, pays, gone);
+        // With a card or two to pay with, adding up what is left is cheaper than the preparing.
+        let paying = (mine.len() > 2).then(|| Paying::new(&self.frame, h.hand.cards(), &mine, pays, gone)).flatten();
         let mut out = [0.0; BASE.len()];
         self.payments(&values, owed, |chosen, sum| {
             let hv = match &paying {
