@@ -511,8 +511,8 @@ impl<'m> Paying<'m> {
     /// [`Frame::set_hand`] of the hand left once the cards of `mine` marked in
     /// `chosen` are paid, `paid` in all.
     fn set(&self, frame: &Frame<'_>, chosen: u64, paid: u32, out: &mut [f64]) {
-        let len = self.len - chosen.count_ones() as usize;
         if let Some(a) = &self.alone {
+            let len = self.len - chosen.count_ones() as usize;
             // The same numbers as `set_sums` (sums of whole numbers are exact in any order).
             let left = self.sums[a.currency] - paid;
             let money: u32 = self.sums.iter().sum::<u32>() - paid;
@@ -901,16 +901,11 @@ impl<'a, 'm> Judge<'a, 'm> {
         let paying = (mine.len() > 2).then(|| Paying::new(&self.frame, h.hand.cards(), &mine, pays, gone)).flatten();
         let mut out = [0.0; BASE.len()];
         self.payments(&values, owed, |chosen, sum| {
-            let hv = match &paying {
-                Some(p) => {
-                    p.set(&self.frame, chosen, sum, &mut out);
-                    self.hand_value(&out)
-                }
-                None => {
-                    self.frame.set_hand(paid(&h.hand, &mine, chosen).cards(), gone, &mut out);
-                    self.hand_value(&out)
-                }
-            };
+            match &paying {
+                Some(p) => p.set(&self.frame, chosen, sum, &mut out),
+                None => self.frame.set_hand(paid(&h.hand, &mine, chosen).cards(), gone, &mut out),
+            }
+            let hv = self.hand_value(&out);
             for to_neutral in [false, true] {
                 if to_neutral && !neutral {
                     continue;
