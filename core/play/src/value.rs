@@ -308,8 +308,9 @@ impl ValueModel {
     /// 2 since models may learn the final margin ([`margins`]) where they
     /// learned points, 3 since each self-play game samples from its own seed
     /// (games run in parallel) and a change of a built-in ruleset starts
-    /// from that one's model (a model of an older version is learned again).
-    pub const VERSION: u32 = 3;
+    /// from that one's model, 4 since a game may play a warm start's first
+    /// round by the start model (a model of an older version is learned again).
+    pub const VERSION: u32 = 4;
 
     /// This model with each nudge's feature worth its `by` more; the error
     /// names a feature the model does not have, and the ones it has like it.
@@ -575,15 +576,27 @@ pub struct Schedule {
     /// The ridge penalty.
     pub ridge: f64,
     /// Rounds when the learning starts from another ruleset's model (a
-    /// change of a built-in ruleset): all of them with the model so far.
+    /// change of a built-in ruleset).
     pub warm_rounds: u32,
+    /// Whether a warm start's first round is played by the start model
+    /// (its weights by feature name) rather than by the rules of thumb: the
+    /// game's experiment decides (see each game's `schedule`).
+    pub warm_by_model: bool,
 }
 
 impl Default for Schedule {
     /// Three rounds; one from a base's model (the rules of thumb's games,
     /// the weights drawn to the base's): a game measures what suits it.
     fn default() -> Self {
-        Schedule { games: 1500, rounds: 3, explore: 0.1, sample: 0.15, ridge: 20.0, warm_rounds: 1 }
+        Schedule {
+            games: 1500,
+            rounds: 3,
+            explore: 0.1,
+            sample: 0.15,
+            ridge: 20.0,
+            warm_rounds: 1,
+            warm_by_model: false,
+        }
     }
 }
 
@@ -673,8 +686,9 @@ const BATCH: usize = 64;
 /// With `start` (the model of the ruleset this one is a change of), the
 /// weights begin at its weights for the features of the same name,
 /// `schedule.warm_rounds` rounds are played instead of `schedule.rounds`
-/// (the first still by the rules of thumb, so that the regression sees the
-/// positions the model avoids; the later ones by the model so far), and the
+/// (the first by the rules of thumb, so that the regression sees the
+/// positions the model avoids, unless `schedule.warm_by_model`; the later
+/// ones by the model so far), and the
 /// ridge draws each weight towards its start instead of towards 0: self-play
 /// is spent on what the change moves, and a feature the games rarely see
 /// keeps its start.
@@ -712,7 +726,7 @@ pub fn learn<G: Features + 'static>(
     let all = u64::from(rounds) * schedule.games;
     for round in 0..rounds {
         let current = Arc::new(model.clone());
-        let by_rules_of_thumb = round == 0;
+        let by_rules_of_thumb = round == 0 && !(start.is_some() && schedule.warm_by_model);
         let seeds: Vec<u64> = (0..schedule.games).map(|_| rng.next_u64()).collect();
         for (batch, seeds) in seeds.chunks(BATCH).enumerate() {
             let first = batch * BATCH;
@@ -848,16 +862,35 @@ mod tests {
     }
 
     fn learn_pick(threads: usize, schedule: Schedule, start: Option<&ValueModel>) -> ValueModel {
+        learn_pick_counted(threads, schedule, start).0
+    }
+
+    /// The model, and how many bots the rules of thumb gave.
+    fn learn_pick_counted(threads: usize, schedule: Schedule, start: Option<&ValueModel>) -> (ValueModel, usize) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
         let begin = |_players: usize, _seed: u64| Ok::<_, String>(Pick { a: [0.0; 2], b: [0.0; 2], moves: 0 });
-        let warm = |seed: u64| Box::new(crate::bots::RandomBot::new(seed)) as Box<dyn Bot<Pick>>;
+        let asked = AtomicUsize::new(0);
+        let warm = |seed: u64| {
+            asked.fetch_add(1, Ordering::Relaxed);
+            Box::new(crate::bots::RandomBot::new(seed)) as Box<dyn Bot<Pick>>
+        };
         let setting = Setting { ids: ("g", "r", "f"), players: vec![2], start: &begin, warm: &warm };
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| learn(&setting, schedule, 7, start).unwrap())
+        let model = pool.install(|| learn(&setting, schedule, 7, start).unwrap());
+        (model, asked.into_inner())
     }
 
     #[test]
     fn learning_gives_one_model_on_any_number_of_threads() {
-        let schedule = Schedule { games: 300, rounds: 2, explore: 0.3, sample: 0.5, ridge: 1.0, warm_rounds: 1 };
+        let schedule = Schedule {
+            games: 300,
+            rounds: 2,
+            explore: 0.3,
+            sample: 0.5,
+            ridge: 1.0,
+            warm_rounds: 1,
+            warm_by_model: false,
+        };
         let bits = |m: &ValueModel| m.weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
         let one = learn_pick(1, schedule, None);
         for threads in [2, 3] {
@@ -884,7 +917,15 @@ mod tests {
             weights: vec![9.0, 3.0, -7.0],
             memos: Default::default(),
         };
-        let schedule = Schedule { games: 300, rounds: 5, explore: 0.3, sample: 0.5, ridge: 1e9, warm_rounds: 1 };
+        let schedule = Schedule {
+            games: 300,
+            rounds: 5,
+            explore: 0.3,
+            sample: 0.5,
+            ridge: 1e9,
+            warm_rounds: 1,
+            warm_by_model: false,
+        };
         let held = learn_pick(2, schedule, Some(&start));
         assert_eq!(held.rounds, 1, "a warm start plays its own number of rounds");
         assert_eq!(held.start, Some(StartedFrom { ruleset: "base".into(), fingerprint: "b0".into() }));
@@ -893,6 +934,42 @@ mod tests {
         // A light ridge lets the games move them: `b` costs about what the game says.
         let moved = learn_pick(2, Schedule { ridge: 1.0, ..schedule }, Some(&start));
         assert!(moved.weights[1] > 0.5 && moved.weights[2] > -3.0, "{:?}", moved.weights);
+    }
+
+    #[test]
+    fn a_warm_round_by_the_model_asks_no_rules_of_thumb() {
+        let start = ValueModel {
+            version: ValueModel::VERSION,
+            start: None,
+            game: "g".into(),
+            ruleset: "base".into(),
+            fingerprint: "b0".into(),
+            games: 1,
+            rounds: 1,
+            seed: 0,
+            features: vec!["bias".into(), "a".into(), "b".into()],
+            weights: vec![0.0, 1.0, -1.0],
+            memos: Default::default(),
+        };
+        let schedule = Schedule {
+            games: 300,
+            rounds: 2,
+            explore: 0.3,
+            sample: 0.5,
+            ridge: 1.0,
+            warm_rounds: 1,
+            warm_by_model: false,
+        };
+        // Every game's two seats by the rules of thumb, warm or not...
+        assert_eq!(learn_pick_counted(1, schedule, Some(&start)).1, 600);
+        assert_eq!(learn_pick_counted(1, schedule, None).1, 600);
+        // ...unless a warm start's round is the start model's.
+        let by_model = Schedule { warm_by_model: true, ..schedule };
+        let (model, asked) = learn_pick_counted(2, by_model, Some(&start));
+        assert_eq!(asked, 0);
+        assert!(model.weights[1] > 0.5 && model.weights[2] < 0.0, "{:?}", model.weights);
+        // From nothing, the first round is still the rules of thumb's.
+        assert_eq!(learn_pick_counted(1, by_model, None).1, 600);
     }
 
     #[test]
