@@ -637,7 +637,8 @@ const HAND_FEATURES: [usize; 6] = [MONEY, MONEY_LATE, CARDS, MONEY_CAPPED, AFFOR
 /// decisions, while finding them was most of judging a purchase.
 #[derive(Default)]
 pub struct Memo {
-    payments: std::collections::HashMap<PayKey, Box<[(u64, u32)]>>,
+    /// Hashed by rustc's quick hasher: the keys are the bot's own, not an adversary's.
+    payments: rustc_hash::FxHashMap<PayKey, Box<[(u64, u32)]>>,
 }
 
 /// A price and the card values (largest first) that may pay it.
