@@ -137,9 +137,12 @@ fn how_learned(model: &ValueModel, start: Option<&ValueModel>) -> String {
         None => format!("{games} from the rules of thumb up"),
         Some(s) => {
             let kept = model.features.iter().filter(|f| s.features.contains(f)).count();
+            let from = match model.by_start {
+                true => format!("played by {}'s model, starting from its weights", s.ruleset),
+                false => format!("starting from {}'s model", s.ruleset),
+            };
             format!(
-                "{games}, starting from {}'s model: {kept} of its {} features kept, {} new",
-                s.ruleset,
+                "{games}, {from}: {kept} of its {} features kept, {} new",
                 s.features.len(),
                 model.features.len() - kept
             )
@@ -225,6 +228,7 @@ mod tests {
             seed: 1,
             features: (0..weights.len()).map(|i| format!("x{i}")).collect(),
             weights,
+            by_start: false,
             memos: Default::default(),
         };
         let dir = std::env::temp_dir().join(format!("sanjuan-model-roundtrip-{}", std::process::id()));
@@ -235,6 +239,53 @@ mod tests {
         let bits = |m: &ValueModel| m.weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
         let wrong = bits(&model).iter().zip(bits(&back)).filter(|(a, b)| **a != *b).count();
         assert_eq!(wrong, 0, "{wrong} of {} weights changed on the way through the file", model.weights.len());
+    }
+
+    #[test]
+    fn learn_says_who_played_the_first_round_and_the_file_keeps_it() {
+        let base = ValueModel {
+            version: ValueModel::VERSION,
+            start: None,
+            game: "g".to_owned(),
+            ruleset: "base".to_owned(),
+            fingerprint: "b".to_owned(),
+            games: 1500,
+            rounds: 3,
+            seed: 1,
+            features: vec!["bias".to_owned(), "money".to_owned()],
+            weights: vec![0.0, 0.5],
+            by_start: false,
+            memos: Default::default(),
+        };
+        let mut design = ValueModel {
+            ruleset: "design".to_owned(),
+            fingerprint: "d".to_owned(),
+            rounds: 1,
+            start: Some(engine_play::value::StartedFrom::of(&base)),
+            features: vec!["bias".to_owned(), "money".to_owned(), "thief".to_owned()],
+            weights: vec![0.0, 0.4, 1.0],
+            by_start: true,
+            ..base.clone()
+        };
+        assert_eq!(how_learned(&base, None), "1500 games × 3 rounds from the rules of thumb up");
+        assert_eq!(
+            how_learned(&design, Some(&base)),
+            "1500 games × 1 round, played by base's model, starting from its weights: 2 of its 2 features kept, 1 new"
+        );
+        let dir = std::env::temp_dir().join(format!("sanjuan-model-by-start-{}", std::process::id()));
+        let path = dir.join("m.json");
+        write_model(&path, &design).unwrap();
+        let back = read_model(&path).unwrap();
+        assert_eq!(back, design);
+        design.by_start = false;
+        assert_eq!(
+            how_learned(&design, Some(&base)),
+            "1500 games × 1 round, starting from base's model: 2 of its 2 features kept, 1 new"
+        );
+        write_model(&path, &design).unwrap();
+        assert!(!std::fs::read_to_string(&path).unwrap().contains("by_start"), "the flag is written only when set");
+        assert_eq!(read_model(&path).unwrap(), design);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -1421,6 +1421,7 @@ async fn a_server_given_its_models_plays_the_balance_bot_without_learning() {
         seed: 0,
         weights: vec![0.0; features.len()],
         features,
+        by_start: false,
         memos: Default::default(),
     };
     models.give(rs.as_ref(), model).unwrap();

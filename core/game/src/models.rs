@@ -285,6 +285,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into()],
             weights: vec![1.0],
+            by_start: false,
             memos: Default::default(),
         }
     }

@@ -247,6 +247,10 @@ pub struct ValueModel {
     /// built-in ruleset starts from that ruleset's model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<StartedFrom>,
+    /// Whether the first round was played by `start`'s weights rather than
+    /// the rules of thumb ([`Schedule::warm_by_model`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_start: bool,
     /// The feature names.
     pub features: Vec<String>,
     /// One weight per feature.
@@ -717,6 +721,7 @@ pub fn learn<G: Features + 'static>(
         start: start.map(StartedFrom::of),
         features: names.clone(),
         weights: prior.clone(),
+        by_start: start.is_some() && schedule.warm_by_model,
         memos: Default::default(),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -835,6 +840,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into(), "built:well".into(), "built:tower".into()],
             weights: vec![1.0, 2.0, 3.0],
+            by_start: false,
             memos: Default::default(),
         };
         let nudge = |f: &str, by| crate::bots::Nudge { feature: f.into(), by };
@@ -915,6 +921,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into(), "gone".into(), "b".into()],
             weights: vec![9.0, 3.0, -7.0],
+            by_start: false,
             memos: Default::default(),
         };
         let schedule = Schedule {
@@ -949,6 +956,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into(), "a".into(), "b".into()],
             weights: vec![0.0, 1.0, -1.0],
+            by_start: false,
             memos: Default::default(),
         };
         let schedule = Schedule {
@@ -967,6 +975,7 @@ mod tests {
         let by_model = Schedule { warm_by_model: true, ..schedule };
         let (model, asked) = learn_pick_counted(2, by_model, Some(&start));
         assert_eq!(asked, 0);
+        assert!(model.by_start, "the model says who played its first round");
         assert!(model.weights[1] > 0.5 && model.weights[2] < 0.0, "{:?}", model.weights);
         // From nothing, the first round is still the rules of thumb's.
         assert_eq!(learn_pick_counted(1, by_model, None).1, 600);
@@ -1046,6 +1055,7 @@ mod tests {
             seed: 0,
             features: vec!["bias".into(), "a".into(), "b".into()],
             weights: vec![5.0, 2.0, -0.5],
+            by_start: false,
             memos: Default::default(),
         })
     }

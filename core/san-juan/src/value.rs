@@ -972,6 +972,7 @@ mod tests {
             seed: 0,
             weights: (0..features.len()).map(weight).collect(),
             features,
+            by_start: false,
             memos: Default::default(),
         }
     }

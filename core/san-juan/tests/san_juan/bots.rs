@@ -51,6 +51,7 @@ fn a_search_limited_to_build_decisions_plays_the_balance_bot_elsewhere() {
         seed: 0,
         features,
         weights,
+        by_start: false,
         memos: Default::default(),
     };
     models.get_or_learn(Game::ID, &rs.fingerprint, || Ok(model)).unwrap();
@@ -147,6 +148,7 @@ mod end_of_game {
             seed: 0,
             features,
             weights,
+            by_start: false,
             memos: Default::default(),
         })
     }
