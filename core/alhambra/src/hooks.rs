@@ -619,6 +619,8 @@ pub struct Hooks {
     card_fixed: Vec<HookMask>,
     /// Per owner: a bit per hook that reads `ctx.table.seats` only at `ctx.seat`.
     own_seat: Vec<HookMask>,
+    /// Per owner: a bit per hook that only counts `ctx.hand` (`ctx.hand.len()`).
+    hand_counted: Vec<HookMask>,
     /// `table_keys[hook][owner]`: a bit per [`TABLE_SHAPE`] key the hook reads
     /// of `ctx.table` (all of them when it does more than read keys).
     table_keys: Vec<Vec<u32>>,
@@ -686,6 +688,13 @@ impl Hooks {
     /// holds that seat alone, the others `()`, which it cannot tell.
     pub fn reads_own_seat_only(&self, hook: Hook, owner: usize) -> bool {
         self.own_seat.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
+    /// True when `owner`'s `hook` only counts `ctx.hand` (`ctx.hand.len()`):
+    /// a hand of that many `()` is the same to it, and it is remembered by
+    /// the hand's size (a hand tax's `on_turn_end`, at every turn).
+    pub fn counts_hand_only(&self, hook: Hook, owner: usize) -> bool {
+        self.hand_counted.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
     }
 
     /// A bit per [`TABLE_SHAPE`] key `owner`'s `hook` reads of `ctx.table`
@@ -997,9 +1006,15 @@ impl Hooks {
                     .fold(0, |bits, h| bits | hook_bit(h))
             })
             .collect();
+        let hand_counted: Vec<HookMask> = (0..owners)
+            .map(|o| {
+                (0..HOOKS.len()).filter(|&h| host.counted_only(h, o, "hand")).fold(0, |bits, h| bits | hook_bit(h))
+            })
+            .collect();
         Ok(Hooks {
             host,
             own_seat,
+            hand_counted,
             memo: Shards::default(),
             symmetry: Symmetry::new(),
             about: KeyedMemo::default(),

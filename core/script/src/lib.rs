@@ -901,6 +901,14 @@ impl ScriptHost {
         indexed_by_only(&self.scripts[script as usize].ast, self.hooks[hook].name, member, list, by)
     }
 
+    /// True when `owner`'s `hook` uses `ctx.<member>` only to count it
+    /// (`ctx.hand.len()`, see [`counted_only`]): a list of that many `()` is
+    /// the same to it, and so is any list of that length.
+    pub fn counted_only(&self, hook: usize, owner: usize, member: &str) -> bool {
+        let Some(script) = self.dispatch[hook].get(owner).copied().flatten() else { return false };
+        counted_only(&self.scripts[script as usize].ast, self.hooks[hook].name, member)
+    }
+
     /// The properties `owner`'s `hook` reads from its parameter, if that is all it does with it.
     pub fn reads(&self, hook: usize, owner: usize) -> Option<Vec<String>> {
         let script = self.dispatch[hook][owner]?;
@@ -1955,6 +1963,34 @@ fn indexed_by_only(ast: &AST, name: &str, member: &str, list: &str, by: &str) ->
     uses > 0 && !other
 }
 
+/// True when function `name` uses `ctx.<member>` at least once and only ever
+/// as `ctx.<member>.len()`, and does nothing with `ctx` but read its
+/// properties: its items cannot matter to it, only how many there are. Any
+/// other use (`ctx.hand[0]`, `for m in ctx.hand`, `let h = ctx.hand`, the
+/// `len` property, `ctx.hand.len(x)`, `ctx.hand.len().max(1)`): false.
+fn counted_only(ast: &AST, name: &str, member: &str) -> bool {
+    use rhai::Expr;
+    if param_reads(ast, name).is_none() {
+        return false;
+    }
+    let (mut uses, mut other) = (0, false);
+    let walked = param_chains(ast, name, &mut |rhs| {
+        let is_member = |e: &Expr| matches!(e, Expr::Property(p, _) if p.2.as_str() == member);
+        match rhs {
+            e if is_member(e) => other = true,
+            Expr::Index(inner, ..) if is_member(&inner.lhs) => other = true,
+            Expr::Dot(inner, ..) if is_member(&inner.lhs) => {
+                uses += 1;
+                let counted =
+                    matches!(&inner.rhs, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty());
+                other |= !counted;
+            }
+            _ => {}
+        }
+    });
+    walked.is_some() && uses > 0 && !other
+}
+
 /// The value of function `name` when its whole body is one literal expression.
 /// Such a function cannot depend on its arguments, so its value can be cached.
 fn literal_body(ast: &AST, name: &str) -> Option<Dynamic> {
@@ -1991,6 +2027,31 @@ fn pos(p: Position) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_member_only_counted_is_found_and_any_other_use_is_not() {
+        let counted = |body: &str| {
+            let ast = rhai::Engine::new().compile(format!("fn h(ctx) {{ {body} }}")).unwrap();
+            counted_only(&ast, "h", "hand")
+        };
+        assert!(counted("let n = ctx.hand.len(); if n > 8 { n - 8 } else { () }"));
+        assert!(counted("if ctx.card.nth != 0 || ctx.hand.len() == 0 { return (); } ctx.hand.len() + ctx.seat"));
+        for body in [
+            "ctx.seat",
+            "ctx.hand",
+            "let h = ctx.hand; h.len()",
+            "ctx.hand.len() + ctx.hand[0].value",
+            "ctx.hand[0]",
+            "let n = 0; for m in ctx.hand { n += m.value; } n",
+            "ctx.hand.len",
+            "ctx.hand.len().max(1)",
+            "ctx.hand.filter(|m| m.value > 2).len()",
+            "ctx.hand.len() + f(ctx)",
+            "ctx.hand.len() + ctx.hand.contains(1)",
+        ] {
+            assert!(!counted(body), "{body}");
+        }
+    }
 
     #[test]
     fn the_keys_read_of_a_member_are_found_and_any_other_use_makes_it_whole() {

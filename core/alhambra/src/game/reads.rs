@@ -99,6 +99,8 @@ impl Game {
                         return None;
                     }
                 }
+                // A hook that only counts the hand is asked again only about another size.
+                "hand" if hooks.counts_hand_only(hook, l.owner) => row.push(p.hand().len() as u32),
                 "hand" => moneys(p.hand(), &mut row),
                 "owned" => row.push(l.owned as u32),
                 "player_counters" | "player_counter" => {

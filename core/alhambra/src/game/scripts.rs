@@ -281,7 +281,11 @@ impl Game {
         let named = || -> Dynamic {
             Dynamic::from_map(p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect())
         };
-        let own_hand = || Dynamic::from_array(self.players[l.seat].hand().iter().map(|&c| self.money_map(c)).collect());
+        let own_hand = || match hooks.counts_hand_only(hook, l.owner) {
+            // Counted only: its cards cannot matter, and making them was most of a hand tax's turn.
+            true => Dynamic::from_array(vec![Dynamic::UNIT; self.players[l.seat].hand().len()]),
+            false => Dynamic::from_array(self.players[l.seat].hand().iter().map(|&c| self.money_map(c)).collect()),
+        };
         let card = || match l.card {
             Heard::Building(b, bought, nth, exact) => self.building_map(b, Some((bought, exact)), Some(nth)),
             Heard::Money(m) => self.money_map(m),

@@ -106,3 +106,38 @@ fn a_money_card_that_reads_only_its_card_and_the_payment_is_remembered_and_answe
         );
     }
 }
+
+#[test]
+fn a_hook_that_only_counts_the_hand_plays_as_one_that_reads_its_cards() {
+    // The corpus's hand tax reads of `ctx.hand` only its length: its `ctx`
+    // holds that many `()`, and its answers are remembered by the hand's
+    // size. A copy that also reads a card of the hand (unused) is given the
+    // cards and asked about every hand; both play alike.
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/hand_tax/");
+    let script = std::fs::read_to_string(format!("{corpus}hand_tax.rhai")).unwrap();
+    let reading = script.replace(
+        "let n = ctx.hand.len();",
+        "let n = ctx.hand.len(); let first = if n > 0 { ctx.hand[0].value } else { 0 };",
+    );
+    assert_ne!(reading, script, "the hand tax's count was found");
+    std::fs::write(dir.path().join("hand_tax.rhai"), reading).unwrap();
+    let toml = std::fs::read_to_string(format!("{corpus}ruleset.toml"))
+        .unwrap()
+        .replace("corpus-hand-tax", "reading-hand-tax");
+    std::fs::write(dir.path().join("ruleset.toml"), toml).unwrap();
+    let counted = Ruleset::load(&format!("{corpus}ruleset.toml")).unwrap();
+    let reading = Ruleset::load(dir.path().join("ruleset.toml").to_str().unwrap()).unwrap();
+    use alhambra::hooks::Hook;
+    assert!(counted.hooks.counts_hand_only(Hook::TurnEnd, counted.hooks.rules_owner()));
+    assert!(!reading.hooks.counts_hand_only(Hook::TurnEnd, reading.hooks.rules_owner()));
+    let mut taxed = 0;
+    for seed in 0..12 {
+        let players = 2 + (seed as usize % 4);
+        let greedy = seed % 3 == 2;
+        let game = played(&counted, players, seed, greedy);
+        taxed += game.iter().filter(|a| a.starts_with("discard")).count();
+        assert_eq!(game, played(&reading, players, seed, greedy), "seed {seed}, {players} players");
+    }
+    assert!(taxed > 20, "the tax was levied: {taxed} discards");
+}
