@@ -744,14 +744,23 @@ impl<'a> Frame<'a> {
         }
     }
 
-    /// An index's key read where it lies: a local or a constant, or a
-    /// number or a text read in place (`seats[ctx.seat]`), a small value
-    /// copied; `None` for anything to evaluate, and for a key of another kind.
+    /// An index's key read where it lies: a local or a constant, a number
+    /// or a text read in place (`seats[ctx.seat]`), a small value copied, or
+    /// arithmetic on two numbers so read (`display[s - 1]`); `None` for
+    /// anything else to evaluate (and for arithmetic that overflows or is
+    /// negative: the evaluation says what Rhai does), and for a key of another kind.
     fn key<'s>(&'s self, index: &'s Node) -> Option<Cow<'s, Dynamic>> {
-        match self.peek(index) {
-            Some(key) => Some(Cow::Borrowed(key)),
-            None => self.in_place(index, &mut |k| (k.is_int() || k.is_string()).then(|| k.clone()))?.map(Cow::Owned),
+        if let Some(key) = self.peek(index) {
+            return Some(Cow::Borrowed(key));
         }
+        if let Node::Op(op, _, a, b) = index
+            && op.arithmetic()
+        {
+            let (a, b) = (self.peek(a)?.as_int().ok()?, self.peek(b)?.as_int().ok()?);
+            // A negative index counts from the end in Rhai: evaluated as it is written.
+            return arithmetic(*op, a, b).filter(|k| k.as_int().is_ok_and(|i| i >= 0)).map(Cow::Owned);
+        }
+        self.in_place(index, &mut |k| (k.is_int() || k.is_string()).then(|| k.clone()))?.map(Cow::Owned)
     }
 
     fn block(&mut self, block: &Block) -> Option<Flow> {
@@ -1595,6 +1604,11 @@ mod tests {
             // Compared where it lies; a list indexed past its end: Rhai's error.
             "fn f(x) { let t = []; for s in x.seats { t.push(s.s == x.seats[x.seat].s); } [t, x.seats.len()] }",
             "fn g(s) { s.b[1] } fn f(x) { g(x.seats[x.seat]) }",
+            // Lent at a key worked out (`display[s - 1]`), written after, and past the end or overflowing.
+            "fn f(x) { let l = x.seats; let r = []; for s in 1..(l.len() + 1) { let b = l[s - 1]; b.s += x.n; r.push(b); } [r, l] }",
+            "fn f(x) { let l = x.seats; let m = l[(x.seat + 1) % l.len()]; m.s = x.n; [m, l[x.n % 3 * 1]] }",
+            "fn f(x) { let l = x.seats; let i = x.n; let b = l[i - 1 + 1]; let c = l[i * 1]; [b, c] }",
+            "fn f(x) { let l = x.seats; let i = x.n; let big = 2147483647; l[big + i] }",
         ];
         answers_as_rhai(&h, &scripts, &[0, 1, 2, 5], arg);
     }
