@@ -888,15 +888,7 @@ mod tests {
 
     #[test]
     fn learning_gives_one_model_on_any_number_of_threads() {
-        let schedule = Schedule {
-            games: 300,
-            rounds: 2,
-            explore: 0.3,
-            sample: 0.5,
-            ridge: 1.0,
-            warm_rounds: 1,
-            warm_by_model: false,
-        };
+        let schedule = pick_schedule(2, 1.0);
         let bits = |m: &ValueModel| m.weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
         let one = learn_pick(1, schedule, None);
         for threads in [2, 3] {
@@ -907,10 +899,9 @@ mod tests {
         assert_eq!((one.rounds, one.start.as_ref()), (2, None));
     }
 
-    #[test]
-    fn a_warm_start_begins_at_the_start_model_by_feature_name() {
-        // The start knows `b` (worth −7) and a feature this game lacks; not `a`.
-        let start = ValueModel {
+    /// The model of a ruleset `base` that a warm start begins at.
+    fn base_model(features: [&str; 3], weights: [f64; 3]) -> ValueModel {
+        ValueModel {
             version: ValueModel::VERSION,
             start: None,
             game: "g".into(),
@@ -919,20 +910,23 @@ mod tests {
             games: 1,
             rounds: 1,
             seed: 0,
-            features: vec!["bias".into(), "gone".into(), "b".into()],
-            weights: vec![9.0, 3.0, -7.0],
+            features: features.map(String::from).to_vec(),
+            weights: weights.to_vec(),
             by_start: false,
             memos: Default::default(),
-        };
-        let schedule = Schedule {
-            games: 300,
-            rounds: 5,
-            explore: 0.3,
-            sample: 0.5,
-            ridge: 1e9,
-            warm_rounds: 1,
-            warm_by_model: false,
-        };
+        }
+    }
+
+    /// Small rounds of the `Pick` game, one warm round by the rules of thumb.
+    fn pick_schedule(rounds: u32, ridge: f64) -> Schedule {
+        Schedule { games: 300, rounds, explore: 0.3, sample: 0.5, ridge, warm_rounds: 1, warm_by_model: false }
+    }
+
+    #[test]
+    fn a_warm_start_begins_at_the_start_model_by_feature_name() {
+        // The start knows `b` (worth −7) and a feature this game lacks; not `a`.
+        let start = base_model(["bias", "gone", "b"], [9.0, 3.0, -7.0]);
+        let schedule = pick_schedule(5, 1e9);
         let held = learn_pick(2, schedule, Some(&start));
         assert_eq!(held.rounds, 1, "a warm start plays its own number of rounds");
         assert_eq!(held.start, Some(StartedFrom { ruleset: "base".into(), fingerprint: "b0".into() }));
@@ -945,29 +939,8 @@ mod tests {
 
     #[test]
     fn a_warm_round_by_the_model_asks_no_rules_of_thumb() {
-        let start = ValueModel {
-            version: ValueModel::VERSION,
-            start: None,
-            game: "g".into(),
-            ruleset: "base".into(),
-            fingerprint: "b0".into(),
-            games: 1,
-            rounds: 1,
-            seed: 0,
-            features: vec!["bias".into(), "a".into(), "b".into()],
-            weights: vec![0.0, 1.0, -1.0],
-            by_start: false,
-            memos: Default::default(),
-        };
-        let schedule = Schedule {
-            games: 300,
-            rounds: 2,
-            explore: 0.3,
-            sample: 0.5,
-            ridge: 1.0,
-            warm_rounds: 1,
-            warm_by_model: false,
-        };
+        let start = base_model(["bias", "a", "b"], [0.0, 1.0, -1.0]);
+        let schedule = pick_schedule(2, 1.0);
         // Every game's two seats by the rules of thumb, warm or not...
         assert_eq!(learn_pick_counted(1, schedule, Some(&start)).1, 600);
         assert_eq!(learn_pick_counted(1, schedule, None).1, 600);
