@@ -451,6 +451,10 @@ pub struct Ruleset {
     /// Each building card as scripts see it (`type`, `id`, `price`), by
     /// index: copied for a `ctx`, not written afresh (a display's buildings, at every call).
     pub building_maps: Vec<rhai::Map>,
+    /// The same with the keys of a building held (`bought`, `exact`, `nth`),
+    /// their values to be set: a map's values written in place, where
+    /// inserting three keys was most of making a seat's buildings.
+    pub held_maps: Vec<rhai::Map>,
     /// Each building card on each slot of the display (`slot` and `currency`
     /// too), at `slot * buildings + building`: a display read at every decision.
     display_maps: Vec<rhai::Map>,
@@ -1497,6 +1501,16 @@ fn build(
             ])
         })
         .collect();
+    let held_maps: Vec<rhai::Map> = building_maps
+        .iter()
+        .map(|m| {
+            let mut m = m.clone();
+            m.insert("bought".into(), rhai::Dynamic::from_int(0));
+            m.insert("exact".into(), rhai::Dynamic::FALSE);
+            m.insert("nth".into(), rhai::Dynamic::from_int(0));
+            m
+        })
+        .collect();
     // The same, on the display: with its slot (from 1, as `buy 1` says) and the slot's currency.
     let display_maps: Vec<rhai::Map> = yard_slots
         .iter()
@@ -1546,6 +1560,7 @@ fn build(
         hooks,
         rules_map,
         building_maps,
+        held_maps,
         display_maps,
         fingerprint,
         base: engine_rules::chain::built_in_base(chain, &BUILTINS),

@@ -103,6 +103,14 @@ pub(super) const CARD_CTX_MEMBERS: [usize; 20] =
 impl Game {
     /// A building card as scripts see it: type, id, price, the turn it was bought, its rank among its owner's of the type.
     pub(crate) fn building_map(&self, b: BuildingIdx, bought: Option<(u32, bool)>, nth: Option<usize>) -> Dynamic {
+        if let (Some((t, exact)), Some(n)) = (bought, nth) {
+            let mut m = self.rs.held_maps[b as usize].clone();
+            let mut set = |key: &str, v: Dynamic| *m.get_mut(key).expect("a held building's keys") = v;
+            set("bought", int(t));
+            set("exact", Dynamic::from_bool(exact));
+            set("nth", int(n));
+            return Dynamic::from_map(m);
+        }
         let mut m = self.rs.building_maps[b as usize].clone();
         if let Some((t, exact)) = bought {
             m.insert("bought".into(), int(t));
