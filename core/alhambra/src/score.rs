@@ -49,6 +49,12 @@ impl Game {
         self.earned[seat].clone()
     }
 
+    /// A seat's points so far, without copying where they came from (the
+    /// balance bot reads every seat's at every position it judges by playing).
+    pub fn points(&self, seat: usize) -> i32 {
+        self.earned[seat].total
+    }
+
     /// Every player's points so far.
     pub fn scores(&self) -> Vec<Score> {
         self.earned[..self.players.len()].to_vec()

@@ -264,7 +264,7 @@ impl<'a> Frame<'a> {
             |f: &dyn Fn(usize) -> f64| (0..players).filter(|&s| s != self.seat).map(f).sum::<f64>() / others;
         out[BIAS] = 1.0;
         out[PROGRESS] = self.progress;
-        out[POINTS] = f64::from(g.score(self.seat).total) - mean_other(&|s| f64::from(g.score(s).total));
+        out[POINTS] = f64::from(g.points(self.seat)) - mean_other(&|s| f64::from(g.points(s)));
         out[CARDS_OTHERS] = mean_other(&|s| g.player(s).hand().len() as f64);
         out[SCORINGS_HELD] = g.scored.len() as f64;
         for t in 0..rs.types.len() {
