@@ -40,7 +40,7 @@ impl engine_game::Rules for Ruleset {
     /// nothing (+1.7 to +9.6 points of margin, 4 players, 300 deals each
     /// played both ways), and two rounds from the base worse (−3.1 to −4.8);
     /// one round by the base's model beat one of the rules of thumb's on each
-    /// of 16 designs and examples (+3.7 to +21.8), and its bots hoard less
+    /// of 16 designs and examples (+2.2 to +21.8), and its bots hoard less
     /// (their judgement of large hands is what a design's games cost).
     fn schedule(&self) -> engine_play::value::Schedule {
         engine_play::value::Schedule { rounds: 3, warm_rounds: 1, warm_by_model: true, ..Default::default() }

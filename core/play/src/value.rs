@@ -721,6 +721,7 @@ pub fn learn<G: Features + 'static>(
         start: start.map(StartedFrom::of),
         features: names.clone(),
         weights: prior.clone(),
+        // Whether the first round is the start model's rather than the rules of thumb's.
         by_start: start.is_some() && schedule.warm_by_model,
         memos: Default::default(),
     };
@@ -731,7 +732,7 @@ pub fn learn<G: Features + 'static>(
     let all = u64::from(rounds) * schedule.games;
     for round in 0..rounds {
         let current = Arc::new(model.clone());
-        let by_rules_of_thumb = round == 0 && !(start.is_some() && schedule.warm_by_model);
+        let by_rules_of_thumb = round == 0 && !model.by_start;
         let seeds: Vec<u64> = (0..schedule.games).map(|_| rng.next_u64()).collect();
         for (batch, seeds) in seeds.chunks(BATCH).enumerate() {
             let first = batch * BATCH;
