@@ -1,12 +1,16 @@
 //! The balance bot's sensitivity in Alhambra: changes whose direction is known
 //! move what the default bot does that way. Each ruleset has its own model,
 //! a change's learned from the base game's as every change of a built-in
-//! ruleset is; then 2-player games between balance bots are counted; each
-//! claim is that two 95% intervals do not overlap.
+//! ruleset is; then games between balance bots are counted (2 players, and
+//! 2 and 4 for the scorings' tables); each claim is that two 95% intervals
+//! do not overlap.
 //!
-//! CI plays a few hundred games on a short self-play; the full size (the
+//! CI plays a few hundred games on a short self-play (2,000 for the
+//! scorings, whose pull is a few points of share); the full size (the
 //! default bot's own schedule and 2,000 games per ruleset) is
-//! `SENSITIVITY=full cargo test --release -p alhambra sensitivity -- --nocapture`.
+//! `SENSITIVITY=full cargo test --release -p alhambra sensitivity -- --nocapture`,
+//! and every type's scorings changed in turn, at 2, 3 and 4 players,
+//! `SENSITIVITY=full cargo test --release -p alhambra scorings_of_every_type -- --ignored --nocapture`.
 
 use std::sync::Arc;
 
@@ -78,23 +82,40 @@ struct Study {
     rounds: Mean,
 }
 
-fn study(rs: &Arc<Ruleset>, types: &[&str]) -> Study {
-    let models = engine_game::Models::default();
-    if !full() {
-        // As a designer's change learns: from the base's model (here as short as the change's).
-        let schedule = engine_play::value::Schedule { games: 150, rounds: 2, ..Default::default() };
-        static BASE: std::sync::OnceLock<engine_play::value::ValueModel> = std::sync::OnceLock::new();
-        let start = rs.base_rules().unwrap().map(|base| {
-            BASE.get_or_init(|| engine_game::models::learn::<Game>(&base, vec![2], schedule, None).unwrap())
-        });
-        let model = engine_game::models::learn::<Game>(rs, vec![2], schedule, start).unwrap();
-        models.get_or_learn(Game::ID, rs.fingerprint(), || Ok(model)).unwrap();
+/// The models the balance bots play `rs` with at `players`: the default
+/// bot's own at full size, else a short self-play from the base's model (as a
+/// designer's change learns, here as short as the change's).
+fn models_for(rs: &Arc<Ruleset>, players: usize) -> &'static engine_game::Models {
+    if full() {
+        // One store, so the base's model is learned once (every change starts from it).
+        static MODELS: std::sync::OnceLock<engine_game::Models> = std::sync::OnceLock::new();
+        return MODELS.get_or_init(engine_game::Models::default);
     }
+    let models = engine_game::Models::default();
+    let schedule = engine_play::value::Schedule { games: 150, rounds: 2, ..Default::default() };
+    static BASE: std::sync::Mutex<Vec<(usize, engine_play::value::ValueModel)>> = std::sync::Mutex::new(Vec::new());
+    let start = rs.base_rules().unwrap().map(|base| {
+        let mut known = BASE.lock().unwrap();
+        if let Some((_, m)) = known.iter().find(|(n, _)| *n == players) {
+            return m.clone();
+        }
+        let m = engine_game::models::learn::<Game>(&base, vec![players], schedule, None).unwrap();
+        known.push((players, m.clone()));
+        m
+    });
+    let model = engine_game::models::learn::<Game>(rs, vec![players], schedule, start.as_ref()).unwrap();
+    models.get_or_learn(Game::ID, rs.fingerprint(), || Ok(model)).unwrap();
+    // A store per study (its model is the player count's): a few kilobytes each, for the test's life.
+    Box::leak(Box::new(models))
+}
+
+fn study(rs: &Arc<Ruleset>, types: &[&str]) -> Study {
+    let models = models_for(rs, 2);
     let bots = vec!["balance".to_owned(); 2];
     let mut shares = vec![Vec::new(); types.len()];
     let mut rounds = Vec::new();
     for i in 0..games() {
-        let r = play_one::<Game>(rs, &bots, 17, i, &models).unwrap_or_else(|e| panic!("game {i}: {e}"));
+        let r = play_one::<Game>(rs, &bots, 17, i, models).unwrap_or_else(|e| panic!("game {i}: {e}"));
         // The neutral collector's buildings are drawn, not bought: only the players' count.
         let bought: Vec<&str> =
             r.buildings.iter().take(2).flatten().filter(|b| b.round <= EARLY).map(|b| &*b.id).collect();
@@ -145,6 +166,134 @@ fn a_cheap_type_with_many_points_is_bought_far_more_than_a_dear_one_with_none() 
     let (plaza, folly) = (&s.share[0], &s.share[1]);
     eprintln!("share of buys: plaza {:.3}, folly {:.3}", plaza.value, folly.value);
     assert!(folly.hi * 3.0 < plaza.lo, "plaza {}, folly {}", show(plaza), show(folly));
+}
+
+/// A `[[building]]` patch of a base type whose points in scoring `name` are `ranks` (the others as printed).
+fn scored_as(id: &str, name: &str, ranks: &[i32]) -> String {
+    let base = Ruleset::load("alhambra").unwrap();
+    let t = base.types.iter().position(|ty| ty.id == id).unwrap();
+    let scoring = base.scorings.iter().position(|s| s.name == name).unwrap();
+    let mut patch = patched(id, |p| p, |points| points);
+    let printed: Vec<String> = base.scorings[scoring].ranks.iter().map(|row| row[t].to_string()).collect();
+    let now: Vec<String> = ranks.iter().map(i32::to_string).collect();
+    let (from, to) = (format!("{name} = [{}]", printed.join(", ")), format!("{name} = [{}]", now.join(", ")));
+    assert!(patch.contains(&from));
+    patch = patch.replacen(&from, &to, 1);
+    patch
+}
+
+/// Per game, the share of the players' buildings held when scoring `name`
+/// happens that are of type `id` (the neutral collector's drawn ones left
+/// out): what the balance bots bought of it while that scoring was to come.
+fn share_before(rs: &Arc<Ruleset>, players: usize, name: &str, id: &str) -> Mean {
+    use engine_play::TurnGame as _;
+    let models = models_for(rs, players);
+    let t = rs.types.iter().position(|ty| ty.id == id).unwrap();
+    let mut shares = Vec::new();
+    // A scoring's pull on the early buys is a few points of share: the full
+    // size's games in CI too (the short self-play is what CI saves on).
+    for i in 0..2000 {
+        let seed = engine_play::sim::game_seed(23, i);
+        let mut game = Game::start(rs, players, seed).unwrap();
+        let mut bots: Vec<_> = (0..players)
+            .map(|s| engine_game::bots::make::<Game>(rs, "balance", seed ^ (s as u64 + 1), models).unwrap())
+            .collect();
+        while let Some(seat) = game.to_move() {
+            let action = bots[seat].choose(&game, game.legal());
+            game.play(action).unwrap();
+            if game.scored().contains(&name) {
+                let held = |f: &dyn Fn(&[u8]) -> u32| (0..players).map(|s| f(&game.player(s).counts)).sum::<u32>();
+                let all = held(&|c| c.iter().map(|&n| u32::from(n)).sum());
+                shares.push(f64::from(held(&|c| u32::from(c[t]))) / f64::from(all.max(1)));
+                break;
+            }
+        }
+    }
+    Mean::of(&shares)
+}
+
+/// Scoring `name`'s points for type `id` set to `ranks`: its share of the
+/// buys before the first scoring (A), as printed and as set. (By scoring B
+/// most of a cheap type's supply has been bought whatever it is worth: only
+/// the early buys show what the bots think of it.)
+fn scoring_study(players: usize, id: &str, name: &str, ranks: &[i32]) -> (Mean, Mean) {
+    let at = "A";
+    // The base game's study, played once per player count and type for the claims that share it.
+    static BASE: std::sync::Mutex<Vec<(usize, String, Mean)>> = std::sync::Mutex::new(Vec::new());
+    let known = BASE.lock().unwrap().iter().find(|(n, t, _)| *n == players && t == id).map(|k| k.2);
+    let base = known.unwrap_or_else(|| {
+        let m = share_before(&Ruleset::load("alhambra").unwrap(), players, at, id);
+        BASE.lock().unwrap().push((players, id.to_owned(), m));
+        m
+    });
+    let label = format!("{id}-{name}-{}", ranks.iter().map(i32::to_string).collect::<Vec<_>>().join("-"));
+    let changed = share_before(&variant(&label, &scored_as(id, name, ranks)), players, at, id);
+    eprintln!(
+        "{players} players, {id} worth {ranks:?} in {name}: share of buys before {at} {} → {}",
+        show(&base),
+        show(&changed)
+    );
+    (base, changed)
+}
+
+#[test]
+fn a_type_worth_more_in_scoring_a_is_bought_more_before_it() {
+    for players in [2, 4] {
+        let (base, more) = scoring_study(players, "pavilion", "A", &[12]);
+        assert!(below(&base, &more), "{players} players: pavilion {} → {}", show(&base), show(&more));
+    }
+}
+
+#[test]
+fn a_type_worth_nothing_in_scoring_a_is_bought_less_before_it() {
+    for players in [2, 4] {
+        let (base, less) = scoring_study(players, "tower", "A", &[0]);
+        assert!(below(&less, &base), "{players} players: tower {} → {}", show(&base), show(&less));
+    }
+}
+
+#[test]
+fn a_type_worth_more_in_scoring_b_is_bought_more_early() {
+    for players in [2, 4] {
+        let (base, more) = scoring_study(players, "pavilion", "B", &[30, 15]);
+        assert!(below(&base, &more), "{players} players: pavilion {} → {}", show(&base), show(&more));
+    }
+}
+
+/// Every type's pull of scoring A and B on the early buys, at 2, 3 and 4
+/// players, as a table (docs/bots.md):
+/// `SENSITIVITY=full cargo test --release -p alhambra scorings_of_every_type -- --ignored --nocapture`.
+#[test]
+#[ignore = "an experiment: 72 changes of 2,000 games each"]
+fn scorings_of_every_type_move_the_early_buys() {
+    let base = Ruleset::load("alhambra").unwrap();
+    println!(
+        "| players | type | printed A, B | A first 12 | A first 50 | A 0 | B first 40 |\n|---|---|---|---|---|---|---|"
+    );
+    for players in [2, 3, 4] {
+        for (t, ty) in base.types.iter().enumerate() {
+            let (a, b) = (base.scorings[0].ranks[0][t], base.scorings[1].ranks[0][t]);
+            let second = base.scorings[1].ranks[1][t];
+            let mut from = None;
+            let cells: Vec<String> = [("A", vec![12]), ("A", vec![50]), ("A", vec![0]), ("B", vec![40, second])]
+                .into_iter()
+                .map(|(name, ranks)| {
+                    let (base, to) = scoring_study(players, &ty.id, name, &ranks);
+                    let moved = if below(&base, &to) {
+                        "↑"
+                    } else if below(&to, &base) {
+                        "↓"
+                    } else {
+                        "–"
+                    };
+                    from = Some(base.value);
+                    format!("{:+.1} {moved}", 100.0 * (to.value - base.value))
+                })
+                .collect();
+            let from = from.unwrap_or_default();
+            println!("| {players} | {} ({:.1}%) | {a}, {b} | {} |", ty.id, 100.0 * from, cells.join(" | "));
+        }
+    }
 }
 
 fn show(m: &Mean) -> String {
