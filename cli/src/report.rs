@@ -33,6 +33,22 @@ pub struct Args {
     /// With --compare: the ruleset set B was played with (id or file).
     #[arg(long, value_name = "RULESET", requires = "compare")]
     ruleset_b: Option<String>,
+    /// Also play N games of the records' ruleset with a stronger player (the
+    /// game's reference search, or --check-with) and warn of every card whose
+    /// built share under the records' bots is 5 points or more from it.
+    #[arg(long, value_name = "N", value_parser = crate::limits::games(), conflicts_with = "compare")]
+    check_bot: Option<u64>,
+    /// With --check-bot: the stronger player (a bot name); by default the
+    /// game's reference (San Juan: paired-balance:100@build).
+    #[arg(long, value_name = "BOT", requires = "check_bot")]
+    check_with: Option<String>,
+    /// With --check-bot: the ruleset the records were played with (id or
+    /// file); by default the records' ruleset id.
+    #[arg(long, value_name = "RULESET", requires = "check_bot")]
+    ruleset: Option<String>,
+    /// With --check-bot: worker threads for its games (default: all cores).
+    #[arg(long, value_parser = crate::limits::jobs(), requires = "check_bot")]
+    jobs: Option<usize>,
 }
 
 /// Arguments of `sanjuan merge`.
@@ -208,6 +224,9 @@ pub fn run(args: Args) -> CmdResult {
     let (text, html) = if args.compare.is_empty() {
         let mut r = report::report(&a);
         r.game = game_title(&r.game);
+        if let Some(games) = args.check_bot {
+            r.check = Some(check_bots(&a, games, &args)?);
+        }
         if r.types_unnamed > 0 {
             eprintln!("note: {}, so the table of types is left out", unnamed_types(&r));
         }
@@ -279,6 +298,64 @@ fn changes(a: &str, b: &str, fingerprint_a: &str, fingerprint_b: &str) -> Result
     };
     let (ra, rb) = (load(a, fingerprint_a)?, load(b, fingerprint_b)?);
     ra.diff(rb.as_ref())
+}
+
+/// Plays `games` games of the records' ruleset and player count with the
+/// reference bot (`--check-bot`) and checks the records' built shares against them.
+fn check_bots(records: &[GameRecord], games: u64, args: &Args) -> Result<report::BotCheck, String> {
+    use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
+    use rayon::prelude::*;
+    let first = &records[0];
+    if let Some(other) = records.iter().find(|r| (&r.ruleset, &r.fingerprint) != (&first.ruleset, &first.fingerprint)) {
+        return Err(format!(
+            "--check-bot: the records were played with more than one ruleset (`{}` {} and `{}` {}); check one at a time",
+            first.ruleset, first.fingerprint, other.ruleset, other.fingerprint
+        ));
+    }
+    let spec = args.ruleset.clone().unwrap_or_else(|| first.ruleset.clone());
+    let rs = crate::games::load(&spec).map_err(|e| {
+        let hint = if args.ruleset.is_none() { "; give the file they were played with: --ruleset FILE" } else { "" };
+        format!("--check-bot: the records' ruleset `{spec}` does not load ({}){hint}", e.trim())
+    })?;
+    if !first.fingerprint.is_empty() && rs.fingerprint() != first.fingerprint {
+        return Err(format!(
+            "--check-bot: `{spec}` has content {}, the records were played with {}; give the ruleset they were \
+             played with (--ruleset FILE)",
+            rs.fingerprint(),
+            first.fingerprint
+        ));
+    }
+    // The player count most of the records have (the first of equals).
+    let mut counts = std::collections::BTreeMap::new();
+    for r in records {
+        *counts.entry(r.scores.len()).or_insert(0u64) += 1;
+    }
+    let players = counts.iter().max_by_key(|&(n, k)| (*k, std::cmp::Reverse(*n))).map_or(0, |(n, _)| *n);
+    crate::limits::check_players(rs.as_ref(), players)?;
+    let bot = args.check_with.clone().unwrap_or_else(|| rs.reference_bot().to_owned());
+    rs.check_bot(&bot).map_err(|e| format!("--check-with: {e}"))?;
+    let models = engine_game::Models::new();
+    crate::balance::prepare_for(rs.as_ref(), &models, std::slice::from_ref(&bot), false)?;
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
+    eprintln!("checking the bots: {games} games of `{}`, {players} players, by {bot} ({jobs} threads)", rs.id());
+    let bar = ProgressBar::new(games)
+        .with_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, ETA {eta}").expect("template"));
+    let seats = vec![bot.clone(); players];
+    let start = std::time::Instant::now();
+    // The deals of `simulate`'s default run (seed 1, games from 0): records
+    // simulated so are compared deal for deal.
+    let sample: Result<Vec<GameRecord>, String> = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .progress_with(bar.clone())
+            .map(|i| rs.play_one(&seats, 1, i, false, &models).map_err(|e| format!("--check-bot: game {i}: {e}")))
+            .collect()
+    });
+    bar.finish_and_clear();
+    let sample = sample?;
+    eprintln!("checked in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(report::check_bot(records, &sample, &bot))
 }
 
 /// Writes the merged, sorted records as JSON lines.

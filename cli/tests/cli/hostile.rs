@@ -601,6 +601,10 @@ fn arg_case(name: &str, rng: &mut Rng) -> Case {
         "bench --bot" | "bench --players" => args.extend(owned(&["--ruleset", "alhambra"])),
         "test --ruleset-b" => args.extend(owned(&["--ruleset-a", "second-edition"])),
         "report --ruleset-a" | "report --ruleset-b" => args.extend(owned(&["--compare", "rec.jsonl"])),
+        // A check of a handful of quick games (the reference search would take minutes in a debug build).
+        "report --check-bot" => args.extend(owned(&["--check-with", "random"])),
+        "report --check-with" => args.extend(owned(&["--check-bot", "2"])),
+        "report --ruleset" | "report --jobs" => args.extend(owned(&["--check-bot", "2", "--check-with", "random"])),
         "merge <files>" | "report --html" => {}
         _ => {}
     }

@@ -211,6 +211,8 @@ pub trait AnyRules: Send + Sync {
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnyGame>, String>;
     /// Refuses a bot name this game cannot seat.
     fn check_bot(&self, name: &str) -> Result<(), String>;
+    /// The game's [`crate::Game::REFERENCE_BOT`].
+    fn reference_bot(&self) -> &'static str;
     /// Game `index` of a run between `bots` (a balance bot's model from `models`);
     /// with `scores_by_round`, its record carries every seat's points after each round.
     fn play_one(
@@ -319,6 +321,10 @@ impl<G: Game> AnyRules for RulesOf<G> {
     fn start(&self, players: usize, seed: u64) -> Result<Box<dyn AnyGame>, String> {
         let game = G::start(&self.0, players, seed).map_err(words)?;
         Ok(Box::new(game))
+    }
+
+    fn reference_bot(&self) -> &'static str {
+        G::REFERENCE_BOT
     }
 
     fn check_bot(&self, name: &str) -> Result<(), String> {

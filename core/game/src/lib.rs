@@ -213,6 +213,10 @@ pub trait Game: TurnGame<Error = GameError> + Determinize + Features + Send + Sy
     /// The kinds of decision the search searches, each name and what is
     /// decided; a search can be limited to some of them (`paired-balance:N@KIND`).
     const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[];
+    /// The stronger player the default bot's built shares are checked against
+    /// (`report --check-bot`): a search whose playouts are the default bot's,
+    /// limited to the decisions where its judgement shows.
+    const REFERENCE_BOT: &'static str = "paired-balance:100";
     /// The kind of the pending decision (a name in [`Game::DECISION_KINDS`]),
     /// `None` for a decision of none of them (not searched).
     fn decision_kind(&self) -> Option<&'static str> {

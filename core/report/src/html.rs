@@ -115,6 +115,12 @@ pub fn render_html(r: &Report) -> String {
     for f in &r.feel {
         feel_html(&mut out, f);
     }
+    if let Some(check) = &r.check {
+        let lines = check.lines();
+        let _ = writeln!(out, "<h2>The bots against {}</h2>\n<p>{}</p>", esc(&check.reference), esc(&lines[0]));
+        let items: Vec<String> = lines[1..].iter().map(|l| format!("<li>{}</li>", esc(l.trim()))).collect();
+        let _ = writeln!(out, "<ul>\n{}\n</ul>", items.join("\n"));
+    }
     out.push_str(&html_tail());
     out
 }

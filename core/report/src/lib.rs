@@ -27,9 +27,11 @@
 //!
 //! One module per concept, so each number has one road: `records` reads and
 //! merges, `stats` holds the estimates and tests, `one` and `two` compute the
-//! report of one set and the comparison of two, and `text`, `html` and `svg`
+//! report of one set and the comparison of two, `check` the records' bots
+//! against a reference search, and `text`, `html` and `svg`
 //! only format what those computed (with `format` and `table` shared by both).
 
+mod check;
 mod feel;
 mod format;
 mod games;
@@ -43,6 +45,7 @@ mod table;
 mod text;
 mod two;
 
+pub use check::{BotCheck, CHECK_EFFECT, check_bot};
 pub use feel::{CardImpact, Feel, Lead, Margin, Matchup, Skill, lead_changes};
 pub use games::Length;
 pub use html::{render_comparison_html, render_html};

@@ -95,6 +95,9 @@ pub struct Report {
     pub length: Length,
     /// How the game feels, per player count.
     pub feel: Vec<Feel>,
+    /// The records' bots against a reference search (`report --check-bot`):
+    /// set by the caller, who can play the sample.
+    pub check: Option<crate::check::BotCheck>,
 }
 
 impl Report {
@@ -341,5 +344,6 @@ pub fn report(records: &[GameRecord]) -> Report {
         types_unnamed,
         length,
         feel: feel(records),
+        check: None,
     }
 }

@@ -39,6 +39,9 @@ pub fn render_text(r: &Report) -> String {
     for f in &r.feel {
         feel_text(&mut out, f);
     }
+    if let Some(check) = &r.check {
+        let _ = writeln!(out, "\n{}", check.lines().join("\n"));
+    }
     let _ = writeln!(out, "\n{NOTE}");
     out
 }

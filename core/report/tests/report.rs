@@ -475,6 +475,65 @@ fn text_and_html_renderings() {
     assert!(html.contains("archway") && !html.contains("archway *"));
 }
 
+/// 50 2-player games: seat 0 builds an archway in the first `archway` games
+/// and a forge in the first `forge`.
+fn built(archway: u64, forge: u64) -> Vec<GameRecord> {
+    (0..50)
+        .map(|i| {
+            let mut held: Vec<(&str, u32)> = Vec::new();
+            if i < archway {
+                held.push(("archway", 4));
+            }
+            if i < forge {
+                held.push(("forge", 3));
+            }
+            game(i, ["balance", "balance"], 12, [20, 25], &[1], [&held, &[]])
+        })
+        .collect()
+}
+
+#[test]
+fn a_card_built_far_more_or_less_than_under_the_reference_is_named() {
+    // Archway: 40 of 100 player-games (40%) against 10 of 100 (10%): 30 points,
+    // far past the check's 5 and its noise. Forge: 20 of 100 against 22: within it.
+    let check = report::check_bot(&built(40, 20), &built(10, 22), "paired-balance:100@build");
+    assert_eq!(check.games, 50);
+    let named: Vec<&str> = check.misjudged.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(named, ["archway"]);
+    let lines = check.lines();
+    assert!(lines[0].contains("paired-balance:100@build over 50 games") && lines[0].contains("5 points"), "{lines:?}");
+    assert!(
+        lines[1].contains(
+            "the default bot may misjudge archway: built 40.0% vs 10.0% under paired-balance:100@build (+30.0 points"
+        ),
+        "{lines:?}"
+    );
+    // Shown by both renderings, escaped in HTML.
+    let mut r = report::report(&built(40, 20));
+    r.check = Some(check);
+    assert!(report::render_text(&r).contains("may misjudge archway: built 40.0% vs 10.0%"));
+    let html = report::render_html(&r);
+    assert!(
+        html.contains("<h2>The bots against paired-balance:100@build</h2>") && html.contains("may misjudge archway")
+    );
+    // The same games: nothing to warn of, and the report says so.
+    let same = report::check_bot(&built(40, 20), &built(40, 20), "greedy");
+    assert!(same.misjudged.is_empty());
+    assert!(
+        same.lines()[1].contains("no card differs: the built shares under the default bot agree"),
+        "{:?}",
+        same.lines()
+    );
+    // Records of other bots are named as such.
+    let mut mixed = built(40, 20);
+    mixed[3].bots[1] = "greedy".into();
+    assert!(report::check_bot(&mixed, &built(10, 20), "x").lines()[1].starts_with("  the records' bots may misjudge"));
+    // A card only the reference builds is named too (the records never saw it).
+    let only = report::check_bot(&built(0, 20), &built(30, 20), "greedy");
+    assert_eq!(only.misjudged.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["archway"]);
+    assert!(only.lines()[1].contains("built 0.0% vs 30.0%"), "{:?}", only.lines());
+}
+
 #[test]
 fn names_are_escaped_in_html() {
     let mut records = fixture();

@@ -181,6 +181,8 @@ impl engine_game::Game for Game {
 
     /// Searched: roles, buildings and a script's named options; payments, goods
     /// and card choices follow the greedy rules.
+    /// The search docs/bots.md compares the default bot with: its blind spots are what it builds.
+    const REFERENCE_BOT: &'static str = "paired-balance:100@build";
     const DECISION_KINDS: &'static [(&'static str, &'static str)] = &[
         ("role", "choosing a role"),
         ("build", "which building to build, or to pass"),
