@@ -2,12 +2,10 @@
 //! --check-bot`): the cards whose built share under the records' bots differs
 //! from a sample of the same ruleset played by a stronger player by more than
 //! a few points, where the bots' judgement (not the card) may be what the
-//! balance numbers show.
-
-use engine_play::sim::GameRecord;
+//! balance numbers show. The check itself is a comparison of two record
+//! sets (`two::check_bot`); here are what it finds and its words.
 
 use crate::stats::{ALPHA, Diff};
-use crate::two::compare;
 
 /// The smallest difference of built shares the check warns about: 5
 /// percentage points (a designer acts on a card's share, and a card of a
@@ -58,24 +56,4 @@ impl BotCheck {
         }
         lines
     }
-}
-
-/// Checks the built shares of `records` against `sample`, played by `reference`.
-pub fn check_bot(records: &[GameRecord], sample: &[GameRecord], reference: &str) -> BotCheck {
-    let c = compare(records, sample);
-    let mut misjudged: Vec<(String, Diff)> = c
-        .buildings
-        .into_iter()
-        .filter(|b| b.built.p_adj < ALPHA && b.built.diff.abs() >= CHECK_EFFECT)
-        .map(|b| (b.id, b.built))
-        .collect();
-    misjudged.sort_by(|x, y| y.1.diff.abs().total_cmp(&x.1.diff.abs()).then_with(|| x.0.cmp(&y.0)));
-    let mut names = records.iter().flat_map(|r| &r.bots);
-    let first = names.next().map_or("", String::as_str);
-    let played_by = match first {
-        _ if names.any(|b| b != first) => "the records' bots".to_owned(),
-        "balance" => "the default bot".to_owned(),
-        bot => format!("`{bot}`"),
-    };
-    BotCheck { reference: reference.to_owned(), games: sample.len() as u64, played_by, misjudged }
 }

@@ -45,7 +45,7 @@ mod table;
 mod text;
 mod two;
 
-pub use check::{BotCheck, CHECK_EFFECT, check_bot};
+pub use check::{BotCheck, CHECK_EFFECT};
 pub use feel::{CardImpact, Feel, Lead, Margin, Matchup, Skill, lead_changes};
 pub use games::Length;
 pub use html::{render_comparison_html, render_html};
@@ -59,4 +59,4 @@ pub use stats::{
     two_sided_p, welch_p,
 };
 pub use text::{render_comparison_text, render_text};
-pub use two::{BuildingDiff, Comparison, PlayerDiff, compare};
+pub use two::{BuildingDiff, Comparison, PlayerDiff, check_bot, compare};

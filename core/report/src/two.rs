@@ -1,12 +1,14 @@
 //! Set B against set A: every difference B − A with its interval and its
-//! test, corrected per table column.
+//! test, corrected per table column; and the records' bots against a
+//! reference's sample (`check_bot`), a comparison read one way.
 
 use std::collections::BTreeSet;
 
 use engine_play::sim::GameRecord;
 
+use crate::check::{BotCheck, CHECK_EFFECT};
 use crate::one::{BuildingStats, PlayerStats, Report, report};
-use crate::stats::{Diff, MIN_MEAN_EFFECT, MIN_RATE_EFFECT, Mean, Rate, control};
+use crate::stats::{ALPHA, Diff, MIN_MEAN_EFFECT, MIN_RATE_EFFECT, Mean, Rate, control};
 
 /// A seat or bot in sets A and B.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,4 +155,24 @@ impl Comparison {
 /// True when `line` names `id` as a whole word (`card forge: …` names `forge`, not `for`).
 fn names(line: &str, id: &str) -> bool {
     line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == id)
+}
+
+/// Checks the built shares of `records` against `sample`, played by `reference`.
+pub fn check_bot(records: &[GameRecord], sample: &[GameRecord], reference: &str) -> BotCheck {
+    let c = compare(records, sample);
+    let mut misjudged: Vec<(String, Diff)> = c
+        .buildings
+        .into_iter()
+        .filter(|b| b.built.p_adj < ALPHA && b.built.diff.abs() >= CHECK_EFFECT)
+        .map(|b| (b.id, b.built))
+        .collect();
+    misjudged.sort_by(|x, y| y.1.diff.abs().total_cmp(&x.1.diff.abs()).then_with(|| x.0.cmp(&y.0)));
+    let mut names = records.iter().flat_map(|r| &r.bots);
+    let first = names.next().map_or("", String::as_str);
+    let played_by = match first {
+        _ if names.any(|b| b != first) => "the records' bots".to_owned(),
+        "balance" => "the default bot".to_owned(),
+        bot => format!("`{bot}`"),
+    };
+    BotCheck { reference: reference.to_owned(), games: sample.len() as u64, played_by, misjudged }
 }
