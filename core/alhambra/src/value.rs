@@ -9,9 +9,9 @@
 //! the scoring is (its card's pile against the money deck left; the game's
 //! progress for the last); per building type, the lead in buildings (its
 //! weight is what a type is worth beyond the majorities); the money in hand
-//! (value, cards, value per currency up to a mean price, the buildings on
-//! display it could pay for and pay exactly), and the other players' hand
-//! sizes (their cards are hidden). Their weights come from self-play.
+//! (value and cards up to twice what the display costs, value per currency
+//! up to a mean price, the buildings on display it could pay for and pay
+//! exactly), and the other players' hand sizes (their cards are hidden). Their weights come from self-play.
 //!
 //! An action is judged by the position at the end of the seat's turn, worked
 //! out here without copying the game and without drawing a card (which would
@@ -40,9 +40,9 @@ const BASE: [&str; 11] = [
     "bias",
     "progress",
     "points",
-    "money",
-    "money_late",
-    "cards",
+    "money_usable",
+    "money_usable_late",
+    "cards_usable",
     "money_capped",
     "affordable",
     "exact",
@@ -90,6 +90,9 @@ struct Frame<'a> {
     near: SmallVec<[f64; 8]>,
     /// The price above which money of one currency counts no more in `money_capped`.
     cap: u32,
+    /// Twice what the buildings on display cost together: the money this
+    /// display and the next could take; money held past it is worth nothing.
+    usable: u32,
     /// The buildings on display: slot, the currencies that pay it (a bit each), its price to the seat.
     slots: SmallVec<[(usize, PayMask, u32); 8]>,
 }
@@ -122,6 +125,12 @@ impl<'a> Frame<'a> {
             })
             .collect();
         let cap = rs.buildings.iter().map(|b| u32::from(b.price)).sum::<u32>() / rs.buildings.len().max(1) as u32;
+        let slots: SmallVec<[(usize, PayMask, u32); 8]> = (game.building_display().iter().enumerate())
+            .filter_map(|(slot, b)| {
+                b.as_ref()?;
+                Some((slot, game.pays_mask(slot as u8), game.price_at(slot as u8)))
+            })
+            .collect();
         Frame {
             game,
             seat,
@@ -129,12 +138,8 @@ impl<'a> Frame<'a> {
             progress,
             near,
             cap: cap.max(1),
-            slots: (game.building_display().iter().enumerate())
-                .filter_map(|(slot, b)| {
-                    b.as_ref()?;
-                    Some((slot, game.pays_mask(slot as u8), game.price_at(slot as u8)))
-                })
-                .collect(),
+            usable: 2 * slots.iter().map(|s| s.2).sum::<u32>(),
+            slots,
         }
     }
 
@@ -184,11 +189,16 @@ impl<'a> Frame<'a> {
         self.set_sums(&sums, hand.len(), gone, out, |_, pays, price| paid_exactly(hand, pays, price));
     }
 
-    /// The money features: the hand's money, its size, its money capped per currency.
+    /// The money features: the hand's money and its size, each only as far
+    /// as [`Frame::usable`] (a model linear in the whole hand taught the bot to
+    /// hoard: in designs where hands outgrew every display, 5 to 41 of 100
+    /// games stalled), and its money capped per currency.
     fn set_money(&self, money: u32, len: usize, capped: u32, out: &mut [f64]) {
-        out[MONEY] = f64::from(money);
-        out[MONEY_LATE] = f64::from(money) * self.progress;
-        out[CARDS] = len as f64;
+        let usable = money.min(self.usable);
+        out[MONEY] = f64::from(usable);
+        out[MONEY_LATE] = f64::from(usable) * self.progress;
+        // Each card counts for the share of the hand the display can take.
+        out[CARDS] = if money > usable { len as f64 * f64::from(usable) / f64::from(money) } else { len as f64 };
         out[MONEY_CAPPED] = f64::from(capped);
     }
 
@@ -1174,6 +1184,24 @@ mod tests {
         }
         // The exact payments were put to the test, not only their absence.
         assert!(exact > 100, "{exact}");
+    }
+
+    #[test]
+    fn money_past_twice_the_display_s_price_counts_for_nothing() {
+        let rs = Ruleset::load("alhambra").unwrap();
+        let game = Game::new(std::sync::Arc::clone(&rs), 4, 9).unwrap();
+        let frame = Frame::new(&game, 0);
+        let display: u32 = (0..game.building_display().len() as u8).map(|s| game.price_at(s)).sum();
+        assert_eq!(game.building_display().len(), 4);
+        assert_eq!(frame.usable, 2 * display);
+        let mut out = [0.0; BASE.len()];
+        // Within it: as held.
+        frame.set_money(frame.usable, 12, 30, &mut out);
+        assert_eq!((out[MONEY], out[CARDS], out[MONEY_CAPPED]), (f64::from(2 * display), 12.0, 30.0));
+        // Twice as much: the money counts up to it, each card for half.
+        frame.set_money(2 * frame.usable, 12, 30, &mut out);
+        assert_eq!((out[MONEY], out[CARDS]), (f64::from(2 * display), 6.0));
+        assert_eq!(out[MONEY_LATE], f64::from(2 * display) * frame.progress);
     }
 
     #[test]

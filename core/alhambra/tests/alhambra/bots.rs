@@ -225,3 +225,19 @@ fn a_memo_kept_between_decisions_judges_as_a_new_one() {
     }
     assert!(judged > 500 && kept.remembered() > 20, "{judged} decisions, {} lists kept", kept.remembered());
 }
+
+#[test]
+fn the_default_bot_does_not_hoard_until_its_games_stall() {
+    // A design of the corpus whose hands outgrow every display (a thief card
+    // takes one more past the limit): with the hand valued linearly nobody
+    // bought, and 41 of 100 4-player games ran to the safety limit (9
+    // of these 40 with the old features).
+    let rs = Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/thief/ruleset.toml")).unwrap();
+    // The default bot's own model, learned as `simulate` learns it (from the base's).
+    let models = engine_game::Models::default();
+    let bots = vec!["balance".to_owned(); 4];
+    let stalled = (0..40)
+        .filter(|&i| play_one::<Game>(&rs, &bots, 3, i, &models).unwrap_or_else(|e| panic!("game {i}: {e}")).stalled)
+        .count();
+    assert_eq!(stalled, 0, "{stalled} of 40 games stalled");
+}

@@ -5,8 +5,8 @@
 //! 2 and 4 for the scorings' tables); each claim is that two 95% intervals
 //! do not overlap.
 //!
-//! CI plays a few hundred games on a short self-play (2,000 for the
-//! scorings, whose pull is a few points of share); the full size (the
+//! CI plays a few hundred games on a short self-play (the scorings: the
+//! full size, their pull is a few points of share); the full size (the
 //! default bot's own schedule and 2,000 games per ruleset) is
 //! `SENSITIVITY=full cargo test --release -p alhambra sensitivity -- --nocapture`,
 //! and every type's scorings changed in turn, at 2, 3 and 4 players,
@@ -87,9 +87,7 @@ struct Study {
 /// designer's change learns, here as short as the change's).
 fn models_for(rs: &Arc<Ruleset>, players: usize) -> &'static engine_game::Models {
     if full() {
-        // One store, so the base's model is learned once (every change starts from it).
-        static MODELS: std::sync::OnceLock<engine_game::Models> = std::sync::OnceLock::new();
-        return MODELS.get_or_init(engine_game::Models::default);
+        return default_models();
     }
     let models = engine_game::Models::default();
     let schedule = engine_play::value::Schedule { games: 150, rounds: 2, ..Default::default() };
@@ -107,6 +105,13 @@ fn models_for(rs: &Arc<Ruleset>, players: usize) -> &'static engine_game::Models
     models.get_or_learn(Game::ID, rs.fingerprint(), || Ok(model)).unwrap();
     // A store per study (its model is the player count's): a few kilobytes each, for the test's life.
     Box::leak(Box::new(models))
+}
+
+/// The default bot's own models, in one store, so the base's is learned once
+/// (every change starts from it).
+fn default_models() -> &'static engine_game::Models {
+    static MODELS: std::sync::OnceLock<engine_game::Models> = std::sync::OnceLock::new();
+    MODELS.get_or_init(engine_game::Models::default)
 }
 
 fn study(rs: &Arc<Ruleset>, types: &[&str]) -> Study {
@@ -187,11 +192,12 @@ fn scored_as(id: &str, name: &str, ranks: &[i32]) -> String {
 /// out): what the balance bots bought of it while that scoring was to come.
 fn share_before(rs: &Arc<Ruleset>, players: usize, name: &str, id: &str) -> Mean {
     use engine_play::TurnGame as _;
-    let models = models_for(rs, players);
+    // The default bot's own models in CI too: a short self-play's model missed
+    // a scoring's pull at 2 players, and the full schedule costs seconds.
+    let models = default_models();
     let t = rs.types.iter().position(|ty| ty.id == id).unwrap();
     let mut shares = Vec::new();
-    // A scoring's pull on the early buys is a few points of share: the full
-    // size's games in CI too (the short self-play is what CI saves on).
+    // A scoring's pull on the early buys is a few points of share: the full size's games in CI too.
     for i in 0..2000 {
         let seed = engine_play::sim::game_seed(23, i);
         let mut game = Game::start(rs, players, seed).unwrap();
