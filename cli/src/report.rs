@@ -314,8 +314,13 @@ fn check_bots(records: &[GameRecord], games: u64, args: &Args) -> Result<report:
     }
     let spec = args.ruleset.clone().unwrap_or_else(|| first.ruleset.clone());
     let rs = crate::games::load(&spec).map_err(|e| {
-        let hint = if args.ruleset.is_none() { "; give the file they were played with: --ruleset FILE" } else { "" };
-        format!("--check-bot: the records' ruleset `{spec}` does not load ({}){hint}", e.trim())
+        // Records name a ruleset by its id; one loaded from a file is found only by its path.
+        let hint = if args.ruleset.is_none() {
+            format!("\n  = help: --check-bot plays the records' ruleset `{spec}`: give the file they were played with, --ruleset FILE")
+        } else {
+            String::new()
+        };
+        format!("{}{hint}", e.trim_end())
     })?;
     if !first.fingerprint.is_empty() && rs.fingerprint() != first.fingerprint {
         return Err(format!(

@@ -330,7 +330,11 @@ fn a_check_of_the_bots_names_the_cards_a_stronger_player_builds_otherwise() {
     let (ok, _, err) = sanjuan(&args);
     assert!(ok, "{err}");
     let (ok, _, err) = sanjuan(&["report", mine.to_str().unwrap(), "--check-bot", "2", "--check-with", "random"]);
-    assert!(!ok && err.contains("`mine` does not load") && err.contains("--ruleset FILE"), "{err}");
+    assert!(
+        !ok && err.contains("unknown ruleset `mine`")
+            && err.contains("give the file they were played with, --ruleset FILE"),
+        "{err}"
+    );
     let (ok, out, err) = sanjuan(&[
         "report",
         mine.to_str().unwrap(),
