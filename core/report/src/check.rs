@@ -21,7 +21,9 @@ pub struct BotCheck {
     pub games: u64,
     /// Who played the records: "the default bot" (every seat `balance`), a bot's name, or "the records' bots".
     pub played_by: String,
-    /// Per card that differs: its id and its built share, records (`a`) against the sample (`b`); largest difference first.
+    /// Per card that differs (a Holm-corrected p below [`ALPHA`], at least
+    /// [`CHECK_EFFECT`] apart, and a 95% interval without 0): its id and its
+    /// built share, records (`a`) against the sample (`b`); largest difference first.
     pub misjudged: Vec<(String, Diff)>,
 }
 
@@ -29,8 +31,8 @@ impl BotCheck {
     /// The check's lines for a report: a warning per card that differs, or that none does.
     pub fn lines(&self) -> Vec<String> {
         let mut lines = vec![format!(
-            "Built share under {} against {} over {} games (a difference of {:.0} points or more, \
-             Holm-corrected p < {ALPHA}):",
+            "Built share under {} against {} over {} games (named: {:.0} points or more apart, Holm-corrected \
+             p < {ALPHA}, a 95% interval without 0):",
             self.played_by,
             self.reference,
             self.games,

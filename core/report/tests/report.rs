@@ -528,6 +528,12 @@ fn a_card_built_far_more_or_less_than_under_the_reference_is_named() {
     let mut mixed = built(40, 20);
     mixed[3].bots[1] = "greedy".into();
     assert!(report::check_bot(&mixed, &built(10, 20), "x").lines()[1].starts_with("  the records' bots may misjudge"));
+    // A few games: 2 of 100 player-games against 3 of 12. The pooled test
+    // calls that a difference, the interval shown holds 0: not named.
+    let (records, few) = (built(2, 20), built(3, 20)[..6].to_vec());
+    let d = report::compare(&records, &few).buildings.into_iter().find(|b| b.id == "archway").unwrap().built;
+    assert!(d.p < 0.05 && d.lo < 0.0 && d.hi > 0.0, "{d:?}");
+    assert!(report::check_bot(&records, &few, "greedy").misjudged.iter().all(|(id, _)| id != "archway"));
     // A card only the reference builds is named too (the records never saw it).
     let only = report::check_bot(&built(0, 20), &built(30, 20), "greedy");
     assert_eq!(only.misjudged.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["archway"]);
