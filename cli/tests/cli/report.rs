@@ -283,68 +283,50 @@ fn a_check_of_the_bots_names_the_cards_a_stronger_player_builds_otherwise() {
         let (ok, _, err) = sanjuan(&args);
         assert!(ok, "{err}");
     }
+    // `report RECORDS --check-bot ARGS…`.
+    let check = |records: &Path, args: &[&str]| {
+        let mut all = vec!["report", records.to_str().unwrap(), "--check-bot"];
+        all.extend_from_slice(args);
+        sanjuan(&all)
+    };
     // The check plays the deals of `simulate`'s default run: greedy against greedy is the same games.
-    let (ok, out, err) = sanjuan(&["report", greedy.to_str().unwrap(), "--check-bot", "30", "--check-with", "greedy"]);
+    let (ok, out, err) = check(&greedy, &["30", "--check-with", "greedy"]);
     assert!(ok, "{err}");
     assert!(err.contains("checking the bots: 30 games of `second-edition`, 2 players, by greedy"), "{err}");
     assert!(out.contains("Built share under `greedy` against greedy over 30 games"), "{out}");
     assert!(out.contains("no card differs"), "{out}");
     // Random players build otherwise than the rules of thumb: named, in the text and the page.
     let html = dir.join("check.html");
-    let (ok, out, err) = sanjuan(&[
-        "report",
-        random.to_str().unwrap(),
-        "--check-bot",
-        "30",
-        "--check-with",
-        "greedy",
-        "--html",
-        html.to_str().unwrap(),
-    ]);
+    let (ok, out, err) = check(&random, &["30", "--check-with", "greedy", "--html", html.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.contains("`random` may misjudge "), "{out}");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<h2>The bots against greedy</h2>") && page.contains("may misjudge"), "{page}");
 
-    // Refused, each naming the fix: a bot the game cannot seat, a comparison, the wrong content.
-    let (ok, _, err) = sanjuan(&["report", random.to_str().unwrap(), "--check-bot", "2", "--check-with", "nobody"]);
+    // Refused, each naming the fix: a bot the game cannot seat, a comparison, the wrong content, no games.
+    let (ok, _, err) = check(&random, &["2", "--check-with", "nobody"]);
     assert!(!ok && err.contains("--check-with") && err.contains("nobody"), "{err}");
-    let (ok, _, err) =
-        sanjuan(&["report", random.to_str().unwrap(), "--check-bot", "2", "--compare", greedy.to_str().unwrap()]);
+    let (ok, _, err) = check(&random, &["2", "--compare", greedy.to_str().unwrap()]);
     assert!(!ok && err.contains("--check-bot") && err.contains("--compare"), "{err}");
-    let (ok, _, err) = sanjuan(&["report", random.to_str().unwrap(), "--check-bot", "2", "--ruleset", "first-edition"]);
+    let (ok, _, err) = check(&random, &["2", "--ruleset", "first-edition"]);
     assert!(!ok && err.contains("the records were played with") && err.contains("--ruleset FILE"), "{err}");
-    let (ok, _, err) = sanjuan(&["report", random.to_str().unwrap(), "--check-bot", "0"]);
+    let (ok, _, err) = check(&random, &["0"]);
     assert!(!ok && err.contains("--check-bot"), "{err}");
     // A changed copy of a ruleset, its file gone: the records' id does not load.
     let file = dir.join("mine.toml");
-    std::fs::write(
-        &file,
-        "id = \"mine\"\nname = \"mine\"\ngame = \"san-juan\"\nextends = \"second-edition\"\n[rules]\nhand_limit = 9\n",
-    )
-    .unwrap();
+    let mine_toml =
+        "id = \"mine\"\nname = \"mine\"\ngame = \"san-juan\"\nextends = \"second-edition\"\n[rules]\nhand_limit = 9\n";
+    std::fs::write(&file, mine_toml).unwrap();
     let mine = dir.join("mine.jsonl");
     let mut args = vec!["simulate", "--ruleset", file.to_str().unwrap(), "--bots", "random"];
     args.extend_from_slice(&quick);
     args.push(mine.to_str().unwrap());
     let (ok, _, err) = sanjuan(&args);
     assert!(ok, "{err}");
-    let (ok, _, err) = sanjuan(&["report", mine.to_str().unwrap(), "--check-bot", "2", "--check-with", "random"]);
-    assert!(
-        !ok && err.contains("unknown ruleset `mine`")
-            && err.contains("give the file they were played with, --ruleset FILE"),
-        "{err}"
-    );
-    let (ok, out, err) = sanjuan(&[
-        "report",
-        mine.to_str().unwrap(),
-        "--check-bot",
-        "2",
-        "--check-with",
-        "random",
-        "--ruleset",
-        file.to_str().unwrap(),
-    ]);
+    let (ok, _, err) = check(&mine, &["2", "--check-with", "random"]);
+    let fix = "give the file they were played with, --ruleset FILE";
+    assert!(!ok && err.contains("unknown ruleset `mine`") && err.contains(fix), "{err}");
+    let (ok, out, err) = check(&mine, &["2", "--check-with", "random", "--ruleset", file.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.contains("against random over 2 games"), "{out}");
 }
