@@ -5,6 +5,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+
+use engine_game::AnyRules;
 
 use engine_play::sim::GameRecord;
 use engine_report::{self as report, Shard};
@@ -287,17 +290,23 @@ fn changes(a: &str, b: &str, fingerprint_a: &str, fingerprint_b: &str) -> Result
     }
     let load = |spec: &str, fingerprint: &str| -> Result<_, String> {
         let rs = crate::games::load(spec).map_err(|e| format!("`{spec}` does not load ({})", e.trim()))?;
-        let now = rs.fingerprint();
-        if now != fingerprint {
-            return Err(format!(
-                "`{spec}` has content {now}, the records were played with {fingerprint}; give the ruleset they \
-                 were played with (--ruleset-a, --ruleset-b)"
-            ));
-        }
-        Ok(rs)
+        played_with(rs, spec, fingerprint, "--ruleset-a, --ruleset-b")
     };
     let (ra, rb) = (load(a, fingerprint_a)?, load(b, fingerprint_b)?);
     ra.diff(rb.as_ref())
+}
+
+/// `rs` (loaded from `spec`) if its content is the one the records were
+/// played with, `fingerprint`; else the error names the options (`fix`) that give it.
+fn played_with(rs: Arc<dyn AnyRules>, spec: &str, fingerprint: &str, fix: &str) -> Result<Arc<dyn AnyRules>, String> {
+    let now = rs.fingerprint();
+    if now != fingerprint {
+        return Err(format!(
+            "`{spec}` has content {now}, the records were played with {fingerprint}; give the ruleset they were \
+             played with ({fix})"
+        ));
+    }
+    Ok(rs)
 }
 
 /// Plays `games` games of the records' ruleset and player count with the
@@ -322,14 +331,12 @@ fn check_bots(records: &[GameRecord], games: u64, args: &Args) -> Result<report:
         };
         format!("{}{hint}", e.trim_end())
     })?;
-    if !first.fingerprint.is_empty() && rs.fingerprint() != first.fingerprint {
-        return Err(format!(
-            "--check-bot: `{spec}` has content {}, the records were played with {}; give the ruleset they were \
-             played with (--ruleset FILE)",
-            rs.fingerprint(),
-            first.fingerprint
-        ));
-    }
+    // (Records of format 1 carry no fingerprint: their content cannot be checked.)
+    let rs = if first.fingerprint.is_empty() {
+        rs
+    } else {
+        played_with(rs, &spec, &first.fingerprint, "--ruleset FILE").map_err(|e| format!("--check-bot: {e}"))?
+    };
     // The player count most of the records have (the first of equals).
     let mut counts = std::collections::BTreeMap::new();
     for r in records {

@@ -11,7 +11,8 @@
 //! weight is what a type is worth beyond the majorities); the money in hand
 //! (value and cards up to twice what the display costs, value per currency
 //! up to a mean price, the buildings on display it could pay for and pay
-//! exactly), and the other players' hand sizes (their cards are hidden). Their weights come from self-play.
+//! exactly), and the other players' hand sizes (their cards are hidden).
+//! Their weights come from self-play.
 //!
 //! An action is judged by the position at the end of the seat's turn, worked
 //! out here without copying the game and without drawing a card (which would
