@@ -82,29 +82,20 @@ struct Study {
     rounds: Mean,
 }
 
-/// The models the balance bots play `rs` with at `players`: the default
-/// bot's own at full size, else a short self-play from the base's model (as a
-/// designer's change learns, here as short as the change's).
-fn models_for(rs: &Arc<Ruleset>, players: usize) -> &'static engine_game::Models {
-    if full() {
-        return default_models();
-    }
+/// A model for `rs` learned by a short self-play from the base's (as a
+/// designer's change learns, here as short as the change's): CI's stand-in
+/// for the default bot's own.
+fn short_models(rs: &Arc<Ruleset>) -> engine_game::Models {
     let models = engine_game::Models::default();
     let schedule = engine_play::value::Schedule { games: 150, rounds: 2, ..Default::default() };
-    static BASE: std::sync::Mutex<Vec<(usize, engine_play::value::ValueModel)>> = std::sync::Mutex::new(Vec::new());
-    let start = rs.base_rules().unwrap().map(|base| {
-        let mut known = BASE.lock().unwrap();
-        if let Some((_, m)) = known.iter().find(|(n, _)| *n == players) {
-            return m.clone();
-        }
-        let m = engine_game::models::learn::<Game>(&base, vec![players], schedule, None).unwrap();
-        known.push((players, m.clone()));
-        m
-    });
-    let model = engine_game::models::learn::<Game>(rs, vec![players], schedule, start.as_ref()).unwrap();
+    static BASE: std::sync::OnceLock<engine_play::value::ValueModel> = std::sync::OnceLock::new();
+    let start = rs
+        .base_rules()
+        .unwrap()
+        .map(|base| BASE.get_or_init(|| engine_game::models::learn::<Game>(&base, vec![2], schedule, None).unwrap()));
+    let model = engine_game::models::learn::<Game>(rs, vec![2], schedule, start).unwrap();
     models.get_or_learn(Game::ID, rs.fingerprint(), || Ok(model)).unwrap();
-    // A store per study (its model is the player count's): a few kilobytes each, for the test's life.
-    Box::leak(Box::new(models))
+    models
 }
 
 /// The default bot's own models, in one store, so the base's is learned once
@@ -115,7 +106,13 @@ fn default_models() -> &'static engine_game::Models {
 }
 
 fn study(rs: &Arc<Ruleset>, types: &[&str]) -> Study {
-    let models = models_for(rs, 2);
+    let short;
+    let models = if full() {
+        default_models()
+    } else {
+        short = short_models(rs);
+        &short
+    };
     let bots = vec!["balance".to_owned(); 2];
     let mut shares = vec![Vec::new(); types.len()];
     let mut rounds = Vec::new();
@@ -178,13 +175,12 @@ fn scored_as(id: &str, name: &str, ranks: &[i32]) -> String {
     let base = Ruleset::load("alhambra").unwrap();
     let t = base.types.iter().position(|ty| ty.id == id).unwrap();
     let scoring = base.scorings.iter().position(|s| s.name == name).unwrap();
-    let mut patch = patched(id, |p| p, |points| points);
+    let patch = patched(id, |p| p, |points| points);
     let printed: Vec<String> = base.scorings[scoring].ranks.iter().map(|row| row[t].to_string()).collect();
     let now: Vec<String> = ranks.iter().map(i32::to_string).collect();
     let (from, to) = (format!("{name} = [{}]", printed.join(", ")), format!("{name} = [{}]", now.join(", ")));
     assert!(patch.contains(&from));
-    patch = patch.replacen(&from, &to, 1);
-    patch
+    patch.replacen(&from, &to, 1)
 }
 
 /// Per game, the share of the players' buildings held when scoring `name`
