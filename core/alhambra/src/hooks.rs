@@ -619,6 +619,8 @@ pub struct Hooks {
     card_fixed: Vec<HookMask>,
     /// Per owner: a bit per hook that reads `ctx.table.seats` only at `ctx.seat`.
     own_seat: Vec<HookMask>,
+    /// Per owner: a bit per hook that reads of `ctx.event` only `price` and `paid`.
+    event_amounts_only: Vec<HookMask>,
     /// Per owner: a bit per hook that only counts `ctx.hand` (`ctx.hand.len()`).
     hand_counted: Vec<HookMask>,
     /// `table_keys[hook][owner]`: a bit per [`TABLE_SHAPE`] key the hook reads
@@ -675,6 +677,13 @@ impl Hooks {
     /// joker's worth, asked for every building at every decision).
     pub fn reads_card_and_event_only(&self, hook: Hook, owner: usize) -> bool {
         self.card_and_event_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
+    /// True when `owner`'s `hook` reads of `ctx.event` only `price` and
+    /// `paid` (a joker's `on_pay_value`): two payments of the same amounts
+    /// are the same to it, whatever building they buy.
+    pub fn reads_event_amounts_only(&self, hook: Hook, owner: usize) -> bool {
+        self.event_amounts_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
     }
 
     /// True when `owner`'s `hook` may read `ctx.target` (the building on
@@ -1006,6 +1015,17 @@ impl Hooks {
                     .fold(0, |bits, h| bits | hook_bit(h))
             })
             .collect();
+        // Per owner, a bit per hook that reads of `ctx.event` only its amounts
+        // (`price`, `paid`): a joker's worth, the same for every building of a price.
+        let event_amounts_only: Vec<HookMask> = (0..owners)
+            .map(|o| {
+                let amounts = |h: usize| {
+                    host.member_keys(h, o, "event")
+                        .is_some_and(|keys| keys.iter().all(|k| ["price", "paid"].contains(&k.as_str())))
+                };
+                (0..HOOKS.len()).filter(|&h| amounts(h)).fold(0, |bits, h| bits | hook_bit(h))
+            })
+            .collect();
         let hand_counted: Vec<HookMask> = (0..owners)
             .map(|o| {
                 (0..HOOKS.len()).filter(|&h| host.counted_only(h, o, "hand")).fold(0, |bits, h| bits | hook_bit(h))
@@ -1014,6 +1034,7 @@ impl Hooks {
         Ok(Hooks {
             host,
             own_seat,
+            event_amounts_only,
             hand_counted,
             memo: Shards::default(),
             symmetry: Symmetry::new(),
@@ -1120,6 +1141,11 @@ impl Hooks {
     /// True when `owner`'s `hook` may read `ctx` member `CTX_MORE[member]`.
     pub fn may_read(&self, hook: Hook, owner: usize, member: usize) -> bool {
         self.host.may_read(hook as usize, owner, member)
+    }
+
+    /// True when some owner's `hook` may read `ctx` member `CTX_MORE[member]`.
+    pub fn some_may_read(&self, hook: Hook, member: usize) -> bool {
+        self.host.hook_may_read(hook as usize, member)
     }
 
     /// A card's hook returned what its contract does not allow: an error at the hook.

@@ -26,6 +26,9 @@ use smallvec::SmallVec;
 /// not of its types (the caller tries the next one of that name, or gives up).
 type Native = Arc<dyn Fn(&[&Dynamic]) -> Option<Dynamic> + Send + Sync>;
 
+/// What a missing map key reads as.
+static UNIT: Dynamic = Dynamic::UNIT;
+
 /// The game's functions and properties, each callable without Rhai.
 #[derive(Default)]
 pub struct Natives {
@@ -150,13 +153,43 @@ pub struct Compiled {
     size: usize,
 }
 
+/// A member of a hook's argument made only if the hook reads it: a game
+/// puts `Deferred(i)` in the argument's map where the member goes, and gives
+/// [`Compiled::run_lazy`] the function that makes member `i`. A table that a
+/// hook reads only past a test it mostly fails (`if ctx.event.type != "exile"
+/// { return; }`) is then never made. Only the fast path meets one: a game
+/// gives Rhai the whole argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deferred(pub u8);
+
+/// The most deferred members one argument may hold (`Deferred(0)` to `Deferred(31)`).
+pub const MAX_DEFERRED: usize = 32;
+
+/// The members a run has made (see [`Deferred`]), each once.
+struct Lazy<'m> {
+    make: &'m dyn Fn(u8) -> Dynamic,
+    made: [std::cell::OnceCell<Dynamic>; MAX_DEFERRED],
+}
+
 impl Compiled {
     /// Runs the hook with its one argument; `Err` gives the argument back when
     /// the fast path cannot answer (the caller then runs the script in Rhai).
     pub fn run(&self, arg: Dynamic) -> Result<Dynamic, Dynamic> {
+        self.run_in(arg, None)
+    }
+
+    /// [`Compiled::run`] with an argument whose [`Deferred`] members `make`
+    /// makes when first read; `Err` gives the argument back (the caller makes
+    /// the whole argument for Rhai).
+    pub fn run_lazy(&self, arg: Dynamic, make: &dyn Fn(u8) -> Dynamic) -> Result<Dynamic, Dynamic> {
+        let lazy = Lazy { make, made: Default::default() };
+        self.run_in(arg, Some(&lazy))
+    }
+
+    fn run_in(&self, arg: Dynamic, lazy: Option<&Lazy>) -> Result<Dynamic, Dynamic> {
         // The argument is lent, not copied: the hook never writes it (see `Stmt::Assignment`).
         let result = {
-            let mut frame = Frame { locals: SmallVec::new(), size: self.size, laps: 0 };
+            let mut frame = Frame { locals: SmallVec::new(), size: self.size, laps: 0, lazy };
             frame.locals.push(Val::Lent(&arg));
             match frame.block(&self.body) {
                 Some(Flow::Value(v) | Flow::Return(v)) => Some(v),
@@ -688,8 +721,26 @@ fn field<'v>(v: &'v Dynamic, name: &str) -> Option<&'v Dynamic> {
     Some(unsafe { &*found })
 }
 
+/// `v` as a hook sees it: a deferred member made (once), anything else
+/// itself; `None` (give up) for a deferred member without a maker.
+#[inline(always)]
+fn made<'s>(lazy: Option<&'s Lazy<'s>>, v: &'s Dynamic) -> Option<&'s Dynamic> {
+    match v.read_lock::<Deferred>() {
+        None => Some(v),
+        Some(d) => make(lazy?, d.0),
+    }
+}
+
+#[cold]
+fn make<'s>(lazy: &'s Lazy<'s>, i: u8) -> Option<&'s Dynamic> {
+    let cell = lazy.made.get(usize::from(i))?;
+    Some(cell.get_or_init(|| (lazy.make)(i)))
+}
+
 struct Frame<'a> {
     locals: SmallVec<[Val<'a>; 8]>,
+    /// The argument's deferred members, made as read (see [`Deferred`]).
+    lazy: Option<&'a Lazy<'a>>,
     size: usize,
     /// Loop laps run so far: past [`MAX_LAPS`] the fast path gives up and
     /// Rhai runs the hook under its own operation limit.
@@ -715,6 +766,18 @@ impl<'a> Frame<'a> {
         self.locals[i].get()
     }
 
+    /// `v` as the hook sees it (see [`made`]).
+    #[inline(always)]
+    fn made<'s>(&'s self, v: &'s Dynamic) -> Option<&'s Dynamic> {
+        made(self.lazy, v)
+    }
+
+    /// The [`made`] of a value lent for as long as the frame.
+    #[inline(always)]
+    fn made_lent(&self, v: &'a Dynamic) -> Option<&'a Dynamic> {
+        made(self.lazy, v)
+    }
+
     /// Local `i` to write: a lent value is copied first (Rhai's copy, made late).
     fn local_mut(&mut self, i: usize) -> &mut Dynamic {
         if let Val::Lent(v) = self.locals[i] {
@@ -737,9 +800,9 @@ impl<'a> Frame<'a> {
             },
             Node::Get(object, name, _) => {
                 // Not a map: a getter makes its value.
-                field(self.lent(object)?, name.as_str())
+                self.made_lent(field(self.lent(object)?, name.as_str())?)
             }
-            Node::Index(object, index) => entry(self.lent(object)?, &*self.key(index)?),
+            Node::Index(object, index) => self.made_lent(entry(self.lent(object)?, &*self.key(index)?)?),
             _ => None,
         }
     }
@@ -881,7 +944,7 @@ impl<'a> Frame<'a> {
     /// lists held by one (`x.a.b`, `x.a[0].b` with a constant or local
     /// index, or one itself read so: `x.a[x.b]`), read in place; `None` when `node` is anything else or passes
     /// through something that is neither (a getter makes a value: the caller
-    /// evaluates `node`). `Some(None)`: give up (a missing key or index).
+    /// evaluates `node`). `Some(None)`: give up (an index out of range). A missing key reads as `()`.
     fn in_place<R>(&self, node: &Node, f: &mut dyn FnMut(&Dynamic) -> Option<R>) -> Option<Option<R>> {
         match node {
             Node::Local(i) => Some(f(self.local(*i))),
@@ -897,7 +960,7 @@ impl<'a> Frame<'a> {
                     if let Ok(list) = v.as_array_ref() {
                         f(list.get(usize::try_from(key.as_int().ok()?).ok()?)?)
                     } else if let Ok(map) = v.as_map_ref() {
-                        f(map.get(key.read_lock::<ImmutableString>()?.as_str())?)
+                        f(self.made(map.get(key.read_lock::<ImmutableString>()?.as_str()).unwrap_or(&UNIT))?)
                     } else {
                         through = false;
                         None
@@ -908,7 +971,7 @@ impl<'a> Frame<'a> {
             Node::Get(object, name, _) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
                 let mut through_maps = true;
                 let found = self.in_place(object, &mut |v| match v.as_map_ref() {
-                    Ok(map) => f(map.get(name.as_str())?),
+                    Ok(map) => f(self.made(map.get(name.as_str()).unwrap_or(&UNIT))?),
                     Err(_) => {
                         through_maps = false;
                         None
@@ -1056,9 +1119,10 @@ impl<'a> Frame<'a> {
                 self.checked(Dynamic::from_map(map))?
             }
             Node::Get(object, name, getters) => {
+                let lazy = self.lazy;
                 let read = |v: &Dynamic| match v.as_map_ref() {
-                    // A missing key is `()` in Rhai, unless the engine is set to fail: left to Rhai.
-                    Ok(map) => map.get(name.as_str()).cloned(),
+                    // A missing key is `()`, as in Rhai (no engine here is set to fail on one).
+                    Ok(map) => map.get(name.as_str()).map_or(Some(Dynamic::UNIT), |v| made(lazy, v).cloned()),
                     Err(_) => getters.iter().find_map(|g| g(&[v])),
                 };
                 // `ctx.target.type`: read in place through the maps, not a copy of `ctx.target`.
@@ -1127,10 +1191,14 @@ impl<'a> Frame<'a> {
                     return Some(Flow::Value(found?));
                 }
                 let index = value!(self.node(index));
+                let lazy = self.lazy;
                 match self.operand(object)? {
                     Ok(object) => match object.as_map_ref() {
-                        // A missing key is `()` in Rhai, unless the engine is set to fail: left to Rhai.
-                        Ok(map) => map.get(index.read_lock::<ImmutableString>()?.as_str())?.clone(),
+                        // A missing key is `()`, as in Rhai.
+                        Ok(map) => match map.get(index.read_lock::<ImmutableString>()?.as_str()) {
+                            Some(v) => made(lazy, v)?.clone(),
+                            None => Dynamic::UNIT,
+                        },
                         Err(_) => object.as_array_ref().ok()?.get(usize::try_from(index.as_int().ok()?).ok()?)?.clone(),
                     },
                     Err(ret) => return Some(ret),
@@ -1257,7 +1325,7 @@ impl<'a> Frame<'a> {
                         None => Val::Own(value!(self.node(a))),
                     });
                 }
-                let mut inner = Frame { locals, size: self.size, laps: self.laps };
+                let mut inner = Frame { locals, size: self.size, laps: self.laps, lazy: self.lazy };
                 let v = match inner.block(body)? {
                     Flow::Value(v) | Flow::Return(v) => v,
                     // `break` outside a loop: an error, Rhai's to report.
@@ -1477,6 +1545,57 @@ mod tests {
         (fast, rhai)
     }
 
+    #[test]
+    fn a_deferred_member_is_made_once_and_only_when_read() {
+        let h = host();
+        // The whole argument (Rhai's) and the lazy one: `table` and `hand` deferred.
+        let table = || {
+            let mut seat = Map::new();
+            seat.insert("buildings".into(), Dynamic::from_array(vec![Dynamic::from_int(4), Dynamic::from_int(9)]));
+            let mut t = Map::new();
+            t.insert("seats".into(), Dynamic::from_array(vec![Dynamic::from_map(seat), Dynamic::UNIT]));
+            Dynamic::from_map(t)
+        };
+        let hand = || Dynamic::from_array(vec![Dynamic::from_int(3); 2]);
+        let arg = |n: i32, lazy: bool| {
+            let mut m = Map::new();
+            m.insert("n".into(), Dynamic::from_int(n));
+            m.insert("table".into(), if lazy { Dynamic::from(Deferred(0)) } else { table() });
+            m.insert("hand".into(), if lazy { Dynamic::from(Deferred(1)) } else { hand() });
+            Dynamic::from_map(m)
+        };
+        for (script, made_when_n_is_1, made_when_n_is_2) in [
+            // Read past a test that mostly fails: made only when the test passes, once however often read.
+            (
+                "fn f(x) { if x.n != 2 { return 0; } x.table.seats[0].buildings[1] + x.table.seats[0].buildings.len() }",
+                0,
+                1,
+            ),
+            // Walked, copied, indexed by text, counted, inside a helper, in a map made by the hook.
+            ("fn f(x) { let s = 0; for b in x.table.seats[0].buildings { s += b; } s + x.hand.len() }", 2, 2),
+            ("fn f(x) { let t = x.table; let h = x[\"hand\"]; [t.seats[1], h[0], x.n] }", 2, 2),
+            ("fn f(x) { g(x) } fn g(y) { if y.n == 1 { y.hand } else { #{ t: y.table } } }", 1, 1),
+            ("fn f(x) { x.n }", 0, 0),
+        ] {
+            let ast = h.engine.compile(script).unwrap();
+            let fast = compile(&ast, "f", &h.natives, 20).unwrap_or_else(|| panic!("{script} is not translated"));
+            for (n, expected_makes) in [(1, made_when_n_is_1), (2, made_when_n_is_2)] {
+                let makes = std::cell::Cell::new(0);
+                let make = |i: u8| {
+                    makes.set(makes.get() + 1);
+                    if i == 0 { table() } else { hand() }
+                };
+                let lazy = fast.run_lazy(arg(n, true), &make).map(|v| format!("{v:?}")).ok();
+                let (_, rhai) = both(&h, script, arg(n, false));
+                assert_eq!(lazy.as_deref(), Some(rhai.as_str()), "{script} with n = {n}");
+                assert_eq!(makes.get(), expected_makes, "{script} with n = {n}: members made");
+            }
+        }
+        // Without a maker (a bug in the game), a deferred member gives up rather than answer with it.
+        let ast = h.engine.compile("fn f(x) { x.table }").unwrap();
+        assert!(compile(&ast, "f", &h.natives, 20).unwrap().run(arg(1, true)).is_err());
+    }
+
     /// Each script is translated, and answers as Rhai does for each `n`'s
     /// argument; where Rhai fails (an index past the end), the fast path gives up.
     fn answers_as_rhai(h: &Host, scripts: &[&str], ns: &[i32], arg: impl Fn(i32) -> Dynamic) {
@@ -1515,6 +1634,8 @@ mod tests {
             "fn f(x) { [x.n + 4, x.n - 4, x.n * 4, x.n / 4, x.n % 4, 4 / (x.n + 1), -x.n, !(x.n > 1)] }",
             "fn f(x) { let s = if x.n == 4 { \"seven\" } else { \"six\" }; [x.name < s, x.name <= s, x.name > s, x.name >= s, x.name == s, x.name != s] }",
             "fn f(x) { let b = x.n > 1; [b == true, b != true, b && x.n < 7, b || x.n == 0, () == ()] }",
+            // A missing key reads as `()` (a `ctx` holds only the members its hook reads).
+            "fn f(x) { let m = #{ a: #{ b: x.n } }; [m.b, m[x.name], m.a.z, m[\"z\"], m.a[\"z\"] == ()] }",
             // `()` against anything else (a display's empty slot against a building's map).
             "fn f(x) { let m = #{ n: x.n }; [m != (), () == m, x.n == (), () != x.n, \"a\" == (), [] != (), #{} == (), x.n > 1 != ()] }",
             // Loops: over a list (with its index), over ranges, `while`, `loop`, `break`, `continue`, `push`.
@@ -1544,7 +1665,7 @@ mod tests {
             "fn f(x) { let m = #{ args: [#{ v: x.n, c: \"a\" }, #{ v: 2 }] }; let i = 1; \
              [m.args[0].v == m.args[i].v, m.args[0].c, m.args[1], m[\"args\"][0].v, m.args[i]] }",
             // ... and by an index itself read in place (`ctx.table.seats[ctx.seat].reserve`): a number, a
-            // text, one past the end, a missing key, a list as the key.
+            // text, one past the end, a list as the key.
             "fn f(x) { let s = [#{ r: [1] }, #{ r: [] }, #{ r: [x.n] }]; let m = #{ seat: x.n % 3, k: \"a\", seats: s }; \
              m.by = #{ a: 5 }; [m.seats[m.seat].r, m.seats[m.seat].r.len(), m.by[m.k], m.seats[m.seat]] }",
             "fn f(x) { let m = #{ seat: x.n, seats: [#{ r: 1 }, #{ r: 2 }] }; m.seats[m.seat].r }",
@@ -1647,22 +1768,19 @@ mod tests {
             // Each list within bounds, the two together not (Rhai counts nested elements).
             ("fn f(x) { [x.things, x.things] }", 12, "error: Size of array"),
             ("fn f(x) { x.n == \"7\" }", 7, "false"),
-            ("fn f(x) { let m = #{ a: x.n }; m.b }", 7, "()"),
             ("fn f(x) { if x.n { 1 } }", 7, "error: Data type incorrect"),
             // An endless loop: the fast path stops counting, Rhai stops it at its operation limit.
             ("fn f(x) { let n = 0; loop { n += 0; } }", 1, "error: Too many operations"),
             ("fn f(x) { for c in x.name { } }", 1, "()"),
             ("fn f(x) { let a = []; for i in 0..25 { a.push(i); } a }", 1, "error: Size of array"),
             // Keys and indices Rhai refuses or reads otherwise: out of bounds, from the end, not
-            // a text, an `op=` on a missing key, a map past the sandbox's size, a missing key read.
+            // a text, an `op=` on a missing key, a map past the sandbox's size, a key of `()`.
             ("fn f(x) { let a = [1]; a[x.n] = 2; a }", 3, "error: Array index 3 out of bounds"),
             ("fn f(x) { let a = [1, 2]; a[-1] = x.n; a }", 7, "[1, 7]"),
             ("fn f(x) { let m = #{}; m[x.n] = 1; m }", 1, "error"),
             ("fn f(x) { let m = #{}; m.a += x.n; m }", 1, "error"),
             ("fn f(x) { let a = [\"s\"]; a[0] += x.n; a }", 1, "[\"s1\"]"),
             ("fn f(x) { let m = #{}; for i in 0..25 { m[`${i}`] = x.n; } m.len() }", 1, "error: Size of object map"),
-            ("fn f(x) { let m = #{}; m[x.name] }", 1, "()"),
-            ("fn f(x) { let m = #{ a: #{ b: x.n } }; m.a.z }", 1, "()"),
             ("fn f(x) { let m = #{ a: #{ b: x.n } }; m.z.b }", 1, "error"),
             ("fn f(x) { let a = [x.n]; a.keys() }", 1, "error: Function not found"),
             // Two values of a type whose `==` only Rhai knows (a range): Rhai's answer.

@@ -922,6 +922,13 @@ impl ScriptHost {
         self.member_reads[hook].get(owner).copied().flatten().is_none_or(|bits| bits & (1 << member) != 0)
     }
 
+    /// True when `owner`'s `hook` does nothing with `ctx` but read its members
+    /// (`ctx.table`, never `ctx` itself passed on or returned): a `ctx` whose
+    /// members are deferred ([`ScriptHost::call_read_lazy`]) is safe to give it.
+    pub fn reads_members_only(&self, hook: usize, owner: usize) -> bool {
+        self.member_reads[hook].get(owner).copied().flatten().is_some()
+    }
+
     /// True when some owner's `hook` may read the context member `ctx_members[member]`.
     pub fn hook_may_read(&self, hook: usize, member: usize) -> bool {
         self.hook_reads[hook] & (1 << member) != 0
@@ -1099,14 +1106,40 @@ impl ScriptHost {
         row: Option<reads::ReadRow>,
         ctx: impl FnOnce() -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
+        self.recall_or(hook, owner, row, || self.call(hook, owner, ctx()))
+    }
+
+    /// [`ScriptHost::call_read`] with a `ctx` whose costly members are made
+    /// only if the hook reads them: `ctx(true)` puts [`fast::Deferred`]`(i)`
+    /// where member `i` goes and `make(i)` makes it; `ctx(false)` is the whole
+    /// `ctx`, for Rhai (when the hook has no fast path, or it gives up).
+    pub fn call_read_lazy(
+        &self,
+        hook: usize,
+        owner: usize,
+        row: Option<reads::ReadRow>,
+        ctx: &dyn Fn(bool) -> Dynamic,
+        make: &dyn Fn(u8) -> Dynamic,
+    ) -> Result<Option<Dynamic>, ScriptError> {
+        self.recall_or(hook, owner, row, || self.call_with(hook, owner, || ctx(true), Some(make), || ctx(false)))
+    }
+
+    /// The answer remembered for `row`, else `call`'s (then remembered).
+    fn recall_or(
+        &self,
+        hook: usize,
+        owner: usize,
+        row: Option<reads::ReadRow>,
+        call: impl FnOnce() -> Result<Option<Dynamic>, ScriptError>,
+    ) -> Result<Option<Dynamic>, ScriptError> {
         let row = row.filter(|_| self.remembers_reads());
-        let Some(row) = row else { return self.call(hook, owner, ctx()) };
+        let Some(row) = row else { return call() };
         let key = reads::ReadKey::new(hook, owner, row);
         if let Some(v) = self.read_memo.recall(&key) {
             self.count_remembered(hook, owner);
             return Ok(Some(v));
         }
-        let v = self.call(hook, owner, ctx())?;
+        let v = call()?;
         if let Some(v) = &v {
             self.read_memo.keep(key, v);
         }
@@ -1187,17 +1220,39 @@ impl ScriptHost {
     }
 
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
-    pub fn call(&self, hook: usize, owner: usize, mut arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
+    pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
+        let arg = std::cell::Cell::new(Some(arg));
+        let take = || arg.take().unwrap_or(Dynamic::UNIT);
+        self.call_with(hook, owner, take, None, take)
+    }
+
+    /// Calls `hook` for `owner`: the fast path with `fast_arg()` (whose
+    /// deferred members `make` makes), else Rhai with `whole()`.
+    fn call_with(
+        &self,
+        hook: usize,
+        owner: usize,
+        fast_arg: impl FnOnce() -> Dynamic,
+        make: Option<&dyn Fn(u8) -> Dynamic>,
+        whole: impl FnOnce() -> Dynamic,
+    ) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
         let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
+        let mut given_back = None;
         if let Some(fast) = &self.fast[hook][owner]
             && !self.rhai_only.load(std::sync::atomic::Ordering::Relaxed)
         {
-            match fast.run(arg) {
+            let ran = match make {
+                Some(make) => fast.run_lazy(fast_arg(), make),
+                None => fast.run(fast_arg()),
+            };
+            match ran {
                 Ok(v) => return Ok(Some(v)),
-                Err(given_back) => arg = given_back,
+                // A lazy argument is not Rhai's: the whole one is made.
+                Err(arg) => given_back = make.is_none().then_some(arg),
             }
         }
+        let arg = given_back.unwrap_or_else(whole);
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(self.limits.millis);
         let outer = DEADLINE.with(|d| d.replace(Some(deadline)));
         let script = &self.scripts[script as usize];

@@ -241,8 +241,16 @@ impl Game {
             return Ok(v.clone());
         }
         let row = if rowed && host.remembers_reads() { self.read_row(hook, l, actor, event, extra) } else { None };
-        let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra));
-        Ok(host.call_read(hook as usize, l.owner, row, ctx)?.unwrap_or(Dynamic::UNIT))
+        let value = if host.reads_members_only(hook as usize, l.owner) {
+            // The costly members (the table, the hand…) are made only if the hook reads them.
+            let ctx = |lazy: bool| Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, lazy));
+            let make = |m: u8| self.ctx_member(hook, l, event, usize::from(m));
+            host.call_read_lazy(hook as usize, l.owner, row, &ctx, &make)?
+        } else {
+            let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, false));
+            host.call_read(hook as usize, l.owner, row, ctx)?
+        };
+        Ok(value.unwrap_or(Dynamic::UNIT))
     }
 
     /// [`Game::call_listener`] for a hook about the building on offer whose
@@ -277,7 +285,15 @@ impl Game {
     /// The `ctx` a card's hook sees: the same members in every hook (`()` where
     /// a member means nothing to it); the hand and the table only when the
     /// script may read them.
-    fn card_ctx(&self, hook: Hook, l: &Listener, actor: usize, event: &Dynamic, extra: &[(&str, Dynamic)]) -> Map {
+    fn card_ctx(
+        &self,
+        hook: Hook,
+        l: &Listener,
+        actor: usize,
+        event: &Dynamic,
+        extra: &[(&str, Dynamic)],
+        lazy: bool,
+    ) -> Map {
         let hooks = &self.rs.hooks;
         let p = &self.players[l.seat];
         // A member the script never reads is `()`: it cannot tell, and making
@@ -285,23 +301,11 @@ impl Game {
         // call (an action's `allowed` is asked for every pair of cards).
         let read = |m: usize| hooks.may_read(hook, l.owner, CARD_CTX_MEMBERS[m]);
         let unit = || Dynamic::UNIT;
-        let member = |m: usize, make: &dyn Fn() -> Dynamic| if read(m) { make() } else { unit() };
-        let named = || -> Dynamic {
-            Dynamic::from_map(p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect())
-        };
-        let own_hand = || match hooks.counts_hand_only(hook, l.owner) {
-            // Counted only: its cards cannot matter, and making them was most of a hand tax's turn.
-            true => Dynamic::from_array(vec![Dynamic::UNIT; self.players[l.seat].hand().len()]),
-            false => Dynamic::from_array(self.players[l.seat].hand().iter().map(|&c| self.money_map(c)).collect()),
-        };
-        let card = || match l.card {
-            Heard::Building(b, bought, nth, exact) => self.building_map(b, Some((bought, exact)), Some(nth)),
-            Heard::Money(m) => self.money_map(m),
-            Heard::Rules | Heard::Action(_) => Dynamic::UNIT,
-            Heard::Deck(d) => {
-                let c = &self.rs.deck_cards[d as usize];
-                Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
-            }
+        // A costly member of a lazy `ctx` is made when the hook reads it (see `ctx_member`).
+        let member = |m: usize| match (read(m), lazy) {
+            (false, _) => unit(),
+            (true, true) => Dynamic::from(engine_script::fast::Deferred(m as u8)),
+            (true, false) => self.ctx_member(hook, l, event, m),
         };
         // In key order: the map is laid out in one pass (its sort finds nothing
         // to move), where inserting key by key searched the map each time; a
@@ -314,27 +318,20 @@ impl Game {
             ("action", action),
             ("actor", int(actor)),
             ("args", Dynamic::from_array(Array::new())),
-            ("card", member(3, &card)),
+            ("card", member(3)),
             ("choice", Dynamic::UNIT),
             ("chosen", Dynamic::from_array(Array::new())),
             ("counter", l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t]))),
-            ("event", member(7, &|| event.clone())),
-            ("hand", member(8, &own_hand)),
+            ("event", member(7)),
+            ("hand", member(8)),
             ("limit", Dynamic::UNIT),
             ("owned", int(l.owned)),
             // `ctx.player_counter("name")` reads the map too.
-            ("player_counters", if read(11) || read(19) { named() } else { unit() }),
+            ("player_counters", if read(11) || read(19) { self.ctx_member(hook, l, event, 11) } else { unit() }),
             ("players", int(self.players.len())),
             ("scoring", Dynamic::UNIT),
             ("seat", int(l.seat)),
-            (
-                "table",
-                member(15, &|| {
-                    let (keys, collector) = (hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner));
-                    let own = hooks.reads_own_seat_only(hook, l.owner).then_some(l.seat);
-                    Dynamic::from_map(self.table_map(keys, collector, own))
-                }),
-            ),
+            ("table", member(15)),
             ("tag", Dynamic::UNIT),
             ("target", Dynamic::UNIT),
             ("turn", int(self.turns)),
@@ -345,7 +342,47 @@ impl Game {
             let at = entries.iter().position(|(k, _)| k == key).expect("an extra member is one of ctx's");
             entries[at].1 = v.clone();
         }
-        entries.into_iter().map(|(k, v)| (k.into(), v)).collect()
+        // Only the members the script may read: a missing key reads as `()`,
+        // as an unread member would, and a map of 19 entries made and dropped
+        // at every call was most of what a `legal` that reads two of them cost.
+        entries
+            .into_iter()
+            .enumerate()
+            .filter(|&(m, _)| read(m) || (m == 11 && read(19)))
+            .map(|(_, (k, v))| (k.into(), v))
+            .collect()
+    }
+
+    /// Member `m` (of [`CARD_CTX_MEMBERS`]) of the `ctx` [`Game::card_ctx`]
+    /// makes for `l`'s `hook`: the card, the event, the hand, the counters or
+    /// the table (`()` for any other).
+    fn ctx_member(&self, hook: Hook, l: &Listener, event: &Dynamic, m: usize) -> Dynamic {
+        let hooks = &self.rs.hooks;
+        let p = &self.players[l.seat];
+        match m {
+            3 => match l.card {
+                Heard::Building(b, bought, nth, exact) => self.building_map(b, Some((bought, exact)), Some(nth)),
+                Heard::Money(m) => self.money_map(m),
+                Heard::Rules | Heard::Action(_) => Dynamic::UNIT,
+                Heard::Deck(d) => {
+                    let c = &self.rs.deck_cards[d as usize];
+                    Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
+                }
+            },
+            7 => event.clone(),
+            8 => match hooks.counts_hand_only(hook, l.owner) {
+                // Counted only: its cards cannot matter, and making them was most of a hand tax's turn.
+                true => Dynamic::from_array(vec![Dynamic::UNIT; p.hand().len()]),
+                false => Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect()),
+            },
+            11 => Dynamic::from_map(p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect()),
+            15 => {
+                let (keys, collector) = (hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner));
+                let own = hooks.reads_own_seat_only(hook, l.owner).then_some(l.seat);
+                Dynamic::from_map(self.table_map(keys, collector, own))
+            }
+            _ => Dynamic::UNIT,
+        }
     }
 
     /// The public table: every collector's buildings (with the turn bought)
@@ -531,7 +568,9 @@ impl Game {
         let table = ev.own.is_none() && ev.other.is_none();
         // The facts are made for the first card that hears them, before any card's
         // effects: a customs house hears others' purchases, and its owner's own are most.
-        let mut facts: Option<Dynamic> = None;
+        // None reads them (a watchtower's `on_bought` reads only its card): `()`.
+        let read = ev.hooks().any(|h| hooks.some_may_read(h, CARD_CTX_MEMBERS[7]));
+        let mut facts: Option<Dynamic> = (!read).then_some(Dynamic::UNIT);
         for seat in hearing_order(actor, self.players.len()) {
             for hook in ev.heard_by(seat, actor) {
                 let mine: &[Money] = if seat == actor { money } else { &[] };

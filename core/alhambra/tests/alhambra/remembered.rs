@@ -72,9 +72,10 @@ fn remembered_answers_play_every_game_as_answers_worked_out_each_time() {
 
 #[test]
 fn a_money_card_that_reads_only_its_card_and_the_payment_is_remembered_and_answers_the_same() {
-    // The corpus's joker reads of `ctx` only the payment (`ctx.event`): its
-    // answers are remembered by the building, slot, price and sum paid. A copy
-    // that also reads the turn (unused) is asked every time; both play alike.
+    // The corpus's joker reads of `ctx` only the payment's amounts
+    // (`ctx.event.price`, `ctx.event.paid`): its answers are remembered by the
+    // price and sum paid, whatever the building. A copy that also reads the
+    // turn (unused) is asked every time; both play alike.
     let dir = tempfile::tempdir().unwrap();
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/joker/");
     let script = std::fs::read_to_string(format!("{corpus}joker.rhai")).unwrap();
@@ -94,6 +95,7 @@ fn a_money_card_that_reads_only_its_card_and_the_payment_is_remembered_and_answe
     use alhambra::hooks::Hook;
     for hook in [Hook::CanPay, Hook::PayValue] {
         assert!(remembered.hooks.reads_card_and_event_only(hook, joker(&remembered)));
+        assert!(remembered.hooks.reads_event_amounts_only(hook, joker(&remembered)));
         assert!(!every_time.hooks.reads_card_and_event_only(hook, joker(&every_time)));
     }
     for seed in 0..12 {
