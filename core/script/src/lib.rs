@@ -246,6 +246,9 @@ pub struct ScriptHost {
     natives: fast::Natives,
     /// `fast[hook][owner]`: the hook translated for the fast path, when it can be.
     fast: Vec<Vec<Option<std::sync::Arc<fast::Compiled>>>>,
+    /// `read_stats[hook][owner]`: how often [`ScriptHost::call_read`] looked
+    /// the hook's row up, and found it (see [`ScriptHost::remembers_reads_of`]).
+    read_stats: Vec<Vec<reads::ReadStats>>,
     /// Run every hook in Rhai (a test compares the two paths).
     rhai_only: std::sync::atomic::AtomicBool,
     /// What scripts `print` and `debug` on the threads that listen (a traced scenario).
@@ -355,6 +358,7 @@ impl ScriptHost {
             profile: std::sync::OnceLock::new(),
             natives,
             fast: vec![Vec::new(); hooks.len()],
+            read_stats: (0..hooks.len()).map(|_| Vec::new()).collect(),
             rhai_only: std::sync::atomic::AtomicBool::new(false),
             printed,
         }
@@ -490,6 +494,9 @@ impl ScriptHost {
         }
         for table in &mut self.fast {
             table.push(None);
+        }
+        for table in &mut self.read_stats {
+            table.push(reads::ReadStats::default());
         }
         for table in &mut self.memo_props {
             table.push(None);
@@ -1132,10 +1139,14 @@ impl ScriptHost {
         row: Option<reads::ReadRow>,
         call: impl FnOnce() -> Result<Option<Dynamic>, ScriptError>,
     ) -> Result<Option<Dynamic>, ScriptError> {
-        let row = row.filter(|_| self.remembers_reads());
+        let row = row.filter(|_| self.remembers_reads_of(hook, owner));
         let Some(row) = row else { return call() };
         let key = reads::ReadKey::new(hook, owner, row);
-        if let Some(v) = self.read_memo.recall(&key) {
+        let found = self.read_memo.recall(&key);
+        if let Some(stats) = self.read_stats[hook].get(owner) {
+            stats.count(found.is_some());
+        }
+        if let Some(v) = found {
             self.count_remembered(hook, owner);
             return Ok(Some(v));
         }
@@ -1154,18 +1165,28 @@ impl ScriptHost {
         self.remember_reads.load(Relaxed) && self.printed.listeners.load(Relaxed) == 0
     }
 
+    /// [`ScriptHost::remembers_reads`], for `owner`'s `hook`: not once its
+    /// rows are seldom met again (an incinerator's `on_bought` reads the
+    /// buyer's hand: one answer in a hundred was found), so that a game stops
+    /// writing rows no lookup will find. What is answered is the same either way.
+    pub fn remembers_reads_of(&self, hook: usize, owner: usize) -> bool {
+        self.remembers_reads() && self.read_stats[hook].get(owner).is_none_or(reads::ReadStats::pays)
+    }
+
     /// Lets [`ScriptHost::call_read`] answer from memory (`true`, the default)
     /// or runs every hook (`false`), forgetting what it remembered either way:
     /// what a test compares.
     pub fn set_remember_reads(&self, on: bool) {
         self.remember_reads.store(on, std::sync::atomic::Ordering::Relaxed);
         self.read_memo.forget();
+        self.read_stats.iter().flatten().for_each(reads::ReadStats::reset);
     }
 
     /// Forgets every remembered value, so that each hook runs again: what a
     /// test compares remembered answers with.
     pub fn forget(&self) {
         self.read_memo.forget();
+        self.read_stats.iter().flatten().for_each(reads::ReadStats::reset);
         for shard in self.memo.all() {
             shard.write().unwrap_or_else(|e| e.into_inner()).clear();
         }

@@ -7,6 +7,9 @@
 //! exactly (a value of a type [`write_value`] does not know) are not
 //! remembered.
 
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
+
 use rhai::Dynamic;
 use smallvec::SmallVec;
 
@@ -35,6 +38,38 @@ impl ReadKey {
 }
 
 /// Answers remembered by the rows of what they read, a map per thread.
+/// How often one hook's rows were looked up, and found.
+#[derive(Default)]
+pub(crate) struct ReadStats {
+    asked: AtomicU32,
+    found: AtomicU32,
+}
+
+/// Lookups of a hook's rows before [`ReadStats::pays`] may say no.
+const TRIAL: u32 = 256;
+
+impl ReadStats {
+    pub(crate) fn count(&self, found: bool) {
+        if self.asked.load(Relaxed) < TRIAL {
+            self.asked.fetch_add(1, Relaxed);
+            if found {
+                self.found.fetch_add(1, Relaxed);
+            }
+        }
+    }
+
+    /// False once [`TRIAL`] lookups found fewer than one answer in ten: the
+    /// rows cost more to write and look up than the answers found save.
+    pub(crate) fn pays(&self) -> bool {
+        self.asked.load(Relaxed) < TRIAL || self.found.load(Relaxed) * 10 >= TRIAL
+    }
+
+    pub(crate) fn reset(&self) {
+        self.asked.store(0, Relaxed);
+        self.found.store(0, Relaxed);
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct ReadMemo(Shards<rustc_hash::FxHashMap<ReadKey, Dynamic>>);
 
@@ -106,6 +141,24 @@ mod tests {
         let mut r = ReadRow::new();
         assert!(write_value(&v, &mut r));
         r
+    }
+
+    #[test]
+    fn a_hook_whose_rows_are_seldom_found_is_no_longer_remembered() {
+        // 25 found of 256 (under one in ten): no longer worth a row; 26 of 256 still is.
+        for (found, pays) in [(25, false), (26, true), (0, false), (256, true)] {
+            let stats = ReadStats::default();
+            for i in 0..TRIAL {
+                assert!(stats.pays(), "still on trial after {i} lookups");
+                stats.count(i < found);
+            }
+            assert_eq!(stats.pays(), pays, "{found} found of {TRIAL}");
+            // Later lookups do not count (the trial is over), and a reset starts a new one.
+            stats.count(true);
+            assert_eq!(stats.pays(), pays);
+            stats.reset();
+            assert!(stats.pays());
+        }
     }
 
     #[test]

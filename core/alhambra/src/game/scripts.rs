@@ -240,7 +240,11 @@ impl Game {
         if let Some(v) = host.constant(hook as usize, l.owner) {
             return Ok(v.clone());
         }
-        let row = if rowed && host.remembers_reads() { self.read_row(hook, l, actor, event, extra) } else { None };
+        let row = if rowed && host.remembers_reads_of(hook as usize, l.owner) {
+            self.read_row(hook, l, actor, event, extra)
+        } else {
+            None
+        };
         let value = if host.reads_members_only(hook as usize, l.owner) {
             // The costly members (the table, the hand…) are made only if the hook reads them.
             let ctx = |lazy: bool| Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, lazy));
@@ -574,6 +578,13 @@ impl Game {
         for seat in hearing_order(actor, self.players.len()) {
             for hook in ev.heard_by(seat, actor) {
                 let mine: &[Money] = if seat == actor { money } else { &[] };
+                // Nothing of this seat's can hear it (a hand tax's rules script hears a turn's
+                // end once, as the actor's): its buildings are not walked.
+                let hooks = &self.rs.hooks;
+                let rules = hooks.rules_listen(hook) && !(table && seat != actor);
+                if !rules && mine.is_empty() && !hooks.types_listen(hook) {
+                    continue;
+                }
                 for l in self.listeners(hook, seat, mine) {
                     if table && seat != actor && matches!(l.card, Heard::Rules) {
                         continue;
