@@ -1128,7 +1128,7 @@ impl ScriptHost {
         ctx: &dyn Fn(bool) -> Dynamic,
         make: &dyn Fn(u8) -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
-        self.recall_or(hook, owner, row, || self.call_with(hook, owner, || ctx(true), Some(make), || ctx(false)))
+        self.recall_or(hook, owner, row, || self.call_lazy(hook, owner, ctx, make))
     }
 
     /// The answer remembered for `row`, else `call`'s (then remembered).
@@ -1241,39 +1241,47 @@ impl ScriptHost {
     }
 
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
-    pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
-        let arg = std::cell::Cell::new(Some(arg));
-        let take = || arg.take().unwrap_or(Dynamic::UNIT);
-        self.call_with(hook, owner, take, None, take)
+    pub fn call(&self, hook: usize, owner: usize, mut arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
+        let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
+        let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
+        if let Some(fast) = self.fast_of(hook, owner) {
+            match fast.run(arg) {
+                Ok(v) => return Ok(Some(v)),
+                Err(given_back) => arg = given_back,
+            }
+        }
+        self.call_rhai(hook, owner, script, arg)
     }
 
-    /// Calls `hook` for `owner`: the fast path with `fast_arg()` (whose
-    /// deferred members `make` makes), else Rhai with `whole()`.
-    fn call_with(
+    /// [`ScriptHost::call`] with a `ctx` whose deferred members `make` makes
+    /// (see [`ScriptHost::call_read_lazy`]).
+    fn call_lazy(
         &self,
         hook: usize,
         owner: usize,
-        fast_arg: impl FnOnce() -> Dynamic,
-        make: Option<&dyn Fn(u8) -> Dynamic>,
-        whole: impl FnOnce() -> Dynamic,
+        ctx: &dyn Fn(bool) -> Dynamic,
+        make: &dyn Fn(u8) -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
         let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
-        let mut given_back = None;
-        if let Some(fast) = &self.fast[hook][owner]
-            && !self.rhai_only.load(std::sync::atomic::Ordering::Relaxed)
+        if let Some(fast) = self.fast_of(hook, owner)
+            && let Ok(v) = fast.run_lazy(ctx(true), make)
         {
-            let ran = match make {
-                Some(make) => fast.run_lazy(fast_arg(), make),
-                None => fast.run(fast_arg()),
-            };
-            match ran {
-                Ok(v) => return Ok(Some(v)),
-                // A lazy argument is not Rhai's: the whole one is made.
-                Err(arg) => given_back = make.is_none().then_some(arg),
-            }
+            return Ok(Some(v));
         }
-        let arg = given_back.unwrap_or_else(whole);
+        // A lazy argument is not Rhai's: the whole one is made.
+        self.call_rhai(hook, owner, script, ctx(false))
+    }
+
+    /// The fast path of `owner`'s `hook`, unless there is none or Rhai alone runs.
+    #[inline]
+    fn fast_of(&self, hook: usize, owner: usize) -> Option<&fast::Compiled> {
+        let fast = self.fast[hook][owner].as_deref()?;
+        (!self.rhai_only.load(std::sync::atomic::Ordering::Relaxed)).then_some(fast)
+    }
+
+    /// Runs `script`'s `hook` in Rhai, under the time limit.
+    fn call_rhai(&self, hook: usize, owner: usize, script: u32, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(self.limits.millis);
         let outer = DEADLINE.with(|d| d.replace(Some(deadline)));
         let script = &self.scripts[script as usize];
