@@ -725,7 +725,7 @@ fn field<'v>(v: &'v Dynamic, name: &str) -> Option<&'v Dynamic> {
 /// itself (a run without a maker holds no marker: only a game puts one in).
 #[inline(always)]
 fn made<'s>(lazy: Option<&'s Lazy<'s>>, v: &'s Dynamic) -> Option<&'s Dynamic> {
-    // Without a maker (every San Juan hook) no marker is looked for: a script cannot make one.
+    // Without a maker (a game that defers nothing) no marker is looked for: a script cannot make one.
     let Some(lazy) = lazy else { return Some(v) };
     match v.read_lock::<Deferred>() {
         None => Some(v),

@@ -1113,7 +1113,12 @@ impl ScriptHost {
         row: Option<reads::ReadRow>,
         ctx: impl FnOnce() -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
-        self.recall_or(hook, owner, row, || self.call(hook, owner, ctx()))
+        self.recall_or(hook, owner, row, || {
+            let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
+            // The `ctx` made for the hook is its cost too: a profile counts it with the run.
+            let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
+            self.call_untimed(hook, owner, script, ctx())
+        })
     }
 
     /// [`ScriptHost::call_read`] with a `ctx` whose costly members are made
@@ -1241,9 +1246,21 @@ impl ScriptHost {
     }
 
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
-    pub fn call(&self, hook: usize, owner: usize, mut arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
+    pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
         let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
+        self.call_untimed(hook, owner, script, arg)
+    }
+
+    /// [`ScriptHost::call`] of `script`, its caller timing it.
+    #[inline]
+    fn call_untimed(
+        &self,
+        hook: usize,
+        owner: usize,
+        script: u32,
+        mut arg: Dynamic,
+    ) -> Result<Option<Dynamic>, ScriptError> {
         if let Some(fast) = self.fast_of(hook, owner) {
             match fast.run(arg) {
                 Ok(v) => return Ok(Some(v)),
