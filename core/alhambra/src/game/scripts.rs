@@ -286,9 +286,10 @@ impl Game {
         hooks.about((hook as u8, l.owner as u16, card, about), ask)
     }
 
-    /// The `ctx` a card's hook sees: the same members in every hook (`()` where
-    /// a member means nothing to it); the hand and the table only when the
-    /// script may read them.
+    /// The `ctx` a card's hook sees: the members its script may read (`()`
+    /// where a member means nothing to the hook; a missing one reads as
+    /// `()` too). With `lazy`, the costly ones are markers the fast path makes
+    /// when read ([`Game::ctx_member`]).
     fn card_ctx(
         &self,
         hook: Hook,
