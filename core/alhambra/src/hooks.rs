@@ -993,44 +993,28 @@ impl Hooks {
         let card_and_target_only = reading_only(["card", "target"]);
         let args_only = reading_only(["args", "action"]);
         let card_and_event_only = reading_only(["card", "event"]);
+        // Per owner, a bit per hook for which `holds(hook, owner)`.
+        let masks = |holds: &dyn Fn(usize, usize) -> bool| -> Vec<HookMask> {
+            (0..owners)
+                .map(|o| (0..HOOKS.len()).filter(|&h| holds(h, o)).fold(0, |bits, h| bits | hook_bit(h)))
+                .collect()
+        };
+        // True when the hook reads of `ctx.<member>` only keys among `keys`.
+        let reads_within = |h: usize, o: usize, member: &str, keys: &[&str]| {
+            host.member_keys(h, o, member).is_some_and(|read| read.iter().all(|k| keys.contains(&k.as_str())))
+        };
         // Per owner, a bit per hook that reads of `ctx.card` only what its kind
         // fixes (a building's type, id and price; a money card's currency and
         // value): two cards of a kind answer alike, whenever bought.
-        let card_fixed: Vec<HookMask> = (0..owners)
-            .map(|o| {
-                let fixed = |h: usize| {
-                    host.member_keys(h, o, "card").is_some_and(|keys| {
-                        keys.iter().all(|k| ["type", "id", "price", "currency", "value", "name"].contains(&k.as_str()))
-                    })
-                };
-                (0..HOOKS.len()).filter(|&h| fixed(h)).fold(0, |bits, h| bits | hook_bit(h))
-            })
-            .collect();
+        let card_fixed =
+            masks(&|h, o| reads_within(h, o, "card", &["type", "id", "price", "currency", "value", "name"]));
         // Per owner, a bit per hook that reads only its own seat of `ctx.table.seats`:
         // the other seats are left `()` (the reserve's `legal`, at every decision).
-        let own_seat: Vec<HookMask> = (0..owners)
-            .map(|o| {
-                (0..HOOKS.len())
-                    .filter(|&h| host.indexed_by_only(h, o, "table", "seats", "seat"))
-                    .fold(0, |bits, h| bits | hook_bit(h))
-            })
-            .collect();
+        let own_seat = masks(&|h, o| host.indexed_by_only(h, o, "table", "seats", "seat"));
         // Per owner, a bit per hook that reads of `ctx.event` only its amounts
         // (`price`, `paid`): a joker's worth, the same for every building of a price.
-        let event_amounts_only: Vec<HookMask> = (0..owners)
-            .map(|o| {
-                let amounts = |h: usize| {
-                    host.member_keys(h, o, "event")
-                        .is_some_and(|keys| keys.iter().all(|k| ["price", "paid"].contains(&k.as_str())))
-                };
-                (0..HOOKS.len()).filter(|&h| amounts(h)).fold(0, |bits, h| bits | hook_bit(h))
-            })
-            .collect();
-        let hand_counted: Vec<HookMask> = (0..owners)
-            .map(|o| {
-                (0..HOOKS.len()).filter(|&h| host.counted_only(h, o, "hand")).fold(0, |bits, h| bits | hook_bit(h))
-            })
-            .collect();
+        let event_amounts_only = masks(&|h, o| reads_within(h, o, "event", &["price", "paid"]));
+        let hand_counted = masks(&|h, o| host.counted_only(h, o, "hand"));
         Ok(Hooks {
             host,
             own_seat,

@@ -1113,12 +1113,8 @@ impl ScriptHost {
         row: Option<reads::ReadRow>,
         ctx: impl FnOnce() -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
-        self.recall_or(hook, owner, row, || {
-            let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
-            // The `ctx` made for the hook is its cost too: a profile counts it with the run.
-            let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
-            self.call_untimed(hook, owner, script, ctx())
-        })
+        // The `ctx` made for the hook is its cost too: a profile counts it with the run.
+        self.recall_or(hook, owner, row, || self.call_made(hook, owner, ctx))
     }
 
     /// [`ScriptHost::call_read`] with a `ctx` whose costly members are made
@@ -1247,20 +1243,20 @@ impl ScriptHost {
 
     /// Calls `hook` for `owner` with one argument; `Ok(None)` when it does not listen.
     pub fn call(&self, hook: usize, owner: usize, arg: Dynamic) -> Result<Option<Dynamic>, ScriptError> {
-        let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
-        let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
-        self.call_untimed(hook, owner, script, arg)
+        self.call_made(hook, owner, || arg)
     }
 
-    /// [`ScriptHost::call`] of `script`, its caller timing it.
+    /// [`ScriptHost::call`] with the argument `arg()` makes, timed with the run.
     #[inline]
-    fn call_untimed(
+    fn call_made(
         &self,
         hook: usize,
         owner: usize,
-        script: u32,
-        mut arg: Dynamic,
+        arg: impl FnOnce() -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
+        let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
+        let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
+        let mut arg = arg();
         if let Some(fast) = self.fast_of(hook, owner) {
             match fast.run(arg) {
                 Ok(v) => return Ok(Some(v)),

@@ -37,7 +37,6 @@ impl ReadKey {
     }
 }
 
-/// Answers remembered by the rows of what they read, a map per thread.
 /// How often one hook's rows were looked up, and found.
 #[derive(Default)]
 pub(crate) struct ReadStats {
@@ -70,6 +69,7 @@ impl ReadStats {
     }
 }
 
+/// Answers remembered by the rows of what they read, a map per thread.
 #[derive(Default)]
 pub(crate) struct ReadMemo(Shards<rustc_hash::FxHashMap<ReadKey, Dynamic>>);
 
