@@ -468,6 +468,27 @@ pub const OWNED_SHAPE: &[Shape] = &[
     Shape::leaf("nth"),
 ];
 
+/// The parts of `ctx.table` a hook reads: the table's keys, a collector's,
+/// a displayed building's (a bit each of [`TABLE_SHAPE`], [`COLLECTOR_SHAPE`],
+/// [`DISPLAYED_SHAPE`]; all bits for a part taken whole), and the one seat
+/// made when the hook reads only its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableReads {
+    /// The table's keys.
+    pub keys: u32,
+    /// A collector's keys.
+    pub collector: u32,
+    /// A displayed building's keys.
+    pub displayed: u32,
+    /// The only seat made, if one.
+    pub own: Option<usize>,
+}
+
+impl TableReads {
+    /// Every part, every seat.
+    pub const WHOLE: TableReads = TableReads { keys: u32::MAX, collector: u32::MAX, displayed: u32::MAX, own: None };
+}
+
 /// A building on the display.
 pub const DISPLAYED_SHAPE: &[Shape] =
     &[Shape::leaf("type"), Shape::leaf("id"), Shape::leaf("price"), Shape::leaf("slot"), Shape::leaf("currency")];
@@ -630,6 +651,10 @@ pub struct Hooks {
     /// reads of a collector in `ctx.table.seats` or `ctx.table.neutral` (all of
     /// them when it does more with one than read its keys).
     collector_keys: Vec<Vec<u32>>,
+    /// `displayed_keys[hook][owner]`: a bit per [`DISPLAYED_SHAPE`] key the hook
+    /// reads of a building in `ctx.table.building_display` (all of them when
+    /// it does more with one than read its keys or compare it with `()`).
+    displayed_keys: Vec<Vec<u32>>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per money script (currencies, then money cards): a bit per hook it defines.
@@ -706,18 +731,16 @@ impl Hooks {
         self.hand_counted.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
     }
 
-    /// A bit per [`TABLE_SHAPE`] key `owner`'s `hook` reads of `ctx.table`
-    /// (all when it does more with the table than read its keys): a table
-    /// made for it holds only those.
-    pub fn table_keys(&self, hook: Hook, owner: usize) -> u32 {
-        self.table_keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX)
-    }
-
-    /// A bit per [`COLLECTOR_SHAPE`] key `owner`'s `hook` reads of the
-    /// collectors in `ctx.table` (all when it takes one whole): a collector
-    /// made for it holds only those.
-    pub fn collector_keys(&self, hook: Hook, owner: usize) -> u32 {
-        self.collector_keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX)
+    /// What `owner`'s `hook` reads of `ctx.table`, for `seat`'s card: the
+    /// parts a table made for it holds (and a row of its reads writes).
+    pub fn table_reads(&self, hook: Hook, owner: usize, seat: usize) -> TableReads {
+        let at = |keys: &[Vec<u32>]| keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX);
+        TableReads {
+            keys: at(&self.table_keys),
+            collector: at(&self.collector_keys),
+            displayed: at(&self.displayed_keys),
+            own: self.reads_own_seat_only(hook, owner).then_some(seat),
+        }
     }
 
     /// True when `owner`'s `hook` reads of `ctx.card` only what the card's
@@ -949,24 +972,31 @@ impl Hooks {
                     .collect()
             })
             .collect();
-        let collector_keys: Vec<Vec<u32>> = (0..HOOKS.len())
-            .map(|h| {
-                (0..owners)
-                    .map(|o| {
-                        let seats = host.element_keys(h, o, "table", "seats");
-                        let neutral = host.element_keys(h, o, "table", "neutral");
-                        match (seats, neutral) {
-                            (Some(a), Some(b)) => a
+        // A bit per key of `shape` that hook `h` of owner `o` reads of each element of
+        // `ctx.table.<list>` (each of `lists`), or every bit when it takes one whole.
+        let element_bits = |lists: &[(&str, bool)], shape: &[Shape]| -> Vec<Vec<u32>> {
+            (0..HOOKS.len())
+                .map(|h| {
+                    (0..owners)
+                        .map(|o| {
+                            lists
                                 .iter()
-                                .chain(&b)
-                                .filter_map(|k| COLLECTOR_SHAPE.iter().position(|s| s.key == k))
-                                .fold(0, |bits, i| bits | 1 << i),
-                            _ => u32::MAX,
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+                                .try_fold(0, |bits, &(list, is_list)| {
+                                    let keys = host.element_keys(h, o, "table", list, is_list)?;
+                                    Some(
+                                        keys.iter()
+                                            .filter_map(|k| shape.iter().position(|s| s.key == k))
+                                            .fold(bits, |b, i| b | 1 << i),
+                                    )
+                                })
+                                .unwrap_or(u32::MAX)
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let collector_keys = element_bits(&[("seats", true), ("neutral", false)], COLLECTOR_SHAPE);
+        let displayed_keys = element_bits(&[("building_display", true)], DISPLAYED_SHAPE);
         // The table's keys that hold for the whole game (the types, the
         // currencies, the rules): reading only those is reading a constant.
         let constant: u32 = ["types", "currencies", "rules"]
@@ -1031,6 +1061,7 @@ impl Hooks {
             card_fixed,
             table_keys,
             collector_keys,
+            displayed_keys,
             type_masks,
             listening_types,
             types_union,

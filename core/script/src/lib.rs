@@ -6,6 +6,7 @@
 //! compile once, register types, set sandbox limits).
 #![warn(missing_docs)]
 
+mod elements;
 pub mod fast;
 pub mod reads;
 pub mod results;
@@ -894,10 +895,12 @@ impl ScriptHost {
     }
 
     /// The keys `owner`'s `hook` reads of each element of `ctx.<member>.<key>`,
-    /// if that is all it does with them (see [`element_keys`]).
-    pub fn element_keys(&self, hook: usize, owner: usize, member: &str, key: &str) -> Option<Vec<String>> {
+    /// if that is all it does with them: read through chains, walks, locals
+    /// and the script's own helpers (see the `elements` module). `list`: the
+    /// value is a list (`seats`), not a map read as one element (`neutral`).
+    pub fn element_keys(&self, hook: usize, owner: usize, member: &str, key: &str, list: bool) -> Option<Vec<String>> {
         let script = self.dispatch[hook].get(owner).copied().flatten()?;
-        element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key)
+        elements::element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key, list)
     }
 
     /// True when `owner`'s `hook` reads `ctx.<member>.<list>` only at
@@ -1072,7 +1075,7 @@ impl ScriptHost {
                         (Some(shape), Some(keys)) if !keys.is_empty() => {
                             for key in keys {
                                 let nested = shape.iter().any(|s| s.key == key && !s.of.is_empty());
-                                match self.element_keys(hook, owner, &prop, &key).filter(|_| nested) {
+                                match self.element_keys(hook, owner, &prop, &key, true).filter(|_| nested) {
                                     Some(inner) if !inner.is_empty() => {
                                         described.extend(inner.iter().map(|k| format!("{prop}.{key}[].{k}")));
                                     }
@@ -1861,7 +1864,7 @@ fn check_literal(
 }
 
 /// The span of function `name`'s body, as (line, column) pairs.
-fn body_span(ast: &AST, name: &str) -> Option<(LineCol, LineCol, String)> {
+pub(crate) fn body_span(ast: &AST, name: &str) -> Option<(LineCol, LineCol, String)> {
     let def = ast.iter_fn_def().find(|f| f.name == name)?;
     let param = def.params.first().map(ToString::to_string).unwrap_or_default();
     Some((key(def.body.start_position()), key(def.body.end_position()), param))
@@ -1870,7 +1873,7 @@ fn body_span(ast: &AST, name: &str) -> Option<(LineCol, LineCol, String)> {
 /// A (line, column) pair that orders positions in a file.
 pub(crate) type LineCol = (usize, usize);
 
-fn key(p: Position) -> LineCol {
+pub(crate) fn key(p: Position) -> LineCol {
     (p.line().unwrap_or(0), p.position().unwrap_or(0))
 }
 
@@ -1919,7 +1922,7 @@ fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
 
 /// Calls `f` with what follows the parameter in each chain function `name`
 /// reads from it (`ctx.table.seats[0]` → `table.seats[0]`): the walk that
-/// [`member_keys`] and [`element_keys`] share. `None` when there is no such function.
+/// [`member_keys`] and the others share. `None` when there is no such function.
 fn param_chains(ast: &AST, name: &str, f: &mut dyn FnMut(&rhai::Expr)) -> Option<()> {
     use rhai::{ASTNode, Expr};
     let (start, end, param) = body_span(ast, name)?;
@@ -1942,7 +1945,7 @@ fn param_chains(ast: &AST, name: &str, f: &mut dyn FnMut(&rhai::Expr)) -> Option
 /// properties of its parameter; `None` otherwise (`let t = ctx.table`,
 /// `ctx.table.keys()`, `ctx` passed on): the caller then makes the member
 /// whole. A game makes only the keys read of a large member.
-fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
+pub(crate) fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
     use rhai::Expr;
     param_reads(ast, name)?;
     let mut keys: Vec<String> = Vec::new();
@@ -1968,53 +1971,6 @@ fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<String>> {
                 }
             }
             _ => {}
-        }
-    })?;
-    (!whole).then_some(keys)
-}
-
-/// The keys function `name` reads of each element of `ctx.<member>.<key>`
-/// (`ctx.table.seats[s].reserve` → `reserve`, for a list of maps;
-/// `ctx.table.neutral.counts` → `counts`, for a map), when every use of it
-/// is such a read; `None` otherwise (`for p in ctx.table.seats`,
-/// `ctx.table.seats[0]` taken whole, a method on it): the caller then makes
-/// the elements whole.
-fn element_keys(ast: &AST, name: &str, member: &str, list: &str) -> Option<Vec<String>> {
-    use rhai::{ASTFlags, Expr};
-    member_keys(ast, name, member)?;
-    let (mut keys, mut whole) = (Vec::<String>::new(), false);
-    // The property a chain reads first: `reserve` of `reserve`, `reserve.len()`, `reserve[0]`.
-    let first = |e: &Expr| match e {
-        Expr::Property(k, _) => Some(k.2.to_string()),
-        Expr::Dot(next, ..) | Expr::Index(next, ..) => match &next.lhs {
-            Expr::Property(k, _) => Some(k.2.to_string()),
-            _ => None,
-        },
-        _ => None,
-    };
-    param_chains(ast, name, &mut |rhs| {
-        let is = |e: &Expr, k: &str| matches!(e, Expr::Property(p, _) if p.2.as_str() == k);
-        let Expr::Dot(inner, ..) = rhs else { return };
-        if !is(&inner.lhs, member) {
-            return;
-        }
-        let read = match &inner.rhs {
-            Expr::Property(..) if is(&inner.rhs, list) => None,
-            Expr::Dot(next, ..) if is(&next.lhs, list) => first(&next.rhs),
-            // Without BREAK an index goes on: its right side is a chain whose left is the index.
-            Expr::Index(next, flags, ..) if is(&next.lhs, list) && !flags.contains(ASTFlags::BREAK) => {
-                match &next.rhs {
-                    Expr::Dot(element, ..) => first(&element.rhs),
-                    _ => None,
-                }
-            }
-            Expr::Index(next, ..) if is(&next.lhs, list) => None,
-            _ => return,
-        };
-        match read {
-            Some(k) if !keys.contains(&k) => keys.push(k),
-            Some(_) => {}
-            None => whole = true,
         }
     })?;
     (!whole).then_some(keys)
@@ -2167,35 +2123,6 @@ mod tests {
         assert_eq!(keys("ctx.seat + 1"), some(&[]));
         for whole in ["let t = ctx.table; t.seats", "ctx.table.keys()", "ctx.table[\"seats\"]", "f(ctx)", "ctx.table"] {
             assert_eq!(keys(whole), None, "{whole}");
-        }
-    }
-
-    #[test]
-    fn the_keys_read_of_each_element_are_found_and_any_other_use_makes_them_whole() {
-        let keys = |body: &str, key: &str| {
-            let ast = rhai::Engine::new().compile(format!("fn h(ctx) {{ {body} }}")).unwrap();
-            element_keys(&ast, "h", "table", key)
-        };
-        let some = |k: &[&str]| Some(k.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>());
-        let reserve =
-            "if ctx.table.seats[ctx.seat].reserve.len() >= 1 { return []; } ctx.table.seats[ctx.seat].reserve";
-        assert_eq!(keys(reserve, "seats"), some(&["reserve"]));
-        assert_eq!(
-            keys("ctx.table.seats[0].counts.x + ctx.table.seats[1].money + ctx.table.turn", "seats"),
-            some(&["counts", "money"])
-        );
-        assert_eq!(keys("ctx.table.neutral.counts.x + ctx.table.seats[0].money", "neutral"), some(&["counts"]));
-        assert_eq!(keys("ctx.table.turn", "seats"), some(&[]));
-        for whole in [
-            "for p in ctx.table.seats { p.money }",
-            "ctx.table.seats[0]",
-            "ctx.table.seats[ctx.seat]",
-            "ctx.table.seats.len()",
-            "ctx.table.seats[0].keys()",
-            "ctx.table.seats[0][1]",
-            "let t = ctx.table; t.seats[0].money",
-        ] {
-            assert_eq!(keys(whole, "seats"), None, "{whole}");
         }
     }
 

@@ -12,12 +12,12 @@ use rhai::Dynamic;
 
 use super::Game;
 use super::scripts::{Heard, Listener};
-use crate::hooks::{COLLECTOR_SHAPE, CTX_MORE, Hook, TABLE_SHAPE};
+use crate::hooks::{COLLECTOR_SHAPE, CTX_MORE, DISPLAYED_SHAPE, Hook, TABLE_SHAPE, TableReads};
 use crate::ruleset::Money;
 
 /// A bit of a key of `ctx.table` or of one of its collectors.
 pub(crate) mod bits {
-    use super::{COLLECTOR_SHAPE, Shape, TABLE_SHAPE};
+    use super::{COLLECTOR_SHAPE, DISPLAYED_SHAPE, Shape, TABLE_SHAPE};
 
     pub(crate) const SEATS: u32 = Shape::bit(TABLE_SHAPE, "seats");
     pub(crate) const NEUTRAL: u32 = Shape::bit(TABLE_SHAPE, "neutral");
@@ -42,6 +42,14 @@ pub(crate) mod bits {
     pub(crate) const HAND: u32 = Shape::bit(COLLECTOR_SHAPE, "hand");
     pub(crate) const SCORE: u32 = Shape::bit(COLLECTOR_SHAPE, "score");
     pub(crate) const RESERVE: u32 = Shape::bit(COLLECTOR_SHAPE, "reserve");
+
+    pub(crate) const D_TYPE: u32 = Shape::bit(DISPLAYED_SHAPE, "type");
+    pub(crate) const D_ID: u32 = Shape::bit(DISPLAYED_SHAPE, "id");
+    pub(crate) const D_PRICE: u32 = Shape::bit(DISPLAYED_SHAPE, "price");
+    pub(crate) const D_SLOT: u32 = Shape::bit(DISPLAYED_SHAPE, "slot");
+    pub(crate) const D_CURRENCY: u32 = Shape::bit(DISPLAYED_SHAPE, "currency");
+    /// Every key of a displayed building.
+    pub(crate) const DISPLAYED_ALL: u32 = D_TYPE | D_ID | D_PRICE | D_SLOT | D_CURRENCY;
 }
 
 /// A money card in a row.
@@ -112,10 +120,7 @@ impl Game {
                 }
                 "players" => row.push(self.players.len() as u32),
                 "seat" => row.push(l.seat as u32),
-                "table" => {
-                    let own = hooks.reads_own_seat_only(hook, l.owner).then_some(l.seat);
-                    self.table_row(hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner), own, &mut row)
-                }
+                "table" => self.table_row(&hooks.table_reads(hook, l.owner, l.seat), &mut row),
                 "turn" => row.push(self.turns),
                 // The members a caller gives (`args`, `target`, `limit`…) are `()` or empty when it gives none.
                 _ => row.push(u32::MAX - 1),
@@ -124,11 +129,12 @@ impl Game {
         Some(row)
     }
 
-    /// The row of the table [`Game::table_map`] makes for `keys` and
-    /// `collector_keys` (and `own`), entry by entry in the same terms (the
-    /// ruleset's constants, `types`, `currencies` and `rules`, need no entry).
-    pub(crate) fn table_row(&self, keys: u32, collector_keys: u32, own: Option<usize>, row: &mut ReadRow) {
+    /// The row of the table [`Game::table_map`] makes for `reads`, entry by
+    /// entry in the same terms (the ruleset's constants, `types`,
+    /// `currencies` and `rules`, need no entry).
+    pub(crate) fn table_row(&self, reads: &TableReads, row: &mut ReadRow) {
         use bits::*;
+        let (keys, collector_keys, own) = (reads.keys, reads.collector, reads.own);
         let want = |bit: u32| keys & bit != 0;
         let collector = |p: &super::Player, seat: Option<usize>, score: i32, row: &mut ReadRow| {
             let held = |bit: u32| collector_keys & bit != 0;
@@ -179,7 +185,23 @@ impl Game {
         }
         if want(BUILDING_DISPLAY) {
             row.push(self.building_display.len() as u32);
-            row.extend(self.building_display.iter().map(|b| b.map_or(u32::MAX, u32::from)));
+            // A building by the keys made of it (`slot` alone: whether the slot is full).
+            let displayed = reads.displayed & DISPLAYED_ALL;
+            for (slot, b) in self.building_display.iter().enumerate() {
+                match *b {
+                    None => row.push(u32::MAX),
+                    Some(b) if displayed == DISPLAYED_ALL => row.push(u32::from(b)),
+                    Some(b) => {
+                        let card = self.rs.building(b);
+                        row.push(slot as u32);
+                        if displayed & (D_TYPE | D_ID | D_PRICE) != 0 {
+                            // The id fixes the type and the price: one entry for the three.
+                            let of = if displayed & D_ID != 0 { u32::from(b) } else { 1 << 24 };
+                            row.extend([of, u32::from(card.kind), u32::from(card.price)]);
+                        }
+                    }
+                }
+            }
         }
         if want(DECK) {
             row.push(self.deck.len() as u32);

@@ -122,6 +122,34 @@ impl Game {
         Dynamic::from_map(m)
     }
 
+    /// The building `b` in display slot `slot` (from 0) as scripts see it, with
+    /// only the keys of [`crate::hooks::DISPLAYED_SHAPE`] in `keys` (every key: the whole map).
+    fn displayed_map(&self, b: BuildingIdx, slot: usize, keys: u32) -> Map {
+        use super::reads::bits::*;
+        let rs = &self.rs;
+        if keys & DISPLAYED_ALL == DISPLAYED_ALL {
+            return rs.display_map(b, slot);
+        }
+        let mut m = Map::new();
+        let card = rs.building(b);
+        for (bit, key) in
+            [(D_TYPE, "type"), (D_ID, "id"), (D_PRICE, "price"), (D_SLOT, "slot"), (D_CURRENCY, "currency")]
+        {
+            if keys & bit != 0 {
+                let v = match key {
+                    "type" => s(&rs.types[usize::from(card.kind)].id),
+                    "id" => s(&card.id),
+                    "price" => int(card.price),
+                    "slot" => int(slot + 1),
+                    _ => s(&rs.currencies[usize::from(rs.yard[slot])].id),
+                };
+                m.insert(key.into(), v);
+            }
+        }
+        engine_script::Shape::debug_holds(crate::hooks::DISPLAYED_SHAPE, &m, false);
+        m
+    }
+
     /// A money card as scripts see it.
     pub(crate) fn money_map(&self, m: Money) -> Dynamic {
         let mut out = Map::new();
@@ -381,11 +409,7 @@ impl Game {
                 false => Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect()),
             },
             11 => Dynamic::from_map(p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect()),
-            15 => {
-                let (keys, collector) = (hooks.table_keys(hook, l.owner), hooks.collector_keys(hook, l.owner));
-                let own = hooks.reads_own_seat_only(hook, l.owner).then_some(l.seat);
-                Dynamic::from_map(self.table_map(keys, collector, own))
-            }
+            15 => Dynamic::from_map(self.table_map(&hooks.table_reads(hook, l.owner, l.seat))),
             _ => Dynamic::UNIT,
         }
     }
@@ -394,15 +418,18 @@ impl Game {
     /// and counts by type, the number of money cards each holds (their values
     /// are secret), the displays, the piles, the scorings done, whose turn,
     /// and the ruleset's `[rules]`.
-    /// Only the keys of [`crate::hooks::TABLE_SHAPE`] in `keys` are made
-    /// (a bit each), and of each collector only those of
-    /// [`crate::hooks::COLLECTOR_SHAPE`] in `collector_keys`: a script that
-    /// reads `ctx.table.currencies` pays for no seat, one that reads
-    /// `ctx.table.seats[s].reserve` for no seat's buildings. With `own`, only
-    /// that seat is made (the others are `()`: see [`crate::hooks::Hooks::reads_own_seat_only`]).
-    pub(crate) fn table_map(&self, keys: u32, collector_keys: u32, own: Option<usize>) -> Map {
+    /// Only the parts `reads` names are made: the keys of
+    /// [`crate::hooks::TABLE_SHAPE`] it holds (a bit each), of each collector
+    /// those of [`crate::hooks::COLLECTOR_SHAPE`], of each displayed building
+    /// those of [`crate::hooks::DISPLAYED_SHAPE`]: a script that reads
+    /// `ctx.table.currencies` pays for no seat, one that reads
+    /// `ctx.table.seats[s].reserve` for no seat's buildings, one that asks
+    /// which display slots are full for no building. With `own`, only that
+    /// seat is made (the others are `()`: see [`crate::hooks::Hooks::reads_own_seat_only`]).
+    pub(crate) fn table_map(&self, reads: &crate::hooks::TableReads) -> Map {
         use super::reads::bits::*;
         let rs = &self.rs;
+        let (keys, collector_keys, own) = (reads.keys, reads.collector, reads.own);
         let want = |bit: u32| keys & bit != 0;
         let held = |bit: u32| collector_keys & bit != 0;
         let collector = |p: &super::Player, seat: Option<usize>, score: i32| {
@@ -478,7 +505,9 @@ impl Game {
                 .building_display
                 .iter()
                 .enumerate()
-                .map(|(slot, b)| b.map_or(Dynamic::UNIT, |b| Dynamic::from_map(rs.display_map(b, slot))))
+                .map(|(slot, b)| {
+                    b.map_or(Dynamic::UNIT, |b| Dynamic::from_map(self.displayed_map(b, slot, reads.displayed)))
+                })
                 .collect();
             m.insert("building_display".into(), Dynamic::from_array(display));
         }

@@ -226,11 +226,17 @@ fn a_bonus_card_counts_only_beside_a_building_of_its_type() {
 fn a_row_tells_apart_every_table_the_scripts_see() {
     use std::collections::HashMap;
     let reserve = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/reserve/ruleset.toml");
-    // Every key alone, every collector key alone, and each with only one seat made (at 0 and 1).
-    let masks: Vec<(u32, u32, Option<usize>)> = std::iter::once((u32::MAX, u32::MAX))
-        .chain((0..crate::hooks::TABLE_SHAPE.len()).map(|k| (1 << k, u32::MAX)))
-        .chain((0..crate::hooks::COLLECTOR_SHAPE.len()).map(|k| (u32::MAX, 1 << k)))
-        .flat_map(|(keys, collector)| [(keys, collector, None), (keys, collector, Some(0)), (keys, collector, Some(1))])
+    use crate::hooks::TableReads;
+    // Every key alone, every collector key alone, every displayed building's
+    // key alone and none (only whether a slot is full), and each with only
+    // one seat made (at 0 and 1).
+    let whole = TableReads::WHOLE;
+    let masks: Vec<TableReads> = std::iter::once(whole)
+        .chain((0..crate::hooks::TABLE_SHAPE.len()).map(|k| TableReads { keys: 1 << k, ..whole }))
+        .chain((0..crate::hooks::COLLECTOR_SHAPE.len()).map(|k| TableReads { collector: 1 << k, ..whole }))
+        .chain((0..crate::hooks::DISPLAYED_SHAPE.len()).map(|k| TableReads { displayed: 1 << k, ..whole }))
+        .chain([TableReads { displayed: 0, ..whole }, TableReads { displayed: 0b11, ..whole }])
+        .flat_map(|r| [r, TableReads { own: Some(0), ..r }, TableReads { own: Some(1), ..r }])
         .collect();
     for rs in [rs(), Ruleset::load(reserve).unwrap()] {
         let mut seen: Vec<HashMap<engine_script::reads::ReadRow, String>> = vec![HashMap::new(); masks.len()];
@@ -240,15 +246,15 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
             let mut g = Game::new(Arc::clone(&rs), players, seed).unwrap();
             let mut bot = engine_play::bots::RandomBot::new(seed);
             loop {
-                for (i, &(keys, collector, own)) in masks.iter().enumerate() {
-                    let own = own.map(|s| s % players);
+                for (i, reads) in masks.iter().enumerate() {
+                    let reads = TableReads { own: reads.own.map(|s| s % players), ..*reads };
                     let mut row = engine_script::reads::ReadRow::new();
-                    g.table_row(keys, collector, own, &mut row);
-                    let table = format!("{:?}", g.table_map(keys, collector, own));
+                    g.table_row(&reads, &mut row);
+                    let table = format!("{:?}", g.table_map(&reads));
                     let before = seen[i].insert(row, table.clone());
                     assert!(
                         before.as_ref().is_none_or(|b| *b == table),
-                        "{}: keys {keys:#x}/{collector:#x}: one row, two tables:\n{before:?}\n{table}",
+                        "{}: {reads:?}: one row, two tables:\n{before:?}\n{table}",
                         rs.id
                     );
                     told_apart[i] += usize::from(before.is_none());
@@ -262,7 +268,7 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
         }
         // Each key's rows tell positions apart (a row that wrote nothing would tell none).
         for (i, n) in told_apart.iter().enumerate() {
-            let (keys, ..) = masks[i];
+            let keys = masks[i].keys;
             let constant = ["types", "currencies", "rules"].iter().any(|k| keys == super::reads::bits_of(k));
             assert!(constant || *n > 1, "{}: mask {:?} told no positions apart", rs.id, masks[i]);
         }

@@ -641,44 +641,86 @@ fn a_bonus_card_is_refused_where_it_would_not_count() {
 }
 
 /// A card's `ctx.table` holds only the keys its script reads, when it only
-/// reads keys (`ctx.table.currencies`, and of each seat `ctx.table.seats[0].money`); a script
-/// that uses the table otherwise (`let t = ctx.table`, `ctx.table.keys()`)
-/// is given all of it, and both answer alike in play.
+/// reads keys (`ctx.table.currencies`, and of each seat `ctx.table.seats[0].money`,
+/// also through a walk, a local or a helper of its own; of each displayed
+/// building its `slot`, or nothing when it only asks whether a slot is full);
+/// a script that uses the table otherwise (`let t = ctx.table`,
+/// `ctx.table.keys()`, a seat returned or printed) is given all of it, and
+/// both answer alike in play.
 #[test]
 fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
-    use alhambra::hooks::{COLLECTOR_SHAPE, Hook, TABLE_SHAPE};
+    use alhambra::hooks::{COLLECTOR_SHAPE, DISPLAYED_SHAPE, Hook, TABLE_SHAPE};
     use engine_play::turns::TurnGame as _;
     let bit = |k: &str| 1u32 << TABLE_SHAPE.iter().position(|s| s.key == k).unwrap();
     let held = |k: &str| 1u32 << COLLECTOR_SHAPE.iter().position(|s| s.key == k).unwrap();
+    let shown = |k: &str| 1u32 << DISPLAYED_SHAPE.iter().position(|s| s.key == k).unwrap();
     let tower = "[[building]]\nid = \"tower\"\nscript = \"t.rhai\"\n";
-    for (body, keys, collector) in [
+    // (script, the table's keys, a collector's, a displayed building's)
+    for (body, keys, collector, displayed) in [
         (
             "ctx.table.currencies.len() + ctx.table.seats[ctx.seat].money",
             bit("currencies") | bit("seats"),
             held("money"),
+            0,
         ),
         (
             "ctx.table.seats[ctx.seat].reserve.len() + ctx.table.seats[0].buildings.len() \
              + if ctx.players == 2 { ctx.table.neutral.counts.len() } else { 0 }",
             bit("seats") | bit("neutral"),
             held("reserve") | held("buildings") | held("counts"),
+            0,
         ),
         (
             "let n = 0; for s in ctx.table.seats { n += s.money; } n + ctx.table.turn",
             bit("seats") | bit("turn"),
+            held("money"),
+            0,
+        ),
+        (
+            "let n = 0; for s in ctx.table.seats { n += worth(s); } n + worth(ctx.table.seats[ctx.seat])",
+            bit("seats"),
+            held("score") | held("buildings"),
+            0,
+        ),
+        (
+            "let n = 0; for b in ctx.table.building_display { if b != () { n += b.slot; } } n",
+            bit("building_display"),
+            0,
+            shown("slot"),
+        ),
+        (
+            "let d = ctx.table.building_display; let n = 0; \
+             for s in 0..d.len() { let b = d[s]; if b == () { n += s; } } n",
+            bit("building_display"),
+            0,
+            0,
+        ),
+        (
+            "let n = 0; for b in ctx.table.building_display { if b != () && b.type == \"garden\" { n += b.price; } } n",
+            bit("building_display"),
+            0,
+            shown("type") | shown("price"),
+        ),
+        ("let t = ctx.table; t.seats[ctx.seat].money", u32::MAX, u32::MAX, u32::MAX),
+        ("ctx.table.keys().len()", u32::MAX, u32::MAX, u32::MAX),
+        ("let n = 0; for s in ctx.table.seats { n += s.len(); } n", bit("seats"), u32::MAX, 0),
+        (
+            "let n = []; for b in ctx.table.building_display { n.push(b); } n.len()",
+            bit("building_display"),
+            0,
             u32::MAX,
         ),
-        ("let t = ctx.table; t.seats[ctx.seat].money", u32::MAX, u32::MAX),
-        ("ctx.table.keys().len()", u32::MAX, u32::MAX),
     ] {
-        let script = format!("fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} {body} }}\n");
+        let helper = "fn worth(seat) { seat.score + seat.buildings.len() }\n";
+        let script = format!("{helper}fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} {body} }}\n");
         let root = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", &script)]);
         let rs = load(&root, "cards/p.toml").unwrap_or_else(|e| panic!("{body}: {e}"));
         let owner = rs.hooks.type_owner(rs.types.iter().position(|t| t.id == "tower").unwrap());
-        assert_eq!(rs.hooks.table_keys(Hook::Points, owner), keys, "{body}");
-        assert_eq!(rs.hooks.collector_keys(Hook::Points, owner), collector, "{body}");
+        let reads = rs.hooks.table_reads(Hook::Points, owner, 0);
+        assert_eq!((reads.keys, reads.collector, reads.displayed), (keys, collector, displayed), "{body}");
         // The table each is given answers as the whole one would: the same games, point for point.
-        let whole = format!("fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} let ctx = ctx; {body} }}\n");
+        let whole =
+            format!("{helper}fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} let ctx = ctx; {body} }}\n");
         let root_whole = tree(&[("cards/p.toml", &format!("{HEAD}{tower}")), ("cards/t.rhai", &whole)]);
         let rs_whole = load(&root_whole, "cards/p.toml").unwrap();
         for seed in 0..4 {

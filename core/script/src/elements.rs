@@ -1,0 +1,358 @@
+//! The keys a hook reads of each element of a list in its `ctx`
+//! (`ctx.table.building_display`, `ctx.table.seats`), followed through the
+//! ways designers write it: a chain (`ctx.table.seats[ctx.seat].reserve`), a
+//! walk (`for b in ctx.table.building_display { if b != () { b.slot } }`), a
+//! local holding the list or one element (`let d = ctx.table.building_display;
+//! let b = d[s - 1];`), and a helper of the script's own given an element
+//! (`fn value(seat) { seat.hand }` called as `value(s)`). A game makes only
+//! those keys of each element (and remembers answers by them alone), so a
+//! hook that asks which display slots are full is not given, nor asked again
+//! about, the buildings in them.
+//!
+//! Each use is judged by its name and its place alone, never by which binding
+//! a name stands for: any use of a name that holds an element anywhere in the
+//! function counts, so a second variable of the same name can only make the
+//! answer larger (or whole), never miss a key.
+
+use rhai::{AST, ASTFlags, ASTNode, Expr, Stmt};
+
+use crate::{LineCol, key};
+
+/// What a name holds: the list itself, or one of its elements.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Holds {
+    List,
+    Element,
+}
+
+/// A function's body, as the span of its text.
+type Body = (LineCol, LineCol);
+
+/// Most names followed (locals and helpers' parameters) before the answer is "whole".
+const MOST_NAMES: usize = 64;
+
+/// The walk's findings so far.
+struct Finder<'a> {
+    ast: &'a AST,
+    /// Whether the list may be counted (`.len()`): true for a list, false for a
+    /// map, whose length a reduced map would change.
+    list: bool,
+    keys: Vec<String>,
+    whole: bool,
+    /// Names still to follow, and those followed.
+    todo: Vec<(Body, String, Holds)>,
+    seen: Vec<(Body, String, Holds)>,
+}
+
+/// The keys function `name` reads of each element of `ctx.<member>.<list>`
+/// when every use of it is such a read (through the ways the module names),
+/// a comparison of an element with `()`, or (for a list) its length; `None`
+/// otherwise (an element returned, printed, passed to a method, indexed by
+/// text; `ctx` or `ctx.<member>` taken whole): the caller then makes the
+/// elements whole. `list` says that `ctx.<member>.<list>` is a list
+/// (`seats`), not a map read as one element (`neutral`).
+pub(crate) fn element_keys(ast: &AST, name: &str, member: &str, list: &str, is_list: bool) -> Option<Vec<String>> {
+    crate::member_keys(ast, name, member)?;
+    let (start, end, param) = crate::body_span(ast, name)?;
+    let mut f = Finder { ast, list: is_list, keys: Vec::new(), whole: false, todo: Vec::new(), seen: Vec::new() };
+    let body = (start, end);
+    within(ast, body, &mut |path| {
+        let Some(q) = path.len().checked_sub(1) else { return };
+        let ASTNode::Expr(Expr::Variable(v, ..)) = path[q] else { return };
+        if v.1 != param.as_str() || q == 0 {
+            return;
+        }
+        let ASTNode::Expr(Expr::Dot(top, ..)) = path[q - 1] else { return };
+        if !same(&top.lhs, path[q]) {
+            return;
+        }
+        let Expr::Dot(inner, ..) = &top.rhs else { return };
+        if !is(&inner.lhs, member) {
+            return;
+        }
+        match &inner.rhs {
+            e if is(e, list) => f.list_at(body, path, q - 1),
+            Expr::Dot(next, ..) if is(&next.lhs, list) => f.after_list(&next.rhs),
+            Expr::Index(next, flags, ..) if is(&next.lhs, list) => f.indexed(body, path, q - 1, &next.rhs, *flags),
+            _ => {}
+        }
+    });
+    while let Some((body, name, holds)) = f.todo.pop() {
+        if f.whole {
+            break;
+        }
+        f.follow(body, &name, holds);
+    }
+    (!f.whole).then_some(f.keys)
+}
+
+/// Calls `f` with the path to each node of the function whose body is `body`.
+fn within(ast: &AST, body: Body, f: &mut dyn FnMut(&[ASTNode])) {
+    ast.walk(&mut |path: &[ASTNode]| {
+        if path.first().is_some_and(|n| (body.0..=body.1).contains(&key(n.position()))) {
+            f(path);
+        }
+        true
+    });
+}
+
+/// `e` is the property `k`.
+fn is(e: &Expr, k: &str) -> bool {
+    matches!(e, Expr::Property(p, _) if p.2.as_str() == k)
+}
+
+/// `e` is the very node `node`.
+fn same(e: &Expr, node: ASTNode) -> bool {
+    matches!(node, ASTNode::Expr(n) if std::ptr::eq(e, n))
+}
+
+/// The key a chain reads first: `slot` of `slot`, `hand.len()`, `hand[0]`; `None` for a method.
+fn first_key(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Property(k, _) => Some(k.2.to_string()),
+        Expr::Dot(next, ..) | Expr::Index(next, ..) => match &next.lhs {
+            Expr::Property(k, _) => Some(k.2.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl Finder<'_> {
+    fn add(&mut self, key: Option<String>) {
+        match key {
+            Some(k) if !self.keys.contains(&k) => self.keys.push(k),
+            Some(_) => {}
+            None => self.whole = true,
+        }
+    }
+
+    fn push(&mut self, body: Body, name: &str, holds: Holds) {
+        let item = (body, name.to_owned(), holds);
+        if self.seen.contains(&item) {
+            return;
+        }
+        if self.seen.len() >= MOST_NAMES {
+            self.whole = true;
+            return;
+        }
+        self.seen.push(item.clone());
+        self.todo.push(item);
+    }
+
+    /// Every use of `name` in the function `body`, as what it `holds`.
+    fn follow(&mut self, body: Body, name: &str, holds: Holds) {
+        let ast = self.ast;
+        within(ast, body, &mut |path| {
+            let Some(p) = path.len().checked_sub(1) else { return };
+            let ASTNode::Expr(Expr::Variable(v, ..)) = path[p] else { return };
+            if v.1 != name {
+                return;
+            }
+            match holds {
+                Holds::List => self.list_at(body, path, p),
+                Holds::Element => self.element_at(body, path, p),
+            }
+        });
+    }
+
+    /// What a chain goes on to after the list itself (`list.len()`, `list.key`).
+    fn after_list(&mut self, rest: &Expr) {
+        let counted = matches!(rest, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty());
+        if !(counted && self.list) {
+            // A map read as one element (`ctx.table.neutral.counts`): its key.
+            let key = if self.list { None } else { first_key(rest) };
+            self.add(key);
+        }
+    }
+
+    /// `list[index]`, then `rest` when the chain goes on (no BREAK): the
+    /// node at `path[p]` is the whole indexing.
+    fn indexed(&mut self, body: Body, path: &[ASTNode], p: usize, rest: &Expr, flags: ASTFlags) {
+        if !self.list {
+            return self.add(None);
+        }
+        if flags.contains(ASTFlags::BREAK) {
+            // `list[i]` alone: an element, used as its place says.
+            return self.element_at(body, path, p);
+        }
+        // Without BREAK the right side is a chain whose left is the index.
+        match rest {
+            Expr::Dot(element, ..) => self.add(first_key(&element.rhs)),
+            _ => self.add(None),
+        }
+    }
+
+    /// The list itself at `path[p]`.
+    fn list_at(&mut self, body: Body, path: &[ASTNode], p: usize) {
+        let node = path[p];
+        let Some(parent) = p.checked_sub(1).map(|i| path[i]) else { return self.add(None) };
+        match parent {
+            ASTNode::Stmt(Stmt::For(f, ..)) if same(&f.2.expr, node) && self.list => {
+                self.push(body, f.0.as_str(), Holds::Element);
+            }
+            ASTNode::Stmt(Stmt::Var(x, ..)) if same(&x.1, node) => self.push(body, x.0.as_str(), Holds::List),
+            ASTNode::Expr(Expr::Dot(bin, ..)) if same(&bin.lhs, node) => self.after_list(&bin.rhs),
+            ASTNode::Expr(Expr::Index(bin, flags, ..)) if same(&bin.lhs, node) => {
+                self.indexed(body, path, p - 1, &bin.rhs, *flags)
+            }
+            _ => self.add(None),
+        }
+    }
+
+    /// One element at `path[p]`.
+    fn element_at(&mut self, body: Body, path: &[ASTNode], p: usize) {
+        let node = path[p];
+        let Some(parent) = p.checked_sub(1).map(|i| path[i]) else { return self.add(None) };
+        let call = match parent {
+            ASTNode::Expr(Expr::FnCall(call, ..)) | ASTNode::Stmt(Stmt::FnCall(call, ..)) => Some(call),
+            _ => None,
+        };
+        match (parent, call) {
+            (ASTNode::Expr(Expr::Dot(bin, ..)), _) if same(&bin.lhs, node) => self.add(first_key(&bin.rhs)),
+            // Compared with `()`: whether there is one, whatever its keys.
+            (_, Some(call))
+                if matches!(call.name.as_str(), "==" | "!=")
+                    && call.args.len() == 2
+                    && call.args.iter().any(|a| matches!(a, Expr::Unit(..))) => {}
+            (ASTNode::Stmt(Stmt::Var(x, ..)), _) if same(&x.1, node) => self.push(body, x.0.as_str(), Holds::Element),
+            // Given to a helper of the script's own: as that helper uses its parameter.
+            (_, Some(call)) if call.op_token.is_none() => {
+                let at = call.args.iter().position(|a| same(a, node));
+                match (at, helper(self.ast, &call.name, call.args.len())) {
+                    (Some(k), Some((helper, params))) => self.push(helper, &params[k], Holds::Element),
+                    _ => self.add(None),
+                }
+            }
+            _ => self.add(None),
+        }
+    }
+}
+
+/// The script's own function `name` of `arity` parameters, when there is exactly one.
+fn helper(ast: &AST, name: &str, arity: usize) -> Option<(Body, Vec<String>)> {
+    let mut defs = ast.iter_fn_def().filter(|f| f.name == name && f.params.len() == arity);
+    let def = defs.next()?;
+    if defs.next().is_some() {
+        return None;
+    }
+    let body = (key(def.body.start_position()), key(def.body.end_position()));
+    Some((body, def.params.iter().map(ToString::to_string).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(script: &str, list: &str) -> Option<Vec<String>> {
+        let ast = rhai::Engine::new().compile(script).unwrap();
+        element_keys(&ast, "h", "table", list, list != "neutral")
+    }
+
+    fn some(k: &[&str]) -> Option<Vec<String>> {
+        Some(k.iter().map(|k| (*k).to_owned()).collect())
+    }
+
+    #[test]
+    fn the_keys_read_of_each_element_are_found_through_chains() {
+        let hook = |body: &str| format!("fn h(ctx) {{ {body} }}");
+        let reserve =
+            "if ctx.table.seats[ctx.seat].reserve.len() >= 1 { return []; } ctx.table.seats[ctx.seat].reserve";
+        assert_eq!(keys(&hook(reserve), "seats"), some(&["reserve"]));
+        assert_eq!(
+            keys(&hook("ctx.table.seats[0].counts.x + ctx.table.seats[1].money + ctx.table.turn"), "seats"),
+            some(&["counts", "money"])
+        );
+        assert_eq!(keys(&hook("ctx.table.neutral.counts.x + ctx.table.seats[0].money"), "neutral"), some(&["counts"]));
+        assert_eq!(keys(&hook("ctx.table.turn"), "seats"), some(&[]));
+        assert_eq!(keys(&hook("ctx.table.seats.len()"), "seats"), some(&[]));
+    }
+
+    #[test]
+    fn the_keys_read_of_each_element_are_found_through_walks_locals_and_helpers() {
+        let cases = [
+            // The vizier's and the reserve's `legal`: only whether a slot is full, and its number.
+            (
+                "fn h(ctx) { let slots = []; for b in ctx.table.building_display { if b != () { slots.push(b.slot); } } slots }",
+                "building_display",
+                some(&["slot"]),
+            ),
+            // The mirage: a key and a comparison with `()`.
+            (
+                "fn h(ctx) { let n = 0; for b in ctx.table.building_display { if b != () && b.type == \"x\" { n += 1; } } n }",
+                "building_display",
+                some(&["type"]),
+            ),
+            // Concordia's row: the list in a local, an element by a computed index, only compared with `()`.
+            (
+                "fn h(ctx) { let d = ctx.table.building_display; let free = 0; for s in 1..(d.len() + 1) { let b = d[s - 1]; if b == () { free = s; } } free }",
+                "building_display",
+                some(&[]),
+            ),
+            // The treasury: a helper of the script's own walks what it is given.
+            (
+                "fn value(seat) { let v = 0; for c in seat.hand { v += c.value; } v }
+                 fn h(ctx) { let best = 0; for s in ctx.table.seats { if value(s) > best { best = value(s); } } value(ctx.table.seats[ctx.seat]) == best }",
+                "seats",
+                some(&["hand"]),
+            ),
+            // The grand vizier: a helper counting a key.
+            (
+                "fn total(seat) { seat.buildings.len() } fn h(ctx) { let m = 0; for s in ctx.table.seats { m = m.max(total(s)); } m }",
+                "seats",
+                some(&["buildings"]),
+            ),
+            // A helper that calls another with the element.
+            (
+                "fn inner(x) { x.money } fn outer(y) { inner(y) + y.score } fn h(ctx) { outer(ctx.table.seats[0]) }",
+                "seats",
+                some(&["score", "money"]),
+            ),
+            // A second variable of the same name only adds what it reads.
+            (
+                "fn h(ctx) { for b in ctx.table.building_display { b.slot; } let b = #{ price: 1 }; b.price }",
+                "building_display",
+                some(&["slot", "price"]),
+            ),
+            // Helpers go by name and number of parameters, as calls do.
+            ("fn f(s) { s.money } fn f(s, t) { t } fn h(ctx) { f(ctx.table.seats[0]) }", "seats", some(&["money"])),
+            // A walk of the list in a local, an element indexed then read.
+            (
+                "fn h(ctx) { let d = ctx.table.building_display; let n = 0; for b in d { n += b.price; } n + d[0].price + d[1].id.len() }",
+                "building_display",
+                some(&["price", "id"]),
+            ),
+        ];
+        for (script, list, expected) in cases {
+            assert_eq!(keys(script, list), expected, "{script}");
+        }
+    }
+
+    #[test]
+    fn any_other_use_of_an_element_makes_them_whole() {
+        for script in [
+            "fn h(ctx) { ctx.table.seats[0] }",
+            "fn h(ctx) { ctx.table.seats[ctx.seat] }",
+            "fn h(ctx) { ctx.table.seats[0].keys() }",
+            "fn h(ctx) { ctx.table.seats[0][1] }",
+            "fn h(ctx) { ctx.table.seats[0][\"money\"] }",
+            "fn h(ctx) { let t = ctx.table; t.seats[0].money }",
+            "fn h(ctx) { for s in ctx.table.seats { print(s); } }",
+            "fn h(ctx) { let out = []; for s in ctx.table.seats { out.push(s); } out }",
+            "fn h(ctx) { let s = ctx.table.seats[0]; s }",
+            "fn h(ctx) { let s = ctx.table.seats; s }",
+            "fn h(ctx) { let s = 0; s = ctx.table.seats[1]; s.money }",
+            "fn h(ctx) { let n = 0; for s in ctx.table.seats { n += s.len(); } n }",
+            "fn h(ctx) { ctx.table.seats.filter(|s| s.money > 1) }",
+            "fn h(ctx) { ctx.table.seats + [] }",
+            // A helper whose parameter is used whole, or a function not of the script.
+            "fn f(s) { s } fn h(ctx) { f(ctx.table.seats[0]).money }",
+            "fn h(ctx) { g(ctx.table.seats[0]) }",
+        ] {
+            assert_eq!(keys(script, "seats"), None, "{script}");
+        }
+        // A map read as one element may not be counted: a reduced map has fewer keys.
+        assert_eq!(keys("fn h(ctx) { ctx.table.neutral.len() }", "neutral"), None);
+        assert_eq!(keys("fn h(ctx) { for x in ctx.table.neutral { x } }", "neutral"), None);
+    }
+}
