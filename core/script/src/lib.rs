@@ -932,6 +932,13 @@ impl ScriptHost {
         self.member_reads[hook].get(owner).copied().flatten().is_none_or(|bits| bits & (1 << member) != 0)
     }
 
+    /// A bit per `ctx` member `owner`'s `hook` may read (every bit when it
+    /// does more with `ctx` than read it): [`ScriptHost::may_read`] of every
+    /// member at once, for a game that writes a row of them.
+    pub fn member_bits(&self, hook: usize, owner: usize) -> u64 {
+        self.member_reads[hook].get(owner).copied().flatten().unwrap_or(u64::MAX)
+    }
+
     /// True when `owner`'s `hook` does nothing with `ctx` but read its members
     /// (`ctx.table`, never `ctx` itself passed on or returned): a `ctx` whose
     /// members are deferred ([`ScriptHost::call_read_lazy`]) is safe to give it.

@@ -79,8 +79,10 @@ impl Game {
         let hooks = &self.rs.hooks;
         let p = &self.players[l.seat];
         let mut row = ReadRow::new();
+        // Asked at every decision for an action's `legal`: the members read are looked up once.
+        let read = hooks.script_host().member_bits(hook as usize, l.owner);
         for (m, &member) in super::scripts::CARD_CTX_MEMBERS.iter().enumerate() {
-            if !hooks.may_read(hook, l.owner, member) {
+            if read & (1 << member) == 0 {
                 continue;
             }
             row.push(m as u32 | 0x8000_0000); // which member: the rows of two hooks' reads never run together
