@@ -1027,6 +1027,10 @@ impl Features for Game {
         Some(engine_play::value::margins(&totals))
     }
 
+    fn judging_for(&mut self, seat: usize) {
+        self.judging = u8::try_from(seat).ok();
+    }
+
     fn features(&self, seat: usize, out: &mut Vec<f64>) {
         let frame = Frame::new(self, seat);
         let counts = frame.counts();

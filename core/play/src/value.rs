@@ -68,6 +68,11 @@ pub trait Features: TurnGame {
             out.push(v);
         }
     }
+    /// Told that this copy of the game is played only to judge positions for
+    /// `seat` ([`by_playing`]): a game may then leave out what only another
+    /// seat's next decision needs (its answers are never asked for there), as
+    /// long as the positions reached are the same. By default nothing.
+    fn judging_for(&mut self, _seat: usize) {}
     /// What the model predicts, once the game is over: by default each seat's
     /// reward ([`TurnGame::rewards`]); a game may learn its final margin
     /// ([`margins`]) instead.
@@ -83,6 +88,7 @@ pub trait Features: TurnGame {
 pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
     let Some(seat) = game.to_move() else { return 0.0 };
     let mut next = game.clone();
+    next.judging_for(seat);
     if next.play(action).is_err() {
         return f64::NEG_INFINITY;
     }
@@ -184,6 +190,7 @@ fn round_off(x: f64) -> f64 {
 /// The value of playing `action` in `game` for `seat`, without looking further.
 fn settle<G: Features>(game: &G, action: G::Action, seat: usize, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
     let mut next = game.clone();
+    next.judging_for(seat);
     if next.play(action).is_err() {
         return f64::NEG_INFINITY;
     }

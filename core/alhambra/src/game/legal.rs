@@ -89,15 +89,22 @@ impl Game {
     }
 
     /// The legal answers when scripts take part: odd money (paid card by card,
-    /// its scripts asked), then the ruleset's own actions.
+    /// its scripts asked), then the ruleset's own actions — but not in a copy
+    /// judged for another seat ([`Game::judging`]) once the game's own
+    /// answers are two or more: no one asks for them there, and with two
+    /// answers none is played alone, so the positions reached are the same.
+    /// (Asking every pair of cards about an exchange for the next seat, in
+    /// every answer the bot judged, was most of a money changer's game.)
     #[inline(never)]
-    fn compute_scripted_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
+    pub(crate) fn compute_scripted_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
         if self.rs.odd_money {
             self.compute_odd_legal(out)?;
         } else {
             self.compute_legal(out);
         }
-        if !self.rs.actions.is_empty() {
+        let unasked =
+            out.len() >= 2 && self.judging.is_some_and(|s| self.pending.is_some_and(|d| d.seat() != usize::from(s)));
+        if !self.rs.actions.is_empty() && !unasked {
             self.custom_legal(out)?;
         }
         Ok(())

@@ -107,6 +107,11 @@ pub struct Game {
     pub(crate) turns: u32,
     pub(crate) pending: Option<Decision>,
     pub(crate) legal: Vec<Action>,
+    /// A copy played only to judge positions for this seat (the balance bot's
+    /// look at an answer): another seat's answers are never asked for, so the
+    /// ruleset's own actions are not worked out for them where they cannot
+    /// decide whether an answer is played alone (see [`Game::compute_scripted_legal`]).
+    pub(crate) judging: Option<u8>,
     /// Actions answered automatically since the last one given to `apply`.
     pub(crate) auto: Vec<Action>,
     pub(crate) over: bool,

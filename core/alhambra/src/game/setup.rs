@@ -137,6 +137,7 @@ impl Game {
             ending: false,
             drawn_out: Vec::new(),
             refilling_for: None,
+            judging: None,
             paid_cards: 0,
             extra_takes: 0,
             extra_any_value: false,

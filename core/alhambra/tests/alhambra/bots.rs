@@ -241,3 +241,53 @@ fn the_default_bot_does_not_hoard_until_its_games_stall() {
         .count();
     assert_eq!(stalled, 0, "{stalled} of 40 games stalled");
 }
+
+/// A copy the balance bot plays only to judge an answer for one seat leaves
+/// out the ruleset's own actions of another seat's next decision (nobody asks
+/// for them there): every answer played so reaches the very position a full
+/// copy reaches — the same seat to move, the same features for the judging
+/// seat, the same game over — and the judging seat's own decisions keep their
+/// actions, on designs whose actions come at a turn and out of turn.
+#[test]
+fn a_copy_judged_for_one_seat_reaches_the_positions_a_full_copy_does() {
+    use engine_play::turns::TurnGame as _;
+    use engine_play::value::Features as _;
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra");
+    let mut skipped = 0;
+    for design in ["money_changer", "reserve", "vizier", "sell_back"] {
+        let rs = Ruleset::load(&format!("{root}/{design}/ruleset.toml")).unwrap();
+        for seed in 0..3 {
+            let mut game = Game::new(std::sync::Arc::clone(&rs), 2 + seed as usize, seed).unwrap();
+            let mut bot = engine_play::bots::RandomBot::new(seed);
+            let mut turns = 0;
+            while let Some(seat) = game.to_move() {
+                for &a in game.legal() {
+                    let mut full = game.clone();
+                    let mut judged = game.clone();
+                    judged.judging_for(seat);
+                    full.play(a).unwrap();
+                    judged.play(a).unwrap();
+                    assert_eq!(full.to_move(), judged.to_move(), "{design}: {a:?}");
+                    let (mut f, mut j) = (Vec::new(), Vec::new());
+                    full.features(seat, &mut f);
+                    judged.features(seat, &mut j);
+                    assert_eq!(f, j, "{design}: {a:?}");
+                    assert_eq!(full.outcome(), judged.outcome(), "{design}: {a:?}");
+                    if judged.to_move() == Some(seat) {
+                        assert_eq!(full.legal(), judged.legal(), "{design}: the judging seat's own answers");
+                    } else if full.legal().len() != judged.legal().len() {
+                        skipped += 1;
+                    }
+                }
+                let a = engine_play::bots::Bot::choose(&mut bot, &game, game.legal());
+                game.play(a).unwrap();
+                turns += 1;
+                if turns > 400 {
+                    break;
+                }
+            }
+        }
+    }
+    // The copies did leave actions out (else this tells nothing).
+    assert!(skipped > 100, "{skipped}");
+}
