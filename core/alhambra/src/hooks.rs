@@ -11,7 +11,7 @@ use engine_script::{KeyedMemo, Shards, remember_keyed};
 use std::collections::HashMap;
 
 use engine_script::results::as_int_in;
-use engine_script::{EffectSpec, HookSpec, Limits, ScriptHost, Shape};
+use engine_script::{EffectSpec, ElementReads, HookSpec, Limits, ScriptHost, Shape};
 use rhai::{Array, Dynamic, Map};
 
 use crate::error::{GameError, LoadError};
@@ -478,6 +478,8 @@ pub struct TableReads {
     pub keys: u32,
     /// A collector's keys.
     pub collector: u32,
+    /// Those of its lists only counted (made as that many `()`).
+    pub counted: u32,
     /// A displayed building's keys.
     pub displayed: u32,
     /// The only seat made, if one.
@@ -486,7 +488,8 @@ pub struct TableReads {
 
 impl TableReads {
     /// Every part, every seat.
-    pub const WHOLE: TableReads = TableReads { keys: u32::MAX, collector: u32::MAX, displayed: u32::MAX, own: None };
+    pub const WHOLE: TableReads =
+        TableReads { keys: u32::MAX, collector: u32::MAX, counted: 0, displayed: u32::MAX, own: None };
 }
 
 /// A building on the display.
@@ -651,6 +654,9 @@ pub struct Hooks {
     /// reads of a collector in `ctx.table.seats` or `ctx.table.neutral` (all of
     /// them when it does more with one than read its keys).
     collector_keys: Vec<Vec<u32>>,
+    /// `collector_counted[hook][owner]`: the bits of `collector_keys` for the
+    /// lists the hook only counts (`seat.buildings.len()`; none when it takes one whole).
+    collector_counted: Vec<Vec<u32>>,
     /// `displayed_keys[hook][owner]`: a bit per [`DISPLAYED_SHAPE`] key the hook
     /// reads of a building in `ctx.table.building_display` (all of them when
     /// it does more with one than read its keys or compare it with `()`).
@@ -735,9 +741,12 @@ impl Hooks {
     /// parts a table made for it holds (and a row of its reads writes).
     pub fn table_reads(&self, hook: Hook, owner: usize, seat: usize) -> TableReads {
         let at = |keys: &[Vec<u32>]| keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX);
+        let collector = at(&self.collector_keys);
         TableReads {
             keys: at(&self.table_keys),
-            collector: at(&self.collector_keys),
+            collector,
+            // Only counted means nothing when the collector is taken whole.
+            counted: if collector == u32::MAX { 0 } else { at(&self.collector_counted) },
             displayed: at(&self.displayed_keys),
             own: self.reads_own_seat_only(hook, owner).then_some(seat),
         }
@@ -973,8 +982,9 @@ impl Hooks {
             })
             .collect();
         // A bit per key of `shape` that hook `h` of owner `o` reads of each element of
-        // `ctx.table.<list>` (each of `lists`), or every bit when it takes one whole.
-        let element_bits = |lists: &[(&str, bool)], shape: &[Shape]| -> Vec<Vec<u32>> {
+        // `ctx.table.<list>` (each of `lists`; those `which` picks of them), or every
+        // bit when it takes one whole.
+        let element_bits = |lists: &[(&str, bool)], shape: &[Shape], which: fn(ElementReads) -> Vec<String>| {
             (0..HOOKS.len())
                 .map(|h| {
                     (0..owners)
@@ -982,21 +992,20 @@ impl Hooks {
                             lists
                                 .iter()
                                 .try_fold(0, |bits, &(list, is_list)| {
-                                    let keys = host.element_keys(h, o, "table", list, is_list)?;
-                                    Some(
-                                        keys.iter()
-                                            .filter_map(|k| shape.iter().position(|s| s.key == k))
-                                            .fold(bits, |b, i| b | 1 << i),
-                                    )
+                                    let keys = which(host.element_reads(h, o, "table", list, is_list)?);
+                                    let at = |k: &String| shape.iter().position(|s| s.key == k);
+                                    Some(keys.iter().filter_map(at).fold(bits, |b, i| b | 1 << i))
                                 })
                                 .unwrap_or(u32::MAX)
                         })
-                        .collect()
+                        .collect::<Vec<u32>>()
                 })
-                .collect()
+                .collect::<Vec<_>>()
         };
-        let collector_keys = element_bits(&[("seats", true), ("neutral", false)], COLLECTOR_SHAPE);
-        let displayed_keys = element_bits(&[("building_display", true)], DISPLAYED_SHAPE);
+        let collectors = [("seats", true), ("neutral", false)];
+        let collector_keys = element_bits(&collectors, COLLECTOR_SHAPE, |r| r.keys);
+        let collector_counted = element_bits(&collectors, COLLECTOR_SHAPE, |r| r.counted);
+        let displayed_keys = element_bits(&[("building_display", true)], DISPLAYED_SHAPE, |r| r.keys);
         // The table's keys that hold for the whole game (the types, the
         // currencies, the rules): reading only those is reading a constant.
         let constant: u32 = ["types", "currencies", "rules"]
@@ -1061,6 +1070,7 @@ impl Hooks {
             card_fixed,
             table_keys,
             collector_keys,
+            collector_counted,
             displayed_keys,
             type_masks,
             listening_types,

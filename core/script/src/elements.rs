@@ -38,6 +38,8 @@ struct Finder<'a> {
     /// map, whose length a reduced map would change.
     list: bool,
     keys: Vec<String>,
+    /// Keys read otherwise than counted (`seat.buildings.len()` counts).
+    uncounted: Vec<String>,
     whole: bool,
     /// Names still to follow, and those followed.
     todo: Vec<(Body, String, Holds)>,
@@ -51,10 +53,18 @@ struct Finder<'a> {
 /// text; `ctx` or `ctx.<member>` taken whole): the caller then makes the
 /// elements whole. `list` says that `ctx.<member>.<list>` is a list
 /// (`seats`), not a map read as one element (`neutral`).
-pub(crate) fn element_keys(ast: &AST, name: &str, member: &str, list: &str, is_list: bool) -> Option<Vec<String>> {
+pub(crate) fn element_keys(ast: &AST, name: &str, member: &str, list: &str, is_list: bool) -> Option<ElementReads> {
     crate::member_keys(ast, name, member)?;
     let (start, end, param) = crate::body_span(ast, name)?;
-    let mut f = Finder { ast, list: is_list, keys: Vec::new(), whole: false, todo: Vec::new(), seen: Vec::new() };
+    let mut f = Finder {
+        ast,
+        list: is_list,
+        keys: Vec::new(),
+        uncounted: Vec::new(),
+        whole: false,
+        todo: Vec::new(),
+        seen: Vec::new(),
+    };
     let body = (start, end);
     within(ast, body, &mut |path| {
         let Some(q) = path.len().checked_sub(1) else { return };
@@ -83,7 +93,18 @@ pub(crate) fn element_keys(ast: &AST, name: &str, member: &str, list: &str, is_l
         }
         f.follow(body, &name, holds);
     }
-    (!f.whole).then_some(f.keys)
+    let counted = f.keys.iter().filter(|k| !f.uncounted.contains(k)).cloned().collect();
+    (!f.whole).then_some(ElementReads { keys: f.keys, counted })
+}
+
+/// What a hook reads of each element of a list in its `ctx` ([`element_keys`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ElementReads {
+    /// The keys it reads, in the order first met.
+    pub keys: Vec<String>,
+    /// Those of them it only ever counts (`seat.buildings.len()`): a game may
+    /// give a list of that many `()` and remember the answer by the count.
+    pub counted: Vec<String>,
 }
 
 /// Calls `f` with the path to each node of the function whose body is `body`.
@@ -119,6 +140,18 @@ fn first_key(e: &Expr) -> Option<String> {
 }
 
 impl Finder<'_> {
+    /// A read of an element whose chain goes on with `rest` (`slot`,
+    /// `buildings.len()`, `hand[0].value`): its first key, counted or not.
+    fn read(&mut self, rest: &Expr) {
+        let counted = matches!(rest, Expr::Dot(next, ..)
+            if matches!(&next.rhs, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty()));
+        let key = first_key(rest);
+        if let Some(k) = key.as_ref().filter(|k| !counted && !self.uncounted.contains(k)) {
+            self.uncounted.push(k.clone());
+        }
+        self.add(key);
+    }
+
     fn add(&mut self, key: Option<String>) {
         match key {
             Some(k) if !self.keys.contains(&k) => self.keys.push(k),
@@ -161,8 +194,10 @@ impl Finder<'_> {
         let counted = matches!(rest, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty());
         if !(counted && self.list) {
             // A map read as one element (`ctx.table.neutral.counts`): its key.
-            let key = if self.list { None } else { first_key(rest) };
-            self.add(key);
+            match self.list {
+                true => self.add(None),
+                false => self.read(rest),
+            }
         }
     }
 
@@ -178,7 +213,7 @@ impl Finder<'_> {
         }
         // Without BREAK the right side is a chain whose left is the index.
         match rest {
-            Expr::Dot(element, ..) => self.add(first_key(&element.rhs)),
+            Expr::Dot(element, ..) => self.read(&element.rhs),
             _ => self.add(None),
         }
     }
@@ -209,7 +244,7 @@ impl Finder<'_> {
             _ => None,
         };
         match (parent, call) {
-            (ASTNode::Expr(Expr::Dot(bin, ..)), _) if same(&bin.lhs, node) => self.add(first_key(&bin.rhs)),
+            (ASTNode::Expr(Expr::Dot(bin, ..)), _) if same(&bin.lhs, node) => self.read(&bin.rhs),
             // Compared with `()`: whether there is one, whatever its keys.
             (_, Some(call))
                 if matches!(call.name.as_str(), "==" | "!=")
@@ -244,9 +279,13 @@ fn helper(ast: &AST, name: &str, arity: usize) -> Option<(Body, Vec<String>)> {
 mod tests {
     use super::*;
 
-    fn keys(script: &str, list: &str) -> Option<Vec<String>> {
+    fn reads(script: &str, list: &str) -> Option<ElementReads> {
         let ast = rhai::Engine::new().compile(script).unwrap();
         element_keys(&ast, "h", "table", list, list != "neutral")
+    }
+
+    fn keys(script: &str, list: &str) -> Option<Vec<String>> {
+        reads(script, list).map(|r| r.keys)
     }
 
     fn some(k: &[&str]) -> Option<Vec<String>> {
@@ -325,6 +364,26 @@ mod tests {
         ];
         for (script, list, expected) in cases {
             assert_eq!(keys(script, list), expected, "{script}");
+        }
+    }
+
+    #[test]
+    fn a_key_only_ever_counted_is_told_apart() {
+        let counted = |script: &str| reads(script, "seats").map(|r| r.counted);
+        // The grand vizier's helper counts each seat's buildings.
+        let vizier = "fn total(seat) { seat.buildings.len() } fn h(ctx) { let m = 0; for s in ctx.table.seats { m = m.max(total(s)); } m }";
+        assert_eq!(counted(vizier), some(&["buildings"]));
+        assert_eq!(
+            counted("fn h(ctx) { ctx.table.seats[0].buildings.len() + ctx.table.seats[1].money }"),
+            some(&["buildings"])
+        );
+        // Counted in one place and walked (or returned) in another: not counted.
+        for script in [
+            "fn h(ctx) { if ctx.table.seats[ctx.seat].reserve.len() >= 1 { return []; } ctx.table.seats[ctx.seat].reserve }",
+            "fn h(ctx) { let n = 0; for s in ctx.table.seats { n += s.buildings.len(); for b in s.buildings { n += 1; } } n }",
+            "fn h(ctx) { ctx.table.seats[0].buildings.len + ctx.table.seats[0].buildings[0].price }",
+        ] {
+            assert_eq!(counted(script), some(&[]), "{script}");
         }
     }
 

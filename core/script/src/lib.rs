@@ -22,6 +22,7 @@ use smallvec::SmallVec;
 use rhai::packages::Package;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, OptimizationLevel, Position, Scope};
 
+pub use elements::ElementReads;
 use engine_rules::error::{LoadError, Pos, ScriptError, closest};
 use engine_rules::files::Source;
 
@@ -899,6 +900,18 @@ impl ScriptHost {
     /// and the script's own helpers (see the `elements` module). `list`: the
     /// value is a list (`seats`), not a map read as one element (`neutral`).
     pub fn element_keys(&self, hook: usize, owner: usize, member: &str, key: &str, list: bool) -> Option<Vec<String>> {
+        self.element_reads(hook, owner, member, key, list).map(|r| r.keys)
+    }
+
+    /// [`ScriptHost::element_keys`], with the keys it only ever counts.
+    pub fn element_reads(
+        &self,
+        hook: usize,
+        owner: usize,
+        member: &str,
+        key: &str,
+        list: bool,
+    ) -> Option<ElementReads> {
         let script = self.dispatch[hook].get(owner).copied().flatten()?;
         elements::element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key, list)
     }

@@ -140,8 +140,11 @@ impl Game {
         let want = |bit: u32| keys & bit != 0;
         let collector = |p: &super::Player, seat: Option<usize>, score: i32, row: &mut ReadRow| {
             let held = |bit: u32| collector_keys & bit != 0;
+            let counted = |bit: u32| reads.counted & bit != 0;
             row.push(seat.map_or(u32::MAX, |s| s as u32));
-            if held(BUILDINGS) {
+            if held(BUILDINGS) && counted(BUILDINGS) {
+                row.push(p.buildings.len() as u32);
+            } else if held(BUILDINGS) {
                 row.push(p.buildings.len() as u32);
                 for (&b, h) in p.buildings.iter().zip(&p.history) {
                     row.extend([u32::from(b), h.turn, u32::from(h.exact)]);
@@ -155,6 +158,7 @@ impl Game {
             }
             if held(HAND) {
                 match self.ending && seat.is_some() {
+                    true if counted(HAND) => row.push(p.hand().len() as u32),
                     true => moneys(p.hand(), row),
                     false => row.push(u32::MAX),
                 }
@@ -165,7 +169,9 @@ impl Game {
             if held(RESERVE) {
                 let reserve = seat.map_or(&[][..], |s| self.reserve(s));
                 row.push(reserve.len() as u32);
-                row.extend(reserve.iter().map(|&b| u32::from(b)));
+                if !counted(RESERVE) {
+                    row.extend(reserve.iter().map(|&b| u32::from(b)));
+                }
             }
         };
         if want(SEATS) {

@@ -432,12 +432,17 @@ impl Game {
         let (keys, collector_keys, own) = (reads.keys, reads.collector, reads.own);
         let want = |bit: u32| keys & bit != 0;
         let held = |bit: u32| collector_keys & bit != 0;
+        // A list only counted: as many `()` (a grand vizier's `seat.buildings.len()`).
+        let counted =
+            |bit: u32, n: usize| (reads.counted & bit != 0).then(|| Dynamic::from_array(vec![Dynamic::UNIT; n]));
         let collector = |p: &super::Player, seat: Option<usize>, score: i32| {
             let mut m = Map::new();
             if held(SEAT) {
                 m.insert("seat".into(), seat.map_or(Dynamic::UNIT, int));
             }
-            if held(BUILDINGS) {
+            if let Some(only) = held(BUILDINGS).then(|| counted(BUILDINGS, p.buildings.len())).flatten() {
+                m.insert("buildings".into(), only);
+            } else if held(BUILDINGS) {
                 let mut seen = [0usize; crate::ruleset::MAX_TYPES];
                 let buildings: Array = p
                     .buildings
@@ -462,7 +467,8 @@ impl Game {
             if held(HAND) {
                 // Hands are secret until the game ends: the leftover buildings go by what each holds.
                 let hand = if self.ending && seat.is_some() {
-                    Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect())
+                    counted(HAND, p.hand().len())
+                        .unwrap_or_else(|| Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect()))
                 } else {
                     Dynamic::UNIT
                 };
@@ -473,8 +479,10 @@ impl Game {
             }
             if held(RESERVE) {
                 let reserve = seat.map_or(&[][..], |s| self.reserve(s));
-                let reserve = reserve.iter().map(|&b| self.building_map(b, None, None)).collect();
-                m.insert("reserve".into(), Dynamic::from_array(reserve));
+                let reserve = counted(RESERVE, reserve.len()).unwrap_or_else(|| {
+                    Dynamic::from_array(reserve.iter().map(|&b| self.building_map(b, None, None)).collect())
+                });
+                m.insert("reserve".into(), reserve);
             }
             engine_script::Shape::debug_holds(crate::hooks::COLLECTOR_SHAPE, &m, collector_keys == u32::MAX);
             Dynamic::from_map(m)

@@ -236,6 +236,8 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
         .chain((0..crate::hooks::COLLECTOR_SHAPE.len()).map(|k| TableReads { collector: 1 << k, ..whole }))
         .chain((0..crate::hooks::DISPLAYED_SHAPE.len()).map(|k| TableReads { displayed: 1 << k, ..whole }))
         .chain([TableReads { displayed: 0, ..whole }, TableReads { displayed: 0b11, ..whole }])
+        // Every list only counted.
+        .chain([TableReads { counted: u32::MAX, ..whole }])
         .flat_map(|r| [r, TableReads { own: Some(0), ..r }, TableReads { own: Some(1), ..r }])
         .collect();
     for rs in [rs(), Ruleset::load(reserve).unwrap()] {

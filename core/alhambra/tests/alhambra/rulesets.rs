@@ -718,6 +718,13 @@ fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
         let owner = rs.hooks.type_owner(rs.types.iter().position(|t| t.id == "tower").unwrap());
         let reads = rs.hooks.table_reads(Hook::Points, owner, 0);
         assert_eq!((reads.keys, reads.collector, reads.displayed), (keys, collector, displayed), "{body}");
+        // Lists only counted are made as that many `()`: the reserve's and the buildings' `len()`.
+        let counted = match body {
+            b if b.contains("reserve.len()") => held("reserve") | held("buildings") | held("counts"),
+            b if b.contains("worth(") => held("buildings"),
+            _ => 0,
+        };
+        assert_eq!(reads.counted, counted, "{body}");
         // The table each is given answers as the whole one would: the same games, point for point.
         let whole =
             format!("{helper}fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} let ctx = ctx; {body} }}\n");
