@@ -1095,9 +1095,13 @@ impl ScriptHost {
                         (Some(shape), Some(keys)) if !keys.is_empty() => {
                             for key in keys {
                                 let nested = shape.iter().any(|s| s.key == key && !s.of.is_empty());
-                                match self.element_keys(hook, owner, &prop, &key, true).filter(|_| nested) {
-                                    Some(inner) if !inner.is_empty() => {
-                                        described.extend(inner.iter().map(|k| format!("{prop}.{key}[].{k}")));
+                                match self.element_reads(hook, owner, &prop, &key, true).filter(|_| nested) {
+                                    Some(inner) if !inner.keys.is_empty() => {
+                                        // A list only counted changes only with its length: the profile says so.
+                                        described.extend(inner.keys.iter().map(|k| match inner.counted.contains(k) {
+                                            true => format!("{prop}.{key}[].{k}.len()"),
+                                            false => format!("{prop}.{key}[].{k}"),
+                                        }));
                                     }
                                     _ => described.push(format!("{prop}.{key}")),
                                 }
