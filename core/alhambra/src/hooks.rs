@@ -453,10 +453,13 @@ pub const COLLECTOR_SHAPE: &[Shape] = &[
     Shape { key: "buildings", of: OWNED_SHAPE },
     Shape::leaf("counts"),
     Shape::leaf("money"),
-    Shape { key: "hand", of: &[Shape::leaf("id"), Shape::leaf("currency"), Shape::leaf("value")] },
+    Shape { key: "hand", of: HAND_SHAPE },
     Shape::leaf("score"),
     Shape { key: "reserve", of: &[Shape::leaf("type"), Shape::leaf("id"), Shape::leaf("price")] },
 ];
+
+/// A money card in a collector's hand (shown once the game ends).
+pub const HAND_SHAPE: &[Shape] = &[Shape::leaf("id"), Shape::leaf("currency"), Shape::leaf("value")];
 
 /// A building a collector owns.
 pub const OWNED_SHAPE: &[Shape] = &[
@@ -480,6 +483,8 @@ pub struct TableReads {
     pub collector: u32,
     /// Those of its lists only counted (made as that many `()`).
     pub counted: u32,
+    /// A card's keys in a collector's hand.
+    pub hand: u32,
     /// A displayed building's keys.
     pub displayed: u32,
     /// The only seat made, if one.
@@ -489,7 +494,7 @@ pub struct TableReads {
 impl TableReads {
     /// Every part, every seat.
     pub const WHOLE: TableReads =
-        TableReads { keys: u32::MAX, collector: u32::MAX, counted: 0, displayed: u32::MAX, own: None };
+        TableReads { keys: u32::MAX, collector: u32::MAX, counted: 0, hand: u32::MAX, displayed: u32::MAX, own: None };
 }
 
 /// A building on the display.
@@ -657,6 +662,9 @@ pub struct Hooks {
     /// `collector_counted[hook][owner]`: the bits of `collector_keys` for the
     /// lists the hook only counts (`seat.buildings.len()`; none when it takes one whole).
     collector_counted: Vec<Vec<u32>>,
+    /// `hand_keys[hook][owner]`: a bit per [`HAND_SHAPE`] key the hook reads of
+    /// a card in a collector's hand (all of them when it takes one whole).
+    hand_keys: Vec<Vec<u32>>,
     /// `displayed_keys[hook][owner]`: a bit per [`DISPLAYED_SHAPE`] key the hook
     /// reads of a building in `ctx.table.building_display` (all of them when
     /// it does more with one than read its keys or compare it with `()`).
@@ -747,6 +755,7 @@ impl Hooks {
             collector,
             // Only counted means nothing when the collector is taken whole.
             counted: if collector == u32::MAX { 0 } else { at(&self.collector_counted) },
+            hand: at(&self.hand_keys),
             displayed: at(&self.displayed_keys),
             own: self.reads_own_seat_only(hook, owner).then_some(seat),
         }
@@ -984,28 +993,30 @@ impl Hooks {
         // A bit per key of `shape` that hook `h` of owner `o` reads of each element of
         // `ctx.table.<list>` (each of `lists`; those `which` picks of them), or every
         // bit when it takes one whole.
-        let element_bits = |lists: &[(&str, bool)], shape: &[Shape], which: fn(ElementReads) -> Vec<String>| {
-            (0..HOOKS.len())
-                .map(|h| {
-                    (0..owners)
-                        .map(|o| {
-                            lists
-                                .iter()
-                                .try_fold(0, |bits, &(list, is_list)| {
-                                    let keys = which(host.element_reads(h, o, "table", list, is_list)?);
-                                    let at = |k: &String| shape.iter().position(|s| s.key == k);
-                                    Some(keys.iter().filter_map(at).fold(bits, |b, i| b | 1 << i))
-                                })
-                                .unwrap_or(u32::MAX)
-                        })
-                        .collect::<Vec<u32>>()
-                })
-                .collect::<Vec<_>>()
-        };
+        let element_bits =
+            |lists: &[(&str, bool)], below: &[&str], shape: &[Shape], which: fn(ElementReads) -> Vec<String>| {
+                (0..HOOKS.len())
+                    .map(|h| {
+                        (0..owners)
+                            .map(|o| {
+                                lists
+                                    .iter()
+                                    .try_fold(0, |bits, &(list, is_list)| {
+                                        let keys = which(host.nested_reads(h, o, "table", list, is_list, below)?);
+                                        let at = |k: &String| shape.iter().position(|s| s.key == k);
+                                        Some(keys.iter().filter_map(at).fold(bits, |b, i| b | 1 << i))
+                                    })
+                                    .unwrap_or(u32::MAX)
+                            })
+                            .collect::<Vec<u32>>()
+                    })
+                    .collect::<Vec<_>>()
+            };
         let collectors = [("seats", true), ("neutral", false)];
-        let collector_keys = element_bits(&collectors, COLLECTOR_SHAPE, |r| r.keys);
-        let collector_counted = element_bits(&collectors, COLLECTOR_SHAPE, |r| r.counted);
-        let displayed_keys = element_bits(&[("building_display", true)], DISPLAYED_SHAPE, |r| r.keys);
+        let collector_keys = element_bits(&collectors, &[], COLLECTOR_SHAPE, |r| r.keys);
+        let collector_counted = element_bits(&collectors, &[], COLLECTOR_SHAPE, |r| r.counted);
+        let hand_keys = element_bits(&collectors, &["hand"], HAND_SHAPE, |r| r.keys);
+        let displayed_keys = element_bits(&[("building_display", true)], &[], DISPLAYED_SHAPE, |r| r.keys);
         // The table's keys that hold for the whole game (the types, the
         // currencies, the rules): reading only those is reading a constant.
         let constant: u32 = ["types", "currencies", "rules"]
@@ -1071,6 +1082,7 @@ impl Hooks {
             table_keys,
             collector_keys,
             collector_counted,
+            hand_keys,
             displayed_keys,
             type_masks,
             listening_types,

@@ -18,11 +18,13 @@ use rhai::{AST, ASTFlags, ASTNode, Expr, Stmt};
 
 use crate::{LineCol, key};
 
-/// What a name holds: the list itself, or one of its elements.
+/// What a name holds: a list, or one of its elements, at a depth: 0 for
+/// the list in `ctx` itself, 1 for a list one of its elements holds
+/// (`seat.hand`), and so on down to the list whose elements' keys are sought.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Holds {
-    List,
-    Element,
+    List(u8),
+    Element(u8),
 }
 
 /// A function's body, as the span of its text.
@@ -34,9 +36,12 @@ const MOST_NAMES: usize = 64;
 /// The walk's findings so far.
 struct Finder<'a> {
     ast: &'a AST,
-    /// Whether the list may be counted (`.len()`): true for a list, false for a
-    /// map, whose length a reduced map would change.
+    /// Whether the list in `ctx` may be counted (`.len()`): true for a list,
+    /// false for a map, whose length a reduced map would change.
     list: bool,
+    /// The keys down from an element of the list in `ctx` to the list whose
+    /// elements' keys are sought (`["hand"]` for each seat's hand); empty for its own.
+    below: Vec<String>,
     keys: Vec<String>,
     /// Keys read otherwise than counted (`seat.buildings.len()` counts).
     uncounted: Vec<String>,
@@ -53,12 +58,22 @@ struct Finder<'a> {
 /// text; `ctx` or `ctx.<member>` taken whole): the caller then makes the
 /// elements whole. `list` says that `ctx.<member>.<list>` is a list
 /// (`seats`), not a map read as one element (`neutral`).
-pub(crate) fn element_keys(ast: &AST, name: &str, member: &str, list: &str, is_list: bool) -> Option<ElementReads> {
+/// With `below` (`["hand"]`), the keys read of each element of that list
+/// of each element (`ctx.table.seats[s].hand[i].value` → `value`).
+pub(crate) fn element_keys(
+    ast: &AST,
+    name: &str,
+    member: &str,
+    list: &str,
+    is_list: bool,
+    below: &[&str],
+) -> Option<ElementReads> {
     crate::member_keys(ast, name, member)?;
     let (start, end, param) = crate::body_span(ast, name)?;
     let mut f = Finder {
         ast,
         list: is_list,
+        below: below.iter().map(|k| (*k).to_owned()).collect(),
         keys: Vec::new(),
         uncounted: Vec::new(),
         whole: false,
@@ -81,9 +96,9 @@ pub(crate) fn element_keys(ast: &AST, name: &str, member: &str, list: &str, is_l
             return;
         }
         match &inner.rhs {
-            e if is(e, list) => f.list_at(body, path, q - 1),
-            Expr::Dot(next, ..) if is(&next.lhs, list) => f.after_list(&next.rhs),
-            Expr::Index(next, flags, ..) if is(&next.lhs, list) => f.indexed(body, path, q - 1, &next.rhs, *flags),
+            e if is(e, list) => f.list_at(body, path, q - 1, 0),
+            Expr::Dot(next, ..) if is(&next.lhs, list) => f.after_list(body, path, q - 1, &next.rhs, 0),
+            Expr::Index(next, flags, ..) if is(&next.lhs, list) => f.indexed(body, path, q - 1, &next.rhs, *flags, 0),
             _ => {}
         }
     });
@@ -140,9 +155,24 @@ fn first_key(e: &Expr) -> Option<String> {
 }
 
 impl Finder<'_> {
-    /// A read of an element whose chain goes on with `rest` (`slot`,
-    /// `buildings.len()`, `hand[0].value`): its first key, counted or not.
-    fn read(&mut self, rest: &Expr) {
+    /// A read of an element at `depth` whose chain goes on with `rest`
+    /// (`slot`, `buildings.len()`, `hand[0].value`), the whole chain's value
+    /// at `path[p]`: at the depth sought, its first key, counted or not; above
+    /// it, the list on the way down, used as its place says (another key is
+    /// not on the way; a method may see anything).
+    fn read(&mut self, body: Body, path: &[ASTNode], p: usize, rest: &Expr, depth: u8) {
+        if let Some(down) = self.below.get(usize::from(depth)).cloned() {
+            match rest {
+                e if is(e, &down) => self.list_at(body, path, p, depth + 1),
+                Expr::Dot(next, ..) if is(&next.lhs, &down) => self.after_list(body, path, p, &next.rhs, depth + 1),
+                Expr::Index(next, flags, ..) if is(&next.lhs, &down) => {
+                    self.indexed(body, path, p, &next.rhs, *flags, depth + 1)
+                }
+                _ if first_key(rest).is_none() => self.add(None),
+                _ => {}
+            }
+            return;
+        }
         let counted = matches!(rest, Expr::Dot(next, ..)
             if matches!(&next.rhs, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty()));
         let key = first_key(rest);
@@ -183,60 +213,70 @@ impl Finder<'_> {
                 return;
             }
             match holds {
-                Holds::List => self.list_at(body, path, p),
-                Holds::Element => self.element_at(body, path, p),
+                Holds::List(depth) => self.list_at(body, path, p, depth),
+                Holds::Element(depth) => self.element_at(body, path, p, depth),
             }
         });
     }
 
-    /// What a chain goes on to after the list itself (`list.len()`, `list.key`).
-    fn after_list(&mut self, rest: &Expr) {
+    /// Whether the list at `depth` is a list (every list below the one in `ctx` is).
+    fn is_list(&self, depth: u8) -> bool {
+        depth > 0 || self.list
+    }
+
+    /// What a chain goes on to after the list at `depth` itself (`list.len()`,
+    /// `list.key`), the chain's value at `path[p]`.
+    fn after_list(&mut self, body: Body, path: &[ASTNode], p: usize, rest: &Expr, depth: u8) {
         let counted = matches!(rest, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty());
-        if !(counted && self.list) {
+        if !(counted && self.is_list(depth)) {
             // A map read as one element (`ctx.table.neutral.counts`): its key.
-            match self.list {
+            match self.is_list(depth) {
                 true => self.add(None),
-                false => self.read(rest),
+                false => self.read(body, path, p, rest, depth),
             }
         }
     }
 
     /// `list[index]`, then `rest` when the chain goes on (no BREAK): the
     /// node at `path[p]` is the whole indexing.
-    fn indexed(&mut self, body: Body, path: &[ASTNode], p: usize, rest: &Expr, flags: ASTFlags) {
-        if !self.list {
+    fn indexed(&mut self, body: Body, path: &[ASTNode], p: usize, rest: &Expr, flags: ASTFlags, depth: u8) {
+        if !self.is_list(depth) {
             return self.add(None);
         }
         if flags.contains(ASTFlags::BREAK) {
             // `list[i]` alone: an element, used as its place says.
-            return self.element_at(body, path, p);
+            return self.element_at(body, path, p, depth);
         }
         // Without BREAK the right side is a chain whose left is the index.
         match rest {
-            Expr::Dot(element, ..) => self.read(&element.rhs),
+            Expr::Dot(element, ..) => self.read(body, path, p, &element.rhs, depth),
             _ => self.add(None),
         }
     }
 
-    /// The list itself at `path[p]`.
-    fn list_at(&mut self, body: Body, path: &[ASTNode], p: usize) {
+    /// The list at `depth` itself at `path[p]`.
+    fn list_at(&mut self, body: Body, path: &[ASTNode], p: usize, depth: u8) {
         let node = path[p];
         let Some(parent) = p.checked_sub(1).map(|i| path[i]) else { return self.add(None) };
         match parent {
-            ASTNode::Stmt(Stmt::For(f, ..)) if same(&f.2.expr, node) && self.list => {
-                self.push(body, f.0.as_str(), Holds::Element);
+            ASTNode::Stmt(Stmt::For(f, ..)) if same(&f.2.expr, node) && self.is_list(depth) => {
+                self.push(body, f.0.as_str(), Holds::Element(depth));
             }
-            ASTNode::Stmt(Stmt::Var(x, ..)) if same(&x.1, node) => self.push(body, x.0.as_str(), Holds::List),
-            ASTNode::Expr(Expr::Dot(bin, ..)) if same(&bin.lhs, node) => self.after_list(&bin.rhs),
+            ASTNode::Stmt(Stmt::Var(x, ..)) if same(&x.1, node) => self.push(body, x.0.as_str(), Holds::List(depth)),
+            ASTNode::Expr(Expr::Dot(bin, ..)) if same(&bin.lhs, node) => {
+                self.after_list(body, path, p - 1, &bin.rhs, depth)
+            }
             ASTNode::Expr(Expr::Index(bin, flags, ..)) if same(&bin.lhs, node) => {
-                self.indexed(body, path, p - 1, &bin.rhs, *flags)
+                self.indexed(body, path, p - 1, &bin.rhs, *flags, depth)
             }
+            // Compared with `()` (a hand not shown yet): whatever its elements hold.
+            ASTNode::Expr(Expr::FnCall(call, ..)) | ASTNode::Stmt(Stmt::FnCall(call, ..)) if unit_test(call) => {}
             _ => self.add(None),
         }
     }
 
-    /// One element at `path[p]`.
-    fn element_at(&mut self, body: Body, path: &[ASTNode], p: usize) {
+    /// One element of the list at `depth`, at `path[p]`.
+    fn element_at(&mut self, body: Body, path: &[ASTNode], p: usize, depth: u8) {
         let node = path[p];
         let Some(parent) = p.checked_sub(1).map(|i| path[i]) else { return self.add(None) };
         let call = match parent {
@@ -244,24 +284,32 @@ impl Finder<'_> {
             _ => None,
         };
         match (parent, call) {
-            (ASTNode::Expr(Expr::Dot(bin, ..)), _) if same(&bin.lhs, node) => self.read(&bin.rhs),
+            (ASTNode::Expr(Expr::Dot(bin, ..)), _) if same(&bin.lhs, node) => {
+                self.read(body, path, p - 1, &bin.rhs, depth)
+            }
             // Compared with `()`: whether there is one, whatever its keys.
-            (_, Some(call))
-                if matches!(call.name.as_str(), "==" | "!=")
-                    && call.args.len() == 2
-                    && call.args.iter().any(|a| matches!(a, Expr::Unit(..))) => {}
-            (ASTNode::Stmt(Stmt::Var(x, ..)), _) if same(&x.1, node) => self.push(body, x.0.as_str(), Holds::Element),
+            (_, Some(call)) if unit_test(call) => {}
+            (ASTNode::Stmt(Stmt::Var(x, ..)), _) if same(&x.1, node) => {
+                self.push(body, x.0.as_str(), Holds::Element(depth))
+            }
             // Given to a helper of the script's own: as that helper uses its parameter.
             (_, Some(call)) if call.op_token.is_none() => {
                 let at = call.args.iter().position(|a| same(a, node));
                 match (at, helper(self.ast, &call.name, call.args.len())) {
-                    (Some(k), Some((helper, params))) => self.push(helper, &params[k], Holds::Element),
+                    (Some(k), Some((helper, params))) => self.push(helper, &params[k], Holds::Element(depth)),
                     _ => self.add(None),
                 }
             }
             _ => self.add(None),
         }
     }
+}
+
+/// `x == ()` or `x != ()`: whether there is a value, whatever it holds.
+fn unit_test(call: &rhai::FnCallExpr) -> bool {
+    matches!(call.name.as_str(), "==" | "!=")
+        && call.args.len() == 2
+        && call.args.iter().any(|a| matches!(a, Expr::Unit(..)))
 }
 
 /// The script's own function `name` of `arity` parameters, when there is exactly one.
@@ -281,7 +329,7 @@ mod tests {
 
     fn reads(script: &str, list: &str) -> Option<ElementReads> {
         let ast = rhai::Engine::new().compile(script).unwrap();
-        element_keys(&ast, "h", "table", list, list != "neutral")
+        element_keys(&ast, "h", "table", list, list != "neutral", &[])
     }
 
     fn keys(script: &str, list: &str) -> Option<Vec<String>> {
@@ -364,6 +412,45 @@ mod tests {
         ];
         for (script, list, expected) in cases {
             assert_eq!(keys(script, list), expected, "{script}");
+        }
+    }
+
+    #[test]
+    fn the_keys_read_of_the_elements_of_a_list_an_element_holds_are_found() {
+        let hand = |script: &str| {
+            let ast = rhai::Engine::new().compile(script).unwrap();
+            element_keys(&ast, "h", "table", "seats", true, &["hand"]).map(|r| r.keys)
+        };
+        // The treasury: a helper walks each seat's hand and reads each card's value.
+        let treasury = "fn value(seat) { let v = 0; for c in seat.hand { v += c.value; } v }
+             fn h(ctx) { let best = 0; for s in ctx.table.seats { if value(s) > best { best = value(s); } } value(ctx.table.seats[ctx.seat]) == best }";
+        assert_eq!(hand(treasury), some(&["value"]));
+        assert_eq!(
+            hand("fn h(ctx) { ctx.table.seats[0].hand[1].currency + ctx.table.seats[1].money }"),
+            some(&["currency"])
+        );
+        assert_eq!(
+            hand(
+                "fn h(ctx) { let h = ctx.table.seats[ctx.seat].hand; let n = h.len(); for c in h { n += c.value; } n + h[0].id.len() }"
+            ),
+            some(&["id", "value"])
+        );
+        // Compared with `()` (not shown yet), then walked.
+        assert_eq!(
+            hand(
+                "fn h(ctx) { let n = 0; for s in ctx.table.seats { if s.hand != () { for c in s.hand { n += c.value; } } } n }"
+            ),
+            some(&["value"])
+        );
+        // Other keys of a seat are not on the way; nothing read of the hand's cards.
+        assert_eq!(hand("fn h(ctx) { ctx.table.seats[0].money + ctx.table.seats[0].hand.len() }"), some(&[]));
+        for whole in [
+            "fn h(ctx) { ctx.table.seats[0].hand }",
+            "fn h(ctx) { for c in ctx.table.seats[0].hand { print(c); } }",
+            "fn h(ctx) { ctx.table.seats[0].values() }",
+            "fn h(ctx) { let s = ctx.table.seats[0]; s }",
+        ] {
+            assert_eq!(hand(whole), None, "{whole}");
         }
     }
 

@@ -912,8 +912,22 @@ impl ScriptHost {
         key: &str,
         list: bool,
     ) -> Option<ElementReads> {
+        self.nested_reads(hook, owner, member, key, list, &[])
+    }
+
+    /// [`ScriptHost::element_reads`] of the elements of a list each element
+    /// holds, down the keys `below` (`["hand"]`: `ctx.table.seats[s].hand[i]`).
+    pub fn nested_reads(
+        &self,
+        hook: usize,
+        owner: usize,
+        member: &str,
+        key: &str,
+        list: bool,
+        below: &[&str],
+    ) -> Option<ElementReads> {
         let script = self.dispatch[hook].get(owner).copied().flatten()?;
-        elements::element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key, list)
+        elements::element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key, list, below)
     }
 
     /// True when `owner`'s `hook` reads `ctx.<member>.<list>` only at

@@ -12,12 +12,12 @@ use rhai::Dynamic;
 
 use super::Game;
 use super::scripts::{Heard, Listener};
-use crate::hooks::{COLLECTOR_SHAPE, CTX_MORE, DISPLAYED_SHAPE, Hook, TABLE_SHAPE, TableReads};
+use crate::hooks::{COLLECTOR_SHAPE, CTX_MORE, DISPLAYED_SHAPE, HAND_SHAPE, Hook, TABLE_SHAPE, TableReads};
 use crate::ruleset::Money;
 
 /// A bit of a key of `ctx.table` or of one of its collectors.
 pub(crate) mod bits {
-    use super::{COLLECTOR_SHAPE, DISPLAYED_SHAPE, Shape, TABLE_SHAPE};
+    use super::{COLLECTOR_SHAPE, DISPLAYED_SHAPE, HAND_SHAPE, Shape, TABLE_SHAPE};
 
     pub(crate) const SEATS: u32 = Shape::bit(TABLE_SHAPE, "seats");
     pub(crate) const NEUTRAL: u32 = Shape::bit(TABLE_SHAPE, "neutral");
@@ -42,6 +42,10 @@ pub(crate) mod bits {
     pub(crate) const HAND: u32 = Shape::bit(COLLECTOR_SHAPE, "hand");
     pub(crate) const SCORE: u32 = Shape::bit(COLLECTOR_SHAPE, "score");
     pub(crate) const RESERVE: u32 = Shape::bit(COLLECTOR_SHAPE, "reserve");
+
+    pub(crate) const H_ID: u32 = Shape::bit(HAND_SHAPE, "id");
+    pub(crate) const H_CURRENCY: u32 = Shape::bit(HAND_SHAPE, "currency");
+    pub(crate) const H_VALUE: u32 = Shape::bit(HAND_SHAPE, "value");
 
     pub(crate) const D_TYPE: u32 = Shape::bit(DISPLAYED_SHAPE, "type");
     pub(crate) const D_ID: u32 = Shape::bit(DISPLAYED_SHAPE, "id");

@@ -159,6 +159,26 @@ impl Game {
         Dynamic::from_map(out)
     }
 
+    /// A money card in a collector's hand as scripts see it, with only the
+    /// keys of [`crate::hooks::HAND_SHAPE`] in `keys` (every key: [`Game::money_map`]).
+    fn hand_card_map(&self, m: Money, keys: u32) -> Dynamic {
+        use super::reads::bits::{H_CURRENCY, H_ID, H_VALUE};
+        if keys & (H_ID | H_CURRENCY | H_VALUE) == H_ID | H_CURRENCY | H_VALUE {
+            return self.money_map(m);
+        }
+        let mut out = Map::new();
+        if keys & H_ID != 0 {
+            out.insert("id".into(), s(&self.rs.money_id(m)));
+        }
+        if keys & H_CURRENCY != 0 {
+            out.insert("currency".into(), s(&self.rs.kind(m).currency_id));
+        }
+        if keys & H_VALUE != 0 {
+            out.insert("value".into(), int(m.value));
+        }
+        Dynamic::from_map(out)
+    }
+
     /// Money card ids, for events.
     pub(crate) fn money_ids(&self, cards: &[Money]) -> Dynamic {
         Dynamic::from_array(cards.iter().map(|&m| s(&self.rs.money_id(m))).collect())
@@ -467,8 +487,9 @@ impl Game {
             if held(HAND) {
                 // Hands are secret until the game ends: the leftover buildings go by what each holds.
                 let hand = if self.ending && seat.is_some() {
-                    counted(HAND, p.hand().len())
-                        .unwrap_or_else(|| Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect()))
+                    counted(HAND, p.hand().len()).unwrap_or_else(|| {
+                        Dynamic::from_array(p.hand().iter().map(|&c| self.hand_card_map(c, reads.hand)).collect())
+                    })
                 } else {
                     Dynamic::UNIT
                 };

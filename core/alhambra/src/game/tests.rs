@@ -236,8 +236,9 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
         .chain((0..crate::hooks::COLLECTOR_SHAPE.len()).map(|k| TableReads { collector: 1 << k, ..whole }))
         .chain((0..crate::hooks::DISPLAYED_SHAPE.len()).map(|k| TableReads { displayed: 1 << k, ..whole }))
         .chain([TableReads { displayed: 0, ..whole }, TableReads { displayed: 0b11, ..whole }])
-        // Every list only counted.
+        // Every list only counted; each key of a card in a hand alone.
         .chain([TableReads { counted: u32::MAX, ..whole }])
+        .chain((0..crate::hooks::HAND_SHAPE.len()).map(|k| TableReads { hand: 1 << k, ..whole }))
         .flat_map(|r| [r, TableReads { own: Some(0), ..r }, TableReads { own: Some(1), ..r }])
         .collect();
     for rs in [rs(), Ruleset::load(reserve).unwrap()] {

@@ -701,6 +701,12 @@ fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
             0,
             shown("type") | shown("price"),
         ),
+        (
+            "let n = 0; for s in ctx.table.seats { if s.hand != () { for c in s.hand { n += c.value; } } } n",
+            bit("seats"),
+            held("hand"),
+            0,
+        ),
         ("let t = ctx.table; t.seats[ctx.seat].money", u32::MAX, u32::MAX, u32::MAX),
         ("ctx.table.keys().len()", u32::MAX, u32::MAX, u32::MAX),
         ("let n = 0; for s in ctx.table.seats { n += s.len(); } n", bit("seats"), u32::MAX, 0),
@@ -725,6 +731,15 @@ fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
             _ => 0,
         };
         assert_eq!(reads.counted, counted, "{body}");
+        // Of the cards in a hand (shown at the game's end), only the keys read.
+        let card = |k: &str| 1u32 << alhambra::hooks::HAND_SHAPE.iter().position(|s| s.key == k).unwrap();
+        let hand = match body {
+            b if b.contains("c.value") => card("value"),
+            b if b.contains("let t = ctx.table") || b.contains("keys()") => u32::MAX,
+            b if b.contains("n += s.len()") => u32::MAX,
+            _ => 0,
+        };
+        assert_eq!(reads.hand, hand, "{body}");
         // The table each is given answers as the whole one would: the same games, point for point.
         let whole =
             format!("{helper}fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} let ctx = ctx; {body} }}\n");
