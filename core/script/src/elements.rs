@@ -401,6 +401,14 @@ mod tests {
                 "building_display",
                 some(&["slot", "price"]),
             ),
+            // A loop with a counter, `?.`, and a write into one (a copy) before a read.
+            ("fn h(ctx) { let n = 0; for (b, i) in ctx.table.seats { n += b.money + i; } n }", "seats", some(&["money"])),
+            ("fn h(ctx) { let n = 0; for b in ctx.table.seats { n += b?.money ?? 0; } n }", "seats", some(&["money"])),
+            (
+                "fn h(ctx) { let n = 0; for b in ctx.table.seats { b.money = 3; n += b.score; } n }",
+                "seats",
+                some(&["money", "score"]),
+            ),
             // Helpers go by name and number of parameters, as calls do.
             ("fn f(s) { s.money } fn f(s, t) { t } fn h(ctx) { f(ctx.table.seats[0]) }", "seats", some(&["money"])),
             // A walk of the list in a local, an element indexed then read.
@@ -491,6 +499,10 @@ mod tests {
             "fn h(ctx) { let n = 0; for s in ctx.table.seats { n += s.len(); } n }",
             "fn h(ctx) { ctx.table.seats.filter(|s| s.money > 1) }",
             "fn h(ctx) { ctx.table.seats + [] }",
+            // A `switch` on one, a closure that captures one, `in` on one.
+            "fn h(ctx) { let n = 0; for b in ctx.table.seats { n += switch b { () => 0, _ => 1 }; } n }",
+            "fn h(ctx) { let n = 0; for b in ctx.table.seats { let f = |x| x + b.money; n += f.call(1); } n }",
+            "fn h(ctx) { let n = 0; for b in ctx.table.seats { if \"money\" in b { n += 1; } } n }",
             // A helper whose parameter is used whole, or a function not of the script.
             "fn f(s) { s } fn h(ctx) { f(ctx.table.seats[0]).money }",
             "fn h(ctx) { g(ctx.table.seats[0]) }",
