@@ -271,6 +271,21 @@ impl Finder<'_> {
             }
             // Compared with `()` (a hand not shown yet): whatever its elements hold.
             ASTNode::Expr(Expr::FnCall(call, ..)) | ASTNode::Stmt(Stmt::FnCall(call, ..)) if unit_test(call) => {}
+            // Given to a helper of the script's own: as that helper uses its parameter.
+            ASTNode::Expr(Expr::FnCall(call, ..)) | ASTNode::Stmt(Stmt::FnCall(call, ..)) => {
+                self.given(call, node, Holds::List(depth))
+            }
+            _ => self.add(None),
+        }
+    }
+
+    /// `node` given to `call`: followed into the script's own function of
+    /// that name and arity as its parameter, holding what `holds` says;
+    /// anything else (an operator, a function of Rhai's or the game's) may see all of it.
+    fn given(&mut self, call: &rhai::FnCallExpr, node: ASTNode, holds: Holds) {
+        let at = call.args.iter().position(|a| same(a, node));
+        match (call.op_token.is_none(), at, helper(self.ast, &call.name, call.args.len())) {
+            (true, Some(k), Some((helper, params))) => self.push(helper, &params[k], holds),
             _ => self.add(None),
         }
     }
@@ -293,13 +308,7 @@ impl Finder<'_> {
                 self.push(body, x.0.as_str(), Holds::Element(depth))
             }
             // Given to a helper of the script's own: as that helper uses its parameter.
-            (_, Some(call)) if call.op_token.is_none() => {
-                let at = call.args.iter().position(|a| same(a, node));
-                match (at, helper(self.ast, &call.name, call.args.len())) {
-                    (Some(k), Some((helper, params))) => self.push(helper, &params[k], Holds::Element(depth)),
-                    _ => self.add(None),
-                }
-            }
+            (_, Some(call)) => self.given(call, node, Holds::Element(depth)),
             _ => self.add(None),
         }
     }
@@ -408,6 +417,13 @@ mod tests {
                 "fn h(ctx) { let n = 0; for b in ctx.table.seats { b.money = 3; n += b.score; } n }",
                 "seats",
                 some(&["money", "score"]),
+            ),
+            // The list itself given to a helper, which walks it.
+            (
+                "fn shown(display) { let out = []; for b in display { if b != () && !out.contains(b.type) { out.push(b.type); } } out }
+                 fn h(ctx) { shown(ctx.table.building_display).len() }",
+                "building_display",
+                some(&["type"]),
             ),
             // Helpers go by name and number of parameters, as calls do.
             ("fn f(s) { s.money } fn f(s, t) { t } fn h(ctx) { f(ctx.table.seats[0]) }", "seats", some(&["money"])),
