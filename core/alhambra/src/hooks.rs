@@ -1002,7 +1002,7 @@ impl Hooks {
                                 lists
                                     .iter()
                                     .try_fold(0, |bits, &(list, is_list)| {
-                                        let keys = which(host.nested_reads(h, o, "table", list, is_list, below)?);
+                                        let keys = which(host.element_reads(h, o, "table", list, is_list, below)?);
                                         let at = |k: &String| shape.iter().position(|s| s.key == k);
                                         Some(keys.iter().filter_map(at).fold(bits, |b, i| b | 1 << i))
                                     })

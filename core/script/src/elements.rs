@@ -60,7 +60,7 @@ struct Finder<'a> {
 /// (`seats`), not a map read as one element (`neutral`).
 /// With `below` (`["hand"]`), the keys read of each element of that list
 /// of each element (`ctx.table.seats[s].hand[i].value` → `value`).
-pub(crate) fn element_keys(
+pub(crate) fn element_reads(
     ast: &AST,
     name: &str,
     member: &str,
@@ -112,7 +112,7 @@ pub(crate) fn element_keys(
     (!f.whole).then_some(ElementReads { keys: f.keys, counted })
 }
 
-/// What a hook reads of each element of a list in its `ctx` ([`element_keys`]).
+/// What a hook reads of each element of a list in its `ctx` ([`element_reads`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ElementReads {
     /// The keys it reads, in the order first met.
@@ -338,7 +338,7 @@ mod tests {
 
     fn reads(script: &str, list: &str) -> Option<ElementReads> {
         let ast = rhai::Engine::new().compile(script).unwrap();
-        element_keys(&ast, "h", "table", list, list != "neutral", &[])
+        element_reads(&ast, "h", "table", list, list != "neutral", &[])
     }
 
     fn keys(script: &str, list: &str) -> Option<Vec<String>> {
@@ -443,7 +443,7 @@ mod tests {
     fn the_keys_read_of_the_elements_of_a_list_an_element_holds_are_found() {
         let hand = |script: &str| {
             let ast = rhai::Engine::new().compile(script).unwrap();
-            element_keys(&ast, "h", "table", "seats", true, &["hand"]).map(|r| r.keys)
+            element_reads(&ast, "h", "table", "seats", true, &["hand"]).map(|r| r.keys)
         };
         // The treasury: a helper walks each seat's hand and reads each card's value.
         let treasury = "fn value(seat) { let v = 0; for c in seat.hand { v += c.value; } v }

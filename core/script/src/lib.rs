@@ -895,29 +895,13 @@ impl ScriptHost {
         member_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member)
     }
 
-    /// The keys `owner`'s `hook` reads of each element of `ctx.<member>.<key>`,
-    /// if that is all it does with them: read through chains, walks, locals
-    /// and the script's own helpers (see the `elements` module). `list`: the
-    /// value is a list (`seats`), not a map read as one element (`neutral`).
-    pub fn element_keys(&self, hook: usize, owner: usize, member: &str, key: &str, list: bool) -> Option<Vec<String>> {
-        self.element_reads(hook, owner, member, key, list).map(|r| r.keys)
-    }
-
-    /// [`ScriptHost::element_keys`], with the keys it only ever counts.
+    /// What `owner`'s `hook` reads of each element of `ctx.<member>.<key>`
+    /// (the keys, and which it only counts), if that is all it does with
+    /// them: read through chains, walks, locals and the script's own helpers
+    /// (see the `elements` module). `list`: the value is a list (`seats`), not
+    /// a map read as one element (`neutral`). With `below` (`["hand"]`), of
+    /// the elements of the list each element holds (`ctx.table.seats[s].hand[i]`).
     pub fn element_reads(
-        &self,
-        hook: usize,
-        owner: usize,
-        member: &str,
-        key: &str,
-        list: bool,
-    ) -> Option<ElementReads> {
-        self.nested_reads(hook, owner, member, key, list, &[])
-    }
-
-    /// [`ScriptHost::element_reads`] of the elements of a list each element
-    /// holds, down the keys `below` (`["hand"]`: `ctx.table.seats[s].hand[i]`).
-    pub fn nested_reads(
         &self,
         hook: usize,
         owner: usize,
@@ -927,7 +911,7 @@ impl ScriptHost {
         below: &[&str],
     ) -> Option<ElementReads> {
         let script = self.dispatch[hook].get(owner).copied().flatten()?;
-        elements::element_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key, list, below)
+        elements::element_reads(&self.scripts[script as usize].ast, self.hooks[hook].name, member, key, list, below)
     }
 
     /// True when `owner`'s `hook` reads `ctx.<member>.<list>` only at
@@ -1109,7 +1093,7 @@ impl ScriptHost {
                         (Some(shape), Some(keys)) if !keys.is_empty() => {
                             for key in keys {
                                 let nested = shape.iter().any(|s| s.key == key && !s.of.is_empty());
-                                match self.element_reads(hook, owner, &prop, &key, true).filter(|_| nested) {
+                                match self.element_reads(hook, owner, &prop, &key, true, &[]).filter(|_| nested) {
                                     Some(inner) if !inner.keys.is_empty() => {
                                         // A list only counted changes only with its length: the profile says so.
                                         described.extend(inner.keys.iter().map(|k| match inner.counted.contains(k) {
