@@ -11,7 +11,7 @@ use engine_script::{KeyedMemo, Shards, remember_keyed};
 use std::collections::HashMap;
 
 use engine_script::results::as_int_in;
-use engine_script::{EffectSpec, ElementReads, HookSpec, Limits, ScriptHost, Shape};
+use engine_script::{EffectSpec, HookSpec, Limits, ScriptHost, Shape};
 use rhai::{Array, Dynamic, Map};
 
 use crate::error::{GameError, LoadError};
@@ -749,12 +749,10 @@ impl Hooks {
     /// parts a table made for it holds (and a row of its reads writes).
     pub fn table_reads(&self, hook: Hook, owner: usize, seat: usize) -> TableReads {
         let at = |keys: &[Vec<u32>]| keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX);
-        let collector = at(&self.collector_keys);
         TableReads {
             keys: at(&self.table_keys),
-            collector,
-            // Only counted means nothing when the collector is taken whole.
-            counted: if collector == u32::MAX { 0 } else { at(&self.collector_counted) },
+            collector: at(&self.collector_keys),
+            counted: self.collector_counted[hook as usize].get(owner).copied().unwrap_or(0),
             hand: at(&self.hand_keys),
             displayed: at(&self.displayed_keys),
             own: self.reads_own_seat_only(hook, owner).then_some(seat),
@@ -990,33 +988,33 @@ impl Hooks {
                     .collect()
             })
             .collect();
-        // A bit per key of `shape` that hook `h` of owner `o` reads of each element of
-        // `ctx.table.<list>` (each of `lists`; those `which` picks of them), or every
-        // bit when it takes one whole.
-        let element_bits =
-            |lists: &[(&str, bool)], below: &[&str], shape: &[Shape], which: fn(ElementReads) -> Vec<String>| {
-                (0..HOOKS.len())
-                    .map(|h| {
-                        (0..owners)
-                            .map(|o| {
-                                lists
-                                    .iter()
-                                    .try_fold(0, |bits, &(list, is_list)| {
-                                        let keys = which(host.element_reads(h, o, "table", list, is_list, below)?);
-                                        let at = |k: &String| shape.iter().position(|s| s.key == k);
-                                        Some(keys.iter().filter_map(at).fold(bits, |b, i| b | 1 << i))
-                                    })
-                                    .unwrap_or(u32::MAX)
-                            })
-                            .collect::<Vec<u32>>()
-                    })
-                    .collect::<Vec<_>>()
+        // Per hook and owner, a bit per key of `shape` it reads of each element of
+        // `ctx.table.<list>` (each of `lists`), every bit when it takes one whole;
+        // and the bits of those it only counts (none when it takes one whole).
+        let element_bits = |lists: &[(&str, bool)], below: &[&str], shape: &[Shape]| {
+            let bits = |keys: &[String]| {
+                keys.iter().filter_map(|k| shape.iter().position(|s| s.key == k)).fold(0, |b, i| b | 1 << i)
             };
+            let reads = |h: usize, o: usize| {
+                lists
+                    .iter()
+                    .try_fold((0, 0), |(keys, counted), &(list, is_list)| {
+                        let r = host.element_reads(h, o, "table", list, is_list, below)?;
+                        Some((keys | bits(&r.keys), counted | bits(&r.counted)))
+                    })
+                    .unwrap_or((u32::MAX, 0))
+            };
+            let per_hook: Vec<Vec<(u32, u32)>> =
+                (0..HOOKS.len()).map(|h| (0..owners).map(|o| reads(h, o)).collect()).collect();
+            let pick = |f: fn(&(u32, u32)) -> u32| -> Vec<Vec<u32>> {
+                per_hook.iter().map(|owners| owners.iter().map(f).collect()).collect()
+            };
+            (pick(|r| r.0), pick(|r| r.1))
+        };
         let collectors = [("seats", true), ("neutral", false)];
-        let collector_keys = element_bits(&collectors, &[], COLLECTOR_SHAPE, |r| r.keys);
-        let collector_counted = element_bits(&collectors, &[], COLLECTOR_SHAPE, |r| r.counted);
-        let hand_keys = element_bits(&collectors, &["hand"], HAND_SHAPE, |r| r.keys);
-        let displayed_keys = element_bits(&[("building_display", true)], &[], DISPLAYED_SHAPE, |r| r.keys);
+        let (collector_keys, collector_counted) = element_bits(&collectors, &[], COLLECTOR_SHAPE);
+        let (hand_keys, _) = element_bits(&collectors, &["hand"], HAND_SHAPE);
+        let (displayed_keys, _) = element_bits(&[("building_display", true)], &[], DISPLAYED_SHAPE);
         // The table's keys that hold for the whole game (the types, the
         // currencies, the rules): reading only those is reading a constant.
         let constant: u32 = ["types", "currencies", "rules"]

@@ -96,7 +96,7 @@ impl Game {
     /// (Asking every pair of cards about an exchange for the next seat, in
     /// every answer the bot judged, was most of a money changer's game.)
     #[inline(never)]
-    pub(crate) fn compute_scripted_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
+    fn compute_scripted_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
         if self.rs.odd_money {
             self.compute_odd_legal(out)?;
         } else {

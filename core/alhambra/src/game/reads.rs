@@ -146,12 +146,12 @@ impl Game {
             let held = |bit: u32| collector_keys & bit != 0;
             let counted = |bit: u32| reads.counted & bit != 0;
             row.push(seat.map_or(u32::MAX, |s| s as u32));
-            if held(BUILDINGS) && counted(BUILDINGS) {
+            if held(BUILDINGS) {
                 row.push(p.buildings.len() as u32);
-            } else if held(BUILDINGS) {
-                row.push(p.buildings.len() as u32);
-                for (&b, h) in p.buildings.iter().zip(&p.history) {
-                    row.extend([u32::from(b), h.turn, u32::from(h.exact)]);
+                if !counted(BUILDINGS) {
+                    for (&b, h) in p.buildings.iter().zip(&p.history) {
+                        row.extend([u32::from(b), h.turn, u32::from(h.exact)]);
+                    }
                 }
             }
             if held(COUNTS) {

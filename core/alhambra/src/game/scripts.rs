@@ -132,19 +132,20 @@ impl Game {
         }
         let mut m = Map::new();
         let card = rs.building(b);
-        for (bit, key) in
-            [(D_TYPE, "type"), (D_ID, "id"), (D_PRICE, "price"), (D_SLOT, "slot"), (D_CURRENCY, "currency")]
-        {
-            if keys & bit != 0 {
-                let v = match key {
-                    "type" => s(&rs.types[usize::from(card.kind)].id),
-                    "id" => s(&card.id),
-                    "price" => int(card.price),
-                    "slot" => int(slot + 1),
-                    _ => s(&rs.currencies[usize::from(rs.yard[slot])].id),
-                };
-                m.insert(key.into(), v);
-            }
+        if keys & D_TYPE != 0 {
+            m.insert("type".into(), s(&rs.types[usize::from(card.kind)].id));
+        }
+        if keys & D_ID != 0 {
+            m.insert("id".into(), s(&card.id));
+        }
+        if keys & D_PRICE != 0 {
+            m.insert("price".into(), int(card.price));
+        }
+        if keys & D_SLOT != 0 {
+            m.insert("slot".into(), int(slot + 1));
+        }
+        if keys & D_CURRENCY != 0 {
+            m.insert("currency".into(), s(&rs.currencies[usize::from(rs.yard[slot])].id));
         }
         engine_script::Shape::debug_holds(crate::hooks::DISPLAYED_SHAPE, &m, false);
         m
