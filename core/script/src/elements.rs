@@ -173,8 +173,7 @@ impl Finder<'_> {
             }
             return;
         }
-        let counted = matches!(rest, Expr::Dot(next, ..)
-            if matches!(&next.rhs, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty()));
+        let counted = matches!(rest, Expr::Dot(next, ..) if crate::is_len(&next.rhs));
         let key = first_key(rest);
         if let Some(k) = key.as_ref().filter(|k| !counted && !self.uncounted.contains(k)) {
             self.uncounted.push(k.clone());
@@ -227,7 +226,7 @@ impl Finder<'_> {
     /// What a chain goes on to after the list at `depth` itself (`list.len()`,
     /// `list.key`), the chain's value at `path[p]`.
     fn after_list(&mut self, body: Body, path: &[ASTNode], p: usize, rest: &Expr, depth: u8) {
-        let counted = matches!(rest, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty());
+        let counted = crate::is_len(rest);
         if !(counted && self.is_list(depth)) {
             // A map read as one element (`ctx.table.neutral.counts`): its key.
             match self.is_list(depth) {

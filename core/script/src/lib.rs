@@ -2038,6 +2038,11 @@ fn indexed_by_only(ast: &AST, name: &str, member: &str, list: &str, by: &str) ->
     uses > 0 && !other
 }
 
+/// `e` is `len()`: a count of a list (or map), and nothing else of it.
+pub(crate) fn is_len(e: &rhai::Expr) -> bool {
+    matches!(e, rhai::Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty())
+}
+
 /// True when function `name` uses `ctx.<member>` at least once and only ever
 /// as `ctx.<member>.len()`, and does nothing with `ctx` but read its
 /// properties: its items cannot matter to it, only how many there are. Any
@@ -2056,8 +2061,7 @@ fn counted_only(ast: &AST, name: &str, member: &str) -> bool {
             Expr::Index(inner, ..) if is_member(&inner.lhs) => other = true,
             Expr::Dot(inner, ..) if is_member(&inner.lhs) => {
                 uses += 1;
-                let counted =
-                    matches!(&inner.rhs, Expr::MethodCall(call, _) if call.name == "len" && call.args.is_empty());
+                let counted = is_len(&inner.rhs);
                 other |= !counted;
             }
             _ => {}
