@@ -6,8 +6,8 @@
 //! points are remembered per (scoring, type, counts): the script runs once
 //! for each distinct position, not once per game.
 
+use engine_script::{FlagMemo, KeyedMemo, Shards, remember_keyed};
 use engine_script::{HookMask, has_hook, hook_bit};
-use engine_script::{KeyedMemo, Shards, remember_keyed};
 use std::collections::HashMap;
 
 use engine_script::results::as_int_in;
@@ -636,6 +636,8 @@ pub struct Hooks {
     /// Per owner, the price changes its building cards give each building on
     /// each slot, made when first asked ([`Hooks::price_about`]).
     prices: Vec<std::sync::OnceLock<Box<[std::sync::atomic::AtomicI32]>>>,
+    /// The actions' `allowed` answers that read only the arguments, by their words ([`Hooks::allowed_about`]).
+    allowed: std::sync::OnceLock<FlagMemo>,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `card`, `target` and the table's constants.
     card_and_target_only: Vec<HookMask>,
     /// `ctx.target`'s index among the members (see [`Hooks::reads_target`]).
@@ -790,6 +792,31 @@ impl Hooks {
         v
     }
 
+    /// Action `def`'s `allowed` (its script `owner`'s) for the arguments
+    /// whose words are `words`, else `answer`'s, remembered when there are at
+    /// most three: for an `allowed` that reads of `ctx` only the arguments (a
+    /// money changer's, asked for every pair of cards at every decision),
+    /// found without a lock or a hash map. An error is not remembered.
+    pub fn allowed_about(
+        &self,
+        (def, owner): (usize, usize),
+        words: &[u16],
+        answer: impl FnOnce() -> Result<bool, GameError>,
+    ) -> Result<bool, GameError> {
+        if words.len() > 3 || def > 255 {
+            return answer();
+        }
+        let key = words.iter().fold(def as u64, |k, &w| k << 16 | u64::from(w));
+        let memo = self.allowed.get_or_init(|| FlagMemo::new(14));
+        if let Some(yes) = memo.get(key) {
+            self.host.count_remembered(Hook::Allowed as usize, owner);
+            return Ok(yes);
+        }
+        let yes = answer()?;
+        memo.put(key, yes);
+        Ok(yes)
+    }
+
     /// `owner`'s price change from building card `card` for building
     /// `target` on `slot` (`buildings` cards, `slots` slots in the ruleset),
     /// else `answer`'s, remembered: for an `on_price` that reads of `ctx` only
@@ -852,6 +879,9 @@ impl Hooks {
             *shard.write().unwrap_or_else(|e| e.into_inner()) = Memo::default();
         }
         self.symmetry.forget();
+        if let Some(memo) = self.allowed.get() {
+            memo.forget();
+        }
         for shard in self.about.all() {
             shard.write().unwrap_or_else(|e| e.into_inner()).clear();
         }
@@ -1072,6 +1102,7 @@ impl Hooks {
             symmetry: Symmetry::new(),
             about: KeyedMemo::default(),
             prices: (0..owners).map(|_| std::sync::OnceLock::new()).collect(),
+            allowed: std::sync::OnceLock::new(),
             card_and_target_only,
             target_member: member("target").expect("`target` is a member of every card's ctx"),
             args_only,

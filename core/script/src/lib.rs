@@ -1765,6 +1765,64 @@ enum Full {
     Clear,
 }
 
+/// Yes-or-no answers remembered by a number below 2⁶² (what a hook can see,
+/// packed: an action's `allowed` by its arguments' words), shared by every
+/// thread without a lock or a map: asked for every pair of cards at every
+/// decision, where a locked map's lookup cost more than the game around it.
+/// A key that meets a full neighbourhood is simply not remembered.
+pub struct FlagMemo(Box<[std::sync::atomic::AtomicU64]>);
+
+/// Slots of a [`FlagMemo`] a key may take: its hash's and the next ones.
+const FLAG_PROBES: usize = 8;
+
+impl FlagMemo {
+    /// A memo of 2^`bits` slots.
+    pub fn new(bits: u32) -> Self {
+        FlagMemo((0..1usize << bits).map(|_| std::sync::atomic::AtomicU64::new(0)).collect())
+    }
+
+    fn slots(&self, key: u64) -> impl Iterator<Item = &std::sync::atomic::AtomicU64> {
+        let bits = self.0.len().trailing_zeros();
+        let home = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+        (0..FLAG_PROBES).map(move |i| &self.0[(home + i) & (self.0.len() - 1)])
+    }
+
+    /// The answer remembered for `key`, if any.
+    pub fn get(&self, key: u64) -> Option<bool> {
+        use std::sync::atomic::Ordering::Relaxed;
+        debug_assert!(key < 1 << 62);
+        for slot in self.slots(key) {
+            match slot.load(Relaxed) {
+                0 => return None,
+                e if e >> 2 == key => return Some(e & 2 != 0),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Remembers `answer` for `key` (nothing when its neighbourhood is full).
+    pub fn put(&self, key: u64, answer: bool) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let entry = key << 2 | u64::from(answer) << 1 | 1;
+        for slot in self.slots(key) {
+            match slot.compare_exchange(0, entry, Relaxed, Relaxed) {
+                Ok(_) => return,
+                // Another thread put the same key (the same answer: hooks are functions of it).
+                Err(e) if e >> 2 == key => return,
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Forgets every answer.
+    pub fn forget(&self) {
+        for slot in self.0.iter() {
+            slot.store(0, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
 /// Hook answers a game remembers by a key of its own (what the hook can see), a map per thread.
 pub type KeyedMemo<K> = Shards<rustc_hash::FxHashMap<K, Dynamic>>;
 
@@ -2246,5 +2304,33 @@ mod tests {
         // A method of the context reads what it is named for (no scalar: never remembered).
         assert_eq!(param_reads(&ast, "c"), Some(vec!["count_kind".to_owned()]));
         assert_eq!(param_reads(&ast, "d"), None);
+    }
+
+    #[test]
+    fn a_flag_memo_answers_what_was_put_and_forgets_what_did_not_fit() {
+        let memo = FlagMemo::new(6);
+        // 40 keys in 64 slots, each with its own answer; the largest key that fits.
+        let keys: Vec<u64> = (0..39).map(|k| k * 7919 + 1).chain([(1 << 62) - 1]).collect();
+        for &k in &keys {
+            assert_eq!(memo.get(k), None);
+            memo.put(k, k % 3 == 0);
+        }
+        for &k in &keys {
+            assert_eq!(memo.get(k), Some(k % 3 == 0), "key {k}");
+        }
+        assert_eq!(memo.get(2), None, "a key never put");
+        // Putting a key again keeps one entry: the memo fills only with new keys.
+        memo.put(keys[0], keys[0] % 3 == 0);
+        // Past its slots, keys are not remembered, and those remembered stay right.
+        for k in 1000..2000 {
+            memo.put(k, true);
+        }
+        let kept = (1000..2000).filter(|&k| memo.get(k).is_some()).count();
+        assert!(kept <= 24, "{kept} remembered in the 24 free slots");
+        for &k in &keys {
+            assert_eq!(memo.get(k), Some(k % 3 == 0), "key {k} after the memo filled");
+        }
+        memo.forget();
+        assert!(keys.iter().all(|&k| memo.get(k).is_none()));
     }
 }

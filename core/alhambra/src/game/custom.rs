@@ -119,20 +119,23 @@ impl Game {
                 .collect::<Option<_>>()
                 .ok_or_else(too_many)?;
             let texts = |args: &[u16]| args.iter().map(|&w| rs.words.name(w).to_string()).collect::<Vec<String>>();
+            let asks = self.listens(Hook::Allowed, &l);
+            let args_only = rs.hooks.reads_args_only(Hook::Allowed, l.owner);
             engine_rules::actions::each_combination(&candidates, |args| -> Result<(), GameError> {
-                if self.listens(Hook::Allowed, &l) {
+                if asks {
+                    let ask = |v: Result<Dynamic, GameError>| {
+                        as_bool(v?).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))
+                    };
                     let extra = || [("args", self.args_value(d, &texts(args)))];
                     // Asked for every pair of cards at every turn: an answer that reads
                     // only the arguments is remembered by them (their words, exactly).
-                    let v = match rs.hooks.reads_args_only(Hook::Allowed, l.owner) {
-                        true => {
-                            let key = args.iter().fold(args.len() as u128, |k, &w| (k << 16) | u128::from(w));
-                            let ask = || self.call_unrowed(Hook::Allowed, &l, seat, &extra());
-                            rs.hooks.about((Hook::Allowed as u8, l.owner as u16, key, 0), ask)?
-                        }
-                        false => self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra())?,
+                    let allowed = match args_only {
+                        true => rs.hooks.allowed_about((d, l.owner), args, || {
+                            ask(self.call_unrowed(Hook::Allowed, &l, seat, &extra()))
+                        })?,
+                        false => ask(self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra()))?,
                     };
-                    if !as_bool(v).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))? {
+                    if !allowed {
                         return Ok(());
                     }
                 }
