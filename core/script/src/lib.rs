@@ -2313,14 +2313,14 @@ mod tests {
         let keys: Vec<u64> = (0..39).map(|k| k * 7919 + 1).chain([(1 << 62) - 1]).collect();
         for &k in &keys {
             assert_eq!(memo.get(k), None);
-            memo.put(k, k % 3 == 0);
+            memo.put(k, k.is_multiple_of(3));
         }
         for &k in &keys {
-            assert_eq!(memo.get(k), Some(k % 3 == 0), "key {k}");
+            assert_eq!(memo.get(k), Some(k.is_multiple_of(3)), "key {k}");
         }
         assert_eq!(memo.get(2), None, "a key never put");
         // Putting a key again keeps one entry: the memo fills only with new keys.
-        memo.put(keys[0], keys[0] % 3 == 0);
+        memo.put(keys[0], keys[0].is_multiple_of(3));
         // Past its slots, keys are not remembered, and those remembered stay right.
         for k in 1000..2000 {
             memo.put(k, true);
@@ -2328,7 +2328,7 @@ mod tests {
         let kept = (1000..2000).filter(|&k| memo.get(k).is_some()).count();
         assert!(kept <= 24, "{kept} remembered in the 24 free slots");
         for &k in &keys {
-            assert_eq!(memo.get(k), Some(k % 3 == 0), "key {k} after the memo filled");
+            assert_eq!(memo.get(k), Some(k.is_multiple_of(3)), "key {k} after the memo filled");
         }
         memo.forget();
         assert!(keys.iter().all(|&k| memo.get(k).is_none()));
