@@ -207,8 +207,7 @@ impl Game {
     /// Applies one of the ruleset's own actions: its `on_action`, then the turn goes on.
     pub(super) fn act(&mut self, seat: usize, a: Act) -> Result<(), GameError> {
         let d = a.def as usize;
-        let text = Action::Act(a).text(&self.rs);
-        self.event(Some(seat), |_| format!("seat {seat}: {text}"));
+        self.event(Some(seat), |g| format!("seat {seat}: {}", Action::Act(a).text(&g.rs)));
         let ends_turn = self.rs.actions[d].ends_turn;
         if !ends_turn && self.out_of_turn.is_none() {
             self.acted |= 1 << d;

@@ -380,6 +380,10 @@ impl Game {
 
     /// The log line of a move: a card leaving a hand is named only to that hand's seat.
     fn log_move(&mut self, by: &str, card: Card, from: Option<Zone>, to: Zone) {
+        // A bot's game logs nothing: its texts are not even made.
+        if !self.journal.logging() {
+            return;
+        }
         let from_text = from.map_or_else(|| "the building deck (drawn)".to_owned(), Zone::name);
         let id = match card {
             Card::Money(m) => self.rs.money_id(m),

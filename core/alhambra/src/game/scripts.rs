@@ -1021,6 +1021,21 @@ impl Game {
             }
         }
         pays_listeners.retain(|l| literal(Hook::Pays, l).is_none());
+        // One that reads of `ctx` only its card (a trade route's `ctx.table.currencies`)
+        // answers the same for every slot: asked once, for the first building on offer.
+        let first_on_offer = self.building_display.iter().enumerate().find_map(|(k, b)| b.map(|b| (k, b)));
+        if let Some((slot, b)) = first_on_offer {
+            let hooks = &rs.hooks;
+            let slot_free = |l: &Listener| {
+                hooks.reads_card_and_target_only(Hook::Pays, l.owner) && !hooks.reads_target(Hook::Pays, l.owner)
+            };
+            let target = || Dynamic::from_map(rs.display_map(b, slot));
+            for l in pays_listeners.iter().filter(|l| slot_free(l)) {
+                let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, 0, &target)?);
+                flat_pays |= bits.map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
+            }
+            pays_listeners.retain(|l| !slot_free(l));
+        }
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
