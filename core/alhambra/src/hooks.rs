@@ -485,6 +485,8 @@ pub struct TableReads {
     pub counted: u32,
     /// A card's keys in a collector's hand.
     pub hand: u32,
+    /// A building's keys in a collector's buildings.
+    pub owned: u32,
     /// A displayed building's keys.
     pub displayed: u32,
     /// The only seat made, if one.
@@ -493,8 +495,15 @@ pub struct TableReads {
 
 impl TableReads {
     /// Every part, every seat.
-    pub const WHOLE: TableReads =
-        TableReads { keys: u32::MAX, collector: u32::MAX, counted: 0, hand: u32::MAX, displayed: u32::MAX, own: None };
+    pub const WHOLE: TableReads = TableReads {
+        keys: u32::MAX,
+        collector: u32::MAX,
+        counted: 0,
+        hand: u32::MAX,
+        owned: u32::MAX,
+        displayed: u32::MAX,
+        own: None,
+    };
 }
 
 /// A building on the display.
@@ -667,6 +676,9 @@ pub struct Hooks {
     /// `hand_keys[hook][owner]`: a bit per [`HAND_SHAPE`] key the hook reads of
     /// a card in a collector's hand (all of them when it takes one whole).
     hand_keys: Vec<Vec<u32>>,
+    /// `owned_keys[hook][owner]`: a bit per [`OWNED_SHAPE`] key the hook reads of
+    /// a building a collector owns (all of them when it takes one whole).
+    owned_keys: Vec<Vec<u32>>,
     /// `displayed_keys[hook][owner]`: a bit per [`DISPLAYED_SHAPE`] key the hook
     /// reads of a building in `ctx.table.building_display` (all of them when
     /// it does more with one than read its keys or compare it with `()`).
@@ -756,6 +768,7 @@ impl Hooks {
             collector: at(&self.collector_keys),
             counted: self.collector_counted[hook as usize].get(owner).copied().unwrap_or(0),
             hand: at(&self.hand_keys),
+            owned: at(&self.owned_keys),
             displayed: at(&self.displayed_keys),
             own: self.reads_own_seat_only(hook, owner).then_some(seat),
         }
@@ -1044,6 +1057,7 @@ impl Hooks {
         let collectors = [("seats", true), ("neutral", false)];
         let (collector_keys, collector_counted) = element_bits(&collectors, &[], COLLECTOR_SHAPE);
         let (hand_keys, _) = element_bits(&collectors, &["hand"], HAND_SHAPE);
+        let (owned_keys, _) = element_bits(&collectors, &["buildings"], OWNED_SHAPE);
         let (displayed_keys, _) = element_bits(&[("building_display", true)], &[], DISPLAYED_SHAPE);
         // The table's keys that hold for the whole game (the types, the
         // currencies, the rules): reading only those is reading a constant.
@@ -1112,6 +1126,7 @@ impl Hooks {
             collector_keys,
             collector_counted,
             hand_keys,
+            owned_keys,
             displayed_keys,
             type_masks,
             listening_types,

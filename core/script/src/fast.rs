@@ -169,6 +169,8 @@ pub const MAX_DEFERRED: usize = 32;
 /// The members a run has made (see [`Deferred`]), each once.
 struct Lazy<'m> {
     make: &'m dyn Fn(u8) -> Dynamic,
+    /// Members lent rather than made (by index): values the caller holds anyway.
+    lent: &'m [Option<&'m Dynamic>],
     made: [std::cell::OnceCell<Dynamic>; MAX_DEFERRED],
 }
 
@@ -180,10 +182,17 @@ impl Compiled {
     }
 
     /// [`Compiled::run`] with an argument whose [`Deferred`] members `make`
-    /// makes when first read; `Err` gives the argument back (the caller makes
-    /// the whole argument for Rhai).
-    pub fn run_lazy(&self, arg: Dynamic, make: &dyn Fn(u8) -> Dynamic) -> Result<Dynamic, Dynamic> {
-        let lazy = Lazy { make, made: Default::default() };
+    /// makes when first read, unless `lent` holds it (by index: a value the
+    /// caller holds anyway, such as the event every listener hears, read in
+    /// place rather than copied); `Err` gives the argument back (the caller
+    /// makes the whole argument for Rhai).
+    pub fn run_lazy(
+        &self,
+        arg: Dynamic,
+        make: &dyn Fn(u8) -> Dynamic,
+        lent: &[Option<&Dynamic>],
+    ) -> Result<Dynamic, Dynamic> {
+        let lazy = Lazy { make, lent, made: Default::default() };
         self.run_in(arg, Some(&lazy))
     }
 
@@ -759,6 +768,9 @@ fn made<'s>(lazy: Option<&'s Lazy<'s>>, v: &'s Dynamic) -> Option<&'s Dynamic> {
 
 #[cold]
 fn make<'s>(lazy: &'s Lazy<'s>, i: u8) -> Option<&'s Dynamic> {
+    if let Some(Some(v)) = lazy.lent.get(usize::from(i)) {
+        return Some(v);
+    }
     let cell = lazy.made.get(usize::from(i))?;
     Some(cell.get_or_init(|| (lazy.make)(i)))
 }
@@ -1611,10 +1623,21 @@ mod tests {
                     makes.set(makes.get() + 1);
                     if i == 0 { table() } else { hand() }
                 };
-                let lazy = fast.run_lazy(arg(n, true), &make).map(|v| format!("{v:?}")).ok();
+                let lazy = fast.run_lazy(arg(n, true), &make, &[]).map(|v| format!("{v:?}")).ok();
                 let (_, rhai) = both(&h, script, arg(n, false));
                 assert_eq!(lazy.as_deref(), Some(rhai.as_str()), "{script} with n = {n}");
                 assert_eq!(makes.get(), expected_makes, "{script} with n = {n}: members made");
+                // The hand lent as it stands: read in place, never made, the same answer.
+                let (held, makes_lent) = (hand(), std::cell::Cell::new(0));
+                let make_table = |i: u8| {
+                    makes_lent.set(makes_lent.get() + 1);
+                    assert_eq!(i, 0, "{script}: a lent member is not made");
+                    table()
+                };
+                let lent =
+                    fast.run_lazy(arg(n, true), &make_table, &[None, Some(&held)]).map(|v| format!("{v:?}")).ok();
+                assert_eq!(lent.as_deref(), Some(rhai.as_str()), "{script} with n = {n}, the hand lent");
+                assert!(makes_lent.get() <= expected_makes, "{script} with n = {n}");
             }
         }
     }

@@ -1145,16 +1145,17 @@ impl ScriptHost {
     /// [`ScriptHost::call_read`] with a `ctx` whose costly members are made
     /// only if the hook reads them: `ctx(true)` puts [`fast::Deferred`]`(i)`
     /// where member `i` goes and `make(i)` makes it; `ctx(false)` is the whole
-    /// `ctx`, for Rhai (when the hook has no fast path, or it gives up).
+    /// `ctx`, for Rhai (when the hook has no fast path, or it gives up);
+    /// `lent[i]`, when given, is member `i` as it stands, read in place.
     pub fn call_read_lazy(
         &self,
         hook: usize,
         owner: usize,
         row: Option<reads::ReadRow>,
         ctx: &dyn Fn(bool) -> Dynamic,
-        make: &dyn Fn(u8) -> Dynamic,
+        (make, lent): (&dyn Fn(u8) -> Dynamic, &[Option<&Dynamic>]),
     ) -> Result<Option<Dynamic>, ScriptError> {
-        self.recall_or(hook, owner, row, || self.call_lazy(hook, owner, ctx, make))
+        self.recall_or(hook, owner, row, || self.call_lazy(hook, owner, ctx, (make, lent)))
     }
 
     /// The answer remembered for `row`, else `call`'s (then remembered).
@@ -1298,12 +1299,12 @@ impl ScriptHost {
         hook: usize,
         owner: usize,
         ctx: &dyn Fn(bool) -> Dynamic,
-        make: &dyn Fn(u8) -> Dynamic,
+        (make, lent): (&dyn Fn(u8) -> Dynamic, &[Option<&Dynamic>]),
     ) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
         let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
         if let Some(fast) = self.fast_of(hook, owner)
-            && let Ok(v) = fast.run_lazy(ctx(true), make)
+            && let Ok(v) = fast.run_lazy(ctx(true), make, lent)
         {
             return Ok(Some(v));
         }

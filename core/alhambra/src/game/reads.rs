@@ -12,12 +12,14 @@ use rhai::Dynamic;
 
 use super::Game;
 use super::scripts::{Heard, Listener};
-use crate::hooks::{COLLECTOR_SHAPE, CTX_MORE, DISPLAYED_SHAPE, HAND_SHAPE, Hook, TABLE_SHAPE, TableReads};
+use crate::hooks::{
+    COLLECTOR_SHAPE, CTX_MORE, DISPLAYED_SHAPE, HAND_SHAPE, Hook, OWNED_SHAPE, TABLE_SHAPE, TableReads,
+};
 use crate::ruleset::Money;
 
 /// A bit of a key of `ctx.table` or of one of its collectors.
 pub(crate) mod bits {
-    use super::{COLLECTOR_SHAPE, DISPLAYED_SHAPE, HAND_SHAPE, Shape, TABLE_SHAPE};
+    use super::{COLLECTOR_SHAPE, DISPLAYED_SHAPE, HAND_SHAPE, OWNED_SHAPE, Shape, TABLE_SHAPE};
 
     pub(crate) const SEATS: u32 = Shape::bit(TABLE_SHAPE, "seats");
     pub(crate) const NEUTRAL: u32 = Shape::bit(TABLE_SHAPE, "neutral");
@@ -46,6 +48,15 @@ pub(crate) mod bits {
     pub(crate) const H_ID: u32 = Shape::bit(HAND_SHAPE, "id");
     pub(crate) const H_CURRENCY: u32 = Shape::bit(HAND_SHAPE, "currency");
     pub(crate) const H_VALUE: u32 = Shape::bit(HAND_SHAPE, "value");
+
+    pub(crate) const O_TYPE: u32 = Shape::bit(OWNED_SHAPE, "type");
+    pub(crate) const O_ID: u32 = Shape::bit(OWNED_SHAPE, "id");
+    pub(crate) const O_PRICE: u32 = Shape::bit(OWNED_SHAPE, "price");
+    pub(crate) const O_BOUGHT: u32 = Shape::bit(OWNED_SHAPE, "bought");
+    pub(crate) const O_EXACT: u32 = Shape::bit(OWNED_SHAPE, "exact");
+    pub(crate) const O_NTH: u32 = Shape::bit(OWNED_SHAPE, "nth");
+    /// Every key of an owned building.
+    pub(crate) const OWNED_ALL: u32 = O_TYPE | O_ID | O_PRICE | O_BOUGHT | O_EXACT | O_NTH;
 
     pub(crate) const D_TYPE: u32 = Shape::bit(DISPLAYED_SHAPE, "type");
     pub(crate) const D_ID: u32 = Shape::bit(DISPLAYED_SHAPE, "id");

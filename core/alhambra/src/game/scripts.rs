@@ -97,6 +97,9 @@ pub(super) fn int(n: impl TryInto<i32>) -> Dynamic {
 
 /// The index in [`CTX_MORE`] of each member of a card's `ctx`, in the key
 /// order [`Game::card_ctx`] lays them out, then `player_counter` (the method).
+/// `ctx.event`'s place among a card's `ctx` members ([`Game::card_ctx`]).
+const EVENT_MEMBER: usize = 7;
+
 pub(super) const CARD_CTX_MEMBERS: [usize; 20] =
     [21, 4, 22, 7, 18, 19, 15, 9, 13, 11, 8, 16, 5, 12, 3, 14, 20, 10, 6, 17];
 
@@ -157,6 +160,37 @@ impl Game {
         out.insert("id".into(), s(&self.rs.money_id(m)));
         out.insert("currency".into(), s(&self.rs.kind(m).currency_id));
         out.insert("value".into(), int(m.value));
+        Dynamic::from_map(out)
+    }
+
+    /// A building a collector owns as scripts see it (bought at turn `t`,
+    /// `exact`ly paid, the `nth` of its type), with only the keys of
+    /// [`crate::hooks::OWNED_SHAPE`] in `keys` (every key: [`Game::building_map`]).
+    fn owned_map(&self, b: BuildingIdx, (t, exact, nth): (u32, bool, usize), keys: u32) -> Dynamic {
+        use super::reads::bits::*;
+        if keys & OWNED_ALL == OWNED_ALL {
+            return self.building_map(b, Some((t, exact)), Some(nth));
+        }
+        let (rs, mut out) = (&self.rs, Map::new());
+        let card = rs.building(b);
+        if keys & O_TYPE != 0 {
+            out.insert("type".into(), s(&rs.types[usize::from(card.kind)].id));
+        }
+        if keys & O_ID != 0 {
+            out.insert("id".into(), s(&card.id));
+        }
+        if keys & O_PRICE != 0 {
+            out.insert("price".into(), int(card.price));
+        }
+        if keys & O_BOUGHT != 0 {
+            out.insert("bought".into(), int(t));
+        }
+        if keys & O_EXACT != 0 {
+            out.insert("exact".into(), Dynamic::from_bool(exact));
+        }
+        if keys & O_NTH != 0 {
+            out.insert("nth".into(), int(nth));
+        }
         Dynamic::from_map(out)
     }
 
@@ -298,7 +332,10 @@ impl Game {
             // The costly members (the table, the hand…) are made only if the hook reads them.
             let ctx = |lazy: bool| Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, lazy));
             let make = |m: u8| self.ctx_member(hook, l, event, usize::from(m));
-            host.call_read_lazy(hook as usize, l.owner, row, &ctx, &make)?
+            // The event every listener hears is read where it lies, not copied for each.
+            let mut lent = [None; EVENT_MEMBER + 1];
+            lent[EVENT_MEMBER] = Some(event);
+            host.call_read_lazy(hook as usize, l.owner, row, &ctx, (&make, &lent))?
         } else {
             let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, false));
             host.call_read(hook as usize, l.owner, row, ctx)?
@@ -376,7 +413,7 @@ impl Game {
             ("choice", Dynamic::UNIT),
             ("chosen", Dynamic::from_array(Array::new())),
             ("counter", l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t]))),
-            ("event", member(7)),
+            ("event", member(EVENT_MEMBER)),
             ("hand", member(8)),
             ("limit", Dynamic::UNIT),
             ("owned", int(l.owned)),
@@ -423,7 +460,7 @@ impl Game {
                     Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
                 }
             },
-            7 => event.clone(),
+            EVENT_MEMBER => event.clone(),
             8 => match hooks.counts_hand_only(hook, l.owner) {
                 // Counted only: its cards cannot matter, and making them was most of a hand tax's turn.
                 true => Dynamic::from_array(vec![Dynamic::UNIT; p.hand().len()]),
@@ -472,7 +509,7 @@ impl Game {
                     .map(|(&b, &super::player::Held { turn: t, exact })| {
                         let k = rs.building(b).kind as usize;
                         seen[k] += 1;
-                        self.building_map(b, Some((t, exact)), Some(seen[k] - 1))
+                        self.owned_map(b, (t, exact, seen[k] - 1), reads.owned)
                     })
                     .collect();
                 m.insert("buildings".into(), Dynamic::from_array(buildings));
@@ -633,7 +670,7 @@ impl Game {
         // The facts are made for the first card that hears them, before any card's
         // effects: a customs house hears others' purchases, and its owner's own are most.
         // None reads them (a watchtower's `on_bought` reads only its card): `()`.
-        let read = ev.hooks().any(|h| hooks.some_may_read(h, CARD_CTX_MEMBERS[7]));
+        let read = ev.hooks().any(|h| hooks.some_may_read(h, CARD_CTX_MEMBERS[EVENT_MEMBER]));
         let mut facts: Option<Dynamic> = (!read).then_some(Dynamic::UNIT);
         for seat in hearing_order(actor, self.players.len()) {
             for hook in ev.heard_by(seat, actor) {

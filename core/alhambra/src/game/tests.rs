@@ -239,6 +239,9 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
         // Every list only counted; each key of a card in a hand alone.
         .chain([TableReads { counted: u32::MAX, ..whole }])
         .chain((0..crate::hooks::HAND_SHAPE.len()).map(|k| TableReads { hand: 1 << k, ..whole }))
+        // Each key of an owned building alone, and none.
+        .chain((0..crate::hooks::OWNED_SHAPE.len()).map(|k| TableReads { owned: 1 << k, ..whole }))
+        .chain([TableReads { owned: 0, ..whole }])
         .flat_map(|r| [r, TableReads { own: Some(0), ..r }, TableReads { own: Some(1), ..r }])
         .collect();
     for rs in [rs(), Ruleset::load(reserve).unwrap()] {

@@ -707,6 +707,19 @@ fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
             held("hand"),
             0,
         ),
+        (
+            "let left = (ctx.seat + 1) % ctx.players; let theirs = ctx.table.seats[left].buildings; \
+             if theirs.len() == 0 { 0 } else { theirs[theirs.len() - 1].price + theirs[0].nth }",
+            bit("seats"),
+            held("buildings"),
+            0,
+        ),
+        (
+            "let n = 0; for s in ctx.table.seats { for b in s.buildings { if b.type == \"garden\" && b.exact { n += b.bought; } } } n",
+            bit("seats"),
+            held("buildings"),
+            0,
+        ),
         ("let t = ctx.table; t.seats[ctx.seat].money", u32::MAX, u32::MAX, u32::MAX),
         ("ctx.table.keys().len()", u32::MAX, u32::MAX, u32::MAX),
         ("let n = 0; for s in ctx.table.seats { n += s.len(); } n", bit("seats"), u32::MAX, 0),
@@ -740,6 +753,15 @@ fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
             _ => 0,
         };
         assert_eq!(reads.hand, hand, "{body}");
+        // Of the buildings a collector owns, only the keys read.
+        let owned = |k: &str| 1u32 << alhambra::hooks::OWNED_SHAPE.iter().position(|s| s.key == k).unwrap();
+        let owned_keys = match body {
+            b if b.contains("theirs") => owned("price") | owned("nth"),
+            b if b.contains("b.exact") => owned("type") | owned("exact") | owned("bought"),
+            b if b.contains("let t = ctx.table") || b.contains("keys()") || b.contains("n += s.len()") => u32::MAX,
+            _ => 0,
+        };
+        assert_eq!(reads.owned, owned_keys, "{body}");
         // The table each is given answers as the whole one would: the same games, point for point.
         let whole =
             format!("{helper}fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} let ctx = ctx; {body} }}\n");
