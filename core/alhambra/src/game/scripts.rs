@@ -1060,8 +1060,8 @@ impl Game {
         pays_listeners.retain(|l| literal(Hook::Pays, l).is_none());
         // One that reads of `ctx` only its card (a trade route's `ctx.table.currencies`)
         // answers the same for every slot: asked once, for the first building on offer.
-        let first_on_offer = self.building_display.iter().enumerate().find_map(|(k, b)| b.map(|b| (k, b)));
-        if let Some((slot, b)) = first_on_offer {
+        let first_on_offer = || self.building_display.iter().enumerate().find_map(|(k, b)| b.map(|b| (k, b)));
+        if let Some((slot, b)) = (!pays_listeners.is_empty()).then(first_on_offer).flatten() {
             let hooks = &rs.hooks;
             let slot_free = |l: &Listener| {
                 hooks.reads_card_and_target_only(Hook::Pays, l.owner) && !hooks.reads_target(Hook::Pays, l.owner)
