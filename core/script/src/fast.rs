@@ -674,7 +674,7 @@ impl Compiler<'_> {
 }
 
 /// Rhai's own functions designers reach for (`best.max(n)`, `id.starts_with(c)`),
-/// answered as Rhai's standard library does for the values written here;
+/// answered as Rhai's own packages do for the values written here;
 /// `None` (Rhai answers) for any other value, such as an overflow of `abs`.
 fn builtin(name: &str, arity: usize) -> Option<Native> {
     fn ints(args: &[&Dynamic]) -> Option<(INT, INT)> {
