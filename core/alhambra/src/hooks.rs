@@ -676,6 +676,9 @@ pub struct Hooks {
     /// `hand_keys[hook][owner]`: a bit per [`HAND_SHAPE`] key the hook reads of
     /// a card in a collector's hand (all of them when it takes one whole).
     hand_keys: Vec<Vec<u32>>,
+    /// `card_keys[hook][owner]`: a bit per [`OWNED_SHAPE`] key the hook reads of
+    /// `ctx.card`, a building card it owns (all of them when it takes the card whole).
+    card_keys: Vec<Vec<u32>>,
     /// `owned_keys[hook][owner]`: a bit per [`OWNED_SHAPE`] key the hook reads of
     /// a building a collector owns (all of them when it takes one whole).
     owned_keys: Vec<Vec<u32>>,
@@ -772,6 +775,12 @@ impl Hooks {
             displayed: at(&self.displayed_keys),
             own: self.reads_own_seat_only(hook, owner).then_some(seat),
         }
+    }
+
+    /// The keys of [`OWNED_SHAPE`] `owner`'s `hook` reads of `ctx.card` (a bit
+    /// each; all of them when it takes the card whole): a building card is made of those.
+    pub fn card_keys(&self, hook: Hook, owner: usize) -> u32 {
+        self.card_keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX)
     }
 
     /// True when `owner`'s `hook` reads of `ctx.card` only what the card's
@@ -1018,19 +1027,25 @@ impl Hooks {
             .fold(rules_mask, |m, b| m | b);
         let member = |name: &str| CTX_MORE.iter().position(|m| *m == name);
         let owners = first_action + actions.len();
-        let table_keys: Vec<Vec<u32>> = (0..HOOKS.len())
-            .map(|h| {
-                (0..owners)
-                    .map(|o| match host.member_keys(h, o, "table") {
-                        Some(keys) => keys
-                            .iter()
-                            .filter_map(|k| TABLE_SHAPE.iter().position(|s| s.key == k))
-                            .fold(0, |bits, i| bits | 1 << i),
-                        None => u32::MAX,
-                    })
-                    .collect()
-            })
-            .collect();
+        // Per hook and owner, a bit per key of `shape` the hook reads of `ctx.<member>`
+        // (every bit when it does more with the member than read its keys).
+        let member_bits = |member: &str, shape: &[Shape]| -> Vec<Vec<u32>> {
+            (0..HOOKS.len())
+                .map(|h| {
+                    (0..owners)
+                        .map(|o| match host.member_keys(h, o, member) {
+                            Some(keys) => keys
+                                .iter()
+                                .filter_map(|k| shape.iter().position(|s| s.key == k))
+                                .fold(0, |bits, i| bits | 1 << i),
+                            None => u32::MAX,
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let table_keys = member_bits("table", TABLE_SHAPE);
+        let card_keys = member_bits("card", OWNED_SHAPE);
         // Per hook and owner, a bit per key of `shape` it reads of each element of
         // `ctx.table.<list>` (each of `lists`), every bit when it takes one whole;
         // and the bits of those it only counts (none when it takes one whole).
@@ -1127,6 +1142,7 @@ impl Hooks {
             collector_counted,
             hand_keys,
             owned_keys,
+            card_keys,
             displayed_keys,
             type_masks,
             listening_types,

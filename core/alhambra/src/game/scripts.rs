@@ -452,7 +452,9 @@ impl Game {
         let p = &self.players[l.seat];
         match m {
             3 => match l.card {
-                Heard::Building(b, bought, nth, exact) => self.building_map(b, Some((bought, exact)), Some(nth)),
+                Heard::Building(b, bought, nth, exact) => {
+                    self.owned_map(b, (bought, exact, nth), hooks.card_keys(hook, l.owner))
+                }
                 Heard::Money(m) => self.money_map(m),
                 Heard::Rules | Heard::Action(_) => Dynamic::UNIT,
                 Heard::Deck(d) => {

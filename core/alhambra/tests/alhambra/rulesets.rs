@@ -762,6 +762,8 @@ fn a_table_is_made_of_the_keys_read_unless_the_script_takes_it_whole() {
             _ => 0,
         };
         assert_eq!(reads.owned, owned_keys, "{body}");
+        // The card itself (`ctx.card.nth`): made with that key alone.
+        assert_eq!(rs.hooks.card_keys(Hook::Points, owner), owned("nth"), "{body}");
         // The table each is given answers as the whole one would: the same games, point for point.
         let whole =
             format!("{helper}fn on_points(ctx) {{ if ctx.card.nth != 0 {{ return 0; }} let ctx = ctx; {body} }}\n");
