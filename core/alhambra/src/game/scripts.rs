@@ -95,11 +95,11 @@ pub(super) fn int(n: impl TryInto<i32>) -> Dynamic {
     Dynamic::from_int(n.try_into().unwrap_or(i32::MAX))
 }
 
-/// The index in [`CTX_MORE`] of each member of a card's `ctx`, in the key
-/// order [`Game::card_ctx`] lays them out, then `player_counter` (the method).
 /// `ctx.event`'s place among a card's `ctx` members ([`Game::card_ctx`]).
 const EVENT_MEMBER: usize = 7;
 
+/// The index in [`CTX_MORE`] of each member of a card's `ctx`, in the key
+/// order [`Game::card_ctx`] lays them out, then `player_counter` (the method).
 pub(super) const CARD_CTX_MEMBERS: [usize; 20] =
     [21, 4, 22, 7, 18, 19, 15, 9, 13, 11, 8, 16, 5, 12, 3, 14, 20, 10, 6, 17];
 
@@ -391,57 +391,64 @@ impl Game {
         // the member (a card's map, the counters, the table) cost more than the
         // call (an action's `allowed` is asked for every pair of cards).
         let read = |m: usize| hooks.may_read(hook, l.owner, CARD_CTX_MEMBERS[m]);
-        let unit = || Dynamic::UNIT;
         // A costly member of a lazy `ctx` is made when the hook reads it (see `ctx_member`).
         let member = |m: usize| match (read(m), lazy) {
-            (false, _) => unit(),
+            (false, _) => Dynamic::UNIT,
             (true, true) => Dynamic::from(engine_script::fast::Deferred(m as u8)),
             (true, false) => self.ctx_member(hook, l, event, m),
         };
-        // In key order: the map is laid out in one pass (its sort finds nothing
-        // to move), where inserting key by key searched the map each time; a
-        // ctx is made at every call (a garden guild's price, at every decision).
-        let action = match l.card {
-            Heard::Action(a) => s(&self.rs.actions[a as usize].id),
-            _ => Dynamic::UNIT,
-        };
-        let mut entries: [(&str, Dynamic); 19] = [
-            ("action", action),
-            ("actor", int(actor)),
-            ("args", Dynamic::from_array(Array::new())),
-            ("card", member(3)),
-            ("choice", Dynamic::UNIT),
-            ("chosen", Dynamic::from_array(Array::new())),
-            ("counter", l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t]))),
-            ("event", member(EVENT_MEMBER)),
-            ("hand", member(8)),
-            ("limit", Dynamic::UNIT),
-            ("owned", int(l.owned)),
-            // `ctx.player_counter("name")` reads the map too.
-            ("player_counters", if read(11) || read(19) { self.ctx_member(hook, l, event, 11) } else { unit() }),
-            ("players", int(self.players.len())),
-            ("scoring", Dynamic::UNIT),
-            ("seat", int(l.seat)),
-            ("table", member(15)),
-            ("tag", Dynamic::UNIT),
-            ("target", Dynamic::UNIT),
-            ("turn", int(self.turns)),
+        // Only the members the script may read, each made only then: a missing
+        // key reads as `()`, as an unread member would, and a map of 19 entries
+        // made and dropped at every call was most of what a `legal` that reads
+        // two of them cost. In key order: the map is laid out in one pass.
+        const KEYS: [&str; 19] = [
+            "action",
+            "actor",
+            "args",
+            "card",
+            "choice",
+            "chosen",
+            "counter",
+            "event",
+            "hand",
+            "limit",
+            "owned",
+            "player_counters",
+            "players",
+            "scoring",
+            "seat",
+            "table",
+            "tag",
+            "target",
+            "turn",
         ];
-        debug_assert!(entries.is_sorted_by_key(|(k, _)| *k));
-        debug_assert!(entries.iter().zip(CARD_CTX_MEMBERS).all(|((k, _), m)| CTX_MORE[m] == *k));
-        for (key, v) in extra {
-            let at = entries.iter().position(|(k, _)| k == key).expect("an extra member is one of ctx's");
-            entries[at].1 = v.clone();
-        }
-        // Only the members the script may read: a missing key reads as `()`,
-        // as an unread member would, and a map of 19 entries made and dropped
-        // at every call was most of what a `legal` that reads two of them cost.
-        entries
-            .into_iter()
-            .enumerate()
-            .filter(|&(m, _)| read(m) || (m == 11 && read(19)))
-            .map(|(_, (k, v))| (k.into(), v))
-            .collect()
+        debug_assert!(KEYS.is_sorted());
+        debug_assert!(KEYS.iter().zip(CARD_CTX_MEMBERS).all(|(k, m)| CTX_MORE[m] == *k));
+        debug_assert!(extra.iter().all(|(k, _)| KEYS.contains(k)), "an extra member is one of ctx's");
+        let value = |m: usize| -> Dynamic {
+            if let Some((_, v)) = extra.iter().find(|(k, _)| *k == KEYS[m]) {
+                return v.clone();
+            }
+            match m {
+                0 => match l.card {
+                    Heard::Action(a) => s(&self.rs.actions[a as usize].id),
+                    _ => Dynamic::UNIT,
+                },
+                1 => int(actor),
+                2 | 5 => Dynamic::from_array(Array::new()),
+                3 | EVENT_MEMBER | 8 | 15 => member(m),
+                6 => l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t])),
+                10 => int(l.owned),
+                11 => self.ctx_member(hook, l, event, 11),
+                12 => int(self.players.len()),
+                14 => int(l.seat),
+                18 => int(self.turns),
+                // `choice`, `limit`, `scoring`, `tag`, `target`: given by `extra` where they mean something.
+                _ => Dynamic::UNIT,
+            }
+        };
+        // `ctx.player_counter("name")` (member 19) reads the counters' map too.
+        (0..KEYS.len()).filter(|&m| read(m) || (m == 11 && read(19))).map(|m| (KEYS[m].into(), value(m))).collect()
     }
 
     /// Member `m` (of [`CARD_CTX_MEMBERS`]) of the `ctx` [`Game::card_ctx`]
