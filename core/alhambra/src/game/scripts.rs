@@ -95,6 +95,39 @@ pub(super) fn int(n: impl TryInto<i32>) -> Dynamic {
     Dynamic::from_int(n.try_into().unwrap_or(i32::MAX))
 }
 
+/// The effects an effect map may name, a bit each ([`effect_words`]).
+mod effect {
+    pub const CHOOSE: u32 = 1;
+    pub const CHOOSE_CARDS: u32 = 1 << 1;
+    pub const DISCARD_MONEY: u32 = 1 << 2;
+    pub const MOVE: u32 = 1 << 3;
+    pub const DRAW_MONEY: u32 = 1 << 4;
+    pub const EXTRA_ACTION: u32 = 1 << 5;
+    pub const SCORE: u32 = 1 << 6;
+    pub const COUNTER: u32 = 1 << 7;
+    pub const EXTRA_TAKE: u32 = 1 << 8;
+    pub const TAKE_MONEY: u32 = 1 << 9;
+}
+
+/// The effects `map` names (see [`effect`]); other keys count for nothing here.
+fn effect_words(map: &Map) -> u32 {
+    map.keys().fold(0, |bits, k| {
+        bits | match k.as_str() {
+            "choose" => effect::CHOOSE,
+            "choose_cards" => effect::CHOOSE_CARDS,
+            "discard_money" => effect::DISCARD_MONEY,
+            "move" => effect::MOVE,
+            "draw_money" => effect::DRAW_MONEY,
+            "extra_action" => effect::EXTRA_ACTION,
+            "score" => effect::SCORE,
+            "counter" => effect::COUNTER,
+            "extra_take" => effect::EXTRA_TAKE,
+            "take_money" => effect::TAKE_MONEY,
+            _ => 0,
+        }
+    })
+}
+
 /// `ctx.event`'s place among a card's `ctx` members ([`Game::card_ctx`]).
 const EVENT_MEMBER: usize = 7;
 
@@ -743,12 +776,12 @@ impl Game {
         let bad = |what: String| rs.hooks.bad_card_return(hook, l.owner, &what);
         let n = self.players.len();
         // A log line a card caused starts with that card's id, as a building's does in San Juan.
-        let by = match l.card {
-            Heard::Building(b, ..) => rs.building(b).id.clone(),
-            Heard::Money(m) => rs.money_id(m),
-            Heard::Rules => "rules".to_owned(),
-            Heard::Action(a) => rs.actions[a as usize].id.clone(),
-            Heard::Deck(d) => rs.deck_cards[d as usize].id.clone(),
+        let by: std::borrow::Cow<str> = match l.card {
+            Heard::Building(b, ..) => rs.building(b).id.as_str().into(),
+            Heard::Money(m) => rs.money_id(m).into(),
+            Heard::Rules => "rules".into(),
+            Heard::Action(a) => rs.actions[a as usize].id.as_str().into(),
+            Heard::Deck(d) => rs.deck_cards[d as usize].id.as_str().into(),
         };
         let mut maps = maps.into_iter();
         while let Some(map) = maps.next() {
@@ -780,25 +813,28 @@ impl Game {
                 }
                 Ok((out[0], out[1]))
             };
-            if map.contains_key("choose") || map.contains_key("choose_cards") || map.contains_key("discard_money") {
+            // The effect it names, found in one pass over its keys (a counter's map
+            // was looked up for six other effects first, at every purchase).
+            let has = effect_words(&map);
+            if has & (effect::CHOOSE | effect::CHOOSE_CARDS | effect::DISCARD_MONEY) != 0 {
                 let ask = self.ask_of(l, &map).map_err(bad)?;
                 self.ask(ask)?;
-            } else if map.contains_key("move") {
+            } else if has & effect::MOVE != 0 {
                 self.move_card(l, &map, &by).map_err(bad)?;
-            } else if map.contains_key("draw_money") {
+            } else if has & effect::DRAW_MONEY != 0 {
                 let k = int_of("draw_money", 0, 10)? as usize;
                 let seat = seat_of("seat", l.seat)?;
                 self.draw_money(seat, k, &by)?;
-            } else if map.contains_key("extra_action") {
+            } else if has & effect::EXTRA_ACTION != 0 {
                 let k = int_of("extra_action", 0, 3)?;
                 self.extra_actions = self.extra_actions.saturating_add(k as u8);
                 self.event(None, |_| format!("{by}: the player to move gets {k} extra action(s)"));
-            } else if map.contains_key("score") {
+            } else if has & effect::SCORE != 0 {
                 let k = int_of("score", -100, 100)?;
                 let seat = seat_of("seat", l.seat)?;
                 self.earned[seat].add("bonus", k);
                 self.event(Some(seat), |_| format!("{by}: seat {seat} scores {k}"));
-            } else if map.contains_key("counter") {
+            } else if has & effect::COUNTER != 0 {
                 let Some(t) = l.kind else {
                     return Err(bad("`counter`: only a building type's script has a counter".into()));
                 };
@@ -824,7 +860,7 @@ impl Game {
                 *c = c.saturating_add(add).clamp(min, max.max(min));
                 let to = *c;
                 self.event(Some(seat), |_| format!("{by}: seat {seat}'s counter {name} is {to}"));
-            } else if map.contains_key("extra_take") {
+            } else if has & effect::EXTRA_TAKE != 0 {
                 let k = int_of("extra_take", 0, 5)? as u8;
                 let any = match map.get("ignore_limit") {
                     None => false,
@@ -841,7 +877,7 @@ impl Game {
                 } else {
                     self.event(None, |_| format!("{by}: no money is being taken: `extra_take` does nothing"));
                 }
-            } else if map.contains_key("take_money") {
+            } else if has & effect::TAKE_MONEY != 0 {
                 let k = int_of("take_money", 0, 20)? as usize;
                 if !map.contains_key("from") {
                     return Err(bad("`take_money` needs `from`: the seat whose hand the cards leave".into()));
