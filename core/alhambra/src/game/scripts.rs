@@ -1139,10 +1139,16 @@ impl Game {
                         // A building card whose price reads its kind and the building on offer:
                         // found in a table by the two (and the slot, if it reads it), asked
                         // outright on a miss (the table is its memory, not the keyed one too).
-                        Heard::Building(card, ..)
+                        // The rules script's price (a Concordia row's, by slot) likewise: it has no card.
+                        Heard::Building(_, ..) | Heard::Rules
                             if hooks.reads_card_and_target_only(Hook::Price, l.owner)
-                                && hooks.reads_card_kind_only(Hook::Price, l.owner) =>
+                                && (matches!(l.card, Heard::Rules)
+                                    || hooks.reads_card_kind_only(Hook::Price, l.owner)) =>
                         {
+                            let card = match l.card {
+                                Heard::Building(card, ..) => card as usize,
+                                _ => 0,
+                            };
                             let (on, at) =
                                 if hooks.reads_target(Hook::Price, l.owner) { (b as usize, slot) } else { (0, 0) };
                             let sizes = (rs.buildings.len(), rs.yard.len());
