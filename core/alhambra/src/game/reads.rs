@@ -11,7 +11,7 @@ use engine_script::reads::{ReadRow, write_value};
 use rhai::Dynamic;
 
 use super::Game;
-use super::scripts::{Heard, Listener};
+use super::scripts::{Heard, Listener, place};
 use crate::hooks::{
     COLLECTOR_SHAPE, CTX_MORE, DISPLAYED_SHAPE, HAND_SHAPE, Hook, OWNED_SHAPE, TABLE_SHAPE, TableReads,
 };
@@ -108,37 +108,40 @@ impl Game {
                 }
                 continue;
             }
-            match key {
-                "action" => row.push(match l.card {
+            // By the member's place in `card_ctx`'s order (text matched member by member
+            // was a good part of a row written at every decision).
+            match m {
+                place::ACTION => row.push(match l.card {
                     Heard::Action(a) => u32::from(a),
                     _ => u32::MAX,
                 }),
-                "actor" => row.push(actor as u32),
-                "card" => {
+                place::ACTOR => row.push(actor as u32),
+                place::CARD => {
                     let c = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
                     row.extend([c as u32, (c >> 32) as u32, (c >> 64) as u32, (c >> 96) as u32]);
                 }
-                "counter" => row.push(l.kind.map_or(u32::MAX, |t| p.counters[t] as u32)),
-                "event" => {
+                place::COUNTER => row.push(l.kind.map_or(u32::MAX, |t| p.counters[t] as u32)),
+                place::EVENT => {
                     if !write_value(event, &mut row) {
                         return None;
                     }
                 }
                 // A hook that only counts the hand is asked again only about another size.
-                "hand" if hooks.counts_hand_only(hook, l.owner) => row.push(p.hand().len() as u32),
-                "hand" => moneys(p.hand(), &mut row),
-                "owned" => row.push(l.owned as u32),
-                "player_counters" | "player_counter" => {
+                place::HAND if hooks.counts_hand_only(hook, l.owner) => row.push(p.hand().len() as u32),
+                place::HAND => moneys(p.hand(), &mut row),
+                place::OWNED => row.push(l.owned as u32),
+                // `player_counters`, and the method `player_counter` that reads it.
+                place::PLAYER_COUNTERS | place::PLAYER_COUNTER => {
                     row.push(p.player_counters.len() as u32);
                     for (k, &v) in &p.player_counters {
                         engine_script::reads::write_str(k, &mut row);
                         row.push(v as u32);
                     }
                 }
-                "players" => row.push(self.players.len() as u32),
-                "seat" => row.push(l.seat as u32),
-                "table" => self.table_row(&hooks.table_reads(hook, l.owner, l.seat), &mut row),
-                "turn" => row.push(self.turns),
+                place::PLAYERS => row.push(self.players.len() as u32),
+                place::SEAT => row.push(l.seat as u32),
+                place::TABLE => self.table_row(&hooks.table_reads(hook, l.owner, l.seat), &mut row),
+                place::TURN => row.push(self.turns),
                 // The members a caller gives (`args`, `target`, `limit`…) are `()` or empty when it gives none.
                 _ => row.push(u32::MAX - 1),
             }

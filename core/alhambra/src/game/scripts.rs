@@ -128,8 +128,49 @@ fn effect_words(map: &Map) -> u32 {
     })
 }
 
-/// `ctx.event`'s place among a card's `ctx` members ([`Game::card_ctx`]).
-const EVENT_MEMBER: usize = 7;
+/// A card's `ctx` keys, in key order (their places: [`place`]).
+pub(super) const CTX_KEYS: [&str; 19] = [
+    "action",
+    "actor",
+    "args",
+    "card",
+    "choice",
+    "chosen",
+    "counter",
+    "event",
+    "hand",
+    "limit",
+    "owned",
+    "player_counters",
+    "players",
+    "scoring",
+    "seat",
+    "table",
+    "tag",
+    "target",
+    "turn",
+];
+
+/// The places of a card's `ctx` members in [`Game::card_ctx`]'s key order
+/// (and of `player_counter`, the method, after them): what its `ctx`, its
+/// deferred members and its read row ([`Game::read_row`]) are made by.
+pub(super) mod place {
+    pub const ACTION: usize = 0;
+    pub const ACTOR: usize = 1;
+    pub const ARGS: usize = 2;
+    pub const CARD: usize = 3;
+    pub const CHOSEN: usize = 5;
+    pub const COUNTER: usize = 6;
+    pub const EVENT: usize = 7;
+    pub const HAND: usize = 8;
+    pub const OWNED: usize = 10;
+    pub const PLAYER_COUNTERS: usize = 11;
+    pub const PLAYERS: usize = 12;
+    pub const SEAT: usize = 14;
+    pub const TABLE: usize = 15;
+    pub const TURN: usize = 18;
+    pub const PLAYER_COUNTER: usize = 19;
+}
 
 /// The index in [`CTX_MORE`] of each member of a card's `ctx`, in the key
 /// order [`Game::card_ctx`] lays them out, then `player_counter` (the method).
@@ -366,8 +407,8 @@ impl Game {
             let ctx = |lazy: bool| Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, lazy));
             let make = |m: u8| self.ctx_member(hook, l, event, usize::from(m));
             // The event every listener hears is read where it lies, not copied for each.
-            let mut lent = [None; EVENT_MEMBER + 1];
-            lent[EVENT_MEMBER] = Some(event);
+            let mut lent = [None; place::EVENT + 1];
+            lent[place::EVENT] = Some(event);
             host.call_read_lazy(hook as usize, l.owner, row, &ctx, (&make, &lent))?
         } else {
             let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, false));
@@ -434,27 +475,7 @@ impl Game {
         // key reads as `()`, as an unread member would, and a map of 19 entries
         // made and dropped at every call was most of what a `legal` that reads
         // two of them cost. In key order: the map is laid out in one pass.
-        const KEYS: [&str; 19] = [
-            "action",
-            "actor",
-            "args",
-            "card",
-            "choice",
-            "chosen",
-            "counter",
-            "event",
-            "hand",
-            "limit",
-            "owned",
-            "player_counters",
-            "players",
-            "scoring",
-            "seat",
-            "table",
-            "tag",
-            "target",
-            "turn",
-        ];
+        const KEYS: [&str; 19] = CTX_KEYS;
         debug_assert!(KEYS.is_sorted());
         debug_assert!(KEYS.iter().zip(CARD_CTX_MEMBERS).all(|(k, m)| CTX_MORE[m] == *k));
         debug_assert!(extra.iter().all(|(k, _)| KEYS.contains(k)), "an extra member is one of ctx's");
@@ -463,25 +484,26 @@ impl Game {
                 return v.clone();
             }
             match m {
-                0 => match l.card {
+                place::ACTION => match l.card {
                     Heard::Action(a) => s(&self.rs.actions[a as usize].id),
                     _ => Dynamic::UNIT,
                 },
-                1 => int(actor),
-                2 | 5 => Dynamic::from_array(Array::new()),
-                3 | EVENT_MEMBER | 8 | 15 => member(m),
-                6 => l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t])),
-                10 => int(l.owned),
-                11 => self.ctx_member(hook, l, event, 11),
-                12 => int(self.players.len()),
-                14 => int(l.seat),
-                18 => int(self.turns),
+                place::ACTOR => int(actor),
+                place::ARGS | place::CHOSEN => Dynamic::from_array(Array::new()),
+                place::CARD | place::EVENT | place::HAND | place::TABLE => member(m),
+                place::COUNTER => l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t])),
+                place::OWNED => int(l.owned),
+                place::PLAYER_COUNTERS => self.ctx_member(hook, l, event, m),
+                place::PLAYERS => int(self.players.len()),
+                place::SEAT => int(l.seat),
+                place::TURN => int(self.turns),
                 // `choice`, `limit`, `scoring`, `tag`, `target`: given by `extra` where they mean something.
                 _ => Dynamic::UNIT,
             }
         };
-        // `ctx.player_counter("name")` (member 19) reads the counters' map too.
-        (0..KEYS.len()).filter(|&m| read(m) || (m == 11 && read(19))).map(|m| (KEYS[m].into(), value(m))).collect()
+        // `ctx.player_counter("name")` reads the counters' map too.
+        let kept = |m: usize| read(m) || (m == place::PLAYER_COUNTERS && read(place::PLAYER_COUNTER));
+        (0..KEYS.len()).filter(|&m| kept(m)).map(|m| (KEYS[m].into(), value(m))).collect()
     }
 
     /// Member `m` (of [`CARD_CTX_MEMBERS`]) of the `ctx` [`Game::card_ctx`]
@@ -491,7 +513,7 @@ impl Game {
         let hooks = &self.rs.hooks;
         let p = &self.players[l.seat];
         match m {
-            3 => match l.card {
+            place::CARD => match l.card {
                 Heard::Building(b, bought, nth, exact) => {
                     self.owned_map(b, (bought, exact, nth), hooks.card_keys(hook, l.owner))
                 }
@@ -502,14 +524,16 @@ impl Game {
                     Dynamic::from_map(payload([("id", s(&c.id)), ("name", s(&c.name))]))
                 }
             },
-            EVENT_MEMBER => event.clone(),
-            8 => match hooks.counts_hand_only(hook, l.owner) {
+            place::EVENT => event.clone(),
+            place::HAND => match hooks.counts_hand_only(hook, l.owner) {
                 // Counted only: its cards cannot matter, and making them was most of a hand tax's turn.
                 true => Dynamic::from_array(vec![Dynamic::UNIT; p.hand().len()]),
                 false => Dynamic::from_array(p.hand().iter().map(|&c| self.money_map(c)).collect()),
             },
-            11 => Dynamic::from_map(p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect()),
-            15 => Dynamic::from_map(self.table_map(&hooks.table_reads(hook, l.owner, l.seat))),
+            place::PLAYER_COUNTERS => {
+                Dynamic::from_map(p.player_counters.iter().map(|(k, &v)| (k.as_str().into(), int(v))).collect())
+            }
+            place::TABLE => Dynamic::from_map(self.table_map(&hooks.table_reads(hook, l.owner, l.seat))),
             _ => Dynamic::UNIT,
         }
     }
@@ -712,7 +736,7 @@ impl Game {
         // The facts are made for the first card that hears them, before any card's
         // effects: a customs house hears others' purchases, and its owner's own are most.
         // None reads them (a watchtower's `on_bought` reads only its card): `()`.
-        let read = ev.hooks().any(|h| hooks.some_may_read(h, CARD_CTX_MEMBERS[EVENT_MEMBER]));
+        let read = ev.hooks().any(|h| hooks.some_may_read(h, CARD_CTX_MEMBERS[place::EVENT]));
         let mut facts: Option<Dynamic> = (!read).then_some(Dynamic::UNIT);
         for seat in hearing_order(actor, self.players.len()) {
             for hook in ev.heard_by(seat, actor) {
@@ -1140,7 +1164,7 @@ impl Game {
                         // found in a table by the two (and the slot, if it reads it), asked
                         // outright on a miss (the table is its memory, not the keyed one too).
                         // The rules script's price (a Concordia row's, by slot) likewise: it has no card.
-                        Heard::Building(_, ..) | Heard::Rules
+                        Heard::Building(..) | Heard::Rules
                             if hooks.reads_card_and_target_only(Hook::Price, l.owner)
                                 && (matches!(l.card, Heard::Rules)
                                     || hooks.reads_card_kind_only(Hook::Price, l.owner)) =>
@@ -1153,7 +1177,7 @@ impl Game {
                                 if hooks.reads_target(Hook::Price, l.owner) { (b as usize, slot) } else { (0, 0) };
                             let sizes = (rs.buildings.len(), rs.yard.len());
                             let ask = || checked(self.call_unrowed(Hook::Price, l, seat, &[("target", target())])?);
-                            hooks.price_about(l.owner, sizes, (card as usize, on, at), ask)?
+                            hooks.price_about(l.owner, sizes, (card, on, at), ask)?
                         }
                         _ => checked(self.call_about(Hook::Price, l, seat, about, &target)?)?,
                     };

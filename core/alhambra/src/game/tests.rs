@@ -280,3 +280,32 @@ fn a_row_tells_apart_every_table_the_scripts_see() {
         }
     }
 }
+
+/// Each named place of a card's `ctx` is the key it names, and the places of
+/// the members and of `ctx`'s reads agree ([`super::scripts::CARD_CTX_MEMBERS`]).
+#[test]
+fn a_card_ctx_member_is_found_at_its_place() {
+    use super::scripts::{CARD_CTX_MEMBERS, CTX_KEYS, place};
+    use crate::hooks::CTX_MORE;
+    for (at, key) in [
+        (place::ACTION, "action"),
+        (place::ACTOR, "actor"),
+        (place::ARGS, "args"),
+        (place::CARD, "card"),
+        (place::CHOSEN, "chosen"),
+        (place::COUNTER, "counter"),
+        (place::EVENT, "event"),
+        (place::HAND, "hand"),
+        (place::OWNED, "owned"),
+        (place::PLAYER_COUNTERS, "player_counters"),
+        (place::PLAYERS, "players"),
+        (place::SEAT, "seat"),
+        (place::TABLE, "table"),
+        (place::TURN, "turn"),
+    ] {
+        assert_eq!(CTX_KEYS[at], key);
+        assert_eq!(CTX_MORE[CARD_CTX_MEMBERS[at]], key);
+    }
+    assert_eq!(CTX_MORE[CARD_CTX_MEMBERS[place::PLAYER_COUNTER]], "player_counter");
+    assert!(CTX_KEYS.is_sorted());
+}
