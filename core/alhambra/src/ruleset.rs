@@ -432,6 +432,8 @@ pub struct Ruleset {
     pub odd_money: bool,
     /// Per building display slot: what may pay for it (its currency, and the money cards of it or of any).
     pub slot_pays: Vec<PayMask>,
+    /// Per currency: what may pay in it (its bit, and the money cards of it or of any).
+    pub currency_pays: Vec<PayMask>,
     /// A currency's card's kind at `currency * 100 + value`.
     kind_index: Vec<u8>,
     /// The currency of each building display slot, left to right.
@@ -1539,6 +1541,7 @@ fn build(
         copies: money.copies,
         // Per slot: its currency's bit, and the bits of the money cards of that currency or of any.
         slot_pays: yard_slots.iter().map(|&c| currency_mask(&kinds, c)).collect(),
+        currency_pays: (0..MAX_CURRENCIES as u8).map(|c| currency_mask(&kinds, c)).collect(),
         kind_index: {
             let mut index = vec![u8::MAX; MAX_CURRENCIES * 100];
             for (i, k) in kinds.iter().enumerate().filter(|(_, k)| !k.special) {

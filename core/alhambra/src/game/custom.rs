@@ -431,7 +431,8 @@ impl Game {
 
     /// A bit per money kind that pays in currency `c` (the currency's own, and the money cards that pay in it or in any).
     pub fn currency_mask(&self, c: u8) -> crate::ruleset::PayMask {
-        crate::ruleset::currency_mask(&self.rs.money, c)
+        // Worked out at load: asked per card of a hand, per currency, at every decision with a payment.
+        self.rs.currency_pays[usize::from(c)]
     }
 
     /// What action `a` buys for `seat`, if it buys: the building, its price,
