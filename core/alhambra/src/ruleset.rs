@@ -457,6 +457,9 @@ pub struct Ruleset {
     /// their values to be set: a map's values written in place, where
     /// inserting three keys was most of making a seat's buildings.
     pub held_maps: Vec<rhai::Map>,
+    /// Each money kind as scripts see a card of it (`id`, `currency`, `value`),
+    /// by [`Ruleset::kind_of`]: an action's arguments and a hand are made of them.
+    pub money_maps: Vec<rhai::Map>,
     /// Each building card on each slot of the display (`slot` and `currency`
     /// too), at `slot * buildings + building`: a display read at every decision.
     display_maps: Vec<rhai::Map>,
@@ -1549,6 +1552,17 @@ fn build(
             }
             index
         },
+        money_maps: kinds
+            .iter()
+            .map(|k| {
+                let text = |t: &str| rhai::Dynamic::from(rhai::ImmutableString::from(t));
+                rhai::Map::from_iter([
+                    ("id".into(), text(&k.id)),
+                    ("currency".into(), text(&k.currency_id)),
+                    ("value".into(), rhai::Dynamic::from_int(i32::from(k.card.value))),
+                ])
+            })
+            .collect(),
         money: kinds,
         money_cards,
         deck_cards,

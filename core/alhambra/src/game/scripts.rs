@@ -230,6 +230,11 @@ impl Game {
 
     /// A money card as scripts see it.
     pub(crate) fn money_map(&self, m: Money) -> Dynamic {
+        let k = self.rs.kind_of(m);
+        // Made at load: a card is its kind's (a money card of the ruleset's is the value its kind says).
+        if self.rs.money[k].card.value == m.value {
+            return Dynamic::from_map(self.rs.money_maps[k].clone());
+        }
         let mut out = Map::new();
         out.insert("id".into(), s(&self.rs.money_id(m)));
         out.insert("currency".into(), s(&self.rs.kind(m).currency_id));
