@@ -460,6 +460,10 @@ pub struct Ruleset {
     /// Each money kind as scripts see a card of it (`id`, `currency`, `value`),
     /// by [`Ruleset::kind_of`]: an action's arguments and a hand are made of them.
     pub money_maps: Vec<rhai::Map>,
+    /// Money kinds and building cards by id: a script's effects and an
+    /// action's arguments name cards by id at every move.
+    money_ids: rustc_hash::FxHashMap<String, usize>,
+    building_ids: rustc_hash::FxHashMap<String, BuildingIdx>,
     /// Each building card on each slot of the display (`slot` and `currency`
     /// too), at `slot * buildings + building`: a display read at every decision.
     display_maps: Vec<rhai::Map>,
@@ -1552,6 +1556,8 @@ fn build(
             }
             index
         },
+        money_ids: first_by_id(kinds.iter().map(|k| k.id.as_str())),
+        building_ids: first_by_id(buildings.iter().map(|b| b.id.as_str())),
         money_maps: kinds
             .iter()
             .map(|k| {
@@ -1742,8 +1748,8 @@ impl Ruleset {
 
     /// Reads a money card id.
     pub fn lookup_money(&self, id: &str) -> Result<Money, String> {
-        if let Some(k) = self.money.iter().find(|k| k.id == id) {
-            return Ok(k.card);
+        if let Some(&k) = self.money_ids.get(id) {
+            return Ok(self.money[k].card);
         }
         for (i, c) in self.currencies.iter().enumerate() {
             if let Some(v) = id.strip_prefix(c.id.as_str())
@@ -1775,7 +1781,7 @@ impl Ruleset {
 
     /// The building card kind with this id (`garden10`).
     pub fn lookup_building(&self, id: &str) -> Result<BuildingIdx, String> {
-        self.buildings.iter().position(|b| b.id == id).map(|i| i as BuildingIdx).ok_or_else(|| {
+        self.building_ids.get(id).copied().ok_or_else(|| {
             format!("unknown building `{id}`; write a type and a price, e.g. `{}`", self.buildings[0].id)
         })
     }
@@ -1824,6 +1830,17 @@ impl Ruleset {
 pub(crate) fn currency_mask(kinds: &[MoneyKind], c: u8) -> PayMask {
     let cards = kinds.iter().filter(|k| k.special && (k.any || k.pays_in == Some(c)));
     cards.fold(1 << c, |bits: PayMask, k| bits | 1 << k.card.currency)
+}
+
+/// Each id's first place among `ids`, by id.
+fn first_by_id<T: TryFrom<usize>>(ids: impl Iterator<Item = impl Into<String>>) -> rustc_hash::FxHashMap<String, T> {
+    let mut by_id = rustc_hash::FxHashMap::default();
+    for (i, id) in ids.enumerate() {
+        if let Ok(i) = T::try_from(i) {
+            by_id.entry(id.into()).or_insert(i);
+        }
+    }
+    by_id
 }
 
 /// A building card kind: an index into [`Ruleset::buildings`].
