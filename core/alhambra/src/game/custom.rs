@@ -168,21 +168,23 @@ impl Game {
         let money = |m: Money| words.word_keyed(&aw.money, rs.kind_of(m), || rs.money_str(m).into());
         let building =
             |b: BuildingIdx| words.word_keyed(&aw.buildings, b as usize, || rs.building(b).id.as_str().into());
-        let out: Vec<u16> = match kind {
-            ArgKind::Slot => (0..self.building_display.len())
-                .filter(|&k| self.building_display[k].is_some())
-                .map(|k| words.word_keyed(&aw.slots, k, || (k + 1).to_string().into()))
-                .collect::<Option<_>>()?,
-            ArgKind::Hand => self.players[seat].hand().iter().map(|&m| money(m)).collect::<Option<_>>()?,
-            ArgKind::MoneyDisplay => self.money_display.iter().map(|&m| money(m)).collect::<Option<_>>()?,
-            ArgKind::Building => self.players[seat].buildings.iter().map(|&b| building(b)).collect::<Option<_>>()?,
-            ArgKind::Reserve => self.reserve(seat).iter().map(|&b| building(b)).collect::<Option<_>>()?,
-        };
-        let mut unique = Vec::with_capacity(out.len());
-        for w in out {
+        // Each word once, in the order met (a hand holds several cards of a kind).
+        let mut unique = Vec::with_capacity(8);
+        let mut add = |w: Option<u16>| {
+            let w = w?;
             if !unique.contains(&w) {
                 unique.push(w);
             }
+            Some(())
+        };
+        match kind {
+            ArgKind::Slot => (0..self.building_display.len())
+                .filter(|&k| self.building_display[k].is_some())
+                .try_for_each(|k| add(words.word_keyed(&aw.slots, k, || (k + 1).to_string().into())))?,
+            ArgKind::Hand => self.players[seat].hand().iter().try_for_each(|&m| add(money(m)))?,
+            ArgKind::MoneyDisplay => self.money_display.iter().try_for_each(|&m| add(money(m)))?,
+            ArgKind::Building => self.players[seat].buildings.iter().try_for_each(|&b| add(building(b)))?,
+            ArgKind::Reserve => self.reserve(seat).iter().try_for_each(|&b| add(building(b)))?,
         }
         Some(unique)
     }
