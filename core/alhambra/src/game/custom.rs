@@ -24,6 +24,7 @@
 
 use engine_script::results::as_bool;
 use rhai::{Array, Dynamic};
+use smallvec::SmallVec;
 
 use super::asks::Step;
 use super::scripts::{Heard, Listener, int, s};
@@ -32,6 +33,20 @@ use crate::actions::{Act, Action, WordId};
 use crate::error::GameError;
 use crate::hooks::Hook;
 use crate::ruleset::{ActionAt, ArgKind, BuildingIdx, Money, Payment};
+
+#[cfg(test)]
+thread_local! {
+    /// A test's switch: `legal` answers read by the general path alone.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether [`Game::listed_words`] is off (a test comparing it with the general path).
+fn general_path_only() -> bool {
+    #[cfg(test)]
+    return GENERAL_ONLY.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
+}
 
 /// Where the building an action buys is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +117,14 @@ impl Game {
             };
             if self.listens(Hook::Legal, &l) {
                 let v = self.call_listener(Hook::Legal, &l, seat, &Dynamic::UNIT, &[])?;
+                if let Some(listed) = self.listed_words(d, seat, &v).filter(|_| !general_path_only()) {
+                    for (w, source) in listed {
+                        if def.payment.is_none_or(|rule| self.payable(seat, source, rule)) {
+                            offer(w);
+                        }
+                    }
+                    continue;
+                }
                 let lists = listed_args(v).map_err(|e| rs.hooks.bad_card_return(Hook::Legal, l.owner, &e))?;
                 for args in lists {
                     if !self.can_pay_for(seat, d, &args, &l)? {
@@ -147,6 +170,50 @@ impl Game {
             })?;
         }
         Ok(())
+    }
+
+    /// A `legal` answer of action `d` (one argument: display slots, or
+    /// buildings of `seat`'s reserve) as the words offered and where each
+    /// building lies, read without making its text: asked at every decision.
+    /// `None` for any other answer, which the general path reads (and
+    /// reports, where it is wrong).
+    fn listed_words(&self, d: usize, seat: usize, v: &Dynamic) -> Option<SmallVec<[(u16, Source); 8]>> {
+        let rs = &self.rs;
+        let (words, aw) = (&rs.words, &rs.arg_words);
+        let kind = match rs.actions[d].args.as_slice() {
+            [kind @ (ArgKind::Slot | ArgKind::Reserve)] => *kind,
+            _ => return None,
+        };
+        let list = v.as_array_ref().ok()?;
+        let mut out = SmallVec::new();
+        for entry in list.iter() {
+            out.push(match kind {
+                ArgKind::Slot => {
+                    let n = usize::try_from(entry.as_int().ok()?).ok()?;
+                    let k = n.checked_sub(1).filter(|&k| k < self.building_display.len())?;
+                    (words.word_keyed(&aw.slots, k, || n.to_string().into())?, Source::Slot(k as u8))
+                }
+                _ => {
+                    let id = entry.read_lock::<rhai::ImmutableString>()?;
+                    let b = rs.lookup_building(id.as_str()).ok()?;
+                    if !self.reserve(seat).contains(&b) {
+                        return None;
+                    }
+                    (words.word_keyed(&aw.buildings, b as usize, || id.as_str().to_owned().into())?, Source::Reserve(b))
+                }
+            });
+        }
+        Some(out)
+    }
+
+    #[cfg(test)]
+    /// The seat to decide's own actions read by the general path alone ([`Game::listed_words`] off).
+    pub(super) fn custom_legal_general(&self) -> Result<Vec<Action>, GameError> {
+        GENERAL_ONLY.with(|g| g.set(true));
+        let mut out = Vec::new();
+        let r = self.custom_legal(&mut out);
+        GENERAL_ONLY.with(|g| g.set(false));
+        r.map(|()| out)
     }
 
     /// Whether the action `d` with `args` can be paid for now (true for one that buys nothing).

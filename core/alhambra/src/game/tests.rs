@@ -309,3 +309,65 @@ fn a_card_ctx_member_is_found_at_its_place() {
     assert_eq!(CTX_MORE[CARD_CTX_MEMBERS[place::PLAYER_COUNTER]], "player_counter");
     assert!(CTX_KEYS.is_sorted());
 }
+
+/// A `legal` answer read without its text ([`Game::listed_words`]) offers
+/// what the general path offers, at every decision of random games of the
+/// designs with display slots and reserves as arguments, and of a design
+/// whose `legal` lists slots past the display, empty ones, a slot as text,
+/// a building not in the reserve and an unknown id (the general path's
+/// answers and errors).
+#[test]
+fn a_legal_answer_read_in_place_offers_what_the_general_path_offers() {
+    let corpus = |d: &str| format!("{}/../../corpus/alhambra/{d}/ruleset.toml", env!("CARGO_MANIFEST_DIR"));
+    let odd = concat!(
+        "[[action]]\nid = \"grab\"\nverb = \"grab\"\ndecision = \"turn\"\nargs = [\"slot\"]\npayment = \"price\"\nscript = \"g.rhai\"\n",
+        "[[action]]\nid = \"fetch\"\nverb = \"fetch\"\ndecision = \"turn\"\nargs = [\"reserve\"]\nscript = \"g.rhai\"\n",
+    );
+    let script = "fn legal(ctx) { if ctx.action == \"grab\" { if ctx.turn % 5 == 4 { [0] } \
+                  else if ctx.turn % 2 == 0 { [1, 2, 3, 4, 7] } else { [\"2\", 1] } } \
+                  else if ctx.turn % 2 == 0 { [\"tower11\"] } else { [\"nothing\"] } }\n\
+                  fn on_action(ctx) { () }\n";
+    let dir = std::env::temp_dir().join(format!("alhambra-listed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("r.toml"),
+        format!("id = \"odd\"\ngame = \"alhambra\"\nname = \"Odd\"\nextends = \"alhambra\"\n{odd}"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("g.rhai"), script).unwrap();
+    let rulesets = [
+        Ruleset::load(&corpus("reserve")).unwrap(),
+        Ruleset::load(&corpus("vizier")).unwrap(),
+        Ruleset::load(dir.join("r.toml").to_str().unwrap()).unwrap(),
+    ];
+    let (mut compared, mut errors, mut offered) = (0, 0, 0);
+    for rs in rulesets {
+        for seed in 0..6 {
+            let mut g = Game::new(Arc::clone(&rs), 2 + seed as usize % 3, seed).unwrap();
+            let mut bot = engine_play::bots::RandomBot::new(seed);
+            while !g.is_over() {
+                let mut fast = Vec::new();
+                let fast = g.custom_legal(&mut fast).map(|()| fast).map_err(|e| e.to_string());
+                let general = g.custom_legal_general().map_err(|e| e.to_string());
+                assert_eq!(fast, general, "{}: seed {seed}, turn {}", rs.id, g.turns);
+                compared += 1;
+                errors += usize::from(fast.is_err());
+                offered += fast.as_ref().map_or(0, Vec::len);
+                if g.legal_actions().is_empty() {
+                    break;
+                }
+                let a = engine_play::bots::Bot::choose(&mut bot, &g, g.legal_actions());
+                if g.apply(a).is_err() {
+                    // The decision whose `legal` failed: both paths report it alike.
+                    let mut fast = Vec::new();
+                    let fast = g.custom_legal(&mut fast).map(|()| fast).map_err(|e| e.to_string());
+                    assert_eq!(fast, g.custom_legal_general().map_err(|e| e.to_string()), "{}: seed {seed}", rs.id);
+                    errors += usize::from(fast.is_err());
+                    break;
+                }
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(compared > 500 && errors > 0 && offered > 500, "{compared} decisions, {errors} errors, {offered} offered");
+}
