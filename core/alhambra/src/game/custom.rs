@@ -173,15 +173,18 @@ impl Game {
     }
 
     /// A `legal` answer of action `d` (one argument: display slots, or
-    /// buildings of `seat`'s reserve) as the words offered and where each
+    /// buildings of `seat`'s reserve; a purchase's slot when it declares
+    /// none) as the words offered and where each
     /// building lies, read without making its text: asked at every decision.
     /// `None` for any other answer, which the general path reads (and
     /// reports, where it is wrong).
     fn listed_words(&self, d: usize, seat: usize, v: &Dynamic) -> Option<SmallVec<[(u16, Source); 8]>> {
         let rs = &self.rs;
         let (words, aw) = (&rs.words, &rs.arg_words);
-        let kind = match rs.actions[d].args.as_slice() {
-            [kind @ (ArgKind::Slot | ArgKind::Reserve)] => *kind,
+        let kind = match (rs.actions[d].args.as_slice(), rs.actions[d].payment) {
+            ([kind @ (ArgKind::Slot | ArgKind::Reserve)], _) => *kind,
+            // An action that buys, with no arguments declared, names the slot it buys from (the vizier's).
+            ([], Some(_)) => ArgKind::Slot,
             _ => return None,
         };
         let list = v.as_array_ref().ok()?;
