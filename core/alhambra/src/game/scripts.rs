@@ -761,7 +761,19 @@ impl Game {
                         facts = Some(Dynamic::from_map(event(self).expect("the facts are made once")));
                     }
                     let told = facts.as_ref().expect("made above");
-                    let value = self.call_listener(hook, &l, actor, told, &[])?;
+                    let hooks = &self.rs.hooks;
+                    let by_card =
+                        hooks.reads_card_and_target_only(hook, l.owner) && hooks.script_host().remembers_reads();
+                    let value = if by_card {
+                        // Reads of `ctx` only its card (a watchtower's `ctx.card.nth`, at every
+                        // purchase): remembered by the card, no row of the rest written (and, as
+                        // a row, not while a trace keeps what scripts print, nor with memory off).
+                        let card = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
+                        let ask = || self.call_hook(hook, &l, actor, told, &[], false);
+                        hooks.about((hook as u8, l.owner as u16, card, 0), ask)?
+                    } else {
+                        self.call_listener(hook, &l, actor, told, &[])?
+                    };
                     self.apply_effects(hook, &l, value)?;
                 }
             }
