@@ -73,8 +73,8 @@ impl Game {
         // A money card's code leaves bits 72 to 123 free: the building and the slot go there
         // (unless the script reads only the amounts: then every building of a price is one).
         let card = match hooks.reads_event_amounts_only(hook, l.owner) {
-            true => l.card.code_of(false),
-            false => l.card.code_of(false) | (u128::from(b) << 80) | (u128::from(slot) << 72),
+            true => l.card.code(),
+            false => l.card.code() | (u128::from(b) << 80) | (u128::from(slot) << 72),
         };
         let about = (u64::from(paid) << 32) | u64::from(price);
         let ask = || self.call_listener(hook, l, seat, &self.pay_event(slot, paid), &[]);

@@ -117,7 +117,7 @@ impl Game {
                 }),
                 place::ACTOR => row.push(actor as u32),
                 place::CARD => {
-                    let c = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
+                    let c = l.card.code_by(hooks.card_keys(hook, l.owner));
                     row.extend([c as u32, (c >> 32) as u32, (c >> 64) as u32, (c >> 96) as u32]);
                 }
                 place::COUNTER => row.push(l.kind.map_or(u32::MAX, |t| p.counters[t] as u32)),

@@ -61,17 +61,26 @@ pub(crate) enum Heard {
 }
 
 impl Heard {
-    /// A number that tells apart every `ctx.card` this card can be, or only
-    /// its kind (`kind_only`: a building whenever bought, whichever of its type).
-    pub(super) fn code_of(self, kind_only: bool) -> u128 {
+    /// A number that tells apart every `ctx.card` a hook reading `keys` of
+    /// it (a bit each of [`crate::hooks::OWNED_SHAPE`]) can tell apart: of a
+    /// building card, only the parts read (a watchtower's `ctx.card.nth`
+    /// alone: every tower of a rank whenever bought); any other card whole.
+    pub(super) fn code_by(self, keys: u32) -> u128 {
+        use super::reads::bits::{O_BOUGHT, O_EXACT, O_ID, O_NTH, O_PRICE, O_TYPE};
         match self {
-            Heard::Building(b, ..) if kind_only => u128::from(b) << 96,
+            Heard::Building(b, bought, nth, exact) => {
+                let read = |bits: u32, part: u128| if keys & bits != 0 { part } else { 0 };
+                read(O_TYPE | O_ID | O_PRICE, u128::from(b) << 96)
+                    | read(O_EXACT, u128::from(exact) << 95)
+                    | read(O_BOUGHT, u128::from(bought) << 64)
+                    | read(O_NTH, nth as u128)
+            }
             _ => self.code(),
         }
     }
 
     /// A number that tells apart every `ctx.card` this card can be.
-    fn code(self) -> u128 {
+    pub(super) fn code(self) -> u128 {
         match self {
             Heard::Building(b, bought, nth, exact) => {
                 (u128::from(b) << 96) | (u128::from(exact) << 95) | (u128::from(bought) << 64) | nth as u128
@@ -447,7 +456,7 @@ impl Game {
         // remembered by its card alone: the display changes at every purchase.
         let about = if hooks.reads_target(hook, l.owner) { about } else { 0 };
         let ask = || self.call_unrowed(hook, l, seat, &[("target", target())]);
-        let card = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
+        let card = l.card.code_by(hooks.card_keys(hook, l.owner));
         hooks.about((hook as u8, l.owner as u16, card, about), ask)
     }
 
@@ -768,7 +777,7 @@ impl Game {
                         // Reads of `ctx` only its card (a watchtower's `ctx.card.nth`, at every
                         // purchase): remembered by the card, no row of the rest written (and, as
                         // a row, not while a trace keeps what scripts print, nor with memory off).
-                        let card = l.card.code_of(hooks.reads_card_kind_only(hook, l.owner));
+                        let card = l.card.code_by(hooks.card_keys(hook, l.owner));
                         let ask = || self.call_hook(hook, &l, actor, told, &[], false);
                         hooks.about((hook as u8, l.owner as u16, card, 0), ask)?
                     } else {
@@ -897,7 +906,12 @@ impl Game {
                 let add = if map.contains_key("add") { int_of("add", -1000, 1000)? } else { 1 };
                 let (min, max) = bounds(&map)?;
                 let seat = l.seat;
-                let c = self.players[seat].player_counters.entry(name.to_string()).or_insert(0);
+                let counters = &mut self.players[seat].player_counters;
+                // The name is copied only for a counter met the first time.
+                if !counters.contains_key(name.as_str()) {
+                    counters.insert(name.to_string(), 0);
+                }
+                let c = counters.get_mut(name.as_str()).expect("inserted above");
                 *c = c.saturating_add(add).clamp(min, max.max(min));
                 let to = *c;
                 self.event(Some(seat), |_| format!("{by}: seat {seat}'s counter {name} is {to}"));
