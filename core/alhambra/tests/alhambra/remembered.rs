@@ -143,3 +143,46 @@ fn a_hook_that_only_counts_the_hand_plays_as_one_that_reads_its_cards() {
     }
     assert!(taxed > 20, "the tax was levied: {taxed} discards");
 }
+
+#[test]
+fn a_hook_that_reads_parts_of_its_card_is_remembered_by_those_parts_and_answers_the_same() {
+    // Written for this test, not from the corpus: towers whose hooks read the
+    // turn a tower was bought, whether it was paid exactly and its rank, in
+    // an event hook, a price and the points. Remembered by those parts of
+    // the card alone; a copy that also reads the turn (unused) is asked
+    // every time, with memory off. Both play alike.
+    let dir = tempfile::tempdir().unwrap();
+    let script = "fn on_other_bought(ctx) { if ctx.card.bought % 2 == 0 && ctx.card.nth == 0 { #{ counter: 1, max: 5 } } else { () } }\n\
+                  fn on_bought(ctx) { if ctx.card.exact { #{ counter: 2, max: 5 } } else { () } }\n\
+                  fn on_price(ctx) { if ctx.card.bought > 10 && ctx.card.nth == 0 { 1 } else { 0 } }\n\
+                  fn on_points(ctx) { if ctx.card.nth == 0 { ctx.counter } else { 0 } }\n";
+    let asked = script.replace("(ctx) {", "(ctx) { let t = ctx.turn;");
+    let toml = |id: &str, file: &str| {
+        format!(
+            "id = \"{id}\"\ngame = \"alhambra\"\nname = \"Ledger\"\nextends = \"alhambra\"\n\n[[building]]\nid = \"tower\"\nscript = \"{file}\"\n"
+        )
+    };
+    std::fs::write(dir.path().join("card.rhai"), script).unwrap();
+    std::fs::write(dir.path().join("asked.rhai"), asked).unwrap();
+    std::fs::write(dir.path().join("card.toml"), toml("ledger-card", "card.rhai")).unwrap();
+    std::fs::write(dir.path().join("asked.toml"), toml("ledger-asked", "asked.rhai")).unwrap();
+    let load = |f: &str| Ruleset::load(dir.path().join(f).to_str().unwrap()).unwrap();
+    let (by_card, every_time) = (load("card.toml"), load("asked.toml"));
+    use alhambra::hooks::{Hook, OWNED_SHAPE};
+    let tower = |rs: &Arc<Ruleset>| rs.hooks.type_owner(rs.types.iter().position(|t| t.id == "tower").unwrap());
+    let key = |k: &str| 1u32 << OWNED_SHAPE.iter().position(|s| s.key == k).unwrap();
+    assert_eq!(by_card.hooks.card_keys(Hook::OtherBought, tower(&by_card)), key("bought") | key("nth"));
+    assert_eq!(by_card.hooks.card_keys(Hook::Bought, tower(&by_card)), key("exact"));
+    assert!(by_card.hooks.reads_card_and_target_only(Hook::Price, tower(&by_card)));
+    assert!(!every_time.hooks.reads_card_and_target_only(Hook::Price, tower(&every_time)));
+    every_time.hooks.set_remember_reads(false);
+    for seed in 0..12 {
+        let players = 2 + (seed as usize % 4);
+        let greedy = seed % 3 == 2;
+        assert_eq!(
+            played(&by_card, players, seed, greedy),
+            played(&every_time, players, seed, greedy),
+            "seed {seed}, {players} players"
+        );
+    }
+}
