@@ -704,6 +704,9 @@ pub struct Hooks {
     union: HookMask,
 }
 
+/// A price table's entry not asked yet ([`Hooks::price_about`]).
+const PRICE_UNKNOWN: i32 = i32::MIN;
+
 /// The first owner index of the building types' scripts (after the scoring and the neutral collector's).
 const FIRST_TYPE: usize = 2;
 
@@ -853,12 +856,11 @@ impl Hooks {
         answer: impl FnOnce() -> Result<i32, GameError>,
     ) -> Result<i32, GameError> {
         use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
-        const UNKNOWN: i32 = i32::MIN;
         let table = self.prices[owner]
-            .get_or_init(|| (0..buildings * buildings * slots).map(|_| AtomicI32::new(UNKNOWN)).collect());
+            .get_or_init(|| (0..buildings * buildings * slots).map(|_| AtomicI32::new(PRICE_UNKNOWN)).collect());
         let at = (card * buildings + target) * slots + slot;
         match table[at].load(Relaxed) {
-            UNKNOWN => {
+            PRICE_UNKNOWN => {
                 let n = answer()?;
                 table[at].store(n, Relaxed);
                 Ok(n)
@@ -903,6 +905,12 @@ impl Hooks {
         self.symmetry.forget();
         if let Some(memo) = self.allowed.get() {
             memo.forget();
+        }
+        // The price tables too: a comparison of Rhai with the fast path must run both.
+        for table in self.prices.iter().filter_map(std::sync::OnceLock::get) {
+            for slot in table.iter() {
+                slot.store(PRICE_UNKNOWN, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         for shard in self.about.all() {
             shard.write().unwrap_or_else(|e| e.into_inner()).clear();
