@@ -30,6 +30,19 @@ fn played(rs: &Arc<Ruleset>, players: usize, seed: u64, greedy: bool) -> Vec<Str
     out
 }
 
+/// Twelve games of each ruleset, 2 to 5 players, random and greedy bots: the same, action by action.
+fn play_alike(a: &Arc<Ruleset>, b: &Arc<Ruleset>) {
+    for seed in 0..12 {
+        let players = 2 + (seed as usize % 4);
+        let greedy = seed % 3 == 2;
+        assert_eq!(
+            played(a, players, seed, greedy),
+            played(b, players, seed, greedy),
+            "seed {seed}, {players} players"
+        );
+    }
+}
+
 /// The built-in ruleset, the examples and the corpus's designs.
 fn rulesets() -> Vec<Arc<Ruleset>> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
@@ -98,15 +111,7 @@ fn a_money_card_that_reads_only_its_card_and_the_payment_is_remembered_and_answe
         assert!(remembered.hooks.reads_event_amounts_only(hook, joker(&remembered)));
         assert!(!every_time.hooks.reads_card_and_event_only(hook, joker(&every_time)));
     }
-    for seed in 0..12 {
-        let players = 2 + (seed as usize % 4);
-        let greedy = seed % 3 == 2;
-        assert_eq!(
-            played(&remembered, players, seed, greedy),
-            played(&every_time, players, seed, greedy),
-            "seed {seed}, {players} players"
-        );
-    }
+    play_alike(&remembered, &every_time);
 }
 
 #[test]
@@ -176,13 +181,5 @@ fn a_hook_that_reads_parts_of_its_card_is_remembered_by_those_parts_and_answers_
     assert!(by_card.hooks.reads_card_and_target_only(Hook::Price, tower(&by_card)));
     assert!(!every_time.hooks.reads_card_and_target_only(Hook::Price, tower(&every_time)));
     every_time.hooks.set_remember_reads(false);
-    for seed in 0..12 {
-        let players = 2 + (seed as usize % 4);
-        let greedy = seed % 3 == 2;
-        assert_eq!(
-            played(&by_card, players, seed, greedy),
-            played(&every_time, players, seed, greedy),
-            "seed {seed}, {players} players"
-        );
-    }
+    play_alike(&by_card, &every_time);
 }
