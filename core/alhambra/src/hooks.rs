@@ -806,6 +806,10 @@ impl Hooks {
         key: AboutKey,
         answer: impl FnOnce() -> Result<Dynamic, GameError>,
     ) -> Result<Dynamic, GameError> {
+        // Not while a trace keeps what scripts print, nor with memory off (as a row).
+        if !self.host.remembers_reads() {
+            return answer();
+        }
         let mut ran = false;
         let v = remember_keyed(&self.about, key, || {
             ran = true;
@@ -828,7 +832,7 @@ impl Hooks {
         words: &[u16],
         answer: impl FnOnce() -> Result<bool, GameError>,
     ) -> Result<bool, GameError> {
-        if words.len() > 3 || def > 255 {
+        if words.len() > 3 || def > 255 || !self.host.remembers_reads() {
             return answer();
         }
         let key = words.iter().fold(def as u64, |k, &w| k << 16 | u64::from(w));
@@ -856,6 +860,9 @@ impl Hooks {
         answer: impl FnOnce() -> Result<i32, GameError>,
     ) -> Result<i32, GameError> {
         use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+        if !self.host.remembers_reads() {
+            return answer();
+        }
         let table = self.prices[owner]
             .get_or_init(|| (0..buildings * buildings * slots).map(|_| AtomicI32::new(PRICE_UNKNOWN)).collect());
         let at = (card * buildings + target) * slots + slot;

@@ -771,12 +771,9 @@ impl Game {
                     }
                     let told = facts.as_ref().expect("made above");
                     let hooks = &self.rs.hooks;
-                    let by_card =
-                        hooks.reads_card_and_target_only(hook, l.owner) && hooks.script_host().remembers_reads();
-                    let value = if by_card {
+                    let value = if hooks.reads_card_and_target_only(hook, l.owner) {
                         // Reads of `ctx` only its card (a watchtower's `ctx.card.nth`, at every
-                        // purchase): remembered by the card, no row of the rest written (and, as
-                        // a row, not while a trace keeps what scripts print, nor with memory off).
+                        // purchase): remembered by the card, no row of the rest written.
                         let card = l.card.code_by(hooks.card_keys(hook, l.owner));
                         let ask = || self.call_hook(hook, &l, actor, told, &[], false);
                         hooks.about((hook as u8, l.owner as u16, card, 0), ask)?
