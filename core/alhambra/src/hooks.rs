@@ -825,14 +825,15 @@ impl Hooks {
     /// whose words are `words`, else `answer`'s, remembered when there are at
     /// most three: for an `allowed` that reads of `ctx` only the arguments (a
     /// money changer's, asked for every pair of cards at every decision),
-    /// found without a lock or a hash map. An error is not remembered.
+    /// found without a lock or a hash map. An error is not remembered. The
+    /// caller asks [`ScriptHost::remembers_reads`] once for all its pairs.
     pub fn allowed_about(
         &self,
         (def, owner): (usize, usize),
         words: &[u16],
         answer: impl FnOnce() -> Result<bool, GameError>,
     ) -> Result<bool, GameError> {
-        if words.len() > 3 || def > 255 || !self.host.remembers_reads() {
+        if words.len() > 3 || def > 255 {
             return answer();
         }
         let key = words.iter().fold(def as u64, |k, &w| k << 16 | u64::from(w));

@@ -1187,6 +1187,7 @@ impl ScriptHost {
     /// True when [`ScriptHost::call_read`] may answer from memory now: the
     /// game has not turned it off and no thread keeps scripts' prints. A game
     /// asks before writing a row, which costs more than nothing.
+    #[inline]
     pub fn remembers_reads(&self) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
         self.remember_reads.load(Relaxed) && self.printed.listeners.load(Relaxed) == 0

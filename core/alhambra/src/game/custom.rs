@@ -143,7 +143,9 @@ impl Game {
                 .ok_or_else(too_many)?;
             let texts = |args: &[u16]| args.iter().map(|&w| rs.words.name(w).to_string()).collect::<Vec<String>>();
             let asks = self.listens(Hook::Allowed, &l);
-            let args_only = rs.hooks.reads_args_only(Hook::Allowed, l.owner);
+            // Remembered only with memory on and no trace keeping prints (asked once, not per pair).
+            let args_only =
+                rs.hooks.reads_args_only(Hook::Allowed, l.owner) && rs.hooks.script_host().remembers_reads();
             engine_rules::actions::each_combination(&candidates, |args| -> Result<(), GameError> {
                 if asks {
                     let ask = |v: Result<Dynamic, GameError>| {
