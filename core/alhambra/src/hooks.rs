@@ -852,7 +852,8 @@ impl Hooks {
     /// else `answer`'s, remembered: for an `on_price` that reads of `ctx` only
     /// its card's kind and the building on offer (a garden guild's, asked for
     /// every garden owned, every slot, every decision), found without a lock
-    /// or a hash. An error is not remembered.
+    /// or a hash. An error is not remembered. The caller asks
+    /// [`ScriptHost::remembers_reads`] once for all its slots.
     pub fn price_about(
         &self,
         owner: usize,
@@ -861,9 +862,6 @@ impl Hooks {
         answer: impl FnOnce() -> Result<i32, GameError>,
     ) -> Result<i32, GameError> {
         use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
-        if !self.host.remembers_reads() {
-            return answer();
-        }
         let table = self.prices[owner]
             .get_or_init(|| (0..buildings * buildings * slots).map(|_| AtomicI32::new(PRICE_UNKNOWN)).collect());
         let at = (card * buildings + target) * slots + slot;

@@ -1170,6 +1170,8 @@ impl Game {
             }
             pays_listeners.retain(|l| !slot_free(l));
         }
+        // Memory on and no trace keeping prints: asked once, not per card and slot.
+        let remember = rs.hooks.script_host().remembers_reads();
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
@@ -1193,7 +1195,8 @@ impl Game {
                         // outright on a miss (the table is its memory, not the keyed one too).
                         // The rules script's price (a Concordia row's, by slot) likewise: it has no card.
                         Heard::Building(..) | Heard::Rules
-                            if hooks.reads_card_and_target_only(Hook::Price, l.owner)
+                            if remember
+                                && hooks.reads_card_and_target_only(Hook::Price, l.owner)
                                 && (matches!(l.card, Heard::Rules)
                                     || hooks.reads_card_kind_only(Hook::Price, l.owner)) =>
                         {
