@@ -521,16 +521,24 @@ struct ScoreKey {
     counts: [u8; MAX_COLLECTORS],
 }
 
-impl std::hash::Hash for ScoreKey {
-    /// The key's twelve bytes as one number: a derived hash fed the hasher
-    /// byte by byte (and the counts' length), most of a lookup's cost.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+impl ScoreKey {
+    /// The key's twelve bytes as one number, its top byte set (no key is 0, an unused [`Recent`] entry).
+    fn packed(&self) -> u128 {
         let mut bytes = [0u8; 16];
         bytes[0] = self.scoring;
         bytes[1] = self.kind;
         bytes[2] = self.collectors;
         bytes[3..3 + MAX_COLLECTORS].copy_from_slice(&self.counts);
-        state.write_u128(u128::from_le_bytes(bytes));
+        bytes[15] = 1;
+        u128::from_le_bytes(bytes)
+    }
+}
+
+impl std::hash::Hash for ScoreKey {
+    /// The key's twelve bytes as one number: a derived hash fed the hasher
+    /// byte by byte (and the counts' length), most of a lookup's cost.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u128(self.packed());
     }
 }
 
@@ -597,6 +605,37 @@ impl std::hash::Hasher for KeyHasher {
 #[derive(Default)]
 struct Memo {
     points: HashMap<ScoreKey, [i32; MAX_COLLECTORS], std::hash::BuildHasherDefault<KeyHasher>>,
+    recent: Recent,
+}
+
+/// The latest answers by their key as asked (counts in seat order), one per
+/// place a key's hash picks: found there, an answer needs neither the
+/// symmetry test, nor the sort, nor the map (the balance bot asks for the
+/// same columns of counts at every position it judges, and those steps were
+/// most of it). Made when first used.
+#[derive(Default)]
+struct Recent(Box<[(u128, [i32; MAX_COLLECTORS])]>);
+
+/// How many answers [`Recent`] holds (a power of two).
+const RECENT: usize = 1 << 11;
+
+impl Recent {
+    fn at(key: u128) -> usize {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT.trailing_zeros())) as usize
+    }
+
+    fn get(&self, key: u128) -> Option<[i32; MAX_COLLECTORS]> {
+        let (k, points) = self.0.get(Recent::at(key))?;
+        (*k == key).then_some(*points)
+    }
+
+    fn put(&mut self, key: u128, points: [i32; MAX_COLLECTORS]) {
+        if self.0.is_empty() {
+            self.0 = vec![(0, [0; MAX_COLLECTORS]); RECENT].into_boxed_slice();
+        }
+        self.0[Recent::at(key)] = (key, points);
+    }
 }
 
 /// Per scoring, type and number of collectors, whether the scoring script
@@ -1285,6 +1324,13 @@ impl Hooks {
         let mut key =
             ScoreKey { scoring: scoring as u8, kind: kind as u8, collectors: n as u8, counts: [0; MAX_COLLECTORS] };
         key.counts[..n].copy_from_slice(counts);
+        let asked = key.packed();
+        let memo = self.memo.mine();
+        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
+        if let Some(p) = memo.read().unwrap_or_else(|e| e.into_inner()).recent.get(asked) {
+            self.host.count_remembered(SCORE, SCORE);
+            return Ok(p);
+        }
         let symmetric = match self.symmetry.slot(&key).load(std::sync::atomic::Ordering::Relaxed) {
             UNPROBED => self.symmetric(key, ranks, needs_building)?,
             known => known == SYMMETRIC,
@@ -1293,8 +1339,6 @@ impl Hooks {
         if symmetric {
             sort_counts(&mut key, &mut order, counts);
         }
-        let memo = self.memo.mine();
-        // A poisoned lock only means another thread panicked mid-insert; the map is still sound.
         let remembered = memo.read().unwrap_or_else(|e| e.into_inner()).points.get(&key).copied();
         let sorted = match remembered {
             Some(p) => {
@@ -1310,13 +1354,16 @@ impl Hooks {
                 p
             }
         };
-        if !symmetric {
-            return Ok(sorted);
-        }
-        let mut points = [0i32; MAX_COLLECTORS];
-        for (j, &c) in order[..n].iter().enumerate() {
-            points[c as usize] = sorted[j];
-        }
+        let points = if symmetric {
+            let mut points = [0i32; MAX_COLLECTORS];
+            for (j, &c) in order[..n].iter().enumerate() {
+                points[c as usize] = sorted[j];
+            }
+            points
+        } else {
+            sorted
+        };
+        memo.write().unwrap_or_else(|e| e.into_inner()).recent.put(asked, points);
         Ok(points)
     }
 

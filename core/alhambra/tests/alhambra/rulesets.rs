@@ -433,6 +433,17 @@ fn a_scoring_script_that_tells_collectors_apart_is_answered_per_order() {
         let want = [10 * i32::from(counts[0]), i32::from(counts[1]), i32::from(counts[2])];
         assert_eq!(&p[..3], &want, "counts {counts:?}");
     }
+    // More columns than the table of recent answers holds, asked twice over:
+    // an answer found there is the one worked out, and no other column's.
+    for pass in 0..2 {
+        for n in 0..12u16 * 12 * 12 {
+            let counts = [n % 12, n / 12 % 12, n / 144].map(|c| c as u8);
+            let rows: Vec<[u8; 8]> = counts.iter().map(|&c| [c; 8]).collect();
+            let p = rs.type_points(0, 0, &rows).unwrap();
+            let want = [10 * i32::from(counts[0]), i32::from(counts[1]), i32::from(counts[2])];
+            assert_eq!(&p[..3], &want, "pass {pass}, counts {counts:?}");
+        }
+    }
 }
 
 #[test]
@@ -442,7 +453,8 @@ fn the_rulebook_scoring_gives_each_seat_its_own_points_in_any_order() {
     let ranks: Vec<i32> = rs.scorings[2].ranks.iter().map(|r| r[0]).collect();
     let counts = [4u8, 0, 4, 2];
     let mut seen = Vec::new();
-    for shift in 0..4 {
+    // Each order twice: the second answer comes from the recent answers.
+    for shift in 0..8 {
         let order: Vec<u8> = (0..4).map(|i| counts[(i + shift) % 4]).collect();
         let rows: Vec<[u8; 8]> = order.iter().map(|&c| [c; 8]).collect();
         let p = rs.type_points(2, 0, &rows).unwrap();
