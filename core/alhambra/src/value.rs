@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use engine_game::Game as _;
 use std::cell::RefCell;
 
-use engine_play::value::{Features, ValueModel};
+use engine_play::value::{Features, ValueModel, by_playing_quick};
 use smallvec::SmallVec;
 
 use crate::actions::Action;
@@ -1059,15 +1059,29 @@ impl Features for Game {
         };
         if matches!(d, Decision::Choose { .. } | Decision::Discard { .. }) {
             // A script's question has no model of its own: the answer is played and the position judged.
-            out.extend(actions.iter().map(|&a| engine_play::value::by_playing(self, a, model, scratch)));
+            out.extend(actions.iter().map(|&a| by_playing_quick(self, a, model, scratch, memo)));
             return;
         }
         let own = |a: &Action| matches!(a, Action::Act(_));
         let judge = Judge::new(self, d.seat(), &model.weights, memo);
         out.extend(actions.iter().map(|a| if own(a) { f64::NEG_INFINITY } else { judge.action(d, *a) }));
         if actions.iter().any(own) {
-            on_played_scale(self, actions, own, model, scratch, out);
+            on_played_scale(self, actions, own, model, scratch, memo, out);
         }
+    }
+
+    /// The quick judgement, wherever neither a ruleset's action nor a script's question is on offer.
+    fn quick_values(&self, actions: &[Action], model: &ValueModel, memo: &mut Memo, out: &mut Vec<f64>) -> bool {
+        let Some(&d) = self.pending() else { return false };
+        if matches!(d, Decision::Choose { .. } | Decision::Discard { .. })
+            || actions.iter().any(|a| matches!(a, Action::Act(_)))
+        {
+            return false;
+        }
+        let judge = Judge::new(self, d.seat(), &model.weights, memo);
+        out.clear();
+        out.extend(actions.iter().map(|a| judge.action(d, *a)));
+        true
     }
 }
 
@@ -1090,6 +1104,7 @@ fn on_played_scale(
     played: impl Fn(&Action) -> bool,
     model: &ValueModel,
     scratch: &mut Vec<f64>,
+    memo: &mut Memo,
     out: &mut [f64],
 ) {
     let mut quick: SmallVec<[usize; 16]> =
@@ -1097,18 +1112,18 @@ fn on_played_scale(
     quick.sort_by(|&i, &j| out[j].total_cmp(&out[i]));
     let shift = quick.first().map_or(0.0, |&i| {
         let quick_value = out[i];
-        out[i] = engine_play::value::by_playing(game, actions[i], model, scratch);
+        out[i] = by_playing_quick(game, actions[i], model, scratch, memo);
         out[i] - quick_value
     });
     for &i in quick.iter().skip(1).take(PLAYED_BEST - 1) {
-        out[i] = engine_play::value::by_playing(game, actions[i], model, scratch);
+        out[i] = by_playing_quick(game, actions[i], model, scratch, memo);
     }
     for &i in quick.iter().skip(PLAYED_BEST) {
         out[i] += shift;
     }
     for (v, a) in out.iter_mut().zip(actions) {
         if played(a) {
-            *v = engine_play::value::by_playing(game, *a, model, scratch);
+            *v = by_playing_quick(game, *a, model, scratch, memo);
         }
     }
 }
@@ -1155,7 +1170,7 @@ mod tests {
                     game.action_values(&legal, &model, &mut scratch, &mut memo, &mut out);
                     let mut memo = Memo::default();
                     let judge = Judge::new(&game, d.seat(), &model.weights, &mut memo);
-                    let played = |a: Action| engine_play::value::by_playing(&game, a, &model, &mut Vec::new());
+                    let played = |a: Action| by_playing_quick(&game, a, &model, &mut Vec::new(), &mut Memo::default());
                     let mut quick: Vec<(usize, f64)> =
                         (0..legal.len()).filter(|&i| !own(&legal[i])).map(|i| (i, judge.action(d, legal[i]))).collect();
                     quick.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -68,6 +68,20 @@ pub trait Features: TurnGame {
             out.push(v);
         }
     }
+    /// The values of `actions` (the seat to move's answers) by a judgement
+    /// that plays nothing, into `out` (cleared first), where the game has one
+    /// for this decision; `false` where it has none (then they are played one
+    /// step deep). What [`by_playing_quick`] chooses a turn's further steps
+    /// by. By default `false`.
+    fn quick_values(
+        &self,
+        _actions: &[Self::Action],
+        _model: &ValueModel,
+        _memo: &mut Self::Memo,
+        _out: &mut Vec<f64>,
+    ) -> bool {
+        false
+    }
     /// Told that this copy of the game is played only to judge positions for
     /// `seat` ([`by_playing`]): a game may then leave out what only another
     /// seat's next decision needs (its answers are never asked for there), as
@@ -86,6 +100,30 @@ pub trait Features: TurnGame {
 /// once it is paid for), and value the position reached for that seat (a
 /// game that ends is valued by its real outcome).
 pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+    played(game, action, model, scratch, None)
+}
+
+/// [`by_playing`], each further step of the seat's turn chosen by the game's
+/// quick judgement where it has one ([`Features::quick_values`]) rather than
+/// by playing every answer one step deep: the steps of a turn (the cards
+/// taken, the money paid) were most of what judging by playing cost.
+pub fn by_playing_quick<G: Features>(
+    game: &G,
+    action: G::Action,
+    model: &ValueModel,
+    scratch: &mut Vec<f64>,
+    memo: &mut G::Memo,
+) -> f64 {
+    played(game, action, model, scratch, Some(memo))
+}
+
+fn played<G: Features>(
+    game: &G,
+    action: G::Action,
+    model: &ValueModel,
+    scratch: &mut Vec<f64>,
+    mut memo: Option<&mut G::Memo>,
+) -> f64 {
     let Some(seat) = game.to_move() else { return 0.0 };
     let mut next = game.clone();
     next.judging_for(seat);
@@ -94,6 +132,7 @@ pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, 
     }
     // The most further steps of the same seat's turn looked at.
     const TURN: usize = 12;
+    let mut values = Vec::new();
     for _ in 0..TURN {
         if next.to_move() != Some(seat) || next.legal().len() < 2 {
             if next.to_move() == Some(seat) && next.legal().len() == 1 {
@@ -105,9 +144,10 @@ pub fn by_playing<G: Features>(game: &G, action: G::Action, model: &ValueModel, 
             }
             break;
         }
+        let quick = memo.as_deref_mut().is_some_and(|m| next.quick_values(next.legal(), model, m, &mut values));
         let mut best = (f64::NEG_INFINITY, next.legal()[0]);
-        for &a in next.legal() {
-            let v = settle(&next, a, seat, model, scratch);
+        for (i, &a) in next.legal().iter().enumerate() {
+            let v = if quick { values[i] } else { settle(&next, a, seat, model, scratch) };
             if v > best.0 {
                 best = (v, a);
             }
@@ -1022,6 +1062,71 @@ mod tests {
             out.clear();
             out.extend([1.0, self.a[seat], self.b[seat]]);
         }
+    }
+
+    /// `Pick` where each seat moves twice in a row, and whose quick
+    /// judgement (when its memo says so) likes the answer the model likes least.
+    #[derive(Clone)]
+    struct Twice(Pick);
+
+    impl TurnGame for Twice {
+        type Action = u8;
+        type Error = String;
+        fn seats(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> Option<usize> {
+            (self.0.moves < 4).then_some(self.0.moves / 2)
+        }
+        fn legal(&self) -> &[u8] {
+            &[0, 1, 2]
+        }
+        fn play(&mut self, action: u8) -> Result<(), String> {
+            let s = self.to_move().ok_or("over")?;
+            self.0.a[s] += f64::from(u8::from(action != 1));
+            self.0.b[s] += f64::from(u8::from(action != 0));
+            self.0.moves += 1;
+            Ok(())
+        }
+        fn rewards(&self) -> Option<Vec<f64>> {
+            self.0.rewards()
+        }
+    }
+
+    impl Features for Twice {
+        /// Whether the game judges quickly.
+        type Memo = bool;
+
+        fn features(&self, seat: usize, out: &mut Vec<f64>) {
+            self.0.features(seat, out);
+        }
+        fn quick_values(&self, actions: &[u8], _model: &ValueModel, quick: &mut bool, out: &mut Vec<f64>) -> bool {
+            out.clear();
+            out.extend(actions.iter().map(|&a| if a == 1 { 10.0 } else { 0.0 }));
+            *quick
+        }
+    }
+
+    #[test]
+    fn a_turn_s_further_steps_are_chosen_by_the_quick_judgement_where_the_game_has_one() {
+        let model = pick_model();
+        let start = Twice(Pick { a: [0.0; 2], b: [0.0; 2], moves: 0 });
+        let after = |second: u8| {
+            let mut g = start.clone();
+            g.play(0).unwrap();
+            g.play(second).unwrap();
+            let mut f = Vec::new();
+            g.features(0, &mut f);
+            model.value(&f)
+        };
+        // Played one step deep, the model's own favourite follows (an `a` alone: 5 + 2);
+        // by the quick judgement, its choice (a `b` alone: 5 − 0.5).
+        let scratch = &mut Vec::new();
+        assert_eq!(by_playing(&start, 0, &model, scratch), after(0));
+        assert_eq!(by_playing_quick(&start, 0, &model, scratch, &mut true), after(1));
+        // A game with no quick judgement for the decision looks one step deep.
+        assert_eq!(by_playing_quick(&start, 0, &model, scratch, &mut false), after(0));
+        assert_ne!(after(0), after(1));
     }
 
     fn pick_model() -> Arc<ValueModel> {
