@@ -263,8 +263,9 @@ impl<'a> Frame<'a> {
         self.set_sums(&state.sums, state.len, gone, out, |k, _, price| state.reach[k] & (1 << price) != 0);
     }
 
-    /// Every feature of the position with these counts and this hand.
-    fn all(&self, counts: &Counts, hand: &[Money], out: &mut Vec<f64>) {
+    /// Every feature of the position with these counts and this hand; its
+    /// board from `memo` when one is given.
+    fn all(&self, counts: &Counts, hand: &[Money], out: &mut Vec<f64>, memo: Option<&mut Memo>) {
         let g = self.game;
         let rs = g.rules();
         out.clear();
@@ -278,16 +279,64 @@ impl<'a> Frame<'a> {
         out[POINTS] = f64::from(g.points(self.seat)) - mean_other(&|s| f64::from(g.points(s)));
         out[CARDS_OTHERS] = mean_other(&|s| g.player(s).hand().len() as f64);
         out[SCORINGS_HELD] = g.scored.len() as f64;
-        for t in 0..rs.types.len() {
-            self.per_scoring(counts, t, |at, rel, near| {
-                out[at] += rel;
-                out[at + 1] += rel * near;
-            });
-            out[self.lead_at(t)] = self.lead(counts, t);
+        // The scorings done as a bit each (none past the 64th: then nothing is kept).
+        let scored = g.scored.iter().try_fold(0u64, |m, &k| Some(m | 1u64.checked_shl(u32::from(k))?));
+        match (memo, scored) {
+            (Some(memo), Some(scored)) => {
+                if memo.boards.len() >= MEMO_BOARDS {
+                    memo.boards.clear();
+                }
+                let key = (self.seat as u8, self.collectors as u8, scored, *counts);
+                let board = memo.boards.entry(key).or_insert_with(|| self.board(counts));
+                self.add_board(board, out);
+            }
+            _ => self.add_board(&self.board(counts), out),
         }
         self.set_hand(hand, 0, out);
     }
+
+    /// What the board features read of the buildings: per type, the seat's
+    /// majority points against the mean other player in each scoring (none
+    /// for a scoring done), then its lead in buildings. They hang on the
+    /// counts alone, while the positions a bot judges share most of them.
+    fn board(&self, counts: &Counts) -> Board {
+        let scorings = self.near.len();
+        let mut board: Board = SmallVec::new();
+        for t in 0..self.game.rules().types.len() {
+            let at = board.len();
+            board.extend(std::iter::repeat_n(0.0, scorings));
+            self.per_scoring(counts, t, |f, rel, _| board[at + (f - BASE.len()) / PER_SCORING] = rel);
+            board.push(self.lead(counts, t));
+        }
+        board
+    }
+
+    /// Adds a [`Frame::board`] to the features, in the order they were always added up.
+    fn add_board(&self, board: &[f64], out: &mut [f64]) {
+        let rs = self.game.rules();
+        let scorings = self.near.len();
+        for (t, row) in board.chunks_exact(scorings + 1).enumerate().take(rs.types.len()) {
+            for (k, &near) in self.near.iter().enumerate() {
+                if self.game.scored.contains(&(k as u8)) {
+                    continue;
+                }
+                let at = BASE.len() + PER_SCORING * k;
+                out[at] += row[k];
+                out[at + 1] += row[k] * near;
+            }
+            out[self.lead_at(t)] = row[scorings];
+        }
+    }
 }
+
+/// [`Frame::board`]: per type, a value per scoring and the lead.
+type Board = SmallVec<[f64; 32]>;
+
+/// Most boards a [`Memo`] keeps (it starts again when full).
+const MEMO_BOARDS: usize = 1 << 12;
+
+/// A board's key: the seat, the number of collectors, the scorings done (a bit each) and the counts.
+type BoardKey = (u8, u8, u64, Counts);
 
 /// Most buildings on display a [`HandState`] follows (a ruleset may show more: then the hand is added up each time).
 const MAX_SLOTS: usize = 8;
@@ -650,6 +699,8 @@ const HAND_FEATURES: [usize; 6] = [MONEY, MONEY_LATE, CARDS, MONEY_CAPPED, AFFOR
 pub struct Memo {
     /// Hashed by rustc's quick hasher: the keys are the bot's own, not an adversary's.
     payments: rustc_hash::FxHashMap<PayKey, Box<[(u64, u32)]>>,
+    /// The board features of the positions judged by playing, by their counts ([`Frame::board`]).
+    boards: rustc_hash::FxHashMap<BoardKey, Board>,
 }
 
 /// A price and the card values (largest first) that may pay it.
@@ -1034,7 +1085,13 @@ impl Features for Game {
     fn features(&self, seat: usize, out: &mut Vec<f64>) {
         let frame = Frame::new(self, seat);
         let counts = frame.counts();
-        frame.all(&counts, self.player(seat).hand(), out);
+        frame.all(&counts, self.player(seat).hand(), out, None);
+    }
+
+    fn features_memo(&self, seat: usize, out: &mut Vec<f64>, memo: &mut Memo) {
+        let frame = Frame::new(self, seat);
+        let counts = frame.counts();
+        frame.all(&counts, self.player(seat).hand(), out, Some(memo));
     }
 
     fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>, memo: &mut Memo) -> f64 {
@@ -1189,6 +1246,37 @@ mod tests {
             }
         }
         assert!(checked > 50, "{checked} decisions with an action");
+    }
+
+    /// The features with a memo are the features without, to the bit: at
+    /// every decision of random games, for every seat, with one memo through
+    /// all of them (boards kept from earlier positions and other games).
+    #[test]
+    fn features_from_the_memo_are_the_features_worked_out() {
+        use engine_play::turns::TurnGame as _;
+        let mut memo = Memo::default();
+        let mut kept = 0;
+        for (ruleset, players) in [("alhambra", 2), ("alhambra", 4), ("alhambra", 6)] {
+            let rs = crate::Ruleset::load(ruleset).unwrap();
+            for seed in 0..3 {
+                let mut game = Game::new(std::sync::Arc::clone(&rs), players, seed).unwrap();
+                let mut bot = engine_play::bots::RandomBot::new(seed);
+                while game.pending().is_some() {
+                    for seat in 0..players {
+                        let (mut plain, mut remembered) = (Vec::new(), Vec::new());
+                        game.features(seat, &mut plain);
+                        let before = memo.boards.len();
+                        game.features_memo(seat, &mut remembered, &mut memo);
+                        kept += usize::from(memo.boards.len() == before);
+                        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(bits(&remembered), bits(&plain), "{ruleset}, {players} players, seed {seed}");
+                    }
+                    let a = engine_play::bots::Bot::choose(&mut bot, &game, game.legal());
+                    game.play(a).unwrap();
+                }
+            }
+        }
+        assert!(kept > 1000, "{kept} boards found in the memo");
     }
 
     #[test]

@@ -39,6 +39,12 @@ pub trait Features: TurnGame {
     }
     /// The features of the position for `seat`, into `out` (cleared first).
     fn features(&self, seat: usize, out: &mut Vec<f64>);
+    /// [`Features::features`] (the very same numbers), with the bot's memo at
+    /// hand for what is worth keeping between the positions it judges. By
+    /// default the same.
+    fn features_memo(&self, seat: usize, out: &mut Vec<f64>, _memo: &mut Self::Memo) {
+        self.features(seat, out);
+    }
     /// How much `model` likes `action` for the seat to move, up to a constant
     /// shared by all actions of the decision. By default: play it on a copy
     /// and value the position reached. A game may answer faster.
@@ -147,7 +153,7 @@ fn played<G: Features>(
         let quick = memo.as_deref_mut().is_some_and(|m| next.quick_values(next.legal(), model, m, &mut values));
         let mut best = (f64::NEG_INFINITY, next.legal()[0]);
         for (i, &a) in next.legal().iter().enumerate() {
-            let v = if quick { values[i] } else { settle(&next, a, seat, model, scratch) };
+            let v = if quick { values[i] } else { settle(&next, a, seat, model, scratch, memo.as_deref_mut()) };
             if v > best.0 {
                 best = (v, a);
             }
@@ -156,7 +162,7 @@ fn played<G: Features>(
             return f64::NEG_INFINITY;
         }
     }
-    value_for(&next, seat, model, scratch)
+    value_for(&next, seat, model, scratch, memo)
 }
 
 /// One feature's part in preferring one answer to another: its weight and
@@ -228,20 +234,36 @@ fn round_off(x: f64) -> f64 {
 }
 
 /// The value of playing `action` in `game` for `seat`, without looking further.
-fn settle<G: Features>(game: &G, action: G::Action, seat: usize, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+fn settle<G: Features>(
+    game: &G,
+    action: G::Action,
+    seat: usize,
+    model: &ValueModel,
+    scratch: &mut Vec<f64>,
+    memo: Option<&mut G::Memo>,
+) -> f64 {
     let mut next = game.clone();
     next.judging_for(seat);
     if next.play(action).is_err() {
         return f64::NEG_INFINITY;
     }
-    value_for(&next, seat, model, scratch)
+    value_for(&next, seat, model, scratch, memo)
 }
 
-fn value_for<G: Features>(game: &G, seat: usize, model: &ValueModel, scratch: &mut Vec<f64>) -> f64 {
+fn value_for<G: Features>(
+    game: &G,
+    seat: usize,
+    model: &ValueModel,
+    scratch: &mut Vec<f64>,
+    memo: Option<&mut G::Memo>,
+) -> f64 {
     match game.outcome() {
         Some(r) => r[seat],
         None => {
-            game.features(seat, scratch);
+            match memo {
+                Some(memo) => game.features_memo(seat, scratch, memo),
+                None => game.features(seat, scratch),
+            }
             model.value(scratch)
         }
     }
