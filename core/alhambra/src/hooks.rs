@@ -686,6 +686,9 @@ pub struct Hooks {
     prices: Vec<std::sync::OnceLock<Box<[std::sync::atomic::AtomicI32]>>>,
     /// The actions' `allowed` answers that read only the arguments, by their words ([`Hooks::allowed_about`]).
     allowed: std::sync::OnceLock<FlagMemo>,
+    /// Per owner: an action's `allowed` answers for two arguments of small
+    /// words, with the word offered for the pair ([`Hooks::allowed_pair`]).
+    pairs: Vec<std::sync::OnceLock<Box<[std::sync::atomic::AtomicU32]>>>,
     /// Per owner: a bit per hook that reads nothing of `ctx` but `card`, `target` and the table's constants.
     card_and_target_only: Vec<HookMask>,
     /// `ctx.target`'s index among the members (see [`Hooks::reads_target`]).
@@ -745,6 +748,10 @@ pub struct Hooks {
 
 /// A price table's entry not asked yet ([`Hooks::price_about`]).
 const PRICE_UNKNOWN: i32 = i32::MIN;
+
+/// The words an argument of [`Hooks::allowed_pair`]'s table may have (256 KiB
+/// an action): the cards' words come first, a pair's joined words after them.
+pub const PAIR_WORDS: usize = 256;
 
 /// The first owner index of the building types' scripts (after the scoring and the neutral collector's).
 const FIRST_TYPE: usize = 2;
@@ -886,6 +893,46 @@ impl Hooks {
         Ok(yes)
     }
 
+    /// The word action `def`'s pair of arguments is offered as (`join`'s),
+    /// or `None` when `allowed` (`answer`) refuses it, remembered as
+    /// [`Hooks::allowed_about`] remembers it, in a table indexed by the two
+    /// words where both are under [`PAIR_WORDS`] (a money changer's hand card
+    /// and display card, every pair at every turn: one load each, the joined
+    /// word kept beside the answer). An error is not remembered.
+    pub fn allowed_pair(
+        &self,
+        (def, owner): (usize, usize),
+        pair: [u16; 2],
+        answer: impl FnOnce() -> Result<bool, GameError>,
+        join: impl FnOnce() -> Result<u16, GameError>,
+    ) -> Result<Option<u16>, GameError> {
+        use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+        let [a, b] = pair.map(usize::from);
+        if a >= PAIR_WORDS || b >= PAIR_WORDS {
+            return match self.allowed_about((def, owner), &pair, answer)? {
+                true => join().map(Some),
+                false => Ok(None),
+            };
+        }
+        let table = self.pairs[owner].get_or_init(|| (0..PAIR_WORDS * PAIR_WORDS).map(|_| AtomicU32::new(0)).collect());
+        let slot = &table[a * PAIR_WORDS + b];
+        // 0: not asked yet; else bit 0 set, bit 1 the answer, the high half the word.
+        match slot.load(Relaxed) {
+            0 => {
+                let word = match answer()? {
+                    true => Some(join()?),
+                    false => None,
+                };
+                slot.store(word.map_or(1, |w| u32::from(w) << 16 | 3), Relaxed);
+                Ok(word)
+            }
+            e => {
+                self.host.count_remembered(Hook::Allowed as usize, owner);
+                Ok((e & 2 != 0).then_some((e >> 16) as u16))
+            }
+        }
+    }
+
     /// `owner`'s price change from building card `card` for building
     /// `target` on `slot` (`buildings` cards, `slots` slots in the ruleset),
     /// else `answer`'s, remembered: for an `on_price` that reads of `ctx` only
@@ -950,6 +997,11 @@ impl Hooks {
         self.symmetry.forget();
         if let Some(memo) = self.allowed.get() {
             memo.forget();
+        }
+        for table in self.pairs.iter().filter_map(std::sync::OnceLock::get) {
+            for slot in table.iter() {
+                slot.store(0, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         // The price tables too: a comparison of Rhai with the fast path must run both.
         for table in self.prices.iter().filter_map(std::sync::OnceLock::get) {
@@ -1185,6 +1237,7 @@ impl Hooks {
             about: KeyedMemo::default(),
             prices: (0..owners).map(|_| std::sync::OnceLock::new()).collect(),
             allowed: std::sync::OnceLock::new(),
+            pairs: (0..owners).map(|_| std::sync::OnceLock::new()).collect(),
             card_and_target_only,
             target_member: member("target").expect("`target` is a member of every card's ctx"),
             args_only,

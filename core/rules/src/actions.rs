@@ -156,11 +156,12 @@ pub fn combinations<K: Copy, T: Clone>(kinds: &[K], candidates: impl Fn(K) -> Ve
 /// `candidates`, in order (the first list varies slowest), without making
 /// the lists: asked at every decision of a ruleset with an action of two
 /// arguments (every pair of cards).
-pub fn each_combination<T: Clone, E>(
-    candidates: &[Vec<T>],
+pub fn each_combination<T: Clone, E, C: AsRef<[T]>>(
+    candidates: &[C],
     mut each: impl FnMut(&[T]) -> Result<(), E>,
 ) -> Result<(), E> {
-    if candidates.iter().any(Vec::is_empty) {
+    let candidates: Vec<&[T]> = candidates.iter().map(AsRef::as_ref).collect();
+    if candidates.iter().any(|c| c.is_empty()) {
         return Ok(());
     }
     let mut at = vec![0usize; candidates.len()];

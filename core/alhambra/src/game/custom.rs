@@ -48,6 +48,9 @@ fn general_path_only() -> bool {
     false
 }
 
+/// An argument's candidates as their words, each once (kept on the stack: made at every turn).
+type Candidates = SmallVec<[u16; 16]>;
+
 /// Where the building an action buys is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Source {
@@ -135,7 +138,7 @@ impl Game {
                 }
                 continue;
             }
-            let candidates: Vec<Vec<u16>> = def
+            let candidates: SmallVec<[Candidates; 2]> = def
                 .args
                 .iter()
                 .map(|&kind| self.candidate_words(kind, seat))
@@ -146,19 +149,37 @@ impl Game {
             // Remembered only with memory on and no trace keeping prints (asked once, not per pair).
             let args_only =
                 rs.hooks.reads_args_only(Hook::Allowed, l.owner) && rs.hooks.script_host().remembers_reads();
+            let ask = |v: Result<Dynamic, GameError>| {
+                as_bool(v?).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))
+            };
+            let extra = |args: &[u16]| [("args", self.args_value(d, &texts(args)))];
+            if let ([first, second], true, true, None) = (candidates.as_slice(), asks, args_only, def.payment) {
+                // Every pair of cards at every turn: each answer and the word it is
+                // offered as are one load from a table of pairs.
+                for &a in first {
+                    for &b in second {
+                        let word = rs.hooks.allowed_pair(
+                            (d, l.owner),
+                            [a, b],
+                            || ask(self.call_unrowed(Hook::Allowed, &l, seat, &extra(&[a, b]))),
+                            || rs.words.joined(&[a, b]).ok_or_else(too_many),
+                        )?;
+                        if let Some(w) = word {
+                            offer(w);
+                        }
+                    }
+                }
+                continue;
+            }
             engine_rules::actions::each_combination(&candidates, |args| -> Result<(), GameError> {
                 if asks {
-                    let ask = |v: Result<Dynamic, GameError>| {
-                        as_bool(v?).map_err(|e| rs.hooks.bad_card_return(Hook::Allowed, l.owner, &e))
-                    };
-                    let extra = || [("args", self.args_value(d, &texts(args)))];
                     // Asked for every pair of cards at every turn: an answer that reads
                     // only the arguments is remembered by them (their words, exactly).
                     let allowed = match args_only {
                         true => rs.hooks.allowed_about((d, l.owner), args, || {
-                            ask(self.call_unrowed(Hook::Allowed, &l, seat, &extra()))
+                            ask(self.call_unrowed(Hook::Allowed, &l, seat, &extra(args)))
                         })?,
-                        false => ask(self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra()))?,
+                        false => ask(self.call_listener(Hook::Allowed, &l, seat, &Dynamic::UNIT, &extra(args)))?,
                     };
                     if !allowed {
                         return Ok(());
@@ -233,7 +254,7 @@ impl Game {
 
     /// The candidates of an argument kind, as the numbers of their words, each
     /// once; `None` past the ruleset's bound on words.
-    fn candidate_words(&self, kind: ArgKind, seat: usize) -> Option<Vec<u16>> {
+    fn candidate_words(&self, kind: ArgKind, seat: usize) -> Option<Candidates> {
         let rs = &self.rs;
         let words = &rs.words;
         let aw = &rs.arg_words;
@@ -241,7 +262,7 @@ impl Game {
         let building =
             |b: BuildingIdx| words.word_keyed(&aw.buildings, b as usize, || rs.building(b).id.as_str().into());
         // Each word once, in the order met (a hand holds several cards of a kind).
-        let mut unique = Vec::with_capacity(8);
+        let mut unique = Candidates::new();
         let mut add = |w: Option<u16>| {
             let w = w?;
             if !unique.contains(&w) {

@@ -183,3 +183,47 @@ fn a_hook_that_reads_parts_of_its_card_is_remembered_by_those_parts_and_answers_
     every_time.hooks.set_remember_reads(false);
     play_alike(&by_card, &every_time);
 }
+
+#[test]
+fn a_pair_of_arguments_is_asked_once_and_offered_as_the_word_it_was_joined_into() {
+    // The money changer's `allowed` reads only its two arguments: each pair is
+    // asked once and joined once, refused pairs are never joined, and pairs of
+    // words past the dense table's (256) are remembered all the same.
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/money_changer/ruleset.toml");
+    let rs = Ruleset::load(corpus).unwrap();
+    let owner = rs.hooks.action_owner(0);
+    let (asked, joined) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+    let ask = |pair: [u16; 2], yes: bool| {
+        rs.hooks.allowed_pair(
+            (0, owner),
+            pair,
+            || {
+                asked.set(asked.get() + 1);
+                Ok(yes)
+            },
+            || {
+                joined.set(joined.get() + 1);
+                Ok(pair[0] ^ pair[1] ^ 0x4000)
+            },
+        )
+    };
+    for pair in [[3, 5], [5, 3], [255, 0], [300, 5], [5, 4000]] {
+        let word = pair[0] ^ pair[1] ^ 0x4000;
+        let (a0, j0) = (asked.get(), joined.get());
+        assert_eq!(ask(pair, true).unwrap(), Some(word), "{pair:?} offered as its word");
+        assert_eq!((asked.get() - a0, joined.get() - j0), (1, 1), "{pair:?}: asked and joined once");
+        // Asked again with another answer: the first is remembered.
+        assert_eq!(ask(pair, false).unwrap(), Some(word), "{pair:?} remembered");
+        // Past the table the joined word is looked up again (the words keep it).
+        let joins = if pair.iter().all(|&w| w < 256) { 1 } else { 2 };
+        assert_eq!((asked.get() - a0, joined.get() - j0), (1, joins), "{pair:?}: not asked again");
+        let refused = [pair[1], pair[0].wrapping_add(7)];
+        assert_eq!(ask(refused, false).unwrap(), None, "{refused:?} refused");
+        assert_eq!(ask(refused, true).unwrap(), None, "{refused:?} refused, remembered");
+        assert_eq!(joined.get() - j0, joins, "{refused:?}: a refused pair is never joined");
+    }
+    // An error is not remembered: the next ask runs the script.
+    let failed = rs.hooks.allowed_pair((0, owner), [7, 8], || Err(alhambra::GameError::Over), || Ok(1));
+    assert!(failed.is_err());
+    assert_eq!(ask([7, 8], true).unwrap(), Some(7 ^ 8 ^ 0x4000));
+}
