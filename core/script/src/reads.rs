@@ -96,8 +96,8 @@ impl ReadMemo {
     }
 }
 
-/// Writes `v` exactly into `row` (a tag, then its content; strings by their
-/// bytes, maps in key order): false for a value no row can stand for (a
+/// Writes `v` exactly into `row` (a tag from 0 to 6, then its content; strings by their
+/// bytes, maps in key order; a caller's own tags start at 7): false for a value no row can stand for (a
 /// function pointer, a float, a type of the game's own), which is then not remembered.
 pub fn write_value(v: &Dynamic, row: &mut ReadRow) -> bool {
     if v.is_unit() {

@@ -78,7 +78,14 @@ pub(crate) struct Purchase {
 impl Game {
     /// The card-like listener that runs action `def`'s script for `seat`.
     fn action_listener(&self, def: usize, seat: usize) -> Listener {
-        Listener { owner: self.rs.hooks.action_owner(def), seat, card: Heard::Action(def as u8), owned: 0, kind: None }
+        Listener {
+            owner: self.rs.hooks.action_owner(def),
+            seat,
+            card: Heard::Action(def as u8),
+            owned: 0,
+            kind: None,
+            args: None,
+        }
     }
 
     /// Adds the ruleset's own actions the seat to decide may take now to `out`.
@@ -315,7 +322,8 @@ impl Game {
             None if self.out_of_turn.is_some() => Step::OutOfTurnDone,
             None => Step::Acted { seat, ends_turn },
         };
-        let l = self.action_listener(d, seat);
+        // The arguments' maps are a function of their texts, and so of their word.
+        let l = Listener { args: Some(a.args.get()), ..self.action_listener(d, seat) };
         if self.listens(Hook::Action, &l) {
             let args = self.args_value(d, &a.arg_texts(&self.rs));
             let v = self.call_listener(Hook::Action, &l, seat, &Dynamic::UNIT, &[("args", args)])?;

@@ -42,6 +42,7 @@ impl Game {
             card: Heard::Money(m),
             owned: self.players[seat].hand().iter().filter(|&&h| h == m).count() as i32,
             kind: None,
+            args: None,
         })
     }
 
@@ -187,7 +188,14 @@ impl Game {
         if !hooks.deck_listens(Hook::Drawn, d as usize) {
             return Ok(());
         }
-        let l = Listener { owner: hooks.deck_owner(d as usize), seat, card: Heard::Deck(d), owned: 0, kind: None };
+        let l = Listener {
+            owner: hooks.deck_owner(d as usize),
+            seat,
+            card: Heard::Deck(d),
+            owned: 0,
+            kind: None,
+            args: None,
+        };
         let event = Dynamic::from_map(Map::from_iter([("seat".into(), int(seat))]));
         let value = self.call_listener(Hook::Drawn, &l, seat, &event, &[])?;
         self.apply_effects(Hook::Drawn, &l, value)

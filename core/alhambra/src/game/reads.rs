@@ -101,6 +101,11 @@ impl Game {
                 continue;
             }
             row.push(m as u32 | 0x8000_0000); // which member: the rows of two hooks' reads never run together
+            if let (place::ARGS, Hook::Action, Some(w)) = (m, hook, l.args) {
+                // A tag no value is written with (see `write_value`).
+                row.extend([7, u32::from(w)]);
+                continue;
+            }
             let key = CTX_MORE[member];
             if let Some((_, v)) = extra.iter().find(|(k, _)| *k == key) {
                 if !write_value(v, &mut row) {

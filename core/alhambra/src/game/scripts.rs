@@ -39,6 +39,9 @@ pub(crate) struct Listener {
     pub(super) owned: i32,
     /// The building type whose script it is (`None`: a currency's).
     pub(super) kind: Option<usize>,
+    /// The word of the arguments an action's `on_action` hears: what it read
+    /// of them is remembered by the word, not the maps (written at every action).
+    pub(super) args: Option<u16>,
 }
 
 /// The cards that hear one hook, most often none or one.
@@ -342,6 +345,7 @@ impl Game {
                             card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
                             owned: i32::from(p.counts[t]),
                             kind: Some(t),
+                            args: None,
                         });
                     }
                 }
@@ -358,11 +362,19 @@ impl Game {
                         card: Heard::Money(m),
                         owned: owned as i32,
                         kind: None,
+                        args: None,
                     });
                 }
             }
             if hooks.rules_listen(hook) {
-                out[k].push(Listener { owner: hooks.rules_owner(), seat, card: Heard::Rules, owned: 0, kind: None });
+                out[k].push(Listener {
+                    owner: hooks.rules_owner(),
+                    seat,
+                    card: Heard::Rules,
+                    owned: 0,
+                    kind: None,
+                    args: None,
+                });
             }
         }
         out
