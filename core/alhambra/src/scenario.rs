@@ -356,7 +356,7 @@ impl Scenario {
                 p.add_building_with(rs, b, bought, exact);
             }
             if spec.score != 0 {
-                game.earned[c].add("earlier", spec.score);
+                std::sync::Arc::make_mut(&mut game.earned)[c].add("earlier", spec.score);
             }
             for (id, &v) in &spec.counters {
                 let t = rs.lookup_type(id).ok_or_else(|| {

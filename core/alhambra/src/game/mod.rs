@@ -101,8 +101,9 @@ pub struct Game {
     pub(crate) paid_cards: u8,
     /// While the displays are refilled after a turn: whose turn it was (`ctx.table.to_move` then).
     pub(crate) refilling_for: Option<usize>,
-    /// Points per seat, then the neutral collector.
-    pub(crate) earned: Vec<Score>,
+    /// Points per seat, then the neutral collector: shared by a game and its
+    /// copies until one of them scores (the bot copies the game at every judgement).
+    pub(crate) earned: Arc<Vec<Score>>,
     pub(crate) start_player: usize,
     pub(crate) turns: u32,
     pub(crate) pending: Option<Decision>,

@@ -891,7 +891,7 @@ impl Game {
             } else if has & effect::SCORE != 0 {
                 let k = int_of("score", -100, 100)?;
                 let seat = seat_of("seat", l.seat)?;
-                self.earned[seat].add("bonus", k);
+                Arc::make_mut(&mut self.earned)[seat].add("bonus", k);
                 self.event(Some(seat), |_| format!("{by}: seat {seat} scores {k}"));
             } else if has & effect::COUNTER != 0 {
                 let Some(t) = l.kind else {

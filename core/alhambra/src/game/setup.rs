@@ -141,7 +141,7 @@ impl Game {
             paid_cards: 0,
             extra_takes: 0,
             extra_any_value: false,
-            earned: vec![Score::default(); collectors],
+            earned: Arc::new(vec![Score::default(); collectors]),
             start_player: 0,
             turns: 1,
             pending: None,

@@ -262,7 +262,7 @@ impl Game {
             }
         }
         for (c, &total) in totals.iter().enumerate() {
-            self.earned[c].add(&scoring.name, total);
+            Arc::make_mut(&mut self.earned)[c].add(&scoring.name, total);
         }
         self.scored.push(k as u8);
         self.scored_turns.push(self.turns);
