@@ -290,7 +290,7 @@ impl Game {
     }
 
     /// `ctx.args`: a slot as its number, a money card as a map, anything else as written.
-    fn args_value(&self, def: usize, args: &[String]) -> Dynamic {
+    pub(super) fn args_value(&self, def: usize, args: &[String]) -> Dynamic {
         let rs = &self.rs;
         let kinds = &rs.actions[def].args;
         let values: Array = args
@@ -322,11 +322,11 @@ impl Game {
             None if self.out_of_turn.is_some() => Step::OutOfTurnDone,
             None => Step::Acted { seat, ends_turn },
         };
-        // The arguments' maps are a function of their texts, and so of their word.
+        // The arguments' maps are a function of their texts, and so of their
+        // word: made only when the script runs and reads them.
         let l = Listener { args: Some(a.args.get()), ..self.action_listener(d, seat) };
         if self.listens(Hook::Action, &l) {
-            let args = self.args_value(d, &a.arg_texts(&self.rs));
-            let v = self.call_listener(Hook::Action, &l, seat, &Dynamic::UNIT, &[("args", args)])?;
+            let v = self.call_listener(Hook::Action, &l, seat, &Dynamic::UNIT, &[])?;
             self.apply_effects(Hook::Action, &l, v)?;
         }
         self.then(next)

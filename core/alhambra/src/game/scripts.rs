@@ -515,6 +515,8 @@ impl Game {
                     _ => Dynamic::UNIT,
                 },
                 place::ACTOR => int(actor),
+                // An action's arguments, where the listener holds their word: made when read.
+                place::ARGS if l.args.is_some() => member(m),
                 place::ARGS | place::CHOSEN => Dynamic::from_array(Array::new()),
                 place::CARD | place::EVENT | place::HAND | place::TABLE => member(m),
                 place::COUNTER => l.kind.map_or(Dynamic::UNIT, |t| int(p.counters[t])),
@@ -551,6 +553,13 @@ impl Game {
                 }
             },
             place::EVENT => event.clone(),
+            place::ARGS => match (l.card, l.args) {
+                (Heard::Action(d), Some(w)) => {
+                    let texts = crate::actions::Act { def: d, args: crate::actions::WordId::of(w) }.arg_texts(&self.rs);
+                    self.args_value(usize::from(d), &texts)
+                }
+                _ => Dynamic::from_array(Array::new()),
+            },
             place::HAND => match hooks.counts_hand_only(hook, l.owner) {
                 // Counted only: its cards cannot matter, and making them was most of a hand tax's turn.
                 true => Dynamic::from_array(vec![Dynamic::UNIT; p.hand().len()]),

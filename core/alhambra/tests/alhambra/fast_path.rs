@@ -59,6 +59,26 @@ fn the_fast_path_plays_the_built_in_ruleset_and_the_corpus_as_rhai_does() {
     }
 }
 
+#[test]
+fn the_fast_path_plays_the_corpus_actions_as_rhai_does() {
+    // An action's `allowed` and `on_action` read `ctx.args`, made only when
+    // read on the fast path and whole for Rhai.
+    for design in ["money_changer", "reserve", "vizier"] {
+        let path = format!("{}/../../corpus/alhambra/{design}/ruleset.toml", env!("CARGO_MANIFEST_DIR"));
+        let rs = Ruleset::load(&path).unwrap_or_else(|e| panic!("{design}: {e}"));
+        assert!(!rs.actions.is_empty(), "{design} has an action of its own");
+        for seed in 0..4 {
+            let players = 2 + (seed as usize % 3);
+            let (fast, slow) = both_ways(&rs, players, seed);
+            assert!(
+                fast.iter().any(|a| rs.actions.iter().any(|d| d.verb.iter().any(|v| a.starts_with(v.as_str())))),
+                "{design}: acted"
+            );
+            assert_eq!(fast, slow, "{design}: seed {seed}, {players} players");
+        }
+    }
+}
+
 /// A ruleset like the garden guild example whose garden's price script is `script`.
 fn garden_priced_by(dir: &std::path::Path, name: &str, script: &str) -> Arc<Ruleset> {
     std::fs::write(dir.join(format!("{name}.rhai")), script).unwrap();
