@@ -265,7 +265,6 @@ impl Game {
         let rs = &self.rs;
         let words = &rs.words;
         let aw = &rs.arg_words;
-        let money = |m: Money| words.word_keyed(&aw.money, rs.kind_of(m), || rs.money_str(m).into());
         let building =
             |b: BuildingIdx| words.word_keyed(&aw.buildings, b as usize, || rs.building(b).id.as_str().into());
         // Each word once, in the order met (a hand holds several cards of a kind).
@@ -281,12 +280,31 @@ impl Game {
             ArgKind::Slot => (0..self.building_display.len())
                 .filter(|&k| self.building_display[k].is_some())
                 .try_for_each(|k| add(words.word_keyed(&aw.slots, k, || (k + 1).to_string().into())))?,
-            ArgKind::Hand => self.players[seat].hand().iter().try_for_each(|&m| add(money(m)))?,
-            ArgKind::MoneyDisplay => self.money_display.iter().try_for_each(|&m| add(money(m)))?,
+            ArgKind::Hand => self.money_words(self.players[seat].hand(), &mut add)?,
+            ArgKind::MoneyDisplay => self.money_words(&self.money_display, &mut add)?,
             ArgKind::Building => self.players[seat].buildings.iter().try_for_each(|&b| add(building(b)))?,
             ArgKind::Reserve => self.reserve(seat).iter().try_for_each(|&b| add(building(b)))?,
         }
         Some(unique)
+    }
+
+    /// `add`s the word of each kind of money card among `cards`, in the order
+    /// met: a kind seen before is passed over by its bit before its word is
+    /// looked up (a hand of a dozen cards, at every turn).
+    fn money_words(&self, cards: &[Money], add: &mut impl FnMut(Option<u16>) -> Option<()>) -> Option<()> {
+        let rs = &self.rs;
+        let mut seen = [0u64; 4];
+        for &m in cards {
+            let k = rs.kind_of(m);
+            if let Some(bits) = seen.get_mut(k / 64) {
+                if *bits & 1 << (k % 64) != 0 {
+                    continue;
+                }
+                *bits |= 1 << (k % 64);
+            }
+            add(rs.words.word_keyed(&rs.arg_words.money, k, || rs.money_str(m).into()))?;
+        }
+        Some(())
     }
 
     /// `ctx.args`: a slot as its number, a money card as a map, anything else as written.
