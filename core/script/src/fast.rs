@@ -1465,30 +1465,44 @@ fn arithmetic(op: Op, a: i32, b: i32) -> Option<Dynamic> {
 /// A built-in comparison's answer, numbers compared without a flag made; `None` as for [`operator`].
 #[inline(always)]
 fn truth(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         return compare(op, x.cmp(&y));
     }
     operator(op, a, b)?.as_bool().ok()
 }
 
+/// `v`'s number, if it is one: asked of every operand, where Rhai's
+/// `as_int` names the type of any other value to say why not.
+#[inline(always)]
+fn int_of(v: &Dynamic) -> Option<INT> {
+    if v.is_int() { v.as_int().ok() } else { None }
+}
+
+/// `v`'s flag, if it is one (see [`int_of`]).
+#[inline(always)]
+fn flag_of(v: &Dynamic) -> Option<bool> {
+    if v.is_bool() { v.as_bool().ok() } else { None }
+}
+
 /// A built-in operator on numbers, flags or text; `None` for anything else.
 fn operator(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
     use std::cmp::Ordering;
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         if op.arithmetic() {
             return arithmetic(op, x, y);
         }
         return Some(Dynamic::from_bool(compare(op, x.cmp(&y))?));
     }
-    let order: Ordering = if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+    let order: Ordering = if let (Some(x), Some(y)) = (flag_of(a), flag_of(b)) {
         if !matches!(op, Op::Eq | Op::Ne) {
             return None;
         }
         x.cmp(&y)
-    } else if let (Ok(x), Ok(y)) = (a.as_immutable_string_ref(), b.as_immutable_string_ref()) {
+    } else if a.is_string() && b.is_string() {
         if op.arithmetic() {
             return None;
         }
+        let (x, y) = (a.as_immutable_string_ref().ok()?, b.as_immutable_string_ref().ok()?);
         x.as_str().cmp(y.as_str())
     } else if (a.is_unit() || b.is_unit()) && matches!(op, Op::Eq | Op::Ne) {
         // `()` equals only `()`: Rhai's answer for two values of different
