@@ -1465,7 +1465,8 @@ fn arithmetic(op: Op, a: i32, b: i32) -> Option<Dynamic> {
 /// A built-in comparison's answer, numbers compared without a flag made; `None` as for [`operator`].
 #[inline(always)]
 fn truth(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
-    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
+    // Mostly numbers (`if n < 3`): read as such at once.
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
         return compare(op, x.cmp(&y));
     }
     operator(op, a, b)?.as_bool().ok()
