@@ -188,7 +188,7 @@ fn a_hook_that_reads_parts_of_its_card_is_remembered_by_those_parts_and_answers_
 fn a_pair_of_arguments_is_asked_once_and_offered_as_the_word_it_was_joined_into() {
     // The money changer's `allowed` reads only its two arguments: each pair is
     // asked once and joined once, refused pairs are never joined, and pairs of
-    // words past the dense table's (256) are remembered all the same.
+    // words past the dense table's (`PAIR_WORDS`) are remembered all the same.
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/money_changer/ruleset.toml");
     let rs = Ruleset::load(corpus).unwrap();
     let owner = rs.hooks.action_owner(0);
@@ -207,6 +207,7 @@ fn a_pair_of_arguments_is_asked_once_and_offered_as_the_word_it_was_joined_into(
             },
         )
     };
+    assert!((256..=300).contains(&alhambra::hooks::PAIR_WORDS), "the pairs below straddle the table's edge");
     for pair in [[3, 5], [5, 3], [255, 0], [300, 5], [5, 4000]] {
         let word = pair[0] ^ pair[1] ^ 0x4000;
         let (a0, j0) = (asked.get(), joined.get());
@@ -215,7 +216,7 @@ fn a_pair_of_arguments_is_asked_once_and_offered_as_the_word_it_was_joined_into(
         // Asked again with another answer: the first is remembered.
         assert_eq!(ask(pair, false).unwrap(), Some(word), "{pair:?} remembered");
         // Past the table the joined word is looked up again (the words keep it).
-        let joins = if pair.iter().all(|&w| w < 256) { 1 } else { 2 };
+        let joins = if pair.iter().all(|&w| usize::from(w) < alhambra::hooks::PAIR_WORDS) { 1 } else { 2 };
         assert_eq!((asked.get() - a0, joined.get() - j0), (1, joins), "{pair:?}: not asked again");
         let refused = [pair[1], pair[0].wrapping_add(7)];
         assert_eq!(ask(refused, false).unwrap(), None, "{refused:?} refused");
