@@ -160,12 +160,12 @@ pub fn each_combination<T: Clone, E, C: AsRef<[T]>>(
     candidates: &[C],
     mut each: impl FnMut(&[T]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let candidates: Vec<&[T]> = candidates.iter().map(AsRef::as_ref).collect();
-    if candidates.iter().any(|c| c.is_empty()) {
+    let list = |k: usize| candidates[k].as_ref();
+    if candidates.iter().any(|c| c.as_ref().is_empty()) {
         return Ok(());
     }
     let mut at = vec![0usize; candidates.len()];
-    let mut args: Vec<T> = candidates.iter().map(|c| c[0].clone()).collect();
+    let mut args: Vec<T> = candidates.iter().map(|c| c.as_ref()[0].clone()).collect();
     loop {
         each(&args)?;
         // The odometer: the last list turns fastest.
@@ -176,12 +176,12 @@ pub fn each_combination<T: Clone, E, C: AsRef<[T]>>(
             }
             k -= 1;
             at[k] += 1;
-            if at[k] < candidates[k].len() {
-                args[k] = candidates[k][at[k]].clone();
+            if at[k] < list(k).len() {
+                args[k] = list(k)[at[k]].clone();
                 break;
             }
             at[k] = 0;
-            args[k] = candidates[k][0].clone();
+            args[k] = list(k)[0].clone();
         }
     }
 }
