@@ -948,6 +948,34 @@ pub struct ScriptCtx {
     pub event: Option<Arc<EventFacts>>,
     /// An action's id and arguments (`ctx.action`, `ctx.args`), in its script's hooks.
     pub act: Option<Arc<(ImmutableString, Array)>>,
+    /// What `ctx.table.players` holds: only what the hook reads of it.
+    pub parts: TableParts,
+}
+
+/// What a table made for a hook holds of its seats: the keys the hook reads
+/// of each seat and of each building (a bit per key of the seat's and the
+/// building's shape), and only the owner's seat when it reads no other (the
+/// others are `()`). It cannot tell the difference, and a founders' hall
+/// that reads the rounds of its owner's buildings is not given every key of
+/// every building in play at each call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableParts {
+    /// A bit per key of a seat made.
+    pub seat: u32,
+    /// A bit per key of a building made.
+    pub building: u32,
+    /// The one seat made, when the hook reads no other.
+    pub own: Option<usize>,
+}
+
+impl TableParts {
+    /// Every seat, whole.
+    pub const ALL: TableParts = TableParts { seat: u32::MAX, building: u32::MAX, own: None };
+
+    /// True when seat `seat` is made.
+    pub fn has_seat(&self, seat: usize) -> bool {
+        self.own.is_none_or(|own| own == seat)
+    }
 }
 
 /// One building in play as every player sees it.
@@ -970,7 +998,7 @@ pub struct SlotFacts {
 }
 
 /// One seat as every player sees it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SeatFacts {
     /// Cards in hand.
     pub hand: i32,
@@ -1288,23 +1316,42 @@ impl ScriptCtx {
         let int = |n: i64| Dynamic::from_int(n as rhai::INT);
         Some(match key {
             "players" => {
+                let parts = self.parts;
+                let want = |key: &str| parts.seat & Shape::bit(SEAT_SHAPE, key) != 0;
                 let players: Array = v
                     .seats
                     .iter()
                     .enumerate()
                     .map(|(seat, p)| {
-                        let buildings: Array = p.city.iter().map(|s| Dynamic::from_map(self.slot_map(s))).collect();
-                        let counters: Map =
-                            p.counters.iter().map(|(k, n)| ((&**k).into(), int(i64::from(*n)))).collect();
+                        if !parts.has_seat(seat) {
+                            return Dynamic::UNIT;
+                        }
                         let mut m = Map::new();
-                        m.insert("seat".into(), int(seat as i64));
-                        m.insert("hand".into(), int(i64::from(p.hand)));
-                        m.insert("goods".into(), int(p.city.iter().filter(|s| s.good).count() as i64));
-                        m.insert("buildings".into(), Dynamic::from_array(buildings));
-                        m.insert("reserve".into(), Dynamic::from_array(self.cards(&p.reserve)));
-                        m.insert("counters".into(), Dynamic::from_map(counters));
-                        m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
-                        Shape::debug_holds(SEAT_SHAPE, &m, true);
+                        if want("seat") {
+                            m.insert("seat".into(), int(seat as i64));
+                        }
+                        if want("hand") {
+                            m.insert("hand".into(), int(i64::from(p.hand)));
+                        }
+                        if want("goods") {
+                            m.insert("goods".into(), int(p.city.iter().filter(|s| s.good).count() as i64));
+                        }
+                        if want("buildings") {
+                            let buildings: Array = p.city.iter().map(|s| Dynamic::from_map(self.slot_map(s))).collect();
+                            m.insert("buildings".into(), Dynamic::from_array(buildings));
+                        }
+                        if want("reserve") {
+                            m.insert("reserve".into(), Dynamic::from_array(self.cards(&p.reserve)));
+                        }
+                        if want("counters") {
+                            let counters: Map =
+                                p.counters.iter().map(|(k, n)| ((&**k).into(), int(i64::from(*n)))).collect();
+                            m.insert("counters".into(), Dynamic::from_map(counters));
+                        }
+                        if want("roles_chosen") {
+                            m.insert("roles_chosen".into(), Dynamic::from_array(self.roles(p.roles_chosen)));
+                        }
+                        Shape::debug_holds(SEAT_SHAPE, &m, parts.seat == u32::MAX);
                         Dynamic::from_map(m)
                     })
                     .collect();
@@ -1343,17 +1390,34 @@ impl ScriptCtx {
         })
     }
 
+    /// A building of a seat's `buildings`, with the keys the hook reads ([`TableParts::building`]).
     fn slot_map(&self, s: &SlotFacts) -> Map {
         let int = |n: i64| Dynamic::from_int(n as rhai::INT);
+        let keys = self.parts.building;
+        let want = |key: &str| keys & Shape::bit(BUILDING_SHAPE, key) != 0;
         let mut m = Map::new();
-        m.insert("card".into(), Dynamic::from(Card::new(&self.table, s.card)));
-        m.insert("good".into(), Dynamic::from_bool(s.good));
-        m.insert("under".into(), int(i64::from(s.under)));
-        m.insert("counter".into(), int(i64::from(s.counter)));
-        m.insert("built".into(), int(i64::from(s.built)));
-        m.insert("covered".into(), Dynamic::from_array(self.cards(&s.covered)));
-        m.insert("working".into(), Dynamic::from_bool(s.working));
-        Shape::debug_holds(BUILDING_SHAPE, &m, true);
+        if want("card") {
+            m.insert("card".into(), Dynamic::from(Card::new(&self.table, s.card)));
+        }
+        if want("good") {
+            m.insert("good".into(), Dynamic::from_bool(s.good));
+        }
+        if want("under") {
+            m.insert("under".into(), int(i64::from(s.under)));
+        }
+        if want("counter") {
+            m.insert("counter".into(), int(i64::from(s.counter)));
+        }
+        if want("built") {
+            m.insert("built".into(), int(i64::from(s.built)));
+        }
+        if want("covered") {
+            m.insert("covered".into(), Dynamic::from_array(self.cards(&s.covered)));
+        }
+        if want("working") {
+            m.insert("working".into(), Dynamic::from_bool(s.working));
+        }
+        Shape::debug_holds(BUILDING_SHAPE, &m, keys == u32::MAX);
         m
     }
 
@@ -1583,7 +1647,7 @@ pub const TABLE_SHAPE: &[Shape] = &[
 ];
 
 /// A seat in `ctx.table.players`.
-const SEAT_SHAPE: &[Shape] = &[
+pub(crate) const SEAT_SHAPE: &[Shape] = &[
     Shape::leaf("seat"),
     Shape::leaf("hand"),
     Shape::leaf("goods"),
@@ -1594,7 +1658,7 @@ const SEAT_SHAPE: &[Shape] = &[
 ];
 
 /// A building in a seat's `buildings`.
-const BUILDING_SHAPE: &[Shape] = &[
+pub(crate) const BUILDING_SHAPE: &[Shape] = &[
     Shape::leaf("card"),
     Shape::leaf("good"),
     Shape::leaf("under"),

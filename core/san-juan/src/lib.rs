@@ -19,6 +19,7 @@ mod house;
 mod interface;
 mod limits;
 mod payment;
+mod reads;
 pub use engine_play::rng;
 mod roles;
 pub mod ruleset;

@@ -1064,14 +1064,25 @@ mod tests {
 
     #[test]
     fn a_remembered_score_is_the_score_of_a_copy_with_the_building_built() {
-        // Every built-in ruleset, and scorers that read a hand size (never
-        // remembered: the table is more than scalars), a kind's count (keyed
-        // by the city), the subtotal, the own city's cards, the other
-        // cities', the cities' sizes and whether anyone built a building
-        // (remembered by the cities' cards); random play, every seat,
-        // every card built new and over the first building.
+        // Every built-in ruleset, and scorers that read a hand size, the
+        // rounds the owner's buildings were built in and the goods in the
+        // other cities (remembered by the row of what they read), a kind's
+        // count (keyed by the city), the subtotal, the own city's cards, the
+        // other cities', the cities' sizes and whether anyone built a
+        // building (remembered by the cities' cards); random play, every
+        // seat, every card built new and over the first building.
         let scorers = [
             ("by_hands", "ctx.hand_sizes[0]"),
+            (
+                "by_rounds",
+                "let r = 0; for b in ctx.table.players[ctx.seat].buildings { if b.card == ctx.card { r = b.built; } } \
+                 if r <= 5 { 6 } else { 2 }",
+            ),
+            (
+                "by_goods_around",
+                "let n = 0; for p in ctx.table.players { if p.seat != ctx.seat { \
+                 for b in p.buildings { if b.good { n += 1; } } } } n",
+            ),
             ("by_kind", "ctx.count_kind(\"production\") * 2"),
             ("by_subtotal", "ctx.subtotal / 5"),
             ("by_own_city", "let n = 0; for b in ctx.buildings { n += b.cost; } n"),
@@ -1088,7 +1099,7 @@ mod tests {
             // The same ruleset loaded again, its memo emptied before each
             // reference: scripts that really run, not the memo under test.
             let fresh = if rs.id == "house" { Arc::clone(&house_fresh) } else { Ruleset::load(&rs.id).unwrap() };
-            let (mut remembered, mut asked, mut by_hands) = (0, 0, 0);
+            let (mut remembered, mut asked, mut by_table) = (0, 0, 0);
             for seed in 0..3 {
                 let mut game = Game::new(rs.clone(), 3, seed).unwrap();
                 let mut pick = seed as usize;
@@ -1107,9 +1118,10 @@ mod tests {
                                 game.points_if_built(&mut copy, seat, c, over, now);
                                 asked += 1;
                                 let Some(total) = game.remembered_total(seat, &city, mask) else {
-                                    by_hands += usize::from(rs.cards.id(c) == "by_hands");
                                     continue;
                                 };
+                                by_table +=
+                                    usize::from(["by_hands", "by_rounds", "by_goods_around"].contains(&rs.cards.id(c)));
                                 let mut reference = game.clone();
                                 reference.rs = Arc::clone(&fresh);
                                 reference.players[seat].city = city.clone();
@@ -1137,7 +1149,7 @@ mod tests {
             // Most positions were met before (the copy's scoring remembered them).
             assert!(remembered * 2 > asked, "{}: {remembered} of {asked}", rs.id);
             if rs.id == "house" {
-                assert!(by_hands > 0, "a scorer reading the table is never remembered");
+                assert!(by_table > 100, "scorers reading the table are remembered: {by_table}");
             }
         }
     }

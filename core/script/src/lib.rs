@@ -1158,6 +1158,20 @@ impl ScriptHost {
         self.recall_or(hook, owner, row, || self.call_lazy(hook, owner, ctx, (make, lent)))
     }
 
+    /// The answer [`ScriptHost::call_read`] would give for `row` from memory
+    /// alone, without running the hook: `None` when it would have to run (or
+    /// remembering is off). A game asks it of a position it has not built (a
+    /// bot's "what if"); not counted in the hook's lookups, which decide
+    /// whether its rows pay.
+    pub fn recall_read(&self, hook: usize, owner: usize, row: reads::ReadRow) -> Option<Dynamic> {
+        if !self.remembers_reads_of(hook, owner) {
+            return None;
+        }
+        let v = self.read_memo.recall(&reads::ReadKey::new(hook, owner, row))?;
+        self.count_remembered(hook, owner);
+        Some(v)
+    }
+
     /// The answer remembered for `row`, else `call`'s (then remembered).
     fn recall_or(
         &self,

@@ -242,6 +242,9 @@ impl Game {
     /// Calls a hook with a prepared context.
     pub(crate) fn call(&self, hook: Hook, ctx: Ctx) -> Result<Dynamic, GameError> {
         let card = ctx.card as usize;
+        if let Some(plan) = self.rs.read_plans.get(hook as usize, card) {
+            return self.call_planned(hook, ctx, plan);
+        }
         let wrap = |facts| Dynamic::from(self.script_ctx(hook, facts, None));
         let scalar = |c: &Ctx, i: usize| match i.checked_sub(hooks::SCALARS.len()) {
             None => Some(c.scalar(i)),
@@ -250,6 +253,19 @@ impl Game {
         let seat = ctx.seat;
         let list = |reads, out: &mut ListKeyBuf| self.city_lists(seat, None, reads, out);
         let value = self.rs.scripts.call_listed(hook as usize, card, ctx, scalar, list, wrap)?;
+        Ok(value.unwrap_or(Dynamic::UNIT))
+    }
+
+    /// [`Game::call`] of a hook that reads the table (or more than plain
+    /// values and cities): answered from memory when it has read the same before.
+    #[inline(never)]
+    fn call_planned(&self, hook: Hook, ctx: Ctx, plan: &crate::reads::ReadPlan) -> Result<Dynamic, GameError> {
+        let (scripts, card) = (&self.rs.scripts, ctx.card as usize);
+        let row = match scripts.remembers_reads_of(hook as usize, card) {
+            true => self.read_row(plan, &ctx, None),
+            false => None,
+        };
+        let value = scripts.call_read(hook as usize, card, row, || Dynamic::from(self.script_ctx(hook, ctx, None)))?;
         Ok(value.unwrap_or(Dynamic::UNIT))
     }
 
@@ -363,8 +379,14 @@ impl Game {
             .then(|| Arc::new(self.players.iter().map(|p| p.city.iter().map(|s| s.card).collect()).collect()));
         let hand_sizes =
             reads(hooks::CTX_HAND_SIZES).then(|| Arc::new(self.players.iter().map(|p| p.hand.len() as i32).collect()));
-        let view =
-            (reads(hooks::CTX_TABLE) || reads(hooks::CTX_HAND_CARDS)).then(|| Arc::new(self.table_facts(facts.seat)));
+        // With remembering off every hook is given the whole table: what the
+        // test of remembered answers compares with.
+        let parts = match self.rs.read_plans.get(hook as usize, facts.card as usize) {
+            Some(plan) if scripts.remembers_reads() => plan.parts(facts.seat),
+            _ => hooks::TableParts::ALL,
+        };
+        let view = (reads(hooks::CTX_TABLE) || reads(hooks::CTX_HAND_CARDS))
+            .then(|| Arc::new(self.table_facts(facts.seat, parts)));
         ScriptCtx {
             facts,
             table: Arc::clone(&self.rs.cards),
@@ -378,11 +400,13 @@ impl Game {
             tag: Tag::None,
             event: self.event_now.clone(),
             act: None,
+            parts,
         }
     }
 
-    /// The public table as `owner`'s building sees it (its own hand included).
-    fn table_facts(&self, owner: usize) -> TableFacts {
+    /// The public table as `owner`'s building sees it (its own hand
+    /// included), its seats as far as `parts` makes them.
+    fn table_facts(&self, owner: usize, parts: hooks::TableParts) -> TableFacts {
         let slot = |s: &Slot| SlotFacts {
             card: s.card,
             good: s.good.is_some(),
@@ -395,12 +419,16 @@ impl Game {
         let seats = self
             .players
             .iter()
-            .map(|p| SeatFacts {
-                hand: p.hand.len() as i32,
-                reserve: p.reserve.clone(),
-                city: p.city.iter().map(slot).collect(),
-                counters: Arc::clone(&p.counters),
-                roles_chosen: p.roles_chosen,
+            .enumerate()
+            .map(|(seat, p)| match parts.has_seat(seat) {
+                false => SeatFacts::default(),
+                true => SeatFacts {
+                    hand: p.hand.len() as i32,
+                    reserve: p.reserve.clone(),
+                    city: p.city.iter().map(slot).collect(),
+                    counters: Arc::clone(&p.counters),
+                    roles_chosen: p.roles_chosen,
+                },
             })
             .collect();
         TableFacts {
@@ -442,12 +470,18 @@ impl Game {
         keyed: impl Fn(usize) -> Option<i32>,
         city: &[Slot],
     ) -> Option<Result<i32, GameError>> {
+        let scripts = &self.rs.scripts;
+        if let Some(plan) = self.rs.read_plans.get(hook as usize, ctx.card as usize) {
+            let row = self.read_row(plan, &ctx, Some(city))?;
+            let v = scripts.recall_read(hook as usize, ctx.card as usize, row)?;
+            return Some(self.int_of(hook, ctx.card, v));
+        }
         let scalar = |i: usize| match i.checked_sub(hooks::SCALARS.len()) {
             None => Some(ctx.scalar(i)),
             Some(k) => keyed(k),
         };
         let list = |reads, out: &mut ListKeyBuf| self.city_lists(ctx.seat, Some(city), reads, out);
-        let v = self.rs.scripts.remembered_listed(hook as usize, ctx.card as usize, scalar, list)?;
+        let v = scripts.remembered_listed(hook as usize, ctx.card as usize, scalar, list)?;
         Some(self.int_of(hook, ctx.card, v.unwrap_or(Dynamic::UNIT)))
     }
 

@@ -34,6 +34,7 @@ mod events;
 mod legal;
 mod log;
 mod notation;
+mod reads;
 mod search;
 mod setup;
 mod step;

@@ -251,6 +251,9 @@ pub struct Ruleset {
     pub(crate) scores_by_city: Vec<bool>,
     /// What those scripts read of a building beyond its card and the cards under it.
     pub(crate) score_city_reads: estimates::CityReads,
+    /// Per hook and owner, what a hook that reads the table (or more than
+    /// plain values and cities) reads: the row its answers are remembered by.
+    pub(crate) read_plans: crate::reads::ReadPlans,
     /// The hooks the rules script defines (0 without one): every seat hears
     /// them as if it owned a building with that script.
     pub(crate) rules_mask: HookMask,
@@ -888,6 +891,8 @@ fn build(
     let mean_prices = estimates::mean_prices(&table, &rules);
     let mean_vp = estimates::mean_vp(&table);
     let (scores_by_city, score_city_reads) = estimates::scores_by_city(&scripts, table.len());
+    // The cards, the rules script and the actions: every script owner.
+    let read_plans = crate::reads::ReadPlans::new(&scripts, table.len() + 1 + actions.len());
     let id = top.file.id.clone();
     let warnings = builtin_id_clash(&id, &top.doc, &chain[0].doc.source, &fingerprint);
     let rules_map = Arc::new(hooks::toml_map(&toml::Table::try_from(&rules).unwrap_or_default()));
@@ -924,6 +929,7 @@ fn build(
         mean_vp,
         scores_by_city,
         score_city_reads,
+        read_plans,
         rules_mask,
         all_buildable,
         actions,

@@ -18,6 +18,7 @@ mod invariants;
 mod learning;
 mod payment;
 mod reactions;
+mod remembered;
 mod schema;
 mod scripted_events;
 mod view;
