@@ -69,7 +69,7 @@ pub(crate) fn element_reads(
     below: &[&str],
 ) -> Option<ElementReads> {
     crate::member_keys(ast, name, member)?;
-    let (start, end, param) = crate::body_span(ast, name)?;
+    let bodies = crate::ctx_bodies(ast, name)?;
     let mut f = Finder {
         ast,
         list: is_list,
@@ -80,11 +80,29 @@ pub(crate) fn element_reads(
         todo: Vec::new(),
         seen: Vec::new(),
     };
-    let body = (start, end);
-    within(ast, body, &mut |path| {
+    // The hook's body and each helper's it passes `ctx` to, with the name `ctx` has there.
+    for b in &bodies {
+        let (body, param) = (b.span, b.param.as_str());
+        within(ast, body, &mut |path| f.ctx_use(body, param, member, list, path));
+    }
+    while let Some((body, name, holds)) = f.todo.pop() {
+        if f.whole {
+            break;
+        }
+        f.follow(body, &name, holds);
+    }
+    let counted = f.keys.iter().filter(|k| !f.uncounted.contains(k)).cloned().collect();
+    (!f.whole).then_some(ElementReads { keys: f.keys, counted })
+}
+
+impl Finder<'_> {
+    /// A use of `ctx` (named `param` in `body`) at the end of `path`: where it
+    /// reads `ctx.<member>.<list>`, the list or its elements are followed.
+    fn ctx_use(&mut self, body: Body, param: &str, member: &str, list: &str, path: &[ASTNode]) {
+        let f = self;
         let Some(q) = path.len().checked_sub(1) else { return };
         let ASTNode::Expr(Expr::Variable(v, ..)) = path[q] else { return };
-        if v.1 != param.as_str() || q == 0 {
+        if v.1 != param || q == 0 {
             return;
         }
         let ASTNode::Expr(Expr::Dot(top, ..)) = path[q - 1] else { return };
@@ -101,15 +119,7 @@ pub(crate) fn element_reads(
             Expr::Index(next, flags, ..) if is(&next.lhs, list) => f.indexed(body, path, q - 1, &next.rhs, *flags, 0),
             _ => {}
         }
-    });
-    while let Some((body, name, holds)) = f.todo.pop() {
-        if f.whole {
-            break;
-        }
-        f.follow(body, &name, holds);
     }
-    let counted = f.keys.iter().filter(|k| !f.uncounted.contains(k)).cloned().collect();
-    (!f.whole).then_some(ElementReads { keys: f.keys, counted })
 }
 
 /// What a hook reads of each element of a list in its `ctx` ([`element_reads`]).

@@ -1973,21 +1973,109 @@ pub(crate) fn key(p: Position) -> LineCol {
     (p.line().unwrap_or(0), p.position().unwrap_or(0))
 }
 
-/// The properties function `name` reads from its first parameter (`ctx.target` →
-/// `target`), or `None` if it uses the parameter in any other way (a method
-/// call, passing it on). A hook that reads only some properties is a function
-/// of them, which lets the caller tabulate it.
-fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
+/// A function body in which a parameter stands for a hook's `ctx`: the
+/// hook's own, or a helper's of the script that it is passed to (see [`ctx_bodies`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CtxBody {
+    /// Where the body starts and ends.
+    pub(crate) span: (LineCol, LineCol),
+    /// The parameter that stands for `ctx` there.
+    pub(crate) param: String,
+}
+
+impl CtxBody {
+    /// True when the walk's `path` is inside this body.
+    pub(crate) fn holds(&self, path: &[rhai::ASTNode]) -> bool {
+        path.first().is_some_and(|n| (self.span.0..=self.span.1).contains(&key(n.position())))
+    }
+}
+
+/// Most bodies [`ctx_bodies`] follows before it gives up (the hook is then read as taking `ctx` whole).
+const MOST_CTX_BODIES: usize = 16;
+
+/// The script function that `call` calls (a helper of the script's own, by
+/// name and number of arguments), if it is one and takes no captured scope.
+fn helper_of<'a>(ast: &'a AST, call: &rhai::FnCallExpr) -> Option<&'a rhai::ScriptFuncDef> {
+    if call.capture_parent_scope || call.is_operator_call() {
+        return None;
+    }
+    ast.iter_fn_def().find(|f| f.name == call.name && f.params.len() == call.args.len()).map(|f| &**f)
+}
+
+/// The helper and the place among its arguments of the variable at the end
+/// of `path`, when it is passed bare to one of the script's own functions
+/// (`reserved(ctx)`).
+fn passed_to_helper<'a>(ast: &'a AST, path: &[rhai::ASTNode]) -> Option<(&'a rhai::ScriptFuncDef, usize)> {
+    use rhai::{ASTNode, Expr, Stmt};
+    // A call is an expression, or a statement of its own (`helper(ctx);`).
+    let (call, var) = match path {
+        [.., ASTNode::Expr(Expr::FnCall(call, _)), ASTNode::Expr(var @ Expr::Variable(..))] => (call, var),
+        [.., ASTNode::Stmt(Stmt::FnCall(call, _)), ASTNode::Expr(var @ Expr::Variable(..))] => (call, var),
+        _ => return None,
+    };
+    let def = helper_of(ast, call)?;
+    let at = call.args.iter().position(|a| a.position() == var.position())?;
+    Some((def, at))
+}
+
+/// Function `name`'s body with its first parameter, and the body of every
+/// helper of the script that a body in the list passes that parameter to
+/// bare (`fn reserved(ctx) { … }` called as `reserved(ctx)`), with the
+/// parameter it arrives as: what a hook reads through its helpers is what it
+/// reads. `None` when there is no such function or the helpers go too deep.
+pub(crate) fn ctx_bodies(ast: &AST, name: &str) -> Option<Vec<CtxBody>> {
     use rhai::{ASTNode, Expr};
     let (start, end, param) = body_span(ast, name)?;
+    let mut bodies = vec![CtxBody { span: (start, end), param }];
+    let mut i = 0;
+    while i < bodies.len() {
+        let body = bodies[i].clone();
+        let mut found: Vec<CtxBody> = Vec::new();
+        ast.walk(&mut |path: &[ASTNode]| {
+            if !body.holds(path) {
+                return true;
+            }
+            if let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last()
+                && v.1 == body.param.as_str()
+                && let Some((def, at)) = passed_to_helper(ast, path)
+            {
+                let span = (key(def.body.start_position()), key(def.body.end_position()));
+                found.push(CtxBody { span, param: def.params[at].to_string() });
+            }
+            true
+        });
+        for b in found {
+            if !bodies.contains(&b) {
+                bodies.push(b);
+            }
+        }
+        if bodies.len() > MOST_CTX_BODIES {
+            return None;
+        }
+        i += 1;
+    }
+    Some(bodies)
+}
+
+/// The properties function `name` reads from its first parameter (`ctx.target` →
+/// `target`), there and in the helpers it passes it to ([`ctx_bodies`]), or
+/// `None` if it uses the parameter in any other way (a method call, passing
+/// it on to anything else). A hook that reads only some properties is a
+/// function of them, which lets the caller tabulate it.
+fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
+    use rhai::{ASTNode, Expr};
+    let bodies = ctx_bodies(ast, name)?;
     let mut reads: Vec<String> = Vec::new();
     let mut other_use = false;
     ast.walk(&mut |path: &[ASTNode]| {
-        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
-            return true;
-        }
+        let Some(body) = bodies.iter().find(|b| b.holds(path)) else { return true };
+        let param = &body.param;
         let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
         if v.1 != param.as_str() {
+            return true;
+        }
+        // Passed to a helper: what the helper reads of it is read where the helper's body is walked.
+        if passed_to_helper(ast, path).is_some() {
             return true;
         }
         let prop = match path.iter().rev().nth(1) {
@@ -2019,17 +2107,16 @@ fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
 /// Calls `f` with what follows the parameter in each chain function `name`
 /// reads from it (`ctx.table.seats[0]` → `table.seats[0]`): the walk that
 /// [`member_keys`] and the others share. `None` when there is no such function.
-fn param_chains(ast: &AST, name: &str, f: &mut dyn FnMut(&rhai::Expr)) -> Option<()> {
+fn param_chains(ast: &AST, name: &str, f: &mut dyn FnMut(&rhai::Expr, &str)) -> Option<()> {
     use rhai::{ASTNode, Expr};
-    let (start, end, param) = body_span(ast, name)?;
+    let bodies = ctx_bodies(ast, name)?;
     ast.walk(&mut |path: &[ASTNode]| {
-        if !path.first().is_some_and(|n| (start..=end).contains(&key(n.position()))) {
-            return true;
-        }
+        let Some(body) = bodies.iter().find(|b| b.holds(path)) else { return true };
+        let param = body.param.as_str();
         let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
         let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.iter().rev().nth(1) else { return true };
-        if v.1 == param.as_str() && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param.as_str()) {
-            f(&bin.rhs);
+        if v.1 == param && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param) {
+            f(&bin.rhs, param);
         }
         true
     });
@@ -2046,7 +2133,7 @@ pub(crate) fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<Str
     param_reads(ast, name)?;
     let mut keys: Vec<String> = Vec::new();
     let mut whole = false;
-    param_chains(ast, name, &mut |rhs| {
+    param_chains(ast, name, &mut |rhs, _| {
         let is_member = |e: &Expr| matches!(e, Expr::Property(p, _) if p.2.as_str() == member);
         match rhs {
             e if is_member(e) => whole = true,
@@ -2079,18 +2166,17 @@ pub(crate) fn member_keys(ast: &AST, name: &str, member: &str) -> Option<Vec<Str
 /// a walk or a method on the list: false.
 fn indexed_by_only(ast: &AST, name: &str, member: &str, list: &str, by: &str) -> bool {
     use rhai::{ASTFlags, Expr};
-    let Some((.., param)) = body_span(ast, name) else { return false };
     if member_keys(ast, name, member).is_none() {
         return false;
     }
     let is = |e: &Expr, k: &str| matches!(e, Expr::Property(p, _) if p.2.as_str() == k);
-    // `ctx.<by>`, exactly.
-    let by_param = |e: &Expr| match e {
-        Expr::Dot(bin, ..) => matches!(&bin.lhs, Expr::Variable(v, ..) if v.1 == param.as_str()) && is(&bin.rhs, by),
+    // `ctx.<by>`, exactly (`ctx` as the body where it is read calls it).
+    let by_param = |e: &Expr, param: &str| match e {
+        Expr::Dot(bin, ..) => matches!(&bin.lhs, Expr::Variable(v, ..) if v.1 == param) && is(&bin.rhs, by),
         _ => false,
     };
     let (mut uses, mut other) = (0, false);
-    param_chains(ast, name, &mut |rhs| {
+    param_chains(ast, name, &mut |rhs, param| {
         let Expr::Dot(inner, ..) = rhs else { return };
         if !is(&inner.lhs, member) {
             return;
@@ -2107,7 +2193,7 @@ fn indexed_by_only(ast: &AST, name: &str, member: &str, list: &str, by: &str) ->
             _ => return,
         };
         uses += 1;
-        other |= !index.is_some_and(by_param);
+        other |= !index.is_some_and(|i| by_param(i, param));
     });
     uses > 0 && !other
 }
@@ -2128,7 +2214,7 @@ fn counted_only(ast: &AST, name: &str, member: &str) -> bool {
         return false;
     }
     let (mut uses, mut other) = (0, false);
-    let walked = param_chains(ast, name, &mut |rhs| {
+    let walked = param_chains(ast, name, &mut |rhs, _| {
         let is_member = |e: &Expr| matches!(e, Expr::Property(p, _) if p.2.as_str() == member);
         match rhs {
             e if is_member(e) => other = true,
@@ -2319,7 +2405,46 @@ mod tests {
         assert_eq!(param_reads(&ast, "b"), Some(vec!["over".to_owned()]));
         // A method of the context reads what it is named for (no scalar: never remembered).
         assert_eq!(param_reads(&ast, "c"), Some(vec!["count_kind".to_owned()]));
-        assert_eq!(param_reads(&ast, "d"), None);
+        // A helper given `ctx` that does nothing with it: nothing read.
+        assert_eq!(param_reads(&ast, "d"), Some(vec![]));
+    }
+
+    #[test]
+    fn what_a_hook_reads_through_its_helpers_is_what_it_reads() {
+        let ast = Engine::new_raw()
+            .compile(
+                "fn e(ctx) { if ctx.role != \"builder\" || reserved(ctx) >= 2 { 0 } else { ctx.hand } }
+                 fn reserved(c) { c.table.players[c.seat].reserve.len() }
+                 fn p(ctx) { two(1, ctx) }
+                 fn two(a, b) { b.round + a }
+                 fn r(ctx) { rec(ctx, 3) }
+                 fn rec(c, n) { if n == 0 { c.round } else { rec(c, n - 1) } }
+                 fn native(ctx) { type_of(ctx) }
+                 fn returned(ctx) { same(ctx).hand }
+                 fn same(x) { x }
+                 fn walked(ctx) { let n = 0; for s in seats(ctx) { n += 1; } n }
+                 fn seats(c) { c.table.players }",
+            )
+            .unwrap();
+        let sorted = |name: &str| {
+            param_reads(&ast, name).map(|mut r| {
+                r.sort();
+                r
+            })
+        };
+        assert_eq!(sorted("e"), Some(["hand", "role", "seat", "table"].map(String::from).into()));
+        assert_eq!(member_keys(&ast, "e", "table"), Some(vec!["players".to_owned()]));
+        assert!(indexed_by_only(&ast, "e", "table", "players", "seat"), "the helper reads its own seat only");
+        let seats = elements::element_reads(&ast, "e", "table", "players", true, &[]).unwrap();
+        assert_eq!((seats.keys, seats.counted), (vec!["reserve".to_owned()], vec!["reserve".to_owned()]));
+        assert_eq!(sorted("p"), Some(vec!["round".to_owned()]), "`ctx` as a helper's second argument");
+        assert_eq!(sorted("r"), Some(vec!["round".to_owned()]), "a helper that calls itself");
+        // Given to a function not the script's, or returned by a helper: taken whole.
+        assert_eq!(param_reads(&ast, "native"), None);
+        assert_eq!(param_reads(&ast, "returned"), None);
+        // A list a helper returns to the hook: its elements are taken whole.
+        assert_eq!(member_keys(&ast, "walked", "table"), Some(vec!["players".to_owned()]));
+        assert_eq!(elements::element_reads(&ast, "walked", "table", "players", true, &[]), None);
     }
 
     #[test]

@@ -134,13 +134,21 @@ fn a_price_that_reads_only_the_card_and_the_building_on_offer_is_remembered_and_
         "passed_on",
         "fn nth(c) { c.card.nth } fn on_price(ctx) { if nth(ctx) == 0 { 1 } else { 0 } }",
     );
-    assert!(passed_on.hooks.reads_target(Hook::Price, garden(&passed_on)), "ctx passed on whole may read anything");
+    // `ctx` passed to a helper of the script is read through it: the card alone, as `nth`.
+    assert!(!passed_on.hooks.reads_target(Hook::Price, garden(&passed_on)), "read through the helper");
+    let passed_out = garden_priced_by(
+        dir.path(),
+        "passed_out",
+        "fn on_price(ctx) { if type_of(ctx) == \"\" || ctx.card.nth == 0 { 1 } else { 0 } }",
+    );
+    assert!(passed_out.hooks.reads_target(Hook::Price, garden(&passed_out)), "ctx given away may read anything");
     for seed in 0..8 {
         let players = 2 + (seed as usize % 4);
         let answered = played(&nth_asked, players, seed);
         assert_eq!(played(&nth, players, seed), answered, "seed {seed}");
         assert_eq!(played(&whole, players, seed), answered, "seed {seed}");
         assert_eq!(played(&passed_on, players, seed), answered, "seed {seed}");
+        assert_eq!(played(&passed_out, players, seed), answered, "seed {seed}");
     }
 }
 
