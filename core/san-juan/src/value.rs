@@ -25,7 +25,7 @@ use smallvec::SmallVec;
 use std::cell::{OnceCell, RefCell};
 use std::sync::Arc;
 
-use engine_play::value::{Features, Schedule, ValueModel, by_playing, margins};
+use engine_play::value::{Features, Schedule, ValueModel, by_playing, by_playing_quick, margins};
 
 use crate::actions::{Action, Role};
 use crate::cards::{CardIdx, Kind};
@@ -207,6 +207,27 @@ impl Features for Game {
         }
         let v = Values::new(self, d.seat(), model, memo);
         out.extend(actions.iter().map(|&a| v.action(self, d, a, scratch)));
+    }
+
+    /// The further steps of a turn after a script's choice are the game's
+    /// own decisions (a build, its payment): each answer judged as a decision
+    /// of the game is (not played one step deep). Playing each build of the
+    /// builder's turn after each answer to a reservation desk was most of
+    /// such a game's cost.
+    fn quick_values(&self, actions: &[Action], model: &ValueModel, memo: &mut Memo, out: &mut Vec<f64>) -> bool {
+        let Some(d) = self.pending() else { return false };
+        if model.weights.len() != BASE.len() + 2 * self.rs.cards.len() {
+            return false;
+        }
+        let v = Values::new(self, d.seat(), model, memo);
+        out.clear();
+        for &a in actions {
+            match v.quick(self, d, a) {
+                Some(x) => out.push(x),
+                None => return false,
+            }
+        }
+        true
     }
 }
 
@@ -461,23 +482,33 @@ impl<'a> Values<'a> {
 
     /// How much the model likes `action` in answer to `d` (up to a constant of the decision).
     fn action(&self, game: &Game, d: &Decision, action: Action, scratch: &mut Vec<f64>) -> f64 {
-        let (v, model) = (self, self.model);
+        self.quick(game, d, action).unwrap_or_else(|| {
+            // A script's choice (and anything new): played, and the seat's turn after it
+            // chosen by this same quick judgement (its memo its own: another position's).
+            by_playing_quick(game, action, self.model, scratch, &mut Memo::default())
+        })
+    }
+
+    /// [`Values::action`] when it is judged without playing it: `None` for
+    /// a script's choice, and for a sale beside a ruleset's own action.
+    fn quick(&self, game: &Game, d: &Decision, action: Action) -> Option<f64> {
+        let v = self;
         let seat = self.seat; // `d.seat()`, known since `Values::new`
-        match (d, action) {
+        Some(match (d, action) {
             (Decision::Role { boost, .. }, Action::Role { role, boost: used }) => {
                 v.role(game, seat, role, if used { *boost } else { 1 })
             }
             (Decision::Build { options, .. }, Action::Build { card, over }) => {
                 let city = &game.players[seat].city;
                 let Some(o) = options.iter().find(|o| o.card == card && o.over.map(|s| city[s].card) == over) else {
-                    return f64::NEG_INFINITY;
+                    return Some(f64::NEG_INFINITY);
                 };
                 let from_hand = game.players[seat].hand.contains(&card);
                 let points = if o.over.is_none() { v.gain(card) } else { v.gain_over(card, o.over) };
                 let cards = f64::from(o.cost + i32::from(from_hand));
                 if v.game_ends_anyway() {
                     // Only points count now; cards in hand break ties.
-                    return points - 0.01 * cards;
+                    return Some(points - 0.01 * cards);
                 }
                 v.learned(card) - over.map_or(0.0, |c| v.learned(c)) + v.points * points - v.hand * cards
                     + v.end_bonus(|| points, o.over.is_none())
@@ -490,7 +521,7 @@ impl<'a> Values<'a> {
             }
             // With a ruleset's own action offered beside the sales, every answer is played
             // and looked at: the action's worth and the sales' on one scale.
-            (Decision::Sell { .. }, _) if !game.sell_acts().is_empty() => by_playing(game, action, model, scratch),
+            (Decision::Sell { .. }, _) if !game.sell_acts().is_empty() => return None,
             (Decision::Sell { .. }, Action::Sell(b)) => f64::from(game.price_of(seat, b)) * v.hand - v.good,
             (Decision::Keep { .. } | Decision::Reveal { .. }, Action::Keep(c)) => v.hand + v.keep(c),
             (Decision::Exchange { .. }, Action::Discard(c)) => v.mean_keep() - v.keep(c),
@@ -509,8 +540,8 @@ impl<'a> Values<'a> {
                 Action::Pass,
             ) => 0.0,
             // A script's choices (and anything new): play it and look.
-            _ => by_playing(game, action, model, scratch),
-        }
+            _ => return None,
+        })
     }
 
     /// Owning a building of this type beyond the points it scores: its learned worth.
@@ -1060,6 +1091,43 @@ mod tests {
                 assert!(with_goods_scorer > 100, "a scorer that reads goods is in play: {with_goods_scorer}");
             }
         }
+    }
+
+    #[test]
+    fn the_quick_judgement_answers_the_game_s_own_decisions_and_leaves_a_script_s_choice_to_play() {
+        // The corpus's reservation desk asks at every builder's turn which
+        // hand card to set aside (a script's choice): that is played on a
+        // copy; the game's own decisions (a role, a build, a payment) are
+        // judged quickly, with the values `action_values` gives them.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/san-juan/reservation_desk/ruleset.toml");
+        let rs = Ruleset::load(path).unwrap();
+        let model = model_with(&rs, |i| ((i * 37 % 11) as f64 - 4.0) / 3.0);
+        let (mut quick, mut full, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut choices, mut own) = (0, 0);
+        for seed in 0..4 {
+            let mut game = Game::new(rs.clone(), 3, seed).unwrap();
+            let desk = rs.cards.idx("reservation_desk").unwrap();
+            game.players[0].city.push(Slot::new(desk, true));
+            game.refresh_hook_masks();
+            let mut pick = seed as usize;
+            while game.to_move().is_some() {
+                let legal = game.legal().to_vec();
+                let answered = game.quick_values(&legal, &model, &mut Memo::default(), &mut quick);
+                if matches!(game.pending(), Some(Decision::Pick { .. } | Decision::Choose { .. })) {
+                    assert!(!answered, "a script's choice is played, not judged quickly");
+                    choices += 1;
+                } else {
+                    assert!(answered, "{:?}", game.pending());
+                    game.action_values(&legal, &model, &mut scratch, &mut Memo::default(), &mut full);
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&quick), bits(&full));
+                    own += 1;
+                }
+                pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                game.play(legal[(pick >> 33) % legal.len()]).unwrap();
+            }
+        }
+        assert!(choices > 10 && own > 300, "{choices} choices, {own} of the game's own decisions");
     }
 
     #[test]
