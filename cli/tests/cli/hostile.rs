@@ -186,6 +186,15 @@ fn mutate_script(text: &str, rng: &mut Rng) -> String {
         "fn on_build(ctx) { eval(\"1\") }".to_owned(),
         "fn on_build(ctx) { [1,2,3].map(|x| x / 0) }".to_owned(),
         "fn on_build(ctx) { let a = []; a.pad(100000000, 0); a.len() }".to_owned(),
+        // `ctx` given to helpers of the script (read as the hook): endlessly, at two places,
+        // handed back, and down a chain past the depth the reading follows.
+        "fn on_score(ctx) { ping(ctx) }\nfn ping(c) { pong(c) }\nfn pong(c) { ping(c) }".to_owned(),
+        "fn on_score(ctx) { both(ctx, ctx) }\nfn both(a, b) { a.round + b.table.players[b.seat].hand }".to_owned(),
+        "fn on_score(ctx) { back(ctx).table.players.len() }\nfn back(x) { x }".to_owned(),
+        (0..30)
+            .map(|i| format!("fn h{i}(c) {{ h{}(c) + c.round }}\n", i + 1))
+            .chain(["fn h30(c) { c.table.deck }\nfn on_score(ctx) { h0(ctx) }".to_owned()])
+            .collect(),
         "}{".to_owned(),
     ];
     let snippets: Vec<&str> = snippets.iter().map(String::as_str).collect();

@@ -1974,7 +1974,9 @@ pub(crate) fn key(p: Position) -> LineCol {
 }
 
 /// A function body in which a parameter stands for a hook's `ctx`: the
-/// hook's own, or a helper's of the script that it is passed to (see [`ctx_bodies`]).
+/// hook's own, or a helper's of the script that it is passed to (see
+/// [`ctx_bodies`]). A helper given `ctx` twice (`both(ctx, ctx)`) has an
+/// entry per parameter: a use is `ctx` when its name is one of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct CtxBody {
     /// Where the body starts and ends.
@@ -2068,12 +2070,10 @@ fn param_reads(ast: &AST, name: &str) -> Option<Vec<String>> {
     let mut reads: Vec<String> = Vec::new();
     let mut other_use = false;
     ast.walk(&mut |path: &[ASTNode]| {
-        let Some(body) = bodies.iter().find(|b| b.holds(path)) else { return true };
-        let param = &body.param;
         let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
-        if v.1 != param.as_str() {
-            return true;
-        }
+        // A body may hold `ctx` under more than one name (`both(ctx, ctx)`).
+        let Some(body) = bodies.iter().find(|b| b.param == v.1.as_str() && b.holds(path)) else { return true };
+        let param = &body.param;
         // Passed to a helper: what the helper reads of it is read where the helper's body is walked.
         if passed_to_helper(ast, path).is_some() {
             return true;
@@ -2111,11 +2111,11 @@ fn param_chains(ast: &AST, name: &str, f: &mut dyn FnMut(&rhai::Expr, &str)) -> 
     use rhai::{ASTNode, Expr};
     let bodies = ctx_bodies(ast, name)?;
     ast.walk(&mut |path: &[ASTNode]| {
-        let Some(body) = bodies.iter().find(|b| b.holds(path)) else { return true };
-        let param = body.param.as_str();
         let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last() else { return true };
+        let Some(body) = bodies.iter().find(|b| b.param == v.1.as_str() && b.holds(path)) else { return true };
+        let param = body.param.as_str();
         let Some(ASTNode::Expr(Expr::Dot(bin, ..))) = path.iter().rev().nth(1) else { return true };
-        if v.1 == param && matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param) {
+        if matches!(&bin.lhs, Expr::Variable(x, ..) if x.1 == param) {
             f(&bin.rhs, param);
         }
         true
@@ -2438,6 +2438,15 @@ mod tests {
         let seats = elements::element_reads(&ast, "e", "table", "players", true, &[]).unwrap();
         assert_eq!((seats.keys, seats.counted), (vec!["reserve".to_owned()], vec!["reserve".to_owned()]));
         assert_eq!(sorted("p"), Some(vec!["round".to_owned()]), "`ctx` as a helper's second argument");
+        // Given twice, under two names: what is read through either is read.
+        let twice = Engine::new_raw()
+            .compile("fn h(ctx) { both(ctx, ctx) }\nfn both(a, b) { a.round + b.table.players[b.seat].hand }")
+            .unwrap();
+        let mut reads = param_reads(&twice, "h").unwrap();
+        reads.sort();
+        assert_eq!(reads, ["round", "seat", "table"]);
+        assert_eq!(member_keys(&twice, "h", "table"), Some(vec!["players".to_owned()]));
+        assert!(indexed_by_only(&twice, "h", "table", "players", "seat"));
         assert_eq!(sorted("r"), Some(vec!["round".to_owned()]), "a helper that calls itself");
         // Given to a function not the script's, or returned by a helper: taken whole.
         assert_eq!(param_reads(&ast, "native"), None);
