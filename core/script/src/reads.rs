@@ -129,8 +129,18 @@ pub fn write_value(v: &Dynamic, row: &mut ReadRow) -> bool {
 
 /// A string's length, then its bytes four to a number.
 pub fn write_str(s: &str, row: &mut ReadRow) {
-    row.extend([3, s.len() as u32]);
-    row.extend(s.as_bytes().chunks(4).map(|c| c.iter().fold(0u32, |w, &b| (w << 8) | u32::from(b))));
+    let bytes = s.as_bytes();
+    row.reserve(2 + bytes.len().div_ceil(4));
+    row.push(3);
+    row.push(bytes.len() as u32);
+    let mut words = bytes.chunks_exact(4);
+    for c in &mut words {
+        row.push(u32::from_be_bytes([c[0], c[1], c[2], c[3]]));
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        row.push(rest.iter().fold(0u32, |w, &b| (w << 8) | u32::from(b)));
+    }
 }
 
 #[cfg(test)]

@@ -67,6 +67,29 @@ pub(crate) mod bits {
     pub(crate) const DISPLAYED_ALL: u32 = D_TYPE | D_ID | D_PRICE | D_SLOT | D_CURRENCY;
 }
 
+/// Per member of [`CTX_MORE`], its place in a card's `ctx` ([`super::scripts::CARD_CTX_MEMBERS`]).
+const PLACE_OF: [u8; 64] = {
+    let mut places = [u8::MAX; 64];
+    let members = super::scripts::CARD_CTX_MEMBERS;
+    let mut m = 0;
+    while m < members.len() {
+        places[members[m]] = m as u8;
+        m += 1;
+    }
+    places
+};
+
+/// A bit per member of [`CTX_MORE`] that has a place in a card's `ctx`.
+const MEMBERS_WITH_PLACE: u64 = {
+    let members = super::scripts::CARD_CTX_MEMBERS;
+    let (mut bits, mut m) = (0u64, 0);
+    while m < members.len() {
+        bits |= 1 << members[m];
+        m += 1;
+    }
+    bits
+};
+
 /// A money card in a row.
 fn money(m: Money) -> u32 {
     (u32::from(m.currency) << 8) | u32::from(m.value)
@@ -96,10 +119,12 @@ impl Game {
         let mut row = ReadRow::new();
         // Asked at every decision for an action's `legal`: the members read are looked up once.
         let read = hooks.script_host().member_bits(hook as usize, l.owner);
-        for (m, &member) in super::scripts::CARD_CTX_MEMBERS.iter().enumerate() {
-            if read & (1 << member) == 0 {
-                continue;
-            }
+        // The places of the members read, by their bits (most hooks read two or three of twenty).
+        let mut bits = read & MEMBERS_WITH_PLACE;
+        while bits != 0 {
+            let member = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let m = usize::from(PLACE_OF[member]);
             row.push(m as u32 | 0x8000_0000); // which member: the rows of two hooks' reads never run together
             if let (place::ARGS, Hook::Action, Some(w)) = (m, hook, l.args) {
                 // A tag no value is written with (see `write_value`).
