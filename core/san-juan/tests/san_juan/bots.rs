@@ -22,39 +22,16 @@ fn play(ruleset: &str, bots: &[&str], games: u64) -> Vec<san_juan::sim::GameReco
 fn a_search_limited_to_build_decisions_plays_the_balance_bot_elsewhere() {
     use engine_game::Game as _;
     use engine_play::turns::TurnGame;
-    use engine_play::value::ValueModel;
 
     let rs = Ruleset::load("second-edition").unwrap();
     let models = engine_game::Models::new();
     // A plain model given, not learned: the test is about who answers which decision.
-    let features = san_juan::value::feature_names(&rs);
-    let weights = features
-        .iter()
-        .map(|f| {
-            if f == "score" {
-                1.0
-            } else if f == "hand" {
-                0.3
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    let model = ValueModel {
-        version: ValueModel::VERSION,
-        start: None,
-        game: "san-juan".into(),
-        ruleset: "second-edition".into(),
-        fingerprint: rs.fingerprint.clone(),
-        games: 0,
-        rounds: 0,
-        seed: 0,
-        features,
-        weights,
-        by_start: false,
-        memos: Default::default(),
-    };
-    models.get_or_learn(Game::ID, &rs.fingerprint, || Ok(model)).unwrap();
+    let model = crate::common::model(&rs, |f| match f {
+        "score" => 1.0,
+        "hand" => 0.3,
+        _ => 0.0,
+    });
+    models.get_or_learn(Game::ID, &rs.fingerprint, || Ok((*model).clone())).unwrap();
     let make = |name: &str, seed| engine_game::bots::make::<Game>(&rs, name, seed, &models).unwrap();
     let (mut searched, mut differed) = (0, 0);
     for seed in 0..4 {
@@ -128,28 +105,10 @@ mod end_of_game {
     use crate::common;
 
     fn model(game: &Game) -> Arc<ValueModel> {
-        let features = san_juan::value::feature_names(game.rules());
-        let weights = features
-            .iter()
-            .map(|f| match f.as_str() {
-                "score" => 1.0,
-                "hand" => 0.3,
-                _ => 0.0,
-            })
-            .collect();
-        Arc::new(ValueModel {
-            version: ValueModel::VERSION,
-            start: None,
-            game: "san-juan".into(),
-            ruleset: "second-edition".into(),
-            fingerprint: String::new(),
-            games: 0,
-            rounds: 0,
-            seed: 0,
-            features,
-            weights,
-            by_start: false,
-            memos: Default::default(),
+        common::model(game.rules(), |f| match f {
+            "score" => 1.0,
+            "hand" => 0.3,
+            _ => 0.0,
         })
     }
 

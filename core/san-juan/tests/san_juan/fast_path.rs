@@ -82,15 +82,8 @@ fn house() -> (tempfile::TempDir, Arc<Ruleset>) {
 
 /// Every action of a random game and the final scores, as text.
 fn played(rs: &Arc<Ruleset>, players: usize, seed: u64) -> Vec<String> {
-    let mut game = Game::new(Arc::clone(rs), players, seed).unwrap();
-    let mut bots: Vec<RandomBot> = (0..players as u64).map(|s| RandomBot::new(seed * 7 + s)).collect();
-    let mut out = Vec::new();
-    while let Some(d) = game.pending() {
-        let action = bots[d.seat()].choose(&game, game.legal_actions());
-        out.push(action.text(&rs.cards));
-        game.apply(action).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
-    }
-    out.push(format!("{:?}", game.scores().unwrap().iter().map(|s| s.total).collect::<Vec<_>>()));
+    let bots = (0..players as u64).map(|s| Box::new(RandomBot::new(seed * 7 + s)) as Box<dyn Bot<Game>>).collect();
+    let (mut out, game) = crate::common::played_by(rs, players, seed, bots);
     for p in 0..players {
         out.extend(game.player(p).city.iter().map(|slot| format!("built {}", rs.cards.id(slot.card))));
     }

@@ -12,53 +12,27 @@ use engine_play::value::{ValueBot, ValueModel};
 use san_juan::bots::RandomBot;
 use san_juan::{Game, Ruleset};
 
-/// A balance bot's model that counts points and cards in hand: enough to
-/// price every building and role it may choose.
+/// A balance bot's model that counts points, cards in hand and goods:
+/// enough to price every building and role it may choose.
 fn model(rs: &Ruleset) -> Arc<ValueModel> {
-    let features = san_juan::value::feature_names(rs);
-    let weights = features
-        .iter()
-        .map(|f| match f.as_str() {
-            "score" => 1.0,
-            "hand" => 0.3,
-            "goods" => 0.4,
-            _ => 0.0,
-        })
-        .collect();
-    Arc::new(ValueModel {
-        version: ValueModel::VERSION,
-        start: None,
-        game: "san-juan".into(),
-        ruleset: rs.id.clone(),
-        fingerprint: String::new(),
-        games: 0,
-        rounds: 0,
-        seed: 0,
-        features,
-        weights,
-        by_start: false,
-        memos: Default::default(),
+    crate::common::model(rs, |f| match f {
+        "score" => 1.0,
+        "hand" => 0.3,
+        "goods" => 0.4,
+        _ => 0.0,
     })
 }
 
 /// Every action of a game and the final scores, as text: random bots, or
 /// balance bots at every seat.
 fn played(rs: &Arc<Ruleset>, players: usize, seed: u64, balance: bool) -> Vec<String> {
-    let mut game = Game::new(Arc::clone(rs), players, seed).unwrap();
-    let mut bots: Vec<Box<dyn Bot<Game>>> = (0..players as u64)
+    let bots: Vec<Box<dyn Bot<Game>>> = (0..players as u64)
         .map(|s| match balance {
             true => Box::new(ValueBot::new(model(rs), seed * 7 + s)) as Box<dyn Bot<Game>>,
             false => Box::new(RandomBot::new(seed * 7 + s)),
         })
         .collect();
-    let mut out = Vec::new();
-    while let Some(d) = game.pending() {
-        let action = bots[d.seat()].choose(&game, game.legal_actions());
-        out.push(action.text(&rs.cards));
-        game.apply(action).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
-    }
-    out.push(format!("{:?}", game.scores().unwrap().iter().map(|s| s.total).collect::<Vec<_>>()));
-    out
+    crate::common::played_by(rs, players, seed, bots).0
 }
 
 /// The built-in rulesets, the examples and the corpus's designs.
