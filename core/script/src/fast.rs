@@ -934,10 +934,21 @@ impl<'a> Frame<'a> {
         if !self.local(slot).is_array() {
             return self.for_items(self.local(slot).clone(), indexed, body);
         }
+        if self.local(slot).is_shared() {
+            return self.for_items(self.local(slot).clone(), indexed, body);
+        }
         let len = self.local(slot).as_array_ref().ok()?.len();
         for i in 0..len {
-            let item = self.local(slot).as_array_ref().ok()?.get(i)?.clone();
-            if let Some(end) = self.for_lap(Val::Own(item), i, indexed, body)? {
+            // Each item lent, not copied (a city's buildings walked by a scoring
+            // script were a map copied and dropped per lap). SAFETY: the item lies
+            // in the list's own buffer, which stays where it is while the list's
+            // local is neither written (the body never writes it: `ForLocal`'s
+            // condition) nor dropped (its block outlives the loop); the locals
+            // around it may move as they grow, the buffer does not. A lap's own
+            // locals, which might hold the loan, are gone when the lap ends.
+            let found: *const Dynamic = item(self.local(slot), i)?;
+            let lent: &'a Dynamic = unsafe { &*found };
+            if let Some(end) = self.for_lap(Val::Lent(lent), i, indexed, body)? {
                 return Some(end);
             }
         }
@@ -1795,6 +1806,12 @@ mod tests {
             "fn f(x) { let l = x.seats; let m = l[(x.seat + 1) % l.len()]; m.s = x.n; [m, l[x.n % 3 * 1]] }",
             "fn f(x) { let l = x.seats; let i = x.n; let b = l[i - 1 + 1]; let c = l[i * 1]; [b, c] }",
             "fn f(x) { let l = x.seats; let i = x.n; let big = 2147483647; l[big + i] }",
+            // A list of the script's own walked: its items lent per lap, kept, written, returned, walked nested.
+            "fn f(x) { let l = [#{ a: x.n }, #{ a: 2 }, [x.n, 3]]; let kept = []; for s in l { kept.push(s); s = 0; kept.push(s); } [kept, l] }",
+            "fn f(x) { let l = [#{ a: x.n }, #{ a: 2 }]; let last = (); for s in l { s.a += 1; last = s; } [last, l] }",
+            "fn f(x) { let l = [[1, x.n], [3]]; let t = 0; for a in l { for b in l { t += a.len() * b.len() + a[0]; } } t }",
+            "fn f(x) { let l = [#{ a: x.n }, #{ a: 2 }]; for (s, i) in l { if s.a == 2 { return [s, i]; } } l }",
+            "fn mk(n) { [#{ b: [n] }, #{ b: [] }] } fn f(x) { let l = mk(x.n); let t = []; for s in l { let c = s.b; c.push(1); t.push(c); } [t, l] }",
         ];
         answers_as_rhai(&h, &scripts, &[0, 1, 2, 5], arg);
     }
