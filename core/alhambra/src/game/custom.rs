@@ -172,7 +172,11 @@ impl Game {
                             || rs.words.joined(&[a, b]).ok_or_else(too_many),
                         )?;
                         if let Some(w) = word {
-                            offer(w);
+                            // Each pair of two lists of distinct words is a word of its own,
+                            // and no other answer of action `d` is on offer yet: no search of `out`.
+                            let act = Action::Act(Act { def: d as u8, args: WordId::of(w) });
+                            debug_assert!(!out.contains(&act), "{act:?} offered twice");
+                            out.push(act);
                         }
                     }
                 }
