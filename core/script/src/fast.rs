@@ -939,8 +939,8 @@ impl<'a> Frame<'a> {
         }
         let len = self.local(slot).as_array_ref().ok()?.len();
         for i in 0..len {
-            // Each item lent, not copied (a city's buildings walked by a scoring
-            // script were a map copied and dropped per lap). SAFETY: the item lies
+            // Each item lent, not copied (a list of maps a scoring hook walks
+            // was a map copied and dropped per lap). SAFETY: the item lies
             // in the list's own buffer, which stays where it is while the list's
             // local is neither written (the body never writes it: `ForLocal`'s
             // condition) nor dropped (its block outlives the loop); the locals
