@@ -2066,15 +2066,19 @@ fn a_design_learns_from_the_model_of_the_ruleset_it_changes() {
     let (again, err) = learn();
     assert!(!err.contains("learned"), "{err}");
     assert_eq!(again, out, "the cached model is the one learned");
-    // A cached model that started elsewhere, or says nonsense about it, is learned again.
+    // A cached model that started elsewhere, or says nonsense about it, or
+    // was learned by an older bot (its version), is learned again.
     let text = std::fs::read_to_string(dir.join(&mint_file)).unwrap();
     let start = format!("\"fingerprint\": \"{}\"", fingerprint("second-edition"));
+    let version = cached["version"].as_u64().unwrap();
+    let older = format!("model format {} (this program reads {version})", version - 1);
     for (bad, said) in [
         (
             text.replace(&start, "\"fingerprint\": \"0000000000000000\""),
             "learned from second-edition's model (0000000000000000)",
         ),
         (text.replace("\"start\": {", "\"start\": 7, \"was\": {"), "not a balance model"),
+        (text.replace(&format!("\"version\": {version}"), &format!("\"version\": {}", version - 1)), older.as_str()),
     ] {
         assert_ne!(bad, text);
         std::fs::write(dir.join(&mint_file), &bad).unwrap();

@@ -382,8 +382,13 @@ impl ValueModel {
     /// learned points, 3 since each self-play game samples from its own seed
     /// (games run in parallel) and a change of a built-in ruleset starts
     /// from that one's model, 4 since a game may play a warm start's first
-    /// round by the start model (a model of an older version is learned again).
-    pub const VERSION: u32 = 4;
+    /// round by the start model, 5 since a copy played after a
+    /// script's choice takes its further steps by the quick judgement (a model
+    /// of an older version is learned again). Raised whenever what self-play
+    /// learns changes, not only the format: a cache is keyed by the ruleset's
+    /// content, so an older bot's model would otherwise be kept, and two
+    /// designers with different caches would get different numbers.
+    pub const VERSION: u32 = 5;
 
     /// This model with each nudge's feature worth its `by` more; the error
     /// names a feature the model does not have, and the ones it has like it.
