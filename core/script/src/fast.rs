@@ -931,10 +931,8 @@ impl<'a> Frame<'a> {
         if let Val::Lent(list) = self.locals[slot] {
             return self.for_lent(list, indexed, body);
         }
-        if !self.local(slot).is_array() {
-            return self.for_items(self.local(slot).clone(), indexed, body);
-        }
-        if self.local(slot).is_shared() {
+        // A range, or a list another value shares (its buffer may change under a loan): walked as a copy.
+        if !self.local(slot).is_array() || self.local(slot).is_shared() {
             return self.for_items(self.local(slot).clone(), indexed, body);
         }
         let len = self.local(slot).as_array_ref().ok()?.len();
