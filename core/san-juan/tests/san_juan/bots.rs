@@ -291,4 +291,41 @@ mod sensitivity {
         eprintln!("well built: draws 1 {:.3}, draws 3 {:.3}", a.value, b.value);
         assert!(below(&a, &b), "well built {:.3} drawing 1, {:.3} drawing 3", a.value, b.value);
     }
+
+    /// Mean rounds of 2-player games between `bot`s.
+    fn rounds(rs: &Arc<Ruleset>, bot: &str) -> engine_report::Mean {
+        let bots = vec![bot.to_owned(); 2];
+        let models = engine_game::Models::new();
+        let rounds: Vec<f64> = (0..games())
+            .map(|i| {
+                let r =
+                    play_one::<san_juan::Game>(rs, &bots, 9, i, &models).unwrap_or_else(|e| panic!("game {i}: {e}"));
+                f64::from(r.rounds)
+            })
+            .collect();
+        engine_report::Mean::of(&rounds)
+    }
+
+    /// Every trading tile's prices one higher: more cards per sale, so the
+    /// cities fill and 2-player games end sooner. The greedy bot's do (13.30
+    /// → 12.07 rounds over 4,000 games, seed 9) and so do a search's
+    /// (`paired-balance:100`, −0.5); the balance bot's get longer (13.24 ±
+    /// 0.03 → 13.46 ± 0.04): its model answers richer trades with more
+    /// production and fewer violets. A known blind spot, kept here to check a fix:
+    /// `cargo test --release -p san-juan --test san_juan dearer_trading -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a known blind spot of the balance bot: its 2-player games get longer"]
+    fn dearer_trading_tiles_make_two_player_games_shorter() {
+        let tiles = "[rules]\ntrading_tiles = [[2, 2, 2, 3, 3], [2, 2, 3, 3, 3], [2, 2, 3, 3, 4], [2, 3, 3, 3, 4], [2, 3, 3, 4, 4]]\n";
+        let (_d1, plain) = variant("tiles", "", None);
+        let (_d2, dearer) = variant("tiles-plus-1", tiles, None);
+        for bot in ["greedy", "balance"] {
+            let (a, b) = (rounds(&plain, bot), rounds(&dearer, bot));
+            eprintln!(
+                "{bot}: {:.2} ({:.2}–{:.2}) → {:.2} ({:.2}–{:.2}) rounds",
+                a.value, a.lo, a.hi, b.value, b.lo, b.hi
+            );
+            assert!(b.hi < a.lo, "{bot}: tiles +1 gives {:.2} rounds against {:.2}", b.value, a.value);
+        }
+    }
 }
