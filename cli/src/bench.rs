@@ -175,11 +175,15 @@ fn profile(spec: &str, args: &Args) -> CmdResult {
         n / base_plain,
         plain / base_plain
     );
+    let row_nanos: u64 = hooks.iter().map(|h| h.tally.row_nanos).sum();
+    let share = |nanos: u64| 100.0 * nanos as f64 / 1e9 / timed;
     println!(
-        "scripts: {:.1} runs/game, {:.2} µs/run, {:.0}% of the time",
+        "scripts: {:.1} runs/game, {:.2} µs/run, {:.0}% of the time; remembering their answers (rows of what \
+         they read, written and looked up): {:.0}% more",
         runs as f64 / n,
         nanos as f64 / 1000.0 / runs.max(1) as f64,
-        100.0 * nanos as f64 / 1e9 / timed
+        share(nanos),
+        share(row_nanos)
     );
     if hooks.is_empty() {
         println!("no hook of its scripts ran");
@@ -187,8 +191,8 @@ fn profile(spec: &str, args: &Args) -> CmdResult {
     }
     println!();
     println!(
-        "{:<20} {:<28} {:>10} {:>10} {:>6}  reads (it runs again when one changes)",
-        "hook", "owner", "runs/game", "remembered", "time"
+        "{:<20} {:<28} {:>10} {:>10} {:>10} {:>6}  reads (it runs again when one changes)",
+        "hook", "owner", "asked/game", "runs/game", "remembered", "time"
     );
     for h in &hooks {
         let t = &h.tally;
@@ -203,14 +207,20 @@ fn profile(spec: &str, args: &Args) -> CmdResult {
             (true, false) => h.reads.join(", "),
         };
         println!(
-            "{:<20} {:<28} {:>10.1} {:>10} {:>5.0}%  {reads}",
+            "{:<20} {:<28} {:>10.1} {:>10.1} {:>10} {:>5.0}%  {reads}",
             h.hook,
             h.owner,
+            asked as f64 / n,
             t.runs as f64 / n,
             remembered,
-            100.0 * t.nanos as f64 / 1e9 / timed
+            share(t.all_nanos())
         );
     }
+    println!();
+    println!(
+        "time: the hook's runs and the rows written to remember its answers (a hook asked at every decision \
+         pays for its rows even when it never runs)"
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -26,6 +26,21 @@ pub struct HookTally {
     pub remembered: u64,
     /// Nanoseconds its runs took.
     pub nanos: u64,
+    /// Calls answered through a row of what the hook read (written, looked
+    /// up, and kept when it ran): found or not, each is one of `runs` or
+    /// `remembered`.
+    pub rows: u64,
+    /// Nanoseconds those rows took to write, look up and keep, its runs not
+    /// counted: the price of remembering, which a hook asked often pays even
+    /// when it never runs.
+    pub row_nanos: u64,
+}
+
+impl HookTally {
+    /// Every nanosecond the hook cost: its runs and its rows.
+    pub fn all_nanos(&self) -> u64 {
+        self.nanos + self.row_nanos
+    }
 }
 
 /// One owner's hook in a profile, in words: what `bench --ruleset` lists.
@@ -89,6 +104,15 @@ impl Profile {
         hooks.entry((hook, owner)).or_default().remembered += 1;
     }
 
+    /// Counts one call of `owner`'s `hook` answered through a row of what it
+    /// read, whose writing, lookup and keeping took `nanos` (a run not counted).
+    pub fn add_row(&self, hook: usize, owner: usize, nanos: u64) {
+        let mut hooks = self.hooks.lock().unwrap_or_else(|e| e.into_inner());
+        let t = hooks.entry((hook, owner)).or_default();
+        t.rows += 1;
+        t.row_nanos += nanos;
+    }
+
     /// Script calls and nanoseconds spent in them since the last call.
     pub fn take(&self) -> (u64, u64) {
         (self.calls.swap(0, Ordering::Relaxed), self.nanos.swap(0, Ordering::Relaxed))
@@ -110,16 +134,18 @@ mod tests {
         p.add_run(2, 0, 100);
         p.add_run(2, 0, 50);
         p.add_remembered(2, 0);
+        p.add_row(2, 0, 20);
         p.add_run(1, 3, 7);
-        assert_eq!(p.take(), (3, 157));
+        assert_eq!(p.take(), (3, 157), "a row is not a run");
         let hooks = p.take_hooks();
         assert_eq!(
             hooks,
             vec![
-                ((1, 3), HookTally { runs: 1, remembered: 0, nanos: 7 }),
-                ((2, 0), HookTally { runs: 2, remembered: 1, nanos: 150 }),
+                ((1, 3), HookTally { runs: 1, remembered: 0, nanos: 7, rows: 0, row_nanos: 0 }),
+                ((2, 0), HookTally { runs: 2, remembered: 1, nanos: 150, rows: 1, row_nanos: 20 }),
             ]
         );
+        assert_eq!(hooks[1].1.all_nanos(), 170);
         assert!(p.take_hooks().is_empty(), "taken");
     }
 }

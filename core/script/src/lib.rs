@@ -1120,7 +1120,7 @@ impl ScriptHost {
             })
             .collect();
         rows.sort_by(|a, b| {
-            b.tally.nanos.cmp(&a.tally.nanos).then_with(|| (&a.hook, &a.owner).cmp(&(&b.hook, &b.owner)))
+            b.tally.all_nanos().cmp(&a.tally.all_nanos()).then_with(|| (&a.hook, &a.owner).cmp(&(&b.hook, &b.owner)))
         });
         rows
     }
@@ -1135,7 +1135,7 @@ impl ScriptHost {
         &self,
         hook: usize,
         owner: usize,
-        row: Option<reads::ReadRow>,
+        row: impl FnOnce() -> Option<reads::ReadRow>,
         ctx: impl FnOnce() -> Dynamic,
     ) -> Result<Option<Dynamic>, ScriptError> {
         // The `ctx` made for the hook is its cost too: a profile counts it with the run.
@@ -1151,7 +1151,7 @@ impl ScriptHost {
         &self,
         hook: usize,
         owner: usize,
-        row: Option<reads::ReadRow>,
+        row: impl FnOnce() -> Option<reads::ReadRow>,
         ctx: &dyn Fn(bool) -> Dynamic,
         (make, lent): (&dyn Fn(u8) -> Dynamic, &[Option<&Dynamic>]),
     ) -> Result<Option<Dynamic>, ScriptError> {
@@ -1172,16 +1172,26 @@ impl ScriptHost {
         Some(v)
     }
 
-    /// The answer remembered for `row`, else `call`'s (then remembered).
+    /// The answer remembered for the row `row` writes, else `call`'s (then
+    /// remembered). The row is written only while the hook's rows pay; a
+    /// profile counts the time they take, which a hook asked at every
+    /// decision pays even when it never runs.
     fn recall_or(
         &self,
         hook: usize,
         owner: usize,
-        row: Option<reads::ReadRow>,
+        row: impl FnOnce() -> Option<reads::ReadRow>,
         call: impl FnOnce() -> Result<Option<Dynamic>, ScriptError>,
     ) -> Result<Option<Dynamic>, ScriptError> {
-        let row = row.filter(|_| self.remembers_reads_of(hook, owner));
-        let Some(row) = row else { return call() };
+        if !self.remembers_reads_of(hook, owner) {
+            return call();
+        }
+        let mut timer = profile::RowTimer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);
+        let Some(row) = row() else {
+            // No row (a value none stands for, or a call the game asks not to remember).
+            timer.cancel();
+            return call();
+        };
         let key = reads::ReadKey::new(hook, owner, row);
         let found = self.read_memo.recall(&key);
         if let Some(stats) = self.read_stats[hook].get(owner) {
@@ -1191,7 +1201,7 @@ impl ScriptHost {
             self.count_remembered(hook, owner);
             return Ok(Some(v));
         }
-        let v = call()?;
+        let v = timer.excludes(call)?;
         if let Some(v) = &v {
             self.read_memo.keep(key, v);
         }
@@ -1929,6 +1939,38 @@ pub mod profile {
         fn drop(&mut self) {
             if let Some((p, t, hook, owner)) = self.0 {
                 p.add_run(hook, owner, t.elapsed().as_nanos() as u64);
+            }
+        }
+    }
+
+    /// Measures one call answered through a row while alive (the row written,
+    /// looked up and kept), less the run it [`RowTimer::excludes`].
+    pub(crate) struct RowTimer<'a>(Option<(&'a Profile, Instant, std::time::Duration, usize, usize)>);
+
+    impl<'a> RowTimer<'a> {
+        pub(crate) fn start(profile: Option<&'a Profile>, hook: usize, owner: usize) -> RowTimer<'a> {
+            RowTimer(profile.filter(|p| p.on()).map(|p| (p, Instant::now(), std::time::Duration::ZERO, hook, owner)))
+        }
+
+        /// Counts nothing: no row was written.
+        pub(crate) fn cancel(&mut self) {
+            self.0 = None;
+        }
+
+        /// `f`'s answer, its time not counted as the row's (a run, which its own [`Timer`] counts).
+        pub(crate) fn excludes<R>(&mut self, f: impl FnOnce() -> R) -> R {
+            let Some((_, _, excluded, ..)) = &mut self.0 else { return f() };
+            let t = Instant::now();
+            let out = f();
+            *excluded += t.elapsed();
+            out
+        }
+    }
+
+    impl Drop for RowTimer<'_> {
+        fn drop(&mut self) {
+            if let Some((p, t, excluded, hook, owner)) = self.0 {
+                p.add_row(hook, owner, t.elapsed().saturating_sub(excluded).as_nanos() as u64);
             }
         }
     }

@@ -423,11 +423,8 @@ impl Game {
         if let Some(v) = host.constant(hook as usize, l.owner) {
             return Ok(v.clone());
         }
-        let row = if rowed && host.remembers_reads_of(hook as usize, l.owner) {
-            self.read_row(hook, l, actor, event, extra)
-        } else {
-            None
-        };
+        // Written only while the hook's rows pay (the host asks).
+        let row = || if rowed { self.read_row(hook, l, actor, event, extra) } else { None };
         let value = if host.reads_members_only(hook as usize, l.owner) {
             // The costly members (the table, the hand…) are made only if the hook reads them.
             let ctx = |lazy: bool| Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, lazy));

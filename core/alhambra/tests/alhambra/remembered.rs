@@ -228,3 +228,33 @@ fn a_pair_of_arguments_is_asked_once_and_offered_as_the_word_it_was_joined_into(
     assert!(failed.is_err());
     assert_eq!(ask([7, 8], true).unwrap(), Some(7 ^ 8 ^ 0x4000));
 }
+
+#[test]
+fn a_profile_charges_a_hook_the_rows_written_to_remember_it() {
+    // The vizier's `legal` is asked of every other seat at every turn's end
+    // and almost never runs: its cost is the rows written and looked up, which
+    // a profile that timed only runs showed as nothing.
+    use engine_game::Rules as _;
+    use engine_rules::profile::Profile;
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/vizier/ruleset.toml");
+    let rs = Ruleset::load(corpus).unwrap();
+    let profile = Arc::new(Profile::new());
+    assert!(rs.profile_scripts(&profile));
+    let legal = |rows: &[engine_rules::profile::HookRow]| {
+        rows.iter().find(|r| r.hook == "legal").map(|r| r.tally).unwrap_or_default()
+    };
+    profile.enable(true);
+    for seed in 0..3 {
+        played(&rs, 4, seed, false);
+    }
+    let t = legal(&rs.hook_profile(&profile));
+    assert!(t.remembered > 10 * t.runs, "remembered nearly always: {t:?}");
+    assert_eq!(t.rows, t.runs + t.remembered, "every call wrote a row: {t:?}");
+    assert!(t.row_nanos > 0 && t.all_nanos() == t.nanos + t.row_nanos, "{t:?}");
+    // Not remembering, the hook runs at every call and writes no row.
+    rs.hooks.set_remember_reads(false);
+    played(&rs, 4, 0, false);
+    rs.hooks.set_remember_reads(true);
+    let t = legal(&rs.hook_profile(&profile));
+    assert!(t.runs > 100 && t.rows == 0 && t.remembered == 0 && t.row_nanos == 0, "{t:?}");
+}

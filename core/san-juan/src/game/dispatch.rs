@@ -261,10 +261,8 @@ impl Game {
     #[inline(never)]
     fn call_planned(&self, hook: Hook, ctx: Ctx, plan: &crate::reads::ReadPlan) -> Result<Dynamic, GameError> {
         let (scripts, card) = (&self.rs.scripts, ctx.card as usize);
-        let row = match scripts.remembers_reads_of(hook as usize, card) {
-            true => self.read_row(plan, &ctx, None),
-            false => None,
-        };
+        // Written only while the hook's rows pay (the host asks).
+        let row = || self.read_row(plan, &ctx, None);
         let value = scripts.call_read(hook as usize, card, row, || Dynamic::from(self.script_ctx(hook, ctx, None)))?;
         Ok(value.unwrap_or(Dynamic::UNIT))
     }
