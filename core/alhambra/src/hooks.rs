@@ -705,29 +705,15 @@ pub struct Hooks {
     event_amounts_only: Vec<HookMask>,
     /// Per owner: a bit per hook that only counts `ctx.hand` (`ctx.hand.len()`).
     hand_counted: Vec<HookMask>,
-    /// `table_keys[hook][owner]`: a bit per [`TABLE_SHAPE`] key the hook reads
-    /// of `ctx.table` (all of them when it does more than read keys).
-    table_keys: Vec<Vec<u32>>,
-    /// `collector_keys[hook][owner]`: a bit per [`COLLECTOR_SHAPE`] key the hook
-    /// reads of a collector in `ctx.table.seats` or `ctx.table.neutral` (all of
-    /// them when it does more with one than read its keys).
-    collector_keys: Vec<Vec<u32>>,
-    /// `collector_counted[hook][owner]`: the bits of `collector_keys` for the
-    /// lists the hook only counts (`seat.buildings.len()`; none when it takes one whole).
-    collector_counted: Vec<Vec<u32>>,
-    /// `hand_keys[hook][owner]`: a bit per [`HAND_SHAPE`] key the hook reads of
-    /// a card in a collector's hand (all of them when it takes one whole).
-    hand_keys: Vec<Vec<u32>>,
     /// `card_keys[hook][owner]`: a bit per [`OWNED_SHAPE`] key the hook reads of
     /// `ctx.card`, a building card it owns (all of them when it takes the card whole).
     card_keys: Vec<Vec<u32>>,
-    /// `owned_keys[hook][owner]`: a bit per [`OWNED_SHAPE`] key the hook reads of
-    /// a building a collector owns (all of them when it takes one whole).
-    owned_keys: Vec<Vec<u32>>,
-    /// `displayed_keys[hook][owner]`: a bit per [`DISPLAYED_SHAPE`] key the hook
-    /// reads of a building in `ctx.table.building_display` (all of them when
-    /// it does more with one than read its keys or compare it with `()`).
-    displayed_keys: Vec<Vec<u32>>,
+    /// `table_reads[hook][owner]`: the keys the hook reads of `ctx.table`, of
+    /// a collector (its lists only counted apart), of a card in a hand, of an
+    /// owned and of a displayed building (a bit each; all of them for a part
+    /// it does more with than read keys), with `own` `Some(0)` for a hook that
+    /// reads only its owner's seat.
+    table_reads: Vec<Vec<TableReads>>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per money script (currencies, then money cards): a bit per hook it defines.
@@ -814,16 +800,12 @@ impl Hooks {
     /// What `owner`'s `hook` reads of `ctx.table`, for `seat`'s card: the
     /// parts a table made for it holds (and a row of its reads writes).
     pub fn table_reads(&self, hook: Hook, owner: usize, seat: usize) -> TableReads {
-        let at = |keys: &[Vec<u32>]| keys[hook as usize].get(owner).copied().unwrap_or(u32::MAX);
-        TableReads {
-            keys: at(&self.table_keys),
-            collector: at(&self.collector_keys),
-            counted: self.collector_counted[hook as usize].get(owner).copied().unwrap_or(0),
-            hand: at(&self.hand_keys),
-            owned: at(&self.owned_keys),
-            displayed: at(&self.displayed_keys),
-            own: self.reads_own_seat_only(hook, owner).then_some(seat),
+        // One lookup, not six: asked for every row a hook that reads the table writes.
+        let mut reads = self.table_reads[hook as usize].get(owner).copied().unwrap_or(TableReads::WHOLE);
+        if reads.own.is_some() {
+            reads.own = Some(seat);
         }
+        reads
     }
 
     /// The keys of [`OWNED_SHAPE`] `owner`'s `hook` reads of `ctx.card` (a bit
@@ -1223,6 +1205,21 @@ impl Hooks {
         // Per owner, a bit per hook that reads only its own seat of `ctx.table.seats`:
         // the other seats are left `()` (the reserve's `legal`, at every decision).
         let own_seat = masks(&|h, o| host.indexed_by_only(h, o, "table", "seats", "seat"));
+        let table_reads = (0..table_keys.len())
+            .map(|h| {
+                (0..table_keys[h].len())
+                    .map(|o| TableReads {
+                        keys: table_keys[h][o],
+                        collector: collector_keys[h][o],
+                        counted: collector_counted[h][o],
+                        hand: hand_keys[h][o],
+                        owned: owned_keys[h][o],
+                        displayed: displayed_keys[h][o],
+                        own: has_hook(own_seat[o], h).then_some(0),
+                    })
+                    .collect()
+            })
+            .collect();
         // Per owner, a bit per hook that reads of `ctx.event` only its amounts
         // (`price`, `paid`): a joker's worth, the same for every building of a price.
         let event_amounts_only = masks(&|h, o| reads_within(h, o, "event", &["price", "paid"]));
@@ -1243,13 +1240,8 @@ impl Hooks {
             args_only,
             card_and_event_only,
             card_fixed,
-            table_keys,
-            collector_keys,
-            collector_counted,
-            hand_keys,
-            owned_keys,
+            table_reads,
             card_keys,
-            displayed_keys,
             type_masks,
             listening_types,
             types_union,

@@ -114,6 +114,18 @@ impl Game {
             if def.at != at || (!def.ends_turn && at == ActionAt::Turn && self.acted & (1 << d) != 0) {
                 continue;
             }
+            if let Some(rule) = def.payment
+                && def.args.first() != Some(&ArgKind::Reserve)
+                && rs.hooks.script_host().remembers_reads()
+                && !(0..self.building_display.len() as u8).any(|k| self.may_pay_for(seat, k, rule))
+            {
+                // It buys from the display, where the seat holds too little to pay for
+                // anything by its rule: it offers nothing, whatever its scripts answer, and
+                // they are not asked (a vizier's `legal`, asked of every other seat at every
+                // turn's end). While scripts' prints are kept they are asked, so that a trace
+                // shows every call.
+                continue;
+            }
             let l = self.action_listener(d, seat);
             let too_many =
                 || rs.hooks.bad_card_return(Hook::Legal, l.owner, "too many different arguments in this ruleset");
@@ -447,6 +459,19 @@ impl Game {
         }
     }
 
+    /// False when `seat` cannot pay for the building in display `slot` by
+    /// `rule` because it holds too little: a quick test that
+    /// [`Game::payable`] would fail (true does not say it passes).
+    fn may_pay_for(&self, seat: usize, slot: u8, rule: Payment) -> bool {
+        let Some((_, price)) = self.source_building(seat, Source::Slot(slot)) else { return false };
+        match rule {
+            Payment::AnyOneCurrency => {
+                (0..self.rs.currencies.len() as u8).any(|c| self.one_currency_sum(seat, c) >= price)
+            }
+            Payment::Price | Payment::Exact => self.money_for(seat, slot) >= price,
+        }
+    }
+
     /// Whether money card `m` pays in currency `c` (its own, or a money card's that pays in it or in any).
     fn pays_in(&self, m: Money, c: u8) -> bool {
         self.currency_mask(c) & (1 << m.currency) != 0
@@ -586,10 +611,11 @@ impl Game {
     pub(super) fn exact_after(&self, seat: usize, slot: u8, paid: u32, m: Option<crate::ruleset::Money>) -> bool {
         let price = self.price_at(slot);
         let Some(mut left) = price.checked_sub(paid) else { return false };
-        let mut values: Vec<u32> = Vec::new();
+        let mut values: SmallVec<[u32; 16]> = SmallVec::new();
         let mut skipped = false;
+        let pays = self.pays_mask(slot);
         for &c in self.players[seat].hand() {
-            if !self.pays(slot, c.currency) {
+            if pays & (1 << c.currency) == 0 {
                 continue;
             }
             if !skipped && Some(c) == m {
@@ -604,15 +630,7 @@ impl Game {
                 _ => return false,
             }
         }
-        // Sums reachable with the other cards, each used once.
-        let mut reach = vec![false; left as usize + 1];
-        reach[0] = true;
-        for v in values {
-            for t in (v as usize..=left as usize).rev() {
-                reach[t] |= reach[t - v as usize];
-            }
-        }
-        reach[left as usize]
+        reaches(&values, left)
     }
 
     /// A turn ended: the other seats are asked in turn, from the `k`-th to
@@ -655,7 +673,40 @@ impl Game {
     }
 }
 
+/// Whether some of `values`, each used once, add up to `sum` exactly.
+fn reaches(values: &[u32], sum: u32) -> bool {
+    // A bit per sum reached (asked for every display slot of every seat asked out of turn).
+    if sum < 128 {
+        let reach = values.iter().fold(1u128, |reach, &v| reach | reach.checked_shl(v).unwrap_or(0));
+        return reach >> sum & 1 == 1;
+    }
+    let mut reach = vec![false; sum as usize + 1];
+    reach[0] = true;
+    for &v in values {
+        for t in (v as usize..=sum as usize).rev() {
+            reach[t] |= reach[t - v as usize];
+        }
+    }
+    reach[sum as usize]
+}
+
 /// The argument lists a `legal` hook returned: a card map as its `id`.
 fn listed_args(v: Dynamic) -> Result<Vec<Vec<String>>, String> {
     engine_script::results::listed_args(v, engine_script::results::card_map_id)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_sum_is_reached_exactly_as_every_subset_says_on_both_sides_of_128() {
+        let cases: [&[u32]; 5] = [&[], &[3, 5, 9], &[1, 1, 1, 7], &[60, 70, 9, 127, 200], &[130, 2, 99, 31]];
+        for values in cases {
+            let sums: Vec<u32> = (0u32..1 << values.len())
+                .map(|bits| (0..values.len()).filter(|&i| bits >> i & 1 == 1).map(|i| values[i]).sum())
+                .collect();
+            for sum in (0..140).chain([200, 229, 231, 330, 500]) {
+                assert_eq!(super::reaches(values, sum), sums.contains(&sum), "{values:?} to {sum}");
+            }
+        }
+    }
 }
