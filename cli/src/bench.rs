@@ -165,6 +165,7 @@ fn profile(spec: &str, args: &Args) -> CmdResult {
     profile.enable(false);
     let (runs, nanos) = profile.take();
     let hooks = rs.hook_profile(&profile);
+    let work = profile.take_work();
     let n = games as f64;
     println!("sanjuan bench --ruleset {spec}: {games} games of {players} {bot} bots, seed {seed}, 1 core");
     println!(
@@ -185,6 +186,9 @@ fn profile(spec: &str, args: &Args) -> CmdResult {
         share(nanos),
         share(row_nanos)
     );
+    for (what, nanos) in &work {
+        println!("{what}: {:.0}% of the time", share(*nanos));
+    }
     if hooks.is_empty() {
         println!("no hook of its scripts ran");
         return Ok(ExitCode::SUCCESS);

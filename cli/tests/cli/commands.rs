@@ -66,6 +66,8 @@ fn bench_profiles_the_hooks_of_one_ruleset() {
     // while the rows took half of a vizier's game).
     assert!(column(legal, 6) > 0.0, "the rows' time is the hook's: {legal}");
     assert!(out.contains("rows of what they read, written and looked up"), "{out}");
+    // The engine's own work for the ruleset's actions is a line of its own.
+    assert!(out.contains("offering the ruleset's own actions (their hooks included): "), "{out}");
 
     // A list a helper only counts is read by its length: the grand vizier's `on_points`.
     let vizier = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/alhambra/grand_vizier/ruleset.toml");
@@ -77,6 +79,7 @@ fn bench_profiles_the_hooks_of_one_ruleset() {
     // The base game's scoring is remembered by the counts it reads: it runs far less than once per scoring.
     let (ok, out, err) = sanjuan(&["bench", "--ruleset", "alhambra", "--games", "40", "--players", "2"]);
     assert!(ok, "{err}");
+    assert!(!out.contains("offering the ruleset's own actions"), "the base has none: {out}");
     let score = out.lines().find(|l| l.starts_with("on_score")).unwrap_or_else(|| panic!("{out}"));
     assert!(score.ends_with("counts, needs_building, ranks"), "{score}");
     assert!(column(score, 4) > 50.0, "{score}");

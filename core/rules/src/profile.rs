@@ -15,6 +15,9 @@ pub struct Profile {
     nanos: AtomicU64,
     /// Per hook and owner (the script host's numbers), what it cost.
     hooks: Mutex<BTreeMap<(usize, usize), HookTally>>,
+    /// Per piece of a game's own work a ruleset's content causes (the
+    /// offering of its own actions), its nanoseconds, its hooks' included.
+    work: Mutex<BTreeMap<&'static str, u64>>,
 }
 
 /// What one owner's hook cost while a profile was on.
@@ -113,6 +116,16 @@ impl Profile {
         t.row_nanos += nanos;
     }
 
+    /// Counts `nanos` of the game's own work named `what`.
+    pub fn add_work(&self, what: &'static str, nanos: u64) {
+        *self.work.lock().unwrap_or_else(|e| e.into_inner()).entry(what).or_default() += nanos;
+    }
+
+    /// Each piece of the game's own work and its nanoseconds since the last call.
+    pub fn take_work(&self) -> Vec<(&'static str, u64)> {
+        std::mem::take(&mut *self.work.lock().unwrap_or_else(|e| e.into_inner())).into_iter().collect()
+    }
+
     /// Script calls and nanoseconds spent in them since the last call.
     pub fn take(&self) -> (u64, u64) {
         (self.calls.swap(0, Ordering::Relaxed), self.nanos.swap(0, Ordering::Relaxed))
@@ -146,6 +159,10 @@ mod tests {
             ]
         );
         assert_eq!(hooks[1].1.all_nanos(), 170);
+        p.add_work("offering", 5);
+        p.add_work("offering", 6);
+        assert_eq!(p.take_work(), vec![("offering", 11)]);
+        assert!(p.take_work().is_empty(), "taken");
         assert!(p.take_hooks().is_empty(), "taken");
     }
 }

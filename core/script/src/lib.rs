@@ -1040,6 +1040,22 @@ impl ScriptHost {
         }
     }
 
+    /// `f`'s answer, its time counted in the profile as the game's work
+    /// `what` while a profile is on: work a ruleset's content makes the game
+    /// do around its hooks (offering its own actions at every decision).
+    #[inline]
+    pub fn timed_work<R>(&self, what: &'static str, f: impl FnOnce() -> R) -> R {
+        match self.profile.get().filter(|p| p.on()) {
+            Some(p) => {
+                let t = std::time::Instant::now();
+                let out = f();
+                p.add_work(what, t.elapsed().as_nanos() as u64);
+                out
+            }
+            None => f(),
+        }
+    }
+
     /// [`ScriptHost::call_memo`], and a hook that reads lists the game keys
     /// (`set_list_members`) and scalars alone answered from what it answered
     /// before for the same lists: `list` writes the list members' content as

@@ -34,6 +34,9 @@ use crate::error::GameError;
 use crate::hooks::Hook;
 use crate::ruleset::{ActionAt, ArgKind, BuildingIdx, Money, Payment};
 
+/// What a profile calls the time spent offering the ruleset's own actions.
+pub(super) const OFFERING: &str = "offering the ruleset's own actions (their hooks included)";
+
 #[cfg(test)]
 thread_local! {
     /// A test's switch: `legal` answers read by the general path alone.
@@ -88,7 +91,8 @@ impl Game {
         }
     }
 
-    /// Adds the ruleset's own actions the seat to decide may take now to `out`.
+    /// Adds the ruleset's own actions the seat to decide may take now to `out`
+    /// (the time a profile counts as [`OFFERING`]).
     #[inline(never)]
     pub(super) fn custom_legal(&self, out: &mut Vec<Action>) -> Result<(), GameError> {
         let (seat, at) = match self.pending {
@@ -644,7 +648,8 @@ impl Game {
             self.pending = Some(Decision::OutOfTurn { seat, ended: ended as u8, k: k as u8 });
             self.refresh_mods()?;
             let mut acts = Vec::new();
-            self.offered(seat, ActionAt::OtherTurnEnd, &mut acts)?;
+            let host = self.rs.hooks.script_host();
+            host.timed_work(OFFERING, || self.offered(seat, ActionAt::OtherTurnEnd, &mut acts))?;
             if !acts.is_empty() {
                 return Ok(());
             }

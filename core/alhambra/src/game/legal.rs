@@ -3,6 +3,7 @@
 //! action against them and applies it.
 
 use super::asks::{Step, then};
+use super::custom::OFFERING;
 use super::scripts::{int, payload, s};
 use super::{Decision, Event, Game};
 use crate::actions::Action;
@@ -105,7 +106,7 @@ impl Game {
         let unasked =
             out.len() >= 2 && self.judging.is_some_and(|s| self.pending.is_some_and(|d| d.seat() != usize::from(s)));
         if !self.rs.actions.is_empty() && !unasked {
-            self.custom_legal(out)?;
+            self.rs.hooks.script_host().timed_work(OFFERING, || self.custom_legal(out))?;
         }
         Ok(())
     }
