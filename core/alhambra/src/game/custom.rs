@@ -467,12 +467,10 @@ impl Game {
     /// `rule` because it holds too little: a quick test that
     /// [`Game::payable`] would fail (true does not say it passes).
     fn may_pay_for(&self, seat: usize, slot: u8, rule: Payment) -> bool {
-        let Some((_, price)) = self.source_building(seat, Source::Slot(slot)) else { return false };
         match rule {
-            Payment::AnyOneCurrency => {
-                (0..self.rs.currencies.len() as u8).any(|c| self.one_currency_sum(seat, c) >= price)
-            }
-            Payment::Price | Payment::Exact => self.money_for(seat, slot) >= price,
+            // Enough money is needed for an exact sum, and much cheaper to ask.
+            Payment::Exact => self.payable(seat, Source::Slot(slot), Payment::Price),
+            _ => self.payable(seat, Source::Slot(slot), rule),
         }
     }
 
