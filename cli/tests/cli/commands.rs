@@ -69,6 +69,20 @@ fn bench_profiles_the_hooks_of_one_ruleset() {
     // The engine's own work for the ruleset's actions is a line of its own.
     assert!(out.contains("offering the ruleset's own actions (their hooks included): "), "{out}");
 
+    // San Juan's own actions say so too (the trading house's, offered at every trader's sale).
+    let house = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/san-juan/trading_house/ruleset.toml");
+    let (ok, out, err) = sanjuan(&["bench", "--ruleset", house, "--games", "20"]);
+    assert!(ok, "{err}");
+    let share = out
+        .lines()
+        .find_map(|l| l.strip_prefix("offering the ruleset's own actions (their hooks included): "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let share: f64 = share.trim_end_matches("% of the time").parse().unwrap_or_else(|e| panic!("{e}: {share}"));
+    assert!(share > 0.0 && share < 100.0, "{share}");
+    let (ok, out, err) = sanjuan(&["bench", "--ruleset", "second-edition", "--games", "20"]);
+    assert!(ok, "{err}");
+    assert!(!out.contains("offering the ruleset's own actions"), "the base has none: {out}");
+
     // A list a helper only counts is read by its length: the grand vizier's `on_points`.
     let vizier = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/alhambra/grand_vizier/ruleset.toml");
     let (ok, out, err) = sanjuan(&["bench", "--ruleset", vizier, "--games", "20"]);

@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// What a profile calls the time a game spends offering a ruleset's own
+/// actions at a decision, their hooks' calls included (both games' label).
+pub const OFFERING: &str = "offering the ruleset's own actions (their hooks included)";
+
 /// Script calls counted and timed while on, from every thread that runs them.
 #[derive(Debug, Default)]
 pub struct Profile {

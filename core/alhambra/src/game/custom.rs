@@ -34,8 +34,7 @@ use crate::error::GameError;
 use crate::hooks::Hook;
 use crate::ruleset::{ActionAt, ArgKind, BuildingIdx, Money, Payment};
 
-/// What a profile calls the time spent offering the ruleset's own actions.
-pub(super) const OFFERING: &str = "offering the ruleset's own actions (their hooks included)";
+pub(super) use engine_rules::profile::OFFERING;
 
 #[cfg(test)]
 thread_local! {

@@ -28,7 +28,8 @@ impl Game {
     #[inline(always)]
     pub(crate) fn ask_sell(&mut self, seat: usize, left: i32, done: i32) -> Result<(), GameError> {
         if !self.rs.actions.is_empty() {
-            self.sell_acts = self.offered(seat, ActionAt::Sell)?;
+            let host = &self.rs.scripts;
+            self.sell_acts = host.timed_work(engine_rules::profile::OFFERING, || self.offered(seat, ActionAt::Sell))?;
         }
         self.pending = Some(Decision::Sell { seat, left, done });
         Ok(())
