@@ -193,8 +193,29 @@ impl Game {
             if held(BUILDINGS) {
                 row.push(p.buildings.len() as u32);
                 if !counted(BUILDINGS) {
+                    // Each building by the keys made of it (`type` alone: its type, so that a
+                    // row stays the same while the types do; the id fixes type and price; the
+                    // `nth` of its type follows from the types before it).
+                    let owned = reads.owned;
+                    let by_id = owned & O_ID != 0;
                     for (&b, h) in p.buildings.iter().zip(&p.history) {
-                        row.extend([u32::from(b), h.turn, u32::from(h.exact)]);
+                        let card = self.rs.building(b);
+                        if by_id {
+                            row.push(u32::from(b));
+                        } else {
+                            if owned & (O_TYPE | O_NTH) != 0 {
+                                row.push(u32::from(card.kind));
+                            }
+                            if owned & O_PRICE != 0 {
+                                row.push(u32::from(card.price));
+                            }
+                        }
+                        if owned & O_BOUGHT != 0 {
+                            row.push(h.turn);
+                        }
+                        if owned & O_EXACT != 0 {
+                            row.push(u32::from(h.exact));
+                        }
                     }
                 }
             }
