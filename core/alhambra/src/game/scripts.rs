@@ -1173,20 +1173,32 @@ impl Game {
             }
         }
         pays_listeners.retain(|l| literal(Hook::Pays, l).is_none());
-        // One that reads of `ctx` only its card (a trade route's `ctx.table.currencies`)
-        // answers the same for every slot: asked once, for the first building on offer.
+        // One that reads nothing of the building on offer (a trade route's
+        // `ctx.table.currencies`, a catch-up price by the seats' scores) answers
+        // the same for every slot: asked once, for the first building on offer.
         let first_on_offer = || self.building_display.iter().enumerate().find_map(|(k, b)| b.map(|b| (k, b)));
-        if let Some((slot, b)) = (!pays_listeners.is_empty()).then(first_on_offer).flatten() {
-            let hooks = &rs.hooks;
-            let slot_free = |l: &Listener| {
-                hooks.reads_card_and_target_only(Hook::Pays, l.owner) && !hooks.reads_target(Hook::Pays, l.owner)
-            };
+        let hooks = &rs.hooks;
+        let slot_free = |hook: Hook, l: &Listener| !hooks.reads_target(hook, l.owner);
+        let asked_once = |listeners: &[Listener], hook: Hook| listeners.iter().any(|l| slot_free(hook, l));
+        if let Some((slot, b)) = (asked_once(&pays_listeners, Hook::Pays)).then(first_on_offer).flatten() {
             let target = || Dynamic::from_map(rs.display_map(b, slot));
-            for l in pays_listeners.iter().filter(|l| slot_free(l)) {
+            for l in pays_listeners.iter().filter(|l| slot_free(Hook::Pays, l)) {
                 let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, 0, &target)?);
                 flat_pays |= bits.map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
             }
-            pays_listeners.retain(|l| !slot_free(l));
+            pays_listeners.retain(|l| !slot_free(Hook::Pays, l));
+        }
+        // A price by what is not on offer: its `ctx.target` is never read, so not made.
+        // (One that reads only its card is found in a table by the card, slot by slot.)
+        let general =
+            |l: &Listener| slot_free(Hook::Price, l) && !hooks.reads_card_and_target_only(Hook::Price, l.owner);
+        if price_listeners.iter().any(general) && first_on_offer().is_some() {
+            for l in price_listeners.iter().filter(|l| general(l)) {
+                let v = self.call_listener(Hook::Price, l, seat, &unit, &[("target", Dynamic::UNIT)])?;
+                let n = as_int_in(v, price_range).map_err(|e| hooks.bad_card_return(Hook::Price, l.owner, &e))?;
+                flat_price -= i64::from(n);
+            }
+            price_listeners.retain(|l| !general(l));
         }
         // Memory on and no trace keeping prints: asked once, not per card and slot.
         let remember = rs.hooks.script_host().remembers_reads();

@@ -258,3 +258,53 @@ fn a_profile_charges_a_hook_the_rows_written_to_remember_it() {
     let t = legal(&rs.hook_profile(&profile));
     assert!(t.runs > 100 && t.rows == 0 && t.remembered == 0 && t.row_nanos == 0, "{t:?}");
 }
+
+#[test]
+fn a_price_by_what_is_not_on_offer_is_asked_once_a_decision_and_plays_alike() {
+    // Written for this test, not from the corpus (the kind of rule an outside
+    // designer wrote, 20 times the base game's time): the seat with the fewest
+    // points pays 2 less, by a rules script's `on_price` that reads the seats'
+    // scores and nothing of the building on offer; and a tax by how many seats
+    // own more of the building's type, which reads the type of every seat's
+    // buildings. The first is asked once per decision, not once per slot; a
+    // copy that also reads the building on offer (unused) is asked per slot,
+    // with memory off; each pair plays alike.
+    use engine_game::Rules as _;
+    use engine_rules::profile::Profile;
+    let dir = tempfile::tempdir().unwrap();
+    let catch_up = "fn on_price(ctx) {\n    let mine = ctx.table.seats[ctx.seat].score;\n    \
+                    for s in ctx.table.seats { if s.score < mine { return 0; } }\n    2\n}\n";
+    let tax = "fn count(bs, t) { let n = 0; for b in bs { if b.type == t { n += 1; } } n }\n\
+               fn on_price(ctx) {\n    let t = ctx.target.type;\n    let mine = count(ctx.table.seats[ctx.seat].buildings, t);\n    \
+               let more = 0;\n    for s in ctx.table.seats { if count(s.buildings, t) > mine { more += 1; } }\n    -more\n}\n";
+    let per_slot =
+        |script: &str| script.replace("fn on_price(ctx) {", "fn on_price(ctx) {\n    let slot = ctx.target.slot;");
+    let load = |name: &str, script: &str| {
+        std::fs::write(dir.path().join(format!("{name}.rhai")), script).unwrap();
+        let toml = format!(
+            "id = \"{name}\"\ngame = \"alhambra\"\nname = \"{name}\"\nextends = \"alhambra\"\n\n[scripts]\nrules = \"{name}.rhai\"\n"
+        );
+        std::fs::write(dir.path().join(format!("{name}.toml")), toml).unwrap();
+        Ruleset::load(dir.path().join(format!("{name}.toml")).to_str().unwrap()).unwrap()
+    };
+    let asked = |rs: &Arc<Ruleset>| {
+        let profile = Arc::new(Profile::new());
+        assert!(rs.profile_scripts(&profile));
+        profile.enable(true);
+        let actions: usize = (0..3).map(|seed| played(rs, 4, seed, false).len()).sum();
+        profile.enable(false);
+        let rows = rs.hook_profile(&profile);
+        let price = rows.iter().find(|r| r.hook == "on_price").map(|r| r.tally).unwrap_or_default();
+        (price.runs + price.remembered, actions)
+    };
+    let (once, every_slot) = (load("catch-up", catch_up), load("catch-up-slot", &per_slot(catch_up)));
+    let ((a, actions), (b, _)) = (asked(&once), asked(&every_slot));
+    // About once a decision (prices are worked out again after a purchase within a turn).
+    assert!(a < 2 * actions as u64, "about once a decision: {a} asks, {actions} actions");
+    assert!(b > 3 * a, "the copy that reads the slot is asked per slot: {b} against {a}");
+    every_slot.hooks.set_remember_reads(false);
+    play_alike(&once, &every_slot);
+    let (types, every_time) = (load("tax", tax), load("tax-slot", &per_slot(tax)));
+    every_time.hooks.set_remember_reads(false);
+    play_alike(&types, &every_time);
+}
