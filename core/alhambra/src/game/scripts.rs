@@ -1179,8 +1179,8 @@ impl Game {
         let first_on_offer = || self.building_display.iter().enumerate().find_map(|(k, b)| b.map(|b| (k, b)));
         let hooks = &rs.hooks;
         let slot_free = |hook: Hook, l: &Listener| !hooks.reads_target(hook, l.owner);
-        let asked_once = |listeners: &[Listener], hook: Hook| listeners.iter().any(|l| slot_free(hook, l));
-        if let Some((slot, b)) = (asked_once(&pays_listeners, Hook::Pays)).then(first_on_offer).flatten() {
+        if let Some((slot, b)) = pays_listeners.iter().any(|l| slot_free(Hook::Pays, l)).then(first_on_offer).flatten()
+        {
             let target = || Dynamic::from_map(rs.display_map(b, slot));
             for l in pays_listeners.iter().filter(|l| slot_free(Hook::Pays, l)) {
                 let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, 0, &target)?);
