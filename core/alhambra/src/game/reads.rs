@@ -199,10 +199,10 @@ impl Game {
                     let owned = reads.owned;
                     let by_id = owned & O_ID != 0;
                     for (&b, h) in p.buildings.iter().zip(&p.history) {
-                        let card = self.rs.building(b);
                         if by_id {
                             row.push(u32::from(b));
                         } else {
+                            let card = self.rs.building(b);
                             if owned & (O_TYPE | O_NTH) != 0 {
                                 row.push(u32::from(card.kind));
                             }
