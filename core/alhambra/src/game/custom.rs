@@ -34,7 +34,7 @@ use crate::error::GameError;
 use crate::hooks::Hook;
 use crate::ruleset::{ActionAt, ArgKind, BuildingIdx, Money, Payment};
 
-pub(super) use engine_rules::profile::OFFERING;
+use engine_rules::profile::OFFERING;
 
 #[cfg(test)]
 thread_local! {

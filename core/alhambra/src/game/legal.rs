@@ -3,13 +3,13 @@
 //! action against them and applies it.
 
 use super::asks::{Step, then};
-use super::custom::OFFERING;
 use super::scripts::{int, payload, s};
 use super::{Decision, Event, Game};
 use crate::actions::Action;
 use crate::error::GameError;
 use crate::hooks;
 use crate::ruleset::Money;
+use engine_rules::profile::OFFERING;
 use rhai::Dynamic;
 
 impl Game {
