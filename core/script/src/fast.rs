@@ -166,11 +166,22 @@ pub struct Deferred(pub u8);
 /// The most deferred members one argument may hold (`Deferred(0)` to `Deferred(31)`).
 pub const MAX_DEFERRED: usize = 32;
 
+/// The [`Deferred`] members a caller gives rather than the run making them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lent<'m> {
+    /// By index: values the caller holds anyway (the event every listener hears), read in place.
+    pub held: &'m [Option<&'m Dynamic>],
+    /// Members the caller keeps across runs that see the same state (the
+    /// table while one decision's slots are priced, a run per slot): made by
+    /// the first run that reads one, read in place by the others.
+    pub kept: &'m [(u8, &'m std::cell::OnceCell<Dynamic>)],
+}
+
 /// The members a run has made (see [`Deferred`]), each once.
 struct Lazy<'m> {
     make: &'m dyn Fn(u8) -> Dynamic,
-    /// Members lent rather than made (by index): values the caller holds anyway.
-    lent: &'m [Option<&'m Dynamic>],
+    /// Members lent rather than made.
+    lent: Lent<'m>,
     made: [std::cell::OnceCell<Dynamic>; MAX_DEFERRED],
 }
 
@@ -182,16 +193,9 @@ impl Compiled {
     }
 
     /// [`Compiled::run`] with an argument whose [`Deferred`] members `make`
-    /// makes when first read, unless `lent` holds it (by index: a value the
-    /// caller holds anyway, such as the event every listener hears, read in
-    /// place rather than copied); `Err` gives the argument back (the caller
-    /// makes the whole argument for Rhai).
-    pub fn run_lazy(
-        &self,
-        arg: Dynamic,
-        make: &dyn Fn(u8) -> Dynamic,
-        lent: &[Option<&Dynamic>],
-    ) -> Result<Dynamic, Dynamic> {
+    /// makes when first read, unless `lent` holds it (by index: see [`Lent`]);
+    /// `Err` gives the argument back (the caller makes the whole argument for Rhai).
+    pub fn run_lazy(&self, arg: Dynamic, make: &dyn Fn(u8) -> Dynamic, lent: Lent) -> Result<Dynamic, Dynamic> {
         let lazy = Lazy { make, lent, made: Default::default() };
         self.run_in(arg, Some(&lazy))
     }
@@ -768,8 +772,11 @@ fn made<'s>(lazy: Option<&'s Lazy<'s>>, v: &'s Dynamic) -> Option<&'s Dynamic> {
 
 #[cold]
 fn make<'s>(lazy: &'s Lazy<'s>, i: u8) -> Option<&'s Dynamic> {
-    if let Some(Some(v)) = lazy.lent.get(usize::from(i)) {
+    if let Some(Some(v)) = lazy.lent.held.get(usize::from(i)) {
         return Some(v);
+    }
+    if let Some((_, cell)) = lazy.lent.kept.iter().find(|(k, _)| *k == i) {
+        return Some(cell.get_or_init(|| (lazy.make)(i)));
     }
     let cell = lazy.made.get(usize::from(i))?;
     Some(cell.get_or_init(|| (lazy.make)(i)))
@@ -1647,7 +1654,7 @@ mod tests {
                     makes.set(makes.get() + 1);
                     if i == 0 { table() } else { hand() }
                 };
-                let lazy = fast.run_lazy(arg(n, true), &make, &[]).map(|v| format!("{v:?}")).ok();
+                let lazy = fast.run_lazy(arg(n, true), &make, Lent::default()).map(|v| format!("{v:?}")).ok();
                 let (_, rhai) = both(&h, script, arg(n, false));
                 assert_eq!(lazy.as_deref(), Some(rhai.as_str()), "{script} with n = {n}");
                 assert_eq!(makes.get(), expected_makes, "{script} with n = {n}: members made");
@@ -1658,12 +1665,61 @@ mod tests {
                     assert_eq!(i, 0, "{script}: a lent member is not made");
                     table()
                 };
-                let lent =
-                    fast.run_lazy(arg(n, true), &make_table, &[None, Some(&held)]).map(|v| format!("{v:?}")).ok();
+                let lent = fast
+                    .run_lazy(arg(n, true), &make_table, Lent { held: &[None, Some(&held)], kept: &[] })
+                    .map(|v| format!("{v:?}"))
+                    .ok();
                 assert_eq!(lent.as_deref(), Some(rhai.as_str()), "{script} with n = {n}, the hand lent");
                 assert!(makes_lent.get() <= expected_makes, "{script} with n = {n}");
             }
+            // The table kept across runs (a decision's slots): made by the first
+            // run that reads it, read by the others, and never written through
+            // (the third script writes its copy; the next run reads the table as made).
+            let (kept, makes_kept) = (std::cell::OnceCell::new(), std::cell::Cell::new(0));
+            let make_kept = |i: u8| {
+                makes_kept.set(makes_kept.get() + 1);
+                if i == 0 { table() } else { hand() }
+            };
+            let hand_made = if script.contains("hand") { 1 } else { 0 };
+            for n in [2, 2, 1, 2] {
+                let lent = Lent { held: &[], kept: &[(0, &kept)] };
+                let answer = fast.run_lazy(arg(n, true), &make_kept, lent).map(|v| format!("{v:?}")).ok();
+                assert_eq!(answer.as_deref(), Some(both(&h, script, arg(n, false)).1.as_str()), "{script}, kept");
+            }
+            let table_read = script.contains("table");
+            assert!(makes_kept.get() <= usize::from(table_read) + 4 * hand_made, "{script}: the table made once");
+            assert_eq!(kept.get().is_some(), table_read, "{script}");
         }
+    }
+
+    #[test]
+    fn a_kept_member_written_by_a_run_is_copied_not_changed() {
+        let h = host();
+        let script =
+            "fn f(x) { let t = x.table; t[\"n\"] += 1; let s = x.table.seats; s.push(7); s[0] = 5; [t.n, s, x.table] }";
+        let ast = h.engine.compile(script).unwrap();
+        let fast = compile(&ast, "f", &h.natives, 20).expect("translated");
+        let table = || {
+            Dynamic::from_map(Map::from_iter([
+                ("n".into(), Dynamic::from_int(1)),
+                ("seats".into(), Dynamic::from_array(vec![Dynamic::from_int(0)])),
+            ]))
+        };
+        let (kept, makes) = (std::cell::OnceCell::new(), std::cell::Cell::new(0));
+        let make = |_: u8| {
+            makes.set(makes.get() + 1);
+            table()
+        };
+        let arg = || Dynamic::from_map(Map::from_iter([("table".into(), Dynamic::from(Deferred(0)))]));
+        for _ in 0..3 {
+            let answer = fast.run_lazy(arg(), &make, Lent { held: &[], kept: &[(0, &kept)] });
+            // Rhai's answer for the whole argument, run after run: the kept table is as made.
+            let whole = Dynamic::from_map(Map::from_iter([("table".into(), table())]));
+            let rhai = h.engine.call_fn::<Dynamic>(&mut rhai::Scope::new(), &ast, "f", (whole,)).unwrap();
+            assert_eq!(answer.map(|v| format!("{v:?}")).ok(), Some(format!("{rhai:?}")));
+        }
+        assert_eq!(makes.get(), 1, "made once for the three runs");
+        assert_eq!(format!("{:?}", kept.get().unwrap()), format!("{:?}", table()), "the kept table is unchanged");
     }
 
     /// Each script is translated, and answers as Rhai does for each `n`'s

@@ -1162,14 +1162,14 @@ impl ScriptHost {
     /// only if the hook reads them: `ctx(true)` puts [`fast::Deferred`]`(i)`
     /// where member `i` goes and `make(i)` makes it; `ctx(false)` is the whole
     /// `ctx`, for Rhai (when the hook has no fast path, or it gives up);
-    /// `lent[i]`, when given, is member `i` as it stands, read in place.
+    /// `lent` gives members the caller holds or keeps ([`fast::Lent`]).
     pub fn call_read_lazy(
         &self,
         hook: usize,
         owner: usize,
         row: impl FnOnce() -> Option<reads::ReadRow>,
         ctx: &dyn Fn(bool) -> Dynamic,
-        (make, lent): (&dyn Fn(u8) -> Dynamic, &[Option<&Dynamic>]),
+        (make, lent): (&dyn Fn(u8) -> Dynamic, fast::Lent),
     ) -> Result<Option<Dynamic>, ScriptError> {
         self.recall_or(hook, owner, row, || self.call_lazy(hook, owner, ctx, (make, lent)))
     }
@@ -1340,7 +1340,7 @@ impl ScriptHost {
         hook: usize,
         owner: usize,
         ctx: &dyn Fn(bool) -> Dynamic,
-        (make, lent): (&dyn Fn(u8) -> Dynamic, &[Option<&Dynamic>]),
+        (make, lent): (&dyn Fn(u8) -> Dynamic, fast::Lent),
     ) -> Result<Option<Dynamic>, ScriptError> {
         let Some(script) = self.dispatch[hook][owner] else { return Ok(None) };
         let _timer = profile::Timer::start(self.profile.get().map(|p| p.as_ref()), hook, owner);

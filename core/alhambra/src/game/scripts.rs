@@ -7,8 +7,10 @@
 //! Every entry point first asks whether any card listens: a ruleset whose
 //! cards have no script pays one bit test per event and nothing per decision.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
+use engine_script::fast::Lent;
 use engine_script::results::{as_bool, as_int_in};
 use engine_script::scope::hearing_order;
 use rhai::{Array, Dynamic, ImmutableString, Map};
@@ -392,7 +394,7 @@ impl Game {
         event: &Dynamic,
         extra: &[(&str, Dynamic)],
     ) -> Result<Dynamic, GameError> {
-        self.call_hook(hook, l, actor, event, extra, true)
+        self.call_hook(hook, l, actor, event, extra, true, None)
     }
 
     /// [`Game::call_listener`] for a hook whose answer its caller remembers
@@ -404,12 +406,15 @@ impl Game {
         actor: usize,
         extra: &[(&str, Dynamic)],
     ) -> Result<Dynamic, GameError> {
-        self.call_hook(hook, l, actor, &Dynamic::UNIT, extra, false)
+        self.call_hook(hook, l, actor, &Dynamic::UNIT, extra, false, None)
     }
 
     /// A literal answer as it stands, else the script's; with `rowed`, from
     /// memory when the hook was asked before about what it reads now (a
     /// `legal` reading the display, at every decision): see `reads.rs`.
+    /// `table`, when given, is `ctx.table` kept by the caller across runs
+    /// that see the same table (`l`'s, one decision's slots).
+    #[allow(clippy::too_many_arguments)] // one private function behind the three ways a hook is asked
     fn call_hook(
         &self,
         hook: Hook,
@@ -418,6 +423,7 @@ impl Game {
         event: &Dynamic,
         extra: &[(&str, Dynamic)],
         rowed: bool,
+        table: Option<&OnceCell<Dynamic>>,
     ) -> Result<Dynamic, GameError> {
         let host = self.rs.hooks.script_host();
         if let Some(v) = host.constant(hook as usize, l.owner) {
@@ -430,9 +436,11 @@ impl Game {
             let ctx = |lazy: bool| Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, lazy));
             let make = |m: u8| self.ctx_member(hook, l, event, usize::from(m));
             // The event every listener hears is read where it lies, not copied for each.
-            let mut lent = [None; place::EVENT + 1];
-            lent[place::EVENT] = Some(event);
-            host.call_read_lazy(hook as usize, l.owner, row, &ctx, (&make, &lent))?
+            let mut held = [None; place::EVENT + 1];
+            held[place::EVENT] = Some(event);
+            let kept = table.map(|t| [(place::TABLE as u8, t)]);
+            let lent = Lent { held: &held, kept: kept.as_ref().map_or(&[], |k| k.as_slice()) };
+            host.call_read_lazy(hook as usize, l.owner, row, &ctx, (&make, lent))?
         } else {
             let ctx = || Dynamic::from_map(self.card_ctx(hook, l, actor, event, extra, false));
             host.call_read(hook as usize, l.owner, row, ctx)?
@@ -444,13 +452,15 @@ impl Game {
     /// `ctx.target` `target` makes (`about` tells it apart): remembered by
     /// card and building when the script reads nothing else of `ctx` (a
     /// garden guild's price is asked at every decision, of the same cards).
+    /// `table` is `l`'s `ctx.table`, made once for all the slots it is asked
+    /// about in one decision (a tax by every seat's buildings read it at each).
     fn call_about(
         &self,
         hook: Hook,
         l: &Listener,
         seat: usize,
-        about: u64,
-        target: &dyn Fn() -> Dynamic,
+        (about, target): (u64, &dyn Fn() -> Dynamic),
+        table: &OnceCell<Dynamic>,
     ) -> Result<Dynamic, GameError> {
         let hooks = &self.rs.hooks;
         // A literal answer needs no `ctx.target` (a market tax's price, at every slot of every decision).
@@ -458,7 +468,7 @@ impl Game {
             return Ok(v.clone());
         }
         if !hooks.reads_card_and_target_only(hook, l.owner) {
-            return self.call_listener(hook, l, seat, &Dynamic::UNIT, &[("target", target())]);
+            return self.call_hook(hook, l, seat, &Dynamic::UNIT, &[("target", target())], true, Some(table));
         }
         // Remembered here by card and building: no row of what it read is needed.
         // A script that never reads the building (a trade route's `on_pays`) is
@@ -793,7 +803,7 @@ impl Game {
                         // Reads of `ctx` only its card (a watchtower's `ctx.card.nth`, at every
                         // purchase): remembered by the card, no row of the rest written.
                         let card = l.card.code_by(hooks.card_keys(hook, l.owner));
-                        let ask = || self.call_hook(hook, &l, actor, told, &[], false);
+                        let ask = || self.call_hook(hook, &l, actor, told, &[], false, None);
                         hooks.about((hook as u8, l.owner as u16, card, 0), ask)?
                     } else {
                         self.call_listener(hook, &l, actor, told, &[])?
@@ -1183,7 +1193,7 @@ impl Game {
         {
             let target = || Dynamic::from_map(rs.display_map(b, slot));
             for l in pays_listeners.iter().filter(|l| slot_free(Hook::Pays, l)) {
-                let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, 0, &target)?);
+                let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, (0, &target), &OnceCell::new())?);
                 flat_pays |= bits.map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
             }
             pays_listeners.retain(|l| !slot_free(Hook::Pays, l));
@@ -1202,20 +1212,29 @@ impl Game {
         }
         // Memory on and no trace keeping prints: asked once, not per card and slot.
         let remember = rs.hooks.script_host().remembers_reads();
+        // The `ctx.table` of each price listener asked slot by slot, then of
+        // each such payment listener: made for the first slot whose run reads
+        // it, read by the others (a tax by every seat's buildings made it once a slot).
+        let mut tables: Vec<OnceCell<Dynamic>> = Vec::new();
+        tables.resize_with(price_listeners.len() + pays_listeners.len(), OnceCell::new);
+        let (price_tables, pays_tables) = tables.split_at(price_listeners.len());
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
             let mut pays: PayMask = rs.slot_pays[slot];
-            if let Some(b) = *b {
+            if b.is_some() {
                 price += flat_price;
                 pays |= flat_pays;
+            }
+            // No listener left to ask slot by slot: the flat modifiers are the whole price.
+            if let Some(b) = b.filter(|_| !tables.is_empty()) {
                 // `ctx.target`, made only for a script that runs (not a literal or remembered answer).
                 let target = std::cell::OnceCell::new();
                 let target = || target.get_or_init(|| Dynamic::from_map(rs.display_map(b, slot))).clone();
                 // The yard fixes a slot's currency: building and slot make the whole target.
                 let about = (u64::from(b) << 8) | slot as u64;
                 let hooks = &rs.hooks;
-                for l in &price_listeners {
+                for (l, table) in price_listeners.iter().zip(price_tables) {
                     let checked = |v: Dynamic| {
                         as_int_in(v, price_range).map_err(|e| hooks.bad_card_return(Hook::Price, l.owner, &e))
                     };
@@ -1240,12 +1259,12 @@ impl Game {
                             let ask = || checked(self.call_unrowed(Hook::Price, l, seat, &[("target", target())])?);
                             hooks.price_about(l.owner, sizes, (card, on, at), ask)?
                         }
-                        _ => checked(self.call_about(Hook::Price, l, seat, about, &target)?)?,
+                        _ => checked(self.call_about(Hook::Price, l, seat, (about, &target), table)?)?,
                     };
                     price -= i64::from(n);
                 }
-                for l in &pays_listeners {
-                    let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, about, &target)?);
+                for (l, table) in pays_listeners.iter().zip(pays_tables) {
+                    let bits = self.currency_bits(&self.call_about(Hook::Pays, l, seat, (about, &target), table)?);
                     pays |= bits.map_err(|e| rs.hooks.bad_card_return(Hook::Pays, l.owner, &e))?;
                 }
             }

@@ -185,3 +185,61 @@ fn a_price_that_reads_only_its_owner_s_seat_of_the_table_answers_as_one_that_see
     let owners: Vec<usize> = (0..reserve.actions.len()).map(|a| reserve.hooks.action_owner(a)).collect();
     assert!(owners.iter().all(|&o| reserve.hooks.reads_own_seat_only(Hook::Legal, o)));
 }
+
+#[test]
+fn a_table_kept_for_a_decision_s_slots_answers_as_one_made_for_each() {
+    // A price that reads the table and the building on offer runs once a slot;
+    // the table is made by the first slot's run and read in place by the
+    // others. Rhai is given a whole `ctx` at every run: the games must match,
+    // with memory off (every slot runs), for a tax by every seat's buildings
+    // (a rules script), for a script that writes its copy of the table at one
+    // slot (the next slot must not see it), and for a building card's price.
+    let dir = tempfile::tempdir().unwrap();
+    let rules_priced_by = |name: &str, script: &str| {
+        std::fs::write(dir.path().join(format!("{name}.rhai")), script).unwrap();
+        let toml = format!(
+            "id = \"{name}\"\ngame = \"alhambra\"\nname = \"{name}\"\nextends = \"alhambra\"\n\n[scripts]\nrules = \"{name}.rhai\"\n"
+        );
+        let path = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&path, toml).unwrap();
+        Ruleset::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let tax = rules_priced_by(
+        "tax",
+        "fn count(bs, t) { let n = 0; for b in bs { if b.type == t { n += 1; } } n }\n\
+         fn on_price(ctx) { let t = ctx.target.type; let mine = count(ctx.table.seats[ctx.seat].buildings, t);\n\
+         let more = 0; for s in ctx.table.seats { if count(s.buildings, t) > mine { more += 1; } } -more }",
+    );
+    let writer = rules_priced_by(
+        "writer",
+        "fn on_price(ctx) { let seats = ctx.table.seats; let n = seats.len();\n\
+         seats.push(ctx.target.slot); seats[0] = 0;\n\
+         if n == ctx.players { ctx.target.slot % 2 } else { 5 } }",
+    );
+    let garden = garden_priced_by(
+        dir.path(),
+        "garden_by_table",
+        "fn on_price(ctx) { let n = 0; for s in ctx.table.seats { n += s.buildings.len(); } \
+         if ctx.target.type == \"garden\" && n % 3 == 0 { 1 } else { 0 } }",
+    );
+    for rs in [&tax, &writer] {
+        assert!(
+            rs.hooks.script_host().is_fast(Hook::Price as usize, rs.hooks.rules_owner()),
+            "{}: on the fast path",
+            rs.id
+        );
+    }
+    for rs in [&tax, &writer, &garden] {
+        rs.hooks.set_remember_reads(false);
+        let owner = rs.hooks.rules_owner();
+        let reads =
+            |o: usize| rs.hooks.reads_target(Hook::Price, o) && !rs.hooks.reads_card_and_target_only(Hook::Price, o);
+        let t = rs.types.iter().position(|t| t.id == "garden").unwrap();
+        assert!(reads(owner) || reads(rs.hooks.type_owner(t)), "{}: asked slot by slot, table and all", rs.id);
+        for seed in 0..4 {
+            let players = 2 + (seed as usize % 5);
+            let (fast, slow) = both_ways(rs, players, seed);
+            assert_eq!(fast, slow, "{}: seed {seed}, {players} players", rs.id);
+        }
+    }
+}
