@@ -714,6 +714,9 @@ pub struct Hooks {
     /// it does more with than read keys), with `own` `Some(0)` for a hook that
     /// reads only its owner's seat.
     table_reads: Vec<Vec<TableReads>>,
+    /// `event_reads[hook][owner]`: the keys the hook reads of `ctx.event`, and
+    /// of a map there the keys it reads of it (`None`: it takes the event whole).
+    event_reads: Vec<Vec<Option<engine_script::reads::KeysRead>>>,
     /// Per building type: a bit per hook its script defines.
     type_masks: Vec<HookMask>,
     /// Per money script (currencies, then money cards): a bit per hook it defines.
@@ -768,6 +771,13 @@ impl Hooks {
     /// joker's worth, asked for every building at every decision).
     pub fn reads_card_and_event_only(&self, hook: Hook, owner: usize) -> bool {
         self.card_and_event_only.get(owner).is_some_and(|&bits| has_hook(bits, hook as usize))
+    }
+
+    /// What `owner`'s `hook` reads of `ctx.event` (`None`: all of it): a row
+    /// holds that alone (a mirage that reads the type of the building drawn
+    /// is answered from memory for every building of the type).
+    pub fn event_reads(&self, hook: Hook, owner: usize) -> Option<&engine_script::reads::KeysRead> {
+        self.event_reads[hook as usize].get(owner)?.as_ref()
     }
 
     /// True when `owner`'s `hook` reads of `ctx.event` only `price` and
@@ -1224,6 +1234,8 @@ impl Hooks {
         // (`price`, `paid`): a joker's worth, the same for every building of a price.
         let event_amounts_only = masks(&|h, o| reads_within(h, o, "event", &["price", "paid"]));
         let hand_counted = masks(&|h, o| host.counted_only(h, o, "hand"));
+        let event_reads =
+            (0..HOOKS.len()).map(|h| (0..owners).map(|o| host.keys_read(h, o, "event")).collect()).collect();
         Ok(Hooks {
             host,
             own_seat,
@@ -1241,6 +1253,7 @@ impl Hooks {
             card_and_event_only,
             card_fixed,
             table_reads,
+            event_reads,
             card_keys,
             type_masks,
             listening_types,

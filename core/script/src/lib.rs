@@ -895,6 +895,16 @@ impl ScriptHost {
         member_keys(&self.scripts[script as usize].ast, self.hooks[hook].name, member)
     }
 
+    /// What `owner`'s `hook` reads of `ctx.<member>`, a map the game makes
+    /// whole (an event): its keys, and of each key whose value it only reads
+    /// keys of, those (`ctx.event.building.type`); `None` when it does more
+    /// with the member than read its keys. A game writes a row of the member by
+    /// it ([`reads::write_keys_read`]).
+    pub fn keys_read(&self, hook: usize, owner: usize, member: &str) -> Option<reads::KeysRead> {
+        let script = self.dispatch[hook].get(owner).copied().flatten()?;
+        keys_read(&self.scripts[script as usize].ast, self.hooks[hook].name, member)
+    }
+
     /// What `owner`'s `hook` reads of each element of `ctx.<member>.<key>`
     /// (the keys, and which it only counts), if that is all it does with
     /// them: read through chains, walks, locals and the script's own helpers
@@ -2181,6 +2191,19 @@ fn param_chains(ast: &AST, name: &str, f: &mut dyn FnMut(&rhai::Expr, &str)) -> 
     Some(())
 }
 
+/// What function `name` of `ast` reads of its parameter's `member` (see
+/// [`ScriptHost::keys_read`]): the keys, each with the keys it reads of the
+/// map there when that is all it does with it.
+fn keys_read(ast: &AST, name: &str, member: &str) -> Option<reads::KeysRead> {
+    let below = |key: &str| {
+        let r = elements::element_reads(ast, name, member, key, false, &[])?;
+        // A key only counted (`ctx.event.cards.len()`) is written whole: a list's length is not a key.
+        r.counted.is_empty().then(|| reads::KeysRead(r.keys.into_iter().map(|k| (k, None)).collect()))
+    };
+    let keys = member_keys(ast, name, member)?;
+    Some(reads::KeysRead(keys.into_iter().map(|k| (below(&k), k)).map(|(b, k)| (k, b)).collect()))
+}
+
 /// The keys function `name` reads of `ctx.<member>` (`ctx.table.seats[0]`
 /// → `seats`), when it does nothing else with that member and only reads
 /// properties of its parameter; `None` otherwise (`let t = ctx.table`,
@@ -2367,6 +2390,32 @@ mod tests {
         assert_eq!(keys("ctx.seat + 1"), some(&[]));
         for whole in ["let t = ctx.table; t.seats", "ctx.table.keys()", "ctx.table[\"seats\"]", "f(ctx)", "ctx.table"] {
             assert_eq!(keys(whole), None, "{whole}");
+        }
+    }
+
+    #[test]
+    fn the_keys_read_of_an_event_and_of_a_map_it_holds_are_found() {
+        use reads::KeysRead;
+        let read = |body: &str| {
+            let ast = rhai::Engine::new().compile(format!("fn g(b) {{ b.price }} fn h(ctx) {{ {body} }}")).unwrap();
+            keys_read(&ast, "h", "event")
+        };
+        let of = |k: &str, below: Option<&[&str]>| {
+            (k.to_owned(), below.map(|b| KeysRead(b.iter().map(|k| ((*k).to_owned(), None)).collect())))
+        };
+        assert_eq!(read("ctx.event.building.type"), Some(KeysRead(vec![of("building", Some(&["type"]))])));
+        assert_eq!(
+            read("let b = ctx.event.building; if b != () { b.type + g(b) } else { ctx.event.slot }"),
+            Some(KeysRead(vec![of("building", Some(&["type", "price"])), of("slot", None)]))
+        );
+        // A map handed to a function that is not the script's own, walked, or counted: whole.
+        for whole in ["type_of(ctx.event.building)", "for c in ctx.event.cards { c }", "ctx.event.cards.len()"] {
+            let found = read(whole).unwrap_or_else(|| panic!("{whole}: keys of the event read"));
+            assert_eq!(found.0.len(), 1, "{whole}");
+            assert_eq!(found.0[0].1, None, "{whole}: the key's value whole");
+        }
+        for all in ["let e = ctx.event; e.slot", "ctx.event.keys()", "ctx.event"] {
+            assert_eq!(read(all), None, "{all}");
         }
     }
 

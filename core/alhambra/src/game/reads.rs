@@ -7,7 +7,7 @@
 //! tests) holds the two together.
 
 use engine_script::Shape;
-use engine_script::reads::{ReadRow, write_value};
+use engine_script::reads::{ReadRow, write_keys_read, write_value};
 use rhai::Dynamic;
 
 use super::Game;
@@ -128,7 +128,7 @@ impl Game {
             row.push(m as u32 | 0x8000_0000); // which member: the rows of two hooks' reads never run together
             if let (place::ARGS, Hook::Action, Some(w)) = (m, hook, l.args) {
                 // A tag no value is written with (see `write_value`).
-                row.extend([7, u32::from(w)]);
+                row.extend([8, u32::from(w)]);
                 continue;
             }
             let key = CTX_MORE[member];
@@ -152,7 +152,11 @@ impl Game {
                 }
                 place::COUNTER => row.push(l.kind.map_or(u32::MAX, |t| p.counters[t] as u32)),
                 place::EVENT => {
-                    if !write_value(event, &mut row) {
+                    let written = match hooks.event_reads(hook, l.owner) {
+                        Some(keys) => write_keys_read(event, keys, &mut row),
+                        None => write_value(event, &mut row),
+                    };
+                    if !written {
                         return None;
                     }
                 }
@@ -271,10 +275,16 @@ impl Game {
                     Some(b) => {
                         let card = self.rs.building(b);
                         row.push(slot as u32);
-                        if displayed & (D_TYPE | D_ID | D_PRICE) != 0 {
-                            // The id fixes the type and the price: one entry for the three.
-                            let of = if displayed & D_ID != 0 { u32::from(b) } else { 1 << 24 };
-                            row.extend([of, u32::from(card.kind), u32::from(card.price)]);
+                        // The id fixes the type and the price; else each as read (a mirage
+                        // reads the types alone: the same row whatever the prices).
+                        if displayed & D_ID != 0 {
+                            row.push(u32::from(b));
+                        }
+                        if displayed & (D_TYPE | D_ID) == D_TYPE {
+                            row.push(u32::from(card.kind));
+                        }
+                        if displayed & (D_PRICE | D_ID) == D_PRICE {
+                            row.push(u32::from(card.price));
                         }
                     }
                 }
