@@ -140,6 +140,10 @@ pub struct Memo {
     scores: ScoreCache,
     /// The deck's keeps for the model, by time left.
     deck: DeckKeeps,
+    /// The memo of the copies a script's choice is judged on: kept across
+    /// the answers and the decisions, as this one is (a fresh one for each
+    /// answer made a copy, a city and the deck's keeps again each time).
+    played: Option<Box<Memo>>,
 }
 
 impl Features for Game {
@@ -484,8 +488,11 @@ impl<'a> Values<'a> {
     fn action(&self, game: &Game, d: &Decision, action: Action, scratch: &mut Vec<f64>) -> f64 {
         self.quick(game, d, action).unwrap_or_else(|| {
             // A script's choice (and anything new): played, and the seat's turn after it
-            // chosen by this same quick judgement (its memo its own: another position's).
-            by_playing_quick(game, action, self.model, scratch, &mut Memo::default())
+            // chosen by this same quick judgement (with a memo of its own: this one is lent to `self`).
+            let mut played = self.memo.borrow_mut().played.take().unwrap_or_default();
+            let v = by_playing_quick(game, action, self.model, scratch, &mut played);
+            self.memo.borrow_mut().played = Some(played);
+            v
         })
     }
 
