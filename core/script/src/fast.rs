@@ -1181,7 +1181,13 @@ impl<'a> Frame<'a> {
                 };
                 // `ctx.target.type`: read in place through the maps, not a copy of `ctx.target`.
                 if let Some(found) = self.in_place(object, &mut |v| read(v)) {
-                    return Some(Flow::Value(self.checked(found?)?));
+                    let found = found?;
+                    // Most reads are a number or a text (`b.type`): a text measured at once.
+                    let fits = match found.as_immutable_string_ref() {
+                        Ok(text) => text.len() <= self.size,
+                        Err(_) => self.fits(&found),
+                    };
+                    return fits.then_some(Flow::Value(found));
                 }
                 match self.with_values(std::slice::from_ref(&**object), |args| read(args[0]))? {
                     Ok(v) => self.checked(v)?,
@@ -1208,6 +1214,14 @@ impl<'a> Frame<'a> {
                     }
                 } else {
                     let a = value!(self.node(a));
+                    // `b.type == t`: the local read where it lies once `a` is made (no
+                    // expression of Rhai's can change a local of the caller's).
+                    if let Some(b) = self.peek(b) {
+                        return Some(Flow::Value(match operator(*op, &a, b) {
+                            Some(v) => v,
+                            None => natives.as_ref()?.iter().find_map(|f| f(&[&a, b]))?,
+                        }));
+                    }
                     let b = value!(self.node(b));
                     match operator(*op, &a, &b) {
                         Some(v) => v,
