@@ -1123,10 +1123,7 @@ impl<'a> Frame<'a> {
 
     /// `v` is within the sandbox's sizes (false too for a value it cannot measure).
     fn fits(&self, v: &Dynamic) -> bool {
-        if !(v.is_array() || v.is_map() || v.is_string()) {
-            return true;
-        }
-        sizes(v).is_some_and(|(arrays, maps, text)| arrays <= self.size && maps <= self.size && text <= self.size)
+        within(v, self.size)
     }
 
     fn node(&mut self, node: &Node) -> Option<Flow> {
@@ -1173,26 +1170,26 @@ impl<'a> Frame<'a> {
                 self.checked(Dynamic::from_map(map))?
             }
             Node::Get(object, name, getters) => {
-                let lazy = self.lazy;
+                let (lazy, size) = (self.lazy, self.size);
                 let read = |v: &Dynamic| match v.as_map_ref() {
                     // A missing key is `()`, as in Rhai (no engine here is set to fail on one).
                     Ok(map) => map.get(name.as_str()).map_or(Some(Dynamic::UNIT), |v| made(lazy, v).cloned()),
-                    Err(_) => getters.iter().find_map(|g| g(&[v])),
+                    // Rhai measures what a getter returns against the sandbox's sizes (a map's field it does not).
+                    Err(_) => getters.iter().find_map(|g| g(&[v])).filter(|v| within(v, size)),
                 };
                 // `ctx.target.type`: read in place through the maps, not a copy of `ctx.target`.
-                if let Some(found) = self.in_place(object, &mut |v| read(v)) {
-                    let found = found?;
-                    // Most reads are a number or a text (`b.type`): a text measured at once.
-                    let fits = match found.as_immutable_string_ref() {
-                        Ok(text) => text.len() <= self.size,
-                        Err(_) => self.fits(&found),
-                    };
-                    return fits.then_some(Flow::Value(found));
+                let found = match self.in_place(object, &mut |v| read(v)) {
+                    Some(found) => found?,
+                    None => match self.with_values(std::slice::from_ref(&**object), |args| read(args[0]))? {
+                        Ok(v) => v,
+                        Err(ret) => return Some(ret),
+                    },
+                };
+                // A value another shares is Rhai's to read.
+                if found.is_shared() {
+                    return None;
                 }
-                match self.with_values(std::slice::from_ref(&**object), |args| read(args[0]))? {
-                    Ok(v) => self.checked(v)?,
-                    Err(ret) => return Some(ret),
-                }
+                found
             }
             Node::Path(slot, shortcuts, reads) => {
                 let found = shortcuts.iter().find_map(|f| f(&[self.local(*slot)]));
@@ -1405,6 +1402,15 @@ impl<'a> Frame<'a> {
         };
         Some(Flow::Value(v))
     }
+}
+
+/// `v` is within the sandbox's sizes `size` (false too for a value it cannot measure).
+#[inline]
+fn within(v: &Dynamic, size: usize) -> bool {
+    if !(v.is_array() || v.is_map() || v.is_string()) {
+        return true;
+    }
+    sizes(v).is_some_and(|(arrays, maps, text)| arrays <= size && maps <= size && text <= size)
 }
 
 /// The elements of arrays, entries of maps and bytes of text in `v`, nested
@@ -1898,6 +1904,31 @@ mod tests {
         ] {
             let (answer, _) = both(&h, script, thing(n));
             assert_eq!(answer.as_deref(), Some(fast), "{script} with n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_map_s_field_is_read_unmeasured_as_rhai_reads_it() {
+        // Rhai measures what a getter returns against the sandbox's sizes
+        // (`x.things` of a `Thing`, below), not a map's field: a list or a text
+        // past them, read out of a map, is answered, not left to Rhai.
+        let h = host();
+        let big = || Dynamic::from_array((0..30).map(Dynamic::from_int).collect());
+        let arg = Dynamic::from_map(Map::from_iter([
+            ("things".into(), big()),
+            ("inner".into(), Dynamic::from_map(Map::from_iter([("things".into(), big())]))),
+            ("s".into(), Dynamic::from(ImmutableString::from("x".repeat(30)))),
+        ]));
+        for script in [
+            "fn f(x) { x.things }",
+            "fn f(x) { let t = x.things; t[29] }",
+            "fn f(x) { x.inner.things[29] + x.things[3] }",
+            "fn f(x) { [x.s == \"a\", x.s != \"a\"] }",
+            "fn f(x) { let n = 0; for i in x.inner.things { n += i; } n }",
+        ] {
+            let (fast, rhai) = both(&h, script, arg.clone());
+            assert!(!rhai.starts_with("error"), "{script}: {rhai}");
+            assert_eq!(fast, Some(rhai), "{script}");
         }
     }
 
