@@ -981,25 +981,24 @@ impl Game {
             Zone::Public => self.public.push(c),
         }
         // A card from the hand to the discard pile stays secret; every other move is face up.
-        let (id, whose) = (
-            rs.cards.id(moved).to_owned(),
-            if from == Zone::Public { "the public cards".to_owned() } else { format!("its {}", from.name()) },
-        );
-        let text = format!(
-            "seat {who}: {} moves {id} from {whose} to {}",
-            self.name_of(card),
-            match to {
+        // The text is made only while events are logged (a bot's copies play such moves by the hundred).
+        let text = move |g: &Game| {
+            let whose =
+                if from == Zone::Public { "the public cards".to_owned() } else { format!("its {}", from.name()) };
+            let to = match to {
                 Zone::Discard => "the discard pile".to_owned(),
                 z => format!("its {}", z.name()),
-            }
-        );
+            };
+            format!("seat {who}: {} moves {} from {whose} to {to}", g.name_of(card), g.rs.cards.id(moved))
+        };
         if from == Zone::Hand && to == Zone::Discard {
-            let public = format!("seat {who}: {} discards a hand card", self.name_of(card));
-            self.secret_event(who, Some(card), |_| (text, public));
+            self.secret_event(who, Some(card), |g| {
+                (text(g), format!("seat {who}: {} discards a hand card", g.name_of(card)))
+            });
             let by = Some(card);
             self.publish(DISCARDED, |_| EventFacts { n: 1, why: "building", by, ..EventFacts::new("discarded", who) });
         } else {
-            self.event_from(who, card, |_| text);
+            self.event_from(who, card, text);
         }
     }
 
