@@ -6,6 +6,7 @@
 use std::fs;
 use std::sync::Arc;
 
+use engine_game::Game as _;
 use san_juan::Ruleset;
 use san_juan::scenario::Scenario;
 
@@ -62,6 +63,36 @@ fn a_reserved_card_leaves_the_hand_is_seen_by_all_and_is_built_only_while_a_buil
                 reserve = [[], []]\n";
     let g = game(&rs, text).unwrap();
     assert!(g.player(0).reserve.is_empty());
+}
+
+#[test]
+fn a_move_is_logged_in_the_open_and_a_hand_card_discarded_only_to_its_owner() {
+    // The line is made only while the log is on (a bot's copies play moves by
+    // the hundred): with it on, a move to the reserve reads the same to every
+    // seat, and a hand card sent to the discard pile is named to its owner alone.
+    let tosser = "fn on_turn_start(ctx) { if ctx.role == \"builder\" { #{ choose_cards: 1, from: \"hand\", optional: true } } }\n\
+        fn on_choice(ctx) { if ctx.chosen.len() > 0 { #{ move: ctx.chosen[0], from: \"hand\", to: \"discard\" } } }\n";
+    for (script, owner, other) in [
+        (
+            DESK,
+            "seat 0: desk moves hero from its hand to its reserve",
+            "seat 0: desk moves hero from its hand to its reserve",
+        ),
+        (tosser, "seat 0: desk moves hero from its hand to the discard pile", "seat 0: desk discards a hand card"),
+    ] {
+        let (_dir, rs) = with_cards(&card("desk", "script = \"desk.rhai\""), &[("desk.rhai", script)]);
+        let rs = rs.unwrap();
+        let text = "[[players]]\nbuildings = [\"desk\"]\nhand = [\"hero\", \"well\", \"statue\"]\n[[players]]\n";
+        let scenario = Scenario::parse(san_juan::files::Source::Disk("zones.toml".into()), text.to_owned()).unwrap();
+        let mut g = scenario.setup(Arc::clone(&rs)).unwrap();
+        g.log_events(true);
+        let mut events = g.apply_text("role builder").unwrap();
+        events.extend(g.apply_text("choose hero").unwrap());
+        let seen =
+            |seat: usize| -> Vec<String> { events.iter().filter_map(|e| e.seen_by(seat)).map(|e| e.text).collect() };
+        assert!(seen(0).iter().any(|t| t == owner), "{:?}", seen(0));
+        assert!(seen(1).iter().any(|t| t == other), "{:?}", seen(1));
+    }
 }
 
 #[test]
