@@ -302,10 +302,12 @@ fn flag(map: &Map, key: &str) -> Result<bool, String> {
     v.as_bool().map_err(|t| format!("`{key}` is a {t}, expected true or false"))
 }
 
-fn text(map: &Map, key: &str) -> Result<String, String> {
-    let v = map.get(key).cloned().unwrap_or(Dynamic::UNIT);
-    let type_name = v.type_name();
-    v.into_string().map_err(|_| format!("`{key}` is a {type_name}, expected a string"))
+/// The text at `key` (shared with the map, not copied: effects are read at every move).
+fn text(map: &Map, key: &str) -> Result<rhai::ImmutableString, String> {
+    let v = map.get(key).unwrap_or(&Dynamic::UNIT);
+    v.as_immutable_string_ref()
+        .map(|s| s.clone())
+        .map_err(|_| format!("`{key}` is a {}, expected a string", v.type_name()))
 }
 
 impl Game {
@@ -517,7 +519,7 @@ impl Game {
                 }
                 Effect::PlayerCounter {
                     seat: seat_of("seat", owner)?,
-                    name: counter.into(),
+                    name: counter.as_str().into(),
                     add: int(map, "add", -1000, 1000, 1)?,
                     min: int(map, "min", -1_000_000, 1_000_000, -1_000_000)?,
                     max: int(map, "max", -1_000_000, 1_000_000, 1_000_000)?,
