@@ -1215,29 +1215,9 @@ impl Game {
         // The `ctx.table` of each price listener asked slot by slot, then of
         // each such payment listener: made for the first slot whose run reads
         // it, read by the others (a tax by every seat's buildings made it once a slot).
-        let mut tables: SmallVec<[OnceCell<Dynamic>; 4]> = SmallVec::new();
+        let mut tables: Vec<OnceCell<Dynamic>> = Vec::new();
         tables.resize_with(price_listeners.len() + pays_listeners.len(), OnceCell::new);
         let (price_tables, pays_tables) = tables.split_at(price_listeners.len());
-        let hooks = &rs.hooks;
-        // How each price listener is asked, worked out once for the slots (a seat
-        // with five gardens of a guild asked these at every slot of every decision):
-        // a building card whose price reads its kind and the building on offer is
-        // found in a table by the two (and the slot, if it reads it), asked
-        // outright on a miss (the table is its memory, not the keyed one too); the
-        // rules script's price (a Concordia row's, by slot) likewise: it has no card.
-        // `Some((card, reads the building on offer))` for those.
-        let by_table: SmallVec<[Option<(usize, bool)>; 8]> = price_listeners
-            .iter()
-            .map(|l| {
-                let card = match l.card {
-                    Heard::Building(card, ..) if hooks.reads_card_kind_only(Hook::Price, l.owner) => card as usize,
-                    Heard::Rules => 0,
-                    _ => return None,
-                };
-                (remember && hooks.reads_card_and_target_only(Hook::Price, l.owner))
-                    .then(|| (card, hooks.reads_target(Hook::Price, l.owner)))
-            })
-            .collect();
         for (slot, b) in self.building_display.iter().enumerate() {
             let base = b.map_or(0, |b| u32::from(rs.building(b).price));
             let mut price = i64::from(base);
@@ -1253,18 +1233,33 @@ impl Game {
                 let target = || target.get_or_init(|| Dynamic::from_map(rs.display_map(b, slot))).clone();
                 // The yard fixes a slot's currency: building and slot make the whole target.
                 let about = (u64::from(b) << 8) | slot as u64;
-                for ((l, table), how) in price_listeners.iter().zip(price_tables).zip(&by_table) {
+                let hooks = &rs.hooks;
+                for (l, table) in price_listeners.iter().zip(price_tables) {
                     let checked = |v: Dynamic| {
                         as_int_in(v, price_range).map_err(|e| hooks.bad_card_return(Hook::Price, l.owner, &e))
                     };
-                    let n = match *how {
-                        Some((card, on_offer)) => {
-                            let (on, at) = if on_offer { (b as usize, slot) } else { (0, 0) };
+                    let n = match l.card {
+                        // A building card whose price reads its kind and the building on offer:
+                        // found in a table by the two (and the slot, if it reads it), asked
+                        // outright on a miss (the table is its memory, not the keyed one too).
+                        // The rules script's price (a Concordia row's, by slot) likewise: it has no card.
+                        Heard::Building(..) | Heard::Rules
+                            if remember
+                                && hooks.reads_card_and_target_only(Hook::Price, l.owner)
+                                && (matches!(l.card, Heard::Rules)
+                                    || hooks.reads_card_kind_only(Hook::Price, l.owner)) =>
+                        {
+                            let card = match l.card {
+                                Heard::Building(card, ..) => card as usize,
+                                _ => 0,
+                            };
+                            let (on, at) =
+                                if hooks.reads_target(Hook::Price, l.owner) { (b as usize, slot) } else { (0, 0) };
                             let sizes = (rs.buildings.len(), rs.yard.len());
                             let ask = || checked(self.call_unrowed(Hook::Price, l, seat, &[("target", target())])?);
                             hooks.price_about(l.owner, sizes, (card, on, at), ask)?
                         }
-                        None => checked(self.call_about(Hook::Price, l, seat, (about, &target), table)?)?,
+                        _ => checked(self.call_about(Hook::Price, l, seat, (about, &target), table)?)?,
                     };
                     price -= i64::from(n);
                 }
