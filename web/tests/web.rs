@@ -1501,33 +1501,45 @@ mod browser {
     }
 
     async fn launch(width: u32, height: u32) -> Chromium {
-        let profile = tempfile::Builder::new()
-            .prefix(&format!("chromium-{width}x{height}-"))
-            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-            .unwrap();
-        let phone = width < 600;
-        let viewport = chromiumoxide::handler::viewport::Viewport {
-            width,
-            height,
-            device_scale_factor: Some(1.0),
-            emulating_mobile: phone,
-            is_landscape: !phone,
-            has_touch: phone,
-        };
-        let config = BrowserConfig::builder()
-            .user_data_dir(profile.path())
-            // Its singleton socket's folder too, which it leaves in the temp folder otherwise.
-            .env("TMPDIR", profile.path().to_string_lossy())
-            .chrome_executable(chromium())
-            .no_sandbox()
-            .window_size(width, height)
-            .viewport(viewport)
-            .args(["--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"])
-            .build()
-            .unwrap();
-        let (browser, mut handler) = Browser::launch(config).await.unwrap_or_else(|e| panic!("Chromium: {e}"));
-        tokio::spawn(async move { while handler.next().await.is_some() {} });
-        Chromium { browser, _profile: profile }
+        // Two cores running the other test binaries may keep Chromium from
+        // answering within chromiumoxide's 20 s (a CI run failed so once): it
+        // is given a minute, and a second and third try, each with a fresh profile.
+        let mut failed = Vec::new();
+        for _ in 0..3 {
+            let profile = tempfile::Builder::new()
+                .prefix(&format!("chromium-{width}x{height}-"))
+                .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+                .unwrap();
+            let phone = width < 600;
+            let viewport = chromiumoxide::handler::viewport::Viewport {
+                width,
+                height,
+                device_scale_factor: Some(1.0),
+                emulating_mobile: phone,
+                is_landscape: !phone,
+                has_touch: phone,
+            };
+            let config = BrowserConfig::builder()
+                .user_data_dir(profile.path())
+                // Its singleton socket's folder too, which it leaves in the temp folder otherwise.
+                .env("TMPDIR", profile.path().to_string_lossy())
+                .chrome_executable(chromium())
+                .no_sandbox()
+                .window_size(width, height)
+                .viewport(viewport)
+                .launch_timeout(std::time::Duration::from_secs(60))
+                .args(["--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"])
+                .build()
+                .unwrap();
+            match Browser::launch(config).await {
+                Ok((browser, mut handler)) => {
+                    tokio::spawn(async move { while handler.next().await.is_some() {} });
+                    return Chromium { browser, _profile: profile };
+                }
+                Err(e) => failed.push(e.to_string()),
+            }
+        }
+        panic!("Chromium did not start in three tries: {failed:?}")
     }
 
     async fn serve(rulesets: Vec<String>) -> String {
