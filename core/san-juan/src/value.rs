@@ -1100,18 +1100,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_script_s_choice_is_judged_alike_with_the_memo_its_copies_keep_across_decisions() {
-        // Each answer to the reservation desk's question is played on a copy;
-        // the copies keep one memo inside the bot's, across the answers and
-        // the game's decisions (as the bot keeps its own). Their values must
-        // be the ones copies with a fresh memo each give, bit for bit.
+    /// Four 3-player games of the corpus's reservation desk (seat 0 owns one),
+    /// every move picked by a fixed sequence: `at` sees each decision with the
+    /// model, before it is answered.
+    fn desk_games(mut at: impl FnMut(&Game, &[Action], &ValueModel)) {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/san-juan/reservation_desk/ruleset.toml");
         let rs = Ruleset::load(path).unwrap();
         let model = model_with(&rs, |i| ((i * 37 % 11) as f64 - 4.0) / 3.0);
-        let (mut kept, mut fresh, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
-        let mut memo = Memo::default();
-        let mut choices = 0;
         for seed in 0..4 {
             let mut game = Game::new(rs.clone(), 3, seed).unwrap();
             let desk = rs.cards.idx("reservation_desk").unwrap();
@@ -1120,17 +1115,34 @@ mod tests {
             let mut pick = seed as usize;
             while game.to_move().is_some() {
                 let legal = game.legal().to_vec();
-                game.action_values(&legal, &model, &mut scratch, &mut memo, &mut kept);
-                if matches!(game.pending(), Some(Decision::Pick { .. } | Decision::Choose { .. })) {
-                    game.action_values(&legal, &model, &mut scratch, &mut Memo::default(), &mut fresh);
-                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                    assert_eq!(bits(&kept), bits(&fresh), "seed {seed}: {legal:?}");
-                    choices += 1;
-                }
+                at(&game, &legal, &model);
                 pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 game.play(legal[(pick >> 33) % legal.len()]).unwrap();
             }
         }
+    }
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    #[test]
+    fn a_script_s_choice_is_judged_alike_with_the_memo_its_copies_keep_across_decisions() {
+        // Each answer to the reservation desk's question is played on a copy;
+        // the copies keep one memo inside the bot's, across the answers and
+        // the game's decisions (as the bot keeps its own). Their values must
+        // be the ones copies with a fresh memo each give, bit for bit.
+        let (mut kept, mut fresh, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+        let mut memo = Memo::default();
+        let mut choices = 0;
+        desk_games(|game, legal, model| {
+            game.action_values(legal, model, &mut scratch, &mut memo, &mut kept);
+            if matches!(game.pending(), Some(Decision::Pick { .. } | Decision::Choose { .. })) {
+                game.action_values(legal, model, &mut scratch, &mut Memo::default(), &mut fresh);
+                assert_eq!(bits(&kept), bits(&fresh), "{legal:?}");
+                choices += 1;
+            }
+        });
         assert!(memo.played.is_some(), "the copies' memo is kept in the bot's");
         assert!(choices > 10, "{choices} choices");
     }
@@ -1141,34 +1153,20 @@ mod tests {
         // hand card to set aside (a script's choice): that is played on a
         // copy; the game's own decisions (a role, a build, a payment) are
         // judged quickly, with the values `action_values` gives them.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/san-juan/reservation_desk/ruleset.toml");
-        let rs = Ruleset::load(path).unwrap();
-        let model = model_with(&rs, |i| ((i * 37 % 11) as f64 - 4.0) / 3.0);
         let (mut quick, mut full, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
         let (mut choices, mut own) = (0, 0);
-        for seed in 0..4 {
-            let mut game = Game::new(rs.clone(), 3, seed).unwrap();
-            let desk = rs.cards.idx("reservation_desk").unwrap();
-            game.players[0].city.push(Slot::new(desk, true));
-            game.refresh_hook_masks();
-            let mut pick = seed as usize;
-            while game.to_move().is_some() {
-                let legal = game.legal().to_vec();
-                let answered = game.quick_values(&legal, &model, &mut Memo::default(), &mut quick);
-                if matches!(game.pending(), Some(Decision::Pick { .. } | Decision::Choose { .. })) {
-                    assert!(!answered, "a script's choice is played, not judged quickly");
-                    choices += 1;
-                } else {
-                    assert!(answered, "{:?}", game.pending());
-                    game.action_values(&legal, &model, &mut scratch, &mut Memo::default(), &mut full);
-                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                    assert_eq!(bits(&quick), bits(&full));
-                    own += 1;
-                }
-                pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                game.play(legal[(pick >> 33) % legal.len()]).unwrap();
+        desk_games(|game, legal, model| {
+            let answered = game.quick_values(legal, model, &mut Memo::default(), &mut quick);
+            if matches!(game.pending(), Some(Decision::Pick { .. } | Decision::Choose { .. })) {
+                assert!(!answered, "a script's choice is played, not judged quickly");
+                choices += 1;
+            } else {
+                assert!(answered, "{:?}", game.pending());
+                game.action_values(legal, model, &mut scratch, &mut Memo::default(), &mut full);
+                assert_eq!(bits(&quick), bits(&full));
+                own += 1;
             }
-        }
+        });
         assert!(choices > 10 && own > 300, "{choices} choices, {own} of the game's own decisions");
     }
 
