@@ -733,6 +733,8 @@ pub struct Hooks {
     action_masks: Vec<HookMask>,
     /// Every type's, currency's and the rules script's bits: 0 when nothing has a script, so a game pays nothing for them.
     union: HookMask,
+    /// See [`Hooks::prices_by_card_and_target`].
+    card_prices: bool,
 }
 
 /// A price table's entry not asked yet ([`Hooks::price_about`]).
@@ -1236,7 +1238,7 @@ impl Hooks {
         let hand_counted = masks(&|h, o| host.counted_only(h, o, "hand"));
         let event_reads =
             (0..HOOKS.len()).map(|h| (0..owners).map(|o| host.keys_read(h, o, "event")).collect()).collect();
-        Ok(Hooks {
+        let mut hooks = Hooks {
             host,
             own_seat,
             event_amounts_only,
@@ -1263,7 +1265,38 @@ impl Hooks {
             rules: (rules_owner, rules_mask),
             action_masks,
             union,
-        })
+            card_prices: false,
+        };
+        hooks.card_prices = hooks.only_card_prices();
+        Ok(hooks)
+    }
+
+    /// True when no card changes the take limit or what pays, and every
+    /// `on_price` (a building type's, the rules script's) is a literal or
+    /// reads of `ctx` only its card's kind and the building on offer: a
+    /// decision's prices are then sums of answers kept in [`Hooks::price_about`]'s table.
+    #[inline]
+    pub fn prices_by_card_and_target(&self) -> bool {
+        self.card_prices
+    }
+
+    fn only_card_prices(&self) -> bool {
+        let (take, pays, price) = (Hook::TakeLimit, Hook::Pays, Hook::Price);
+        let constant = |owner: usize| self.host.constant(price as usize, owner).is_some();
+        let types_priced = (0..self.type_masks.len()).filter(|&t| self.type_listens(price, t)).all(|t| {
+            let o = self.type_owner(t);
+            constant(o) || (self.reads_card_and_target_only(price, o) && self.reads_card_kind_only(price, o))
+        });
+        let rules_priced = !self.rules_listen(price)
+            || constant(self.rules_owner())
+            || self.reads_card_and_target_only(price, self.rules_owner());
+        self.listening_types(take) == 0
+            && self.listening_types(pays) == 0
+            && !self.rules_listen(take)
+            && !self.rules_listen(pays)
+            && !(0..self.currency_masks.len()).any(|c| self.currency_listens(pays, c) || self.currency_listens(take, c))
+            && types_priced
+            && rules_priced
     }
 
     /// A bit per hook some building type or currency listens to (0: no card has a script).

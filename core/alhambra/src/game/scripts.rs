@@ -341,14 +341,7 @@ impl Game {
                 }
                 for (k, types) in listening.iter().enumerate() {
                     if types & 1 << t != 0 {
-                        out[k].push(Listener {
-                            owner: hooks.type_owner(t),
-                            seat,
-                            card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
-                            owned: i32::from(p.counts[t]),
-                            kind: Some(t),
-                            args: None,
-                        });
+                        out[k].push(self.building_listener(seat, i, nth));
                     }
                 }
             }
@@ -380,6 +373,21 @@ impl Game {
             }
         }
         out
+    }
+
+    /// The listener of `seat`'s `i`-th building, the `nth` of its type it bought.
+    fn building_listener(&self, seat: usize, i: usize, nth: usize) -> Listener {
+        let p = &self.players[seat];
+        let b = p.buildings[i];
+        let t = self.rs.building(b).kind as usize;
+        Listener {
+            owner: self.rs.hooks.type_owner(t),
+            seat,
+            card: Heard::Building(b, p.history[i].turn, nth, p.history[i].exact),
+            owned: i32::from(p.counts[t]),
+            kind: Some(t),
+            args: None,
+        }
     }
 
     /// `l`'s answer to `hook`: a literal one as it stands (no `ctx` is made:
@@ -1136,6 +1144,9 @@ impl Game {
             return Ok(());
         }
         let seat = d.seat();
+        if self.rs.hooks.prices_by_card_and_target() && self.rs.hooks.script_host().remembers_reads() {
+            return self.card_prices(seat);
+        }
         let rs = Arc::clone(&self.rs);
         let unit = Dynamic::UNIT;
         let mut limit = i64::from(rs.rules.take_limit);
@@ -1270,6 +1281,83 @@ impl Game {
             }
             mods.prices.push(if b.is_some() { price.max(1) as u32 } else { 0 });
             mods.pays.push(pays);
+        }
+        self.mods = Some(mods);
+        Ok(())
+    }
+
+    /// [`Game::work_out_mods`] when only prices change, each by a literal or
+    /// by an answer kept for the card's kind and the building on offer
+    /// ([`crate::hooks::Hooks::prices_by_card_and_target`]: a garden guild's,
+    /// asked for every garden owned at every slot of every decision): the same
+    /// answers asked in the same order, with no listener lists and no tables.
+    #[inline(never)]
+    fn card_prices(&mut self, seat: usize) -> Result<(), GameError> {
+        let rs = Arc::clone(&self.rs);
+        let hooks = &rs.hooks;
+        let price_range = crate::hooks::HOOKS[Hook::Price as usize].range;
+        let checked = |v: Dynamic, owner: usize| {
+            as_int_in(v, price_range).map_err(|e| hooks.bad_card_return(Hook::Price, owner, &e))
+        };
+        let literal = |owner: usize| hooks.script_host().constant(Hook::Price as usize, owner);
+        // Literal answers are the same for every slot (read once, in the
+        // listeners' order); the others are asked slot by slot: a building's
+        // index among the seat's, its number among its type's, its card and owner.
+        let mut flat = 0i64;
+        let mut asked: SmallVec<[(usize, usize, usize, usize); 8]> = SmallVec::new();
+        let types = hooks.listening_types(Hook::Price);
+        if types != 0 {
+            let mut seen = [0usize; crate::ruleset::MAX_TYPES];
+            for (i, &b) in self.players[seat].buildings.iter().enumerate() {
+                let t = rs.building(b).kind as usize;
+                let nth = seen[t];
+                seen[t] += 1;
+                if types & 1 << t == 0 {
+                    continue;
+                }
+                match literal(hooks.type_owner(t)) {
+                    Some(v) => flat -= i64::from(checked(v.clone(), hooks.type_owner(t))?),
+                    None => asked.push((i, nth, b as usize, hooks.type_owner(t))),
+                }
+            }
+        }
+        let rules = hooks.rules_owner();
+        let mut rules_asked = false;
+        if hooks.rules_listen(Hook::Price) {
+            match literal(rules) {
+                Some(v) => flat -= i64::from(checked(v.clone(), rules)?),
+                None => rules_asked = true,
+            }
+        }
+        let mut mods = self.mods.take().unwrap_or_default();
+        mods.take_limit = rs.rules.take_limit;
+        mods.prices.clear();
+        mods.pays.clear();
+        let sizes = (rs.buildings.len(), rs.yard.len());
+        for (slot, b) in self.building_display.iter().enumerate() {
+            mods.pays.push(rs.slot_pays[slot]);
+            let Some(b) = *b else {
+                mods.prices.push(0);
+                continue;
+            };
+            let mut price = i64::from(rs.building(b).price) + flat;
+            // `ctx.target`, made only for a script that runs.
+            let target = OnceCell::new();
+            let target = || target.get_or_init(|| Dynamic::from_map(rs.display_map(b, slot))).clone();
+            // Asked with the listener made only when the table has no answer.
+            let ask = |owner: usize, card: usize, l: &dyn Fn() -> Listener| {
+                let (on, at) = if hooks.reads_target(Hook::Price, owner) { (b as usize, slot) } else { (0, 0) };
+                let answer = || checked(self.call_unrowed(Hook::Price, &l(), seat, &[("target", target())])?, owner);
+                hooks.price_about(owner, sizes, (card, on, at), answer)
+            };
+            for &(i, nth, card, owner) in &asked {
+                price -= i64::from(ask(owner, card, &|| self.building_listener(seat, i, nth))?);
+            }
+            if rules_asked {
+                let l = || Listener { owner: rules, seat, card: Heard::Rules, owned: 0, kind: None, args: None };
+                price -= i64::from(ask(rules, 0, &l)?);
+            }
+            mods.prices.push(price.max(1) as u32);
         }
         self.mods = Some(mods);
         Ok(())

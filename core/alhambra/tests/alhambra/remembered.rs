@@ -353,3 +353,66 @@ fn an_event_is_remembered_by_the_keys_read_of_it() {
     copy.hooks.set_remember_reads(false);
     play_alike(&mirage, &copy);
 }
+
+#[test]
+fn prices_summed_from_the_price_table_are_the_prices_every_listener_works_out() {
+    // Written for this test, not from the corpus: a ruleset whose prices
+    // change three ways at once (a literal surcharge of the pavilion, a tower
+    // whose discount reads its kind and the building on offer, a rules
+    // script's price by slot). Every decision's prices are then sums of
+    // answers kept in a table, worked out without the listener lists; a copy
+    // whose tower also reads the turn (unused) is worked out listener by
+    // listener, with memory off. Both play alike. A design that changes the
+    // take limit or what pays, or whose price reads the table, keeps the general way.
+    let dir = tempfile::tempdir().unwrap();
+    let tower = "fn on_price(ctx) { if ctx.target.type == ctx.card.type { 2 } else if ctx.target.price > 9 { -1 } else { 0 } }\n";
+    let rules = "fn on_price(ctx) { if ctx.target.slot == 0 { 1 } else { 0 } }\n";
+    let bad = "fn on_price(ctx) { if ctx.target.type == \"garden\" { \"cheap\" } else { 0 } }\n";
+    let write = |f: &str, text: &str| std::fs::write(dir.path().join(f), text).unwrap();
+    write("tower.rhai", tower);
+    write("asked.rhai", &tower.replace("(ctx) {", "(ctx) { let t = ctx.turn;"));
+    write("rules.rhai", rules);
+    write("pavilion.rhai", "fn on_price(ctx) { -1 }\n");
+    write("bad.rhai", bad);
+    let load = |id: &str, tower: &str| {
+        let toml = format!(
+            "id = \"{id}\"\ngame = \"alhambra\"\nname = \"Guilds\"\nextends = \"alhambra\"\n\n[scripts]\nrules = \"rules.rhai\"\n\n\
+             [[building]]\nid = \"tower\"\nscript = \"{tower}\"\n\n[[building]]\nid = \"pavilion\"\nscript = \"pavilion.rhai\"\n"
+        );
+        write(&format!("{id}.toml"), &toml);
+        Ruleset::load(dir.path().join(format!("{id}.toml")).to_str().unwrap()).unwrap()
+    };
+    let (summed, asked) = (load("summed", "tower.rhai"), load("asked", "asked.rhai"));
+    assert!(summed.hooks.prices_by_card_and_target());
+    assert!(!asked.hooks.prices_by_card_and_target(), "the tower reads the turn");
+    asked.hooks.set_remember_reads(false);
+    play_alike(&summed, &asked);
+    // The shipped designs: which are summed, which keep the general way.
+    let shipped = |p: &str| {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        Ruleset::load(&format!("{root}/{p}")).unwrap().hooks.prices_by_card_and_target()
+    };
+    for p in ["cards/alhambra/examples/garden_guild.toml", "cards/alhambra/examples/market_tax.toml"] {
+        assert!(shipped(p), "{p}");
+    }
+    assert!(shipped("corpus/alhambra/concordia_row/ruleset.toml"));
+    assert!(!shipped("cards/alhambra/examples/bazaar.toml"), "a take limit");
+    assert!(!shipped("cards/alhambra/examples/exchange.toml"), "what pays");
+    // A tower's answer of the wrong kind fails the game with its script's name and hook.
+    let broken = load("broken", "bad.rhai");
+    assert!(broken.hooks.prices_by_card_and_target());
+    let e = (0..20)
+        .find_map(|seed| {
+            let mut game = alhambra::Game::new(Arc::clone(&broken), 4, seed).unwrap();
+            let mut bot = engine_play::bots::RandomBot::new(seed);
+            while let Some(_seat) = game.to_move() {
+                let a = bot.choose(&game, game.legal());
+                if let Err(e) = game.play(a) {
+                    return Some(e.to_string());
+                }
+            }
+            None
+        })
+        .expect("a tower owner was offered a garden");
+    assert!(e.contains("bad.rhai") && e.contains("on_price") && e.contains("string"), "{e}");
+}
