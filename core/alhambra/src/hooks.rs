@@ -735,6 +735,23 @@ pub struct Hooks {
     union: HookMask,
     /// See [`Hooks::prices_by_card_and_target`].
     card_prices: bool,
+    /// Per hook: the [`key_bit`]s of the keys of `ctx.event` its listeners read
+    /// (every bit when one of them does more with the event than read keys).
+    event_keys: Vec<u64>,
+}
+
+/// An event's key as one bit of 64 ([`Hooks::event_keys`]): two keys may
+/// share a bit, and an event then holds a key no listener reads, which none can tell.
+pub const fn key_bit(key: &str) -> u64 {
+    // FNV-1a, worked out where the game names the key (a constant).
+    let bytes = key.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        h = (h ^ bytes[i] as u64).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    1 << (h % 64)
 }
 
 /// A price table's entry not asked yet ([`Hooks::price_about`]).
@@ -1236,8 +1253,18 @@ impl Hooks {
         // (`price`, `paid`): a joker's worth, the same for every building of a price.
         let event_amounts_only = masks(&|h, o| reads_within(h, o, "event", &["price", "paid"]));
         let hand_counted = masks(&|h, o| host.counted_only(h, o, "hand"));
-        let event_reads =
+        let event_reads: Vec<Vec<Option<engine_script::reads::KeysRead>>> =
             (0..HOOKS.len()).map(|h| (0..owners).map(|o| host.keys_read(h, o, "event")).collect()).collect();
+        let event = member("event").expect("`event` is a member of every card's ctx");
+        let event_keys = (0..HOOKS.len())
+            .map(|h| {
+                let listening = (0..owners).filter(|&o| host.listens(h, o) && host.may_read(h, o, event));
+                listening.fold(0, |bits, o| match &event_reads[h][o] {
+                    Some(read) => read.0.iter().fold(bits, |b, (k, _)| b | key_bit(k)),
+                    None => u64::MAX,
+                })
+            })
+            .collect();
         let mut hooks = Hooks {
             host,
             own_seat,
@@ -1266,6 +1293,7 @@ impl Hooks {
             action_masks,
             union,
             card_prices: false,
+            event_keys,
         };
         hooks.card_prices = hooks.only_card_prices();
         Ok(hooks)
@@ -1278,6 +1306,14 @@ impl Hooks {
     #[inline]
     pub fn prices_by_card_and_target(&self) -> bool {
         self.card_prices
+    }
+
+    /// The [`key_bit`]s of the keys of `ctx.event` that some listener of `hooks`
+    /// reads: an event made for them needs no other (the exile's `on_bought`
+    /// reads the type alone, at every purchase of its owner).
+    #[inline]
+    pub fn event_keys(&self, hooks: impl IntoIterator<Item = Hook>) -> u64 {
+        hooks.into_iter().fold(0, |bits, h| bits | self.event_keys[h as usize])
     }
 
     fn only_card_prices(&self) -> bool {

@@ -3,7 +3,7 @@
 //! action against them and applies it.
 
 use super::asks::{Step, then};
-use super::scripts::{int, payload, s};
+use super::scripts::{facts, int, s};
 use super::{Decision, Event, Game};
 use crate::actions::Action;
 use crate::error::GameError;
@@ -210,13 +210,13 @@ impl Game {
                 self.event(Some(seat), |g| format!("seat {seat} takes {}", g.rs.money_id(m)));
                 let taken = taken + u32::from(m.value);
                 self.pending = Some(Decision::Take { seat, taken });
-                self.event_hooks(hooks::TAKEN, seat, &[m], |g| {
-                    payload([
-                        ("seat", int(seat)),
-                        ("cards", g.money_ids(&[m])),
-                        ("total", int(m.value)),
-                        ("taken", int(taken)),
-                    ])
+                self.event_hooks(hooks::TAKEN, seat, &[m], |g, keys| {
+                    facts!(keys;
+                        "seat" => int(seat),
+                        "cards" => g.money_ids(&[m]),
+                        "total" => int(m.value),
+                        "taken" => int(taken),
+                    )
                 })
             }
             (Decision::Take { seat, .. }, Action::Done) | (Decision::Turn { seat }, Action::Pass) => {
@@ -311,25 +311,26 @@ impl Game {
         let count = usize::from(self.paid_cards).min(self.discard.len());
         let cards = self.discard[self.discard.len() - count..].to_vec();
         let (b, at, currency) = self.bought_at(slot);
-        let event = |g: &Game, exact: bool| {
+        let event = |g: &Game, keys: u64, exact: bool| {
             let def = g.rs.building(b);
-            Dynamic::from_map(payload([
-                ("seat", int(seat)),
-                ("cards", g.money_ids(&cards)),
-                ("paid", int(paid)),
-                ("price", int(price)),
-                ("exact", Dynamic::from_bool(exact)),
-                ("slot", at.clone()), // as players say it: `buy 1` is slot 1
-                ("building", s(&def.id)),
-                ("type", s(&g.rs.types[def.kind as usize].id)),
-                ("currency", currency.clone()),
-            ]))
+            Dynamic::from_map(facts!(keys;
+                "seat" => int(seat),
+                "cards" => g.money_ids(&cards),
+                "paid" => int(paid),
+                "price" => int(price),
+                "exact" => Dynamic::from_bool(exact),
+                "slot" => at.clone(), // as players say it: `buy 1` is slot 1
+                "building" => s(&def.id),
+                "type" => s(&g.rs.types[def.kind as usize].id),
+                "currency" => currency.clone(),
+            ))
         };
-        let exact = exact || self.counts_as_exact(seat, || event(self, false))?;
+        let asked = self.rs.hooks.event_keys([hooks::Hook::Exact]);
+        let exact = exact || self.counts_as_exact(seat, || event(self, asked, false))?;
         if exact && paid != price {
             self.event(Some(seat), |_| format!("seat {seat}'s overpayment counts as exact: another action"));
         }
-        self.event_hooks(hooks::PAID, seat, &cards, |g| event(g, exact).cast::<rhai::Map>())?;
+        self.event_hooks(hooks::PAID, seat, &cards, |g, keys| event(g, keys, exact).cast::<rhai::Map>())?;
         Ok(exact)
     }
 }

@@ -752,14 +752,14 @@ impl Game {
         ev: Scoped,
         actor: usize,
         money: &[Money],
-        event: impl FnOnce(&Game) -> Map,
+        event: impl FnOnce(&Game, u64) -> Map,
     ) -> Result<(), GameError> {
         // The base game's cards have no script: one test, and the rest stays out of line.
         if self.rs.hooks.listened() == 0 || !self.rs.hooks.any_listens(ev.hooks()) || self.over {
             return Ok(());
         }
         let mut event = Some(event);
-        self.told_event_hooks(ev, actor, money, &mut |g| event.take().map(|make| make(g)))
+        self.told_event_hooks(ev, actor, money, &mut |g, keys| event.take().map(|make| make(g, keys)))
     }
 
     // Out of line and not generic: the base game's paths stay as small as they were (its budget).
@@ -769,7 +769,7 @@ impl Game {
         ev: Scoped,
         actor: usize,
         money: &[Money],
-        event: &mut dyn FnMut(&Game) -> Option<Map>,
+        event: &mut dyn FnMut(&Game, u64) -> Option<Map>,
     ) -> Result<(), GameError> {
         // Where only money cards listen (a thief's `on_taken`), nothing is asked
         // unless a card concerned has a script for the event: every take is one.
@@ -803,7 +803,9 @@ impl Game {
                         continue;
                     }
                     if facts.is_none() {
-                        facts = Some(Dynamic::from_map(event(self).expect("the facts are made once")));
+                        // Of the facts, only the keys some listener reads.
+                        let keys = self.rs.hooks.event_keys(ev.hooks());
+                        facts = Some(Dynamic::from_map(event(self, keys).expect("the facts are made once")));
                     }
                     let told = facts.as_ref().expect("made above");
                     let hooks = &self.rs.hooks;
@@ -1119,7 +1121,7 @@ impl Game {
             return Ok(());
         }
         let turn = self.turns;
-        self.event_hooks(crate::hooks::TURN_END, seat, &[], |_| turn_map(seat, turn))?;
+        self.event_hooks(crate::hooks::TURN_END, seat, &[], |_, keys| turn_map(seat, turn, keys))?;
         super::asks::then!(self, super::asks::Step::EndTurn { seat }, self.end_turn_now(seat))
     }
 
@@ -1458,12 +1460,26 @@ impl Game {
 }
 
 /// A turn event's payload.
-pub(super) fn turn_map(seat: usize, turn: u32) -> Map {
-    let mut m = Map::new();
-    m.insert("seat".into(), int(seat));
-    m.insert("turn".into(), int(turn));
-    m
+pub(super) fn turn_map(seat: usize, turn: u32, keys: u64) -> Map {
+    facts!(keys; "seat" => int(seat), "turn" => int(turn))
 }
+
+/// An event's facts (a map of `key => value`), each made only when some
+/// listener reads its key: `keys` holds their [`crate::hooks::key_bit`]s
+/// ([`crate::hooks::Hooks::event_keys`]).
+macro_rules! facts {
+    ($keys:expr; $($key:literal => $value:expr),* $(,)?) => {{
+        let keys: u64 = $keys;
+        let mut map = rhai::Map::new();
+        $(
+            if keys & const { crate::hooks::key_bit($key) } != 0 {
+                map.insert($key.into(), $value);
+            }
+        )*
+        map
+    }};
+}
+pub(super) use facts;
 
 /// Builds a payload map from pairs.
 pub(super) fn payload<const N: usize>(pairs: [(&str, Dynamic); N]) -> Map {

@@ -90,7 +90,7 @@ impl Game {
         game.cut_piles();
         game.pending = Some(Decision::Turn { seat: start });
         let turn = game.turns;
-        game.event_hooks(crate::hooks::TURN_START, start, &[], |_| super::scripts::turn_map(start, turn))?;
+        game.event_hooks(crate::hooks::TURN_START, start, &[], |_, keys| super::scripts::turn_map(start, turn, keys))?;
         game.advance()?;
         Ok(game)
     }

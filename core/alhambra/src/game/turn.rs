@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::asks::{Step, Work, then};
-use super::scripts::{int, payload, s, turn_map};
+use super::scripts::{facts, int, s, turn_map};
 use super::{Decision, Draw, Game, list_or_nothing, n_cards};
 use crate::error::GameError;
 use crate::hooks::{self, Hook, table_event};
@@ -38,19 +38,20 @@ impl Game {
                 format!("seat {seat} places {id} ({paid})")
             }
         });
-        self.event_hooks(hooks::BOUGHT, seat, &[], |g| {
+        self.event_hooks(hooks::BOUGHT, seat, &[], |g, keys| {
             let def = g.rs.building(b);
-            let (at, currency) = g.slot_facts(slot);
-            payload([
-                ("seat", int(seat)),
-                ("building", s(&def.id)),
-                ("type", s(&g.rs.types[def.kind as usize].id)),
-                ("price", int(def.price)),
-                ("slot", at), // as players say it: `buy 1` is slot 1
-                ("currency", currency),
-                ("exact", Dynamic::from_bool(exact)),
-                ("donated", Dynamic::from_bool(donate && g.neutral.is_some())),
-            ])
+            let facts = std::cell::OnceCell::new();
+            let facts = || facts.get_or_init(|| g.slot_facts(slot)).clone();
+            facts!(keys;
+                "seat" => int(seat),
+                "building" => s(&def.id),
+                "type" => s(&g.rs.types[def.kind as usize].id),
+                "price" => int(def.price),
+                "slot" => facts().0, // as players say it: `buy 1` is slot 1
+                "currency" => facts().1,
+                "exact" => Dynamic::from_bool(exact),
+                "donated" => Dynamic::from_bool(donate && g.neutral.is_some()),
+            )
         })?;
         then!(self, Step::Bought { seat, exact }, self.bought(seat, exact))
     }
@@ -119,9 +120,12 @@ impl Game {
         while let Some(b) = self.building_deck.pop() {
             self.drawn = Some(b);
             self.drawing = true;
-            let heard = self.event_hooks(table_event(Hook::BuildingDrawn), seat, &[], |g| {
-                payload([("building", g.building_map(b, None, None)), ("slot", int(slot + 1))])
-            });
+            let heard = self.event_hooks(
+                table_event(Hook::BuildingDrawn),
+                seat,
+                &[],
+                |g, keys| facts!(keys; "building" => g.building_map(b, None, None), "slot" => int(slot + 1)),
+            );
             let kept = self.drawn.take();
             self.drawing = false;
             heard?;
@@ -138,9 +142,9 @@ impl Game {
     pub(super) fn refilled(&mut self, seat: usize, shown: usize, laid: &[BuildingIdx]) -> Result<(), GameError> {
         if self.rs.hooks.any_listens([Hook::Refilled]) {
             let money = self.money_display[shown.min(self.money_display.len())..].to_vec();
-            self.event_hooks(table_event(Hook::Refilled), seat, &[], |g| {
-                let buildings = laid.iter().map(|&b| s(&g.rs.building(b).id)).collect();
-                payload([("buildings", Dynamic::from_array(buildings)), ("money", g.money_ids(&money))])
+            self.event_hooks(table_event(Hook::Refilled), seat, &[], |g, keys| {
+                let buildings = || laid.iter().map(|&b| s(&g.rs.building(b).id)).collect();
+                facts!(keys; "buildings" => Dynamic::from_array(buildings()), "money" => g.money_ids(&money))
             })?;
         }
         then!(self, Step::NextTurn { seat }, self.next_turn(seat))
@@ -159,7 +163,7 @@ impl Game {
         let next = (seat + 1) % self.players.len();
         self.pending = Some(Decision::Turn { seat: next });
         let turn = self.turns;
-        self.event_hooks(hooks::TURN_START, next, &[], |_| turn_map(next, turn))
+        self.event_hooks(hooks::TURN_START, next, &[], |_, keys| turn_map(next, turn, keys))
     }
 
     /// Shuffles the discard pile into a new money deck when the deck is empty;
@@ -233,10 +237,10 @@ impl Game {
             }
             self.event(None, |g| format!("{} draws {} ({at})", g.rs.two_players.neutral, n_cards(n)));
             let actor = self.pending.map_or(0, |d| d.seat());
-            self.event_hooks(table_event(Hook::NeutralDrew), actor, &[], |g| {
+            self.event_hooks(table_event(Hook::NeutralDrew), actor, &[], |g, keys| {
                 let held = &g.neutral.as_ref().expect("two players").buildings;
-                let cards = held[held.len() - n..].iter().map(|&b| s(&g.rs.building(b).id)).collect();
-                payload([("cards", Dynamic::from_array(cards)), ("at", s(at))])
+                let cards = || held[held.len() - n..].iter().map(|&b| s(&g.rs.building(b).id)).collect();
+                facts!(keys; "cards" => Dynamic::from_array(cards()), "at" => s(at))
             })?;
         }
         Ok(())
@@ -285,9 +289,9 @@ impl Game {
             format!("scoring {}: {}", scoring.name, list_or_nothing(&parts))
         });
         let actor = self.pending.map_or(0, |d| d.seat());
-        self.event_hooks(table_event(Hook::Scored), actor, &[], |_| {
-            let points = totals.iter().map(|&p| int(p)).collect();
-            payload([("scoring", s(&scoring.name)), ("points", Dynamic::from_array(points))])
+        self.event_hooks(table_event(Hook::Scored), actor, &[], |_, keys| {
+            let points = || totals.iter().map(|&p| int(p)).collect();
+            facts!(keys; "scoring" => s(&scoring.name), "points" => Dynamic::from_array(points()))
         })
     }
 
@@ -328,9 +332,9 @@ impl Game {
 
     /// After the final scoring: `on_game_end`, then the game is over.
     pub(super) fn game_end(&mut self) -> Result<(), GameError> {
-        self.event_hooks(table_event(Hook::GameEnd), 0, &[], |g| {
-            let scores = g.earned[..g.players.len()].iter().map(|s| int(s.total)).collect();
-            payload([("scores", Dynamic::from_array(scores))])
+        self.event_hooks(table_event(Hook::GameEnd), 0, &[], |g, keys| {
+            let scores = || g.earned[..g.players.len()].iter().map(|s| int(s.total)).collect();
+            facts!(keys; "scores" => Dynamic::from_array(scores()))
         })?;
         self.then(Step::Over)
     }

@@ -416,3 +416,64 @@ fn prices_summed_from_the_price_table_are_the_prices_every_listener_works_out() 
         .expect("a tower owner was offered a garden");
     assert!(e.contains("bad.rhai") && e.contains("on_price") && e.contains("string"), "{e}");
 }
+
+#[test]
+fn an_event_holds_the_keys_its_listeners_read_and_all_of_them_for_one_that_reads_it_whole() {
+    // Written for this test: a rules script's `on_bought` that adds the price
+    // of every tower bought to a counter reads the event's `type` and `price`
+    // alone, and the purchase's facts are made of those two; one that also
+    // counts the event's keys takes it whole and is given all eight.
+    use alhambra::hooks::{Hook, key_bit};
+    let dir = tempfile::tempdir().unwrap();
+    let towers =
+        "if ctx.event.type == \"tower\" { effects.push(#{ player_counter: \"towers\", add: ctx.event.price }); }";
+    let scripts = [
+        ("read", format!("fn on_bought(ctx) {{ let effects = []; {towers} effects }}\n")),
+        (
+            "whole",
+            format!(
+                "fn on_bought(ctx) {{ let effects = [#{{ player_counter: \"keys\", add: ctx.event.keys().len() }}]; {towers} effects }}\n"
+            ),
+        ),
+    ];
+    for (id, script) in scripts {
+        std::fs::write(dir.path().join(format!("{id}.rhai")), script).unwrap();
+        let toml = format!(
+            "id = \"{id}\"\ngame = \"alhambra\"\nname = \"Facts\"\nextends = \"alhambra\"\n\n[scripts]\nrules = \"{id}.rhai\"\n"
+        );
+        std::fs::write(dir.path().join(format!("{id}.toml")), toml).unwrap();
+        let rs = Ruleset::load(dir.path().join(format!("{id}.toml")).to_str().unwrap()).unwrap();
+        let keys = rs.hooks.event_keys([Hook::Bought, Hook::OtherBought, Hook::AnyBought]);
+        match id {
+            "read" => assert_eq!(keys, key_bit("type") | key_bit("price")),
+            _ => assert_eq!(keys, u64::MAX),
+        }
+        let tower = rs.types.iter().position(|t| t.id == "tower").unwrap();
+        for seed in 0..6 {
+            let players = 3 + seed as usize % 4;
+            let mut game = alhambra::Game::new(Arc::clone(&rs), players, seed).unwrap();
+            let mut bot = engine_play::bots::RandomBot::new(seed);
+            // Checked after every action until the game ends (its last buildings are given, not bought).
+            while game.to_move().is_some() {
+                let a = bot.choose(&game, game.legal());
+                game.play(a).unwrap();
+                if game.is_over() {
+                    break;
+                }
+                for seat in 0..players {
+                    let p = game.player(seat);
+                    let counter = |name: &str| p.player_counters.get(name).copied().unwrap_or(0);
+                    let prices: i32 = p
+                        .buildings
+                        .iter()
+                        .filter(|&&b| rs.building(b).kind as usize == tower)
+                        .map(|&b| i32::from(rs.building(b).price))
+                        .sum();
+                    assert_eq!(counter("towers"), prices, "{id}: seed {seed}, seat {seat}");
+                    let bought = p.buildings.len() as i32;
+                    assert_eq!(counter("keys"), if id == "whole" { 8 * bought } else { 0 }, "seed {seed}, seat {seat}");
+                }
+            }
+        }
+    }
+}
