@@ -422,7 +422,8 @@ fn an_event_holds_the_keys_its_listeners_read_and_all_of_them_for_one_that_reads
     // Written for this test: a rules script's `on_bought` that adds the price
     // of every tower bought to a counter reads the event's `type` and `price`
     // alone, and the purchase's facts are made of those two; one that also
-    // counts the event's keys takes it whole and is given all eight.
+    // counts the event's keys takes it whole and is given all eight, as is
+    // one that reads a key named by a variable.
     use alhambra::hooks::{Hook, key_bit};
     let dir = tempfile::tempdir().unwrap();
     let towers =
@@ -435,6 +436,12 @@ fn an_event_holds_the_keys_its_listeners_read_and_all_of_them_for_one_that_reads
                 "fn on_bought(ctx) {{ let effects = [#{{ player_counter: \"keys\", add: ctx.event.keys().len() }}]; {towers} effects }}\n"
             ),
         ),
+        // A key named by a variable: which one cannot be told from the script, so every key is made.
+        (
+            "indexed",
+            "fn on_bought(ctx) { let k = \"price\"; if ctx.event.type == \"tower\" { #{ player_counter: \"towers\", add: ctx.event[k] } } }\n"
+                .to_string(),
+        ),
     ];
     for (id, script) in scripts {
         std::fs::write(dir.path().join(format!("{id}.rhai")), script).unwrap();
@@ -446,7 +453,7 @@ fn an_event_holds_the_keys_its_listeners_read_and_all_of_them_for_one_that_reads
         let keys = rs.hooks.event_keys([Hook::Bought, Hook::OtherBought, Hook::AnyBought]);
         match id {
             "read" => assert_eq!(keys, key_bit("type") | key_bit("price")),
-            _ => assert_eq!(keys, u64::MAX),
+            _ => assert_eq!(keys, u64::MAX, "{id}"),
         }
         let tower = rs.types.iter().position(|t| t.id == "tower").unwrap();
         for seed in 0..6 {
