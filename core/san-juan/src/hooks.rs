@@ -1701,7 +1701,7 @@ pub fn map_int(map: &Map, key: &str) -> Result<i32, String> {
 
 /// A boolean field of a map result (false when missing).
 pub fn map_bool(map: &Map, key: &str) -> Result<bool, String> {
-    map.get(key).cloned().map_or(Ok(false), as_bool).map_err(|e| format!("key `{key}` {e}"))
+    engine_script::results::field(map, key).cloned().map_or(Ok(false), as_bool).map_err(|e| format!("key `{key}` {e}"))
 }
 
 /// The cards a result lists (an array of card ids or cards), as indices in

@@ -71,18 +71,33 @@ pub fn with_map<R>(
 
 /// An error naming the first key of `map` not in `allowed`.
 fn only_keys(map: &Map, allowed: &[&str]) -> Result<(), String> {
-    match map.keys().find(|k| !allowed.contains(&k.as_str())) {
+    match map.keys().find(|k| !allowed.iter().any(|a| same_key(a, k))) {
         Some(k) => Err(format!("returned unknown key `{k}` (allowed: {})", allowed.join(", "))),
         None => Ok(()),
     }
+}
+
+/// `a == b` for a map's keys, most of which differ in length or first
+/// letter: told apart without a call to compare their bytes (a literal
+/// answer's keys are checked at every call of its hook).
+#[inline(always)]
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
+/// `map[key]`: a small map (an answer names a key or two) is walked with
+/// [`same_key`] rather than searched, which compares bytes at every step.
+#[inline]
+pub fn field<'m>(map: &'m Map, key: &str) -> Option<&'m Dynamic> {
+    if map.len() <= 8 { map.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v) } else { map.get(key) }
 }
 
 /// An integer field of a map result (0 when missing), in the range `ranges` gives its key.
 pub fn map_int_in(map: &Map, key: &str, ranges: &[(&str, i64, i64)]) -> Result<i32, String> {
     // Most keys asked for are absent (a map names what it grants): that answer
     // needs neither the key's range nor a copy of a value.
-    let Some(v) = map.get(key) else { return Ok(0) };
-    let range = ranges.iter().find(|(k, ..)| *k == key).map(|&(_, lo, hi)| (lo, hi));
+    let Some(v) = field(map, key) else { return Ok(0) };
+    let range = ranges.iter().find(|(k, ..)| same_key(k, key)).map(|&(_, lo, hi)| (lo, hi));
     int_at(v).and_then(|n| int_in(n, range)).map_err(|e| format!("key `{key}` {e}"))
 }
 
@@ -160,5 +175,27 @@ mod tests {
         assert_eq!(map_int_in(&map, "tuck", &ranges), Err("key `tuck` returned 6, outside the allowed 0 to 5".into()));
         let wrong = map_int_in(&map, "why", &ranges).unwrap_err();
         assert!(wrong.starts_with("key `why` returned a ") && wrong.ends_with("expected an integer"), "{wrong}");
+    }
+
+    /// A field is found by its whole key in a small map (walked) and a large
+    /// one (searched) alike; keys of one length and first letter stay apart.
+    #[test]
+    fn a_field_is_found_by_its_whole_key_in_small_and_large_maps() {
+        let keys = ["tuck", "turn", "draw", "drew", "d", "", "keep", "kept", "goods_as_cards", "goods_as_carts"];
+        for n in [1, 2, 4, 8, 9, keys.len()] {
+            let map: Map =
+                keys[..n].iter().enumerate().map(|(i, k)| ((*k).into(), Dynamic::from_int(i as i32))).collect();
+            for (i, k) in keys.iter().enumerate() {
+                let found = field(&map, k).map(|v| v.as_int().unwrap());
+                assert_eq!(found, (i < n).then_some(i as i32), "{k} in a map of {n}");
+            }
+            assert!(field(&map, "tucks").is_none() && field(&map, "t").is_none());
+            let allowed = &keys[..n];
+            assert!(only_keys(&map, allowed).is_ok(), "{n}");
+            if n > 1 {
+                let e = only_keys(&map, &allowed[1..]).unwrap_err();
+                assert!(e.starts_with("returned unknown key `tuck`"), "{e}");
+            }
+        }
     }
 }
