@@ -752,7 +752,7 @@ fn field<'v>(v: &'v Dynamic, name: &str) -> Option<&'v Dynamic> {
     if !v.is_map() || v.is_shared() {
         return None;
     }
-    let found: *const Dynamic = v.as_map_ref().ok()?.get(name)?;
+    let found: *const Dynamic = crate::results::field(&*v.as_map_ref().ok()?, name)?;
     // SAFETY: `v` is not shared, so Rhai's read guard was a plain borrow of
     // the list or map `v` owns; that lives, unchanged, as long as the borrow `'v`.
     Some(unsafe { &*found })
@@ -764,6 +764,10 @@ fn field<'v>(v: &'v Dynamic, name: &str) -> Option<&'v Dynamic> {
 fn made<'s>(lazy: Option<&'s Lazy<'s>>, v: &'s Dynamic) -> Option<&'s Dynamic> {
     // Without a maker (a game that defers nothing) no marker is looked for: a script cannot make one.
     let Some(lazy) = lazy else { return Some(v) };
+    // Most values are no marker: told by their kind, not by a read lock's type test.
+    if !v.is::<Deferred>() {
+        return Some(v);
+    }
     match v.read_lock::<Deferred>() {
         None => Some(v),
         Some(d) => make(lazy, d.0),
@@ -1025,7 +1029,7 @@ impl<'a> Frame<'a> {
             Node::Get(object, name, _) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
                 let mut through_maps = true;
                 let found = self.in_place(object, &mut |v| match v.as_map_ref() {
-                    Ok(map) => f(self.made(map.get(name.as_str()).unwrap_or(&UNIT))?),
+                    Ok(map) => f(self.made(crate::results::field(&*map, name.as_str()).unwrap_or(&UNIT))?),
                     Err(_) => {
                         through_maps = false;
                         None
@@ -1173,7 +1177,8 @@ impl<'a> Frame<'a> {
                 let (lazy, size) = (self.lazy, self.size);
                 let read = |v: &Dynamic| match v.as_map_ref() {
                     // A missing key is `()`, as in Rhai (no engine here is set to fail on one).
-                    Ok(map) => map.get(name.as_str()).map_or(Some(Dynamic::UNIT), |v| made(lazy, v).cloned()),
+                    Ok(map) => crate::results::field(&*map, name.as_str())
+                        .map_or(Some(Dynamic::UNIT), |v| made(lazy, v).cloned()),
                     // Rhai measures what a getter returns against the sandbox's sizes (a map's field it does not).
                     Err(_) => getters.iter().find_map(|g| g(&[v])).filter(|v| within(v, size)),
                 };
@@ -1305,6 +1310,13 @@ impl<'a> Frame<'a> {
                     // `if a < b` on locals and constants: compared where they lie, no flag made.
                     Node::Op(op, None, a, b) if !op.arithmetic() => match (self.peek(a), self.peek(b)) {
                         (Some(a), Some(b)) => truth(*op, a, b)?,
+                        // `if b.type == t`: the field compared where it lies, not copied.
+                        (None, Some(b)) => {
+                            match self.in_place(a, &mut |x| unshared(x).and_then(|x| truth(*op, x, b))) {
+                                Some(holds) => holds?,
+                                None => value!(self.node(cond)).as_bool().ok()?,
+                            }
+                        }
                         _ => value!(self.node(cond)).as_bool().ok()?,
                     },
                     _ => value!(self.node(cond)).as_bool().ok()?,
@@ -1502,10 +1514,16 @@ fn arithmetic(op: Op, a: i32, b: i32) -> Option<Dynamic> {
 #[inline(always)]
 fn truth(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
     // Mostly numbers (`if n < 3`): read as such at once.
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         return compare(op, x.cmp(&y));
     }
-    operator(op, a, b)?.as_bool().ok()
+    flag_of(&operator(op, a, b)?)
+}
+
+/// `v` unless another value shares it (a shared value is Rhai's to read).
+#[inline(always)]
+fn unshared(v: &Dynamic) -> Option<&Dynamic> {
+    (!v.is_shared()).then_some(v)
 }
 
 /// `v`'s number, if it is one: asked of every operand, where Rhai's
@@ -1540,6 +1558,10 @@ fn operator(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
             return None;
         }
         let (x, y) = (a.as_immutable_string_ref().ok()?, b.as_immutable_string_ref().ok()?);
+        // Equality, the usual test (`b.type == t`): one text shared, or lengths that differ, answer at once.
+        if matches!(op, Op::Eq | Op::Ne) {
+            return Some(Dynamic::from_bool((*x == *y) == matches!(op, Op::Eq)));
+        }
         x.as_str().cmp(y.as_str())
     } else if (a.is_unit() || b.is_unit()) && matches!(op, Op::Eq | Op::Ne) {
         // `()` equals only `()`: Rhai's answer for two values of different
@@ -1782,6 +1804,12 @@ mod tests {
             "fn f(x) { let b = x.n > 1; [b == true, b != true, b && x.n < 7, b || x.n == 0, () == ()] }",
             // A missing key reads as `()` (a `ctx` holds only the members its hook reads).
             "fn f(x) { let m = #{ a: #{ b: x.n } }; [m.b, m[x.name], m.a.z, m[\"z\"], m.a[\"z\"] == ()] }",
+            // A field compared where it lies with a local or a constant (`if b.type == t`):
+            // text, numbers, flags, a missing key, and a getter's value (not read in place).
+            "fn f(x) { let m = #{ s: x.name, n: x.n, b: x.n > 1, l: [#{ s: \"six\" }] }; let t = \"seven\"; let k = 4; let u = (); let r = []; \
+             if m.s == t { r.push(1) } if m.s != t { r.push(2) } if m.s < t { r.push(3) } if m.l[0].s >= t { r.push(4) } \
+             if m.n >= k { r.push(5) } if m.n < 4 { r.push(6) } if m.z == u { r.push(7) } if m.z != k { r.push(8) } \
+             if m.b == true { r.push(9) } if x.n == k { r.push(10) } if m.s == \"six\" { r.push(11) } r }",
             // `()` against anything else (a display's empty slot against a building's map).
             "fn f(x) { let m = #{ n: x.n }; [m != (), () == m, x.n == (), () != x.n, \"a\" == (), [] != (), #{} == (), x.n > 1 != ()] }",
             // Loops: over a list (with its index), over ranges, `while`, `loop`, `break`, `continue`, `push`.

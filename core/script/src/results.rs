@@ -87,7 +87,7 @@ fn same_key(a: &str, b: &str) -> bool {
 
 /// `map[key]`: a small map (an answer names a key or two) is walked with
 /// [`same_key`] rather than searched, which compares bytes at every step.
-#[inline]
+#[inline(always)]
 pub fn field<'m>(map: &'m Map, key: &str) -> Option<&'m Dynamic> {
     if map.len() <= 8 { map.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v) } else { map.get(key) }
 }
