@@ -1029,7 +1029,7 @@ impl<'a> Frame<'a> {
             Node::Get(object, name, _) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
                 let mut through_maps = true;
                 let found = self.in_place(object, &mut |v| match v.as_map_ref() {
-                    Ok(map) => f(self.made(crate::results::field(&*map, name.as_str()).unwrap_or(&UNIT))?),
+                    Ok(map) => f(self.made(crate::results::field(&map, name.as_str()).unwrap_or(&UNIT))?),
                     Err(_) => {
                         through_maps = false;
                         None
@@ -1177,7 +1177,7 @@ impl<'a> Frame<'a> {
                 let (lazy, size) = (self.lazy, self.size);
                 let read = |v: &Dynamic| match v.as_map_ref() {
                     // A missing key is `()`, as in Rhai (no engine here is set to fail on one).
-                    Ok(map) => crate::results::field(&*map, name.as_str())
+                    Ok(map) => crate::results::field(&map, name.as_str())
                         .map_or(Some(Dynamic::UNIT), |v| made(lazy, v).cloned()),
                     // Rhai measures what a getter returns against the sandbox's sizes (a map's field it does not).
                     Err(_) => getters.iter().find_map(|g| g(&[v])).filter(|v| within(v, size)),
