@@ -876,6 +876,12 @@ impl<'a> Frame<'a> {
     }
 
     fn block(&mut self, block: &Block) -> Option<Flow> {
+        // One statement that declares nothing (a loop's `if`, a branch's `n += 1`): its flow is the block's.
+        if let [node] = &block[..]
+            && !matches!(node, Node::Let(_))
+        {
+            return self.node(node);
+        }
         let depth = self.locals.len();
         let mut last = Dynamic::UNIT;
         for node in block {
@@ -970,9 +976,11 @@ impl<'a> Frame<'a> {
         if !list.is_array() || list.is_shared() {
             return self.for_items(list.clone(), indexed, body);
         }
-        let len = list.as_array_ref().ok()?.len();
-        for i in 0..len {
-            if let Some(end) = self.for_lap(Val::Lent(item(list, i)?), i, indexed, body)? {
+        let items: *const [Dynamic] = &**list.as_array_ref().ok()?;
+        // SAFETY: as in `item` (the list is not shared: its guard was a plain borrow).
+        let items: &'a [Dynamic] = unsafe { &*items };
+        for (i, item) in items.iter().enumerate() {
+            if let Some(end) = self.for_lap(Val::Lent(item), i, indexed, body)? {
                 return Some(end);
             }
         }
@@ -1026,7 +1034,12 @@ impl<'a> Frame<'a> {
                 })?;
                 through.then_some(found)
             }
-            Node::Get(object, name, _) if matches!(**object, Node::Local(_) | Node::Get(..) | Node::Index(..)) => {
+            // `b.type` of a loop's item: the local's map read at once, no closure between.
+            Node::Get(object, name, _) if let Node::Local(i) = **object => match self.local(i).as_map_ref() {
+                Ok(map) => Some(f(self.made(crate::results::field(&map, name.as_str()).unwrap_or(&UNIT))?)),
+                Err(_) => None,
+            },
+            Node::Get(object, name, _) if matches!(**object, Node::Get(..) | Node::Index(..)) => {
                 let mut through_maps = true;
                 let found = self.in_place(object, &mut |v| match v.as_map_ref() {
                     Ok(map) => f(self.made(crate::results::field(&map, name.as_str()).unwrap_or(&UNIT))?),
@@ -1146,8 +1159,10 @@ impl<'a> Frame<'a> {
             Node::Assign(slot, op, value) => {
                 // `n += 1`: the constant (or local) read where it lies.
                 if let (Some(op), Some(v)) = (op, self.peek(value)) {
-                    let v = v.as_int().ok()?;
-                    self.locals[*slot] = Val::Own(arithmetic(*op, self.local(*slot).as_int().ok()?, v)?);
+                    let v = int_of(v)?;
+                    let n = arithmetic(*op, int_of(self.local(*slot))?, v)?;
+                    // The old value is a number (read above): nothing of it to drop.
+                    std::mem::forget(std::mem::replace(&mut self.locals[*slot], Val::Own(n)));
                     return Some(Flow::Value(Dynamic::UNIT));
                 }
                 let v = value!(self.node(value));
@@ -1516,6 +1531,11 @@ fn truth(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
     // Mostly numbers (`if n < 3`): read as such at once.
     if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         return compare(op, x.cmp(&y));
+    }
+    // Then text told equal or not (`if b.type == t`).
+    if matches!(op, Op::Eq | Op::Ne) && a.is_string() && b.is_string() {
+        let same = *a.as_immutable_string_ref().ok()? == *b.as_immutable_string_ref().ok()?;
+        return Some(same == matches!(op, Op::Eq));
     }
     flag_of(&operator(op, a, b)?)
 }
