@@ -105,15 +105,25 @@ impl ReadMemo {
 /// bytes, maps in key order; tag 7 is [`write_keys_read`]'s, a caller's own tags start at 8): false for a value no row can stand for (a
 /// function pointer, a float, a type of the game's own), which is then not remembered.
 pub fn write_value(v: &Dynamic, row: &mut ReadRow) -> bool {
+    // Each kind told by its tag before it is read: Rhai's `as_…` names the
+    // type of any other value to say why not, which cost more than the row.
     if v.is_unit() {
         row.push(0);
-    } else if let Ok(b) = v.as_bool() {
-        row.extend([1, u32::from(b)]);
-    } else if let Ok(i) = v.as_int() {
+    } else if v.is_int()
+        && let Ok(i) = v.as_int()
+    {
         row.extend([2, i as u32]);
-    } else if let Ok(s) = v.as_immutable_string_ref() {
+    } else if v.is_string()
+        && let Ok(s) = v.as_immutable_string_ref()
+    {
         write_str(&s, row);
-    } else if let Ok(c) = v.as_char() {
+    } else if v.is_bool()
+        && let Ok(b) = v.as_bool()
+    {
+        row.extend([1, u32::from(b)]);
+    } else if v.is_char()
+        && let Ok(c) = v.as_char()
+    {
         row.extend([4, u32::from(c)]);
     } else if let Ok(a) = v.as_array_ref() {
         row.extend([5, a.len() as u32]);
