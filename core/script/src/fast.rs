@@ -250,7 +250,7 @@ enum Node {
     /// the local, the key, the operator, the value.
     SetIndex(usize, Box<Node>, Option<Op>, Box<Node>),
     Array(Vec<Node>),
-    Map(Box<Map>, Vec<(ImmutableString, Node)>),
+    Map(Box<Map>, Vec<(ImmutableString, Node)>, Option<Box<[u8]>>),
     /// A property of a value: a map's entry, or one of the getters of that name.
     Get(Box<Node>, ImmutableString, Arc<[Native]>),
     /// `x.outer.inner` on a local `x`: the shortcuts registered for it, else
@@ -545,7 +545,12 @@ impl Compiler<'_> {
                 let (items, template) = &**map;
                 let items =
                     items.iter().map(|(k, e)| Some((k.name.clone(), self.expr(e)?))).collect::<Option<Vec<_>>>()?;
-                Node::Map(Box::new(template.clone()), items)
+                // Each entry's place among the template's keys, when the entries are its keys once each.
+                let places: Option<Box<[u8]>> =
+                    items.iter().map(|(k, _)| template.keys().position(|t| t == k.as_str())?.try_into().ok()).collect();
+                let places =
+                    places.filter(|p| p.len() == template.len() && (0..p.len()).all(|i| p.contains(&(i as u8))));
+                Node::Map(Box::new(template.clone()), items, places)
             }
             Expr::Stmt(block) => Node::Block(self.block(block)?),
             Expr::InterpolatedString(parts, _) => {
@@ -715,13 +720,18 @@ enum Flow {
 enum Val<'a> {
     Own(Dynamic),
     Lent(&'a Dynamic),
+    /// A list of the frame's own that `push` grew, with its [`sizes`]: the
+    /// next `push` measures only what it adds (a list of effects built in a
+    /// loop was measured whole at every push). Written any other way, it is
+    /// [`Val::Own`] again.
+    Sized(Dynamic, [u32; 3]),
 }
 
 impl Val<'_> {
     #[inline(always)]
     fn get(&self) -> &Dynamic {
         match self {
-            Val::Own(v) => v,
+            Val::Own(v) | Val::Sized(v, _) => v,
             Val::Lent(v) => v,
         }
     }
@@ -829,13 +839,40 @@ impl<'a> Frame<'a> {
 
     /// Local `i` to write: a lent value is copied first (Rhai's copy, made late).
     fn local_mut(&mut self, i: usize) -> &mut Dynamic {
-        if let Val::Lent(v) = self.locals[i] {
-            self.locals[i] = Val::Own(v.clone());
+        match &mut self.locals[i] {
+            Val::Own(_) => {}
+            Val::Lent(v) => self.locals[i] = Val::Own(v.clone()),
+            // Its sizes may change: measured afresh at its next push.
+            Val::Sized(v, _) => self.locals[i] = Val::Own(std::mem::take(v)),
         }
         match &mut self.locals[i] {
             Val::Own(v) => v,
-            Val::Lent(_) => unreachable!("copied above"),
+            Val::Lent(_) | Val::Sized(..) => unreachable!("made own above"),
         }
+    }
+
+    /// `list.push(v)` on local `slot`, measured as Rhai measures it (the list
+    /// with its new element within the sandbox's sizes); `None` to give up.
+    fn push(&mut self, slot: usize, v: Dynamic, added: [usize; 3]) -> Option<()> {
+        let before = match &self.locals[slot] {
+            Val::Sized(_, known) => known.map(|n| n as usize),
+            _ if self.local(slot).is_array() => {
+                let (a, m, t) = sizes(self.local(slot))?;
+                [a, m, t]
+            }
+            _ => return None,
+        };
+        let after = [before[0] + 1 + added[0], before[1] + added[1], before[2] + added[2]];
+        if after.iter().any(|&n| n > self.size) {
+            return None;
+        }
+        let mut list = match std::mem::replace(&mut self.locals[slot], Val::Own(Dynamic::UNIT)) {
+            Val::Own(list) | Val::Sized(list, _) => list,
+            Val::Lent(list) => list.clone(),
+        };
+        list.as_array_mut().ok()?.push(v);
+        self.locals[slot] = Val::Sized(list, after.map(|n| n as u32));
+        Some(())
     }
 
     /// What `node` reads, when that lies in a value lent to the frame (a
@@ -845,7 +882,7 @@ impl<'a> Frame<'a> {
         match node {
             Node::Local(i) => match self.locals[*i] {
                 Val::Lent(v) => Some(v),
-                Val::Own(_) => None,
+                Val::Own(_) | Val::Sized(..) => None,
             },
             Node::Get(object, name, _) => {
                 // Not a map: a getter makes its value.
@@ -1104,6 +1141,47 @@ impl<'a> Frame<'a> {
         f(&refs).map(Ok)
     }
 
+    /// A map literal `#{ k: v, … }` and its [`sizes`], within the sandbox's
+    /// (`None`: give up): its entries evaluated in the order written, then
+    /// put in the template of its keys by place when `places` gives them
+    /// (each key once: no search per entry), else inserted one by one.
+    fn map_literal(
+        &mut self,
+        template: &Map,
+        items: &[(ImmutableString, Node)],
+        places: Option<&[u8]>,
+    ) -> Option<Result<(Dynamic, [usize; 3]), Flow>> {
+        let mut values: SmallVec<[Dynamic; 8]> = SmallVec::new();
+        for (_, item) in items {
+            match self.node(item)? {
+                Flow::Value(v) => values.push(v),
+                other => return Some(Err(other)),
+            }
+        }
+        let mut map = template.clone();
+        let total = match places {
+            Some(places) => {
+                let mut total = [0, map.len(), 0];
+                let mut slots: SmallVec<[&mut Dynamic; 8]> = map.values_mut().collect();
+                for (v, &place) in values.into_iter().zip(places) {
+                    let (a, m, t) = sizes(&v)?;
+                    total = [total[0] + a, total[1] + m, total[2] + t];
+                    *slots[usize::from(place)] = v;
+                }
+                total
+            }
+            None => {
+                for ((key, _), v) in items.iter().zip(values) {
+                    map.insert(key.as_str().into(), v);
+                }
+                let map = Dynamic::from_map(map);
+                let (a, m, t) = sizes(&map)?;
+                return ([a, m, t].iter().all(|&n| n <= self.size)).then_some(Ok((map, [a, m, t])));
+            }
+        };
+        total.iter().all(|&n| n <= self.size).then_some(Ok((Dynamic::from_map(map), total)))
+    }
+
     /// `v` if it is within the sandbox's sizes, counted as Rhai counts them.
     fn checked(&self, v: Dynamic) -> Option<Dynamic> {
         self.fits(&v).then_some(v)
@@ -1180,14 +1258,10 @@ impl<'a> Frame<'a> {
                 }
                 self.checked(Dynamic::from_array(array))?
             }
-            Node::Map(template, items) => {
-                let mut map = (**template).clone();
-                for (key, item) in items {
-                    let v = value!(self.node(item));
-                    map.insert(key.as_str().into(), v);
-                }
-                self.checked(Dynamic::from_map(map))?
-            }
+            Node::Map(template, items, places) => match self.map_literal(template, items, places.as_deref())? {
+                Ok((map, _)) => map,
+                Err(ret) => return Some(ret),
+            },
             Node::Get(object, name, getters) => {
                 let (lazy, size) = (self.lazy, self.size);
                 let read = |v: &Dynamic| match v.as_map_ref() {
@@ -1399,12 +1473,19 @@ impl<'a> Frame<'a> {
             Node::Break => return Some(Flow::Break),
             Node::Continue => return Some(Flow::Continue),
             Node::Push(slot, value) => {
-                let v = value!(self.node(value));
-                self.local_mut(*slot).as_array_mut().ok()?.push(v);
-                // Rhai measures the list with its new element against the sandbox's sizes.
-                if !self.fits(self.local(*slot)) {
-                    return None;
-                }
+                // A map written in place (`effects.push(#{ … })`) comes with its sizes.
+                let (v, added) = match &**value {
+                    Node::Map(template, items, places) => match self.map_literal(template, items, places.as_deref())? {
+                        Ok(made) => made,
+                        Err(ret) => return Some(ret),
+                    },
+                    _ => {
+                        let v = value!(self.node(value));
+                        let (a, m, t) = sizes(&v)?;
+                        (v, [a, m, t])
+                    }
+                };
+                self.push(*slot, v, added)?;
                 Dynamic::UNIT
             }
             Node::Return(value) => return Some(Flow::Return(value!(self.node(value)))),
@@ -1465,7 +1546,11 @@ fn sizes(v: &Dynamic) -> Option<(usize, usize, usize)> {
         let items = v.as_map_ref().ok()?;
         let mut total = (0, items.len(), 0);
         for item in items.values().filter(|i| !leaf(i)) {
-            total = add(total, sizes(item)?);
+            // Mostly text (an effect's `from: "discard"`): counted here.
+            total = match item.is_string() && !item.is_shared() {
+                true => (total.0, total.1, total.2 + item.as_immutable_string_ref().ok()?.len()),
+                false => add(total, sizes(item)?),
+            };
         }
         total
     } else if v.is_string() {
@@ -1835,6 +1920,11 @@ mod tests {
             // Loops: over a list (with its index), over ranges, `while`, `loop`, `break`, `continue`, `push`.
             "fn f(x) { let s = 0; for t in x.things { s += t.n; } s }",
             "fn f(x) { let a = []; for (t, i) in x.things { if i % 2 == 0 { continue; } a.push(t.n * 10 + i); } a }",
+            // Maps written in place and pushed (a list of effects), the list written otherwise between pushes.
+            "fn f(x) { let a = []; for t in x.things { a.push(#{ n: t.n, s: \"ab\" }); } a }",
+            "fn f(x) { let a = [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]; for i in 0..9 { a.push(i); } let b = []; for i in 0..6 { b.push(#{ s: \"abc\", n: i }); } [a.len(), b.len()] }",
+            "fn f(x) { let a = [#{ n: x.n }]; a.push(#{ m: [()] }); let z = a[0]; z.n = 9; a[0] = z; a.push(#{ b: 1, a: 2 }); a }",
+            "fn f(x) { let a = []; a.push(#{ n: x.n }); a.push(1); a[1] = \"long text\"; a.push(#{}); a.push(#{ s: x.name }); [a, a.len()] }",
             "fn f(x) { let s = 0; for i in 0..x.n { s += i; } for j in 2..=x.n { s += j * 100; } for k in 5..1 { s -= 1; } s }",
             "fn f(x) { let n = 0; while n < x.n { n += 2; } let m = 0; loop { m += 1; if m > 3 { break; } } [n, m] }",
             "fn f(x) { for t in x.things { if t.n == 2 { return t.n; } } -1 }",
@@ -2002,6 +2092,28 @@ mod tests {
             ("fn f(x) { let n = 0; loop { n += 0; } }", 1, "error: Too many operations"),
             ("fn f(x) { for c in x.name { } }", 1, "()"),
             ("fn f(x) { let a = []; for i in 0..25 { a.push(i); } a }", 1, "error: Size of array"),
+            // Maps pushed: their entries and text count with the list's (the sandbox's size is 20).
+            (
+                "fn f(x) { let a = []; for i in 0..7 { a.push(#{ s: \"abc\", n: i }); } a.len() }",
+                1,
+                "error: Length of string",
+            ),
+            (
+                "fn f(x) { let a = []; for i in 0..11 { a.push(#{ n: i, m: i }); } a.len() }",
+                1,
+                "error: Size of object map",
+            ),
+            // A list written between two pushes is measured afresh at the second.
+            (
+                "fn f(x) { let a = []; a.push(\"abcdefghij\"); a[0] = \"abcdefghijabcdefghij\"; a.push(\"x\"); a }",
+                1,
+                "error: Length of string",
+            ),
+            (
+                "fn f(x) { let a = [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]; for i in 0..10 { a.push(i); } a.len() }",
+                1,
+                "error: Size of array",
+            ),
             // Keys and indices Rhai refuses or reads otherwise: out of bounds, from the end, not
             // a text, an `op=` on a missing key, a map past the sandbox's size, a key of `()`.
             ("fn f(x) { let a = [1]; a[x.n] = 2; a }", 3, "error: Array index 3 out of bounds"),
