@@ -1114,15 +1114,25 @@ impl<'a> Frame<'a> {
     fn with_values<T>(&mut self, nodes: &[Node], f: impl FnOnce(&[&Dynamic]) -> Option<T>) -> Option<Result<T, Flow>> {
         // One argument (a property, most calls): no lists to build.
         if let [node] = nodes {
+            if let Some(v) = self.lent_unshared(node) {
+                return f(&[v]).map(Ok);
+            }
             return match self.operand(node)? {
                 Ok(v) => f(&[&v]).map(Ok),
                 Err(ret) => Some(Err(ret)),
             };
         }
+        // Locals, and what lies in a lent value (`id.starts_with(ctx.event.currency)`), are read in place.
         let mut owned: SmallVec<[Option<Dynamic>; 4]> = SmallVec::new();
+        let mut lent: SmallVec<[Option<&'a Dynamic>; 4]> = SmallVec::new();
         for n in nodes {
-            owned.push(match n {
+            let found = match n {
                 Node::Local(_) => None,
+                _ => self.lent_unshared(n),
+            };
+            lent.push(found);
+            owned.push(match (n, found) {
+                (Node::Local(_), _) | (_, Some(_)) => None,
                 _ => match self.node(n)? {
                     Flow::Value(v) => Some(v),
                     other => return Some(Err(other)),
@@ -1131,14 +1141,21 @@ impl<'a> Frame<'a> {
         }
         let refs: SmallVec<[&Dynamic; 4]> = nodes
             .iter()
-            .zip(&owned)
-            .map(|(n, o)| match (n, o) {
-                (Node::Local(i), _) => self.local(*i),
-                (_, Some(v)) => v,
-                (_, None) => unreachable!("every argument but a local was evaluated"),
+            .zip(owned.iter().zip(&lent))
+            .map(|(n, (o, l))| match (n, o, l) {
+                (Node::Local(i), ..) => self.local(*i),
+                (_, Some(v), _) => v,
+                (_, None, Some(v)) => *v,
+                (_, None, None) => unreachable!("every argument but a local or a loan was evaluated"),
             })
             .collect();
         f(&refs).map(Ok)
+    }
+
+    /// [`Frame::lent`], unless another value shares it (Rhai's to read: evaluated, it gives up).
+    #[inline]
+    fn lent_unshared(&self, node: &Node) -> Option<&'a Dynamic> {
+        self.lent(node).filter(|v| !v.is_shared())
     }
 
     /// A map literal `#{ k: v, … }` and its [`sizes`], within the sandbox's
@@ -1915,6 +1932,10 @@ mod tests {
              if m.s == t { r.push(1) } if m.s != t { r.push(2) } if m.s < t { r.push(3) } if m.l[0].s >= t { r.push(4) } \
              if m.n >= k { r.push(5) } if m.n < 4 { r.push(6) } if m.z == u { r.push(7) } if m.z != k { r.push(8) } \
              if m.b == true { r.push(9) } if x.n == k { r.push(10) } if m.s == \"six\" { r.push(11) } r }",
+            // A call's arguments read where they lie in a value of the frame's own or lent.
+            "fn f(x) { let m = #{ s: x.name, t: \"se\", n: x.n, l: [#{ k: 5 }] }; \
+             [m.s.starts_with(m.t), max(m.n, m.l[0].k), min(m.l[0].k, x.n), m.s.ends_with(x.name)] }",
+            "fn f(x) { let l = x.things; let r = []; for t in l { r.push(max(t.n, x.n)); } [r, abs(l[0].n)] }",
             // `()` against anything else (a display's empty slot against a building's map).
             "fn f(x) { let m = #{ n: x.n }; [m != (), () == m, x.n == (), () != x.n, \"a\" == (), [] != (), #{} == (), x.n > 1 != ()] }",
             // Loops: over a list (with its index), over ranges, `while`, `loop`, `break`, `continue`, `push`.
