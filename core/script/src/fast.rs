@@ -1932,6 +1932,9 @@ mod tests {
              if m.s == t { r.push(1) } if m.s != t { r.push(2) } if m.s < t { r.push(3) } if m.l[0].s >= t { r.push(4) } \
              if m.n >= k { r.push(5) } if m.n < 4 { r.push(6) } if m.z == u { r.push(7) } if m.z != k { r.push(8) } \
              if m.b == true { r.push(9) } if x.n == k { r.push(10) } if m.s == \"six\" { r.push(11) } r }",
+            // A game's own `==` (two things) in an `if`, one side a field of a map.
+            "fn f(x) { let t = x.things[1]; let u = x.things[1]; let m = #{ a: x.things[0] }; \
+             [if m.a == t { 1 } else { 2 }, if t == u { 3 } else { 4 }] }",
             // A call's arguments read where they lie in a value of the frame's own or lent.
             "fn f(x) { let m = #{ s: x.name, t: \"se\", n: x.n, l: [#{ k: 5 }] }; \
              [m.s.starts_with(m.t), max(m.n, m.l[0].k), min(m.l[0].k, x.n), m.s.ends_with(x.name)] }",
