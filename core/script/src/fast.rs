@@ -1320,6 +1320,25 @@ impl<'a> Frame<'a> {
                         Some(v) => v,
                         None => natives.as_ref()?.iter().find_map(|f| f(&[a, b]))?,
                     }
+                } else if matches!(**a, Node::Get(..) | Node::Index(..)) && reads_only(b) {
+                    // `b.card == ctx.card`, `let same = b.type == t`: the field read where it
+                    // lies (a card's copy was made and dropped at every lap), the other side first.
+                    let other = match self.peek(b) {
+                        Some(v) => Cow::Borrowed(v),
+                        None => Cow::Owned(value!(self.node(b))),
+                    };
+                    let combine = |x: &Dynamic, y: &Dynamic| match operator(*op, x, y) {
+                        Some(v) => Some(v),
+                        None => natives.as_ref()?.iter().find_map(|f| f(&[x, y])),
+                    };
+                    match self.in_place(a, &mut |x| unshared(x).and_then(|x| combine(x, &other))) {
+                        Some(v) => v?,
+                        None => {
+                            let other = other.into_owned();
+                            let a = value!(self.node(a));
+                            combine(&a, &other)?
+                        }
+                    }
                 } else {
                     let a = value!(self.node(a));
                     // `b.type == t`: the local read where it lies once `a` is made (no
@@ -1642,6 +1661,18 @@ fn truth(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
     flag_of(&operator(op, a, b)?)
 }
 
+/// `node` only reads (a local, a constant, a field or an item of one, a
+/// length): evaluated out of order it cannot leave the hook (a block's
+/// `return`) before what Rhai evaluates first has failed.
+fn reads_only(node: &Node) -> bool {
+    match node {
+        Node::Local(_) | Node::Const(_) => true,
+        Node::Get(object, ..) | Node::Len(object) | Node::Path(_, _, object) => reads_only(object),
+        Node::Index(object, index) => reads_only(object) && reads_only(index),
+        _ => false,
+    }
+}
+
 /// `v` unless another value shares it (a shared value is Rhai's to read).
 #[inline(always)]
 fn unshared(v: &Dynamic) -> Option<&Dynamic> {
@@ -1935,6 +1966,9 @@ mod tests {
             // A game's own `==` (two things) in an `if`, one side a field of a map.
             "fn f(x) { let t = x.things[1]; let u = x.things[1]; let m = #{ a: x.things[0] }; \
              [if m.a == t { 1 } else { 2 }, if t == u { 3 } else { 4 }] }",
+            // A field or item compared where it lies with what the other side makes.
+            "fn f(x) { let m = #{ a: x.n, s: x.name, l: [x.n] }; let t = x.things; \
+             [m.a == t[0].n, m.l[0] < t.len(), m.s != x.name, m.a + t.len(), t[1] == t[1], m.z == t.len()] }",
             // A call's arguments read where they lie in a value of the frame's own or lent.
             "fn f(x) { let m = #{ s: x.name, t: \"se\", n: x.n, l: [#{ k: 5 }] }; \
              [m.s.starts_with(m.t), max(m.n, m.l[0].k), min(m.l[0].k, x.n), m.s.ends_with(x.name)] }",
@@ -2127,6 +2161,7 @@ mod tests {
                 1,
                 "error: Size of object map",
             ),
+            ("fn f(x) { let m = #{ l: [1] }; m.l[5] == x.n }", 1, "error: Array index 5 out of bounds"),
             // A list written between two pushes is measured afresh at the second.
             (
                 "fn f(x) { let a = []; a.push(\"abcdefghij\"); a[0] = \"abcdefghijabcdefghij\"; a.push(\"x\"); a }",
