@@ -1191,9 +1191,8 @@ impl<'a> Frame<'a> {
                 for ((key, _), v) in items.iter().zip(values) {
                     map.insert(key.as_str().into(), v);
                 }
-                let map = Dynamic::from_map(map);
-                let (a, m, t) = sizes(&map)?;
-                return ([a, m, t].iter().all(|&n| n <= self.size)).then_some(Ok((map, [a, m, t])));
+                let (a, m, t) = sizes_of_map(&map)?;
+                [a, m, t]
             }
         };
         total.iter().all(|&n| n <= self.size).then_some(Ok((Dynamic::from_map(map), total)))
@@ -1579,21 +1578,30 @@ fn sizes(v: &Dynamic) -> Option<(usize, usize, usize)> {
         }
         total
     } else if v.is_map() {
-        let items = v.as_map_ref().ok()?;
-        let mut total = (0, items.len(), 0);
-        for item in items.values().filter(|i| !leaf(i)) {
-            // Mostly text (an effect's `from: "discard"`): counted here.
-            total = match item.is_string() && !item.is_shared() {
-                true => (total.0, total.1, total.2 + item.as_immutable_string_ref().ok()?.len()),
-                false => add(total, sizes(item)?),
-            };
-        }
-        total
+        let map = v.as_map_ref().ok()?;
+        sizes_of_map(&map)?
     } else if v.is_string() {
         (0, 0, v.as_immutable_string_ref().ok()?.len())
     } else {
         (0, 0, 0)
     })
+}
+
+/// [`sizes`] of a map's entries and what they hold.
+fn sizes_of_map(map: &Map) -> Option<(usize, usize, usize)> {
+    let mut total = (0, map.len(), 0);
+    for item in map.values() {
+        // Mostly numbers and text (an effect's `from: "discard"`): counted here.
+        if item.is_shared() {
+            return None;
+        } else if item.is_string() {
+            total.2 += item.as_immutable_string_ref().ok()?.len();
+        } else if item.is_array() || item.is_map() {
+            let (a, m, t) = sizes(item)?;
+            total = (total.0 + a, total.1 + m, total.2 + t);
+        }
+    }
+    Some(total)
 }
 
 /// Rhai's `contains`: a list holds an element equal to `needle` (values of two
