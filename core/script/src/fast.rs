@@ -853,17 +853,14 @@ impl<'a> Frame<'a> {
 
     /// `list.push(v)` on local `slot`, measured as Rhai measures it (the list
     /// with its new element within the sandbox's sizes); `None` to give up.
-    fn push(&mut self, slot: usize, v: Dynamic, added: [usize; 3]) -> Option<()> {
+    fn push(&mut self, slot: usize, v: Dynamic, added: Sizes) -> Option<()> {
         let before = match &self.locals[slot] {
-            Val::Sized(_, known) => known.map(|n| n as usize),
-            _ if self.local(slot).is_array() => {
-                let (a, m, t) = sizes(self.local(slot))?;
-                [a, m, t]
-            }
+            Val::Sized(_, known) => Sizes::unpacked(*known),
+            _ if self.local(slot).is_array() => sizes(self.local(slot))?,
             _ => return None,
         };
-        let after = [before[0] + 1 + added[0], before[1] + added[1], before[2] + added[2]];
-        if after.iter().any(|&n| n > self.size) {
+        let after = before + Sizes { arrays: 1, ..Sizes::default() } + added;
+        if !after.within(self.size) {
             return None;
         }
         let mut list = match std::mem::replace(&mut self.locals[slot], Val::Own(Dynamic::UNIT)) {
@@ -871,7 +868,10 @@ impl<'a> Frame<'a> {
             Val::Lent(list) => list.clone(),
         };
         list.as_array_mut().ok()?.push(v);
-        self.locals[slot] = Val::Sized(list, after.map(|n| n as u32));
+        self.locals[slot] = match after.packed() {
+            Some(known) => Val::Sized(list, known),
+            None => Val::Own(list),
+        };
         Some(())
     }
 
@@ -1167,7 +1167,7 @@ impl<'a> Frame<'a> {
         template: &Map,
         items: &[(ImmutableString, Node)],
         places: Option<&[u8]>,
-    ) -> Option<Result<(Dynamic, [usize; 3]), Flow>> {
+    ) -> Option<Result<(Dynamic, Sizes), Flow>> {
         let mut values: SmallVec<[Dynamic; 8]> = SmallVec::new();
         for (_, item) in items {
             match self.node(item)? {
@@ -1178,11 +1178,10 @@ impl<'a> Frame<'a> {
         let mut map = template.clone();
         let total = match places {
             Some(places) => {
-                let mut total = [0, map.len(), 0];
+                let mut total = Sizes { maps: map.len(), ..Sizes::default() };
                 let mut slots: SmallVec<[&mut Dynamic; 8]> = map.values_mut().collect();
                 for (v, &place) in values.into_iter().zip(places) {
-                    let (a, m, t) = sizes(&v)?;
-                    total = [total[0] + a, total[1] + m, total[2] + t];
+                    total = total + sizes(&v)?;
                     *slots[usize::from(place)] = v;
                 }
                 total
@@ -1191,11 +1190,10 @@ impl<'a> Frame<'a> {
                 for ((key, _), v) in items.iter().zip(values) {
                     map.insert(key.as_str().into(), v);
                 }
-                let (a, m, t) = sizes_of_map(&map)?;
-                [a, m, t]
+                sizes_of_map(&map)?
             }
         };
-        total.iter().all(|&n| n <= self.size).then_some(Ok((Dynamic::from_map(map), total)))
+        total.within(self.size).then_some(Ok((Dynamic::from_map(map), total)))
     }
 
     /// `v` if it is within the sandbox's sizes, counted as Rhai counts them.
@@ -1516,8 +1514,8 @@ impl<'a> Frame<'a> {
                     },
                     _ => {
                         let v = value!(self.node(value));
-                        let (a, m, t) = sizes(&v)?;
-                        (v, [a, m, t])
+                        let added = sizes(&v)?;
+                        (v, added)
                     }
                 };
                 self.push(*slot, v, added)?;
@@ -1553,15 +1551,45 @@ fn within(v: &Dynamic, size: usize) -> bool {
     if !(v.is_array() || v.is_map() || v.is_string()) {
         return true;
     }
-    sizes(v).is_some_and(|(arrays, maps, text)| arrays <= size && maps <= size && text <= size)
+    sizes(v).is_some_and(|s| s.within(size))
 }
 
-/// The elements of arrays, entries of maps and bytes of text in `v`, nested
-/// ones included (Rhai's data-size count); `None` for a shared value.
-fn sizes(v: &Dynamic) -> Option<(usize, usize, usize)> {
-    fn add(a: (usize, usize, usize), b: (usize, usize, usize)) -> (usize, usize, usize) {
-        (a.0 + b.0, a.1 + b.1, a.2 + b.2)
+/// What Rhai counts of a value against the sandbox's sizes: the elements of
+/// arrays, the entries of maps and the bytes of text in it, nested ones included.
+#[derive(Clone, Copy, Default)]
+struct Sizes {
+    arrays: usize,
+    maps: usize,
+    text: usize,
+}
+
+impl std::ops::Add for Sizes {
+    type Output = Sizes;
+
+    fn add(self, other: Sizes) -> Sizes {
+        Sizes { arrays: self.arrays + other.arrays, maps: self.maps + other.maps, text: self.text + other.text }
     }
+}
+
+impl Sizes {
+    /// Each count within the sandbox's `size`.
+    fn within(self, size: usize) -> bool {
+        self.arrays <= size && self.maps <= size && self.text <= size
+    }
+
+    /// As kept with a list the frame grew ([`Val::Sized`]); `None` past what that holds.
+    fn packed(self) -> Option<[u32; 3]> {
+        Some([self.arrays.try_into().ok()?, self.maps.try_into().ok()?, self.text.try_into().ok()?])
+    }
+
+    /// The sizes [`Sizes::packed`] kept.
+    fn unpacked([arrays, maps, text]: [u32; 3]) -> Sizes {
+        Sizes { arrays: arrays as usize, maps: maps as usize, text: text as usize }
+    }
+}
+
+/// [`Sizes`] of `v`, Rhai's data-size count; `None` for a shared value.
+fn sizes(v: &Dynamic) -> Option<Sizes> {
     /// Holds nothing that counts (a card, a number): what most elements are.
     #[inline(always)]
     fn leaf(v: &Dynamic) -> bool {
@@ -1572,33 +1600,32 @@ fn sizes(v: &Dynamic) -> Option<(usize, usize, usize)> {
     }
     Some(if v.is_array() {
         let items = v.as_array_ref().ok()?;
-        let mut total = (items.len(), 0, 0);
+        let mut total = Sizes { arrays: items.len(), ..Sizes::default() };
         for item in items.iter().filter(|i| !leaf(i)) {
-            total = add(total, sizes(item)?);
+            total = total + sizes(item)?;
         }
         total
     } else if v.is_map() {
         let map = v.as_map_ref().ok()?;
         sizes_of_map(&map)?
     } else if v.is_string() {
-        (0, 0, v.as_immutable_string_ref().ok()?.len())
+        Sizes { text: v.as_immutable_string_ref().ok()?.len(), ..Sizes::default() }
     } else {
-        (0, 0, 0)
+        Sizes::default()
     })
 }
 
 /// [`sizes`] of a map's entries and what they hold.
-fn sizes_of_map(map: &Map) -> Option<(usize, usize, usize)> {
-    let mut total = (0, map.len(), 0);
+fn sizes_of_map(map: &Map) -> Option<Sizes> {
+    let mut total = Sizes { maps: map.len(), ..Sizes::default() };
     for item in map.values() {
         // Mostly numbers and text (an effect's `from: "discard"`): counted here.
         if item.is_shared() {
             return None;
         } else if item.is_string() {
-            total.2 += item.as_immutable_string_ref().ok()?.len();
+            total.text += item.as_immutable_string_ref().ok()?.len();
         } else if item.is_array() || item.is_map() {
-            let (a, m, t) = sizes(item)?;
-            total = (total.0 + a, total.1 + m, total.2 + t);
+            total = total + sizes(item)?;
         }
     }
     Some(total)
