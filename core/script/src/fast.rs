@@ -1717,13 +1717,13 @@ fn unshared(v: &Dynamic) -> Option<&Dynamic> {
 /// `v`'s number, if it is one: asked of every operand, where Rhai's
 /// `as_int` names the type of any other value to say why not.
 #[inline(always)]
-fn int_of(v: &Dynamic) -> Option<INT> {
+pub(crate) fn int_of(v: &Dynamic) -> Option<INT> {
     if v.is_int() { v.as_int().ok() } else { None }
 }
 
 /// `v`'s flag, if it is one (see [`int_of`]).
 #[inline(always)]
-fn flag_of(v: &Dynamic) -> Option<bool> {
+pub(crate) fn flag_of(v: &Dynamic) -> Option<bool> {
     if v.is_bool() { v.as_bool().ok() } else { None }
 }
 

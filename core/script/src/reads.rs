@@ -109,17 +109,13 @@ pub fn write_value(v: &Dynamic, row: &mut ReadRow) -> bool {
     // type of any other value to say why not, which cost more than the row.
     if v.is_unit() {
         row.push(0);
-    } else if v.is_int()
-        && let Ok(i) = v.as_int()
-    {
+    } else if let Some(i) = crate::fast::int_of(v) {
         row.extend([2, i as u32]);
     } else if v.is_string()
         && let Ok(s) = v.as_immutable_string_ref()
     {
         write_str(&s, row);
-    } else if v.is_bool()
-        && let Ok(b) = v.as_bool()
-    {
+    } else if let Some(b) = crate::fast::flag_of(v) {
         row.extend([1, u32::from(b)]);
     } else if v.is_char()
         && let Ok(c) = v.as_char()
