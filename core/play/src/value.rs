@@ -93,6 +93,19 @@ pub trait Features: TurnGame {
     /// seat's next decision needs (its answers are never asked for there), as
     /// long as the positions reached are the same. By default nothing.
     fn judging_for(&mut self, _seat: usize) {}
+    /// `into` made the very same game as `self`, in `into`'s own buffers
+    /// where the game can (the balance bot judges an answer on a spare copy
+    /// it keeps: a fresh copy allocated and freed each time was a quarter of
+    /// judging a script's choice). By default a fresh clone.
+    fn copy_into(&self, into: &mut Self) {
+        *into = self.clone();
+    }
+    /// The memo's spare copies answers are judged on by playing
+    /// ([`Features::copy_into`]), one per depth of a judgement within a
+    /// judgement; `None` (the default): no copy is kept.
+    fn spares(_memo: &mut Self::Memo) -> Option<&mut Vec<Box<Self>>> {
+        None
+    }
     /// What the model predicts, once the game is over: by default each seat's
     /// reward ([`TurnGame::rewards`]); a game may learn its final margin
     /// ([`margins`]) instead.
@@ -131,7 +144,21 @@ fn played<G: Features>(
     mut memo: Option<&mut G::Memo>,
 ) -> f64 {
     let Some(seat) = game.to_move() else { return 0.0 };
-    let mut next = game.clone();
+    let mut next = copy_of(game, memo.as_deref_mut());
+    let value = play_on(&mut *next, seat, action, model, scratch, memo.as_deref_mut());
+    give_back(next, memo);
+    value
+}
+
+/// [`played`] on its copy `next` of the game, `seat` to move.
+fn play_on<G: Features>(
+    next: &mut G,
+    seat: usize,
+    action: G::Action,
+    model: &ValueModel,
+    scratch: &mut Vec<f64>,
+    mut memo: Option<&mut G::Memo>,
+) -> f64 {
     next.judging_for(seat);
     if next.play(action).is_err() {
         return f64::NEG_INFINITY;
@@ -153,7 +180,7 @@ fn played<G: Features>(
         let quick = memo.as_deref_mut().is_some_and(|m| next.quick_values(next.legal(), model, m, &mut values));
         let mut best = (f64::NEG_INFINITY, next.legal()[0]);
         for (i, &a) in next.legal().iter().enumerate() {
-            let v = if quick { values[i] } else { settle(&next, a, seat, model, scratch, memo.as_deref_mut()) };
+            let v = if quick { values[i] } else { settle(next, a, seat, model, scratch, memo.as_deref_mut()) };
             if v > best.0 {
                 best = (v, a);
             }
@@ -162,7 +189,7 @@ fn played<G: Features>(
             return f64::NEG_INFINITY;
         }
     }
-    value_for(&next, seat, model, scratch, memo)
+    value_for(next, seat, model, scratch, memo)
 }
 
 /// One feature's part in preferring one answer to another: its weight and
@@ -240,14 +267,35 @@ fn settle<G: Features>(
     seat: usize,
     model: &ValueModel,
     scratch: &mut Vec<f64>,
-    memo: Option<&mut G::Memo>,
+    mut memo: Option<&mut G::Memo>,
 ) -> f64 {
-    let mut next = game.clone();
+    let mut next = copy_of(game, memo.as_deref_mut());
     next.judging_for(seat);
-    if next.play(action).is_err() {
-        return f64::NEG_INFINITY;
+    let value = match next.play(action) {
+        Ok(()) => value_for(&*next, seat, model, scratch, memo.as_deref_mut()),
+        Err(_) => f64::NEG_INFINITY,
+    };
+    give_back(next, memo);
+    value
+}
+
+/// A copy of `game` to judge on: one of the memo's spares refilled (a
+/// judgement within a judgement takes another), else a fresh clone.
+fn copy_of<G: Features>(game: &G, memo: Option<&mut G::Memo>) -> Box<G> {
+    match memo.and_then(G::spares).and_then(Vec::pop) {
+        Some(mut copy) => {
+            game.copy_into(&mut copy);
+            copy
+        }
+        None => Box::new(game.clone()),
     }
-    value_for(&next, seat, model, scratch, memo)
+}
+
+/// A copy [`copy_of`] gave, kept among the memo's spares once judged.
+fn give_back<G: Features>(copy: Box<G>, memo: Option<&mut G::Memo>) {
+    if let Some(spares) = memo.and_then(G::spares) {
+        spares.push(copy);
+    }
 }
 
 fn value_for<G: Features>(

@@ -144,6 +144,10 @@ pub struct Memo {
     /// the answers and the decisions, as this one is (a fresh one for each
     /// answer made a copy, a city and the deck's keeps again each time).
     played: Option<Box<Memo>>,
+    /// The spare copies a script's choice is played on ([`Features::spares`]).
+    // Boxed: a copy is taken out and put back at every answer judged (moved whole, 0.8 M a game of the reserve).
+    #[allow(clippy::vec_box)]
+    spares: Vec<Box<Game>>,
 }
 
 impl Features for Game {
@@ -180,6 +184,14 @@ impl Features for Game {
         }
         let totals: Vec<f64> = self.scores().ok()?.iter().map(|s| f64::from(s.total)).collect();
         Some(margins(&totals))
+    }
+
+    fn copy_into(&self, into: &mut Game) {
+        into.clone_from(self);
+    }
+
+    fn spares(memo: &mut Memo) -> Option<&mut Vec<Box<Game>>> {
+        Some(&mut memo.spares)
     }
 
     fn action_value(&self, action: Action, model: &ValueModel, scratch: &mut Vec<f64>, memo: &mut Memo) -> f64 {

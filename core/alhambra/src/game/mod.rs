@@ -160,6 +160,123 @@ pub struct Game {
     pub(crate) purchase: Option<custom::Purchase>,
 }
 
+impl Game {
+    /// `self` made the very same game as `from`, in its own buffers (the
+    /// balance bot's spare copy, refilled for every answer it judges by
+    /// playing: a fresh copy allocated and freed its dozens of lists each time).
+    pub(crate) fn refill_from(&mut self, from: &Game) {
+        // Every field named: one added to `Game` must be copied here too.
+        let Game {
+            rs,
+            rng,
+            players,
+            neutral,
+            deck,
+            discard,
+            money_display,
+            building_deck,
+            building_display,
+            scoring_range,
+            scored,
+            scored_turns,
+            unclaimed,
+            set_aside,
+            drawn_out,
+            extra_takes,
+            extra_any_value,
+            paid_cards,
+            refilling_for,
+            earned,
+            start_player,
+            turns,
+            pending,
+            legal,
+            judging,
+            auto,
+            over,
+            stalled,
+            broken,
+            journal,
+            extra_actions,
+            mods,
+            out,
+            asking,
+            waiting,
+            queued,
+            fresh,
+            ending,
+            drawn,
+            drawing,
+            acted,
+            vacated,
+            history,
+            last_display_index,
+            out_of_turn,
+            pay_rule,
+            reserves,
+            purchase,
+        } = from;
+        if !Arc::ptr_eq(&self.rs, rs) {
+            self.rs.clone_from(rs);
+        }
+        self.players.truncate(players.len());
+        let kept = self.players.len();
+        for (mine, theirs) in self.players.iter_mut().zip(players) {
+            mine.refill_from(theirs);
+        }
+        self.players.extend_from_slice(&players[kept..]);
+        match (&mut self.neutral, neutral) {
+            (Some(mine), Some(theirs)) => mine.refill_from(theirs),
+            (mine, theirs) => mine.clone_from(theirs),
+        }
+        self.rng.clone_from(rng);
+        self.deck.clone_from(deck);
+        self.discard.clone_from(discard);
+        self.money_display.clone_from(money_display);
+        self.building_deck.clone_from(building_deck);
+        self.building_display.clone_from(building_display);
+        self.scoring_range.clone_from(scoring_range);
+        self.scored.clone_from(scored);
+        self.scored_turns.clone_from(scored_turns);
+        self.unclaimed.clone_from(unclaimed);
+        self.set_aside.clone_from(set_aside);
+        self.drawn_out.clone_from(drawn_out);
+        self.extra_takes = *extra_takes;
+        self.extra_any_value = *extra_any_value;
+        self.paid_cards = *paid_cards;
+        self.refilling_for = *refilling_for;
+        self.earned.clone_from(earned);
+        self.start_player = *start_player;
+        self.turns = *turns;
+        self.pending = *pending;
+        self.legal.clone_from(legal);
+        self.judging = *judging;
+        self.auto.clone_from(auto);
+        self.over = *over;
+        self.stalled = *stalled;
+        self.broken.clone_from(broken);
+        self.journal.clone_from(journal);
+        self.extra_actions = *extra_actions;
+        self.mods.clone_from(mods);
+        self.out.clone_from(out);
+        self.asking.clone_from(asking);
+        self.waiting.clone_from(waiting);
+        self.queued = *queued;
+        self.fresh.clone_from(fresh);
+        self.ending = *ending;
+        self.drawn = *drawn;
+        self.drawing = *drawing;
+        self.acted = *acted;
+        self.vacated.clone_from(vacated);
+        self.history = *history;
+        self.last_display_index = *last_display_index;
+        self.out_of_turn = *out_of_turn;
+        self.pay_rule = *pay_rule;
+        self.reserves.clone_from(reserves);
+        self.purchase = *purchase;
+    }
+}
+
 impl std::fmt::Debug for Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Game")

@@ -45,6 +45,18 @@ impl Player {
         }
     }
 
+    /// `self` made the very same as `from`, in its own buffers (see [`super::Game::refill_from`]).
+    pub(crate) fn refill_from(&mut self, from: &Player) {
+        let Player { hand, sums, buildings, history, counts, counters, player_counters } = from;
+        self.hand.clone_from(hand);
+        self.sums = *sums;
+        self.buildings.clone_from(buildings);
+        self.history.clone_from(history);
+        self.counts = *counts;
+        self.counters = *counters;
+        self.player_counters.clone_from(player_counters);
+    }
+
     /// Money cards in hand, in the order taken.
     pub fn hand(&self) -> &[Money] {
         &self.hand

@@ -291,3 +291,66 @@ fn a_copy_judged_for_one_seat_reaches_the_positions_a_full_copy_does() {
     // The copies did leave actions out (else this tells nothing).
     assert!(skipped > 100, "{skipped}");
 }
+
+/// The balance bot judges answers on spare copies it keeps, refilled from
+/// the game at hand in their own buffers (`Features::copy_into`): a spare
+/// that held another game (another ruleset, another number of players, with
+/// or without the neutral collector, a reserve, a game part played) plays on
+/// exactly as a fresh copy does — the same answers at every step, the same
+/// features for every seat, the same outcome.
+#[test]
+fn a_refilled_spare_copy_plays_on_as_a_fresh_copy() {
+    use engine_play::turns::TurnGame as _;
+    use engine_play::value::Features as _;
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra");
+    let rulesets = [
+        Ruleset::load("alhambra").unwrap(),
+        Ruleset::load(&format!("{root}/reserve/ruleset.toml")).unwrap(),
+        Ruleset::load(&format!("{root}/money_changer/ruleset.toml")).unwrap(),
+    ];
+    // A game of `rs` for `players`, played `steps` random answers in.
+    let part_played = |rs: &std::sync::Arc<Ruleset>, players: usize, seed: u64, steps: usize| {
+        let mut game = Game::new(std::sync::Arc::clone(rs), players, seed).unwrap();
+        let mut bot = engine_play::bots::RandomBot::new(seed);
+        for _ in 0..steps {
+            if game.to_move().is_none() {
+                break;
+            }
+            let a = engine_play::bots::Bot::choose(&mut bot, &game, game.legal());
+            game.play(a).unwrap();
+        }
+        game
+    };
+    let mut compared = 0;
+    for (k, rs) in rulesets.iter().enumerate() {
+        for (players, other_players) in [(2, 4), (4, 2), (3, 3)] {
+            let seed = k as u64 * 10 + players as u64;
+            let other = &rulesets[(k + 1) % rulesets.len()];
+            let game = part_played(rs, players, seed, 60 + 7 * k);
+            let mut spare = part_played(other, other_players, seed + 1, 90);
+            game.copy_into(&mut spare);
+            let mut fresh = game.clone();
+            let mut bot = engine_play::bots::RandomBot::new(seed + 2);
+            loop {
+                assert_eq!(fresh.to_move(), spare.to_move(), "{}: {players} players", rs.id);
+                assert_eq!(fresh.legal(), spare.legal(), "{}: {players} players", rs.id);
+                for seat in 0..players {
+                    let (mut f, mut s) = (Vec::new(), Vec::new());
+                    fresh.features(seat, &mut f);
+                    spare.features(seat, &mut s);
+                    assert_eq!(f, s, "{}: {players} players, seat {seat}", rs.id);
+                }
+                if fresh.to_move().is_none() {
+                    break;
+                }
+                let a = engine_play::bots::Bot::choose(&mut bot, &fresh, fresh.legal());
+                fresh.play(a).unwrap();
+                spare.play(a).unwrap();
+                compared += 1;
+            }
+            assert_eq!(fresh.outcome(), spare.outcome(), "{}: {players} players", rs.id);
+            assert!(fresh.outcome().is_some(), "played to the end");
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}
