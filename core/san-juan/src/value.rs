@@ -187,7 +187,7 @@ impl Features for Game {
     }
 
     fn copy_into(&self, into: &mut Game) {
-        into.clone_from(self);
+        into.refill_from(self);
     }
 
     fn spares(memo: &mut Memo) -> Option<&mut Vec<Box<Game>>> {
