@@ -280,8 +280,9 @@ fn settle<G: Features>(
 }
 
 /// A copy of `game` to judge on: one of the memo's spares refilled (a
-/// judgement within a judgement takes another), else a fresh clone.
-fn copy_of<G: Features>(game: &G, memo: Option<&mut G::Memo>) -> Box<G> {
+/// judgement within a judgement takes another), else a fresh clone. Give it
+/// back with [`give_back`] once done.
+pub fn copy_of<G: Features>(game: &G, memo: Option<&mut G::Memo>) -> Box<G> {
     match memo.and_then(G::spares).and_then(Vec::pop) {
         Some(mut copy) => {
             game.copy_into(&mut copy);
@@ -292,7 +293,7 @@ fn copy_of<G: Features>(game: &G, memo: Option<&mut G::Memo>) -> Box<G> {
 }
 
 /// A copy [`copy_of`] gave, kept among the memo's spares once judged.
-fn give_back<G: Features>(copy: Box<G>, memo: Option<&mut G::Memo>) {
+pub fn give_back<G: Features>(copy: Box<G>, memo: Option<&mut G::Memo>) {
     if let Some(spares) = memo.and_then(G::spares) {
         spares.push(copy);
     }

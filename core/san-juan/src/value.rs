@@ -132,8 +132,6 @@ pub fn feature_names(rs: &Ruleset) -> Vec<String> {
 /// left. Held by the bot, not by the game or its ruleset.
 #[derive(Default)]
 pub struct Memo {
-    /// A copy of a game, refilled from the game being decided when a scoring script must run.
-    copy: Option<Box<Game>>,
     /// A city's buffer to price buildings in ([`Values::remembered_gain`]).
     city: Option<Vec<Slot>>,
     /// Each seat's [`SeatScores`].
@@ -144,7 +142,9 @@ pub struct Memo {
     /// the answers and the decisions, as this one is (a fresh one for each
     /// answer made a copy, a city and the deck's keeps again each time).
     played: Option<Box<Memo>>,
-    /// The spare copies a script's choice is played on ([`Features::spares`]).
+    /// Spare copies of a game ([`Features::spares`]), refilled from the game
+    /// being decided: to play a script's choice on, and to score a city in
+    /// when a scoring script must run.
     // Boxed: a copy is taken out and put back at every answer judged (moved whole, 0.8 M a game of the reserve).
     #[allow(clippy::vec_box)]
     spares: Vec<Box<Game>>,
@@ -456,7 +456,7 @@ impl Drop for Values<'_> {
     fn drop(&mut self) {
         let memo = self.memo.get_mut();
         if let Some(copy) = self.copy.get_mut().take() {
-            memo.copy = Some(copy);
+            engine_play::value::give_back(copy, Some(memo));
         }
         if let Some(city) = self.city.get_mut().take() {
             memo.city = Some(city);
@@ -615,14 +615,8 @@ impl<'a> Values<'a> {
             return gain;
         }
         let mut copy = self.copy.borrow_mut();
-        // The last decision's copy, made this game again in its own buffers.
-        let copy = copy.get_or_insert_with(|| match self.memo.borrow_mut().copy.take() {
-            Some(mut spare) => {
-                spare.refill_from(game);
-                spare
-            }
-            None => Box::new(game.clone()),
-        });
+        // A spare copy (the last decision's), made this game again in its own buffers.
+        let copy = copy.get_or_insert_with(|| engine_play::value::copy_of(game, Some(&mut self.memo.borrow_mut())));
         game.points_if_built(copy, seat, c, over, now)
     }
 
