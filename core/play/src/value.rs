@@ -106,6 +106,21 @@ pub trait Features: TurnGame {
     fn spares(_memo: &mut Self::Memo) -> Option<&mut Vec<Box<Self>>> {
         None
     }
+    /// Where the game stands for the balance bot's guard against standing
+    /// still: how many actions its line has played (it only counts up: a
+    /// smaller count is another line, a playout or a new game) and a key of
+    /// what only moves on (decks drawn, buildings bought, scorings done), at
+    /// a decision where some answer may leave it as it is (a ruleset's own
+    /// action that swaps cards: an exchange and the exchange back). `None`
+    /// (the default): every answer moves the game on. See [`STILL`].
+    fn progress(&self) -> Option<(u64, u64)> {
+        None
+    }
+    /// Whether `action` (of the seat to move, where [`Features::progress`]
+    /// is given) surely moves the game on; by default every answer does.
+    fn moves_on(&self, _action: Self::Action) -> bool {
+        true
+    }
     /// What the model predicts, once the game is over: by default each seat's
     /// reward ([`TurnGame::rewards`]); a game may learn its final margin
     /// ([`margins`]) instead.
@@ -432,12 +447,13 @@ impl ValueModel {
     /// (games run in parallel) and a change of a built-in ruleset starts
     /// from that one's model, 4 since a game may play a warm start's first
     /// round by the start model, 5 since a copy played after a
-    /// script's choice takes its further steps by the quick judgement (a model
-    /// of an older version is learned again). Raised whenever what self-play
+    /// script's choice takes its further steps by the quick judgement, 6 since
+    /// the bot moves on a game that has stood still ([`STILL`]; a model of an
+    /// older version is learned again). Raised whenever what self-play
     /// learns changes, not only the format: a cache is keyed by the ruleset's
     /// content, so an older bot's model would otherwise be kept, and two
     /// designers with different caches would get different numbers.
-    pub const VERSION: u32 = 5;
+    pub const VERSION: u32 = 6;
 
     /// This model with each nudge's feature worth its `by` more; the error
     /// names a feature the model does not have, and the ones it has like it.
@@ -569,6 +585,14 @@ pub struct ValueBot<M: Default + Send + 'static> {
     noise: f64,
     scratch: Vec<f64>,
     values: Vec<f64>,
+    /// The line of play the bot decides in: how many actions it had played
+    /// at its last decision ([`Features::progress`]).
+    line: u64,
+    /// Per seat it decided for in this line: the game's progress key at its
+    /// last decision, and how many of its decisions in a row found it so.
+    still: Vec<(u64, u32)>,
+    /// Whether the last decision was made to move the game on ([`STILL`]).
+    pushed: bool,
     /// The game's [`Features::Memo`], from the model's pool when the bot is
     /// made and back there when it is dropped (the next game's bot of this
     /// model starts with what this one kept).
@@ -594,6 +618,9 @@ impl<M: Default + Send + 'static> ValueBot<M> {
             noise: 0.0,
             scratch: Vec::new(),
             values: Vec::new(),
+            line: 0,
+            still: Vec::new(),
+            pushed: false,
             memo: model.memos.take::<M>(),
             model,
         }
@@ -628,13 +655,18 @@ impl<G: Features> Bot<G> for ValueBot<G::Memo> {
         if !valued {
             return (action, None);
         }
-        let how = match self.noise > 0.0 {
+        let mut how = match self.noise > 0.0 {
             true => format!(
                 "the learned worth of the position each answer leads to, blurred by {} points of noise",
                 self.noise
             ),
             false => "the learned worth of the position each answer leads to".to_owned(),
         };
+        if self.pushed {
+            how.push_str(&format!(
+                "; the game had stood still for {STILL} of this seat's turns, so only answers that move it on were weighed"
+            ));
+        }
         let values = self.values.iter().map(|&v| v.is_finite().then_some(v)).collect();
         (action, Some(Judgement { measure: Measure::Margin, values, visits: None, how }))
     }
@@ -657,17 +689,45 @@ impl<M: Default + Send + 'static> ValueBot<M> {
                 *v += self.noise * rng::normal(&mut self.rng);
             }
         }
+        // Where the game has stood still, only the answers that move it on.
+        self.pushed = self.stands_still(game) && legal.iter().any(|&a| game.moves_on(a));
         let mut best = legal[0];
         let mut best_value = f64::NEG_INFINITY;
         for (&a, &v) in legal.iter().zip(&self.values) {
-            if v > best_value {
+            if v > best_value && (!self.pushed || game.moves_on(a)) {
                 best = a;
                 best_value = v;
             }
         }
         (best, true)
     }
+
+    /// Whether the game has not moved on ([`Features::progress`]) through
+    /// the last [`STILL`] decisions of the seat to move in this line.
+    fn stands_still<G: Features<Memo = M>>(&mut self, game: &G) -> bool {
+        let (Some((line, key)), Some(seat)) = (game.progress(), game.to_move()) else { return false };
+        if line <= self.line {
+            self.still.clear();
+        }
+        self.line = line;
+        if self.still.len() <= seat {
+            self.still.resize(seat + 1, (u64::MAX, 0));
+        }
+        let (last, n) = &mut self.still[seat];
+        *n = if *last == key { *n + 1 } else { 0 };
+        *last = key;
+        *n >= STILL
+    }
 }
+
+/// How many of a seat's decisions in a row may find the game where it stood
+/// (nothing drawn, bought or scored by anyone in between) before the balance
+/// bot weighs only the answers that move it on. A model can like a step and
+/// its undoing alike: in the money changer's late game, with hands past what
+/// the display could take, every seat valued an exchange above taking or
+/// buying, and they exchanged the same cards back and forth until the turn
+/// limit (about 1 game in 130, each some 2,000 turns long).
+pub const STILL: u32 = 2;
 
 /// A random share of another bot's decisions, for the first round of learning.
 struct Exploring<G: TurnGame> {
@@ -1092,6 +1152,85 @@ mod tests {
     fn a_fingerprint_seeds_its_self_play() {
         assert_eq!(seed_of("06684f63c4b16caa"), 0x0668_4f63_c4b1_6caa);
         assert_eq!(seed_of("not hex"), 0);
+    }
+
+    /// One seat, whose `0` swaps a card back and forth (the game stands
+    /// still) and `1` ends the game with nothing; it ends itself after 100 moves.
+    #[derive(Clone, Debug)]
+    struct Swap {
+        swapped: bool,
+        moves: u64,
+        over: bool,
+        /// Whether the game says which answers move it on.
+        told: bool,
+    }
+
+    impl TurnGame for Swap {
+        type Action = u8;
+        type Error = String;
+        fn seats(&self) -> usize {
+            1
+        }
+        fn to_move(&self) -> Option<usize> {
+            (!self.over && self.moves < 100).then_some(0)
+        }
+        fn legal(&self) -> &[u8] {
+            &[0, 1]
+        }
+        fn play(&mut self, action: u8) -> Result<(), String> {
+            self.swapped ^= action == 0;
+            self.over = action == 1;
+            self.moves += 1;
+            Ok(())
+        }
+        fn rewards(&self) -> Option<Vec<f64>> {
+            self.to_move().is_none().then(|| vec![0.0])
+        }
+    }
+
+    impl Features for Swap {
+        type Memo = ();
+        fn features(&self, _seat: usize, out: &mut Vec<f64>) {
+            out.clear();
+            out.extend([1.0, f64::from(u8::from(self.swapped)), 0.0]);
+        }
+        fn progress(&self) -> Option<(u64, u64)> {
+            self.told.then_some((self.moves, 7))
+        }
+        fn moves_on(&self, action: u8) -> bool {
+            action == 1
+        }
+    }
+
+    #[test]
+    fn the_bot_moves_a_game_on_that_has_stood_still_for_a_few_of_its_decisions() {
+        // Either card is worth 5 to the model, ending the game 0: it swaps.
+        let model = Arc::new(base_model(["bias", "swapped", "none"], [5.0, 0.0, 0.0]));
+        let mut bot: ValueBot<()> = ValueBot::new(model, 1);
+        let mut play = |told: bool| {
+            let mut game = Swap { swapped: false, moves: 0, over: false, told };
+            while game.to_move().is_some() {
+                let a = bot.choose(&game, &[0, 1]);
+                game.play(a).unwrap();
+            }
+            game.moves
+        };
+        // Told nothing, it swaps until the game's own limit.
+        assert_eq!(play(false), 100);
+        // Told, it swaps while the game has stood still for fewer than STILL
+        // of its decisions, then ends it; each new game (a line begun anew) alike.
+        assert_eq!(play(true), u64::from(STILL) + 1);
+        assert_eq!(play(true), u64::from(STILL) + 1);
+        // And it says so when asked why.
+        let mut judged = Vec::new();
+        for moves in 0..=u64::from(STILL) {
+            let game = Swap { swapped: false, moves, over: false, told: true };
+            judged.push(bot.choose_judged(&game, &[0, 1]));
+        }
+        let (a, how) = judged.pop().unwrap();
+        assert_eq!(a, 1, "the still game is moved on");
+        assert!(how.unwrap().how.contains("the game had stood still"));
+        assert!(judged.iter().all(|(a, j)| *a == 0 && !j.as_ref().unwrap().how.contains("still")));
     }
 
     /// Two seats take turns, two moves each: `0` adds an `a`, `1` a `b`, `2` one of each.

@@ -242,6 +242,64 @@ fn the_default_bot_does_not_hoard_until_its_games_stall() {
     assert_eq!(stalled, 0, "{stalled} of 40 games stalled");
 }
 
+/// A model that likes the money changer's exchange (it swaps two cards:
+/// nothing drawn, nothing bought) above taking money, and buying above
+/// exchanging only where a payment gives away cards: balance bots playing
+/// by it exchanged back and forth until the turn limit. Where the game has
+/// stood still through `STILL` of a seat's decisions, the bot weighs only
+/// the answers that move it on (a take, a purchase), so every game ends.
+#[test]
+fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
+    use alhambra::turns::TurnGame;
+    use engine_play::value::{Features, STILL, ValueBot, ValueModel};
+    let rs = Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/money_changer/ruleset.toml"))
+        .unwrap();
+    let features = Game::new(std::sync::Arc::clone(&rs), 2, 0).unwrap().feature_names();
+    // A card in hand costs 1, a building 1: a take is worth -1, an exchange 0,
+    // a purchase paid with k cards k - 1.
+    let weights =
+        features.iter().map(|f| if f == "cards_usable" || f.starts_with("lead:") { -1.0 } else { 0.0 }).collect();
+    let model = std::sync::Arc::new(ValueModel {
+        version: ValueModel::VERSION,
+        game: "alhambra".into(),
+        ruleset: rs.id.clone(),
+        fingerprint: "test".into(),
+        games: 0,
+        rounds: 0,
+        seed: 0,
+        start: None,
+        by_start: false,
+        features,
+        weights,
+        memos: Default::default(),
+    });
+    let (mut exchanges, mut pushed) = (0, 0);
+    for (players, seed) in [(2, 1), (3, 2), (4, 3), (4, 4)] {
+        let mut game = Game::new(std::sync::Arc::clone(&rs), players, seed).unwrap();
+        let mut bots: Vec<_> = (0..players).map(|s| ValueBot::new(std::sync::Arc::clone(&model), s as u64)).collect();
+        // Per seat: the progress key at its last turn's decision, and how many in a row found it so.
+        let mut still = vec![(0u64, 0u32); players];
+        while let Some(seat) = game.to_move() {
+            let legal = game.legal().to_vec();
+            let a = engine_play::Bot::choose(&mut bots[seat], &game, &legal);
+            if let Some((_, key)) = game.progress() {
+                let (last, n) = &mut still[seat];
+                *n = if *last == key { *n + 1 } else { 0 };
+                *last = key;
+                if *n >= STILL && legal.len() > 1 && legal.iter().any(|&m| game.moves_on(m)) {
+                    assert!(game.moves_on(a), "{players} players: seat {seat} still for {n} turns played {a:?}");
+                    pushed += 1;
+                }
+                exchanges += usize::from(!game.moves_on(a));
+            }
+            game.play(a).unwrap();
+        }
+        assert!(!game.stalled(), "{players} players: the game ran to the turn limit");
+    }
+    // The model liked exchanging, and the guard had to move the game on.
+    assert!(exchanges > 40 && pushed > 5, "{exchanges} exchanges, {pushed} pushed");
+}
+
 /// A copy the balance bot plays only to judge an answer for one seat leaves
 /// out the ruleset's own actions of another seat's next decision (nobody asks
 /// for them there): every answer played so reaches the very position a full
