@@ -726,7 +726,7 @@ impl<M: Default + Send + 'static> ValueBot<M> {
 /// its undoing alike: in the money changer's late game, with hands past what
 /// the display could take, every seat valued an exchange above taking or
 /// buying, and they exchanged the same cards back and forth until the turn
-/// limit (about 1 game in 130, each some 2,000 turns long).
+/// limit (up to 2 games in 100, each some 2,000 turns long).
 pub const STILL: u32 = 2;
 
 /// A random share of another bot's decisions, for the first round of learning.
