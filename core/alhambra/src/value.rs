@@ -1094,35 +1094,42 @@ impl Features for Game {
         self.judging = u8::try_from(seat).ok();
     }
 
-    /// A turn's decision, where the ruleset has actions of its own (a take
-    /// and a purchase always move the game on: the display is refilled from
-    /// the deck, a building is bought). The key: the cards left in the decks
-    /// and the discard, the buildings owned, the scorings done, the cards out
-    /// of the game, and the actions used this turn.
-    fn progress(&self) -> Option<(u64, u64)> {
-        if !matches!(self.pending, Some(Decision::Turn { .. })) || self.rs.actions.is_empty() {
+    /// A turn's decision. `keys[0]`: the cards left in the decks and the
+    /// discard, the buildings owned, the scorings done, the cards out of the
+    /// game and the actions used this turn (a take and a purchase change it:
+    /// the display is refilled from the deck, a building is bought).
+    /// `keys[1]`: the building deck, the buildings owned and the scorings
+    /// done (the game ends when the building deck runs out: a purchase
+    /// brings it nearer, a take does not).
+    fn progress(&self) -> Option<engine_play::value::Progress> {
+        if !matches!(self.pending, Some(Decision::Turn { .. })) {
             return None;
         }
+        let key = |parts: &[usize]| parts.iter().fold(0u64, |k, &n| k.wrapping_mul(0x100_0000_01B3) ^ n as u64);
         let owned: usize = self.players.iter().chain(self.neutral.as_ref()).map(|p| p.buildings.len()).sum();
-        let key = [
+        let end = key(&[self.building_deck.len(), owned, self.scored.len()]);
+        let drawn = key(&[
             self.deck.len(),
             self.discard.len(),
-            self.building_deck.len(),
-            owned,
-            self.scored.len(),
             self.out.len() + self.drawn_out.len(),
             // An action that does not end the turn is a step of its own.
             self.acted as usize,
-        ]
-        .iter()
-        .fold(0u64, |k, &n| k.wrapping_mul(0x100_0000_01B3) ^ n as u64);
-        Some((self.journal.actions_applied(), key))
+        ]);
+        Some(engine_play::value::Progress {
+            line: self.journal.actions_applied(),
+            keys: [drawn ^ end.rotate_left(32), end],
+        })
     }
 
-    /// A take and a purchase; an action of the ruleset's own may leave
-    /// everything as it was (the money changer's exchange).
-    fn moves_on(&self, action: Action) -> bool {
-        matches!(action, Action::Take(_) | Action::Buy(_))
+    /// A purchase brings the game's end nearer, a take draws; an action of
+    /// the ruleset's own may leave everything as it was (the money
+    /// changer's exchange).
+    fn moves_on(&self, action: Action) -> u8 {
+        match action {
+            Action::Buy(_) => 2,
+            Action::Take(_) => 1,
+            _ => 0,
+        }
     }
 
     fn features(&self, seat: usize, out: &mut Vec<f64>) {

@@ -107,19 +107,19 @@ pub trait Features: TurnGame {
         None
     }
     /// Where the game stands for the balance bot's guard against standing
-    /// still: how many actions its line has played (it only counts up: a
-    /// smaller count is another line, a playout or a new game) and a key of
-    /// what only moves on (decks drawn, buildings bought, scorings done), at
-    /// a decision where some answer may leave it as it is (a ruleset's own
-    /// action that swaps cards: an exchange and the exchange back). `None`
-    /// (the default): every answer moves the game on. See [`STILL`].
-    fn progress(&self) -> Option<(u64, u64)> {
+    /// still ([`Progress`]), at a decision where some answer may leave it as
+    /// it is (a ruleset's own action that swaps cards: an exchange and the
+    /// exchange back) or where a model may wait for ever (take money and
+    /// discard it). `None` (the default): the guard is off.
+    fn progress(&self) -> Option<Progress> {
         None
     }
-    /// Whether `action` (of the seat to move, where [`Features::progress`]
-    /// is given) surely moves the game on; by default every answer does.
-    fn moves_on(&self, _action: Self::Action) -> bool {
-        true
+    /// How far `action` (of the seat to move, where [`Features::progress`]
+    /// is given) surely moves the game: 0 it may leave everything as it is,
+    /// 1 it changes `keys[0]` (something is drawn), 2 it changes `keys[1]`
+    /// too (the game's end comes nearer). By default 2.
+    fn moves_on(&self, _action: Self::Action) -> u8 {
+        2
     }
     /// What the model predicts, once the game is over: by default each seat's
     /// reward ([`TurnGame::rewards`]); a game may learn its final margin
@@ -588,11 +588,16 @@ pub struct ValueBot<M: Default + Send + 'static> {
     /// The line of play the bot decides in: how many actions it had played
     /// at its last decision ([`Features::progress`]).
     line: u64,
-    /// Per seat it decided for in this line: the game's progress key at its
-    /// last decision, and how many of its decisions in a row found it so.
-    still: Vec<(u64, u32)>,
-    /// Whether the last decision was made to move the game on ([`STILL`]).
-    pushed: bool,
+    /// Per seat it decided for in this line and per key of [`Progress`]:
+    /// the key at its last decision, and how many of its decisions in a row
+    /// found it so.
+    still: Vec<[(u64, u32); 2]>,
+    /// Whether this line has stood [`STALLED`] decisions of a seat without
+    /// its end coming nearer: from then on [`STILL`] are enough.
+    stalled: bool,
+    /// How far the last decision's answers had to move the game on
+    /// ([`Features::moves_on`]; 0: any answer could be played).
+    pushed: u8,
     /// The game's [`Features::Memo`], from the model's pool when the bot is
     /// made and back there when it is dropped (the next game's bot of this
     /// model starts with what this one kept).
@@ -620,7 +625,8 @@ impl<M: Default + Send + 'static> ValueBot<M> {
             values: Vec::new(),
             line: 0,
             still: Vec::new(),
-            pushed: false,
+            stalled: false,
+            pushed: 0,
             memo: model.memos.take::<M>(),
             model,
         }
@@ -662,10 +668,14 @@ impl<G: Features> Bot<G> for ValueBot<G::Memo> {
             ),
             false => "the learned worth of the position each answer leads to".to_owned(),
         };
-        if self.pushed {
-            how.push_str(&format!(
+        match self.pushed {
+            0 => {}
+            1 => how.push_str(&format!(
                 "; the game had stood still for {STILL} of this seat's turns, so only answers that move it on were weighed"
-            ));
+            )),
+            _ => how.push_str(
+                "; the game's end had come no nearer for too many of this seat's turns, so only answers that bring it nearer were weighed",
+            ),
         }
         let values = self.values.iter().map(|&v| v.is_finite().then_some(v)).collect();
         (action, Some(Judgement { measure: Measure::Margin, values, visits: None, how }))
@@ -690,11 +700,12 @@ impl<M: Default + Send + 'static> ValueBot<M> {
             }
         }
         // Where the game has stood still, only the answers that move it on.
-        self.pushed = self.stands_still(game) && legal.iter().any(|&a| game.moves_on(a));
+        let need = self.stands_still(game);
+        self.pushed = (1..=need).rev().find(|&n| legal.iter().any(|&a| game.moves_on(a) >= n)).unwrap_or(0);
         let mut best = legal[0];
         let mut best_value = f64::NEG_INFINITY;
         for (&a, &v) in legal.iter().zip(&self.values) {
-            if v > best_value && (!self.pushed || game.moves_on(a)) {
+            if v > best_value && (self.pushed == 0 || game.moves_on(a) >= self.pushed) {
                 best = a;
                 best_value = v;
             }
@@ -702,32 +713,61 @@ impl<M: Default + Send + 'static> ValueBot<M> {
         (best, true)
     }
 
-    /// Whether the game has not moved on ([`Features::progress`]) through
-    /// the last [`STILL`] decisions of the seat to move in this line.
-    fn stands_still<G: Features<Memo = M>>(&mut self, game: &G) -> bool {
-        let (Some((line, key)), Some(seat)) = (game.progress(), game.to_move()) else { return false };
+    /// How far the answers must move the game on ([`Features::moves_on`]):
+    /// 0 where it has moved on lately; 1 where nothing was drawn through the
+    /// last [`STILL`] decisions of the seat to move in this line; 2 where its
+    /// end came no nearer through the last [`STALLED`] (or, once that
+    /// happened in this line, [`STILL`]).
+    fn stands_still<G: Features<Memo = M>>(&mut self, game: &G) -> u8 {
+        let (Some(Progress { line, keys }), Some(seat)) = (game.progress(), game.to_move()) else { return 0 };
         if line <= self.line {
             self.still.clear();
+            self.stalled = false;
         }
         self.line = line;
         if self.still.len() <= seat {
-            self.still.resize(seat + 1, (u64::MAX, 0));
+            self.still.resize(seat + 1, [(u64::MAX, 0); 2]);
         }
-        let (last, n) = &mut self.still[seat];
-        *n = if *last == key { *n + 1 } else { 0 };
-        *last = key;
-        *n >= STILL
+        let [drawn, end] = &mut self.still[seat];
+        for ((last, n), key) in [&mut *drawn, &mut *end].into_iter().zip(keys) {
+            *n = if *last == key { *n + 1 } else { 0 };
+            *last = key;
+        }
+        self.stalled |= end.1 >= STALLED;
+        if end.1 >= if self.stalled { STILL } else { STALLED } { 2 } else { u8::from(drawn.1 >= STILL) }
     }
 }
 
-/// How many of a seat's decisions in a row may find the game where it stood
-/// (nothing drawn, bought or scored by anyone in between) before the balance
-/// bot weighs only the answers that move it on. A model can like a step and
-/// its undoing alike: in the money changer's late game, with hands past what
-/// the display could take, every seat valued an exchange above taking or
-/// buying, and they exchanged the same cards back and forth until the turn
-/// limit (up to 2 games in 100, each some 2,000 turns long).
+/// Where a game stands for the balance bot's guard against standing still
+/// ([`Features::progress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// How many actions the game's line has played: it only counts up, so a
+    /// smaller count is another line (a playout, a new game).
+    pub line: u64,
+    /// Keys of what only moves on: `[0]` anything drawn, bought or scored;
+    /// `[1]` what brings the game's end nearer (buildings bought).
+    pub keys: [u64; 2],
+}
+
+/// How many of a seat's decisions in a row may find nothing drawn, bought
+/// or scored by anyone in between before the balance bot weighs only the
+/// answers that move the game on. A model can like a step and its undoing
+/// alike: in the money changer's late game, with hands past what the display
+/// could take, every seat valued an exchange above taking or buying, and
+/// they exchanged the same cards back and forth until the turn limit (up to
+/// 2 games in 100, each some 2,000 turns long).
 pub const STILL: u32 = 2;
+
+/// How many of a seat's decisions in a row may find the game's end no
+/// nearer (nothing bought by anyone) before the balance bot deems the line
+/// stalled: it then weighs only the answers that bring the end nearer, and
+/// from then on does so after [`STILL`]. In the hand tax's stalled games
+/// every seat took money and discarded it at every turn and nobody bought,
+/// while in a game that goes well nobody buys for up to some 8 of a seat's
+/// turns (the base game's bots take money that long): a smaller count would
+/// change how such games are played.
+pub const STALLED: u32 = 30;
 
 /// A random share of another bot's decisions, for the first round of learning.
 struct Exploring<G: TurnGame> {
@@ -1194,11 +1234,11 @@ mod tests {
             out.clear();
             out.extend([1.0, f64::from(u8::from(self.swapped)), 0.0]);
         }
-        fn progress(&self) -> Option<(u64, u64)> {
-            self.told.then_some((self.moves, 7))
+        fn progress(&self) -> Option<Progress> {
+            self.told.then_some(Progress { line: self.moves, keys: [7, 7] })
         }
-        fn moves_on(&self, action: u8) -> bool {
-            action == 1
+        fn moves_on(&self, action: u8) -> u8 {
+            if action == 1 { 2 } else { 0 }
         }
     }
 
@@ -1231,6 +1271,66 @@ mod tests {
         assert_eq!(a, 1, "the still game is moved on");
         assert!(how.unwrap().how.contains("the game had stood still"));
         assert!(judged.iter().all(|(a, j)| *a == 0 && !j.as_ref().unwrap().how.contains("still")));
+    }
+
+    /// One seat, whose `0` draws a card and lays it down again (something
+    /// is drawn, the end comes no nearer) and `1` ends the game with
+    /// nothing; it ends itself after 100 moves.
+    #[derive(Clone, Debug)]
+    struct Wait {
+        drawn: u64,
+        over: bool,
+    }
+
+    impl TurnGame for Wait {
+        type Action = u8;
+        type Error = String;
+        fn seats(&self) -> usize {
+            1
+        }
+        fn to_move(&self) -> Option<usize> {
+            (!self.over && self.drawn < 100).then_some(0)
+        }
+        fn legal(&self) -> &[u8] {
+            &[0, 1]
+        }
+        fn play(&mut self, action: u8) -> Result<(), String> {
+            self.over = action == 1;
+            self.drawn += u64::from(action == 0);
+            Ok(())
+        }
+        fn rewards(&self) -> Option<Vec<f64>> {
+            self.to_move().is_none().then(|| vec![0.0])
+        }
+    }
+
+    impl Features for Wait {
+        type Memo = ();
+        fn features(&self, _seat: usize, out: &mut Vec<f64>) {
+            out.clear();
+            out.extend([1.0, 0.0, 0.0]);
+        }
+        fn progress(&self) -> Option<Progress> {
+            Some(Progress { line: self.drawn, keys: [self.drawn, 7] })
+        }
+        fn moves_on(&self, action: u8) -> u8 {
+            if action == 1 { 2 } else { 1 }
+        }
+    }
+
+    #[test]
+    fn the_bot_ends_a_wait_whose_end_came_no_nearer_for_many_of_its_decisions() {
+        // Waiting is worth 5 to the model, ending the game 0: it waits, each
+        // wait draws (the game is not still), and the end comes no nearer.
+        let model = Arc::new(base_model(["bias", "a", "b"], [5.0, 0.0, 0.0]));
+        let mut bot: ValueBot<()> = ValueBot::new(model, 1);
+        let mut game = Wait { drawn: 0, over: false };
+        while game.to_move().is_some() {
+            let a = bot.choose(&game, &[0, 1]);
+            game.play(a).unwrap();
+        }
+        assert!(game.over, "ended by the bot, not by the game's limit");
+        assert_eq!(game.drawn, u64::from(STALLED));
     }
 
     /// Two seats take turns, two moves each: `0` adds an `a`, `1` a `b`, `2` one of each.

@@ -282,15 +282,15 @@ fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
         while let Some(seat) = game.to_move() {
             let legal = game.legal().to_vec();
             let a = engine_play::Bot::choose(&mut bots[seat], &game, &legal);
-            if let Some((_, key)) = game.progress() {
+            if let Some(progress) = game.progress() {
                 let (last, n) = &mut still[seat];
-                *n = if *last == key { *n + 1 } else { 0 };
-                *last = key;
-                if *n >= STILL && legal.len() > 1 && legal.iter().any(|&m| game.moves_on(m)) {
-                    assert!(game.moves_on(a), "{players} players: seat {seat} still for {n} turns played {a:?}");
+                *n = if *last == progress.keys[0] { *n + 1 } else { 0 };
+                *last = progress.keys[0];
+                if *n >= STILL && legal.len() > 1 && legal.iter().any(|&m| game.moves_on(m) > 0) {
+                    assert!(game.moves_on(a) > 0, "{players} players: seat {seat} still for {n} turns played {a:?}");
                     pushed += 1;
                 }
-                exchanges += usize::from(!game.moves_on(a));
+                exchanges += usize::from(game.moves_on(a) == 0);
             }
             game.play(a).unwrap();
         }
@@ -298,6 +298,60 @@ fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
     }
     // The model liked exchanging, and the guard had to move the game on.
     assert!(exchanges > 40 && pushed > 5, "{exchanges} exchanges, {pushed} pushed");
+}
+
+/// A model that values money above any building, in the hand tax's design
+/// (a turn ends with at most 8 cards): balance bots playing by it take money
+/// and discard it at every turn and never buy. Once nobody has bought for
+/// `STALLED` of a seat's turns the bot buys where it can, and from then on
+/// after `STILL`, so the games end.
+#[test]
+fn the_balance_bot_buys_where_nobody_has_bought_for_many_turns() {
+    use alhambra::turns::TurnGame;
+    use engine_play::value::{Features, ValueBot, ValueModel};
+    let rs =
+        Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/hand_tax/ruleset.toml")).unwrap();
+    let features = Game::new(std::sync::Arc::clone(&rs), 2, 0).unwrap().feature_names();
+    let weights = features
+        .iter()
+        .map(|f| match f.as_str() {
+            "money_usable" => 1.0,
+            f if f.starts_with("lead:") => -1.0,
+            _ => 0.0,
+        })
+        .collect();
+    let model = std::sync::Arc::new(ValueModel {
+        version: ValueModel::VERSION,
+        game: "alhambra".into(),
+        ruleset: rs.id.clone(),
+        fingerprint: "test".into(),
+        games: 0,
+        rounds: 0,
+        seed: 0,
+        start: None,
+        by_start: false,
+        features,
+        weights,
+        memos: Default::default(),
+    });
+    for (players, seed) in [(2, 1), (4, 2)] {
+        let mut game = Game::new(std::sync::Arc::clone(&rs), players, seed).unwrap();
+        let mut bots: Vec<_> = (0..players).map(|s| ValueBot::new(std::sync::Arc::clone(&model), s as u64)).collect();
+        let mut first_buy = None;
+        while let Some(seat) = game.to_move() {
+            let legal = game.legal().to_vec();
+            let a = engine_play::Bot::choose(&mut bots[seat], &game, &legal);
+            if game.moves_on(a) == 2 && first_buy.is_none() {
+                first_buy = Some(game.turns());
+            }
+            game.play(a).unwrap();
+        }
+        assert!(!game.stalled(), "{players} players: the game ran to the turn limit");
+        // Nobody bought of their own accord: the first purchase waited for the guard.
+        let first = first_buy.expect("bought");
+        let stalled = engine_play::value::STALLED * players as u32;
+        assert!(first >= stalled, "{players} players: first purchase in turn {first}, before {stalled}");
+    }
 }
 
 /// A copy the balance bot plays only to judge an answer for one seat leaves
