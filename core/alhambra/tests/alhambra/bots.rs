@@ -242,24 +242,14 @@ fn the_default_bot_does_not_hoard_until_its_games_stall() {
     assert_eq!(stalled, 0, "{stalled} of 40 games stalled");
 }
 
-/// A model that likes the money changer's exchange (it swaps two cards:
-/// nothing drawn, nothing bought) above taking money, and buying above
-/// exchanging only where a payment gives away cards: balance bots playing
-/// by it exchanged back and forth until the turn limit. Where the game has
-/// stood still through `STILL` of a seat's decisions, the bot weighs only
-/// the answers that move it on (a take, a purchase), so every game ends.
-#[test]
-fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
-    use alhambra::turns::TurnGame;
-    use engine_play::value::{Features, STILL, ValueBot, ValueModel};
-    let rs = Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/money_changer/ruleset.toml"))
-        .unwrap();
-    let features = Game::new(std::sync::Arc::clone(&rs), 2, 0).unwrap().feature_names();
-    // A card in hand costs 1, a building 1: a take is worth -1, an exchange 0,
-    // a purchase paid with k cards k - 1.
-    let weights =
-        features.iter().map(|f| if f == "cards_usable" || f.starts_with("lead:") { -1.0 } else { 0.0 }).collect();
-    let model = std::sync::Arc::new(ValueModel {
+/// A model of `rs` whose weights are set by feature name, learned from nothing.
+fn hand_made(
+    rs: &std::sync::Arc<Ruleset>,
+    weight: impl Fn(&str) -> f64,
+) -> std::sync::Arc<engine_play::value::ValueModel> {
+    use engine_play::value::{Features as _, ValueModel};
+    let features = Game::new(std::sync::Arc::clone(rs), 2, 0).unwrap().feature_names();
+    std::sync::Arc::new(ValueModel {
         version: ValueModel::VERSION,
         game: "alhambra".into(),
         ruleset: rs.id.clone(),
@@ -269,10 +259,27 @@ fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
         seed: 0,
         start: None,
         by_start: false,
+        weights: features.iter().map(|f| weight(f)).collect(),
         features,
-        weights,
         memos: Default::default(),
-    });
+    })
+}
+
+/// A model that likes the money changer's exchange (it swaps two cards:
+/// nothing drawn, nothing bought) above taking money, and buying above
+/// exchanging only where a payment gives away cards: balance bots playing
+/// by it exchanged back and forth until the turn limit. Where the game has
+/// stood still through `STILL` of a seat's decisions, the bot weighs only
+/// the answers that move it on (a take, a purchase), so every game ends.
+#[test]
+fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
+    use alhambra::turns::TurnGame;
+    use engine_play::value::{Features, STILL, ValueBot};
+    let rs = Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/money_changer/ruleset.toml"))
+        .unwrap();
+    // A card in hand costs 1, a building 1: a take is worth -1, an exchange 0,
+    // a purchase paid with k cards k - 1.
+    let model = hand_made(&rs, |f| if f == "cards_usable" || f.starts_with("lead:") { -1.0 } else { 0.0 });
     let (mut exchanges, mut pushed) = (0, 0);
     for (players, seed) in [(2, 1), (3, 2), (4, 3), (4, 4)] {
         let mut game = Game::new(std::sync::Arc::clone(&rs), players, seed).unwrap();
@@ -308,31 +315,13 @@ fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
 #[test]
 fn the_balance_bot_buys_where_nobody_has_bought_for_many_turns() {
     use alhambra::turns::TurnGame;
-    use engine_play::value::{Features, ValueBot, ValueModel};
+    use engine_play::value::{Features, ValueBot};
     let rs =
         Ruleset::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/hand_tax/ruleset.toml")).unwrap();
-    let features = Game::new(std::sync::Arc::clone(&rs), 2, 0).unwrap().feature_names();
-    let weights = features
-        .iter()
-        .map(|f| match f.as_str() {
-            "money_usable" => 1.0,
-            f if f.starts_with("lead:") => -1.0,
-            _ => 0.0,
-        })
-        .collect();
-    let model = std::sync::Arc::new(ValueModel {
-        version: ValueModel::VERSION,
-        game: "alhambra".into(),
-        ruleset: rs.id.clone(),
-        fingerprint: "test".into(),
-        games: 0,
-        rounds: 0,
-        seed: 0,
-        start: None,
-        by_start: false,
-        features,
-        weights,
-        memos: Default::default(),
+    let model = hand_made(&rs, |f| match f {
+        "money_usable" => 1.0,
+        f if f.starts_with("lead:") => -1.0,
+        _ => 0.0,
     });
     for (players, seed) in [(2, 1), (4, 2)] {
         let mut game = Game::new(std::sync::Arc::clone(&rs), players, seed).unwrap();
