@@ -1194,18 +1194,27 @@ mod tests {
         assert_eq!(seed_of("not hex"), 0);
     }
 
-    /// One seat, whose `0` swaps a card back and forth (the game stands
-    /// still) and `1` ends the game with nothing; it ends itself after 100 moves.
-    #[derive(Clone, Debug)]
-    struct Swap {
-        swapped: bool,
-        moves: u64,
-        over: bool,
-        /// Whether the game says which answers move it on.
-        told: bool,
+    /// How a [`Idle`] game's `0` leaves it.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Idling {
+        /// A card swapped back and forth, and the game says nothing of it.
+        Untold,
+        /// The same, the game telling that nothing moves on.
+        Swaps,
+        /// A card drawn and laid down again: something is drawn, the end comes no nearer.
+        Draws,
     }
 
-    impl TurnGame for Swap {
+    /// One seat, whose `0` idles (see [`Idling`]) and `1` ends the game with
+    /// nothing; it ends itself after 100 moves.
+    #[derive(Clone, Debug)]
+    struct Idle {
+        how: Idling,
+        moves: u64,
+        over: bool,
+    }
+
+    impl TurnGame for Idle {
         type Action = u8;
         type Error = String;
         fn seats(&self) -> usize {
@@ -1218,7 +1227,6 @@ mod tests {
             &[0, 1]
         }
         fn play(&mut self, action: u8) -> Result<(), String> {
-            self.swapped ^= action == 0;
             self.over = action == 1;
             self.moves += 1;
             Ok(())
@@ -1228,43 +1236,52 @@ mod tests {
         }
     }
 
-    impl Features for Swap {
+    impl Features for Idle {
         type Memo = ();
         fn features(&self, _seat: usize, out: &mut Vec<f64>) {
             out.clear();
-            out.extend([1.0, f64::from(u8::from(self.swapped)), 0.0]);
+            out.extend([1.0, 0.0, 0.0]);
         }
         fn progress(&self) -> Option<Progress> {
-            self.told.then_some(Progress { line: self.moves, keys: [7, 7] })
+            let drawn = if self.how == Idling::Draws { self.moves } else { 7 };
+            (self.how != Idling::Untold).then_some(Progress { line: self.moves, keys: [drawn, 7] })
         }
         fn moves_on(&self, action: u8) -> u8 {
-            if action == 1 { 2 } else { 0 }
+            match (action, self.how) {
+                (1, _) => 2,
+                (_, Idling::Draws) => 1,
+                _ => 0,
+            }
         }
+    }
+
+    /// `how` played to the end by a bot whose model likes idling (worth 5) above ending (0): the moves made.
+    fn idle(bot: &mut ValueBot<()>, how: Idling) -> u64 {
+        let mut game = Idle { how, moves: 0, over: false };
+        while game.to_move().is_some() {
+            let a = bot.choose(&game, &[0, 1]);
+            game.play(a).unwrap();
+        }
+        game.moves
+    }
+
+    fn idle_bot() -> ValueBot<()> {
+        ValueBot::new(Arc::new(base_model(["bias", "a", "b"], [5.0, 0.0, 0.0])), 1)
     }
 
     #[test]
     fn the_bot_moves_a_game_on_that_has_stood_still_for_a_few_of_its_decisions() {
-        // Either card is worth 5 to the model, ending the game 0: it swaps.
-        let model = Arc::new(base_model(["bias", "swapped", "none"], [5.0, 0.0, 0.0]));
-        let mut bot: ValueBot<()> = ValueBot::new(model, 1);
-        let mut play = |told: bool| {
-            let mut game = Swap { swapped: false, moves: 0, over: false, told };
-            while game.to_move().is_some() {
-                let a = bot.choose(&game, &[0, 1]);
-                game.play(a).unwrap();
-            }
-            game.moves
-        };
+        let mut bot = idle_bot();
         // Told nothing, it swaps until the game's own limit.
-        assert_eq!(play(false), 100);
+        assert_eq!(idle(&mut bot, Idling::Untold), 100);
         // Told, it swaps while the game has stood still for fewer than STILL
         // of its decisions, then ends it; each new game (a line begun anew) alike.
-        assert_eq!(play(true), u64::from(STILL) + 1);
-        assert_eq!(play(true), u64::from(STILL) + 1);
+        assert_eq!(idle(&mut bot, Idling::Swaps), u64::from(STILL) + 1);
+        assert_eq!(idle(&mut bot, Idling::Swaps), u64::from(STILL) + 1);
         // And it says so when asked why.
         let mut judged = Vec::new();
         for moves in 0..=u64::from(STILL) {
-            let game = Swap { swapped: false, moves, over: false, told: true };
+            let game = Idle { how: Idling::Swaps, moves, over: false };
             judged.push(bot.choose_judged(&game, &[0, 1]));
         }
         let (a, how) = judged.pop().unwrap();
@@ -1273,64 +1290,11 @@ mod tests {
         assert!(judged.iter().all(|(a, j)| *a == 0 && !j.as_ref().unwrap().how.contains("still")));
     }
 
-    /// One seat, whose `0` draws a card and lays it down again (something
-    /// is drawn, the end comes no nearer) and `1` ends the game with
-    /// nothing; it ends itself after 100 moves.
-    #[derive(Clone, Debug)]
-    struct Wait {
-        drawn: u64,
-        over: bool,
-    }
-
-    impl TurnGame for Wait {
-        type Action = u8;
-        type Error = String;
-        fn seats(&self) -> usize {
-            1
-        }
-        fn to_move(&self) -> Option<usize> {
-            (!self.over && self.drawn < 100).then_some(0)
-        }
-        fn legal(&self) -> &[u8] {
-            &[0, 1]
-        }
-        fn play(&mut self, action: u8) -> Result<(), String> {
-            self.over = action == 1;
-            self.drawn += u64::from(action == 0);
-            Ok(())
-        }
-        fn rewards(&self) -> Option<Vec<f64>> {
-            self.to_move().is_none().then(|| vec![0.0])
-        }
-    }
-
-    impl Features for Wait {
-        type Memo = ();
-        fn features(&self, _seat: usize, out: &mut Vec<f64>) {
-            out.clear();
-            out.extend([1.0, 0.0, 0.0]);
-        }
-        fn progress(&self) -> Option<Progress> {
-            Some(Progress { line: self.drawn, keys: [self.drawn, 7] })
-        }
-        fn moves_on(&self, action: u8) -> u8 {
-            if action == 1 { 2 } else { 1 }
-        }
-    }
-
     #[test]
     fn the_bot_ends_a_wait_whose_end_came_no_nearer_for_many_of_its_decisions() {
-        // Waiting is worth 5 to the model, ending the game 0: it waits, each
-        // wait draws (the game is not still), and the end comes no nearer.
-        let model = Arc::new(base_model(["bias", "a", "b"], [5.0, 0.0, 0.0]));
-        let mut bot: ValueBot<()> = ValueBot::new(model, 1);
-        let mut game = Wait { drawn: 0, over: false };
-        while game.to_move().is_some() {
-            let a = bot.choose(&game, &[0, 1]);
-            game.play(a).unwrap();
-        }
-        assert!(game.over, "ended by the bot, not by the game's limit");
-        assert_eq!(game.drawn, u64::from(STALLED));
+        // Each wait draws (the game is not still), and the end comes no nearer:
+        // it waits STALLED times, then ends the game rather than the game's limit.
+        assert_eq!(idle(&mut idle_bot(), Idling::Draws), u64::from(STALLED) + 1);
     }
 
     /// Two seats take turns, two moves each: `0` adds an `a`, `1` a `b`, `2` one of each.
