@@ -1094,30 +1094,20 @@ impl Features for Game {
         self.judging = u8::try_from(seat).ok();
     }
 
-    /// A turn's decision. `keys[0]`: the cards left in the decks and the
-    /// discard, the buildings owned, the scorings done, the cards out of the
-    /// game and the actions used this turn (a take and a purchase change it:
-    /// the display is refilled from the deck, a building is bought).
-    /// `keys[1]`: the building deck, the buildings owned and the scorings
-    /// done (the game ends when the building deck runs out: a purchase
-    /// brings it nearer, a take does not).
+    /// A turn's decision: whole rounds since the displays were last
+    /// refilled (a take, a purchase; an exchange refills nothing) and since a
+    /// building was last drawn for the building display (the game ends when
+    /// the building deck runs out: only a purchase brings that nearer).
     fn progress(&self) -> Option<engine_play::value::Progress> {
         if !matches!(self.pending, Some(Decision::Turn { .. })) {
             return None;
         }
-        let key = |parts: &[usize]| parts.iter().fold(0u64, |k, &n| k.wrapping_mul(0x100_0000_01B3) ^ n as u64);
-        let owned: usize = self.players.iter().chain(self.neutral.as_ref()).map(|p| p.buildings.len()).sum();
-        let end = key(&[self.building_deck.len(), owned, self.scored.len()]);
-        let drawn = key(&[
-            self.deck.len(),
-            self.discard.len(),
-            self.out.len() + self.drawn_out.len(),
-            // An action that does not end the turn is a step of its own.
-            self.acted as usize,
-        ]);
+        // The turns after `since`, its own left out, in whole rounds.
+        let seats = self.players.len() as u32;
+        let rounds = |since: u32| self.turns.saturating_sub(since + 1) / seats;
         Some(engine_play::value::Progress {
-            line: self.journal.actions_applied(),
-            keys: [drawn ^ end.rotate_left(32), end],
+            still: [rounds(self.moved_on), rounds(self.nearer)],
+            longest: self.longest / seats,
         })
     }
 

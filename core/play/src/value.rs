@@ -106,8 +106,8 @@ pub trait Features: TurnGame {
     fn spares(_memo: &mut Self::Memo) -> Option<&mut Vec<Box<Self>>> {
         None
     }
-    /// Where the game stands for the balance bot's guard against standing
-    /// still ([`Progress`]), at a decision where some answer may leave it as
+    /// How long the game has stood still ([`Progress`]), for the balance
+    /// bot's guard, at a decision where some answer may leave it as
     /// it is (a ruleset's own action that swaps cards: an exchange and the
     /// exchange back) or where a model may wait for ever (take money and
     /// discard it). `None` (the default): the guard is off.
@@ -585,16 +585,6 @@ pub struct ValueBot<M: Default + Send + 'static> {
     noise: f64,
     scratch: Vec<f64>,
     values: Vec<f64>,
-    /// The line of play the bot decides in: how many actions it had played
-    /// at its last decision ([`Features::progress`]).
-    line: u64,
-    /// Per seat it decided for in this line and per key of [`Progress`]:
-    /// the key at its last decision, and how many of its decisions in a row
-    /// found it so.
-    still: Vec<[(u64, u32); 2]>,
-    /// Whether this line has stood [`STALLED`] decisions of a seat without
-    /// its end coming nearer: from then on [`STILL`] are enough.
-    stalled: bool,
     /// How far the last decision's answers had to move the game on
     /// ([`Features::moves_on`]; 0: any answer could be played).
     pushed: u8,
@@ -623,9 +613,6 @@ impl<M: Default + Send + 'static> ValueBot<M> {
             noise: 0.0,
             scratch: Vec::new(),
             values: Vec::new(),
-            line: 0,
-            still: Vec::new(),
-            stalled: false,
             pushed: 0,
             memo: model.memos.take::<M>(),
             model,
@@ -671,10 +658,10 @@ impl<G: Features> Bot<G> for ValueBot<G::Memo> {
         match self.pushed {
             0 => {}
             1 => how.push_str(&format!(
-                "; the game had stood still for {STILL} of this seat's turns, so only answers that move it on were weighed"
+                "; the game had stood still for {STILL} rounds, so only answers that move it on were weighed"
             )),
             _ => how.push_str(
-                "; the game's end had come no nearer for too many of this seat's turns, so only answers that bring it nearer were weighed",
+                "; the game's end had come no nearer for too many rounds, so only answers that bring it nearer were weighed",
             ),
         }
         let values = self.values.iter().map(|&v| v.is_finite().then_some(v)).collect();
@@ -715,54 +702,38 @@ impl<M: Default + Send + 'static> ValueBot<M> {
 
     /// How far the answers must move the game on ([`Features::moves_on`]):
     /// 0 where it has moved on lately; 1 where nothing was drawn through the
-    /// last [`STILL`] decisions of the seat to move in this line; 2 where its
-    /// end came no nearer through the last [`STALLED`] (or, once that
-    /// happened in this line, [`STILL`]).
-    fn stands_still<G: Features<Memo = M>>(&mut self, game: &G) -> u8 {
-        let (Some(Progress { line, keys }), Some(seat)) = (game.progress(), game.to_move()) else { return 0 };
-        if line <= self.line {
-            self.still.clear();
-            self.stalled = false;
-        }
-        self.line = line;
-        if self.still.len() <= seat {
-            self.still.resize(seat + 1, [(u64::MAX, 0); 2]);
-        }
-        let [drawn, end] = &mut self.still[seat];
-        for ((last, n), key) in [&mut *drawn, &mut *end].into_iter().zip(keys) {
-            *n = if *last == key { *n + 1 } else { 0 };
-            *last = key;
-        }
-        self.stalled |= end.1 >= STALLED;
-        if end.1 >= if self.stalled { STILL } else { STALLED } { 2 } else { u8::from(drawn.1 >= STILL) }
+    /// last [`STILL`] rounds; 2 where its end came no nearer through the last
+    /// [`STALLED`] (or, once that happened in this game, [`STILL`]).
+    fn stands_still<G: Features<Memo = M>>(&self, game: &G) -> u8 {
+        let Some(Progress { still: [drawn, end], longest }) = game.progress() else { return 0 };
+        if end >= STALLED || (longest >= STALLED && end >= STILL) { 2 } else { u8::from(drawn >= STILL) }
     }
 }
 
-/// Where a game stands for the balance bot's guard against standing still
-/// ([`Features::progress`]).
+/// How long a game has stood still, in rounds (every seat's turn once), for
+/// the balance bot's guard ([`Features::progress`]): the game keeps count,
+/// so a bot asked for one move (at a table) sees it as one that played them all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// How many actions the game's line has played: it only counts up, so a
-    /// smaller count is another line (a playout, a new game).
-    pub line: u64,
-    /// Keys of what only moves on: `[0]` anything drawn, bought or scored;
-    /// `[1]` what brings the game's end nearer (buildings bought).
-    pub keys: [u64; 2],
+    /// Whole rounds since `[0]` anything was drawn, bought or scored; `[1]`
+    /// the game's end came nearer (a building bought).
+    pub still: [u32; 2],
+    /// The most whole rounds the game's end has come no nearer so far.
+    pub longest: u32,
 }
 
-/// How many of a seat's decisions in a row may find nothing drawn, bought
-/// or scored by anyone in between before the balance bot weighs only the
-/// answers that move the game on. A model can like a step and its undoing
+/// How many rounds may pass with nothing drawn, bought or scored by anyone
+/// before the balance bot weighs only the answers that move the game on. A model can like a step and its undoing
 /// alike: in the money changer's late game, with hands past what the display
 /// could take, every seat valued an exchange above taking or buying, and
 /// they exchanged the same cards back and forth until the turn limit (up to
 /// 2 games in 100, each some 2,000 turns long).
 pub const STILL: u32 = 2;
 
-/// How many of a seat's decisions in a row may find the game's end no
-/// nearer (nothing bought by anyone) before the balance bot deems the line
-/// stalled: it then weighs only the answers that bring the end nearer, and
-/// from then on does so after [`STILL`]. In the hand tax's stalled games
+/// How many rounds may pass with the game's end no nearer (nothing bought
+/// by anyone) before the balance bot deems the game stalled: it then weighs
+/// only the answers that bring the end nearer, and from then on does so
+/// after [`STILL`]. In the hand tax's stalled games
 /// every seat took money and discarded it at every turn and nobody bought,
 /// while in a game that goes well nobody buys for up to some 8 of a seat's
 /// turns (the base game's bots take money that long): a smaller count would
@@ -1243,8 +1214,9 @@ mod tests {
             out.extend([1.0, 0.0, 0.0]);
         }
         fn progress(&self) -> Option<Progress> {
-            let drawn = if self.how == Idling::Draws { self.moves } else { 7 };
-            (self.how != Idling::Untold).then_some(Progress { line: self.moves, keys: [drawn, 7] })
+            let moves = self.moves as u32;
+            let drawn = if self.how == Idling::Draws { 0 } else { moves };
+            (self.how != Idling::Untold).then_some(Progress { still: [drawn, moves], longest: moves })
         }
         fn moves_on(&self, action: u8) -> u8 {
             match (action, self.how) {
@@ -1275,7 +1247,7 @@ mod tests {
         // Told nothing, it swaps until the game's own limit.
         assert_eq!(idle(&mut bot, Idling::Untold), 100);
         // Told, it swaps while the game has stood still for fewer than STILL
-        // of its decisions, then ends it; each new game (a line begun anew) alike.
+        // rounds, then ends it; each new game alike.
         assert_eq!(idle(&mut bot, Idling::Swaps), u64::from(STILL) + 1);
         assert_eq!(idle(&mut bot, Idling::Swaps), u64::from(STILL) + 1);
         // And it says so when asked why.

@@ -158,6 +158,14 @@ pub struct Game {
     pub(crate) reserves: Vec<Vec<BuildingIdx>>,
     /// The purchase paid in any one currency (`Decision::PayAny`), while it is paid.
     pub(crate) purchase: Option<custom::Purchase>,
+    /// The turn in which something was last drawn (the displays refilled,
+    /// a scoring), the turn in which a building was last drawn (one was
+    /// bought or moved off the display: the game's end came nearer), and the
+    /// most turns between two such: the balance bot's guard against a game
+    /// that stands still ([`engine_play::value::Features::progress`]).
+    pub(crate) moved_on: u32,
+    pub(crate) nearer: u32,
+    pub(crate) longest: u32,
 }
 
 impl Game {
@@ -215,6 +223,9 @@ impl Game {
             pay_rule,
             reserves,
             purchase,
+            moved_on,
+            nearer,
+            longest,
         } = from;
         if !Arc::ptr_eq(&self.rs, rs) {
             self.rs.clone_from(rs);
@@ -274,6 +285,9 @@ impl Game {
         self.pay_rule = *pay_rule;
         self.reserves.clone_from(reserves);
         self.purchase = *purchase;
+        self.moved_on = *moved_on;
+        self.nearer = *nearer;
+        self.longest = *longest;
     }
 }
 

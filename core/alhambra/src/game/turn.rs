@@ -98,6 +98,8 @@ impl Game {
         let mut full = true;
         for slot in 0..self.building_display.len() {
             if self.building_display[slot].is_none() {
+                self.longest = self.longest.max(self.turns - self.nearer);
+                (self.nearer, self.moved_on) = (self.turns, self.turns);
                 let b = if drawn_heard { self.draw_building(seat, slot)? } else { self.building_deck.pop() };
                 self.building_display[slot] = b;
                 if listened && let Some(b) = b {
@@ -195,6 +197,7 @@ impl Game {
             if !self.deck_ready() {
                 break;
             }
+            self.moved_on = self.turns;
             match self.deck.pop() {
                 Some(Draw::Money(m)) => self.money_display.push(m),
                 Some(Draw::Scoring(k)) => {

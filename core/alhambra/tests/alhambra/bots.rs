@@ -269,7 +269,7 @@ fn hand_made(
 /// nothing drawn, nothing bought) above taking money, and buying above
 /// exchanging only where a payment gives away cards: balance bots playing
 /// by it exchanged back and forth until the turn limit. Where the game has
-/// stood still through `STILL` of a seat's decisions, the bot weighs only
+/// stood still through `STILL` rounds, the bot weighs only
 /// the answers that move it on (a take, a purchase), so every game ends.
 #[test]
 fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
@@ -284,17 +284,13 @@ fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
     for (players, seed) in [(2, 1), (3, 2), (4, 3), (4, 4)] {
         let mut game = Game::new(std::sync::Arc::clone(&rs), players, seed).unwrap();
         let mut bots: Vec<_> = (0..players).map(|s| ValueBot::new(std::sync::Arc::clone(&model), s as u64)).collect();
-        // Per seat: the progress key at its last turn's decision, and how many in a row found it so.
-        let mut still = vec![(0u64, 0u32); players];
         while let Some(seat) = game.to_move() {
             let legal = game.legal().to_vec();
             let a = engine_play::Bot::choose(&mut bots[seat], &game, &legal);
             if let Some(progress) = game.progress() {
-                let (last, n) = &mut still[seat];
-                *n = if *last == progress.keys[0] { *n + 1 } else { 0 };
-                *last = progress.keys[0];
-                if *n >= STILL && legal.len() > 1 && legal.iter().any(|&m| game.moves_on(m) > 0) {
-                    assert!(game.moves_on(a) > 0, "{players} players: seat {seat} still for {n} turns played {a:?}");
+                let n = progress.still[0];
+                if n >= STILL && legal.len() > 1 && legal.iter().any(|&m| game.moves_on(m) > 0) {
+                    assert!(game.moves_on(a) > 0, "{players} players: seat {seat} still for {n} rounds played {a:?}");
                     pushed += 1;
                 }
                 exchanges += usize::from(game.moves_on(a) == 0);
@@ -310,7 +306,7 @@ fn the_balance_bot_does_not_exchange_until_the_turn_limit() {
 /// A model that values money above any building, in the hand tax's design
 /// (a turn ends with at most 8 cards): balance bots playing by it take money
 /// and discard it at every turn and never buy. Once nobody has bought for
-/// `STALLED` of a seat's turns the bot buys where it can, and from then on
+/// `STALLED` rounds the bot buys where it can, and from then on
 /// after `STILL`, so the games end.
 #[test]
 fn the_balance_bot_buys_where_nobody_has_bought_for_many_turns() {
