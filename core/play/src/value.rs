@@ -738,7 +738,7 @@ pub const STILL: u32 = 2;
 /// and discarded it at every turn and nobody bought, while in a game that
 /// goes well nobody buys for up to some 8 rounds (the base game's bots take
 /// money that long): a limit of 6 changed 2 to 28 of 200 games of every
-/// Alhambra ruleset.
+/// ruleset of that game.
 pub const STALLED: u32 = 30;
 
 /// A random share of another bot's decisions, for the first round of learning.
