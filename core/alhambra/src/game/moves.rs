@@ -15,7 +15,7 @@
 use std::sync::Arc;
 
 use engine_script::results::as_int_in;
-use rhai::Map;
+use rhai::{Dynamic, Map};
 
 use super::scripts::{Heard, Listener};
 use super::{Draw, Game, n_cards};
@@ -84,6 +84,45 @@ enum Named {
     Drawn,
 }
 
+/// The keys a `move` map may hold, found in one pass over it (looked up
+/// one by one, they cost more than the move: an exchange is two moves).
+#[derive(Default)]
+struct MoveKeys<'m> {
+    what: Option<&'m Dynamic>,
+    from: Option<&'m Dynamic>,
+    to: Option<&'m Dynamic>,
+    seat: Option<&'m Dynamic>,
+    from_seat: Option<&'m Dynamic>,
+    to_seat: Option<&'m Dynamic>,
+    slot: Option<&'m Dynamic>,
+    to_slot: Option<&'m Dynamic>,
+    at: Option<&'m Dynamic>,
+    in_place_of: Option<&'m Dynamic>,
+}
+
+impl<'m> MoveKeys<'m> {
+    fn of(map: &'m Map) -> Self {
+        let mut keys = MoveKeys::default();
+        for (k, v) in map {
+            let place = match k.as_str() {
+                "move" => &mut keys.what,
+                "from" => &mut keys.from,
+                "to" => &mut keys.to,
+                "seat" => &mut keys.seat,
+                "from_seat" => &mut keys.from_seat,
+                "to_seat" => &mut keys.to_seat,
+                "slot" => &mut keys.slot,
+                "to_slot" => &mut keys.to_slot,
+                "at" => &mut keys.at,
+                "in_place_of" => &mut keys.in_place_of,
+                _ => continue,
+            };
+            *place = Some(v);
+        }
+        keys
+    }
+}
+
 /// A card taken out of its zone.
 #[derive(Clone, Copy, Debug)]
 enum Card {
@@ -95,9 +134,10 @@ impl Game {
     /// Applies `#{ move: …, from: …, to: … }` for the card `l` (whose seat is the default of every seat key).
     pub(super) fn move_card(&mut self, l: &Listener, map: &Map, by: &str) -> Result<(), String> {
         let rs = Arc::clone(&self.rs);
-        let what = map["move"]
-            .clone()
-            .into_immutable_string()
+        let keys = MoveKeys::of(map);
+        let what = keys.what.expect("a move map has `move`");
+        let what = what
+            .as_immutable_string_ref()
             .map_err(|t| format!("`move` is a {t}; write a card id, \"building\", \"money\" or \"drawn\""))?;
         let named = match what.as_str() {
             "building" => Named::AnyBuilding,
@@ -126,53 +166,54 @@ impl Game {
             }
         };
         let seats = self.players.len();
-        let seat = |key: &str| -> Result<usize, String> {
-            for k in [key, "seat"] {
-                if let Some(v) = map.get(k) {
-                    return as_int_in(v.clone(), Some((0, seats as i64 - 1)))
-                        .map(|s| s as usize)
-                        .map_err(|e| format!("key `{k}` {e} (a seat, 0 to {})", seats - 1));
-                }
+        // A zone's seat: its own key (`to_seat`, `from_seat`), else `seat`, else the card's.
+        let seat = |own: (&str, Option<&Dynamic>)| -> Result<usize, String> {
+            match [own, ("seat", keys.seat)].into_iter().find_map(|(k, v)| Some((k, v?))) {
+                Some((k, v)) => as_int_in(v.clone(), Some((0, seats as i64 - 1)))
+                    .map(|s| s as usize)
+                    .map_err(|e| format!("key `{k}` {e} (a seat, 0 to {})", seats - 1)),
+                None => Ok(l.seat),
             }
-            Ok(l.seat)
         };
-        let slot = |key: &str| -> Result<Option<usize>, String> {
+        let slot = |(key, v): (&str, Option<&Dynamic>)| -> Result<Option<usize>, String> {
             let n = self.building_display.len().max(self.rs.rules.money_display);
-            map.get(key)
-                .map(|v| {
-                    as_int_in(v.clone(), Some((1, n as i64)))
-                        .map(|s| s as usize - 1)
-                        .map_err(|e| format!("`{key}` {e} (a display slot, from 1)"))
-                })
-                .transpose()
+            v.map(|v| {
+                as_int_in(v.clone(), Some((1, n as i64)))
+                    .map(|s| s as usize - 1)
+                    .map_err(|e| format!("`{key}` {e} (a display slot, from 1)"))
+            })
+            .transpose()
         };
-        let zone = |key: &str, seat_key: &str| -> Result<Option<Zone>, String> {
-            let Some(v) = map.get(key) else { return Ok(None) };
-            let w = v.clone().into_immutable_string().map_err(|t| format!("`{key}` is a {t}; write a zone name"))?;
+        let zone = |(key, v): (&str, Option<&Dynamic>),
+                    own: (&str, Option<&Dynamic>)|
+         -> Result<Option<Zone>, String> {
+            let Some(v) = v else { return Ok(None) };
+            let w = v.as_immutable_string_ref().map_err(|t| format!("`{key}` is a {t}; write a zone name"))?;
             Ok(Some(match w.as_str() {
-                "hand" => Zone::Hand(seat(seat_key)?),
+                "hand" => Zone::Hand(seat(own)?),
                 "money_display" => Zone::MoneyDisplay,
                 "money_deck" => Zone::MoneyDeck,
                 "discard" => Zone::Discard,
-                "buildings" | "alhambra" => Zone::Buildings(seat(seat_key)?),
+                "buildings" | "alhambra" => Zone::Buildings(seat(own)?),
                 "building_display" => Zone::BuildingDisplay,
                 "building_deck" => Zone::BuildingDeck,
                 "neutral" if self.neutral.is_some() => Zone::Neutral,
                 "neutral" => return Err(format!("`{key}: \"neutral\"`: only two players have a neutral collector")),
-                "reserve" => Zone::Reserve(seat(seat_key)?),
+                "reserve" => Zone::Reserve(seat(own)?),
                 "out" => Zone::Out,
-                _ => {
+                w => {
                     return Err(format!("`{key}: \"{w}\"` is not a zone; zones: {}", crate::hooks::ZONES.join(", ")));
                 }
             }))
         };
-        let to = zone("to", "to_seat")?.ok_or("`move` needs `to`: the zone the card goes to")?;
-        let from = zone("from", "from_seat")?;
-        let (from_slot, to_slot) = (slot("slot")?, slot("to_slot")?);
-        let bottom = match map.get("at").map(|v| v.clone().into_immutable_string()) {
+        let to =
+            zone(("to", keys.to), ("to_seat", keys.to_seat))?.ok_or("`move` needs `to`: the zone the card goes to")?;
+        let from = zone(("from", keys.from), ("from_seat", keys.from_seat))?;
+        let (from_slot, to_slot) = (slot(("slot", keys.slot))?, slot(("to_slot", keys.to_slot))?);
+        let bottom = match keys.at.map(|v| v.as_immutable_string_ref()) {
             None => false,
-            Some(Ok(w)) if w == "top" => false,
-            Some(Ok(w)) if w == "bottom" => true,
+            Some(Ok(w)) if w.as_str() == "top" => false,
+            Some(Ok(w)) if w.as_str() == "bottom" => true,
             Some(_) => return Err("`at` is \"top\" or \"bottom\" (of a deck)".into()),
         };
         let money = match &named {
@@ -220,21 +261,22 @@ impl Game {
                 Some(card) => card,
                 None => {
                     let seat = l.seat;
-                    self.event(Some(seat), |_| format!("{by}: no {what} in {} to move", from.name()));
+                    self.event(Some(seat), |_| format!("{by}: no {} in {} to move", *what, from.name()));
                     return Ok(());
                 }
             }
         };
         // `in_place_of`: where that card lies on the money display, or where this hook's moves took it from.
-        let to_slot = match map.get("in_place_of") {
+        let to_slot = match keys.in_place_of {
             None => to_slot,
             Some(_) if to != Zone::MoneyDisplay => {
                 return Err("`in_place_of` puts a card on the money display where another lies (or lay)".into());
             }
             Some(v) => {
                 let id = super::asks::card_id(v.clone())?;
-                let here = self.money_display.iter().position(|&m| self.rs.money_id(m) == id.as_str());
-                let was = self.vacated.iter().rev().find(|(m, _)| self.rs.money_id(*m) == id.as_str()).map(|&(_, i)| i);
+                let here = self.money_display.iter().position(|&m| self.rs.money_str(m) == id.as_str());
+                let was =
+                    self.vacated.iter().rev().find(|(m, _)| self.rs.money_str(*m) == id.as_str()).map(|&(_, i)| i);
                 here.or(was).or(to_slot)
             }
         };

@@ -863,7 +863,7 @@ impl Game {
         // A log line a card caused starts with that card's id, as a building's does in San Juan.
         let by: std::borrow::Cow<str> = match l.card {
             Heard::Building(b, ..) => rs.building(b).id.as_str().into(),
-            Heard::Money(m) => rs.money_id(m).into(),
+            Heard::Money(m) => rs.money_str(m).into(),
             Heard::Rules => "rules".into(),
             Heard::Action(a) => rs.actions[a as usize].id.as_str().into(),
             Heard::Deck(d) => rs.deck_cards[d as usize].id.as_str().into(),

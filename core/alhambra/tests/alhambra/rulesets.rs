@@ -627,6 +627,67 @@ fn a_purchase_by_an_action_needs_a_slot() {
     );
 }
 
+/// A `move` map that is wrong stops the game naming the key at fault and
+/// what to write, for each of its keys (three players: no neutral collector).
+/// Its values come from a helper, as computed ones would: literals are
+/// checked when the ruleset loads.
+#[test]
+fn a_wrong_move_names_its_key_and_the_fix() {
+    use alhambra::turns::TurnGame;
+    let text = "[[action]]\nid = \"shift\"\nverb = \"shift\"\ndecision = \"turn\"\nscript = \"a.rhai\"\n";
+    for (map, says) in [
+        ("#{ move: v(5), from: v(\"hand\"), to: v(\"discard\") }", "`move` is a i32; write a card id"),
+        ("#{ move: v(\"nothing\"), from: v(\"hand\"), to: v(\"discard\") }", "`move: \"nothing\"` names no card"),
+        ("#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1) }", "`move` needs `to`"),
+        ("#{ move: v(\"money\"), to: v(\"discard\") }", "`move` needs `from`"),
+        ("#{ move: v(\"money\"), from: v(3), to: v(\"discard\") }", "`from` is a i32; write a zone name"),
+        (
+            "#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1), to: v(\"pocket\") }",
+            "`to: \"pocket\"` is not a zone",
+        ),
+        (
+            "#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1), to: v(\"neutral\") }",
+            "only two players have a neutral",
+        ),
+        (
+            "#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1), to: v(\"hand\"), to_seat: v(9) }",
+            "key `to_seat`",
+        ),
+        ("#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1), to: v(\"hand\"), seat: v(3) }", "key `seat`"),
+        ("#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(9), to: v(\"discard\") }", "`slot`"),
+        (
+            "#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1), to: v(\"money_display\"), to_slot: v(0) }",
+            "`to_slot`",
+        ),
+        (
+            "#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1), to: v(\"money_deck\"), at: v(\"middle\") }",
+            "`at` is \"top\" or \"bottom\"",
+        ),
+        (
+            "#{ move: v(\"money\"), from: v(\"money_display\"), slot: v(1), to: v(\"discard\"), in_place_of: v(\"x\") }",
+            "`in_place_of` puts a card on the money display",
+        ),
+        (
+            "#{ move: v(\"garden\"), from: v(\"buildings\"), to: v(\"discard\") }",
+            "a building card cannot go to the discard pile",
+        ),
+        (
+            "#{ move: v(\"money\"), from: v(\"out\"), to: v(\"discard\") }",
+            "a money card cannot be moved from out of the game",
+        ),
+    ] {
+        let root = tree(&[
+            ("cards/p.toml", &format!("{HEAD}{text}")),
+            ("cards/a.rhai", &format!("fn v(x) {{ x }}\nfn on_action(ctx) {{ {map} }}\n")),
+        ]);
+        let rs = load(&root, "cards/p.toml").unwrap();
+        let mut game = alhambra::Game::new(rs, 3, 1).unwrap();
+        let shift = game.legal().iter().copied().find(|a| matches!(a, alhambra::actions::Action::Act(_)));
+        let err = game.apply(shift.expect("offered at the first turn")).unwrap_err().to_string();
+        assert!(err.contains(says) && err.contains("a.rhai"), "{map}: {err}");
+    }
+}
+
 /// `counts_as`: a bonus card counts as a type with a column of its own; it
 /// names one that exists, not itself nor another bonus, and gives no points.
 #[test]
