@@ -508,6 +508,9 @@ async function show(s) {
   Page.state = s;
   if (first || s.over) remember(s);
   render(s);
+  // A long poll can draw the next answers while a click is still being sent:
+  // they wait, disabled, for its answer (a click on them would be dropped unseen).
+  if (Page.busy > 0) setBusy(0);
 }
 
 async function uncover() {
