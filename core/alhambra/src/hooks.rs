@@ -944,6 +944,59 @@ impl Hooks {
         }
     }
 
+    /// [`Hooks::allowed_pair`] for every pair of a word of `first` and one of
+    /// `second`, in that order: `offer` is given the word of each pair
+    /// `allowed` accepts. The table is found once for all the pairs (a money
+    /// changer's thirty or so at every turn), and a pair is one load.
+    pub fn allowed_pairs(
+        &self,
+        (def, owner): (usize, usize),
+        (first, second): (&[u16], &[u16]),
+        mut answer: impl FnMut([u16; 2]) -> Result<bool, GameError>,
+        mut join: impl FnMut([u16; 2]) -> Result<u16, GameError>,
+        mut offer: impl FnMut(u16),
+    ) -> Result<(), GameError> {
+        use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+        let words = || first.iter().chain(second);
+        if words().any(|&w| usize::from(w) >= PAIR_WORDS) {
+            for &a in first {
+                for &b in second {
+                    let word = self.allowed_pair((def, owner), [a, b], || answer([a, b]), || join([a, b]))?;
+                    word.map(&mut offer);
+                }
+            }
+            return Ok(());
+        }
+        let table = self.pairs[owner].get_or_init(|| (0..PAIR_WORDS * PAIR_WORDS).map(|_| AtomicU32::new(0)).collect());
+        let mut remembered = 0;
+        for &a in first {
+            let row = &table[usize::from(a) * PAIR_WORDS..][..PAIR_WORDS];
+            for &b in second {
+                let slot = &row[usize::from(b)];
+                // As in `allowed_pair`: 0 not asked yet; else bit 0 set, bit 1 the answer, the high half the word.
+                let word = match slot.load(Relaxed) {
+                    0 => {
+                        let word = match answer([a, b])? {
+                            true => Some(join([a, b])?),
+                            false => None,
+                        };
+                        slot.store(word.map_or(1, |w| u32::from(w) << 16 | 3), Relaxed);
+                        word
+                    }
+                    e => {
+                        remembered += 1;
+                        (e & 2 != 0).then_some((e >> 16) as u16)
+                    }
+                };
+                word.map(&mut offer);
+            }
+        }
+        for _ in 0..remembered {
+            self.host.count_remembered(Hook::Allowed as usize, owner);
+        }
+        Ok(())
+    }
+
     /// `owner`'s price change from building card `card` for building
     /// `target` on `slot` (`buildings` cards, `slots` slots in the ruleset),
     /// else `answer`'s, remembered: for an `on_price` that reads of `ctx` only

@@ -178,23 +178,19 @@ impl Game {
             if let ([first, second], true, true, None) = (candidates.as_slice(), asks, args_only, def.payment) {
                 // Every pair of cards at every turn: each answer and the word it is
                 // offered as are one load from a table of pairs.
-                for &a in first {
-                    for &b in second {
-                        let word = rs.hooks.allowed_pair(
-                            (d, l.owner),
-                            [a, b],
-                            || ask(self.call_unrowed(Hook::Allowed, &l, seat, &extra(&[a, b]))),
-                            || rs.words.joined(&[a, b]).ok_or_else(too_many),
-                        )?;
-                        if let Some(w) = word {
-                            // Each pair of two lists of distinct words is a word of its own,
-                            // and no other answer of action `d` is on offer yet: no search of `out`.
-                            let act = Action::Act(Act { def: d as u8, args: WordId::of(w) });
-                            debug_assert!(!out.contains(&act), "{act:?} offered twice");
-                            out.push(act);
-                        }
-                    }
-                }
+                rs.hooks.allowed_pairs(
+                    (d, l.owner),
+                    (first, second),
+                    |pair| ask(self.call_unrowed(Hook::Allowed, &l, seat, &extra(&pair))),
+                    |pair| rs.words.joined(&pair).ok_or_else(too_many),
+                    |w| {
+                        // Each pair of two lists of distinct words is a word of its own,
+                        // and no other answer of action `d` is on offer yet: no search of `out`.
+                        let act = Action::Act(Act { def: d as u8, args: WordId::of(w) });
+                        debug_assert!(!out.contains(&act), "{act:?} offered twice");
+                        out.push(act);
+                    },
+                )?;
                 continue;
             }
             engine_rules::actions::each_combination(&candidates, |args| -> Result<(), GameError> {
@@ -299,20 +295,21 @@ impl Game {
             ArgKind::Slot => (0..self.building_display.len())
                 .filter(|&k| self.building_display[k].is_some())
                 .try_for_each(|k| add(words.word_keyed(&aw.slots, k, || (k + 1).to_string().into())))?,
-            ArgKind::Hand => self.money_words(self.players[seat].hand(), &mut add)?,
-            ArgKind::MoneyDisplay => self.money_words(&self.money_display, &mut add)?,
+            ArgKind::Hand => return self.money_words(self.players[seat].hand()),
+            ArgKind::MoneyDisplay => return self.money_words(&self.money_display),
             ArgKind::Building => self.players[seat].buildings.iter().try_for_each(|&b| add(building(b)))?,
             ArgKind::Reserve => self.reserve(seat).iter().try_for_each(|&b| add(building(b)))?,
         }
         Some(unique)
     }
 
-    /// `add`s the word of each kind of money card among `cards`, in the order
-    /// met: a kind seen before is passed over by its bit before its word is
-    /// looked up (a hand of a dozen cards, at every turn).
-    fn money_words(&self, cards: &[Money], add: &mut impl FnMut(Option<u16>) -> Option<()>) -> Option<()> {
+    /// The word of each kind of money card among `cards`, in the order met: a
+    /// kind seen before is passed over by its bit before its word is looked up
+    /// (a hand of a dozen cards, at every turn); `None` past the bound on words.
+    fn money_words(&self, cards: &[Money]) -> Option<Candidates> {
         let rs = &self.rs;
         let mut seen = [0u64; 4];
+        let mut words = Candidates::new();
         for &m in cards {
             let k = rs.kind_of(m);
             if let Some(bits) = seen.get_mut(k / 64) {
@@ -321,9 +318,13 @@ impl Game {
                 }
                 *bits |= 1 << (k % 64);
             }
-            add(rs.words.word_keyed(&rs.arg_words.money, k, || rs.money_str(m).into()))?;
+            let w = rs.words.word_keyed(&rs.arg_words.money, k, || rs.money_str(m).into())?;
+            // Past 256 kinds a kind has no bit: its word is looked for instead.
+            if k < 256 || !words.contains(&w) {
+                words.push(w);
+            }
         }
-        Some(())
+        Some(words)
     }
 
     /// `ctx.args`: a slot as its number, a money card as a map, anything else as written.
