@@ -118,15 +118,20 @@ impl Game {
                 continue;
             }
             if let Some(rule) = def.payment
-                && def.args.first() != Some(&ArgKind::Reserve)
                 && rs.hooks.script_host().remembers_reads()
-                && !(0..self.building_display.len() as u8).any(|k| self.may_pay_for(seat, k, rule))
+                && match def.args.first() {
+                    Some(ArgKind::Reserve) => {
+                        !self.reserve(seat).iter().any(|&b| self.payable(seat, Source::Reserve(b), rule))
+                    }
+                    _ => !(0..self.building_display.len() as u8).any(|k| self.may_pay_for(seat, k, rule)),
+                }
             {
-                // It buys from the display, where the seat holds too little to pay for
-                // anything by its rule: it offers nothing, whatever its scripts answer, and
-                // they are not asked (a vizier's `legal`, asked of every other seat at every
-                // turn's end). While scripts' prints are kept they are asked, so that a trace
-                // shows every call.
+                // It buys from the display, or from the seat's reserve, where the seat holds
+                // too little to pay for anything by its rule (or the reserve is empty): it
+                // offers nothing, whatever its scripts answer, and they are not asked (a
+                // vizier's `legal`, asked of every other seat at every turn's end; a reserve's,
+                // at every turn). While scripts' prints are kept they are asked, so that a
+                // trace shows every call.
                 continue;
             }
             let l = self.action_listener(d, seat);

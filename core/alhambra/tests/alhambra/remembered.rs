@@ -260,6 +260,61 @@ fn a_profile_charges_a_hook_the_rows_written_to_remember_it() {
 }
 
 #[test]
+fn an_action_that_buys_from_an_empty_reserve_is_not_asked_about() {
+    // The reserve's `buy reserved` buys from the seat's reserve: while that is
+    // empty (or holds nothing the seat can pay for) nothing can be offered,
+    // whatever `legal` answers, so it is not asked. With memory off (as while
+    // a trace keeps prints) it is asked at every turn; the games are the same.
+    use engine_game::Rules as _;
+    use engine_rules::profile::Profile;
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/alhambra/reserve/ruleset.toml");
+    let rs = Ruleset::load(corpus).unwrap();
+    let profile = Arc::new(Profile::new());
+    assert!(rs.profile_scripts(&profile));
+    // Legal asks in three random games, and the turns whose seat had an empty reserve.
+    let asked = |remember: bool| {
+        rs.hooks.set_remember_reads(remember);
+        let before: u64 = rs
+            .hook_profile(&profile)
+            .iter()
+            .filter(|r| r.hook == "legal")
+            .map(|r| r.tally.runs + r.tally.remembered)
+            .sum();
+        let mut empty = 0;
+        let mut games = Vec::new();
+        for seed in 0..3 {
+            let mut game = alhambra::Game::new(Arc::clone(&rs), 4, seed).unwrap();
+            let mut bots: Vec<engine_play::bots::RandomBot> =
+                (0..4).map(|s| engine_play::bots::RandomBot::new(seed * 7 + s)).collect();
+            while let Some(seat) = game.to_move() {
+                let turn = game.legal().iter().any(|a| matches!(a, alhambra::actions::Action::Take(_)));
+                empty += usize::from(turn && game.reserve(seat).is_empty());
+                let a = bots[seat].choose(&game, game.legal());
+                games.push(a.text(&rs));
+                game.play(a).unwrap();
+            }
+        }
+        let after: u64 = rs
+            .hook_profile(&profile)
+            .iter()
+            .filter(|r| r.hook == "legal")
+            .map(|r| r.tally.runs + r.tally.remembered)
+            .sum();
+        (after - before, empty as u64, games)
+    };
+    profile.enable(true);
+    let (on, empty, played_on) = asked(true);
+    let (off, _, played_off) = asked(false);
+    rs.hooks.set_remember_reads(true);
+    assert_eq!(played_on, played_off, "the same games");
+    assert!(empty > 50, "turns with an empty reserve: {empty}");
+    assert!(
+        off - on >= empty,
+        "asked {off} times with memory off, {on} with it on; {empty} turns with an empty reserve"
+    );
+}
+
+#[test]
 fn a_price_by_what_is_not_on_offer_is_asked_once_a_decision_and_plays_alike() {
     // Written for this test, not from the corpus (the kind of rule an outside
     // designer wrote, 20 times the base game's time): the seat with the fewest
